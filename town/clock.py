@@ -1,0 +1,104 @@
+"""The world clock: ticks <-> game time.
+
+One tick is ``seconds_per_tick`` game seconds (10 by default, as in Park et al. 2023's code).
+Game time and wall-clock pacing never mix: pacing belongs to :mod:`town.runner`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from .errors import ConfigError
+
+__all__ = ["GameClock", "parse_game_time"]
+
+TIME_FORMAT = "%Y-%m-%d %H:%M"
+
+
+def parse_game_time(text: str, *, field: str = "time") -> datetime:
+    """Parse ``"YYYY-MM-DD HH:MM"`` (seconds optional) into a naive game datetime.
+
+    Raises:
+        ConfigError: naming ``field`` when the text is not such a time.
+    """
+    for fmt in (TIME_FORMAT, "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"):
+        try:
+            return datetime.strptime(str(text).strip(), fmt)
+        except ValueError:
+            continue
+    raise ConfigError(f"{text!r} is not a game time like '2023-02-13 07:00'", field=field)
+
+
+class GameClock:
+    """Counts ticks from a start datetime.
+
+    Args:
+        start: game datetime of tick 0.
+        seconds_per_tick: game seconds per tick (> 0), default 10.
+        tick: the current tick (>= 0).
+
+    Raises:
+        ConfigError: if ``seconds_per_tick`` <= 0 or ``tick`` < 0.
+    """
+
+    def __init__(self, start: datetime, seconds_per_tick: int = 10, tick: int = 0):
+        if int(seconds_per_tick) <= 0:
+            raise ConfigError(f"must be > 0, got {seconds_per_tick}", field="seconds_per_tick")
+        if int(tick) < 0:
+            raise ConfigError(f"must be >= 0, got {tick}", field="tick")
+        self._start = start
+        self._spt = int(seconds_per_tick)
+        self._tick = int(tick)
+
+    @property
+    def start(self) -> datetime:
+        """Game datetime of tick 0."""
+        return self._start
+
+    @property
+    def seconds_per_tick(self) -> int:
+        """Game seconds per tick."""
+        return self._spt
+
+    @property
+    def tick(self) -> int:
+        """The current tick (read-only; use :meth:`advance`)."""
+        return self._tick
+
+    @property
+    def now(self) -> datetime:
+        """Game datetime of the current tick."""
+        return self.time_of(self._tick)
+
+    def time_of(self, tick: int) -> datetime:
+        """Game datetime of ``tick``."""
+        return self._start + timedelta(seconds=self._spt * int(tick))
+
+    def tick_of(self, when: datetime) -> int:
+        """The last tick at or before game datetime ``when`` (may be negative before start)."""
+        return int((when - self._start).total_seconds() // self._spt)
+
+    def ticks_for(self, *, hours: float = 0.0, minutes: float = 0.0) -> int:
+        """Number of ticks in a game duration (rounded down)."""
+        return int((hours * 3600 + minutes * 60) // self._spt)
+
+    def advance(self, n: int = 1) -> int:
+        """Move ``n`` >= 0 ticks forward and return the new tick.
+
+        Raises:
+            ValueError: if ``n`` < 0 (the clock never runs backwards).
+        """
+        if n < 0:
+            raise ValueError(f"the clock cannot go back ({n} ticks)")
+        self._tick += n
+        return self._tick
+
+    def get_state(self) -> dict:
+        """JSON-able state for snapshots."""
+        return {"start": self._start.isoformat(), "seconds_per_tick": self._spt, "tick": self._tick}
+
+    def set_state(self, state: dict) -> None:
+        """Restore from :meth:`get_state` output."""
+        self._start = datetime.fromisoformat(state["start"])
+        self._spt = int(state["seconds_per_tick"])
+        self._tick = int(state["tick"])
