@@ -1,0 +1,154 @@
+"""Tests of town.runner: wall-clock pacing, pause/step/speed, failures, status events."""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+
+import pytest
+
+from town.clock import GameClock
+from town.errors import ConfigError
+from town.events import Event, EventBus, EventKind
+from town.runner import Runner, check_speed
+
+
+class CountingSimulation:
+    """A stand-in simulation: each step advances the clock and publishes one FRAME."""
+
+    def __init__(self, fail_at: int | None = None):
+        self.bus = EventBus()
+        self.clock = GameClock(datetime(2023, 2, 13, 7, 0), seconds_per_tick=10)
+        self.fail_at = fail_at
+        self.step_threads: set[str] = set()
+
+    def step(self) -> int:
+        """Advance one tick (raising at ``fail_at``)."""
+        self.step_threads.add(threading.current_thread().name)
+        if self.fail_at is not None and self.clock.tick == self.fail_at:
+            raise RuntimeError("boom")
+        tick = self.clock.advance(1)
+        self.bus.publish(Event(kind=EventKind.FRAME, tick=tick, time=self.clock.now,
+                               data={"personas": {}}))
+        return tick
+
+
+def statuses(bus: EventBus) -> list[dict]:
+    """Subscribe to ``bus`` and return the (growing) list of STATUS event data."""
+    seen: list[dict] = []
+    bus.subscribe(lambda e: seen.append(e.data) if e.kind is EventKind.STATUS else None)
+    return seen
+
+
+def wait_until(predicate, timeout: float = 10.0) -> bool:
+    """Poll ``predicate`` (a liveness bound, not a timing assertion)."""
+    done = threading.Event()
+    for _ in range(int(timeout / 0.01)):
+        if predicate():
+            return True
+        done.wait(0.01)
+    return predicate()
+
+
+def test_pause_stops_ticks():
+    """After pause() returns, no tick happens however long we wait."""
+    sim = CountingSimulation()
+    runner = Runner(sim, speed=None)
+    runner.start()
+    assert wait_until(lambda: sim.clock.tick >= 5)
+    runner.pause()
+    frozen = sim.clock.tick
+    threading.Event().wait(0.2)
+    assert sim.clock.tick == frozen
+    assert runner.status()["state"] == "paused"
+    runner.stop()
+
+
+def test_step_advances_exactly_n_ticks():
+    """step(1) moves exactly one tick (10 game seconds), step(3) exactly three."""
+    sim = CountingSimulation()
+    runner = Runner(sim, speed=8, paused=True)
+    runner.start()
+    assert runner.step(1) == 1
+    assert sim.clock.tick == 1
+    assert runner.status()["time"] == "2023-02-13 07:00:10"
+    assert runner.step(3) == 4
+    threading.Event().wait(0.1)
+    assert sim.clock.tick == 4
+    runner.stop()
+
+
+def test_step_refused_while_running():
+    """Stepping is only for a paused runner."""
+    sim = CountingSimulation()
+    runner = Runner(sim, speed=1)
+    runner.start()
+    with pytest.raises(ConfigError, match="pause before stepping"):
+        runner.step(1)
+    runner.stop()
+
+
+@pytest.mark.parametrize("bad", [0, 0.5, 65, -1, float("nan"), float("inf"), "fast", True, [8]])
+def test_speed_validation_rejects(bad):
+    """Speeds outside 1..64 (or not numbers, or not 'max') raise ConfigError naming speed."""
+    runner = Runner(CountingSimulation())
+    with pytest.raises(ConfigError, match="speed"):
+        runner.set_speed(bad)
+    with pytest.raises(ConfigError, match="speed"):
+        Runner(CountingSimulation(), speed=bad)
+
+
+@pytest.mark.parametrize(("given", "expected"), [(1, 1.0), (64, 64.0), ("16", 16.0), (None, None),
+                                                 ("max", None)])
+def test_speed_validation_accepts(given, expected):
+    """1..64 and None/'max' are accepted and normalised."""
+    assert check_speed(given) == expected
+
+
+def test_advances_with_no_viewer_and_finishes_at_until_tick():
+    """With nobody subscribed the runner runs on its own thread to until_tick, then finishes."""
+    sim = CountingSimulation()
+    runner = Runner(sim, speed=None, until_tick=50)
+    seen = statuses(sim.bus)
+    runner.start()
+    assert runner.wait(10)
+    assert sim.clock.tick == 50
+    assert runner.status()["state"] == "finished"
+    assert [s["state"] for s in seen] == ["running", "finished"]
+    assert sim.step_threads == {"town-runner"}
+
+
+def test_status_events_follow_pause_resume_speed():
+    """Each change of state or speed is published once, from the runner's thread."""
+    sim = CountingSimulation()
+    seen = statuses(sim.bus)
+    runner = Runner(sim, speed=64)
+    runner.start()
+    assert wait_until(lambda: len(seen) == 1)
+    runner.pause()
+    assert wait_until(lambda: len(seen) == 2)
+    runner.set_speed(None)
+    assert wait_until(lambda: len(seen) == 3)
+    runner.resume()
+    assert wait_until(lambda: len(seen) == 4)
+    runner.stop()
+    assert [(s["state"], s["speed"]) for s in seen] == [
+        ("running", 64.0), ("paused", 64.0), ("paused", None), ("running", None), ("stopped", None)]
+
+
+def test_failure_in_a_tick_stops_with_reason():
+    """An exception inside step() ends the runner in state failed, naming the exception."""
+    sim = CountingSimulation(fail_at=3)
+    seen = statuses(sim.bus)
+    runner = Runner(sim, speed=None)
+    runner.start()
+    assert runner.wait(10)
+    status = runner.status()
+    assert (status["state"], status["reason"], status["tick"]) == ("failed", "RuntimeError: boom", 3)
+    assert seen[-1]["state"] == "failed"
+
+
+def test_until_tick_must_not_be_negative():
+    """A negative until_tick is a ConfigError naming the field."""
+    with pytest.raises(ConfigError, match="until_tick"):
+        Runner(CountingSimulation(), until_tick=-1)

@@ -1,0 +1,299 @@
+"""Wall-clock pacing of a Simulation in its own thread (DESIGN §2, §7).
+
+Game time and wall-clock time never mix: the simulation only knows ticks and game time, and the
+:class:`Runner` decides how many ticks happen per wall second, like SimPy's
+``RealtimeEnvironment(factor=...)``. The simulation never waits on a viewer: viewers subscribe
+to the bus and must not block.
+
+Every call to ``Simulation.step`` and every event the runner publishes happens on the runner's
+thread, so the subscribers (the run writer, the viewer) always see one thread.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import math
+import threading
+import time
+from typing import Any, Protocol
+
+from .clock import GameClock
+from .errors import ConfigError
+from .events import Event, EventBus, EventKind
+
+__all__ = ["Runner", "RunnerState", "SPEEDS", "MIN_SPEED", "MAX_SPEED", "check_speed"]
+
+logger = logging.getLogger(__name__)
+
+#: Speeds offered by the viewer, in ticks per wall second (None = "max").
+SPEEDS: tuple[float | None, ...] = (1, 2, 4, 8, 16, 32, 64, None)
+MIN_SPEED = 1.0
+MAX_SPEED = 64.0
+#: Wall seconds the runner may lag behind its schedule before it gives up catching up.
+MAX_LAG_SECONDS = 0.5
+
+
+class RunnerState(str, enum.Enum):
+    """Where a runner is (the ``state`` of its status)."""
+
+    NEW = "new"
+    RUNNING = "running"
+    PAUSED = "paused"
+    STOPPED = "stopped"
+    FINISHED = "finished"
+    FAILED = "failed"
+
+
+class Steppable(Protocol):
+    """What the runner needs of a simulation: a bus, a clock and ``step()``."""
+
+    bus: EventBus
+    clock: GameClock
+
+    def step(self) -> int:
+        """Advance one tick, publishing its events; return the new tick."""
+
+
+def check_speed(speed: Any) -> float | None:
+    """Validate a speed in ticks per wall second.
+
+    Args:
+        speed: a number in [1, 64], or None (or "max") for as fast as possible.
+
+    Returns:
+        The speed as a float, or None for "max".
+
+    Raises:
+        ConfigError: naming ``speed`` when it is not None/"max" nor a finite number in [1, 64].
+    """
+    if speed is None or speed == "max":
+        return None
+    if isinstance(speed, bool):
+        raise ConfigError(f"must be a number of ticks per second or 'max', got {speed!r}", field="speed")
+    try:
+        value = float(speed)
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"must be a number of ticks per second or 'max', got {speed!r}", field="speed"
+        ) from None
+    if not math.isfinite(value) or not MIN_SPEED <= value <= MAX_SPEED:
+        raise ConfigError(f"must be between {MIN_SPEED:g} and {MAX_SPEED:g} ticks per second "
+                          f"or 'max', got {speed!r}", field="speed")
+    return value
+
+
+class Runner:
+    """Runs a simulation tick by tick at a wall-clock speed, in a daemon thread.
+
+    Args:
+        simulation: anything with ``bus``, ``clock`` and ``step()`` (a ``town.simulation.Simulation``).
+        speed: ticks per wall second, in [1, 64] (default 8: one game minute of 10 s ticks
+            takes 0.75 wall seconds); None runs as fast as possible ("max").
+        until_tick: when the simulation's tick reaches it the runner finishes (None: never).
+        paused: start in the paused state (``step`` and ``resume`` then drive it).
+
+    Raises:
+        ConfigError: for a bad speed or a negative ``until_tick``.
+
+    The runner publishes a STATUS event ``{"state", "reason", "speed"}`` whenever its state
+    changes. An exception inside a tick is logged and stops the runner in state ``failed``
+    with the exception as the reason.
+    """
+
+    def __init__(self, simulation: Steppable, *, speed: float | None = 8.0,
+                 until_tick: int | None = None, paused: bool = False):
+        if until_tick is not None and int(until_tick) < 0:
+            raise ConfigError(f"must be >= 0, got {until_tick}", field="until_tick")
+        self._sim = simulation
+        self._speed = check_speed(speed)
+        self._until = None if until_tick is None else int(until_tick)
+        self._start_paused = bool(paused)
+        self._cond = threading.Condition()
+        self._state = RunnerState.NEW
+        self._want_pause = self._start_paused
+        self._want_stop = False
+        self._pending_steps = 0
+        self._busy = False
+        self._reason = ""
+        self._reanchor = True
+        self._published: tuple[str, str, float | None] | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- control (any thread) ------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the runner's thread.
+
+        Raises:
+            RuntimeError: if it was started before.
+        """
+        with self._cond:
+            if self._thread is not None:
+                raise RuntimeError("the runner was already started")
+            self._state = RunnerState.PAUSED if self._start_paused else RunnerState.RUNNING
+            self._thread = threading.Thread(target=self._loop, name="town-runner", daemon=True)
+            self._thread.start()
+
+    def pause(self, timeout: float = 30.0) -> None:
+        """Pause after the current tick; returns once no tick is in progress (or after ``timeout`` s)."""
+        with self._cond:
+            if self._state is RunnerState.RUNNING:
+                self._want_pause = True
+                self._state = RunnerState.PAUSED
+                self._cond.notify_all()
+            self._cond.wait_for(lambda: not self._busy, timeout)
+
+    def resume(self) -> None:
+        """Resume running at the current speed (no-op unless paused)."""
+        with self._cond:
+            if self._state is RunnerState.PAUSED:
+                self._want_pause = False
+                self._state = RunnerState.RUNNING
+                self._reanchor = True
+                self._cond.notify_all()
+
+    def step(self, n: int = 1, timeout: float = 60.0) -> int:
+        """Advance exactly ``n`` ticks while paused; returns the tick reached.
+
+        Blocks until the ticks are done, the runner fails or stops, or ``timeout`` wall
+        seconds pass.
+
+        Raises:
+            ConfigError: if ``n`` is not an int >= 1, or the runner is not paused.
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ConfigError(f"must be an int >= 1, got {n!r}", field="step")
+        with self._cond:
+            if self._state is not RunnerState.PAUSED:
+                raise ConfigError(f"pause before stepping (the runner is {self._state.value})",
+                                  field="step")
+            self._pending_steps += n
+            self._cond.notify_all()
+            self._cond.wait_for(lambda: (self._pending_steps == 0 and not self._busy)
+                                or self._state is not RunnerState.PAUSED, timeout)
+        return self._sim.clock.tick
+
+    def set_speed(self, speed: float | None) -> None:
+        """Set the speed in ticks per wall second (1..64) or None for "max".
+
+        Raises:
+            ConfigError: for any other value.
+        """
+        value = check_speed(speed)
+        with self._cond:
+            self._speed = value
+            self._reanchor = True
+            self._cond.notify_all()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop after the current tick and wait up to ``timeout`` wall seconds for the thread."""
+        with self._cond:
+            self._want_stop = True
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+        with self._cond:
+            if self._state in (RunnerState.NEW, RunnerState.RUNNING, RunnerState.PAUSED):
+                self._state = RunnerState.STOPPED
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the thread to end (finished, failed or stopped); True if it has."""
+        thread = self._thread
+        if thread is None:
+            return True
+        thread.join(timeout)
+        return not thread.is_alive()
+
+    @property
+    def speed(self) -> float | None:
+        """Ticks per wall second, or None for "max"."""
+        return self._speed
+
+    def status(self) -> dict[str, Any]:
+        """JSON-able status.
+
+        Returns:
+            ``{"state": "new"|"running"|"paused"|"stopped"|"finished"|"failed", "reason": str,
+            "tick": int, "time": "YYYY-MM-DD HH:MM:SS" game time, "speed": float|None
+            (ticks per wall second, None = max), "until_tick": int|None}``.
+        """
+        clock = self._sim.clock
+        tick = clock.tick
+        return {
+            "state": self._state.value,
+            "reason": self._reason,
+            "tick": tick,
+            "time": clock.time_of(tick).isoformat(sep=" "),
+            "speed": self._speed,
+            "until_tick": self._until,
+        }
+
+    # -- the runner's thread ---------------------------------------------------------------
+
+    def _loop(self) -> None:
+        """Pace ticks until stopped, finished or failed."""
+        anchor_wall = anchor_tick = 0.0
+        while True:
+            with self._cond:
+                self._publish_status()
+                if self._want_stop:
+                    self._state = RunnerState.STOPPED
+                    self._publish_status()
+                    self._cond.notify_all()
+                    return
+                if self._until is not None and self._sim.clock.tick >= self._until:
+                    self._state = RunnerState.FINISHED
+                    self._reason = f"reached tick {self._until}"
+                    self._publish_status()
+                    self._cond.notify_all()
+                    return
+                if self._state is RunnerState.PAUSED:
+                    if self._pending_steps == 0:
+                        self._cond.wait()
+                        continue
+                    self._pending_steps -= 1
+                else:
+                    if self._reanchor:
+                        anchor_wall, anchor_tick = time.monotonic(), self._sim.clock.tick
+                        self._reanchor = False
+                    if self._speed is not None:
+                        due = anchor_wall + (self._sim.clock.tick - anchor_tick) / self._speed
+                        delay = due - time.monotonic()
+                        if delay > 0:
+                            self._cond.wait(delay)
+                            continue
+                        if -delay > MAX_LAG_SECONDS:  # fell behind: do not burst to catch up
+                            self._reanchor = True
+                self._busy = True
+            try:
+                self._sim.step()
+            except Exception as exc:  # noqa: BLE001 - a tick's failure must stop, not vanish
+                logger.exception("tick %d failed; the runner stops", self._sim.clock.tick)
+                with self._cond:
+                    self._busy = False
+                    self._state = RunnerState.FAILED
+                    self._reason = f"{type(exc).__name__}: {exc}"
+                    self._pending_steps = 0
+                    try:
+                        self._publish_status()
+                    except Exception:  # noqa: BLE001 - a subscriber may be what failed
+                        logger.exception("could not publish the failed status")
+                    self._cond.notify_all()
+                return
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+
+    def _publish_status(self) -> None:
+        """Publish a STATUS event if (state, reason, speed) changed since the last one."""
+        key = (self._state.value, self._reason, self._speed)
+        if key == self._published:
+            return
+        self._published = key
+        clock = self._sim.clock
+        self._sim.bus.publish(Event(
+            kind=EventKind.STATUS, tick=clock.tick, time=clock.now,
+            data={"state": key[0], "reason": key[1], "speed": key[2]},
+        ))
