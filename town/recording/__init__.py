@@ -1,0 +1,17 @@
+"""Run recording (DESIGN §6): one SQLite file per run, written as it goes, read for replay.
+
+Parts:
+    schema: the tables, ``SCHEMA_VERSION`` and the column codecs (zlib JSON, float32 blobs).
+    database: opening and validating run files.
+    writer: :class:`RunWriter`, the event-bus subscriber that records a run.
+    reader: :class:`RunReader` (seek, events, traces, stream as of an event, snapshots).
+    lab: :func:`rescore`, the replay weight lab.
+    runs: :func:`resolve_run` and :func:`list_runs` for the runs folder.
+    continuation: :func:`truncate_after_snapshot` (resume) and :func:`fork_copy` (fork).
+"""
+
+from town.recording.reader import RecordedStream, RunReader
+from town.recording.schema import SCHEMA_VERSION
+from town.recording.writer import RunWriter
+
+__all__ = ["SCHEMA_VERSION", "RunWriter", "RunReader", "RecordedStream"]

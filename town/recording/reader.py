@@ -1,0 +1,410 @@
+"""RunReader: replay, seek and inspect a recorded run (DESIGN §6).
+
+Reads only the run file (no model, no network). It can read a run while its
+:class:`~town.recording.writer.RunWriter` is still writing it: each call is its own WAL read
+transaction and sees every tick committed so far.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from town.errors import RecordingError
+from town.events import Event, EventKind
+from town.recording.database import damaged, open_run
+from town.recording.schema import parse_time, unpack_json, unpack_vector
+
+__all__ = ["RunReader", "RecordedStream"]
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class RecordedStream:
+    """A persona's memory stream as it was just before one event (for re-scoring).
+
+    Attributes:
+        persona: persona id.
+        seq: the event the stream is taken just before.
+        ids: ``(n,) int64`` record ids in creation order.
+        created: ``n`` game datetimes of creation.
+        last_accessed: ``n`` game datetimes of last access as of then (``created``, or the time of
+            the last earlier retrieval that returned the record).
+        importance: ``(n,) int64`` importance 1-10.
+        contents: ``n`` sentences.
+        embeddings: ``(n, d) float32`` L2-normalised record embeddings.
+    """
+
+    persona: str
+    seq: int
+    ids: np.ndarray
+    created: list[datetime]
+    last_accessed: list[datetime]
+    importance: np.ndarray
+    contents: list[str]
+    embeddings: np.ndarray
+
+
+class RunReader:
+    """Read access to one run file.
+
+    Args:
+        path: the run's ``.sqlite`` file.
+
+    Raises:
+        RecordingError: "run file not found: PATH"; "PATH is not a town run file (or is
+            damaged): ..."; or an unknown ``schema_version`` (naming both versions).
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self._conn = open_run(self.path)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close the file."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> RunReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, tuple(params)).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise damaged(self.path, exc) from None
+
+    def _unpack(self, blob: bytes) -> Any:
+        try:
+            return unpack_json(blob)
+        except (zlib.error, ValueError) as exc:
+            raise damaged(self.path, exc) from None
+
+    # -- meta and overview ---------------------------------------------------------------
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """The run's meta table as a dict (scenario, town, personas, seed, backend, ...)."""
+        return {key: json.loads(value) for key, value in self._rows("SELECT key, value FROM meta")}
+
+    @property
+    def first_tick(self) -> int | None:
+        """The first recorded tick, or None before the first frame is committed."""
+        return self._rows("SELECT MIN(tick) FROM frames")[0][0]
+
+    @property
+    def last_tick(self) -> int | None:
+        """The last committed tick, or None before the first frame is committed."""
+        return self._rows("SELECT MAX(tick) FROM frames")[0][0]
+
+    def personas(self) -> list[str]:
+        """Persona ids of the run (from meta ``personas``, else from the last frame)."""
+        listed = self.meta.get("personas")
+        if isinstance(listed, dict):
+            return list(listed)
+        if isinstance(listed, list):
+            return [p["id"] if isinstance(p, dict) else str(p) for p in listed]
+        last = self.last_tick
+        return [] if last is None else list(self.frame(last)["personas"])
+
+    def summary(self) -> dict[str, Any]:
+        """A runs-page row: name, town, personas, game-time span, ticks, size on disk, backend.
+
+        Times are ``"YYYY-MM-DD HH:MM:SS"`` game time; ``size_bytes`` counts the WAL file too.
+        """
+        meta = self.meta
+        (first, last, count), = self._rows("SELECT MIN(tick), MAX(tick), COUNT(*) FROM frames")
+        times = self._rows(
+            "SELECT (SELECT time FROM frames ORDER BY tick LIMIT 1),"
+            " (SELECT time FROM frames ORDER BY tick DESC LIMIT 1)"
+        )[0]
+        size = sum(
+            Path(f"{self.path}{s}").stat().st_size
+            for s in ("", "-wal")
+            if Path(f"{self.path}{s}").exists()
+        )
+        return {
+            "name": self.path.stem,
+            "town": meta.get("town", meta.get("scenario")),
+            "scenario": meta.get("scenario"),
+            "personas": self.personas(),
+            "backend": meta.get("backend"),
+            "seed": meta.get("seed"),
+            "start": times[0],
+            "end": times[1],
+            "first_tick": first,
+            "last_tick": last,
+            "ticks": count,
+            "size_bytes": size,
+            "finished": bool(meta.get("finished")),
+            "created": meta.get("created"),
+            "parent": meta.get("parent"),
+        }
+
+    # -- frames --------------------------------------------------------------------------
+
+    def frame(self, tick: int) -> dict[str, Any]:
+        """The frame of one tick: ``{"tick", "time", "personas": {pid: {x, y, address, ...}}}``.
+
+        Raises:
+            RecordingError: when the run has no frame at ``tick``.
+        """
+        rows = self._rows("SELECT time, data FROM frames WHERE tick = ?", (int(tick),))
+        if not rows:
+            raise RecordingError(
+                f"{self.path}: no frame at tick {tick} (recorded ticks {self.first_tick}-{self.last_tick})"
+            )
+        return {"tick": int(tick), "time": rows[0][0], **self._unpack(rows[0][1])}
+
+    def frames(self, start: int, end: int) -> list[dict[str, Any]]:
+        """Frames of ticks ``start..end`` (inclusive), in tick order, shaped as :meth:`frame`."""
+        rows = self._rows(
+            "SELECT tick, time, data FROM frames WHERE tick BETWEEN ? AND ? ORDER BY tick",
+            (int(start), int(end)),
+        )
+        return [{"tick": t, "time": time, **self._unpack(data)} for t, time, data in rows]
+
+    # -- events --------------------------------------------------------------------------
+
+    def events(
+        self,
+        kinds: Iterable[EventKind | str] | None = None,
+        persona: str | None = None,
+        since_tick: int | None = None,
+        until_tick: int | None = None,
+        limit: int | None = None,
+        after_seq: int | None = None,
+        *,
+        newest_first: bool = False,
+    ) -> list[Event]:
+        """Recorded events (not frames: see :meth:`frame`), in seq order.
+
+        Args:
+            kinds: only these kinds (EventKind or its value); None = all.
+            persona: only events of this persona.
+            since_tick, until_tick: inclusive tick range.
+            limit: at most this many.
+            after_seq: only events with seq > this (for paging / following a live run).
+            newest_first: return the latest events first.
+
+        Returns:
+            Events; a retrieval's ``data`` is its summary (no candidates; see :meth:`retrieval`).
+        """
+        where, params = [], []
+        if kinds is not None:
+            values = [EventKind(k).value for k in kinds]
+            where.append(f"kind IN ({','.join('?' * len(values))})")
+            params += values
+        for clause, value in (("persona = ?", persona), ("tick >= ?", since_tick),
+                              ("tick <= ?", until_tick), ("seq > ?", after_seq)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        sql = "SELECT seq, tick, time, kind, persona, data FROM events"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY seq" + (" DESC" if newest_first else "")
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        return [self._event(row) for row in self._rows(sql, params)]
+
+    @staticmethod
+    def _event(row: tuple) -> Event:
+        seq, tick, time, kind, persona, data = row
+        return Event(kind=EventKind(kind), tick=tick, time=parse_time(time), persona=persona,
+                     data=json.loads(data), seq=seq)
+
+    def event(self, seq: int) -> Event:
+        """One event by seq; a retrieval comes with its full trace (as :meth:`retrieval`).
+
+        Raises:
+            RecordingError: when no (non-frame) event has that seq.
+        """
+        rows = self._rows(
+            "SELECT seq, tick, time, kind, persona, data FROM events WHERE seq = ?", (int(seq),)
+        )
+        if not rows:
+            raise RecordingError(f"{self.path}: no event with seq {seq}")
+        event = self._event(rows[0])
+        if event.kind is EventKind.RETRIEVAL:
+            event = Event(kind=event.kind, tick=event.tick, time=event.time,
+                          persona=event.persona, data=self.retrieval(seq), seq=event.seq)
+        return event
+
+    # -- retrievals ----------------------------------------------------------------------
+
+    def retrieval(self, seq: int) -> dict[str, Any]:
+        """The full trace of the retrieval event ``seq``.
+
+        Returns:
+            ``RetrievalTrace.to_dict()`` plus ``"seq"``, ``"returned"`` (top-k ids, best first)
+            and ``"query_embedding"`` (``(d,) float32``).
+
+        Raises:
+            RecordingError: when ``seq`` is not a recorded retrieval.
+        """
+        rows = self._rows(
+            "SELECT e.data, r.candidates, v.vector FROM retrievals r JOIN events e USING (seq)"
+            " JOIN query_vectors v ON v.id = r.vector WHERE r.seq = ?",
+            (int(seq),),
+        )
+        if not rows:
+            raise RecordingError(f"{self.path}: event {seq} is not a recorded retrieval")
+        data, candidates, vector = rows[0]
+        trace = json.loads(data)
+        trace["seq"] = int(seq)
+        trace["candidates"] = self._unpack(candidates)
+        trace["query_embedding"] = unpack_vector(vector)
+        return trace
+
+    def retrievals(
+        self,
+        persona: str,
+        purpose: str | None = None,
+        since_tick: int | None = None,
+        until_tick: int | None = None,
+        limit: int | None = 100,
+        *,
+        newest_first: bool = True,
+    ) -> list[dict[str, Any]]:
+        """Summaries of a persona's retrievals (trace without candidates, plus ``seq``).
+
+        Args:
+            persona: persona id.
+            purpose: only this purpose (e.g. ``"react"``).
+            since_tick, until_tick: inclusive tick range.
+            limit: at most this many (None = all).
+            newest_first: latest first (default) or in seq order.
+        """
+        where, params = ["r.persona = ?"], [persona]
+        for clause, value in (("r.purpose = ?", purpose), ("r.tick >= ?", since_tick),
+                              ("r.tick <= ?", until_tick)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        sql = (f"SELECT r.seq, e.data FROM retrievals r JOIN events e USING (seq)"
+               f" WHERE {' AND '.join(where)} ORDER BY r.seq {'DESC' if newest_first else 'ASC'}")
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        return [{"seq": seq, **json.loads(data)} for seq, data in self._rows(sql, params)]
+
+    # -- memory stream -------------------------------------------------------------------
+
+    def _last_access(self, persona: str, before_seq: int | None) -> dict[int, str]:
+        """Record id -> time of the last retrieval (seq < before_seq) that returned it."""
+        sql = "SELECT time, returned FROM retrievals WHERE persona = ?"
+        params: list[Any] = [persona]
+        if before_seq is not None:
+            sql += " AND seq < ?"
+            params.append(int(before_seq))
+        accessed: dict[int, str] = {}
+        for time, returned in self._rows(sql + " ORDER BY seq", params):
+            for memory_id in json.loads(returned):
+                accessed[memory_id] = time
+        return accessed
+
+    def memories(
+        self,
+        persona: str,
+        q: str | None = None,
+        kind: str | None = None,
+        limit: int | None = None,
+        as_of_seq: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """A persona's memory records, newest first, with ``last_accessed`` as of ``as_of_seq``.
+
+        Args:
+            persona: persona id.
+            q: only records whose content contains this text (case-insensitive).
+            kind: only this MemoryKind value (e.g. ``"reflection"``).
+            limit: at most this many.
+            as_of_seq: the stream just before this event (None = the whole run).
+
+        Returns:
+            ``MemoryRecord.to_dict()`` dicts plus ``"seq"`` and ``"tick"`` of their event.
+        """
+        where, params = ["m.persona = ?"], [persona]
+        if q:
+            escaped = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where.append("m.content LIKE ? ESCAPE '\\'")
+            params.append(f"%{escaped}%")
+        for clause, value in (("m.kind = ?", kind), ("m.seq < ?", as_of_seq)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        sql = (f"SELECT m.seq, m.tick, e.data FROM memories m JOIN events e USING (seq)"
+               f" WHERE {' AND '.join(where)} ORDER BY m.id DESC")
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        accessed = self._last_access(persona, as_of_seq)
+        records = []
+        for seq, tick, data in self._rows(sql, params):
+            record = json.loads(data)
+            record["last_accessed"] = accessed.get(record["id"], record["last_accessed"])
+            records.append({**record, "seq": seq, "tick": tick})
+        return records
+
+    def stream_as_of(self, persona: str, seq: int) -> RecordedStream:
+        """The persona's memory stream just before event ``seq`` (for re-scoring a retrieval).
+
+        ``last_accessed`` of a record is the time of the last retrieval with a smaller seq that
+        returned it, else its ``created`` (DESIGN §3: the returned records' access time is set
+        to the retrieval's time).
+
+        Returns:
+            A :class:`RecordedStream` of the records written before ``seq``, in id order.
+        """
+        rows = self._rows(
+            "SELECT id, created, importance, content, embedding FROM memories"
+            " WHERE persona = ? AND seq < ? ORDER BY id",
+            (persona, int(seq)),
+        )
+        accessed = self._last_access(persona, seq)
+        ids = np.array([r[0] for r in rows], dtype=np.int64)
+        created = [parse_time(r[1]) for r in rows]
+        last = [parse_time(accessed[i]) if i in accessed else c for i, c in zip(ids.tolist(), created)]
+        embeddings = (np.stack([unpack_vector(r[4]) for r in rows]) if rows
+                      else np.empty((0, 0), dtype=np.float32))
+        return RecordedStream(
+            persona=persona,
+            seq=int(seq),
+            ids=ids,
+            created=created,
+            last_accessed=last,
+            importance=np.array([r[2] for r in rows], dtype=np.int64),
+            contents=[r[3] for r in rows],
+            embeddings=embeddings,
+        )
+
+    # -- snapshots -----------------------------------------------------------------------
+
+    def snapshots(self) -> list[tuple[int, str, int]]:
+        """``(tick, game time, seq)`` of every snapshot, in tick order."""
+        return [tuple(r) for r in self._rows("SELECT tick, time, seq FROM snapshots ORDER BY tick")]
+
+    def snapshot_at_or_before(self, tick: int) -> tuple[int, int, dict[str, Any]] | None:
+        """The newest snapshot at or before ``tick`` as ``(tick, seq, state)``, or None."""
+        rows = self._rows(
+            "SELECT tick, seq, state FROM snapshots WHERE tick <= ? ORDER BY tick DESC LIMIT 1",
+            (int(tick),),
+        )
+        if not rows:
+            return None
+        snap_tick, seq, state = rows[0]
+        return snap_tick, seq, self._unpack(state)

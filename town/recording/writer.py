@@ -1,0 +1,194 @@
+"""RunWriter: the event-bus subscriber that records a run into its SQLite file (DESIGN §6).
+
+Subscribe it to the simulation's bus (``bus.subscribe(writer.handle)``). Rows of a tick are
+written as they arrive and committed together when the tick's FRAME event (published last in
+every tick) arrives, so a killed process leaves a file that replays up to its last whole tick.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from town.errors import RecordingError
+from town.events import VECTOR_KEYS, Event, EventKind
+from town.recording.database import create_run, open_run
+from town.recording.schema import format_time, pack_json, pack_vector
+
+__all__ = ["RunWriter", "retrieval_summary"]
+
+
+def retrieval_summary(trace: dict[str, Any]) -> dict[str, Any]:
+    """The events-table form of a retrieval trace: everything but candidates and vectors.
+
+    Adds ``"returned"``: the ids of the top k (candidates with ``in_top_k``), best first.
+    """
+    summary = {k: v for k, v in trace.items() if k != "candidates" and k not in VECTOR_KEYS}
+    summary["returned"] = [c["id"] for c in trace.get("candidates", ()) if c["in_top_k"]]
+    return summary
+
+
+class RunWriter:
+    """Writes one run file as the run goes.
+
+    Args:
+        path: the ``.sqlite`` file to create.
+        meta: JSON-able run description (scenario, town, personas, seed, backend, config,
+            versions, start); stored key by key in the ``meta`` table.
+        overwrite: replace an existing file at ``path`` (default: refuse).
+
+    Raises:
+        RecordingError: when ``path`` exists and ``overwrite`` is false, or it cannot be created.
+    """
+
+    def __init__(self, path: str | Path, meta: dict[str, Any], *, overwrite: bool = False):
+        self.path = Path(path)
+        if self.path.exists():
+            if not overwrite:
+                raise RecordingError(
+                    f"run file {self.path} already exists; pick another name, resume it, or "
+                    "pass overwrite"
+                )
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = create_run(self.path)
+        self._lock = threading.Lock()
+        self._closed = False
+        meta = {**meta, "created": datetime.now().isoformat(timespec="seconds"), "finished": False}
+        self._set_meta(meta)
+
+    @classmethod
+    def append(cls, path: str | Path) -> RunWriter:
+        """Reopen an existing run (e.g. after :func:`~town.recording.continuation.truncate_after_snapshot`)
+        to write on; marks it unfinished.
+
+        Raises:
+            RecordingError: when the file is missing, damaged or of another schema version.
+        """
+        writer = cls.__new__(cls)
+        writer.path = Path(path)
+        writer._conn = open_run(writer.path)
+        writer._lock = threading.Lock()
+        writer._closed = False
+        writer._set_meta({"finished": False})
+        return writer
+
+    def _set_meta(self, meta: dict[str, Any]) -> None:
+        with self._conn:
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                [(key, json.dumps(value)) for key, value in meta.items()],
+            )
+
+    def set_meta(self, **values: Any) -> None:
+        """Add or replace meta keys (JSON-able values), committed at once."""
+        with self._lock:
+            self._set_meta(values)
+
+    def handle(self, event: Event) -> None:
+        """Record one event; a FRAME event commits its tick.
+
+        Raises:
+            RecordingError: when the writer is closed or the file cannot be written.
+        """
+        with self._lock:
+            if self._closed:
+                raise RecordingError(f"run file {self.path} is closed; cannot record {event.kind.value}")
+            try:
+                self._write(event)
+                if event.kind is EventKind.FRAME:
+                    self._conn.commit()
+            except sqlite3.Error as exc:
+                raise RecordingError(f"cannot write run file {self.path}: {exc}") from None
+
+    def _write(self, event: Event) -> None:
+        time = format_time(event.time)
+        if event.kind is EventKind.FRAME:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO frames (tick, time, seq, data) VALUES (?, ?, ?, ?)",
+                (event.tick, time, event.seq, pack_json(event.data)),
+            )
+            return
+        data = {k: v for k, v in event.data.items() if k not in VECTOR_KEYS}
+        if event.kind is EventKind.RETRIEVAL:
+            summary = retrieval_summary(data)
+            self._write_retrieval(event, time, data, summary["returned"])
+            data = summary
+        elif event.kind is EventKind.MEMORY:
+            self._conn.execute(
+                "INSERT INTO memories (persona, id, seq, tick, created, kind, importance, content,"
+                " tags, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (data["persona"], data["id"], event.seq, event.tick, data["created"], data["kind"],
+                 data["importance"], data["content"], json.dumps(data.get("tags", [])),
+                 pack_vector(event.data["embedding"])),
+            )
+        self._conn.execute(
+            "INSERT INTO events (seq, tick, time, kind, persona, data) VALUES (?, ?, ?, ?, ?, ?)",
+            (event.seq, event.tick, time, event.kind.value, event.persona,
+             json.dumps(data, separators=(",", ":"))),
+        )
+
+    def _write_retrieval(
+        self, event: Event, time: str, trace: dict[str, Any], returned: list[int]
+    ) -> None:
+        blob = pack_vector(event.data["query_embedding"])
+        digest = hashlib.blake2b(blob, digest_size=16).digest()
+        self._conn.execute(
+            "INSERT OR IGNORE INTO query_vectors (digest, vector) VALUES (?, ?)", (digest, blob)
+        )
+        (vector_id,) = self._conn.execute(
+            "SELECT id FROM query_vectors WHERE digest = ?", (digest,)
+        ).fetchone()
+        self._conn.execute(
+            "INSERT INTO retrievals (seq, persona, tick, time, purpose, query, returned, candidates,"
+            " vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (event.seq, trace["persona"], event.tick, time, trace["purpose"], trace["query"],
+             json.dumps(returned), pack_json(trace["candidates"]), vector_id),
+        )
+
+    def snapshot(self, tick: int, time: datetime, seq: int, state: dict[str, Any]) -> None:
+        """Store the full simulation state after tick ``tick`` and commit.
+
+        Args:
+            tick: the last tick the state includes.
+            time: game datetime of that tick.
+            seq: the last event seq the state includes (the bus's ``seq``).
+            state: JSON-able ``Simulation.get_state()``.
+
+        Raises:
+            RecordingError: when the writer is closed or the file cannot be written.
+        """
+        with self._lock:
+            if self._closed:
+                raise RecordingError(f"run file {self.path} is closed; cannot snapshot tick {tick}")
+            try:
+                with self._conn:
+                    self._conn.execute(
+                        "INSERT OR REPLACE INTO snapshots (tick, time, seq, state) VALUES (?, ?, ?, ?)",
+                        (tick, format_time(time), seq, pack_json(state)),
+                    )
+            except sqlite3.Error as exc:
+                raise RecordingError(f"cannot write run file {self.path}: {exc}") from None
+
+    def close(self, *, finished: bool = True) -> None:
+        """Commit what is pending, mark the run ``finished`` in meta, and close the file."""
+        with self._lock:
+            if self._closed:
+                return
+            self._conn.commit()
+            self._set_meta({"finished": finished})
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._conn.close()
+            self._closed = True
+
+    def __enter__(self) -> RunWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
