@@ -1,0 +1,29 @@
+"""The memory stream of a persona (Park et al. 2023 §4.1; DESIGN §3).
+
+Parts:
+    record: :class:`MemoryRecord` (frozen) and :class:`MemoryKind`.
+    scoring: :func:`rank`, the one retrieval score (min-max normalised recency, importance and
+        relevance, weighted; ties to the newer record), shared with the replay weight lab.
+    trace: :class:`RetrievalTrace` and :class:`CandidateScore`, why each memory was retrieved.
+    columns: the per-record numbers kept aligned with the FAISS index (internal).
+    stream: :class:`MemoryStream`, records + a FAISS index per persona + exact retrieval.
+"""
+
+from town.memory.record import MemoryKind, MemoryRecord
+from town.memory.scoring import RECENCY_DECAY, RUNNERS_UP, Ranking, check_k, check_weights, rank
+from town.memory.stream import MemoryStream
+from town.memory.trace import CandidateScore, RetrievalTrace
+
+__all__ = [
+    "MemoryKind",
+    "MemoryRecord",
+    "MemoryStream",
+    "RetrievalTrace",
+    "CandidateScore",
+    "Ranking",
+    "rank",
+    "check_weights",
+    "check_k",
+    "RECENCY_DECAY",
+    "RUNNERS_UP",
+]

@@ -1,0 +1,169 @@
+"""One entry of a persona's memory stream (Park et al. 2023 §4.1).
+
+A :class:`MemoryRecord` is a frozen value; the stream replaces it (``dataclasses.replace``) when
+a retrieval moves its ``last_accessed``. Its embedding is not part of the record: vectors live
+only in the stream's FAISS index (see :class:`town.memory.stream.MemoryStream`).
+"""
+
+from __future__ import annotations
+
+import enum
+import numbers
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from town.errors import MemoryStreamError
+
+__all__ = ["MemoryKind", "MemoryRecord", "TIME_FORMAT", "format_time", "parse_time"]
+
+#: How record datetimes are written in dicts (game time, to the second).
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+def format_time(value: datetime) -> str:
+    """Game datetime -> ``"YYYY-MM-DD HH:MM:SS"``."""
+    return value.strftime(TIME_FORMAT)
+
+
+def parse_time(text: str, *, field: str) -> datetime:
+    """``"YYYY-MM-DD HH:MM:SS"`` -> game datetime.
+
+    Raises:
+        MemoryStreamError: naming ``field`` when the text is not such a time.
+    """
+    try:
+        return datetime.strptime(str(text), TIME_FORMAT)
+    except ValueError:
+        raise MemoryStreamError(f"{field}: {text!r} is not a time like '2023-02-13 07:00:00'")
+
+
+class MemoryKind(str, enum.Enum):
+    """What a memory record is: the closed set of the paper's memory types plus whispers."""
+
+    OBSERVATION = "observation"
+    CHAT = "chat"
+    REFLECTION = "reflection"
+    PLAN = "plan"
+    WHISPER = "whisper"  # an injected "inner voice" (Park et al. 2023 §3.1's user control)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryRecord:
+    """A memory record of one persona.
+
+    Attributes:
+        id: stable id within the persona's stream (0, 1, 2, ...).
+        persona: persona id owning the stream.
+        kind: observation, chat, reflection, plan or whisper.
+        content: one natural-language sentence (non-empty).
+        created: game datetime the record was written.
+        last_accessed: game datetime of the last retrieval returning it (``created`` until then).
+        importance: poignancy, int 1-10 (Park et al. 2023 §4.1).
+        evidence: ids of the records a reflection was drawn from.
+        subject, predicate, object: optional triple describing the event.
+        conversation: id of the conversation the record came from, if any.
+        source: ``(persona id, record id)`` it was heard from, if any.
+        tags: news tags (e.g. ``"party"``), inherited along provenance.
+
+    Raises:
+        MemoryStreamError: naming the field, for an importance outside 1-10 or not an int, empty
+            content, a negative id or a malformed source.
+    """
+
+    id: int
+    persona: str
+    kind: MemoryKind
+    content: str
+    created: datetime
+    last_accessed: datetime
+    importance: int
+    evidence: tuple[int, ...] = ()
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+    conversation: int | None = None
+    source: tuple[str, int] | None = None
+    tags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_importance(self.importance)
+        object.__setattr__(self, "importance", int(self.importance))
+        check_content(self.content)
+        if isinstance(self.id, bool) or not isinstance(self.id, int) or self.id < 0:
+            raise MemoryStreamError(f"id: must be an int >= 0, got {self.id!r}")
+        if not isinstance(self.kind, MemoryKind):
+            raise MemoryStreamError(f"kind: must be a MemoryKind, got {self.kind!r}")
+        if self.source is not None and (len(self.source) != 2 or not isinstance(self.source[1], int)):
+            raise MemoryStreamError(f"source: must be (persona id, record id), got {self.source!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict (datetimes as ``"YYYY-MM-DD HH:MM:SS"``; no embedding)."""
+        return {
+            "id": self.id,
+            "persona": self.persona,
+            "kind": self.kind.value,
+            "content": self.content,
+            "created": format_time(self.created),
+            "last_accessed": format_time(self.last_accessed),
+            "importance": self.importance,
+            "evidence": list(self.evidence),
+            "subject": self.subject,
+            "predicate": self.predicate,
+            "object": self.object,
+            "conversation": self.conversation,
+            "source": None if self.source is None else [self.source[0], self.source[1]],
+            "tags": list(self.tags),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MemoryRecord:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            MemoryStreamError: naming the field that is missing or malformed.
+        """
+        try:
+            source = d.get("source")
+            return cls(
+                id=int(d["id"]),
+                persona=str(d["persona"]),
+                kind=MemoryKind(d["kind"]),
+                content=str(d["content"]),
+                created=parse_time(d["created"], field="created"),
+                last_accessed=parse_time(d["last_accessed"], field="last_accessed"),
+                importance=d["importance"],
+                evidence=tuple(int(e) for e in d.get("evidence") or ()),
+                subject=d.get("subject"),
+                predicate=d.get("predicate"),
+                object=d.get("object"),
+                conversation=None if d.get("conversation") is None else int(d["conversation"]),
+                source=None if source is None else (str(source[0]), int(source[1])),
+                tags=tuple(str(t) for t in d.get("tags") or ()),
+            )
+        except KeyError as exc:
+            raise MemoryStreamError(f"memory record: missing field {exc.args[0]!r}") from None
+        except ValueError as exc:
+            if isinstance(exc, MemoryStreamError):
+                raise
+            raise MemoryStreamError(f"memory record: {exc}") from None
+
+
+def check_importance(value: object) -> None:
+    """Refuse an importance that is not an int in 1-10.
+
+    Raises:
+        MemoryStreamError: naming ``importance``.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= value <= 10:
+        raise MemoryStreamError(f"importance: must be an int in 1-10, got {value!r}")
+
+
+def check_content(value: object) -> None:
+    """Refuse content that is not a non-empty string.
+
+    Raises:
+        MemoryStreamError: naming ``content``.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise MemoryStreamError(f"content: must be a non-empty sentence, got {value!r}")

@@ -1,0 +1,305 @@
+"""A persona's memory stream: records, a FAISS index of their embeddings, exact retrieval.
+
+Park et al. 2023 §4.1 retrieval, as fixed in DESIGN §3: every record is scored (no
+"over-fetch by vector, then re-rank"), so the result equals a brute-force scan.
+
+Vectors live only in the persona's FAISS ``IndexIDMap2(IndexFlatIP(d))``. Relevance comes from
+FAISS's own inner-product kernel (``faiss.fvec_inner_products_ny``) run over the flat index's
+storage (``IndexFlat.get_xb()``) in place: every similarity, unsorted, with no copy of the vectors.
+That is as fast as a numpy matrix-vector product, where ``index.search`` with k=N sorts
+everything and is 6-25x slower, and ``range_search`` with radius -2 is 1.1-1.5x slower
+(benchmarks/retrieval.py, PACKAGES.md).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+import faiss
+import numpy as np
+
+from town.embedding import Embedder
+from town.errors import MemoryStreamError
+from town.memory.columns import Columns, to_seconds
+from town.memory.record import (
+    MemoryKind,
+    MemoryRecord,
+    check_content,
+    check_importance,
+    format_time,
+    parse_time,
+)
+from town.memory.scoring import check_k, check_weights, rank
+from town.memory.trace import CandidateScore, RetrievalTrace
+
+__all__ = ["MemoryStream"]
+
+
+class MemoryStream:
+    """The memory stream of one persona (Park et al. 2023 §4.1).
+
+    Args:
+        persona: persona id that owns the stream.
+        embedder: embeds record contents and queries; its ``dim`` fixes the index dimension.
+    """
+
+    def __init__(self, persona: str, embedder: Embedder):
+        self.persona = persona
+        self._embedder = embedder
+        self._dim = int(embedder.dim)
+        self._reset(faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim)))
+
+    def _reset(self, index: faiss.IndexIDMap2) -> None:
+        self._index = index
+        self._flat = faiss.downcast_index(index.index)  # owned by self._index
+        self._records: dict[int, MemoryRecord] = {}
+        self._columns = Columns()
+        self._access_log: list[dict[str, Any]] = []
+        self._next_id = 0
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed via the embedder; refuses vectors of another dimension than the stream's."""
+        vectors = np.ascontiguousarray(self._embedder.embed(list(texts)), dtype=np.float32)
+        self._check_vectors(vectors, len(texts), f"embedder {self._embedder.name!r}")
+        return vectors
+
+    def _check_vectors(self, vectors: np.ndarray, n: int, what: str) -> None:
+        if vectors.ndim != 2 or vectors.shape[0] != n or vectors.shape[1] != self._dim:
+            raise MemoryStreamError(
+                f"embedding: {what} gives vectors of shape {vectors.shape} (dim "
+                f"{vectors.shape[-1] if vectors.ndim else '?'}) but this stream holds "
+                f"dim {self._dim} vectors; use an embedder of dim {self._dim}"
+            )
+
+    def add(self, *, kind: MemoryKind, content: str, created: datetime, importance: int,
+            evidence: Sequence[int] = (), subject: str | None = None,
+            predicate: str | None = None, object: str | None = None,
+            conversation: int | None = None, source: tuple[str, int] | None = None,
+            tags: Sequence[str] = ()) -> MemoryRecord:
+        """Write one record (``last_accessed = created``) and index its embedded content.
+
+        Returns:
+            The new record, with the next id (0, 1, 2, ...).
+
+        Raises:
+            MemoryStreamError: naming the field, for importance outside 1-10 or not an int,
+                empty content, or an embedding of the wrong dimension.
+        """
+        (record,) = self.add_many([dict(
+            kind=kind, content=content, created=created, importance=importance,
+            evidence=evidence, subject=subject, predicate=predicate, object=object,
+            conversation=conversation, source=source, tags=tags)])
+        return record
+
+    def add_many(self, items: Sequence[Mapping[str, Any]], *,
+                 embeddings: np.ndarray | None = None) -> list[MemoryRecord]:
+        """Write several records at once (the bulk path for seeding and benchmarks).
+
+        Args:
+            items: keyword arguments of :meth:`add`, one mapping per record.
+            embeddings: ``(n, d) float32`` unit rows to index instead of embedding the contents.
+
+        Raises:
+            MemoryStreamError: as :meth:`add`; nothing is written when any item is bad.
+        """
+        for item in items:
+            check_importance(item.get("importance"))
+            check_content(item.get("content"))
+        if embeddings is None:
+            vectors = self._embed([item["content"] for item in items])
+        else:
+            vectors = np.ascontiguousarray(embeddings, dtype=np.float32)
+            self._check_vectors(vectors, len(items), "the given embeddings")
+        records = []
+        for offset, item in enumerate(items):
+            fields = dict(item)
+            fields["kind"] = MemoryKind(fields["kind"])
+            fields["evidence"] = tuple(fields.get("evidence", ()))
+            fields["tags"] = tuple(fields.get("tags", ()))
+            records.append(MemoryRecord(id=self._next_id + offset, persona=self.persona,
+                                        last_accessed=fields["created"], **fields))
+        ids = np.array([r.id for r in records], dtype=np.int64)
+        stamps = [to_seconds(r.created) for r in records]
+        self._index.add_with_ids(vectors, ids)
+        self._columns.extend(ids, stamps, stamps, [r.importance for r in records])
+        self._records.update((r.id, r) for r in records)
+        self._next_id += len(records)
+        return records
+
+    def remove(self, ids: Sequence[int]) -> None:
+        """Delete records and their vectors; the other ids stay as they are.
+
+        Raises:
+            MemoryStreamError: naming an id that is not in the stream.
+        """
+        for record_id in ids:
+            self.get(record_id)
+        doomed = np.array(sorted(set(ids)), dtype=np.int64)
+        self._index.remove_ids(doomed)
+        self._columns.keep(~np.isin(self._columns.ids, doomed))
+        for record_id in doomed:
+            del self._records[int(record_id)]
+
+    def get(self, record_id: int) -> MemoryRecord:
+        """The record with this id.
+
+        Raises:
+            MemoryStreamError: when there is none.
+        """
+        try:
+            return self._records[int(record_id)]
+        except (KeyError, TypeError, ValueError):
+            raise MemoryStreamError(f"id: no memory record {record_id!r} in {self.persona}'s stream") from None
+
+    def records(self) -> list[MemoryRecord]:
+        """All records, oldest id first."""
+        return list(self._records.values())
+
+    def last_records(self, n: int) -> list[MemoryRecord]:
+        """The ``n`` most recently written records, oldest first."""
+        return list(self._records.values())[-n:] if n > 0 else []
+
+    def vector(self, record_id: int) -> np.ndarray:
+        """The record's ``(d,) float32`` embedding, read back from FAISS.
+
+        Raises:
+            MemoryStreamError: when there is no such record.
+        """
+        self.get(record_id)
+        return self._index.reconstruct(int(record_id))
+
+    def access_log(self) -> list[dict[str, Any]]:
+        """Every access change, in order: ``{"tick", "time", "ids"}`` per retrieval.
+
+        Replaying it over the records' ``created`` rebuilds ``last_accessed`` at any tick.
+        """
+        return [dict(entry, ids=list(entry["ids"])) for entry in self._access_log]
+
+    def relevance(self, query_embedding: np.ndarray) -> np.ndarray:
+        """Cosine of the query with every record, by FAISS over its own storage, unsorted.
+
+        Args:
+            query_embedding: ``(d,) float32`` unit vector.
+
+        Returns:
+            ``(n,) float32`` in FAISS position order (``self.index_ids()``).
+        """
+        query = np.ascontiguousarray(query_embedding, dtype=np.float32).reshape(1, -1)
+        self._check_vectors(query, 1, "the query")
+        n = self._flat.ntotal
+        out = np.empty(n, np.float32)
+        if n:
+            faiss.fvec_inner_products_ny(
+                faiss.swig_ptr(out), faiss.swig_ptr(query), self._flat.get_xb(), self._dim, n
+            )
+        return out
+
+    def index_ids(self) -> np.ndarray:
+        """``(n,) int64`` record ids in FAISS position order (a copy of ``id_map``)."""
+        return faiss.vector_to_array(self._index.id_map).astype(np.int64)
+
+    def retrieve(self, query: str, *, now: datetime, k: int = 10,
+                 weights: Sequence[float] = (1.0, 1.0, 1.0), purpose: str, tick: int = 0,
+                 query_embedding: np.ndarray | None = None
+                 ) -> tuple[list[MemoryRecord], RetrievalTrace]:
+        """Exact retrieval: score every record, return the top k (Park et al. 2023 §4.1).
+
+        Args:
+            query: the query text (embedded unless ``query_embedding`` is given).
+            now: game datetime of the retrieval; the returned records get ``last_accessed = now``.
+            k: records to return (>= 1).
+            weights: (recency, importance, relevance), finite, >= 0, not all zero.
+            purpose: why the mind retrieves; stored in the trace.
+            tick: simulation tick; stored in the trace and the access log.
+            query_embedding: a precomputed ``(d,) float32`` unit query vector.
+
+        Returns:
+            The top k records, best first, and the :class:`RetrievalTrace`.
+
+        Raises:
+            MemoryStreamError: for bad weights or k, or a query vector of the wrong dimension.
+        """
+        weights = check_weights(weights)
+        k = check_k(k)
+        if query_embedding is None:
+            query_embedding = self._embed([query])[0]
+        query_embedding = np.asarray(query_embedding, dtype=np.float32)
+        relevance = self.relevance(query_embedding)
+        cols = self._columns
+        now_s = to_seconds(now)
+        hours = (now_s - cols.accessed) / 3600.0
+        ranking = rank(hours=hours, importance=cols.importance, relevance=relevance,
+                       created=cols.created, ids=cols.ids, weights=weights, k=k)
+        pos = ranking.positions
+        candidates = tuple(
+            CandidateScore(
+                rank=i + 1, id=int(cols.ids[p]), content=self._records[int(cols.ids[p])].content,
+                hours=float(hours[p]), recency=float(ranking.recency[i]),
+                importance=int(cols.importance[p]), relevance=float(relevance[p]),
+                recency_part=float(ranking.parts[i, 0]), importance_part=float(ranking.parts[i, 1]),
+                relevance_part=float(ranking.parts[i, 2]),
+                recency_score=float(ranking.contributions[i, 0]),
+                importance_score=float(ranking.contributions[i, 1]),
+                relevance_score=float(ranking.contributions[i, 2]),
+                total=float(ranking.total[i]), in_top_k=i < ranking.n_top)
+            for i, p in enumerate(pos))
+        top_ids = [c.id for c in candidates[: ranking.n_top]]
+        cols.touch(pos[: ranking.n_top], now_s)
+        for record_id in top_ids:
+            self._records[record_id] = replace(self._records[record_id], last_accessed=now)
+        self._access_log.append({"tick": int(tick), "time": format_time(now), "ids": top_ids})
+        trace = RetrievalTrace(
+            persona=self.persona, tick=int(tick), game_time=now, purpose=purpose, query=query,
+            weights=weights, k=k, n_scored=len(cols), query_embedding=query_embedding,
+            candidates=candidates)
+        return [self._records[i] for i in top_ids], trace
+
+    def get_state(self) -> dict[str, Any]:
+        """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim."""
+        blob = faiss.serialize_index(self._index)
+        return {
+            "persona": self.persona,
+            "embedder": self._embedder.name,
+            "dim": self._dim,
+            "next_id": self._next_id,
+            "records": [r.to_dict() for r in self._records.values()],
+            "access_log": self.access_log(),
+            "index": base64.b64encode(blob.tobytes()).decode("ascii"),
+        }
+
+    def set_state(self, state: Mapping[str, Any]) -> None:
+        """Restore a state from :meth:`get_state`.
+
+        Raises:
+            MemoryStreamError: when the state's dim differs from the embedder's (naming both),
+                or its index and records disagree.
+        """
+        if int(state["dim"]) != self._dim:
+            raise MemoryStreamError(
+                f"dim: the saved stream holds dim {state['dim']} vectors (embedder "
+                f"{state.get('embedder')!r}) but the embedder {self._embedder.name!r} gives dim "
+                f"{self._dim}; use the same embedder")
+        blob = np.frombuffer(base64.b64decode(state["index"]), dtype=np.uint8)
+        index = faiss.deserialize_index(blob)  # keep this owning object alive (no downcast copy)
+        if not isinstance(index, faiss.IndexIDMap2) or index.d != self._dim:
+            raise MemoryStreamError("index: the saved index is not an IndexIDMap2 of that dim")
+        self._reset(index)
+        records = {r.id: r for r in map(MemoryRecord.from_dict, state["records"])}
+        order = self.index_ids()
+        if set(order.tolist()) != set(records) or len(order) != len(records):
+            raise MemoryStreamError("index: the saved FAISS index and records hold different ids")
+        self._records = records
+        rows = [records[int(i)] for i in order]
+        self._columns.extend(order, [to_seconds(r.created) for r in rows],
+                             [to_seconds(r.last_accessed) for r in rows], [r.importance for r in rows])
+        self._access_log = [
+            {"tick": int(e["tick"]), "time": format_time(parse_time(e["time"], field="access_log.time")),
+             "ids": [int(i) for i in e["ids"]]} for e in state["access_log"]]
+        self._next_id = int(state["next_id"])

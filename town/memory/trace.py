@@ -1,0 +1,158 @@
+"""Retrieval traces: why each memory was (or was nearly) retrieved (DESIGN §3).
+
+A :class:`RetrievalTrace` is published as a ``retrieval`` event: its :meth:`~RetrievalTrace.to_dict`
+is the event data, with the query embedding under the key ``"query_embedding"`` (one of
+:data:`town.events.VECTOR_KEYS`) only when asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from town.errors import MemoryStreamError
+from town.memory.record import format_time, parse_time
+
+__all__ = ["CandidateScore", "RetrievalTrace"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CandidateScore:
+    """One record's score in a retrieval (Park et al. 2023 §4.1).
+
+    Attributes:
+        rank: 1-based position in the ranking.
+        id: memory record id.
+        content: the record's sentence.
+        hours: game hours from its last access to the retrieval's time.
+        recency: raw recency ``0.995 ** hours``.
+        importance: raw importance 1-10.
+        relevance: raw cosine similarity to the query.
+        recency_part, importance_part, relevance_part: min-max normalised parts in [0, 1].
+        recency_score, importance_score, relevance_score: the parts times their weights.
+        total: the score, the sum of the three weighted contributions.
+        in_top_k: whether the record was returned (else it is a runner-up).
+    """
+
+    rank: int
+    id: int
+    content: str
+    hours: float
+    recency: float
+    importance: int
+    relevance: float
+    recency_part: float
+    importance_part: float
+    relevance_part: float
+    recency_score: float
+    importance_score: float
+    relevance_score: float
+    total: float
+    in_top_k: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict of the fields."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> CandidateScore:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            MemoryStreamError: naming a missing field.
+        """
+        try:
+            return cls(**{name: d[name] for name in cls.__dataclass_fields__})
+        except KeyError as exc:
+            raise MemoryStreamError(f"candidate score: missing field {exc.args[0]!r}") from None
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class RetrievalTrace:
+    """Everything needed to explain, and to re-score, one retrieval.
+
+    Traces compare by identity (they hold a numpy vector); compare ``to_dict()`` instead.
+
+    Attributes:
+        persona: persona id whose stream was searched.
+        tick: simulation tick of the retrieval.
+        game_time: game datetime ("now") of the retrieval.
+        purpose: why the mind retrieved (e.g. ``"react"``, ``"converse"``).
+        query: the query text.
+        weights: (recency, importance, relevance) weights.
+        k: records asked for.
+        n_scored: records scored (all eligible records of the stream).
+        query_embedding: ``(d,) float32`` L2-normalised query vector.
+        candidates: the top k then up to 5 runners-up, best first.
+    """
+
+    persona: str
+    tick: int
+    game_time: datetime
+    purpose: str
+    query: str
+    weights: tuple[float, float, float]
+    k: int
+    n_scored: int
+    query_embedding: np.ndarray
+    candidates: tuple[CandidateScore, ...]
+
+    @property
+    def returned_ids(self) -> list[int]:
+        """Ids of the top k records, best first."""
+        return [c.id for c in self.candidates if c.in_top_k]
+
+    def to_dict(self, *, vectors: bool = False) -> dict[str, Any]:
+        """JSON-able dict; with ``vectors`` it adds ``"query_embedding"`` as a numpy vector.
+
+        The event bus and run writer take the vector under that key (see
+        :data:`town.events.VECTOR_KEYS`); everything else is plain JSON.
+        """
+        d: dict[str, Any] = {
+            "persona": self.persona,
+            "tick": self.tick,
+            "game_time": format_time(self.game_time),
+            "purpose": self.purpose,
+            "query": self.query,
+            "weights": list(self.weights),
+            "k": self.k,
+            "n_scored": self.n_scored,
+            "candidates": [c.to_dict() for c in self.candidates],
+        }
+        if vectors:
+            d["query_embedding"] = self.query_embedding
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], *, query_embedding: np.ndarray | None = None) -> RetrievalTrace:
+        """Inverse of :meth:`to_dict`.
+
+        Args:
+            d: a dict from :meth:`to_dict`.
+            query_embedding: the ``(d,)`` vector when ``d`` has no ``"query_embedding"`` (it is
+                stored apart from the JSON in a run).
+
+        Raises:
+            MemoryStreamError: naming a missing field, or when no query embedding is given.
+        """
+        vector = d.get("query_embedding", query_embedding)
+        if vector is None:
+            raise MemoryStreamError("retrieval trace: query_embedding is missing")
+        try:
+            return cls(
+                persona=str(d["persona"]),
+                tick=int(d["tick"]),
+                game_time=parse_time(d["game_time"], field="game_time"),
+                purpose=str(d["purpose"]),
+                query=str(d["query"]),
+                weights=tuple(float(w) for w in d["weights"]),  # type: ignore[arg-type]
+                k=int(d["k"]),
+                n_scored=int(d["n_scored"]),
+                query_embedding=np.asarray(vector, dtype=np.float32),
+                candidates=tuple(CandidateScore.from_dict(c) for c in d["candidates"]),
+            )
+        except KeyError as exc:
+            raise MemoryStreamError(f"retrieval trace: missing field {exc.args[0]!r}") from None
