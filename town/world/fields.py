@@ -1,0 +1,89 @@
+"""Reading YAML/JSON scenario fields with errors that name the file and the dotted field.
+
+Shared by the map loader (:mod:`town.world.layout`) and :mod:`town.scenario`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+
+__all__ = ["Fields", "REQUIRED"]
+
+REQUIRED = object()
+
+_TYPE_NAMES = {str: "a text", int: "an integer", float: "a number", bool: "true or false",
+               list: "a list", dict: "a mapping"}
+
+
+class Fields:
+    """Typed access to the fields of one file's parsed data.
+
+    Args:
+        file: the file the data came from (named in every error).
+    """
+
+    def __init__(self, file: str | Path | None):
+        self.file = None if file is None else str(file)
+
+    def error(self, field: str | None, reason: str) -> ConfigError:
+        """A :class:`ConfigError` naming this file, ``field`` and ``reason``."""
+        return ConfigError(reason, file=self.file, field=field or None)
+
+    def check(self, value: Any, kind: type, field: str) -> Any:
+        """Return ``value`` if it is of ``kind`` (int is no bool; float accepts int).
+
+        Raises:
+            ConfigError: naming ``field`` and the expected type otherwise.
+        """
+        ok = isinstance(value, kind) and not (kind in (int, float) and isinstance(value, bool))
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        if not ok:
+            raise self.error(field, f"must be {_TYPE_NAMES.get(kind, kind.__name__)}, got {value!r}")
+        if kind is str and not value.strip():
+            raise self.error(field, "must not be empty")
+        return value
+
+    def get(self, data: dict, key: str, kind: type, prefix: str = "", default: Any = REQUIRED) -> Any:
+        """Read ``data[key]`` as ``kind``; ``prefix`` is the dotted path of ``data``.
+
+        Raises:
+            ConfigError: for a missing required field or a wrong type.
+        """
+        field = f"{prefix}.{key}" if prefix else key
+        if key not in data or data[key] is None:
+            if default is REQUIRED:
+                raise self.error(field, "missing required field")
+            return default
+        return self.check(data[key], kind, field)
+
+    def mapping(self, value: Any, field: str, allowed: Iterable[str] | None = None) -> dict:
+        """Check that ``value`` is a mapping with only ``allowed`` keys (if given).
+
+        Raises:
+            ConfigError: for a non-mapping or an unknown key (naming the allowed ones).
+        """
+        if not isinstance(value, dict):
+            raise self.error(field or None, f"must be a mapping, got {type(value).__name__}")
+        if allowed is not None:
+            allowed = list(allowed)
+            for key in value:
+                if key not in allowed:
+                    where = f"{field}.{key}" if field else str(key)
+                    raise self.error(where, f"unknown field; allowed: {', '.join(allowed)}")
+        return value
+
+    def ints(self, value: Any, n: int, field: str, *, what: str) -> tuple[int, ...]:
+        """Check a list of exactly ``n`` integers (e.g. ``[x, y]`` or ``[x, y, w, h]``).
+
+        Raises:
+            ConfigError: naming ``field`` and ``what`` was expected.
+        """
+        if (not isinstance(value, list | tuple) or len(value) != n
+                or any(not isinstance(v, int) or isinstance(v, bool) for v in value)):
+            raise self.error(field, f"must be {what}, got {value!r}")
+        return tuple(value)
