@@ -10,8 +10,21 @@ Parts:
     continuation: :func:`truncate_after_snapshot` (resume) and :func:`fork_copy` (fork).
 """
 
+from town.recording.continuation import fork_copy, truncate_after_snapshot
+from town.recording.lab import rescore
 from town.recording.reader import RecordedStream, RunReader
+from town.recording.runs import list_runs, resolve_run
 from town.recording.schema import SCHEMA_VERSION
 from town.recording.writer import RunWriter
 
-__all__ = ["SCHEMA_VERSION", "RunWriter", "RunReader", "RecordedStream"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "RunWriter",
+    "RunReader",
+    "RecordedStream",
+    "rescore",
+    "resolve_run",
+    "list_runs",
+    "truncate_after_snapshot",
+    "fork_copy",
+]

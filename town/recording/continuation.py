@@ -1,0 +1,120 @@
+"""Resume and fork at a snapshot, on the run file alone (DESIGN §6).
+
+Both return the snapshot ``(tick, seq, state)`` to restore: the caller passes ``state`` to
+``Simulation.set_state``, starts its bus at ``seq`` (``EventBus(start_seq=seq)``) and its
+clock after ``tick``, and writes on with ``RunWriter.append(path)``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from town.errors import RecordingError
+from town.recording.database import connect, open_run
+from town.recording.schema import format_time, unpack_json
+
+__all__ = ["truncate_after_snapshot", "fork_copy"]
+
+Snapshot = tuple[int, int, dict[str, Any]]
+
+
+def _drop_after(conn: sqlite3.Connection, tick: int, seq: int) -> None:
+    """Delete everything recorded after tick ``tick`` / event ``seq`` (caller's transaction)."""
+    conn.execute("DELETE FROM frames WHERE tick > ?", (tick,))
+    conn.execute("DELETE FROM snapshots WHERE tick > ?", (tick,))
+    for table in ("events", "memories", "retrievals"):
+        conn.execute(f"DELETE FROM {table} WHERE seq > ?", (seq,))
+    conn.execute("DELETE FROM query_vectors WHERE id NOT IN (SELECT vector FROM retrievals)")
+
+
+def _set_meta(conn: sqlite3.Connection, **values: Any) -> None:
+    conn.executemany(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+        [(key, json.dumps(value)) for key, value in values.items()],
+    )
+
+
+def _snapshot(conn: sqlite3.Connection, path: Path, where: str, params: tuple) -> Snapshot:
+    row = conn.execute(
+        f"SELECT tick, seq, state FROM snapshots {where} ORDER BY tick DESC LIMIT 1", params
+    ).fetchone()
+    if row is None:
+        raise RecordingError(f"{path}: no snapshot to continue from ({where or 'none at all'})")
+    return row[0], row[1], unpack_json(row[2])
+
+
+def truncate_after_snapshot(path: str | Path) -> Snapshot:
+    """Cut a run back to its newest snapshot, for resume.
+
+    Frames, events, memories, retrievals and snapshots after the snapshot are deleted in one
+    transaction, and the run is marked unfinished.
+
+    Returns:
+        ``(tick, seq, state)`` of the snapshot: its last tick, last event seq, and state dict.
+
+    Raises:
+        RecordingError: when the file is not a readable run or has no snapshot.
+    """
+    path = Path(path)
+    conn = open_run(path)
+    try:
+        with conn:
+            tick, seq, state = _snapshot(conn, path, "", ())
+            _drop_after(conn, tick, seq)
+            _set_meta(conn, finished=False)
+    except sqlite3.Error as exc:
+        raise RecordingError(f"cannot truncate run file {path}: {exc}") from None
+    finally:
+        conn.close()
+    return tick, seq, state
+
+
+def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
+    """Start a new run ``dst`` from ``src``'s newest snapshot at or before ``at``.
+
+    Everything up to that snapshot is copied; meta ``parent`` names the source run, the
+    snapshot tick, seq and game time.
+
+    Args:
+        src: the parent run file (may still be being written).
+        dst: the new run file; must not exist.
+        at: a tick, or a game datetime.
+
+    Returns:
+        ``(tick, seq, state)`` of the snapshot the fork starts from.
+
+    Raises:
+        RecordingError: when ``dst`` exists, ``src`` is not a readable run, or it has no
+            snapshot at or before ``at``.
+    """
+    src, dst = Path(src), Path(dst)
+    if dst.exists():
+        raise RecordingError(f"cannot fork into {dst}: the file already exists")
+    if isinstance(at, datetime):
+        where, params = "WHERE time <= ?", (format_time(at),)
+    else:
+        where, params = "WHERE tick <= ?", (int(at),)
+    source = open_run(src)
+    try:
+        tick, seq, state = _snapshot(source, src, where, params)
+        (time,) = source.execute("SELECT time FROM snapshots WHERE tick = ?", (tick,)).fetchone()
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        target = connect(dst)
+        source.backup(target)
+    finally:
+        source.close()
+    try:
+        with target:
+            _drop_after(target, tick, seq)
+            _set_meta(target, finished=False, created=datetime.now().isoformat(timespec="seconds"),
+                      parent={"run": src.stem, "tick": tick, "seq": seq, "time": time})
+        target.execute("VACUUM")
+    except sqlite3.Error as exc:
+        raise RecordingError(f"cannot write fork {dst}: {exc}") from None
+    finally:
+        target.close()
+    return tick, seq, state

@@ -1,0 +1,82 @@
+"""The runs folder: safe name -> file resolution and the list of saved runs (DESIGN §6, §7).
+
+The web app serves only runs inside its runs folder, by name. :func:`resolve_run` is the single
+gate between a name from a URL and a path on disk.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from town.errors import RecordingError
+from town.recording.reader import RunReader
+
+__all__ = ["RUN_SUFFIX", "resolve_run", "list_runs"]
+
+#: File suffix of run files.
+RUN_SUFFIX = ".sqlite"
+
+
+def _decoded(name: str) -> str:
+    """Percent-decode until stable (so ``%252e`` cannot smuggle a ``.`` past one decode)."""
+    for _ in range(5):
+        decoded = unquote(name)
+        if decoded == name:
+            return name
+        name = decoded
+    raise RecordingError(f"run name {name!r}: too deeply percent-encoded")
+
+
+def resolve_run(runs_dir: str | Path, name: str) -> Path:
+    """The file of run ``name`` (``name`` or ``name.sqlite``) inside ``runs_dir``.
+
+    Args:
+        runs_dir: the runs folder.
+        name: a bare run name, e.g. from a URL.
+
+    Returns:
+        The run file's path (it exists and lies directly in ``runs_dir``).
+
+    Raises:
+        RecordingError: for a name with ``/``, ``\\``, ``..``, NUL, a drive or absolute path
+            (also after percent-decoding), one that resolves outside ``runs_dir`` (symlinks), or
+            a run that does not exist. The web layer answers 404.
+    """
+    raw = str(name)
+    decoded = _decoded(raw)
+    bad = ("/", "\\", "\x00", ":")
+    if (not decoded.strip() or any(b in decoded or b in raw for b in bad) or ".." in decoded
+            or decoded.startswith(".") or os.path.isabs(decoded)):
+        raise RecordingError(f"run name {raw!r} is not allowed: use a bare run name")
+    stem = decoded[: -len(RUN_SUFFIX)] if decoded.endswith(RUN_SUFFIX) else decoded
+    root = Path(runs_dir).resolve()
+    path = (root / f"{stem}{RUN_SUFFIX}").resolve()
+    if path.parent != root:
+        raise RecordingError(f"run name {raw!r} is not allowed: it leads outside {root}")
+    if not path.is_file():
+        raise RecordingError(f"run not found: {stem} (in {root})")
+    return path
+
+
+def list_runs(runs_dir: str | Path) -> list[dict[str, Any]]:
+    """Summaries of the runs in ``runs_dir``, newest file first.
+
+    Returns:
+        :meth:`RunReader.summary` dicts; a damaged file gives ``{"name", "size_bytes",
+        "error"}`` instead of failing the list. A missing folder gives ``[]``.
+    """
+    root = Path(runs_dir)
+    if not root.is_dir():
+        return []
+    files = sorted(root.glob(f"*{RUN_SUFFIX}"), key=lambda p: (-p.stat().st_mtime, p.name))
+    runs = []
+    for path in files:
+        try:
+            with RunReader(path) as reader:
+                runs.append(reader.summary())
+        except RecordingError as exc:
+            runs.append({"name": path.stem, "size_bytes": path.stat().st_size, "error": str(exc)})
+    return runs
