@@ -1,0 +1,44 @@
+"""Shared fixtures: a game start time and tiny deterministic embedders."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+import pytest
+
+from town.embedding import HashingEmbedder
+
+
+class TableEmbedder:
+    """Embeds each text as the vector given for it in a table (rows L2-normalised)."""
+
+    name = "table"
+
+    def __init__(self, table: dict[str, Sequence[float]]):
+        self.dim = len(next(iter(table.values())))
+        self.table = {text: np.asarray(v, np.float64) / np.linalg.norm(v) for text, v in table.items()}
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, dim) float32`` rows looked up in the table."""
+        rows = [self.table[t] for t in texts]
+        return np.array(rows, dtype=np.float32).reshape(len(texts), -1)
+
+
+@pytest.fixture
+def t0() -> datetime:
+    """Game time of tick 0 in the default town: 2023-02-13 07:00."""
+    return datetime(2023, 2, 13, 7, 0)
+
+
+@pytest.fixture
+def hashing_embedder() -> HashingEmbedder:
+    """A 64-dim hashing embedder (deterministic, no model)."""
+    return HashingEmbedder(dim=64)
+
+
+@pytest.fixture
+def table_embedder():
+    """Factory: ``table_embedder({text: vector})`` -> an embedder returning those vectors."""
+    return TableEmbedder
