@@ -9,11 +9,48 @@ import pytest
 
 from town.clock import GameClock
 from town.events import Event, EventBus, EventKind
-from town.memory.scoring import rank
 from town.recording.writer import RunWriter
 
 START = datetime(2023, 2, 13, 7, 0)
 DIM = 8
+FMT = "%Y-%m-%d %H:%M:%S"
+
+
+def brute_force(records, vectors, query, now, weights, k, runners_up=5):
+    """Reference retrieval (Park et al. 2023 §4.1, DESIGN §3), written out in plain Python.
+
+    recency = 0.995 ** game hours since last access, importance, relevance = dot of unit
+    vectors; each min-max normalised (0.5 when all equal); weighted sum; best first, ties to the
+    newer created then the higher id. Returns the top k then runners-up as candidate dicts.
+    """
+    n = len(records)
+    hours = [(now - datetime.strptime(r["last_accessed"], FMT)).total_seconds() / 3600
+             for r in records]
+    raw = {"recency": [0.995 ** h for h in hours],
+           "importance": [float(r["importance"]) for r in records],
+           "relevance": [float(np.dot(vectors[r["id"]].astype(np.float64), query)) for r in records]}
+
+    def normalise(values):
+        low, high = min(values), max(values)
+        return [0.5] * n if high == low else [(v - low) / (high - low) for v in values]
+
+    parts = {name: normalise(values) for name, values in raw.items()}
+    scores = {name: [w * p for p in parts[name]]
+              for w, name in zip(weights, ("recency", "importance", "relevance"))}
+    total = [scores["recency"][i] + scores["importance"][i] + scores["relevance"][i]
+             for i in range(n)]
+    # "YYYY-MM-DD HH:MM:SS" sorts as time: best score, then newer created, then higher id
+    newest_first = sorted(range(n), key=lambda i: (records[i]["created"], records[i]["id"]),
+                          reverse=True)
+    order = sorted(newest_first, key=lambda i: -total[i])  # stable: ties stay newest first
+    return [{"rank": j + 1, "id": records[i]["id"], "content": records[i]["content"],
+             "hours": hours[i], "recency": raw["recency"][i],
+             "importance": records[i]["importance"], "relevance": raw["relevance"][i],
+             "recency_part": parts["recency"][i], "importance_part": parts["importance"][i],
+             "relevance_part": parts["relevance"][i], "recency_score": scores["recency"][i],
+             "importance_score": scores["importance"][i],
+             "relevance_score": scores["relevance"][i], "total": total[i], "in_top_k": j < k}
+            for j, i in enumerate(order[: k + runners_up])]
 
 
 class SyntheticRun:
@@ -64,39 +101,16 @@ class SyntheticRun:
 
     def retrieve(self, persona, *, weights=(1.0, 1.0, 1.0), k=3, purpose="react", query="q",
                  vector=None) -> Event:
-        """Score the persona's stream with town.memory.scoring and publish the trace."""
+        """Score the persona's stream by brute force and publish the trace."""
         q = self.unit() if vector is None else vector
-        recs = list(self.records[persona].values())
-        fmt = "%Y-%m-%d %H:%M:%S"
-        hours = np.array([(self.now - datetime.strptime(r["last_accessed"], fmt)).total_seconds()
-                          / 3600 for r in recs])
-        ids = np.array([r["id"] for r in recs])
-        created = np.array([datetime.strptime(r["created"], fmt).timestamp() / 3600 for r in recs])
-        vecs = np.stack([self.vectors[persona][i] for i in ids])
-        relevance = vecs @ q
-        importance = np.array([r["importance"] for r in recs])
-        ranking = rank(hours=hours, importance=importance, relevance=relevance, created=created,
-                       ids=ids, weights=weights, k=k)
-        candidates = []
-        for j, pos in enumerate(ranking.positions):
-            r = recs[pos]
-            candidates.append({
-                "rank": j + 1, "id": r["id"], "content": r["content"], "hours": float(hours[pos]),
-                "recency": float(ranking.recency[j]), "importance": r["importance"],
-                "relevance": float(relevance[pos]),
-                "recency_part": float(ranking.parts[j, 0]),
-                "importance_part": float(ranking.parts[j, 1]),
-                "relevance_part": float(ranking.parts[j, 2]),
-                "recency_score": float(ranking.contributions[j, 0]),
-                "importance_score": float(ranking.contributions[j, 1]),
-                "relevance_score": float(ranking.contributions[j, 2]),
-                "total": float(ranking.total[j]), "in_top_k": j < ranking.n_top})
-        stamp = self.now.strftime(fmt)
+        records = list(self.records[persona].values())
+        candidates = brute_force(records, self.vectors[persona], q, self.now, weights, k)
+        stamp = self.now.strftime(FMT)
         for c in candidates:
             if c["in_top_k"]:
                 self.records[persona][c["id"]]["last_accessed"] = stamp
         trace = {"persona": persona, "tick": self.tick, "game_time": stamp, "purpose": purpose,
-                 "query": query, "weights": list(weights), "k": k, "n_scored": len(recs),
+                 "query": query, "weights": list(weights), "k": k, "n_scored": len(records),
                  "candidates": candidates, "query_embedding": q}
         return self.publish(EventKind.RETRIEVAL, persona, trace)
 
