@@ -145,3 +145,9 @@ def synthetic(tmp_path):
     yield make
     for run in runs:
         run.writer.close()
+
+
+@pytest.fixture
+def reference():
+    """The brute-force reference retrieval :func:`brute_force`."""
+    return brute_force
