@@ -90,12 +90,12 @@ class World:
         Raises:
             WorldError: if ``address`` is not an object of the map.
         """
-        users = self._occupants.setdefault(self._object(address), [])
+        users = self._occupants.get(self._object(address), [])
         if persona in users:
             return True
         if len(users) >= self.tilemap.capacity(address) or not self.is_open(address):
             return False
-        users.append(persona)
+        self._occupants[address] = [*users, persona]
         return True
 
     def release(self, address: str, persona: str) -> None:
