@@ -1,25 +1,19 @@
 """A persona's memory stream: records, a FAISS index of their embeddings, exact retrieval.
 
 Park et al. 2023 §4.1 retrieval, as fixed in DESIGN §3: every record is scored (no
-"over-fetch by vector, then re-rank"), so the result equals a brute-force scan.
-
-Vectors live only in the persona's FAISS ``IndexIDMap2(IndexFlatIP(d))``. Relevance comes from
-FAISS's own inner-product kernel (``faiss.fvec_inner_products_ny``) run over the flat index's
-storage (``IndexFlat.get_xb()``) in place: every similarity, unsorted, with no copy of the vectors.
-That is as fast as a numpy matrix-vector product, where ``index.search`` with k=N sorts
-everything and is 6-25x slower, and ``range_search`` with radius -2 is 1.1-1.5x slower
-(benchmarks/retrieval.py, PACKAGES.md).
+"over-fetch by vector, then re-rank"), so the result equals a brute-force scan. Vectors live
+only in the persona's FAISS index (:class:`~town.memory.vectors.VectorIndex`), which also
+computes every relevance; the numbers per record sit in :class:`~town.memory.columns.Columns`
+aligned with the index's storage order; :func:`~town.memory.scoring.rank` scores them.
 """
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-import faiss
 import numpy as np
 
 from town.embedding import Embedder
@@ -35,6 +29,7 @@ from town.memory.record import (
 )
 from town.memory.scoring import check_k, check_weights, rank
 from town.memory.trace import CandidateScore, RetrievalTrace
+from town.memory.vectors import VectorIndex
 
 __all__ = ["MemoryStream"]
 
@@ -51,11 +46,10 @@ class MemoryStream:
         self.persona = persona
         self._embedder = embedder
         self._dim = int(embedder.dim)
-        self._reset(faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim)))
+        self._reset(VectorIndex(self._dim))
 
-    def _reset(self, index: faiss.IndexIDMap2) -> None:
+    def _reset(self, index: VectorIndex) -> None:
         self._index = index
-        self._flat = faiss.downcast_index(index.index)  # owned by self._index
         self._records: dict[int, MemoryRecord] = {}
         self._columns = Columns()
         self._access_log: list[dict[str, Any]] = []
@@ -66,17 +60,8 @@ class MemoryStream:
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed via the embedder; refuses vectors of another dimension than the stream's."""
-        vectors = np.ascontiguousarray(self._embedder.embed(list(texts)), dtype=np.float32)
-        self._check_vectors(vectors, len(texts), f"embedder {self._embedder.name!r}")
-        return vectors
-
-    def _check_vectors(self, vectors: np.ndarray, n: int, what: str) -> None:
-        if vectors.ndim != 2 or vectors.shape[0] != n or vectors.shape[1] != self._dim:
-            raise MemoryStreamError(
-                f"embedding: {what} gives vectors of shape {vectors.shape} (dim "
-                f"{vectors.shape[-1] if vectors.ndim else '?'}) but this stream holds "
-                f"dim {self._dim} vectors; use an embedder of dim {self._dim}"
-            )
+        vectors = self._embedder.embed(list(texts))
+        return self._index.check(vectors, len(texts), f"embedder {self._embedder.name!r}")
 
     def add(self, *, kind: MemoryKind, content: str, created: datetime, importance: int,
             evidence: Sequence[int] = (), subject: str | None = None,
@@ -115,8 +100,7 @@ class MemoryStream:
         if embeddings is None:
             vectors = self._embed([item["content"] for item in items])
         else:
-            vectors = np.ascontiguousarray(embeddings, dtype=np.float32)
-            self._check_vectors(vectors, len(items), "the given embeddings")
+            vectors = self._index.check(embeddings, len(items), "the given embeddings")
         records = []
         for offset, item in enumerate(items):
             fields = dict(item)
@@ -127,7 +111,7 @@ class MemoryStream:
                                         last_accessed=fields["created"], **fields))
         ids = np.array([r.id for r in records], dtype=np.int64)
         stamps = [to_seconds(r.created) for r in records]
-        self._index.add_with_ids(vectors, ids)
+        self._index.add(vectors, ids)
         self._columns.extend(ids, stamps, stamps, [r.importance for r in records])
         self._records.update((r.id, r) for r in records)
         self._next_id += len(records)
@@ -142,7 +126,7 @@ class MemoryStream:
         for record_id in ids:
             self.get(record_id)
         doomed = np.array(sorted(set(ids)), dtype=np.int64)
-        self._index.remove_ids(doomed)
+        self._index.remove(doomed)
         self._columns.keep(~np.isin(self._columns.ids, doomed))
         for record_id in doomed:
             del self._records[int(record_id)]
@@ -173,7 +157,7 @@ class MemoryStream:
             MemoryStreamError: when there is no such record.
         """
         self.get(record_id)
-        return self._index.reconstruct(int(record_id))
+        return self._index.vector(record_id)
 
     def access_log(self) -> list[dict[str, Any]]:
         """Every access change, in order: ``{"tick", "time", "ids"}`` per retrieval.
@@ -182,28 +166,9 @@ class MemoryStream:
         """
         return [dict(entry, ids=list(entry["ids"])) for entry in self._access_log]
 
-    def relevance(self, query_embedding: np.ndarray) -> np.ndarray:
-        """Cosine of the query with every record, by FAISS over its own storage, unsorted.
-
-        Args:
-            query_embedding: ``(d,) float32`` unit vector.
-
-        Returns:
-            ``(n,) float32`` in FAISS position order (``self.index_ids()``).
-        """
-        query = np.ascontiguousarray(query_embedding, dtype=np.float32).reshape(1, -1)
-        self._check_vectors(query, 1, "the query")
-        n = self._flat.ntotal
-        out = np.empty(n, np.float32)
-        if n:
-            faiss.fvec_inner_products_ny(
-                faiss.swig_ptr(out), faiss.swig_ptr(query), self._flat.get_xb(), self._dim, n
-            )
-        return out
-
     def index_ids(self) -> np.ndarray:
-        """``(n,) int64`` record ids in FAISS position order (a copy of ``id_map``)."""
-        return faiss.vector_to_array(self._index.id_map).astype(np.int64)
+        """``(n,) int64`` record ids in the FAISS index's storage order."""
+        return self._index.ids()
 
     def retrieve(self, query: str, *, now: datetime, k: int = 10,
                  weights: Sequence[float] = (1.0, 1.0, 1.0), purpose: str, tick: int = 0,
@@ -231,25 +196,24 @@ class MemoryStream:
         if query_embedding is None:
             query_embedding = self._embed([query])[0]
         query_embedding = np.asarray(query_embedding, dtype=np.float32)
-        relevance = self.relevance(query_embedding)
+        relevance = self._index.relevance(query_embedding)
         cols = self._columns
         now_s = to_seconds(now)
         hours = (now_s - cols.accessed) / 3600.0
         ranking = rank(hours=hours, importance=cols.importance, relevance=relevance,
                        created=cols.created, ids=cols.ids, weights=weights, k=k)
         pos = ranking.positions
+        ids, parts, scores = cols.ids[pos].tolist(), ranking.parts.tolist(), ranking.contributions.tolist()
         candidates = tuple(
             CandidateScore(
-                rank=i + 1, id=int(cols.ids[p]), content=self._records[int(cols.ids[p])].content,
-                hours=float(hours[p]), recency=float(ranking.recency[i]),
-                importance=int(cols.importance[p]), relevance=float(relevance[p]),
-                recency_part=float(ranking.parts[i, 0]), importance_part=float(ranking.parts[i, 1]),
-                relevance_part=float(ranking.parts[i, 2]),
-                recency_score=float(ranking.contributions[i, 0]),
-                importance_score=float(ranking.contributions[i, 1]),
-                relevance_score=float(ranking.contributions[i, 2]),
-                total=float(ranking.total[i]), in_top_k=i < ranking.n_top)
-            for i, p in enumerate(pos))
+                rank=i + 1, id=record_id, content=self._records[record_id].content,
+                hours=h, recency=recency, importance=importance, relevance=rel,
+                recency_part=part[0], importance_part=part[1], relevance_part=part[2],
+                recency_score=score[0], importance_score=score[1], relevance_score=score[2],
+                total=total, in_top_k=i < ranking.n_top)
+            for i, (record_id, h, recency, importance, rel, part, score, total) in enumerate(zip(
+                ids, hours[pos].tolist(), ranking.recency.tolist(), cols.importance[pos].tolist(),
+                relevance[pos].tolist(), parts, scores, ranking.total.tolist())))
         top_ids = [c.id for c in candidates[: ranking.n_top]]
         cols.touch(pos[: ranking.n_top], now_s)
         for record_id in top_ids:
@@ -263,7 +227,6 @@ class MemoryStream:
 
     def get_state(self) -> dict[str, Any]:
         """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim."""
-        blob = faiss.serialize_index(self._index)
         return {
             "persona": self.persona,
             "embedder": self._embedder.name,
@@ -271,7 +234,7 @@ class MemoryStream:
             "next_id": self._next_id,
             "records": [r.to_dict() for r in self._records.values()],
             "access_log": self.access_log(),
-            "index": base64.b64encode(blob.tobytes()).decode("ascii"),
+            "index": self._index.to_base64(),
         }
 
     def set_state(self, state: Mapping[str, Any]) -> None:
@@ -286,11 +249,7 @@ class MemoryStream:
                 f"dim: the saved stream holds dim {state['dim']} vectors (embedder "
                 f"{state.get('embedder')!r}) but the embedder {self._embedder.name!r} gives dim "
                 f"{self._dim}; use the same embedder")
-        blob = np.frombuffer(base64.b64decode(state["index"]), dtype=np.uint8)
-        index = faiss.deserialize_index(blob)  # keep this owning object alive (no downcast copy)
-        if not isinstance(index, faiss.IndexIDMap2) or index.d != self._dim:
-            raise MemoryStreamError("index: the saved index is not an IndexIDMap2 of that dim")
-        self._reset(index)
+        self._reset(VectorIndex.from_base64(state["index"], self._dim))
         records = {r.id: r for r in map(MemoryRecord.from_dict, state["records"])}
         order = self.index_ids()
         if set(order.tolist()) != set(records) or len(order) != len(records):

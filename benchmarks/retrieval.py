@@ -1,0 +1,153 @@
+"""Retrieval speed: the project's exact MemoryStream against baselines computed in this run.
+
+Run: ``.venv/bin/python benchmarks/retrieval.py [--sizes 1000 10000 100000] [--repeats 30]``
+
+For each N (d = 384, random unit vectors, importance skewed low, last access spread over 10 game
+days) it times one retrieval (k = 10, weights (1, 1, 1), query embedding precomputed) by:
+
+- project: ``MemoryStream.retrieve`` (relevance from FAISS over the index's own storage, the
+  shared scoring function, a full trace, the access update);
+- numpy: a plain columnar brute-force scan written here;
+- faiss search k=N: ``index.search`` over all records (sorted), then the same scoring.
+
+It checks that all three return the same top k (DESIGN §3 tolerance) and exits 1 if the project
+is not exact, or is slower than 3x numpy at N = 1e4 or 2x numpy at N = 1e5 (the issue's bars).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from town.memory import MemoryStream  # noqa: E402
+
+D, K, WEIGHTS = 384, 10, (1.0, 1.0, 1.0)
+BARS = {10_000: 3.0, 100_000: 2.0}  # N -> max project/numpy ratio
+T0 = datetime(2023, 2, 13, 7, 0)
+
+
+class FixedEmbedder:
+    """Stands in for the model: the benchmark passes precomputed embeddings everywhere."""
+
+    name, dim = "fixed", D
+
+    def embed(self, texts):
+        """Never used: the benchmark gives vectors directly."""
+        raise AssertionError("the benchmark passes embeddings")
+
+
+def make_data(n: int, rng: np.random.Generator):
+    """Random unit vectors, Zipf-like importance 1-10, creation spread over 10 game days."""
+    vectors = rng.standard_normal((n, D)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    importance = np.clip(rng.geometric(0.45, n), 1, 10).astype(np.int64)
+    minutes = np.sort(rng.integers(0, 10 * 24 * 60, n))
+    query = vectors[n // 2] + rng.standard_normal(D).astype(np.float32) * 0.1
+    return vectors, importance, minutes, (query / np.linalg.norm(query)).astype(np.float32)
+
+
+def numpy_scores(relevance, minutes, importance, now_minutes):
+    """Brute-force score of every record (Park et al. 2023 §4.1, min-max, weights (1,1,1))."""
+    parts = [0.995 ** ((now_minutes - minutes) / 60.0), importance.astype(np.float64),
+             relevance.astype(np.float64)]
+    score = np.zeros(len(minutes))
+    for weight, raw in zip(WEIGHTS, parts):
+        low, high = raw.min(), raw.max()
+        score += weight * ((raw - low) / (high - low) if high > low else 0.5)
+    return score
+
+
+def top_k(score, minutes):
+    """Top K positions, ties to newer creation then higher id (id = position here)."""
+    cand = np.argpartition(-score, K)[: K + 1] if len(score) > K + 1 else np.arange(len(score))
+    cand = np.flatnonzero(score >= score[cand].min())
+    return cand[np.lexsort((-cand, -minutes[cand], -score[cand]))][:K].tolist()
+
+
+def same_top_k(got, want, score) -> bool:
+    """DESIGN §3: equal, or differing only among records whose scores tie within 1e-6."""
+    if got == want:
+        return True
+    kth = score[want[-1]]
+    return len(got) == len(want) and all(abs(score[i] - kth) <= 1e-6 for i in set(got) ^ set(want))
+
+
+def median_ms(fn, repeats: int) -> float:
+    """Median wall time of ``fn()`` in milliseconds."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+def run_size(n: int, repeats: int, rng: np.random.Generator) -> dict:
+    """Build a stream of ``n`` records and time the three methods; returns one table row."""
+    vectors, importance, minutes, query = make_data(n, rng)
+    start = time.perf_counter()
+    stream = MemoryStream("bench", FixedEmbedder())
+    stream.add_many([{"kind": "observation", "content": f"memory {i}", "importance": int(imp),
+                      "created": T0 + timedelta(minutes=int(m))}
+                     for i, (imp, m) in enumerate(zip(importance, minutes))], embeddings=vectors)
+    build_s = time.perf_counter() - start
+    now = T0 + timedelta(days=10)
+    now_minutes = 10 * 24 * 60
+    index = faiss.IndexFlatIP(D)
+    index.add(vectors)
+
+    def by_numpy():
+        return top_k(numpy_scores(vectors @ query, minutes, importance, now_minutes), minutes)
+
+    def by_search():
+        dist, pos = index.search(query[None, :], n)
+        relevance = np.empty(n, np.float32)
+        relevance[pos[0]] = dist[0]
+        return top_k(numpy_scores(relevance, minutes, importance, now_minutes), minutes)
+
+    def by_project():
+        records, _ = stream.retrieve("q", now=now, k=K, weights=WEIGHTS, purpose="bench",
+                                     query_embedding=query)
+        return [r.id for r in records]
+
+    score = numpy_scores(vectors @ query, minutes, importance, now_minutes)
+    want = by_numpy()
+    exact = same_top_k(by_project(), want, score) and same_top_k(by_search(), want, score)
+    return {"n": n, "build_s": build_s, "exact": exact,
+            "project": median_ms(by_project, repeats), "numpy": median_ms(by_numpy, repeats),
+            "search": median_ms(by_search, max(3, repeats // 5))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the table; return 0 when exact and within the bars, else 1."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
+    parser.add_argument("--repeats", type=int, default=30)
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(20230213)
+    print(f"{'N':>8} {'build s':>8} {'project ms':>11} {'numpy ms':>9} {'search k=N ms':>14}"
+          f" {'project/numpy':>14} {'exact':>6}")
+    ok = True
+    for n in args.sizes:
+        row = run_size(n, args.repeats, rng)
+        ratio = row["project"] / row["numpy"]
+        bar = BARS.get(n)
+        passed = row["exact"] and (bar is None or ratio <= bar)
+        ok &= passed
+        print(f"{n:>8} {row['build_s']:>8.2f} {row['project']:>11.3f} {row['numpy']:>9.3f}"
+              f" {row['search']:>14.3f} {ratio:>14.2f} {str(row['exact']):>6}"
+              + ("" if bar is None else f"  (bar {bar:.0f}x: {'ok' if passed else 'FAIL'})"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
