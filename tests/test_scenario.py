@@ -1,0 +1,143 @@
+"""Tests of scenario loading: the_ville, and each kind of invalid file."""
+
+import shutil
+from collections import deque
+from datetime import datetime, time
+
+import pytest
+import yaml
+
+from town.errors import ConfigError
+from town.scenario import TOWNS_DIR, EventType, load_scenario
+
+
+@pytest.fixture(scope="module")
+def ville():
+    """The shipped town."""
+    return load_scenario("the_ville")
+
+
+def _reachable_from(tilemap, start):
+    """Brute-force flood fill over walkable tiles (reference for reachability)."""
+    seen, todo = {start}, deque([start])
+    while todo:
+        x, y = todo.popleft()
+        for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if nb not in seen and tilemap.walkable(*nb):
+                seen.add(nb)
+                todo.append(nb)
+    return seen
+
+
+def test_the_ville_loads(ville):
+    """Three personas, the start time, the party news and the market closure."""
+    assert ville.name == "The Ville" and ville.start == datetime(2023, 2, 13, 7, 0)
+    assert [p.id for p in ville.personas] == ["isabella_rodriguez", "klaus_mueller", "maria_lopez"]
+    party = next(n for n in ville.news if n.tag == "party")
+    assert party.gathering.place == "the_ville:Hobbs Cafe"
+    assert (party.gathering.start, party.gathering.end) == (datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19))
+    seeded = [m for m in ville.persona("isabella_rodriguez").memories if "party" in m.tags]
+    assert any(m.importance == 8 for m in seeded)
+    close = next(e for e in ville.events if e.type is EventType.CLOSE_PLACE)
+    assert close.at == datetime(2023, 2, 14, 7) and close.fields["place"] == "the_ville:The Willows Market and Pharmacy"
+
+
+def test_routines_cover_the_day_and_places_are_mutually_reachable(ville):
+    """Every routine runs 00:00-24:00 and every place shares one walkable region."""
+    tilemap = ville.tilemap
+    home = tilemap.tiles(ville.personas[0].home)[0]
+    region = _reachable_from(tilemap, home)
+    for p in ville.personas:
+        assert p.routine[0].start == time(0, 0) and p.routine[-1].end_minutes == 24 * 60
+        assert all(a.end_minutes == b.start_minutes for a, b in zip(p.routine, p.routine[1:]))
+        for place in [p.home] + [r.place for r in p.routine]:
+            assert tilemap.has_address(place)
+            assert set(tilemap.tiles(place)) & region, place
+
+
+def test_personas_meet_at_the_cafe_at_lunch(ville):
+    """At 12:30 all three personas' routines are at Hobbs Cafe."""
+    for p in ville.personas:
+        assert p.routine_at(12 * 60 + 30).place.startswith("the_ville:Hobbs Cafe:")
+
+
+@pytest.fixture
+def town_copy(tmp_path):
+    """A writable copy of the_ville to break."""
+    folder = tmp_path / "ville"
+    shutil.copytree(TOWNS_DIR / "the_ville", folder)
+    return folder
+
+
+def _edit(path, change):
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True))
+
+
+def _set_routine(i, key, value):
+    return lambda d: d["routine"][i].__setitem__(key, value)
+
+
+@pytest.mark.parametrize("change, field, reason", [
+    (lambda d: d.pop("lifestyle"), "lifestyle", "missing required field"),
+    (lambda d: d.__setitem__("age", "twenty"), "age", "must be an integer"),
+    (_set_routine(3, "place", "the_ville:Hobbs Cafe:attic"), "routine[3].place",
+     "unknown place 'the_ville:Hobbs Cafe:attic'"),
+    (_set_routine(2, "start", "07:75"), "routine[2].start", "not a time of day"),
+    (_set_routine(1, "start", "06:00"), "routine[1].start", "overlaps the block before"),
+    (_set_routine(1, "start", "07:10"), "routine[1].start", "leaves a gap"),
+    (lambda d: d["relationships"].append({"persona": "bob", "description": "x"}), "relationships[2].persona",
+     "unknown persona 'bob'"),
+    (lambda d: d["memories"][0].__setitem__("importance", 11), "memories[0].importance", "must be 1-10"),
+    (lambda d: d.__setitem__("home", "the_ville:Mars"), "home", "unknown place 'the_ville:Mars'"),
+])
+def test_persona_file_errors(town_copy, change, field, reason):
+    """Each persona-file mistake names the file, the field and the reason."""
+    _edit(town_copy / "klaus_mueller.yaml", change)
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    assert err.value.file.endswith("klaus_mueller.yaml")
+    assert err.value.field == field
+    assert reason in err.value.reason
+
+
+def test_events_file_with_unknown_type(town_copy):
+    """An unknown event type names the file, events[i].type and the allowed types."""
+    _edit(town_copy / "events.yaml", lambda d: d["events"][1].__setitem__("type", "earthquake"))
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    assert err.value.file.endswith("events.yaml") and err.value.field == "events[1].type"
+    assert "close_place, open_place, whisper, news" in err.value.reason
+
+
+def test_town_file_gathering_host_must_exist(town_copy):
+    """A gathering hosted by an unknown persona is refused."""
+    _edit(town_copy / "town.yaml", lambda d: d["news"][0]["gathering"].__setitem__("host", "zed"))
+    with pytest.raises(ConfigError, match=r"town.yaml: news\[0\].gathering.host: unknown persona 'zed'"):
+        load_scenario(town_copy)
+
+
+def test_unreachable_place_is_refused(tmp_path):
+    """A routine place inside a room without doors is 'no path reaches' naming file and field."""
+    (tmp_path / "map.yaml").write_text(yaml.safe_dump({"world": "w", "size": [8, 5], "sectors": [
+        {"name": "home", "rect": [0, 0, 3, 3], "doors": [[2, 1]], "arenas": [
+            {"name": "room", "rect": [1, 1, 1, 1], "objects": [{"name": "bed", "at": [1, 1]}]}]},
+        {"name": "vault", "rect": [4, 0, 3, 3], "arenas": [{"name": "cell", "rect": [5, 1, 1, 1]}]}]}))
+    (tmp_path / "town.yaml").write_text("name: Tiny\nstart: '2023-02-13 07:00'\n")
+    (tmp_path / "ann.yaml").write_text(yaml.safe_dump({
+        "name": "Ann", "age": 30, "traits": ["calm"], "background": "b", "lifestyle": "l",
+        "home": "w:home:room:bed",
+        "routine": [{"start": "00:00", "end": "12:00", "activity": "sleep", "place": "w:home:room:bed"},
+                    {"start": "12:00", "end": "24:00", "activity": "hide", "place": "w:vault:cell"}]}))
+    with pytest.raises(ConfigError) as err:
+        load_scenario(tmp_path)
+    assert err.value.file.endswith("ann.yaml") and err.value.field == "routine[1].place"
+    assert "no path reaches 'w:vault:cell' from 'w:home:room:bed'" in err.value.reason
+
+
+def test_missing_town_lists_the_towns(tmp_path):
+    """A bare name that is no folder lists the towns there are."""
+    (tmp_path / "alpha").mkdir()
+    with pytest.raises(ConfigError, match="towns in .*: alpha"):
+        load_scenario("beta", towns_dir=tmp_path)
