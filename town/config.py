@@ -11,7 +11,6 @@ import tomllib
 import types
 import typing
 from datetime import datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -293,7 +292,7 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
         ConfigError: naming the file (or ``overrides``) and the dotted field for an unknown key,
             a wrong type or a bad value.
     """
-    default = resources.files("town").joinpath("default.toml")
+    default = Path(__file__).with_name("default.toml")
     merged = tomllib.loads(default.read_text(encoding="utf-8"))
     source = "town/default.toml"
     if path is not None:
