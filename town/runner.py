@@ -207,6 +207,11 @@ class Runner:
         return not thread.is_alive()
 
     @property
+    def simulation(self) -> Steppable:
+        """The simulation this runner paces."""
+        return self._sim
+
+    @property
     def speed(self) -> float | None:
         """Ticks per wall second, or None for "max"."""
         return self._speed

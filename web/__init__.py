@@ -1,0 +1,74 @@
+"""The live web viewer of `town` (DESIGN §7): Flask app factory, JSON API, Socket.IO, pages.
+
+Parts:
+    extensions.py    the unbound ``SocketIO`` (threading mode)
+    live.py          per-app live state: runner, relay, run reader, control token
+    relay.py         bus -> Socket.IO with bounded buffers ("latest frame wins")
+    events.py        the Socket.IO namespace (hello, control)
+    views.py         pages and the JSON API (Blueprint)
+    persona_view.py  the persona panel's data, read from the run file
+    control.py       pause / resume / step / speed on the runner
+    security.py      own-origin check and the control token
+
+The viewer reads events (live, via the runner's bus) and the run file; of the simulation it
+reads only static scenario data (map, persona specs) and the clock.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from .events import LiveNamespace
+from .extensions import socketio
+from .live import Live, live
+from .relay import FrameRelay
+from .security import is_loopback, origin_checker
+from .views import bp
+
+__all__ = ["create_app", "live", "socketio", "LiveNamespace"]
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the viewer app.
+
+    Args:
+        test_config: config overrides. Keys: ``RUNNER`` (the live ``town.runner.Runner`` or
+            None), ``RUN_PATH`` (the live run's file), ``RUNS_DIR`` (default "runs"),
+            ``HOST`` (the listen address, default "127.0.0.1"), ``CONTROL_TOKEN`` (None: a
+            random token is made when HOST is not loopback; on loopback none is needed),
+            ``RELAY_INTERVAL`` (wall seconds between frame sends, default 1/30).
+
+    Returns:
+        The app, with ``app.config["CONTROL_TOKEN"]`` set (print it for the user) and the
+        relay subscribed to the runner's bus. Call ``live(app).close()`` to detach it.
+    """
+    app = Flask(__name__)
+    app.config.from_mapping(
+        RUNNER=None,
+        RUN_PATH=None,
+        RUNS_DIR="runs",
+        HOST="127.0.0.1",
+        CONTROL_TOKEN=None,
+        RELAY_INTERVAL=1 / 30,
+        SECRET_KEY=secrets.token_hex(16),
+    )
+    if test_config:
+        app.config.update(test_config)
+    host = app.config["HOST"]
+    if app.config["CONTROL_TOKEN"] is None and not is_loopback(host):
+        app.config["CONTROL_TOKEN"] = secrets.token_urlsafe(16)
+
+    socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_checker(host))
+    runner = app.config["RUNNER"]
+    relay = None if runner is None else FrameRelay(
+        socketio, runner.status, interval=float(app.config["RELAY_INTERVAL"]))
+    state = Live(runner=runner, run_path=app.config["RUN_PATH"],
+                 token=app.config["CONTROL_TOKEN"], relay=relay)
+    app.extensions["town_live"] = state
+    app.register_blueprint(bp)
+    state.attach()
+    return app

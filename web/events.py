@@ -1,0 +1,83 @@
+"""The Socket.IO namespace of the live page.
+
+Client -> server: ``control`` ``{"op": "pause"|"resume"|"step"|"speed", "value", "token"?}``,
+answered (acknowledgement) with ``{"ok": true, "status"}`` or ``{"ok": false, "error"}``; a
+refused control also gets a ``control_error`` event. Server -> client: ``hello`` on connect
+(status, model-call count, whether this connection may control), then ``frame``, ``activity``
+and ``status`` from :class:`~web.relay.FrameRelay`.
+
+The token comes in the connection's auth payload (``{"token": ...}``) or in each control
+message; it is needed only when the server listens beyond loopback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, request
+from flask_socketio import Namespace, emit
+
+from town.errors import TownError
+
+from .control import apply_control
+from .extensions import socketio
+from .live import live
+from .security import origin_checker
+
+__all__ = ["LiveNamespace"]
+
+
+class LiveNamespace(Namespace):
+    """Handlers of the live page's connection (namespace ``/``)."""
+
+    def on_connect(self, auth: Any = None) -> None:
+        """Accept a viewer from the server's own origin; note whether it may control.
+
+        Raises:
+            ConnectionRefusedError: for a foreign Origin.
+        """
+        allowed = origin_checker(current_app.config["HOST"])
+        if not allowed(request.headers.get("Origin"), request.environ):
+            raise ConnectionRefusedError("origin not allowed")
+        state = live()
+        token = auth.get("token") if isinstance(auth, dict) else None
+        can_control = state.runner is not None and state.may_control(token)
+        if can_control:
+            state.controllers.add(request.sid)
+        if state.relay is not None:
+            state.relay.add_viewer(request.sid)
+        emit("hello", {
+            "status": None if state.runner is None else state.runner.status(),
+            "model_calls": 0 if state.relay is None else state.relay.model_calls,
+            "control": can_control,
+        })
+
+    def on_disconnect(self, reason: Any = None) -> None:
+        """Forget the viewer."""
+        state = live()
+        state.controllers.discard(request.sid)
+        if state.relay is not None:
+            state.relay.remove_viewer(request.sid)
+
+    def on_control(self, message: Any) -> dict[str, Any]:
+        """Apply ``{"op", "value"}`` if this connection (or the message's token) may control."""
+        state = live()
+        message = message if isinstance(message, dict) else {}
+        op = message.get("op")
+        if state.runner is None:
+            return self._refuse(op, "no live run to control")
+        if request.sid not in state.controllers and not state.may_control(message.get("token")):
+            return self._refuse(op, "control needs the token printed by `town serve` (?token=...)")
+        try:
+            status = apply_control(state.runner, op, message.get("value"))
+        except TownError as exc:
+            return self._refuse(op, str(exc))
+        return {"ok": True, "status": status}
+
+    @staticmethod
+    def _refuse(op: Any, error: str) -> dict[str, Any]:
+        emit("control_error", {"op": op, "error": error})
+        return {"ok": False, "error": error}
+
+
+socketio.on_namespace(LiveNamespace("/"))

@@ -1,0 +1,69 @@
+// Small DOM helpers. Every text goes in through textContent: data is never parsed as HTML.
+
+/** Create an element: el("div", {class: "x", id: "y", data: {seq: 3}, title: "t"}, "text" | [children]). */
+export function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null) continue;
+    if (key === "class") node.className = value;
+    else if (key === "data") for (const [k, v] of Object.entries(value)) node.dataset[k] = String(v);
+    else if (key === "style") Object.assign(node.style, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of [].concat(children)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Replace all children of `node`. */
+export function fill(node, children) {
+  node.replaceChildren(...[].concat(children).filter((c) => c !== null && c !== undefined));
+}
+
+/** A number shown with `digits` decimals ("–" when missing). */
+export function num(value, digits = 3) {
+  return typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "–";
+}
+
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** Split a game time "YYYY-MM-DD HH:MM[:SS]" into {day: "Monday 13 Feb 2023", clock: "07:00:10"}. */
+export function gameTime(text) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/.exec(text || "");
+  if (!m) return { day: "", clock: text || "" };
+  const [, y, mo, d, h, mi, s] = m;
+  const weekday = DAYS[new Date(Date.UTC(+y, +mo - 1, +d)).getUTCDay()];
+  return { day: `${weekday} ${+d} ${MONTHS[+mo - 1]} ${y}`, clock: `${h}:${mi}:${s || "00"}` };
+}
+
+/** "HH:MM" of a game time. */
+export function hhmm(text) {
+  return gameTime(text).clock.slice(0, 5);
+}
+
+/** A stable pleasant colour per persona id. */
+const PALETTE = ["#e07a5f", "#3d85c6", "#81b29a", "#9b5de5", "#f2a541", "#e56b9f", "#2a9d8f",
+  "#c05746", "#5c80bc", "#8d6a9f", "#d1495b", "#00798c"];
+export function personaColor(id, index) {
+  if (Number.isInteger(index)) return PALETTE[index % PALETTE.length];
+  let h = 0;
+  for (const ch of String(id)) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return PALETTE[h % PALETTE.length];
+}
+
+/** Initials of a name ("Isabella Rodriguez" -> "IR"). */
+export function initials(name) {
+  const parts = String(name || "?").split(/\s+/).filter(Boolean);
+  return (parts.length > 1 ? parts[0][0] + parts[parts.length - 1][0] : (parts[0] || "?").slice(0, 2)).toUpperCase();
+}
+
+/** The last part of a world:sector:arena:object address, with its sector. */
+export function place(address) {
+  const parts = String(address || "").split(":");
+  if (parts.length <= 1) return "the street";
+  return parts.slice(1).join(" › ");
+}

@@ -1,0 +1,131 @@
+// The live page: loads the town, connects to the Socket.IO feed (frames, activity, status),
+// and wires the controls, the persona list, the persona panel and the retrieval inspector.
+
+import { getJSON, token } from "./api.js";
+import { el, fill, gameTime, personaColor, place } from "./dom.js";
+import { Inspector } from "./inspector.js";
+import { TownMap } from "./map.js";
+import { PersonaPanel } from "./persona_panel.js";
+import { Controls } from "./controls.js";
+
+const $ = (id) => document.getElementById(id);
+const MAX_ACTIVITY = 60;
+
+async function boot() {
+  let town;
+  try {
+    town = await getJSON("/api/town");
+  } catch (err) {
+    notice(`No live town: ${err.message}`);
+    return;
+  }
+  document.title = `${town.name} · live`;
+  $("town-name").textContent = town.name;
+  const names = Object.fromEntries(town.personas.map((p) => [p.id, p.name || p.id]));
+
+  const inspector = new Inspector($("inspector"));
+  let map;
+  const panel = new PersonaPanel($("persona-panel"), {
+    onRetrieval: (seq) => inspector.open(seq),
+    onClose: () => map.setSelected(""),
+  });
+  const pick = (id) => { map.setSelected(id); panel.open(id); markList(id); };
+  map = new TownMap($("map"), town.map, town.personas, { onPick: pick, tip: $("map-tip") });
+  personaList(town.personas, pick);
+  const follow = $("follow");
+  for (const p of town.personas) follow.append(el("option", { value: p.id }, p.name || p.id));
+  follow.addEventListener("change", () => { map.setFollow(follow.value); if (follow.value) pick(follow.value); });
+
+  const socket = io({ auth: token ? { token } : {}, transports: ["websocket"] });
+  const controls = new Controls(socket, {
+    onSpeed: (speed) => map.setSpeed(speed),
+    onError: (message) => notice(message),
+  });
+  controls.showStatus(town.status);
+  map.setSpeed(town.status.speed);
+  showClock({ tick: town.tick, time: town.time });
+
+  socket.on("hello", (hello) => {
+    controls.setAllowed(hello.control);
+    if (hello.status) controls.showStatus(hello.status);
+    $("model-calls").textContent = hello.model_calls;
+  });
+  socket.on("frame", (frame, ack) => {
+    if (typeof ack === "function") ack();
+    map.setFrame(frame);
+    showClock(frame);
+    updateList(frame);
+  });
+  socket.on("status", (status) => controls.showStatus(status));
+  socket.on("activity", (batch) => {
+    $("model-calls").textContent = batch.model_calls;
+    for (const item of batch.items) addActivity(item, names, (seq) => inspector.open(seq));
+  });
+  socket.on("control_error", (e) => notice(e.error));
+  socket.on("connect_error", (e) => notice(`connection refused: ${e.message}`));
+  socket.on("disconnect", () => controls.showStatus({ state: "disconnected" }));
+}
+
+function showClock({ tick, time }) {
+  const t = gameTime(time);
+  $("clock-day").textContent = t.day;
+  $("clock-time").textContent = t.clock;
+  $("clock").dataset.tick = tick;
+  $("clock").dataset.time = time;
+  $("tick").textContent = tick;
+}
+
+function personaList(personas, pick) {
+  fill($("persona-list"), personas.map((p, i) => el("li", {}, el("button", {
+    type: "button", class: "persona-item", id: `persona-item-${p.id}`, data: { persona: p.id },
+    onclick: () => pick(p.id),
+  }, [
+    el("span", { class: "dot", style: { background: personaColor(p.id, i) } }, p.emoji || ""),
+    el("span", { class: "pi-text" }, [el("b", {}, p.name || p.id), el("span", { class: "pi-action muted" }, "…")]),
+  ]))));
+}
+
+function markList(id) {
+  for (const b of document.querySelectorAll(".persona-item")) b.classList.toggle("active", b.dataset.persona === id);
+}
+
+function updateList(frame) {
+  for (const [id, p] of Object.entries(frame.personas || {})) {
+    const item = document.getElementById(`persona-item-${id}`);
+    if (!item) continue;
+    const action = item.querySelector(".pi-action");
+    action.textContent = `${p.emoji || ""} ${p.action || ""} · ${place(p.address)}`.trim();
+  }
+}
+
+function addActivity(item, names, openRetrieval) {
+  const who = names[item.persona] || item.persona || "town";
+  let text = null;
+  let onclick;
+  if (item.kind === "chat") text = `${names[item.speaker] || item.speaker || who} → ${names[item.listener] || item.listener || "?"}: “${item.line}”`;
+  else if (item.kind === "conversation" && item.summary) text = `${who}: conversation ended — ${item.summary}`;
+  else if (item.kind === "reflection") text = `${who} reflected`;
+  else if (item.kind === "procedure") text = `${who}: procedure ${item.op}${item.name ? ` “${item.name}”` : ""}`;
+  else if (item.kind === "scenario" || item.kind === "whisper") text = `${item.kind}: ${item.text || item.summary || ""}`;
+  else if (item.kind === "status") text = `runner ${item.state}${item.reason ? ` (${item.reason})` : ""}`;
+  else if (item.kind === "retrieval" && item.purpose !== "act") {
+    text = `${who} recalled for ${item.purpose}: “${item.query}”`;
+    onclick = () => openRetrieval(item.seq);
+  }
+  if (!text) return;
+  const list = $("activity");
+  const t = gameTime(item.time).clock.slice(0, 5);
+  list.prepend(el("li", { class: `act act-${item.kind}${onclick ? " clickable" : ""}`, data: { seq: item.seq }, onclick },
+    [el("span", { class: "when" }, t), el("span", { class: "content" }, text)]));
+  while (list.children.length > MAX_ACTIVITY) list.lastChild.remove();
+}
+
+function notice(message) {
+  const box = $("notice");
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(notice.timer);
+  notice.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+boot();

@@ -1,0 +1,228 @@
+// Draws the static town (ground, streets, buildings, rooms, objects, trees, labels) onto a
+// canvas, from the map data of /api/town (TileMap.to_dict()). Coordinates are tiles.
+
+const GRASS = ["#b7d89c", "#b2d496", "#bcdca2"];
+const ROAD = "#9aa1a9";
+const ROAD_LINE = "#f3f0e6";
+const PAVEMENT = "#e6dfcf";
+const LABEL_FONT = '"Segoe UI", "Helvetica Neue", Helvetica, Arial, sans-serif';
+
+/** Deterministic pseudo-random in [0, 1) for a tile. */
+function hash(x, y) {
+  let h = (x * 374761393 + y * 668265263) >>> 0;
+  h = ((h ^ (h >>> 13)) * 1274126177) >>> 0;
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
+
+/** Mix a "#rrggbb" colour towards white (amount > 0) or black (amount < 0). */
+export function shade(hex, amount) {
+  const n = parseInt(String(hex || "#cccccc").slice(1), 16);
+  const target = amount > 0 ? 255 : 0;
+  const a = Math.abs(amount);
+  const ch = (v) => Math.round(v + (target - v) * a);
+  const r = ch((n >> 16) & 255), g = ch((n >> 8) & 255), b = ch(n & 255);
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+function roundRect(ctx, x, y, w, h, r) {
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, Math.min(r, w / 2, h / 2));
+}
+
+/** Which tiles are what: inside a lot (sector/obstacle), pavement, road, grass. */
+function groundPlan(map) {
+  const { width: W, height: H } = map;
+  const lot = Array.from({ length: H }, () => new Uint8Array(W));
+  for (const item of [...map.sectors, ...(map.obstacles || [])]) {
+    const [x0, y0, w, h] = item.rect;
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) if (lot[y]) lot[y][x] = 1;
+  }
+  const emptyRow = lot.map((row) => row.every((v) => !v));
+  const emptyCol = Array.from({ length: W }, (_, x) => lot.every((row) => !row[x]));
+  const kind = (x, y) => {
+    if (lot[y][x]) return "lot";
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      if (lot[y + dy] && lot[y + dy][x + dx]) return "pavement";
+    }
+    return emptyRow[y] || emptyCol[x] ? "road" : "grass";
+  };
+  return { kind, emptyRow, emptyCol };
+}
+
+/** Draw ground, streets, lots, rooms, walls, objects and trees, scaled to `s` px per tile. */
+function drawGround(ctx, map, s) {
+  const { width: W, height: H } = map;
+  const plan = groundPlan(map);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const k = plan.kind(x, y);
+      ctx.fillStyle = k === "road" ? ROAD : k === "pavement" ? PAVEMENT : GRASS[Math.floor(hash(x, y) * 3)];
+      ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
+    }
+  }
+  // dashed centre lines on road bands at least 3 tiles wide
+  ctx.strokeStyle = ROAD_LINE;
+  ctx.lineWidth = Math.max(1, s * 0.08);
+  ctx.setLineDash([s * 0.6, s * 0.6]);
+  const bands = (empty) => {
+    const out = [];
+    let start = -1;
+    empty.forEach((e, i) => {
+      if (e && start < 0) start = i;
+      if ((!e || i === empty.length - 1) && start >= 0) {
+        const end = e ? i : i - 1;
+        if (end - start >= 2 && start > 0 && end < empty.length - 1) out.push((start + end + 1) / 2);
+        start = -1;
+      }
+    });
+    return out;
+  };
+  for (const y of bands(plan.emptyRow)) {
+    ctx.beginPath(); ctx.moveTo(0, y * s); ctx.lineTo(W * s, y * s); ctx.stroke();
+  }
+  for (const x of bands(plan.emptyCol)) {
+    ctx.beginPath(); ctx.moveTo(x * s, 0); ctx.lineTo(x * s, H * s); ctx.stroke();
+  }
+  ctx.setLineDash([]);
+
+  for (const o of map.obstacles || []) {
+    const [x, y, w, h] = o.rect;
+    ctx.fillStyle = o.color || "#7aa7d6";
+    roundRect(ctx, x * s, y * s, w * s, h * s, s * 1.2); ctx.fill();
+    ctx.strokeStyle = "rgba(255,255,255,0.55)"; ctx.lineWidth = Math.max(1, s * 0.08);
+    ctx.beginPath(); ctx.ellipse((x + w * 0.45) * s, (y + h * 0.45) * s, w * s * 0.22, h * s * 0.12, 0, 0, Math.PI * 2); ctx.stroke();
+  }
+
+  for (const sec of map.sectors) {
+    const [x, y, w, h] = sec.rect;
+    ctx.save();
+    ctx.shadowColor = "rgba(40, 40, 30, 0.25)"; ctx.shadowBlur = s * 0.6; ctx.shadowOffsetY = s * 0.15;
+    ctx.fillStyle = sec.color || "#d8cbb0";
+    roundRect(ctx, x * s, y * s, w * s, h * s, s * 0.5); ctx.fill();
+    ctx.restore();
+    if (!sec.walls) continue;
+    ctx.fillStyle = shade(sec.color, 0.45); // hallway floor
+    ctx.fillRect((x + 1) * s, (y + 1) * s, (w - 2) * s, (h - 2) * s);
+  }
+  for (const a of map.arenas) {
+    const sector = map.sectors.find((sec) => sec.address === a.sector) || {};
+    const [x, y, w, h] = a.rect;
+    ctx.fillStyle = shade(sector.color, sector.walls ? 0.62 : 0.18);
+    ctx.fillRect(x * s, y * s, w * s, h * s);
+  }
+  // walls from the collision rows, drawn only inside buildings
+  map.sectors.forEach((sec) => {
+    if (!sec.walls) return;
+    const [x0, y0, w, h] = sec.rect;
+    ctx.fillStyle = shade(sec.color, -0.3);
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) {
+      if ((map.collision[y] || "")[x] === "#") ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
+    }
+  });
+  for (const o of map.objects) {
+    const [x, y, w, h] = o.rect;
+    const inset = s * 0.14;
+    ctx.fillStyle = "rgba(110, 84, 58, 0.55)";
+    roundRect(ctx, x * s + inset, y * s + inset, w * s - 2 * inset, h * s - 2 * inset, s * 0.25); ctx.fill();
+  }
+  // trees on open grass, and a few in parks
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+    const k = plan.kind(x, y);
+    const r = hash(x + 7, y + 3);
+    const openPark = k === "lot" && map.sectors.some((sec) => !sec.walls && inside(sec.rect, x, y))
+      && !map.objects.some((o) => inside(o.rect, x, y)) && (map.collision[y] || "")[x] !== "#";
+    if ((k === "grass" && r < 0.35) || (openPark && r < 0.1)) tree(ctx, (x + 0.5) * s, (y + 0.5) * s, s * (0.38 + 0.12 * hash(y, x)));
+  }
+}
+
+function inside(rect, x, y) {
+  const [rx, ry, rw, rh] = rect;
+  return x >= rx && x < rx + rw && y >= ry && y < ry + rh;
+}
+
+function tree(ctx, cx, cy, r) {
+  ctx.fillStyle = "rgba(30, 60, 20, 0.25)";
+  ctx.beginPath(); ctx.arc(cx + r * 0.25, cy + r * 0.3, r, 0, Math.PI * 2); ctx.fill();
+  ctx.fillStyle = "#5f9e4f";
+  ctx.beginPath(); ctx.arc(cx, cy, r, 0, Math.PI * 2); ctx.fill();
+  ctx.fillStyle = "#7dbb62";
+  ctx.beginPath(); ctx.arc(cx - r * 0.3, cy - r * 0.3, r * 0.45, 0, Math.PI * 2); ctx.fill();
+}
+
+/** Fit `text` into `maxWidth` px: shrink from `size` down to `min`, then cut with an ellipsis. */
+export function fitText(ctx, text, maxWidth, size, min, weight = "600") {
+  let px = size;
+  for (; px > min; px -= 0.5) {
+    ctx.font = `${weight} ${px}px ${LABEL_FONT}`;
+    if (ctx.measureText(text).width <= maxWidth) return { text, px };
+  }
+  ctx.font = `${weight} ${min}px ${LABEL_FONT}`;
+  let cut = text;
+  while (cut.length > 1 && ctx.measureText(cut + "…").width > maxWidth) cut = cut.slice(0, -1);
+  return { text: cut === text ? text : cut.trimEnd() + "…", px: min };
+}
+
+function overlaps(box, boxes) {
+  return boxes.some((b) => box.x < b.x + b.w && b.x < box.x + box.w && box.y < b.y + b.h && b.y < box.y + box.h);
+}
+
+/** Place sector labels (pills) and room labels without overlaps; returns the placed boxes. */
+function drawLabels(ctx, map, s) {
+  const placed = [];
+  for (const sec of map.sectors) {
+    const [x, y, w, h] = sec.rect;
+    const fit = fitText(ctx, sec.label || sec.name, w * s - 10, Math.min(15, Math.max(10, s * 0.85)), 8, "700");
+    ctx.font = `700 ${fit.px}px ${LABEL_FONT}`;
+    const tw = ctx.measureText(fit.text).width;
+    const box = { w: tw + 10, h: fit.px + 6 };
+    box.x = (x + w / 2) * s - box.w / 2;
+    const top = y * s - box.h / 2;
+    // try on the top edge, then step down inside the lot, then the bottom edge
+    const tries = [top];
+    for (let dy = box.h; top + dy + box.h < (y + h) * s; dy += box.h * 0.75) tries.push(top + dy);
+    tries.push((y + h) * s - box.h / 2);
+    box.y = tries.find((ty) => !overlaps({ ...box, y: ty }, placed)) ?? top;
+    placed.push(box);
+    ctx.fillStyle = "rgba(255, 253, 246, 0.93)";
+    ctx.strokeStyle = shade(sec.color, -0.35); ctx.lineWidth = 1;
+    roundRect(ctx, box.x, box.y, box.w, box.h, box.h / 2); ctx.fill(); ctx.stroke();
+    ctx.fillStyle = "#3b3429"; ctx.textBaseline = "middle"; ctx.textAlign = "center";
+    ctx.fillText(fit.text, box.x + box.w / 2, box.y + box.h / 2 + 0.5);
+  }
+  for (const a of map.arenas) {
+    const [x, y, w, h] = a.rect;
+    if (w * s < 30 || h * s < 14) continue;
+    const fit = fitText(ctx, a.name, w * s - 8, Math.min(11, Math.max(8, s * 0.6)), 7.5, "500");
+    const box = { x: (x + 0.5) * s + 2, w: 0, h: fit.px + 2 };
+    ctx.font = `500 ${fit.px}px ${LABEL_FONT}`;
+    box.w = ctx.measureText(fit.text).width;
+    const spots = [(y + h) * s - box.h - s * 0.9, (y + 1) * s + 1, (y + h / 2) * s - box.h / 2];
+    const spot = spots.find((sy) => sy > y * s && !overlaps({ ...box, y: sy }, placed));
+    if (spot === undefined) continue;
+    box.y = spot;
+    placed.push(box);
+    ctx.fillStyle = "rgba(70, 60, 45, 0.78)"; ctx.textBaseline = "top"; ctx.textAlign = "left";
+    ctx.fillText(fit.text, box.x, box.y);
+  }
+  return placed;
+}
+
+/** Render the whole static town at `s` px per tile (times `dpr`) to a new offscreen canvas. */
+export function renderTown(map, s, dpr = 1) {
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.ceil(map.width * s * dpr);
+  canvas.height = Math.ceil(map.height * s * dpr);
+  const ctx = canvas.getContext("2d");
+  ctx.scale(dpr, dpr);
+  drawGround(ctx, map, s);
+  canvas.labels = drawLabels(ctx, map, s);
+  return canvas;
+}
+
+/** The most specific named place at tile (x, y): object, room or building (or null). */
+export function placeAt(map, x, y) {
+  const hit = (list) => list.find((item) => inside(item.rect, x, y));
+  const obj = hit(map.objects), arena = hit(map.arenas), sector = hit(map.sectors);
+  if (!sector) return null;
+  return [sector.label || sector.name, arena && arena.name, obj && obj.name].filter(Boolean).join(" › ");
+}
