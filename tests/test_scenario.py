@@ -35,11 +35,17 @@ def test_the_ville_loads(ville):
     assert [p.id for p in ville.personas] == ["isabella_rodriguez", "klaus_mueller", "maria_lopez"]
     party = next(n for n in ville.news if n.tag == "party")
     assert party.gathering.place == "the_ville:Hobbs Cafe"
-    assert (party.gathering.start, party.gathering.end) == (datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19))
+    assert (party.gathering.start, party.gathering.end) == (
+        datetime(2023, 2, 14, 17),
+        datetime(2023, 2, 14, 19),
+    )
     seeded = [m for m in ville.persona("isabella_rodriguez").memories if "party" in m.tags]
     assert any(m.importance == 8 for m in seeded)
     close = next(e for e in ville.events if e.type is EventType.CLOSE_PLACE)
-    assert close.at == datetime(2023, 2, 14, 7) and close.fields["place"] == "the_ville:The Willows Market and Pharmacy"
+    assert (
+        close.at == datetime(2023, 2, 14, 7)
+        and close.fields["place"] == "the_ville:The Willows Market and Pharmacy"
+    )
 
 
 def test_routines_cover_the_day_and_places_are_mutually_reachable(ville):
@@ -79,19 +85,36 @@ def _set_routine(i, key, value):
     return lambda d: d["routine"][i].__setitem__(key, value)
 
 
-@pytest.mark.parametrize("change, field, reason", [
-    (lambda d: d.pop("lifestyle"), "lifestyle", "missing required field"),
-    (lambda d: d.__setitem__("age", "twenty"), "age", "must be an integer"),
-    (_set_routine(3, "place", "the_ville:Hobbs Cafe:attic"), "routine[3].place",
-     "unknown place 'the_ville:Hobbs Cafe:attic'"),
-    (_set_routine(2, "start", "07:75"), "routine[2].start", "not a time of day"),
-    (_set_routine(1, "start", "06:00"), "routine[1].start", "overlaps the block before"),
-    (_set_routine(1, "start", "07:10"), "routine[1].start", "leaves a gap"),
-    (lambda d: d["relationships"].append({"persona": "bob", "description": "x"}), "relationships[2].persona",
-     "unknown persona 'bob'"),
-    (lambda d: d["memories"][0].__setitem__("importance", 11), "memories[0].importance", "must be 1-10"),
-    (lambda d: d.__setitem__("home", "the_ville:Mars"), "home", "unknown place 'the_ville:Mars'"),
-])
+@pytest.mark.parametrize(
+    "change, field, reason",
+    [
+        (lambda d: d.pop("lifestyle"), "lifestyle", "missing required field"),
+        (lambda d: d.__setitem__("age", "twenty"), "age", "must be an integer"),
+        (
+            _set_routine(3, "place", "the_ville:Hobbs Cafe:attic"),
+            "routine[3].place",
+            "unknown place 'the_ville:Hobbs Cafe:attic'",
+        ),
+        (_set_routine(2, "start", "07:75"), "routine[2].start", "not a time of day"),
+        (_set_routine(1, "start", "06:00"), "routine[1].start", "overlaps the block before"),
+        (_set_routine(1, "start", "07:10"), "routine[1].start", "leaves a gap"),
+        (
+            lambda d: d["relationships"].append({"persona": "bob", "description": "x"}),
+            "relationships[2].persona",
+            "unknown persona 'bob'",
+        ),
+        (
+            lambda d: d["memories"][0].__setitem__("importance", 11),
+            "memories[0].importance",
+            "must be 1-10",
+        ),
+        (
+            lambda d: d.__setitem__("home", "the_ville:Mars"),
+            "home",
+            "unknown place 'the_ville:Mars'",
+        ),
+    ],
+)
 def test_persona_file_errors(town_copy, change, field, reason):
     """Each persona-file mistake names the file, the field and the reason."""
     _edit(town_copy / "klaus_mueller.yaml", change)
@@ -114,22 +137,63 @@ def test_events_file_with_unknown_type(town_copy):
 def test_town_file_gathering_host_must_exist(town_copy):
     """A gathering hosted by an unknown persona is refused."""
     _edit(town_copy / "town.yaml", lambda d: d["news"][0]["gathering"].__setitem__("host", "zed"))
-    with pytest.raises(ConfigError, match=r"town.yaml: news\[0\].gathering.host: unknown persona 'zed'"):
+    with pytest.raises(
+        ConfigError, match=r"town.yaml: news\[0\].gathering.host: unknown persona 'zed'"
+    ):
         load_scenario(town_copy)
 
 
 def test_unreachable_place_is_refused(tmp_path):
     """A routine place inside a room without doors is 'no path reaches' naming file and field."""
-    (tmp_path / "map.yaml").write_text(yaml.safe_dump({"world": "w", "size": [8, 5], "sectors": [
-        {"name": "home", "rect": [0, 0, 3, 3], "doors": [[2, 1]], "arenas": [
-            {"name": "room", "rect": [1, 1, 1, 1], "objects": [{"name": "bed", "at": [1, 1]}]}]},
-        {"name": "vault", "rect": [4, 0, 3, 3], "arenas": [{"name": "cell", "rect": [5, 1, 1, 1]}]}]}))
+    (tmp_path / "map.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "world": "w",
+                "size": [8, 5],
+                "sectors": [
+                    {
+                        "name": "home",
+                        "rect": [0, 0, 3, 3],
+                        "doors": [[2, 1]],
+                        "arenas": [
+                            {
+                                "name": "room",
+                                "rect": [1, 1, 1, 1],
+                                "objects": [{"name": "bed", "at": [1, 1]}],
+                            }
+                        ],
+                    },
+                    {
+                        "name": "vault",
+                        "rect": [4, 0, 3, 3],
+                        "arenas": [{"name": "cell", "rect": [5, 1, 1, 1]}],
+                    },
+                ],
+            }
+        )
+    )
     (tmp_path / "town.yaml").write_text("name: Tiny\nstart: '2023-02-13 07:00'\n")
-    (tmp_path / "ann.yaml").write_text(yaml.safe_dump({
-        "name": "Ann", "age": 30, "traits": ["calm"], "background": "b", "lifestyle": "l",
-        "home": "w:home:room:bed",
-        "routine": [{"start": "00:00", "end": "12:00", "activity": "sleep", "place": "w:home:room:bed"},
-                    {"start": "12:00", "end": "24:00", "activity": "hide", "place": "w:vault:cell"}]}))
+    (tmp_path / "ann.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "name": "Ann",
+                "age": 30,
+                "traits": ["calm"],
+                "background": "b",
+                "lifestyle": "l",
+                "home": "w:home:room:bed",
+                "routine": [
+                    {
+                        "start": "00:00",
+                        "end": "12:00",
+                        "activity": "sleep",
+                        "place": "w:home:room:bed",
+                    },
+                    {"start": "12:00", "end": "24:00", "activity": "hide", "place": "w:vault:cell"},
+                ],
+            }
+        )
+    )
     with pytest.raises(ConfigError) as err:
         load_scenario(tmp_path)
     assert err.value.file.endswith("ann.yaml") and err.value.field == "routine[1].place"

@@ -1,5 +1,7 @@
-"""Run configuration: one TOML file over the packaged defaults (``town/default.toml``), plus
-overrides (CLI flags). The effective configuration is stored in each run (:meth:`Config.to_dict`).
+"""Run configuration: one TOML file over the packaged defaults, plus overrides.
+
+The defaults live in ``town/default.toml``; overrides come from CLI flags. The effective
+configuration is stored in each run (:meth:`Config.to_dict`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,16 @@ from .clock import TIME_FORMAT, parse_game_time
 from .errors import ConfigError
 
 __all__ = [
-    "BackendName", "EmbedderName", "RetrievalConfig", "ReflectionConfig", "ProceduresConfig",
-    "RecordingConfig", "PerceptionConfig", "BackendConfig", "Config", "load_config",
+    "BackendName",
+    "EmbedderName",
+    "RetrievalConfig",
+    "ReflectionConfig",
+    "ProceduresConfig",
+    "RecordingConfig",
+    "PerceptionConfig",
+    "BackendConfig",
+    "Config",
+    "load_config",
 ]
 
 
@@ -45,21 +55,26 @@ def _require(ok: bool, field: str, reason: str) -> None:
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class RetrievalConfig:
-    """Retrieval (Park et al. 2023 §4.1): top ``k`` by (recency, importance, relevance) ``weights``."""
+    """Retrieval (Park et al. 2023 §4.1): top ``k`` by weighted (recency, importance, relevance)."""
 
     k: int
     weights: tuple[float, float, float]
 
     def __post_init__(self) -> None:
         _require(self.k >= 1, "k", f"must be >= 1, got {self.k}")
-        _require(len(self.weights) == 3, "weights", "must be 3 numbers (recency, importance, relevance)")
-        _require(all(math.isfinite(w) and w >= 0 for w in self.weights) and any(self.weights),
-                 "weights", f"must be finite, >= 0 and not all zero, got {list(self.weights)}")
+        _require(
+            len(self.weights) == 3, "weights", "must be 3 numbers (recency, importance, relevance)"
+        )
+        _require(
+            all(math.isfinite(w) and w >= 0 for w in self.weights) and any(self.weights),
+            "weights",
+            f"must be finite, >= 0 and not all zero, got {list(self.weights)}",
+        )
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class ReflectionConfig:
-    """Reflect when the summed importance of memories since the last reflection exceeds ``threshold``."""
+    """Reflect once the importance of new memories sums past ``threshold`` (Park et al. §4.2)."""
 
     threshold: int
 
@@ -74,7 +89,9 @@ class ProceduresConfig:
     threshold: float
 
     def __post_init__(self) -> None:
-        _require(0.0 <= self.threshold <= 1.0, "threshold", f"must be in [0, 1], got {self.threshold}")
+        _require(
+            0.0 <= self.threshold <= 1.0, "threshold", f"must be in [0, 1], got {self.threshold}"
+        )
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -84,8 +101,11 @@ class RecordingConfig:
     snapshot_every_hours: float
 
     def __post_init__(self) -> None:
-        _require(self.snapshot_every_hours > 0, "snapshot_every_hours",
-                 f"must be > 0 game hours, got {self.snapshot_every_hours}")
+        _require(
+            self.snapshot_every_hours > 0,
+            "snapshot_every_hours",
+            f"must be > 0 game hours, got {self.snapshot_every_hours}",
+        )
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -95,7 +115,11 @@ class PerceptionConfig:
     vision_radius: int
 
     def __post_init__(self) -> None:
-        _require(self.vision_radius >= 0, "vision_radius", f"must be >= 0 tiles, got {self.vision_radius}")
+        _require(
+            self.vision_radius >= 0,
+            "vision_radius",
+            f"must be >= 0 tiles, got {self.vision_radius}",
+        )
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -143,7 +167,11 @@ class Config:
     start: datetime | None = None
 
     def __post_init__(self) -> None:
-        _require(self.seconds_per_tick > 0, "seconds_per_tick", f"must be > 0, got {self.seconds_per_tick}")
+        _require(
+            self.seconds_per_tick > 0,
+            "seconds_per_tick",
+            f"must be > 0, got {self.seconds_per_tick}",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able nested dict (enums as values, ``start`` as ``"YYYY-MM-DD HH:MM"`` or None)."""
@@ -217,7 +245,9 @@ def _build(cls: type, data: dict[str, Any], prefix: str, file: str | None) -> An
 
     for key in data:
         if key not in fields:
-            raise ConfigError(f"unknown setting; allowed: {', '.join(fields)}", file=file, field=dotted(key))
+            raise ConfigError(
+                f"unknown setting; allowed: {', '.join(fields)}", file=file, field=dotted(key)
+            )
     values = {}
     for name, f in fields.items():
         if name in data:
@@ -248,10 +278,14 @@ def _parse_text(kind: Any, text: str, path: str) -> Any:
         if typing.get_origin(inner) is tuple:
             return [float(v) for v in text.strip("[]() ").split(",")]
         if inner is bool:
-            return {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}[text.lower()]
+            return {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}[
+                text.lower()
+            ]
         return {int: int, float: float}.get(inner, str)(text)
     except (KeyError, ValueError):
-        raise ConfigError(f"cannot read {text!r} as this setting's type", file="overrides", field=path) from None
+        raise ConfigError(
+            f"cannot read {text!r} as this setting's type", file="overrides", field=path
+        ) from None
 
 
 def _merge(base: dict, extra: dict, prefix: str, *, parse: bool) -> None:
@@ -312,7 +346,9 @@ def _checked_keys(data: dict[str, Any], prefix: str, file: str) -> dict[str, Any
     for key, value in data.items():
         path = f"{prefix}.{key}" if prefix else key
         if key not in hints:
-            raise ConfigError(f"unknown setting; allowed: {', '.join(hints)}", file=file, field=path)
+            raise ConfigError(
+                f"unknown setting; allowed: {', '.join(hints)}", file=file, field=path
+            )
         if isinstance(value, dict) and dataclasses.is_dataclass(hints[key]):
             _checked_keys(value, path, file)
     return data

@@ -26,8 +26,17 @@ from .world import TileMap, World, load_tilemap
 from .world.fields import REQUIRED, Fields
 
 __all__ = [
-    "RoutineItem", "Relationship", "SeedMemory", "PersonaSpec", "Gathering", "NewsItem",
-    "EventType", "TimedEvent", "Scenario", "load_scenario", "TOWNS_DIR",
+    "RoutineItem",
+    "Relationship",
+    "SeedMemory",
+    "PersonaSpec",
+    "Gathering",
+    "NewsItem",
+    "EventType",
+    "TimedEvent",
+    "Scenario",
+    "load_scenario",
+    "TOWNS_DIR",
 ]
 
 #: The project's towns folder (``personas/`` beside the ``town`` package).
@@ -70,9 +79,14 @@ class RoutineItem:
         return _minutes(self.end) or _DAY
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"start": "HH:MM", "end": "HH:MM" (24:00 at day end), "activity", "place", "task"}``."""
-        return {"start": _clock_text(self.start_minutes), "end": _clock_text(self.end_minutes),
-                "activity": self.activity, "place": self.place, "task": self.task}
+        """JSON-able ``{"start", "end" ("24:00" at day end), "activity", "place", "task"}``."""
+        return {
+            "start": _clock_text(self.start_minutes),
+            "end": _clock_text(self.end_minutes),
+            "activity": self.activity,
+            "place": self.place,
+            "task": self.task,
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,7 +130,7 @@ class PersonaSpec:
 
 @dataclass(frozen=True, kw_only=True)
 class Gathering:
-    """A planned event: at ``place`` from ``start`` to ``end`` (game datetimes), hosted by a persona."""
+    """A planned event at ``place`` from ``start`` to ``end`` (game datetimes), with a host."""
 
     place: str
     start: datetime
@@ -203,7 +217,9 @@ def _clock(f: Fields, value: Any, field_: str, *, end: bool = False) -> int:
     m = re.fullmatch(r"(\d{1,2}):(\d{2})", value) if isinstance(value, str) else None
     minutes = int(m.group(1)) * 60 + int(m.group(2)) if m else -1
     if not m or int(m.group(2)) >= 60 or not 0 <= minutes <= (_DAY if end else _DAY - 1):
-        raise f.error(field_, f"{value!r} is not a time of day 'HH:MM' (00:00-{'24:00' if end else '23:59'})")
+        raise f.error(
+            field_, f"{value!r} is not a time of day 'HH:MM' (00:00-{'24:00' if end else '23:59'})"
+        )
     return minutes
 
 
@@ -220,7 +236,9 @@ def _tags(f: Fields, data: dict, prefix: str, news_tags: set[str]) -> tuple[str,
         f.check(tag, str, f"{prefix}.tags[{i}]")
         if tag not in news_tags:
             known = ", ".join(sorted(news_tags)) or "none"
-            raise f.error(f"{prefix}.tags[{i}]", f"unknown tag {tag!r}; news tags of town.yaml: {known}")
+            raise f.error(
+                f"{prefix}.tags[{i}]", f"unknown tag {tag!r}; news tags of town.yaml: {known}"
+            )
     return tuple(tags)
 
 
@@ -241,22 +259,48 @@ def _routine(f: Fields, raw: list, tilemap: TileMap) -> tuple[RoutineItem, ...]:
         start = _clock(f, f.get(item, "start", str, p), f"{p}.start")
         end = _clock(f, f.get(item, "end", str, p), f"{p}.end", end=True)
         if end <= start:
-            raise f.error(f"{p}.end", f"must be after start {_clock_text(start)}, got {_clock_text(end)}")
+            raise f.error(
+                f"{p}.end", f"must be after start {_clock_text(start)}, got {_clock_text(end)}"
+            )
         if start != expected:
-            what = "overlaps the block before" if start < expected else "leaves a gap after the block before"
-            raise f.error(f"{p}.start", f"{_clock_text(start)} {what} (which ends {_clock_text(expected)})")
+            what = (
+                "overlaps the block before"
+                if start < expected
+                else "leaves a gap after the block before"
+            )
+            raise f.error(
+                f"{p}.start", f"{_clock_text(start)} {what} (which ends {_clock_text(expected)})"
+            )
         expected = end
-        items.append(RoutineItem(start=time(start // 60, start % 60), end=time((end // 60) % 24, end % 60),
-                                 activity=f.get(item, "activity", str, p).strip(),
-                                 place=_place(f, tilemap, item.get("place"), f"{p}.place"),
-                                 task=f.get(item, "task", str, p, default=None)))
+        items.append(
+            RoutineItem(
+                start=time(start // 60, start % 60),
+                end=time((end // 60) % 24, end % 60),
+                activity=f.get(item, "activity", str, p).strip(),
+                place=_place(f, tilemap, item.get("place"), f"{p}.place"),
+                task=f.get(item, "task", str, p, default=None),
+            )
+        )
     if expected != _DAY:
-        raise f.error(f"routine[{len(raw) - 1}].end", f"the day must end at 24:00, got {_clock_text(expected)}")
+        raise f.error(
+            f"routine[{len(raw) - 1}].end",
+            f"the day must end at 24:00, got {_clock_text(expected)}",
+        )
     return tuple(items)
 
 
-_PERSONA_KEYS = ("name", "age", "emoji", "traits", "background", "lifestyle", "home", "routine",
-                 "relationships", "memories")
+_PERSONA_KEYS = (
+    "name",
+    "age",
+    "emoji",
+    "traits",
+    "background",
+    "lifestyle",
+    "home",
+    "routine",
+    "relationships",
+    "memories",
+)
 
 
 def _persona(path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]) -> PersonaSpec:
@@ -274,7 +318,10 @@ def _persona(path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]) -
         f.mapping(r, p, ("persona", "description"))
         other = f.get(r, "persona", str, p)
         if other not in ids or other == path.stem:
-            raise f.error(f"{p}.persona", f"unknown persona {other!r}; others here: {', '.join(sorted(ids - {path.stem}))}")
+            raise f.error(
+                f"{p}.persona",
+                f"unknown persona {other!r}; others here: {', '.join(sorted(ids - {path.stem}))}",
+            )
         rels.append(Relationship(persona=other, description=f.get(r, "description", str, p)))
     memories = []
     for i, m in enumerate(f.get(data, "memories", list, default=[])):
@@ -282,21 +329,36 @@ def _persona(path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]) -
         f.mapping(m, p, ("content", "importance", "tags", "kind"))
         kind = f.get(m, "kind", str, p, default=MemoryKind.OBSERVATION.value)
         if kind not in {k.value for k in MemoryKind}:
-            raise f.error(f"{p}.kind", f"unknown kind {kind!r}; use one of {', '.join(k.value for k in MemoryKind)}")
-        memories.append(SeedMemory(content=f.get(m, "content", str, p).strip(),
-                                   importance=_importance(f, m, p, default=REQUIRED),
-                                   tags=_tags(f, m, p, news_tags), kind=MemoryKind(kind)))
+            raise f.error(
+                f"{p}.kind",
+                f"unknown kind {kind!r}; use one of {', '.join(k.value for k in MemoryKind)}",
+            )
+        memories.append(
+            SeedMemory(
+                content=f.get(m, "content", str, p).strip(),
+                importance=_importance(f, m, p, default=REQUIRED),
+                tags=_tags(f, m, p, news_tags),
+                kind=MemoryKind(kind),
+            )
+        )
     return PersonaSpec(
-        id=path.stem, name=f.get(data, "name", str).strip(), age=age,
+        id=path.stem,
+        name=f.get(data, "name", str).strip(),
+        age=age,
         emoji=f.get(data, "emoji", str, default="🙂"),
         traits=tuple(f.check(t, str, f"traits[{i}]").strip() for i, t in enumerate(traits)),
-        background=f.get(data, "background", str).strip(), lifestyle=f.get(data, "lifestyle", str).strip(),
+        background=f.get(data, "background", str).strip(),
+        lifestyle=f.get(data, "lifestyle", str).strip(),
         home=_place(f, tilemap, f.get(data, "home", str), "home"),
         routine=_routine(f, f.get(data, "routine", list), tilemap),
-        relationships=tuple(rels), memories=tuple(memories))
+        relationships=tuple(rels),
+        memories=tuple(memories),
+    )
 
 
-def _town(path: Path, tilemap: TileMap, ids: set[str]) -> tuple[str, datetime, tuple[NewsItem, ...]]:
+def _town(
+    path: Path, tilemap: TileMap, ids: set[str]
+) -> tuple[str, datetime, tuple[NewsItem, ...]]:
     f = Fields(path)
     data = f.mapping(_read_yaml(path), "", ("name", "start", "news"))
     start = _game_time(f, data, "start", "")
@@ -317,9 +379,15 @@ def _town(path: Path, tilemap: TileMap, ids: set[str]) -> tuple[str, datetime, t
                 raise f.error(f"{gp}.end", "must be after the gathering's start")
             host = f.get(g, "host", str, gp)
             if host not in ids:
-                raise f.error(f"{gp}.host", f"unknown persona {host!r}; personas: {', '.join(sorted(ids))}")
-            gathering = Gathering(place=_place(f, tilemap, g.get("place"), f"{gp}.place"),
-                                  start=g_start, end=g_end, host=host)
+                raise f.error(
+                    f"{gp}.host", f"unknown persona {host!r}; personas: {', '.join(sorted(ids))}"
+                )
+            gathering = Gathering(
+                place=_place(f, tilemap, g.get("place"), f"{gp}.place"),
+                start=g_start,
+                end=g_end,
+                host=host,
+            )
         news.append(NewsItem(tag=tag, summary=f.get(n, "summary", str, p), gathering=gathering))
     return f.get(data, "name", str), start, tuple(news)
 
@@ -335,7 +403,9 @@ def _game_time(f: Fields, data: dict, key: str, prefix: str) -> datetime:
         raise f.error(name, exc.reason) from None
 
 
-def _events(path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]) -> tuple[TimedEvent, ...]:
+def _events(
+    path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]
+) -> tuple[TimedEvent, ...]:
     f = Fields(path)
     data = f.mapping(_read_yaml(path) or {}, "", ("events",))
     events = []
@@ -344,27 +414,46 @@ def _events(path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]) ->
         f.mapping(e, p)
         raw_type = f.get(e, "type", str, p)
         if raw_type not in {t.value for t in EventType}:
-            raise f.error(f"{p}.type", f"unknown type {raw_type!r}; allowed types: {', '.join(t.value for t in EventType)}")
+            raise f.error(
+                f"{p}.type",
+                f"unknown type {raw_type!r}; "
+                f"allowed types: {', '.join(t.value for t in EventType)}",
+            )
         etype = EventType(raw_type)
         f.mapping(e, p, ("at", "type", *_EVENT_FIELDS[etype]))
         at = _game_time(f, e, "at", p)
         if etype in (EventType.CLOSE_PLACE, EventType.OPEN_PLACE):
-            fields = {"place": _place(f, tilemap, e.get("place"), f"{p}.place"),
-                      "reason": f.get(e, "reason", str, p, default=None)}
+            fields = {
+                "place": _place(f, tilemap, e.get("place"), f"{p}.place"),
+                "reason": f.get(e, "reason", str, p, default=None),
+            }
         elif etype is EventType.WHISPER:
             who = f.get(e, "persona", str, p)
             if who not in ids:
-                raise f.error(f"{p}.persona", f"unknown persona {who!r}; personas: {', '.join(sorted(ids))}")
-            fields = {"persona": who, "text": f.get(e, "text", str, p),
-                      "tags": list(_tags(f, e, p, news_tags)), "importance": _importance(f, e, p, None)}
+                raise f.error(
+                    f"{p}.persona", f"unknown persona {who!r}; personas: {', '.join(sorted(ids))}"
+                )
+            fields = {
+                "persona": who,
+                "text": f.get(e, "text", str, p),
+                "tags": list(_tags(f, e, p, news_tags)),
+                "importance": _importance(f, e, p, None),
+            }
         else:
             who = e.get("personas", "all")
             if who == "all":
                 who = sorted(ids)
             for j, pid in enumerate(f.check(who, list, f"{p}.personas")):
                 if pid not in ids:
-                    raise f.error(f"{p}.personas[{j}]", f"unknown persona {pid!r}; personas: {', '.join(sorted(ids))}")
-            fields = {"text": f.get(e, "text", str, p), "personas": list(who), "tags": list(_tags(f, e, p, news_tags))}
+                    raise f.error(
+                        f"{p}.personas[{j}]",
+                        f"unknown persona {pid!r}; personas: {', '.join(sorted(ids))}",
+                    )
+            fields = {
+                "text": f.get(e, "text", str, p),
+                "personas": list(who),
+                "tags": list(_tags(f, e, p, news_tags)),
+            }
         events.append(TimedEvent(at=at, type=etype, fields=fields))
     return tuple(sorted(events, key=lambda ev: ev.at))
 
@@ -373,7 +462,9 @@ def _check_reachable(tilemap: TileMap, personas: list[tuple[Path, PersonaSpec]])
     world = World(tilemap)
     anchor: tuple[str, tuple[int, int]] | None = None
     for path, spec in personas:
-        places = [("home", spec.home)] + [(f"routine[{i}].place", r.place) for i, r in enumerate(spec.routine)]
+        places = [("home", spec.home)] + [
+            (f"routine[{i}].place", r.place) for i, r in enumerate(spec.routine)
+        ]
         for field_, place in places:
             tiles = tilemap.tiles(place)
             if not tiles:
@@ -382,7 +473,9 @@ def _check_reachable(tilemap: TileMap, personas: list[tuple[Path, PersonaSpec]])
             if anchor is None:
                 anchor = (place, tile)
             elif not world.reachable(anchor[1], tile):
-                raise ConfigError(f"no path reaches {place!r} from {anchor[0]!r}", file=path, field=field_)
+                raise ConfigError(
+                    f"no path reaches {place!r} from {anchor[0]!r}", file=path, field=field_
+                )
 
 
 def _resolve(folder_or_name: str | Path, towns_dir: Path) -> Path:
@@ -392,8 +485,11 @@ def _resolve(folder_or_name: str | Path, towns_dir: Path) -> Path:
     if len(candidate.parts) == 1 and (towns_dir / candidate).is_dir():
         return towns_dir / candidate
     towns = sorted(p.name for p in towns_dir.iterdir() if p.is_dir()) if towns_dir.is_dir() else []
-    raise ConfigError(f"no town folder {str(folder_or_name)!r}; towns in {towns_dir}: {', '.join(towns) or 'none'}",
-                      file=folder_or_name)
+    raise ConfigError(
+        f"no town folder {str(folder_or_name)!r}; "
+        f"towns in {towns_dir}: {', '.join(towns) or 'none'}",
+        file=folder_or_name,
+    )
 
 
 def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_DIR) -> Scenario:
@@ -411,8 +507,10 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
             and for a home or routine place that no path reaches from the others.
     """
     folder = _resolve(folder_or_name, Path(towns_dir))
-    map_path = next((folder / n for n in ("map.yaml", "map.yml", "map.tmj") if (folder / n).is_file()),
-                    folder / "map.yaml")
+    map_path = next(
+        (folder / n for n in ("map.yaml", "map.yml", "map.tmj") if (folder / n).is_file()),
+        folder / "map.yaml",
+    )
     tilemap = load_tilemap(map_path)
     persona_paths = sorted(p for p in folder.glob("*.yaml") if p.stem not in _SPECIAL)
     if not persona_paths:
@@ -430,5 +528,12 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
     _check_reachable(tilemap, personas)
     events_path = folder / "events.yaml"
     events = _events(events_path, tilemap, ids, news_tags) if events_path.is_file() else ()
-    return Scenario(name=name, folder=folder, start=start, tilemap=tilemap,
-                    personas=tuple(s for _, s in personas), news=news, events=events)
+    return Scenario(
+        name=name,
+        folder=folder,
+        start=start,
+        tilemap=tilemap,
+        personas=tuple(s for _, s in personas),
+        news=news,
+        events=events,
+    )

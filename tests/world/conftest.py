@@ -20,13 +20,24 @@ from town.world import TileMap
 TINY = {
     "world": "w",
     "size": [9, 6],
-    "sectors": [{
-        "name": "house", "rect": [0, 0, 5, 5], "color": "#aabbcc", "doors": [[4, 2]],
-        "arenas": [{"name": "hall", "rect": [1, 1, 3, 3], "objects": [
-            {"name": "chair", "at": [1, 1]},
-            {"name": "table", "rect": [2, 3, 2, 1], "capacity": 2},
-        ]}],
-    }],
+    "sectors": [
+        {
+            "name": "house",
+            "rect": [0, 0, 5, 5],
+            "color": "#aabbcc",
+            "doors": [[4, 2]],
+            "arenas": [
+                {
+                    "name": "hall",
+                    "rect": [1, 1, 3, 3],
+                    "objects": [
+                        {"name": "chair", "at": [1, 1]},
+                        {"name": "table", "rect": [2, 3, 2, 1], "capacity": 2},
+                    ],
+                }
+            ],
+        }
+    ],
 }
 
 

@@ -9,7 +9,12 @@ from town.world import Address, is_within
 def test_parse_and_format_round_trip():
     """A four-part address parses into its levels and formats back unchanged."""
     a = Address.parse("the_ville:Hobbs Cafe:cafe:coffee machine")
-    assert (a.world, a.sector, a.arena, a.object) == ("the_ville", "Hobbs Cafe", "cafe", "coffee machine")
+    assert (a.world, a.sector, a.arena, a.object) == (
+        "the_ville",
+        "Hobbs Cafe",
+        "cafe",
+        "coffee machine",
+    )
     assert a.depth == 4
     assert str(a) == "the_ville:Hobbs Cafe:cafe:coffee machine"
     assert str(a.parent) == "the_ville:Hobbs Cafe:cafe"

@@ -8,7 +8,8 @@ from town.world import Pathfinder, TileMap, World
 
 def _steps_are_legal(tilemap, path):
     return all(tilemap.walkable(*t) for t in path) and all(
-        abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(path, path[1:]))
+        abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(path, path[1:])
+    )
 
 
 def test_straight_path_through_the_door(tiny):
@@ -45,8 +46,9 @@ def test_paths_are_cached_per_start_and_goal(tiny):
 
 def test_no_path_names_both_tiles_and_addresses():
     """A room with no door cannot be reached; the error names both ends."""
-    tilemap = TileMap.from_dict({"world": "w", "size": [6, 4], "sectors": [
-        {"name": "vault", "rect": [0, 0, 3, 3]}]})
+    tilemap = TileMap.from_dict(
+        {"world": "w", "size": [6, 4], "sectors": [{"name": "vault", "rect": [0, 0, 3, 3]}]}
+    )
     with pytest.raises(WorldError, match=r"no path from \[5, 3\] \(w\) to \[1, 1\] \(w:vault\)"):
         World(tilemap).path((5, 3), (1, 1))
     assert not World(tilemap).reachable((5, 3), (1, 1))

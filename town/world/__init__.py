@@ -15,4 +15,13 @@ from .pathfinding import Pathfinder
 from .tilemap import TileMap, load_tilemap
 from .world import World
 
-__all__ = ["Address", "is_within", "MapSpec", "Rect", "Pathfinder", "TileMap", "load_tilemap", "World"]
+__all__ = [
+    "Address",
+    "is_within",
+    "MapSpec",
+    "Rect",
+    "Pathfinder",
+    "TileMap",
+    "load_tilemap",
+    "World",
+]

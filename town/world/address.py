@@ -48,7 +48,9 @@ class Address:
             if seen_gap:
                 raise WorldError(f"address has a {level} but no part above it: {parts}")
             if not isinstance(part, str) or not part.strip() or SEPARATOR in part:
-                raise WorldError(f"address {level} must be a non-empty name without ':', got {part!r}")
+                raise WorldError(
+                    f"address {level} must be a non-empty name without ':', got {part!r}"
+                )
 
     @classmethod
     def parse(cls, text: str) -> Address:
@@ -61,7 +63,9 @@ class Address:
             raise WorldError(f"an address must be a non-empty text, got {text!r}")
         parts = [p.strip() for p in text.split(SEPARATOR)]
         if len(parts) > len(_LEVELS):
-            raise WorldError(f"address {text!r} has {len(parts)} parts; at most 4 (world:sector:arena:object)")
+            raise WorldError(
+                f"address {text!r} has {len(parts)} parts; at most 4 (world:sector:arena:object)"
+            )
         if any(not p for p in parts):
             raise WorldError(f"address {text!r} has an empty part")
         return cls(**dict(zip(_LEVELS, parts)))

@@ -15,8 +15,14 @@ __all__ = ["Fields", "REQUIRED"]
 
 REQUIRED = object()
 
-_TYPE_NAMES = {str: "a text", int: "an integer", float: "a number", bool: "true or false",
-               list: "a list", dict: "a mapping"}
+_TYPE_NAMES = {
+    str: "a text",
+    int: "an integer",
+    float: "a number",
+    bool: "true or false",
+    list: "a list",
+    dict: "a mapping",
+}
 
 
 class Fields:
@@ -43,12 +49,16 @@ class Fields:
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             return float(value)
         if not ok:
-            raise self.error(field, f"must be {_TYPE_NAMES.get(kind, kind.__name__)}, got {value!r}")
+            raise self.error(
+                field, f"must be {_TYPE_NAMES.get(kind, kind.__name__)}, got {value!r}"
+            )
         if kind is str and not value.strip():
             raise self.error(field, "must not be empty")
         return value
 
-    def get(self, data: dict, key: str, kind: type, prefix: str = "", default: Any = REQUIRED) -> Any:
+    def get(
+        self, data: dict, key: str, kind: type, prefix: str = "", default: Any = REQUIRED
+    ) -> Any:
         """Read ``data[key]`` as ``kind``; ``prefix`` is the dotted path of ``data``.
 
         Raises:
@@ -83,7 +93,10 @@ class Fields:
         Raises:
             ConfigError: naming ``field`` and ``what`` was expected.
         """
-        if (not isinstance(value, list | tuple) or len(value) != n
-                or any(not isinstance(v, int) or isinstance(v, bool) for v in value)):
+        if (
+            not isinstance(value, list | tuple)
+            or len(value) != n
+            or any(not isinstance(v, int) or isinstance(v, bool) for v in value)
+        ):
             raise self.error(field, f"must be {what}, got {value!r}")
         return tuple(value)

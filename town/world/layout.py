@@ -34,21 +34,33 @@ class Rect:
 
     def within(self, other: Rect) -> bool:
         """True if every tile of this rectangle lies inside ``other``."""
-        return (other.x <= self.x and other.y <= self.y and self.x + self.w <= other.x + other.w
-                and self.y + self.h <= other.y + other.h)
+        return (
+            other.x <= self.x
+            and other.y <= self.y
+            and self.x + self.w <= other.x + other.w
+            and self.y + self.h <= other.y + other.h
+        )
 
     def overlaps(self, other: Rect) -> bool:
         """True if the two rectangles share a tile."""
-        return (self.x < other.x + other.w and other.x < self.x + self.w
-                and self.y < other.y + other.h and other.y < self.y + self.h)
+        return (
+            self.x < other.x + other.w
+            and other.x < self.x + self.w
+            and self.y < other.y + other.h
+            and other.y < self.y + self.h
+        )
 
     def on_outline(self, x: int, y: int) -> bool:
         """True if ``(x, y)`` is a tile of this rectangle's one-tile border."""
-        return self.contains(x, y) and (x in (self.x, self.x + self.w - 1) or y in (self.y, self.y + self.h - 1))
+        return self.contains(x, y) and (
+            x in (self.x, self.x + self.w - 1) or y in (self.y, self.y + self.h - 1)
+        )
 
     def cells(self) -> list[tuple[int, int]]:
         """All tiles, row by row."""
-        return [(x, y) for y in range(self.y, self.y + self.h) for x in range(self.x, self.x + self.w)]
+        return [
+            (x, y) for y in range(self.y, self.y + self.h) for x in range(self.x, self.x + self.w)
+        ]
 
     def outline(self) -> list[tuple[int, int]]:
         """The border tiles, row by row."""
@@ -133,7 +145,9 @@ def _object_rect(f: Fields, data: dict, field: str) -> Rect:
     return _rect(f, data["rect"], f"{field}.rect")
 
 
-def _doors(f: Fields, data: dict, field: str, rect: Rect, walls: bool) -> tuple[tuple[int, int], ...]:
+def _doors(
+    f: Fields, data: dict, field: str, rect: Rect, walls: bool
+) -> tuple[tuple[int, int], ...]:
     doors = f.get(data, "doors", list, field, default=[])
     if doors and not walls:
         raise f.error(f"{field}.doors", "a place without walls has no doors (set 'walls: true')")
@@ -141,7 +155,10 @@ def _doors(f: Fields, data: dict, field: str, rect: Rect, walls: bool) -> tuple[
     for i, d in enumerate(doors):
         x, y = f.ints(d, 2, f"{field}.doors[{i}]", what="[x, y] in tiles")
         if not rect.on_outline(x, y):
-            raise f.error(f"{field}.doors[{i}]", f"door {[x, y]} is not on the outline of rect {rect.to_list()}")
+            raise f.error(
+                f"{field}.doors[{i}]",
+                f"door {[x, y]} is not on the outline of rect {rect.to_list()}",
+            )
         out.append((x, y))
     return tuple(out)
 
@@ -166,7 +183,9 @@ def _object(f: Fields, data: Any, field: str, arena: Rect) -> ObjectSpec:
     name = _check_name(f, data, field)
     rect = _object_rect(f, data, field)
     if not rect.within(arena):
-        raise f.error(field, f"object {name!r} at {rect.to_list()} lies outside its arena {arena.to_list()}")
+        raise f.error(
+            field, f"object {name!r} at {rect.to_list()} lies outside its arena {arena.to_list()}"
+        )
     capacity = f.get(data, "capacity", int, field, default=1)
     if capacity < 1:
         raise f.error(f"{field}.capacity", f"must be >= 1, got {capacity}")
@@ -178,7 +197,10 @@ def _arena(f: Fields, data: Any, field: str, sector: Rect) -> ArenaSpec:
     name = _check_name(f, data, field)
     rect = _rect(f, f.get(data, "rect", list, field), f"{field}.rect")
     if not rect.within(sector):
-        raise f.error(f"{field}.rect", f"arena {name!r} {rect.to_list()} lies outside its sector {sector.to_list()}")
+        raise f.error(
+            f"{field}.rect",
+            f"arena {name!r} {rect.to_list()} lies outside its sector {sector.to_list()}",
+        )
     walls = f.get(data, "walls", bool, field, default=False)
     doors = _doors(f, data, field, rect, walls)
     raw = f.get(data, "objects", list, field, default=[])
@@ -199,15 +221,24 @@ def _sector(f: Fields, data: Any, field: str, size: Rect) -> SectorSpec:
     name = _check_name(f, data, field)
     rect = _rect(f, f.get(data, "rect", list, field), f"{field}.rect")
     if not rect.within(size):
-        raise f.error(f"{field}.rect", f"sector {name!r} {rect.to_list()} lies outside the map {size.to_list()}")
+        raise f.error(
+            f"{field}.rect",
+            f"sector {name!r} {rect.to_list()} lies outside the map {size.to_list()}",
+        )
     walls = f.get(data, "walls", bool, field, default=True)
     doors = _doors(f, data, field, rect, walls)
     raw = f.get(data, "arenas", list, field, default=[])
     arenas = tuple(_arena(f, a, f"{field}.arenas[{i}]", rect) for i, a in enumerate(raw))
     _unique(f, [a.name for a in arenas], f"{field}.arenas", "arena")
-    return SectorSpec(name=name, rect=rect, color=_color(f, data, field, DEFAULT_SECTOR_COLOR),
-                      label=f.get(data, "label", str, field, default=name), walls=walls,
-                      doors=doors, arenas=arenas)
+    return SectorSpec(
+        name=name,
+        rect=rect,
+        color=_color(f, data, field, DEFAULT_SECTOR_COLOR),
+        label=f.get(data, "label", str, field, default=name),
+        walls=walls,
+        doors=doors,
+        arenas=arenas,
+    )
 
 
 def _collision(f: Fields, data: dict, width: int, height: int) -> tuple[str, ...] | None:
@@ -254,7 +285,16 @@ def parse_map(data: Any, f: Fields) -> MapSpec:
         rect = _rect(f, f.get(o, "rect", list, field), f"{field}.rect")
         if not rect.within(size):
             raise f.error(f"{field}.rect", f"{rect.to_list()} lies outside the map")
-        obstacles.append(ObstacleSpec(name=_check_name(f, o, field), rect=rect,
-                                      color=_color(f, o, field, "#7a9cc6")))
-    return MapSpec(world=world.strip(), width=width, height=height, sectors=sectors,
-                   obstacles=tuple(obstacles), collision=_collision(f, data, width, height))
+        obstacles.append(
+            ObstacleSpec(
+                name=_check_name(f, o, field), rect=rect, color=_color(f, o, field, "#7a9cc6")
+            )
+        )
+    return MapSpec(
+        world=world.strip(),
+        width=width,
+        height=height,
+        sectors=sectors,
+        obstacles=tuple(obstacles),
+        collision=_collision(f, data, width, height),
+    )

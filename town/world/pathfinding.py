@@ -38,7 +38,9 @@ class Pathfinder:
                 if tilemap.walkable(*nb):
                     graph.add_edge((x, y), nb)
         self._graph = graph
-        self._component = {t: i for i, comp in enumerate(nx.connected_components(graph)) for t in comp}
+        self._component = {
+            t: i for i, comp in enumerate(nx.connected_components(graph)) for t in comp
+        }
         self._cache: OrderedDict[tuple[Tile, Tile], tuple[Tile, ...]] = OrderedDict()
         self._cache_size = cache_size
         self.hits = 0

@@ -28,13 +28,19 @@ def _rect(obj: Any, tw: int, th: int, path: Path) -> Rect:
     if w == 0 and h == 0:  # a point: one tile
         return Rect(x=int(x), y=int(y), w=1, h=1)
     if any(v != int(v) for v in (x, y, w, h)) or w < 1 or h < 1:
-        raise ConfigError(f"rectangle {obj.name!r} is not aligned to the {tw}x{th} px tile grid",
-                          file=path, field=f"objects[id={obj.id}]")
+        raise ConfigError(
+            f"rectangle {obj.name!r} is not aligned to the {tw}x{th} px tile grid",
+            file=path,
+            field=f"objects[id={obj.id}]",
+        )
     return Rect(x=int(x), y=int(y), w=int(w), h=int(h))
 
 
 def _props(obj: Any) -> dict[str, Any]:
-    return {k: (v if isinstance(v, str | int | float | bool) else str(v)) for k, v in obj.properties.items()}
+    return {
+        k: (v if isinstance(v, str | int | float | bool) else str(v))
+        for k, v in obj.properties.items()
+    }
 
 
 def tiled_map_document(path: str | Path) -> dict[str, Any]:
@@ -65,32 +71,59 @@ def tiled_map_document(path: str | Path) -> dict[str, Any]:
             for obj in layer.tiled_objects:
                 kind = (obj.class_ or "").lower()
                 if kind not in _KINDS:
-                    raise ConfigError(f"object {obj.name!r} has class {obj.class_!r}; use one of "
-                                      f"{', '.join(_KINDS)}", file=path, field=f"objects[id={obj.id}]")
+                    raise ConfigError(
+                        f"object {obj.name!r} has class {obj.class_!r}; use one of "
+                        f"{', '.join(_KINDS)}",
+                        file=path,
+                        field=f"objects[id={obj.id}]",
+                    )
                 found[kind].append((obj, _rect(obj, tw, th, path)))
     sectors = []
     for obj, rect in found["sector"]:
-        sectors.append({"name": obj.name, "rect": rect.to_list(), "walls": False, "arenas": [],
-                        **{k: v for k, v in _props(obj).items() if k in ("color", "label")}})
+        sectors.append(
+            {
+                "name": obj.name,
+                "rect": rect.to_list(),
+                "walls": False,
+                "arenas": [],
+                **{k: v for k, v in _props(obj).items() if k in ("color", "label")},
+            }
+        )
     arenas: list[tuple[Rect, dict]] = []
     for obj, rect in found["arena"]:
         arena = {"name": obj.name, "rect": rect.to_list(), "objects": []}
-        owner = next((s for s in sectors if rect.within(Rect(**dict(zip("xywh", s["rect"]))))), None)
+        owner = next(
+            (s for s in sectors if rect.within(Rect(**dict(zip("xywh", s["rect"]))))), None
+        )
         if owner is None:
-            raise ConfigError(f"arena {obj.name!r} lies in no sector", file=path, field=f"objects[id={obj.id}]")
+            raise ConfigError(
+                f"arena {obj.name!r} lies in no sector", file=path, field=f"objects[id={obj.id}]"
+            )
         owner["arenas"].append(arena)
         arenas.append((rect, arena))
     for obj, rect in found["object"]:
         owner = next((a for r, a in arenas if rect.within(r)), None)
         if owner is None:
-            raise ConfigError(f"object {obj.name!r} lies in no arena", file=path, field=f"objects[id={obj.id}]")
+            raise ConfigError(
+                f"object {obj.name!r} lies in no arena", file=path, field=f"objects[id={obj.id}]"
+            )
         item = {"name": obj.name, "rect": rect.to_list()}
         if "capacity" in obj.properties:
             item["capacity"] = obj.properties["capacity"]
         owner["objects"].append(item)
-    obstacles = [{"name": obj.name, "rect": rect.to_list(),
-                  **{k: v for k, v in _props(obj).items() if k == "color"}}
-                 for obj, rect in found["obstacle"]]
+    obstacles = [
+        {
+            "name": obj.name,
+            "rect": rect.to_list(),
+            **{k: v for k, v in _props(obj).items() if k == "color"},
+        }
+        for obj, rect in found["obstacle"]
+    ]
     world = tmap.properties.get("world", path.stem) if tmap.properties else path.stem
-    return {"world": world, "size": [width, height], "sectors": sectors, "obstacles": obstacles,
-            "collision": collision}
+    return {
+        "world": world,
+        "size": [width, height],
+        "sectors": sectors,
+        "obstacles": obstacles,
+        "collision": collision,
+    }

@@ -88,18 +88,24 @@ class TileMap:
                     field = f"sectors[{i}].arenas[{j}].objects[{k}]"
                     blocked = [c for c in o.rect.cells() if c in self._walls]
                     if blocked:
-                        raise f.error(field, f"object {o.name!r} sits on wall tile {list(blocked[0])}")
+                        raise f.error(
+                            field, f"object {o.name!r} sits on wall tile {list(blocked[0])}"
+                        )
                     self._order.append(obj)
                     self._capacity[obj] = o.capacity
                     self._paint(o.rect.cells(), obj, (f, field, arena))
 
-    def _paint(self, cells: list[Tile], address: str, check: tuple[Fields, str, str] | None) -> None:
+    def _paint(
+        self, cells: list[Tile], address: str, check: tuple[Fields, str, str] | None
+    ) -> None:
         for c in cells:
             if c in self._walls:
                 continue
             if check is not None and self._address[c] != check[2]:
                 f, field, _ = check
-                raise f.error(field, f"tile {list(c)} of {address!r} is already {self._address[c]!r}")
+                raise f.error(
+                    field, f"tile {list(c)} of {address!r} is already {self._address[c]!r}"
+                )
             self._address[c] = address
 
     def walkable(self, x: int, y: int) -> bool:
@@ -145,8 +151,10 @@ class TileMap:
 
     def collision_rows(self) -> list[str]:
         """The grid as ``height`` strings of ``width`` chars: ``#`` blocked, ``.`` walkable."""
-        return ["".join("#" if (x, y) in self._walls else "." for x in range(self.width))
-                for y in range(self.height)]
+        return [
+            "".join("#" if (x, y) in self._walls else "." for x in range(self.width))
+            for y in range(self.height)
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able layout for the viewer.
@@ -161,20 +169,52 @@ class TileMap:
         sectors, arenas, objects = [], [], []
         for s in self.spec.sectors:
             sa = f"{w}:{s.name}"
-            sectors.append({"name": s.name, "address": sa, "label": s.label, "color": s.color,
-                            "rect": s.rect.to_list(), "walls": s.walls,
-                            "doors": [list(d) for d in s.doors]})
+            sectors.append(
+                {
+                    "name": s.name,
+                    "address": sa,
+                    "label": s.label,
+                    "color": s.color,
+                    "rect": s.rect.to_list(),
+                    "walls": s.walls,
+                    "doors": [list(d) for d in s.doors],
+                }
+            )
             for a in s.arenas:
                 aa = f"{sa}:{a.name}"
-                arenas.append({"name": a.name, "address": aa, "sector": sa, "rect": a.rect.to_list(),
-                               "walls": a.walls, "doors": [list(d) for d in a.doors]})
-                objects.extend({"name": o.name, "address": f"{aa}:{o.name}", "arena": aa,
-                                "rect": o.rect.to_list(), "capacity": o.capacity} for o in a.objects)
-        return {"world": w, "width": self.width, "height": self.height,
-                "collision": self.collision_rows(), "sectors": sectors, "arenas": arenas,
-                "objects": objects,
-                "obstacles": [{"name": o.name, "rect": o.rect.to_list(), "color": o.color}
-                              for o in self.spec.obstacles]}
+                arenas.append(
+                    {
+                        "name": a.name,
+                        "address": aa,
+                        "sector": sa,
+                        "rect": a.rect.to_list(),
+                        "walls": a.walls,
+                        "doors": [list(d) for d in a.doors],
+                    }
+                )
+                objects.extend(
+                    {
+                        "name": o.name,
+                        "address": f"{aa}:{o.name}",
+                        "arena": aa,
+                        "rect": o.rect.to_list(),
+                        "capacity": o.capacity,
+                    }
+                    for o in a.objects
+                )
+        return {
+            "world": w,
+            "width": self.width,
+            "height": self.height,
+            "collision": self.collision_rows(),
+            "sectors": sectors,
+            "arenas": arenas,
+            "objects": objects,
+            "obstacles": [
+                {"name": o.name, "rect": o.rect.to_list(), "color": o.color}
+                for o in self.spec.obstacles
+            ],
+        }
 
     @classmethod
     def from_dict(cls, data: Any, *, file: str | Path | None = None) -> TileMap:

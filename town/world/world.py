@@ -152,8 +152,10 @@ class World:
 
     def get_state(self) -> dict[str, Any]:
         """JSON-able state: ``{"closed": [addresses], "occupants": {object: [persona ids]}}``."""
-        return {"closed": sorted(self._closed),
-                "occupants": {a: list(u) for a, u in sorted(self._occupants.items()) if u}}
+        return {
+            "closed": sorted(self._closed),
+            "occupants": {a: list(u) for a, u in sorted(self._occupants.items()) if u},
+        }
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Restore from :meth:`get_state` output.
