@@ -1,0 +1,221 @@
+"""The `town` command line (also `python run.py`).
+
+Sub-commands: serve (default: the live viewer), simulate, inspect. Any :class:`TownError` ends
+the command with exit code 2 and one line naming the file/field and the fix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from .errors import ConfigError, TownError
+
+__all__ = ["main", "build_parser"]
+
+
+def _add_sim_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--town", default="the_ville", help="town folder or name under personas/ (default the_ville)")
+    p.add_argument("--config", help="TOML configuration file (see town/default.toml)")
+    p.add_argument("--seed", type=int, help="random seed (overrides the configuration)")
+    p.add_argument("--backend", choices=["scripted", "openai", "local"], help="thinking backend")
+    p.add_argument("--embedder", choices=["minilm", "hashing"], help="sentence embedder")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a configuration key, e.g. --set retrieval.k=5 (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of all sub-commands."""
+    parser = argparse.ArgumentParser(prog="town", description="A generative-agents town you can watch, replay and inspect.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    sub = parser.add_subparsers(dest="command")
+
+    s = sub.add_parser("serve", help="run a town live and serve the viewer (default)")
+    _add_sim_options(s)
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=5000)
+    s.add_argument("--speed", default="8", help="ticks per wall second: 1..64 or 'max' (default 8)")
+    s.add_argument("--runs", default="runs", help="runs folder (default runs/)")
+    s.add_argument("--out", help="run file to record to (default runs/<timestamp>.sqlite)")
+
+    s = sub.add_parser("simulate", help="simulate a town for some game hours, recording a run")
+    _add_sim_options(s)
+    s.add_argument("--hours", type=float, required=True, help="game hours to simulate")
+    s.add_argument("--out", required=True, help="run file to write (.sqlite)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    s = sub.add_parser("inspect", help="print retrieval traces of a recorded run")
+    s.add_argument("run", help="run file")
+    s.add_argument("--persona", required=True, help="persona id or full name")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--last", type=int, default=3, help="the last N retrievals (default 3)")
+    g.add_argument("--at", help='game time, e.g. "2023-02-13 12:00": the retrievals nearest before it')
+    s.add_argument("--purpose", help="only this purpose (act, chat, react, plan_day, reflect)")
+    return parser
+
+
+def _overrides(args: argparse.Namespace) -> dict:
+    over = {}
+    for item in args.set:
+        if "=" not in item:
+            raise ConfigError(f"--set {item!r}: expected KEY=VALUE, e.g. retrieval.k=5", field="--set")
+        key, value = item.split("=", 1)
+        over[key.strip()] = value.strip()
+    if args.seed is not None:
+        over["seed"] = args.seed
+    if args.backend:
+        over["backend.name"] = args.backend
+    if args.embedder:
+        over["embedder"] = args.embedder
+    return over
+
+
+def build_simulation(args: argparse.Namespace, run_path: Path):
+    """Load the scenario and configuration named by ``args`` and create a recorded Simulation.
+
+    Raises:
+        ConfigError: for a bad town, configuration or option; RecordingError for a bad run path.
+    """
+    from .config import load_config
+    from .scenario import load_scenario
+    from .simulation import Simulation
+
+    config = load_config(args.config, _overrides(args))
+    scenario = load_scenario(args.town)
+    if config.backend.name != "scripted":
+        raise ConfigError("only the scripted backend is available in this build", field="backend.name")
+    return Simulation(scenario, config, run_path=run_path)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """`town simulate`: run for --hours game hours with a progress bar, then print a summary."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    out = Path(args.out)
+    if out.exists():
+        raise ConfigError(f"{out} already exists; choose another --out or remove it", field="--out")
+    if args.hours <= 0:
+        raise ConfigError(f"must be > 0, got {args.hours}", field="--hours")
+    sim = build_simulation(args, out)
+    total = sim.clock.ticks_for(hours=args.hours)
+    stop = {"requested": False}
+
+    def on_sigint(*_):
+        stop["requested"] = True
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    console = Console(stderr=True)
+    started = time.perf_counter()
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} ticks"),
+                      TextColumn("{task.fields[rate]} ticks/s"), TimeElapsedColumn(), console=console,
+                      disable=args.quiet) as bar:
+            task = bar.add_task("", total=total, rate="-")
+            for i in range(total):
+                if stop["requested"]:
+                    console.print(f"interrupted at tick {sim.clock.tick}; the run is saved and can be resumed")
+                    break
+                sim.step()
+                if i % 60 == 0 or i == total - 1:
+                    rate = (i + 1) / max(1e-9, time.perf_counter() - started)
+                    bar.update(task, completed=i + 1, rate=f"{rate:,.0f}",
+                               description=sim.clock.now.strftime("%a %d %b %H:%M"))
+    finally:
+        sim.close()
+        signal.signal(signal.SIGINT, previous)
+    _print_summary(out, time.perf_counter() - started)
+    return 0
+
+
+def _print_summary(path: Path, seconds: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from .events import EventKind
+    from .recording import RunReader
+
+    with RunReader(path) as reader:
+        table = Table(title=f"{path} ({seconds:.1f} s wall, ticks {reader.first_tick}..{reader.last_tick})")
+        for col in ("persona", "memories", "retrievals", "reflections", "conversations"):
+            table.add_column(col, justify="right" if col != "persona" else "left")
+        for pid in reader.personas():
+            def n(kind):
+                return len(reader.events(kinds=[kind], persona=pid))
+            convs = sum(1 for e in reader.events(kinds=[EventKind.CONVERSATION]) if pid in e.data["participants"])
+            table.add_row(pid, str(n(EventKind.MEMORY)), str(n(EventKind.RETRIEVAL)),
+                          str(n(EventKind.REFLECTION)), str(convs))
+    Console().print(table)
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    """`town inspect`: print retrieval traces as tables, one row per candidate."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .clock import parse_game_time
+    from .recording import RunReader
+
+    with RunReader(args.run) as reader:
+        persona = _persona_id(reader, args.persona)
+        until = None
+        if args.at:
+            at = parse_game_time(args.at, field="--at")
+            start = datetime.fromisoformat(reader.meta["start"])
+            until = int((at - start).total_seconds() // reader.meta.get("seconds_per_tick", 10))
+        rows = reader.retrievals(persona, purpose=args.purpose, until_tick=until)
+        rows = rows[-args.last:]
+        console = Console()
+        if not rows:
+            console.print(f"no retrievals of {persona} match")
+        for summary in rows:
+            trace = reader.retrieval(summary["seq"])
+            t = Table(title=f"#{summary['seq']} {trace['game_time']} {persona} [{trace['purpose']}] "
+                            f"query: {trace['query']!r}  weights={trace['weights']} k={trace['k']} "
+                            f"scored={trace['n_scored']}", title_justify="left")
+            for col in ("rank", "content", "hours", "recency", "importance", "relevance",
+                        "rec·n", "imp·n", "rel·n", "total"):
+                t.add_column(col, overflow="fold")
+            for c in trace["candidates"]:
+                t.add_row(str(c["rank"]) + ("" if c["in_top_k"] else " (runner-up)"), c["content"][:70],
+                          f"{c['hours']:.2f}", f"{c['recency']:.4f}", str(c["importance"]),
+                          f"{c['relevance']:.4f}", f"{c['recency_part']:.3f}", f"{c['importance_part']:.3f}",
+                          f"{c['relevance_part']:.3f}", f"{c['total']:.4f}")
+            console.print(t)
+    return 0
+
+
+def _persona_id(reader, name: str) -> str:
+    ids = reader.personas()
+    if name in ids:
+        return name
+    names = {v.get("name", k).lower(): k for k, v in (reader.meta.get("personas") or {}).items()}
+    if name.lower() in names:
+        return names[name.lower()]
+    raise ConfigError(f"unknown persona {name!r}; this run has {', '.join(ids)}", field="--persona")
+
+
+COMMANDS = {"simulate": cmd_simulate, "inspect": cmd_inspect}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 2 user error)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "-v", "--verbose"):
+        argv = ["serve", *argv]
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["serve", *argv])
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return COMMANDS[args.command](args)
+    except TownError as exc:
+        print(f"town: error: {exc}", file=sys.stderr)
+        return 2

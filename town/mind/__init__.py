@@ -1,0 +1,20 @@
+"""One persona's cognition per tick (Park et al. 2023 §4).
+
+Parts:
+    context: MindContext (world, backend, bus, clock), ``remember`` and ``recall``.
+    perceive: what a persona sees of the others; observations.
+    plan: day plan from routine + retrieved memories; hour chunks; decomposition into steps.
+    act: choose the next step (after a retrieval), walk, use objects.
+    converse: react (decide to talk) and say lines that pass on retrieved memories.
+    reflect: focal points, retrieval, insights with evidence.
+"""
+
+from .act import decide_action, move
+from .context import MindContext, recall, remember
+from .converse import Conversation, say_next_line, want_to_talk
+from .perceive import View, perceive
+from .plan import plan_day
+from .reflect import maybe_reflect
+
+__all__ = ["MindContext", "recall", "remember", "perceive", "View", "plan_day", "decide_action",
+           "move", "want_to_talk", "say_next_line", "Conversation", "maybe_reflect"]

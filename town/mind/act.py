@@ -1,0 +1,108 @@
+"""Acting: choose the next step of the plan, walk there along a path, and use the object.
+
+Every action decision is preceded by a retrieval (purpose "act") whose event seq the action
+carries, so a recorded run shows why each action was chosen (Park et al. 2023 §4.3).
+"""
+
+from __future__ import annotations
+
+from ..events import EventKind
+from ..persona import Action, Persona, Step
+from ..thinking.questions import ChoosePlace
+from ..thinking.scripted import verb_for
+from .context import MindContext, gerund, recall, remember, seed_for
+from .plan import current_block, decompose_chunk, is_sleep, objects_at
+
+__all__ = ["decide_action", "move", "place_label", "MAX_WALK_TICKS"]
+
+#: A walk longer than this is split into several "walking" actions (13 game minutes at 10 s/tick).
+MAX_WALK_TICKS = 80
+
+
+def place_label(address: str) -> str:
+    """"the_ville:Hobbs Cafe:cafe:counter" -> "the counter of the cafe in Hobbs Cafe"."""
+    parts = address.split(":")
+    if len(parts) >= 4:
+        return f"the {parts[3]} of the {parts[2]} in {parts[1]}"
+    if len(parts) == 3:
+        return f"the {parts[2]} in {parts[1]}"
+    return parts[-1]
+
+
+def _sector(address: str) -> str:
+    parts = address.split(":")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> str:
+    """Ask where else to do ``task`` when ``place`` is closed; remember the closure."""
+    remember(p, ctx, kind="observation", content=f"{_sector(place)} is closed.")
+    world = ctx.world
+    candidates = sorted({":".join(a.split(":")[:2]) for a in world.tilemap.addresses()
+                         if a.count(":") >= 1 and world.is_open(a)} - {":".join(place.split(":")[:2])})
+    answer = ctx.backend.ask(ChoosePlace(
+        persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "choose_place", task),
+        task=task, usual_place=place, reason="closed", candidates=tuple(candidates)))
+    return answer.place
+
+
+def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
+    """Start ``step``: walk first if needed, else do it; publish the ACTION event."""
+    tick = ctx.tick
+    if p.path:
+        n = min(len(p.path), MAX_WALK_TICKS)
+        p.pending = step
+        p.action = Action(description=f"walking to {_sector(step.object)}", address=step.object,
+                          emoji="🚶", start_tick=tick, end_tick=tick + n, kind="walk",
+                          task=step.task, decision=decision)
+    else:
+        p.pending = None
+        sleep = is_sleep(step.description)
+        verb, emoji = ("sleep", "😴") if sleep else verb_for(step.object.rsplit(":", 1)[-1])
+        ticks = max(1, step.minutes * 60 // ctx.clock.seconds_per_tick)
+        p.action = Action(description=step.description, address=step.object, emoji=emoji,
+                          start_tick=tick, end_tick=tick + ticks, kind="sleep" if sleep else "do",
+                          task=step.task, decision=decision)
+        remember(p, ctx, kind="observation",
+                 content=f"{p.name} is {gerund(step.description)} at {place_label(step.object)}.")
+    a = p.action
+    ctx.publish(EventKind.ACTION, p.id, {
+        "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,
+        "start": a.start_tick, "end": a.end_tick, "task": a.task, "decision": a.decision})
+
+
+def decide_action(p: Persona, ctx: MindContext) -> None:
+    """If the current action is over, retrieve and choose the next one (or continue a walk)."""
+    a = p.action
+    if a is not None and ctx.tick < a.end_tick and not (a.kind == "walk" and not p.path):
+        return
+    if a is not None and a.kind == "walk" and p.pending is not None:
+        # Still on the way (or just arrived): the same decision continues.
+        _start(p, ctx, p.pending, a.decision)
+        return
+    if p.pending is not None:  # interrupted (e.g. by a conversation): walk there again
+        step = p.pending
+        p.path = ctx.world.path((p.x, p.y), ctx.world.tile_for(step.object, near=(p.x, p.y)))[1:]
+        _, seq = recall(p, ctx, step.description, purpose="act")
+        _start(p, ctx, step, seq)
+        return
+    block = current_block(p, ctx.now)
+    records, seq = recall(p, ctx, f"{block.description} at {place_label(block.place)}", purpose="act")
+    if not p.steps or p.steps[0].task != (block.task or block.description):
+        place = block.place
+        if not ctx.world.is_open(place):
+            place = _open_alternative(p, ctx, block.task or block.description, place)
+        p.steps = decompose_chunk(p, ctx, block, place, records)
+    step = p.steps.pop(0)
+    if not ctx.world.is_open(step.object):
+        place = _open_alternative(p, ctx, step.task or step.description, step.object)
+        step = Step(description=step.description, object=objects_at(ctx.world, place)[0],
+                    minutes=step.minutes, task=step.task)
+    p.path = ctx.world.path((p.x, p.y), ctx.world.tile_for(step.object, near=(p.x, p.y)))[1:]
+    _start(p, ctx, step, seq)
+
+
+def move(p: Persona) -> None:
+    """Take one step along the path (one tile per tick)."""
+    if p.path and p.conversation is None:
+        p.x, p.y = p.path.pop(0)

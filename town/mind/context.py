@@ -1,0 +1,135 @@
+"""What a mind step can reach: the world, the thinking backend, the clock and the event bus.
+
+Also the two primitives every cognitive step goes through: :func:`remember` (write a memory,
+rated by the backend, published as an event) and :func:`recall` (retrieve with a trace,
+published as an event), after Park et al. 2023 §4.1.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..clock import GameClock
+from ..events import Event, EventBus, EventKind
+from ..memory import MemoryKind, MemoryRecord
+from ..persona import Persona
+from ..thinking.backend import ThinkingBackend
+from ..thinking.questions import MemoryView, RateImportance
+
+__all__ = ["MindContext", "remember", "recall", "views", "seed_for", "gerund"]
+
+
+@dataclass
+class MindContext:
+    """Services shared by all personas' minds during a simulation.
+
+    Attributes:
+        world: the ``town.world.World`` (places, objects, paths).
+        backend: the thinking backend answering questions.
+        bus: the event bus of the simulation.
+        clock: the world clock (read-only for minds).
+        config: the effective ``town.config.Config``.
+        news: news tag -> ``NewsItem`` seeded by the scenario.
+        names: persona id -> full name.
+    """
+
+    world: Any
+    backend: ThinkingBackend
+    bus: EventBus
+    clock: GameClock
+    config: Any
+    news: dict[str, Any]
+    names: dict[str, str]
+
+    @property
+    def tick(self) -> int:
+        """The current tick."""
+        return self.clock.tick
+
+    @property
+    def now(self) -> datetime:
+        """Game datetime of the current tick."""
+        return self.clock.now
+
+    def publish(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> Event:
+        """Publish an event stamped with the current tick and game time."""
+        return self.bus.publish(Event(kind=kind, tick=self.tick, time=self.now, persona=persona, data=data))
+
+
+def seed_for(ctx: MindContext, persona: str, purpose: str, extra: object = "") -> int:
+    """A deterministic 31-bit seed for one question: run seed, tick, persona, purpose, extra."""
+    key = f"{ctx.config.seed}|{ctx.tick}|{persona}|{purpose}|{extra}".encode()
+    return zlib.crc32(key) & 0x7FFFFFFF
+
+
+def gerund(verb_phrase: str) -> str:
+    """"brew coffee" -> "brewing coffee" (simple English rules, for observation sentences)."""
+    head, _, rest = verb_phrase.partition(" ")
+    irregular = {"sit": "sitting", "shop": "shopping", "get": "getting", "set": "setting",
+                 "run": "running", "swim": "swimming", "chat": "chatting", "plan": "planning",
+                 "jog": "jogging", "be": "being", "see": "seeing", "ring": "ringing"}
+    if head.endswith("ing") and head not in irregular:
+        word = head
+    elif head in irregular:
+        word = irregular[head]
+    elif head.endswith("ie"):
+        word = head[:-2] + "ying"
+    elif head.endswith("e") and not head.endswith("ee"):
+        word = head[:-1] + "ing"
+    else:
+        word = head + "ing"
+    return f"{word} {rest}".strip()
+
+
+def views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:
+    """Memory records as the compact views questions carry."""
+    return tuple(
+        MemoryView(id=r.id, content=r.content, kind=r.kind.value, importance=r.importance,
+                   tags=r.tags, created=r.created.isoformat(sep=" "))
+        for r in records
+    )
+
+
+def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: str,
+             tags: tuple[str, ...] = (), importance: int | None = None, **provenance: Any) -> MemoryRecord:
+    """Write a memory: rate its importance (poignancy), add it, publish a MEMORY event.
+
+    Args:
+        p: the persona whose stream receives the memory.
+        kind: observation | chat | reflection | plan | whisper.
+        content: one sentence.
+        tags: news tags carried along provenance.
+        importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
+        **provenance: evidence, conversation, source, subject, predicate, object.
+
+    Returns:
+        The new record.
+    """
+    kind = MemoryKind(kind)
+    if importance is None:
+        q = RateImportance(persona=p.id, persona_name=p.name, content=content, kind=kind.value,
+                           tags=tuple(tags), seed=seed_for(ctx, p.id, "importance", content))
+        importance = ctx.backend.ask(q).importance
+    record = p.stream.add(kind=kind, content=content, created=ctx.now, importance=importance,
+                          tags=tuple(tags), **provenance)
+    if kind is not MemoryKind.REFLECTION:
+        p.importance_acc += record.importance
+    ctx.publish(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})
+    return record
+
+
+def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str,
+           k: int | None = None) -> tuple[list[MemoryRecord], int]:
+    """Retrieve from the persona's stream with the run's k and weights; publish the trace.
+
+    Returns:
+        (records best first, seq of the RETRIEVAL event) — the seq ties decisions to it.
+    """
+    cfg = ctx.config.retrieval
+    records, trace = p.stream.retrieve(query, now=ctx.now, k=k or cfg.k, weights=tuple(cfg.weights),
+                                       purpose=purpose, tick=ctx.tick)
+    event = ctx.publish(EventKind.RETRIEVAL, p.id, trace.to_dict(vectors=True))
+    return records, event.seq

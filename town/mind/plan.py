@@ -1,0 +1,119 @@
+"""Planning, day -> hour -> 5-15 minute actions (Park et al. 2023 §4.3).
+
+The day plan starts from the persona's routine and is adjusted by what retrieval brings back:
+a recalled memory tagged with a news item whose gathering falls on that day puts the gathering
+into the plan. Each plan block is cut into hour chunks, and each chunk is decomposed into steps.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+from ..events import EventKind
+from ..persona import Persona, PlanBlock, Step
+from ..thinking.questions import DecomposeTask, PlanDay, PlanItemView
+from .context import MindContext, recall, remember, seed_for, views
+
+__all__ = ["plan_day", "current_block", "decompose_chunk", "objects_at", "is_sleep"]
+
+
+def _hm(t: time | datetime) -> str:
+    return f"{t.hour:02d}:{t.minute:02d}"
+
+
+def _at(day: date, hm: str) -> datetime:
+    if hm == "24:00":
+        return datetime.combine(day + timedelta(days=1), time(0, 0))
+    h, m = map(int, hm.split(":"))
+    return datetime.combine(day, time(h, m))
+
+
+def is_sleep(description: str) -> bool:
+    """True for a sleeping activity ("sleeping", "go to sleep", "sleep")."""
+    return "sleep" in description.lower()
+
+
+def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
+    """Make (or remake) today's plan: retrieve, then ask PlanDay; publish and remember it.
+
+    Returns:
+        The new plan blocks (also stored on ``p.plan``); ``p.steps`` is cleared.
+    """
+    today = ctx.now.date()
+    query = f"Plans, appointments and events on {today:%A, %B} {today.day}, {today.year}"
+    records, _ = recall(p, ctx, query, purpose="plan_day")
+    recalled = {t for r in records for t in r.tags}
+    gatherings = []
+    for item in ctx.news.values():
+        g = getattr(item, "gathering", None)
+        if g is None or item.tag not in recalled or g.start.date() != today:
+            continue
+        gatherings.append(dict(tag=item.tag, summary=item.summary, place=g.place,
+                               start=_hm(g.start), end="24:00" if g.end.date() > today else _hm(g.end)))
+    routine = tuple(
+        PlanItemView(start=_hm(r.start), end="24:00" if r.end == time(0) and r.start != time(0) else _hm(r.end),
+                     description=r.activity, place=r.place, task=r.task)
+        for r in p.spec.routine
+    )
+    answer = ctx.backend.ask(PlanDay(
+        persona=p.id, persona_name=p.name, persona_summary=p.summary(),
+        seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
+        memories=views(records), gatherings=tuple(gatherings)))
+    p.plan = [PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
+                        place=i.place, task=i.task) for i in answer.items]
+    p.plan_date = today.isoformat()
+    p.steps = []
+    p.needs_replan = False
+    ctx.publish(EventKind.PLAN, p.id, {"level": "day", "date": p.plan_date,
+                                       "items": [b.to_dict() for b in p.plan]})
+    awake = [b for b in p.plan if not is_sleep(b.description)]
+    summary = "; ".join(f"{_hm(b.start)} {b.description}" for b in awake[:12])
+    tags = tuple(sorted({g["tag"] for g in gatherings}))
+    evidence = tuple(r.id for r in records if set(r.tags) & set(tags))
+    remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
+             tags=tags, evidence=evidence)
+    return p.plan
+
+
+def current_block(p: Persona, now: datetime) -> PlanBlock:
+    """The plan block covering ``now`` (the last block if the plan ends early)."""
+    for block in p.plan:
+        if block.start <= now < block.end:
+            return block
+    return p.plan[-1]
+
+
+def objects_at(world, place: str) -> list[str]:
+    """Object addresses (4 parts) at or under ``place``; ``[place]`` if it is one or has none."""
+    if place.count(":") >= 3:
+        return [place]
+    objs = sorted(a for a in world.tilemap.addresses() if a.count(":") == 3 and a.startswith(place + ":"))
+    return objs or [place]
+
+
+def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, records) -> list[Step]:
+    """Decompose the rest of the block's current hour into 5-15 minute steps (DecomposeTask).
+
+    Args:
+        block: the plan block being carried out.
+        place: where (the block's place, or an alternative if it is closed).
+        records: the memories retrieved for this decision.
+
+    Returns:
+        Steps in order; the hour-level plan is published as a PLAN event.
+    """
+    now = ctx.now
+    next_hour = now.replace(minute=0, second=0) + timedelta(hours=1)
+    end = min(block.end, next_hour) if not is_sleep(block.description) else block.end
+    minutes = max(1, int((end - now).total_seconds() // 60))
+    task = block.task or block.description
+    answer = ctx.backend.ask(DecomposeTask(
+        persona=p.id, persona_name=p.name, persona_summary=p.summary(),
+        seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=_hm(now),
+        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=views(records)))
+    steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
+             for s in answer.steps]
+    ctx.publish(EventKind.PLAN, p.id, {
+        "level": "hour", "date": p.plan_date, "task": task, "place": place,
+        "items": [{"description": s.description, "object": s.object, "minutes": s.minutes} for s in steps]})
+    return steps

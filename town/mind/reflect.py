@@ -1,0 +1,41 @@
+"""Reflection (Park et al. 2023 §4.2).
+
+When the summed importance of memories since the last reflection reaches the threshold (150),
+the persona picks focal points from its 100 most recent memories, retrieves for each, and
+writes insights that cite their evidence (memory ids).
+"""
+
+from __future__ import annotations
+
+from ..events import EventKind
+from ..persona import Persona
+from ..thinking.questions import FocalPoints, Insights
+from .context import MindContext, recall, remember, seed_for, views
+
+__all__ = ["maybe_reflect"]
+
+
+def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
+    """Reflect if ``p.importance_acc`` >= the configured threshold; returns whether it did."""
+    if p.importance_acc < ctx.config.reflection.threshold or p.asleep:
+        return False
+    recent = p.stream.last_records(100)
+    focal = ctx.backend.ask(FocalPoints(persona=p.id, persona_name=p.name, persona_summary=p.summary(),
+                                        seed=seed_for(ctx, p.id, "focal"), memories=views(recent)))
+    insights = []
+    for point in focal.questions:
+        records, seq = recall(p, ctx, point, purpose="reflect")
+        known = {r.id for r in records}
+        answer = ctx.backend.ask(Insights(persona=p.id, persona_name=p.name, persona_summary=p.summary(),
+                                          seed=seed_for(ctx, p.id, "insight", point),
+                                          focal_point=point, memories=views(records)))
+        for item in answer.insights:
+            evidence = tuple(i for i in item.evidence if i in known)
+            if not evidence:
+                continue
+            record = remember(p, ctx, kind="reflection", content=item.text, evidence=evidence)
+            insights.append({"memory": record.id, "content": record.content,
+                             "evidence": list(evidence), "focal_point": point, "retrieval": seq})
+    p.importance_acc = 0
+    ctx.publish(EventKind.REFLECTION, p.id, {"focal_points": list(focal.questions), "insights": insights})
+    return True

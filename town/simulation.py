@@ -1,0 +1,282 @@
+"""The Simulation: clock + world + personas + event bus, advanced one tick at a time.
+
+Within a tick every persona decides on the same snapshot of the world (positions and actions
+at the start of the tick); the effects that cross personas (starting conversations, lines
+heard, moves) are then applied in a fixed order (persona id order, conversation id order), so a
+run is deterministic for a given seed and backend (DESIGN §2).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .clock import GameClock
+from .embedding import Embedder, make_embedder
+from .events import EventBus, EventKind
+from .memory import MemoryStream
+from .mind import (Conversation, MindContext, View, decide_action, maybe_reflect, move, perceive,
+                   plan_day, remember, say_next_line, want_to_talk)
+from .mind.converse import LINE_EVERY_TICKS
+from .persona import Action, Persona
+from .thinking.backend import ThinkingBackend
+from .thinking.scripted import ScriptedBackend
+from .world import World
+
+__all__ = ["Simulation"]
+
+log = logging.getLogger(__name__)
+
+
+class Simulation:
+    """A town of personas living by a world clock (Park et al. 2023).
+
+    Args:
+        scenario: a loaded ``town.scenario.Scenario``.
+        config: the effective ``town.config.Config``.
+        backend: thinking backend (default: :class:`ScriptedBackend`).
+        embedder: embedder for memory streams (default: ``make_embedder(config.embedder)``).
+        run_path: SQLite run file to record to (None: not recorded).
+        bus: an event bus to publish on (default: a new one).
+
+    Raises:
+        RecordingError: when ``run_path`` exists already.
+    """
+
+    def __init__(self, scenario, config, *, backend: ThinkingBackend | None = None,
+                 embedder: Embedder | None = None, run_path: str | Path | None = None,
+                 bus: EventBus | None = None, seed_memories: bool = True):
+        self.scenario = scenario
+        self.config = config
+        self.tilemap = scenario.tilemap
+        self.world = World(scenario.tilemap)
+        self.backend = backend or ScriptedBackend()
+        self.embedder = embedder or make_embedder(config.embedder)
+        self.bus = bus or EventBus()
+        start = config.start or scenario.start
+        self.clock = GameClock(start, config.seconds_per_tick)
+        self.personas: dict[str, Persona] = {}
+        for spec in sorted(scenario.personas, key=lambda s: s.id):
+            p = Persona(spec=spec, stream=MemoryStream(spec.id, self.embedder))
+            p.x, p.y = self.world.tile_for(spec.home)
+            self.personas[spec.id] = p
+        self.conversations: dict[int, Conversation] = {}
+        self._next_conversation = 1
+        self._next_event = 0
+        self.ctx = MindContext(world=self.world, backend=self.backend, bus=self.bus, clock=self.clock,
+                               config=config, news={n.tag: n for n in scenario.news},
+                               names={pid: p.name for pid, p in self.personas.items()})
+        self.run_path = None if run_path is None else Path(run_path)
+        self.writer = None
+        if self.run_path is not None:
+            from .recording import RunWriter
+
+            self.writer = RunWriter(self.run_path, self.meta())
+            self.bus.subscribe(self.writer.handle)
+        if seed_memories:
+            self._seed()
+            self.snapshot()
+
+    # ------------------------------------------------------------------ set-up
+    def meta(self) -> dict[str, Any]:
+        """Run metadata stored in the run file (no secrets)."""
+        return {
+            "scenario": str(self.scenario.folder), "town": self.scenario.name,
+            "personas": {pid: {"name": p.name, "emoji": p.spec.emoji} for pid, p in self.personas.items()},
+            "seed": self.config.seed, "backend": self.backend.name, "embedder": self.embedder.name,
+            "config": self.config.to_dict(), "start": self.clock.start.isoformat(sep=" "),
+            "seconds_per_tick": self.clock.seconds_per_tick,
+            "versions": {"town": __version__}, "map": self.tilemap.to_dict(),
+        }
+
+    def _seed(self) -> None:
+        """Write each persona's seeded memories and relationships (tick 0)."""
+        for p in self.personas.values():
+            for m in p.spec.memories:
+                remember(p, self.ctx, kind=getattr(m, "kind", "observation") or "observation",
+                         content=m.content, importance=m.importance, tags=tuple(m.tags))
+            for rel in getattr(p.spec, "relationships", ()) or ():
+                other = self.ctx.names.get(rel.persona, rel.persona)
+                remember(p, self.ctx, kind="observation", subject=rel.persona,
+                         content=f"{other} is {rel.description}" if rel.description[:2].lower() in ("a ", "an", "my", "th") else f"About {other}: {rel.description}")
+
+    # ------------------------------------------------------------------ the tick
+    def _fire_scenario_events(self) -> None:
+        events = self.scenario.events
+        now = self.clock.now
+        while self._next_event < len(events) and events[self._next_event].at <= now:
+            ev = events[self._next_event]
+            self._next_event += 1
+            self._apply_scenario_event(ev)
+
+    def _apply_scenario_event(self, ev) -> None:
+        kind = ev.type.value if hasattr(ev.type, "value") else str(ev.type)
+        data = {"type": kind, "at": ev.at.isoformat(sep=" ")}
+        fields = dict(getattr(ev, "fields", {}) or {})
+        data.update({k: v for k, v in fields.items() if isinstance(v, (str, int, float, list, tuple, type(None)))})
+        if kind == "close_place":
+            self.world.close(fields["place"])
+        elif kind == "open_place":
+            self.world.open(fields["place"])
+        elif kind == "whisper":
+            self.whisper(fields["persona"], fields["text"], tags=tuple(fields.get("tags") or ()),
+                         importance=fields.get("importance"))
+        elif kind == "news":
+            targets = fields.get("personas") or "all"
+            ids = sorted(self.personas) if targets == "all" else list(targets)
+            for pid in ids:
+                remember(self.personas[pid], self.ctx, kind="observation", content=fields["text"],
+                         tags=tuple(fields.get("tags") or ()))
+        self.ctx.publish(EventKind.SCENARIO, None, data)
+
+    def whisper(self, persona: str, text: str, *, tags: tuple[str, ...] = (), importance: int | None = None) -> int:
+        """Inject an inner-voice memory (kind ``whisper``) into a persona; returns its id.
+
+        Raises:
+            KeyError: for an unknown persona id.
+        """
+        p = self.personas[persona]
+        record = remember(p, self.ctx, kind="whisper", content=text, tags=tags, importance=importance)
+        self.ctx.publish(EventKind.WHISPER, persona, {"text": text, "memory": record.id})
+        return record.id
+
+    def _snapshot_views(self) -> dict[str, View]:
+        views = {}
+        for pid, p in self.personas.items():
+            a = p.action
+            address = self.tilemap.address_at(p.x, p.y) or ""
+            parts = address.split(":")
+            views[pid] = View(id=pid, name=p.name, x=p.x, y=p.y, sector=parts[1] if len(parts) > 1 else "",
+                              action=a.description if a else "idle", kind=a.kind if a else "idle",
+                              address=a.address if a else address, conversation=p.conversation)
+        return views
+
+    def step(self) -> int:
+        """Simulate one tick; publish its events, the FRAME last. Returns the new tick count."""
+        ctx = self.ctx
+        self._fire_scenario_events()
+        snapshot = self._snapshot_views()
+        intents: list[tuple[str, str]] = []
+        today = self.clock.now.date().isoformat()
+        for pid, p in self.personas.items():
+            seen = perceive(p, ctx, snapshot)
+            if p.plan_date != today or p.needs_replan:
+                plan_day(p, ctx)
+            maybe_reflect(p, ctx)
+            if p.conversation is not None:
+                continue
+            other = want_to_talk(p, ctx, seen)
+            if other is not None:
+                intents.append((pid, other))
+                continue
+            decide_action(p, ctx)
+        busy = set()
+        for a, b in intents:
+            if {a, b} & busy or self.personas[b].conversation is not None or self.personas[b].asleep:
+                continue
+            busy |= {a, b}
+            self._start_conversation(a, b)
+        for cid in sorted(self.conversations):
+            conv = self.conversations[cid]
+            if (self.clock.tick - conv.start_tick) % LINE_EVERY_TICKS == 0:
+                if say_next_line(conv, self.personas, ctx):
+                    for pid in (conv.a, conv.b):
+                        self.personas[pid].speech = None
+                    del self.conversations[cid]
+        for p in self.personas.values():
+            move(p)
+        ctx.publish(EventKind.FRAME, None, {"personas": self.frame()})
+        tick = self.clock.tick
+        self.clock.advance()
+        every = max(1, int(round(self.config.recording.snapshot_every_hours * 3600 / self.clock.seconds_per_tick)))
+        if self.clock.tick % every == 0:
+            self.snapshot(tick)
+        return self.clock.tick
+
+    def _start_conversation(self, a: str, b: str) -> None:
+        cid = self._next_conversation
+        self._next_conversation += 1
+        conv = Conversation(id=cid, a=a, b=b, start_tick=self.clock.tick)
+        self.conversations[cid] = conv
+        for pid, other in ((a, b), (b, a)):
+            p = self.personas[pid]
+            p.conversation = cid
+            p.path = []
+            if p.action is not None and p.action.kind == "do" and p.pending is None:
+                p.steps.insert(0, _resume_step(p.action, self.clock.tick, self.clock.seconds_per_tick))
+            p.action = Action(description=f"talking with {self.personas[other].name}",
+                              address=self.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="💬",
+                              start_tick=self.clock.tick, end_tick=self.clock.tick + 10**6, kind="talk")
+            self.ctx.publish(EventKind.ACTION, pid, {
+                "description": p.action.description, "address": p.action.address, "emoji": "💬",
+                "kind": "talk", "start": p.action.start_tick, "end": None, "task": None,
+                "decision": 0, "conversation": cid, "with": other})
+
+    def frame(self) -> dict[str, dict[str, Any]]:
+        """The current frame: per persona position, address, action, emoji, speech, conversation."""
+        out = {}
+        for pid, p in self.personas.items():
+            a = p.action
+            out[pid] = {"x": p.x, "y": p.y, "address": self.tilemap.address_at(p.x, p.y),
+                        "action": a.description if a else "idle", "emoji": a.emoji if a else "🙂",
+                        "kind": a.kind if a else "idle", "target": a.address if a else None,
+                        "speech": p.speech, "conversation": p.conversation}
+        return out
+
+    # ------------------------------------------------------------------ driving
+    def run(self, ticks: int, *, progress=None) -> None:
+        """Simulate ``ticks`` ticks; ``progress(tick)`` is called after each one."""
+        for _ in range(int(ticks)):
+            self.step()
+            if progress is not None:
+                progress(self.clock.tick)
+
+    def snapshot(self, tick: int | None = None) -> None:
+        """Write a full-state snapshot to the run file (after ``tick``; -1 = before any tick)."""
+        if self.writer is None:
+            return
+        last = self.clock.tick - 1 if tick is None else tick
+        self.writer.snapshot(last, self.clock.time_of(last), self.bus.seq, self.get_state())
+
+    def close(self) -> None:
+        """Snapshot, mark the run finished and close the run file (idempotent)."""
+        if self.writer is not None:
+            self.snapshot()
+            self.ctx.publish(EventKind.STATUS, None, {"state": "finished", "reason": "closed"})
+            self.writer.close()
+            self.writer = None
+        self.backend.close()
+
+    # ------------------------------------------------------------------ state
+    def get_state(self) -> dict[str, Any]:
+        """JSON-able full state: clock, world, personas (with memory streams), conversations."""
+        return {
+            "clock": self.clock.get_state(), "world": self.world.get_state(),
+            "personas": {pid: {**p.get_state(), "stream": p.stream.get_state()} for pid, p in self.personas.items()},
+            "conversations": [c.get_state() for c in self.conversations.values()],
+            "next_conversation": self._next_conversation, "next_event": self._next_event,
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Restore from :meth:`get_state` output (resume and fork)."""
+        self.clock.set_state(state["clock"])
+        self.world.set_state(state["world"])
+        for pid, ps in state["personas"].items():
+            p = self.personas[pid]
+            p.set_state(ps)
+            p.stream.set_state(ps["stream"])
+        self.conversations = {c["id"]: Conversation.from_state(c) for c in state["conversations"]}
+        self._next_conversation = int(state["next_conversation"])
+        self._next_event = int(state["next_event"])
+
+
+def _resume_step(action: Action, tick: int, seconds_per_tick: int):
+    """The rest of an interrupted action as a step to pick up after a conversation."""
+    from .persona import Step
+
+    minutes = max(1, (action.end_tick - tick) * seconds_per_tick // 60)
+    return Step(description=action.description, object=action.address, minutes=minutes, task=action.task)
+
+

@@ -1,0 +1,306 @@
+"""The typed questions the mind asks, and the shapes of their answers.
+
+Each question is a frozen dataclass holding everything needed to answer it (no back-references
+into the simulation), so any backend can answer it: the scripted rules, or a language model
+that renders the question's Jinja2 template (``<template>.j2``) and returns JSON validated
+against ``answer_model``. ``seed`` makes scripted answers deterministic per question.
+
+Questions follow Park et al. 2023: importance (poignancy) rating §4.1, reflection focal points
+and insights §4.2, day -> hour -> action planning §4.3, reacting and dialogue §4.3.2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import ClassVar
+
+from pydantic import BaseModel, Field
+
+__all__ = [
+    "MemoryView",
+    "PlanItemView",
+    "Question",
+    "RateImportance",
+    "PlanDay",
+    "DecomposeTask",
+    "ChoosePlace",
+    "DecideToTalk",
+    "NextLine",
+    "SummariseConversation",
+    "FocalPoints",
+    "Insights",
+    "AnswerInterview",
+    "ImportanceAnswer",
+    "DayPlanAnswer",
+    "StepsAnswer",
+    "PlaceAnswer",
+    "TalkAnswer",
+    "LineAnswer",
+    "SummaryAnswer",
+    "FocalPointsAnswer",
+    "InsightsAnswer",
+    "InterviewAnswer",
+]
+
+
+# ---------------------------------------------------------------- context shared by questions
+@dataclass(frozen=True, kw_only=True)
+class MemoryView:
+    """A retrieved memory as shown to a backend: id, text, kind, importance, tags."""
+
+    id: int
+    content: str
+    kind: str
+    importance: int
+    tags: tuple[str, ...] = ()
+    created: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanItemView:
+    """One block of a plan: ``start``/``end`` as "HH:MM" (game time), what, where."""
+
+    start: str
+    end: str
+    description: str
+    place: str
+    task: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Question:
+    """Base of all questions.
+
+    Attributes:
+        persona: persona id asking (for accounting and the prompt).
+        persona_name: full name.
+        persona_summary: identity in one paragraph (traits, background, lifestyle).
+        seed: integer seed that makes the scripted answer deterministic.
+    """
+
+    template: ClassVar[str] = ""
+    persona: str
+    persona_name: str
+    persona_summary: str = ""
+    seed: int = 0
+
+    def context(self) -> dict:
+        """The fields as a dict, for rendering the question's template."""
+        return asdict(self)
+
+
+# ---------------------------------------------------------------- answers (validated JSON)
+class ImportanceAnswer(BaseModel):
+    """Poignancy 1-10 (Park et al. 2023 §4.1)."""
+
+    importance: int = Field(ge=1, le=10)
+
+
+class PlanItemAnswer(BaseModel):
+    """One day-plan block; times "HH:MM"."""
+
+    start: str = Field(pattern=r"^\d{2}:\d{2}$")
+    end: str = Field(pattern=r"^\d{2}:\d{2}$")
+    description: str = Field(min_length=1, max_length=200)
+    place: str = Field(min_length=1)
+    task: str | None = None
+
+
+class DayPlanAnswer(BaseModel):
+    """A day plan: blocks in time order covering the day."""
+
+    items: list[PlanItemAnswer] = Field(min_length=1)
+
+
+class StepAnswer(BaseModel):
+    """One 5-15 minute action of a decomposed task; ``object`` is a full address."""
+
+    description: str = Field(min_length=1, max_length=200)
+    object: str = Field(min_length=1)
+    minutes: int = Field(ge=1, le=1440)
+
+
+class StepsAnswer(BaseModel):
+    """The decomposition of a task into actions (Park et al. 2023 §4.3)."""
+
+    steps: list[StepAnswer] = Field(min_length=1, max_length=24)
+
+
+class PlaceAnswer(BaseModel):
+    """A chosen place (a full address)."""
+
+    place: str = Field(min_length=1)
+
+
+class TalkAnswer(BaseModel):
+    """Whether to start a conversation, and why."""
+
+    talk: bool
+    reason: str = ""
+
+
+class LineAnswer(BaseModel):
+    """The next utterance; ``shared`` cites the memory ids whose content it passes on."""
+
+    line: str = Field(min_length=1, max_length=1000)
+    shared: list[int] = Field(default_factory=list)
+    end: bool = False
+
+
+class SummaryAnswer(BaseModel):
+    """One-sentence summary of a conversation."""
+
+    summary: str = Field(min_length=1, max_length=400)
+
+
+class FocalPointsAnswer(BaseModel):
+    """High-level questions to reflect on (Park et al. 2023 §4.2)."""
+
+    questions: list[str] = Field(min_length=1, max_length=5)
+
+
+class InsightAnswer(BaseModel):
+    """One insight and the memory ids it rests on."""
+
+    text: str = Field(min_length=1, max_length=400)
+    evidence: list[int] = Field(min_length=1)
+
+
+class InsightsAnswer(BaseModel):
+    """Insights drawn from retrieved memories (Park et al. 2023 §4.2)."""
+
+    insights: list[InsightAnswer] = Field(min_length=1, max_length=5)
+
+
+class InterviewAnswer(BaseModel):
+    """An interview answer in the persona's voice."""
+
+    answer: str = Field(min_length=1, max_length=1000)
+
+
+# ---------------------------------------------------------------- questions
+@dataclass(frozen=True, kw_only=True)
+class RateImportance(Question):
+    """Rate the poignancy of a memory 1-10 (routine 1-3, social plans and news 5-8)."""
+
+    template: ClassVar[str] = "rate_importance"
+    answer_model: ClassVar[type[BaseModel]] = ImportanceAnswer
+    content: str
+    kind: str
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanDay(Question):
+    """Plan a day from the routine, adjusted by retrieved memories (gatherings) (§4.3).
+
+    ``gatherings`` lists known news gatherings on this date: dicts with tag, summary, place,
+    start, end ("HH:MM"); only those a retrieved memory mentions by tag should enter the plan.
+    """
+
+    template: ClassVar[str] = "plan_day"
+    answer_model: ClassVar[type[BaseModel]] = DayPlanAnswer
+    date: str
+    routine: tuple[PlanItemView, ...]
+    memories: tuple[MemoryView, ...] = ()
+    gatherings: tuple[dict, ...] = ()
+    places: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecomposeTask(Question):
+    """Decompose a plan block into 5-15 minute actions at objects of its place (§4.3)."""
+
+    template: ClassVar[str] = "decompose_task"
+    answer_model: ClassVar[type[BaseModel]] = StepsAnswer
+    task: str
+    place: str
+    start: str
+    minutes: int
+    objects: tuple[str, ...]
+    memories: tuple[MemoryView, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChoosePlace(Question):
+    """Choose where to do a task when its usual place cannot be used (e.g. it is closed)."""
+
+    template: ClassVar[str] = "choose_place"
+    answer_model: ClassVar[type[BaseModel]] = PlaceAnswer
+    task: str
+    usual_place: str
+    reason: str
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecideToTalk(Question):
+    """Decide whether to start a conversation with a perceived persona (§4.3.2)."""
+
+    template: ClassVar[str] = "decide_to_talk"
+    answer_model: ClassVar[type[BaseModel]] = TalkAnswer
+    other: str
+    other_name: str
+    other_action: str
+    own_action: str
+    relationship: str = ""
+    memories: tuple[MemoryView, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class NextLine(Question):
+    """Say the next line of a conversation, grounded in retrieved memories (§4.3.2).
+
+    ``told`` lists memory ids already passed on to this listener (never repeat them).
+    """
+
+    template: ClassVar[str] = "next_line"
+    answer_model: ClassVar[type[BaseModel]] = LineAnswer
+    listener: str
+    listener_name: str
+    history: tuple[tuple[str, str], ...] = ()
+    memories: tuple[MemoryView, ...] = ()
+    told: tuple[int, ...] = ()
+    max_lines: int = 8
+
+
+@dataclass(frozen=True, kw_only=True)
+class SummariseConversation(Question):
+    """Summarise a finished conversation in one sentence, from this persona's view."""
+
+    template: ClassVar[str] = "summarise_conversation"
+    answer_model: ClassVar[type[BaseModel]] = SummaryAnswer
+    other_name: str
+    history: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class FocalPoints(Question):
+    """Pick the salient high-level questions over recent memories (§4.2)."""
+
+    template: ClassVar[str] = "focal_points"
+    answer_model: ClassVar[type[BaseModel]] = FocalPointsAnswer
+    memories: tuple[MemoryView, ...]
+    n: int = 3
+
+
+@dataclass(frozen=True, kw_only=True)
+class Insights(Question):
+    """Draw insights about a focal point, each citing evidence memory ids (§4.2)."""
+
+    template: ClassVar[str] = "insights"
+    answer_model: ClassVar[type[BaseModel]] = InsightsAnswer
+    focal_point: str
+    memories: tuple[MemoryView, ...]
+    n: int = 2
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerInterview(Question):
+    """Answer an interviewer's question from retrieved memories (Park et al. 2023 §6.1)."""
+
+    template: ClassVar[str] = "answer_interview"
+    answer_model: ClassVar[type[BaseModel]] = InterviewAnswer
+    question: str
+    memories: tuple[MemoryView, ...] = ()
+    extra: dict = field(default_factory=dict)
