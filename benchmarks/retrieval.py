@@ -57,8 +57,11 @@ def make_data(n: int, rng: np.random.Generator):
 
 def numpy_scores(relevance, minutes, importance, now_minutes):
     """Brute-force score of every record (Park et al. 2023 §4.1, min-max, weights (1,1,1))."""
-    parts = [0.995 ** ((now_minutes - minutes) / 60.0), importance.astype(np.float64),
-             relevance.astype(np.float64)]
+    parts = [
+        0.995 ** ((now_minutes - minutes) / 60.0),
+        importance.astype(np.float64),
+        relevance.astype(np.float64),
+    ]
     score = np.zeros(len(minutes))
     for weight, raw in zip(WEIGHTS, parts):
         low, high = raw.min(), raw.max()
@@ -96,9 +99,18 @@ def run_size(n: int, repeats: int, rng: np.random.Generator) -> dict:
     vectors, importance, minutes, query = make_data(n, rng)
     start = time.perf_counter()
     stream = MemoryStream("bench", FixedEmbedder())
-    stream.add_many([{"kind": "observation", "content": f"memory {i}", "importance": int(imp),
-                      "created": T0 + timedelta(minutes=int(m))}
-                     for i, (imp, m) in enumerate(zip(importance, minutes))], embeddings=vectors)
+    stream.add_many(
+        [
+            {
+                "kind": "observation",
+                "content": f"memory {i}",
+                "importance": int(imp),
+                "created": T0 + timedelta(minutes=int(m)),
+            }
+            for i, (imp, m) in enumerate(zip(importance, minutes))
+        ],
+        embeddings=vectors,
+    )
     build_s = time.perf_counter() - start
     now = T0 + timedelta(days=10)
     now_minutes = 10 * 24 * 60
@@ -115,16 +127,22 @@ def run_size(n: int, repeats: int, rng: np.random.Generator) -> dict:
         return top_k(numpy_scores(relevance, minutes, importance, now_minutes), minutes)
 
     def by_project():
-        records, _ = stream.retrieve("q", now=now, k=K, weights=WEIGHTS, purpose="bench",
-                                     query_embedding=query)
+        records, _ = stream.retrieve(
+            "q", now=now, k=K, weights=WEIGHTS, purpose="bench", query_embedding=query
+        )
         return [r.id for r in records]
 
     score = numpy_scores(vectors @ query, minutes, importance, now_minutes)
     want = by_numpy()
     exact = same_top_k(by_project(), want, score) and same_top_k(by_search(), want, score)
-    return {"n": n, "build_s": build_s, "exact": exact,
-            "project": median_ms(by_project, repeats), "numpy": median_ms(by_numpy, repeats),
-            "search": median_ms(by_search, max(3, repeats // 5))}
+    return {
+        "n": n,
+        "build_s": build_s,
+        "exact": exact,
+        "project": median_ms(by_project, repeats),
+        "numpy": median_ms(by_numpy, repeats),
+        "search": median_ms(by_search, max(3, repeats // 5)),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,8 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=30)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(20230213)
-    print(f"{'N':>8} {'build s':>8} {'project ms':>11} {'numpy ms':>9} {'search k=N ms':>14}"
-          f" {'project/numpy':>14} {'exact':>6}")
+    print(
+        f"{'N':>8} {'build s':>8} {'project ms':>11} {'numpy ms':>9} {'search k=N ms':>14}"
+        f" {'project/numpy':>14} {'exact':>6}"
+    )
     ok = True
     for n in args.sizes:
         row = run_size(n, args.repeats, rng)
@@ -143,9 +163,11 @@ def main(argv: list[str] | None = None) -> int:
         bar = BARS.get(n)
         passed = row["exact"] and (bar is None or ratio <= bar)
         ok &= passed
-        print(f"{n:>8} {row['build_s']:>8.2f} {row['project']:>11.3f} {row['numpy']:>9.3f}"
-              f" {row['search']:>14.3f} {ratio:>14.2f} {str(row['exact']):>6}"
-              + ("" if bar is None else f"  (bar {bar:.0f}x: {'ok' if passed else 'FAIL'})"))
+        print(
+            f"{n:>8} {row['build_s']:>8.2f} {row['project']:>11.3f} {row['numpy']:>9.3f}"
+            f" {row['search']:>14.3f} {ratio:>14.2f} {str(row['exact']):>6}"
+            + ("" if bar is None else f"  (bar {bar:.0f}x: {'ok' if passed else 'FAIL'})")
+        )
     return 0 if ok else 1
 
 

@@ -18,7 +18,9 @@ class TableEmbedder:
 
     def __init__(self, table: dict[str, Sequence[float]]):
         self.dim = len(next(iter(table.values())))
-        self.table = {text: np.asarray(v, np.float64) / np.linalg.norm(v) for text, v in table.items()}
+        self.table = {
+            text: np.asarray(v, np.float64) / np.linalg.norm(v) for text, v in table.items()
+        }
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """``(n, dim) float32`` rows looked up in the table."""

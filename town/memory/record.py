@@ -15,7 +15,14 @@ from typing import Any
 
 from town.errors import MemoryStreamError
 
-__all__ = ["MemoryKind", "MemoryRecord", "TIME_FORMAT", "format_time", "parse_time"]
+__all__ = [
+    "MemoryKind",
+    "MemoryRecord",
+    "TIME_FORMAT",
+    "format_time",
+    "parse_time",
+    "parse_kind",
+]
 
 #: How record datetimes are written in dicts (game time, to the second).
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -46,6 +53,19 @@ class MemoryKind(str, enum.Enum):
     REFLECTION = "reflection"
     PLAN = "plan"
     WHISPER = "whisper"  # an injected "inner voice" (Park et al. 2023 §3.1's user control)
+
+
+def parse_kind(value: object) -> MemoryKind:
+    """A :class:`MemoryKind` from itself or its value.
+
+    Raises:
+        MemoryStreamError: naming ``kind`` and listing the kinds, for an unknown kind.
+    """
+    try:
+        return MemoryKind(value)
+    except ValueError:
+        kinds = ", ".join(k.value for k in MemoryKind)
+        raise MemoryStreamError(f"kind: must be one of {kinds}, got {value!r}") from None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,7 +114,9 @@ class MemoryRecord:
             raise MemoryStreamError(f"id: must be an int >= 0, got {self.id!r}")
         if not isinstance(self.kind, MemoryKind):
             raise MemoryStreamError(f"kind: must be a MemoryKind, got {self.kind!r}")
-        if self.source is not None and (len(self.source) != 2 or not isinstance(self.source[1], int)):
+        if self.source is not None and (
+            len(self.source) != 2 or not isinstance(self.source[1], int)
+        ):
             raise MemoryStreamError(f"source: must be (persona id, record id), got {self.source!r}")
 
     def to_dict(self) -> dict[str, Any]:
@@ -128,7 +150,7 @@ class MemoryRecord:
             return cls(
                 id=int(d["id"]),
                 persona=str(d["persona"]),
-                kind=MemoryKind(d["kind"]),
+                kind=parse_kind(d["kind"]),
                 content=str(d["content"]),
                 created=parse_time(d["created"], field="created"),
                 last_accessed=parse_time(d["last_accessed"], field="last_accessed"),

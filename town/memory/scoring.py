@@ -65,7 +65,9 @@ def check_weights(weights: Sequence[float]) -> tuple[float, float, float]:
     except (TypeError, ValueError):
         raise MemoryStreamError(f"weights: must be three numbers, got {weights!r}") from None
     if len(values) != 3:
-        raise MemoryStreamError(f"weights: must be (recency, importance, relevance), got {weights!r}")
+        raise MemoryStreamError(
+            f"weights: must be (recency, importance, relevance), got {weights!r}"
+        )
     if not all(math.isfinite(w) and w >= 0 for w in values):
         raise MemoryStreamError(f"weights: must be finite and >= 0, got {weights!r}")
     if not any(values):
@@ -138,11 +140,19 @@ def rank(
     k = check_k(k)
     n = len(hours)
     if not len(importance) == len(relevance) == len(created) == len(ids) == n:
-        raise MemoryStreamError("rank: hours, importance, relevance, created and ids differ in length")
+        raise MemoryStreamError(
+            "rank: hours, importance, relevance, created and ids differ in length"
+        )
     if n == 0:
         empty = np.empty((0, 3))
-        return Ranking(positions=np.empty(0, np.int64), n_top=0, recency=np.empty(0),
-                       parts=empty, contributions=empty, total=np.empty(0))
+        return Ranking(
+            positions=np.empty(0, np.int64),
+            n_top=0,
+            recency=np.empty(0),
+            parts=empty,
+            contributions=empty,
+            total=np.empty(0),
+        )
     hours = np.asarray(hours, dtype=np.float64)
     rec = _recency_part(hours)
     imp = _minmax(np.asarray(importance, dtype=np.float64))

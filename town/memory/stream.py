@@ -25,10 +25,10 @@ from town.memory.record import (
     check_content,
     check_importance,
     format_time,
-    parse_time,
+    parse_kind,
 )
 from town.memory.scoring import check_k, check_weights, rank
-from town.memory.trace import CandidateScore, RetrievalTrace
+from town.memory.trace import RetrievalTrace, candidates_from
 from town.memory.vectors import VectorIndex
 
 __all__ = ["MemoryStream"]
@@ -63,11 +63,21 @@ class MemoryStream:
         vectors = self._embedder.embed(list(texts))
         return self._index.check(vectors, len(texts), f"embedder {self._embedder.name!r}")
 
-    def add(self, *, kind: MemoryKind, content: str, created: datetime, importance: int,
-            evidence: Sequence[int] = (), subject: str | None = None,
-            predicate: str | None = None, object: str | None = None,
-            conversation: int | None = None, source: tuple[str, int] | None = None,
-            tags: Sequence[str] = ()) -> MemoryRecord:
+    def add(
+        self,
+        *,
+        kind: MemoryKind,
+        content: str,
+        created: datetime,
+        importance: int,
+        evidence: Sequence[int] = (),
+        subject: str | None = None,
+        predicate: str | None = None,
+        object: str | None = None,
+        conversation: int | None = None,
+        source: tuple[str, int] | None = None,
+        tags: Sequence[str] = (),
+    ) -> MemoryRecord:
         """Write one record (``last_accessed = created``) and index its embedded content.
 
         Returns:
@@ -77,14 +87,14 @@ class MemoryStream:
             MemoryStreamError: naming the field, for importance outside 1-10 or not an int,
                 empty content, or an embedding of the wrong dimension.
         """
-        (record,) = self.add_many([dict(
-            kind=kind, content=content, created=created, importance=importance,
-            evidence=evidence, subject=subject, predicate=predicate, object=object,
-            conversation=conversation, source=source, tags=tags)])
+        fields = dict(locals())  # exactly the keyword arguments above
+        del fields["self"]
+        (record,) = self.add_many([fields])
         return record
 
-    def add_many(self, items: Sequence[Mapping[str, Any]], *,
-                 embeddings: np.ndarray | None = None) -> list[MemoryRecord]:
+    def add_many(
+        self, items: Sequence[Mapping[str, Any]], *, embeddings: np.ndarray | None = None
+    ) -> list[MemoryRecord]:
         """Write several records at once (the bulk path for seeding and benchmarks).
 
         Args:
@@ -104,11 +114,17 @@ class MemoryStream:
         records = []
         for offset, item in enumerate(items):
             fields = dict(item)
-            fields["kind"] = MemoryKind(fields["kind"])
+            fields["kind"] = parse_kind(fields["kind"])
             fields["evidence"] = tuple(fields.get("evidence", ()))
             fields["tags"] = tuple(fields.get("tags", ()))
-            records.append(MemoryRecord(id=self._next_id + offset, persona=self.persona,
-                                        last_accessed=fields["created"], **fields))
+            records.append(
+                MemoryRecord(
+                    id=self._next_id + offset,
+                    persona=self.persona,
+                    last_accessed=fields["created"],
+                    **fields,
+                )
+            )
         ids = np.array([r.id for r in records], dtype=np.int64)
         stamps = [to_seconds(r.created) for r in records]
         self._index.add(vectors, ids)
@@ -140,7 +156,9 @@ class MemoryStream:
         try:
             return self._records[int(record_id)]
         except (KeyError, TypeError, ValueError):
-            raise MemoryStreamError(f"id: no memory record {record_id!r} in {self.persona}'s stream") from None
+            raise MemoryStreamError(
+                f"id: no memory record {record_id!r} in {self.persona}'s stream"
+            ) from None
 
     def records(self) -> list[MemoryRecord]:
         """All records, oldest id first."""
@@ -170,10 +188,17 @@ class MemoryStream:
         """``(n,) int64`` record ids in the FAISS index's storage order."""
         return self._index.ids()
 
-    def retrieve(self, query: str, *, now: datetime, k: int = 10,
-                 weights: Sequence[float] = (1.0, 1.0, 1.0), purpose: str, tick: int = 0,
-                 query_embedding: np.ndarray | None = None
-                 ) -> tuple[list[MemoryRecord], RetrievalTrace]:
+    def retrieve(
+        self,
+        query: str,
+        *,
+        now: datetime,
+        k: int = 10,
+        weights: Sequence[float] = (1.0, 1.0, 1.0),
+        purpose: str,
+        tick: int = 0,
+        query_embedding: np.ndarray | None = None,
+    ) -> tuple[list[MemoryRecord], RetrievalTrace]:
         """Exact retrieval: score every record, return the top k (Park et al. 2023 §4.1).
 
         Args:
@@ -200,29 +225,41 @@ class MemoryStream:
         cols = self._columns
         now_s = to_seconds(now)
         hours = (now_s - cols.accessed) / 3600.0
-        ranking = rank(hours=hours, importance=cols.importance, relevance=relevance,
-                       created=cols.created, ids=cols.ids, weights=weights, k=k)
+        ranking = rank(
+            hours=hours,
+            importance=cols.importance,
+            relevance=relevance,
+            created=cols.created,
+            ids=cols.ids,
+            weights=weights,
+            k=k,
+        )
         pos = ranking.positions
-        ids, parts, scores = cols.ids[pos].tolist(), ranking.parts.tolist(), ranking.contributions.tolist()
-        candidates = tuple(
-            CandidateScore(
-                rank=i + 1, id=record_id, content=self._records[record_id].content,
-                hours=h, recency=recency, importance=importance, relevance=rel,
-                recency_part=part[0], importance_part=part[1], relevance_part=part[2],
-                recency_score=score[0], importance_score=score[1], relevance_score=score[2],
-                total=total, in_top_k=i < ranking.n_top)
-            for i, (record_id, h, recency, importance, rel, part, score, total) in enumerate(zip(
-                ids, hours[pos].tolist(), ranking.recency.tolist(), cols.importance[pos].tolist(),
-                relevance[pos].tolist(), parts, scores, ranking.total.tolist())))
+        candidates = candidates_from(
+            ranking,
+            ids=cols.ids[pos].tolist(),
+            contents=[self._records[int(i)].content for i in cols.ids[pos]],
+            hours=hours[pos].tolist(),
+            importance=cols.importance[pos].tolist(),
+            relevance=relevance[pos].tolist(),
+        )
         top_ids = [c.id for c in candidates[: ranking.n_top]]
         cols.touch(pos[: ranking.n_top], now_s)
         for record_id in top_ids:
             self._records[record_id] = replace(self._records[record_id], last_accessed=now)
         self._access_log.append({"tick": int(tick), "time": format_time(now), "ids": top_ids})
         trace = RetrievalTrace(
-            persona=self.persona, tick=int(tick), game_time=now, purpose=purpose, query=query,
-            weights=weights, k=k, n_scored=len(cols), query_embedding=query_embedding,
-            candidates=candidates)
+            persona=self.persona,
+            tick=int(tick),
+            game_time=now,
+            purpose=purpose,
+            query=query,
+            weights=weights,
+            k=k,
+            n_scored=len(cols),
+            query_embedding=query_embedding,
+            candidates=candidates,
+        )
         return [self._records[i] for i in top_ids], trace
 
     def get_state(self) -> dict[str, Any]:
@@ -248,17 +285,21 @@ class MemoryStream:
             raise MemoryStreamError(
                 f"dim: the saved stream holds dim {state['dim']} vectors (embedder "
                 f"{state.get('embedder')!r}) but the embedder {self._embedder.name!r} gives dim "
-                f"{self._dim}; use the same embedder")
-        self._reset(VectorIndex.from_base64(state["index"], self._dim))
+                f"{self._dim}; use the same embedder"
+            )
+        index = VectorIndex.from_base64(state["index"], self._dim)
         records = {r.id: r for r in map(MemoryRecord.from_dict, state["records"])}
-        order = self.index_ids()
-        if set(order.tolist()) != set(records) or len(order) != len(records):
+        order = index.ids()
+        if sorted(order.tolist()) != sorted(records):
             raise MemoryStreamError("index: the saved FAISS index and records hold different ids")
+        self._reset(index)
         self._records = records
-        rows = [records[int(i)] for i in order]
-        self._columns.extend(order, [to_seconds(r.created) for r in rows],
-                             [to_seconds(r.last_accessed) for r in rows], [r.importance for r in rows])
+        rows = [records[i] for i in order.tolist()]
+        stamps = [(to_seconds(r.created), to_seconds(r.last_accessed)) for r in rows]
+        created, accessed = zip(*stamps) if stamps else ((), ())
+        self._columns.extend(order, created, accessed, [r.importance for r in rows])
         self._access_log = [
-            {"tick": int(e["tick"]), "time": format_time(parse_time(e["time"], field="access_log.time")),
-             "ids": [int(i) for i in e["ids"]]} for e in state["access_log"]]
+            {"tick": int(e["tick"]), "time": str(e["time"]), "ids": [int(i) for i in e["ids"]]}
+            for e in state["access_log"]
+        ]
         self._next_id = int(state["next_id"])

@@ -15,8 +15,9 @@ import numpy as np
 
 from town.errors import MemoryStreamError
 from town.memory.record import format_time, parse_time
+from town.memory.scoring import Ranking
 
-__all__ = ["CandidateScore", "RetrievalTrace"]
+__all__ = ["CandidateScore", "RetrievalTrace", "candidates_from"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,7 +128,9 @@ class RetrievalTrace:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any], *, query_embedding: np.ndarray | None = None) -> RetrievalTrace:
+    def from_dict(
+        cls, d: dict[str, Any], *, query_embedding: np.ndarray | None = None
+    ) -> RetrievalTrace:
         """Inverse of :meth:`to_dict`.
 
         Args:
@@ -156,3 +159,48 @@ class RetrievalTrace:
             )
         except KeyError as exc:
             raise MemoryStreamError(f"retrieval trace: missing field {exc.args[0]!r}") from None
+
+
+def candidates_from(
+    ranking: Ranking,
+    *,
+    ids: list[int],
+    contents: list[str],
+    hours: list[float],
+    importance: list[int],
+    relevance: list[float],
+) -> tuple[CandidateScore, ...]:
+    """The trace rows of a :class:`~town.memory.scoring.Ranking`, best first.
+
+    Args:
+        ranking: the ranking of m records.
+        ids: the m ranked records' ids, in ranking order (as the lists below).
+        contents: their sentences.
+        hours: their game hours since last access.
+        importance: their raw importance 1-10.
+        relevance: their raw relevance (cosine).
+    """
+    rows = zip(
+        ids, contents, hours, ranking.recency.tolist(), importance, relevance,
+        ranking.parts.tolist(), ranking.contributions.tolist(), ranking.total.tolist(),
+    )  # fmt: skip
+    return tuple(
+        CandidateScore(
+            rank=i + 1,
+            id=record_id,
+            content=content,
+            hours=h,
+            recency=recency,
+            importance=imp,
+            relevance=rel,
+            recency_part=part[0],
+            importance_part=part[1],
+            relevance_part=part[2],
+            recency_score=score[0],
+            importance_score=score[1],
+            relevance_score=score[2],
+            total=total,
+            in_top_k=i < ranking.n_top,
+        )
+        for i, (record_id, content, h, recency, imp, rel, part, score, total) in enumerate(rows)
+    )

@@ -106,7 +106,11 @@ class VectorIndex:
         except (ValueError, RuntimeError) as exc:
             raise MemoryStreamError(f"index: cannot read the saved FAISS index ({exc})") from None
         if not isinstance(index, faiss.IndexIDMap2):
-            raise MemoryStreamError(f"index: the saved index is a {type(index).__name__}, not an IndexIDMap2")
+            raise MemoryStreamError(
+                f"index: the saved index is a {type(index).__name__}, not an IndexIDMap2"
+            )
         if index.d != int(dim):
-            raise MemoryStreamError(f"index: the saved index holds dim {index.d} vectors, not dim {dim}")
+            raise MemoryStreamError(
+                f"index: the saved index holds dim {index.d} vectors, not dim {dim}"
+            )
         return cls(dim, index)
