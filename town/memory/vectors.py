@@ -3,9 +3,10 @@
 Vectors live only here, in an ``IndexIDMap2(IndexFlatIP(d))`` (ids stay stable across
 removals). :meth:`VectorIndex.relevance` runs FAISS's own inner-product kernel
 (``faiss.fvec_inner_products_ny``) over the flat index's storage (``IndexFlat.get_xb()``) in
-place: every similarity, unsorted, with no copy of the vectors. That is as fast as a numpy
-matrix-vector product, where ``index.search`` with k=N sorts everything (6-25x slower) and
-``range_search`` with radius -2 is 1.1-1.5x slower (PACKAGES.md, benchmarks/retrieval.py).
+place: every similarity, unsorted, with no copy of the vectors. Measured on 2 cores (d=384):
+0.26 ms at 1e4 records and 5.3 ms at 1e5, against 0.12 ms and 6-18 ms for a numpy
+matrix-vector product (two BLAS threads), 0.29 / 5.8 ms for ``range_search`` with radius -2,
+and 6-16 / 35-70 ms for ``index.search`` with k=N, which sorts everything (benchmarks/retrieval.py).
 """
 
 from __future__ import annotations
