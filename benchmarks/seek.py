@@ -67,14 +67,16 @@ def build(path: Path, ticks: int, personas: int, memory_every: int, retrieval_ev
                           "recency_part": 0.8, "importance_part": 0.4, "relevance_part": 0.6,
                           "recency_score": 0.8, "importance_score": 0.4, "relevance_score": 0.6,
                           "total": 1.8 - 0.01 * r, "in_top_k": r < 10} for r in range(n)]
-                trace = {"persona": pid, "tick": tick, "game_time": now.strftime("%Y-%m-%d %H:%M:%S"),
+                trace = {"persona": pid, "tick": tick,
+                         "game_time": now.strftime("%Y-%m-%d %H:%M:%S"),
                          "purpose": "react", "query": f"what is {ACTIONS[tick % 4]}?",
                          "weights": [1.0, 1.0, 1.0], "k": 10, "n_scored": counts[pid],
                          "candidates": cands, "query_embedding": queries[tick % 50]}
                 bus.publish(Event(kind=EventKind.RETRIEVAL, tick=tick, time=now, persona=pid,
                                   data=trace))
         frame = {pid: {"x": int(rng.integers(140)), "y": int(rng.integers(100)),
-                       "address": PLACES[(tick // 360 + j) % 4], "action": ACTIONS[(tick // 90 + j) % 4],
+                       "address": PLACES[(tick // 360 + j) % 4],
+                       "action": ACTIONS[(tick // 90 + j) % 4],
                        "emoji": "☕", "speech": None if tick % 7 else "Hi there, lovely day!",
                        "conversation": None} for j, pid in enumerate(ids)}
         bus.publish(Event(kind=EventKind.FRAME, tick=tick, time=now, data={"personas": frame}))

@@ -28,7 +28,8 @@ def brute_force(records, vectors, query, now, weights, k, runners_up=5):
              for r in records]
     raw = {"recency": [0.995 ** h for h in hours],
            "importance": [float(r["importance"]) for r in records],
-           "relevance": [float(np.dot(vectors[r["id"]].astype(np.float64), query)) for r in records]}
+           "relevance": [float(np.dot(vectors[r["id"]].astype(np.float64), query))
+                         for r in records]}
 
     def normalise(values):
         low, high = min(values), max(values)
@@ -72,23 +73,28 @@ class SyntheticRun:
 
     @property
     def tick(self) -> int:
+        """The tick being built."""
         return self.clock.tick
 
     @property
     def now(self) -> datetime:
+        """Game time of the tick being built."""
         return self.clock.now
 
     def publish(self, kind, persona, data) -> Event:
+        """Publish one event of the current tick on the bus."""
         event = self.bus.publish(Event(kind=kind, tick=self.tick, time=self.now, persona=persona,
                                        data=data))
         self.published.append(event)
         return event
 
     def unit(self) -> np.ndarray:
+        """A random unit ``(DIM,) float32`` vector."""
         v = self.rng.normal(size=DIM).astype(np.float32)
         return v / np.linalg.norm(v)
 
     def memory(self, persona, content, importance, *, kind="observation", vector=None) -> Event:
+        """Publish a new memory record (with its embedding) of ``persona``."""
         mid = len(self.records[persona])
         stamp = self.now.strftime("%Y-%m-%d %H:%M:%S")
         record = {"id": mid, "persona": persona, "kind": kind, "content": content,
@@ -97,7 +103,8 @@ class SyntheticRun:
                   "conversation": None, "source": None, "tags": []}
         self.records[persona][mid] = dict(record)
         self.vectors[persona][mid] = self.unit() if vector is None else vector
-        return self.publish(EventKind.MEMORY, persona, {**record, "embedding": self.vectors[persona][mid]})
+        data = {**record, "embedding": self.vectors[persona][mid]}
+        return self.publish(EventKind.MEMORY, persona, data)
 
     def retrieve(self, persona, *, weights=(1.0, 1.0, 1.0), k=3, purpose="react", query="q",
                  vector=None) -> Event:

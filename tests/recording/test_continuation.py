@@ -16,7 +16,8 @@ TABLE_DUMPS = {
     "events": "SELECT * FROM events ORDER BY seq",
     "memories": "SELECT * FROM memories ORDER BY persona, id",
     "retrievals": "SELECT r.seq, r.persona, r.tick, r.time, r.purpose, r.query, r.returned,"
-                  " r.candidates, v.vector FROM retrievals r JOIN query_vectors v ON v.id = r.vector"
+                  " r.candidates, v.vector FROM retrievals r"
+                  " JOIN query_vectors v ON v.id = r.vector"
                   " ORDER BY r.seq",
     "snapshots": "SELECT * FROM snapshots ORDER BY tick",
     "query_vectors": "SELECT vector FROM query_vectors ORDER BY vector",
@@ -93,7 +94,8 @@ def test_fork_copy_equals_the_parent_up_to_the_fork_snapshot(synthetic, tmp_path
     assert meta["finished"] is False
     with pytest.raises(RecordingError, match="already exists"):
         fork_copy(parent.writer.path, fork, 7)
-    tick, _, _ = fork_copy(parent.writer.path, tmp_path / "early.sqlite", datetime(2023, 2, 13, 7, 0, 39))
+    early = datetime(2023, 2, 13, 7, 0, 39)
+    tick, _, _ = fork_copy(parent.writer.path, tmp_path / "early.sqlite", early)
     assert tick == 1
     with pytest.raises(RecordingError, match="no snapshot"):
         fork_copy(parent.writer.path, tmp_path / "none.sqlite", 0)

@@ -24,7 +24,8 @@ def test_random_bytes_are_not_a_run(tmp_path, content):
     """Empty, short and random files are refused, naming the file."""
     path = tmp_path / "junk.sqlite"
     path.write_bytes(content)
-    with pytest.raises(RecordingError, match=r"junk\.sqlite is not a town run file \(or is damaged\)"):
+    message = r"junk\.sqlite is not a town run file \(or is damaged\)"
+    with pytest.raises(RecordingError, match=message):
         RunReader(path)
 
 
@@ -38,7 +39,8 @@ def test_truncated_run_is_refused(synthetic):
     path = run.writer.path
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
-    with pytest.raises(RecordingError, match=r"is not a town run file \(or is damaged\): truncated"):
+    message = r"is not a town run file \(or is damaged\): truncated"
+    with pytest.raises(RecordingError, match=message):
         RunReader(path)
 
 

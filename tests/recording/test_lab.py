@@ -15,8 +15,10 @@ HOUR = 360  # ticks of 10 s
 
 @pytest.fixture
 def recorded(synthetic):
-    """A run where ana's retrieval at hour 5 is the one inspected; memories and retrievals
-    before it move last_accessed, ones after it must not matter."""
+    """A run whose retrieval at hour 5 is inspected; later memories/retrievals must not matter.
+
+    Retrievals before it move last_accessed of some records.
+    """
     run = synthetic(seed=11)
     for hour in range(5):
         for i in range(3):
@@ -55,7 +57,7 @@ def test_recorded_weights_reproduce_the_recorded_top_k(recorded):
 @pytest.mark.parametrize("weights, k", [((3.0, 0.5, 1.0), 5), ((0.0, 0.0, 1.0), 4),
                                         ((1.0, 0.0, 0.0), 3), ((0.2, 2.0, 0.7), 6)])
 def test_other_weights_match_brute_force(recorded, reference, weights, k):
-    """Other weights and k: the same ranking a brute-force scan of the pre-retrieval stream gives."""
+    """Other weights and k: the ranking a brute-force scan of the pre-retrieval stream gives."""
     reader, target, before, vectors, now = recorded
     query = target.data["query_embedding"]
     expected = reference(before, vectors, query, now, weights, k)

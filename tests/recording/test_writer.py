@@ -34,7 +34,7 @@ def test_refuses_to_overwrite_an_existing_run(synthetic, tmp_path):
 
 
 def test_vectors_are_float32_blobs_never_json(synthetic):
-    """Embeddings land as 4*d-byte blobs; event JSON holds no vector; equal query vectors are stored once."""
+    """Embeddings are 4*d-byte blobs; event JSON holds no vector; a query vector is kept once."""
     run = synthetic()
     vector = np.arange(8, dtype=np.float32) / 10
     run.memory("ana", "a", 3, vector=vector)
@@ -50,7 +50,8 @@ def test_vectors_are_float32_blobs_never_json(synthetic):
                         " ORDER BY id").fetchall()
     assert [(t, n) for t, n, _ in rows] == [("blob", 32), ("blob", 32)]
     np.testing.assert_array_equal(np.frombuffer(rows[0][2], "<f4"), vector)
-    assert conn.execute("SELECT COUNT(*) FROM events WHERE data LIKE '%embedding%'").fetchone() == (0,)
+    with_vectors = "SELECT COUNT(*) FROM events WHERE data LIKE '%embedding%'"
+    assert conn.execute(with_vectors).fetchone() == (0,)
     assert conn.execute("SELECT COUNT(*) FROM query_vectors").fetchone() == (2,)
     assert conn.execute("SELECT COUNT(*) FROM retrievals").fetchone() == (3,)
 

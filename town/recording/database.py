@@ -66,7 +66,8 @@ def _check_header(path: Path) -> None:
     valid_for = int.from_bytes(header[92:96], "big")
     change_counter = int.from_bytes(header[24:28], "big")
     if valid_for == change_counter and path.stat().st_size < page_size * pages:
-        raise damaged(path, f"truncated ({path.stat().st_size} bytes, header says {page_size * pages})")
+        size = path.stat().st_size
+        raise damaged(path, f"truncated ({size} bytes, header says {page_size * pages})")
 
 
 def open_run(path: str | Path) -> sqlite3.Connection:

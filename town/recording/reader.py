@@ -164,9 +164,8 @@ class RunReader:
         """
         rows = self._rows("SELECT time, data FROM frames WHERE tick = ?", (int(tick),))
         if not rows:
-            raise RecordingError(
-                f"{self.path}: no frame at tick {tick} (recorded ticks {self.first_tick}-{self.last_tick})"
-            )
+            span = f"{self.first_tick}-{self.last_tick}"
+            raise RecordingError(f"{self.path}: no frame at tick {tick} (recorded ticks {span})")
         return {"tick": int(tick), "time": rows[0][0], **self._unpack(rows[0][1])}
 
     def frames(self, start: int, end: int) -> list[dict[str, Any]]:
@@ -195,7 +194,8 @@ class RunReader:
         Args:
             kinds: only these kinds (EventKind or its value); None = all.
             persona: only events of this persona.
-            since_tick, until_tick: inclusive tick range.
+            since_tick: only events at or after this tick.
+            until_tick: only events at or before this tick.
             limit: at most this many.
             after_seq: only events with seq > this (for paging / following a live run).
             newest_first: return the latest events first.
@@ -286,7 +286,8 @@ class RunReader:
         Args:
             persona: persona id.
             purpose: only this purpose (e.g. ``"react"``).
-            since_tick, until_tick: inclusive tick range.
+            since_tick: only retrievals at or after this tick.
+            until_tick: only retrievals at or before this tick.
             limit: at most this many (None = all).
             newest_first: latest first (default) or in seq order.
         """
@@ -378,7 +379,8 @@ class RunReader:
         accessed = self._last_access(persona, seq)
         ids = np.array([r[0] for r in rows], dtype=np.int64)
         created = [parse_time(r[1]) for r in rows]
-        last = [parse_time(accessed[i]) if i in accessed else c for i, c in zip(ids.tolist(), created)]
+        last = [parse_time(accessed[i]) if i in accessed else c
+                for i, c in zip(ids.tolist(), created)]
         embeddings = (np.stack([unpack_vector(r[4]) for r in rows]) if rows
                       else np.empty((0, 0), dtype=np.float32))
         return RecordedStream(

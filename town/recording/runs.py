@@ -31,7 +31,7 @@ def _decoded(name: str) -> str:
 
 
 def resolve_run(runs_dir: str | Path, name: str) -> Path:
-    """The file of run ``name`` (``name`` or ``name.sqlite``) inside ``runs_dir``.
+    r"""The file of run ``name`` (``name`` or ``name.sqlite``) inside ``runs_dir``.
 
     Args:
         runs_dir: the runs folder.

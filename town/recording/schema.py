@@ -68,7 +68,8 @@ CREATE TABLE memories (
     content TEXT NOT NULL, tags TEXT NOT NULL, embedding BLOB NOT NULL);
 CREATE UNIQUE INDEX memories_persona_id ON memories (persona, id);
 CREATE INDEX memories_seq ON memories (seq);
-CREATE TABLE query_vectors (id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, vector BLOB NOT NULL);
+CREATE TABLE query_vectors (
+    id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, vector BLOB NOT NULL);
 CREATE TABLE retrievals (
     seq INTEGER PRIMARY KEY, persona TEXT NOT NULL, tick INTEGER NOT NULL, time TEXT NOT NULL,
     purpose TEXT NOT NULL, query TEXT NOT NULL, returned TEXT NOT NULL,

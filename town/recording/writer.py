@@ -65,8 +65,7 @@ class RunWriter:
 
     @classmethod
     def append(cls, path: str | Path) -> RunWriter:
-        """Reopen an existing run (e.g. after :func:`~town.recording.continuation.truncate_after_snapshot`)
-        to write on; marks it unfinished.
+        """Reopen an existing run to write on (after resume or fork); marks it unfinished.
 
         Raises:
             RecordingError: when the file is missing, damaged or of another schema version.
@@ -99,7 +98,9 @@ class RunWriter:
         """
         with self._lock:
             if self._closed:
-                raise RecordingError(f"run file {self.path} is closed; cannot record {event.kind.value}")
+                raise RecordingError(
+                    f"run file {self.path} is closed; cannot record {event.kind.value}"
+                )
             try:
                 self._write(event)
                 if event.kind is EventKind.FRAME:
@@ -146,8 +147,8 @@ class RunWriter:
             "SELECT id FROM query_vectors WHERE digest = ?", (digest,)
         ).fetchone()
         self._conn.execute(
-            "INSERT INTO retrievals (seq, persona, tick, time, purpose, query, returned, candidates,"
-            " vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO retrievals (seq, persona, tick, time, purpose, query, returned,"
+            " candidates, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (event.seq, trace["persona"], event.tick, time, trace["purpose"], trace["query"],
              json.dumps(returned), pack_json(trace["candidates"]), vector_id),
         )
@@ -170,7 +171,8 @@ class RunWriter:
             try:
                 with self._conn:
                     self._conn.execute(
-                        "INSERT OR REPLACE INTO snapshots (tick, time, seq, state) VALUES (?, ?, ?, ?)",
+                        "INSERT OR REPLACE INTO snapshots (tick, time, seq, state)"
+                        " VALUES (?, ?, ?, ?)",
                         (tick, format_time(time), seq, pack_json(state)),
                     )
             except sqlite3.Error as exc:
