@@ -65,7 +65,10 @@ def _check_header(path: Path) -> None:
     pages = int.from_bytes(header[28:32], "big")
     valid_for = int.from_bytes(header[92:96], "big")
     change_counter = int.from_bytes(header[24:28], "big")
-    if valid_for == change_counter and path.stat().st_size < page_size * pages:
+    # With a -wal file present the run is open (or was killed): a checkpoint may be extending
+    # the file right now, so its size says nothing; the WAL holds the newest pages anyway.
+    live = Path(f"{path}-wal").exists()
+    if not live and valid_for == change_counter and path.stat().st_size < page_size * pages:
         size = path.stat().st_size
         raise damaged(path, f"truncated ({size} bytes, header says {page_size * pages})")
 
