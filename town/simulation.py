@@ -9,6 +9,7 @@ run is deterministic for a given seed and backend (DESIGN §2).
 from __future__ import annotations
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from .embedding import Embedder, make_embedder
 from .events import EventBus, EventKind
 from .memory import MemoryStream
 from .mind import (Conversation, MindContext, View, decide_action, maybe_reflect, move, perceive,
-                   plan_day, remember, say_next_line, want_to_talk)
+                   plan_day, recall, remember, say_next_line, want_to_talk)
 from .mind.converse import LINE_EVERY_TICKS
 from .persona import Action, Persona
 from .thinking.backend import ThinkingBackend
@@ -68,6 +69,9 @@ class Simulation:
         self.ctx = MindContext(world=self.world, backend=self.backend, bus=self.bus, clock=self.clock,
                                config=config, news={n.tag: n for n in scenario.news},
                                names={pid: p.name for pid, p in self.personas.items()})
+        pool = int(config.backend.pool_size)
+        self._pool = (ThreadPoolExecutor(max_workers=pool, thread_name_prefix="mind")
+                      if self.backend.name != "scripted" and pool > 1 else None)
         self.run_path = None if run_path is None else Path(run_path)
         self.writer = None
         if self.run_path is not None:
@@ -158,33 +162,22 @@ class Simulation:
         ctx = self.ctx
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
-        intents: list[tuple[str, str]] = []
-        today = self.clock.now.date().isoformat()
-        for pid, p in self.personas.items():
-            seen = perceive(p, ctx, snapshot)
-            if p.plan_date != today or p.needs_replan:
-                plan_day(p, ctx)
-            maybe_reflect(p, ctx)
-            if p.conversation is not None:
-                continue
-            other = want_to_talk(p, ctx, seen)
-            if other is not None:
-                intents.append((pid, other))
-                continue
-            decide_action(p, ctx)
+        wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
+        intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
         busy = set()
-        for a, b in intents:
+        for a, b, seq in intents:
             if {a, b} & busy or self.personas[b].conversation is not None or self.personas[b].asleep:
                 continue
             busy |= {a, b}
-            self._start_conversation(a, b)
-        for cid in sorted(self.conversations):
-            conv = self.conversations[cid]
-            if (self.clock.tick - conv.start_tick) % LINE_EVERY_TICKS == 0:
-                if say_next_line(conv, self.personas, ctx):
-                    for pid in (conv.a, conv.b):
-                        self.personas[pid].speech = None
-                    del self.conversations[cid]
+            self._start_conversation(a, b, seq)
+        talking = [c for _, c in sorted(self.conversations.items())
+                   if (self.clock.tick - c.start_tick) % LINE_EVERY_TICKS == 0]
+        ended = self._concurrently([lambda c=c: say_next_line(c, self.personas, ctx) for c in talking])
+        for conv, done in zip(talking, ended):
+            if done:
+                for pid in (conv.a, conv.b):
+                    self.personas[pid].speech = None
+                del self.conversations[conv.id]
         for p in self.personas.values():
             move(p)
         ctx.publish(EventKind.FRAME, None, {"personas": self.frame()})
@@ -195,12 +188,46 @@ class Simulation:
             self.snapshot(tick)
         return self.clock.tick
 
-    def _start_conversation(self, a: str, b: str) -> None:
+    def _decide(self, p: Persona, snapshot: dict[str, View]):
+        """One persona's decisions on the tick's snapshot.
+
+        Returns:
+            (whom it wants to talk to, the retrieval seq behind it), or None.
+        """
+        ctx = self.ctx
+        seen = perceive(p, ctx, snapshot)
+        if p.plan_date != ctx.now.date().isoformat() or p.needs_replan:
+            plan_day(p, ctx)
+        maybe_reflect(p, ctx)
+        if p.conversation is not None:
+            return None
+        other = want_to_talk(p, ctx, seen)
+        if other is None:
+            decide_action(p, ctx)
+        return other
+
+    def _concurrently(self, jobs: list) -> list:
+        """Run independent jobs (one persona or one conversation each) and publish their events
+        in job order: in a thread pool for model backends, so calls within a tick overlap."""
+        if self._pool is None:
+            return [job() for job in jobs]
+        futures = [self._pool.submit(self.ctx.buffered, job) for job in jobs]
+        results = []
+        for future in futures:
+            result, events = future.result()
+            self.ctx.flush(events)
+            results.append(result)
+        return results
+
+    def _start_conversation(self, a: str, b: str, decision: int) -> None:
+        """Start a conversation; the one addressed retrieves what it knows of ``a`` first."""
+        _, accepted = recall(self.personas[b], self.ctx, f"{self.personas[a].name} wants to talk to me.",
+                             purpose="react")
         cid = self._next_conversation
         self._next_conversation += 1
         conv = Conversation(id=cid, a=a, b=b, start_tick=self.clock.tick)
         self.conversations[cid] = conv
-        for pid, other in ((a, b), (b, a)):
+        for pid, other, seq in ((a, b, decision), (b, a, accepted)):
             p = self.personas[pid]
             p.conversation = cid
             p.path = []
@@ -212,7 +239,7 @@ class Simulation:
             self.ctx.publish(EventKind.ACTION, pid, {
                 "description": p.action.description, "address": p.action.address, "emoji": "💬",
                 "kind": "talk", "start": p.action.start_tick, "end": None, "task": None,
-                "decision": 0, "conversation": cid, "with": other})
+                "decision": seq, "conversation": cid, "with": other})
 
     def frame(self) -> dict[str, dict[str, Any]]:
         """The current frame: per persona position, address, action, emoji, speech, conversation."""
@@ -247,6 +274,8 @@ class Simulation:
             self.ctx.publish(EventKind.STATUS, None, {"state": "finished", "reason": "closed"})
             self.writer.close()
             self.writer = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
         self.backend.close()
 
     # ------------------------------------------------------------------ state

@@ -7,8 +7,9 @@ published as an event), after Park et al. 2023 §4.1.
 
 from __future__ import annotations
 
+import threading
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +20,37 @@ from ..persona import Persona
 from ..thinking.backend import ThinkingBackend
 from ..thinking.questions import MemoryView, RateImportance
 
-__all__ = ["MindContext", "remember", "recall", "views", "seed_for", "gerund"]
+__all__ = ["MindContext", "SeqRef", "remember", "recall", "views", "seed_for", "gerund"]
+
+
+class SeqRef:
+    """A reference to an event held back by :meth:`MindContext.buffered`.
+
+    ``seq`` is filled in when the event is published; ``int(ref)`` gives it.
+    """
+
+    __slots__ = ("seq",)
+
+    def __init__(self) -> None:
+        self.seq: int | None = None
+
+    def __int__(self) -> int:
+        if self.seq is None:
+            raise ValueError("the referenced event has not been published yet")
+        return self.seq
+
+    def __deepcopy__(self, memo: dict) -> int | None:
+        return self.seq
+
+
+def _resolve(value: Any) -> Any:
+    if isinstance(value, SeqRef):
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _resolve(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_resolve(v) for v in value]
+    return value
 
 
 @dataclass
@@ -43,6 +74,7 @@ class MindContext:
     config: Any
     news: dict[str, Any]
     names: dict[str, str]
+    _local: threading.local = field(default_factory=threading.local, repr=False)
 
     @property
     def tick(self) -> int:
@@ -54,9 +86,38 @@ class MindContext:
         """Game datetime of the current tick."""
         return self.clock.now
 
-    def publish(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> Event:
-        """Publish an event stamped with the current tick and game time."""
-        return self.bus.publish(Event(kind=kind, tick=self.tick, time=self.now, persona=persona, data=data))
+    def publish(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> int | SeqRef:
+        """Publish an event stamped with the current tick and game time.
+
+        Returns:
+            Its seq; inside :meth:`buffered` work, a :class:`SeqRef` resolved when flushed.
+        """
+        event = Event(kind=kind, tick=self.tick, time=self.now, persona=persona, data=data)
+        buffer = getattr(self._local, "buffer", None)
+        if buffer is not None:
+            ref = SeqRef()
+            buffer.append((event, ref))
+            return ref
+        return self.bus.publish(replace(event, data=_resolve(data))).seq
+
+    def buffered(self, work) -> tuple[Any, list[tuple[Event, SeqRef]]]:
+        """Run ``work()`` with this thread's events held back; returns (result, events).
+
+        Lets several personas decide concurrently (their backend calls overlap) while events
+        are published afterwards in a fixed order with :meth:`flush` (DESIGN §2, §5).
+        """
+        self._local.buffer = []
+        try:
+            return work(), self._local.buffer
+        finally:
+            self._local.buffer = None
+
+    def flush(self, events: list[tuple[Event, SeqRef]]) -> None:
+        """Publish held-back events in order, filling in their :class:`SeqRef` s."""
+        for event, ref in events:
+            data = _resolve(event.data)
+            ref.seq = self.bus.publish(Event(kind=event.kind, tick=event.tick, time=event.time,
+                                             persona=event.persona, data=data)).seq
 
 
 def seed_for(ctx: MindContext, persona: str, purpose: str, extra: object = "") -> int:
@@ -122,7 +183,7 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
 
 
 def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str,
-           k: int | None = None) -> tuple[list[MemoryRecord], int]:
+           k: int | None = None) -> tuple[list[MemoryRecord], int | SeqRef]:
     """Retrieve from the persona's stream with the run's k and weights; publish the trace.
 
     Returns:
@@ -131,5 +192,4 @@ def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str,
     cfg = ctx.config.retrieval
     records, trace = p.stream.retrieve(query, now=ctx.now, k=k or cfg.k, weights=tuple(cfg.weights),
                                        purpose=purpose, tick=ctx.tick)
-    event = ctx.publish(EventKind.RETRIEVAL, p.id, trace.to_dict(vectors=True))
-    return records, event.seq
+    return records, ctx.publish(EventKind.RETRIEVAL, p.id, trace.to_dict(vectors=True))

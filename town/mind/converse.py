@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..events import EventKind
 from ..persona import Persona
 from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
-from .context import MindContext, recall, remember, seed_for, views
+from .context import MindContext, SeqRef, recall, remember, seed_for, views
 from .perceive import View
 
 __all__ = ["Conversation", "want_to_talk", "say_next_line", "LINE_EVERY_TICKS", "MAX_LINES"]
@@ -59,11 +59,12 @@ def _relationship(p: Persona, other: str) -> str:
     return ""
 
 
-def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> str | None:
+def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> tuple[str, int | SeqRef] | None:
     """React to the first visible, free persona not on cooldown: retrieve, then DecideToTalk.
 
     Returns:
-        The other persona's id if ``p`` wants to start a conversation, else None.
+        (the other persona's id, seq of the retrieval behind the decision) if ``p`` wants to
+        start a conversation, else None.
     """
     if p.asleep or p.conversation is not None:
         return None
@@ -71,8 +72,8 @@ def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> str | None:
     for other in seen:
         if other.conversation is not None or ctx.tick < p.cooldown.get(other.id, 0):
             continue
-        records, _ = recall(p, ctx, f"What do I know about {other.name}? What should I tell them?",
-                            purpose="react")
+        records, seq = recall(p, ctx, f"What do I know about {other.name}? What should I tell them?",
+                              purpose="react")
         own = p.action.description if p.action else "idle"
         answer = ctx.backend.ask(DecideToTalk(
             persona=p.id, persona_name=p.name, persona_summary=p.summary(),
@@ -81,7 +82,7 @@ def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> str | None:
             memories=views(records)))
         hours = TALK_COOLDOWN_HOURS if answer.talk else DECLINE_COOLDOWN_HOURS
         p.cooldown[other.id] = ctx.tick + hours * hour_ticks
-        return other.id if answer.talk else None
+        return (other.id, seq) if answer.talk else None
     return None
 
 
