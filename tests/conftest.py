@@ -44,3 +44,25 @@ def hashing_embedder() -> HashingEmbedder:
 def table_embedder():
     """Factory: ``table_embedder({text: vector})`` -> an embedder returning those vectors."""
     return TableEmbedder
+
+
+REPO = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args: str, timeout: float = 900):
+    """Run ``python run.py ARGS`` from the repository root; returns the CompletedProcess."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, str(REPO / "run.py"), *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def party_run(tmp_path_factory):
+    """The issue's party run, made by the CLI as a user runs it: the_ville, 36 game hours,
+    default (MiniLM) embedder and scripted backend. Returns the run file's path."""
+    out = tmp_path_factory.mktemp("party") / "party.sqlite"
+    done = run_cli("simulate", "--town", "the_ville", "--hours", "36", "--out", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    return out

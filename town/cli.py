@@ -52,9 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("inspect", help="print retrieval traces of a recorded run")
     s.add_argument("run", help="run file")
     s.add_argument("--persona", required=True, help="persona id or full name")
-    g = s.add_mutually_exclusive_group()
-    g.add_argument("--last", type=int, default=3, help="the last N retrievals (default 3)")
-    g.add_argument("--at", help='game time, e.g. "2023-02-13 12:00": the retrievals nearest before it')
+    s.add_argument("--last", type=int, default=3, help="the last N retrievals (default 3)")
+    s.add_argument("--at", help='game time, e.g. "2023-02-13 12:00": show the last N up to then')
     s.add_argument("--purpose", help="only this purpose (act, chat, react, plan_day, reflect)")
     return parser
 
@@ -168,9 +167,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             at = parse_game_time(args.at, field="--at")
             start = datetime.fromisoformat(reader.meta["start"])
             until = int((at - start).total_seconds() // reader.meta.get("seconds_per_tick", 10))
-        rows = reader.retrievals(persona, purpose=args.purpose, until_tick=until)
-        rows = rows[-args.last:]
-        console = Console()
+        rows = reader.retrievals(persona, purpose=args.purpose, until_tick=until, limit=args.last,
+                                 newest_first=True)[::-1]
+        console = Console(width=None if sys.stdout.isatty() else 200)
         if not rows:
             console.print(f"no retrievals of {persona} match")
         for summary in rows:
@@ -180,9 +179,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
                             f"scored={trace['n_scored']}", title_justify="left")
             for col in ("rank", "content", "hours", "recency", "importance", "relevance",
                         "rec·n", "imp·n", "rel·n", "total"):
-                t.add_column(col, overflow="fold")
+                t.add_column(col, overflow="fold", max_width=60 if col == "content" else None,
+                             no_wrap=col != "content")
             for c in trace["candidates"]:
-                t.add_row(str(c["rank"]) + ("" if c["in_top_k"] else " (runner-up)"), c["content"][:70],
+                t.add_row(str(c["rank"]) + ("" if c["in_top_k"] else " (runner-up)"), c["content"],
                           f"{c['hours']:.2f}", f"{c['recency']:.4f}", str(c["importance"]),
                           f"{c['relevance']:.4f}", f"{c['recency_part']:.3f}", f"{c['importance_part']:.3f}",
                           f"{c['relevance_part']:.3f}", f"{c['total']:.4f}")

@@ -90,6 +90,8 @@ class Persona:
         speech: the line spoken this tick (for the viewer), or None.
         needs_replan: set when something heard changes today's plan (react, §4.3.1).
         pending: the step the persona is walking to, started on arrival.
+        procedures: the persona's ``town.procedures.ProceduralMemory`` (DESIGN §4), or None.
+        told: listener id -> statements already passed on to them (not repeated).
     """
 
     spec: Any
@@ -108,6 +110,8 @@ class Persona:
     speech: str | None = None
     needs_replan: bool = False
     pending: Step | None = None
+    procedures: Any = None
+    told: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -145,6 +149,8 @@ class Persona:
             "speech": self.speech,
             "needs_replan": self.needs_replan,
             "pending": None if self.pending is None else asdict(self.pending),
+            "procedures": None if self.procedures is None else self.procedures.get_state(),
+            "told": {k: list(v) for k, v in self.told.items()},
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -162,3 +168,6 @@ class Persona:
         self.speech = state["speech"]
         self.needs_replan = bool(state["needs_replan"])
         self.pending = None if state["pending"] is None else Step(**state["pending"])
+        if self.procedures is not None and state.get("procedures") is not None:
+            self.procedures.set_state(state["procedures"])
+        self.told = {k: list(v) for k, v in state["told"].items()}

@@ -96,9 +96,10 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
     records, seq = recall(speaker, ctx, query, purpose="chat")
     told = conv.told.setdefault(speaker_id, [])
     # Never tell the listener what they said themselves (no echo back along provenance).
-    # nor repeat a statement already made in this conversation.
+    # nor repeat a statement already made in this conversation or told them before.
+    old = set(conv.said) | set(speaker.told.get(listener.id, ()))
     tellable = [r for r in records if not (r.source and r.source[0] == listener.id)
-                and _root(r, speaker)[0] != listener.name and _root(r, speaker)[1] not in conv.said]
+                and _root(r, speaker)[0] != listener.name and _root(r, speaker)[1] not in old]
     answer = ctx.backend.ask(NextLine(
         persona=speaker.id, persona_name=speaker.name, persona_summary=speaker.summary(),
         seed=seed_for(ctx, speaker.id, "line", conv.id), listener=listener.id,
@@ -116,6 +117,7 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         original = known[rid]
         author, statement = _root(original, speaker)
         conv.said.append(statement)
+        speaker.told.setdefault(listener.id, []).append(statement)
         heard = (f'{speaker.name} told me: "{statement}"' if author == speaker.name
                  else f'{speaker.name} told me that {author} said: "{statement}"')
         remember(listener, ctx, kind="chat", content=heard,

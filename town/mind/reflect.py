@@ -20,9 +20,11 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
     if p.importance_acc < ctx.config.reflection.threshold or p.asleep:
         return False
     recent = p.stream.last_records(100)
-    focal = ctx.backend.ask(FocalPoints(persona=p.id, persona_name=p.name, persona_summary=p.summary(),
-                                        seed=seed_for(ctx, p.id, "focal"), memories=views(recent)))
-    insights = []
+    focal = ctx.backend.ask(FocalPoints(
+        persona=p.id, persona_name=p.name, persona_summary=p.summary(), seed=seed_for(ctx, p.id, "focal"),
+        memories=views(recent), people=tuple(ctx.names.values()),
+        topics=tuple((tag, item.summary) for tag, item in ctx.news.items())))
+    insights, written = [], set()
     for point in focal.questions:
         records, seq = recall(p, ctx, point, purpose="reflect")
         known = {r.id for r in records}
@@ -31,8 +33,9 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
                                           focal_point=point, memories=views(records)))
         for item in answer.insights:
             evidence = tuple(i for i in item.evidence if i in known)
-            if not evidence:
+            if not evidence or item.text in written:
                 continue
+            written.add(item.text)
             record = remember(p, ctx, kind="reflection", content=item.text, evidence=evidence)
             insights.append({"memory": record.id, "content": record.content,
                              "evidence": list(evidence), "focal_point": point, "retrieval": seq})

@@ -276,12 +276,17 @@ class SummariseConversation(Question):
 
 @dataclass(frozen=True, kw_only=True)
 class FocalPoints(Question):
-    """Pick the salient high-level questions over recent memories (§4.2)."""
+    """Pick the salient high-level questions over recent memories (§4.2).
+
+    ``people`` are the names of the town's personas; ``topics`` are (news tag, summary) pairs.
+    """
 
     template: ClassVar[str] = "focal_points"
     answer_model: ClassVar[type[BaseModel]] = FocalPointsAnswer
     memories: tuple[MemoryView, ...]
     n: int = 3
+    people: tuple[str, ...] = ()
+    topics: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -304,3 +309,33 @@ class AnswerInterview(Question):
     question: str
     memories: tuple[MemoryView, ...] = ()
     extra: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- procedural memory (DESIGN §4)
+class ProcedureAnswer(BaseModel):
+    """A generalised procedure: name, when it applies, the steps with ``{parameters}``."""
+
+    name: str = Field(min_length=1, max_length=120)
+    when: str = Field(min_length=1, max_length=300)
+    steps: list[StepAnswer] = Field(min_length=1, max_length=24)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GeneraliseProcedure(Question):
+    """Generalise the verified steps of a task into a reusable procedure (Voyager, Wang et al. 2023).
+
+    ``steps`` are the concrete steps carried out (dicts with description, object, minutes);
+    ``parameters`` pairs each parameter name with the concrete value it replaces (e.g.
+    ``("place", "the_ville:Hobbs Cafe:cafe:counter")``). The answer keeps the steps, in order,
+    with those values written as ``{name}``.
+    """
+
+    template: ClassVar[str] = "generalise_procedure"
+    answer_model: ClassVar[type[BaseModel]] = ProcedureAnswer
+    task: str
+    place: str
+    steps: tuple[dict, ...]
+    parameters: tuple[tuple[str, str], ...]
+
+
+__all__ += ["GeneraliseProcedure", "ProcedureAnswer"]

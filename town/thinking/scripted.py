@@ -13,6 +13,7 @@ from functools import singledispatchmethod
 
 from pydantic import BaseModel
 
+from ..procedures.generalise import generalise_text
 from .backend import ThinkingBackend
 from .questions import (
     AnswerInterview,
@@ -22,6 +23,7 @@ from .questions import (
     DecomposeTask,
     FocalPoints,
     FocalPointsAnswer,
+    GeneraliseProcedure,
     ImportanceAnswer,
     Insights,
     InsightsAnswer,
@@ -30,6 +32,7 @@ from .questions import (
     NextLine,
     PlaceAnswer,
     PlanDay,
+    ProcedureAnswer,
     Question,
     RateImportance,
     StepsAnswer,
@@ -241,19 +244,20 @@ class ScriptedBackend(ThinkingBackend):
     # ------------------------------------------------------------------ reflection (§4.2)
     @_answer.register
     def _(self, q: FocalPoints) -> FocalPointsAnswer:
-        counts: dict[str, int] = {}
+        people = [n for n in q.people if n != q.persona_name]
+        weight: dict[str, int] = {}
         for m in q.memories:
-            for name in re.findall(r"\b([A-Z][a-z]+ [A-Z][a-z]+)\b", m.content):
-                if name != q.persona_name:
-                    counts[name] = counts.get(name, 0) + m.importance
+            for name in people:
+                if name in m.content:
+                    weight[name] = weight.get(name, 0) + m.importance
         tags: dict[str, int] = {}
         for m in q.memories:
             for t in m.tags:
                 tags[t] = tags.get(t, 0) + m.importance
-        points = [f"What do I know about the {t}?" for t in sorted(tags, key=lambda t: -tags[t])]
-        points += [
-            f"How do I feel about {n}?" for n in sorted(counts, key=lambda n: (-counts[n], n))
-        ]
+        summary = dict(q.topics)
+        points = [f"What do I know about {summary.get(t, t)}?"
+                  for t in sorted(tags, key=lambda t: (-tags[t], t))]
+        points += [f"How do I feel about {n}?" for n in sorted(weight, key=lambda n: (-weight[n], n))]
         points.append("What have I been spending my time on?")
         return FocalPointsAnswer(questions=points[: q.n])
 
@@ -282,6 +286,16 @@ class ScriptedBackend(ThinkingBackend):
         if not hits:
             return InterviewAnswer(answer="No, I don't know anything about that.")
         return InterviewAnswer(answer=f"Yes. {hits[0].content}")
+
+    # ------------------------------------------------------------------ procedures (DESIGN §4)
+    @_answer.register
+    def _(self, q: GeneraliseProcedure) -> ProcedureAnswer:
+        values = dict(q.parameters)
+        steps = [dict(description=generalise_text(s["description"], values),
+                      object=generalise_text(s["object"], values), minutes=s["minutes"])
+                 for s in q.steps]
+        text = generalise_text(q.task, values)
+        return ProcedureAnswer(name=text, when=text, steps=steps)
 
 
 def _lower(text: str) -> str:

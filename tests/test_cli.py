@@ -1,0 +1,104 @@
+"""The command line as a user runs it: bad input exits 2 with one clear line and no output file."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import yaml
+from conftest import REPO, run_cli
+
+
+@pytest.fixture
+def town_copy(tmp_path):
+    """A writable copy of the_ville to break."""
+    folder = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", folder)
+    return folder
+
+
+def _edit(path, change):
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True))
+
+
+def _fails_cleanly(done, *needles):
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+def _simulate(folder, out):
+    return run_cli("simulate", "--town", str(folder), "--hours", "1", "--out", str(out), "--quiet",
+                   "--embedder", "hashing")
+
+
+def test_persona_missing_field(town_copy, tmp_path):
+    """A persona file without `age` names the file and the field."""
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d.pop("age"))
+    out = tmp_path / "x.sqlite"
+    _fails_cleanly(_simulate(town_copy, out), "klaus_mueller.yaml", "age", "missing")
+    assert not out.exists()
+
+
+def test_routine_naming_unknown_place(town_copy, tmp_path):
+    """A routine place that is not on the map is named with its field."""
+    _edit(town_copy / "maria_lopez.yaml", lambda d: d["routine"][2].__setitem__("place", "the_ville:Nowhere"))
+    out = tmp_path / "x.sqlite"
+    _fails_cleanly(_simulate(town_copy, out), "maria_lopez.yaml", "routine[2].place", "the_ville:Nowhere")
+    assert not out.exists()
+
+
+def test_address_no_path_reaches(town_copy, tmp_path):
+    """A walled room without doors that a routine uses: 'no path reaches'."""
+    def wall_off(d):
+        d["sectors"].append({"name": "Vault", "rect": [56, 38, 4, 4], "color": "#888888",
+                             "arenas": [{"name": "cell", "rect": [57, 39, 2, 2]}]})
+    _edit(town_copy / "map.yaml", wall_off)
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d["routine"][-1].__setitem__("place", "the_ville:Vault:cell"))
+    out = tmp_path / "x.sqlite"
+    done = _simulate(town_copy, out)
+    _fails_cleanly(done, "klaus_mueller.yaml", "place", "no path reaches")
+    assert not out.exists()
+
+
+def test_events_file_unknown_type(town_copy, tmp_path):
+    """An unknown event type names events[i].type and the allowed types."""
+    _edit(town_copy / "events.yaml", lambda d: d["events"][0].__setitem__("type", "earthquake"))
+    out = tmp_path / "x.sqlite"
+    _fails_cleanly(_simulate(town_copy, out), "events.yaml", "events[0].type", "earthquake")
+    assert not out.exists()
+
+
+def test_inspect_unknown_persona(party_run):
+    """inspect with a persona not in the run lists the ones it has."""
+    _fails_cleanly(run_cli("inspect", str(party_run), "--persona", "bob"), "--persona", "bob", "klaus_mueller")
+
+
+def test_missing_run_file(tmp_path):
+    """A run file that does not exist is named."""
+    missing = tmp_path / "nope.sqlite"
+    _fails_cleanly(run_cli("inspect", str(missing), "--persona", "klaus_mueller"), str(missing), "not found")
+    assert not missing.exists()
+
+
+def test_corrupt_run_file(tmp_path):
+    """A file that is not a run is refused with its name."""
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"this is not a database" * 100)
+    _fails_cleanly(run_cli("inspect", str(bad), "--persona", "klaus_mueller"), str(bad))
+
+
+def test_inspect_prints_traces_of_the_real_run(party_run):
+    """inspect prints trace tables with the candidates' parts for the party run."""
+    done = run_cli("inspect", str(party_run), "--persona", "Klaus Mueller", "--last", "2")
+    assert done.returncode == 0, done.stderr
+    for column in ("rank", "recency", "importance", "relevance", "total", "query"):
+        assert column in done.stdout
+    done = run_cli("inspect", str(party_run), "--persona", "klaus_mueller", "--at", "2023-02-13 12:00",
+                   "--last", "1")
+    assert done.returncode == 0 and "2023-02-13 11:" in done.stdout, done.stdout[:500]
