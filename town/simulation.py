@@ -22,6 +22,7 @@ from .mind import (Conversation, MindContext, View, decide_action, maybe_reflect
                    plan_day, recall, remember, say_next_line, want_to_talk)
 from .mind.converse import LINE_EVERY_TICKS
 from .persona import Action, Persona
+from .procedures import ProceduralMemory, ProcedureLibrary
 from .thinking.backend import ThinkingBackend
 from .thinking.scripted import ScriptedBackend
 from .world import World
@@ -59,8 +60,13 @@ class Simulation:
         start = config.start or scenario.start
         self.clock = GameClock(start, config.seconds_per_tick)
         self.personas: dict[str, Persona] = {}
+        threshold = config.procedures.threshold
+        self.procedures = ProcedureLibrary(self.embedder, threshold=threshold)  # the town library
+        roster = tuple((s.name, s.home) for s in scenario.personas)
         for spec in sorted(scenario.personas, key=lambda s: s.id):
-            p = Persona(spec=spec, stream=MemoryStream(spec.id, self.embedder))
+            p = Persona(spec=spec, stream=MemoryStream(spec.id, self.embedder),
+                        procedures=ProceduralMemory(ProcedureLibrary(self.embedder, threshold=threshold),
+                                                    self.procedures, roster))
             p.x, p.y = self.world.tile_for(spec.home)
             self.personas[spec.id] = p
         self.conversations: dict[int, Conversation] = {}
@@ -286,6 +292,7 @@ class Simulation:
             "personas": {pid: {**p.get_state(), "stream": p.stream.get_state()} for pid, p in self.personas.items()},
             "conversations": [c.get_state() for c in self.conversations.values()],
             "next_conversation": self._next_conversation, "next_event": self._next_event,
+            "town_procedures": self.procedures.get_state(),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -299,6 +306,8 @@ class Simulation:
         self.conversations = {c["id"]: Conversation.from_state(c) for c in state["conversations"]}
         self._next_conversation = int(state["next_conversation"])
         self._next_event = int(state["next_event"])
+        if "town_procedures" in state:
+            self.procedures.set_state(state["town_procedures"])
 
 
 def _resume_step(action: Action, tick: int, seconds_per_tick: int):

@@ -1,0 +1,300 @@
+"""A procedure library: save after verified success, retrieve by ``when``, feedback, pruning.
+
+One library per persona plus a shared town library (DESIGN §4; Voyager's skill library, Wang et
+al. 2023). Procedures are few (tens), so similarity is an exact numpy dot product over
+L2-normalised embeddings; vectors are re-embedded on :meth:`ProcedureLibrary.set_state`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from .procedure import Procedure, ProcedureError, ProcedureStatus, ProcedureStep, fill
+
+__all__ = [
+    "ProcedureLibrary",
+    "Match",
+    "PruneRule",
+    "DEDUP_SIMILARITY",
+    "MIN_USES_FOR_RATE",
+    "UNUSED_DAYS",
+    "BELOW_THRESHOLD_DAYS",
+]
+
+#: A save whose name or ``when`` is more similar than this (cosine) to a kept procedure
+#: updates that procedure instead of adding another (DESIGN §4).
+DEDUP_SIMILARITY = 0.9
+#: Pruning rule 1 looks at the raw success rate only after this many uses.
+MIN_USES_FOR_RATE = 5
+#: Pruning rule 2: game days without a use.
+UNUSED_DAYS = 30
+#: Pruning rule 3: game days spent below the retrieval threshold.
+BELOW_THRESHOLD_DAYS = 7
+
+_EPS = 1e-12  # 3/5 must pass a 0.6 threshold whatever the float rounding
+
+
+class PruneRule(str, enum.Enum):
+    """The three pruning rules of DESIGN §4 (any one prunes)."""
+
+    LOW_SUCCESS_RATE = "low success rate"  # successes / uses < 0.5 after >= 5 uses
+    UNUSED = "unused"  # not used for 30 game days
+    BELOW_THRESHOLD = "below threshold"  # reliability < threshold for 7 game days
+
+
+@dataclass(frozen=True, kw_only=True)
+class Match:
+    """A retrieved procedure and the cosine similarity of its ``when`` to the task."""
+
+    procedure: Procedure
+    similarity: float
+
+
+class ProcedureLibrary:
+    """Procedures of one persona (or of the town), keyed by unique name.
+
+    Args:
+        embedder: an ``town.embedding.Embedder``; ``when`` and names are embedded with it.
+        threshold: least reliability for retrieval, in [0, 1] (config ``procedures.threshold``).
+        k: how many procedures :meth:`retrieve` returns at most (DESIGN §4: 2).
+
+    Raises:
+        ProcedureError: for a threshold outside [0, 1] or k < 1.
+    """
+
+    def __init__(self, embedder: Any, *, threshold: float = 0.6, k: int = 2):
+        if not 0.0 <= threshold <= 1.0:
+            raise ProcedureError(f"procedures.threshold must be in [0, 1], got {threshold}")
+        if k < 1:
+            raise ProcedureError(f"procedure retrieval k must be >= 1, got {k}")
+        self._embedder = embedder
+        self.threshold = float(threshold)
+        self.k = int(k)
+        self._procs: dict[str, Procedure] = {}
+        self._vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # name -> (name, when) (d,)
+
+    # ------------------------------------------------------------------ reading
+    def __len__(self) -> int:
+        return len(self._procs)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._procs
+
+    def procedures(self) -> tuple[Procedure, ...]:
+        """All procedures, pruned ones included, in the order they were first saved."""
+        return tuple(self._procs.values())
+
+    def get(self, name: str) -> Procedure:
+        """The procedure called ``name``.
+
+        Raises:
+            ProcedureError: for an unknown name.
+        """
+        try:
+            return self._procs[name]
+        except KeyError:
+            raise ProcedureError(f"no procedure named {name!r} in the library") from None
+
+    def is_reliable(self, procedure: Procedure) -> bool:
+        """True if ``reliability >= threshold`` (the retrieval filter)."""
+        return procedure.reliability >= self.threshold - _EPS
+
+    def status(self, procedure: Procedure) -> ProcedureStatus:
+        """Active, below threshold, or pruned."""
+        if procedure.pruned is not None:
+            return ProcedureStatus.PRUNED
+        return ProcedureStatus.ACTIVE if self.is_reliable(procedure) else ProcedureStatus.BELOW_THRESHOLD
+
+    def describe(self, name: str) -> dict[str, Any]:
+        """``Procedure.to_dict()`` plus ``status`` and ``threshold``: what a viewer shows."""
+        p = self.get(name)
+        return {**p.to_dict(), "status": self.status(p).value, "threshold": self.threshold}
+
+    # ------------------------------------------------------------------ saving
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(self._embedder.embed(texts), dtype=np.float32)
+
+    def _store(self, procedure: Procedure) -> None:
+        v = self._embed([procedure.name, procedure.when])
+        self._procs[procedure.name] = procedure
+        self._vectors[procedure.name] = (v[0], v[1])
+
+    def _track(self, procedure: Procedure, now: datetime) -> Procedure:
+        """Set or clear ``below_since`` after the counts changed."""
+        if self.is_reliable(procedure):
+            return replace(procedure, below_since=None)
+        return procedure if procedure.below_since is not None else replace(procedure, below_since=now)
+
+    def duplicate_of(self, procedure: Procedure) -> Procedure | None:
+        """The kept (not pruned) procedure whose name or ``when`` is > 0.9 similar, most similar."""
+        if not self._procs:
+            return None
+        v = self._embed([procedure.name, procedure.when])
+        best, best_sim = None, DEDUP_SIMILARITY
+        for name, p in self._procs.items():
+            if p.pruned is not None:
+                continue
+            vn, vw = self._vectors[name]
+            sim = max(float(vn @ v[0]), float(vw @ v[1]))
+            if sim > best_sim:
+                best, best_sim = p, sim
+        return best
+
+    def save(self, procedure: Procedure, *, now: datetime) -> tuple[Procedure, bool]:
+        """Save a procedure generalised from a verified success, or update its near-duplicate.
+
+        A near-duplicate (name or ``when`` cosine > 0.9, not pruned) takes the new steps and adds
+        the new counts, so a second verified success of the same task becomes successes + 1.
+
+        Args:
+            procedure: the generalised procedure (usually successes=1, failures=0).
+            now: game datetime (``last_used`` of an updated procedure).
+
+        Returns:
+            (the stored procedure, True if an existing one was updated).
+
+        Raises:
+            ProcedureError: if a step names an unknown procedure or the steps form a cycle.
+        """
+        dup = self.duplicate_of(procedure)
+        if dup is not None:
+            updated = dup.with_counts(successes=dup.successes + procedure.successes,
+                                      failures=dup.failures + procedure.failures,
+                                      steps=procedure.steps, last_used=now)
+            self._check_composition(updated)
+            updated = self._track(updated, now)
+            self._procs[dup.name] = updated
+            return updated, True
+        name, n = procedure.name, 2
+        while name in self._procs:  # a pruned namesake is kept for the record
+            name, n = f"{procedure.name} ({n})", n + 1
+        new = self._track(replace(procedure, name=name), now)
+        self._check_composition(new)
+        self._store(new)
+        return new, False
+
+    # ------------------------------------------------------------------ retrieval + feedback
+    def retrieve(self, task: str) -> list[Match]:
+        """Procedures for ``task``: reliability >= threshold, not pruned, top k by ``when`` cosine.
+
+        Ties in similarity go to the higher reliability, then the name.
+
+        Returns:
+            At most ``k`` matches, most similar first.
+        """
+        eligible = [p for p in self._procs.values() if p.pruned is None and self.is_reliable(p)]
+        if not eligible:
+            return []
+        q = self._embed([task])[0]
+        scored = [Match(procedure=p, similarity=float(self._vectors[p.name][1] @ q)) for p in eligible]
+        scored.sort(key=lambda m: (-m.similarity, -m.procedure.reliability, m.procedure.name))
+        return scored[: self.k]
+
+    def record_use(self, name: str, *, now: datetime) -> Procedure:
+        """Mark a procedure as being followed from ``now`` (``last_used``); counts wait for the outcome.
+
+        Raises:
+            ProcedureError: for an unknown or pruned procedure.
+        """
+        p = self.get(name)
+        if p.pruned is not None:
+            raise ProcedureError(f"procedure {name!r} was pruned ({p.pruned}); it cannot be used")
+        self._procs[name] = replace(p, last_used=now)
+        return self._procs[name]
+
+    def record_outcome(self, name: str, *, success: bool, now: datetime) -> Procedure:
+        """Feedback after a use: successes + 1 or failures + 1 (DESIGN §4).
+
+        Raises:
+            ProcedureError: for an unknown procedure.
+        """
+        p = self.get(name)
+        p = p.with_counts(successes=p.successes + int(success), failures=p.failures + int(not success))
+        self._procs[name] = self._track(p, now)
+        return self._procs[name]
+
+    def prune(self, now: datetime) -> list[tuple[Procedure, PruneRule]]:
+        """Apply the three pruning rules to every kept procedure (DESIGN §4).
+
+        1. raw success rate < 0.5 after >= 5 uses; 2. unused for 30 game days; 3. below the
+        retrieval threshold for 7 game days. A pruned procedure stays, marked, never retrieved.
+
+        Returns:
+            The newly pruned procedures with the rule that fired, in library order.
+        """
+        out = []
+        for name, p in list(self._procs.items()):
+            if p.pruned is not None:
+                continue
+            rule = None
+            if p.uses >= MIN_USES_FOR_RATE and p.successes / p.uses < 0.5:
+                rule = PruneRule.LOW_SUCCESS_RATE
+            elif now - p.last_used >= timedelta(days=UNUSED_DAYS):
+                rule = PruneRule.UNUSED
+            elif p.below_since is not None and now - p.below_since >= timedelta(days=BELOW_THRESHOLD_DAYS):
+                rule = PruneRule.BELOW_THRESHOLD
+            if rule is not None:
+                self._procs[name] = replace(p, pruned=rule.value, pruned_at=now)
+                out.append((self._procs[name], rule))
+        return out
+
+    # ------------------------------------------------------------------ composition
+    def _check_composition(self, procedure: Procedure) -> None:
+        """Refuse unknown sub-procedures and cycles (expanding with ``procedure`` in place)."""
+        self._expand(procedure, (), {procedure.name: procedure})
+
+    def _expand(self, p: Procedure, path: tuple[str, ...], extra: dict[str, Procedure]) -> list[ProcedureStep]:
+        path = (*path, p.name)
+        out: list[ProcedureStep] = []
+        for step in p.steps:
+            if step.procedure is None:
+                out.append(step)
+                continue
+            if step.procedure in path:
+                cycle = " -> ".join((*path[path.index(step.procedure):], step.procedure))
+                raise ProcedureError(f"procedure {path[0]!r}: composition cycle {cycle}; "
+                                     "a procedure may not include itself")
+            sub = extra.get(step.procedure) or self._procs.get(step.procedure)
+            if sub is None:
+                raise ProcedureError(f"procedure {p.name!r}: step names unknown procedure {step.procedure!r}")
+            out.extend(self._expand(sub, path, extra))
+        return out
+
+    def expand(self, name: str, values: dict[str, str] | None = None) -> list[ProcedureStep]:
+        """The action steps of ``name`` with sub-procedures expanded recursively, in order.
+
+        Args:
+            name: procedure name.
+            values: parameter -> concrete value; when given, the step texts are filled in.
+
+        Raises:
+            ProcedureError: unknown procedure, a composition cycle (naming it), or a parameter
+                without a value.
+        """
+        steps = self._expand(self.get(name), (), {})
+        if values is None:
+            return steps
+        return [ProcedureStep(description=fill(s.description, values), object=fill(s.object, values),
+                              minutes=s.minutes) for s in steps]
+
+    # ------------------------------------------------------------------ state
+    def get_state(self) -> dict[str, Any]:
+        """JSON-able: ``{"threshold", "procedures": [Procedure.to_dict() + "status"]}``."""
+        return {"threshold": self.threshold,
+                "procedures": [self.describe(name) for name in self._procs]}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Restore procedures from :meth:`get_state` output (the threshold stays the config's).
+
+        Raises:
+            ProcedureError: for a malformed procedure, naming the field.
+        """
+        procs = [Procedure.from_dict(d) for d in state["procedures"]]
+        self._procs, self._vectors = {}, {}
+        for p in procs:
+            self._store(p)

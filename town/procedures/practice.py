@@ -1,0 +1,216 @@
+"""How the mind uses procedural memory: follow a retrieved procedure, or learn from a verified success.
+
+When a persona starts a task (a plan block's ``task``), :func:`follow` retrieves procedures (own
+library first, then the town library): reliability >= threshold, top 2 by similarity of ``when``
+to the task. The first that applies (similarity >= :data:`APPLIES_AT`, parameters fillable, no
+step at a place the persona knows is closed) is followed and no decomposition is asked. Skipping
+a retrieved procedure because the persona knows it cannot work is a *deviation*: recorded, not
+counted. Otherwise the mind decomposes and calls :func:`begin`. The world checks each step
+(:func:`check_step`); :func:`close` checks the goal, gives feedback to a followed procedure, or
+generalises and saves a verified success (DESIGN §4; Voyager, Wang et al. 2023). Every save, use,
+outcome, deviation and prune is a PROCEDURE event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..events import EventKind
+from ..mind.context import seed_for
+from ..persona import Step
+from ..thinking.questions import GeneraliseProcedure
+from .episode import Episode, Outcome, StepFailure
+from .generalise import anonymise, generalise_steps, generalise_text, persona_values
+from .library import ProcedureLibrary
+from .procedure import Procedure, ProcedureError, ProcedureStep, fill, parameters_of
+
+__all__ = ["APPLIES_AT", "follow", "begin", "check_step", "step_started", "step_failed", "close",
+           "fit_minutes", "knows_closed", "prune"]
+
+#: Least cosine similarity of a procedure's ``when`` to the task for it to apply.
+APPLIES_AT = 0.85
+
+
+def _sector(address: str) -> str:
+    return ":".join(address.split(":")[:2])
+
+
+def _publish(p, ctx, op: str, which: str, lib: ProcedureLibrary, name: str, **data: Any) -> None:
+    ctx.publish(EventKind.PROCEDURE, p.id, {
+        "op": op, "library": "town" if which == "town" else p.id, "name": name,
+        "procedure": lib.describe(name), **data})
+
+
+def knows_closed(p, ctx, address: str) -> bool:
+    """True if ``address`` is closed and the persona remembers seeing it closed."""
+    if not ctx.world.tilemap.has_address(address) or ctx.world.is_open(address):
+        return False
+    sentence = f"{_sector(address).split(':')[-1]} is closed."
+    return any(r.content == sentence for r in p.stream.records())
+
+
+def fit_minutes(steps: list[ProcedureStep], minutes: int) -> list[ProcedureStep]:
+    """Scale step durations to ``minutes`` in total (each >= 1; rounding on the last step).
+
+    A procedure learned for a 60-minute chunk serves a 45-minute one with the same steps.
+    """
+    total = sum(s.minutes for s in steps)
+    scaled = [max(1, round(s.minutes * minutes / total)) for s in steps]
+    scaled[-1] = max(1, minutes - sum(scaled[:-1]))
+    return [ProcedureStep(description=s.description, object=s.object, minutes=m)
+            for s, m in zip(steps, scaled, strict=True)]
+
+
+def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
+    """Retrieve procedures for ``task`` and follow the first that applies.
+
+    Args:
+        p: the persona (``p.procedures`` a ``ProceduralMemory``).
+        ctx: the ``MindContext``.
+        task: the plan block's task.
+        place: the plan block's place (the ``{place}`` parameter).
+        minutes: game minutes available for the steps.
+
+    Returns:
+        The concrete steps (and a new episode on ``p.procedures``), or None when no procedure
+        applies and the task must be decomposed.
+    """
+    mem = p.procedures
+    values = persona_values(name=p.name, home_address=p.spec.home, place=place)
+    for which in ("persona", "town"):
+        if which == "town" and mem.town is None:
+            continue
+        lib = mem.library(which)
+        for match in lib.retrieve(task):
+            if match.similarity < APPLIES_AT:
+                continue
+            name = match.procedure.name
+            try:
+                steps = lib.expand(name, values)
+            except ProcedureError:
+                continue  # a parameter this persona cannot fill ({other}): it does not apply
+            closed = next((s.object for s in steps if knows_closed(p, ctx, s.object)), None)
+            if closed is not None:
+                _publish(p, ctx, "deviation", which, lib, name, task=task, place=place,
+                         reason=f"{_sector(closed)} is known to be closed", counted=False)
+                continue
+            lib.record_use(name, now=ctx.now)
+            steps = fit_minutes(steps, minutes)
+            planned = tuple(s.to_dict() for s in steps)
+            _publish(p, ctx, "use", which, lib, name, task=task, place=place,
+                     similarity=round(match.similarity, 6), values=values, steps=list(planned))
+            mem.episode = Episode(task=task, place=place, values=values, planned=planned,
+                                  procedure=name, library=which, start_tick=ctx.tick)
+            return [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
+                    for s in steps]
+    return None
+
+
+def begin(p, ctx, *, task: str, place: str, steps: list[Step]) -> None:
+    """Start tracking a task the backend decomposed (so a verified success can be learned)."""
+    p.procedures.episode = Episode(
+        task=task, place=place,
+        values=persona_values(name=p.name, home_address=p.spec.home, place=place),
+        planned=tuple({"description": s.description, "object": s.object, "minutes": s.minutes}
+                      for s in steps),
+        start_tick=ctx.tick)
+
+
+def check_step(p, ctx, obj: str) -> StepFailure | None:
+    """The world's check of a step on arrival: the object exists, its place is open, it is free.
+
+    A free object is occupied by the persona (released when its next action is decided).
+    """
+    world = ctx.world
+    if not world.tilemap.has_address(obj):
+        return StepFailure.MISSING
+    if not world.is_open(obj):
+        return StepFailure.CLOSED
+    if world.tilemap.is_object(obj) and not world.occupy(obj, p.id):
+        return StepFailure.BUSY
+    return None
+
+
+def step_started(p, step: Step) -> None:
+    """Count a step carried out at its place towards the episode."""
+    ep = p.procedures.episode
+    if ep is not None:
+        p.procedures.episode = ep.step_done(step.description, step.object)
+
+
+def step_failed(p, ctx, step: Step, reason: StepFailure) -> None:
+    """Record a refused step and close the episode now (a followed procedure fails on arrival)."""
+    ep = p.procedures.episode
+    if ep is not None:
+        p.procedures.episode = ep.failed(step.description, step.object, reason)
+        close(p, ctx)
+
+
+def close(p, ctx) -> None:
+    """End the episode under way: verify the goal, then feedback or learning, with events."""
+    mem = p.procedures
+    ep, mem.episode = mem.episode, None
+    if ep is None:
+        return
+    outcome, why = ep.verify()
+    if ep.procedure is not None:
+        lib = mem.library(ep.library)
+        counted = outcome is not Outcome.UNVERIFIED
+        if counted:
+            lib.record_outcome(ep.procedure, success=outcome is Outcome.SUCCESS, now=ctx.now)
+        _publish(p, ctx, "outcome", ep.library, lib, ep.procedure, task=ep.task, place=ep.place,
+                 result=outcome.value, reason=why, counted=counted)
+        if outcome is Outcome.SUCCESS and ep.library == "town":
+            _learn(p, ctx, ep)  # a town procedure that worked becomes the persona's own
+        prune(p, ctx)
+    elif outcome is Outcome.SUCCESS:
+        _learn(p, ctx, ep)
+
+
+def _generalise(p, ctx, ep: Episode) -> Procedure:
+    """Ask GeneraliseProcedure; keep the answer only if it fills back to the verified steps."""
+    values = ep.values
+    answer = ctx.backend.ask(GeneraliseProcedure(
+        persona=p.id, persona_name=p.name, persona_summary=p.summary(),
+        seed=seed_for(ctx, p.id, "generalise", ep.task), task=ep.task, place=ep.place,
+        steps=ep.planned, parameters=tuple(sorted(values.items()))))
+    steps = tuple(ProcedureStep(description=s.description, object=s.object, minutes=s.minutes)
+                  for s in answer.steps)
+    known = set(values)
+    faithful = (len(steps) == len(ep.planned) and all(
+        s.parameters() <= known and fill(s.description, values) == c["description"]
+        and fill(s.object, values) == c["object"] and s.minutes == c["minutes"]
+        for s, c in zip(steps, ep.planned, strict=False)))
+    if not faithful:  # never save steps other than those the world verified
+        steps = generalise_steps((ProcedureStep(**c) for c in ep.planned), values)
+    name, when = (generalise_text(t, values) for t in (answer.name, answer.when))
+    if not (parameters_of(name) | parameters_of(when)) <= known:
+        name = when = generalise_text(ep.task, values)
+    return Procedure(name=name, when=when, steps=steps, successes=1, failures=0,
+                     created=ctx.now, last_used=ctx.now)
+
+
+def _learn(p, ctx, ep: Episode) -> None:
+    """Save a verified success to the persona's library, and anonymised to the town library."""
+    mem = p.procedures
+    proc = _generalise(p, ctx, ep)
+    stored, merged = mem.own.save(proc, now=ctx.now)
+    _publish(p, ctx, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place,
+             merged=merged)
+    if mem.town is not None:
+        others = [r for r in mem.roster if r[0] != p.name]
+        shared, merged = mem.town.save(anonymise(proc, owner=(p.name, p.spec.home), others=others),
+                                       now=ctx.now)
+        _publish(p, ctx, "save", "town", mem.town, shared.name, task=ep.task, place=ep.place,
+                 merged=merged)
+
+
+def prune(p, ctx) -> None:
+    """Apply the pruning rules to the persona's and the town library; a PROCEDURE event each."""
+    mem = p.procedures
+    for which in ("persona", "town"):
+        if which == "town" and mem.town is None:
+            continue
+        lib = mem.library(which)
+        for proc, rule in lib.prune(ctx.now):
+            _publish(p, ctx, "prune", which, lib, proc.name, rule=rule.value)
