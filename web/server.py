@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from flask import Flask
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from town.runner import Runner
 
@@ -21,6 +21,20 @@ from . import create_app
 from .live import live
 
 __all__ = ["LiveServer", "LiveSession"]
+
+
+class _RequestHandler(WSGIRequestHandler):
+    """Closes the TCP connection after a WebSocket session ends.
+
+    Otherwise werkzeug keeps the connection alive and parses the client's closing WebSocket
+    frames as a new HTTP request (logging "400 Bad request syntax"), while the client waits
+    3 s for a close that never comes.
+    """
+
+    def run_wsgi(self) -> None:
+        super().run_wsgi()
+        if self.headers.get("Upgrade", "").lower() == "websocket":
+            self.close_connection = True
 
 
 class LiveServer:
@@ -37,7 +51,8 @@ class LiveServer:
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 5000):
         self.app = app
-        self._server = make_server(host, port, app, threaded=True)
+        self._server = make_server(host, port, app, threaded=True,
+                                   request_handler=_RequestHandler)
         self.host = host
         self.port = self._server.server_port
         self._thread: threading.Thread | None = None
