@@ -49,6 +49,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, help="run file to write (.sqlite)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    s = sub.add_parser("resume", help="continue a run from its last snapshot for more game hours")
+    s.add_argument("run", help="run file")
+    s.add_argument("--hours", type=float, required=True, help="game hours to add after the snapshot")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    s = sub.add_parser("fork", help="start a new run from a saved snapshot of another")
+    s.add_argument("run", help="parent run file")
+    s.add_argument("--at", required=True, help='game time, e.g. "2023-02-14 09:00" (newest snapshot at or before)')
+    s.add_argument("--out", required=True, help="new run file")
+    s.add_argument("--seed", type=int, help="another seed from the fork on")
+    s.add_argument("--config", help="another TOML configuration from the fork on")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a key")
+    s.add_argument("--hours", type=float, default=1.0, help="game hours to simulate after the fork (default 1)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+
     s = sub.add_parser("inspect", help="print retrieval traces of a recorded run")
     s.add_argument("run", help="run file")
     s.add_argument("--persona", required=True, help="persona id or full name")
@@ -93,16 +108,20 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`town simulate`: run for --hours game hours with a progress bar, then print a summary."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     out = Path(args.out)
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out or remove it", field="--out")
     if args.hours <= 0:
         raise ConfigError(f"must be > 0, got {args.hours}", field="--hours")
     sim = build_simulation(args, out)
-    total = sim.clock.ticks_for(hours=args.hours)
+    return _drive(sim, sim.clock.ticks_for(hours=args.hours), out, quiet=args.quiet)
+
+
+def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
+    """Step ``sim`` ``total`` ticks with a progress bar; Ctrl-C finishes the tick and saves."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     stop = {"requested": False}
 
     def on_sigint(*_):
@@ -114,7 +133,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} ticks"),
                       TextColumn("{task.fields[rate]} ticks/s"), TimeElapsedColumn(), console=console,
-                      disable=args.quiet) as bar:
+                      disable=quiet) as bar:
             task = bar.add_task("", total=total, rate="-")
             for i in range(total):
                 if stop["requested"]:
@@ -130,6 +149,54 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, previous)
     _print_summary(out, time.perf_counter() - started)
     return 0
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """`town resume`: drop what came after the last snapshot and simulate on for --hours."""
+    from .recording import RunReader, truncate_after_snapshot
+    from .simulation import Simulation
+
+    if args.hours <= 0:
+        raise ConfigError(f"must be > 0, got {args.hours}", field="--hours")
+    RunReader(args.run).close()  # clear message for a missing or damaged file
+    snapshot = truncate_after_snapshot(args.run)
+    sim = Simulation.from_run(args.run, snapshot)
+    return _drive(sim, sim.clock.ticks_for(hours=args.hours), Path(args.run), quiet=args.quiet)
+
+
+def cmd_fork(args: argparse.Namespace) -> int:
+    """`town fork`: copy a run up to the newest snapshot at or before --at, then simulate on."""
+    from .clock import parse_game_time
+    from .config import Config, load_config
+    from .recording import RunReader, fork_copy
+    from .simulation import Simulation
+
+    at = parse_game_time(args.at, field="--at")
+    out = Path(args.out)
+    if out.exists():
+        raise ConfigError(f"{out} already exists; choose another --out", field="--out")
+    with RunReader(args.run) as reader:
+        parent_config = reader.meta["config"]
+    over = {k.strip(): v.strip() for k, v in (item.split("=", 1) for item in args.set)}
+    if args.seed is not None:
+        over["seed"] = args.seed
+    config = (load_config(args.config, over) if args.config
+              else load_config(None, {**_flatten(parent_config), **over}) if over
+              else Config.from_dict(parent_config))
+    snapshot = fork_copy(args.run, out, at)
+    sim = Simulation.from_run(out, snapshot, config=config)
+    return _drive(sim, sim.clock.ticks_for(hours=args.hours), out, quiet=args.quiet)
+
+
+def _flatten(d: dict, prefix: str = "") -> dict:
+    """Nested config dict -> dotted keys (None values dropped), for overriding a run's config."""
+    out = {}
+    for key, value in d.items():
+        if isinstance(value, dict):
+            out.update(_flatten(value, f"{prefix}{key}."))
+        elif value is not None:
+            out[f"{prefix}{key}"] = value
+    return out
 
 
 def _print_summary(path: Path, seconds: float) -> None:
@@ -200,7 +267,7 @@ def _persona_id(reader, name: str) -> str:
     raise ConfigError(f"unknown persona {name!r}; this run has {', '.join(ids)}", field="--persona")
 
 
-COMMANDS = {"simulate": cmd_simulate, "inspect": cmd_inspect}
+COMMANDS = {"simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from . import __version__
 from .clock import GameClock
 from .embedding import Embedder, make_embedder
@@ -22,6 +24,7 @@ from .mind import (Conversation, MindContext, View, decide_action, maybe_reflect
                    plan_day, recall, remember, say_next_line, want_to_talk)
 from .mind.converse import LINE_EVERY_TICKS
 from .persona import Action, Persona
+from .memory.vectors import VectorIndex
 from .procedures import ProceduralMemory, ProcedureLibrary
 from .thinking.backend import ThinkingBackend
 from .thinking.scripted import ScriptedBackend
@@ -100,6 +103,43 @@ class Simulation:
             "seconds_per_tick": self.clock.seconds_per_tick,
             "versions": {"town": __version__}, "map": self.tilemap.to_dict(),
         }
+
+    @classmethod
+    def from_run(cls, run_path: str | Path, snapshot: tuple[int, int, dict], *, config=None,
+                 backend: ThinkingBackend | None = None) -> Simulation:
+        """Continue a recorded run from one of its snapshots, writing on to the same file.
+
+        The caller first cuts the file at the snapshot (``truncate_after_snapshot`` for resume,
+        ``fork_copy`` for fork). Memory vectors come from the run's memories table.
+
+        Args:
+            run_path: the run file (already cut at the snapshot).
+            snapshot: ``(tick, seq, state)`` of the snapshot to continue from.
+            config: configuration to go on with (default: the run's own).
+
+        Raises:
+            RecordingError: for a missing or damaged run; ConfigError if the town is gone.
+        """
+        from .config import Config
+        from .recording import RunReader, RunWriter
+        from .scenario import load_scenario
+
+        tick, seq, state = snapshot
+        with RunReader(run_path) as reader:
+            meta = reader.meta
+            vectors = {}
+            for pid in state["personas"]:
+                rs = reader.stream_as_of(pid, seq + 1)
+                vectors[pid] = (rs.ids, rs.embeddings)
+        config = config or Config.from_dict(meta["config"])
+        sim = cls(load_scenario(meta["scenario"]), config, backend=backend,
+                  bus=EventBus(start_seq=seq), seed_memories=False)
+        sim.set_state(state, vectors)
+        sim.run_path = Path(run_path)
+        sim.writer = RunWriter.append(run_path)
+        sim.writer.set_meta(config=config.to_dict(), seed=config.seed, backend=sim.backend.name)
+        sim.bus.subscribe(sim.writer.handle)
+        return sim
 
     def _seed(self) -> None:
         """Write each persona's seeded memories and relationships (tick 0)."""
@@ -285,24 +325,49 @@ class Simulation:
         self.backend.close()
 
     # ------------------------------------------------------------------ state
-    def get_state(self) -> dict[str, Any]:
-        """JSON-able full state: clock, world, personas (with memory streams), conversations."""
+    def get_state(self, *, vectors: bool = False) -> dict[str, Any]:
+        """JSON-able full state: clock, world, personas (with memory streams), conversations.
+
+        Args:
+            vectors: include each stream's FAISS index and access log. Snapshots leave them
+                out: the run file already holds every memory's embedding and every access, so a
+                snapshot stays small (DESIGN §6) and :meth:`from_run` rebuilds them.
+        """
+        personas = {}
+        for pid, p in self.personas.items():
+            stream = p.stream.get_state()
+            if not vectors:
+                stream.pop("index")
+                stream.pop("access_log")
+            personas[pid] = {**p.get_state(), "stream": stream}
         return {
-            "clock": self.clock.get_state(), "world": self.world.get_state(),
-            "personas": {pid: {**p.get_state(), "stream": p.stream.get_state()} for pid, p in self.personas.items()},
+            "clock": self.clock.get_state(), "world": self.world.get_state(), "personas": personas,
             "conversations": [c.get_state() for c in self.conversations.values()],
             "next_conversation": self._next_conversation, "next_event": self._next_event,
             "town_procedures": self.procedures.get_state(),
         }
 
-    def set_state(self, state: dict[str, Any]) -> None:
-        """Restore from :meth:`get_state` output (resume and fork)."""
+    def set_state(self, state: dict[str, Any], vectors: dict[str, tuple] | None = None) -> None:
+        """Restore from :meth:`get_state` output (resume and fork).
+
+        Args:
+            state: the state; streams without an ``index`` need ``vectors``.
+            vectors: persona id -> (ids ``(n,) int64``, embeddings ``(n, d) float32``).
+        """
         self.clock.set_state(state["clock"])
         self.world.set_state(state["world"])
         for pid, ps in state["personas"].items():
             p = self.personas[pid]
             p.set_state(ps)
-            p.stream.set_state(ps["stream"])
+            stream = dict(ps["stream"])
+            if "index" not in stream:
+                ids, emb = vectors[pid]
+                index = VectorIndex(int(stream["dim"]))
+                if len(ids):
+                    index.add(np.ascontiguousarray(emb, dtype=np.float32), np.asarray(ids, dtype=np.int64))
+                stream["index"] = index.to_base64()
+                stream["access_log"] = []
+            p.stream.set_state(stream)
         self.conversations = {c["id"]: Conversation.from_state(c) for c in state["conversations"]}
         self._next_conversation = int(state["next_conversation"])
         self._next_event = int(state["next_event"])
