@@ -1,0 +1,174 @@
+"""A local fake server speaking the OpenAI chat-completions protocol, with fault injection.
+
+``GET /v1/models`` lists one model; ``POST /v1/chat/completions`` answers with the text a
+``responder(messages)`` returns. Faults (chosen by a seeded generator at ``fault_rate``, in turn
+from ``faults``): ``"500"``, ``"429"`` (with ``Retry-After``), ``"slow"`` (answers after
+``slow_s`` wall seconds, past the client's timeout), ``"malformed"`` (content that is not JSON)
+and ``"invalid"`` (JSON that fails the answer schema). :meth:`FakeOpenAIServer.down` closes the
+port (connections refused) and :meth:`FakeOpenAIServer.up` opens it again. Every request is
+counted by path and by fault.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+FAULTS = ("500", "429", "slow", "malformed", "invalid")
+
+
+class FakeOpenAIServer:
+    """An OpenAI-compatible HTTP server on 127.0.0.1 for tests.
+
+    Args:
+        responder: ``responder(messages) -> str``: the assistant's reply text.
+        model: the one model listed and accepted.
+        api_key: the key required as ``Authorization: Bearer`` (None: no check).
+        fault_rate: share of chat requests that get a fault (0..1).
+        faults: the fault kinds to draw from.
+        retry_after_s: the Retry-After of a 429, wall seconds.
+        slow_s: how long a "slow" answer takes, wall seconds.
+        seed: seed of the fault generator.
+    """
+
+    def __init__(self, responder: Callable[[list[dict]], str], *, model: str = "fake-model",
+                 api_key: str | None = "test-key", fault_rate: float = 0.0,
+                 faults: tuple[str, ...] = FAULTS, retry_after_s: float = 1.0, slow_s: float = 1.5,
+                 seed: int = 0):
+        self.responder = responder
+        self.model = model
+        self.api_key = api_key
+        self.fault_rate = fault_rate
+        self.faults = faults
+        self.retry_after_s = retry_after_s
+        self.slow_s = slow_s
+        self.counts: Counter[str] = Counter()  # "chat", "models", and one per fault kind, "ok"
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._httpd: ThreadingHTTPServer | None = None
+        self.port = 0
+        self.up()
+
+    @property
+    def base_url(self) -> str:
+        """The API root, ``http://127.0.0.1:PORT/v1``."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def up(self) -> None:
+        """Start listening (on the same port as before, if there was one)."""
+        server = self
+
+        class Handler(_Handler):
+            owner = server
+
+        httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        httpd.daemon_threads = True
+        self.port = httpd.server_address[1]
+        self._httpd = httpd
+        threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def down(self) -> None:
+        """Stop listening: new connections are refused until :meth:`up`."""
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def close(self) -> None:
+        """Stop for good."""
+        self.down()
+
+    def draw_fault(self) -> str | None:
+        """The fault for the next chat request, or None."""
+        with self._lock:
+            if self._rng.random() >= self.fault_rate:
+                return None
+            return self._rng.choice(self.faults)
+
+    def count(self, key: str) -> None:
+        """Count one request or outcome under ``key``."""
+        with self._lock:
+            self.counts[key] += 1
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: FakeOpenAIServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args) -> None:  # quiet
+        pass
+
+    def _send(self, status: int, body: dict | str, headers: dict[str, str] | None = None) -> None:
+        data = (body if isinstance(body, str) else json.dumps(body)).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout)
+
+    def _authorised(self) -> bool:
+        key = self.owner.api_key
+        if key is None or self.headers.get("Authorization") == f"Bearer {key}":
+            return True
+        self._send(401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
+                                   "code": "invalid_api_key"}})
+        return False
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        self.owner.count("models")
+        if not self._authorised():
+            return
+        if self.path.rstrip("/").endswith("/models"):
+            self._send(200, {"object": "list", "data": [{"id": self.owner.model, "object": "model",
+                                                          "created": 0, "owned_by": "test"}]})
+        else:
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+    def do_POST(self) -> None:  # noqa: N802
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        owner = self.owner
+        owner.count("chat")
+        if not self._authorised():
+            return
+        if body.get("model") != owner.model:
+            self._send(404, {"error": {"message": f"The model {body.get('model')!r} does not exist",
+                                       "code": "model_not_found"}})
+            return
+        fault = owner.draw_fault()
+        owner.count(fault or "ok")
+        if fault == "500":
+            self._send(500, {"error": {"message": "injected server error"}})
+            return
+        if fault == "429":
+            self._send(429, {"error": {"message": "injected rate limit"}},
+                       {"Retry-After": f"{owner.retry_after_s:g}"})
+            return
+        if fault == "slow":
+            time.sleep(owner.slow_s)
+        content = owner.responder(body["messages"])
+        if fault == "malformed":
+            content = '{"this is": not json'
+        elif fault == "invalid":
+            content = json.dumps({"unexpected": "shape"})
+        self._send(200, {
+            "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": owner.model,
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": sum(len(m["content"].split()) for m in body["messages"]),
+                      "completion_tokens": len(content.split()),
+                      "total_tokens": 0},
+        })

@@ -1,0 +1,48 @@
+"""Whole-town runs against a fake OpenAI server that injects faults (issue 6: injected faults)."""
+
+from __future__ import annotations
+
+import collections
+
+from ville_runs import run_ville, ville_config
+
+from town.events import EventKind
+from town.recording import RunReader
+
+# server-side fault -> the outcome the client must record for it
+EXPECTED_OUTCOME = {"ok": "ok", "500": "server_error", "429": "rate_limited", "slow": "timeout",
+                    "malformed": "bad_json", "invalid": "invalid"}
+
+
+def _calls(path):
+    with RunReader(path) as reader:
+        return [e for e in reader.events(kinds=[EventKind.MODEL_CALL])]
+
+
+def test_two_hours_with_20_percent_faults_complete_and_every_failure_is_recorded(fake_server, api_key, tmp_path):
+    """500s, 429s, slow answers, malformed and schema-invalid JSON at 20%: the run completes,
+    the server's request count equals the recorded attempts, and each fault is recorded as the
+    outcome it causes."""
+    server = fake_server(fault_rate=0.2, retry_after_s=0.2, slow_s=1.3, seed=3)
+    config = ville_config(server, api_key, cache=False, max_retries=3, max_consecutive_failures=1000)
+    run = tmp_path / "faults.sqlite"
+    sim = run_ville(config, run, hours=2)
+    assert sim.clock.tick == sim.clock.ticks_for(hours=2)
+    calls = _calls(run)
+    attempts = [c for c in calls if c.data["request"]]
+    assert len(attempts) == server.counts["chat"]
+    recorded = collections.Counter(c.data["outcome"] for c in attempts)
+    served = collections.Counter({EXPECTED_OUTCOME[k]: n for k, n in server.counts.items()
+                                  if k in EXPECTED_OUTCOME})
+    assert recorded == served
+    assert sum(server.counts[f] for f in ("500", "429", "slow", "malformed", "invalid")) > 0
+    for fault in ("500", "429", "slow", "malformed", "invalid"):
+        assert server.counts[fault] > 0, fault
+    # every attempt carries its accounting fields, and the tick it was made at
+    for c in attempts:
+        assert c.persona in sim.personas
+        assert {"template", "purpose", "tokens_in", "tokens_out", "latency_ms", "cache_hit",
+                "outcome"} <= set(c.data)
+        assert c.data["cache_hit"] is False
+    ok = [c for c in attempts if c.data["outcome"] == "ok"]
+    assert all(c.data["tokens_in"] > 0 and c.data["tokens_out"] > 0 for c in ok)

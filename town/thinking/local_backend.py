@@ -1,0 +1,92 @@
+"""The in-process local backend: a GGUF model run by llama-cpp-python (``town[local]``).
+
+The same prompts, parsing and validation as the OpenAI-compatible backend; the model runs in
+this process, one completion at a time (llama.cpp contexts are not thread-safe), in JSON mode.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from ..errors import ConfigError, ThinkingError
+from .model import CallOutcome, Completion, ModelBackend, TransportFailure
+from .prompting import PromptSet
+
+__all__ = ["LocalBackend"]
+
+
+class LocalBackend(ModelBackend):
+    """A GGUF chat model in-process through ``llama_cpp.Llama``.
+
+    Args:
+        model_path: the ``.gguf`` file.
+        n_ctx: context length in tokens.
+        n_threads: CPU threads for inference.
+        prompts, temperature, max_tokens, pool_size: see :class:`ModelBackend`.
+
+    Raises:
+        ConfigError: when the file does not exist or llama-cpp-python is not installed.
+    """
+
+    name = "local"
+
+    def __init__(self, *, model_path: str | Path, n_ctx: int = 2048, n_threads: int = 2,
+                 prompts: PromptSet | None = None, temperature: float = 0.7, max_tokens: int = 400,
+                 pool_size: int = 1):
+        self.model_path = Path(model_path)
+        if not self.model_path.is_file():
+            raise ConfigError(f"{self.model_path} does not exist; pass a .gguf file",
+                              field="--model-path")
+        super().__init__(model=self.model_path.name, prompts=prompts, temperature=temperature,
+                         max_tokens=max_tokens, pool_size=pool_size)
+        try:
+            import llama_cpp
+        except ImportError:
+            raise ConfigError("the local backend needs llama-cpp-python: "
+                              "pip install 'town[local]'", field="backend.name") from None
+        self._llama_module = llama_cpp
+        self.n_ctx, self.n_threads = int(n_ctx), int(n_threads)
+        self._llm = None
+        self._lock = threading.Lock()
+
+    def check(self) -> None:
+        """Load the model (once).
+
+        Raises:
+            ThinkingError: when llama.cpp cannot load the file.
+        """
+        with self._lock:
+            if self._llm is not None:
+                return
+            try:
+                self._llm = self._llama_module.Llama(model_path=str(self.model_path), n_ctx=self.n_ctx,
+                                                     n_threads=self.n_threads, verbose=False)
+            except Exception as exc:  # llama.cpp reports a bad file as ValueError or RuntimeError
+                raise ThinkingError(f"{self.model_path}: llama.cpp cannot load it ({exc})") from None
+
+    def _complete(self, messages: list[dict[str, str]]) -> Completion:
+        """One chat completion in JSON mode, in-process.
+
+        Raises:
+            TransportFailure: when the model is not loaded or llama.cpp fails (SERVER_ERROR).
+        """
+        self.check()
+        with self._lock:
+            try:
+                reply = self._llm.create_chat_completion(
+                    messages=messages, temperature=self.temperature, max_tokens=self.max_tokens,
+                    response_format={"type": "json_object"})
+            except Exception as exc:  # e.g. a prompt longer than the context
+                raise TransportFailure(CallOutcome.CLIENT_ERROR, f"llama.cpp: {exc}"[:300]) from exc
+        usage = reply.get("usage") or {}
+        return Completion(text=reply["choices"][0]["message"].get("content"),
+                          tokens_in=int(usage.get("prompt_tokens", 0)),
+                          tokens_out=int(usage.get("completion_tokens", 0)))
+
+    def close(self) -> None:
+        """Free the model."""
+        with self._lock:
+            if self._llm is not None:
+                self._llm.close()
+                self._llm = None
