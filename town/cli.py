@@ -70,6 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--last", type=int, default=3, help="the last N retrievals (default 3)")
     s.add_argument("--at", help='game time, e.g. "2023-02-13 12:00": show the last N up to then')
     s.add_argument("--purpose", help="only this purpose (act, chat, react, plan_day, reflect)")
+
+    s = sub.add_parser("interview", help="ask a persona of a recorded run a question, from its memory as of a time")
+    s.add_argument("run", help="run file")
+    s.add_argument("--persona", required=True, help="persona id or full name")
+    s.add_argument("--at", help='game time, e.g. "2023-02-14 12:00" (default: the end of the run)')
+    s.add_argument("question", help='e.g. "Do you know about a party?"')
+
+    s = sub.add_parser("evaluate", help="diffusion, relationship density, attendance and cost of a run")
+    s.add_argument("run", help="run file")
+    s.add_argument("--out", help="folder for report.json and the PNG plots (default <run>.evaluation/)")
+    s.add_argument("--interview", action="store_true",
+                   help="also ask every persona about each news item and list the answers")
     return parser
 
 
@@ -267,7 +279,64 @@ def _persona_id(reader, name: str) -> str:
     raise ConfigError(f"unknown persona {name!r}; this run has {', '.join(ids)}", field="--persona")
 
 
-COMMANDS = {"simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork}
+def cmd_interview(args: argparse.Namespace) -> int:
+    """`town interview`: answer a question from a persona's memory as of --at, with the retrieval trace."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .interview import interview
+    from .recording import RunReader
+
+    with RunReader(args.run) as reader:
+        persona = _persona_id(reader, args.persona)
+        at = args.at or reader.frame(reader.last_tick)["time"]
+        result = interview(reader, persona, at, args.question)
+    console = Console()
+    console.print(f"[bold]{persona}[/bold] at {result.at:%Y-%m-%d %H:%M} (tick {result.tick}): {result.question}")
+    console.print(f"  {result.answer}")
+    t = Table(title=f"retrieval: weights={list(result.weights)} k={result.k} scored={result.n_scored}",
+              title_justify="left")
+    for col in ("rank", "content", "hours", "importance", "relevance", "rec·n", "imp·n", "rel·n", "total"):
+        t.add_column(col, overflow="fold")
+    for c in result.candidates:
+        t.add_row(str(c.rank) + ("" if c.in_top_k else " (runner-up)"), c.content[:80], f"{c.hours:.2f}",
+                  str(c.importance), f"{c.relevance:.4f}", f"{c.recency_part:.3f}",
+                  f"{c.importance_part:.3f}", f"{c.relevance_part:.3f}", f"{c.total:.4f}")
+    console.print(t)
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    """`town evaluate`: print the evaluation table and write report.json + PNG plots."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .evaluate import PAPER, evaluate, format_summary, write_report
+    from .recording import RunReader
+
+    with RunReader(args.run) as reader:
+        report = evaluate(reader, interview=args.interview)
+    out = Path(args.out) if args.out else Path(args.run).with_suffix(".evaluation")
+    paths = write_report(report, out)
+    console = Console()
+    t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours")
+    for col in ("measure", "start", "end"):
+        t.add_column(col)
+    for row in format_summary(report):
+        t.add_row(*row)
+    console.print(t)
+    for tag, rows in (report.get("interviews") or {}).items():
+        it = Table(title=f"interviews: {tag}")
+        for col in ("persona", "provenance", "answer"):
+            it.add_column(col, overflow="fold")
+        for r in rows:
+            it.add_row(r["persona"], "knows" if r["knows"] else "-", r["answer"][:100])
+        console.print(it)
+    console.print(f"paper (Park et al. 2023 §7.1): {PAPER}; written: {', '.join(str(p) for p in paths.values())}")
+    return 0
+
+
+COMMANDS = {"simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview, "evaluate": cmd_evaluate}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -281,11 +281,16 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: AnswerInterview) -> InterviewAnswer:
-        words = set(re.findall(r"[a-z]{4,}", q.question.lower()))
-        hits = [m for m in q.memories if words & set(re.findall(r"[a-z]{4,}", m.content.lower()))]
+        # The question's content words (no stopwords); a retrieved memory answers it when one of
+        # its news tags is such a word, or when it holds more than half of them. Best-ranked first.
+        words = _content_words(q.question)
+        tagged = [m for m in q.memories if words & set(m.tags)]
+        worded = [m for m in q.memories
+                  if words and 2 * len(words & _content_words(m.content)) > len(words)]
+        hits = tagged or worded
         if not hits:
             return InterviewAnswer(answer="No, I don't know anything about that.")
-        return InterviewAnswer(answer=f"Yes. {hits[0].content}")
+        return InterviewAnswer(answer=f"Yes. {hits[0].content}"[:1000])
 
     # ------------------------------------------------------------------ procedures (DESIGN §4)
     @_answer.register
@@ -296,6 +301,23 @@ class ScriptedBackend(ThinkingBackend):
                  for s in q.steps]
         text = generalise_text(q.task, values)
         return ProcedureAnswer(name=text, when=text, steps=steps)
+
+
+#: Words that carry no topic in an interview question (function words and asking verbs).
+_STOPWORDS = frozenset("""
+a an the and or but if of to in on at by for with about from into over under up out as so than
+is are was were be been being am do does did done have has had i me my mine you your yours he him
+his she her hers it its we us our they them their what which who whom whose when where why how
+that this these those there here any anything anyone some something someone know knew known
+heard hear tell told think thought can could would should will shall may might must not no yes
+please going get got
+""".split())
+
+
+def _content_words(text: str) -> set[str]:
+    """Lower-case topic words of ``text``: no stopwords, no possessive "'s", at least 3 letters."""
+    words = (w.removesuffix("'s").strip("'") for w in re.findall(r"[a-z']+", text.lower()))
+    return {w for w in words if len(w) >= 3 and w not in _STOPWORDS}
 
 
 def _lower(text: str) -> str:
