@@ -7,6 +7,7 @@ import { initials, personaColor } from "./dom.js";
 const FONT = '"Segoe UI", "Helvetica Neue", Helvetica, Arial, sans-serif';
 const FOLLOW_ZOOM = 2.2;
 const PAD = 14; // px around the whole-town view
+const SPEECH_MS = 3500; // a line stays readable this long (wall ms), however fast the town runs
 
 export class TownMap {
   /**
@@ -35,7 +36,7 @@ export class TownMap {
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
     this.resize();
     const loop = () => {
-      if (this.dirty || performance.now() < this.movingUntil) this.draw();
+      if (this.dirty || performance.now() < this.movingUntil || this.speaking()) this.draw();
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);
@@ -65,7 +66,8 @@ export class TownMap {
     for (const [id, p] of Object.entries(frame.personas || {})) {
       const old = this.state[id];
       const pos = old ? this.position(id, now) : { x: p.x, y: p.y };
-      this.state[id] = { ...p, fromX: pos.x, fromY: pos.y, t0: now };
+      const said = p.speech ? { said: p.speech, saidUntil: now + SPEECH_MS } : { said: old && old.said, saidUntil: old ? old.saidUntil : 0 };
+      this.state[id] = { ...p, ...said, fromX: pos.x, fromY: pos.y, t0: now };
     }
     this.movingUntil = now + this.moveMs + 20;
     this.dirty = true;
@@ -150,8 +152,8 @@ export class TownMap {
   }
 
   bubble(ctx, { id, x, y }, s, ox, oy, placed) {
-    const speech = this.state[id].speech;
-    if (!speech) return;
+    const { said: speech, saidUntil } = this.state[id];
+    if (!speech || performance.now() > saidUntil) return;
     ctx.font = `400 12px ${FONT}`;
     const lines = wrap(ctx, String(speech), 190, 3);
     const w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 16, h = lines.length * 15 + 10;
@@ -167,6 +169,12 @@ export class TownMap {
     ctx.fill();
     ctx.fillStyle = "#2b2620"; ctx.textAlign = "left"; ctx.textBaseline = "top";
     lines.forEach((line, i) => ctx.fillText(line, box.x + 8, box.y + 6 + i * 15));
+  }
+
+  /** Whether a speech bubble is showing (it must disappear on time). */
+  speaking() {
+    const now = performance.now();
+    return Object.values(this.state).some((p) => p.said && now <= p.saidUntil + 50);
   }
 
   /** Keep a box of width `w` inside the canvas. */

@@ -85,14 +85,6 @@ function drawGround(ctx, map, s) {
   }
   ctx.setLineDash([]);
 
-  for (const o of map.obstacles || []) {
-    const [x, y, w, h] = o.rect;
-    ctx.fillStyle = o.color || "#7aa7d6";
-    roundRect(ctx, x * s, y * s, w * s, h * s, s * 1.2); ctx.fill();
-    ctx.strokeStyle = "rgba(255,255,255,0.55)"; ctx.lineWidth = Math.max(1, s * 0.08);
-    ctx.beginPath(); ctx.ellipse((x + w * 0.45) * s, (y + h * 0.45) * s, w * s * 0.22, h * s * 0.12, 0, 0, Math.PI * 2); ctx.stroke();
-  }
-
   for (const sec of map.sectors) {
     const [x, y, w, h] = sec.rect;
     ctx.save();
@@ -119,6 +111,14 @@ function drawGround(ctx, map, s) {
       if ((map.collision[y] || "")[x] === "#") ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
     }
   });
+  for (const o of map.obstacles || []) {
+    const [x, y, w, h] = o.rect;
+    ctx.fillStyle = o.color || "#7aa7d6";
+    roundRect(ctx, x * s, y * s, w * s, h * s, s * 1.2); ctx.fill();
+    ctx.strokeStyle = "rgba(255,255,255,0.55)"; ctx.lineWidth = Math.max(1, s * 0.08);
+    ctx.beginPath(); ctx.ellipse((x + w * 0.45) * s, (y + h * 0.45) * s, w * s * 0.22, h * s * 0.12, 0, 0, Math.PI * 2); ctx.stroke();
+  }
+
   for (const o of map.objects) {
     const [x, y, w, h] = o.rect;
     const inset = s * 0.14;
