@@ -6,12 +6,14 @@ carries, so a recorded run shows why each action was chosen (Park et al. 2023 §
 
 from __future__ import annotations
 
+from ..errors import WorldError
 from ..events import EventKind
-from ..persona import Action, Persona, Step
+from ..persona import Action, Persona, PlanBlock, Step
+from ..procedures import StepFailure, practice
 from ..thinking.questions import ChoosePlace
 from ..thinking.scripted import verb_for
 from .context import MindContext, gerund, recall, remember, seed_for
-from .plan import current_block, decompose_chunk, is_sleep, objects_at
+from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
 __all__ = ["decide_action", "move", "place_label", "MAX_WALK_TICKS"]
 
@@ -36,7 +38,8 @@ def _sector(address: str) -> str:
 
 def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> str:
     """Ask where else to do ``task`` when ``place`` is closed; remember the closure."""
-    remember(p, ctx, kind="observation", content=f"{_sector(place)} is closed.")
+    if not practice.knows_closed(p, ctx, place):
+        remember(p, ctx, kind="observation", content=f"{_sector(place)} is closed.")
     world = ctx.world
     candidates = sorted({":".join(a.split(":")[:2]) for a in world.tilemap.addresses()
                          if a.count(":") >= 1 and world.is_open(a)} - {":".join(place.split(":")[:2])})
@@ -46,8 +49,58 @@ def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> st
     return answer.place
 
 
+def _plan_steps(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[Step]:
+    """Steps for the block's current chunk: follow a procedure for its task, or decompose it.
+
+    The previous task attempt is verified and closed first (feedback or learning, DESIGN §4).
+    """
+    practice.close(p, ctx)
+    task = block.task or block.description
+    if block.task is not None:
+        steps = practice.follow(p, ctx, task=task, place=block.place,
+                                minutes=chunk_minutes(p, ctx, block, block.place))
+        if steps is not None:
+            ctx.publish(EventKind.PLAN, p.id, {
+                "level": "hour", "date": p.plan_date, "task": task, "place": block.place,
+                "procedure": p.procedures.episode.procedure,
+                "items": [{"description": s.description, "object": s.object, "minutes": s.minutes}
+                          for s in steps]})
+            return steps
+    place = block.place
+    if not ctx.world.is_open(place):
+        place = _open_alternative(p, ctx, task, place)
+    steps = decompose_chunk(p, ctx, block, place, records)
+    if block.task is not None:
+        practice.begin(p, ctx, task=task, place=block.place, steps=steps)
+    return steps
+
+
+def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decision: int) -> None:
+    """The world refused ``step``: record it, drop the chunk's steps and rethink next tick.
+
+    A busy object is waited for 5 game minutes before the persona plans anew.
+    """
+    if reason is StepFailure.CLOSED and not practice.knows_closed(p, ctx, step.object):
+        remember(p, ctx, kind="observation", content=f"{_sector(step.object)} is closed.")
+    practice.step_failed(p, ctx, step, reason)
+    p.steps, p.path, p.pending = [], [], None
+    tick = ctx.tick
+    wait = 5 * 60 // ctx.clock.seconds_per_tick if reason is StepFailure.BUSY else 1
+    p.action = Action(description=f"rethinking: {place_label(step.object)} is {reason.value}",
+                      address=ctx.world.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="🤔",
+                      start_tick=tick, end_tick=tick + max(1, wait), kind="do", task=step.task,
+                      decision=decision)
+    a = p.action
+    ctx.publish(EventKind.ACTION, p.id, {
+        "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,
+        "start": a.start_tick, "end": a.end_tick, "task": a.task, "decision": a.decision})
+
+
 def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
-    """Start ``step``: walk first if needed, else do it; publish the ACTION event."""
+    """Start ``step``: walk first if needed, else check it with the world and do it.
+
+    Publishes the ACTION event; a step the world refuses goes to :func:`_fail`.
+    """
     tick = ctx.tick
     if p.path:
         n = min(len(p.path), MAX_WALK_TICKS)
@@ -57,6 +110,11 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
                           task=step.task, decision=decision)
     else:
         p.pending = None
+        failure = practice.check_step(p, ctx, step.object)
+        if failure is not None:
+            _fail(p, ctx, step, failure, decision)
+            return
+        practice.step_started(p, step)
         sleep = is_sleep(step.description)
         verb, emoji = ("sleep", "😴") if sleep else verb_for(step.object.rsplit(":", 1)[-1])
         ticks = max(1, step.minutes * 60 // ctx.clock.seconds_per_tick)
@@ -82,24 +140,37 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
         return
     if p.pending is not None:  # interrupted (e.g. by a conversation): walk there again
         step = p.pending
-        p.path = ctx.world.path((p.x, p.y), ctx.world.tile_for(step.object, near=(p.x, p.y)))[1:]
         _, seq = recall(p, ctx, step.description, purpose="act")
-        _start(p, ctx, step, seq)
+        _walk_and_start(p, ctx, step, seq)
         return
     block = current_block(p, ctx.now)
     records, seq = recall(p, ctx, f"{block.description} at {place_label(block.place)}", purpose="act")
     if not p.steps or p.steps[0].task != (block.task or block.description):
-        place = block.place
-        if not ctx.world.is_open(place):
-            place = _open_alternative(p, ctx, block.task or block.description, place)
-        p.steps = decompose_chunk(p, ctx, block, place, records)
+        p.steps = _plan_steps(p, ctx, block, records)
     step = p.steps.pop(0)
-    if not ctx.world.is_open(step.object):
+    episode = p.procedures.episode if p.procedures is not None else None
+    following = episode is not None and episode.procedure is not None
+    # A followed procedure is checked by the world on arrival (DESIGN §4: it fails there).
+    if (not following and ctx.world.tilemap.has_address(step.object)
+            and not ctx.world.is_open(step.object)):
         place = _open_alternative(p, ctx, step.task or step.description, step.object)
         step = Step(description=step.description, object=objects_at(ctx.world, place)[0],
                     minutes=step.minutes, task=step.task)
-    p.path = ctx.world.path((p.x, p.y), ctx.world.tile_for(step.object, near=(p.x, p.y)))[1:]
-    _start(p, ctx, step, seq)
+    _walk_and_start(p, ctx, step, seq)
+
+
+def _walk_and_start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
+    """Path to the step's object and start it; a missing or unreachable object fails the step."""
+    world = ctx.world
+    if not world.tilemap.has_address(step.object):
+        _fail(p, ctx, step, StepFailure.MISSING, decision)
+        return
+    try:
+        p.path = world.path((p.x, p.y), world.tile_for(step.object, near=(p.x, p.y)))[1:]
+    except WorldError:
+        _fail(p, ctx, step, StepFailure.UNREACHABLE, decision)
+        return
+    _start(p, ctx, step, decision)
 
 
 def move(p: Persona) -> None:

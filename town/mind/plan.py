@@ -11,10 +11,11 @@ from datetime import date, datetime, time, timedelta
 
 from ..events import EventKind
 from ..persona import Persona, PlanBlock, Step
+from ..procedures import practice
 from ..thinking.questions import DecomposeTask, PlanDay, PlanItemView
 from .context import MindContext, recall, remember, seed_for, views
 
-__all__ = ["plan_day", "current_block", "decompose_chunk", "objects_at", "is_sleep"]
+__all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep"]
 
 
 def _hm(t: time | datetime) -> str:
@@ -72,6 +73,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     evidence = tuple(r.id for r in records if set(r.tags) & set(tags))
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
              tags=tags, evidence=evidence)
+    practice.prune(p, ctx)  # once a day: unused / long below threshold (DESIGN §4)
     return p.plan
 
 
@@ -91,6 +93,25 @@ def objects_at(world, place: str) -> list[str]:
     return objs or [place]
 
 
+def chunk_minutes(p: Persona, ctx: MindContext, block: PlanBlock, place: str) -> int:
+    """Game minutes for the steps of the block's current hour, less the walk to ``place``.
+
+    The walk is the path length in ticks from the persona's tile to ``place`` (when the place is
+    on the map and reachable), so the steps end with the chunk instead of spilling past it.
+    """
+    now = ctx.now
+    next_hour = now.replace(minute=0, second=0) + timedelta(hours=1)
+    end = min(block.end, next_hour) if not is_sleep(block.description) else block.end
+    minutes = max(1, int((end - now).total_seconds() // 60))
+    world = ctx.world
+    if world.tilemap.has_address(place):
+        goal = world.tile_for(place, near=(p.x, p.y))
+        if world.reachable((p.x, p.y), goal):
+            walk = (len(world.path((p.x, p.y), goal)) - 1) * ctx.clock.seconds_per_tick // 60
+            minutes = max(min(minutes, 5), minutes - walk)
+    return minutes
+
+
 def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, records) -> list[Step]:
     """Decompose the rest of the block's current hour into 5-15 minute steps (DecomposeTask).
 
@@ -103,9 +124,7 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
         Steps in order; the hour-level plan is published as a PLAN event.
     """
     now = ctx.now
-    next_hour = now.replace(minute=0, second=0) + timedelta(hours=1)
-    end = min(block.end, next_hour) if not is_sleep(block.description) else block.end
-    minutes = max(1, int((end - now).total_seconds() // 60))
+    minutes = chunk_minutes(p, ctx, block, place)
     task = block.task or block.description
     answer = ctx.backend.ask(DecomposeTask(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),

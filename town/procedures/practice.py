@@ -50,15 +50,22 @@ def knows_closed(p, ctx, address: str) -> bool:
 
 
 def fit_minutes(steps: list[ProcedureStep], minutes: int) -> list[ProcedureStep]:
-    """Scale step durations to ``minutes`` in total (each >= 1; rounding on the last step).
+    """Fit the steps to ``minutes`` in total, keeping each step's own duration.
 
-    A procedure learned for a 60-minute chunk serves a 45-minute one with the same steps.
+    The steps are taken in order, repeated from the first when time is left and the last one
+    cut short, so a procedure learned for a 30-minute chunk serves a 60- or 20-minute one while
+    every step stays within the 5-15 minutes of a decomposition (Park et al. 2023 §4.3).
     """
-    total = sum(s.minutes for s in steps)
-    scaled = [max(1, round(s.minutes * minutes / total)) for s in steps]
-    scaled[-1] = max(1, minutes - sum(scaled[:-1]))
-    return [ProcedureStep(description=s.description, object=s.object, minutes=m)
-            for s, m in zip(steps, scaled, strict=True)]
+    out: list[ProcedureStep] = []
+    left = max(1, minutes)
+    while left > 0:
+        for s in steps:
+            m = min(s.minutes, left)
+            out.append(ProcedureStep(description=s.description, object=s.object, minutes=m))
+            left -= m
+            if left == 0:
+                break
+    return out
 
 
 def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
@@ -119,14 +126,15 @@ def begin(p, ctx, *, task: str, place: str, steps: list[Step]) -> None:
 def check_step(p, ctx, obj: str) -> StepFailure | None:
     """The world's check of a step on arrival: the object exists, its place is open, it is free.
 
-    A free object is occupied by the persona (released when its next action is decided).
+    Read-only (personas decide concurrently on one snapshot of the world): an object is busy
+    when others use it up to its capacity.
     """
     world = ctx.world
     if not world.tilemap.has_address(obj):
         return StepFailure.MISSING
     if not world.is_open(obj):
         return StepFailure.CLOSED
-    if world.tilemap.is_object(obj) and not world.occupy(obj, p.id):
+    if world.tilemap.is_object(obj) and world.busy(obj) and p.id not in world.occupants(obj):
         return StepFailure.BUSY
     return None
 
