@@ -118,7 +118,8 @@ def _plot(series_by_label: dict[str, list[dict]], *, title: str, ylabel: str, pa
     ax.set_ylim(0, 1.02)
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
+    if series_by_label:
+        ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -1,0 +1,80 @@
+"""Interviews from a recorded run: answers follow what the persona had heard by then."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+
+import pytest
+
+from town.config import load_config
+from town.embedding import HashingEmbedder
+from town.errors import ConfigError
+from town.interview import interview, says_yes
+from town.metrics import knowledge
+from town.recording import RunReader
+from town.scenario import load_scenario
+from town.simulation import Simulation
+
+QUESTION = "Do you know about a party?"
+
+
+@pytest.fixture(scope="module")
+def run_path(tmp_path_factory):
+    """The Ville for 6 game hours, scripted, hashing embedder, recorded."""
+    path = tmp_path_factory.mktemp("interview") / "ville.sqlite"
+    config = load_config(None, {"embedder": "hashing"})
+    sim = Simulation(load_scenario("the_ville"), config, embedder=HashingEmbedder(), run_path=path)
+    sim.run(sim.clock.ticks_for(hours=6))
+    sim.close()
+    return path
+
+
+def _checksum(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_party_answer_turns_yes_after_hearing_of_it(run_path):
+    """A persona who heard of the party in a conversation says no just before it and yes after."""
+    with RunReader(run_path) as reader:
+        heard = {p: o for p, o in knowledge(reader, "party").items() if o.via == "conversation"}
+        assert heard, "nobody heard of the party in a conversation within 6 hours"
+        persona, onset = sorted(heard.items(), key=lambda kv: kv[1].seq)[0]
+        start = reader.frame(0)["time"]
+        spt = reader.meta["seconds_per_tick"]
+        when = datetime.fromisoformat(start) + timedelta(seconds=onset.tick * spt)
+        before = interview(reader, persona, when - timedelta(seconds=spt), QUESTION,
+                           embedder=HashingEmbedder())
+        after = interview(reader, persona, when, QUESTION, embedder=HashingEmbedder())
+    assert before.answer == "No, I don't know anything about that."
+    assert not says_yes(before.answer)
+    assert says_yes(after.answer)
+    assert "party" in after.answer
+    top = [c for c in after.candidates if c.in_top_k]
+    assert len(top) == after.k and onset.memory in [c.id for c in top]
+
+
+def test_interview_leaves_the_run_file_unchanged(run_path):
+    """The run file's bytes are the same after an interview (checksum)."""
+    before = _checksum(run_path)
+    with RunReader(run_path) as reader:
+        interview(reader, "klaus_mueller", "2023-02-13 12:00", QUESTION, embedder=HashingEmbedder())
+    assert _checksum(run_path) == before
+
+
+def test_interview_trace_uses_the_runs_weights_and_k(run_path):
+    """The trace reports the run's k and weights and ranks by falling total."""
+    with RunReader(run_path) as reader:
+        result = interview(reader, "maria_lopez", "2023-02-13 10:00", "What did you do this morning?",
+                           embedder=HashingEmbedder())
+        k = reader.meta["config"]["retrieval"]["k"]
+    assert result.k == k and result.weights == (1.0, 1.0, 1.0)
+    totals = [c.total for c in result.candidates]
+    assert totals == sorted(totals, reverse=True)
+    assert result.to_dict()["at"] == "2023-02-13 10:00:00"
+
+
+def test_interview_before_the_run_is_an_error(run_path):
+    """A time before the run's start names --at."""
+    with RunReader(run_path) as reader, pytest.raises(ConfigError, match="--at"):
+        interview(reader, "maria_lopez", "2023-02-12 10:00", QUESTION, embedder=HashingEmbedder())
