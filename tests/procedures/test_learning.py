@@ -1,0 +1,106 @@
+"""Learning from episodes and anonymising for the town library (DESIGN §4)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import SimpleNamespace
+
+import pytest
+
+from town.clock import GameClock
+from town.embedding import HashingEmbedder
+from town.events import Event, EventBus, EventKind
+from town.procedures import (Episode, ProceduralMemory, ProcedureLibrary, ProcedureStep,
+                             StepFailure, anonymise, home_of, persona_values, practice)
+from town.thinking.scripted import ScriptedBackend
+
+ISABELLA = ("Isabella Rodriguez", "the_ville:Isabella Rodriguez's apartment:bedroom:bed")
+KLAUS = ("Klaus Mueller", "the_ville:Dorm for Oak Hill College:Klaus Mueller's room:bed")
+STOVE = "the_ville:Isabella Rodriguez's apartment:kitchen:stove"
+
+
+def make(place: str = STOVE):
+    """A persona stand-in with a procedural memory, a context whose events are collected."""
+    emb = HashingEmbedder(dim=64)
+    town = ProcedureLibrary(emb)
+    p = SimpleNamespace(id="isabella_rodriguez", name=ISABELLA[0], spec=SimpleNamespace(home=ISABELLA[1]),
+                        procedures=ProceduralMemory(ProcedureLibrary(emb), town, (ISABELLA, KLAUS)),
+                        summary=lambda: "")
+    bus, events = EventBus(), []
+    bus.subscribe(events.append)
+    clock = GameClock(datetime(2023, 2, 13, 20, 30), 10)
+    ctx = SimpleNamespace(backend=ScriptedBackend(), bus=bus, clock=clock, now=clock.now, tick=0,
+                          config=SimpleNamespace(seed=1),
+                          publish=lambda kind, pid, data: bus.publish(
+                              Event(kind=kind, tick=0, time=clock.now, persona=pid, data=data)))
+    steps = [SimpleNamespace(description="cook (cook dinner)", object=place, minutes=10),
+             SimpleNamespace(description="wash up (cook dinner)", object=place, minutes=5)]
+    practice.begin(p, ctx, task="cook dinner", place=STOVE, steps=steps)
+    return p, ctx, steps, events
+
+
+def test_home_of_is_the_part_naming_the_persona():
+    """An apartment sector for Isabella; the room (not the shared dorm) for Klaus."""
+    assert home_of(ISABELLA[1], ISABELLA[0]) == "the_ville:Isabella Rodriguez's apartment"
+    assert home_of(KLAUS[1], KLAUS[0]) == "the_ville:Dorm for Oak Hill College:Klaus Mueller's room"
+
+
+def test_verified_success_is_generalised_and_saved_to_both_libraries():
+    """Both steps done at the stove: saved once per library as {place} steps, successes 1."""
+    p, ctx, steps, events = make()
+    for s in steps:
+        practice.step_started(p, s)
+    practice.close(p, ctx)
+    own = p.procedures.own.get("cook dinner")
+    assert [s.object for s in own.steps] == ["{place}", "{place}"]
+    assert (own.successes, own.failures) == (1, 0)
+    saves = [e.data for e in events if e.kind is EventKind.PROCEDURE]
+    assert [(d["op"], d["library"]) for d in saves] == [("save", "isabella_rodriguez"), ("save", "town")]
+    assert saves[0]["procedure"]["status"] == "active" and saves[0]["procedure"]["reliability"] == 2 / 3
+
+
+def test_nothing_is_saved_from_a_failed_task():
+    """A step refused by the world (closed) ends the episode as a failure: nothing saved."""
+    p, ctx, steps, events = make()
+    practice.step_started(p, steps[0])
+    practice.step_failed(p, ctx, steps[1], StepFailure.CLOSED)
+    assert len(p.procedures.own) == 0 and len(p.procedures.town) == 0 and events == []
+
+
+def test_nothing_is_saved_from_an_unverified_task():
+    """One of two steps done (cut short), or all done away from the intended place: not saved."""
+    p, ctx, steps, events = make()
+    practice.step_started(p, steps[0])
+    practice.close(p, ctx)
+    p2, ctx2, steps2, _ = make(place="the_ville:Hobbs Cafe:kitchen:stove")
+    for s in steps2:
+        practice.step_started(p2, s)
+    assert p2.procedures.episode.verify()[0].value == "unverified"
+    practice.close(p2, ctx2)
+    assert len(p.procedures.own) == len(p2.procedures.own) == 0 and events == []
+
+
+def test_anonymised_procedure_keeps_no_name_or_home():
+    """Names (full and first), both homes and a 4+ digit number become parameters."""
+    values = persona_values(name=ISABELLA[0], home_address=ISABELLA[1], place="the_ville:Hobbs Cafe")
+    assert values["home"] == "the_ville:Isabella Rodriguez's apartment"
+    ep = Episode(task="cook dinner for Klaus", place=STOVE, values=values, planned=(
+        {"description": "Isabella cooks for Klaus Mueller", "object": STOVE, "minutes": 10},
+        {"description": "pay with card 12345678", "object": "the_ville:Dorm for Oak Hill College:Klaus Mueller's room:bed", "minutes": 5}))
+    from town.procedures import Procedure
+    proc = Procedure(name=ep.task, when=ep.task, created=datetime(2023, 2, 13), last_used=datetime(2023, 2, 13),
+                     steps=tuple(ProcedureStep(**s) for s in ep.planned))
+    shared = anonymise(proc, owner=ISABELLA, others=[KLAUS])
+    text = " ".join([shared.name, shared.when] + [f"{s.description} {s.object}" for s in shared.steps])
+    for banned in ("Isabella", "Rodriguez", "Klaus", "Mueller", "apartment", "Klaus Mueller's room", "12345678"):
+        assert banned not in text, banned
+    assert [s.object for s in shared.steps] == ["{home}:kitchen:stove", "{other_home}:bed"]
+    assert shared.steps[0].description == "{persona} cooks for {other}"
+
+
+@pytest.mark.parametrize("minutes,expected", [(30, [10, 5, 10, 5]), (12, [10, 2]), (15, [10, 5])])
+def test_fit_minutes_repeats_or_cuts_keeping_step_lengths(minutes, expected):
+    """Steps of 10 and 5 minutes fill 30 minutes as 10,5,10,5; 12 as 10,2."""
+    steps = [ProcedureStep(description="a", object="x", minutes=10),
+             ProcedureStep(description="b", object="x", minutes=5)]
+    assert [s.minutes for s in practice.fit_minutes(steps, minutes)] == expected
