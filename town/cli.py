@@ -25,6 +25,14 @@ def _add_sim_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="random seed (overrides the configuration)")
     p.add_argument("--backend", choices=["scripted", "openai", "local"], help="thinking backend")
     p.add_argument("--embedder", choices=["minilm", "hashing"], help="sentence embedder")
+    m = p.add_argument_group("model backends (--backend openai|local)")
+    m.add_argument("--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8080/v1")
+    m.add_argument("--model", help="model name the server knows (openai backend)")
+    m.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the API key "
+                   "(default OPENAI_API_KEY; the key is never written anywhere)")
+    m.add_argument("--prompts", metavar="DIR", help="folder of <question>.j2 templates overriding the packaged ones")
+    m.add_argument("--no-cache", action="store_true", help="do not use the cache of resolved answers")
+    m.add_argument("--model-path", metavar="FILE.gguf", help="GGUF model file (local backend)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a configuration key, e.g. --set retrieval.k=5 (repeatable)")
 
@@ -64,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--hours", type=float, default=1.0, help="game hours to simulate after the fork (default 1)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    s = sub.add_parser("stats", help="model calls and tokens of a run, per persona per game hour and per template")
+    s.add_argument("run", help="run file")
+
     s = sub.add_parser("inspect", help="print retrieval traces of a recorded run")
     s.add_argument("run", help="run file")
     s.add_argument("--persona", required=True, help="persona id or full name")
@@ -98,6 +109,12 @@ def _overrides(args: argparse.Namespace) -> dict:
         over["backend.name"] = args.backend
     if args.embedder:
         over["embedder"] = args.embedder
+    for flag, key in (("base_url", "backend.base_url"), ("model", "backend.model"),
+                      ("api_key_env", "backend.api_key_env")):
+        if getattr(args, flag, None):
+            over[key] = getattr(args, flag)
+    if getattr(args, "no_cache", False):
+        over["backend.cache"] = False
     return over
 
 
@@ -110,12 +127,16 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     from .config import load_config
     from .scenario import load_scenario
     from .simulation import Simulation
+    from .thinking.factory import make_backend
 
     config = load_config(args.config, _overrides(args))
     scenario = load_scenario(args.town)
-    if config.backend.name != "scripted":
-        raise ConfigError("only the scripted backend is available in this build", field="backend.name")
-    return Simulation(scenario, config, run_path=run_path)
+    # the model server is checked here, before the run file and its first tick
+    backend = make_backend(config, prompts_dir=args.prompts, model_path=args.model_path)
+    sim = Simulation(scenario, config, backend=backend, run_path=run_path)
+    if getattr(backend, "recorder", None) is not None:
+        backend.recorder.bind(sim.ctx.publish)
+    return sim
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -279,6 +300,14 @@ def _persona_id(reader, name: str) -> str:
     raise ConfigError(f"unknown persona {name!r}; this run has {', '.join(ids)}", field="--persona")
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    """`town stats`: print the run's model-call accounting (see :mod:`town.stats`)."""
+    from .stats import print_stats
+
+    print_stats(args.run)
+    return 0
+
+
 def cmd_interview(args: argparse.Namespace) -> int:
     """`town interview`: answer a question from a persona's memory as of --at, with the retrieval trace."""
     from rich.console import Console
@@ -336,7 +365,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview, "evaluate": cmd_evaluate}
+COMMANDS = {"stats": cmd_stats, "simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview, "evaluate": cmd_evaluate}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import threading
 import time
 from collections import Counter
@@ -51,6 +52,7 @@ class FakeOpenAIServer:
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
+        self._connections: set = set()
         self.port = 0
         self.up()
 
@@ -73,11 +75,18 @@ class FakeOpenAIServer:
         threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
 
     def down(self) -> None:
-        """Stop listening: new connections are refused until :meth:`up`."""
+        """Stop listening and drop open (keep-alive) connections: requests fail until :meth:`up`."""
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
             self._httpd = None
+        with self._lock:
+            connections, self._connections = self._connections, set()
+        for sock in connections:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def close(self) -> None:
         """Stop for good."""
@@ -102,6 +111,19 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args) -> None:  # quiet
         pass
+
+    def setup(self) -> None:
+        super().setup()
+        with self.owner._lock:
+            self.owner._connections.add(self.connection)
+
+    def finish(self) -> None:
+        with self.owner._lock:
+            self.owner._connections.discard(self.connection)
+        try:
+            super().finish()
+        except OSError:
+            pass
 
     def _send(self, status: int, body: dict | str, headers: dict[str, str] | None = None) -> None:
         data = (body if isinstance(body, str) else json.dumps(body)).encode()

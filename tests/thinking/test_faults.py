@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import collections
+import os
+import threading
 
 from ville_runs import run_ville, ville_config
 
 from town.events import EventKind
 from town.recording import RunReader
+
+#: wall seconds the server is down in the stall test (issue 6 says 30; TOWN_TEST_DOWN_S=30)
+DOWN_S = float(os.environ.get("TOWN_TEST_DOWN_S", "10"))
 
 # server-side fault -> the outcome the client must record for it
 EXPECTED_OUTCOME = {"ok": "ok", "500": "server_error", "429": "rate_limited", "slow": "timeout",
@@ -46,3 +51,36 @@ def test_two_hours_with_20_percent_faults_complete_and_every_failure_is_recorded
         assert c.data["cache_hit"] is False
     ok = [c for c in attempts if c.data["outcome"] == "ok"]
     assert all(c.data["tokens_in"] > 0 and c.data["tokens_out"] > 0 for c in ok)
+
+
+def test_server_down_mid_run_stalls_then_the_run_completes(fake_server, api_key, tmp_path):
+    """The server goes away for DOWN_S wall seconds at tick 30: STATUS stalled is published
+    after 3 consecutive failures, then running once it answers; the run completes, nothing
+    falls back, and every request that reached the server is recorded."""
+    server = fake_server()
+    config = ville_config(server, api_key, cache=False, max_retries=3, max_consecutive_failures=3)
+    run = tmp_path / "down.sqlite"
+    timers = []
+
+    def during(sim, tick):
+        if tick == 30:
+            server.down()
+            timers.append(threading.Timer(DOWN_S, server.up))
+            timers[-1].start()
+
+    sim = run_ville(config, run, hours=1, during=during, probe_interval_s=0.5)
+    for t in timers:
+        t.join()
+    assert sim.clock.tick == sim.clock.ticks_for(hours=1)
+    with RunReader(run) as reader:
+        status = [e for e in reader.events(kinds=[EventKind.STATUS])]
+        calls = reader.events(kinds=[EventKind.MODEL_CALL])
+    states = [e.data["state"] for e in status]
+    assert states[:2] == ["stalled", "running"], states
+    assert states[-1] == "finished"
+    refused = [c for c in calls if c.data["outcome"] == "connection_error"]
+    assert len(refused) == 3  # the 3rd stalls; later attempts wait for the probe
+    assert all(c.tick >= 30 for c in refused)
+    assert not [c for c in calls if c.data["outcome"] == "fallback"]
+    reached = [c for c in calls if c.data["request"] and c.data["outcome"] != "connection_error"]
+    assert len(reached) == server.counts["chat"]

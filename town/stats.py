@@ -1,0 +1,99 @@
+"""Model-call accounting of a recorded run (`python run.py stats RUN`).
+
+Reads the run's MODEL_CALL events (one per HTTP attempt, per fallback and per cache hit; see
+:class:`town.thinking.wrappers.CallRecorder`) and counts requests and tokens per persona per game
+hour and per template, with the retry and fallback rates.
+
+Definitions: a *question* is resolved once, by a first attempt (``attempt == 1``) or by a cache
+hit; the *retry rate* is the share of requests that were retries (``attempt > 1``); the
+*fallback rate* is the share of questions answered by the scripted fallback.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from .events import EventKind
+
+__all__ = ["compute_stats", "print_stats"]
+
+
+def _blank() -> dict[str, float]:
+    return {"questions": 0, "requests": 0, "failed": 0, "retries": 0, "fallbacks": 0,
+            "cache_hits": 0, "tokens_in": 0, "tokens_out": 0, "latency_ms": 0.0}
+
+
+def _add(row: dict[str, float], d: dict[str, Any]) -> None:
+    if d.get("request"):
+        row["requests"] += 1
+        row["failed"] += d["outcome"] != "ok"
+        row["retries"] += int(d.get("attempt", 1)) > 1
+        row["questions"] += int(d.get("attempt", 1)) == 1
+        row["tokens_in"] += int(d.get("tokens_in", 0))
+        row["tokens_out"] += int(d.get("tokens_out", 0))
+        row["latency_ms"] += float(d.get("latency_ms", 0.0))
+    if d.get("cache_hit"):
+        row["cache_hits"] += 1
+        row["questions"] += 1
+    row["fallbacks"] += d["outcome"] == "fallback"
+
+
+def compute_stats(run: str | Path) -> dict[str, Any]:
+    """Accounting of a run's model calls.
+
+    Returns:
+        ``{"by_persona_hour": {(persona, "YYYY-MM-DD HH:00"): row}, "by_template": {template: row},
+        "total": row, "retry_rate": float, "fallback_rate": float}`` where a row counts
+        questions, requests, failed (requests), retries, fallbacks, cache_hits, tokens_in,
+        tokens_out and latency_ms (sum over requests, wall milliseconds).
+
+    Raises:
+        RecordingError: when the run file is missing or damaged.
+    """
+    from .recording import RunReader
+
+    by_hour: dict[tuple[str, str], dict] = defaultdict(_blank)
+    by_template: dict[str, dict] = defaultdict(_blank)
+    total = _blank()
+    with RunReader(run) as reader:
+        for e in reader.events(kinds=[EventKind.MODEL_CALL]):
+            hour = e.time.strftime("%Y-%m-%d %H:00")
+            for row in (by_hour[(e.persona or "-", hour)], by_template[e.data["template"]], total):
+                _add(row, e.data)
+    return {
+        "by_persona_hour": dict(sorted(by_hour.items())),
+        "by_template": dict(sorted(by_template.items())),
+        "total": total,
+        "retry_rate": total["retries"] / total["requests"] if total["requests"] else 0.0,
+        "fallback_rate": total["fallbacks"] / total["questions"] if total["questions"] else 0.0,
+    }
+
+
+def print_stats(run: str | Path) -> None:
+    """Print :func:`compute_stats` as tables (rich)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    s = compute_stats(run)
+    console = Console()
+    cols = ("questions", "requests", "failed", "retries", "fallbacks", "cache_hits", "tokens_in",
+            "tokens_out")
+
+    def table(title: str, first: tuple[str, ...], rows) -> Table:
+        t = Table(title=title, title_justify="left")
+        for c in first + cols + ("ms/request",):
+            t.add_column(c, justify="left" if c in first else "right")
+        for key, row in rows:
+            key = key if isinstance(key, tuple) else (key,)
+            ms = row["latency_ms"] / row["requests"] if row["requests"] else 0.0
+            t.add_row(*key, *(str(int(row[c])) for c in cols), f"{ms:.0f}")
+        return t
+
+    console.print(table(f"{run}: model calls per persona per game hour", ("persona", "game hour"),
+                        s["by_persona_hour"].items()))
+    console.print(table("per template", ("template",), s["by_template"].items()))
+    console.print(table("total", ("",), [("all", s["total"])]))
+    console.print(f"retry rate {s['retry_rate']:.1%} of requests; "
+                  f"fallback rate {s['fallback_rate']:.1%} of questions")
