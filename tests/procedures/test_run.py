@@ -1,0 +1,105 @@
+"""Procedural memory in a run of the_ville (scripted backend, hashing embedder): reuse and decay."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import date, datetime
+
+import pytest
+
+from town.config import load_config
+from town.events import EventKind
+from town.scenario import load_scenario
+from town.simulation import Simulation
+from town.thinking.questions import DecomposeTask
+from town.thinking.scripted import ScriptedBackend
+
+END = datetime(2023, 2, 15, 12, 0)  # 53 game hours from 13 Feb 07:00; the market reopens 16 Feb
+MID = datetime(2023, 2, 14, 6, 0)
+
+
+class CountingBackend(ScriptedBackend):
+    """The scripted backend, counting DecomposeTask questions per game date."""
+
+    def __init__(self, clock_ref: list):
+        self.decompositions: Counter = Counter()
+        self.asked: list = []
+        self._clock = clock_ref
+
+    def ask(self, question):
+        """Count, then answer as the scripted backend does."""
+        if isinstance(question, DecomposeTask):
+            self.decompositions[self._clock[0].now.date()] += 1
+            self.asked.append((self._clock[0].now, question.persona, question.task))
+        return super().ask(question)
+
+
+@pytest.fixture(scope="module")
+def run():
+    """Simulate to 15 Feb 12:00; returns (simulation, PROCEDURE events, backend, state at MID)."""
+    clock_ref: list = []
+    backend = CountingBackend(clock_ref)
+    sim = Simulation(load_scenario("personas/the_ville"), load_config(overrides={"embedder": "hashing"}),
+                     backend=backend)
+    clock_ref.append(sim.clock)
+    events = []
+    sim.bus.subscribe(lambda e: events.append(e) if e.kind is EventKind.PROCEDURE else None)
+    mid = None
+    while sim.clock.now < END:
+        sim.step()
+        if mid is None and sim.clock.now >= MID:
+            mid = json.loads(json.dumps(sim.get_state(vectors=True)))
+    return sim, events, backend, mid
+
+
+def own(events):
+    """Events about persona libraries (not the town library)."""
+    return [e for e in events if e.data["library"] != "town"]
+
+
+def test_at_least_3_procedures_learned_on_day_1_are_reused_on_day_2(run):
+    """Saved on 13 Feb and followed ("use") on 14 Feb, per persona: at least 3 in all."""
+    _, events, _, _ = run
+    learned = {(e.persona, e.data["name"]) for e in own(events)
+               if e.data["op"] == "save" and e.time.date() == date(2023, 2, 13)}
+    reused = {(e.persona, e.data["name"]) for e in own(events)
+              if e.data["op"] == "use" and e.time.date() == date(2023, 2, 14)}
+    assert len(learned & reused) >= 3, (learned, reused)
+
+
+def test_following_a_procedure_asks_no_decomposition(run):
+    """Decompositions of routine tasks fall by at least 30% from day 1 to day 2.
+
+    Blocks without a task (sleeping, walks, the party) are always decomposed and day 2 has a
+    whole night of them, so only the routine tasks (what procedures cover) are compared.
+    """
+    sim, _, backend, _ = run
+    tasks = {r.task for p in sim.personas.values() for r in p.spec.routine if r.task}
+    per_day = Counter(t.date() for t, _, task in backend.asked if task in tasks)
+    day1, day2 = per_day[date(2023, 2, 13)], per_day[date(2023, 2, 14)]
+    assert day1 >= 10 and day2 <= 0.7 * day1, (day1, day2)
+
+
+def test_market_closure_drops_the_procedure_below_threshold_and_out_of_retrieval(run):
+    """Isabella's "buy supplies" fails on arrival on 14 Feb, falls to 2/4 and is not used again."""
+    _, events, _, _ = run
+    mine = [e for e in own(events) if e.persona == "isabella_rodriguez" and e.data["name"] == "buy supplies"]
+    failure = next(e for e in mine if e.data["op"] == "outcome" and e.data["result"] == "failure")
+    assert failure.time.date() == date(2023, 2, 14)
+    assert "The Willows Market and Pharmacy" in failure.data["reason"]
+    proc = failure.data["procedure"]
+    assert (proc["successes"], proc["failures"], proc["reliability"]) == (1, 1, 0.5)
+    assert proc["status"] == "below threshold"
+    assert not [e for e in mine if e.data["op"] == "use" and e.seq > failure.seq]
+
+
+def test_procedures_live_in_snapshots_and_restore(run):
+    """The state holds each persona's library and the town library; set_state restores them."""
+    sim, _, _, mid = run
+    libs = {pid: ps["procedures"]["library"]["procedures"] for pid, ps in mid["personas"].items()}
+    assert all(libs.values()) and mid["town_procedures"]["procedures"]
+    twin = Simulation(load_scenario("personas/the_ville"), load_config(overrides={"embedder": "hashing"}),
+                      seed_memories=False)
+    twin.set_state(mid)
+    assert json.loads(json.dumps(twin.get_state(vectors=True))) == mid
