@@ -44,7 +44,11 @@ from town.recording import RunWriter
 START = datetime(2023, 2, 14, 16, 0)
 SPT = 600
 NAMES = {"a": "Ann Able", "b": "Bob Brown", "c": "Cat Cole", "d": "Dan Dove"}
-PARTY = {"place": "t:Cafe", "start": datetime(2023, 2, 14, 17, 0), "end": datetime(2023, 2, 14, 18, 0)}
+PARTY = {
+    "place": "t:Cafe",
+    "start": datetime(2023, 2, 14, 17, 0),
+    "end": datetime(2023, 2, 14, 18, 0),
+}
 LAST_TICK = 17
 
 
@@ -57,9 +61,14 @@ def _vector(i: int) -> np.ndarray:
 def build_run(path: Path) -> Path:
     """Write the run described in the module docstring to ``path`` and return it."""
     bus = EventBus()
-    meta = {"town": "Hand", "start": START.isoformat(sep=" "), "seconds_per_tick": SPT,
-            "personas": {pid: {"name": name, "emoji": "🙂"} for pid, name in NAMES.items()},
-            "embedder": "hashing", "config": {"retrieval": {"k": 10, "weights": [1, 1, 1]}}}
+    meta = {
+        "town": "Hand",
+        "start": START.isoformat(sep=" "),
+        "seconds_per_tick": SPT,
+        "personas": {pid: {"name": name, "emoji": "🙂"} for pid, name in NAMES.items()},
+        "embedder": "hashing",
+        "config": {"retrieval": {"k": 10, "weights": [1, 1, 1]}},
+    }
     writer = RunWriter(path, meta)
     bus.subscribe(writer.handle)
     counter = {"n": 0}
@@ -67,18 +76,43 @@ def build_run(path: Path) -> Path:
     def memory(pid, rid, tick, kind, content, *, tags=(), source=None, evidence=(), subject=None):
         time = START + timedelta(seconds=tick * SPT)
         counter["n"] += 1
-        data = {"id": rid, "persona": pid, "kind": kind, "content": content,
-                "created": time.strftime("%Y-%m-%d %H:%M:%S"),
-                "last_accessed": time.strftime("%Y-%m-%d %H:%M:%S"), "importance": 5,
-                "evidence": list(evidence), "subject": subject, "predicate": None, "object": None,
-                "conversation": 1 if source else None, "source": list(source) if source else None,
-                "tags": list(tags), "embedding": _vector(counter["n"])}
+        data = {
+            "id": rid,
+            "persona": pid,
+            "kind": kind,
+            "content": content,
+            "created": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "last_accessed": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "importance": 5,
+            "evidence": list(evidence),
+            "subject": subject,
+            "predicate": None,
+            "object": None,
+            "conversation": 1 if source else None,
+            "source": list(source) if source else None,
+            "tags": list(tags),
+            "embedding": _vector(counter["n"]),
+        }
         bus.publish(Event(kind=EventKind.MEMORY, tick=tick, time=time, persona=pid, data=data))
 
     def call(pid, tick, tokens_in, tokens_out, hit):
-        bus.publish(Event(kind=EventKind.MODEL_CALL, tick=tick, time=START, persona=pid, data={
-            "template": "next_line", "purpose": "chat", "tokens_in": tokens_in,
-            "tokens_out": tokens_out, "latency_ms": 5, "cache_hit": hit, "outcome": "ok"}))
+        bus.publish(
+            Event(
+                kind=EventKind.MODEL_CALL,
+                tick=tick,
+                time=START,
+                persona=pid,
+                data={
+                    "template": "next_line",
+                    "purpose": "chat",
+                    "tokens_in": tokens_in,
+                    "tokens_out": tokens_out,
+                    "latency_ms": 5,
+                    "cache_hit": hit,
+                    "outcome": "ok",
+                },
+            )
+        )
 
     memory("a", 0, 0, "observation", "I am hosting a party at the cafe.", tags=["party"])
     memory("a", 1, 0, "observation", "Bob Brown is my neighbour.", subject="b")
@@ -87,13 +121,28 @@ def build_run(path: Path) -> Path:
     memory("d", 0, 0, "observation", "I have a sister.")
     writer.snapshot(-1, START, bus.seq, {"state": "initial"})
     by_tick = {
-        1: lambda: memory("b", 1, 1, "chat", 'Ann Able told me: "I am hosting a party at the cafe."',
-                          tags=["party"], source=("a", 0), subject="a"),
-        2: lambda: (memory("c", 1, 2, "chat", "Someone said there is a party.", tags=["party"],
-                           source=("d", 0)),
-                    memory("c", 2, 2, "reflection", "There may be a party.", evidence=[1])),
-        3: lambda: memory("b", 2, 3, "plan", "Go to the party at 17:00.", tags=["party"], evidence=[1]),
-        8: lambda: memory("d", 1, 8, "whisper", "I should go to the party at the cafe.", tags=["party"]),
+        1: lambda: memory(
+            "b",
+            1,
+            1,
+            "chat",
+            'Ann Able told me: "I am hosting a party at the cafe."',
+            tags=["party"],
+            source=("a", 0),
+            subject="a",
+        ),
+        2: lambda: (
+            memory(
+                "c", 1, 2, "chat", "Someone said there is a party.", tags=["party"], source=("d", 0)
+            ),
+            memory("c", 2, 2, "reflection", "There may be a party.", evidence=[1]),
+        ),
+        3: lambda: memory(
+            "b", 2, 3, "plan", "Go to the party at 17:00.", tags=["party"], evidence=[1]
+        ),
+        8: lambda: memory(
+            "d", 1, 8, "whisper", "I should go to the party at the cafe.", tags=["party"]
+        ),
         9: lambda: memory("d", 2, 9, "observation", "Cat Cole is at the cafe.", subject="c"),
     }
     call("a", 4, 100, 20, False)
@@ -102,11 +151,23 @@ def build_run(path: Path) -> Path:
     for tick in range(LAST_TICK + 1):
         if tick in by_tick:
             by_tick[tick]()
-        where = {"a": "t:Cafe:counter", "b": "t:Cafe" if 6 <= tick <= 8 else "t",
-                 "c": "t:Cafe:table" if 6 <= tick <= 11 else "t",
-                 "d": "t:Cafe" if tick in (6, 7) else "t:Cafeteria" if 8 <= tick <= 11 else "t"}
-        frame = {"personas": {pid: {"x": 0, "y": 0, "address": addr} for pid, addr in where.items()}}
-        bus.publish(Event(kind=EventKind.FRAME, tick=tick, time=START + timedelta(seconds=tick * SPT),
-                          persona=None, data=frame))
+        where = {
+            "a": "t:Cafe:counter",
+            "b": "t:Cafe" if 6 <= tick <= 8 else "t",
+            "c": "t:Cafe:table" if 6 <= tick <= 11 else "t",
+            "d": "t:Cafe" if tick in (6, 7) else "t:Cafeteria" if 8 <= tick <= 11 else "t",
+        }
+        frame = {
+            "personas": {pid: {"x": 0, "y": 0, "address": addr} for pid, addr in where.items()}
+        }
+        bus.publish(
+            Event(
+                kind=EventKind.FRAME,
+                tick=tick,
+                time=START + timedelta(seconds=tick * SPT),
+                persona=None,
+                data=frame,
+            )
+        )
     writer.close()
     return path

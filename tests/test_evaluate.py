@@ -17,8 +17,11 @@ from town.scenario import Gathering, NewsItem
 class _Scenario:
     """The part of a Scenario that evaluate reads: the news items."""
 
-    news = (NewsItem(tag="party", summary="a party at the cafe",
-                     gathering=Gathering(host="a", **PARTY)),)
+    news = (
+        NewsItem(
+            tag="party", summary="a party at the cafe", gathering=Gathering(host="a", **PARTY)
+        ),
+    )
 
 
 @pytest.fixture
@@ -37,7 +40,11 @@ def test_report_holds_the_hand_worked_values(run):
     assert report["density"]["start"] == pytest.approx(1 / 6)
     assert report["density"]["end"] == pytest.approx(1 / 3)
     att = report["attendance"]["party"]
-    assert (att["invited"], att["attended"], att["invited_attended"]) == (["b", "d"], ["b", "c"], ["b"])
+    assert (att["invited"], att["attended"], att["invited_attended"]) == (
+        ["b", "d"],
+        ["b", "c"],
+        ["b"],
+    )
     assert format_summary(report)[0] == ("diffusion: party", "25% (1/4)", "75% (3/4)")
 
 
@@ -54,8 +61,9 @@ def test_write_report_writes_json_and_pngs(run, tmp_path):
 def test_interview_option_lists_answers_beside_provenance(run):
     """With interview=True each persona answers the fixed question; a, b, d hold party memories."""
     with RunReader(run) as reader:
-        report = evaluate(reader, scenario=_Scenario(), interview=True,
-                          embedder=HashingEmbedder(dim=8))
+        report = evaluate(
+            reader, scenario=_Scenario(), interview=True, embedder=HashingEmbedder(dim=8)
+        )
     rows = {r["persona"]: r for r in report["interviews"]["party"]}
     assert rows["a"]["question"] == interview_question("party") == "Do you know about the party?"
     assert [p for p, r in sorted(rows.items()) if r["knows"]] == ["a", "b", "d"]

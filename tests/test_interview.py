@@ -43,8 +43,9 @@ def test_party_answer_turns_yes_after_hearing_of_it(run_path):
         start = reader.frame(0)["time"]
         spt = reader.meta["seconds_per_tick"]
         when = datetime.fromisoformat(start) + timedelta(seconds=onset.tick * spt)
-        before = interview(reader, persona, when - timedelta(seconds=spt), QUESTION,
-                           embedder=HashingEmbedder())
+        before = interview(
+            reader, persona, when - timedelta(seconds=spt), QUESTION, embedder=HashingEmbedder()
+        )
         after = interview(reader, persona, when, QUESTION, embedder=HashingEmbedder())
     assert before.answer == "No, I don't know anything about that."
     assert not says_yes(before.answer)
@@ -65,8 +66,13 @@ def test_interview_leaves_the_run_file_unchanged(run_path):
 def test_interview_trace_uses_the_runs_weights_and_k(run_path):
     """The trace reports the run's k and weights and ranks by falling total."""
     with RunReader(run_path) as reader:
-        result = interview(reader, "maria_lopez", "2023-02-13 10:00", "What did you do this morning?",
-                           embedder=HashingEmbedder())
+        result = interview(
+            reader,
+            "maria_lopez",
+            "2023-02-13 10:00",
+            "What did you do this morning?",
+            embedder=HashingEmbedder(),
+        )
         k = reader.meta["config"]["retrieval"]["k"]
     assert result.k == k and result.weights == (1.0, 1.0, 1.0)
     totals = [c.total for c in result.candidates]

@@ -27,7 +27,7 @@ def test_diffusion_follows_provenance_chains(reader):
 
 
 def test_knowledge_onset_says_how_it_came(reader):
-    """a by seed, b by conversation from a#0 at tick 1, d by whisper at tick 8."""
+    """A by seed, b by conversation from a#0 at tick 1, d by whisper at tick 8."""
     k = metrics.knowledge(reader, "party")
     assert (k["a"].via, k["a"].memory, k["a"].tick) == ("seed", 0, 0)
     assert (k["b"].via, k["b"].source, k["b"].tick) == ("conversation", ("a", 0), 1)

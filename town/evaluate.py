@@ -40,8 +40,15 @@ def _news(reader, scenario) -> tuple:
     return tuple(scenario.news)
 
 
-def evaluate(reader, *, scenario=None, tags: tuple[str, ...] | None = None, interview: bool = False,
-             backend=None, embedder=None) -> dict[str, Any]:
+def evaluate(
+    reader,
+    *,
+    scenario=None,
+    tags: tuple[str, ...] | None = None,
+    interview: bool = False,
+    backend=None,
+    embedder=None,
+) -> dict[str, Any]:
     """Measure a recorded run.
 
     Args:
@@ -64,8 +71,10 @@ def evaluate(reader, *, scenario=None, tags: tuple[str, ...] | None = None, inte
     memories = load_memories(reader)
     spent = cost(reader)
     report: dict[str, Any] = {
-        "run": str(reader.path), "town": reader.meta.get("town"),
-        "personas": len(reader.personas()), "hours": spent["hours"],
+        "run": str(reader.path),
+        "town": reader.meta.get("town"),
+        "personas": len(reader.personas()),
+        "hours": spent["hours"],
         "diffusion": {t: diffusion(reader, t, memories=memories) for t in tags},
         "density": density(reader, memories=memories),
         "attendance": {},
@@ -75,15 +84,22 @@ def evaluate(reader, *, scenario=None, tags: tuple[str, ...] | None = None, inte
         g = item.gathering
         if g is not None and item.tag in tags:
             report["attendance"][item.tag] = attendance(
-                reader, item.tag, place=g.place, start=g.start, end=g.end, host=g.host,
-                memories=memories)
+                reader,
+                item.tag,
+                place=g.place,
+                start=g.start,
+                end=g.end,
+                host=g.host,
+                memories=memories,
+            )
     if interview:
         report["interviews"] = _interviews(reader, report, tags, backend, embedder)
     return report
 
 
 def _interviews(reader, report, tags, backend, embedder) -> dict[str, list[dict[str, Any]]]:
-    from .interview import interview as ask, load_embedder, says_yes
+    from .interview import interview as ask
+    from .interview import load_embedder, says_yes
 
     embedder = embedder or load_embedder(reader)
     at = reader.frame(reader.last_tick)["time"]
@@ -92,15 +108,30 @@ def _interviews(reader, report, tags, backend, embedder) -> dict[str, list[dict[
         knowers = report["diffusion"][tag]["knowers"]
         rows = []
         for pid in reader.personas():
-            result = ask(reader, pid, at, interview_question(tag), backend=backend, embedder=embedder)
-            rows.append({"persona": pid, "question": result.question, "answer": result.answer,
-                         "says_knows": says_yes(result.answer), "knows": pid in knowers})
+            result = ask(
+                reader, pid, at, interview_question(tag), backend=backend, embedder=embedder
+            )
+            rows.append(
+                {
+                    "persona": pid,
+                    "question": result.question,
+                    "answer": result.answer,
+                    "says_knows": says_yes(result.answer),
+                    "knows": pid in knowers,
+                }
+            )
         out[tag] = rows
     return out
 
 
-def _plot(series_by_label: dict[str, list[dict]], *, title: str, ylabel: str, path: Path,
-          reference: dict[str, tuple[float, float]] | None = None) -> None:
+def _plot(
+    series_by_label: dict[str, list[dict]],
+    *,
+    title: str,
+    ylabel: str,
+    path: Path,
+    reference: dict[str, tuple[float, float]] | None = None,
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -112,7 +143,9 @@ def _plot(series_by_label: dict[str, list[dict]], *, title: str, ylabel: str, pa
     for label, (start, end) in (reference or {}).items():
         hours = max((p["hour"] for s in series_by_label.values() for p in s), default=48)
         ax.plot([0, hours], [start, end], linestyle=":", color="grey", linewidth=1)
-        ax.annotate(f"paper: {label}", (hours, end), fontsize=8, color="grey", ha="right", va="bottom")
+        ax.annotate(
+            f"paper: {label}", (hours, end), fontsize=8, color="grey", ha="right", va="bottom"
+        )
     ax.set_xlabel("game hours since start")
     ax.set_ylabel(ylabel)
     ax.set_ylim(0, 1.02)
@@ -137,16 +170,27 @@ def write_report(report: dict[str, Any], out_dir: str | Path) -> dict[str, Path]
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = {"json": out / "report.json", "diffusion": out / "diffusion.png",
-             "density": out / "density.png"}
+    paths = {
+        "json": out / "report.json",
+        "diffusion": out / "diffusion.png",
+        "density": out / "density.png",
+    }
     paths["json"].write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
     diff = report["diffusion"]
-    _plot({t: d["series"] for t, d in diff.items()}, title="Information diffusion",
-          ylabel="share of personas who know", path=paths["diffusion"],
-          reference={t: PAPER[t] for t in diff if t in PAPER})
-    _plot({"density": report["density"]["series"]}, title="Relationship network density",
-          ylabel="density 2|E| / (|V|(|V|-1))", path=paths["density"],
-          reference={"density": PAPER["density"]})
+    _plot(
+        {t: d["series"] for t, d in diff.items()},
+        title="Information diffusion",
+        ylabel="share of personas who know",
+        path=paths["diffusion"],
+        reference={t: PAPER[t] for t in diff if t in PAPER},
+    )
+    _plot(
+        {"density": report["density"]["series"]},
+        title="Relationship network density",
+        ylabel="density 2|E| / (|V|(|V|-1))",
+        path=paths["density"],
+        reference={"density": PAPER["density"]},
+    )
     return paths
 
 
@@ -154,15 +198,35 @@ def format_summary(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     """The report as rows (measure, start, end) for printing."""
     rows = []
     for tag, d in report["diffusion"].items():
-        rows.append((f"diffusion: {tag}", f"{d['start']:.0%} ({d['start_count']}/{d['personas']})",
-                     f"{d['end']:.0%} ({d['end_count']}/{d['personas']})"))
+        rows.append(
+            (
+                f"diffusion: {tag}",
+                f"{d['start']:.0%} ({d['start_count']}/{d['personas']})",
+                f"{d['end']:.0%} ({d['end_count']}/{d['personas']})",
+            )
+        )
     den = report["density"]
-    rows.append(("network density", f"{den['start']:.3f} ({den['edges_start']} edges)",
-                 f"{den['end']:.3f} ({den['edges_end']} edges)"))
+    rows.append(
+        (
+            "network density",
+            f"{den['start']:.3f} ({den['edges_start']} edges)",
+            f"{den['end']:.3f} ({den['edges_end']} edges)",
+        )
+    )
     for tag, a in report["attendance"].items():
-        rows.append((f"{tag}: invited / attended", f"{len(a['invited'])} invited",
-                     f"{len(a['invited_attended'])} of them came; {len(a['attended'])} guests in all"))
+        rows.append(
+            (
+                f"{tag}: invited / attended",
+                f"{len(a['invited'])} invited",
+                f"{len(a['invited_attended'])} of them came; {len(a['attended'])} guests in all",
+            )
+        )
     total = report["cost"]["total"]
-    rows.append(("model calls per game hour", "", f"{total['calls_per_hour']:.1f} "
-                 f"({total['tokens_per_hour']:.0f} tokens/h)"))
+    rows.append(
+        (
+            "model calls per game hour",
+            "",
+            f"{total['calls_per_hour']:.1f} ({total['tokens_per_hour']:.0f} tokens/h)",
+        )
+    )
     return rows

@@ -57,10 +57,18 @@ class InterviewResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict (``at`` as "YYYY-MM-DD HH:MM:SS")."""
-        return {"persona": self.persona, "question": self.question,
-                "at": self.at.isoformat(sep=" "), "tick": self.tick, "seq": self.seq,
-                "answer": self.answer, "weights": list(self.weights), "k": self.k,
-                "n_scored": self.n_scored, "candidates": [c.to_dict() for c in self.candidates]}
+        return {
+            "persona": self.persona,
+            "question": self.question,
+            "at": self.at.isoformat(sep=" "),
+            "tick": self.tick,
+            "seq": self.seq,
+            "answer": self.answer,
+            "weights": list(self.weights),
+            "k": self.k,
+            "n_scored": self.n_scored,
+            "candidates": [c.to_dict() for c in self.candidates],
+        }
 
 
 def load_embedder(reader) -> Embedder:
@@ -92,14 +100,22 @@ def tick_at(reader, at: datetime | str) -> tuple[datetime, int]:
     spt = int(reader.meta.get("seconds_per_tick", 10))
     tick = int((at - start).total_seconds() // spt)
     if tick < 0:
-        raise ConfigError(f"{at:%Y-%m-%d %H:%M} is before the run starts ({start:%Y-%m-%d %H:%M})",
-                          field="--at")
+        raise ConfigError(
+            f"{at:%Y-%m-%d %H:%M} is before the run starts ({start:%Y-%m-%d %H:%M})", field="--at"
+        )
     last = reader.last_tick
     return at, tick if last is None else min(tick, last)
 
 
-def interview(reader, persona: str, at: datetime | str, question: str, *, backend=None,
-              embedder: Embedder | None = None) -> InterviewResult:
+def interview(
+    reader,
+    persona: str,
+    at: datetime | str,
+    question: str,
+    *,
+    backend=None,
+    embedder: Embedder | None = None,
+) -> InterviewResult:
     """Answer ``question`` as ``persona`` from its memory as of game time ``at``.
 
     Args:
@@ -119,8 +135,10 @@ def interview(reader, persona: str, at: datetime | str, question: str, *, backen
         RecordingError: when the embedder's dimension differs from the recorded vectors.
     """
     if persona not in reader.personas():
-        raise ConfigError(f"unknown persona {persona!r}; this run has {', '.join(reader.personas())}",
-                          field="--persona")
+        raise ConfigError(
+            f"unknown persona {persona!r}; this run has {', '.join(reader.personas())}",
+            field="--persona",
+        )
     at, tick = tick_at(reader, at)
     last = reader.events(until_tick=tick, newest_first=True, limit=1)
     seq = (last[0].seq if last else 0) + 1
@@ -134,32 +152,68 @@ def interview(reader, persona: str, at: datetime | str, question: str, *, backen
     if n and stream.embeddings.shape[1] != query.shape[0]:
         raise RecordingError(
             f"{reader.path}: memories have {stream.embeddings.shape[1]}-dim embeddings but the "
-            f"embedder {getattr(embedder, 'name', '?')!r} gives {query.shape[0]}; use the run's embedder")
+            f"embedder {getattr(embedder, 'name', '?')!r} gives {query.shape[0]}; use the run's embedder"
+        )
     hours = np.array([(at - t).total_seconds() / 3600.0 for t in stream.last_accessed])
     created = np.array([(t - _EPOCH).total_seconds() / 3600.0 for t in stream.created])
     relevance = stream.embeddings @ query if n else np.empty(0, np.float32)
-    ranking = rank(hours=hours, importance=stream.importance, relevance=relevance, created=created,
-                   ids=stream.ids, weights=weights, k=k)
+    ranking = rank(
+        hours=hours,
+        importance=stream.importance,
+        relevance=relevance,
+        created=created,
+        ids=stream.ids,
+        weights=weights,
+        k=k,
+    )
     pos = ranking.positions
     candidates = candidates_from(
-        ranking, ids=stream.ids[pos].tolist(), contents=[stream.contents[i] for i in pos],
-        hours=hours[pos].tolist(), importance=stream.importance[pos].tolist(),
-        relevance=relevance[pos].tolist())
+        ranking,
+        ids=stream.ids[pos].tolist(),
+        contents=[stream.contents[i] for i in pos],
+        hours=hours[pos].tolist(),
+        importance=stream.importance[pos].tolist(),
+        relevance=relevance[pos].tolist(),
+    )
     details = {m["id"]: m for m in reader.memories(persona, as_of_seq=seq)}
     views = tuple(
-        MemoryView(id=c.id, content=c.content, kind=details[c.id]["kind"],
-                   importance=c.importance, tags=tuple(details[c.id].get("tags") or ()),
-                   created=details[c.id]["created"])
-        for c in candidates[: ranking.n_top])
+        MemoryView(
+            id=c.id,
+            content=c.content,
+            kind=details[c.id]["kind"],
+            importance=c.importance,
+            tags=tuple(details[c.id].get("tags") or ()),
+            created=details[c.id]["created"],
+        )
+        for c in candidates[: ranking.n_top]
+    )
     if backend is None:
         from .thinking.scripted import ScriptedBackend
 
         backend = ScriptedBackend()
-    name = ((reader.meta.get("personas") or {}).get(persona) or {}).get("name", persona) \
-        if isinstance(reader.meta.get("personas"), dict) else persona
-    answer = backend.ask(AnswerInterview(
-        persona=persona, persona_name=name, seed=zlib.crc32(f"{persona}|{tick}|{question}".encode()),
-        question=question, memories=views))
-    return InterviewResult(persona=persona, question=question, at=at, tick=tick, seq=seq,
-                           answer=answer.answer, weights=weights, k=k, n_scored=n,
-                           candidates=candidates)
+    name = (
+        ((reader.meta.get("personas") or {}).get(persona) or {}).get("name", persona)
+        if isinstance(reader.meta.get("personas"), dict)
+        else persona
+    )
+    answer = backend.ask(
+        AnswerInterview(
+            persona=persona,
+            persona_name=name,
+            seed=zlib.crc32(f"{persona}|{tick}|{question}".encode()),
+            question=question,
+            memories=views,
+        )
+    )
+    return InterviewResult(
+        persona=persona,
+        question=question,
+        at=at,
+        tick=tick,
+        seq=seq,
+        answer=answer.answer,
+        weights=weights,
+        k=k,
+        n_scored=n,
+        candidates=candidates,
+    )

@@ -328,9 +328,11 @@ def attendance(reader, tag: str, *, place: str, start: datetime, end: datetime,
         reader: the run.
         tag: the gathering's news tag.
         place: its address (prefix), e.g. ``"smallville:Hobbs Cafe"``.
-        start, end: its game-time window.
+        start: the gathering's first game datetime.
+        end: the game datetime it ends (exclusive).
         host: the host's persona id (never counted as invited or as a guest).
         min_minutes: game minutes at the place inside the window that count as attending.
+        memories: :func:`load_memories` output, to share one load between measures.
 
     Returns:
         ``{"tag", "place", "start", "end", "host", "invited": [pid], "attended": [pid]
