@@ -10,6 +10,8 @@ import pytest
 
 from town.embedding import HashingEmbedder
 
+from cli_helpers import run_cli
+
 
 class TableEmbedder:
     """Embeds each text as the vector given for it in a table (rows L2-normalised)."""
@@ -45,17 +47,6 @@ def table_embedder():
     """Factory: ``table_embedder({text: vector})`` -> an embedder returning those vectors."""
     return TableEmbedder
 
-
-REPO = __import__("pathlib").Path(__file__).resolve().parents[1]
-
-
-def run_cli(*args: str, timeout: float = 900):
-    """Run ``python run.py ARGS`` from the repository root; returns the CompletedProcess."""
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, str(REPO / "run.py"), *args], cwd=REPO, capture_output=True,
-                          text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="session")

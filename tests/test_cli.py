@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 import yaml
-from conftest import REPO, run_cli
+from cli_helpers import REPO, run_cli
 
 
 @pytest.fixture

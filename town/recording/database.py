@@ -15,9 +15,6 @@ from town.recording.schema import DDL, SCHEMA_VERSION, TABLES
 
 __all__ = ["connect", "create_run", "open_run", "damaged"]
 
-_MAGIC = b"SQLite format 3\x00"
-
-
 def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` in WAL mode with per-commit durability against process crashes.
 
@@ -54,22 +51,21 @@ def create_run(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _check_header(path: Path) -> None:
-    """Refuse files that are not SQLite or are shorter than their header says."""
-    with open(path, "rb") as f:
-        header = f.read(100)
-    if len(header) < 100 or not header.startswith(_MAGIC):
-        raise damaged(path, "no SQLite header")
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(header[28:32], "big")
-    valid_for = int.from_bytes(header[92:96], "big")
-    change_counter = int.from_bytes(header[24:28], "big")
+def _check_size(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a file shorter than its header says (a truncated copy).
+
+    Read through SQLite, never with ``open()``: closing any other descriptor of the file would
+    drop this process's POSIX locks on it, and a writer in the same process (the live viewer
+    reads the run it writes) would then corrupt it when another process opens it.
+    """
     # With a -wal file present the run is open (or was killed): a checkpoint may be extending
     # the file right now, so its size says nothing; the WAL holds the newest pages anyway.
-    live = Path(f"{path}-wal").exists()
-    if not live and valid_for == change_counter and path.stat().st_size < page_size * pages:
-        size = path.stat().st_size
+    if Path(f"{path}-wal").exists():
+        return
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    size = path.stat().st_size
+    if size < page_size * pages:
         raise damaged(path, f"truncated ({size} bytes, header says {page_size * pages})")
 
 
@@ -90,9 +86,15 @@ def open_run(path: str | Path) -> sqlite3.Connection:
     path = Path(path)
     if not path.is_file():
         raise RecordingError(f"run file not found: {path}")
-    _check_header(path)
+    if path.stat().st_size == 0:
+        raise damaged(path, "the file is empty")
     try:
         conn = connect(path)
+        try:
+            _check_size(conn, path)
+        except RecordingError:
+            conn.close()
+            raise
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         missing = [t for t in TABLES if t not in names]
         if missing:

@@ -1,0 +1,16 @@
+"""Helpers for tests that run the command line as a user would."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+#: The repository root (where run.py is).
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+    """Run ``python run.py ARGS`` from the repository root; returns the CompletedProcess."""
+    return subprocess.run([sys.executable, str(REPO / "run.py"), *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=timeout)
