@@ -10,8 +10,17 @@ import pytest
 from town.clock import GameClock
 from town.embedding import HashingEmbedder
 from town.events import Event, EventBus, EventKind
-from town.procedures import (Episode, ProceduralMemory, ProcedureLibrary, ProcedureStep,
-                             StepFailure, anonymise, home_of, persona_values, practice)
+from town.procedures import (
+    Episode,
+    ProceduralMemory,
+    ProcedureLibrary,
+    ProcedureStep,
+    StepFailure,
+    anonymise,
+    home_of,
+    persona_values,
+    practice,
+)
 from town.thinking.scripted import ScriptedBackend
 
 ISABELLA = ("Isabella Rodriguez", "the_ville:Isabella Rodriguez's apartment:bedroom:bed")
@@ -23,18 +32,31 @@ def make(place: str = STOVE):
     """A persona stand-in with a procedural memory, a context whose events are collected."""
     emb = HashingEmbedder(dim=64)
     town = ProcedureLibrary(emb)
-    p = SimpleNamespace(id="isabella_rodriguez", name=ISABELLA[0], spec=SimpleNamespace(home=ISABELLA[1]),
-                        procedures=ProceduralMemory(ProcedureLibrary(emb), town, (ISABELLA, KLAUS)),
-                        summary=lambda: "")
+    p = SimpleNamespace(
+        id="isabella_rodriguez",
+        name=ISABELLA[0],
+        spec=SimpleNamespace(home=ISABELLA[1]),
+        procedures=ProceduralMemory(ProcedureLibrary(emb), town, (ISABELLA, KLAUS)),
+        summary=lambda: "",
+    )
     bus, events = EventBus(), []
     bus.subscribe(events.append)
     clock = GameClock(datetime(2023, 2, 13, 20, 30), 10)
-    ctx = SimpleNamespace(backend=ScriptedBackend(), bus=bus, clock=clock, now=clock.now, tick=0,
-                          config=SimpleNamespace(seed=1),
-                          publish=lambda kind, pid, data: bus.publish(
-                              Event(kind=kind, tick=0, time=clock.now, persona=pid, data=data)))
-    steps = [SimpleNamespace(description="cook (cook dinner)", object=place, minutes=10),
-             SimpleNamespace(description="wash up (cook dinner)", object=place, minutes=5)]
+    ctx = SimpleNamespace(
+        backend=ScriptedBackend(),
+        bus=bus,
+        clock=clock,
+        now=clock.now,
+        tick=0,
+        config=SimpleNamespace(seed=1),
+        publish=lambda kind, pid, data: bus.publish(
+            Event(kind=kind, tick=0, time=clock.now, persona=pid, data=data)
+        ),
+    )
+    steps = [
+        SimpleNamespace(description="cook (cook dinner)", object=place, minutes=10),
+        SimpleNamespace(description="wash up (cook dinner)", object=place, minutes=5),
+    ]
     practice.begin(p, ctx, task="cook dinner", place=STOVE, steps=steps)
     return p, ctx, steps, events
 
@@ -55,8 +77,14 @@ def test_verified_success_is_generalised_and_saved_to_both_libraries():
     assert [s.object for s in own.steps] == ["{place}", "{place}"]
     assert (own.successes, own.failures) == (1, 0)
     saves = [e.data for e in events if e.kind is EventKind.PROCEDURE]
-    assert [(d["op"], d["library"]) for d in saves] == [("save", "isabella_rodriguez"), ("save", "town")]
-    assert saves[0]["procedure"]["status"] == "active" and saves[0]["procedure"]["reliability"] == 2 / 3
+    assert [(d["op"], d["library"]) for d in saves] == [
+        ("save", "isabella_rodriguez"),
+        ("save", "town"),
+    ]
+    assert (
+        saves[0]["procedure"]["status"] == "active"
+        and saves[0]["procedure"]["reliability"] == 2 / 3
+    )
 
 
 def test_nothing_is_saved_from_a_failed_task():
@@ -82,17 +110,45 @@ def test_nothing_is_saved_from_an_unverified_task():
 
 def test_anonymised_procedure_keeps_no_name_or_home():
     """Names (full and first), both homes and a 4+ digit number become parameters."""
-    values = persona_values(name=ISABELLA[0], home_address=ISABELLA[1], place="the_ville:Hobbs Cafe")
+    values = persona_values(
+        name=ISABELLA[0], home_address=ISABELLA[1], place="the_ville:Hobbs Cafe"
+    )
     assert values["home"] == "the_ville:Isabella Rodriguez's apartment"
-    ep = Episode(task="cook dinner for Klaus", place=STOVE, values=values, planned=(
-        {"description": "Isabella cooks for Klaus Mueller", "object": STOVE, "minutes": 10},
-        {"description": "pay with card 12345678", "object": "the_ville:Dorm for Oak Hill College:Klaus Mueller's room:bed", "minutes": 5}))
+    ep = Episode(
+        task="cook dinner for Klaus",
+        place=STOVE,
+        values=values,
+        planned=(
+            {"description": "Isabella cooks for Klaus Mueller", "object": STOVE, "minutes": 10},
+            {
+                "description": "pay with card 12345678",
+                "object": "the_ville:Dorm for Oak Hill College:Klaus Mueller's room:bed",
+                "minutes": 5,
+            },
+        ),
+    )
     from town.procedures import Procedure
-    proc = Procedure(name=ep.task, when=ep.task, created=datetime(2023, 2, 13), last_used=datetime(2023, 2, 13),
-                     steps=tuple(ProcedureStep(**s) for s in ep.planned))
+
+    proc = Procedure(
+        name=ep.task,
+        when=ep.task,
+        created=datetime(2023, 2, 13),
+        last_used=datetime(2023, 2, 13),
+        steps=tuple(ProcedureStep(**s) for s in ep.planned),
+    )
     shared = anonymise(proc, owner=ISABELLA, others=[KLAUS])
-    text = " ".join([shared.name, shared.when] + [f"{s.description} {s.object}" for s in shared.steps])
-    for banned in ("Isabella", "Rodriguez", "Klaus", "Mueller", "apartment", "Klaus Mueller's room", "12345678"):
+    text = " ".join(
+        [shared.name, shared.when] + [f"{s.description} {s.object}" for s in shared.steps]
+    )
+    for banned in (
+        "Isabella",
+        "Rodriguez",
+        "Klaus",
+        "Mueller",
+        "apartment",
+        "Klaus Mueller's room",
+        "12345678",
+    ):
         assert banned not in text, banned
     assert [s.object for s in shared.steps] == ["{home}:kitchen:stove", "{other_home}:bed"]
     assert shared.steps[0].description == "{persona} cooks for {other}"
@@ -101,6 +157,8 @@ def test_anonymised_procedure_keeps_no_name_or_home():
 @pytest.mark.parametrize("minutes,expected", [(30, [10, 5, 10, 5]), (12, [10, 2]), (15, [10, 5])])
 def test_fit_minutes_repeats_or_cuts_keeping_step_lengths(minutes, expected):
     """Steps of 10 and 5 minutes fill 30 minutes as 10,5,10,5; 12 as 10,2."""
-    steps = [ProcedureStep(description="a", object="x", minutes=10),
-             ProcedureStep(description="b", object="x", minutes=5)]
+    steps = [
+        ProcedureStep(description="a", object="x", minutes=10),
+        ProcedureStep(description="b", object="x", minutes=5),
+    ]
     assert [s.minutes for s in practice.fit_minutes(steps, minutes)] == expected

@@ -7,17 +7,33 @@ from datetime import datetime, timedelta
 import pytest
 
 from town.embedding import HashingEmbedder
-from town.procedures import (Procedure, ProcedureError, ProcedureLibrary, ProcedureStatus,
-                             ProcedureStep, PruneRule, laplace_reliability)
+from town.procedures import (
+    Procedure,
+    ProcedureError,
+    ProcedureLibrary,
+    ProcedureStatus,
+    ProcedureStep,
+    PruneRule,
+    laplace_reliability,
+)
 
 T0 = datetime(2023, 2, 13, 7, 0)
 
 
-def proc(name: str, when: str | None = None, *, s: int = 1, f: int = 0, steps=None, at=T0) -> Procedure:
+def proc(
+    name: str, when: str | None = None, *, s: int = 1, f: int = 0, steps=None, at=T0
+) -> Procedure:
     """A one-step procedure with the given counts."""
     steps = steps or (ProcedureStep(description=f"do {name}", object="{place}", minutes=10),)
-    return Procedure(name=name, when=when or name, steps=tuple(steps), successes=s, failures=f,
-                     created=at, last_used=at)
+    return Procedure(
+        name=name,
+        when=when or name,
+        steps=tuple(steps),
+        successes=s,
+        failures=f,
+        created=at,
+        last_used=at,
+    )
 
 
 @pytest.fixture
@@ -44,8 +60,17 @@ def test_threshold_filter_keeps_2_1_and_drops_1_1(lib):
 
 def test_retrieval_ranks_by_when_similarity_top_2(table_embedder):
     """With hand-set vectors, cosines to the task are 1.0, 0.8, 0.6: the top 2 come back in order."""
-    emb = table_embedder({"task": [1, 0, 0], "a": [1, 0, 0], "b": [0.8, 0.6, 0], "c": [0.6, 0, 0.8],
-                         "na": [0, 1, 0], "nb": [0, 0, 1], "nc": [0, 1, 1]})
+    emb = table_embedder(
+        {
+            "task": [1, 0, 0],
+            "a": [1, 0, 0],
+            "b": [0.8, 0.6, 0],
+            "c": [0.6, 0, 0.8],
+            "na": [0, 1, 0],
+            "nb": [0, 0, 1],
+            "nc": [0, 1, 1],
+        }
+    )
     lib = ProcedureLibrary(emb, threshold=0.6)
     for name, when in (("nc", "c"), ("na", "a"), ("nb", "b")):
         lib.save(proc(name, when), now=T0)
@@ -111,20 +136,42 @@ def test_prune_rule_3_below_threshold_for_7_days(lib):
 
 
 def test_composition_expands_recursively_with_parameters(lib):
-    """c = [a, x, b]; b = [a, y]: expansion is a, x, a, y with {place} filled in."""
+    """C = [a, x, b]; b = [a, y]: expansion is a, x, a, y with {place} filled in."""
     lib.save(proc("a"), now=T0)
-    lib.save(proc("b", "second", steps=(ProcedureStep(procedure="a"),
-                                        ProcedureStep(description="y", object="{place}:y", minutes=5))), now=T0)
-    lib.save(proc("c", "third", steps=(ProcedureStep(procedure="a"),
-                                       ProcedureStep(description="x", object="{place}", minutes=5),
-                                       ProcedureStep(procedure="b"))), now=T0)
+    lib.save(
+        proc(
+            "b",
+            "second",
+            steps=(
+                ProcedureStep(procedure="a"),
+                ProcedureStep(description="y", object="{place}:y", minutes=5),
+            ),
+        ),
+        now=T0,
+    )
+    lib.save(
+        proc(
+            "c",
+            "third",
+            steps=(
+                ProcedureStep(procedure="a"),
+                ProcedureStep(description="x", object="{place}", minutes=5),
+                ProcedureStep(procedure="b"),
+            ),
+        ),
+        now=T0,
+    )
     got = lib.expand("c", {"place": "v:s"})
-    assert [(s.description, s.object) for s in got] == [("do a", "v:s"), ("x", "v:s"), ("do a", "v:s"),
-                                                         ("y", "v:s:y")]
+    assert [(s.description, s.object) for s in got] == [
+        ("do a", "v:s"),
+        ("x", "v:s"),
+        ("do a", "v:s"),
+        ("y", "v:s:y"),
+    ]
 
 
 def test_composition_cycle_is_refused_with_a_clear_error(lib):
-    """a includes b; saving b that includes a is refused, naming the cycle b -> a -> b."""
+    """A includes b; saving b that includes a is refused, naming the cycle b -> a -> b."""
     lib.save(proc("b", "first"), now=T0)
     lib.save(proc("a", "alpha", steps=(ProcedureStep(procedure="b"),)), now=T0)
     with pytest.raises(ProcedureError, match=r"composition cycle b -> a -> b"):

@@ -40,8 +40,11 @@ def run():
     """Simulate to 15 Feb 12:00; returns (simulation, PROCEDURE events, backend, state at MID)."""
     clock_ref: list = []
     backend = CountingBackend(clock_ref)
-    sim = Simulation(load_scenario("personas/the_ville"), load_config(overrides={"embedder": "hashing"}),
-                     backend=backend)
+    sim = Simulation(
+        load_scenario("personas/the_ville"),
+        load_config(overrides={"embedder": "hashing"}),
+        backend=backend,
+    )
     clock_ref.append(sim.clock)
     events = []
     sim.bus.subscribe(lambda e: events.append(e) if e.kind is EventKind.PROCEDURE else None)
@@ -61,10 +64,16 @@ def own(events):
 def test_at_least_3_procedures_learned_on_day_1_are_reused_on_day_2(run):
     """Saved on 13 Feb and followed ("use") on 14 Feb, per persona: at least 3 in all."""
     _, events, _, _ = run
-    learned = {(e.persona, e.data["name"]) for e in own(events)
-               if e.data["op"] == "save" and e.time.date() == date(2023, 2, 13)}
-    reused = {(e.persona, e.data["name"]) for e in own(events)
-              if e.data["op"] == "use" and e.time.date() == date(2023, 2, 14)}
+    learned = {
+        (e.persona, e.data["name"])
+        for e in own(events)
+        if e.data["op"] == "save" and e.time.date() == date(2023, 2, 13)
+    }
+    reused = {
+        (e.persona, e.data["name"])
+        for e in own(events)
+        if e.data["op"] == "use" and e.time.date() == date(2023, 2, 14)
+    }
     assert len(learned & reused) >= 3, (learned, reused)
 
 
@@ -84,7 +93,11 @@ def test_following_a_procedure_asks_no_decomposition(run):
 def test_market_closure_drops_the_procedure_below_threshold_and_out_of_retrieval(run):
     """Isabella's "buy supplies" fails on arrival on 14 Feb, falls to 2/4 and is not used again."""
     _, events, _, _ = run
-    mine = [e for e in own(events) if e.persona == "isabella_rodriguez" and e.data["name"] == "buy supplies"]
+    mine = [
+        e
+        for e in own(events)
+        if e.persona == "isabella_rodriguez" and e.data["name"] == "buy supplies"
+    ]
     failure = next(e for e in mine if e.data["op"] == "outcome" and e.data["result"] == "failure")
     assert failure.time.date() == date(2023, 2, 14)
     assert "The Willows Market and Pharmacy" in failure.data["reason"]
@@ -99,7 +112,24 @@ def test_procedures_live_in_snapshots_and_restore(run):
     sim, _, _, mid = run
     libs = {pid: ps["procedures"]["library"]["procedures"] for pid, ps in mid["personas"].items()}
     assert all(libs.values()) and mid["town_procedures"]["procedures"]
-    twin = Simulation(load_scenario("personas/the_ville"), load_config(overrides={"embedder": "hashing"}),
-                      seed_memories=False)
+    twin = Simulation(
+        load_scenario("personas/the_ville"),
+        load_config(overrides={"embedder": "hashing"}),
+        seed_memories=False,
+    )
     twin.set_state(mid)
     assert json.loads(json.dumps(twin.get_state(vectors=True))) == mid
+
+
+def test_a_known_closure_is_a_deviation_not_a_failure(run):
+    """After seeing the market closed, Isabella skips the town's "buy supplies" (still 2/3):
+    a deviation event, and the town procedure's counts stay (1, 0).
+    """
+    _, events, _, _ = run
+    dev = [e for e in events if e.data["op"] == "deviation" and e.data["name"] == "buy supplies"]
+    assert dev and all(e.data["library"] == "town" and not e.data["counted"] for e in dev)
+    assert "known to be closed" in dev[0].data["reason"]
+    last = [e for e in events if e.data["library"] == "town" and e.data["name"] == "buy supplies"][
+        -1
+    ]
+    assert (last.data["procedure"]["successes"], last.data["procedure"]["failures"]) == (1, 0)

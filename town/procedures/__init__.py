@@ -14,14 +14,34 @@ from .episode import Episode, Outcome, StepFailure
 from .generalise import anonymise, generalise_steps, generalise_text, home_of, persona_values
 from .library import Match, ProcedureLibrary, PruneRule
 from .memory import ProceduralMemory
-from .procedure import (Procedure, ProcedureError, ProcedureStatus, ProcedureStep, fill,
-                        laplace_reliability, parameters_of)
+from .procedure import (
+    Procedure,
+    ProcedureError,
+    ProcedureStatus,
+    ProcedureStep,
+    fill,
+    laplace_reliability,
+    parameters_of,
+)
 
 __all__ = [
-    "Episode", "Outcome", "StepFailure",
-    "anonymise", "generalise_steps", "generalise_text", "home_of", "persona_values",
-    "Match", "ProcedureLibrary", "PruneRule",
+    "Episode",
+    "Outcome",
+    "StepFailure",
+    "anonymise",
+    "generalise_steps",
+    "generalise_text",
+    "home_of",
+    "persona_values",
+    "Match",
+    "ProcedureLibrary",
+    "PruneRule",
     "ProceduralMemory",
-    "Procedure", "ProcedureError", "ProcedureStatus", "ProcedureStep", "fill",
-    "laplace_reliability", "parameters_of",
+    "Procedure",
+    "ProcedureError",
+    "ProcedureStatus",
+    "ProcedureStep",
+    "fill",
+    "laplace_reliability",
+    "parameters_of",
 ]

@@ -83,16 +83,25 @@ class Episode:
             return Outcome.UNVERIFIED, f"{self.done} of {len(self.planned)} steps carried out"
         away = [s["object"] for s in self.planned if not is_within(s["object"], self.place)]
         if away:
-            return Outcome.UNVERIFIED, f"done away from the intended place {self.place} (at {away[0]})"
+            return (
+                Outcome.UNVERIFIED,
+                f"done away from the intended place {self.place} (at {away[0]})",
+            )
         return Outcome.SUCCESS, f"all {len(self.planned)} steps carried out at {self.place}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict."""
-        return {"task": self.task, "place": self.place, "values": dict(self.values),
-                "planned": [dict(s) for s in self.planned], "done": self.done,
-                "procedure": self.procedure, "library": self.library,
-                "failure": None if self.failure is None else dict(self.failure),
-                "start_tick": self.start_tick}
+        return {
+            "task": self.task,
+            "place": self.place,
+            "values": dict(self.values),
+            "planned": [dict(s) for s in self.planned],
+            "done": self.done,
+            "procedure": self.procedure,
+            "library": self.library,
+            "failure": None if self.failure is None else dict(self.failure),
+            "start_tick": self.start_tick,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Episode:

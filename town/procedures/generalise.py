@@ -61,18 +61,25 @@ def generalise_text(text: str, values: Mapping[str, str]) -> str:
     return text
 
 
-def generalise_steps(steps: Iterable[ProcedureStep], values: Mapping[str, str]) -> tuple[ProcedureStep, ...]:
+def generalise_steps(
+    steps: Iterable[ProcedureStep], values: Mapping[str, str]
+) -> tuple[ProcedureStep, ...]:
     """:func:`generalise_text` over each action step's description and object."""
     return tuple(
-        s if s.procedure is not None else
-        ProcedureStep(description=generalise_text(s.description, values),
-                      object=generalise_text(s.object, values), minutes=s.minutes)
+        s
+        if s.procedure is not None
+        else ProcedureStep(
+            description=generalise_text(s.description, values),
+            object=generalise_text(s.object, values),
+            minutes=s.minutes,
+        )
         for s in steps
     )
 
 
-def anonymise(procedure: Procedure, *, owner: tuple[str, str],
-              others: Iterable[tuple[str, str]] = ()) -> Procedure:
+def anonymise(
+    procedure: Procedure, *, owner: tuple[str, str], others: Iterable[tuple[str, str]] = ()
+) -> Procedure:
     """The procedure with every persona-specific value left turned into a parameter.
 
     Args:
@@ -84,9 +91,12 @@ def anonymise(procedure: Procedure, *, owner: tuple[str, str],
         A copy whose name, ``when`` and steps hold no persona name, no home address and no run
         of 4+ digits (-> ``{number}``).
     """
+
     def scrub(text: str) -> str:
-        for (name, home), (p_name, p_home) in ((owner, ("persona", "home")),
-                                               *((o, ("other", "other_home")) for o in others)):
+        for (name, home), (p_name, p_home) in (
+            (owner, ("persona", "home")),
+            *((o, ("other", "other_home")) for o in others),
+        ):
             # the home's own part (it prefixes the full home address) before the name inside it
             text = text.replace(home_of(home, name), "{" + p_home + "}")
             text = _name_pattern(name).sub("{" + p_name + "}", text)
@@ -94,8 +104,11 @@ def anonymise(procedure: Procedure, *, owner: tuple[str, str],
 
     others = list(others)
     steps = tuple(
-        s if s.procedure is not None else
-        ProcedureStep(description=scrub(s.description), object=scrub(s.object), minutes=s.minutes)
+        s
+        if s.procedure is not None
+        else ProcedureStep(
+            description=scrub(s.description), object=scrub(s.object), minutes=s.minutes
+        )
         for s in procedure.steps
     )
     return replace(procedure, name=scrub(procedure.name), when=scrub(procedure.when), steps=steps)

@@ -108,7 +108,11 @@ class ProcedureLibrary:
         """Active, below threshold, or pruned."""
         if procedure.pruned is not None:
             return ProcedureStatus.PRUNED
-        return ProcedureStatus.ACTIVE if self.is_reliable(procedure) else ProcedureStatus.BELOW_THRESHOLD
+        return (
+            ProcedureStatus.ACTIVE
+            if self.is_reliable(procedure)
+            else ProcedureStatus.BELOW_THRESHOLD
+        )
 
     def describe(self, name: str) -> dict[str, Any]:
         """``Procedure.to_dict()`` plus ``status`` and ``threshold``: what a viewer shows."""
@@ -128,7 +132,9 @@ class ProcedureLibrary:
         """Set or clear ``below_since`` after the counts changed."""
         if self.is_reliable(procedure):
             return replace(procedure, below_since=None)
-        return procedure if procedure.below_since is not None else replace(procedure, below_since=now)
+        return (
+            procedure if procedure.below_since is not None else replace(procedure, below_since=now)
+        )
 
     def duplicate_of(self, procedure: Procedure) -> Procedure | None:
         """The kept (not pruned) procedure whose name or ``when`` is > 0.9 similar, most similar."""
@@ -163,9 +169,12 @@ class ProcedureLibrary:
         """
         dup = self.duplicate_of(procedure)
         if dup is not None:
-            updated = dup.with_counts(successes=dup.successes + procedure.successes,
-                                      failures=dup.failures + procedure.failures,
-                                      steps=procedure.steps, last_used=now)
+            updated = dup.with_counts(
+                successes=dup.successes + procedure.successes,
+                failures=dup.failures + procedure.failures,
+                steps=procedure.steps,
+                last_used=now,
+            )
             self._check_composition(updated)
             updated = self._track(updated, now)
             self._procs[dup.name] = updated
@@ -191,7 +200,9 @@ class ProcedureLibrary:
         if not eligible:
             return []
         q = self._embed([task])[0]
-        scored = [Match(procedure=p, similarity=float(self._vectors[p.name][1] @ q)) for p in eligible]
+        scored = [
+            Match(procedure=p, similarity=float(self._vectors[p.name][1] @ q)) for p in eligible
+        ]
         scored.sort(key=lambda m: (-m.similarity, -m.procedure.reliability, m.procedure.name))
         return scored[: self.k]
 
@@ -214,7 +225,9 @@ class ProcedureLibrary:
             ProcedureError: for an unknown procedure.
         """
         p = self.get(name)
-        p = p.with_counts(successes=p.successes + int(success), failures=p.failures + int(not success))
+        p = p.with_counts(
+            successes=p.successes + int(success), failures=p.failures + int(not success)
+        )
         self._procs[name] = self._track(p, now)
         return self._procs[name]
 
@@ -236,7 +249,9 @@ class ProcedureLibrary:
                 rule = PruneRule.LOW_SUCCESS_RATE
             elif now - p.last_used >= timedelta(days=UNUSED_DAYS):
                 rule = PruneRule.UNUSED
-            elif p.below_since is not None and now - p.below_since >= timedelta(days=BELOW_THRESHOLD_DAYS):
+            elif p.below_since is not None and now - p.below_since >= timedelta(
+                days=BELOW_THRESHOLD_DAYS
+            ):
                 rule = PruneRule.BELOW_THRESHOLD
             if rule is not None:
                 self._procs[name] = replace(p, pruned=rule.value, pruned_at=now)
@@ -248,7 +263,9 @@ class ProcedureLibrary:
         """Refuse unknown sub-procedures and cycles (expanding with ``procedure`` in place)."""
         self._expand(procedure, (), {procedure.name: procedure})
 
-    def _expand(self, p: Procedure, path: tuple[str, ...], extra: dict[str, Procedure]) -> list[ProcedureStep]:
+    def _expand(
+        self, p: Procedure, path: tuple[str, ...], extra: dict[str, Procedure]
+    ) -> list[ProcedureStep]:
         path = (*path, p.name)
         out: list[ProcedureStep] = []
         for step in p.steps:
@@ -256,12 +273,16 @@ class ProcedureLibrary:
                 out.append(step)
                 continue
             if step.procedure in path:
-                cycle = " -> ".join((*path[path.index(step.procedure):], step.procedure))
-                raise ProcedureError(f"procedure {path[0]!r}: composition cycle {cycle}; "
-                                     "a procedure may not include itself")
+                cycle = " -> ".join((*path[path.index(step.procedure) :], step.procedure))
+                raise ProcedureError(
+                    f"procedure {path[0]!r}: composition cycle {cycle}; "
+                    "a procedure may not include itself"
+                )
             sub = extra.get(step.procedure) or self._procs.get(step.procedure)
             if sub is None:
-                raise ProcedureError(f"procedure {p.name!r}: step names unknown procedure {step.procedure!r}")
+                raise ProcedureError(
+                    f"procedure {p.name!r}: step names unknown procedure {step.procedure!r}"
+                )
             out.extend(self._expand(sub, path, extra))
         return out
 
@@ -279,14 +300,22 @@ class ProcedureLibrary:
         steps = self._expand(self.get(name), (), {})
         if values is None:
             return steps
-        return [ProcedureStep(description=fill(s.description, values), object=fill(s.object, values),
-                              minutes=s.minutes) for s in steps]
+        return [
+            ProcedureStep(
+                description=fill(s.description, values),
+                object=fill(s.object, values),
+                minutes=s.minutes,
+            )
+            for s in steps
+        ]
 
     # ------------------------------------------------------------------ state
     def get_state(self) -> dict[str, Any]:
         """JSON-able: ``{"threshold", "procedures": [Procedure.to_dict() + "status"]}``."""
-        return {"threshold": self.threshold,
-                "procedures": [self.describe(name) for name in self._procs]}
+        return {
+            "threshold": self.threshold,
+            "procedures": [self.describe(name) for name in self._procs],
+        }
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Restore procedures from :meth:`get_state` output (the threshold stays the config's).

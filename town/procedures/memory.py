@@ -22,8 +22,12 @@ class ProceduralMemory:
         episode: the task attempt being carried out and verified, or None.
     """
 
-    def __init__(self, own: ProcedureLibrary, town: ProcedureLibrary | None = None,
-                 roster: tuple[tuple[str, str], ...] = ()):
+    def __init__(
+        self,
+        own: ProcedureLibrary,
+        town: ProcedureLibrary | None = None,
+        roster: tuple[tuple[str, str], ...] = (),
+    ):
         self.own = own
         self.town = town
         self.roster = tuple(roster)
@@ -42,8 +46,10 @@ class ProceduralMemory:
 
     def get_state(self) -> dict[str, Any]:
         """JSON-able: ``{"library": ProcedureLibrary state, "episode": Episode dict | None}``."""
-        return {"library": self.own.get_state(),
-                "episode": None if self.episode is None else self.episode.to_dict()}
+        return {
+            "library": self.own.get_state(),
+            "episode": None if self.episode is None else self.episode.to_dict(),
+        }
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Restore from :meth:`get_state` output (the town library is restored by its owner)."""

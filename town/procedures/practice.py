@@ -24,8 +24,18 @@ from .generalise import anonymise, generalise_steps, generalise_text, persona_va
 from .library import ProcedureLibrary
 from .procedure import Procedure, ProcedureError, ProcedureStep, fill, parameters_of
 
-__all__ = ["APPLIES_AT", "follow", "begin", "check_step", "step_started", "step_failed", "close",
-           "fit_minutes", "knows_closed", "prune"]
+__all__ = [
+    "APPLIES_AT",
+    "follow",
+    "begin",
+    "check_step",
+    "step_started",
+    "step_failed",
+    "close",
+    "fit_minutes",
+    "knows_closed",
+    "prune",
+]
 
 #: Least cosine similarity of a procedure's ``when`` to the task for it to apply.
 APPLIES_AT = 0.85
@@ -36,9 +46,17 @@ def _sector(address: str) -> str:
 
 
 def _publish(p, ctx, op: str, which: str, lib: ProcedureLibrary, name: str, **data: Any) -> None:
-    ctx.publish(EventKind.PROCEDURE, p.id, {
-        "op": op, "library": "town" if which == "town" else p.id, "name": name,
-        "procedure": lib.describe(name), **data})
+    ctx.publish(
+        EventKind.PROCEDURE,
+        p.id,
+        {
+            "op": op,
+            "library": "town" if which == "town" else p.id,
+            "name": name,
+            "procedure": lib.describe(name),
+            **data,
+        },
+    )
 
 
 def knows_closed(p, ctx, address: str) -> bool:
@@ -98,29 +116,62 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
                 continue  # a parameter this persona cannot fill ({other}): it does not apply
             closed = next((s.object for s in steps if knows_closed(p, ctx, s.object)), None)
             if closed is not None:
-                _publish(p, ctx, "deviation", which, lib, name, task=task, place=place,
-                         reason=f"{_sector(closed)} is known to be closed", counted=False)
+                _publish(
+                    p,
+                    ctx,
+                    "deviation",
+                    which,
+                    lib,
+                    name,
+                    task=task,
+                    place=place,
+                    reason=f"{_sector(closed)} is known to be closed",
+                    counted=False,
+                )
                 continue
             lib.record_use(name, now=ctx.now)
             steps = fit_minutes(steps, minutes)
             planned = tuple(s.to_dict() for s in steps)
-            _publish(p, ctx, "use", which, lib, name, task=task, place=place,
-                     similarity=round(match.similarity, 6), values=values, steps=list(planned))
-            mem.episode = Episode(task=task, place=place, values=values, planned=planned,
-                                  procedure=name, library=which, start_tick=ctx.tick)
-            return [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
-                    for s in steps]
+            _publish(
+                p,
+                ctx,
+                "use",
+                which,
+                lib,
+                name,
+                task=task,
+                place=place,
+                similarity=round(match.similarity, 6),
+                values=values,
+                steps=list(planned),
+            )
+            mem.episode = Episode(
+                task=task,
+                place=place,
+                values=values,
+                planned=planned,
+                procedure=name,
+                library=which,
+                start_tick=ctx.tick,
+            )
+            return [
+                Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
+                for s in steps
+            ]
     return None
 
 
 def begin(p, ctx, *, task: str, place: str, steps: list[Step]) -> None:
     """Start tracking a task the backend decomposed (so a verified success can be learned)."""
     p.procedures.episode = Episode(
-        task=task, place=place,
+        task=task,
+        place=place,
         values=persona_values(name=p.name, home_address=p.spec.home, place=place),
-        planned=tuple({"description": s.description, "object": s.object, "minutes": s.minutes}
-                      for s in steps),
-        start_tick=ctx.tick)
+        planned=tuple(
+            {"description": s.description, "object": s.object, "minutes": s.minutes} for s in steps
+        ),
+        start_tick=ctx.tick,
+    )
 
 
 def check_step(p, ctx, obj: str) -> StepFailure | None:
@@ -166,8 +217,19 @@ def close(p, ctx) -> None:
         counted = outcome is not Outcome.UNVERIFIED
         if counted:
             lib.record_outcome(ep.procedure, success=outcome is Outcome.SUCCESS, now=ctx.now)
-        _publish(p, ctx, "outcome", ep.library, lib, ep.procedure, task=ep.task, place=ep.place,
-                 result=outcome.value, reason=why, counted=counted)
+        _publish(
+            p,
+            ctx,
+            "outcome",
+            ep.library,
+            lib,
+            ep.procedure,
+            task=ep.task,
+            place=ep.place,
+            result=outcome.value,
+            reason=why,
+            counted=counted,
+        )
         if outcome is Outcome.SUCCESS and ep.library == "town":
             _learn(p, ctx, ep)  # a town procedure that worked becomes the persona's own
         prune(p, ctx)
@@ -178,24 +240,44 @@ def close(p, ctx) -> None:
 def _generalise(p, ctx, ep: Episode) -> Procedure:
     """Ask GeneraliseProcedure; keep the answer only if it fills back to the verified steps."""
     values = ep.values
-    answer = ctx.backend.ask(GeneraliseProcedure(
-        persona=p.id, persona_name=p.name, persona_summary=p.summary(),
-        seed=seed_for(ctx, p.id, "generalise", ep.task), task=ep.task, place=ep.place,
-        steps=ep.planned, parameters=tuple(sorted(values.items()))))
-    steps = tuple(ProcedureStep(description=s.description, object=s.object, minutes=s.minutes)
-                  for s in answer.steps)
+    answer = ctx.backend.ask(
+        GeneraliseProcedure(
+            persona=p.id,
+            persona_name=p.name,
+            persona_summary=p.summary(),
+            seed=seed_for(ctx, p.id, "generalise", ep.task),
+            task=ep.task,
+            place=ep.place,
+            steps=ep.planned,
+            parameters=tuple(sorted(values.items())),
+        )
+    )
+    steps = tuple(
+        ProcedureStep(description=s.description, object=s.object, minutes=s.minutes)
+        for s in answer.steps
+    )
     known = set(values)
-    faithful = (len(steps) == len(ep.planned) and all(
-        s.parameters() <= known and fill(s.description, values) == c["description"]
-        and fill(s.object, values) == c["object"] and s.minutes == c["minutes"]
-        for s, c in zip(steps, ep.planned, strict=False)))
+    faithful = len(steps) == len(ep.planned) and all(
+        s.parameters() <= known
+        and fill(s.description, values) == c["description"]
+        and fill(s.object, values) == c["object"]
+        and s.minutes == c["minutes"]
+        for s, c in zip(steps, ep.planned, strict=False)
+    )
     if not faithful:  # never save steps other than those the world verified
         steps = generalise_steps((ProcedureStep(**c) for c in ep.planned), values)
     name, when = (generalise_text(t, values) for t in (answer.name, answer.when))
     if not (parameters_of(name) | parameters_of(when)) <= known:
         name = when = generalise_text(ep.task, values)
-    return Procedure(name=name, when=when, steps=steps, successes=1, failures=0,
-                     created=ctx.now, last_used=ctx.now)
+    return Procedure(
+        name=name,
+        when=when,
+        steps=steps,
+        successes=1,
+        failures=0,
+        created=ctx.now,
+        last_used=ctx.now,
+    )
 
 
 def _learn(p, ctx, ep: Episode) -> None:
@@ -203,14 +285,25 @@ def _learn(p, ctx, ep: Episode) -> None:
     mem = p.procedures
     proc = _generalise(p, ctx, ep)
     stored, merged = mem.own.save(proc, now=ctx.now)
-    _publish(p, ctx, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place,
-             merged=merged)
+    _publish(
+        p, ctx, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place, merged=merged
+    )
     if mem.town is not None:
         others = [r for r in mem.roster if r[0] != p.name]
-        shared, merged = mem.town.save(anonymise(proc, owner=(p.name, p.spec.home), others=others),
-                                       now=ctx.now)
-        _publish(p, ctx, "save", "town", mem.town, shared.name, task=ep.task, place=ep.place,
-                 merged=merged)
+        shared, merged = mem.town.save(
+            anonymise(proc, owner=(p.name, p.spec.home), others=others), now=ctx.now
+        )
+        _publish(
+            p,
+            ctx,
+            "save",
+            "town",
+            mem.town,
+            shared.name,
+            task=ep.task,
+            place=ep.place,
+            merged=merged,
+        )
 
 
 def prune(p, ctx) -> None:

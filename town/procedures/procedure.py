@@ -65,6 +65,7 @@ def fill(text: str, values: dict[str, str]) -> str:
     Raises:
         ProcedureError: naming the parameter that has no value.
     """
+
     def one(m: re.Match) -> str:
         if m.group(1) not in values:
             raise ProcedureError(f"no value for parameter {{{m.group(1)}}} in {text!r}")
@@ -97,13 +98,19 @@ class ProcedureStep:
 
     def __post_init__(self) -> None:
         if self.procedure is not None:
-            _require(bool(self.procedure) and not (self.description or self.object or self.minutes),
-                     "steps[].procedure", "a step naming a procedure has no description/object/minutes")
+            _require(
+                bool(self.procedure) and not (self.description or self.object or self.minutes),
+                "steps[].procedure",
+                "a step naming a procedure has no description/object/minutes",
+            )
         else:
             _require(bool(self.description), "steps[].description", "must not be empty")
             _require(bool(self.object), "steps[].object", "must not be empty")
-            _require(isinstance(self.minutes, int) and self.minutes >= 1, "steps[].minutes",
-                     f"must be an int >= 1, got {self.minutes!r}")
+            _require(
+                isinstance(self.minutes, int) and self.minutes >= 1,
+                "steps[].minutes",
+                f"must be an int >= 1, got {self.minutes!r}",
+            )
 
     def parameters(self) -> set[str]:
         """The parameters this step's texts use (none for a sub-procedure step)."""
@@ -161,12 +168,21 @@ class Procedure:
         _require(bool(self.name and self.name.strip()), "name", "must not be empty")
         _require(bool(self.when and self.when.strip()), "when", "must not be empty")
         _require(len(self.steps) >= 1, "steps", "needs at least one step")
-        _require(all(isinstance(s, ProcedureStep) for s in self.steps), "steps",
-                 "must be ProcedureStep values")
-        _require(isinstance(self.successes, int) and self.successes >= 0, "successes",
-                 f"must be an int >= 0, got {self.successes!r}")
-        _require(isinstance(self.failures, int) and self.failures >= 0, "failures",
-                 f"must be an int >= 0, got {self.failures!r}")
+        _require(
+            all(isinstance(s, ProcedureStep) for s in self.steps),
+            "steps",
+            "must be ProcedureStep values",
+        )
+        _require(
+            isinstance(self.successes, int) and self.successes >= 0,
+            "successes",
+            f"must be an int >= 0, got {self.successes!r}",
+        )
+        _require(
+            isinstance(self.failures, int) and self.failures >= 0,
+            "failures",
+            f"must be an int >= 0, got {self.failures!r}",
+        )
 
     @property
     def reliability(self) -> float:
@@ -175,7 +191,7 @@ class Procedure:
 
     @property
     def uses(self) -> int:
-        """successes + failures."""
+        """Successes + failures."""
         return self.successes + self.failures
 
     def parameters(self) -> set[str]:
@@ -190,11 +206,17 @@ class Procedure:
         """JSON-able dict (datetimes ISO, ``reliability`` and ``uses`` included for readers)."""
         iso = lambda t: None if t is None else t.isoformat(sep=" ")  # noqa: E731
         return {
-            "name": self.name, "when": self.when, "steps": [s.to_dict() for s in self.steps],
-            "successes": self.successes, "failures": self.failures,
-            "reliability": self.reliability, "uses": self.uses,
-            "created": iso(self.created), "last_used": iso(self.last_used),
-            "below_since": iso(self.below_since), "pruned": self.pruned,
+            "name": self.name,
+            "when": self.when,
+            "steps": [s.to_dict() for s in self.steps],
+            "successes": self.successes,
+            "failures": self.failures,
+            "reliability": self.reliability,
+            "uses": self.uses,
+            "created": iso(self.created),
+            "last_used": iso(self.last_used),
+            "below_since": iso(self.below_since),
+            "pruned": self.pruned,
             "pruned_at": iso(self.pruned_at),
         }
 
@@ -208,11 +230,15 @@ class Procedure:
         try:
             parse = lambda t: None if t is None else datetime.fromisoformat(t)  # noqa: E731
             return cls(
-                name=d["name"], when=d["when"],
+                name=d["name"],
+                when=d["when"],
                 steps=tuple(ProcedureStep.from_dict(s) for s in d["steps"]),
-                successes=int(d["successes"]), failures=int(d["failures"]),
-                created=parse(d["created"]), last_used=parse(d["last_used"]),
-                below_since=parse(d.get("below_since")), pruned=d.get("pruned"),
+                successes=int(d["successes"]),
+                failures=int(d["failures"]),
+                created=parse(d["created"]),
+                last_used=parse(d["last_used"]),
+                below_since=parse(d.get("below_since")),
+                pruned=d.get("pruned"),
                 pruned_at=parse(d.get("pruned_at")),
             )
         except KeyError as e:
@@ -221,4 +247,3 @@ class Procedure:
             if isinstance(e, ProcedureError):
                 raise
             raise ProcedureError(f"procedure {d.get('name')!r}: {e}") from None
-
