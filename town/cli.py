@@ -184,6 +184,52 @@ def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """`town serve` (and plain `python run.py`): run a town live and serve the viewer.
+
+    The run is recorded to ``--out`` (default ``runs/<timestamp>.sqlite``). Ctrl-C stops the
+    runner after its tick, writes a snapshot and closes the run cleanly.
+    """
+    from .runner import check_speed
+
+    speed = check_speed(None if str(args.speed).lower() == "max" else _number(args.speed, "--speed"))
+    runs = Path(args.runs)
+    out = Path(args.out) if args.out else runs / f"{datetime.now():%Y%m%d-%H%M%S}.sqlite"
+    if out.exists():
+        raise ConfigError(f"{out} already exists; choose another --out", field="--out")
+    sim = build_simulation(args, out)
+    from web.server import LiveSession  # the engine never imports web; only this entry point does
+
+    try:
+        session = LiveSession(sim, host=args.host, port=args.port, speed=speed,
+                              config={"RUNS_DIR": str(runs.resolve())}).start()
+    except OSError as exc:
+        sim.close()
+        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "
+                          "pass another --port", field="--port") from None
+    url = session.url + (f"/?token={session.token}" if session.token else "/")
+    print(f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)", flush=True)
+    if session.token:
+        print(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}",
+              flush=True)
+    try:
+        while session.runner.status()["state"] not in ("finished", "failed", "stopped"):
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        print("town: stopping after this tick ...", file=sys.stderr)
+    finally:
+        session.close()
+        sim.close()
+    return 0
+
+
+def _number(text: str, field: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ConfigError(f"{text!r} is not a number (1..64 or 'max')", field=field) from None
+
+
 def cmd_resume(args: argparse.Namespace) -> int:
     """`town resume`: drop what came after the last snapshot and simulate on for --hours."""
     from .recording import RunReader, truncate_after_snapshot
@@ -365,7 +411,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"stats": cmd_stats, "simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview, "evaluate": cmd_evaluate}
+COMMANDS = {"serve": cmd_serve, "stats": cmd_stats, "simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview, "evaluate": cmd_evaluate}
 
 
 def main(argv: list[str] | None = None) -> int:
