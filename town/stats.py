@@ -11,6 +11,7 @@ hit; the *retry rate* is the share of requests that were retries (``attempt > 1`
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,7 @@ def print_stats(run: str | Path) -> None:
     from rich.table import Table
 
     s = compute_stats(run)
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 140)
     cols = ("questions", "requests", "failed", "retries", "fallbacks", "cache_hits", "tokens_in",
             "tokens_out")
 

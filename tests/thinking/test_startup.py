@@ -1,0 +1,69 @@
+"""Start-up errors stop the run before its first tick with one clear line; stats of a run."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from town.cli import main
+from town.stats import compute_stats
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _simulate(out, *extra):
+    return main(["simulate", "--hours", "0.1", "--out", str(out), "--embedder", "hashing",
+                 "--quiet", "--backend", "openai", *extra])
+
+
+@pytest.mark.parametrize("case", ["wrong key", "unreachable", "unknown model"])
+def test_bad_server_stops_before_the_first_tick(case, fake_server, api_key, monkeypatch, tmp_path, capsys):
+    """Exit code 2, one stderr line naming the cause, no request for a question, no run file."""
+    server = fake_server()
+    base_url, model = server.base_url, server.model
+    if case == "wrong key":
+        monkeypatch.setenv(api_key, "wrong-key")
+    elif case == "unreachable":
+        base_url = f"http://127.0.0.1:{_free_port()}/v1"
+    else:
+        model = "no-such-model"
+    out = tmp_path / "run.sqlite"
+    code = _simulate(out, "--base-url", base_url, "--model", model, "--api-key-env", api_key,
+                     "--no-cache")
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1
+    expected = {"wrong key": f"refused the key in ${api_key}", "unreachable": "cannot reach the model server",
+                "unknown model": "unknown model 'no-such-model'"}[case]
+    assert expected in err
+    assert "wrong-key" not in err and "test-key" not in err  # keys never printed
+    assert server.counts["chat"] == 0
+    assert not out.exists()
+
+
+def test_cli_run_records_calls_and_stats_counts_them(fake_server, api_key, tmp_path, capsys):
+    """A CLI run against the fake server: stats counts each recorded request, per persona hour
+    and per template, with the totals the server saw; the key is nowhere in the run file."""
+    server = fake_server(fault_rate=0.3, faults=("500", "invalid"), seed=1)
+    out = tmp_path / "run.sqlite"
+    code = _simulate(out, "--base-url", server.base_url, "--model", server.model, "--api-key-env",
+                     api_key, "--set", "backend.max_retries=1", "--no-cache")
+    assert code == 0
+    s = compute_stats(out)
+    total = s["total"]
+    assert total["requests"] == server.counts["chat"] > 0
+    assert total["failed"] == server.counts["500"] + server.counts["invalid"]
+    assert sum(r["requests"] for r in s["by_persona_hour"].values()) == total["requests"]
+    assert sum(r["requests"] for r in s["by_template"].values()) == total["requests"]
+    assert s["retry_rate"] == total["retries"] / total["requests"]
+    assert 0 <= s["fallback_rate"] <= 1
+    assert b"test-key" not in out.read_bytes()
+    capsys.readouterr()
+    assert main(["stats", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "per template" in printed and "fallback rate" in printed

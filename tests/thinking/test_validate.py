@@ -1,0 +1,105 @@
+"""Parsing and domain checks of model answers; prompts render and can be overridden."""
+
+from __future__ import annotations
+
+import pytest
+
+from town.errors import ConfigError
+from town.thinking.model import CallOutcome
+from town.thinking.prompting import PromptSet
+from town.thinking.questions import (ChoosePlace, DecomposeTask, Insights, MemoryView, NextLine,
+                                     PlanDay, PlanItemView, RateImportance)
+from town.thinking.validate import InvalidAnswer, match_option, parse_answer
+
+CAFE = "the_ville:Hobbs Cafe:cafe:counter"
+HOME = "the_ville:Isabella's apartment:main room:bed"
+MEMS = (MemoryView(id=4, content="The party is on Friday", kind="observation", importance=8),
+        MemoryView(id=9, content="Klaus likes coffee", kind="observation", importance=3))
+BASE = {"persona": "isabella_rodriguez", "persona_name": "Isabella Rodriguez"}
+
+
+def test_json_is_found_in_fences_and_prose():
+    """A fenced or prose-wrapped object parses; text without an object is unparsable."""
+    q = RateImportance(**BASE, content="ate breakfast", kind="observation")
+    assert parse_answer(q, '```json\n{"importance": 2}\n```').importance == 2
+    assert parse_answer(q, 'Sure! {"importance": 7} Hope that helps.').importance == 7
+    for text in ("no json here", '{"importance": 7', None):
+        with pytest.raises(InvalidAnswer) as info:
+            parse_answer(q, text)
+        assert info.value.unparsable
+
+
+def test_schema_failures_name_the_field():
+    """Out-of-range importance is a schema failure naming the field, not unparsable."""
+    q = RateImportance(**BASE, content="x", kind="observation")
+    with pytest.raises(InvalidAnswer, match="importance") as info:
+        parse_answer(q, '{"importance": 11}')
+    assert not info.value.unparsable
+
+
+def test_places_and_objects_must_exist_and_are_resolved_to_full_addresses():
+    """A unique suffix or case variant resolves to the option; an unknown place is invalid."""
+    assert match_option("cafe:COUNTER", [CAFE, HOME]) == CAFE
+    assert match_option("bed", [HOME, "the_ville:Lin family's house:main room:bed"]) is None
+    choose = ChoosePlace(**BASE, task="coffee", usual_place=CAFE, reason="closed", candidates=(CAFE, HOME))
+    assert parse_answer(choose, '{"place": "Hobbs Cafe:cafe:counter"}').place == CAFE
+    with pytest.raises(InvalidAnswer, match="candidate"):
+        parse_answer(choose, '{"place": "the_ville:Moon Base"}')
+    task = DecomposeTask(**BASE, task="open the cafe", place="the_ville:Hobbs Cafe:cafe", start="08:00",
+                         minutes=20, objects=(CAFE,))
+    steps = parse_answer(task, '{"steps": [{"description": "wipe", "object": "counter", "minutes": 10}]}')
+    assert steps.steps[0].object == CAFE
+    with pytest.raises(InvalidAnswer, match=r"steps\[0\].object"):
+        parse_answer(task, '{"steps": [{"description": "fly", "object": "rocket", "minutes": 10}]}')
+
+
+def test_day_plans_need_known_places_and_ordered_times():
+    """Plan places come from the routine; times must be 00:00-24:00, ordered, not overlapping."""
+    q = PlanDay(**BASE, date="2023-02-13",
+                routine=(PlanItemView(start="00:00", end="08:00", description="sleep", place=HOME),
+                         PlanItemView(start="08:00", end="24:00", description="work", place=CAFE)))
+    ok = '{"items": [{"start": "00:00", "end": "09:00", "description": "sleep", "place": "bed"}, ' \
+         '{"start": "09:00", "end": "24:00", "description": "work", "place": "counter"}]}'
+    assert [i.place for i in parse_answer(q, ok).items] == [HOME, CAFE]
+    for bad, match in (
+        ('{"items": [{"start": "08:00", "end": "25:00", "description": "w", "place": "counter"}]}', "time of day"),
+        ('{"items": [{"start": "09:00", "end": "08:00", "description": "w", "place": "counter"}]}', "reversed"),
+        ('{"items": [{"start": "08:00", "end": "10:00", "description": "w", "place": "counter"}, '
+         '{"start": "09:00", "end": "11:00", "description": "w", "place": "counter"}]}', "overlaps"),
+        ('{"items": [{"start": "08:00", "end": "10:00", "description": "w", "place": "the moon"}]}', "place"),
+    ):
+        with pytest.raises(InvalidAnswer, match=match):
+            parse_answer(q, bad)
+
+
+def test_cited_memory_ids_must_have_been_shown():
+    """NextLine.shared and Insights.evidence cite only shown memory ids."""
+    line = NextLine(**BASE, listener="klaus_mueller", listener_name="Klaus Mueller", memories=MEMS)
+    assert parse_answer(line, '{"line": "Party on Friday!", "shared": [4]}').shared == [4]
+    with pytest.raises(InvalidAnswer, match=r"\[77\]"):
+        parse_answer(line, '{"line": "hi", "shared": [4, 77]}')
+    ins = Insights(**BASE, focal_point="the party", memories=MEMS)
+    with pytest.raises(InvalidAnswer, match=r"evidence"):
+        parse_answer(ins, '{"insights": [{"text": "t", "evidence": [5]}]}')
+
+
+def test_outcomes_retry_and_stall_classes():
+    """Which outcomes are retried and which count towards a stall."""
+    retried = {o for o in CallOutcome if o.retryable}
+    assert retried == {CallOutcome.TIMEOUT, CallOutcome.RATE_LIMITED, CallOutcome.SERVER_ERROR,
+                       CallOutcome.CONNECTION_ERROR, CallOutcome.BAD_JSON, CallOutcome.INVALID}
+    assert {o for o in CallOutcome if o.unavailable} == {
+        CallOutcome.TIMEOUT, CallOutcome.SERVER_ERROR, CallOutcome.CONNECTION_ERROR}
+
+
+def test_every_question_renders_and_user_templates_override(tmp_path):
+    """Packaged templates render the question's options; a user file replaces one template."""
+    q = ChoosePlace(**BASE, task="coffee", usual_place=CAFE, reason="it is closed", candidates=(CAFE, HOME))
+    text = PromptSet().render(q)
+    assert CAFE in text and HOME in text and "JSON" in text
+    (tmp_path / "choose_place.j2").write_text("Pick from {{ candidates | join('|') }}")
+    assert PromptSet(tmp_path).render(q) == f"Pick from {CAFE}|{HOME}"
+    rate = RateImportance(**BASE, content="ate breakfast", kind="observation")
+    assert "ate breakfast" in PromptSet(tmp_path).render(rate)  # not overridden: packaged one
+    with pytest.raises(ConfigError, match="--prompts"):
+        PromptSet(tmp_path / "missing")
