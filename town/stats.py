@@ -22,8 +22,17 @@ __all__ = ["compute_stats", "print_stats"]
 
 
 def _blank() -> dict[str, float]:
-    return {"questions": 0, "requests": 0, "failed": 0, "retries": 0, "fallbacks": 0,
-            "cache_hits": 0, "tokens_in": 0, "tokens_out": 0, "latency_ms": 0.0}
+    return {
+        "questions": 0,
+        "requests": 0,
+        "failed": 0,
+        "retries": 0,
+        "fallbacks": 0,
+        "cache_hits": 0,
+        "tokens_in": 0,
+        "tokens_out": 0,
+        "latency_ms": 0.0,
+    }
 
 
 def _add(row: dict[str, float], d: dict[str, Any]) -> None:
@@ -79,8 +88,16 @@ def print_stats(run: str | Path) -> None:
 
     s = compute_stats(run)
     console = Console(width=None if sys.stdout.isatty() else 140)
-    cols = ("questions", "requests", "failed", "retries", "fallbacks", "cache_hits", "tokens_in",
-            "tokens_out")
+    cols = (
+        "questions",
+        "requests",
+        "failed",
+        "retries",
+        "fallbacks",
+        "cache_hits",
+        "tokens_in",
+        "tokens_out",
+    )
 
     def table(title: str, first: tuple[str, ...], rows) -> Table:
         t = Table(title=title, title_justify="left")
@@ -92,9 +109,16 @@ def print_stats(run: str | Path) -> None:
             t.add_row(*key, *(str(int(row[c])) for c in cols), f"{ms:.0f}")
         return t
 
-    console.print(table(f"{run}: model calls per persona per game hour", ("persona", "game hour"),
-                        s["by_persona_hour"].items()))
+    console.print(
+        table(
+            f"{run}: model calls per persona per game hour",
+            ("persona", "game hour"),
+            s["by_persona_hour"].items(),
+        )
+    )
     console.print(table("per template", ("template",), s["by_template"].items()))
     console.print(table("total", ("",), [("all", s["total"])]))
-    console.print(f"retry rate {s['retry_rate']:.1%} of requests; "
-                  f"fallback rate {s['fallback_rate']:.1%} of questions")
+    console.print(
+        f"retry rate {s['retry_rate']:.1%} of requests; "
+        f"fallback rate {s['fallback_rate']:.1%} of questions"
+    )

@@ -10,12 +10,11 @@ from __future__ import annotations
 import threading
 
 import pytest
+from fake_server import FakeOpenAIServer
 
 from town.thinking.prompting import PromptSet
 from town.thinking.questions import ImportanceAnswer, RateImportance
 from town.thinking.scripted import ScriptedBackend
-
-from fake_server import FakeOpenAIServer
 
 MODEL_SHIFT = 1  # the fake model rates importance this much above the scripted rule
 

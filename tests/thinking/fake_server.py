@@ -37,10 +37,18 @@ class FakeOpenAIServer:
         seed: seed of the fault generator.
     """
 
-    def __init__(self, responder: Callable[[list[dict]], str], *, model: str = "fake-model",
-                 api_key: str | None = "test-key", fault_rate: float = 0.0,
-                 faults: tuple[str, ...] = FAULTS, retry_after_s: float = 1.0, slow_s: float = 1.5,
-                 seed: int = 0):
+    def __init__(
+        self,
+        responder: Callable[[list[dict]], str],
+        *,
+        model: str = "fake-model",
+        api_key: str | None = "test-key",
+        fault_rate: float = 0.0,
+        faults: tuple[str, ...] = FAULTS,
+        retry_after_s: float = 1.0,
+        slow_s: float = 1.5,
+        seed: int = 0,
+    ):
         self.responder = responder
         self.model = model
         self.api_key = api_key
@@ -72,7 +80,9 @@ class FakeOpenAIServer:
         httpd.daemon_threads = True
         self.port = httpd.server_address[1]
         self._httpd = httpd
-        threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        threading.Thread(
+            target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
 
     def down(self) -> None:
         """Stop listening and drop open (keep-alive) connections: requests fail until :meth:`up`."""
@@ -142,8 +152,16 @@ class _Handler(BaseHTTPRequestHandler):
         key = self.owner.api_key
         if key is None or self.headers.get("Authorization") == f"Bearer {key}":
             return True
-        self._send(401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
-                                   "code": "invalid_api_key"}})
+        self._send(
+            401,
+            {
+                "error": {
+                    "message": "Incorrect API key provided",
+                    "type": "invalid_request_error",
+                    "code": "invalid_api_key",
+                }
+            },
+        )
         return False
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
@@ -151,8 +169,20 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._authorised():
             return
         if self.path.rstrip("/").endswith("/models"):
-            self._send(200, {"object": "list", "data": [{"id": self.owner.model, "object": "model",
-                                                          "created": 0, "owned_by": "test"}]})
+            self._send(
+                200,
+                {
+                    "object": "list",
+                    "data": [
+                        {
+                            "id": self.owner.model,
+                            "object": "model",
+                            "created": 0,
+                            "owned_by": "test",
+                        }
+                    ],
+                },
+            )
         else:
             self._send(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -167,8 +197,15 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._authorised():
             return
         if body.get("model") != owner.model:
-            self._send(404, {"error": {"message": f"The model {body.get('model')!r} does not exist",
-                                       "code": "model_not_found"}})
+            self._send(
+                404,
+                {
+                    "error": {
+                        "message": f"The model {body.get('model')!r} does not exist",
+                        "code": "model_not_found",
+                    }
+                },
+            )
             return
         fault = owner.draw_fault()
         owner.count(fault or "ok")
@@ -176,8 +213,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(500, {"error": {"message": "injected server error"}})
             return
         if fault == "429":
-            self._send(429, {"error": {"message": "injected rate limit"}},
-                       {"Retry-After": f"{owner.retry_after_s:g}"})
+            self._send(
+                429,
+                {"error": {"message": "injected rate limit"}},
+                {"Retry-After": f"{owner.retry_after_s:g}"},
+            )
             return
         if fault == "slow":
             time.sleep(owner.slow_s)
@@ -186,11 +226,24 @@ class _Handler(BaseHTTPRequestHandler):
             content = '{"this is": not json'
         elif fault == "invalid":
             content = json.dumps({"unexpected": "shape"})
-        self._send(200, {
-            "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": owner.model,
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": sum(len(m["content"].split()) for m in body["messages"]),
-                      "completion_tokens": len(content.split()),
-                      "total_tokens": 0},
-        })
+        self._send(
+            200,
+            {
+                "id": "chatcmpl-fake",
+                "object": "chat.completion",
+                "created": 0,
+                "model": owner.model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": content},
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": sum(len(m["content"].split()) for m in body["messages"]),
+                    "completion_tokens": len(content.split()),
+                    "total_tokens": 0,
+                },
+            },
+        )

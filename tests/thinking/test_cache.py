@@ -8,25 +8,41 @@ from town.events import EventKind
 from town.recording import RunReader
 from town.thinking.cache import AnswerCache, CachedAnswer, cache_key
 
-CONTENT = [EventKind.FRAME, EventKind.MEMORY, EventKind.RETRIEVAL, EventKind.PLAN, EventKind.ACTION,
-           EventKind.CHAT, EventKind.CONVERSATION, EventKind.REFLECTION]
+CONTENT = [
+    EventKind.FRAME,
+    EventKind.MEMORY,
+    EventKind.RETRIEVAL,
+    EventKind.PLAN,
+    EventKind.ACTION,
+    EventKind.CHAT,
+    EventKind.CONVERSATION,
+    EventKind.REFLECTION,
+]
 
 
 SEQ_KEYS = ("decision", "retrieval")  # event seqs: they shift with the number of MODEL_CALL events
 
 
 def _content(path):
-    """(kind, tick, persona, data with vectors as lists, seq references dropped) of every
-    content event, in order."""
+    """Every content event as (kind, tick, persona, data); vectors as lists, no seq refs."""
     with RunReader(path) as reader:
-        return [(e.kind, e.tick, e.persona,
-                 {k: v for k, v in e.to_dict(vectors=True)["data"].items() if k not in SEQ_KEYS})
-                for e in reader.events(kinds=CONTENT)]
+        return [
+            (
+                e.kind,
+                e.tick,
+                e.persona,
+                {k: v for k, v in e.to_dict(vectors=True)["data"].items() if k not in SEQ_KEYS},
+            )
+            for e in reader.events(kinds=CONTENT)
+        ]
 
 
 def test_warm_rerun_makes_no_requests_and_gives_the_same_run(fake_server, api_key, tmp_path):
-    """Cold run with faults (so some answers are cached fallbacks), then the same seed again:
-    0 requests at the server, identical frames, memories, retrieval traces, plans and chats."""
+    """A warm re-run with the same seed makes 0 requests and gives the same run.
+
+    The cold run has faults, so some cached answers are fallbacks; compared: frames, memories,
+    retrieval traces, plans, actions and chats.
+    """
     server = fake_server(fault_rate=0.2, faults=("500", "malformed", "invalid"), seed=5)
     config = ville_config(server, api_key, cache=True, max_retries=1, max_consecutive_failures=1000)
     cache = tmp_path / "answers.sqlite"
@@ -50,8 +66,7 @@ def test_warm_rerun_makes_no_requests_and_gives_the_same_run(fake_server, api_ke
 
 
 def test_model_answers_reach_the_memories(fake_server, api_key, tmp_path):
-    """With a fault-free server every rated memory carries the model's importance (scripted
-    rule + 1), not the scripted one."""
+    """Every rated memory carries the model's importance (scripted rule + 1), not the rule's."""
     from conftest import MODEL_SHIFT
 
     from town.thinking.questions import RateImportance
@@ -67,8 +82,13 @@ def test_model_answers_reach_the_memories(fake_server, api_key, tmp_path):
     rule = ScriptedBackend()
     for m in memories:
         if m["kind"] == "observation" and not m["tags"]:
-            q = RateImportance(persona=m["persona"], persona_name=names[m["persona"]],
-                               content=m["content"], kind=m["kind"], tags=())
+            q = RateImportance(
+                persona=m["persona"],
+                persona_name=names[m["persona"]],
+                content=m["content"],
+                kind=m["kind"],
+                tags=(),
+            )
             assert m["importance"] == min(10, rule.ask(q).importance + MODEL_SHIFT)
 
 
@@ -76,9 +96,13 @@ def test_cache_round_trip_and_key(tmp_path):
     """The key hashes every part (a change in any part is another entry); entries persist."""
     parts = ("openai", "m", "rate_importance", "prompt", {"temperature": 0.7})
     key = cache_key(*parts)
-    others = [cache_key("local", *parts[1:]), cache_key(parts[0], "m2", *parts[2:]),
-              cache_key(*parts[:2], "plan_day", *parts[3:]), cache_key(*parts[:3], "prompt!", parts[4]),
-              cache_key(*parts[:4], {"temperature": 0.0})]
+    others = [
+        cache_key("local", *parts[1:]),
+        cache_key(parts[0], "m2", *parts[2:]),
+        cache_key(*parts[:2], "plan_day", *parts[3:]),
+        cache_key(*parts[:3], "prompt!", parts[4]),
+        cache_key(*parts[:4], {"temperature": 0.0}),
+    ]
     assert len({key, *others}) == 6
     assert cache_key(*parts[:4], {"b": 1, "a": 2}) == cache_key(*parts[:4], {"a": 2, "b": 1})
     cache = AnswerCache(tmp_path / "c.sqlite")

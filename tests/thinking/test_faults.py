@@ -15,8 +15,14 @@ from town.recording import RunReader
 DOWN_S = float(os.environ.get("TOWN_TEST_DOWN_S", "10"))
 
 # server-side fault -> the outcome the client must record for it
-EXPECTED_OUTCOME = {"ok": "ok", "500": "server_error", "429": "rate_limited", "slow": "timeout",
-                    "malformed": "bad_json", "invalid": "invalid"}
+EXPECTED_OUTCOME = {
+    "ok": "ok",
+    "500": "server_error",
+    "429": "rate_limited",
+    "slow": "timeout",
+    "malformed": "bad_json",
+    "invalid": "invalid",
+}
 
 
 def _calls(path):
@@ -24,12 +30,18 @@ def _calls(path):
         return [e for e in reader.events(kinds=[EventKind.MODEL_CALL])]
 
 
-def test_two_hours_with_20_percent_faults_complete_and_every_failure_is_recorded(fake_server, api_key, tmp_path):
-    """500s, 429s, slow answers, malformed and schema-invalid JSON at 20%: the run completes,
-    the server's request count equals the recorded attempts, and each fault is recorded as the
-    outcome it causes."""
+def test_two_hours_with_20_percent_faults_complete_and_every_failure_is_recorded(
+    fake_server, api_key, tmp_path
+):
+    """A 2-hour run with 20% faults completes and records every failure.
+
+    Faults: 500s, 429s, slow answers, malformed and schema-invalid JSON. The server's request
+    count equals the recorded attempts, and each fault is recorded as the outcome it causes.
+    """
     server = fake_server(fault_rate=0.2, retry_after_s=0.2, slow_s=1.3, seed=3)
-    config = ville_config(server, api_key, cache=False, max_retries=3, max_consecutive_failures=1000)
+    config = ville_config(
+        server, api_key, cache=False, max_retries=3, max_consecutive_failures=1000
+    )
     run = tmp_path / "faults.sqlite"
     sim = run_ville(config, run, hours=2)
     assert sim.clock.tick == sim.clock.ticks_for(hours=2)
@@ -37,8 +49,9 @@ def test_two_hours_with_20_percent_faults_complete_and_every_failure_is_recorded
     attempts = [c for c in calls if c.data["request"]]
     assert len(attempts) == server.counts["chat"]
     recorded = collections.Counter(c.data["outcome"] for c in attempts)
-    served = collections.Counter({EXPECTED_OUTCOME[k]: n for k, n in server.counts.items()
-                                  if k in EXPECTED_OUTCOME})
+    served = collections.Counter(
+        {EXPECTED_OUTCOME[k]: n for k, n in server.counts.items() if k in EXPECTED_OUTCOME}
+    )
     assert recorded == served
     assert sum(server.counts[f] for f in ("500", "429", "slow", "malformed", "invalid")) > 0
     for fault in ("500", "429", "slow", "malformed", "invalid"):
@@ -46,17 +59,26 @@ def test_two_hours_with_20_percent_faults_complete_and_every_failure_is_recorded
     # every attempt carries its accounting fields, and the tick it was made at
     for c in attempts:
         assert c.persona in sim.personas
-        assert {"template", "purpose", "tokens_in", "tokens_out", "latency_ms", "cache_hit",
-                "outcome"} <= set(c.data)
+        assert {
+            "template",
+            "purpose",
+            "tokens_in",
+            "tokens_out",
+            "latency_ms",
+            "cache_hit",
+            "outcome",
+        } <= set(c.data)
         assert c.data["cache_hit"] is False
     ok = [c for c in attempts if c.data["outcome"] == "ok"]
     assert all(c.data["tokens_in"] > 0 and c.data["tokens_out"] > 0 for c in ok)
 
 
 def test_server_down_mid_run_stalls_then_the_run_completes(fake_server, api_key, tmp_path):
-    """The server goes away for DOWN_S wall seconds at tick 30: STATUS stalled is published
-    after 3 consecutive failures, then running once it answers; the run completes, nothing
-    falls back, and every request that reached the server is recorded."""
+    """A server down for DOWN_S wall seconds stalls the run, which completes when it returns.
+
+    STATUS stalled is published after 3 consecutive failures, then running once it answers;
+    nothing falls back, and every request that reached the server is recorded.
+    """
     server = fake_server()
     config = ville_config(server, api_key, cache=False, max_retries=3, max_consecutive_failures=3)
     run = tmp_path / "down.sqlite"

@@ -26,8 +26,10 @@ URL = os.environ.get("TOWN_LLAMA_URL")
 MODEL = os.environ.get("TOWN_LLAMA_MODEL", "smollm2")
 MINUTES = int(os.environ.get("TOWN_LLAMA_MINUTES", "30"))
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not URL, reason="no model server: run scripts/ci_llama_server.sh")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not URL, reason="no model server: run scripts/ci_llama_server.sh"),
+]
 
 
 class CountingProxy:
@@ -52,7 +54,9 @@ class CountingProxy:
                     with proxy.lock:
                         proxy.chat += 1
                 conn = http.client.HTTPConnection(proxy.host, proxy.port_to, timeout=600)
-                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+                headers = {
+                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")
+                }
                 conn.request(method, self.path, body=body or None, headers=headers)
                 reply = conn.getresponse()
                 data = reply.read()
@@ -77,7 +81,9 @@ class CountingProxy:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}{urllib.parse.urlsplit(URL).path}"
+        self.base_url = (
+            f"http://127.0.0.1:{self.httpd.server_address[1]}{urllib.parse.urlsplit(URL).path}"
+        )
 
     def close(self) -> None:
         """Stop the proxy."""
@@ -86,16 +92,39 @@ class CountingProxy:
 
 
 def test_the_ville_on_smollm2_completes_with_every_question_resolved(tmp_path, capsys):
-    """the_ville for MINUTES game minutes with --backend openai on SmolLM2: the run completes,
-    the server received exactly the recorded attempts, and every question ended with a valid
-    answer or a recorded fallback."""
+    """the_ville for MINUTES game minutes with --backend openai on SmolLM2.
+
+    The run completes, the server received exactly the recorded attempts, and every question
+    ended with a valid answer or a recorded fallback.
+    """
     proxy = CountingProxy(URL)
     out = tmp_path / "smollm2.sqlite"
     try:
-        code = main(["simulate", "--hours", str(MINUTES / 60), "--out", str(out), "--quiet",
-                     "--embedder", "hashing", "--backend", "openai", "--base-url", proxy.base_url,
-                     "--model", MODEL, "--no-cache", "--set", "backend.timeout_s=120",
-                     "--set", "backend.max_retries=2", "--set", "backend.pool_size=1"])
+        code = main(
+            [
+                "simulate",
+                "--hours",
+                str(MINUTES / 60),
+                "--out",
+                str(out),
+                "--quiet",
+                "--embedder",
+                "hashing",
+                "--backend",
+                "openai",
+                "--base-url",
+                proxy.base_url,
+                "--model",
+                MODEL,
+                "--no-cache",
+                "--set",
+                "backend.timeout_s=120",
+                "--set",
+                "backend.max_retries=2",
+                "--set",
+                "backend.pool_size=1",
+            ]
+        )
     finally:
         proxy.close()
     assert code == 0

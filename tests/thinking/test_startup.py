@@ -17,12 +17,27 @@ def _free_port() -> int:
 
 
 def _simulate(out, *extra):
-    return main(["simulate", "--hours", "0.1", "--out", str(out), "--embedder", "hashing",
-                 "--quiet", "--backend", "openai", *extra])
+    return main(
+        [
+            "simulate",
+            "--hours",
+            "0.1",
+            "--out",
+            str(out),
+            "--embedder",
+            "hashing",
+            "--quiet",
+            "--backend",
+            "openai",
+            *extra,
+        ]
+    )
 
 
 @pytest.mark.parametrize("case", ["wrong key", "unreachable", "unknown model"])
-def test_bad_server_stops_before_the_first_tick(case, fake_server, api_key, monkeypatch, tmp_path, capsys):
+def test_bad_server_stops_before_the_first_tick(
+    case, fake_server, api_key, monkeypatch, tmp_path, capsys
+):
     """Exit code 2, one stderr line naming the cause, no request for a question, no run file."""
     server = fake_server()
     base_url, model = server.base_url, server.model
@@ -33,13 +48,17 @@ def test_bad_server_stops_before_the_first_tick(case, fake_server, api_key, monk
     else:
         model = "no-such-model"
     out = tmp_path / "run.sqlite"
-    code = _simulate(out, "--base-url", base_url, "--model", model, "--api-key-env", api_key,
-                     "--no-cache")
+    code = _simulate(
+        out, "--base-url", base_url, "--model", model, "--api-key-env", api_key, "--no-cache"
+    )
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert len(err.splitlines()) == 1
-    expected = {"wrong key": f"refused the key in ${api_key}", "unreachable": "cannot reach the model server",
-                "unknown model": "unknown model 'no-such-model'"}[case]
+    expected = {
+        "wrong key": f"refused the key in ${api_key}",
+        "unreachable": "cannot reach the model server",
+        "unknown model": "unknown model 'no-such-model'",
+    }[case]
     assert expected in err
     assert "wrong-key" not in err and "test-key" not in err  # keys never printed
     assert server.counts["chat"] == 0
@@ -47,12 +66,24 @@ def test_bad_server_stops_before_the_first_tick(case, fake_server, api_key, monk
 
 
 def test_cli_run_records_calls_and_stats_counts_them(fake_server, api_key, tmp_path, capsys):
-    """A CLI run against the fake server: stats counts each recorded request, per persona hour
-    and per template, with the totals the server saw; the key is nowhere in the run file."""
+    """Stats of a CLI run count the requests the server saw; the key is not in the run file.
+
+    Counted per persona per game hour and per template.
+    """
     server = fake_server(fault_rate=0.3, faults=("500", "invalid"), seed=1)
     out = tmp_path / "run.sqlite"
-    code = _simulate(out, "--base-url", server.base_url, "--model", server.model, "--api-key-env",
-                     api_key, "--set", "backend.max_retries=1", "--no-cache")
+    code = _simulate(
+        out,
+        "--base-url",
+        server.base_url,
+        "--model",
+        server.model,
+        "--api-key-env",
+        api_key,
+        "--set",
+        "backend.max_retries=1",
+        "--no-cache",
+    )
     assert code == 0
     s = compute_stats(out)
     total = s["total"]

@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from town.errors import ConfigError
 from town.thinking.model import CallOutcome
 from town.thinking.prompting import PromptSet
-from town.thinking.questions import (ChoosePlace, DecomposeTask, Insights, MemoryView, NextLine,
-                                     PlanDay, PlanItemView, RateImportance)
+from town.thinking.questions import (
+    ChoosePlace,
+    DecomposeTask,
+    Insights,
+    MemoryView,
+    NextLine,
+    PlanDay,
+    PlanItemView,
+    RateImportance,
+)
 from town.thinking.validate import InvalidAnswer, match_option, parse_answer
 
 CAFE = "the_ville:Hobbs Cafe:cafe:counter"
 HOME = "the_ville:Isabella's apartment:main room:bed"
-MEMS = (MemoryView(id=4, content="The party is on Friday", kind="observation", importance=8),
-        MemoryView(id=9, content="Klaus likes coffee", kind="observation", importance=3))
+MEMS = (
+    MemoryView(id=4, content="The party is on Friday", kind="observation", importance=8),
+    MemoryView(id=9, content="Klaus likes coffee", kind="observation", importance=3),
+)
 BASE = {"persona": "isabella_rodriguez", "persona_name": "Isabella Rodriguez"}
 
 
@@ -41,32 +53,54 @@ def test_places_and_objects_must_exist_and_are_resolved_to_full_addresses():
     """A unique suffix or case variant resolves to the option; an unknown place is invalid."""
     assert match_option("cafe:COUNTER", [CAFE, HOME]) == CAFE
     assert match_option("bed", [HOME, "the_ville:Lin family's house:main room:bed"]) is None
-    choose = ChoosePlace(**BASE, task="coffee", usual_place=CAFE, reason="closed", candidates=(CAFE, HOME))
+    choose = ChoosePlace(
+        **BASE, task="coffee", usual_place=CAFE, reason="closed", candidates=(CAFE, HOME)
+    )
     assert parse_answer(choose, '{"place": "Hobbs Cafe:cafe:counter"}').place == CAFE
     with pytest.raises(InvalidAnswer, match="candidate"):
         parse_answer(choose, '{"place": "the_ville:Moon Base"}')
-    task = DecomposeTask(**BASE, task="open the cafe", place="the_ville:Hobbs Cafe:cafe", start="08:00",
-                         minutes=20, objects=(CAFE,))
-    steps = parse_answer(task, '{"steps": [{"description": "wipe", "object": "counter", "minutes": 10}]}')
+    task = DecomposeTask(
+        **BASE,
+        task="open the cafe",
+        place="the_ville:Hobbs Cafe:cafe",
+        start="08:00",
+        minutes=20,
+        objects=(CAFE,),
+    )
+    steps = parse_answer(
+        task, '{"steps": [{"description": "wipe", "object": "counter", "minutes": 10}]}'
+    )
     assert steps.steps[0].object == CAFE
     with pytest.raises(InvalidAnswer, match=r"steps\[0\].object"):
         parse_answer(task, '{"steps": [{"description": "fly", "object": "rocket", "minutes": 10}]}')
 
 
+def _plan(*blocks: tuple[str, str, str]) -> str:
+    """A day-plan reply with (start, end, place) blocks."""
+    items = [{"start": a, "end": b, "description": "w", "place": p} for a, b, p in blocks]
+    return json.dumps({"items": items})
+
+
 def test_day_plans_need_known_places_and_ordered_times():
     """Plan places come from the routine; times must be 00:00-24:00, ordered, not overlapping."""
-    q = PlanDay(**BASE, date="2023-02-13",
-                routine=(PlanItemView(start="00:00", end="08:00", description="sleep", place=HOME),
-                         PlanItemView(start="08:00", end="24:00", description="work", place=CAFE)))
-    ok = '{"items": [{"start": "00:00", "end": "09:00", "description": "sleep", "place": "bed"}, ' \
-         '{"start": "09:00", "end": "24:00", "description": "work", "place": "counter"}]}'
+    q = PlanDay(
+        **BASE,
+        date="2023-02-13",
+        routine=(
+            PlanItemView(start="00:00", end="08:00", description="sleep", place=HOME),
+            PlanItemView(start="08:00", end="24:00", description="work", place=CAFE),
+        ),
+    )
+    ok = (
+        '{"items": [{"start": "00:00", "end": "09:00", "description": "sleep", "place": "bed"}, '
+        '{"start": "09:00", "end": "24:00", "description": "work", "place": "counter"}]}'
+    )
     assert [i.place for i in parse_answer(q, ok).items] == [HOME, CAFE]
     for bad, match in (
-        ('{"items": [{"start": "08:00", "end": "25:00", "description": "w", "place": "counter"}]}', "time of day"),
-        ('{"items": [{"start": "09:00", "end": "08:00", "description": "w", "place": "counter"}]}', "reversed"),
-        ('{"items": [{"start": "08:00", "end": "10:00", "description": "w", "place": "counter"}, '
-         '{"start": "09:00", "end": "11:00", "description": "w", "place": "counter"}]}', "overlaps"),
-        ('{"items": [{"start": "08:00", "end": "10:00", "description": "w", "place": "the moon"}]}', "place"),
+        (_plan(("08:00", "25:00", "counter")), "time of day"),
+        (_plan(("09:00", "08:00", "counter")), "reversed"),
+        (_plan(("08:00", "10:00", "counter"), ("09:00", "11:00", "counter")), "overlaps"),
+        (_plan(("08:00", "10:00", "the moon")), "place"),
     ):
         with pytest.raises(InvalidAnswer, match=match):
             parse_answer(q, bad)
@@ -86,15 +120,26 @@ def test_cited_memory_ids_must_have_been_shown():
 def test_outcomes_retry_and_stall_classes():
     """Which outcomes are retried and which count towards a stall."""
     retried = {o for o in CallOutcome if o.retryable}
-    assert retried == {CallOutcome.TIMEOUT, CallOutcome.RATE_LIMITED, CallOutcome.SERVER_ERROR,
-                       CallOutcome.CONNECTION_ERROR, CallOutcome.BAD_JSON, CallOutcome.INVALID}
+    assert retried == {
+        CallOutcome.TIMEOUT,
+        CallOutcome.RATE_LIMITED,
+        CallOutcome.SERVER_ERROR,
+        CallOutcome.CONNECTION_ERROR,
+        CallOutcome.BAD_JSON,
+        CallOutcome.INVALID,
+    }
     assert {o for o in CallOutcome if o.unavailable} == {
-        CallOutcome.TIMEOUT, CallOutcome.SERVER_ERROR, CallOutcome.CONNECTION_ERROR}
+        CallOutcome.TIMEOUT,
+        CallOutcome.SERVER_ERROR,
+        CallOutcome.CONNECTION_ERROR,
+    }
 
 
 def test_every_question_renders_and_user_templates_override(tmp_path):
     """Packaged templates render the question's options; a user file replaces one template."""
-    q = ChoosePlace(**BASE, task="coffee", usual_place=CAFE, reason="it is closed", candidates=(CAFE, HOME))
+    q = ChoosePlace(
+        **BASE, task="coffee", usual_place=CAFE, reason="it is closed", candidates=(CAFE, HOME)
+    )
     text = PromptSet().render(q)
     assert CAFE in text and HOME in text and "JSON" in text
     (tmp_path / "choose_place.j2").write_text("Pick from {{ candidates | join('|') }}")

@@ -14,21 +14,35 @@ from town.thinking.factory import make_backend
 
 def ville_config(server: FakeOpenAIServer, key_env: str, **backend):
     """the_ville's configuration for the openai backend against ``server`` (hashing embedder)."""
-    over = {"embedder": "hashing", "backend.name": "openai", "backend.base_url": server.base_url,
-            "backend.model": server.model, "backend.api_key_env": key_env,
-            "backend.timeout_s": 1.0, "backend.max_retries": 3}
+    over = {
+        "embedder": "hashing",
+        "backend.name": "openai",
+        "backend.base_url": server.base_url,
+        "backend.model": server.model,
+        "backend.api_key_env": key_env,
+        "backend.timeout_s": 1.0,
+        "backend.max_retries": 3,
+    }
     over.update({f"backend.{k}": v for k, v in backend.items()})
     return load_config(None, over)
 
 
-def run_ville(config, run_path: Path, *, hours: float, cache_path: Path | None = None,
-              probe_interval_s: float = 0.2, during=None):
+def run_ville(
+    config,
+    run_path: Path,
+    *,
+    hours: float,
+    cache_path: Path | None = None,
+    probe_interval_s: float = 0.2,
+    during=None,
+):
     """Simulate the_ville for ``hours`` game hours, recorded to ``run_path``; returns the sim.
 
     ``during(sim, tick)`` is called after each tick (e.g. to take the server down).
     """
-    backend = make_backend(config, cache_path=cache_path, backoff_s=0.01,
-                           probe_interval_s=probe_interval_s)
+    backend = make_backend(
+        config, cache_path=cache_path, backoff_s=0.01, probe_interval_s=probe_interval_s
+    )
     sim = Simulation(load_scenario("the_ville"), config, backend=backend, run_path=run_path)
     backend.recorder.bind(sim.ctx.publish)
     try:

@@ -44,7 +44,9 @@ def default_cache_path() -> Path:
 
 def cache_key(backend: str, model: str, template: str, prompt: str, params: dict[str, Any]) -> str:
     """SHA-256 hex of the JSON of (backend, model, template, prompt, params with sorted keys)."""
-    blob = json.dumps([backend, model, template, prompt, params], sort_keys=True, ensure_ascii=False)
+    blob = json.dumps(
+        [backend, model, template, prompt, params], sort_keys=True, ensure_ascii=False
+    )
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -70,32 +72,50 @@ class AnswerCache:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(
+                str(self.path), check_same_thread=False, isolation_level=None
+            )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
-            raise ThinkingError(f"{self.path}: cannot open the answer cache ({exc}); "
-                                "pass --no-cache or remove the file") from exc
+            raise ThinkingError(
+                f"{self.path}: cannot open the answer cache ({exc}); "
+                "pass --no-cache or remove the file"
+            ) from exc
         self._lock = threading.Lock()
 
     def get(self, key: str) -> CachedAnswer | None:
         """The resolved answer stored under ``key``, or None."""
         with self._lock:
-            row = self._db.execute("SELECT answer, fallback FROM answers WHERE key = ?",
-                                   (key,)).fetchone()
+            row = self._db.execute(
+                "SELECT answer, fallback FROM answers WHERE key = ?", (key,)
+            ).fetchone()
         if row is None:
             return None
-        return CachedAnswer(answer=None if row[0] is None else json.loads(row[0]), fallback=bool(row[1]))
+        return CachedAnswer(
+            answer=None if row[0] is None else json.loads(row[0]), fallback=bool(row[1])
+        )
 
-    def put(self, key: str, parts: tuple[str, str, str, str, dict[str, Any]],
-            resolved: CachedAnswer) -> None:
+    def put(
+        self, key: str, parts: tuple[str, str, str, str, dict[str, Any]], resolved: CachedAnswer
+    ) -> None:
         """Store ``resolved`` under ``key`` with its key ``parts`` (replacing any entry)."""
         backend, model, template, prompt, params = parts
         answer = None if resolved.answer is None else json.dumps(resolved.answer, sort_keys=True)
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             (key, backend, model, template, prompt,
-                              json.dumps(params, sort_keys=True), answer, int(resolved.fallback)))
+            self._db.execute(
+                "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    key,
+                    backend,
+                    model,
+                    template,
+                    prompt,
+                    json.dumps(params, sort_keys=True),
+                    answer,
+                    int(resolved.fallback),
+                ),
+            )
 
     def __len__(self) -> int:
         with self._lock:

@@ -22,10 +22,17 @@ from .wrappers import CachingBackend, CallRecorder, Publish, RetryingBackend, St
 __all__ = ["make_backend"]
 
 
-def make_backend(config, *, publish: Publish | None = None, prompts_dir: str | Path | None = None,
-                 cache_path: str | Path | None = None, model_path: str | Path | None = None,
-                 backoff_s: float = 1.0, probe_interval_s: float = 2.0,
-                 check: bool = True) -> ThinkingBackend:
+def make_backend(
+    config,
+    *,
+    publish: Publish | None = None,
+    prompts_dir: str | Path | None = None,
+    cache_path: str | Path | None = None,
+    model_path: str | Path | None = None,
+    backoff_s: float = 1.0,
+    probe_interval_s: float = 2.0,
+    check: bool = True,
+) -> ThinkingBackend:
     """The thinking backend named by ``config.backend``, ready to answer.
 
     Args:
@@ -62,29 +69,49 @@ def make_backend(config, *, publish: Publish | None = None, prompts_dir: str | P
         from .openai_backend import OpenAIBackend
 
         if not cfg.model:
-            raise ConfigError("the openai backend needs a model name: pass --model NAME",
-                              field="backend.model")
-        model = OpenAIBackend(base_url=cfg.base_url, model=cfg.model, api_key_env=cfg.api_key_env,
-                              timeout_s=cfg.timeout_s, prompts=prompts, pool_size=cfg.pool_size)
+            raise ConfigError(
+                "the openai backend needs a model name: pass --model NAME", field="backend.model"
+            )
+        model = OpenAIBackend(
+            base_url=cfg.base_url,
+            model=cfg.model,
+            api_key_env=cfg.api_key_env,
+            timeout_s=cfg.timeout_s,
+            prompts=prompts,
+            pool_size=cfg.pool_size,
+        )
     elif name == "local":
         from .local_backend import LocalBackend
 
         if not model_path:
-            raise ConfigError("the local backend needs a GGUF file: pass --model-path FILE.gguf",
-                              field="--model-path")
+            raise ConfigError(
+                "the local backend needs a GGUF file: pass --model-path FILE.gguf",
+                field="--model-path",
+            )
         model = LocalBackend(model_path=model_path, prompts=prompts, pool_size=cfg.pool_size)
     else:
-        raise ConfigError(f"unknown backend {name!r}; use scripted, openai or local",
-                          field="backend.name")
+        raise ConfigError(
+            f"unknown backend {name!r}; use scripted, openai or local", field="backend.name"
+        )
     if check:
         model.check()
     recorder = CallRecorder(publish)
-    stall = StallGuard(threshold=cfg.max_consecutive_failures, probe=model.probe,
-                       on_status=recorder.status, probe_interval_s=probe_interval_s)
-    backend: ThinkingBackend = RetryingBackend(model, fallback=ScriptedBackend(), recorder=recorder,
-                                               max_retries=cfg.max_retries, stall=stall,
-                                               backoff_s=backoff_s)
+    stall = StallGuard(
+        threshold=cfg.max_consecutive_failures,
+        probe=model.probe,
+        on_status=recorder.status,
+        probe_interval_s=probe_interval_s,
+    )
+    backend: ThinkingBackend = RetryingBackend(
+        model,
+        fallback=ScriptedBackend(),
+        recorder=recorder,
+        max_retries=cfg.max_retries,
+        stall=stall,
+        backoff_s=backoff_s,
+    )
     if cfg.cache:
-        backend = CachingBackend(backend, cache=AnswerCache(cache_path or default_cache_path()),
-                                 recorder=recorder)
+        backend = CachingBackend(
+            backend, cache=AnswerCache(cache_path or default_cache_path()), recorder=recorder
+        )
     return backend

@@ -31,20 +31,36 @@ class LocalBackend(ModelBackend):
 
     name = "local"
 
-    def __init__(self, *, model_path: str | Path, n_ctx: int = 2048, n_threads: int = 2,
-                 prompts: PromptSet | None = None, temperature: float = 0.7, max_tokens: int = 400,
-                 pool_size: int = 1):
+    def __init__(
+        self,
+        *,
+        model_path: str | Path,
+        n_ctx: int = 2048,
+        n_threads: int = 2,
+        prompts: PromptSet | None = None,
+        temperature: float = 0.7,
+        max_tokens: int = 400,
+        pool_size: int = 1,
+    ):
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
-            raise ConfigError(f"{self.model_path} does not exist; pass a .gguf file",
-                              field="--model-path")
-        super().__init__(model=self.model_path.name, prompts=prompts, temperature=temperature,
-                         max_tokens=max_tokens, pool_size=pool_size)
+            raise ConfigError(
+                f"{self.model_path} does not exist; pass a .gguf file", field="--model-path"
+            )
+        super().__init__(
+            model=self.model_path.name,
+            prompts=prompts,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            pool_size=pool_size,
+        )
         try:
             import llama_cpp
         except ImportError:
-            raise ConfigError("the local backend needs llama-cpp-python: "
-                              "pip install 'town[local]'", field="backend.name") from None
+            raise ConfigError(
+                "the local backend needs llama-cpp-python: pip install 'town[local]'",
+                field="backend.name",
+            ) from None
         self._llama_module = llama_cpp
         self.n_ctx, self.n_threads = int(n_ctx), int(n_threads)
         self._llm = None
@@ -60,10 +76,16 @@ class LocalBackend(ModelBackend):
             if self._llm is not None:
                 return
             try:
-                self._llm = self._llama_module.Llama(model_path=str(self.model_path), n_ctx=self.n_ctx,
-                                                     n_threads=self.n_threads, verbose=False)
+                self._llm = self._llama_module.Llama(
+                    model_path=str(self.model_path),
+                    n_ctx=self.n_ctx,
+                    n_threads=self.n_threads,
+                    verbose=False,
+                )
             except Exception as exc:  # llama.cpp reports a bad file as ValueError or RuntimeError
-                raise ThinkingError(f"{self.model_path}: llama.cpp cannot load it ({exc})") from None
+                raise ThinkingError(
+                    f"{self.model_path}: llama.cpp cannot load it ({exc})"
+                ) from None
 
     def _complete(self, messages: list[dict[str, str]]) -> Completion:
         """One chat completion in JSON mode, in-process.
@@ -75,14 +97,19 @@ class LocalBackend(ModelBackend):
         with self._lock:
             try:
                 reply = self._llm.create_chat_completion(
-                    messages=messages, temperature=self.temperature, max_tokens=self.max_tokens,
-                    response_format={"type": "json_object"})
+                    messages=messages,
+                    temperature=self.temperature,
+                    max_tokens=self.max_tokens,
+                    response_format={"type": "json_object"},
+                )
             except Exception as exc:  # e.g. a prompt longer than the context
                 raise TransportFailure(CallOutcome.CLIENT_ERROR, f"llama.cpp: {exc}"[:300]) from exc
         usage = reply.get("usage") or {}
-        return Completion(text=reply["choices"][0]["message"].get("content"),
-                          tokens_in=int(usage.get("prompt_tokens", 0)),
-                          tokens_out=int(usage.get("completion_tokens", 0)))
+        return Completion(
+            text=reply["choices"][0]["message"].get("content"),
+            tokens_in=int(usage.get("prompt_tokens", 0)),
+            tokens_out=int(usage.get("completion_tokens", 0)),
+        )
 
     def close(self) -> None:
         """Free the model."""

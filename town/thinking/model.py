@@ -52,9 +52,15 @@ class CallOutcome(str, enum.Enum):
 
 #: Question template -> the decision it serves (the ``purpose`` of a MODEL_CALL event).
 PURPOSES = {
-    "rate_importance": "importance", "plan_day": "plan", "decompose_task": "plan",
-    "choose_place": "act", "decide_to_talk": "react", "next_line": "chat",
-    "summarise_conversation": "chat", "focal_points": "reflect", "insights": "reflect",
+    "rate_importance": "importance",
+    "plan_day": "plan",
+    "decompose_task": "plan",
+    "choose_place": "act",
+    "decide_to_talk": "react",
+    "next_line": "chat",
+    "summarise_conversation": "chat",
+    "focal_points": "reflect",
+    "insights": "reflect",
     "answer_interview": "interview",
 }
 
@@ -119,8 +125,15 @@ class ModelBackend(ThinkingBackend):
 
     name = "model"
 
-    def __init__(self, *, model: str, prompts: PromptSet | None = None, temperature: float = 0.7,
-                 max_tokens: int = 400, pool_size: int = 4):
+    def __init__(
+        self,
+        *,
+        model: str,
+        prompts: PromptSet | None = None,
+        temperature: float = 0.7,
+        max_tokens: int = 400,
+        pool_size: int = 4,
+    ):
         self.model = model
         self.prompts = prompts or PromptSet()
         self.temperature = float(temperature)
@@ -156,8 +169,11 @@ class ModelBackend(ThinkingBackend):
     @property
     def params(self) -> dict[str, Any]:
         """The sampling parameters sent with each request (part of every cache key)."""
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens,
-                "response_format": "json_object"}
+        return {
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "response_format": "json_object",
+        }
 
     def messages(self, question: Question) -> list[dict[str, str]]:
         """The chat messages for ``question``: the system prompt and the rendered template.
@@ -165,12 +181,20 @@ class ModelBackend(ThinkingBackend):
         Raises:
             ThinkingError: when the template is missing or fails to render.
         """
-        return [{"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": self.prompts.render(question)}]
+        return [
+            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": self.prompts.render(question)},
+        ]
 
     def cache_identity(self, question: Question) -> tuple[str, str, str, str, dict[str, Any]]:
         """(backend, model, template, rendered prompt, params): what a cached answer is keyed by."""
-        return (self.name, self.model, question.template, self.prompts.render(question), self.params)
+        return (
+            self.name,
+            self.model,
+            question.template,
+            self.prompts.render(question),
+            self.params,
+        )
 
     def attempt(self, question: Question) -> Attempt:
         """Make one request for ``question``; parse, schema-check and domain-check the reply.
@@ -187,10 +211,19 @@ class ModelBackend(ThinkingBackend):
         try:
             reply = self._complete(messages)
         except TransportFailure as exc:
-            return Attempt(**base, outcome=exc.outcome, retry_after_s=exc.retry_after_s,
-                           latency_ms=_ms(started), error=str(exc)[:300])
+            return Attempt(
+                **base,
+                outcome=exc.outcome,
+                retry_after_s=exc.retry_after_s,
+                latency_ms=_ms(started),
+                error=str(exc)[:300],
+            )
         latency = _ms(started)
-        usage = {"tokens_in": reply.tokens_in, "tokens_out": reply.tokens_out, "latency_ms": latency}
+        usage = {
+            "tokens_in": reply.tokens_in,
+            "tokens_out": reply.tokens_out,
+            "latency_ms": latency,
+        }
         try:
             answer = parse_answer(question, reply.text)
         except InvalidAnswer as exc:
@@ -206,8 +239,9 @@ class ModelBackend(ThinkingBackend):
         """
         result = self.attempt(question)
         if result.answer is None:
-            raise ThinkingError(f"{self.name} model {self.model!r}: {result.outcome.value}: "
-                                f"{result.error}")
+            raise ThinkingError(
+                f"{self.name} model {self.model!r}: {result.outcome.value}: {result.error}"
+            )
         return result.answer
 
 

@@ -42,7 +42,9 @@ class PromptSet:
         loaders: list[jinja2.BaseLoader] = []
         if self.user_dir is not None:
             if not self.user_dir.is_dir():
-                raise ConfigError(f"{self.user_dir} is not a folder of .j2 templates", field="--prompts")
+                raise ConfigError(
+                    f"{self.user_dir} is not a folder of .j2 templates", field="--prompts"
+                )
             loaders.append(jinja2.FileSystemLoader(str(self.user_dir)))
         loaders.append(jinja2.FileSystemLoader(str(PACKAGED_PROMPTS)))
         self._env = jinja2.Environment(
@@ -71,11 +73,13 @@ class PromptSet:
         try:
             text = self._env.get_template(name).render(**question.context())
         except jinja2.TemplateNotFound as exc:
-            raise ThinkingError(f"no prompt template {name} (looked in {self.user_dir or ''} "
-                                f"{PACKAGED_PROMPTS})") from exc
+            raise ThinkingError(
+                f"no prompt template {name} (looked in {self.user_dir or ''} {PACKAGED_PROMPTS})"
+            ) from exc
         except jinja2.TemplateError as exc:
-            raise ThinkingError(f"prompt template {self.source_of(question.template)} failed to "
-                                f"render: {exc}") from exc
+            raise ThinkingError(
+                f"prompt template {self.source_of(question.template)} failed to render: {exc}"
+            ) from exc
         lines, blank = [], False
         for line in text.strip().splitlines():
             line = line.rstrip()

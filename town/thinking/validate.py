@@ -48,7 +48,7 @@ def parse_answer(question: Question, text: str | None) -> BaseModel:
     if start < 0 or end <= start:
         raise InvalidAnswer(f"no JSON object in the reply {raw[:80]!r}", unparsable=True)
     try:
-        data = json.loads(raw[start:end + 1])
+        data = json.loads(raw[start : end + 1])
     except json.JSONDecodeError as exc:
         raise InvalidAnswer(f"unparsable JSON ({exc.msg} at {exc.pos})", unparsable=True) from exc
     try:
@@ -99,8 +99,10 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
             start = _minutes(item.start, f"items[{i}].start")
             end = _minutes(item.end, f"items[{i}].end")
             if not start < end or start < last_end:
-                raise InvalidAnswer(f"items[{i}]: {item.start}-{item.end} is empty, reversed or "
-                                    "overlaps the block before")
+                raise InvalidAnswer(
+                    f"items[{i}]: {item.start}-{item.end} is empty, reversed or "
+                    "overlaps the block before"
+                )
             last_end = end
             items.append(item.model_copy(update={"place": place}))
         return answer.model_copy(update={"items": items})
@@ -110,8 +112,9 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
         for i, step in enumerate(answer.steps):
             obj = match_option(step.object, objects)
             if obj is None:
-                raise InvalidAnswer(f"steps[{i}].object: {step.object!r} is not an object at "
-                                    f"{question.place}")
+                raise InvalidAnswer(
+                    f"steps[{i}].object: {step.object!r} is not an object at {question.place}"
+                )
             steps.append(step.model_copy(update={"object": obj}))
         return answer.model_copy(update={"steps": steps})
     if isinstance(question, ChoosePlace):
@@ -129,7 +132,8 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
         for i, insight in enumerate(answer.insights):
             unknown = set(insight.evidence) - shown
             if unknown:
-                raise InvalidAnswer(f"insights[{i}].evidence: memory ids {sorted(unknown)} were "
-                                    "not shown")
+                raise InvalidAnswer(
+                    f"insights[{i}].evidence: memory ids {sorted(unknown)} were not shown"
+                )
         return answer
     return answer

@@ -34,7 +34,14 @@ from .cache import AnswerCache, CachedAnswer, cache_key
 from .model import PURPOSES, Attempt, CallOutcome, ModelBackend
 from .questions import Question
 
-__all__ = ["Publish", "CallRecorder", "StallGuard", "Resolution", "RetryingBackend", "CachingBackend"]
+__all__ = [
+    "Publish",
+    "CallRecorder",
+    "StallGuard",
+    "Resolution",
+    "RetryingBackend",
+    "CachingBackend",
+]
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +67,15 @@ class CallRecorder:
         self._publish = publish
         self._pending: list[tuple[EventKind, str | None, dict]] = []
         self._lock = threading.Lock()
-        self._totals = {"requests": 0, "failed_requests": 0, "cache_hits": 0, "fallbacks": 0,
-                        "answers": 0, "tokens_in": 0, "tokens_out": 0}
+        self._totals = {
+            "requests": 0,
+            "failed_requests": 0,
+            "cache_hits": 0,
+            "fallbacks": 0,
+            "answers": 0,
+            "tokens_in": 0,
+            "tokens_out": 0,
+        }
 
     def bind(self, publish: Publish) -> None:
         """Publish through ``publish`` from now on; events kept so far are published first."""
@@ -83,8 +97,12 @@ class CallRecorder:
         publish(kind, persona, data)
 
     def totals(self) -> dict[str, int]:
-        """Running counters: requests, failed_requests, cache_hits, fallbacks, answers (questions
-        resolved), tokens_in, tokens_out (the live viewer's counter)."""
+        """Running counters (the live viewer's counter).
+
+        Returns:
+            requests, failed_requests, cache_hits, fallbacks, answers (questions resolved),
+            tokens_in, tokens_out.
+        """
         with self._lock:
             return dict(self._totals)
 
@@ -96,30 +114,71 @@ class CallRecorder:
             t["failed_requests"] += a.outcome is not CallOutcome.OK
             t["tokens_in"] += a.tokens_in
             t["tokens_out"] += a.tokens_out
-        self._emit(a.template, a.persona, outcome=a.outcome, request=True, attempt=number,
-                   tokens_in=a.tokens_in, tokens_out=a.tokens_out, latency_ms=a.latency_ms,
-                   error=a.error)
+        self._emit(
+            a.template,
+            a.persona,
+            outcome=a.outcome,
+            request=True,
+            attempt=number,
+            tokens_in=a.tokens_in,
+            tokens_out=a.tokens_out,
+            latency_ms=a.latency_ms,
+            error=a.error,
+        )
 
-    def resolved(self, question: Question, *, fallback: bool, cache_hit: bool, error: str = "") -> None:
-        """Record how a question was resolved when no request was made for it just now: a
-        fallback to the scripted answer, or an answer (valid or fallback) from the cache."""
+    def resolved(
+        self, question: Question, *, fallback: bool, cache_hit: bool, error: str = ""
+    ) -> None:
+        """Record how a question was resolved.
+
+        Publishes an event only when no request was made for it just now: a fallback to the
+        scripted answer, or an answer (valid or fallback) from the cache.
+        """
         with self._lock:
             self._totals["answers"] += 1
             self._totals["fallbacks"] += fallback
             self._totals["cache_hits"] += cache_hit
         if fallback or cache_hit:
-            self._emit(question.template, question.persona, request=False, attempt=0,
-                       outcome=CallOutcome.FALLBACK if fallback else CallOutcome.OK,
-                       cache_hit=cache_hit, error=error)
+            self._emit(
+                question.template,
+                question.persona,
+                request=False,
+                attempt=0,
+                outcome=CallOutcome.FALLBACK if fallback else CallOutcome.OK,
+                cache_hit=cache_hit,
+                error=error,
+            )
 
-    def _emit(self, template: str, persona: str, *, outcome: CallOutcome, request: bool,
-              attempt: int, tokens_in: int = 0, tokens_out: int = 0, latency_ms: float = 0.0,
-              cache_hit: bool = False, error: str = "") -> None:
-        self._send(EventKind.MODEL_CALL, persona, {
-            "template": template, "purpose": PURPOSES.get(template, template),
-            "tokens_in": tokens_in, "tokens_out": tokens_out, "latency_ms": latency_ms,
-            "cache_hit": cache_hit, "outcome": outcome.value, "request": request,
-            "attempt": attempt, "error": error})
+    def _emit(
+        self,
+        template: str,
+        persona: str,
+        *,
+        outcome: CallOutcome,
+        request: bool,
+        attempt: int,
+        tokens_in: int = 0,
+        tokens_out: int = 0,
+        latency_ms: float = 0.0,
+        cache_hit: bool = False,
+        error: str = "",
+    ) -> None:
+        self._send(
+            EventKind.MODEL_CALL,
+            persona,
+            {
+                "template": template,
+                "purpose": PURPOSES.get(template, template),
+                "tokens_in": tokens_in,
+                "tokens_out": tokens_out,
+                "latency_ms": latency_ms,
+                "cache_hit": cache_hit,
+                "outcome": outcome.value,
+                "request": request,
+                "attempt": attempt,
+                "error": error,
+            },
+        )
 
 
 class StallGuard:
@@ -139,8 +198,14 @@ class StallGuard:
         probe_interval_s: wall seconds between probes while stalled.
     """
 
-    def __init__(self, *, threshold: int, probe: Callable[[], None],
-                 on_status: Callable[[str, str], None] | None = None, probe_interval_s: float = 2.0):
+    def __init__(
+        self,
+        *,
+        threshold: int,
+        probe: Callable[[], None],
+        on_status: Callable[[str, str], None] | None = None,
+        probe_interval_s: float = 2.0,
+    ):
         self.threshold = int(threshold)
         self.probe = probe
         self.on_status = on_status
@@ -171,8 +236,11 @@ class StallGuard:
             self.stalls += 1
             failures = self._failures
         log.warning("model server stalled after %d consecutive failures", failures)
-        self._status("stalled", f"{failures} consecutive failed model calls ({outcome.value}); "
-                                f"re-probing every {self.probe_interval_s:g} s")
+        self._status(
+            "stalled",
+            f"{failures} consecutive failed model calls ({outcome.value}); "
+            f"re-probing every {self.probe_interval_s:g} s",
+        )
 
     def wait(self) -> None:
         """Return at once unless stalled; else block until a probe succeeds."""
@@ -231,9 +299,18 @@ class RetryingBackend(ThinkingBackend):
         max_retry_after_s: longest Retry-After honoured, wall seconds.
     """
 
-    def __init__(self, model: ModelBackend, *, fallback: ThinkingBackend, recorder: CallRecorder,
-                 max_retries: int = 3, stall: StallGuard | None = None, backoff_s: float = 1.0,
-                 max_backoff_s: float = 30.0, max_retry_after_s: float = 60.0):
+    def __init__(
+        self,
+        model: ModelBackend,
+        *,
+        fallback: ThinkingBackend,
+        recorder: CallRecorder,
+        max_retries: int = 3,
+        stall: StallGuard | None = None,
+        backoff_s: float = 1.0,
+        max_backoff_s: float = 30.0,
+        max_retry_after_s: float = 60.0,
+    ):
         self.model = model
         self.fallback = fallback
         self.recorder = recorder
@@ -242,8 +319,9 @@ class RetryingBackend(ThinkingBackend):
         self.name = model.name
         self.pool_size = model.pool_size
         self.max_retry_after_s = float(max_retry_after_s)
-        self._backoff = tenacity.wait_exponential_jitter(multiplier=backoff_s, max=max_backoff_s,
-                                                         jitter=backoff_s)
+        self._backoff = tenacity.wait_exponential_jitter(
+            multiplier=backoff_s, max=max_backoff_s, jitter=backoff_s
+        )
 
     def cache_identity(self, question: Question):
         """The model's cache identity of ``question`` (see ``ModelBackend.cache_identity``)."""
@@ -275,15 +353,20 @@ class RetryingBackend(ThinkingBackend):
             return result
 
         last: Attempt = tenacity.Retrying(
-            stop=tenacity.stop_after_attempt(self.max_retries + 1), wait=self._wait,
+            stop=tenacity.stop_after_attempt(self.max_retries + 1),
+            wait=self._wait,
             retry=tenacity.retry_if_result(lambda a: a.outcome.retryable),
             retry_error_callback=lambda state: state.outcome.result(),
         )(one)
         if last.answer is not None:
             self.recorder.resolved(question, fallback=False, cache_hit=False)
             return Resolution(answer=last.answer, fallback=False)
-        self.recorder.resolved(question, fallback=True, cache_hit=False,
-                               error=f"after {number} attempts: {last.outcome.value}")
+        self.recorder.resolved(
+            question,
+            fallback=True,
+            cache_hit=False,
+            error=f"after {number} attempts: {last.outcome.value}",
+        )
         return Resolution(answer=self.fallback.ask(question), fallback=True)
 
     def ask(self, question: Question) -> BaseModel:
@@ -338,9 +421,16 @@ class CachingBackend(ThinkingBackend):
                         return self.inner.fallback.ask(question)
                     return type(question).answer_model.model_validate(hit.answer)
                 resolved = self.inner.resolve(question)
-                self.cache.put(key, parts, CachedAnswer(
-                    answer=None if resolved.fallback else resolved.answer.model_dump(mode="json"),
-                    fallback=resolved.fallback))
+                self.cache.put(
+                    key,
+                    parts,
+                    CachedAnswer(
+                        answer=None
+                        if resolved.fallback
+                        else resolved.answer.model_dump(mode="json"),
+                        fallback=resolved.fallback,
+                    ),
+                )
                 return resolved.answer
         finally:
             with self._lock:
