@@ -6,7 +6,9 @@ Game time and wall-clock time never mix: the simulation only knows ticks and gam
 to the bus and must not block.
 
 Every call to ``Simulation.step`` and every event the runner publishes happens on the runner's
-thread, so the subscribers (the run writer, the viewer) always see one thread.
+thread, so the subscribers (the run writer, the viewer) always see one thread. Work that must
+touch the simulation from elsewhere (a viewer's whisper) goes through :meth:`Runner.call`, which
+runs it on the runner's thread between two ticks.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import logging
 import math
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from .clock import GameClock
@@ -43,6 +47,24 @@ class RunnerState(str, enum.Enum):
     STOPPED = "stopped"
     FINISHED = "finished"
     FAILED = "failed"
+
+
+class _Job:
+    """A callable waiting to run on the runner's thread, and its result."""
+
+    def __init__(self, fn: Callable[[], Any]):
+        self.fn = fn
+        self.done = threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.fn()
+        except Exception as exc:  # noqa: BLE001 - handed back to the caller of Runner.call
+            self.error = exc
+        finally:
+            self.done.set()
 
 
 class Steppable(Protocol):
@@ -119,6 +141,8 @@ class Runner:
         self._reanchor = True
         self._published: tuple[str, str, float | None] | None = None
         self._thread: threading.Thread | None = None
+        self._jobs: deque[_Job] = deque()
+        self._exited = False
 
     # -- control (any thread) ------------------------------------------------------------
 
@@ -132,7 +156,7 @@ class Runner:
             if self._thread is not None:
                 raise RuntimeError("the runner was already started")
             self._state = RunnerState.PAUSED if self._start_paused else RunnerState.RUNNING
-            self._thread = threading.Thread(target=self._loop, name="town-runner", daemon=True)
+            self._thread = threading.Thread(target=self._run, name="town-runner", daemon=True)
             self._thread.start()
 
     def pause(self, timeout: float = 30.0) -> None:
@@ -186,6 +210,58 @@ class Runner:
             self._reanchor = True
             self._cond.notify_all()
 
+    def call(self, fn: Callable[[], Any], timeout: float = 30.0) -> Any:
+        """Run ``fn()`` on the runner's thread between two ticks and return its result.
+
+        Running or paused, the runner takes the job before its next tick (a paused runner wakes
+        for it and stays paused). Before the runner starts or after it ended, nothing steps the
+        simulation, so ``fn`` runs at once on the calling thread.
+
+        Args:
+            fn: a callable without arguments (e.g. ``lambda: sim.whisper(pid, text)``).
+            timeout: wall seconds to wait for the runner to take the job.
+
+        Returns:
+            What ``fn`` returned.
+
+        Raises:
+            TimeoutError: when the runner did not run the job within ``timeout`` (it then will
+                not run it).
+            Exception: whatever ``fn`` raised.
+        """
+        job = _Job(fn)
+        with self._cond:
+            queued = self._thread is not None and not self._exited
+            if queued:
+                self._jobs.append(job)
+                self._cond.notify_all()
+        if not queued:
+            job.run()
+        elif not job.done.wait(timeout):
+            with self._cond:
+                if job in self._jobs:
+                    self._jobs.remove(job)
+                    raise TimeoutError(f"the runner did not take the job within {timeout:g} s")
+            job.done.wait()
+        if job.error is not None:
+            raise job.error
+        return job.result
+
+    def _run_jobs(self) -> None:
+        """Run the queued jobs (on the runner's thread, between ticks)."""
+        while True:
+            with self._cond:
+                if not self._jobs:
+                    return
+                job = self._jobs.popleft()
+                self._busy = True
+            try:
+                job.run()
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
     def stop(self, timeout: float = 30.0) -> None:
         """Stop after the current tick and wait up to ``timeout`` wall seconds for the thread."""
         with self._cond:
@@ -237,10 +313,20 @@ class Runner:
 
     # -- the runner's thread ---------------------------------------------------------------
 
+    def _run(self) -> None:
+        """The thread: the tick loop, then the jobs queued while it ended."""
+        try:
+            self._loop()
+        finally:
+            with self._cond:
+                self._exited = True
+            self._run_jobs()
+
     def _loop(self) -> None:
-        """Pace ticks until stopped, finished or failed."""
+        """Pace ticks until stopped, finished or failed; run queued jobs between ticks."""
         anchor_wall = anchor_tick = 0.0
         while True:
+            self._run_jobs()
             with self._cond:
                 self._publish_status()
                 if self._want_stop:
@@ -254,6 +340,8 @@ class Runner:
                     self._publish_status()
                     self._cond.notify_all()
                     return
+                if self._jobs:
+                    continue
                 if self._state is RunnerState.PAUSED:
                     if self._pending_steps == 0:
                         self._cond.wait()

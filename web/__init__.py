@@ -5,7 +5,11 @@ Parts:
     live.py          per-app live state: runner, relay, run reader, control token
     relay.py         bus -> Socket.IO with bounded buffers ("latest frame wins")
     events.py        the Socket.IO namespace (hello, control)
-    views.py         pages and the JSON API (Blueprint)
+    views.py         the live page and its JSON API (Blueprint ``views``)
+    replay_views.py  the runs page, the replay page and their JSON API (Blueprint ``replay``)
+    run_files.py     runs served by name (resolve_run first, 404/422), per-app caches
+    params.py        checked query parameters (400 naming the parameter)
+    procedures_view.py  the procedures tab's data (libraries as of a tick)
     persona_view.py  the persona panel's data, read from the run file
     control.py       pause / resume / step / speed on the runner
     security.py      own-origin check and the control token
@@ -27,6 +31,7 @@ from .extensions import socketio
 from .live import Live, live
 from .relay import FrameRelay
 from .security import is_loopback, origin_checker
+from .replay_views import bp as replay_bp
 from .views import bp
 
 __all__ = ["create_app", "live", "socketio", "LiveNamespace"]
@@ -70,5 +75,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
                  token=app.config["CONTROL_TOKEN"], relay=relay)
     app.extensions["town_live"] = state
     app.register_blueprint(bp)
+    app.register_blueprint(replay_bp)
     state.attach()
     return app

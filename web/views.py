@@ -9,6 +9,10 @@ API (all JSON; errors are ``{"error": str}`` with status 400/403/404/503):
 - ``GET /api/personas/<id>/memories?q=&kind=&limit=``: ``{persona, memories: [...]}``
 - ``GET /api/personas/<id>/retrievals?purpose=&limit=``: ``{persona, retrievals: [...]}``
 - ``GET /api/retrievals/<seq>``: the full trace (``RetrievalTrace.to_dict()`` + seq, returned)
+- ``GET /api/procedures``: :func:`web.procedures_view.procedure_libraries` of the live run
+- ``GET /api/personas/<id>/interview?q=``: :func:`town.interview.interview` as of now
+- ``POST /api/personas/<id>/whisper`` ``{text}``: ``{ok, persona, memory}`` (the new memory id);
+  run on the runner's thread between ticks; needs the token like control
 - ``POST /api/control`` ``{op, value}``: ``{ok, status}``; needs the token beyond loopback
   (header ``X-Control-Token``, or ``token`` in the body or query)
 """
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from town.errors import RecordingError, TownError
@@ -26,26 +30,26 @@ from town.runner import SPEEDS
 
 from .control import apply_control
 from .live import live
+from .params import fail as _fail
+from .params import limit_arg as _limit
 from .persona_view import memory_rows, persona_panel, spec_dict
+from .procedures_view import procedure_libraries
+from .run_files import embedder_for
 from .security import origin_checker
 
 __all__ = ["bp"]
 
 bp = Blueprint("views", __name__)
 
-MAX_LIMIT = 500
-
-
 @bp.app_errorhandler(HTTPException)
-def _json_errors(exc: HTTPException):
-    """API errors as JSON; pages keep Flask's HTML errors."""
+def _errors(exc: HTTPException):
+    """API errors as JSON ``{"error"}``; pages get the error page (message escaped)."""
     if request.path.startswith("/api/"):
         return jsonify(error=exc.description), exc.code
-    return exc
-
-
-def _fail(code: int, message: str):
-    abort(code, description=message)
+    if request.path.startswith("/static/"):
+        return exc
+    return render_template("error.html", code=exc.code, title=exc.name,
+                           message=exc.description), exc.code
 
 
 def _specs() -> dict[str, Any]:
@@ -68,17 +72,6 @@ def _reader():
         return live().reader()
     except RecordingError as exc:
         _fail(503, str(exc))
-
-
-def _limit(default: int) -> int:
-    raw = request.args.get("limit", default)
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        _fail(400, f"limit: must be an integer, got {raw!r}")
-    if not 1 <= value <= MAX_LIMIT:
-        _fail(400, f"limit: must be between 1 and {MAX_LIMIT}, got {value}")
-    return value
 
 
 # -- pages -------------------------------------------------------------------------------
@@ -163,22 +156,74 @@ def retrieval(seq: int):
     return jsonify({k: v for k, v in trace.items() if k not in VECTOR_KEYS})
 
 
-@bp.post("/api/control")
-def control():
-    """Pause, resume, step or set the speed of the live run."""
+@bp.get("/api/procedures")
+def procedures():
+    """The live run's procedure libraries (town and per persona), as recorded so far."""
+    reader = _reader()
+    if reader is None:
+        return jsonify(threshold=0.6, libraries={"town": []})
+    return jsonify(procedure_libraries(reader))
+
+
+@bp.get("/api/personas/<pid>/interview")
+def interview(pid: str):
+    """Ask the persona ``q``; it answers from its recorded memory as of now (nothing is written)."""
+    from town.interview import interview as ask
+
+    _spec(pid)
+    question = (request.args.get("q") or "").strip()
+    if not question or len(question) > 500:
+        _fail(400, "q: ask a question of 1-500 characters, e.g. 'Do you know about a party?'")
+    reader = _reader()
+    if reader is None or reader.last_tick is None:
+        _fail(503, "the run has no recorded tick yet")
+    try:
+        result = ask(reader, pid, reader.frame(reader.last_tick)["time"], question,
+                     embedder=embedder_for(reader))
+    except TownError as exc:
+        _fail(400, str(exc))
+    return jsonify(result.to_dict())
+
+
+def _controller(body_hint: str) -> dict[str, Any]:
+    """The JSON body of a control request from the own origin with the token (403/400/503)."""
     state = live()
     if not origin_checker(current_app.config["HOST"])(request.headers.get("Origin"),
                                                       request.environ):
         _fail(403, "origin not allowed")
     body = request.get_json(silent=True)
     if not request.is_json or not isinstance(body, dict):
-        _fail(400, 'send JSON {"op": ..., "value": ...}')
+        _fail(400, f"send JSON {body_hint}")
     given = (request.headers.get("X-Control-Token") or body.get("token")
              or request.args.get("token"))
     if not state.may_control(given):
         _fail(403, "control needs the token printed by `town serve` (?token=...)")
     if state.runner is None:
         _fail(503, "no live run")
+    return body
+
+
+@bp.post("/api/personas/<pid>/whisper")
+def whisper(pid: str):
+    """Inject a whisper memory into the persona (Simulation.whisper, on the runner's thread)."""
+    body = _controller('{"text": ...}')
+    _spec(pid)
+    text = body.get("text")
+    if not isinstance(text, str) or not text.strip() or len(text) > 500:
+        _fail(400, "text: a whisper of 1-500 characters")
+    sim = live().simulation
+    try:
+        memory = live().runner.call(lambda: sim.whisper(pid, text.strip()))
+    except TimeoutError as exc:
+        _fail(503, str(exc))
+    return jsonify(ok=True, persona=pid, memory=memory)
+
+
+@bp.post("/api/control")
+def control():
+    """Pause, resume, step or set the speed of the live run."""
+    state = live()
+    body = _controller('{"op": ..., "value": ...}')
     try:
         status = apply_control(state.runner, body.get("op"), body.get("value"))
     except TownError as exc:

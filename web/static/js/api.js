@@ -2,10 +2,28 @@
 
 export const token = new URLSearchParams(window.location.search).get("token");
 
-/** GET a JSON API path; throws Error(message) on an error status. */
-export async function getJSON(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
+async function parse(response) {
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
   return body;
+}
+
+/** GET a JSON API path; throws Error(message) on an error status. */
+export async function getJSON(path) {
+  return parse(await fetch(path, { headers: { Accept: "application/json" } }));
+}
+
+/** POST `body` as JSON (with the control token, if any); throws Error(message) on an error status. */
+export async function postJSON(path, body) {
+  const headers = { Accept: "application/json", "Content-Type": "application/json" };
+  if (token) headers["X-Control-Token"] = token;
+  return parse(await fetch(path, { method: "POST", headers, body: JSON.stringify(body) }));
+}
+
+/** "path?a=1&b=2" from an object of query parameters (null/undefined/"" left out). */
+export function withQuery(path, params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
 }

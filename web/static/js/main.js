@@ -1,11 +1,12 @@
 // The live page: loads the town, connects to the Socket.IO feed (frames, activity, status),
 // and wires the controls, the persona list, the persona panel and the retrieval inspector.
 
-import { getJSON, token } from "./api.js";
+import { getJSON, postJSON, token, withQuery } from "./api.js";
 import { el, fill, gameTime, personaColor, place } from "./dom.js";
 import { Inspector } from "./inspector.js";
 import { TownMap } from "./map.js";
 import { PersonaPanel } from "./persona_panel.js";
+import { renderLibrary } from "./procedures.js";
 import { Controls } from "./controls.js";
 
 const $ = (id) => document.getElementById(id);
@@ -25,10 +26,29 @@ async function boot() {
 
   const inspector = new Inspector($("inspector"));
   let map;
+  const enc = encodeURIComponent;
   const panel = new PersonaPanel($("persona-panel"), {
+    url: (id) => `/api/personas/${enc(id)}`,
+    procedures: async (id) => {
+      const libs = await getJSON("/api/procedures");
+      return { threshold: libs.threshold, procedures: libs.libraries[id] || [] };
+    },
+    interview: (id, q) => getJSON(withQuery(`/api/personas/${enc(id)}/interview`, { q })),
+    whisper: (id, text) => postJSON(`/api/personas/${enc(id)}/whisper`, { text }),
+    poll: true,
     onRetrieval: (seq) => inspector.open(seq),
     onClose: () => map.setSelected(""),
   });
+  $("open-town-library").addEventListener("click", async () => {
+    $("library").hidden = false;
+    const libs = await getJSON("/api/procedures").catch((err) => ({ error: err.message }));
+    if (libs.error) { fill($("library-body"), el("p", { class: "error" }, libs.error)); return; }
+    const box = el("div", { id: "town-library" });
+    fill($("library-body"), [el("h2", {}, "Town procedure library"),
+      el("p", { class: "muted small" }, `Shared, anonymised procedures. Retrieved only at reliability ≥ ${libs.threshold}.`), box]);
+    renderLibrary(box, libs.libraries.town || [], { threshold: libs.threshold, empty: "the town has no shared procedures yet" });
+  });
+  $("library-close").addEventListener("click", () => { $("library").hidden = true; });
   const pick = (id) => { map.setSelected(id); panel.open(id); markList(id); };
   map = new TownMap($("map"), town.map, town.personas, { onPick: pick, tip: $("map-tip") });
   personaList(town.personas, pick);

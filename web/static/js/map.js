@@ -60,12 +60,12 @@ export class TownMap {
     this.moveMs = ticksPerSecond ? Math.min(400, 1000 / ticksPerSecond) : 40;
   }
 
-  /** Take a frame's persona entries as the new targets. */
-  setFrame(frame) {
+  /** Take a frame's persona entries as the new targets (animate: glide there, else jump). */
+  setFrame(frame, animate = true) {
     const now = performance.now();
     for (const [id, p] of Object.entries(frame.personas || {})) {
       const old = this.state[id];
-      const pos = old ? this.position(id, now) : { x: p.x, y: p.y };
+      const pos = old && animate ? this.position(id, now) : { x: p.x, y: p.y };
       const said = p.speech ? { said: p.speech, saidUntil: now + SPEECH_MS } : { said: old && old.said, saidUntil: old ? old.saidUntil : 0 };
       this.state[id] = { ...p, ...said, fromX: pos.x, fromY: pos.y, t0: now };
     }

@@ -1,29 +1,45 @@
 // The persona panel: identity, current action and place, today's plan, latest memories and
-// retrievals (each opens the retrieval inspector). Data from GET /api/personas/<id>.
+// retrievals (each opens the retrieval inspector); a Procedures tab (the persona's library); an
+// Interview tab (answers from memory as of now / the scrubbed time, with the retrieval it used);
+// and, live with control, a Whisper box that injects a memory. The data source is given by the
+// page: GET /api/personas/<id> live, /api/runs/<name>/personas/<id>?tick= in replay.
 
 import { getJSON } from "./api.js";
-import { el, fill, hhmm, place } from "./dom.js";
+import { el, fill, hhmm, num, place } from "./dom.js";
+import { renderLibrary } from "./procedures.js";
+
+const TABS = [["overview", "Overview"], ["procedures", "Procedures"], ["interview", "Interview"]];
 
 export class PersonaPanel {
   /**
    * @param {HTMLElement} root the drawer (#persona-panel)
-   * @param {{onRetrieval: function(number), onClose: function()}} handlers
+   * @param {{url: function(string): string, procedures: function(string): Promise<{threshold, procedures}>,
+   *          interview: function(string, string): Promise<object>, whisper: ?function(string, string): Promise<object>,
+   *          poll: boolean, onRetrieval: function(number), onClose: function()}} options
    */
-  constructor(root, { onRetrieval, onClose }) {
+  constructor(root, { url, procedures, interview, whisper = null, poll = true, onRetrieval, onClose }) {
     this.root = root;
     this.body = root.querySelector("#persona-body");
+    this.url = url;
+    this.proceduresOf = procedures;
+    this.interviewOf = interview;
+    this.whisperTo = whisper;
+    this.poll = poll;
     this.onRetrieval = onRetrieval;
     this.id = "";
+    this.tab = "overview";
     this.timer = null;
+    this.seen = 0;
     root.querySelector("#persona-close").addEventListener("click", () => { this.close(); onClose(); });
   }
 
   async open(id) {
+    if (id !== this.id) this.tab = "overview";
     this.id = id;
     this.root.hidden = false;
     this.root.dataset.persona = id;
     clearInterval(this.timer);
-    this.timer = setInterval(() => this.refresh(), 3000);
+    if (this.poll) this.timer = setInterval(() => this.refresh(), 3000);
     await this.refresh();
   }
 
@@ -33,22 +49,41 @@ export class PersonaPanel {
     this.root.hidden = true;
   }
 
+  /** Reload the shown tab (the interview tab keeps its answer until asked again). */
   async refresh() {
     const id = this.id;
     if (!id) return;
-    let data;
+    const ticket = ++this.seen;
     try {
-      data = await getJSON(`/api/personas/${encodeURIComponent(id)}`);
+      if (this.tab === "overview" || !this.data) {
+        const data = await getJSON(this.url(id));
+        if (ticket !== this.seen || id !== this.id) return;
+        this.data = data;
+      }
+      if (this.tab === "procedures") {
+        const libs = await this.proceduresOf(id);
+        if (ticket !== this.seen || id !== this.id) return;
+        this.library = libs;
+      }
     } catch (err) {
       fill(this.body, el("p", { class: "error" }, err.message));
       return;
     }
-    if (id !== this.id) return;
-    this.render(data);
+    if (this.tab !== "interview" || !this.body.querySelector("#interview-form")) this.render();
   }
 
-  render({ identity, now, plan, memories, retrievals }) {
+  show(tab) {
+    this.tab = tab;
+    this.root.dataset.tab = tab;
+    if (tab === "interview") this.render();
+    this.refresh();
+  }
+
+  render() {
+    const { identity } = this.data;
     const traits = [].concat(identity.traits || []).join(", ");
+    const typing = this.body.querySelector("#whisper-text");  // keep what is being typed across refreshes
+    const kept = typing && { value: typing.value, focused: document.activeElement === typing };
     fill(this.body, [
       el("div", { class: "who" }, [
         el("span", { class: "who-emoji" }, identity.emoji || "🙂"),
@@ -57,11 +92,29 @@ export class PersonaPanel {
           el("div", { class: "muted" }, [identity.age ? `${identity.age} · ` : "", traits]),
         ]),
       ]),
+      el("nav", { class: "tabs", role: "tablist" }, TABS.map(([key, label]) => el("button", {
+        type: "button", role: "tab", id: `tab-${key}`, class: `tab${this.tab === key ? " active" : ""}`,
+        "aria-selected": this.tab === key, onclick: () => this.show(key),
+      }, label))),
+      this.tab === "procedures" ? this.proceduresTab()
+        : this.tab === "interview" ? this.interviewTab() : this.overviewTab(),
+    ]);
+    const box = this.body.querySelector("#whisper-text");
+    if (kept && box) {
+      box.value = kept.value;
+      if (kept.focused) box.focus();
+    }
+  }
+
+  overviewTab() {
+    const { identity, now, plan, memories, retrievals } = this.data;
+    return el("div", { class: "tab-body", id: "tab-body-overview" }, [
       el("section", { class: "now", id: "persona-now" }, now ? [
         el("div", { class: "now-action" }, `${now.emoji || ""} ${now.action || "—"}`.trim()),
         el("div", { class: "muted", id: "persona-address" }, `at ${place(now.address)}`),
         now.speech ? el("div", { class: "now-speech" }, `“${now.speech}”`) : null,
       ] : el("div", { class: "muted" }, "not seen yet")),
+      this.whisperTo ? this.whisperBox() : null,
       section("About", [
         row("Background", identity.background),
         row("Lifestyle", identity.lifestyle),
@@ -69,7 +122,7 @@ export class PersonaPanel {
       ]),
       section("Today's plan", planList(plan), "persona-plan"),
       section("Latest memories", memories.length ? el("ul", { class: "memories", id: "persona-memories" },
-        memories.map((m) => el("li", { class: `memory kind-${m.kind}`, data: { id: m.id, importance: m.importance } }, [
+        memories.map((m) => el("li", { class: `memory kind-${m.kind}`, data: { id: m.id, importance: m.importance, kind: m.kind } }, [
           el("span", { class: "badge" }, m.kind),
           el("span", { class: "imp", title: "importance (1-10)" }, `★${m.importance}`),
           el("span", { class: "when" }, hhmm(m.created)),
@@ -81,6 +134,66 @@ export class PersonaPanel {
           onclick: () => this.onRetrieval(r.seq),
         }, [el("span", { class: "when" }, hhmm(r.game_time || r.time)), el("span", { class: "badge" }, r.purpose),
           el("span", { class: "content" }, r.query)])))) : el("p", { class: "muted" }, "no retrievals yet")),
+    ]);
+  }
+
+  whisperBox() {
+    const text = el("input", { type: "text", id: "whisper-text", maxlength: 500, placeholder: "e.g. You want to throw a party on Friday." });
+    const status = el("span", { class: "muted small", id: "whisper-status" });
+    const send = async (e) => {
+      e.preventDefault();
+      const value = text.value.trim();
+      if (!value) return;
+      status.textContent = "whispering…";
+      try {
+        const reply = await this.whisperTo(this.id, value);
+        status.textContent = `remembered as memory #${reply.memory}`;
+        text.value = "";
+        await this.refresh();
+      } catch (err) {
+        status.textContent = err.message;
+        status.className = "error small";
+      }
+    };
+    return el("form", { class: "whisper", id: "whisper-form", onsubmit: send }, [
+      el("label", { for: "whisper-text", class: "small muted" }, "Whisper (an inner voice the persona will remember)"),
+      el("div", { class: "inline-form" }, [text, el("button", { type: "submit", id: "whisper-send" }, "Whisper")]),
+      status,
+    ]);
+  }
+
+  proceduresTab() {
+    const box = el("div", { class: "tab-body", id: "persona-procedures" });
+    if (!this.library) fill(box, el("p", { class: "muted" }, "loading…"));
+    else renderLibrary(box, this.library.procedures, { threshold: this.library.threshold });
+    return box;
+  }
+
+  interviewTab() {
+    const input = el("input", { type: "text", id: "interview-question", maxlength: 500, value: "Do you know about a party?" });
+    const out = el("div", { id: "interview-answer", class: "interview-answer" });
+    const ask = async (e) => {
+      e.preventDefault();
+      const q = input.value.trim();
+      if (!q) return;
+      fill(out, el("p", { class: "muted" }, "thinking…"));
+      try {
+        const r = await this.interviewOf(this.id, q);
+        fill(out, [
+          el("blockquote", { class: "answer", id: "interview-text" }, r.answer),
+          el("p", { class: "muted small" }, `from memory as of ${r.at} (tick ${r.tick}); ${r.n_scored} memories scored, top ${r.k} used:`),
+          el("ol", { class: "interview-trace" }, r.candidates.filter((c) => c.in_top_k).map((c) => el("li", {}, [
+            el("span", { class: "total" }, num(c.total, 2)), " ", c.content,
+          ]))),
+        ]);
+      } catch (err) {
+        fill(out, el("p", { class: "error" }, err.message));
+      }
+    };
+    return el("div", { class: "tab-body", id: "tab-body-interview" }, [
+      el("p", { class: "muted small" }, "Ask as the paper's interviews did: the persona answers from its memory stream as of the time shown, and nothing is written to the run."),
+      el("form", { class: "inline-form", id: "interview-form", onsubmit: ask }, [input, el("button", { type: "submit", id: "interview-ask" }, "Ask")]),
+      out,
     ]);
   }
 }
