@@ -13,6 +13,7 @@ __all__ = [
     "MemoryStreamError",
     "ThinkingError",
     "RecordingError",
+    "ProcedureError",
 ]
 
 
@@ -51,3 +52,7 @@ class ThinkingError(TownError):
 
 class RecordingError(TownError):
     """A run file is missing, damaged, of an unknown schema version, or cannot be written."""
+
+
+class ProcedureError(TownError, ValueError):
+    """A procedure or procedure library is invalid: bad field, unknown name, composition cycle."""

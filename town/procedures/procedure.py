@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from ..errors import TownError
+from ..errors import ProcedureError
 
 __all__ = [
     "ProcedureError",
@@ -27,10 +27,6 @@ __all__ = [
 ]
 
 _PARAM = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-
-
-class ProcedureError(TownError, ValueError):
-    """A procedure or procedure library is invalid: bad field, unknown name, composition cycle."""
 
 
 class ProcedureStatus(str, enum.Enum):
