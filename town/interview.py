@@ -20,13 +20,12 @@ import numpy as np
 from .clock import parse_game_time
 from .embedding import Embedder, make_embedder
 from .errors import ConfigError, RecordingError
-from .memory.scoring import rank
-from .memory.trace import CandidateScore, candidates_from
+from .memory.trace import CandidateScore
+from .recording.lab import score_stream
 from .thinking.questions import AnswerInterview, MemoryView
 
 __all__ = ["InterviewResult", "interview", "load_embedder", "says_yes", "tick_at"]
 
-_EPOCH = datetime(2000, 1, 1)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,27 +153,8 @@ def interview(
             f"{reader.path}: memories have {stream.embeddings.shape[1]}-dim embeddings but the "
             f"embedder {getattr(embedder, 'name', '?')!r} gives {query.shape[0]}; use the run's embedder"
         )
-    hours = np.array([(at - t).total_seconds() / 3600.0 for t in stream.last_accessed])
-    created = np.array([(t - _EPOCH).total_seconds() / 3600.0 for t in stream.created])
-    relevance = stream.embeddings @ query if n else np.empty(0, np.float32)
-    ranking = rank(
-        hours=hours,
-        importance=stream.importance,
-        relevance=relevance,
-        created=created,
-        ids=stream.ids,
-        weights=weights,
-        k=k,
-    )
-    pos = ranking.positions
-    candidates = candidates_from(
-        ranking,
-        ids=stream.ids[pos].tolist(),
-        contents=[stream.contents[i] for i in pos],
-        hours=hours[pos].tolist(),
-        importance=stream.importance[pos].tolist(),
-        relevance=relevance[pos].tolist(),
-    )
+    ranking, scored = score_stream(stream, query, now=at, weights=weights, k=k)
+    candidates = tuple(scored)
     details = {m["id"]: m for m in reader.memories(persona, as_of_seq=seq)}
     views = tuple(
         MemoryView(

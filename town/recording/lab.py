@@ -14,14 +14,46 @@ from typing import Any
 
 import numpy as np
 
-from town.memory.scoring import rank
-from town.memory.trace import CandidateScore
-from town.recording.reader import RunReader
+from town.memory.scoring import Ranking, rank
+from town.memory.trace import CandidateScore, candidates_from
+from town.recording.reader import RecordedStream, RunReader
 from town.recording.schema import parse_time
 
-__all__ = ["rescore"]
+__all__ = ["rescore", "score_stream"]
 
 _EPOCH = datetime(2000, 1, 1)
+
+
+def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
+                 weights: Sequence[float], k: int) -> tuple[Ranking, list[CandidateScore]]:
+    """Score a recorded stream for a query as the live stream would (Park et al. 2023 §4.1).
+
+    Args:
+        stream: the stream as it was (``RunReader.stream_as_of``).
+        query: ``(d,)`` float32 query embedding (normalised here).
+        now: game time of the retrieval (recency = 0.995 ** game hours since last access).
+        weights: (recency, importance, relevance), finite, >= 0, not all zero.
+        k: records in the top (>= 1).
+
+    Returns:
+        The :class:`Ranking` and its candidates (top k, then up to 5 runners-up).
+
+    Raises:
+        MemoryStreamError: for bad weights or k.
+    """
+    hours = np.array([(now - t).total_seconds() / 3600.0 for t in stream.last_accessed])
+    created = np.array([(t - _EPOCH).total_seconds() / 3600.0 for t in stream.created])
+    query = np.asarray(query, dtype=np.float32)
+    query = query / np.linalg.norm(query)
+    relevance = stream.embeddings @ query if len(stream.ids) else np.empty(0, np.float32)
+    ranking = rank(hours=hours, importance=stream.importance, relevance=relevance,
+                   created=created, ids=stream.ids, weights=weights, k=k)
+    pos = ranking.positions
+    candidates = candidates_from(
+        ranking, ids=stream.ids[pos].tolist(), contents=[stream.contents[i] for i in pos],
+        hours=hours[pos].tolist(), importance=stream.importance[pos].tolist(),
+        relevance=relevance[pos].tolist())
+    return ranking, list(candidates)
 
 
 def rescore(
@@ -47,34 +79,9 @@ def rescore(
     """
     trace = reader.retrieval(retrieval_seq)
     stream = reader.stream_as_of(trace["persona"], retrieval_seq)
-    now = parse_time(trace["game_time"])
-    hours = np.array([(now - t).total_seconds() / 3600.0 for t in stream.last_accessed])
-    created = np.array([(t - _EPOCH).total_seconds() / 3600.0 for t in stream.created])
-    query = np.asarray(trace["query_embedding"], dtype=np.float32)
-    query = query / np.linalg.norm(query)
-    relevance = stream.embeddings @ query if len(stream.ids) else np.empty(0, np.float32)
-    ranking = rank(hours=hours, importance=stream.importance, relevance=relevance,
-                   created=created, ids=stream.ids, weights=weights, k=k)
-    candidates = [
-        CandidateScore(
-            rank=j + 1,
-            id=int(stream.ids[pos]),
-            content=stream.contents[pos],
-            hours=float(hours[pos]),
-            recency=float(ranking.recency[j]),
-            importance=int(stream.importance[pos]),
-            relevance=float(relevance[pos]),
-            recency_part=float(ranking.parts[j, 0]),
-            importance_part=float(ranking.parts[j, 1]),
-            relevance_part=float(ranking.parts[j, 2]),
-            recency_score=float(ranking.contributions[j, 0]),
-            importance_score=float(ranking.contributions[j, 1]),
-            relevance_score=float(ranking.contributions[j, 2]),
-            total=float(ranking.total[j]),
-            in_top_k=j < ranking.n_top,
-        ).to_dict()
-        for j, pos in enumerate(ranking.positions.tolist())
-    ]
+    _, scored = score_stream(stream, trace["query_embedding"], now=parse_time(trace["game_time"]),
+                             weights=weights, k=k)
+    candidates = [c.to_dict() for c in scored]
     top = [c["id"] for c in candidates if c["in_top_k"]]
     recorded = list(trace["returned"])
     return {
