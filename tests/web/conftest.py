@@ -58,3 +58,28 @@ def make_app(simulation, runner):
     for app in apps:
         live(app).close()
 
+
+
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory):
+    """A short real run in its own runs folder, with every event published while it was made.
+
+    Returns ``(runs_dir, name, events)``: the run file is ``runs_dir / f"{name}.sqlite"``.
+    """
+    runs = tmp_path_factory.mktemp("runs")
+    sim = Simulation(load_scenario(TOWN), load_config(None, {"embedder": "hashing"}),
+                     run_path=runs / "morning.sqlite")
+    events: list[Event] = []
+    sim.bus.subscribe(events.append)
+    for _ in range(1500):  # 07:00 to 11:10: conversations, a reflection, learned procedures
+        sim.step()
+    sim.close()
+    return runs, "morning", events
+
+
+@pytest.fixture
+def replay_client(recorded):
+    """A test client of an app (no live run) serving the recorded run's folder."""
+    app = create_app({"RUNS_DIR": str(recorded[0]), "TESTING": True})
+    yield app.test_client()
+    live(app).close()
