@@ -1,6 +1,6 @@
 """The `town` command line (also `python run.py`).
 
-Sub-commands: serve (default: the live viewer), simulate, inspect. Any :class:`TownError` ends
+Sub-commands: serve (default: the live viewer), simulate, inspect, replay (the viewer over a saved run). Any :class:`TownError` ends
 the command with exit code 2 and one line naming the file/field and the fix.
 """
 
@@ -87,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--persona", required=True, help="persona id or full name")
     s.add_argument("--at", help='game time, e.g. "2023-02-14 12:00" (default: the end of the run)')
     s.add_argument("question", help='e.g. "Do you know about a party?"')
+
+    s = sub.add_parser("replay", help="serve the viewer over a saved run and open its replay page")
+    s.add_argument("run", help="run file (.sqlite); the viewer serves the runs in its folder")
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
 
     s = sub.add_parser("evaluate", help="diffusion, relationship density, attendance and cost of a run")
     s.add_argument("run", help="run file")
@@ -411,7 +417,44 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"serve": cmd_serve, "stats": cmd_stats, "simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview, "evaluate": cmd_evaluate}
+def cmd_replay(args: argparse.Namespace) -> int:
+    """`town replay RUN`: serve the viewer with the run's folder as its runs folder, print (and
+    open) the replay page's URL, and serve until Ctrl-C. Reads the run file only."""
+    import webbrowser
+    from urllib.parse import quote
+
+    from .recording import RunReader
+    from .recording.runs import RUN_SUFFIX
+
+    path = Path(args.run)
+    if path.suffix != RUN_SUFFIX:
+        raise ConfigError(f"{path}: a run file ends in {RUN_SUFFIX}", field="RUN")
+    with RunReader(path) as reader:  # a missing or damaged run is a clear error (exit 2)
+        if reader.last_tick is None:
+            raise ConfigError(f"{path} has no recorded tick to replay", field="RUN")
+    from web import create_app  # the engine never imports web; only this entry point does
+    from web.server import LiveServer
+
+    app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host})
+    try:
+        server = LiveServer(app, args.host, args.port)
+    except OSError as exc:
+        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "
+                          "pass another --port", field="--port") from None
+    url = f"{server.url}/replay/{quote(path.stem)}"
+    print(f"town: replaying {path} at {url}  (all runs: {server.url}/runs; Ctrl-C to stop)", flush=True)
+    if not args.no_open:
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
+    return 0
+
+
+COMMANDS = {"serve": cmd_serve, "replay": cmd_replay, "stats": cmd_stats, "simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview, "evaluate": cmd_evaluate}
 
 
 def main(argv: list[str] | None = None) -> int:
