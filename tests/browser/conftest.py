@@ -80,3 +80,26 @@ def town_copy(tmp_path):
         return folder
 
     return make
+
+
+@pytest.fixture(scope="session")
+def saved_run(tmp_path_factory):
+    """A saved one-hour run of the_ville made by the CLI as a user would (hashing embedder),
+    alone in its runs folder. Returns the run file's path."""
+    from cli_helpers import run_cli
+
+    out = tmp_path_factory.mktemp("saved") / "hour.sqlite"
+    done = run_cli("simulate", "--hours", "1", "--embedder", "hashing", "--out", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture
+def replay_server(saved_run):
+    """A viewer (no live run) serving ``saved_run``'s folder on a free loopback port."""
+    from web import create_app
+    from web.server import LiveServer
+
+    server = LiveServer(create_app({"RUNS_DIR": str(saved_run.parent)}), "127.0.0.1", 0).start()
+    yield server
+    server.shutdown()
