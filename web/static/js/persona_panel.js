@@ -34,7 +34,7 @@ export class PersonaPanel {
   }
 
   async open(id) {
-    if (id !== this.id) this.tab = "overview";
+    if (id !== this.id) { this.tab = "overview"; this.whisperNote = ""; }
     this.id = id;
     this.root.hidden = false;
     this.root.dataset.persona = id;
@@ -139,7 +139,7 @@ export class PersonaPanel {
 
   whisperBox() {
     const text = el("input", { type: "text", id: "whisper-text", maxlength: 500, placeholder: "e.g. You want to throw a party on Friday." });
-    const status = el("span", { class: "muted small", id: "whisper-status" });
+    const status = el("span", { class: "muted small", id: "whisper-status" }, this.whisperNote || "");
     const send = async (e) => {
       e.preventDefault();
       const value = text.value.trim();
@@ -147,7 +147,8 @@ export class PersonaPanel {
       status.textContent = "whispering…";
       try {
         const reply = await this.whisperTo(this.id, value);
-        status.textContent = `remembered as memory #${reply.memory}`;
+        this.whisperNote = `remembered as memory #${reply.memory}`;
+        status.textContent = this.whisperNote;
         text.value = "";
         await this.refresh();
       } catch (err) {
