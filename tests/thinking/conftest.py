@@ -10,22 +10,9 @@ from __future__ import annotations
 import threading
 
 import pytest
-from fake_server import FakeOpenAIServer
+from fake_server import FakeOpenAIServer, model_answer
 
 from town.thinking.prompting import PromptSet
-from town.thinking.questions import ImportanceAnswer, RateImportance
-from town.thinking.scripted import ScriptedBackend
-
-MODEL_SHIFT = 1  # the fake model rates importance this much above the scripted rule
-
-
-def model_answer(question) -> str:
-    """The fake model's JSON reply to ``question``."""
-    answer = ScriptedBackend().ask(question)
-    if isinstance(question, RateImportance):
-        answer = ImportanceAnswer(importance=min(10, answer.importance + MODEL_SHIFT))
-    return answer.model_dump_json()
-
 
 @pytest.fixture
 def prompt_book(monkeypatch):

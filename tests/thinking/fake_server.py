@@ -20,7 +20,22 @@ from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from town.thinking.questions import ImportanceAnswer, RateImportance
+from town.thinking.scripted import ScriptedBackend
+
 FAULTS = ("500", "429", "slow", "malformed", "invalid")
+
+
+MODEL_SHIFT = 1  # the fake model rates importance this much above the scripted rule
+
+
+def model_answer(question) -> str:
+    """The fake model's JSON reply to ``question``."""
+    answer = ScriptedBackend().ask(question)
+    if isinstance(question, RateImportance):
+        answer = ImportanceAnswer(importance=min(10, answer.importance + MODEL_SHIFT))
+    return answer.model_dump_json()
+
 
 
 class FakeOpenAIServer:

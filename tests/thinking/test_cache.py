@@ -67,7 +67,7 @@ def test_warm_rerun_makes_no_requests_and_gives_the_same_run(fake_server, api_ke
 
 def test_model_answers_reach_the_memories(fake_server, api_key, tmp_path):
     """Every rated memory carries the model's importance (scripted rule + 1), not the rule's."""
-    from conftest import MODEL_SHIFT
+    from fake_server import MODEL_SHIFT
 
     from town.thinking.questions import RateImportance
     from town.thinking.scripted import ScriptedBackend

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The full test suite, from a fresh clone: set up (.venv, test tools, chromium), start a real
+# OpenAI-compatible model server for the real-model test (llama.cpp + SmolLM2-135M on loopback;
+# its first build takes about 400 s, then pip's cache makes it seconds), run pytest.
+# Extra arguments go to pytest, e.g. `bash scripts/test.sh -k memory`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --test
+if [ "${TOWN_SKIP_MODEL_SERVER:-0}" != 1 ]; then
+  if server_env="$(bash scripts/ci_llama_server.sh)"; then
+    eval "$server_env"
+  else
+    echo "test.sh: the llama.cpp model server could not be started; the real-model test is skipped" >&2
+  fi
+fi
+export TOWN_TEST_ARTIFACTS="${TOWN_TEST_ARTIFACTS:-test-artifacts}"
+exec .venv/bin/python -m pytest "$@"
