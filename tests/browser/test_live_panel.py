@@ -1,5 +1,6 @@
 """The live persona panel in headless chromium: a whisper shows up in the persona's memory
-stream; the procedures tab lists a learned procedure with its reliability and status."""
+stream; the procedures tab lists a learned procedure with its reliability and status.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The replay page in headless chromium: the scrubbed tick's clock and positions come from the
-run file, the weight lab shows the API's ranking, procedures and interviews as of the tick."""
+run file, the weight lab shows the API's ranking, procedures and interviews as of the tick.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def scrub_to(page, tick: int) -> None:
 
 def test_scrubbing_shows_the_clock_and_positions_of_the_run_file(replay_server, saved_run, page, artifacts):
     """At each scrubbed tick (drag, click on the track, arrow keys) the clock and every persona's
-    tile equal RunReader.frame(tick)."""
+    tile equal RunReader.frame(tick).
+    """
     name = saved_run.stem
     page.goto(f"{replay_server.url}/replay/{name}")
     page.wait_for_function("() => document.querySelector('#clock').dataset.tick === '0'")
@@ -70,7 +72,8 @@ def test_scrubbing_shows_the_clock_and_positions_of_the_run_file(replay_server, 
 
 def test_weight_lab_slider_shows_the_apis_ranking(replay_server, saved_run, page, artifacts):
     """Moving the relevance slider to 0 re-ranks: the page shows the ids, totals and marks that
-    GET .../lab?w=1,1,0&k=10 returns, and the ranking differs from the recorded one."""
+    GET .../lab?w=1,1,0&k=10 returns, and the ranking differs from the recorded one.
+    """
     name = saved_run.stem
     base = f"{replay_server.url}/api/runs/{name}"
     page.goto(f"{replay_server.url}/replay/{name}#t=359&p=klaus_mueller")
@@ -104,7 +107,8 @@ def test_weight_lab_slider_shows_the_apis_ranking(replay_server, saved_run, page
 
 def test_procedures_tab_lists_a_learned_procedure(replay_server, saved_run, page, artifacts):
     """The persona's procedures tab shows each learned procedure with the API's reliability and
-    status, the 0.6 line on its bar; the town library likewise."""
+    status, the 0.6 line on its bar; the town library likewise.
+    """
     name = saved_run.stem
     libs = requests.get(f"{replay_server.url}/api/runs/{name}/procedures?tick=359", timeout=10).json()
     mine = libs["libraries"]["klaus_mueller"]

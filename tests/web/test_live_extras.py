@@ -1,5 +1,6 @@
 """Live viewer extras: whisper (on the runner's thread, token beyond loopback), interview as of
-now without writing, and the procedure libraries of the live run; Runner.call itself."""
+now without writing, and the procedure libraries of the live run; Runner.call itself.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ def whisper(client, pid, text, **headers):
 
 def test_whisper_becomes_a_memory_of_kind_whisper(make_app, runner, published):
     """POST whisper: the memory id returned is a whisper memory published with that text, and
-    after the next tick the persona's memories API lists it first."""
+    after the next tick the persona's memories API lists it first.
+    """
     runner.step(3)
     client = make_app().test_client()
     response = whisper(client, "klaus_mueller", "You want to throw a party on Friday.")

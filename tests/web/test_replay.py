@@ -1,5 +1,6 @@
 """The replay API and pages over a real recorded run: frames, the persona panel as of a tick,
-jumps, procedures, interview, evaluation, and the weight lab against a brute-force reference."""
+jumps, procedures, interview, evaluation, and the weight lab against a brute-force reference.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from town.events import EventKind
 from town.evaluate import evaluate
+from town.events import EventKind
 from town.interview import interview
 from town.recording import RunReader
 
@@ -157,7 +158,8 @@ def test_evaluation_is_the_evaluate_report(replay_client, recorded, reader):
 def brute_force(reader: RunReader, seq: int, weights, k: int) -> tuple[dict[int, float], list[int]]:
     """Park et al. 2023 §4.1 written out: min-max normalised recency (0.995^hours since last
     access), importance and cosine relevance over the stream as it was before ``seq``; returns
-    (id -> total, the top-k ids best first, ties to newer created then higher id)."""
+    (id -> total, the top-k ids best first, ties to newer created then higher id).
+    """
     trace = reader.retrieval(seq)
     stream = reader.stream_as_of(trace["persona"], seq)
     now = datetime.fromisoformat(trace["game_time"])
@@ -197,7 +199,8 @@ def test_lab_with_the_recorded_weights_reproduces_every_recorded_top_k(replay_cl
 @pytest.mark.parametrize("weights,k", [((0.5, 2.0, 1.0), 5), ((0.0, 0.0, 1.0), 10), ((2.0, 0.3, 0.0), 3)])
 def test_lab_with_other_weights_equals_a_brute_force_ranking(replay_client, recorded, reader, weights, k):
     """Other weights: each lab total equals the brute-force total, the lab's top k is a top k of
-    the brute force (ties within 1e-6 aside), and entered/left compare it with the recorded one."""
+    the brute force (ties within 1e-6 aside), and entered/left compare it with the recorded one.
+    """
     _, name, events = recorded
     for e in of(events, EventKind.RETRIEVAL)[10::23]:
         w = ",".join(str(x) for x in weights)
@@ -215,7 +218,7 @@ def test_lab_with_other_weights_equals_a_brute_force_ranking(replay_client, reco
 
 
 def test_lab_refuses_bad_weights_and_k(replay_client, recorded):
-    """w must be three numbers >= 0, not all zero; k in 1..500; an unknown seq is 404."""
+    """W must be three numbers >= 0, not all zero; k in 1..500; an unknown seq is 404."""
     _, name, events = recorded
     seq = of(events, EventKind.RETRIEVAL)[0].seq
     for query, field in (("w=1,2", "w"), ("w=a,b,c", "w"), ("w=-1,1,1", "w"), ("w=0,0,0", "weights"),

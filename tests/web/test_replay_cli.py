@@ -1,5 +1,6 @@
 """`python run.py replay RUN`: serves the viewer over the run's folder and prints the replay URL;
-a damaged run is a one-line error with exit code 2."""
+a damaged run is a one-line error with exit code 2.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import subprocess
 import sys
 
 import requests
-
 from cli_helpers import REPO, run_cli
 
 

@@ -1,5 +1,6 @@
 """Runs by name only: path traversal is 404 with nothing opened outside the runs folder, and a
-damaged or newer run file gives a clear error page, never a traceback (DESIGN §6, §7)."""
+damaged or newer run file gives a clear error page, never a traceback (DESIGN §6, §7).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from web import create_app, live
 @pytest.fixture
 def runs_app(recorded, tmp_path):
     """An app over a fresh runs folder holding a copy of the recorded run, and beside the folder
-    a valid run file that must never be opened (the sentinel)."""
+    a valid run file that must never be opened (the sentinel).
+    """
     runs = tmp_path / "runs"
     runs.mkdir()
     source = recorded[0] / f"{recorded[1]}.sqlite"
@@ -99,7 +101,8 @@ def newer_schema_copy(source: Path, target: Path) -> None:
 @pytest.mark.parametrize("make,says", [(truncated_copy, "is not a town run file (or is damaged)"), (newer_schema_copy, "schema_version 999")])
 def test_damaged_runs_give_a_clear_error_page(runs_app, make, says):
     """A truncated run or one of another schema: 422 page and JSON with the message, no traceback;
-    the runs page lists it with its error."""
+    the runs page lists it with its error.
+    """
     app, runs = runs_app
     make(runs / "good.sqlite", runs / "bad.sqlite")
     client = app.test_client()
