@@ -116,6 +116,7 @@ class Simulation:
             run_path: the run file (already cut at the snapshot).
             snapshot: ``(tick, seq, state)`` of the snapshot to continue from.
             config: configuration to go on with (default: the run's own).
+            backend: thinking backend (default: built from ``config`` by ``make_backend``).
 
         Raises:
             RecordingError: for a missing or damaged run; ConfigError if the town is gone.
@@ -132,8 +133,14 @@ class Simulation:
                 rs = reader.stream_as_of(pid, seq + 1)
                 vectors[pid] = (rs.ids, rs.embeddings)
         config = config or Config.from_dict(meta["config"])
+        if backend is None:
+            from .thinking.factory import make_backend
+
+            backend = make_backend(config)  # checks a model server before anything is written
         sim = cls(load_scenario(meta["scenario"]), config, backend=backend,
                   bus=EventBus(start_seq=seq), seed_memories=False)
+        if getattr(backend, "recorder", None) is not None:
+            backend.recorder.bind(sim.ctx.publish)
         sim.set_state(state, vectors)
         sim.run_path = Path(run_path)
         sim.writer = RunWriter.append(run_path)
