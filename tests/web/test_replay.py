@@ -178,12 +178,6 @@ def brute_force(reader: RunReader, seq: int, weights, k: int) -> tuple[dict[int,
     return {int(stream.ids[i]): float(total[i]) for i in range(len(total))}, [int(stream.ids[i]) for i in order[:k]]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "town/recording/lab.py computes relevance with numpy float32 `embeddings @ query`, whose "
-    "rounding differs per row from the FAISS inner products the live stream used, so exact ties "
-    "between identical memories break differently (13 of 116 retrievals of this run). Computing "
-    "relevance with faiss.fvec_inner_products_ny as town/memory/vectors.py does reproduces all "
-    "116; remove this mark when lab.py does that."))
 def test_lab_with_the_recorded_weights_reproduces_every_recorded_top_k(replay_client, recorded, reader):
     """For every recorded retrieval, the lab at the recorded weights and k returns its top k."""
     _, name, events = recorded

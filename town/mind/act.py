@@ -56,22 +56,25 @@ def _plan_steps(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list
     """
     practice.close(p, ctx)
     task = block.task or block.description
-    if block.task is not None:
-        steps = practice.follow(p, ctx, task=task, place=block.place,
-                                minutes=chunk_minutes(p, ctx, block, block.place))
-        if steps is not None:
-            ctx.publish(EventKind.PLAN, p.id, {
-                "level": "hour", "date": p.plan_date, "task": task, "place": block.place,
-                "procedure": p.procedures.episode.procedure,
-                "items": [{"description": s.description, "object": s.object, "minutes": s.minutes}
-                          for s in steps]})
-            return steps
+    if is_sleep(block.description):
+        # Sleep is one action at the bed until the block ends: nothing to decompose or learn.
+        minutes = max(1, int((block.end - ctx.now).total_seconds() // 60))
+        return [Step(description=block.description, object=objects_at(ctx.world, block.place)[0],
+                     minutes=minutes, task=task)]
+    steps = practice.follow(p, ctx, task=task, place=block.place,
+                            minutes=chunk_minutes(p, ctx, block, block.place))
+    if steps is not None:
+        ctx.publish(EventKind.PLAN, p.id, {
+            "level": "hour", "date": p.plan_date, "task": task, "place": block.place,
+            "procedure": p.procedures.episode.procedure,
+            "items": [{"description": s.description, "object": s.object, "minutes": s.minutes}
+                      for s in steps]})
+        return steps
     place = block.place
     if not ctx.world.is_open(place):
         place = _open_alternative(p, ctx, task, place)
     steps = decompose_chunk(p, ctx, block, place, records)
-    if block.task is not None:
-        practice.begin(p, ctx, task=task, place=block.place, steps=steps)
+    practice.begin(p, ctx, task=task, place=block.place, steps=steps)
     return steps
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from town.memory.scoring import Ranking, rank
 from town.memory.trace import CandidateScore, candidates_from
+from town.memory.vectors import VectorIndex
 from town.recording.reader import RecordedStream, RunReader
 from town.recording.schema import parse_time
 
@@ -45,7 +46,12 @@ def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
     created = np.array([(t - _EPOCH).total_seconds() / 3600.0 for t in stream.created])
     query = np.asarray(query, dtype=np.float32)
     query = query / np.linalg.norm(query)
-    relevance = stream.embeddings @ query if len(stream.ids) else np.empty(0, np.float32)
+    relevance = np.empty(0, np.float32)
+    if len(stream.ids):
+        # The live stream's own FAISS kernel, so float rounding (and so exact ties) match.
+        index = VectorIndex(stream.embeddings.shape[1])
+        index.add(stream.embeddings, stream.ids)
+        relevance = index.relevance(query)
     ranking = rank(hours=hours, importance=stream.importance, relevance=relevance,
                    created=created, ids=stream.ids, weights=weights, k=k)
     pos = ranking.positions
