@@ -55,7 +55,8 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
 
     Returns:
         ``{"by_persona_hour": {(persona, "YYYY-MM-DD HH:00"): row}, "by_template": {template: row},
-        "total": row, "retry_rate": float, "fallback_rate": float}`` where a row counts
+        "by_day_template": {(game day, template): row}, "procedures_by_day": {(game day, op):
+        count}, "total": row, "retry_rate": float, "fallback_rate": float}`` where a row counts
         questions, requests, failed (requests), retries, fallbacks, cache_hits, tokens_in,
         tokens_out and latency_ms (sum over requests, wall milliseconds).
 
@@ -66,15 +67,23 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
 
     by_hour: dict[tuple[str, str], dict] = defaultdict(_blank)
     by_template: dict[str, dict] = defaultdict(_blank)
+    by_day: dict[tuple[str, str], dict] = defaultdict(_blank)
+    procedures: dict[tuple[str, str], int] = defaultdict(int)
     total = _blank()
     with RunReader(run) as reader:
         for e in reader.events(kinds=[EventKind.MODEL_CALL]):
             hour = e.time.strftime("%Y-%m-%d %H:00")
-            for row in (by_hour[(e.persona or "-", hour)], by_template[e.data["template"]], total):
+            day = e.time.strftime("%Y-%m-%d")
+            for row in (by_hour[(e.persona or "-", hour)], by_template[e.data["template"]],
+                        by_day[(day, e.data["template"])], total):
                 _add(row, e.data)
+        for e in reader.events(kinds=[EventKind.PROCEDURE]):
+            procedures[(e.time.strftime("%Y-%m-%d"), e.data["op"])] += 1
     return {
         "by_persona_hour": dict(sorted(by_hour.items())),
         "by_template": dict(sorted(by_template.items())),
+        "by_day_template": dict(sorted(by_day.items())),
+        "procedures_by_day": dict(sorted(procedures.items())),
         "total": total,
         "retry_rate": total["retries"] / total["requests"] if total["requests"] else 0.0,
         "fallback_rate": total["fallbacks"] / total["questions"] if total["questions"] else 0.0,
@@ -117,6 +126,15 @@ def print_stats(run: str | Path) -> None:
         )
     )
     console.print(table("per template", ("template",), s["by_template"].items()))
+    console.print(table("per game day and template (decompose_task falls as procedures are reused)",
+                        ("game day", "template"), s["by_day_template"].items()))
+    if s["procedures_by_day"]:
+        t = Table(title="procedure events per game day", title_justify="left")
+        for c in ("game day", "op", "events"):
+            t.add_column(c)
+        for (day, op), n in s["procedures_by_day"].items():
+            t.add_row(day, op, str(n))
+        console.print(t)
     console.print(table("total", ("",), [("all", s["total"])]))
     console.print(
         f"retry rate {s['retry_rate']:.1%} of requests; "

@@ -35,16 +35,20 @@ def run_ville(
     cache_path: Path | None = None,
     probe_interval_s: float = 0.2,
     during=None,
+    before=None,
 ):
     """Simulate the_ville for ``hours`` game hours, recorded to ``run_path``; returns the sim.
 
-    ``during(sim, tick)`` is called after each tick (e.g. to take the server down).
+    ``during(sim, tick)`` is called after each tick (e.g. to take the server down);
+    ``before(sim)`` once the simulation exists, before its first tick.
     """
     backend = make_backend(
         config, cache_path=cache_path, backoff_s=0.01, probe_interval_s=probe_interval_s
     )
     sim = Simulation(load_scenario("the_ville"), config, backend=backend, run_path=run_path)
     backend.recorder.bind(sim.ctx.publish)
+    if before is not None:
+        before(sim)
     try:
         for _ in range(sim.clock.ticks_for(hours=hours)):
             sim.step()
