@@ -24,7 +24,9 @@ def _add_sim_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="TOML configuration file (see town/default.toml)")
     p.add_argument("--seed", type=int, help="random seed (overrides the configuration)")
     p.add_argument("--backend", choices=["scripted", "openai", "local"], help="thinking backend")
-    p.add_argument("--embedder", choices=["minilm", "hashing"], help="sentence embedder")
+    p.add_argument("--embedder", "--embed-backend", dest="embedder", choices=["minilm", "hashing", "openai"],
+                   help="sentence embedder; 'openai' uses the server's /embeddings (--embed-model)")
+    p.add_argument("--embed-model", help="embedding model on the OpenAI-compatible server")
     m = p.add_argument_group("model backends (--backend openai|local)")
     m.add_argument("--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8080/v1")
     m.add_argument("--model", help="model name the server knows (openai backend)")
@@ -115,6 +117,8 @@ def _overrides(args: argparse.Namespace) -> dict:
         over["backend.name"] = args.backend
     if args.embedder:
         over["embedder"] = args.embedder
+    if getattr(args, "embed_model", None):
+        over["backend.embed_model"] = args.embed_model
     for flag, key in (("base_url", "backend.base_url"), ("model", "backend.model"),
                       ("api_key_env", "backend.api_key_env")):
         if getattr(args, flag, None):
@@ -269,7 +273,12 @@ def cmd_fork(args: argparse.Namespace) -> int:
               else load_config(None, {**_flatten(parent_config), **over}) if over
               else Config.from_dict(parent_config))
     snapshot = fork_copy(args.run, out, at)
-    sim = Simulation.from_run(out, snapshot, config=config)
+    try:
+        sim = Simulation.from_run(out, snapshot, config=config)
+    except TownError:
+        for suffix in ("", "-wal", "-shm"):  # leave no half-made fork behind
+            Path(f"{out}{suffix}").unlink(missing_ok=True)
+        raise
     return _drive(sim, sim.clock.ticks_for(hours=args.hours), out, quiet=args.quiet)
 
 

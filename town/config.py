@@ -42,10 +42,12 @@ class BackendName(str, enum.Enum):
 
 
 class EmbedderName(str, enum.Enum):
-    """Sentence embedders: the embedded MiniLM model, or feature hashing for tests."""
+    """Sentence embedders: the embedded MiniLM model, feature hashing for tests, or the
+    OpenAI-compatible server's embeddings endpoint (``backend.base_url``, ``backend.embed_model``)."""
 
     MINILM = "minilm"
     HASHING = "hashing"
+    OPENAI = "openai"
 
 
 def _require(ok: bool, field: str, reason: str) -> None:
@@ -135,6 +137,7 @@ class BackendConfig:
     max_consecutive_failures: int
     base_url: str | None = None
     model: str | None = None
+    embed_model: str | None = None
 
     def __post_init__(self) -> None:
         _require(self.timeout_s > 0, "timeout_s", f"must be > 0 seconds, got {self.timeout_s}")

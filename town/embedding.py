@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,9 +26,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from town.errors import ConfigError
+from town.errors import ConfigError, ThinkingError
 
-__all__ = ["Embedder", "MiniLMEmbedder", "HashingEmbedder", "CachedEmbedder", "make_embedder"]
+__all__ = ["Embedder", "MiniLMEmbedder", "HashingEmbedder", "OpenAIEmbedder", "CachedEmbedder",
+           "make_embedder"]
 
 
 @runtime_checkable
@@ -184,33 +187,93 @@ class CachedEmbedder:
         self.dim = inner.dim
         self._maxsize = int(maxsize)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed ``texts``, computing only those not cached; returns ``(n, dim) float32``."""
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-        if missing:
-            for text, row in zip(missing, self.inner.embed(missing), strict=True):
-                self._cache[text] = row
-        out = np.empty((len(texts), self.dim), np.float32)
-        for i, text in enumerate(texts):
-            self._cache.move_to_end(text)
-            out[i] = self._cache[text]
-        while len(self._cache) > self._maxsize:
-            self._cache.popitem(last=False)
-        return out
+        """Embed ``texts``, computing only those not cached; returns ``(n, dim) float32``.
+
+        Thread-safe: personas embed concurrently when a model backend runs them in a pool.
+        """
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            if missing:
+                for text, row in zip(missing, self.inner.embed(missing), strict=True):
+                    self._cache[text] = row
+            out = np.empty((len(texts), self.dim), np.float32)
+            for i, text in enumerate(texts):
+                self._cache.move_to_end(text)
+                out[i] = self._cache[text]
+            while len(self._cache) > self._maxsize:
+                self._cache.popitem(last=False)
+            return out
 
 
-def make_embedder(name: str) -> Embedder:
+class OpenAIEmbedder:
+    """Embeddings from an OpenAI-compatible server's ``/embeddings`` endpoint.
+
+    The dimension is learned from one probe request at start, so a server that cannot be reached
+    stops the run before its first tick. Rows are L2-normalised here.
+
+    Args:
+        base_url: the server, e.g. ``http://127.0.0.1:8000/v1``.
+        model: the embedding model's name.
+        api_key_env: environment variable holding the key (never stored).
+        timeout_s: wall seconds per request.
+
+    Raises:
+        ThinkingError: naming the server and model when the probe fails.
+    """
+
+    def __init__(self, *, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY",
+                 timeout_s: float = 30.0):
+        import openai
+
+        self.name = f"openai:{model}"
+        self._model = model
+        self._client = openai.OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env) or "none",
+                                     timeout=timeout_s, max_retries=3)
+        try:
+            self.dim = int(self.embed(["dimension probe"]).shape[1])
+        except openai.OpenAIError as exc:
+            raise ThinkingError(f"embeddings from {base_url} (model {model!r}) failed: {exc}; "
+                                "check --base-url and --embed-model") from None
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, dim) float32`` unit rows for ``texts``, in order.
+
+        Raises:
+            openai.OpenAIError: when the server fails after the client's retries.
+        """
+        if not texts:
+            return np.empty((0, getattr(self, "dim", 0)), np.float32)
+        reply = self._client.embeddings.create(model=self._model, input=list(texts))
+        rows = sorted(reply.data, key=lambda d: d.index)
+        return _normalise(np.array([r.embedding for r in rows], dtype=np.float32))
+
+
+def make_embedder(name: str, *, backend=None) -> Embedder:
     """Build the named embedder, wrapped in a :class:`CachedEmbedder`.
 
     Args:
-        name: ``"minilm"`` (default model) or ``"hashing"`` (64-dim test embedder).
+        name: ``"minilm"`` (default model), ``"hashing"`` (64-dim test embedder), or
+            ``"openai"`` / ``"openai:MODEL"`` (the server of ``backend``, a ``BackendConfig``).
 
     Raises:
-        ConfigError: for an unknown name, or a missing model package.
+        ConfigError: for an unknown name, a missing model package, or "openai" without a
+            ``backend.base_url`` and embedding model; ThinkingError when that server fails.
     """
+    name = str(getattr(name, "value", name))
     if name == "minilm":
         return CachedEmbedder(MiniLMEmbedder())
     if name == "hashing":
         return CachedEmbedder(HashingEmbedder())
-    raise ConfigError(f"unknown embedder {name!r}: use 'minilm' or 'hashing'", field="embedder")
+    if name == "openai" or name.startswith("openai:"):
+        model = name.partition(":")[2] or getattr(backend, "embed_model", None)
+        if backend is None or not backend.base_url or not model:
+            raise ConfigError("the openai embedder needs backend.base_url and backend.embed_model "
+                              "(--base-url URL --embed-model NAME)", field="embedder")
+        return CachedEmbedder(OpenAIEmbedder(base_url=backend.base_url, model=model,
+                                             api_key_env=backend.api_key_env,
+                                             timeout_s=backend.timeout_s))
+    raise ConfigError(f"unknown embedder {name!r}: use 'minilm', 'hashing' or 'openai'",
+                      field="embedder")

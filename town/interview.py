@@ -76,7 +76,11 @@ def load_embedder(reader) -> Embedder:
     Raises:
         ConfigError: for an unknown embedder name or a missing model package.
     """
-    return make_embedder(str(reader.meta.get("embedder", "minilm")))
+    from .config import Config
+
+    config = reader.meta.get("config")
+    backend = Config.from_dict(config).backend if config else None
+    return make_embedder(str(reader.meta.get("embedder", "minilm")), backend=backend)
 
 
 def says_yes(answer: str) -> bool:

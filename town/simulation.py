@@ -58,7 +58,7 @@ class Simulation:
         self.tilemap = scenario.tilemap
         self.world = World(scenario.tilemap)
         self.backend = backend or ScriptedBackend()
-        self.embedder = embedder or make_embedder(config.embedder)
+        self.embedder = embedder or make_embedder(config.embedder, backend=config.backend)
         self.bus = bus or EventBus()
         start = config.start or scenario.start
         self.clock = GameClock(start, config.seconds_per_tick)
@@ -122,6 +122,7 @@ class Simulation:
             RecordingError: for a missing or damaged run; ConfigError if the town is gone.
         """
         from .config import Config
+        from .errors import ConfigError
         from .recording import RunReader, RunWriter
         from .scenario import load_scenario
 
@@ -139,6 +140,12 @@ class Simulation:
             backend = make_backend(config)  # checks a model server before anything is written
         sim = cls(load_scenario(meta["scenario"]), config, backend=backend,
                   bus=EventBus(start_seq=seq), seed_memories=False)
+        recorded = meta.get("embedder")
+        if recorded and recorded != sim.embedder.name:
+            raise ConfigError(
+                f"{run_path}: its memories were embedded with {recorded!r}, but the configuration "
+                f"asks for {sim.embedder.name!r} (dim {sim.embedder.dim}); a run never mixes "
+                "embedders: keep the run's embedder", field="embedder")
         if getattr(backend, "recorder", None) is not None:
             backend.recorder.bind(sim.ctx.publish)
         sim.set_state(state, vectors)

@@ -38,6 +38,17 @@ def model_answer(question) -> str:
 
 
 
+EMBED_DIM = 32  # the fake /embeddings endpoint's dimension
+
+
+def fake_embedding(text: str) -> list[float]:
+    """A deterministic EMBED_DIM-dim vector for ``text`` (bag of hashed words, not normalised)."""
+    vector = [0.0] * EMBED_DIM
+    for word in text.lower().split():
+        vector[int.from_bytes(word.encode()[:8].ljust(8, b"_"), "little") % EMBED_DIM] += 1.0
+    return vector if any(vector) else [1.0] + [0.0] * (EMBED_DIM - 1)
+
+
 class FakeOpenAIServer:
     """An OpenAI-compatible HTTP server on 127.0.0.1 for tests.
 
@@ -204,6 +215,14 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")
+        if self.path.rstrip("/").endswith("/embeddings"):
+            self.owner.count("embeddings")
+            if self._authorised():
+                texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+                self._send(200, {"object": "list", "model": body.get("model"), "data": [
+                    {"object": "embedding", "index": i, "embedding": fake_embedding(t)}
+                    for i, t in enumerate(texts)], "usage": {"prompt_tokens": 0, "total_tokens": 0}})
+            return
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
