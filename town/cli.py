@@ -1,7 +1,8 @@
 """The `town` command line (also `python run.py`).
 
-Sub-commands: serve (default: the live viewer), simulate, inspect, replay (the viewer over a saved run). Any :class:`TownError` ends
-the command with exit code 2 and one line naming the file/field and the fix.
+Sub-commands: serve (default: the live viewer), simulate, resume, fork, inspect, replay (the
+viewer over a saved run), interview, evaluate, stats. Any :class:`TownError` ends the command
+with exit code 2 and one line naming the file/field and the fix.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def _add_sim_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of all sub-commands."""
-    parser = argparse.ArgumentParser(prog="town", description="A generative-agents town you can watch, replay and inspect.")
+    parser = argparse.ArgumentParser(
+        prog="town", description="A generative-agents town you can watch, replay and inspect.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     sub = parser.add_subparsers(dest="command")
 
@@ -427,8 +429,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """`town replay RUN`: serve the viewer with the run's folder as its runs folder, print (and
-    open) the replay page's URL, and serve until Ctrl-C. Reads the run file only."""
+    """`town replay RUN`: serve the replay page of a saved run until Ctrl-C.
+
+    The viewer's runs folder is the run's folder; the replay URL is printed (and opened). Only
+    the run file is read.
+    """
     import webbrowser
     from urllib.parse import quote
 
@@ -463,7 +468,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"serve": cmd_serve, "replay": cmd_replay, "stats": cmd_stats, "simulate": cmd_simulate, "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview, "evaluate": cmd_evaluate}
+COMMANDS = {"serve": cmd_serve, "replay": cmd_replay, "stats": cmd_stats, "simulate": cmd_simulate,
+            "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview,
+            "evaluate": cmd_evaluate}
 
 
 def main(argv: list[str] | None = None) -> int:

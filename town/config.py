@@ -42,8 +42,10 @@ class BackendName(str, enum.Enum):
 
 
 class EmbedderName(str, enum.Enum):
-    """Sentence embedders: the embedded MiniLM model, feature hashing for tests, or the
-    OpenAI-compatible server's embeddings endpoint (``backend.base_url``, ``backend.embed_model``)."""
+    """Sentence embedders: embedded MiniLM, feature hashing (tests), or a server's /embeddings.
+
+    "openai" uses the OpenAI-compatible server at ``backend.base_url`` with ``backend.embed_model``.
+    """
 
     MINILM = "minilm"
     HASHING = "hashing"

@@ -256,7 +256,8 @@ def make_embedder(name: str, *, backend=None) -> Embedder:
 
     Args:
         name: ``"minilm"`` (default model), ``"hashing"`` (64-dim test embedder), or
-            ``"openai"`` / ``"openai:MODEL"`` (the server of ``backend``, a ``BackendConfig``).
+            ``"openai"`` / ``"openai:MODEL"`` (the server of ``backend``).
+        backend: the run's ``BackendConfig`` (base_url, embed_model, api_key_env, timeout_s).
 
     Raises:
         ConfigError: for an unknown name, a missing model package, or "openai" without a

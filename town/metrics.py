@@ -94,7 +94,8 @@ def plans_including(reader, persona: str, date: str, text: str) -> bool:
     """True if a day plan of ``persona`` for ``date`` (ISO) has a block mentioning ``text``."""
     for e in reader.events(kinds=[EventKind.PLAN], persona=persona):
         if e.data.get("level") == "day" and e.data.get("date") == date:
-            if any(text.lower() in (b.get("description") or "").lower() or text.lower() in (b.get("place") or "").lower()
+            needle = text.lower()
+            if any(needle in (b.get("description") or "").lower() or needle in (b.get("place") or "").lower()
                    for b in e.data["items"]):
                 return True
     return False

@@ -20,11 +20,23 @@ from .clock import GameClock
 from .embedding import Embedder, make_embedder
 from .events import EventBus, EventKind
 from .memory import MemoryStream
-from .mind import (Conversation, MindContext, View, decide_action, maybe_reflect, move, perceive,
-                   plan_day, recall, remember, say_next_line, want_to_talk)
+from .memory.vectors import VectorIndex
+from .mind import (
+    Conversation,
+    MindContext,
+    View,
+    decide_action,
+    maybe_reflect,
+    move,
+    perceive,
+    plan_day,
+    recall,
+    remember,
+    say_next_line,
+    want_to_talk,
+)
 from .mind.converse import LINE_EVERY_TICKS
 from .persona import Action, Persona
-from .memory.vectors import VectorIndex
 from .procedures import ProceduralMemory, ProcedureLibrary
 from .thinking.backend import ThinkingBackend
 from .thinking.scripted import ScriptedBackend
@@ -164,7 +176,7 @@ class Simulation:
             for rel in getattr(p.spec, "relationships", ()) or ():
                 other = self.ctx.names.get(rel.persona, rel.persona)
                 remember(p, self.ctx, kind="observation", subject=rel.persona,
-                         content=f"{other} is {rel.description}" if rel.description[:2].lower() in ("a ", "an", "my", "th") else f"About {other}: {rel.description}")
+                         content=_relationship_sentence(other, rel.description))
 
     # ------------------------------------------------------------------ the tick
     def _fire_scenario_events(self) -> None:
@@ -267,8 +279,10 @@ class Simulation:
         return other
 
     def _concurrently(self, jobs: list) -> list:
-        """Run independent jobs (one persona or one conversation each) and publish their events
-        in job order: in a thread pool for model backends, so calls within a tick overlap."""
+        """Run independent jobs (a persona or a conversation each); publish events in job order.
+
+        With a model backend they run in a thread pool, so calls within a tick overlap.
+        """
         if self._pool is None:
             return [job() for job in jobs]
         futures = [self._pool.submit(self.ctx.buffered, job) for job in jobs]
@@ -387,6 +401,13 @@ class Simulation:
         self._next_event = int(state["next_event"])
         if "town_procedures" in state:
             self.procedures.set_state(state["town_procedures"])
+
+
+def _relationship_sentence(other: str, description: str) -> str:
+    """"Klaus Mueller is a regular at the cafe" from a persona file's relationship description."""
+    if description[:2].lower() in ("a ", "an", "my", "th"):
+        return f"{other} is {description}"
+    return f"About {other}: {description}"
 
 
 def _resume_step(action: Action, tick: int, seconds_per_tick: int):

@@ -30,8 +30,8 @@ from .events import LiveNamespace
 from .extensions import socketio
 from .live import Live, live
 from .relay import FrameRelay
-from .security import is_loopback, origin_checker
 from .replay_views import bp as replay_bp
+from .security import is_loopback, origin_checker
 from .views import bp
 
 __all__ = ["create_app", "live", "socketio", "LiveNamespace"]

@@ -48,8 +48,9 @@ def seq_after_tick(reader: RunReader, tick: int) -> int:
 
 
 def current(reader: RunReader, persona: str, tick: int | None = None) -> dict[str, Any] | None:
-    """The persona's entry in the frame of ``tick`` (default: the latest committed) plus its
-    tick/time, or None (no frame yet, or the persona is not in it).
+    """The persona's entry in the frame of ``tick`` (default: the latest committed), with tick/time.
+
+    None when there is no frame yet, or the persona is not in it.
 
     Raises:
         RecordingError: when the run has no frame at ``tick``.

@@ -9,7 +9,6 @@ together: what ``town serve`` runs.
 from __future__ import annotations
 
 import threading
-
 from typing import Any
 
 from flask import Flask

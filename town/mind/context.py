@@ -160,6 +160,7 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
 
     Args:
         p: the persona whose stream receives the memory.
+        ctx: the mind's context (backend for the rating, bus for the event).
         kind: observation | chat | reflection | plan | whisper.
         content: one sentence.
         tags: news tags carried along provenance.

@@ -116,6 +116,8 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
     """Decompose the rest of the block's current hour into 5-15 minute steps (DecomposeTask).
 
     Args:
+        p: the persona.
+        ctx: the mind's context.
         block: the plan block being carried out.
         place: where (the block's place, or an alternative if it is closed).
         records: the memories retrieved for this decision.
