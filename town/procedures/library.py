@@ -8,6 +8,8 @@ L2-normalised embeddings; vectors are re-embedded on :meth:`ProcedureLibrary.set
 from __future__ import annotations
 
 import enum
+import functools
+import threading
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -55,6 +57,17 @@ class Match:
     similarity: float
 
 
+def _locked(method):
+    """Run a library method under the library's lock (thread safety, not ordering)."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
 class ProcedureLibrary:
     """Procedures of one persona (or of the town), keyed by unique name.
 
@@ -75,6 +88,7 @@ class ProcedureLibrary:
         self._embedder = embedder
         self.threshold = float(threshold)
         self.k = int(k)
+        self._lock = threading.RLock()  # the town library is shared by personas deciding in a pool
         self._procs: dict[str, Procedure] = {}
         self._vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # name -> (name, when) (d,)
 
@@ -151,6 +165,7 @@ class ProcedureLibrary:
                 best, best_sim = p, sim
         return best
 
+    @_locked
     def save(self, procedure: Procedure, *, now: datetime) -> tuple[Procedure, bool]:
         """Save a procedure generalised from a verified success, or update its near-duplicate.
 
@@ -188,6 +203,7 @@ class ProcedureLibrary:
         return new, False
 
     # ------------------------------------------------------------------ retrieval + feedback
+    @_locked
     def retrieve(self, task: str) -> list[Match]:
         """Procedures for ``task``: reliability >= threshold, not pruned, top k by ``when`` cosine.
 
@@ -206,6 +222,7 @@ class ProcedureLibrary:
         scored.sort(key=lambda m: (-m.similarity, -m.procedure.reliability, m.procedure.name))
         return scored[: self.k]
 
+    @_locked
     def record_use(self, name: str, *, now: datetime) -> Procedure:
         """Mark a procedure as being followed from ``now`` (``last_used``); counts wait for the outcome.
 
@@ -218,6 +235,7 @@ class ProcedureLibrary:
         self._procs[name] = replace(p, last_used=now)
         return self._procs[name]
 
+    @_locked
     def record_outcome(self, name: str, *, success: bool, now: datetime) -> Procedure:
         """Feedback after a use: successes + 1 or failures + 1 (DESIGN §4).
 
@@ -231,6 +249,7 @@ class ProcedureLibrary:
         self._procs[name] = self._track(p, now)
         return self._procs[name]
 
+    @_locked
     def prune(self, now: datetime) -> list[tuple[Procedure, PruneRule]]:
         """Apply the three pruning rules to every kept procedure (DESIGN §4).
 
@@ -310,6 +329,7 @@ class ProcedureLibrary:
         ]
 
     # ------------------------------------------------------------------ state
+    @_locked
     def get_state(self) -> dict[str, Any]:
         """JSON-able: ``{"threshold", "procedures": [Procedure.to_dict() + "status"]}``."""
         return {
@@ -317,6 +337,7 @@ class ProcedureLibrary:
             "procedures": [self.describe(name) for name in self._procs],
         }
 
+    @_locked
     def set_state(self, state: dict[str, Any]) -> None:
         """Restore procedures from :meth:`get_state` output (the threshold stays the config's).
 
