@@ -28,6 +28,8 @@ MINUTES = int(os.environ.get("TOWN_LLAMA_MINUTES", "30"))
 
 pytestmark = [
     pytest.mark.slow,
+    # 30 game minutes take 4-8 wall minutes on 2 idle cores; a busy machine needs more
+    pytest.mark.timeout(1500),
     pytest.mark.skipif(not URL, reason="no model server: run scripts/ci_llama_server.sh"),
 ]
 
@@ -120,7 +122,7 @@ def test_the_ville_on_smollm2_completes_with_every_question_resolved(tmp_path, c
                 "--set",
                 "backend.timeout_s=120",
                 "--set",
-                "backend.max_retries=2",
+                "backend.max_retries=1",
                 "--set",
                 "backend.pool_size=1",
             ]
