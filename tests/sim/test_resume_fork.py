@@ -101,3 +101,36 @@ def test_fork_keeps_the_past_and_differs_after_with_another_seed(tmp_path):
         assert _rows(child, "events", after_seq=seq) != _rows(same, "events", after_seq=seq)
         with RunReader(child) as r:
             assert r.meta["config"]["seed"] == (99 if child is seeded else 0)
+
+
+def test_a_run_being_written_cannot_be_resumed_or_written_twice(tmp_path):
+    """While a simulation writes a run, `resume` on it and a second writer are refused with one
+    line, and nothing is cut; once the writer is gone (even killed), resume works."""
+    live = tmp_path / "live.sqlite"
+    proc = subprocess.Popen([sys.executable, str(REPO / "run.py"), "simulate", "--hours", "48", "--out", str(live),
+                             "--quiet", "--embedder", "hashing"], cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            time.sleep(0.2)
+            try:
+                with RunReader(live) as r:
+                    if len(r.snapshots()) >= 2:
+                        break
+            except Exception:
+                continue
+        done = run_cli("resume", str(live), "--hours", "1", "--quiet")
+        assert done.returncode == 2, done.stderr
+        assert "being written by another process" in done.stderr and done.stderr.count("\n") == 1
+        with RunReader(live) as r:
+            before = r.last_tick
+        time.sleep(1.0)
+        with RunReader(live) as r:
+            assert r.last_tick > before  # the writer goes on, nothing was cut
+            assert [t for t, _, _ in r.snapshots()] == sorted(t for t, _, _ in r.snapshots())
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    done = run_cli("resume", str(live), "--hours", "0.5", "--quiet")
+    assert done.returncode == 0, done.stderr

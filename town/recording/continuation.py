@@ -15,6 +15,7 @@ from typing import Any
 
 from town.errors import RecordingError
 from town.recording.database import connect, open_run
+from town.recording.lock import WriterLock
 from town.recording.schema import format_time, unpack_json
 
 __all__ = ["truncate_after_snapshot", "fork_copy"]
@@ -57,19 +58,24 @@ def truncate_after_snapshot(path: str | Path) -> Snapshot:
         ``(tick, seq, state)`` of the snapshot: its last tick, last event seq, and state dict.
 
     Raises:
-        RecordingError: when the file is not a readable run or has no snapshot.
+        RecordingError: when the file is not a readable run, has no snapshot, or another
+            process is writing it.
     """
     path = Path(path)
-    conn = open_run(path)
+    lock = WriterLock(path)  # never cut a run another process is writing
     try:
-        with conn:
-            tick, seq, state = _snapshot(conn, path, "", ())
-            _drop_after(conn, tick, seq)
-            _set_meta(conn, finished=False)
-    except sqlite3.Error as exc:
-        raise RecordingError(f"cannot truncate run file {path}: {exc}") from None
+        conn = open_run(path)
+        try:
+            with conn:
+                tick, seq, state = _snapshot(conn, path, "", ())
+                _drop_after(conn, tick, seq)
+                _set_meta(conn, finished=False)
+        except sqlite3.Error as exc:
+            raise RecordingError(f"cannot truncate run file {path}: {exc}") from None
+        finally:
+            conn.close()
     finally:
-        conn.close()
+        lock.release()
     return tick, seq, state
 
 
@@ -94,6 +100,18 @@ def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
     src, dst = Path(src), Path(dst)
     if dst.exists():
         raise RecordingError(f"cannot fork into {dst}: the file already exists")
+    try:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RecordingError(f"cannot fork into {dst}: {exc.strerror}") from None
+    lock = WriterLock(dst)
+    try:
+        return _fork(src, dst, at)
+    finally:
+        lock.release()
+
+
+def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
     if isinstance(at, datetime):
         where, params = "WHERE time <= ?", (format_time(at),)
     else:
@@ -102,8 +120,10 @@ def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
     try:
         tick, seq, state = _snapshot(source, src, where, params)
         (time,) = source.execute("SELECT time FROM snapshots WHERE tick = ?", (tick,)).fetchone()
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        target = connect(dst)
+        try:
+            target = connect(dst)
+        except sqlite3.Error as exc:
+            raise RecordingError(f"cannot fork into {dst}: {exc}") from None
         source.backup(target)
     finally:
         source.close()

@@ -18,6 +18,7 @@ from typing import Any
 from town.errors import RecordingError
 from town.events import VECTOR_KEYS, Event, EventKind
 from town.recording.database import create_run, open_run
+from town.recording.lock import WriterLock
 from town.recording.schema import format_time, pack_json, pack_vector
 
 __all__ = ["RunWriter", "retrieval_summary"]
@@ -48,16 +49,24 @@ class RunWriter:
 
     def __init__(self, path: str | Path, meta: dict[str, Any], *, overwrite: bool = False):
         self.path = Path(path)
-        if self.path.exists():
-            if not overwrite:
-                raise RecordingError(
-                    f"run file {self.path} already exists; pick another name, resume it, or "
-                    "pass overwrite"
-                )
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = create_run(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RecordingError(f"cannot create run file {self.path}: {exc.strerror}") from None
+        self._writer_lock = WriterLock(self.path)
+        try:
+            if self.path.exists():
+                if not overwrite:
+                    raise RecordingError(
+                        f"run file {self.path} already exists; pick another name, resume it, or "
+                        "pass overwrite"
+                    )
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self._conn = create_run(self.path)
+        except RecordingError:
+            self._writer_lock.release()
+            raise
         self._lock = threading.Lock()
         self._closed = False
         meta = {**meta, "created": datetime.now().isoformat(timespec="seconds"), "finished": False}
@@ -72,7 +81,12 @@ class RunWriter:
         """
         writer = cls.__new__(cls)
         writer.path = Path(path)
-        writer._conn = open_run(writer.path)
+        writer._writer_lock = WriterLock(writer.path)
+        try:
+            writer._conn = open_run(writer.path)
+        except RecordingError:
+            writer._writer_lock.release()
+            raise
         writer._lock = threading.Lock()
         writer._closed = False
         writer._set_meta({"finished": False})
@@ -187,6 +201,7 @@ class RunWriter:
             self._set_meta({"finished": finished})
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._conn.close()
+            self._writer_lock.release()
             self._closed = True
 
     def __enter__(self) -> RunWriter:
