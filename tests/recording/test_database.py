@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+import subprocess
 
 import numpy as np
 import pytest
@@ -66,3 +68,41 @@ def test_unknown_schema_version_names_both_versions(synthetic):
     conn.close()
     with pytest.raises(RecordingError, match="schema_version 99, this town reads schema_version 1"):
         RunReader(run.writer.path)
+
+
+@pytest.fixture
+def read_only_dir(tmp_path):
+    """``(dir, make_read_only)``: a tmpfs mounted at ``tmp_path/ro`` that the test remounts ro.
+
+    Root ignores file permissions, so only a read-only mount makes SQLite's -shm unwritable the
+    way a read-only disk, CD or ``ro`` share does. Skipped where mounting is not allowed.
+    """
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(mount)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)")
+    try:
+        yield mount, lambda: subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_run_on_read_only_storage_is_read_not_called_damaged(synthetic, read_only_dir):
+    """A closed run copied to read-only storage (no -wal/-shm) reads like the original."""
+    run = synthetic()
+    run.memory("ana", "ana sees a kettle", 4)
+    for _ in range(3):
+        run.end_tick()
+    run.writer.close()
+    mount, make_read_only = read_only_dir
+    shutil.copy(run.writer.path, mount / "run.sqlite")
+    make_read_only()
+    probe = sqlite3.connect(mount / "run.sqlite")
+    with pytest.raises(sqlite3.OperationalError):  # the failure the reader has to get round
+        probe.execute("PRAGMA journal_mode=WAL")
+    probe.close()
+    with RunReader(run.writer.path) as original, RunReader(mount / "run.sqlite") as reader:
+        assert (reader.first_tick, reader.last_tick) == (0, 2)
+        assert reader.frame(2) == original.frame(2)
+        assert [m["content"] for m in reader.memories("ana")] == ["ana sees a kettle"]
+    assert sorted(p.name for p in mount.iterdir()) == ["run.sqlite"]  # nothing written beside it

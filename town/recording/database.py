@@ -7,8 +7,10 @@ missing, foreign, damaged or newer file gets the same clear :class:`~town.errors
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from town.errors import RecordingError
 from town.recording.schema import DDL, SCHEMA_VERSION, TABLES
@@ -22,9 +24,42 @@ def connect(path: Path) -> sqlite3.Connection:
     killed (only on power loss), which is the guarantee DESIGN §6 asks for.
     """
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    except sqlite3.Error:
+        conn.close()
+        raise
     return conn
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """Open ``path`` for reading on storage this process cannot write (a read-only mount).
+
+    A WAL database needs a writable ``-shm`` beside it, so the normal open fails there. SQLite's
+    ``mode=ro`` works when the ``-shm`` and ``-wal`` files already exist; otherwise the file is
+    opened ``immutable=1``, which is safe because no writer can exist in a read-only directory
+    and, with no ``-wal`` file, every committed transaction is in the main file.
+
+    Raises:
+        RecordingError: when an un-checkpointed ``-wal`` file sits beside the run but SQLite
+            cannot read it on this storage (opening immutable would silently drop its commits).
+        sqlite3.Error: when the file cannot be opened at all.
+    """
+    uri = f"file:{quote(str(path.resolve()))}"
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=False)
+    try:
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise RecordingError(
+                f"{path}: on read-only storage with an un-checkpointed {wal.name} that SQLite "
+                f"cannot read there ({exc}); copy the run and its -wal file to writable storage"
+            ) from None
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False)
 
 
 def damaged(path: Path, reason: object) -> RecordingError:
@@ -69,11 +104,14 @@ def _check_size(conn: sqlite3.Connection, path: Path) -> None:
         raise damaged(path, f"truncated ({size} bytes, header says {page_size * pages})")
 
 
-def open_run(path: str | Path) -> sqlite3.Connection:
+def open_run(path: str | Path, *, read_only: bool = False) -> sqlite3.Connection:
     """Open an existing run file after checking that it is one this code can read.
 
     Args:
         path: the run's ``.sqlite`` file.
+        read_only: the caller never writes (the reader). When the normal WAL open fails and the
+            run's folder is not writable (read-only storage), the file is opened read-only
+            instead of being called damaged.
 
     Returns:
         A connection (WAL mode, usable from several threads under the caller's lock).
@@ -81,7 +119,8 @@ def open_run(path: str | Path) -> sqlite3.Connection:
     Raises:
         RecordingError: "run file not found: PATH"; "PATH is not a town run file (or is
             damaged): ..." for a foreign, truncated or table-less file; or a message naming both
-            versions when its ``schema_version`` is not :data:`SCHEMA_VERSION`.
+            versions when its ``schema_version`` is not :data:`SCHEMA_VERSION`; on read-only
+            storage, one naming an un-checkpointed ``-wal`` file it cannot read.
     """
     path = Path(path)
     if not path.is_file():
@@ -89,7 +128,12 @@ def open_run(path: str | Path) -> sqlite3.Connection:
     if path.stat().st_size == 0:
         raise damaged(path, "the file is empty")
     try:
-        conn = connect(path)
+        try:
+            conn = connect(path)
+        except sqlite3.OperationalError:
+            if not read_only or os.access(path.parent, os.W_OK):
+                raise
+            conn = _connect_read_only(path)
         try:
             _check_size(conn, path)
         except RecordingError:

@@ -57,7 +57,7 @@ class RunReader:
     """Read access to one run file.
 
     Args:
-        path: the run's ``.sqlite`` file.
+        path: the run's ``.sqlite`` file (also on read-only storage: the reader never writes).
 
     Raises:
         RecordingError: "run file not found: PATH"; "PATH is not a town run file (or is
@@ -66,7 +66,7 @@ class RunReader:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self._conn = open_run(self.path)
+        self._conn = open_run(self.path, read_only=True)
         self._lock = threading.Lock()
 
     def close(self) -> None:
