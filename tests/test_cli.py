@@ -102,3 +102,41 @@ def test_inspect_prints_traces_of_the_real_run(party_run):
     done = run_cli("inspect", str(party_run), "--persona", "klaus_mueller", "--at", "2023-02-13 12:00",
                    "--last", "1")
     assert done.returncode == 0 and "2023-02-13 11:" in done.stdout, done.stdout[:500]
+
+
+def test_too_long_persona_text_is_refused_at_load(town_copy, tmp_path):
+    """A routine task longer than the mind's answers allow is refused when the town loads,
+    not hours into a run."""
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d["routine"][1].__setitem__("task", "x" * 121))
+    out = tmp_path / "x.sqlite"
+    _fails_cleanly(_simulate(town_copy, out), "klaus_mueller.yaml", "routine[1].task", "at most 100")
+    assert not out.exists()
+
+
+def test_huge_map_is_refused(town_copy, tmp_path):
+    """A map larger than 1000 x 1000 tiles is refused instead of exhausting memory."""
+    _edit(town_copy / "map.yaml", lambda d: d.__setitem__("size", [100000, 100000]))
+    _fails_cleanly(_simulate(town_copy, tmp_path / "x.sqlite"), "map.yaml", "size", "at most 1000")
+
+
+@pytest.mark.parametrize("hours", ["nan", "inf", "-1", "0.00001"])
+def test_bad_hours_are_refused_without_leaving_a_file(tmp_path, hours):
+    """--hours must be a finite positive number of at least one tick; nothing is written."""
+    out = tmp_path / "x.sqlite"
+    done = run_cli("simulate", "--hours", hours, "--out", str(out), "--embedder", "hashing")
+    _fails_cleanly(done, "--hours")
+    assert not out.exists()
+
+
+def test_serve_on_a_busy_port_fails_before_recording(tmp_path):
+    """serve on a port already in use says so in one line and leaves no run file."""
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = tmp_path / "live.sqlite"
+        done = run_cli("serve", "--port", str(port), "--out", str(out), "--embedder", "hashing")
+    _fails_cleanly(done, "--port", str(port), "in use")
+    assert not out.exists()

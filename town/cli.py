@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import signal
 import sys
 import time
@@ -50,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="run a town live and serve the viewer (default)")
     _add_sim_options(s)
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=int, default=5000)
+    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
     s.add_argument("--speed", default="8", help="ticks per wall second: 1..64 or 'max' (default 8)")
     s.add_argument("--runs", default="runs", help="runs folder (default runs/)")
     s.add_argument("--out", help="run file to record to (default runs/<timestamp>.sqlite)")
@@ -95,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("replay", help="serve the viewer over a saved run and open its replay page")
     s.add_argument("run", help="run file (.sqlite); the viewer serves the runs in its folder")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=int, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
 
     s = sub.add_parser("evaluate", help="diffusion, relationship density, attendance and cost of a run")
@@ -106,13 +107,86 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _overrides(args: argparse.Namespace) -> dict:
+def _set_pairs(items: list[str]) -> dict:
+    """``--set KEY=VALUE`` options as a dict of dotted keys.
+
+    Raises:
+        ConfigError: naming --set for an item without '='.
+    """
     over = {}
-    for item in args.set:
+    for item in items:
         if "=" not in item:
             raise ConfigError(f"--set {item!r}: expected KEY=VALUE, e.g. retrieval.k=5", field="--set")
         key, value = item.split("=", 1)
         over[key.strip()] = value.strip()
+    return over
+
+
+def _hours(value: float, field: str = "--hours") -> float:
+    """Check a number of game hours: finite and > 0.
+
+    Raises:
+        ConfigError: naming ``field`` otherwise.
+    """
+    if not math.isfinite(value) or value <= 0:
+        raise ConfigError(f"must be a finite number of game hours > 0, got {value}", field=field)
+    return value
+
+
+def _ticks(sim, hours: float) -> int:
+    """Ticks in ``hours`` game hours for ``sim``'s clock (at least one).
+
+    Raises:
+        ConfigError: naming --hours when that is less than one tick.
+    """
+    ticks = sim.clock.ticks_for(hours=hours)
+    if ticks < 1:
+        raise ConfigError(f"{hours} game hours is less than one tick ({sim.clock.seconds_per_tick} "
+                          "game seconds)", field="--hours")
+    return ticks
+
+
+def _port(text: str) -> int:
+    """Parse --port: a TCP port 0..65535 (0 picks a free one), for argparse."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0..65535)")
+    return port
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Fail early, with one line, when ``host:port`` cannot be listened on.
+
+    Raises:
+        ConfigError: naming --port or --host.
+    """
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise ConfigError(f"cannot resolve {host!r}: {exc}", field="--host") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}; pass another --port",
+                              field="--port") from None
+
+
+def _remove_run(out: Path) -> None:
+    """Delete a run file that never got going (and its WAL side files)."""
+    for suffix in ("", "-wal", "-shm", ".lock"):
+        Path(f"{out}{suffix}").unlink(missing_ok=True)
+
+
+def _overrides(args: argparse.Namespace) -> dict:
+    over = _set_pairs(args.set)
     if args.seed is not None:
         over["seed"] = args.seed
     if args.backend:
@@ -156,10 +230,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out or remove it", field="--out")
-    if args.hours <= 0:
-        raise ConfigError(f"must be > 0, got {args.hours}", field="--hours")
-    sim = build_simulation(args, out)
-    return _drive(sim, sim.clock.ticks_for(hours=args.hours), out, quiet=args.quiet)
+    _hours(args.hours)
+    try:
+        sim = build_simulation(args, out)
+    except KeyboardInterrupt:
+        _remove_run(out)  # interrupted before its first snapshot: nothing worth keeping
+        raise
+    try:
+        ticks = _ticks(sim, args.hours)
+    except ConfigError:
+        sim.close()
+        _remove_run(out)
+        raise
+    return _drive(sim, ticks, out, quiet=args.quiet)
 
 
 def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
@@ -190,7 +273,7 @@ def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
                     bar.update(task, completed=i + 1, rate=f"{rate:,.0f}",
                                description=sim.clock.now.strftime("%a %d %b %H:%M"))
     finally:
-        sim.close()
+        sim.close(finished=not stop["requested"])
         signal.signal(signal.SIGINT, previous)
     _print_summary(out, time.perf_counter() - started)
     return 0
@@ -209,16 +292,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else runs / f"{datetime.now():%Y%m%d-%H%M%S}.sqlite"
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out", field="--out")
+    _check_listen(args.host, args.port)
     sim = build_simulation(args, out)
     from web.server import LiveSession  # the engine never imports web; only this entry point does
 
     try:
         session = LiveSession(sim, host=args.host, port=args.port, speed=speed,
                               config={"RUNS_DIR": str(runs.resolve())}).start()
-    except OSError as exc:
+    except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
         sim.close()
-        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "
-                          "pass another --port", field="--port") from None
+        _remove_run(out)
+        reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
+        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
+                          "or --host", field="--port") from None
     url = session.url + (f"/?token={session.token}" if session.token else "/")
     print(f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)", flush=True)
     if session.token:
@@ -247,12 +333,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from .recording import RunReader, truncate_after_snapshot
     from .simulation import Simulation
 
-    if args.hours <= 0:
-        raise ConfigError(f"must be > 0, got {args.hours}", field="--hours")
+    _hours(args.hours)
     RunReader(args.run).close()  # clear message for a missing or damaged file
     snapshot = truncate_after_snapshot(args.run)
     sim = Simulation.from_run(args.run, snapshot)
-    return _drive(sim, sim.clock.ticks_for(hours=args.hours), Path(args.run), quiet=args.quiet)
+    return _drive(sim, _ticks(sim, args.hours), Path(args.run), quiet=args.quiet)
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
@@ -263,12 +348,13 @@ def cmd_fork(args: argparse.Namespace) -> int:
     from .simulation import Simulation
 
     at = parse_game_time(args.at, field="--at")
+    _hours(args.hours)
     out = Path(args.out)
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out", field="--out")
     with RunReader(args.run) as reader:
         parent_config = reader.meta["config"]
-    over = {k.strip(): v.strip() for k, v in (item.split("=", 1) for item in args.set)}
+    over = _set_pairs(args.set)
     if args.seed is not None:
         over["seed"] = args.seed
     config = (load_config(args.config, over) if args.config
@@ -277,11 +363,11 @@ def cmd_fork(args: argparse.Namespace) -> int:
     snapshot = fork_copy(args.run, out, at)
     try:
         sim = Simulation.from_run(out, snapshot, config=config)
-    except TownError:
-        for suffix in ("", "-wal", "-shm"):  # leave no half-made fork behind
-            Path(f"{out}{suffix}").unlink(missing_ok=True)
+        ticks = _ticks(sim, args.hours)
+    except (TownError, KeyboardInterrupt):
+        _remove_run(out)  # leave no half-made fork behind
         raise
-    return _drive(sim, sim.clock.ticks_for(hours=args.hours), out, quiet=args.quiet)
+    return _drive(sim, ticks, out, quiet=args.quiet)
 
 
 def _flatten(d: dict, prefix: str = "") -> dict:
@@ -449,12 +535,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from web import create_app  # the engine never imports web; only this entry point does
     from web.server import LiveServer
 
+    _check_listen(args.host, args.port)
     app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host})
     try:
         server = LiveServer(app, args.host, args.port)
-    except OSError as exc:
-        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "
-                          "pass another --port", field="--port") from None
+    except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
+        reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
+        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
+                          "or --host", field="--port") from None
     url = f"{server.url}/replay/{quote(path.stem)}"
     print(f"town: replaying {path} at {url}  (all runs: {server.url}/runs; Ctrl-C to stop)", flush=True)
     if not args.no_open:
@@ -489,3 +577,9 @@ def main(argv: list[str] | None = None) -> int:
     except TownError as exc:
         print(f"town: error: {exc}", file=sys.stderr)
         return 2
+    except (OSError, UnicodeError) as exc:  # a file the user named cannot be read or written
+        print(f"town: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("town: interrupted", file=sys.stderr)
+        return 130

@@ -38,7 +38,8 @@ class GameClock:
         tick: the current tick (>= 0).
 
     Raises:
-        ConfigError: if ``seconds_per_tick`` <= 0 or ``tick`` < 0.
+        ConfigError: if ``seconds_per_tick`` <= 0, ``tick`` < 0, or ``start`` is outside the
+            years 1900-2999.
     """
 
     def __init__(self, start: datetime, seconds_per_tick: int = 10, tick: int = 0):
@@ -46,6 +47,9 @@ class GameClock:
             raise ConfigError(f"must be > 0, got {seconds_per_tick}", field="seconds_per_tick")
         if int(tick) < 0:
             raise ConfigError(f"must be >= 0, got {tick}", field="tick")
+        if not 1900 <= start.year <= 2999:
+            raise ConfigError(f"must be a game time between the years 1900 and 2999, got {start}",
+                              field="start")
         self._start = start
         self._spt = int(seconds_per_tick)
         self._tick = int(tick)

@@ -106,7 +106,7 @@ class RecordingConfig:
 
     def __post_init__(self) -> None:
         _require(
-            self.snapshot_every_hours > 0,
+            math.isfinite(self.snapshot_every_hours) and self.snapshot_every_hours > 0,
             "snapshot_every_hours",
             f"must be > 0 game hours, got {self.snapshot_every_hours}",
         )
@@ -317,6 +317,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError("configuration file not found", file=path) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=path) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read it: {exc.strerror}", file=path) from None
 
 
 def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None = None) -> Config:

@@ -211,6 +211,10 @@ def _read_yaml(path: Path) -> Any:
         return yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise ConfigError(f"not valid YAML: {exc}", file=path) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read it: {exc.strerror}", file=path) from None
 
 
 def _clock(f: Fields, value: Any, field_: str, *, end: bool = False) -> int:

@@ -341,12 +341,19 @@ class Simulation:
         last = self.clock.tick - 1 if tick is None else tick
         self.writer.snapshot(last, self.clock.time_of(last), self.bus.seq, self.get_state())
 
-    def close(self) -> None:
-        """Snapshot, mark the run finished and close the run file (idempotent)."""
+    def close(self, *, finished: bool = True) -> None:
+        """Snapshot and close the run file (idempotent).
+
+        Args:
+            finished: the run reached its end (else it was interrupted: meta ``finished`` stays
+                false and the last STATUS says "stopped"; it can be resumed).
+        """
         if self.writer is not None:
             self.snapshot()
-            self.ctx.publish(EventKind.STATUS, None, {"state": "finished", "reason": "closed"})
-            self.writer.close()
+            status = {"state": "finished", "reason": "closed"} if finished else {
+                "state": "stopped", "reason": "interrupted"}
+            self.ctx.publish(EventKind.STATUS, None, status)
+            self.writer.close(finished=finished)
             self.writer = None
         if self._pool is not None:
             self._pool.shutdown(wait=True)

@@ -50,6 +50,10 @@ class Ranking:
     total: np.ndarray
 
 
+#: Largest weight accepted: larger ones only overflow the weighted sum (each part is in [0, 1]).
+MAX_WEIGHT = 1e6
+
+
 def check_weights(weights: Sequence[float]) -> tuple[float, float, float]:
     """Validate (recency, importance, relevance) weights.
 
@@ -57,8 +61,8 @@ def check_weights(weights: Sequence[float]) -> tuple[float, float, float]:
         The weights as three floats.
 
     Raises:
-        MemoryStreamError: naming ``weights`` unless they are three finite numbers >= 0, not
-            all zero.
+        MemoryStreamError: naming ``weights`` unless they are three numbers in [0, MAX_WEIGHT],
+            not all zero.
     """
     try:
         values = tuple(float(w) for w in weights)
@@ -68,8 +72,8 @@ def check_weights(weights: Sequence[float]) -> tuple[float, float, float]:
         raise MemoryStreamError(
             f"weights: must be (recency, importance, relevance), got {weights!r}"
         )
-    if not all(math.isfinite(w) and w >= 0 for w in values):
-        raise MemoryStreamError(f"weights: must be finite and >= 0, got {weights!r}")
+    if not all(math.isfinite(w) and 0 <= w <= MAX_WEIGHT for w in values):
+        raise MemoryStreamError(f"weights: must be finite, >= 0 and <= {MAX_WEIGHT:g}, got {weights!r}")
     if not any(values):
         raise MemoryStreamError(f"weights: must not all be zero, got {weights!r}")
     return values  # type: ignore[return-value]

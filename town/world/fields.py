@@ -15,6 +15,12 @@ __all__ = ["Fields", "REQUIRED"]
 
 REQUIRED = object()
 
+#: Longest text accepted per field name (the last part of the dotted field); others: 2000.
+#: They keep every sentence the mind builds from persona files within the answers' limits.
+TEXT_LIMITS = {"name": 60, "activity": 100, "task": 100, "place": 200, "home": 200, "persona": 60,
+               "summary": 150, "description": 300, "content": 400, "text": 400, "emoji": 16,
+               "tag": 40, "host": 60, "world": 60}
+
 _TYPE_NAMES = {
     str: "a text",
     int: "an integer",
@@ -52,8 +58,15 @@ class Fields:
             raise self.error(
                 field, f"must be {_TYPE_NAMES.get(kind, kind.__name__)}, got {value!r}"
             )
-        if kind is str and not value.strip():
-            raise self.error(field, "must not be empty")
+        if kind is str:
+            if not value.strip():
+                raise self.error(field, "must not be empty")
+            key = field.rsplit(".", 1)[-1].split("[", 1)[0]
+            limit = TEXT_LIMITS.get(key, 2000)
+            if len(value) > limit:
+                raise self.error(field, f"is {len(value)} characters long; at most {limit}")
+            if "\x00" in value or (limit <= 100 and any(c in value for c in "\r\n")):
+                raise self.error(field, "must not contain NUL or (in a short field) line breaks")
         return value
 
     def get(

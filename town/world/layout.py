@@ -15,6 +15,9 @@ from .fields import Fields
 
 __all__ = ["Rect", "ObjectSpec", "ArenaSpec", "SectorSpec", "ObstacleSpec", "MapSpec", "parse_map"]
 
+#: Largest map side in tiles (pathfinding and the viewer stay fast well below this).
+MAX_SIDE = 1000
+
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 DEFAULT_SECTOR_COLOR = "#d8cfc0"
 
@@ -270,6 +273,8 @@ def parse_map(data: Any, f: Fields) -> MapSpec:
     width, height = f.ints(f.get(data, "size", list), 2, "size", what="[width, height] in tiles")
     if width < 1 or height < 1:
         raise f.error("size", f"must be positive, got {[width, height]}")
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise f.error("size", f"at most {MAX_SIDE} x {MAX_SIDE} tiles, got {[width, height]}")
     size = Rect(x=0, y=0, w=width, h=height)
     raw = f.get(data, "sectors", list)
     sectors = tuple(_sector(f, s, f"sectors[{i}]", size) for i, s in enumerate(raw))
