@@ -84,3 +84,24 @@ def test_interview_before_the_run_is_an_error(run_path):
     """A time before the run's start names --at."""
     with RunReader(run_path) as reader, pytest.raises(ConfigError, match="--at"):
         interview(reader, "maria_lopez", "2023-02-12 10:00", QUESTION, embedder=HashingEmbedder())
+
+
+def _copy_with(run_path, target, sql):
+    import shutil
+    import sqlite3
+
+    shutil.copy(run_path, target)
+    with sqlite3.connect(target) as conn:
+        conn.execute(sql)
+    conn.close()
+    return target
+
+
+def test_bad_recorded_config_is_a_config_error_naming_the_run(run_path, tmp_path):
+    """meta config {"retrieval": 5} is a ConfigError naming the file and config.retrieval."""
+    bad = _copy_with(run_path, tmp_path / "odd.sqlite",
+                     """UPDATE meta SET value = '{"retrieval": 5}' WHERE key = 'config'""")
+    with RunReader(bad) as reader, pytest.raises(ConfigError) as err:
+        interview(reader, "maria_lopez", "2023-02-13 08:00", QUESTION, embedder=HashingEmbedder())
+    assert str(bad) in str(err.value) and "config.retrieval" in str(err.value)
+

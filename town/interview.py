@@ -18,13 +18,14 @@ from typing import Any
 import numpy as np
 
 from .clock import parse_game_time
+from .config import Config, load_config
 from .embedding import Embedder, make_embedder
 from .errors import ConfigError, RecordingError
 from .memory.trace import CandidateScore
 from .recording.lab import score_stream
 from .thinking.questions import AnswerInterview, MemoryView
 
-__all__ = ["InterviewResult", "interview", "load_embedder", "says_yes", "tick_at"]
+__all__ = ["InterviewResult", "interview", "load_embedder", "run_config", "says_yes", "tick_at"]
 
 
 
@@ -70,17 +71,47 @@ class InterviewResult:
         }
 
 
+def run_config(reader) -> Config | None:
+    """The run's configuration (meta ``config``) over the defaults, checked; None when absent.
+
+    A run records its whole :meth:`Config.to_dict`; a partial one (an older or hand-built run)
+    takes the defaults for what it leaves out.
+
+    Raises:
+        ConfigError: naming the run file and the dotted field (``config.retrieval``) of a value
+            of the wrong type or out of range.
+    """
+    recorded = reader.meta.get("config")
+    if recorded is None:
+        return None
+    if not isinstance(recorded, dict):
+        raise ConfigError(f"must be a table of settings, got {recorded!r}", file=reader.path,
+                          field="config")
+    try:
+        return Config.from_dict(_over(load_config().to_dict(), recorded), file=reader.path)
+    except ConfigError as exc:
+        raise ConfigError(exc.reason, file=reader.path, field=f"config.{exc.field}") from None
+
+
+def _over(base: dict[str, Any], recorded: dict[str, Any]) -> dict[str, Any]:
+    """``recorded`` laid over ``base``, table by table (a non-table value replaces)."""
+    out = dict(base)
+    for key, value in recorded.items():
+        both = isinstance(value, dict) and isinstance(base.get(key), dict)
+        out[key] = _over(base[key], value) if both else value
+    return out
+
+
 def load_embedder(reader) -> Embedder:
     """The embedder the run was recorded with (its meta ``embedder`` name, e.g. "minilm").
 
     Raises:
-        ConfigError: for an unknown embedder name or a missing model package.
+        ConfigError: for an unknown embedder name, a missing model package or a bad meta
+            ``config`` (see :func:`run_config`).
     """
-    from .config import Config
-
-    config = reader.meta.get("config")
-    backend = Config.from_dict(config).backend if config else None
-    return make_embedder(str(reader.meta.get("embedder", "minilm")), backend=backend)
+    config = run_config(reader)
+    return make_embedder(str(reader.meta.get("embedder", "minilm")),
+                         backend=None if config is None else config.backend)
 
 
 def says_yes(answer: str) -> bool:
@@ -134,7 +165,8 @@ def interview(
         The :class:`InterviewResult`.
 
     Raises:
-        ConfigError: for an unknown persona or a bad ``at``.
+        ConfigError: for an unknown persona, a bad ``at`` or a bad meta ``config`` (naming the
+            run file).
         RecordingError: when the embedder's dimension differs from the recorded vectors.
     """
     if persona not in reader.personas():
@@ -146,9 +178,8 @@ def interview(
     last = reader.events(until_tick=tick, newest_first=True, limit=1)
     seq = (last[0].seq if last else 0) + 1
     stream = reader.stream_as_of(persona, seq)
-    retrieval = (reader.meta.get("config") or {}).get("retrieval") or {}
-    weights = tuple(float(w) for w in retrieval.get("weights", (1.0, 1.0, 1.0)))
-    k = int(retrieval.get("k", 10))
+    config = run_config(reader) or load_config()
+    weights, k = config.retrieval.weights, config.retrieval.k
     embedder = embedder or load_embedder(reader)
     query = np.asarray(embedder.embed([question])[0], dtype=np.float32)
     n = len(stream.ids)

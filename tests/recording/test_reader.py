@@ -170,3 +170,46 @@ def test_reader_follows_a_run_being_written_tick_by_tick(synthetic):
     run.end_tick()
     assert reader.last_tick == 1
     assert [e.data["content"] for e in reader.events(kinds=["memory"])] == ["pending"]
+
+
+def _damage(path, sql, *params):
+    """Run one UPDATE on a closed run file (a damaged copy)."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute(sql, params)
+    conn.close()
+
+
+def test_meta_value_that_is_not_json_is_refused_on_open_naming_file_and_key(synthetic):
+    """A meta value that is not JSON makes RunReader() fail naming the file and that key."""
+    run = synthetic()
+    run.end_tick()
+    run.writer.close()
+    _damage(run.writer.path, "UPDATE meta SET value = '{{' WHERE key = 'personas'")
+    with pytest.raises(RecordingError) as err:
+        RunReader(run.writer.path)
+    assert str(run.writer.path) in str(err.value) and "meta 'personas'" in str(err.value)
+
+
+def test_damaged_frame_and_snapshot_blobs_name_file_and_what(synthetic):
+    """A frame or snapshot blob that is not zlib JSON is a RecordingError saying which one."""
+    run = synthetic()
+    for _ in range(3):
+        run.end_tick()
+    run.snapshot()
+    run.writer.close()
+    path = run.writer.path
+    _damage(path, "UPDATE frames SET data = ? WHERE tick = 1", b"not zlib")
+    _damage(path, "UPDATE snapshots SET state = ?", b"not zlib")
+    with RunReader(path) as reader:
+        (snap_tick, _, _), = reader.snapshots()
+        assert reader.frame(2)["tick"] == 2  # the other frames still read
+        with pytest.raises(RecordingError, match=rf"{path}.*frame at tick 1"):
+            reader.frame(1)
+        with pytest.raises(RecordingError, match=rf"{path}.*frame at tick 1"):
+            reader.frames(0, 2)
+        with pytest.raises(RecordingError, match=rf"{path}.*snapshot at tick {snap_tick}"):
+            reader.snapshot_at_or_before(10)
+

@@ -56,3 +56,20 @@ def test_list_runs_notes_damaged_files(runs_dir):
     assert runs["morning"]["ticks"] == 1 and runs["morning"]["finished"] is True
     assert "is not a town run file" in runs["broken"]["error"]
     assert list_runs(runs_dir / "missing") == []
+
+
+def test_list_runs_lists_a_run_with_damaged_meta_as_an_error_row(runs_dir, synthetic):
+    """A run whose meta JSON is damaged is one error row; the good run is still listed."""
+    import sqlite3
+
+    run = synthetic(name="runs/bad_meta")
+    run.end_tick()
+    run.writer.close()
+    conn = sqlite3.connect(run.writer.path)
+    with conn:
+        conn.execute("UPDATE meta SET value = '{{' WHERE key = 'personas'")
+    conn.close()
+    rows = {r["name"]: r for r in list_runs(runs_dir)}
+    assert "error" not in rows["morning"] and rows["morning"]["ticks"] == 1
+    assert "meta 'personas'" in rows["bad_meta"]["error"]
+    assert rows["bad_meta"]["size_bytes"] == run.writer.path.stat().st_size

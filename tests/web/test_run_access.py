@@ -98,7 +98,19 @@ def newer_schema_copy(source: Path, target: Path) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("make,says", [(truncated_copy, "is not a town run file (or is damaged)"), (newer_schema_copy, "schema_version 999")])
+def damaged_meta_copy(source: Path, target: Path) -> None:
+    """A run file whose meta ``personas`` is not JSON."""
+    _altered_copy(source, target, "UPDATE meta SET value = '{{' WHERE key = 'personas'")
+
+
+def _altered_copy(source: Path, target: Path, sql: str) -> None:
+    shutil.copy(source, target)
+    with sqlite3.connect(target) as conn:
+        conn.execute(sql)
+    conn.close()
+
+
+@pytest.mark.parametrize("make,says", [(truncated_copy, "is not a town run file (or is damaged)"), (newer_schema_copy, "schema_version 999"), (damaged_meta_copy, "(or is damaged): meta ")])
 def test_damaged_runs_give_a_clear_error_page(runs_app, make, says):
     """A truncated run or one of another schema: 422 page and JSON with the message, no traceback;
     the runs page lists it with its error.
@@ -129,3 +141,25 @@ def test_error_messages_are_escaped(runs_app):
     assert "&lt;img src=x onerror=alert(1)&gt;" in html and "<img src=x" not in html
     listing = client.get("/runs").get_data(as_text=True)
     assert "<img src=x" not in listing and "&lt;img src=x onerror=alert(1)&gt;" in listing
+
+
+def test_runs_list_survives_a_run_with_damaged_meta(runs_app):
+    """GET /api/runs: the damaged run is an error row naming the meta key, the good one a summary."""
+    app, runs = runs_app
+    damaged_meta_copy(runs / "good.sqlite", runs / "bad.sqlite")
+    response = app.test_client().get("/api/runs")
+    assert response.status_code == 200
+    rows = {r["name"]: r for r in response.get_json()["runs"]}
+    assert "meta 'personas'" in rows["bad"]["error"] and "error" not in rows["good"]
+
+
+def test_interview_with_a_bad_recorded_config_is_400_naming_the_run(runs_app):
+    """meta config {"retrieval": 5}: 400 naming the run file and config.retrieval, not a 500."""
+    app, runs = runs_app
+    _altered_copy(runs / "good.sqlite", runs / "odd.sqlite",
+                  "UPDATE meta SET value = '{\"retrieval\": 5}' WHERE key = 'config'")
+    response = app.test_client().get("/api/runs/odd/personas/klaus_mueller/interview?q=hi")
+    assert response.status_code == 400
+    assert str(runs / "odd.sqlite") in response.get_json()["error"]
+    assert "config.retrieval" in response.get_json()["error"]
+

@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import zlib
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from town.errors import RecordingError
-from town.recording.schema import DDL, SCHEMA_VERSION, TABLES
+from town.recording.schema import DDL, SCHEMA_VERSION, TABLES, unpack_json
 
-__all__ = ["connect", "create_run", "open_run", "damaged"]
+__all__ = ["connect", "create_run", "open_run", "damaged", "decode"]
 
 def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` in WAL mode with per-commit durability against process crashes.
@@ -65,6 +67,25 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
 def damaged(path: Path, reason: object) -> RecordingError:
     """The error for a file that exists but is not a readable run."""
     return RecordingError(f"{path} is not a town run file (or is damaged): {reason}")
+
+
+def decode(path: Path, raw: str | bytes, what: str) -> Any:
+    """A stored value: JSON text (``str``) or zlib-compressed JSON (``bytes``, frames, snapshots).
+
+    Args:
+        path: the run file (for the message).
+        raw: the column's value.
+        what: what the value is, for the message, e.g. ``"meta 'personas'"``, ``"snapshot at tick
+            360"``.
+
+    Raises:
+        RecordingError: "PATH is not a town run file (or is damaged): WHAT: REASON" when the value
+            does not decode.
+    """
+    try:
+        return unpack_json(raw) if isinstance(raw, bytes) else json.loads(raw)
+    except (zlib.error, ValueError, TypeError) as exc:
+        raise damaged(path, f"{what}: {exc}") from None
 
 
 def create_run(path: Path) -> sqlite3.Connection:
@@ -147,7 +168,11 @@ def open_run(path: str | Path, *, read_only: bool = False) -> sqlite3.Connection
         row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
         raise damaged(path, exc) from None
-    version = None if row is None else json.loads(row[0])
+    try:
+        version = None if row is None else decode(path, row[0], "meta 'schema_version'")
+    except RecordingError:
+        conn.close()
+        raise
     if version != SCHEMA_VERSION:
         conn.close()
         raise RecordingError(

@@ -7,10 +7,8 @@ transaction and sees every tick committed so far.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,8 +19,8 @@ import numpy as np
 
 from town.errors import RecordingError
 from town.events import Event, EventKind
-from town.recording.database import damaged, open_run
-from town.recording.schema import parse_time, unpack_json, unpack_vector
+from town.recording.database import damaged, decode, open_run
+from town.recording.schema import parse_time, unpack_vector
 
 __all__ = ["RunReader", "RecordedStream"]
 
@@ -61,13 +59,19 @@ class RunReader:
 
     Raises:
         RecordingError: "run file not found: PATH"; "PATH is not a town run file (or is
-            damaged): ..."; or an unknown ``schema_version`` (naming both versions).
+            damaged): ..." (also for a meta value that is not JSON, naming its key); or an
+            unknown ``schema_version`` (naming both versions).
     """
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._conn = open_run(self.path, read_only=True)
         self._lock = threading.Lock()
+        try:
+            self.meta  # noqa: B018 - checks every meta value once, so later reads cannot fail
+        except RecordingError:
+            self._conn.close()
+            raise
 
     def close(self) -> None:
         """Close the file."""
@@ -87,18 +91,20 @@ class RunReader:
             except sqlite3.DatabaseError as exc:
                 raise damaged(self.path, exc) from None
 
-    def _unpack(self, blob: bytes) -> Any:
-        try:
-            return unpack_json(blob)
-        except (zlib.error, ValueError) as exc:
-            raise damaged(self.path, exc) from None
+    def _decode(self, raw: str | bytes, what: str) -> Any:
+        return decode(self.path, raw, what)
 
     # -- meta and overview ---------------------------------------------------------------
 
     @property
     def meta(self) -> dict[str, Any]:
-        """The run's meta table as a dict (scenario, town, personas, seed, backend, ...)."""
-        return {key: json.loads(value) for key, value in self._rows("SELECT key, value FROM meta")}
+        """The run's meta table as a dict (scenario, town, personas, seed, backend, ...).
+
+        Raises:
+            RecordingError: naming the file and the key of a value that is not JSON.
+        """
+        return {key: self._decode(value, f"meta {key!r}")
+                for key, value in self._rows("SELECT key, value FROM meta")}
 
     @property
     def first_tick(self) -> int | None:
@@ -160,13 +166,14 @@ class RunReader:
         """The frame of one tick: ``{"tick", "time", "personas": {pid: {x, y, address, ...}}}``.
 
         Raises:
-            RecordingError: when the run has no frame at ``tick``.
+            RecordingError: when the run has no frame at ``tick``, or its data is damaged.
         """
         rows = self._rows("SELECT time, data FROM frames WHERE tick = ?", (int(tick),))
         if not rows:
             span = f"{self.first_tick}-{self.last_tick}"
             raise RecordingError(f"{self.path}: no frame at tick {tick} (recorded ticks {span})")
-        return {"tick": int(tick), "time": rows[0][0], **self._unpack(rows[0][1])}
+        return {"tick": int(tick), "time": rows[0][0],
+                **self._decode(rows[0][1], f"frame at tick {tick}")}
 
     def frames(self, start: int, end: int) -> list[dict[str, Any]]:
         """Frames of ticks ``start..end`` (inclusive), in tick order, shaped as :meth:`frame`."""
@@ -174,7 +181,8 @@ class RunReader:
             "SELECT tick, time, data FROM frames WHERE tick BETWEEN ? AND ? ORDER BY tick",
             (int(start), int(end)),
         )
-        return [{"tick": t, "time": time, **self._unpack(data)} for t, time, data in rows]
+        return [{"tick": t, "time": time, **self._decode(data, f"frame at tick {t}")}
+                for t, time, data in rows]
 
     # -- events --------------------------------------------------------------------------
 
@@ -222,11 +230,10 @@ class RunReader:
             params.append(int(limit))
         return [self._event(row) for row in self._rows(sql, params)]
 
-    @staticmethod
-    def _event(row: tuple) -> Event:
+    def _event(self, row: tuple) -> Event:
         seq, tick, time, kind, persona, data = row
         return Event(kind=EventKind(kind), tick=tick, time=parse_time(time), persona=persona,
-                     data=json.loads(data), seq=seq)
+                     data=self._decode(data, f"data of event {seq}"), seq=seq)
 
     def event(self, seq: int) -> Event:
         """One event by seq; a retrieval comes with its full trace (as :meth:`retrieval`).
@@ -265,9 +272,9 @@ class RunReader:
         if not rows:
             raise RecordingError(f"{self.path}: event {seq} is not a recorded retrieval")
         data, candidates, vector = rows[0]
-        trace = json.loads(data)
+        trace = self._decode(data, f"data of event {seq}")
         trace["seq"] = int(seq)
-        trace["candidates"] = self._unpack(candidates)
+        trace["candidates"] = self._decode(candidates, f"candidates of retrieval {seq}")
         trace["query_embedding"] = unpack_vector(vector)
         return trace
 
@@ -302,20 +309,21 @@ class RunReader:
         if limit is not None:
             sql += " LIMIT ?"
             params.append(int(limit))
-        return [{"seq": seq, **json.loads(data)} for seq, data in self._rows(sql, params)]
+        return [{"seq": seq, **self._decode(data, f"data of event {seq}")}
+                for seq, data in self._rows(sql, params)]
 
     # -- memory stream -------------------------------------------------------------------
 
     def _last_access(self, persona: str, before_seq: int | None) -> dict[int, str]:
         """Record id -> time of the last retrieval (seq < before_seq) that returned it."""
-        sql = "SELECT time, returned FROM retrievals WHERE persona = ?"
+        sql = "SELECT seq, time, returned FROM retrievals WHERE persona = ?"
         params: list[Any] = [persona]
         if before_seq is not None:
             sql += " AND seq < ?"
             params.append(int(before_seq))
         accessed: dict[int, str] = {}
-        for time, returned in self._rows(sql + " ORDER BY seq", params):
-            for memory_id in json.loads(returned):
+        for seq, time, returned in self._rows(sql + " ORDER BY seq", params):
+            for memory_id in self._decode(returned, f"returned ids of retrieval {seq}"):
                 accessed[memory_id] = time
         return accessed
 
@@ -356,7 +364,7 @@ class RunReader:
         accessed = self._last_access(persona, as_of_seq)
         records = []
         for seq, tick, data in self._rows(sql, params):
-            record = json.loads(data)
+            record = self._decode(data, f"data of event {seq}")
             record["last_accessed"] = accessed.get(record["id"], record["last_accessed"])
             records.append({**record, "seq": seq, "tick": tick})
         return records
@@ -401,7 +409,11 @@ class RunReader:
         return [tuple(r) for r in self._rows("SELECT tick, time, seq FROM snapshots ORDER BY tick")]
 
     def snapshot_at_or_before(self, tick: int) -> tuple[int, int, dict[str, Any]] | None:
-        """The newest snapshot at or before ``tick`` as ``(tick, seq, state)``, or None."""
+        """The newest snapshot at or before ``tick`` as ``(tick, seq, state)``, or None.
+
+        Raises:
+            RecordingError: naming the file and the snapshot's tick when its state is damaged.
+        """
         rows = self._rows(
             "SELECT tick, seq, state FROM snapshots WHERE tick <= ? ORDER BY tick DESC LIMIT 1",
             (int(tick),),
@@ -409,4 +421,4 @@ class RunReader:
         if not rows:
             return None
         snap_tick, seq, state = rows[0]
-        return snap_tick, seq, self._unpack(state)
+        return snap_tick, seq, self._decode(state, f"snapshot at tick {snap_tick}")
