@@ -9,7 +9,7 @@ import pytest
 
 from town.config import load_config
 from town.embedding import HashingEmbedder
-from town.errors import ConfigError
+from town.errors import ConfigError, RecordingError
 from town.interview import interview, says_yes
 from town.metrics import knowledge
 from town.recording import RunReader
@@ -105,3 +105,9 @@ def test_bad_recorded_config_is_a_config_error_naming_the_run(run_path, tmp_path
         interview(reader, "maria_lopez", "2023-02-13 08:00", QUESTION, embedder=HashingEmbedder())
     assert str(bad) in str(err.value) and "config.retrieval" in str(err.value)
 
+
+def test_interview_of_a_run_without_ticks_is_a_recording_error(run_path, tmp_path):
+    """No frame recorded yet: RecordingError 'PATH has no recorded tick yet'."""
+    empty = _copy_with(run_path, tmp_path / "empty.sqlite", "DELETE FROM frames")
+    with RunReader(empty) as reader, pytest.raises(RecordingError, match="has no recorded tick yet"):
+        interview(reader, "maria_lopez", "2023-02-13 08:00", QUESTION, embedder=HashingEmbedder())

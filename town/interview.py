@@ -124,7 +124,11 @@ def tick_at(reader, at: datetime | str) -> tuple[datetime, int]:
 
     Raises:
         ConfigError: naming ``--at`` when the time is not "YYYY-MM-DD HH:MM" or precedes the run.
+        RecordingError: "PATH has no recorded tick yet" before the run's first frame.
     """
+    last = reader.last_tick
+    if last is None:
+        raise RecordingError(f"{reader.path} has no recorded tick yet")
     if isinstance(at, str):
         try:
             at = datetime.fromisoformat(at.strip())
@@ -137,8 +141,7 @@ def tick_at(reader, at: datetime | str) -> tuple[datetime, int]:
         raise ConfigError(
             f"{at:%Y-%m-%d %H:%M} is before the run starts ({start:%Y-%m-%d %H:%M})", field="--at"
         )
-    last = reader.last_tick
-    return at, tick if last is None else min(tick, last)
+    return at, min(tick, last)
 
 
 def interview(
@@ -167,7 +170,8 @@ def interview(
     Raises:
         ConfigError: for an unknown persona, a bad ``at`` or a bad meta ``config`` (naming the
             run file).
-        RecordingError: when the embedder's dimension differs from the recorded vectors.
+        RecordingError: when the run has no tick yet or the embedder's dimension differs from
+            the recorded vectors.
     """
     if persona not in reader.personas():
         raise ConfigError(

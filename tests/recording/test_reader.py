@@ -213,3 +213,11 @@ def test_damaged_frame_and_snapshot_blobs_name_file_and_what(synthetic):
         with pytest.raises(RecordingError, match=rf"{path}.*snapshot at tick {snap_tick}"):
             reader.snapshot_at_or_before(10)
 
+
+def test_run_without_ticks_has_no_frame_to_give(synthetic):
+    """Before the first frame, frame(last_tick) (= frame(None)) says the run has no tick yet."""
+    run = synthetic()
+    with RunReader(run.writer.path) as reader:
+        assert reader.last_tick is None
+        with pytest.raises(RecordingError, match=rf"{run.writer.path} has no recorded tick yet"):
+            reader.frame(reader.last_tick)

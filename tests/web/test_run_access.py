@@ -163,3 +163,11 @@ def test_interview_with_a_bad_recorded_config_is_400_naming_the_run(runs_app):
     assert str(runs / "odd.sqlite") in response.get_json()["error"]
     assert "config.retrieval" in response.get_json()["error"]
 
+
+def test_interview_of_a_run_without_ticks_is_422(runs_app):
+    """A run with no frame yet: 422 'has no recorded tick yet', not a 500."""
+    app, runs = runs_app
+    _altered_copy(runs / "good.sqlite", runs / "empty.sqlite", "DELETE FROM frames")
+    response = app.test_client().get("/api/runs/empty/personas/klaus_mueller/interview?q=hi")
+    assert response.status_code == 422
+    assert "has no recorded tick yet" in response.get_json()["error"]

@@ -162,12 +162,18 @@ class RunReader:
 
     # -- frames --------------------------------------------------------------------------
 
-    def frame(self, tick: int) -> dict[str, Any]:
+    def frame(self, tick: int | None) -> dict[str, Any]:
         """The frame of one tick: ``{"tick", "time", "personas": {pid: {x, y, address, ...}}}``.
 
+        Args:
+            tick: the tick; None (what :attr:`last_tick` is before the first frame) is refused.
+
         Raises:
-            RecordingError: when the run has no frame at ``tick``, or its data is damaged.
+            RecordingError: when the run has no frame at ``tick`` ("PATH has no recorded tick
+                yet" for None), or the frame's data is damaged.
         """
+        if tick is None:
+            raise RecordingError(f"{self.path} has no recorded tick yet")
         rows = self._rows("SELECT time, data FROM frames WHERE tick = ?", (int(tick),))
         if not rows:
             span = f"{self.first_tick}-{self.last_tick}"
