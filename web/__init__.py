@@ -29,6 +29,7 @@ from flask import Flask
 from .events import LiveNamespace
 from .extensions import socketio
 from .live import Live, live
+from .params import SqlIntConverter
 from .relay import FrameRelay
 from .replay_views import bp as replay_bp
 from .security import is_loopback, origin_checker
@@ -52,6 +53,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         relay subscribed to the runner's bus. Call ``live(app).close()`` to detach it.
     """
     app = Flask(__name__)
+    app.url_map.converters["int"] = SqlIntConverter
     app.config.from_mapping(
         RUNNER=None,
         RUN_PATH=None,

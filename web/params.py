@@ -1,12 +1,21 @@
-"""Request parameters of the JSON API, checked: a bad value is a 400 naming the parameter."""
+"""Request parameters of the JSON API, checked: a bad value is a 400 naming the parameter.
+
+Every integer from a request (query parameter or ``<int:...>`` URL part) is held to the range of
+a SQLite INTEGER, so no value reaches the run file that SQLite cannot bind (OverflowError).
+"""
 
 from __future__ import annotations
 
 import math
 
 from flask import abort, request
+from werkzeug.routing import IntegerConverter
 
-__all__ = ["MAX_LIMIT", "fail", "int_arg", "limit_arg", "weights_arg"]
+__all__ = ["MAX_INT", "MAX_LIMIT", "MIN_INT", "SqlIntConverter", "fail", "int_arg", "limit_arg",
+           "weights_arg"]
+
+#: The range of a SQLite INTEGER (64-bit signed): the bounds of every integer parameter.
+MIN_INT, MAX_INT = -(2**63), 2**63 - 1
 
 #: The largest ``limit`` a list endpoint accepts.
 MAX_LIMIT = 500
@@ -17,9 +26,22 @@ def fail(code: int, message: str):
     abort(code, description=message)
 
 
+class SqlIntConverter(IntegerConverter):
+    """The app's ``<int:...>`` URL converter: 0..:data:`MAX_INT`; a larger number matches no route (404)."""
+
+    def __init__(self, url_map, *args, **kwargs):
+        kwargs.setdefault("max", MAX_INT)
+        super().__init__(url_map, *args, **kwargs)
+
+
 def int_arg(name: str, default: int | None = None, *, low: int | None = None,
             high: int | None = None) -> int | None:
-    """Query parameter ``name`` as an int in [low, high] (``default`` when absent or empty)."""
+    """Query parameter ``name`` as an int in [low, high] (``default`` when absent or empty).
+
+    ``low`` and ``high`` default to :data:`MIN_INT` and :data:`MAX_INT`, the SQLite INTEGER range.
+    """
+    low = MIN_INT if low is None else max(low, MIN_INT)
+    high = MAX_INT if high is None else min(high, MAX_INT)
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
@@ -27,7 +49,7 @@ def int_arg(name: str, default: int | None = None, *, low: int | None = None,
         value = int(raw)
     except ValueError:
         fail(400, f"{name}: must be an integer, got {raw!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
+    if not low <= value <= high:
         fail(400, f"{name}: must be between {low} and {high}, got {value}")
     return value
 

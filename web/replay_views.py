@@ -42,7 +42,7 @@ from town.recording.lab import rescore
 from town.recording.reader import RunReader
 from town.recording.runs import list_runs
 
-from .params import fail, int_arg, limit_arg, weights_arg
+from .params import MAX_INT, fail, int_arg, limit_arg, weights_arg
 from .persona_view import memory_rows, persona_panel, seq_after_tick
 from .procedures_view import procedure_libraries
 from .run_files import cached_report, embedder_for, identities, open_named, runs_dir
@@ -128,7 +128,7 @@ def frame(name: str, tick: int):
 def frames(name: str):
     """Frames ``start..end`` (inclusive) for playback."""
     start = int_arg("start", 0, low=0)
-    end = int_arg("end", start + 59, low=start)
+    end = int_arg("end", min(start + 59, MAX_INT), low=start)
     if end - start + 1 > MAX_BATCH:
         fail(400, f"end: at most {MAX_BATCH} frames per request, asked for {end - start + 1}")
     with open_named(name) as reader:
@@ -222,7 +222,7 @@ def jump(name: str):
     direction = request.args.get("direction", "next")
     if direction not in ("next", "prev"):
         fail(400, f"direction: must be next or prev, got {direction!r}")
-    after = int_arg("after", -1, low=-1)
+    after = int_arg("after", -1, low=-1, high=MAX_INT - 1)  # after + 1 is a tick too
     with open_named(name) as reader:
         persona_id = request.args.get("persona") or None
         if persona_id is not None:

@@ -221,3 +221,32 @@ def test_lab_refuses_bad_weights_and_k(replay_client, recorded):
         assert response.status_code == 400 and field in response.get_json()["error"]
     memory_seq = of(events, EventKind.MEMORY)[0].seq
     assert replay_client.get(f"/api/runs/{name}/retrievals/{memory_seq}/lab").status_code == 404
+
+
+HUGE = 10**23  # beyond a SQLite INTEGER (2**63 - 1)
+
+
+@pytest.mark.parametrize("path", [
+    "/api/runs/{run}/frames/{huge}",
+    "/api/runs/{run}/retrievals/{huge}",
+    "/api/runs/{run}/retrievals/{huge}/lab",
+    "/api/runs/{run}/jump?after={huge}",
+    "/api/runs/{run}/jump?after={max}",
+    "/api/runs/{run}/personas/{pid}/retrievals?since={huge}",
+    "/api/runs/{run}/personas/{pid}/retrievals?until={huge}",
+    "/api/runs/{run}/frames?start={huge}",
+    "/api/runs/{run}/frames?start=-{huge}",
+    "/api/retrievals/{huge}",
+])
+def test_huge_integers_are_a_json_4xx_not_a_500(replay_client, recorded, path):
+    """Integers beyond SQLite's range are refused (400 naming the parameter, or 404) as JSON."""
+    url = path.format(run=recorded[1], huge=HUGE, max=2**63 - 1, pid="klaus_mueller")
+    response = replay_client.get(url)
+    assert response.status_code in (400, 404), (url, response.status_code)
+    assert response.is_json and response.get_json()["error"]
+
+
+def test_the_largest_sqlite_integer_is_still_accepted(replay_client, recorded):
+    """A start of 2**63 - 1 is a valid (empty) frame range: 200 with no frames, not an overflow."""
+    response = replay_client.get(f"/api/runs/{recorded[1]}/frames?start={2**63 - 1}")
+    assert response.status_code == 200 and response.get_json() == {"frames": []}
