@@ -98,7 +98,7 @@ def _copy_with(run_path, target, sql):
 
 
 def test_bad_recorded_config_is_a_config_error_naming_the_run(run_path, tmp_path):
-    """meta config {"retrieval": 5} is a ConfigError naming the file and config.retrieval."""
+    """A meta config {"retrieval": 5} is a ConfigError naming the file and config.retrieval."""
     bad = _copy_with(run_path, tmp_path / "odd.sqlite",
                      """UPDATE meta SET value = '{"retrieval": 5}' WHERE key = 'config'""")
     with RunReader(bad) as reader, pytest.raises(ConfigError) as err:

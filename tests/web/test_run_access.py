@@ -110,7 +110,11 @@ def _altered_copy(source: Path, target: Path, sql: str) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("make,says", [(truncated_copy, "is not a town run file (or is damaged)"), (newer_schema_copy, "schema_version 999"), (damaged_meta_copy, "(or is damaged): meta ")])
+@pytest.mark.parametrize("make,says", [
+    (truncated_copy, "is not a town run file (or is damaged)"),
+    (newer_schema_copy, "schema_version 999"),
+    (damaged_meta_copy, "(or is damaged): meta "),
+])
 def test_damaged_runs_give_a_clear_error_page(runs_app, make, says):
     """A truncated run or one of another schema: 422 page and JSON with the message, no traceback;
     the runs page lists it with its error.
@@ -154,7 +158,7 @@ def test_runs_list_survives_a_run_with_damaged_meta(runs_app):
 
 
 def test_interview_with_a_bad_recorded_config_is_400_naming_the_run(runs_app):
-    """meta config {"retrieval": 5}: 400 naming the run file and config.retrieval, not a 500."""
+    """A meta config {"retrieval": 5}: 400 naming the run file and config.retrieval, not a 500."""
     app, runs = runs_app
     _altered_copy(runs / "good.sqlite", runs / "odd.sqlite",
                   "UPDATE meta SET value = '{\"retrieval\": 5}' WHERE key = 'config'")
