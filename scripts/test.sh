@@ -7,11 +7,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
 if [ "${TOWN_SKIP_MODEL_SERVER:-0}" != 1 ]; then
+  pidfile="${TOWN_LLAMA_LOG:-/tmp/town-llama-server.log}.pid"
+  already=""
+  if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then already=1; fi
   if server_env="$(bash scripts/ci_llama_server.sh)"; then
     eval "$server_env"
+    # stop the model server when the tests end, unless it was running before
+    if [ -z "$already" ]; then trap 'kill "$(cat "$pidfile")" 2>/dev/null || true' EXIT; fi
   else
     echo "test.sh: the llama.cpp model server could not be started; the real-model test is skipped" >&2
   fi
 fi
 export TOWN_TEST_ARTIFACTS="${TOWN_TEST_ARTIFACTS:-test-artifacts}"
-exec .venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest "$@"

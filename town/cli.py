@@ -256,6 +256,7 @@ def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
         stop["requested"] = True
 
     previous = signal.signal(signal.SIGINT, on_sigint)
+    previous_term = signal.signal(signal.SIGTERM, on_sigint)
     console = Console(stderr=True)
     started = time.perf_counter()
     try:
@@ -275,6 +276,7 @@ def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
     finally:
         sim.close(finished=not stop["requested"])
         signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, previous_term)
     _print_summary(out, time.perf_counter() - started)
     return 0
 
@@ -418,7 +420,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             until = int((at - start).total_seconds() // reader.meta.get("seconds_per_tick", 10))
         rows = reader.retrievals(persona, purpose=args.purpose, until_tick=until, limit=args.last,
                                  newest_first=True)[::-1]
-        console = Console(width=None if sys.stdout.isatty() else 200)
+        # the trace table needs ~150 columns; a narrower terminal wraps lines rather than
+        # squeezing the memory text to nothing
+        console = Console(width=max(150, Console().width) if sys.stdout.isatty() else 200)
         if not rows:
             console.print(f"no retrievals of {persona} match")
         for summary in rows:
@@ -508,9 +512,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         for col in ("persona", "provenance", "answer"):
             it.add_column(col, overflow="fold")
         for r in rows:
-            it.add_row(r["persona"], "knows" if r["knows"] else "-", r["answer"][:100])
+            it.add_row(r["persona"], "knows" if r["knows"] else "-", r["answer"])
         console.print(it)
-    console.print(f"paper (Park et al. 2023 §7.1): {PAPER}; written: {', '.join(str(p) for p in paths.values())}")
+    paper = "; ".join(f"{name} {a:.0%} -> {b:.0%}" if name != "density" else f"density {a:.3f} -> {b:.2f}"
+                      for name, (a, b) in PAPER.items())
+    console.print(f"paper (Park et al. 2023 §7.1): {paper}")
+    console.print(f"written: {', '.join(str(p) for p in paths.values())}")
     return 0
 
 
@@ -561,6 +568,10 @@ COMMANDS = {"serve": cmd_serve, "replay": cmd_replay, "stats": cmd_stats, "simul
             "evaluate": cmd_evaluate}
 
 
+def _terminate(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 2 user error)."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -572,6 +583,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(["serve", *argv])
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    signal.signal(signal.SIGTERM, _terminate)  # `kill` stops as cleanly as Ctrl-C
     try:
         return COMMANDS[args.command](args)
     except TownError as exc:

@@ -220,13 +220,19 @@ class Simulation:
 
     def _snapshot_views(self) -> dict[str, View]:
         views = {}
+        minute = self.clock.now.hour * 60 + self.clock.now.minute
         for pid, p in self.personas.items():
             a = p.action
             address = self.tilemap.address_at(p.x, p.y) or ""
             parts = address.split(":")
+            if a is None:  # not decided yet (the first tick): what the routine says
+                routine = p.spec.routine_at(minute).activity
+                action, kind = routine, "sleep" if "sleep" in routine.lower() else "idle"
+            else:
+                action, kind = a.description, a.kind
             views[pid] = View(id=pid, name=p.name, x=p.x, y=p.y, sector=parts[1] if len(parts) > 1 else "",
-                              action=a.description if a else "idle", kind=a.kind if a else "idle",
-                              address=a.address if a else address, conversation=p.conversation)
+                              action=action, kind=kind, address=a.address if a else address,
+                              conversation=p.conversation)
         return views
 
     def step(self) -> int:

@@ -97,6 +97,10 @@ def print_stats(run: str | Path) -> None:
 
     s = compute_stats(run)
     console = Console(width=None if sys.stdout.isatty() else 140)
+    if not s["total"]["questions"]:
+        console.print(f"{run}: no model calls: this run's thinking backend (e.g. the scripted "
+                      "default) answers without a language model")
+        return
     cols = (
         "questions",
         "requests",

@@ -1,5 +1,6 @@
 """Fixtures for the viewer's tests: a real small Simulation of the_ville (hashing embedder),
-paused under a Runner, and an app factory bound to it."""
+paused under a Runner, and an app factory bound to it.
+"""
 
 from __future__ import annotations
 
@@ -67,8 +68,9 @@ def recorded(tmp_path_factory):
     Returns ``(runs_dir, name, events)``: the run file is ``runs_dir / f"{name}.sqlite"``.
     """
     runs = tmp_path_factory.mktemp("runs")
-    sim = Simulation(load_scenario(TOWN), load_config(None, {"embedder": "hashing"}),
-                     run_path=runs / "morning.sqlite")
+    # a lower reflection threshold so the four-hour morning holds reflections to jump to
+    config = load_config(None, {"embedder": "hashing", "reflection.threshold": 60})
+    sim = Simulation(load_scenario(TOWN), config, run_path=runs / "morning.sqlite")
     events: list[Event] = []
     sim.bus.subscribe(events.append)
     for _ in range(1500):  # 07:00 to 11:10: conversations, a reflection, learned procedures

@@ -124,8 +124,10 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
         p.action = Action(description=step.description, address=step.object, emoji=emoji,
                           start_tick=tick, end_tick=tick + ticks, kind="sleep" if sleep else "do",
                           task=step.task, decision=decision)
-        remember(p, ctx, kind="observation",
-                 content=f"{p.name} is {gerund(step.description)} at {place_label(step.object)}.")
+        seen = f"{p.name} is {gerund(step.description)} at {place_label(step.object)}."
+        if p.observed.get(p.id) != seen:  # the same sentence twice in a row adds nothing
+            p.observed[p.id] = seen
+            remember(p, ctx, kind="observation", content=seen)
     a = p.action
     ctx.publish(EventKind.ACTION, p.id, {
         "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from town.errors import RecordingError
-from town.recording.database import connect, open_run
+from town.recording.database import connect, decode, open_run
 from town.recording.lock import WriterLock
-from town.recording.schema import format_time, unpack_json
+from town.recording.schema import format_time
 
 __all__ = ["truncate_after_snapshot", "fork_copy"]
 
@@ -45,7 +45,7 @@ def _snapshot(conn: sqlite3.Connection, path: Path, where: str, params: tuple) -
     ).fetchone()
     if row is None:
         raise RecordingError(f"{path}: no snapshot to continue from ({where or 'none at all'})")
-    return row[0], row[1], unpack_json(row[2])
+    return row[0], row[1], decode(path, row[2], f"snapshot at tick {row[0]}")
 
 
 def truncate_after_snapshot(path: str | Path) -> Snapshot:
