@@ -71,7 +71,7 @@ def received(client, name):
 
 
 def test_socket_control_on_loopback(make_app, runner):
-    """hello says the viewer may control; a step is acknowledged with the new status."""
+    """Hello says the viewer may control; a step is acknowledged with the new status."""
     client = socket_client(make_app())
     hello = received(client, "hello")
     assert hello[0]["control"] is True and hello[0]["status"]["state"] == "paused"
