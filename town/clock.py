@@ -78,10 +78,6 @@ class GameClock:
         """Game datetime of ``tick``."""
         return self._start + timedelta(seconds=self._spt * int(tick))
 
-    def tick_of(self, when: datetime) -> int:
-        """The last tick at or before game datetime ``when`` (may be negative before start)."""
-        return int((when - self._start).total_seconds() // self._spt)
-
     def ticks_for(self, *, hours: float = 0.0, minutes: float = 0.0) -> int:
         """Number of ticks in a game duration (rounded down)."""
         return int((hours * 3600 + minutes * 60) // self._spt)

@@ -91,11 +91,6 @@ class FrameRelay:
         """Model calls seen on the bus since the relay was attached."""
         return self._model_calls
 
-    def latest_frame(self) -> dict[str, Any] | None:
-        """The newest frame seen, or None."""
-        with self._lock:
-            return self._frames[-1] if self._frames else None
-
     # -- bus side (runner's thread): never blocks on a viewer ----------------------------
 
     def handle(self, event: Event) -> None:

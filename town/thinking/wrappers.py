@@ -67,15 +67,6 @@ class CallRecorder:
         self._publish = publish
         self._pending: list[tuple[EventKind, str | None, dict]] = []
         self._lock = threading.Lock()
-        self._totals = {
-            "requests": 0,
-            "failed_requests": 0,
-            "cache_hits": 0,
-            "fallbacks": 0,
-            "answers": 0,
-            "tokens_in": 0,
-            "tokens_out": 0,
-        }
 
     def bind(self, publish: Publish) -> None:
         """Publish through ``publish`` from now on; events kept so far are published first."""
@@ -96,24 +87,8 @@ class CallRecorder:
                 return
         publish(kind, persona, data)
 
-    def totals(self) -> dict[str, int]:
-        """Running counters (the live viewer's counter).
-
-        Returns:
-            requests, failed_requests, cache_hits, fallbacks, answers (questions resolved),
-            tokens_in, tokens_out.
-        """
-        with self._lock:
-            return dict(self._totals)
-
     def attempt(self, a: Attempt, *, number: int) -> None:
         """Record HTTP attempt number ``number`` (1-based) of a question."""
-        with self._lock:
-            t = self._totals
-            t["requests"] += 1
-            t["failed_requests"] += a.outcome is not CallOutcome.OK
-            t["tokens_in"] += a.tokens_in
-            t["tokens_out"] += a.tokens_out
         self._emit(
             a.template,
             a.persona,
@@ -134,10 +109,6 @@ class CallRecorder:
         Publishes an event only when no request was made for it just now: a fallback to the
         scripted answer, or an answer (valid or fallback) from the cache.
         """
-        with self._lock:
-            self._totals["answers"] += 1
-            self._totals["fallbacks"] += fallback
-            self._totals["cache_hits"] += cache_hit
         if fallback or cache_hit:
             self._emit(
                 question.template,
