@@ -1,8 +1,9 @@
 """The `town` command line (also `python run.py`).
 
-Sub-commands: serve (default: the live viewer), simulate, resume, fork, inspect, replay (the
-viewer over a saved run), interview, evaluate, stats. Any :class:`TownError` ends the command
-with exit code 2 and one line naming the file/field and the fix.
+Sub-commands: simulate, resume, fork, inspect, interview, evaluate, stats; the viewer's serve
+(the default of ``python run.py``) and replay are added by ``web.cli``, because the engine never
+imports the web layer. Any :class:`TownError` ends the command with exit code 2 and one line
+naming the file/field and the fix.
 """
 
 from __future__ import annotations
@@ -41,20 +42,19 @@ def _add_sim_options(p: argparse.ArgumentParser) -> None:
                    help="override a configuration key, e.g. --set retrieval.k=5 (repeatable)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of all sub-commands."""
+def build_parser(add_commands=None) -> argparse.ArgumentParser:
+    """The argument parser of all sub-commands.
+
+    Args:
+        add_commands: ``add_commands(subparsers)`` adds more sub-commands first (the viewer's
+            ``serve`` and ``replay`` come from ``web.cli``: the engine never imports the web layer).
+    """
     parser = argparse.ArgumentParser(
         prog="town", description="A generative-agents town you can watch, replay and inspect.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     sub = parser.add_subparsers(dest="command")
-
-    s = sub.add_parser("serve", help="run a town live and serve the viewer (default)")
-    _add_sim_options(s)
-    s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
-    s.add_argument("--speed", default="8", help="ticks per wall second: 1..64 or 'max' (default 8)")
-    s.add_argument("--runs", default="runs", help="runs folder (default runs/)")
-    s.add_argument("--out", help="run file to record to (default runs/<timestamp>.sqlite)")
+    if add_commands is not None:
+        add_commands(sub)
 
     s = sub.add_parser("simulate", help="simulate a town for some game hours, recording a run")
     _add_sim_options(s)
@@ -92,12 +92,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--persona", required=True, help="persona id or full name")
     s.add_argument("--at", help='game time, e.g. "2023-02-14 12:00" (default: the end of the run)')
     s.add_argument("question", help='e.g. "Do you know about a party?"')
-
-    s = sub.add_parser("replay", help="serve the viewer over a saved run and open its replay page")
-    s.add_argument("run", help="run file (.sqlite); the viewer serves the runs in its folder")
-    s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
-    s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
 
     s = sub.add_parser("evaluate", help="diffusion, relationship density, attendance and cost of a run")
     s.add_argument("run", help="run file")
@@ -144,39 +138,6 @@ def _ticks(sim, hours: float) -> int:
         raise ConfigError(f"{hours} game hours is less than one tick ({sim.clock.seconds_per_tick} "
                           "game seconds)", field="--hours")
     return ticks
-
-
-def _port(text: str) -> int:
-    """Parse --port: a TCP port 0..65535 (0 picks a free one), for argparse."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port (0..65535)")
-    return port
-
-
-def _check_listen(host: str, port: int) -> None:
-    """Fail early, with one line, when ``host:port`` cannot be listened on.
-
-    Raises:
-        ConfigError: naming --port or --host.
-    """
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError) as exc:
-        raise ConfigError(f"cannot resolve {host!r}: {exc}", field="--host") from None
-    family, kind, proto, _, address = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}; pass another --port",
-                              field="--port") from None
 
 
 def _remove_run(out: Path) -> None:
@@ -279,55 +240,6 @@ def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
         signal.signal(signal.SIGTERM, previous_term)
     _print_summary(out, time.perf_counter() - started)
     return 0
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    """`town serve` (and plain `python run.py`): run a town live and serve the viewer.
-
-    The run is recorded to ``--out`` (default ``runs/<timestamp>.sqlite``). Ctrl-C stops the
-    runner after its tick, writes a snapshot and closes the run cleanly.
-    """
-    from .runner import check_speed
-
-    speed = check_speed(None if str(args.speed).lower() == "max" else _number(args.speed, "--speed"))
-    runs = Path(args.runs)
-    out = Path(args.out) if args.out else runs / f"{datetime.now():%Y%m%d-%H%M%S}.sqlite"
-    if out.exists():
-        raise ConfigError(f"{out} already exists; choose another --out", field="--out")
-    _check_listen(args.host, args.port)
-    sim = build_simulation(args, out)
-    from web.server import LiveSession  # the engine never imports web; only this entry point does
-
-    try:
-        session = LiveSession(sim, host=args.host, port=args.port, speed=speed,
-                              config={"RUNS_DIR": str(runs.resolve())}).start()
-    except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
-        sim.close()
-        _remove_run(out)
-        reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
-        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
-                          "or --host", field="--port") from None
-    url = session.url + (f"/?token={session.token}" if session.token else "/")
-    print(f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)", flush=True)
-    if session.token:
-        print(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}",
-              flush=True)
-    try:
-        while session.runner.status()["state"] not in ("finished", "failed", "stopped"):
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        print("town: stopping after this tick ...", file=sys.stderr)
-    finally:
-        session.close()
-        sim.close()
-    return 0
-
-
-def _number(text: str, field: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise ConfigError(f"{text!r} is not a number (1..64 or 'max')", field=field) from None
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -521,49 +433,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    """`town replay RUN`: serve the replay page of a saved run until Ctrl-C.
-
-    The viewer's runs folder is the run's folder; the replay URL is printed (and opened). Only
-    the run file is read.
-    """
-    import webbrowser
-    from urllib.parse import quote
-
-    from .recording import RunReader
-    from .recording.runs import RUN_SUFFIX
-
-    path = Path(args.run)
-    if path.suffix != RUN_SUFFIX:
-        raise ConfigError(f"{path}: a run file ends in {RUN_SUFFIX}", field="RUN")
-    with RunReader(path) as reader:  # a missing or damaged run is a clear error (exit 2)
-        if reader.last_tick is None:
-            raise ConfigError(f"{path} has no recorded tick to replay", field="RUN")
-    from web import create_app  # the engine never imports web; only this entry point does
-    from web.server import LiveServer
-
-    _check_listen(args.host, args.port)
-    app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host})
-    try:
-        server = LiveServer(app, args.host, args.port)
-    except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
-        reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
-        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
-                          "or --host", field="--port") from None
-    url = f"{server.url}/replay/{quote(path.stem)}"
-    print(f"town: replaying {path} at {url}  (all runs: {server.url}/runs; Ctrl-C to stop)", flush=True)
-    if not args.no_open:
-        webbrowser.open(url)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.shutdown()
-    return 0
-
-
-COMMANDS = {"serve": cmd_serve, "replay": cmd_replay, "stats": cmd_stats, "simulate": cmd_simulate,
+COMMANDS = {"stats": cmd_stats, "simulate": cmd_simulate,
             "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview,
             "evaluate": cmd_evaluate}
 
@@ -572,20 +442,32 @@ def _terminate(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 2 user error)."""
+def main(argv: list[str] | None = None, *, commands: dict | None = None, add_commands=None,
+         default: str | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 2 user error, 130 interrupted).
+
+    Args:
+        argv: arguments (default ``sys.argv[1:]``).
+        commands: more sub-commands by name (``web.cli`` adds serve and replay).
+        add_commands: adds their parsers (see :func:`build_parser`).
+        default: the sub-command run when none is named ("serve" for ``python run.py``).
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "-v", "--verbose"):
-        argv = ["serve", *argv]
+    commands = {**COMMANDS, **(commands or {})}
+    parser = build_parser(add_commands)
+    if default and (not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "-v", "--verbose")):
+        argv = [default, *argv]
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args(["serve", *argv])
+        if not default:
+            parser.print_help()
+            return 2
+        args = parser.parse_args([default, *argv])
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     signal.signal(signal.SIGTERM, _terminate)  # `kill` stops as cleanly as Ctrl-C
     try:
-        return COMMANDS[args.command](args)
+        return commands[args.command](args)
     except TownError as exc:
         print(f"town: error: {exc}", file=sys.stderr)
         return 2

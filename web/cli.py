@@ -1,0 +1,169 @@
+"""The viewer's sub-commands, `serve` (the default) and `replay`, joined to the engine's CLI.
+
+``python run.py`` and the ``town`` console script run :func:`main`: the engine's command line
+(:mod:`town.cli`) plus these two, which need the web layer the engine never imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import quote
+
+from town.cli import _add_sim_options, _remove_run, build_simulation
+from town.cli import main as town_main
+from town.errors import ConfigError
+
+__all__ = ["main", "cmd_serve", "cmd_replay"]
+
+
+def _port(text: str) -> int:
+    """Parse --port: a TCP port 0..65535 (0 picks a free one), for argparse."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0..65535)")
+    return port
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Fail early, with one line, when ``host:port`` cannot be listened on.
+
+    Raises:
+        ConfigError: naming --port or --host.
+    """
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise ConfigError(f"cannot resolve {host!r}: {exc}", field="--host") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}; pass another --port",
+                              field="--port") from None
+
+
+def add_commands(sub) -> None:
+    """Add the serve and replay parsers to the CLI's sub-parsers."""
+    s = sub.add_parser("serve", help="run a town live and serve the viewer (default)")
+    _add_sim_options(s)
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--speed", default="8", help="ticks per wall second: 1..64 or 'max' (default 8)")
+    s.add_argument("--runs", default="runs", help="runs folder (default runs/)")
+    s.add_argument("--out", help="run file to record to (default runs/<timestamp>.sqlite)")
+
+    s = sub.add_parser("replay", help="serve the viewer over a saved run and open its replay page")
+    s.add_argument("run", help="run file (.sqlite); the viewer serves the runs in its folder")
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
+
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """`town serve` (and plain `python run.py`): run a town live and serve the viewer.
+
+    The run is recorded to ``--out`` (default ``runs/<timestamp>.sqlite``). Ctrl-C stops the
+    runner after its tick, writes a snapshot and closes the run cleanly.
+    """
+    from town.runner import check_speed
+
+    speed = check_speed(None if str(args.speed).lower() == "max" else _number(args.speed, "--speed"))
+    runs = Path(args.runs)
+    out = Path(args.out) if args.out else runs / f"{datetime.now():%Y%m%d-%H%M%S}.sqlite"
+    if out.exists():
+        raise ConfigError(f"{out} already exists; choose another --out", field="--out")
+    _check_listen(args.host, args.port)
+    sim = build_simulation(args, out)
+    from web.server import LiveSession
+
+    try:
+        session = LiveSession(sim, host=args.host, port=args.port, speed=speed,
+                              config={"RUNS_DIR": str(runs.resolve())}).start()
+    except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
+        sim.close()
+        _remove_run(out)
+        reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
+        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
+                          "or --host", field="--port") from None
+    url = session.url + (f"/?token={session.token}" if session.token else "/")
+    print(f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)", flush=True)
+    if session.token:
+        print(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}",
+              flush=True)
+    try:
+        while session.runner.status()["state"] not in ("finished", "failed", "stopped"):
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        print("town: stopping after this tick ...", file=sys.stderr)
+    finally:
+        session.close()
+        sim.close()
+    return 0
+
+
+def _number(text: str, field: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ConfigError(f"{text!r} is not a number (1..64 or 'max')", field=field) from None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """`town replay RUN`: serve the replay page of a saved run until Ctrl-C.
+
+    The viewer's runs folder is the run's folder; the replay URL is printed (and opened). Only
+    the run file is read.
+    """
+    import webbrowser
+
+    from town.recording import RunReader
+    from town.recording.runs import RUN_SUFFIX
+
+    path = Path(args.run)
+    if path.suffix != RUN_SUFFIX:
+        raise ConfigError(f"{path}: a run file ends in {RUN_SUFFIX}", field="RUN")
+    with RunReader(path) as reader:  # a missing or damaged run is a clear error (exit 2)
+        if reader.last_tick is None:
+            raise ConfigError(f"{path} has no recorded tick to replay", field="RUN")
+    from web import create_app
+    from web.server import LiveServer
+
+    _check_listen(args.host, args.port)
+    app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host})
+    try:
+        server = LiveServer(app, args.host, args.port)
+    except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
+        reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
+        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
+                          "or --host", field="--port") from None
+    url = f"{server.url}/replay/{quote(path.stem)}"
+    print(f"town: replaying {path} at {url}  (all runs: {server.url}/runs; Ctrl-C to stop)", flush=True)
+    if not args.no_open:
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
+    return 0
+
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The full `town` CLI: engine commands plus serve (the default) and replay."""
+    return town_main(argv, commands={"serve": cmd_serve, "replay": cmd_replay},
+                     add_commands=add_commands, default="serve")
