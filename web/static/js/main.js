@@ -2,8 +2,9 @@
 // and wires the controls, the persona list, the persona panel and the retrieval inspector.
 
 import { getJSON, postJSON, token, withQuery } from "./api.js";
-import { el, fill, gameTime, personaColor, place } from "./dom.js";
+import { el, fill, gameTime } from "./dom.js";
 import { Inspector } from "./inspector.js";
+import { markList, personaList, showClock, updateList } from "./residents.js";
 import { TownMap } from "./map.js";
 import { PersonaPanel } from "./persona_panel.js";
 import { renderLibrary } from "./procedures.js";
@@ -84,38 +85,6 @@ async function boot() {
   socket.on("control_error", (e) => notice(e.error));
   socket.on("connect_error", (e) => notice(`connection refused: ${e.message}`));
   socket.on("disconnect", () => controls.showStatus({ state: "disconnected" }));
-}
-
-function showClock({ tick, time }) {
-  const t = gameTime(time);
-  $("clock-day").textContent = t.day;
-  $("clock-time").textContent = t.clock;
-  $("clock").dataset.tick = tick;
-  $("clock").dataset.time = time;
-  $("tick").textContent = tick;
-}
-
-function personaList(personas, pick) {
-  fill($("persona-list"), personas.map((p, i) => el("li", {}, el("button", {
-    type: "button", class: "persona-item", id: `persona-item-${p.id}`, data: { persona: p.id },
-    onclick: () => pick(p.id),
-  }, [
-    el("span", { class: "dot", style: { background: personaColor(p.id, i) } }, p.emoji || ""),
-    el("span", { class: "pi-text" }, [el("b", {}, p.name || p.id), el("span", { class: "pi-action muted" }, "…")]),
-  ]))));
-}
-
-function markList(id) {
-  for (const b of document.querySelectorAll(".persona-item")) b.classList.toggle("active", b.dataset.persona === id);
-}
-
-function updateList(frame) {
-  for (const [id, p] of Object.entries(frame.personas || {})) {
-    const item = document.getElementById(`persona-item-${id}`);
-    if (!item) continue;
-    const action = item.querySelector(".pi-action");
-    action.textContent = `${p.emoji || ""} ${p.action || ""} · ${place(p.address)}`.trim();
-  }
 }
 
 function addActivity(item, names, openRetrieval) {

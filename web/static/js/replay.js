@@ -5,9 +5,10 @@
 // and the evaluation charts. The position is kept in the URL (#t=<tick>&p=<persona>).
 
 import { getJSON, withQuery } from "./api.js";
-import { el, fill, gameTime, hhmm, personaColor, place } from "./dom.js";
+import { el, fill, gameTime, hhmm } from "./dom.js";
 import { renderEvaluation } from "./charts.js";
 import { Inspector } from "./inspector.js";
+import { markList, personaList, showClock, updateList } from "./residents.js";
 import { TownMap } from "./map.js";
 import { PersonaPanel } from "./persona_panel.js";
 import { renderLibrary } from "./procedures.js";
@@ -263,39 +264,6 @@ async function boot() {
 function parseTime(text) {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text || "");
   return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] || 0)) : null;
-}
-
-function showClock({ tick, time }) {
-  const t = gameTime(time);
-  $("clock-day").textContent = t.day;
-  $("clock-time").textContent = t.clock;
-  $("clock").dataset.tick = tick;
-  $("clock").dataset.time = time;
-  $("tick").textContent = tick;
-}
-
-function personaList(personas, pick) {
-  fill($("persona-list"), personas.map((p, i) => el("li", {}, el("button", {
-    type: "button", class: "persona-item", id: `persona-item-${p.id}`, data: { persona: p.id },
-    onclick: () => pick(p.id),
-  }, [
-    el("span", { class: "dot", style: { background: personaColor(p.id, i) } }, p.emoji || ""),
-    el("span", { class: "pi-text" }, [el("b", {}, p.name || p.id), el("span", { class: "pi-action muted" }, "…")]),
-  ]))));
-}
-
-function markList(id) {
-  for (const b of document.querySelectorAll(".persona-item")) b.classList.toggle("active", b.dataset.persona === id);
-}
-
-/** Persona list rows show (and carry in data- attributes) each persona's place in the frame. */
-function updateList(frame) {
-  for (const [id, p] of Object.entries(frame.personas || {})) {
-    const item = document.getElementById(`persona-item-${id}`);
-    if (!item) continue;
-    Object.assign(item.dataset, { x: p.x, y: p.y, address: p.address || "" });
-    item.querySelector(".pi-action").textContent = `${p.emoji || ""} ${p.action || ""} · ${place(p.address)}`.trim();
-  }
 }
 
 function notice(message) {
