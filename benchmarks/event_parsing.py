@@ -19,12 +19,12 @@ from datetime import datetime
 from town.textevent import find_event, place_names
 
 CREATED = datetime(2023, 2, 13, 8, 0)  # a Monday
-PLACES = place_names([
+PLACES = place_names((
     "the_ville:Hobbs Cafe", "the_ville:Hobbs Cafe:cafe", "the_ville:The Rose and Crown Pub",
     "the_ville:The Rose and Crown Pub:pub", "the_ville:Johnson Park", "the_ville:Oak Hill College",
     "the_ville:Oak Hill College:library", "the_ville:Dorm for Oak Hill College:kitchen",
     "the_ville:Isabella Rodriguez's apartment:kitchen",
-])
+))
 CAFE, PUB, PARK, LIB = ("the_ville:Hobbs Cafe", "the_ville:The Rose and Crown Pub",
                         "the_ville:Johnson Park", "the_ville:Oak Hill College:library")
 

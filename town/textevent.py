@@ -25,7 +25,7 @@ from functools import lru_cache
 import parsedatetime
 
 __all__ = ["StatedEvent", "find_event", "stated_day", "stated_times", "place_names",
-           "DEFAULT_MINUTES"]
+           "absolute_days", "DEFAULT_MINUTES"]
 
 #: Length of an event stated with a start time only ("at noon"), in game minutes.
 DEFAULT_MINUTES = 60
@@ -117,6 +117,23 @@ def _calendar() -> parsedatetime.Calendar:
     return cal
 
 
+def _days(text: str, created: datetime) -> list[tuple[int, date, int, int]]:
+    """(rank, day, start, end) of each day phrase in ``text``: rank 2 names a month and day,
+    rank 1 a relative day or weekday ("tomorrow", "on Tuesday", "tonight")."""
+    found = []
+    for when, ctx, a, b, phrase in _calendar().nlp(text, sourceTime=created) or ():
+        words = phrase.strip().lower()
+        if _TODAY_WORDS.match(words):
+            found.append((1, created.date(), a, b))
+        elif ctx.accuracy & _DAY_BIT:
+            day = when.date()
+            bare = words.removeprefix("on ").removeprefix("this ")
+            if bare in _WEEKDAYS and _WEEKDAYS.index(bare) == created.weekday():
+                day = created.date()
+            found.append((2 if ctx.accuracy & _MONTH_BIT else 1, day, a, b))
+    return found
+
+
 def stated_day(text: str, created: datetime) -> date | None:
     """The day ``text`` names ("tomorrow", "on Tuesday", "February 14"), read on ``created``.
 
@@ -124,29 +141,40 @@ def stated_day(text: str, created: datetime) -> date | None:
     means that same day; "tonight" / "this evening" mean ``created``'s day. Returns None when no
     day is named (a month alone, "next week" and the like name no day).
     """
-    found = _calendar().nlp(text, sourceTime=created) or ()
-    best: tuple[int, date] | None = None
-    for when, ctx, _, _, phrase in found:
-        words = phrase.strip().lower()
-        if _TODAY_WORDS.match(words):
-            rank, day = 1, created.date()
-        elif ctx.accuracy & _DAY_BIT:
-            day = when.date()
-            rank = 2 if ctx.accuracy & _MONTH_BIT else 1
-            bare = words.removeprefix("on ").removeprefix("this ")
-            if bare in _WEEKDAYS and _WEEKDAYS.index(bare) == created.weekday():
-                day = created.date()
-        else:
-            continue
-        if best is None or rank > best[0]:
-            best = (rank, day)
+    best = max(_days(text, created), key=lambda d: d[0], default=None)
     return best[1] if best else None
 
 
-def place_names(addresses) -> dict[str, str]:
+def absolute_days(text: str, created: datetime) -> str:
+    """``text`` with each relative day phrase ("tomorrow", "on Tuesday", "tonight") written as
+    the absolute date it meant on ``created`` ("on Tuesday, February 14"), so a retelling on a
+    later day names the same day. Phrases that already name a month and day are kept.
+    """
+    times = stated_times(text)
+    days = _days(_blank(text, times[2]) if times else text, created)
+    if any(rank == 2 for rank, *_ in days):
+        return text
+    out = text
+    for _, day, a, b in sorted(days, key=lambda d: -d[2]):
+        lead = " " if out[a:a + 1] == " " else ""
+        out = f"{out[:a]}{lead}on {day:%A, %B} {day.day}{out[b:]}"
+    return out
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the given character spans replaced by spaces (positions kept)."""
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+@lru_cache(maxsize=8)
+def place_names(addresses: tuple[str, ...]) -> dict[str, str]:
     """Lower-case place name -> address, for the sectors and areas among ``addresses``.
 
     Names shared by several places ("kitchen", "bathroom") are left out: they do not say which.
+    Cached by the tuple of addresses (do not mutate the returned dict).
     """
     seen: dict[str, set[str]] = {}
     for address in addresses:
@@ -183,10 +211,7 @@ def find_event(text: str, created: datetime, places: dict[str, str]) -> StatedEv
     if times is None:
         return None
     t0, t1, spans = times
-    blanked = list(text)
-    for a, b in spans:
-        blanked[a:b] = " " * (b - a)
-    day = stated_day("".join(blanked), created)
+    day = stated_day(_blank(text, spans), created)
     if day is None:
         return None
     start = datetime.combine(day, t0)
