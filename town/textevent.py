@@ -118,8 +118,10 @@ def _calendar() -> parsedatetime.Calendar:
 
 
 def _days(text: str, created: datetime) -> list[tuple[int, date, int, int]]:
-    """(rank, day, start, end) of each day phrase in ``text``: rank 2 names a month and day,
-    rank 1 a relative day or weekday ("tomorrow", "on Tuesday", "tonight")."""
+    """(rank, day, start, end) of each day phrase in ``text``.
+
+    Rank 2 names a month and day, rank 1 a relative day or weekday ("tomorrow", "on Tuesday").
+    """
     found = []
     for when, ctx, a, b, phrase in _calendar().nlp(text, sourceTime=created) or ():
         words = phrase.strip().lower()
@@ -146,9 +148,10 @@ def stated_day(text: str, created: datetime) -> date | None:
 
 
 def absolute_days(text: str, created: datetime) -> str:
-    """``text`` with each relative day phrase ("tomorrow", "on Tuesday", "tonight") written as
-    the absolute date it meant on ``created`` ("on Tuesday, February 14"), so a retelling on a
-    later day names the same day. Phrases that already name a month and day are kept.
+    """``text`` with each relative day phrase written as the date it meant on ``created``.
+
+    "tomorrow", "on Tuesday", "tonight" become e.g. "on Tuesday, February 14", so a retelling on
+    a later day names the same day. A text that already names a month and day is kept.
     """
     times = stated_times(text)
     days = _days(_blank(text, times[2]) if times else text, created)

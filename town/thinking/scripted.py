@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import date, datetime
 from functools import singledispatchmethod
 
 from pydantic import BaseModel
 
+from ..importance import rate
 from ..procedures.generalise import generalise_text
+from ..textevent import absolute_days, place_names
 from .backend import ThinkingBackend
+from .dayplan import events_on, with_events
 from .questions import (
     AnswerInterview,
     ChoosePlace,
@@ -93,16 +97,6 @@ def _leaf(address: str) -> str:
     return address.rsplit(":", 1)[-1]
 
 
-def _hm(text: str) -> int:
-    h, m = text.split(":")
-    return int(h) * 60 + int(m)
-
-
-def _fmt(minutes: int) -> str:
-    minutes = max(0, min(24 * 60, minutes))
-    return f"{minutes // 60:02d}:{minutes % 60:02d}"
-
-
 _ROUTINE_WORDS = re.compile(r"\b(sleep|sleeping|idle|walking|rest)\b", re.I)
 
 
@@ -129,56 +123,20 @@ class ScriptedBackend(ThinkingBackend):
     # ------------------------------------------------------------------ importance (§4.1)
     @_answer.register
     def _(self, q: RateImportance) -> ImportanceAnswer:
-        text = q.content.lower()
-        if q.kind == "whisper":
-            score = 7
-        elif q.tags:
-            score = 8 if q.kind in ("observation", "whisper") else 7
-        elif q.kind == "reflection":
-            score = 6
-        elif q.kind == "chat":
-            score = 4 if "talked with" in text else 3
-        elif q.kind == "plan":
-            score = 3
-        elif _ROUTINE_WORDS.search(text):
-            score = 1
-        else:
-            score = 2
-        return ImportanceAnswer(importance=score)
+        return ImportanceAnswer(importance=rate(q.content, q.kind))
 
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
     def _(self, q: PlanDay) -> DayPlanAnswer:
-        recalled = {t for m in q.memories for t in m.tags}
         blocks = [
             dict(start=r.start, end=r.end, description=r.description, place=r.place, task=r.task)
             for r in q.routine
         ]
-        for g in q.gatherings:
-            if g["tag"] not in recalled:
-                continue
-            g0, g1 = _hm(g["start"]), _hm(g["end"])
-            merged = []
-            for b in blocks:
-                b0, b1 = _hm(b["start"]), _hm(b["end"])
-                if b1 <= g0 or b0 >= g1:
-                    merged.append(b)
-                    continue
-                if b0 < g0:
-                    merged.append({**b, "end": _fmt(g0)})
-                if b1 > g1:
-                    merged.append({**b, "start": _fmt(g1)})
-            merged.append(
-                dict(
-                    start=g["start"],
-                    end=g["end"],
-                    description=f"go to {g['summary']}",
-                    place=g["place"],
-                    task=None,
-                )
-            )
-            blocks = sorted(merged, key=lambda b: _hm(b["start"]))
-        return DayPlanAnswer(items=blocks)
+        day = date.fromisoformat(q.date)
+        found = events_on(q.memories, day, place_names(tuple(q.places)))
+        by_id = {m.id: m for m in q.memories}
+        events = [(e, f"go to {_leaf(e.place)}: {_gist(by_id[ids[0]].content)}") for e, ids in found]
+        return DayPlanAnswer(items=with_events(blocks, events, day))
 
     @_answer.register
     def _(self, q: DecomposeTask) -> StepsAnswer:
@@ -187,9 +145,12 @@ class ScriptedBackend(ThinkingBackend):
         if _ROUTINE_WORDS.search(q.task) and "sleep" in q.task.lower():
             beds = [o for o in objects if "bed" in o.lower()] or objects
             return StepsAnswer(steps=[dict(description=q.task, object=beds[0], minutes=q.minutes)])
+        # Objects a retrieved memory names come first (the "act" retrieval shapes the steps).
+        recalled = [o for o in objects
+                    if any(_leaf(o).lower() in m.content.lower() for m in q.memories)]
         steps, left = [], q.minutes
         while left > 0 and len(steps) < 24:
-            obj = objects[rng.randrange(len(objects))]
+            obj = recalled.pop(0) if recalled else objects[rng.randrange(len(objects))]
             minutes = min(left, rng.choice((5, 10, 10, 15)))
             verb, _ = verb_for(_leaf(obj))
             steps.append(dict(description=f"{verb} ({q.task})", object=obj, minutes=minutes))
@@ -210,35 +171,32 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: DecideToTalk) -> TalkAnswer:
         if any(w in q.other_action.lower() for w in ("sleep", "talking")):
             return TalkAnswer(talk=False, reason=f"{q.other_name} is busy")
-        news = [m for m in q.memories if m.tags]
-        about = [m for m in q.memories if q.other_name.split()[0] in m.content]
+        news = _news(q.memories)
         if news:
-            return TalkAnswer(talk=True, reason="I have news to share")
-        if q.relationship or about:
-            talk = random.Random(q.seed).random() < 0.6
-            return TalkAnswer(talk=talk, reason="I know them" if talk else "not now")
-        talk = random.Random(q.seed).random() < 0.25
-        return TalkAnswer(talk=talk, reason="say hello" if talk else "a stranger")
+            return TalkAnswer(talk=True, reason=f"I want to tell them: {_gist(news[0].content)}"[:300])
+        about = [m for m in q.memories if _first(q.other_name) in m.content]
+        chance = 0.3 if (q.relationship or about) else 0.1
+        talk = random.Random(q.seed).random() < chance
+        return TalkAnswer(talk=talk, reason="to say hello" if talk else "nothing new to say")
 
     @_answer.register
     def _(self, q: NextLine) -> LineAnswer:
-        first = q.listener_name.split()[0]
+        rng = random.Random(q.seed)
+        first = _first(q.listener_name)
+        told = set(q.told)
+        news = [m for m in _news(q.memories) if m.id not in told]
         turn = len(q.history)
         if turn == 0:
-            return LineAnswer(line=f"Hi {first}! How are you doing?")
-        told = set(q.told)
-        fresh = [m for m in q.memories if m.id not in told and m.kind != "plan"]
-        news = [m for m in fresh if m.tags]
-        notable = [m for m in fresh if m.importance >= 4 and m.kind == "observation"]
-        if turn + 1 >= q.max_lines or not (news or notable):
-            return LineAnswer(line=f"It was good to see you, {first}. Talk soon!", end=True)
-        m = (news or notable)[0]
-        return LineAnswer(line=_retell(m.content)[:1000], shared=[m.id])
+            return LineAnswer(line=_opening(first, q.listener_name, q.memories, rng)[:1000])
+        if turn + 1 >= q.max_lines or not news:
+            return LineAnswer(line=_closing(first, q.memories, rng)[:1000], end=True)
+        m = news[0]
+        return LineAnswer(line=_retell(m)[:1000], shared=[m.id])
 
     @_answer.register
     def _(self, q: SummariseConversation) -> SummaryAnswer:
-        shared = [line for who, line in q.history if line.startswith(("I ", "Did you", "I heard"))]
-        topic = f": {shared[0]}" if shared else ""
+        told = [line for who, line in q.history if who == q.other_name and '"' in line]
+        topic = f": {_gist(told[0])}" if told else ""
         return SummaryAnswer(summary=f"I talked with {q.other_name}{topic}"[:400])
 
     # ------------------------------------------------------------------ reflection (§4.2)
@@ -246,51 +204,45 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: FocalPoints) -> FocalPointsAnswer:
         people = [n for n in q.people if n != q.persona_name]
         weight: dict[str, int] = {}
+        topics: dict[str, int] = {}
         for m in q.memories:
             for name in people:
                 if name in m.content:
                     weight[name] = weight.get(name, 0) + m.importance
-        tags: dict[str, int] = {}
-        for m in q.memories:
-            for t in m.tags:
-                tags[t] = tags.get(t, 0) + m.importance
-        summary = dict(q.topics)
-        points = [f"What do I know about {summary.get(t, t)}?"
-                  for t in sorted(tags, key=lambda t: (-tags[t], t))]
+            if m.importance >= 5:
+                for w in _content_words(m.content) - _name_words(people):
+                    topics[w] = topics.get(w, 0) + m.importance
+        points = [f"What do I know about the {t}?"
+                  for t in sorted(topics, key=lambda t: (-topics[t], t))[:2]]
         points += [f"How do I feel about {n}?" for n in sorted(weight, key=lambda n: (-weight[n], n))]
         points.append("What have I been spending my time on?")
         return FocalPointsAnswer(questions=points[: q.n])
 
     @_answer.register
     def _(self, q: Insights) -> InsightsAnswer:
-        ranked = sorted(q.memories, key=lambda m: (-m.importance, m.id))[:3] or list(q.memories)
-        if not ranked:
-            return InsightsAnswer(insights=[dict(text=f"I have no answer yet to: {q.focal_point}",
-                                                 evidence=[0])])
-        subject = re.sub(r"^(What do I know about|How do I feel about|What have I been)\s*",
-                         "", q.focal_point).rstrip("?")
-        lead = ranked[0]
-        text = f"Thinking about {subject or 'my days'}, what stands out is that {_lower(lead.content)}"
-        insights = [dict(text=text[:400], evidence=[m.id for m in ranked])]
-        if len(ranked) > 1 and q.n > 1:
-            insights.append(
-                dict(text=f"{subject.capitalize() or 'My routine'} has been on my mind lately."[:400],
-                     evidence=[m.id for m in ranked[1:]])
-            )
+        subject = re.sub(r"^(What do I know about|How do I feel about|What have I been)\s*(the )?",
+                         "", q.focal_point).rstrip("?") or "my days"
+        ranked = sorted(q.memories, key=lambda m: (-m.importance, m.id))
+        insights = []
+        for group in (ranked[:3], ranked[3:6]):
+            if len(group) < 2 or len(insights) >= q.n:
+                continue
+            insights.append(dict(text=_synthesis(subject, group)[:400], evidence=[m.id for m in group]))
+        if not insights:  # fewer than two memories: nothing to conclude (reflection drops it)
+            insights.append(dict(text=f"I know too little yet about {subject}."[:400],
+                                 evidence=[m.id for m in ranked] or [0]))
         return InsightsAnswer(insights=insights)
 
     @_answer.register
     def _(self, q: AnswerInterview) -> InterviewAnswer:
-        # The question's content words (no stopwords); a retrieved memory answers it when one of
-        # its news tags is such a word, or when it holds more than half of them. Best-ranked first.
+        # Relevance: how many of the question's content words a retrieved memory holds; ties
+        # keep retrieval order. No shared word: the persona does not know.
         words = _content_words(q.question)
-        tagged = [m for m in q.memories if words & set(m.tags)]
-        worded = [m for m in q.memories
-                  if words and 2 * len(words & _content_words(m.content)) > len(words)]
-        hits = tagged or worded
-        if not hits:
+        scored = [(len(words & _content_words(m.content)), -i, m) for i, m in enumerate(q.memories)]
+        best = max(scored, key=lambda s: s[:2], default=None)
+        if best is None or best[0] == 0:
             return InterviewAnswer(answer="No, I don't know anything about that.")
-        return InterviewAnswer(answer=f"Yes. {hits[0].content}"[:1000])
+        return InterviewAnswer(answer=f"Yes. {best[2].content}"[:1000])
 
     # ------------------------------------------------------------------ procedures (DESIGN §4)
     @_answer.register
@@ -320,16 +272,104 @@ def _content_words(text: str) -> set[str]:
     return {w for w in words if len(w) >= 3 and w not in _STOPWORDS}
 
 
-def _lower(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:2] != "I " else text
+#: A memory worth passing on: this important or more (routine sights rate 1-3).
+NEWS_IMPORTANCE = 5
+
+_HEARD = re.compile(r'^(?P<speaker>[^"]+?) told me: "(?P<statement>.*)"$', re.S)
 
 
-def _retell(content: str) -> str:
-    """Turn a memory into something said aloud: own first-person news as is, else as news."""
-    if content.startswith(("I ", "I'")):
-        return content
-    heard = re.match(r'^(?P<speaker>.+?) told me(?: that (?P<author>.+?) said)?: "(?P<statement>.*)"$', content, re.S)
-    if heard:
-        author = heard.group("author") or heard.group("speaker")
-        return f'Did you hear? {author} said: "{heard.group("statement")}"'
-    return f"Did you hear? {content}"
+def _first(name: str) -> str:
+    return name.split()[0] if name.strip() else name
+
+
+def _name_words(names) -> set[str]:
+    return {w.lower() for n in names for w in n.split()}
+
+
+def _gist(text: str, limit: int = 120) -> str:
+    """The innermost statement of a (possibly retold) memory, cut at ``limit`` characters."""
+    m = _HEARD.match(text)
+    while m is not None:
+        text = m.group("statement")
+        m = _HEARD.match(text)
+    text = text.strip().rstrip(".")
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _news(memories) -> list:
+    """Memories worth telling, best first.
+
+    Important, not a plan, reflection or summary; ranked by importance and retrieval order (the
+    views arrive best-scored first).
+    """
+    n = len(memories)
+    fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
+             if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
+             and not m.content.startswith("I talked with")]
+    return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
+
+
+_GREETINGS = ("Hi {first}!", "Hey {first}, good to see you.", "Oh, hello {first}!",
+              "{first}! Have you got a minute?", "Morning, {first}.", "Hello there, {first}.")
+_CLOSINGS = ("Anyway, I should get going.", "I'd better get back to it.", "Take care, {first}.",
+             "See you around, {first}.", "Let's catch up again soon.", "I have to run, bye {first}!")
+
+
+def _about(name: str, memories) -> list:
+    first = _first(name)
+    return [m for m in memories if first in m.content and m.kind != "plan"]
+
+
+def _opening(first: str, name: str, memories, rng: random.Random) -> str:
+    """A greeting plus a remark drawn from a retrieved memory about the listener, if any."""
+    greeting = _GREETINGS[rng.randrange(len(_GREETINGS))].format(first=first)
+    about = _about(name, memories)
+    if not about:
+        return f"{greeting} I don't think we've really talked before."
+    m = about[rng.randrange(min(3, len(about)))]
+    seen = re.match(rf"^{re.escape(name)} is (?P<doing>.+?)\.?$", m.content)
+    if seen:
+        return f"{greeting} Are you still {seen.group('doing')}?"
+    return f"{greeting} I was just thinking of {_gist(m.content, 90)}."
+
+
+def _closing(first: str, memories, rng: random.Random) -> str:
+    """A goodbye, with the speaker's own next thing to do when a retrieved plan names one."""
+    goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
+    plans = [m for m in memories if m.kind == "plan"]
+    if plans:
+        items = [i.strip() for i in plans[0].content.partition(": ")[2].split(";") if i.strip()]
+        if items:
+            return f"{goodbye} Next on my list: {items[rng.randrange(len(items))]}."
+    return goodbye
+
+
+def _synthesis(subject: str, group) -> str:
+    """An insight about ``subject`` from two or more memories.
+
+    Built from the topic words they share (or each one's main words), never one memory's sentence.
+    """
+    words = [_content_words(m.content) for m in group]
+    counts: dict[str, int] = {}
+    for ws in words:
+        for w in ws:
+            counts[w] = counts.get(w, 0) + 1
+    shared = sorted((w for w, c in counts.items() if c >= 2), key=lambda w: (-counts[w], w))[:4]
+    mean = round(sum(m.importance for m in group) / len(group))
+    if shared:
+        return (f"Thinking about {subject}: {len(group)} things I remember keep coming back to "
+                f"{', '.join(shared)}, and they matter to me ({mean}/10).")
+    heads = [", ".join(sorted(ws)[:2]) for ws in words if ws]
+    return f"Thinking about {subject}, I connect {' with '.join(heads)} ({mean}/10)."
+
+
+def _retell(m) -> str:
+    """Say a memory aloud.
+
+    Own first-person memories as they are, heard ones with who said them, sights as news;
+    relative days become the absolute date the memory meant.
+    """
+    text = absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
+    if text.startswith(("I ", "I'")) or _HEARD.match(text):
+        return text
+    return f"Did you hear? {text}"
