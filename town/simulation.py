@@ -25,12 +25,12 @@ from .mind import (
     Conversation,
     MindContext,
     View,
+    accept_talk,
     decide_action,
     maybe_reflect,
     move,
     perceive,
     plan_day,
-    recall,
     remember,
     say_next_line,
     want_to_talk,
@@ -300,9 +300,14 @@ class Simulation:
         return results
 
     def _start_conversation(self, a: str, b: str, decision: int) -> None:
-        """Start a conversation; the one addressed retrieves what it knows of ``a`` first."""
-        _, accepted = recall(self.personas[b], self.ctx, f"{self.personas[a].name} wants to talk to me.",
-                             purpose="react")
+        """Start a conversation if ``b``, after retrieving what it knows of ``a``, accepts.
+
+        When ``b`` declines, ``a`` goes on with its plan (``decide_action``).
+        """
+        accept, accepted = accept_talk(self.personas[b], self.ctx, a, self.personas[a].name)
+        if not accept:
+            decide_action(self.personas[a], self.ctx)
+            return
         cid = self._next_conversation
         self._next_conversation += 1
         conv = Conversation(id=cid, a=a, b=b, start_tick=self.clock.tick)

@@ -135,7 +135,7 @@ class ScriptedBackend(ThinkingBackend):
         day = date.fromisoformat(q.date)
         found = events_on(q.memories, day, place_names(tuple(q.places)))
         by_id = {m.id: m for m in q.memories}
-        events = [(e, f"go to {_leaf(e.place)}: {_gist(by_id[ids[0]].content)}") for e, ids in found]
+        events = [(e, f"go to {_leaf(e.place)}: {_gist(by_id[ids[0]].content, 60)}") for e, ids in found]
         return DayPlanAnswer(items=with_events(blocks, events, day))
 
     @_answer.register
@@ -171,11 +171,12 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: DecideToTalk) -> TalkAnswer:
         if any(w in q.other_action.lower() for w in ("sleep", "talking")):
             return TalkAnswer(talk=False, reason=f"{q.other_name} is busy")
-        news = _news(q.memories)
+        news = _news(q.memories, q.other_name)
         if news:
             return TalkAnswer(talk=True, reason=f"I want to tell them: {_gist(news[0].content)}"[:300])
         about = [m for m in q.memories if _first(q.other_name) in m.content]
-        chance = 0.3 if (q.relationship or about) else 0.1
+        # Nothing new to tell: an invitation is usually accepted, a stranger rarely addressed.
+        chance = (0.7 if q.invited else 0.15) if (q.relationship or about) else (0.5 if q.invited else 0.05)
         talk = random.Random(q.seed).random() < chance
         return TalkAnswer(talk=talk, reason="to say hello" if talk else "nothing new to say")
 
@@ -184,7 +185,7 @@ class ScriptedBackend(ThinkingBackend):
         rng = random.Random(q.seed)
         first = _first(q.listener_name)
         told = set(q.told)
-        news = [m for m in _news(q.memories) if m.id not in told]
+        news = [m for m in _news(q.memories, q.listener_name) if m.id not in told]
         turn = len(q.history)
         if turn == 0:
             return LineAnswer(line=_opening(first, q.listener_name, q.memories, rng)[:1000])
@@ -296,7 +297,7 @@ def _gist(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
-def _news(memories) -> list:
+def _news(memories, listener_name: str = "") -> list:
     """Memories worth telling, best first.
 
     Important, not a plan, reflection or summary; ranked by importance and retrieval order (the
@@ -305,7 +306,8 @@ def _news(memories) -> list:
     n = len(memories)
     fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
              if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
-             and not m.content.startswith("I talked with")]
+             and not m.content.startswith("I talked with")
+             and not (listener_name and m.content.startswith(listener_name))]
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 
 
@@ -330,7 +332,18 @@ def _opening(first: str, name: str, memories, rng: random.Random) -> str:
     seen = re.match(rf"^{re.escape(name)} is (?P<doing>.+?)\.?$", m.content)
     if seen:
         return f"{greeting} Are you still {seen.group('doing')}?"
-    return f"{greeting} I was just thinking of {_gist(m.content, 90)}."
+    last = re.match(rf"^I talked with {re.escape(name)}(?:: (?P<topic>.+))?$", m.content, re.S)
+    if last:
+        topic = last.group("topic")
+        return (f"{greeting} I keep thinking about what we said: {_gist(topic, 80)}." if topic
+                else f"{greeting} Good to see you again.")
+    if m.kind == "reflection":
+        return f"{greeting} I've been thinking about you lately."
+    return f"{greeting} I remember that {_lower(_gist(m.content, 90))}."
+
+
+def _lower(text: str) -> str:
+    return text if text[:2] in ("I ", "I'") else text[:1].lower() + text[1:]
 
 
 def _closing(first: str, memories, rng: random.Random) -> str:
