@@ -1,8 +1,10 @@
 """The scripted backend: deterministic rules that answer every question without a network.
 
-Rules work over the persona files, the world and retrieved memories, so behaviour still flows
-through retrieval as in Park et al. 2023: a day plan adds a gathering only if a retrieved memory
-carries its news tag, and a conversation passes on the speaker's top retrieved memories.
+Rules work over the question's inputs alone (the persona's file, what it perceives, the clock and
+the retrieved memories' text), so behaviour flows through retrieval as in Park et al. 2023:
+importance comes from the embedded rater (``town.importance``), a day plan adds an event only
+when a retrieved memory's text states it (``town.thinking.dayplan``), and a conversation passes
+on the speaker's best retrieved memories that the listener has not heard from them.
 """
 
 from __future__ import annotations
