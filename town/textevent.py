@@ -108,6 +108,7 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _TODAY_WORDS = re.compile(r"^(?:tonight|this (?:morning|afternoon|evening))$", re.I)
 _DAY_BIT = parsedatetime.pdtContext.ACU_DAY
 _MONTH_BIT = parsedatetime.pdtContext.ACU_MONTH
+_YEAR_BIT = parsedatetime.pdtContext.ACU_YEAR
 
 
 def _calendar() -> parsedatetime.Calendar:
@@ -132,14 +133,18 @@ def _days(text: str, created: datetime) -> list[tuple[int, date, int, int]]:
             bare = words.removeprefix("on ").removeprefix("this ")
             if bare in _WEEKDAYS and _WEEKDAYS.index(bare) == created.weekday():
                 day = created.date()
-            found.append((2 if ctx.accuracy & _MONTH_BIT else 1, day, a, b))
+            named = bool(ctx.accuracy & _MONTH_BIT)
+            if named and not ctx.accuracy & _YEAR_BIT and (day - created.date()).days > 183:
+                day = day.replace(year=day.year - 1)  # "February 14" read on the 16th: this year's
+            found.append((2 if named else 1, day, a, b))
     return found
 
 
 def stated_day(text: str, created: datetime) -> date | None:
     """The day ``text`` names ("tomorrow", "on Tuesday", "February 14"), read on ``created``.
 
-    A named month and day wins over a weekday; a bare weekday equal to ``created``'s weekday
+    A named month and day wins over a weekday, and without a year it is the nearest such date
+    (within about six months after ``created``); a bare weekday equal to ``created``'s weekday
     means that same day; "tonight" / "this evening" mean ``created``'s day. Returns None when no
     day is named (a month alone, "next week" and the like name no day).
     """

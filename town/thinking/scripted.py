@@ -184,17 +184,24 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: NextLine) -> LineAnswer:
+        # Open with a greeting (and news, if any); then each turn passes on the best retrieved
+        # memory not yet told, or reacts to the news just heard, or says goodbye.
         rng = random.Random(q.seed)
         first = _first(q.listener_name)
         told = set(q.told)
         news = [m for m in _news(q.memories, q.listener_name) if m.id not in told]
         turn = len(q.history)
         if turn == 0:
-            return LineAnswer(line=_opening(first, q.listener_name, q.memories, rng)[:1000])
-        if turn + 1 >= q.max_lines or not news:
-            return LineAnswer(line=_closing(first, q.memories, rng)[:1000], end=True)
-        m = news[0]
-        return LineAnswer(line=_retell(m)[:1000], shared=[m.id])
+            opening = _opening(first, q.listener_name, q.memories, rng)
+            if news:
+                return LineAnswer(line=f"{opening} {_retell(news[0])}"[:1000], shared=[news[0].id])
+            return LineAnswer(line=opening[:1000])
+        if turn + 1 < q.max_lines and news:
+            return LineAnswer(line=_retell(news[0])[:1000], shared=[news[0].id])
+        last = q.history[-1][1]
+        if turn + 1 < q.max_lines and not _small_talk(last, _first(q.persona_name)):
+            return LineAnswer(line=_reaction(first, last, rng)[:1000])
+        return LineAnswer(line=_closing(first, q.memories, rng)[:1000], end=True)
 
     @_answer.register
     def _(self, q: SummariseConversation) -> SummaryAnswer:
@@ -314,9 +321,25 @@ def _news(memories, listener_name: str = "") -> list:
 
 
 _GREETINGS = ("Hi {first}!", "Hey {first}, good to see you.", "Oh, hello {first}!",
-              "{first}! Have you got a minute?", "Morning, {first}.", "Hello there, {first}.")
+              "Got a minute, {first}?", "Morning, {first}.", "Hello there, {first}.")
+_REACTIONS = ("Really, {first}? ", "Oh, I had no idea: ", "Thanks for telling me, {first}: ",
+              "Good to know: ", "Wow, {first}: ")
 _CLOSINGS = ("Anyway, I should get going.", "I'd better get back to it.", "Take care, {first}.",
              "See you around, {first}.", "Let's catch up again soon.", "I have to run, bye {first}!")
+
+
+def _small_talk(line: str, first: str) -> bool:
+    """Whether ``line`` (said to ``first``) is a greeting, a reaction or a goodbye, not news."""
+    starts = tuple(t.format(first=first).split(first)[0] or t.format(first=first)
+                   for t in _GREETINGS + _REACTIONS + _CLOSINGS)
+    return line.startswith(starts) and " told me: " not in line and "Did you hear?" not in line \
+        and not line.startswith("I ")
+
+
+def _reaction(first: str, heard: str, rng: random.Random) -> str:
+    """A reply to news just heard, echoing its first words."""
+    gist = _gist(re.sub(r"^.*?(Did you hear\? )", "", heard), 60)
+    return _REACTIONS[rng.randrange(len(_REACTIONS))].format(first=first) + f"{_lower(gist)}?"
 
 
 def _about(name: str, memories) -> list:
