@@ -38,3 +38,17 @@ def test_the_party_invitation_rates_at_least_6():
 def test_rating_is_a_pure_function_of_text_and_kind():
     assert [rate(PARTY, "chat") for _ in range(3)] == [rate(PARTY, "chat")] * 3
     assert rate("I tied my shoelaces.", "reflection") >= 3  # an insight is never trivial
+
+
+def test_the_scripted_backend_rates_with_the_embedded_rater():
+    """What a persona's memories get: the same bar through the backend's RateImportance."""
+    from town.thinking.questions import RateImportance
+    from town.thinking.scripted import ScriptedBackend
+
+    def ask(text, kind):
+        q = RateImportance(persona="ann", persona_name="Ann Able", content=text, kind=kind)
+        return ScriptedBackend().ask(q).importance
+
+    assert ask(MUNDANE[0], "observation") <= 3
+    assert ask(LIFE_EVENTS[0], "whisper") >= 7
+    assert ask(PARTY, "observation") >= 6
