@@ -298,6 +298,7 @@ def _name_words(names) -> set[str]:
 
 def _gist(text: str, limit: int = 120) -> str:
     """The innermost statement of a (possibly retold) memory, cut at ``limit`` characters."""
+    text = re.sub(r"^I talked with [^:]+: ", "", text)
     m = _HEARD.match(text)
     while m is not None:
         text = m.group("statement")
