@@ -14,6 +14,7 @@ embedding.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import numpy as np
@@ -33,11 +34,16 @@ ANCHORS: tuple[tuple[str, int], ...] = (
     ("The sink is being used to wash dishes.", 2),
     ("I am reading articles at the library table.", 2),
     ("Isabella is brewing coffee at the counter.", 2),
+    ("Sam is going for a jog around the park.", 2),
+    ("Mei is eating breakfast at the dining table of the kitchen.", 1),
     ("I had a sandwich for lunch.", 3),
     ("The espresso machine needs cleaning this week.", 3),
     ("I bought milk at the market.", 3),
     ("The shop opens at 8am and closes at 8pm.", 3),
     ("I chatted with a neighbour about the weather.", 3),
+    ("Tom is my co-worker at the shop.", 3),
+    ("Jane is a friend who likes to paint in the park.", 3),
+    ("About Sam: a neighbour who walks his dog every morning.", 3),
     ("I finished a chapter of my research paper.", 4),
     ("A friend told me about a book she is reading.", 4),
     ("The pharmacy will be closed for renovation tomorrow.", 5),
@@ -58,6 +64,8 @@ ANCHORS: tuple[tuple[str, int], ...] = (
     ("Our house burned down.", 10),
 )
 
+_HEARD = re.compile(r'^[^"]+? told me: "(.*)"$', re.S)
+
 #: Softmax temperature over cosine similarities (lower = nearer anchors weigh more).
 TEMPERATURE = 0.05
 
@@ -71,9 +79,14 @@ def _anchors() -> tuple[np.ndarray, np.ndarray]:
 def rate(content: str, kind: str) -> int:
     """Importance 1-10 of a memory with text ``content`` of kind ``kind``.
 
-    A reflection rates at least 3 (an insight is never trivial); other kinds rate by text alone.
+    A heard memory ('Klaus Mueller told me: "..."') rates as the statement quoted in it; a
+    reflection rates at least 3 (an insight is never trivial).
     """
     vectors, ratings = _anchors()
+    heard = _HEARD.match(content)
+    while heard is not None:  # what was said matters, not who passed it on
+        content = heard.group(1)
+        heard = _HEARD.match(content)
     v = shared_minilm().embed([content])[0].astype(np.float64)
     sims = vectors @ v
     w = np.exp((sims - sims.max()) / TEMPERATURE)

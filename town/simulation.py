@@ -168,7 +168,11 @@ class Simulation:
         return sim
 
     def _seed(self) -> None:
-        """Write each persona's seeded memories and relationships (tick 0)."""
+        """Write each persona's seeded memories and relationships (tick 0).
+
+        A relationship from the persona file is long-known background, not news: it is written
+        with importance ``RELATIONSHIP_IMPORTANCE`` instead of being rated.
+        """
         for p in self.personas.values():
             for m in p.spec.memories:
                 remember(p, self.ctx, kind=getattr(m, "kind", "observation") or "observation",
@@ -176,7 +180,8 @@ class Simulation:
             for rel in getattr(p.spec, "relationships", ()) or ():
                 other = self.ctx.names.get(rel.persona, rel.persona)
                 remember(p, self.ctx, kind="observation", subject=rel.persona,
-                         content=_relationship_sentence(other, rel.description))
+                         content=_relationship_sentence(other, rel.description),
+                         importance=RELATIONSHIP_IMPORTANCE)
 
     # ------------------------------------------------------------------ the tick
     def _fire_scenario_events(self) -> None:
@@ -423,6 +428,11 @@ class Simulation:
         self._next_event = int(state["next_event"])
         if "town_procedures" in state:
             self.procedures.set_state(state["town_procedures"])
+
+
+#: Importance of a relationship seeded from a persona file (known background, Park et al. 2023
+#: §4.1's mundane end of the scale).
+RELATIONSHIP_IMPORTANCE = 3
 
 
 def _relationship_sentence(other: str, description: str) -> str:

@@ -184,23 +184,24 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: NextLine) -> LineAnswer:
-        # Open with a greeting (and news, if any); then each turn passes on the best retrieved
-        # memory not yet told, or reacts to the news just heard, or says goodbye.
+        # Open with a greeting; then each turn passes on the best retrieved memory not yet told,
+        # or reacts to the news just heard, or asks for news once, or says goodbye.
         rng = random.Random(q.seed)
         first = _first(q.listener_name)
         told = set(q.told)
         news = [m for m in _news(q.memories, q.listener_name) if m.id not in told]
+        if len(told) >= SHARE_PER_TALK:
+            news = []
         turn = len(q.history)
         if turn == 0:
-            opening = _opening(first, q.listener_name, q.memories, rng)
-            if news:
-                return LineAnswer(line=f"{opening} {_retell(news[0])}"[:1000], shared=[news[0].id])
-            return LineAnswer(line=opening[:1000])
+            return LineAnswer(line=_opening(first, q.listener_name, q.memories, rng)[:1000])
         if turn + 1 < q.max_lines and news:
             return LineAnswer(line=_retell(news[0])[:1000], shared=[news[0].id])
         last = q.history[-1][1]
         if turn + 1 < q.max_lines and not _small_talk(last, _first(q.persona_name)):
             return LineAnswer(line=_reaction(first, last, rng)[:1000])
+        if turn == 1:
+            return LineAnswer(line=_PROMPTS[rng.randrange(len(_PROMPTS))].format(first=first))
         return LineAnswer(line=_closing(first, q.memories, rng)[:1000], end=True)
 
     @_answer.register
@@ -284,6 +285,8 @@ def _content_words(text: str) -> set[str]:
 
 #: A memory worth passing on: this important or more (routine sights rate 1-3).
 NEWS_IMPORTANCE = 5
+#: Memories one speaker passes on in one conversation at most (then they react or say goodbye).
+SHARE_PER_TALK = 2
 
 _HEARD = re.compile(r'^(?P<speaker>[^"]+?) told me: "(?P<statement>.*)"$', re.S)
 
@@ -323,6 +326,8 @@ def _news(memories, listener_name: str = "") -> list:
 
 _GREETINGS = ("Hi {first}!", "Hey {first}, good to see you.", "Oh, hello {first}!",
               "Got a minute, {first}?", "Morning, {first}.", "Hello there, {first}.")
+_PROMPTS = ("Good to see you too, {first}. What's new?", "Hi {first}! Any news?",
+            "Oh hi {first}, what have you been up to?", "Hey {first}. Anything new with you?")
 _REACTIONS = ("Really, {first}? ", "Oh, I had no idea: ", "Thanks for telling me, {first}: ",
               "Good to know: ", "Wow, {first}: ")
 _CLOSINGS = ("Anyway, I should get going.", "I'd better get back to it.", "Take care, {first}.",
@@ -332,7 +337,7 @@ _CLOSINGS = ("Anyway, I should get going.", "I'd better get back to it.", "Take 
 def _small_talk(line: str, first: str) -> bool:
     """Whether ``line`` (said to ``first``) is a greeting, a reaction or a goodbye, not news."""
     starts = tuple(t.format(first=first).split(first)[0] or t.format(first=first)
-                   for t in _GREETINGS + _REACTIONS + _CLOSINGS)
+                   for t in _GREETINGS + _PROMPTS + _REACTIONS + _CLOSINGS)
     return line.startswith(starts) and " told me: " not in line and "Did you hear?" not in line \
         and not line.startswith("I ")
 
@@ -340,7 +345,7 @@ def _small_talk(line: str, first: str) -> bool:
 def _reaction(first: str, heard: str, rng: random.Random) -> str:
     """A reply to news just heard, echoing its first words."""
     gist = _gist(re.sub(r"^.*?(Did you hear\? )", "", heard), 60)
-    return _REACTIONS[rng.randrange(len(_REACTIONS))].format(first=first) + f"{_lower(gist)}?"
+    return _REACTIONS[rng.randrange(len(_REACTIONS))].format(first=first) + f"“{gist}”?"
 
 
 def _about(name: str, memories) -> list:
@@ -357,7 +362,11 @@ def _opening(first: str, name: str, memories, rng: random.Random) -> str:
     m = about[rng.randrange(min(3, len(about)))]
     seen = re.match(rf"^{re.escape(name)} is (?P<doing>.+?)\.?$", m.content)
     if seen:
-        return f"{greeting} Are you still {seen.group('doing')}?"
+        doing = seen.group("doing")
+        if doing.split(" ", 1)[0].endswith("ing"):
+            return f"{greeting} Are you still {doing}?"
+        if doing.startswith("my "):
+            return f"{greeting} Always nice to run into {doing}."
     last = re.match(rf"^I talked with {re.escape(name)}(?:: (?P<topic>.+))?$", m.content, re.S)
     if last:
         topic = last.group("topic")
