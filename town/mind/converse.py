@@ -163,6 +163,8 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
     if shared:
         heard = remember(listener, ctx, kind="chat", content=f'{speaker.name} told me: "{answer.line}"',
                          conversation=conv.id, source=(speaker.id, shared[0]), subject=speaker.id)
+        # The listener now knows the speaker knows this: it will not tell it back to them.
+        listener.told.setdefault(speaker.id, []).append(_chain(heard)[1])
         event = find_event(heard.content, heard.created, place_names(ctx.world.tilemap.addresses()))
         if event is not None and event.start.date() == ctx.now.date() and event.end > ctx.now:
             listener.needs_replan = True

@@ -173,7 +173,7 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: DecideToTalk) -> TalkAnswer:
         if any(w in q.other_action.lower() for w in ("sleep", "talking")):
             return TalkAnswer(talk=False, reason=f"{q.other_name} is busy")
-        news = _news(q.memories, q.other_name)
+        news = _news(q.memories, q.other_name, q.persona_name)
         if news:
             return TalkAnswer(talk=True, reason=f"I want to tell them: {_gist(news[0].content)}"[:300])
         about = [m for m in q.memories if _first(q.other_name) in m.content]
@@ -189,7 +189,7 @@ class ScriptedBackend(ThinkingBackend):
         rng = random.Random(q.seed)
         first = _first(q.listener_name)
         told = set(q.told)
-        news = [m for m in _news(q.memories, q.listener_name) if m.id not in told]
+        news = [m for m in _news(q.memories, q.listener_name, q.persona_name) if m.id not in told]
         if len(told) >= SHARE_PER_TALK:
             news = []
         turn = len(q.history)
@@ -201,7 +201,8 @@ class ScriptedBackend(ThinkingBackend):
         if turn + 1 < q.max_lines and not _small_talk(last, _first(q.persona_name)):
             return LineAnswer(line=_reaction(first, last, rng)[:1000])
         if turn == 1:
-            return LineAnswer(line=_PROMPTS[rng.randrange(len(_PROMPTS))].format(first=first))
+            since = _last_talk(q.listener_name, q.memories)
+            return LineAnswer(line=_PROMPTS[rng.randrange(len(_PROMPTS))].format(first=first, since=since))
         return LineAnswer(line=_closing(first, q.memories, rng)[:1000], end=True)
 
     @_answer.register
@@ -310,24 +311,26 @@ def _gist(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
-def _news(memories, listener_name: str = "") -> list:
+def _news(memories, listener_name: str = "", own_name: str = "") -> list:
     """Memories worth telling, best first.
 
-    Important, not a plan, reflection or summary; ranked by importance and retrieval order (the
-    views arrive best-scored first).
+    Important, not a plan, reflection or summary, not naming the listener (news about someone
+    is not news to them), not what the speaker saw themselves doing; ranked by importance and retrieval order (the views arrive
+    best-scored first).
     """
     n = len(memories)
     fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
              if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
              and not m.content.startswith("I talked with")
-             and not (listener_name and m.content.startswith(listener_name))]
+             and not (listener_name and listener_name in m.content)
+             and not (own_name and m.content.startswith(own_name))]
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 
 
 _GREETINGS = ("Hi {first}!", "Hey {first}, good to see you.", "Oh, hello {first}!",
               "Got a minute, {first}?", "Morning, {first}.", "Hello there, {first}.")
-_PROMPTS = ("Good to see you too, {first}. What's new?", "Hi {first}! Any news?",
-            "Oh hi {first}, what have you been up to?", "Hey {first}. Anything new with you?")
+_PROMPTS = ("Good to see you too, {first}. What's new{since}?", "Hi {first}! Any news{since}?",
+            "Oh hi {first}, what have you been up to{since}?", "Hey {first}. Anything new{since}?")
 _REACTIONS = ("Really, {first}? ", "Oh, I had no idea: ", "Thanks for telling me, {first}: ",
               "Good to know: ", "Wow, {first}: ")
 _CLOSINGS = ("Anyway, I should get going.", "I'd better get back to it.", "Take care, {first}.",
@@ -336,7 +339,7 @@ _CLOSINGS = ("Anyway, I should get going.", "I'd better get back to it.", "Take 
 
 def _small_talk(line: str, first: str) -> bool:
     """Whether ``line`` (said to ``first``) is a greeting, a reaction or a goodbye, not news."""
-    starts = tuple(t.format(first=first).split(first)[0] or t.format(first=first)
+    starts = tuple(t.format(first=first, since="").split(first)[0] or t.format(first=first, since="")
                    for t in _GREETINGS + _PROMPTS + _REACTIONS + _CLOSINGS)
     return line.startswith(starts) and " told me: " not in line and "Did you hear?" not in line \
         and not line.startswith("I ")
@@ -349,17 +352,28 @@ def _reaction(first: str, heard: str, rng: random.Random) -> str:
 
 
 def _about(name: str, memories) -> list:
+    """Retrieved memories about ``name``, newest first: not plans, not the speaker's own feelings."""
     first = _first(name)
-    return [m for m in memories if first in m.content and m.kind != "plan"]
+    about = [m for m in memories if first in m.content and m.kind != "plan"
+             and not m.content.startswith(("I ", "I'"))]
+    return sorted(about, key=lambda m: (m.created, m.id), reverse=True)
+
+
+def _last_talk(name: str, memories) -> str:
+    """" since we talked at 10:03" when a retrieved summary of a talk with ``name`` says when."""
+    talks = [m for m in _about(name, memories) if m.content.startswith(f"I talked with {name}")]
+    return f" since we talked at {talks[0].created[11:16]}" if talks and talks[0].created else ""
 
 
 def _opening(first: str, name: str, memories, rng: random.Random) -> str:
-    """A greeting plus a remark drawn from a retrieved memory about the listener, if any."""
+    """A greeting plus a remark drawn from the newest retrieved memory about the listener."""
     greeting = _GREETINGS[rng.randrange(len(_GREETINGS))].format(first=first)
     about = _about(name, memories)
     if not about:
-        return f"{greeting} I don't think we've really talked before."
-    m = about[rng.randrange(min(3, len(about)))]
+        return f"{greeting} I don't think we've met properly yet."
+    m = next((m for m in about if not _gist(m.content).startswith(("I ", "I'"))), None)
+    if m is None:
+        return f"{greeting} How are you doing?"
     seen = re.match(rf"^{re.escape(name)} is (?P<doing>.+?)\.?$", m.content)
     if seen:
         doing = seen.group("doing")
@@ -370,8 +384,10 @@ def _opening(first: str, name: str, memories, rng: random.Random) -> str:
     last = re.match(rf"^I talked with {re.escape(name)}(?:: (?P<topic>.+))?$", m.content, re.S)
     if last:
         topic = last.group("topic")
-        return (f"{greeting} I keep thinking about what we said: {_gist(topic, 80)}." if topic
-                else f"{greeting} Good to see you again.")
+        when = m.created[11:16] if m.created else "last time"
+        if topic and name not in topic and first not in topic:
+            return f"{greeting} I keep thinking about what we said at {when}: {_gist(topic, 80)}."
+        return f"{greeting} We last talked at {when}, didn't we?"
     if m.kind == "reflection":
         return f"{greeting} I've been thinking about you lately."
     return f"{greeting} I remember that {_lower(_gist(m.content, 90))}."
