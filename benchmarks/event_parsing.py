@@ -79,6 +79,10 @@ def _fmt(event) -> tuple[str, str, str] | None:
     return event.place, f"{event.start:%m-%d %H:%M}", f"{event.end:%m-%d %H:%M}"
 
 
+def _show(e) -> str:
+    return "none" if e is None else f"{e[0].split(':', 1)[1]} {e[1]}–{e[2][-5:]}"
+
+
 def main() -> None:
     """Print the accuracy table and the median cost per call."""
     ok = 0
@@ -86,8 +90,7 @@ def main() -> None:
     for phrase, expected in TABLE:
         got = _fmt(find_event(phrase, CREATED, PLACES))
         ok += got == expected
-        show = (lambda e: "none" if e is None else f"{e[0].split(':', 1)[1]} {e[1]}–{e[2][-5:]}")
-        print(f"| {phrase} | {show(expected)} | {show(got)} | {'yes' if got == expected else 'NO'} |")
+        print(f"| {phrase} | {_show(expected)} | {_show(got)} | {'yes' if got == expected else 'NO'} |")
     print(f"\n{ok}/{len(TABLE)} correct ({100 * ok / len(TABLE):.0f}%)")
     find_event(TABLE[0][0], CREATED, PLACES)  # warm the calendar and the place pattern
     times = []

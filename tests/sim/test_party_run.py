@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 
 from town.events import EventKind
-from town.metrics import heard_via_conversation, minutes_at, plans_including
+from town.metrics import heard_via_conversation, minutes_at
 from town.recording import RunReader
 
 PERSONAS = ("isabella_rodriguez", "klaus_mueller", "maria_lopez")

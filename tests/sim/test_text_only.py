@@ -17,7 +17,6 @@ from collections import defaultdict
 
 import pytest
 import yaml
-
 from cli_helpers import REPO, run_cli
 
 from town.events import EventKind

@@ -315,8 +315,8 @@ def _news(memories, listener_name: str = "", own_name: str = "") -> list:
     """Memories worth telling, best first.
 
     Important, not a plan, reflection or summary, not naming the listener (news about someone
-    is not news to them), not what the speaker saw themselves doing; ranked by importance and retrieval order (the views arrive
-    best-scored first).
+    is not news to them), not what the speaker saw themselves doing; ranked by importance and
+    retrieval order (the views arrive best-scored first).
     """
     n = len(memories)
     fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
