@@ -197,8 +197,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _hours(args.hours)
     try:
         sim = build_simulation(args, out)
-    except KeyboardInterrupt:
-        _remove_run(out)  # interrupted before its first snapshot: nothing worth keeping
+    except BaseException:  # Ctrl-C, a bad town, a full disk before the first snapshot
+        _remove_run(out)  # nothing worth keeping, nothing half-made left
         raise
     try:
         ticks = _ticks(args.hours, sim.clock.seconds_per_tick)
