@@ -4,7 +4,7 @@
 writes fail with SQLite's own "database or disk is full" error from a chosen point on: no
 special mount is needed. Run as a script (``python tests/fault_checks.py ARGS``), this module
 runs the `town` command line with the faults named by the environment (``TOWN_TEST_FULL_AT``,
-``TOWN_TEST_CRASH_AT_TICK``), for the tests that drive ``serve`` in a subprocess.
+``TOWN_TEST_CRASH_AT_TICK``, ``TOWN_TEST_KILL_AT_TICK``), for the tests that need a process.
 """
 
 from __future__ import annotations
@@ -91,6 +91,23 @@ def crash_at(tick: int) -> None:
     town.simulation.decide_action = crashing
 
 
+def kill_at(tick: int) -> None:
+    """From now on (in this process) the process kills itself (SIGKILL) inside tick ``tick``."""
+    import signal
+
+    import town.simulation
+    from town.mind import act
+
+    decide = act.decide_action
+
+    def killing(p, ctx):
+        if ctx.tick >= tick:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return decide(p, ctx)
+
+    town.simulation.decide_action = killing
+
+
 def integrity(path: Path) -> str:
     """``PRAGMA integrity_check`` of a run file ("ok" when sound)."""
     conn = sqlite3.connect(path)
@@ -137,6 +154,8 @@ if __name__ == "__main__":
         database.connect = full_disk(tick=int(os.environ["TOWN_TEST_FULL_AT"]))
     if os.environ.get("TOWN_TEST_CRASH_AT_TICK"):
         crash_at(int(os.environ["TOWN_TEST_CRASH_AT_TICK"]))
+    if os.environ.get("TOWN_TEST_KILL_AT_TICK"):
+        kill_at(int(os.environ["TOWN_TEST_KILL_AT_TICK"]))
     from web.cli import main
 
     sys.exit(main(sys.argv[1:]))
