@@ -4,7 +4,8 @@
 writes fail with SQLite's own "database or disk is full" error from a chosen point on: no
 special mount is needed. Run as a script (``python tests/fault_checks.py ARGS``), this module
 runs the `town` command line with the faults named by the environment (``TOWN_TEST_FULL_AT``,
-``TOWN_TEST_CRASH_AT_TICK``, ``TOWN_TEST_KILL_AT_TICK``), for the tests that need a process.
+``TOWN_TEST_CRASH_AT_TICK``, ``TOWN_TEST_KILL_AT_TICK``, ``TOWN_TEST_SLOW_START_S``), for the
+tests that need a process of their own.
 """
 
 from __future__ import annotations
@@ -108,6 +109,21 @@ def kill_at(tick: int) -> None:
     town.simulation.decide_action = killing
 
 
+def slow_start(seconds: float) -> None:
+    """From now on (in this process) seeding a new run's memories takes ``seconds`` longer."""
+    import time
+
+    import town.simulation
+
+    seed = town.simulation.Simulation._seed
+
+    def slow(self):
+        time.sleep(seconds)
+        seed(self)
+
+    town.simulation.Simulation._seed = slow
+
+
 def integrity(path: Path) -> str:
     """``PRAGMA integrity_check`` of a run file ("ok" when sound)."""
     conn = sqlite3.connect(path)
@@ -154,6 +170,8 @@ if __name__ == "__main__":
         database.connect = full_disk(tick=int(os.environ["TOWN_TEST_FULL_AT"]))
     if os.environ.get("TOWN_TEST_CRASH_AT_TICK"):
         crash_at(int(os.environ["TOWN_TEST_CRASH_AT_TICK"]))
+    if os.environ.get("TOWN_TEST_SLOW_START_S"):
+        slow_start(float(os.environ["TOWN_TEST_SLOW_START_S"]))
     if os.environ.get("TOWN_TEST_KILL_AT_TICK"):
         kill_at(int(os.environ["TOWN_TEST_KILL_AT_TICK"]))
     from web.cli import main
