@@ -122,18 +122,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _remove_run(out)
         raise
     url = session.url + (f"/?token={session.token}" if session.token else "/")
-    print(f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)", flush=True)
+    lines = [f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)"]
     if session.token:
-        print(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}",
-              flush=True)
-    return _serve_until_stopped(session, sim)
+        lines.append(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}")
+    return _serve_until_stopped(session, sim, lines)
 
 
-def _serve_until_stopped(session, sim) -> int:
-    """Wait for Ctrl-C or a failed tick; close the run; the exit code (see :func:`cmd_serve`)."""
+def _serve_until_stopped(session, sim, lines: list[str]) -> int:
+    """Print ``lines``, wait for Ctrl-C or a failed tick, close the run; the exit code."""
     runner = session.runner
     code = 0
     try:
+        for line in lines:
+            print(line, flush=True)
         while runner.status()["state"] not in ("failed", "stopped", "finished"):
             time.sleep(0.2)
         if runner.error is not None:
