@@ -27,6 +27,7 @@ CLOSE_ALL = """events:
 
 
 def test_closing_the_whole_town_makes_people_wait_where_they_are(tmp_path):
+    """The town closes at 07:05: the hour runs to its end, everyone waits in place and says so."""
     town = tmp_path / "closed"
     shutil.copytree(VILLE, town)
     (town / "events.yaml").write_text(CLOSE_ALL)

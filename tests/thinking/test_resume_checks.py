@@ -32,6 +32,7 @@ COUNTS = {
 
 
 def counts(path) -> dict:
+    """Row count and newest tick or seq of each content table (what a cut would change)."""
     conn = sqlite3.connect(path)
     try:
         return {table: conn.execute(sql).fetchone() for table, sql in COUNTS.items()}
@@ -86,6 +87,7 @@ def test_the_killed_run_holds_ticks_after_its_last_snapshot(copy):
 
 
 def test_resume_with_the_model_server_down_cuts_nothing(copy, capsys):
+    """The model server is down: exit 2, one line naming it, the run as it was."""
     server, _, run = copy
     before = counts(run)
     server.down()
@@ -99,6 +101,7 @@ def test_resume_with_the_model_server_down_cuts_nothing(copy, capsys):
 
 
 def test_resume_with_a_persona_file_missing_cuts_nothing(copy, capsys):
+    """A persona file of the run's town is gone: exit 2, one line, the run as it was."""
     _, town, run = copy
     before = counts(run)
     persona = town / "klaus_mueller.yaml"
@@ -114,6 +117,7 @@ def test_resume_with_a_persona_file_missing_cuts_nothing(copy, capsys):
 
 
 def test_resume_with_the_town_folder_moved_cuts_nothing(copy, capsys):
+    """The run's town folder has moved: exit 2, one line naming it, the run as it was."""
     _, town, run = copy
     before = counts(run)
     moved = town.with_name("moved")
@@ -128,6 +132,7 @@ def test_resume_with_the_town_folder_moved_cuts_nothing(copy, capsys):
 
 
 def test_fork_with_another_embedder_leaves_no_file_and_the_parent_as_it_was(copy, capsys, tmp_path):
+    """A fork asking for another embedder: exit 2, no fork file, the parent as it was."""
     _, _, run = copy
     before = counts(run)
     out = tmp_path / "fork.sqlite"

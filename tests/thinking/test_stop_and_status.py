@@ -45,6 +45,7 @@ class Blackhole:
         self.sock.listen(128)
 
     def close(self) -> None:
+        """Stop listening."""
         self.sock.close()
 
 
@@ -106,6 +107,7 @@ def _stopped_cleanly(sim, runner):
 
 
 def test_a_hanging_server_shows_stalled_within_2_s_and_stop_ends_within_5_s(fake_server, api_key, live_run):
+    """The server hangs from tick 20: 'stalled' in the viewer and the file within 2 s; stop < 5 s."""
     server = fake_server()
     config = ville_config(server, api_key, cache=False, max_retries=3, max_consecutive_failures=3,
                           pool_size=4)
