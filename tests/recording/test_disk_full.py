@@ -18,7 +18,8 @@ from cli_helpers import REPO
 from fault_checks import assert_sound, full_disk, leftovers
 
 from town.events import EventKind
-from town.recording import RunReader, database
+from town.errors import RecordingError
+from town.recording import RunReader, RunWriter, database
 from web.cli import main
 
 ARGS = ("simulate", "--embedder", "hashing", "--quiet")
@@ -37,6 +38,16 @@ def test_a_full_disk_at_creation_leaves_nothing_behind(tmp_path, monkeypatch, ca
     monkeypatch.undo()  # the disk has room again: the same name works
     assert main([*ARGS, "--hours", "0.1", "--out", str(out)]) == 0
     assert assert_sound(out) == 35
+
+
+@pytest.mark.parametrize("writes", [0, 1, 2])
+def test_a_run_writer_that_cannot_create_its_file_removes_it(tmp_path, monkeypatch, writes):
+    """RunWriter itself: full at the tables, schema version or meta -> RecordingError, no files."""
+    out = tmp_path / "run.sqlite"
+    monkeypatch.setattr(database, "connect", full_disk(writes=writes))
+    with pytest.raises(RecordingError, match="database or disk is full"):
+        RunWriter(out, {"town": "x"})
+    assert leftovers(out) == []
 
 
 def test_a_full_disk_mid_run_keeps_every_committed_tick(tmp_path, monkeypatch, capsys):
