@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from fault_checks import assert_sound
+
 import town.simulation
 from town.events import EventKind
 from town.mind import act
@@ -26,6 +28,7 @@ def test_a_model_stall_shows_on_the_page_while_the_tick_waits(live_town, page):
     sim.ctx.announce(EventKind.STATUS, None, {"state": "running", "reason": "answers again", "source": "model"})
     page.wait_for_selector("#status[data-state='running']", timeout=2000)
     assert page.errors == []
+    _closed_and_sound(town)
 
 
 def test_a_failed_tick_shows_failed_and_why(live_town, page, monkeypatch):
@@ -45,3 +48,11 @@ def test_a_failed_tick_shows_failed_and_why(live_town, page, monkeypatch):
     page.wait_for_selector("#status[data-state='failed']", timeout=10000)
     assert page.text_content("#status") == "failed: RuntimeError: injected bug"
     assert page.errors == []
+    assert _closed_and_sound(session) == 4
+
+
+def _closed_and_sound(session) -> int | None:
+    """Stop the session and close its run; the run file is sound and replays; its last tick."""
+    session.close()
+    session.simulation.close(finished=False)
+    return assert_sound(session.simulation.run_path)

@@ -141,6 +141,7 @@ def test_fork_with_another_embedder_leaves_no_file_and_the_parent_as_it_was(copy
     _refused(capsys, "embedder")
     assert leftovers(out) == []
     assert counts(run) == before
+    assert assert_sound(run) == 99
 
 
 def test_resume_once_it_can_continue_cuts_back_to_the_snapshot_and_goes_on(copy, capsys):
