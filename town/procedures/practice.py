@@ -35,6 +35,7 @@ __all__ = [
     "close",
     "fit_minutes",
     "goal_of",
+    "known_for",
     "knows_closed",
     "prune",
 ]
@@ -90,7 +91,35 @@ def fit_minutes(steps: list[ProcedureStep], minutes: int) -> list[ProcedureStep]
 
 def goal_of(p, task: str) -> Goal | None:
     """The goal condition the persona's own file gives ``task`` (its routine), or None."""
-    return next((r.goal for r in p.spec.routine if r.task == task and getattr(r, "goal", None) is not None), None)  # TODO-i18
+    return next((r.goal for r in p.spec.routine if r.task == task and r.goal is not None), None)
+
+
+def known_for(p, *, task: str, place: str, minutes: int) -> tuple[dict[str, Any], ...]:
+    """The persona's own reliable procedures retrieved for ``task`` that may be a part of it.
+
+    Those that apply to the task as a whole (similarity >= :data:`APPLIES_AT`) are left out (the
+    task would have followed them), as are those whose parameters this task cannot fill and
+    those longer than ``minutes``.
+
+    Returns:
+        ``{"name", "steps": [{"description", "object", "minutes"}]}`` each, steps filled in for
+        ``place``: what :class:`~town.thinking.questions.DecomposeTask` offers as building blocks.
+    """
+    if p.procedures is None:
+        return ()
+    lib = p.procedures.own
+    values = persona_values(name=p.name, home_address=p.spec.home, place=place)
+    out = []
+    for match in lib.retrieve(task):
+        if match.similarity >= APPLIES_AT:
+            continue
+        try:
+            steps = lib.expand(match.procedure.name, values)
+        except ProcedureError:
+            continue
+        if sum(s.minutes for s in steps) <= minutes:
+            out.append({"name": match.procedure.name, "steps": [s.to_dict() for s in steps]})
+    return tuple(out)
 
 
 def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
