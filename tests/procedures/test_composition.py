@@ -40,6 +40,7 @@ OPEN = Procedure(
 
 
 def step(description: str, minutes: int, obj: str = COUNTER) -> SimpleNamespace:
+    """A mind step stand-in."""
     return SimpleNamespace(description=description, object=obj, minutes=minutes)
 
 
@@ -76,6 +77,7 @@ def make(*, routine=(), procedures=(OPEN,)):
 
 
 def ops(events):
+    """(op, library, name) of each PROCEDURE event."""
     return [(e.data["op"], e.data["library"], e.data["name"]) for e in events]
 
 
@@ -115,6 +117,7 @@ def test_a_task_whose_steps_repeat_a_reliable_procedure_is_saved_as_a_composite(
 
 
 def composite_memory():
+    """A persona whose library holds "open the cafe" and a composite that calls it first."""
     serve = Procedure(
         name="serve after lunch",
         when="serve after lunch",
@@ -129,6 +132,7 @@ def composite_memory():
 
 
 def follow_composite(p, ctx):
+    """Follow the composite for a 30-minute chunk at the counter (its three steps)."""
     return practice.follow(p, ctx, task="serve after lunch", place=COUNTER, minutes=30)
 
 

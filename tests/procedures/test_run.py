@@ -37,7 +37,10 @@ class CountingBackend(ScriptedBackend):
 
 @pytest.fixture(scope="module")
 def run():
-    """Simulate to 15 Feb 14:30 (the third day's after-lunch block); returns (simulation, PROCEDURE events, backend, state at MID)."""
+    """Simulate to 15 Feb 14:30 (the third day's after-lunch block).
+
+    Returns (simulation, PROCEDURE events, backend, state at MID).
+    """
     clock_ref: list = []
     backend = CountingBackend(clock_ref)
     sim = Simulation(
