@@ -41,7 +41,9 @@ class Goal:
 
     Attributes:
         uses: the object's name, the last part of its address (e.g. "stove", "grocery shelf").
-        minutes: least game minutes of carried-out steps at such an object (>= 1).
+        minutes: least game minutes of carried-out steps at such an object (>= 1). A step counts
+            with its planned minutes once it has started there (one cut short by a conversation
+            still counts whole).
     """
 
     uses: str
