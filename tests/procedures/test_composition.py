@@ -211,3 +211,31 @@ def test_all_steps_done_but_goal_failed_saves_nothing():
         practice.step_started(p, s)
     practice.close(p, ctx)
     assert "cook lunch" in p.procedures.own
+
+
+def test_decomposition_does_a_known_part_the_task_names_first():
+    """Offered "open the cafe" (15 minutes), the scripted decomposer of "open the cafe after
+    lunch and serve customers" starts with its two steps and fills the other 45 minutes; a task
+    that does not name it ("serve customers") does not use it. A model sees it in the prompt."""
+    from town.thinking.prompting import PromptSet
+    from town.thinking.questions import DecomposeTask
+
+    known = {"name": "open the cafe", "steps": [
+        {"description": "unlock the door", "object": COUNTER, "minutes": 5},
+        {"description": "set out the chairs", "object": COUNTER, "minutes": 10},
+    ]}
+
+    def ask(task):
+        q = DecomposeTask(persona="isabella_rodriguez", persona_name=ISABELLA[0],
+                          persona_summary="", seed=3, task=task, place=COUNTER, start="13:00",
+                          minutes=60, objects=(COUNTER,), procedures=(known,))
+        return q, ScriptedBackend().ask(q).steps
+
+    q, steps = ask("open the cafe after lunch and serve customers")
+    assert [(s.description, s.minutes) for s in steps[:2]] == [
+        ("unlock the door", 5), ("set out the chairs", 10)]
+    assert sum(s.minutes for s in steps[2:]) == 45
+    assert "open the cafe: unlock the door at " + COUNTER + ", 5 min; set out" in (
+        PromptSet().render(q))
+    _, steps = ask("serve customers")
+    assert "unlock the door" not in [s.description for s in steps]
