@@ -21,7 +21,7 @@ __all__ = ["main", "cmd_serve", "cmd_replay", "STOP_TIMEOUT_S"]
 
 #: Wall seconds a stop request waits for the runner (2 s of grace, then its model waits are
 #: cancelled) before a tick stuck in a model request is abandoned and the process ends.
-STOP_TIMEOUT_S = 4.0
+STOP_TIMEOUT_S = 3.0
 
 
 def _port(text: str) -> int:
