@@ -147,10 +147,15 @@ class ScriptedBackend(ThinkingBackend):
         if _ROUTINE_WORDS.search(q.task) and "sleep" in q.task.lower():
             beds = [o for o in objects if "bed" in o.lower()] or objects
             return StepsAnswer(steps=[dict(description=q.task, object=beds[0], minutes=q.minutes)])
-        # Objects a retrieved memory names come first (the "act" retrieval shapes the steps).
+        # a known procedure the task names (all its words in the task) is done first, as is
+        words = _content_words(q.task)
+        part = next((k for k in q.procedures if (named := _content_words(k["name"])) and named <= words
+                     and all(s["object"] in objects for s in k["steps"])), None)
+        steps = [] if part is None else [dict(s) for s in part["steps"]]
+        left = q.minutes - sum(s["minutes"] for s in steps)
+        # then objects a retrieved memory names (the "act" retrieval shapes the steps)
         recalled = [o for o in objects
                     if any(_leaf(o).lower() in m.content.lower() for m in q.memories)]
-        steps, left = [], q.minutes
         while left > 0 and len(steps) < 24:
             obj = recalled.pop(0) if recalled else objects[rng.randrange(len(objects))]
             minutes = min(left, rng.choice((5, 10, 10, 15)))
