@@ -403,13 +403,18 @@ def _lower(text: str) -> str:
 
 
 def _closing(first: str, memories, rng: random.Random) -> str:
-    """A goodbye, with the speaker's own next thing to do when a retrieved plan names one."""
+    """A goodbye, with the speaker's next plan item when a retrieved plan names one.
+
+    "Next" is after the newest retrieved memory's time (the latest moment the speaker recalls).
+    """
     goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
-    plans = [m for m in memories if m.kind == "plan"]
+    plans = sorted((m for m in memories if m.kind == "plan" and m.created), key=lambda m: m.created)
     if plans:
-        items = [i.strip() for i in plans[0].content.partition(": ")[2].split(";") if i.strip()]
-        if items:
-            return f"{goodbye} Next on my list: {items[rng.randrange(len(items))]}."
+        latest = max(m.created for m in memories if m.created)
+        items = [i.strip() for i in plans[-1].content.partition(": ")[2].split(";") if i.strip()]
+        later = [i for i in items if i[:5] > latest[11:16] and plans[-1].created[:10] == latest[:10]]
+        if later:
+            return f"{goodbye} Next on my list: {later[0]}."
     return goodbye
 
 
