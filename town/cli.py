@@ -42,6 +42,9 @@ def _add_sim_options(p: argparse.ArgumentParser) -> None:
     m.add_argument("--prompts", metavar="DIR", help="folder of <question>.j2 templates overriding the packaged ones")
     m.add_argument("--no-cache", action="store_true", help="do not use the cache of resolved answers")
     m.add_argument("--model-path", metavar="FILE.gguf", help="GGUF model file (local backend)")
+    p.add_argument("--ablate", metavar="PARTS",
+                   help="switch parts off, comma-separated: reflection, planning, observation "
+                        "(Park et al. 2023 §6.2's ablations); the config key `ablate`")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a configuration key, e.g. --set retrieval.k=5 (repeatable)")
 
@@ -158,6 +161,8 @@ def _overrides(args: argparse.Namespace) -> dict:
         over["backend.name"] = args.backend
     if args.embedder:
         over["embedder"] = args.embedder
+    if getattr(args, "ablate", None) is not None:
+        over["ablate"] = args.ablate
     if getattr(args, "embed_model", None):
         over["backend.embed_model"] = args.embed_model
     for flag, key in (("base_url", "backend.base_url"), ("model", "backend.model"),

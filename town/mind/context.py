@@ -20,7 +20,7 @@ from ..persona import Persona
 from ..thinking.backend import ThinkingBackend
 from ..thinking.questions import MemoryView, RateImportance
 
-__all__ = ["MindContext", "SeqRef", "remember", "recall", "views", "seed_for", "gerund"]
+__all__ = ["MindContext", "SeqRef", "remember", "observe", "recall", "views", "seed_for", "gerund"]
 
 
 class SeqRef:
@@ -189,6 +189,20 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         p.importance_acc += record.importance
     ctx.publish(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})
     return record
+
+
+def observe(p: Persona, ctx: MindContext, content: str, **provenance: Any) -> MemoryRecord | None:
+    """Remember what the persona perceives (an observation), unless observation is switched off.
+
+    With ``ablate`` containing "observation" (Park et al. 2023 §6.2's ablation) nothing
+    perceived during the run enters memory; the persona file's memories are seeded all the same.
+
+    Returns:
+        The new record, or None when observation is switched off.
+    """
+    if "observation" in ctx.config.ablated:
+        return None
+    return remember(p, ctx, kind="observation", content=content, **provenance)
 
 
 def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..persona import Persona
 from .act import place_label
-from .context import MindContext, gerund, remember
+from .context import MindContext, gerund, observe
 
 __all__ = ["View", "perceive"]
 
@@ -51,6 +51,6 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View]) -> list[Vi
         if other.kind in ("walk", "talk") or p.observed.get(other.id) == other.action:
             continue
         p.observed[other.id] = other.action
-        remember(p, ctx, kind="observation", subject=other.id,
-                 content=f"{other.name} is {gerund(other.action)} at {place_label(other.address)}.")
+        observe(p, ctx, subject=other.id,
+                content=f"{other.name} is {gerund(other.action)} at {place_label(other.address)}.")
     return [v for _, _, v in sorted(seen)]
