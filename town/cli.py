@@ -105,6 +105,14 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--out", help="folder for report.json and the PNG plots (default <run>.evaluation/)")
     s.add_argument("--interview", action="store_true",
                    help="also ask every persona about each news item and list the answers")
+    s.add_argument("--battery", action="store_true",
+                   help="ask every persona the interview battery (5 categories x 5 questions), grade "
+                        "the answers against the run and write battery.json")
+    s.add_argument("--at", help="battery: interview time (default: the run's middle, on the hour)")
+    s.add_argument("--backend", choices=["scripted", "openai", "local"],
+                   help="battery: answer with this backend (default: the run's own)")
+    s.add_argument("--model", help="battery: model name on the OpenAI-compatible server")
+    s.add_argument("--base-url", help="battery: OpenAI-compatible API root")
     return parser
 
 
@@ -430,8 +438,35 @@ def cmd_interview(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_battery(args: argparse.Namespace) -> int:
+    """`town evaluate --battery`: ask, grade, print per-category counts, write battery.json."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .battery import interview_backend, run_battery
+    from .recording import RunReader
+
+    with RunReader(args.run) as reader:
+        backend = interview_backend(reader, name=args.backend, model=args.model, base_url=args.base_url)
+    result, path = run_battery(args.run, at=args.at, backend=backend, out_dir=args.out)
+    s = result["summary"]
+    t = Table(title=f"{args.run}: battery at {result['at']} ({result['backend']}"
+                    f"{', ablated: ' + result['ablate'] if result['ablate'] else ''})")
+    for col in ("category", "correct", "wrong", "don't know", "judge only", "accuracy"):
+        t.add_column(col)
+    for name, c in s["categories"].items():
+        acc = "-" if c["accuracy"] is None else f"{c['accuracy']:.0%}"
+        t.add_row(name, str(c["correct"]), str(c["wrong"]), str(c["dont_know"]), str(c["ungraded"]), acc)
+    Console().print(t)
+    Console().print(f"hallucinations: {s['hallucinations']} in {s['answers']} answers "
+                    f"({s['stranger_answers']} about a stranger); written: {path}")
+    return 0
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """`town evaluate`: print the evaluation table and write report.json + PNG plots."""
+    if args.battery:
+        return cmd_battery(args)
     from rich.console import Console
     from rich.table import Table
 
