@@ -113,6 +113,20 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
                    help="battery: answer with this backend (default: the run's own)")
     s.add_argument("--model", help="battery: model name on the OpenAI-compatible server")
     s.add_argument("--base-url", help="battery: OpenAI-compatible API root")
+
+    s = sub.add_parser("study", help="the paper's controlled study: run each condition with one seed, "
+                                     "interview, grade, rank (Park et al. 2023 §6)")
+    _add_sim_options(s)
+    s.add_argument("--hours", type=float, required=True, help="game hours per condition")
+    s.add_argument("--conditions", default="full,no-reflection,no-reflection-planning,"
+                                           "no-observation-reflection-planning",
+                   help="comma-separated: full, or no- and parts joined by '-' (default: the paper's four)")
+    s.add_argument("--out", required=True, help="folder for the runs, study.json and study.png")
+    s.add_argument("--judge-base-url", help="OpenAI-compatible API root of a judge model (optional)")
+    s.add_argument("--judge-model", help="the judge model's name")
+    s.add_argument("--judge-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+                   help="environment variable holding the judge's API key (default OPENAI_API_KEY)")
+    s.add_argument("--quiet", action="store_true", help="no progress bars")
     return parser
 
 
@@ -463,6 +477,43 @@ def cmd_battery(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_study(args: argparse.Namespace) -> int:
+    """`town study`: run, interview and grade each condition; print the table beside the paper's."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .study import condition_ablate, run_study, table_rows
+
+    _hours(args.hours)
+    conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
+    for c in conditions:
+        condition_ablate(c)  # a bad name fails before any run
+    judge = None
+    if args.judge_base_url or args.judge_model:
+        if not (args.judge_base_url and args.judge_model):
+            raise ConfigError("give both --judge-base-url and --judge-model", field="--judge-model")
+        from .judge import Judge
+
+        judge = Judge(args.judge_base_url, args.judge_model, api_key_env=args.judge_api_key_env)
+    if args.ablate:
+        raise ConfigError("the study sets each condition's ablations; drop --ablate", field="--ablate")
+    started = time.perf_counter()
+    study = run_study(args.town, args.hours, conditions, args.out, overrides=_overrides(args), judge=judge,
+                      quiet=args.quiet)
+    t = Table(title=f"{study['town']}, {args.hours:g} game hours, seed {study['seed']}, interviews at "
+                    f"{study['at']} ({time.perf_counter() - started:.0f} s)")
+    for col in ("condition", "self-knowledge", "memory", "plans", "hallucinations", "judge μ ± σ",
+                "paper TrueSkill μ"):
+        t.add_column(col)
+    for row in table_rows(study):
+        t.add_row(*row)
+    console = Console()
+    console.print(t)
+    console.print(f"paper ({study['paper_citation']}): human-written condition μ {study['paper']['human']['mu']}; "
+                  f"written: {Path(args.out) / 'study.json'}, {Path(args.out) / 'study.png'}")
+    return 0
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """`town evaluate`: print the evaluation table and write report.json + PNG plots."""
     if args.battery:
@@ -500,7 +551,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 COMMANDS = {"stats": cmd_stats, "simulate": cmd_simulate,
             "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview,
-            "evaluate": cmd_evaluate}
+            "evaluate": cmd_evaluate, "study": cmd_study}
 
 
 def _terminate(signum, frame) -> None:
