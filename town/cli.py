@@ -507,7 +507,7 @@ def cmd_study(args: argparse.Namespace) -> int:
         t.add_column(col)
     for row in table_rows(study):
         t.add_row(*row)
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 140)
     console.print(t)
     console.print(f"paper ({study['paper_citation']}): human-written condition μ {study['paper']['human']['mu']}; "
                   f"written: {Path(args.out) / 'study.json'}, {Path(args.out) / 'study.png'}")

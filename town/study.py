@@ -63,6 +63,7 @@ def _simulate(town: str, hours: float, ablate: str, path: Path, overrides: dict,
     ticks = int(round(hours * 3600 / config.seconds_per_tick))
     started = time.perf_counter()
     bar.update(task, total=ticks)
+    bar.start_task(task)
     finished = False
     try:
         for i in range(ticks):
@@ -113,7 +114,7 @@ def run_study(town: str, hours: float, conditions: list[str], out_dir: str | Pat
     batteries = {}
     with Progress(TextColumn("{task.description:<36}"), BarColumn(), TextColumn("{task.completed}/{task.total} ticks"),
                   TimeElapsedColumn(), disable=quiet) as bar:
-        tasks = {c: bar.add_task(c, total=1) for c in conditions}
+        tasks = {c: bar.add_task(c, total=1, start=False) for c in conditions}
         for c in conditions:
             path = out / f"{c}.sqlite"
             seconds = _simulate(town, hours, ablates[c], path, overrides, bar, tasks[c])
@@ -135,8 +136,11 @@ def run_study(town: str, hours: float, conditions: list[str], out_dir: str | Pat
 
 
 def table_rows(study: dict[str, Any]) -> list[tuple[str, ...]]:
-    """Rows for the printed table: condition, accuracy (correct/graded) per graded category,
-    hallucinations, the judge's mu +- sigma (or "-"), and the paper's TrueSkill mu."""
+    """Rows for the printed table, one per condition.
+
+    Cells: condition, accuracy (correct/graded) per graded category, hallucinations, the judge's
+    mu +- sigma (or "-"), and the paper's TrueSkill mu.
+    """
     rows = []
     for name, c in study["conditions"].items():
         cats = c["summary"]["categories"]
