@@ -114,6 +114,12 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--model", help="battery: model name on the OpenAI-compatible server")
     s.add_argument("--base-url", help="battery: OpenAI-compatible API root")
 
+    s = sub.add_parser("compare", help="two runs side by side: first diverging tick, diffusion, attendance, "
+                                       "plans, retrieval overlap, cost")
+    s.add_argument("run_a", help="run file A (e.g. a run)")
+    s.add_argument("run_b", help="run file B (e.g. its fork)")
+    s.add_argument("--json", metavar="FILE", help="also write the full comparison as JSON")
+
     s = sub.add_parser("study", help="the paper's controlled study: run each condition with one seed, "
                                      "interview, grade, rank (Park et al. 2023 §6)")
     _add_sim_options(s)
@@ -477,6 +483,49 @@ def cmd_battery(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    """`town compare`: print where two runs part and how their outcomes differ."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from .compare import compare, divergence_text
+    from .recording import RunReader
+
+    with RunReader(args.run_a) as a, RunReader(args.run_b) as b:
+        if a.meta.get("town") != b.meta.get("town"):
+            raise ConfigError(f"{args.run_a} is of {a.meta.get('town')!r} but {args.run_b} of "
+                              f"{b.meta.get('town')!r}; compare runs of one town", field="run_b")
+        report = compare(a, b)
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    console.print(f"A {args.run_a} ({report['a']['ablate'] or 'full'}), B {args.run_b} "
+                  f"({report['b']['ablate'] or 'full'})")
+    console.print(f"first diverging tick: {divergence_text(report)}")
+    t = Table(title="side by side")
+    for col in ("measure", "A", "B"):
+        t.add_column(col)
+    for name, c in report["diffusion"].items():
+        t.add_row(f"{name}: knowing at the end", str(c["a"][-1] if c["a"] else 0), str(c["b"][-1] if c["b"] else 0))
+    for name, g in report["attendance"].items():
+        t.add_row(f"{name}: came / invited", *(f"{len(g[s]['attended'])} / {len(g[s]['invited'])}" for s in "ab"))
+    t.add_row("model calls", str(report["cost"]["a"]["calls"]), str(report["cost"]["b"]["calls"]))
+    t.add_row("tokens", *(str(report["cost"][s]["tokens_in"] + report["cost"][s]["tokens_out"]) for s in "ab"))
+    console.print(t)
+    r = report["retrievals"]
+    mean = "-" if r["mean_jaccard"] is None else f"{r['mean_jaccard']:.3f}"
+    console.print(f"retrievals at the same tick, persona and purpose: {r['matched']}, identical top k "
+                  f"{r['identical']}, mean Jaccard {mean}")
+    if r["first_differing"]:
+        f = r["first_differing"]
+        console.print(f"first differing retrieval: tick {f['tick']} {f['persona']} ({f['purpose']}) "
+                      f"A seq {f['a_seq']} vs B seq {f['b_seq']}, Jaccard {f['jaccard']:.2f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+        console.print(f"written: {args.json}")
+    return 0
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     """`town study`: run, interview and grade each condition; print the table beside the paper's."""
     from rich.console import Console
@@ -551,7 +600,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 COMMANDS = {"stats": cmd_stats, "simulate": cmd_simulate,
             "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview,
-            "evaluate": cmd_evaluate, "study": cmd_study}
+            "evaluate": cmd_evaluate, "study": cmd_study, "compare": cmd_compare}
 
 
 def _terminate(signum, frame) -> None:
