@@ -123,7 +123,8 @@ def compare(a, b, *, scenario=None) -> dict[str, Any]:
     """Everything :mod:`town.compare` measures, for readers ``a`` and ``b``.
 
     Args:
-        a, b: :class:`town.recording.RunReader` s of the same town.
+        a: a :class:`town.recording.RunReader`.
+        b: another, of the same town.
         scenario: the town (default: loaded from run ``a``'s meta), for probes and gatherings.
 
     Returns:
