@@ -31,6 +31,7 @@ from .extensions import socketio
 from .live import Live, live
 from .params import SqlIntConverter
 from .relay import FrameRelay
+from .compare_views import bp as compare_bp
 from .replay_views import bp as replay_bp
 from .security import is_loopback, origin_checker
 from .views import bp
@@ -78,5 +79,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["town_live"] = state
     app.register_blueprint(bp)
     app.register_blueprint(replay_bp)
+    app.register_blueprint(compare_bp)
     state.attach()
     return app
