@@ -26,12 +26,12 @@ from typing import Any
 
 from flask import Flask
 
+from .compare_views import bp as compare_bp
 from .events import LiveNamespace
 from .extensions import socketio
 from .live import Live, live
 from .params import SqlIntConverter
 from .relay import FrameRelay
-from .compare_views import bp as compare_bp
 from .replay_views import bp as replay_bp
 from .security import is_loopback, origin_checker
 from .views import bp
