@@ -67,3 +67,22 @@ def test_compare_api_refuses_an_unknown_run(server):
     """An unknown name is a 404 with one JSON error."""
     response = requests.get(f"{server.url}/api/compare/base/nope", timeout=30)
     assert response.status_code == 404 and "error" in response.json()
+
+
+def test_battery_page_shows_each_answer_with_its_grade(server, pair, page):
+    """After `evaluate --battery`, the replay page links to the battery: one row per answer."""
+    import json
+
+    from cli_helpers import run_cli
+
+    done = run_cli("evaluate", str(pair / "base.sqlite"), "--battery")
+    assert done.returncode == 0, done.stderr
+    result = json.loads((pair / "base.evaluation" / "battery.json").read_text())
+    page.goto(f"{server.url}/replay/base")
+    page.click("#battery-link")
+    page.wait_for_selector("#battery-answers")
+    rows = page.locator(".battery-row")
+    assert rows.count() == len(result["answers"])
+    verdicts = page.eval_on_selector_all(".battery-row", "els => els.map(e => e.dataset.verdict)")
+    assert verdicts == [a["grade"]["verdict"] for a in result["answers"]]
+    assert requests.get(f"{server.url}/api/runs/heavy/battery", timeout=30).status_code == 404
