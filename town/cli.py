@@ -578,7 +578,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path(args.run).with_suffix(".evaluation")
     paths = write_report(report, out)
     console = Console()
-    t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours")
+    ablate = report.get("ablate") or ""
+    t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours"
+                    f"{', ablated: ' + ablate if ablate else ''}")
     for col in ("measure", "start", "end"):
         t.add_column(col)
     for row in format_summary(report):

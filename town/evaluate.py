@@ -61,7 +61,8 @@ def evaluate(
         embedder: embedder for interview queries (default: the run's, by its meta name).
 
     Returns:
-        ``{"run", "town", "personas", "hours", "diffusion": {tag: metrics.diffusion(...)},
+        ``{"run", "town", "personas", "ablate" (parts switched off, "" = none), "hours",
+        "diffusion": {tag: metrics.diffusion(...)},
         "density": metrics.density(...), "attendance": {tag: metrics.attendance(...)},
         "cost": metrics.cost(...), "interviews": {tag: [{"persona", "question", "answer",
         "says_knows", "knows"}]}}`` (``interviews`` only with ``interview=True``).
@@ -74,6 +75,7 @@ def evaluate(
         "run": str(reader.path),
         "town": reader.meta.get("town"),
         "personas": len(reader.personas()),
+        "ablate": reader.summary()["ablate"],
         "hours": spent["hours"],
         "diffusion": {t: diffusion(reader, t, memories=memories) for t in tags},
         "density": density(reader, memories=memories),

@@ -127,3 +127,14 @@ def test_stats_names_the_condition(runs):
     assert "ablated (switched off): planning" in done.stdout
     with RunReader(runs["planning"]) as r:
         assert r.summary()["ablate"] == "planning"
+
+
+def test_evaluate_names_the_condition(runs):
+    """`evaluate` puts the condition in its report and its table's title."""
+    import json
+
+    done = run_cli("evaluate", str(runs["reflection"]))
+    assert done.returncode == 0, done.stderr
+    assert "ablated: reflection" in done.stdout
+    report = json.loads((runs["reflection"].with_suffix(".evaluation") / "report.json").read_text())
+    assert report["ablate"] == "reflection"
