@@ -186,16 +186,16 @@ def test_grade_reads_truth_from_a_hand_built_run(tmp_path, ville):
 
     def row(pid, category, grader, question, answer, seq, time=None):
         return {"persona": pid, "category": category, "grader": grader, "question": question,
-                "answer": answer, "seq": seq, "time": time}
+                "answer": answer, "seq": seq, "time": time, "probe": "party" if grader == "news" else None}
 
     with RunReader(path) as r:
         klaus_heard = next(e.seq for e in r.events(["memory"], persona="klaus_mueller") if e.data["id"] == 1)
         end = r.events(newest_first=True, limit=1)[0].seq + 1
         battery = {"stranger": STRANGER, "answers": [
             # before hearing it Klaus knows no news: a denial is right, after it is "don't know"
-            row("klaus_mueller", "memory", "news", "Is anything special happening?", "No.", klaus_heard),
-            row("klaus_mueller", "memory", "news", "Is anything special happening?", "No.", end),
-            row("klaus_mueller", "memory", "news", "Is anything special happening?",
+            row("klaus_mueller", "memory", "news", "Did you hear about a party?", "No.", klaus_heard),
+            row("klaus_mueller", "memory", "news", "Did you hear about a party?", "No.", end),
+            row("klaus_mueller", "memory", "news", "Did you hear about a party?",
                 "A party at Hobbs Cafe.", end),
             row("klaus_mueller", "memory", "other", "Who is Isabella Rodriguez?",
                 "Isabella told me there is a party at Hobbs Cafe.", end),
@@ -227,6 +227,8 @@ def test_battery_fills_placeholders(tmp_path, ville):
     assert stranger == STRANGER
     klaus = [s for s in slots if s.persona == "klaus_mueller"]
     assert "Who is Isabella Rodriguez?" in [s.question for s in klaus]
+    news = next(s for s in klaus if s.grader == "news")
+    assert (news.question, news.probe) == ("Did you hear about a party?", "party")  # probes.yaml's first
     assert not [s for s in klaus if s.category == "plans"]  # asleep all run long
     isabella = [s for s in slots if s.persona == "isabella_rodriguez" and s.category == "plans"]
     # the run ends at 08:59:50: awake hours after 07:00 are 08:00, then earlier: 07:00

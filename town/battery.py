@@ -5,7 +5,9 @@ reactions and reflections. The questions below are written for this project. Pla
 ``{other}`` is a persona this one knows (the first relationship in its file that is in the
 run, else the first other persona), ``{stranger}`` a full name that appears nowhere in the
 run's memories or persona files, ``{time}`` an awake hour inside the recorded run after the
-interview time (plan questions ask about what the run actually recorded).
+interview time (plan questions ask about what the run actually recorded), ``{news}`` the question
+of the town's first evaluation probe (``probes.yaml``; "Is anything special happening in town
+soon?" for a town without probes), graded against that probe's facts.
 
 Each answer comes from the persona's memory as of the interview time
 (:func:`town.interview.interview`, which never writes to the run) and is stored with its
@@ -41,7 +43,7 @@ BATTERY: dict[str, tuple[tuple[str, str], ...]] = {
     "memory": (
         ("Who is {other}?", "other"),
         ("What do you remember about {other}?", "other"),
-        ("Is anything special happening in town soon?", "news"),
+        ("{news}", "news"),
         ("Who is {stranger}?", "stranger"),
         ("What did {stranger} tell you last week?", "stranger"),
     ),
@@ -83,6 +85,7 @@ class Slot:
     grader: str
     question: str
     time: str | None = None  # the {time} asked about ("YYYY-MM-DD HH:MM"), plan questions only
+    probe: str | None = None  # the probe whose question {news} is
 
 
 def stranger_for(texts) -> str:
@@ -159,6 +162,8 @@ def battery_at(reader, scenario, at: datetime) -> tuple[list[Slot], str]:
     texts = [m["content"] for pid in present for m in reader.memories(pid)]
     texts += [f"{s.name} {s.background} {s.lifestyle}" for s in scenario.personas]
     stranger = stranger_for(texts)
+    probe = scenario.probes[0] if scenario.probes else None
+    news = probe.question if probe else "Is anything special happening in town soon?"
     slots = []
     for pid in sorted(present):
         spec = specs.get(pid)
@@ -173,11 +178,12 @@ def battery_at(reader, scenario, at: datetime) -> tuple[list[Slot], str]:
                     if i >= len(times):
                         continue  # the run holds fewer awake hours than questions
                     when = times[i]
-                question = template.format(other=other, stranger=stranger,
+                question = template.format(other=other, stranger=stranger, news=news,
                                            time=_when(when) if when else "")
                 slots.append(Slot(persona=pid, category=category, index=i, template=template,
                                   grader=grader, question=question,
-                                  time=None if when is None else f"{when:%Y-%m-%d %H:%M}"))
+                                  time=None if when is None else f"{when:%Y-%m-%d %H:%M}",
+                                  probe=probe.name if grader == "news" and probe else None))
     return slots, stranger
 
 
@@ -193,8 +199,8 @@ def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) 
 
     Returns:
         ``{"at", "backend", "stranger", "answers": [{persona, category, index, template, grader,
-        question, time, answer, tick, seq (memories before it), retrieval: {weights, k, n_scored, retrieved: [candidate
-        rows of the top k]}}]}``.
+        question, time, probe, answer, tick, seq (memories before it), retrieval: {weights, k,
+        n_scored, retrieved: [candidate rows of the top k]}}]}``.
     """
     from .interview import interview, load_embedder
 
@@ -206,6 +212,7 @@ def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) 
         top = [c.to_dict() for c in r.candidates if c.in_top_k]
         answers.append({"persona": s.persona, "category": s.category, "index": s.index,
                         "template": s.template, "grader": s.grader, "question": s.question, "time": s.time,
+                        "probe": s.probe,
                         "answer": r.answer, "tick": r.tick, "seq": r.seq,
                         "retrieval": {"weights": list(r.weights), "k": r.k, "n_scored": r.n_scored,
                                       "retrieved": top}})

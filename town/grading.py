@@ -6,11 +6,14 @@ Where the run knows the answer (Park et al. 2023 §6's categories, graded withou
   awake time outside its home: "Hobbs Cafe", "Oak Hill College") and the home (its home sector,
   or "my <apartment|house|...>") from the persona file;
 - plans: what the persona was actually doing at the asked hour (the recorded ACTION in force
-  then: its sector, or two words of four letters or more of its task/description). An answer
-  listing a timetable ("08:00 brew coffee; 12:00 cook lunch") is read at the asked hour;
+  then): the answer names its sector, or shares two words of its task (one if the task has one;
+  words of four letters or more, compared by their first five letters, so "classes" is
+  "class"). An answer listing a timetable ("08:00 brew coffee; 12:00 cook lunch") is read at
+  the asked hour;
 - memory: ``{other}``: the answer names ``{other}`` and shares two words of four letters or
-  more with a memory the persona then held that names ``{other}``; news: the answer matches
-  all facts (regexes) of a probe the persona then knew (``town.metrics.knowledge``);
+  more with a memory the persona then held that names ``{other}``; news (the question of the
+  town's first probe): the answer matches all the probe's facts (regexes) when the persona then
+  knew it by provenance (``town.metrics.knowledge``); a denial is right when it did not;
 - hallucination: any answer about ``{stranger}`` that is not a denial, and any answer naming
   the stranger, is a hallucination.
 
@@ -50,6 +53,10 @@ def is_denial(answer: str) -> bool:
 
 def _words(text: str) -> set[str]:
     return {w.removesuffix("'s") for w in _WORD.findall(text.lower())} - _COMMON
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in _words(text)}
 
 
 def _sector(address: str) -> str:
@@ -108,8 +115,8 @@ def _plan(answer: str, truth: dict[str, Any] | None, when: datetime) -> tuple[st
         return "ungraded", "no recorded action then"
     said = _at_hour(answer, when)
     place = _sector(truth["address"])
-    doing = _words(f"{truth.get('task') or ''} {truth['description']}")
-    ok = _mentions(said, place) or len(_words(said) & doing) >= 2
+    doing = _stems(truth.get("task") or truth["description"])
+    ok = _mentions(said, place) or (bool(doing) and len(_stems(said) & doing) >= min(2, len(doing)))
     return ("correct" if ok else "wrong"), f"{truth['description']} at {place}"
 
 
@@ -186,7 +193,8 @@ def grade(battery: dict[str, Any], reader, scenario) -> dict[str, Any]:
 
     specs = {s.id: s for s in scenario.personas}
     names = {pid: ((reader.meta.get("personas") or {}).get(pid) or {}).get("name", pid) for pid in reader.personas()}
-    onsets = {p.name: knowledge(reader, p.name) for p in scenario.probes}
+    asked = {row.get("probe") for row in battery["answers"]}
+    onsets = {p.name: knowledge(reader, p.name) for p in scenario.probes if p.name in asked}
     start = datetime.fromisoformat(reader.meta["start"])
     spt = int(reader.meta.get("seconds_per_tick", 10))
     held_cache: dict[tuple[str, int], list[str]] = {}
@@ -199,7 +207,8 @@ def grade(battery: dict[str, Any], reader, scenario) -> dict[str, Any]:
             kw["held"] = held_cache[(pid, seq)]
             kw["other"] = next(n for n in names.values() if n in row["question"])
         elif row["grader"] == "news":
-            kw["known"] = [p for p in scenario.probes if pid in onsets[p.name] and onsets[p.name][pid].seq < seq]
+            kw["known"] = [p for p in scenario.probes if p.name == row.get("probe")
+                           and pid in onsets[p.name] and onsets[p.name][pid].seq < seq]
         elif row["grader"] == "plan":
             tick = int((datetime.fromisoformat(row["time"]) - start).total_seconds() // spt)
             last = reader.events(["action"], persona=pid, until_tick=tick, newest_first=True, limit=1)
