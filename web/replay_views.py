@@ -284,8 +284,9 @@ def interview(name: str, pid: str):
 
 @bp.get("/api/runs/<name>/evaluation")
 def evaluation(name: str):
-    """The run's evaluation: diffusion of each news item, density, attendance, cost."""
+    """The run's evaluation (personas interviewed): diffusion of each probe, density, attendance, cost."""
     from town.evaluate import evaluate
 
     with open_named(name) as reader:
-        return jsonify(cached_report(reader, "evaluation", lambda r: evaluate(r)))
+        return jsonify(cached_report(reader, "evaluation",
+                                     lambda r: evaluate(r, embedder=embedder_for(r))))
