@@ -125,7 +125,11 @@ def evaluate(
 
 
 def _plot(lines: list[dict], *, title: str, ylabel: str, path: Path) -> None:
-    """Plot ``lines`` ({"label", "hours", "shares", "style"}) into a PNG at ``path``."""
+    """Plot ``lines`` into a PNG at ``path``.
+
+    Each line is ``{"label", "hours", "shares", "style": "-" | "--" | "paper", "group"}``; lines
+    of one group share a colour.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -136,6 +140,8 @@ def _plot(lines: list[dict], *, title: str, ylabel: str, path: Path) -> None:
     for line in lines:
         kwargs: dict[str, Any] = {"label": line["label"], "linewidth": 2 if line["style"] == "-" else 1,
                                   "linestyle": line["style"], "marker": "o" if line["style"] == "-" else None}
+        if line["style"] == "paper":  # two figures, start and end: markers, nothing in between
+            kwargs.update(linestyle="none", marker="D", markersize=7, markerfacecolor="none")
         if line.get("group") in colors:
             kwargs["color"] = colors[line["group"]]
         (drawn,) = ax.plot(line["hours"], line["shares"], **kwargs)
@@ -157,14 +163,14 @@ def _paper_line(paper: dict | None, key: str, hours: float, group: str) -> list[
     if not figures:
         return []
     return [{"label": f"{group}: paper ({paper['citation']})", "hours": [0, hours],
-             "shares": [figures["start"], figures["end"]], "style": ":", "group": group}]
+             "shares": [figures["start"], figures["end"]], "style": "paper", "group": group}]
 
 
 def write_report(report: dict[str, Any], out_dir: str | Path) -> dict[str, Path]:
     """Write ``report.json``, ``diffusion.png`` and ``density.png`` into ``out_dir``.
 
     The diffusion plot draws, per probe, the interview share (solid), the provenance upper
-    bound (dashed) and the paper's start and end (dotted) when the probe file gives them.
+    bound (dashed) and the paper's start and end (open diamonds) when the probe file gives them.
 
     Returns:
         ``{"json", "diffusion", "density"}`` -> written paths.
