@@ -416,7 +416,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         report = evaluate(reader, every_hours=every)
     out = Path(args.out) if args.out else Path(args.run).with_suffix(".evaluation")
     paths = write_report(report, out)
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 140)
     t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours, "
                     f"answers by the {report['answered_by']} backend")
     for col in ("measure", "start", "end", "paper"):
