@@ -76,10 +76,11 @@ def _vector(content: str) -> np.ndarray:
     return HashingEmbedder().embed([content])[0]
 
 
-def build_run(path: Path, probe: str = "party") -> Path:
+def build_run(path: Path, probe: str = "party", backend: dict | None = None) -> Path:
     """Write the run described in the module docstring to ``path`` and return it.
 
-    ``probe`` names the news item's probe key (the docstring's "party").
+    ``probe`` names the news item's probe key (the docstring's "party"); ``backend`` is the
+    recorded ``config.backend`` table (default: none, i.e. scripted).
     """
     bus = EventBus()
     meta = {
@@ -88,7 +89,7 @@ def build_run(path: Path, probe: str = "party") -> Path:
         "seconds_per_tick": SPT,
         "personas": {pid: {"name": name, "emoji": "🙂"} for pid, name in NAMES.items()},
         "embedder": "hashing",
-        "config": {"retrieval": {"k": 10, "weights": [1, 1, 1]}},
+        "config": {"retrieval": {"k": 10, "weights": [1, 1, 1]}, **({"backend": backend} if backend else {})},
     }
     writer = RunWriter(path, meta)
     bus.subscribe(writer.handle)

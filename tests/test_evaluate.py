@@ -11,6 +11,7 @@ import json
 import pytest
 from handbuilt_run import PARTY, build_run
 
+from thinking.fake_server import FakeOpenAIServer
 from town.cli import main
 from town.evaluate import diffusion_rows, evaluate, format_summary, write_report
 from town.recording import RunReader
@@ -98,3 +99,25 @@ def test_cli_evaluate_prints_the_table(run, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "network density" in out and "0.167" in out
     assert (tmp_path / "ev" / "report.json").is_file()
+
+
+def test_answers_come_through_the_runs_own_backend(tmp_path, monkeypatch):
+    """A run recorded with a model backend is interviewed through that model: a fake model that
+    says "Yes, the party is at the cafe." to everything makes all 4 recall the news at every
+    moment, and every persona answer yes about every other; the density still needs a retrieved
+    memory that is more than a sighting, so it stays at the hand-worked 1 edge."""
+    monkeypatch.setenv("TOWN_TEST_KEY", "test-key")
+    server = FakeOpenAIServer(lambda messages: json.dumps({"answer": "Yes, the party is at the cafe."}))
+    try:
+        run = build_run(tmp_path / "model.sqlite", probe="bake_sale", backend={
+            "name": "openai", "base_url": server.base_url, "model": "fake-model",
+            "api_key_env": "TOWN_TEST_KEY", "cache": False, "max_retries": 0})
+        with RunReader(run) as reader:
+            report = evaluate(reader, scenario=_Scenario())
+    finally:
+        server.close()
+    assert report["answered_by"] != "scripted"
+    assert [p["count"] for p in report["diffusion"]["bake_sale"]["series"]] == [4, 4]
+    assert report["density"]["edges"] == [["a", "b"]]
+    assert report["cost"]["total"]["requests"] == 3  # the interviews are not part of the run
+    assert server.counts["chat"] == 2 * 4 + 2 * 4 * 3

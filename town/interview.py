@@ -3,8 +3,9 @@
 The persona's memory stream is rebuilt as it was at that time from the run file
 (:meth:`RunReader.stream_as_of`), the question is embedded with the run's embedder, the stream is
 ranked with the run's retrieval weights and k through :func:`town.memory.scoring.rank` (the one
-scoring function), and the retrieved memories go to an :class:`AnswerInterview` question through
-the run's backend (:func:`run_backend`). The answer comes with the retrieval trace and the
+scoring function), and the retrieved memories go to an :class:`AnswerInterview` question (one
+interview: the scripted backend by default; :class:`Interviewer`, which ``evaluate`` uses: the
+run's backend, :func:`run_backend`). The answer comes with the retrieval trace and the
 retrieved records it was given (question in; answer text and memories out). :class:`Interviewer`
 asks many questions, reusing one stream per persona and moment and embedding questions in
 batches. Nothing is written to the run file: an interview's retrieval does not move any
@@ -325,7 +326,8 @@ def interview(
         at: game time (datetime or "YYYY-MM-DD HH:MM"); the stream holds what was written by the
             end of the last tick at or before it.
         question: the interviewer's question.
-        backend: a thinking backend (default: the run's, :func:`run_backend`).
+        backend: a thinking backend (default: :class:`~town.thinking.scripted.ScriptedBackend`,
+            which needs no model server; :func:`run_backend` gives the run's own).
         embedder: embeds the question (default: the run's, :func:`load_embedder`).
 
     Returns:
@@ -342,6 +344,10 @@ def interview(
             f"unknown persona {persona!r}; this run has {', '.join(reader.personas())}",
             field="--persona",
         )
+    if backend is None:
+        from .thinking.scripted import ScriptedBackend
+
+        backend = ScriptedBackend()
     asker = Interviewer(reader, backend=backend, embedder=embedder)
     at, tick, seq = asker.moment(at)
     return asker.ask(persona, question, at=at, tick=tick, seq=seq)

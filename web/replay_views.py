@@ -36,7 +36,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, render_template, request
 
-from town.errors import ConfigError, MemoryStreamError, RecordingError
+from town.errors import ConfigError, MemoryStreamError, RecordingError, TownError
 from town.events import VECTOR_KEYS, EventKind
 from town.recording.lab import rescore
 from town.recording.reader import RunReader
@@ -288,5 +288,8 @@ def evaluation(name: str):
     from town.evaluate import evaluate
 
     with open_named(name) as reader:
-        return jsonify(cached_report(reader, "evaluation",
-                                     lambda r: evaluate(r, embedder=embedder_for(r))))
+        try:
+            report = cached_report(reader, "evaluation", lambda r: evaluate(r, embedder=embedder_for(r)))
+        except TownError as exc:  # e.g. the run's model server is down: evaluate asks through it
+            fail(503, str(exc))
+        return jsonify(report)
