@@ -36,12 +36,14 @@ def test_knowledge_onset_says_how_it_came(reader):
 
 
 def test_moments_are_the_start_every_n_hours_and_the_end(reader):
-    """Every hour: hours 0-3 ending ticks 5, 11, 17; every 12 hours: the start and the end only."""
+    """Every hour: hours 0-3 ending ticks 5, 11, 17; every 2 hours: 0, 2 and the end (3); every
+    12 hours: the start and the end only."""
     hourly = metrics.moments(reader, every_hours=1)
     assert [m.hour for m in hourly] == [0, 1, 2, 3]
     assert [m.tick for m in hourly] == [0, 5, 11, 17]
     assert hourly[1].time == datetime(2023, 2, 14, 17, 0)
     assert [m.hour for m in metrics.moments(reader)] == [0, 3]
+    assert [m.hour for m in metrics.moments(reader, every_hours=2)] == [0, 2, 3]
     # The start's streams hold the six seeded memories only; hour 1's also b#1, c#1-3 and b#2.
     assert len(reader.stream_as_of("a", hourly[0].seq).ids) == 3
     assert len(reader.stream_as_of("c", hourly[0].seq).ids) == 1
