@@ -190,11 +190,14 @@ def battery_at(reader, scenario, at: datetime) -> tuple[list[Slot], str]:
 def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) -> dict[str, Any]:
     """Ask :func:`battery_at` of every persona from memory as of ``at``; answers with traces.
 
+    One :class:`town.interview.Interviewer` asks everything: questions embedded in one batch,
+    one stream rebuilt per persona. The run file is not changed.
+
     Args:
         reader: the run (only read).
         scenario: its :class:`town.scenario.Scenario` (persona files).
         at: the interview time (game time).
-        backend: answers the questions (default: scripted, :func:`town.interview.interview`).
+        backend: answers the questions (default: the run's own, :func:`town.interview.run_backend`).
         embedder: embeds them (default: the run's).
 
     Returns:
@@ -202,21 +205,22 @@ def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) 
         question, time, probe, answer, tick, seq (memories before it), retrieval: {weights, k,
         n_scored, retrieved: [candidate rows of the top k]}}]}``.
     """
-    from .interview import interview, load_embedder
+    from .interview import Interviewer
 
-    embedder = embedder or load_embedder(reader)
+    asker = Interviewer(reader, backend=backend, embedder=embedder)
+    at, tick, seq = asker.moment(at)
     slots, stranger = battery_at(reader, scenario, at)
+    asker.embed([s.question for s in slots])
     answers = []
     for s in slots:
-        r = interview(reader, s.persona, at, s.question, backend=backend, embedder=embedder)
+        r = asker.ask(s.persona, s.question, at=at, tick=tick, seq=seq)
         top = [c.to_dict() for c in r.candidates if c.in_top_k]
         answers.append({"persona": s.persona, "category": s.category, "index": s.index,
                         "template": s.template, "grader": s.grader, "question": s.question, "time": s.time,
-                        "probe": s.probe,
-                        "answer": r.answer, "tick": r.tick, "seq": r.seq,
+                        "probe": s.probe, "answer": r.answer, "tick": r.tick, "seq": r.seq,
                         "retrieval": {"weights": list(r.weights), "k": r.k, "n_scored": r.n_scored,
                                       "retrieved": top}})
-    return {"at": f"{at:%Y-%m-%d %H:%M}", "backend": backend.name if backend is not None else "scripted",
+    return {"at": f"{at:%Y-%m-%d %H:%M}", "backend": getattr(asker.backend, "name", "scripted"),
             "stranger": stranger, "answers": answers}
 
 
@@ -242,22 +246,25 @@ def default_at(reader) -> datetime:
 
 def interview_backend(reader, *, name: str | None = None, model: str | None = None,
                       base_url: str | None = None):
-    """The backend that answers: the run's own (its recorded config) with any of these replaced.
+    """The backend that answers: the run's own, or another.
+
+    Without ``name``/``model``/``base_url`` this is :func:`town.interview.run_backend`; with
+    any, the run's recorded configuration with those replaced.
 
     Raises:
         ConfigError: for a bad recorded config or missing model settings.
         ThinkingError: when the model server cannot be reached.
     """
     from .config import load_config
-    from .interview import run_config
+    from .interview import run_backend, run_config
     from .thinking.factory import make_backend
     from .thinking.scripted import ScriptedBackend
 
-    config = run_config(reader) or load_config()
     over = {k: v for k, v in (("backend.name", name), ("backend.model", model),
                               ("backend.base_url", base_url)) if v}
-    if over:
-        config = load_config(None, {**_dotted(config.to_dict()), **over})
+    if not over:
+        return run_backend(reader)
+    config = load_config(None, {**_dotted((run_config(reader) or load_config()).to_dict()), **over})
     return ScriptedBackend() if config.backend.name == "scripted" else make_backend(config)
 
 
@@ -278,7 +285,7 @@ def run_battery(run: str | Path, *, at: datetime | str | None = None, backend=No
     Args:
         run: the run file (only read).
         at: interview time (default :func:`default_at`).
-        backend: answers (default: the run's own, :func:`interview_backend`).
+        backend: answers (default: the run's own, :func:`town.interview.run_backend`).
         embedder: embeds questions (default: the run's).
         out_dir: where battery.json goes (default ``<run>.evaluation/``).
 
@@ -293,9 +300,7 @@ def run_battery(run: str | Path, *, at: datetime | str | None = None, backend=No
     with RunReader(run) as reader:
         scenario = load_scenario(reader.meta["scenario"])
         when = default_at(reader) if at is None else tick_at(reader, at)[0]
-        backend = backend if backend is not None else interview_backend(reader)
         result = ask_battery(reader, scenario, when, backend=backend, embedder=embedder)
-        result["backend"] = backend.name
         result["ablate"] = reader.summary()["ablate"]
         result["summary"] = grade(result, reader, scenario)
     out = Path(out_dir) if out_dir else Path(run).with_suffix(".evaluation")

@@ -31,6 +31,7 @@ from datetime import datetime
 from typing import Any
 
 from .battery import BATTERY, CATEGORIES
+from .metrics import recalls
 
 __all__ = ["VERDICTS", "is_denial", "grade", "grade_answer", "workplace", "home_sector", "summarise"]
 
@@ -133,7 +134,7 @@ def _other(answer: str, other: str, held: list[str]) -> tuple[str, str]:
 def _news(answer: str, known: list) -> tuple[str, str]:
     if not known:
         return "wrong", "knows no news item"
-    ok = any(all(re.search(f, answer, re.IGNORECASE) for f in p.facts) for p in known)
+    ok = any(recalls(answer, p.facts) for p in known)
     return ("correct" if ok else "wrong"), ", ".join(p.name for p in known)
 
 

@@ -77,8 +77,8 @@ async function boot() {
   fill($("plans"), Object.entries(r.plans).flatMap(([pid, days]) => Object.entries(days).map(([day, p]) =>
     el("div", { class: "plan-pair" }, [el("h3", {}, `${pid} · ${day}`),
       table(["A", "B"], Array.from({ length: Math.max(p.a.length, p.b.length) }, (_, i) => [p.a[i] || "", p.b[i] || ""]))]))));
-  fill($("cost"), table(["", "calls", "tokens in", "tokens out", "cache hits"],
-    ["a", "b"].map((s) => [s.toUpperCase(), String(r.cost[s].calls), String(r.cost[s].tokens_in), String(r.cost[s].tokens_out), String(r.cost[s].cache_hits)])));
+  fill($("cost"), table(["", "questions", "requests", "tokens in", "tokens out", "cache hits"],
+    ["a", "b"].map((s) => [s.toUpperCase(), String(r.cost[s].questions), String(r.cost[s].requests), String(r.cost[s].tokens_in), String(r.cost[s].tokens_out), String(r.cost[s].cache_hits)])));
   document.body.dataset.ready = "1";
 }
 
