@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from town.cli import _add_sim_options, _remove_run, build_simulation
+from town.cli import _add_sim_options, _remove_run, build_simulation, saved_line
 from town.cli import main as town_main
 from town.errors import ConfigError
 
@@ -110,6 +110,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         session.close()
         sim.close()
+    print(f"town: {saved_line(out)}", flush=True)
     return 0
 
 

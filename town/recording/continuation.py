@@ -39,12 +39,16 @@ def _set_meta(conn: sqlite3.Connection, **values: Any) -> None:
     )
 
 
-def _snapshot(conn: sqlite3.Connection, path: Path, where: str, params: tuple) -> Snapshot:
+def _snapshot(conn: sqlite3.Connection, path: Path, where: str, params: tuple, wanted: str = "") -> Snapshot:
+    """The newest snapshot matching ``where``; ``wanted`` says in words what was asked for."""
     row = conn.execute(
         f"SELECT tick, seq, state FROM snapshots {where} ORDER BY tick DESC LIMIT 1", params
     ).fetchone()
     if row is None:
-        raise RecordingError(f"{path}: no snapshot to continue from ({where or 'none at all'})")
+        first = conn.execute("SELECT time FROM snapshots ORDER BY tick LIMIT 1").fetchone()
+        if first is None:
+            raise RecordingError(f"{path}: the run has no snapshot to continue from")
+        raise RecordingError(f"{path}: no snapshot {wanted}; its first snapshot is at {first[0]}")
     return row[0], row[1], decode(path, row[2], f"snapshot at tick {row[0]}")
 
 
@@ -114,11 +118,13 @@ def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
 def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
     if isinstance(at, datetime):
         where, params = "WHERE time <= ?", (format_time(at),)
+        wanted = f"at or before {format_time(at)}"
     else:
         where, params = "WHERE tick <= ?", (int(at),)
+        wanted = f"at or before tick {int(at)}"
     source = open_run(src)
     try:
-        tick, seq, state = _snapshot(source, src, where, params)
+        tick, seq, state = _snapshot(source, src, where, params, wanted)
         (time,) = source.execute("SELECT time FROM snapshots WHERE tick = ?", (tick,)).fetchone()
         try:
             target = connect(dst)
