@@ -17,7 +17,8 @@ from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
 from .context import MindContext, SeqRef, recall, remember, seed_for, views
 from .perceive import View
 
-__all__ = ["Conversation", "want_to_talk", "say_next_line", "LINE_EVERY_TICKS", "MAX_LINES"]
+__all__ = ["Conversation", "want_to_talk", "say_next_line", "say_line", "leave_conversation",
+           "LINE_EVERY_TICKS", "MAX_LINES"]
 
 #: A line is spoken every 2 ticks (20 game seconds at 10 s/tick).
 LINE_EVERY_TICKS = 2
@@ -126,6 +127,32 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         _finish(conv, personas, ctx)
         return True
     return False
+
+
+def say_line(conv: Conversation, speaker_id: str, line: str, personas: dict[str, Persona],
+             ctx: MindContext) -> None:
+    """``speaker_id`` says ``line``, chosen outside the mind (a player's words from the viewer).
+
+    The line is published like any (CHAT, nothing ``shared``, no retrieval) and the listener
+    remembers it in words, as a heard line: 'Ada told me: "<line>"'; retold later, it spreads.
+    """
+    listener_id = conv.b if speaker_id == conv.a else conv.a
+    speaker, listener = personas[speaker_id], personas[listener_id]
+    conv.lines.append((speaker_id, line))
+    conv.said.append(line)
+    speaker.speech = line
+    ctx.publish(EventKind.CHAT, speaker.id, {
+        "conversation": conv.id, "speaker": speaker.id, "listener": listener.id,
+        "line": line, "shared": [], "retrieval": None})
+    remember(listener, ctx, kind="chat", content=f'{speaker.name} told me: "{line}"',
+             conversation=conv.id, subject=speaker.id)
+
+
+def leave_conversation(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> None:
+    """End ``conv`` now (one side walked away): both summarise and remember it, as at any end."""
+    for pid in (conv.a, conv.b):
+        personas[pid].speech = None
+    _finish(conv, personas, ctx)
 
 
 _HEARD = re.compile(r'^(?P<speaker>.+?) told me(?: that (?P<author>.+?) said)?: "(?P<statement>.*)"$', re.S)

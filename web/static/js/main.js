@@ -9,6 +9,7 @@ import { TownMap } from "./map.js";
 import { PersonaPanel } from "./persona_panel.js";
 import { renderLibrary } from "./procedures.js";
 import { Controls } from "./controls.js";
+import { Player } from "./player.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_ACTIVITY = 60;
@@ -51,10 +52,21 @@ async function boot() {
   });
   $("library-close").addEventListener("click", () => { $("library").hidden = true; });
   const pick = (id) => { map.setSelected(id); panel.open(id); markList(id); };
-  map = new TownMap($("map"), town.map, town.personas, { onPick: pick, tip: $("map-tip") });
-  personaList(town.personas, pick);
+  const players = new Set(town.players || []);
+  const residents = town.personas.filter((p) => !players.has(p.id));
+  let player = null;
+  map = new TownMap($("map"), town.map, [...residents], { onPick: pick, tip: $("map-tip"), onTile: (x, y) => player.go(x, y) });
+  player = new Player($("map-wrap"), map, names, { notice });
+  const joined = town.personas.find((p) => players.has(p.id));
+  if (joined) { player.become(joined); $("join").hidden = true; }
+  $("join").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    await player.join($("join-name").value);
+    if (player.id) $("join").hidden = true;
+  });
+  personaList(residents, pick);
   const follow = $("follow");
-  for (const p of town.personas) follow.append(el("option", { value: p.id }, p.name || p.id));
+  for (const p of residents) follow.append(el("option", { value: p.id }, p.name || p.id));
   follow.addEventListener("change", () => { map.setFollow(follow.value); if (follow.value) pick(follow.value); });
 
   const socket = io({ auth: token ? { token } : {}, transports: ["websocket"] });
