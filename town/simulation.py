@@ -87,6 +87,7 @@ class Simulation:
             self.personas[spec.id] = p
         self.conversations: dict[int, Conversation] = {}
         self.players: set[str] = set()  # personas played from the viewer (town.player): no mind
+        self._said_last: set[str] = set()  # whose conversation ended last tick (speech shown once)
         self._next_conversation = 1
         self._next_event = 0
         self.ctx = MindContext(world=self.world, backend=self.backend, bus=self.bus, clock=self.clock,
@@ -244,6 +245,9 @@ class Simulation:
     def step(self) -> int:
         """Simulate one tick; publish its events, the FRAME last. Returns the new tick count."""
         ctx = self.ctx
+        for pid in self._said_last:
+            self.personas[pid].speech = None
+        self._said_last = set()
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
         wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
@@ -260,9 +264,8 @@ class Simulation:
                    and not player_conversation(c, self.players)]
         ended = self._concurrently([lambda c=c: say_next_line(c, self.personas, ctx) for c in talking])
         for conv, done in zip(talking, ended):
-            if done:
-                for pid in (conv.a, conv.b):
-                    self.personas[pid].speech = None
+            if done:  # the last line stays in this tick's frame; the next tick clears it
+                self._said_last.update((conv.a, conv.b))
                 del self.conversations[conv.id]
         for p in self.personas.values():
             move(p)
@@ -443,6 +446,7 @@ class Simulation:
                 stream["access_log"] = []
             p.stream.set_state(stream)
         self.conversations = {c["id"]: Conversation.from_state(c) for c in state["conversations"]}
+        self._said_last = {pid for pid, p in self.personas.items() if p.speech is not None and p.conversation is None}
         self._next_conversation = int(state["next_conversation"])
         self._next_event = int(state["next_event"])
         if "town_procedures" in state:

@@ -66,6 +66,8 @@ def add_commands(sub) -> None:
     s.add_argument("--speed", default="8", help="ticks per wall second: 1..64 or 'max' (default 8)")
     s.add_argument("--runs", default="runs", help="runs folder (default runs/)")
     s.add_argument("--out", help="run file to record to (default runs/<timestamp>.sqlite)")
+    s.add_argument("--player", metavar="NAME", help="join the town as NAME: walk with the arrow keys "
+                   "(or click a tile) and talk to the person next to you")
 
     s = sub.add_parser("replay", help="serve the viewer over a saved run and open its replay page")
     s.add_argument("run", help="run file (.sqlite); the viewer serves the runs in its folder")
@@ -98,6 +100,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ConfigError(f"{out} already exists; choose another --out", field="--out")
     _check_listen(args.host, args.port)
     sim = build_simulation(args, out)
+    if args.player:
+        from town.player import add_player
+
+        try:
+            add_player(sim, args.player)
+        except ConfigError:
+            sim.close()
+            _remove_run(out)
+            raise
     from web.server import LiveSession
 
     try:

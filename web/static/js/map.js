@@ -172,7 +172,7 @@ export class TownMap {
     const walking = now < p.t0 + this.moveMs && (p.x !== p.fromX || p.y !== p.fromY);
     const { top } = drawWalker(ctx, cx, feetY, r, {
       id, color: this.colors[id], facing: p.facing, walking: walking || p.kind === "walk",
-      phase: ((now - p.t0) / STEP_MS) % 1, badge: p.emoji || initials(persona.name || id),
+      phase: ((now - p.t0) / STEP_MS) % 1, badge: initials(persona.name || id),
       ring: id === this.selected || id === this.follow,
     });
     const sign = idleSign(p.kind, p.action, p.emoji);
@@ -207,6 +207,7 @@ export class TownMap {
     const fit = fitText(ctx, text, 190, 11, 9, "500");
     ctx.font = `500 ${fit.px}px ${FONT}`;
     const r = this.radius(s), cx = ox + (x + 0.5) * s, base = oy + (y + 0.5) * s;
+    if (!this.inView(cx, base)) return null;
     const box = { id, text: fit.text, px: fit.px, w: ctx.measureText(fit.text).width + 10, h: fit.px + 7 };
     return this.place(box, [[cx - box.w / 2, base + r * 0.8 + 4], ...this.near(cx, base - r * 1.6, base + r, box.w, box.h)], placed);
   }
@@ -227,6 +228,7 @@ export class TownMap {
     const lines = wrap(ctx, String(speech), 190, 3);
     const box = { id, lines, w: Math.max(...lines.map((l) => ctx.measureText(l).width)) + 16, h: lines.length * 15 + 10 };
     const r = this.radius(s), cx = ox + (x + 0.5) * s, base = oy + (y + 0.5) * s;
+    if (!this.inView(cx, base)) return null; // a speaker out of sight has no bubble
     box.tipX = cx; box.tipY = base - r * 1.7;
     return this.place(box, this.near(cx, base - r * 1.7, base + r, box.w, box.h), placed);
   }
@@ -241,6 +243,9 @@ export class TownMap {
     ctx.fillStyle = "#2b2620"; ctx.textAlign = "left"; ctx.textBaseline = "top"; ctx.font = `400 12px ${FONT}`;
     box.lines.forEach((line, i) => ctx.fillText(line, box.x + 8, box.y + 6 + i * 15));
   }
+
+  /** Whether the point (x, y) in CSS px is on the canvas. */
+  inView(x, y) { return x >= 0 && y >= 0 && x <= this.cssW && y <= this.cssH; }
 
   /** Whether an idle sign is showing (it animates). */
   idle() {

@@ -1,6 +1,6 @@
 // Little walking people drawn with canvas paths (no image files): a body in the persona's
 // colour, a head facing where they go, legs and arms that swing while walking, a badge with the
-// action's emoji (or the initials), and small signs of what an idle persona is doing.
+// initials, and small signs of what an idle persona is doing.
 
 const SKIN = ["#f1c9a5", "#e0ac84", "#c68a62", "#8d5a3b", "#f6d7bf", "#b57a55"];
 const HAIR = ["#3b2a20", "#6b4226", "#1f1b18", "#a0522d", "#d8b36a", "#7a7a7a"];
@@ -77,7 +77,7 @@ export function drawWalker(ctx, cx, feetY, r, who) {
   return { top: headY - headR };
 }
 
-/** A white round badge with an emoji or initials. */
+/** A white round badge with initials (or an emoji). */
 function badge(ctx, x, y, br, text) {
   ctx.fillStyle = "rgba(255, 255, 255, 0.95)"; ctx.strokeStyle = "rgba(60, 50, 40, 0.35)"; ctx.lineWidth = 1;
   ctx.beginPath(); ctx.arc(x, y, br, 0, Math.PI * 2); ctx.fill(); ctx.stroke();
