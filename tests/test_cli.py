@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import shutil
 
 import pytest
@@ -101,7 +103,11 @@ def test_inspect_prints_traces_of_the_real_run(party_run):
         assert column in done.stdout
     done = run_cli("inspect", str(party_run), "--persona", "klaus_mueller", "--at", "2023-02-13 12:00",
                    "--last", "1")
-    assert done.returncode == 0 and "2023-02-13 11:" in done.stdout, done.stdout[:500]
+    with sqlite3.connect(party_run) as db:  # the newest of Klaus's retrievals at or before 12:00
+        (latest,) = db.execute("SELECT MAX(time) FROM retrievals WHERE persona = 'klaus_mueller' "
+                               "AND time <= '2023-02-13 12:00:00'").fetchone()
+    assert latest.startswith(("2023-02-13 11:", "2023-02-13 12:00:00"))
+    assert done.returncode == 0 and latest in done.stdout, done.stdout[:500]
 
 
 def test_too_long_persona_text_is_refused_at_load(town_copy, tmp_path):
