@@ -3,12 +3,14 @@ another (town names, action labels, speech bubbles) on the_ville and Smallville 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from conftest import ROOT, THE_VILLE
 
 pytestmark = pytest.mark.browser
 
-SMALLVILLE = ROOT / "personas" / "smallville"
+PERSONAS = Path(__file__).resolve().parents[2] / "personas"
+THE_VILLE, SMALLVILLE = PERSONAS / "the_ville", PERSONAS / "smallville"
 
 
 def _overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
