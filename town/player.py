@@ -24,13 +24,15 @@ from .mind.converse import Conversation, leave_conversation, say_line
 from .persona import Action, Persona
 from .scenario import PersonaSpec, RoutineItem
 
-__all__ = ["add_player", "move_player", "player_says", "player_conversation", "TALK_REACH",
-           "MAX_LINE_CHARS"]
+__all__ = ["add_player", "move_player", "player_says", "player_conversation", "end_stale_talks",
+           "TALK_REACH", "MAX_LINE_CHARS", "PATIENCE_MINUTES"]
 
 #: Tiles (in x and in y) within which the player can talk to a persona.
 TALK_REACH = 2
 #: The longest line the player may say, in characters.
 MAX_LINE_CHARS = 300
+#: Game minutes a persona waits for the player's next line before the talk ends (15 wall s at x8).
+PATIENCE_MINUTES = 20
 _NAME = re.compile(r"^[^\W\d_][\w .'-]{0,39}$")
 
 
@@ -147,3 +149,18 @@ def player_says(sim, pid: str, text: str, to: str) -> int:
 def player_conversation(conv: Conversation, players: set[str]) -> bool:
     """Whether ``conv`` waits for a player's line (the player started it and speaks on even lines)."""
     return conv.a in players and len(conv.lines) % 2 == 0
+
+
+def end_stale_talks(sim) -> None:
+    """End each conversation in which the player has been silent for :data:`PATIENCE_MINUTES`.
+
+    Called by the simulation at the start of a tick; the persona then goes back to its plan.
+    """
+    limit = PATIENCE_MINUTES * 60 // sim.clock.seconds_per_tick
+    for conv in [c for c in sim.conversations.values() if player_conversation(c, sim.players)]:
+        lines, since = sim.player_waits.get(conv.id, (-1, 0))
+        if lines != len(conv.lines):
+            sim.player_waits[conv.id] = (len(conv.lines), sim.clock.tick)
+        elif sim.clock.tick - since >= limit:
+            del sim.conversations[conv.id], sim.player_waits[conv.id]
+            leave_conversation(conv, sim.personas, sim.ctx)

@@ -37,7 +37,7 @@ from .mind import (
 )
 from .mind.converse import LINE_EVERY_TICKS
 from .persona import Action, Persona
-from .player import player_conversation
+from .player import end_stale_talks, player_conversation
 from .procedures import ProceduralMemory, ProcedureLibrary
 from .thinking.backend import ThinkingBackend
 from .thinking.scripted import ScriptedBackend
@@ -87,6 +87,7 @@ class Simulation:
             self.personas[spec.id] = p
         self.conversations: dict[int, Conversation] = {}
         self.players: set[str] = set()  # personas played from the viewer (town.player): no mind
+        self.player_waits: dict[int, tuple[int, int]] = {}  # conversation -> (lines, since tick)
         self._said_last: set[str] = set()  # whose conversation ended last tick (speech shown once)
         self._next_conversation = 1
         self._next_event = 0
@@ -248,6 +249,8 @@ class Simulation:
         for pid in self._said_last:
             self.personas[pid].speech = None
         self._said_last = set()
+        if self.players:
+            end_stale_talks(self)
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
         wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])

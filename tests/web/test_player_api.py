@@ -3,7 +3,7 @@ and a player that is never written to a snapshot (resume and fork go on without 
 
 from __future__ import annotations
 
-from town.player import add_player, move_player, player_says
+from town.player import PATIENCE_MINUTES, add_player, move_player, player_says
 
 
 def test_player_routes_follow_the_control_rules(make_app, simulation, runner):
@@ -59,3 +59,21 @@ def test_a_player_is_left_out_of_snapshots(simulation):
     fresh = Simulation(simulation.scenario, load_config(None, {"embedder": "hashing"}), seed_memories=False)
     fresh.set_state(state)
     assert fresh.personas["klaus_mueller"].conversation is None and fresh.players == set()
+
+
+def test_a_silent_player_is_left_after_twenty_game_minutes(simulation):
+    """Klaus answers, then waits 20 game minutes (120 ticks) for the player's next line, no more."""
+    pid = add_player(simulation, "Ada")
+    klaus, me = simulation.personas["klaus_mueller"], simulation.personas[pid]
+    me.x, me.y = klaus.x, klaus.y  # set down next to him (walking is tested above)
+    cid = player_says(simulation, pid, "Hello Klaus!", "klaus_mueller")
+    simulation.step()  # Klaus answers on this tick
+    conv = simulation.conversations.get(cid)
+    assert conv is not None and [w for w, _ in conv.lines] == [pid, "klaus_mueller"], "he ended it at once"
+    waited = 0
+    while cid in simulation.conversations:
+        simulation.step()
+        waited += 1
+        assert waited <= 200
+    assert PATIENCE_MINUTES == 20 and waited == 20 * 6 + 1
+    assert klaus.conversation is None and me.conversation is None
