@@ -17,14 +17,14 @@ from __future__ import annotations
 import re
 from datetime import time
 
-from .errors import ConfigError
+from .errors import ConfigError, WorldError
 from .memory import MemoryStream
 from .mind.context import recall
 from .mind.converse import Conversation, leave_conversation, say_line
 from .persona import Action, Persona
 from .scenario import PersonaSpec, RoutineItem
 
-__all__ = ["add_player", "move_player", "player_says", "player_conversation", "end_stale_talks",
+__all__ = ["add_player", "move_player", "player_says", "player_conversation", "tend_players",
            "TALK_REACH", "MAX_LINE_CHARS", "PATIENCE_MINUTES"]
 
 #: Tiles (in x and in y) within which the player can talk to a persona.
@@ -43,10 +43,11 @@ def _spec(pid: str, name: str, home: str) -> PersonaSpec:
         routine=(RoutineItem(start=time(0, 0), end=time(0, 0), activity="looking around", place=home),))
 
 
-def _looking(sim, p: Persona) -> Action:
+def _looking(sim, p: Persona, walking: bool = False) -> Action:
     tick = sim.clock.tick
-    return Action(description="looking around", address=sim.tilemap.address_at(p.x, p.y) or p.spec.home,
-                  emoji="🙋", start_tick=tick, end_tick=tick + 10**6, kind="do")
+    return Action(description="walking" if walking else "looking around",
+                  address=sim.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="🚶" if walking else "🙋",
+                  start_tick=tick, end_tick=tick + 10**6, kind="walk" if walking else "do")
 
 
 def add_player(sim, name: str) -> str:
@@ -90,8 +91,6 @@ def move_player(sim, pid: str, x: int, y: int) -> list[tuple[int, int]]:
     Raises:
         ConfigError: naming ``x, y`` when the tile is not walkable or cannot be reached.
     """
-    from .errors import WorldError
-
     p = _player(sim, pid)
     if not sim.tilemap.walkable(int(x), int(y)):
         raise ConfigError(f"({x}, {y}) is not a walkable tile", field="x, y")
@@ -102,7 +101,7 @@ def move_player(sim, pid: str, x: int, y: int) -> list[tuple[int, int]]:
     if p.conversation is not None and path:
         leave_conversation(sim.conversations.pop(p.conversation), sim.personas, sim.ctx)
     p.path = path
-    p.action = _looking(sim, p)
+    p.action = _looking(sim, p, walking=bool(path))
     return list(path)
 
 
@@ -151,11 +150,16 @@ def player_conversation(conv: Conversation, players: set[str]) -> bool:
     return conv.a in players and len(conv.lines) % 2 == 0
 
 
-def end_stale_talks(sim) -> None:
-    """End each conversation in which the player has been silent for :data:`PATIENCE_MINUTES`.
+def tend_players(sim) -> None:
+    """The simulation's care of its players at the start of a tick.
 
-    Called by the simulation at the start of a tick; the persona then goes back to its plan.
+    A player whose walk is over is "looking around" again; a conversation in which the player
+    has been silent for :data:`PATIENCE_MINUTES` ends (the persona goes back to its plan).
     """
+    for pid in sim.players:
+        p = sim.personas[pid]
+        if p.action is not None and p.action.kind == "walk" and not p.path:
+            p.action = _looking(sim, p)
     limit = PATIENCE_MINUTES * 60 // sim.clock.seconds_per_tick
     for conv in [c for c in sim.conversations.values() if player_conversation(c, sim.players)]:
         lines, since = sim.player_waits.get(conv.id, (-1, 0))

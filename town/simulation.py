@@ -37,7 +37,7 @@ from .mind import (
 )
 from .mind.converse import LINE_EVERY_TICKS
 from .persona import Action, Persona
-from .player import end_stale_talks, player_conversation
+from .player import player_conversation, tend_players
 from .procedures import ProceduralMemory, ProcedureLibrary
 from .thinking.backend import ThinkingBackend
 from .thinking.scripted import ScriptedBackend
@@ -250,7 +250,7 @@ class Simulation:
             self.personas[pid].speech = None
         self._said_last = set()
         if self.players:
-            end_stale_talks(self)
+            tend_players(self)
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
         wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
