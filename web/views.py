@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from town.errors import RecordingError, TownError
@@ -83,7 +83,13 @@ def _reader():
 
 @bp.get("/")
 def live_page():
-    """The live page: map, clock, controls, persona panel and retrieval inspector."""
+    """The live page: map, clock, controls, persona panel and retrieval inspector.
+
+    A viewer without a live run (``replay``, ``demo``) sends ``/`` to its saved runs instead of a
+    page that would only say "connecting".
+    """
+    if live().runner is None:
+        return redirect(url_for("replay.runs_page"))
     return render_template("live.html", speeds=SPEEDS)
 
 

@@ -18,8 +18,10 @@ def test_a_fork_is_described_in_a_sentence_and_no_live_link_is_offered(recorded,
     app = create_app({"RUNS_DIR": str(tmp_path), "TESTING": True})
     try:
         html = app.test_client().get("/runs").get_data(as_text=True)
+        home = app.test_client().get("/")
     finally:
         live(app).close()
     assert f"Forked from parent at {time} (tick {tick})." in html
     assert "{&#39;run&#39;" not in html and "{'run'" not in html
     assert ">Live</a>" not in html
+    assert home.status_code == 302 and home.headers["Location"].endswith("/runs")
