@@ -33,7 +33,7 @@ ACTIVITY_KINDS = frozenset({EventKind.CHAT, EventKind.RETRIEVAL, EventKind.CONVE
                             EventKind.REFLECTION, EventKind.PROCEDURE, EventKind.SCENARIO,
                             EventKind.WHISPER, EventKind.STATUS})
 _ACTIVITY_KEYS = ("speaker", "listener", "line", "conversation", "purpose", "query",
-                  "participants", "summary", "op", "name", "library", "result", "merged", "text", "state",
+                  "participants", "summary", "op", "name", "library", "result", "merged", "via", "text", "state",
                   "reason", "speed")
 
 

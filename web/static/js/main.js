@@ -137,8 +137,9 @@ function procedureText(item, who) {
   const name = `“${item.name}”`;
   if (item.op === "save" && item.library === "town") return `${who} shared ${name} with the town`;
   if (item.op === "save") return `${who} learned ${name}${item.merged ? " (merged with a similar one)" : ""}`;
-  if (item.op === "use") return `${who} follows ${name} from ${lib}`;
-  if (item.op === "outcome") return `${who}: ${name} from ${lib} — ${item.result}`;
+  const part = item.via ? ` as part of “${item.via}”` : "";
+  if (item.op === "use") return `${who} follows ${name} from ${lib}${part}`;
+  if (item.op === "outcome") return `${who}: ${name} from ${lib}${part} — ${item.result}`;
   if (item.op === "deviation") return `${who} did not follow ${name} from ${lib}: ${item.reason}`;
   if (item.op === "prune") return `${name} was dropped from ${item.library === "town" ? "the town library" : `${who}'s library`}`;
   return `${who}: procedure ${item.op} ${name} (${lib})`;
