@@ -15,7 +15,7 @@ API (all JSON; errors are ``{"error": str}`` with status 400/403/404/503):
   run on the runner's thread between ticks; needs the token like control
 - ``POST /api/control`` ``{op, value}``: ``{ok, status}``; needs the token beyond loopback
   (header ``X-Control-Token``, or ``token`` in the body or query)
-- ``POST /api/player`` ``{name}``: ``{ok, player}`` (joins the town, :func:`town.player.add_player`);
+- ``POST /api/player`` ``{name}``: ``{ok, player, at: {x, y}}`` (joins the town, :func:`town.player.add_player`);
   ``POST /api/player/move`` ``{x, y}``: ``{ok, path}``; ``POST /api/player/say`` ``{text, to}``:
   ``{ok, conversation}``; all on the runner's thread between ticks, with the token like control
 """
@@ -269,7 +269,8 @@ def join():
             return _the_player(sim)
         return add_player(sim, body.get("name") if isinstance(body.get("name"), str) else "")
     pid = _on_runner(job, '{"name": ...}')
-    return jsonify(ok=True, player=spec_dict(_spec(pid)))
+    p = live().simulation.personas[pid]
+    return jsonify(ok=True, player=spec_dict(p.spec), at={"x": p.x, "y": p.y})
 
 
 @bp.post("/api/player/move")

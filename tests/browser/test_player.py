@@ -29,12 +29,23 @@ def test_the_player_tells_klaus_about_an_event_and_he_remembers_it(live_town, pa
     page.wait_for_selector("#player-bar:not([hidden])")
     assert sim.players == {"player_ada"}
     me, klaus = sim.personas["player_ada"], sim.personas["klaus_mueller"]
+    # an arrow key walks one tile
+    page.wait_for_function("() => window.townMap.state.player_ada")
+    key, (dx, dy) = next((k, d) for k, d in (("ArrowRight", (1, 0)), ("ArrowLeft", (-1, 0)), ("ArrowDown", (0, 1)))
+                         if sim.tilemap.walkable(me.x + d[0], me.y + d[1]))
+    start = (me.x, me.y)
+    page.locator("body").press(key)
+    for _ in range(100):
+        if me.path:
+            break
+        page.wait_for_timeout(50)
+    town.runner.step(1)
+    assert (me.x, me.y) == (start[0] + dx, start[1] + dy)
     for _ in range(4):  # walk up to Klaus (he may move on meanwhile)
         spot = next((x, y) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1))
                     if sim.tilemap.walkable(x := klaus.x + dx, y := klaus.y + dy))
         page.wait_for_timeout(300)
         _click_tile(page, *spot)
-        page.wait_for_function("() => true")
         for _ in range(200):
             if me.path or (me.x, me.y) == spot:
                 break

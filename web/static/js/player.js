@@ -32,11 +32,12 @@ export class Player {
     setInterval(() => this.refresh(), 300);
   }
 
-  /** Become the player `identity` ({id, name, ...}). */
-  become(identity) {
+  /** Become the player `identity` ({id, name, ...}), standing at `at` ({x, y}) until a frame says more. */
+  become(identity, at) {
     this.id = identity.id;
     this.names[identity.id] = identity.name;
     this.map.addPersona({ ...identity, color: "#f4d35e" });
+    if (at && !this.map.state[identity.id]) this.map.setFrame({ personas: { [identity.id]: { ...at, action: "looking around", kind: "do" } } }, false);
     this.bar.hidden = false;
     this.refresh();
   }
@@ -45,7 +46,7 @@ export class Player {
   async join(name) {
     try {
       const body = await postJSON("/api/player", { name });
-      this.become(body.player);
+      this.become(body.player, body.at);
     } catch (err) { this.notice(err.message); }
   }
 
