@@ -225,9 +225,10 @@ def knowledge(reader, tag: str, *, memories: dict | None = None) -> dict[str, Kn
     memories = load_memories(reader) if memories is None else memories
     seed_until = start_seq(reader)
     verdict = _leads_to(memories, tag)
+    town = set(reader.personas())  # a player who joined from the viewer is not counted
     out: dict[str, KnowledgeOnset] = {}
     for key, m in sorted(memories.items(), key=lambda kv: kv[1].seq):
-        if verdict[key] and m.persona not in out:
+        if verdict[key] and m.persona in town and m.persona not in out:
             out[m.persona] = KnowledgeOnset(persona=m.persona, seq=m.seq, tick=m.tick, memory=m.id,
                                             via=_via(m, seed_until), source=m.source)
     return out
