@@ -86,7 +86,9 @@ export class Player {
 
   key(event) {
     const step = KEYS[event.key];
-    if (!this.id || !step || event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement
+      || event.target instanceof HTMLSelectElement;
+    if (!this.id || !step || typing) return;
     event.preventDefault();
     const me = this.here();
     if (me) this.go(me.x + step[0], me.y + step[1]);
