@@ -133,10 +133,17 @@ class MemoryFact:
 
 
 def load_memories(reader) -> dict[tuple[str, int], MemoryFact]:
-    """Every recorded memory, keyed by ``(persona, record id)``, in seq order."""
+    """Every recorded memory of the town's personas, keyed by ``(persona, record id)``, in seq order.
+
+    A player who joined from the viewer (not in the run's personas) is left out of every measure;
+    nobody's memory has a player's memory as its source, so no chain passes through one.
+    """
+    town = set(reader.personas())
     out: dict[tuple[str, int], MemoryFact] = {}
     for e in reader.events(kinds=[EventKind.MEMORY]):
         d = e.data
+        if d["persona"] not in town:
+            continue
         source = d.get("source")
         out[(d["persona"], int(d["id"]))] = MemoryFact(
             persona=d["persona"], id=int(d["id"]), seq=e.seq, tick=e.tick, kind=d["kind"],
@@ -225,10 +232,9 @@ def knowledge(reader, tag: str, *, memories: dict | None = None) -> dict[str, Kn
     memories = load_memories(reader) if memories is None else memories
     seed_until = start_seq(reader)
     verdict = _leads_to(memories, tag)
-    town = set(reader.personas())  # a player who joined from the viewer is not counted
     out: dict[str, KnowledgeOnset] = {}
     for key, m in sorted(memories.items(), key=lambda kv: kv[1].seq):
-        if verdict[key] and m.persona in town and m.persona not in out:
+        if verdict[key] and m.persona not in out:
             out[m.persona] = KnowledgeOnset(persona=m.persona, seq=m.seq, tick=m.tick, memory=m.id,
                                             via=_via(m, seed_until), source=m.source)
     return out
