@@ -62,9 +62,9 @@ def main() -> int:
             page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
             page.goto(town.url)
             page.wait_for_function("() => window.townMap && Object.keys(window.townMap.drawn).length > 0")
-            for _ in range(30):  # until a few people talk
+            for _ in range(120):  # until a few people talk
                 _settle(page, town, 4)
-                if len(_talking(page)) >= 3:
+                if len(_talking(page)) >= 2:
                     break
             page.screenshot(path=str(out / "screenshot-live.png"))
             followed = _talking(page)[0]
