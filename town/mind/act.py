@@ -166,9 +166,12 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
         _walk_and_start(p, ctx, step, seq)
         return
     block = current_block(p, ctx.now)
-    place = _sector(block.place)  # a description naming its place is not told it twice
-    query = block.description if place.lower() in block.description.lower() else \
-        f"{block.description} at {place_label(block.place)}"
+    # a description naming its building is not told the building again ("... at Hobbs Cafe at
+    # the counter of the cafe in Hobbs Cafe" -> "... at Hobbs Cafe at the counter of the cafe")
+    sector, label = _sector(block.place), place_label(block.place)
+    if sector.lower() in block.description.lower():
+        label = label.removesuffix(f" in {sector}").removesuffix(sector)
+    query = f"{block.description} at {label}" if label else block.description
     records, seq = recall(p, ctx, query, purpose="act")
     if not p.steps or p.steps[0].task != (block.task or block.description):
         p.steps = _plan_steps(p, ctx, block, records)
