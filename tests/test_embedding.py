@@ -110,3 +110,16 @@ def test_make_embedder_knows_its_names():
     with pytest.raises(ConfigError, match="unknown embedder 'bert'"):
         make_embedder("bert")
     assert issubclass(ConfigError, TownError)
+
+
+def test_packaged_tokenizer_is_bert_uncased_wordpiece():
+    """The shipped tokenizer lower-cases and splits as BERT-base-uncased: [CLS] hello , world ! [SEP]
+    are ids 101 7592 1010 2088 999 102 in its published vocabulary, and an unknown piece splits."""
+    from tokenizers import Tokenizer
+
+    from town.embedding import TOKENIZER_FILE
+
+    tokenizer = Tokenizer.from_file(str(TOKENIZER_FILE))
+    tokenizer.no_padding()  # the file pads to 128; the embedder pads each batch to its longest
+    assert tokenizer.encode("Hello, WORLD!").ids == [101, 7592, 1010, 2088, 999, 102]
+    assert tokenizer.encode("gentrification").tokens == ["[CLS]", "gen", "##tri", "##fication", "[SEP]"]
