@@ -115,11 +115,17 @@ def test_make_embedder_knows_its_names():
 def test_packaged_tokenizer_is_bert_uncased_wordpiece():
     """The shipped tokenizer lower-cases and splits as BERT-base-uncased: [CLS] hello , world ! [SEP]
     are ids 101 7592 1010 2088 999 102 in its published vocabulary, and an unknown piece splits."""
+    import gzip
+    import hashlib
+
     from tokenizers import Tokenizer
 
     from town.embedding import TOKENIZER_FILE
 
-    tokenizer = Tokenizer.from_file(str(TOKENIZER_FILE))
+    text = gzip.decompress(TOKENIZER_FILE.read_bytes())
+    # the sha256 of the source package's tokenizer.json, as recorded in licenses/
+    assert hashlib.sha256(text).hexdigest() == "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+    tokenizer = Tokenizer.from_str(text.decode("utf-8"))
     tokenizer.no_padding()  # the file pads to 128; the embedder pads each batch to its longest
     assert tokenizer.encode("Hello, WORLD!").ids == [101, 7592, 1010, 2088, 999, 102]
     assert tokenizer.encode("gentrification").tokens == ["[CLS]", "gen", "##tri", "##fication", "[SEP]"]

@@ -20,7 +20,7 @@ from town.recording import RunReader
 pytestmark = pytest.mark.slow
 
 #: What a source distribution of the project holds (the package data lives under town/ and web/).
-SOURCES = ("pyproject.toml", "README.md", "town", "web", "personas")
+SOURCES = ("pyproject.toml", "README.md", "licenses", "town", "web", "personas")
 
 
 def _copy_project(target: Path) -> Path:

