@@ -13,8 +13,8 @@ import venv
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import REPO
+
 from town.recording import RunReader
 
 pytestmark = pytest.mark.slow

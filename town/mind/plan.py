@@ -61,7 +61,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{_hm(b.start)} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}")
-    practice.prune(p, ctx)  # once a day: unused / long below threshold (DESIGN §4)
+    practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 
 

@@ -2,7 +2,7 @@
 
 The world verifies each step as it starts (place reachable and open, object present and free);
 at the end the task's goal condition is checked: every planned step was carried out, in order,
-at the intended place (DESIGN §4). Only a verified success may be saved as a procedure.
+at the intended place (docs/design, §2). Only a verified success may be saved as a procedure.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Resume and fork at a snapshot, on the run file alone (DESIGN §6).
+"""Resume and fork at a snapshot, on the run file alone (docs/design, §4).
 
 Both return the snapshot ``(tick, seq, state)`` to restore: the caller passes ``state`` to
 ``Simulation.set_state``, starts its bus at ``seq`` (``EventBus(start_seq=seq)``) and its
