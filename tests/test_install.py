@@ -52,6 +52,10 @@ def test_pip_install_alone_simulates_with_the_default_embedder(tmp_path):
     where = subprocess.run([str(bin_dir / "python"), "-c", "import town; print(town.__file__)"], cwd=work,
                            env=env, capture_output=True, text=True, timeout=60)
     assert Path(where.stdout.strip()).is_relative_to(env_dir), where.stdout + where.stderr
+    licences = subprocess.run([str(bin_dir / "python"), "-c", "from importlib.metadata import files; "
+                               "print(sorted(f.name for f in files('town') if 'licenses' in f.parts))"],
+                              cwd=work, env=env, capture_output=True, text=True, timeout=60)
+    assert licences.stdout.strip() == "['Apache-2.0.txt', 'all-MiniLM-L6-v2-tokenizer.NOTICE']", licences.stderr
     out = work / "run.sqlite"
     done = subprocess.run([str(bin_dir / "town"), "simulate", "--hours", "0.1", "--out", str(out), "--quiet"],
                           cwd=work, env=env, capture_output=True, text=True, timeout=300)
