@@ -4,7 +4,7 @@
 // the last drawing are kept in `drawnLabels` (and on window.townLabels, for tests).
 
 import { drawTownLabel, fitText, layoutLabels, overlaps, placeAt, renderTown } from "./townscape.js";
-import { initials, personaColor } from "./dom.js";
+import { initials, personaColor, shownEmoji, shownName } from "./dom.js";
 import { drawIdleSign, drawWalker, facingOf, idleSign } from "./sprites.js";
 
 const FONT = '"Segoe UI", "Helvetica Neue", Helvetica, Arial, sans-serif';
@@ -172,7 +172,7 @@ export class TownMap {
     const walking = now < p.t0 + this.moveMs && (p.x !== p.fromX || p.y !== p.fromY);
     const { top } = drawWalker(ctx, cx, feetY, r, {
       id, color: this.colors[id], facing: p.facing, walking: walking || p.kind === "walk",
-      phase: ((now - p.t0) / STEP_MS) % 1, badge: initials(persona.name || id),
+      phase: ((now - p.t0) / STEP_MS) % 1, badge: initials(shownName({ id, ...persona })),
       ring: id === this.selected || id === this.follow,
     });
     const sign = idleSign(p.kind, p.action, p.emoji);
@@ -203,7 +203,7 @@ export class TownMap {
   labelBox(ctx, { id, x, y }, s, ox, oy, placed) {
     const p = this.state[id];
     const persona = this.personas.find((q) => q.id === id) || {};
-    const text = `${persona.name || id}: ${p.emoji || ""} ${p.action || ""}`.trim();
+    const text = `${shownName({ id, ...persona })}: ${shownEmoji(p.emoji)} ${p.action || ""}`.replace(/\s+/g, " ").trim();
     const fit = fitText(ctx, text, 190, 11, 9, "500");
     ctx.font = `500 ${fit.px}px ${FONT}`;
     const r = this.radius(s), cx = ox + (x + 0.5) * s, base = oy + (y + 0.5) * s;
@@ -290,7 +290,7 @@ export class TownMap {
     const id = this.personaAt(event);
     const { x, y } = this.toTile(event);
     this.setHovered(id);
-    const label = id ? (this.personas.find((p) => p.id === id) || {}).name : placeAt(this.map, Math.floor(x), Math.floor(y));
+    const label = id ? shownName(this.personas.find((p) => p.id === id) || { id }) : placeAt(this.map, Math.floor(x), Math.floor(y));
     this.canvas.style.cursor = id ? "pointer" : "default";
     if (!label) { this.tip.hidden = true; return; }
     this.tip.textContent = label;
