@@ -7,8 +7,11 @@ about 12 game hours (tick 4338), so "0 reflections" is not true of the full run 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
-from cli_helpers import run_cli
+from cli_helpers import REPO, run_cli
 
 from town.config import load_config
 from town.errors import ConfigError
@@ -21,17 +24,20 @@ FIFTEEN_MINUTES_TICKS = 90
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """Condition -> run path: full, reflection, planning, observation."""
+    """Condition -> run path: full, reflection, planning, observation (simulated side by side)."""
     folder = tmp_path_factory.mktemp("ablations")
-    out = {}
+    out, procs = {}, []
     for name, flags in (("full", ()), ("reflection", ("--ablate", "reflection")),
                         ("planning", ("--ablate", "planning")),
                         ("observation", ("--set", "ablate=observation"))):
-        path = folder / f"{name}.sqlite"
-        done = run_cli("simulate", "--town", "the_ville", "--hours", HOURS, "--embedder", "hashing",
-                       "--out", str(path), "--quiet", *flags)
-        assert done.returncode == 0, done.stderr
-        out[name] = path
+        out[name] = folder / f"{name}.sqlite"
+        procs.append(subprocess.Popen(
+            [sys.executable, str(REPO / "run.py"), "simulate", "--town", "the_ville", "--hours", HOURS,
+             "--embedder", "hashing", "--out", str(out[name]), "--quiet", *flags],
+            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+    for p in procs:
+        _, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
     return out
 
 
