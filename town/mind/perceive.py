@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..persona import Persona
-from .act import place_label
-from .context import MindContext, gerund, remember
+from .act import doing_sentence
+from .context import MindContext, remember
 
 __all__ = ["View", "perceive"]
 
@@ -52,5 +52,5 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View]) -> list[Vi
             continue
         p.observed[other.id] = other.action
         remember(p, ctx, kind="observation", subject=other.id,
-                 content=f"{other.name} is {gerund(other.action)} at {place_label(other.address)}.")
+                 content=doing_sentence(other.name, other.action, other.address))
     return [v for _, _, v in sorted(seen)]

@@ -36,7 +36,7 @@ def _use(words: str, verb: str, doing: str, emoji: str) -> ObjectUse:
 
 #: The vocabulary, first match wins (so "bar counter" serves customers, "bar stool" has a drink).
 VOCABULARY: tuple[ObjectUse, ...] = (
-    _use("bed|beds", "rest in bed", "resting in bed", "🛏️"),
+    _use("bed", "rest in bed", "resting in bed", "🛏️"),
     _use("coffee|espresso", "brew coffee", "brewing coffee", "☕"),
     _use("counter|counters", "serve customers at the counter", "serving customers at the counter", "🧾"),
     _use("register|till", "ring up purchases", "ringing up purchases", "🧾"),
