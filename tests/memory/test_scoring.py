@@ -114,5 +114,5 @@ def test_last_access_after_now_counts_as_zero_hours():
     assert ranking.recency[by_pos[0]] == 1.0
     assert ranking.hours[by_pos[0]] == 0.0
     assert ranking.parts[by_pos[0], 0] == ranking.parts[by_pos[1], 0] == 1.0
-    assert ranking.parts[by_pos[2], 0] == 0.0
+    assert ranking.parts[by_pos[2], 0] == pytest.approx(0.0, abs=1e-12)
     assert ranking.recency.max() <= 1.0
