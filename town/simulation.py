@@ -246,7 +246,8 @@ class Simulation:
         ctx = self.ctx
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
-        wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
+        with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
+            wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
         intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
         busy = set()
         radius = self.config.perception.vision_radius

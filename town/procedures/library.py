@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 import functools
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -91,6 +93,28 @@ class ProcedureLibrary:
         self._lock = threading.RLock()  # the town library is shared by personas deciding in a pool
         self._procs: dict[str, Procedure] = {}
         self._vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # name -> (name, when) (d,)
+        self._frozen: tuple[dict, dict] | None = None  # what retrieve/expand read in a tick
+
+    @contextmanager
+    def reads_as_of_now(self) -> Iterator[None]:
+        """Within the block, :meth:`retrieve` and :meth:`expand` see the library as it is now.
+
+        The town library is shared by personas that decide concurrently within a tick; a
+        procedure one of them saves or updates that tick reaches the others' retrievals from the
+        next tick on, whatever the threads' timing, so a run stays deterministic. Writes go on
+        as usual. Procedures are immutable, so the view is two shallow dict copies.
+        """
+        with self._lock:
+            self._frozen = (dict(self._procs), dict(self._vectors))
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._frozen = None
+
+    def _reads(self) -> tuple[dict[str, Procedure], dict[str, tuple[np.ndarray, np.ndarray]]]:
+        """(procedures, vectors) that retrieval and expansion read: frozen in a tick, else live."""
+        return self._frozen or (self._procs, self._vectors)
 
     # ------------------------------------------------------------------ reading
     def __len__(self) -> int:
@@ -212,12 +236,13 @@ class ProcedureLibrary:
         Returns:
             At most ``k`` matches, most similar first.
         """
-        eligible = [p for p in self._procs.values() if p.pruned is None and self.is_reliable(p)]
+        procs, vectors = self._reads()
+        eligible = [p for p in procs.values() if p.pruned is None and self.is_reliable(p)]
         if not eligible:
             return []
         q = self._embed([task])[0]
         scored = [
-            Match(procedure=p, similarity=float(self._vectors[p.name][1] @ q)) for p in eligible
+            Match(procedure=p, similarity=float(vectors[p.name][1] @ q)) for p in eligible
         ]
         scored.sort(key=lambda m: (-m.similarity, -m.procedure.reliability, m.procedure.name))
         return scored[: self.k]
@@ -280,10 +305,10 @@ class ProcedureLibrary:
     # ------------------------------------------------------------------ composition
     def _check_composition(self, procedure: Procedure) -> None:
         """Refuse unknown sub-procedures and cycles (expanding with ``procedure`` in place)."""
-        self._expand(procedure, (), {procedure.name: procedure})
+        self._expand(procedure, (), {**self._procs, procedure.name: procedure})
 
     def _expand(
-        self, p: Procedure, path: tuple[str, ...], extra: dict[str, Procedure]
+        self, p: Procedure, path: tuple[str, ...], procs: dict[str, Procedure]
     ) -> list[ProcedureStep]:
         path = (*path, p.name)
         out: list[ProcedureStep] = []
@@ -297,12 +322,12 @@ class ProcedureLibrary:
                     f"procedure {path[0]!r}: composition cycle {cycle}; "
                     "a procedure may not include itself"
                 )
-            sub = extra.get(step.procedure) or self._procs.get(step.procedure)
+            sub = procs.get(step.procedure)
             if sub is None:
                 raise ProcedureError(
                     f"procedure {p.name!r}: step names unknown procedure {step.procedure!r}"
                 )
-            out.extend(self._expand(sub, path, extra))
+            out.extend(self._expand(sub, path, procs))
         return out
 
     def expand(self, name: str, values: dict[str, str] | None = None) -> list[ProcedureStep]:
@@ -316,7 +341,10 @@ class ProcedureLibrary:
             ProcedureError: unknown procedure, a composition cycle (naming it), or a parameter
                 without a value.
         """
-        steps = self._expand(self.get(name), (), {})
+        procs, _ = self._reads()
+        if name not in procs:
+            raise ProcedureError(f"no procedure named {name!r} in the library")
+        steps = self._expand(procs[name], (), procs)
         if values is None:
             return steps
         return [
