@@ -230,15 +230,13 @@ class Simulation:
         for pid, p in self.personas.items():
             a = p.action
             address = self.tilemap.address_at(p.x, p.y) or ""
-            parts = address.split(":")
             if a is None:  # not decided yet (the first tick): what the routine says
                 routine = p.spec.routine_at(minute).activity
                 action, kind = routine, "sleep" if is_sleep(routine) else "idle"
             else:
                 action, kind = a.description, a.kind
-            views[pid] = View(id=pid, name=p.name, x=p.x, y=p.y, sector=parts[1] if len(parts) > 1 else "",
-                              arena=arena_of(address), action=action, kind=kind, address=a.address if a else address,
-                              conversation=p.conversation)
+            views[pid] = View(id=pid, name=p.name, x=p.x, y=p.y, arena=arena_of(address), action=action,
+                              kind=kind, address=a.address if a else address, conversation=p.conversation)
         return views
 
     def step(self) -> int:

@@ -18,9 +18,7 @@ DORM = "the_ville:Dorm for Oak Hill College"
 
 def view(pid, x, y, address, kind="do"):
     """A snapshot view of persona ``pid`` standing at (x, y) on a tile of ``address``."""
-    parts = address.split(":")
-    return View(id=pid, name=pid, x=x, y=y, sector=parts[1] if len(parts) > 1 else "",
-                arena=arena_of(address), action="reading", kind=kind, address=address,
+    return View(id=pid, name=pid, x=x, y=y, arena=arena_of(address), action="reading", kind=kind, address=address,
                 conversation=None)
 
 

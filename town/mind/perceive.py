@@ -22,13 +22,17 @@ __all__ = ["View", "perceive", "arena_of", "in_sight", "awake"]
 
 @dataclass(frozen=True, kw_only=True)
 class View:
-    """What others can see of a persona at the start of a tick (the shared snapshot)."""
+    """What others can see of a persona at the start of a tick (the shared snapshot).
+
+    ``arena`` is :func:`arena_of` the tile it stands on; ``address`` is where its action is
+    (the target of a walk); ``kind`` is the action's kind ("sleep" before the first action when
+    the routine says so).
+    """
 
     id: str
     name: str
     x: int
     y: int
-    sector: str
     arena: str
     action: str
     kind: str
