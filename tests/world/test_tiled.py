@@ -116,6 +116,14 @@ def test_group_layer_offsets_add_up(tmp_path):
     assert m.address_at(20, 3) == "meadowbrook:Cottage:bedroom:bed"
 
 
+def test_half_an_offset_is_refused(tmp_path):
+    """A group with offsetx but no offsety -> one line naming the layer (not a KeyError)."""
+    raw = copy.deepcopy(RAW)
+    raw["layers"][1]["offsetx"] = 16
+    message = refused(write(tmp_path, raw) / "map.tmj", "layer 'town'", "offsety")
+    assert "KeyError" not in message
+
+
 def test_isometric_map_is_refused(tmp_path):
     """An 'isometric' orientation -> one line naming the file and orientation."""
     raw = copy.deepcopy(RAW)

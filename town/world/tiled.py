@@ -86,7 +86,8 @@ def _check_raw(path: Path) -> None:
 
     Raises:
         ConfigError: for text that is not JSON (e.g. cut short), a document that is not a Tiled
-            map, an orientation other than orthogonal, or a tile layer without data.
+            map, an orientation other than orthogonal, an infinite map, a layer with only one
+            of offsetx/offsety, or a tile layer without data.
     """
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -106,6 +107,9 @@ def _check_raw(path: Path) -> None:
         raise ConfigError("infinite Tiled maps are not supported; save a fixed-size map "
                           "(Map > Map Properties > Infinite off)", file=path, field="infinite")
     for layer in _raw_layers(raw.get("layers") or [], path):
+        if ("offsetx" in layer) != ("offsety" in layer):  # pytiled-parser needs both
+            raise ConfigError("has only one of offsetx and offsety; give both", file=path,
+                              field=f"layer {layer.get('name')!r}")
         if layer.get("type") == "tilelayer" and not isinstance(layer.get("data"), list | str):
             raise ConfigError("tile layer has no data; draw on it or delete it", file=path,
                               field=f"layer {layer.get('name')!r}")
