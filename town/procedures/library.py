@@ -116,6 +116,17 @@ class ProcedureLibrary:
         """(procedures, vectors) that retrieval and expansion read: frozen in a tick, else live."""
         return self._frozen or (self._procs, self._vectors)
 
+    def _read(self, name: str) -> tuple[Procedure, dict[str, Procedure]]:
+        """Procedure ``name`` and the procedures around it, as :meth:`_reads` sees them.
+
+        Raises:
+            ProcedureError: for an unknown name.
+        """
+        procs, _ = self._reads()
+        if name not in procs:
+            raise ProcedureError(f"no procedure named {name!r} in the library")
+        return procs[name], procs
+
     # ------------------------------------------------------------------ reading
     def __len__(self) -> int:
         return len(self._procs)
@@ -214,7 +225,7 @@ class ProcedureLibrary:
                 steps=procedure.steps,
                 last_used=now,
             )
-            self._check_composition(updated)
+            self.check_composition(updated)
             updated = self._track(updated, now)
             self._procs[dup.name] = updated
             return updated, True
@@ -222,7 +233,7 @@ class ProcedureLibrary:
         while name in self._procs:  # a pruned namesake is kept for the record
             name, n = f"{procedure.name} ({n})", n + 1
         new = self._track(replace(procedure, name=name), now)
-        self._check_composition(new)
+        self.check_composition(new)
         self._store(new)
         return new, False
 
@@ -303,15 +314,25 @@ class ProcedureLibrary:
         return out
 
     # ------------------------------------------------------------------ composition
-    def _check_composition(self, procedure: Procedure) -> None:
-        """Refuse unknown sub-procedures and cycles (expanding with ``procedure`` in place)."""
+    def check_composition(self, procedure: Procedure) -> None:
+        """Refuse unknown sub-procedures and cycles (expanding with ``procedure`` in place).
+
+        Raises:
+            ProcedureError: naming the unknown procedure or the cycle.
+        """
         self._expand(procedure, (), {**self._procs, procedure.name: procedure})
 
     def _expand(
-        self, p: Procedure, path: tuple[str, ...], procs: dict[str, Procedure]
+        self,
+        p: Procedure,
+        path: tuple[str, ...],
+        procs: dict[str, Procedure],
+        spans: list[tuple[str, int, int]] | None = None,
+        out: list[ProcedureStep] | None = None,
     ) -> list[ProcedureStep]:
+        """Append ``p``'s action steps to ``out``; each sub-procedure's ``(name, lo, hi)`` to ``spans``."""
         path = (*path, p.name)
-        out: list[ProcedureStep] = []
+        out = [] if out is None else out
         for step in p.steps:
             if step.procedure is None:
                 out.append(step)
@@ -327,7 +348,10 @@ class ProcedureLibrary:
                 raise ProcedureError(
                     f"procedure {p.name!r}: step names unknown procedure {step.procedure!r}"
                 )
-            out.extend(self._expand(sub, path, procs))
+            lo = len(out)
+            self._expand(sub, path, procs, spans, out)
+            if spans is not None:
+                spans.append((sub.name, lo, len(out)))
         return out
 
     def expand(self, name: str, values: dict[str, str] | None = None) -> list[ProcedureStep]:
@@ -341,10 +365,8 @@ class ProcedureLibrary:
             ProcedureError: unknown procedure, a composition cycle (naming it), or a parameter
                 without a value.
         """
-        procs, _ = self._reads()
-        if name not in procs:
-            raise ProcedureError(f"no procedure named {name!r} in the library")
-        steps = self._expand(procs[name], (), procs)
+        procedure, procs = self._read(name)
+        steps = self._expand(procedure, (), procs)
         if values is None:
             return steps
         return [
@@ -355,6 +377,21 @@ class ProcedureLibrary:
             )
             for s in steps
         ]
+
+    def calls(self, name: str) -> list[tuple[str, int, int]]:
+        """The sub-procedures ``name`` calls, at every depth, over its expanded steps.
+
+        Returns:
+            ``(sub-procedure name, lo, hi)`` each: it covers ``expand(name)[lo:hi]``; inner calls
+            come before the call that holds them. Empty for a flat procedure.
+
+        Raises:
+            ProcedureError: unknown procedure or a composition cycle.
+        """
+        procedure, procs = self._read(name)
+        spans: list[tuple[str, int, int]] = []
+        self._expand(procedure, (), procs, spans)
+        return spans
 
     # ------------------------------------------------------------------ state
     @_locked
