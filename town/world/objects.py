@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ObjectUse", "use_of", "names"]
+__all__ = ["ObjectUse", "use_of", "names", "mentions"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,6 +75,16 @@ def _words(text: str) -> set[str]:
 def names(object_name: str, word: str) -> bool:
     """True if ``word`` is a whole word of ``object_name`` ("flower beds" does not name "bed")."""
     return word.lower() in _words(object_name)
+
+
+def mentions(text: str, object_name: str) -> bool:
+    """True if ``text`` names ``object_name`` as whole words, in any case.
+
+    "Ben weeds the flower beds" mentions "flower beds" but not "bed"; "the bar counter" mentions
+    "counter" and "bar counter".
+    """
+    pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, object_name.split())) + r"(?!\w)"
+    return bool(object_name.strip()) and re.search(pattern, text, re.IGNORECASE) is not None
 
 
 def use_of(object_name: str) -> ObjectUse:
