@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from town.thinking.questions import DecomposeTask
+from town.thinking.questions import DecomposeTask, MemoryView
 from town.thinking.scripted import ScriptedBackend
-from town.world.objects import names, use_of
+from town.world.objects import mentions, names, use_of
 
 MIND = Path(__file__).resolve().parents[2] / "town" / "mind"
 
@@ -66,3 +66,22 @@ def test_mind_does_not_import_the_scripted_backend():
                 assert all(alias.name != "scripted" for alias in node.names), path.name
             elif isinstance(node, ast.Import):
                 assert all("scripted" not in alias.name for alias in node.names), path.name
+
+
+def test_mentions_is_whole_words():
+    """A memory about the flower beds does not mention the bed; a phrase matches across spaces."""
+    assert not mentions("Ben planted tulips in the flower beds.", "bed")
+    assert mentions("Ben planted tulips in the flower beds.", "flower beds")
+    assert mentions("Meet me at the Bar  Counter", "bar counter")
+    assert not mentions("a barbecue", "bar")
+
+
+def test_a_memory_of_flower_beds_does_not_send_a_step_to_the_bed():
+    """Decomposing with a retrieved memory about the flower beds never picks the bed for it first."""
+    memory = MemoryView(id=1, content="Ben planted tulips in the flower beds.", kind="observation",
+                        importance=3)
+    objects = ("town:Home:room:bed", "town:Home:room:flower beds")
+    answer = ScriptedBackend().ask(DecomposeTask(
+        persona="p", persona_name="P", task="tidy up", place="town:Home:room", start="10:00",
+        minutes=5, objects=objects, memories=(memory,)))
+    assert [s.object for s in answer.steps] == ["town:Home:room:flower beds"]
