@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import shutil
+from datetime import datetime
 
 import pytest
 import yaml
 from cli_helpers import REPO, run_cli
+
+from town.events import EventKind
+from town.recording import RunReader
 
 
 @pytest.fixture
@@ -101,7 +105,11 @@ def test_inspect_prints_traces_of_the_real_run(party_run):
         assert column in done.stdout
     done = run_cli("inspect", str(party_run), "--persona", "klaus_mueller", "--at", "2023-02-13 12:00",
                    "--last", "1")
-    assert done.returncode == 0 and "2023-02-13 11:" in done.stdout, done.stdout[:500]
+    # the newest of Klaus's retrievals at or before 12:00, read from the events table
+    with RunReader(party_run) as reader:
+        last = [e for e in reader.events(kinds=[EventKind.RETRIEVAL], persona="klaus_mueller")
+                if e.time <= datetime(2023, 2, 13, 12, 0)][-1]
+    assert done.returncode == 0 and f"#{last.seq} {last.time:%Y-%m-%d %H:%M:%S}" in done.stdout, done.stdout[:500]
 
 
 def test_too_long_persona_text_is_refused_at_load(town_copy, tmp_path):
