@@ -3,7 +3,7 @@
 Within a tick every persona decides on the same snapshot of the world (positions and actions
 at the start of the tick); the effects that cross personas (starting conversations, lines
 heard, moves) are then applied in a fixed order (persona id order, conversation id order), so a
-run is deterministic for a given seed and backend (DESIGN §2).
+run is deterministic for a given seed and backend (docs/design).
 """
 
 from __future__ import annotations
@@ -467,7 +467,7 @@ class Simulation:
         Args:
             vectors: include each stream's FAISS index and access log. Snapshots leave them
                 out: the run file already holds every memory's embedding and every access, so a
-                snapshot stays small (DESIGN §6) and :meth:`from_run` rebuilds them.
+                snapshot stays small (docs/design, §4) and :meth:`from_run` rebuilds them.
         """
         personas = {}
         for pid, p in self.personas.items():

@@ -1,5 +1,7 @@
 """Who may connect and who may control: the Host check, the origin check and the control token.
 
+See docs/design, §5.
+
 Every request (pages, the JSON API and Socket.IO alike) must name an allowed host in its
 ``Host`` header, else it gets 400: ``127.0.0.1``, ``localhost`` or ``[::1]`` with the bound
 port, and, when the server listens beyond loopback, the listen address and the names given with

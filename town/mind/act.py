@@ -80,7 +80,7 @@ def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> st
 def _plan_steps(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[Step]:
     """Steps for the block's current chunk: follow a procedure for its task, or decompose it.
 
-    The previous task attempt is verified and closed first (feedback or learning, DESIGN §4).
+    The previous task attempt is verified and closed first (feedback or learning, docs/design, §2).
     """
     practice.close(p, ctx)
     task = block.task or block.description
@@ -188,7 +188,7 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
     step = p.steps.pop(0)
     episode = p.procedures.episode if p.procedures is not None else None
     following = episode is not None and episode.procedure is not None
-    # A followed procedure is checked by the world on arrival (DESIGN §4: it fails there).
+    # A followed procedure is checked by the world on arrival (docs/design, §2: it fails there).
     if (not following and ctx.world.tilemap.has_address(step.object)
             and not ctx.world.is_open(step.object)):
         place = _open_alternative(p, ctx, step.task or step.description, step.object)

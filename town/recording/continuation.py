@@ -1,4 +1,4 @@
-"""Resume and fork at a snapshot, on the run file alone (DESIGN §6).
+"""Resume and fork at a snapshot, on the run file alone (docs/design, §4).
 
 :func:`newest_snapshot` reads the snapshot to continue from without changing anything, so every
 check can run before :func:`truncate_after_snapshot` (resume: one transaction) or

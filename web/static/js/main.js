@@ -2,7 +2,7 @@
 // and wires the controls, the persona list, the persona panel and the retrieval inspector.
 
 import { getJSON, postJSON, token, withQuery } from "./api.js";
-import { el, fill, gameTime } from "./dom.js";
+import { el, fill, gameTime, shownName } from "./dom.js";
 import { Inspector } from "./inspector.js";
 import { markList, personaList, showClock, updateList } from "./residents.js";
 import { TownMap } from "./map.js";
@@ -23,7 +23,7 @@ async function boot() {
   }
   document.title = `${town.name} · live`;
   $("town-name").textContent = town.name;
-  const names = Object.fromEntries(town.personas.map((p) => [p.id, p.name || p.id]));
+  const names = Object.fromEntries(town.personas.map((p) => [p.id, shownName(p)]));
 
   const inspector = new Inspector($("inspector"));
   let map;
@@ -54,7 +54,7 @@ async function boot() {
   map = new TownMap($("map"), town.map, town.personas, { onPick: pick, tip: $("map-tip") });
   personaList(town.personas, pick);
   const follow = $("follow");
-  for (const p of town.personas) follow.append(el("option", { value: p.id }, p.name || p.id));
+  for (const p of town.personas) follow.append(el("option", { value: p.id }, shownName(p)));
   follow.addEventListener("change", () => { map.setFollow(follow.value); if (follow.value) pick(follow.value); });
 
   const socket = io({ auth: token ? { token } : {}, transports: ["websocket"] });

@@ -2,7 +2,7 @@
 // smooth movement between frames, following a persona, and clicking/hovering.
 
 import { fitText, placeAt, renderTown } from "./townscape.js";
-import { initials, personaColor } from "./dom.js";
+import { initials, personaColor, shownEmoji, shownName } from "./dom.js";
 
 const FONT = '"Segoe UI", "Helvetica Neue", Helvetica, Arial, sans-serif';
 const FOLLOW_ZOOM = 2.2;
@@ -130,12 +130,12 @@ export class TownMap {
     ctx.beginPath(); ctx.arc(cx, cy, r, 0, Math.PI * 2); ctx.fill(); ctx.stroke();
     ctx.fillStyle = "#ffffff"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
     ctx.font = `700 ${Math.round(r * 0.95)}px ${FONT}`;
-    ctx.fillText(initials(persona.name || id), cx, cy + 0.5);
+    ctx.fillText(initials(shownName({ id, ...persona })), cx, cy + 0.5);
   }
 
   actionLabel(ctx, { id, x, y }, s, ox, oy, placed) {
     const p = this.state[id];
-    const text = `${p.emoji || ""} ${p.action || ""}`.trim();
+    const text = `${shownEmoji(p.emoji)} ${p.action || ""}`.trim();
     if (!text) return;
     const fit = fitText(ctx, text, 150, 11, 9, "500");
     ctx.font = `500 ${fit.px}px ${FONT}`;
@@ -209,7 +209,7 @@ export class TownMap {
   hover(event) {
     const id = this.personaAt(event);
     const { x, y } = this.toTile(event);
-    const label = id ? (this.personas.find((p) => p.id === id) || {}).name : placeAt(this.map, Math.floor(x), Math.floor(y));
+    const label = id ? shownName(this.personas.find((p) => p.id === id) || { id }) : placeAt(this.map, Math.floor(x), Math.floor(y));
     this.canvas.style.cursor = id ? "pointer" : "default";
     if (!label) { this.tip.hidden = true; return; }
     this.tip.textContent = label;
