@@ -11,11 +11,11 @@ from ..events import EventKind
 from ..persona import Action, Persona, PlanBlock, Step
 from ..procedures import StepFailure, practice
 from ..thinking.questions import ChoosePlace
-from ..thinking.scripted import verb_for
-from .context import MindContext, gerund, recall, remember, seed_for
+from ..world.objects import use_of
+from .context import MindContext, recall, remember, seed_for
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
-__all__ = ["decide_action", "move", "place_label", "MAX_WALK_TICKS"]
+__all__ = ["decide_action", "move", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
 
 #: A walk longer than this is split into several "walking" actions (13 game minutes at 10 s/tick).
 MAX_WALK_TICKS = 80
@@ -31,6 +31,26 @@ def place_label(address: str) -> str:
     if len(parts) == 3:
         return f"the {parts[2]} in {parts[1]}"
     return parts[-1]
+
+
+def doing_sentence(name: str, activity: str, address: str) -> str:
+    """The observation of someone doing ``activity`` at ``address``.
+
+    A step the object vocabulary (:mod:`town.world.objects`) wrote reads as English: "Isabella
+    Rodriguez is brewing coffee (open the cafe) at the coffee machine of the cafe in Hobbs Cafe".
+    Any other text (a persona file's routine, a model's answer, in any language) is shown as
+    written in a neutral template, never conjugated: "Maria Lopez is at the sink of the bathroom
+    in Dorm: wash up and get dressed".
+
+    Args:
+        name: who is doing it.
+        activity: the action's description.
+        address: where (``world:sector:arena:object``).
+    """
+    use = use_of(address.rsplit(":", 1)[-1])
+    if activity == use.verb or activity.startswith(f"{use.verb} ("):
+        return f"{name} is {use.doing}{activity[len(use.verb):]} at {place_label(address)}."
+    return f"{name} is at {place_label(address)}: {activity}."
 
 
 def _sector(address: str) -> str:
@@ -136,12 +156,12 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
             return
         practice.step_started(p, step)
         sleep = is_sleep(step.description)
-        verb, emoji = ("sleep", "😴") if sleep else verb_for(step.object.rsplit(":", 1)[-1])
+        emoji = "😴" if sleep else use_of(step.object.rsplit(":", 1)[-1]).emoji
         ticks = max(1, step.minutes * 60 // ctx.clock.seconds_per_tick)
         p.action = Action(description=step.description, address=step.object, emoji=emoji,
                           start_tick=tick, end_tick=tick + ticks, kind="sleep" if sleep else "do",
                           task=step.task, decision=decision)
-        seen = f"{p.name} is {gerund(step.description)} at {place_label(step.object)}."
+        seen = doing_sentence(p.name, step.description, step.object)
         if p.observed.get(p.id) != seen:  # the same sentence twice in a row adds nothing
             p.observed[p.id] = seen
             remember(p, ctx, kind="observation", content=seen)
