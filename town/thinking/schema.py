@@ -73,7 +73,8 @@ PORTABLE_KEYS = frozenset(
 #: A portable pattern: anchored, literals and ``[0-9]``-style classes with ``{n}`` counts.
 _PORTABLE_PATTERN = re.compile(r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9-]+\](?:\{[0-9]+\})?)*\$$")
 
-_HHMM = "^[0-9][0-9]:[0-9][0-9]$"
+#: Longest string a schema allows (characters): one or two sentences; grammars grow with it.
+MAX_STRING = 300
 
 
 def _clean(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -106,8 +107,8 @@ def _clean(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
             out["pattern"] = node["pattern"].replace("\\d", "[0-9]")
         elif "minLength" in node:
             out["minLength"] = node["minLength"]
-        if "maxLength" in node and "pattern" not in node:
-            out["maxLength"] = node["maxLength"]
+        if "maxLength" in node and "pattern" not in node:  # a bound keeps answers short
+            out["maxLength"] = min(node["maxLength"], MAX_STRING)
     else:
         out = {"type": kind}
     return out
