@@ -5,16 +5,16 @@ Four personas, 10-minute ticks (6 ticks per game hour), ticks 0..17 (3 game hour
 
 Memories (persona#id, tick, what):
     seed (before the initial snapshot, tick 0):
-        a#0 "I am hosting a party at the cafe."     tags [party]           root -> a knows
+        a#0 "I am hosting a party at the cafe."     probe party            root -> a knows
         a#1 "Bob Brown is my neighbour."            subject b              a names b
         b#0 "Ann Able lives next door."             subject a              b names a  => edge a-b
         c#0 "Dan Dove is my brother."               subject d              c names d
         d#0 "I have a sister."                                             names nobody
-    tick 1  b#1 chat, source (a, 0), tags [party]   -> b knows (conversation), invited
-    tick 2  c#1 chat, source (d, 0), tags [party]   -> d#0 has no tag: the chain leads nowhere
+    tick 1  b#1 chat, source (a, 0)                 -> b knows (conversation), invited
+    tick 2  c#1 chat, source (d, 0), about a party  -> d#0 seeds no probe: the chain leads nowhere
     tick 2  c#2 reflection, evidence [1]            -> rests on c#1: c still does not know
-    tick 3  b#2 plan, evidence [1], tags [party]    -> inference (b knew already)
-    tick 8  d#1 whisper, tags [party]               -> d knows (whisper), invited
+    tick 3  b#2 plan, evidence [1]                  -> inference (b knew already)
+    tick 8  d#1 whisper, probe party                -> d knows (whisper), invited
     tick 9  d#2 "Cat Cole is at the cafe."          subject c  d names c => edge c-d
 
 Diffusion of party: start 1/4 (a); end of hour 1 (ticks < 6): a, b = 2/4; hour 2 (< 12): 3/4;
@@ -73,7 +73,7 @@ def build_run(path: Path) -> Path:
     bus.subscribe(writer.handle)
     counter = {"n": 0}
 
-    def memory(pid, rid, tick, kind, content, *, tags=(), source=None, evidence=(), subject=None):
+    def memory(pid, rid, tick, kind, content, *, probe=None, source=None, evidence=(), subject=None):
         time = START + timedelta(seconds=tick * SPT)
         counter["n"] += 1
         data = {
@@ -90,7 +90,7 @@ def build_run(path: Path) -> Path:
             "object": None,
             "conversation": 1 if source else None,
             "source": list(source) if source else None,
-            "tags": list(tags),
+            "probe": probe,
             "embedding": _vector(counter["n"]),
         }
         bus.publish(Event(kind=EventKind.MEMORY, tick=tick, time=time, persona=pid, data=data))
@@ -114,7 +114,7 @@ def build_run(path: Path) -> Path:
             )
         )
 
-    memory("a", 0, 0, "observation", "I am hosting a party at the cafe.", tags=["party"])
+    memory("a", 0, 0, "observation", "I am hosting a party at the cafe.", probe="party")
     memory("a", 1, 0, "observation", "Bob Brown is my neighbour.", subject="b")
     memory("b", 0, 0, "observation", "Ann Able lives next door.", subject="a")
     memory("c", 0, 0, "observation", "Dan Dove is my brother.", subject="d")
@@ -127,21 +127,20 @@ def build_run(path: Path) -> Path:
             1,
             "chat",
             'Ann Able told me: "I am hosting a party at the cafe."',
-            tags=["party"],
             source=("a", 0),
             subject="a",
         ),
         2: lambda: (
             memory(
-                "c", 1, 2, "chat", "Someone said there is a party.", tags=["party"], source=("d", 0)
+                "c", 1, 2, "chat", "Someone said there is a party.", source=("d", 0)
             ),
             memory("c", 2, 2, "reflection", "There may be a party.", evidence=[1]),
         ),
         3: lambda: memory(
-            "b", 2, 3, "plan", "Go to the party at 17:00.", tags=["party"], evidence=[1]
+            "b", 2, 3, "plan", "Go to the party at 17:00.", evidence=[1]
         ),
         8: lambda: memory(
-            "d", 1, 8, "whisper", "I should go to the party at the cafe.", tags=["party"]
+            "d", 1, 8, "whisper", "I should go to the party at the cafe.", probe="party"
         ),
         9: lambda: memory("d", 2, 9, "observation", "Cat Cole is at the cafe.", subject="c"),
     }

@@ -11,16 +11,15 @@ from town.cli import main
 from town.embedding import HashingEmbedder
 from town.evaluate import evaluate, format_summary, interview_question, write_report
 from town.recording import RunReader
-from town.scenario import Gathering, NewsItem
+from town.scenario import Gathering, Probe
 
 
 class _Scenario:
-    """The part of a Scenario that evaluate reads: the news items."""
+    """The part of a Scenario that evaluate reads: the probes."""
 
-    news = (
-        NewsItem(
-            tag="party", summary="a party at the cafe", gathering=Gathering(host="a", **PARTY)
-        ),
+    probes = (
+        Probe(name="party", question="Did you hear about a party?", facts=("party",),
+              gathering=Gathering(host="a", **PARTY)),
     )
 
 

@@ -33,13 +33,13 @@ def test_the_ville_loads(ville):
     """Three personas, the start time, the party news and the market closure."""
     assert ville.name == "The Ville" and ville.start == datetime(2023, 2, 13, 7, 0)
     assert [p.id for p in ville.personas] == ["isabella_rodriguez", "klaus_mueller", "maria_lopez"]
-    party = next(n for n in ville.news if n.tag == "party")
+    party = next(n for n in ville.probes if n.name == "party")
     assert party.gathering.place == "the_ville:Hobbs Cafe"
     assert (party.gathering.start, party.gathering.end) == (
         datetime(2023, 2, 14, 17),
         datetime(2023, 2, 14, 19),
     )
-    seeded = [m for m in ville.persona("isabella_rodriguez").memories if "party" in m.tags]
+    seeded = [m for m in ville.persona("isabella_rodriguez").memories if m.probe == "party"]
     assert any(m.importance == 8 for m in seeded)
     close = next(e for e in ville.events if e.type is EventType.CLOSE_PLACE)
     assert (
@@ -134,11 +134,20 @@ def test_events_file_with_unknown_type(town_copy):
     assert "close_place, open_place, whisper, news" in err.value.reason
 
 
-def test_town_file_gathering_host_must_exist(town_copy):
-    """A gathering hosted by an unknown persona is refused."""
-    _edit(town_copy / "town.yaml", lambda d: d["news"][0]["gathering"].__setitem__("host", "zed"))
+def test_probe_gathering_host_must_exist(town_copy):
+    """A probe's gathering hosted by an unknown persona is refused."""
+    _edit(town_copy / "probes.yaml", lambda d: d["probes"][0]["gathering"].__setitem__("host", "zed"))
     with pytest.raises(
-        ConfigError, match=r"town.yaml: news\[0\].gathering.host: unknown persona 'zed'"
+        ConfigError, match=r"probes.yaml: probes\[0\].gathering.host: unknown persona 'zed'"
+    ):
+        load_scenario(town_copy)
+
+
+def test_probe_key_must_name_a_probe(town_copy):
+    """A seeded memory naming an unknown probe is refused, naming the field."""
+    _edit(town_copy / "isabella_rodriguez.yaml", lambda d: d["memories"][0].__setitem__("probe", "parade"))
+    with pytest.raises(
+        ConfigError, match=r"isabella_rodriguez.yaml: memories\[0\].probe: unknown probe 'parade'"
     ):
         load_scenario(town_copy)
 

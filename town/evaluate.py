@@ -26,7 +26,7 @@ def interview_question(tag: str) -> str:
 
 
 def _news(reader, scenario) -> tuple:
-    """The run's news items: from ``scenario``, else from the town folder named in the meta."""
+    """The run's evaluation probes: from ``scenario``, else from the town folder in the meta."""
     if scenario is None:
         from .scenario import load_scenario
 
@@ -37,7 +37,7 @@ def _news(reader, scenario) -> tuple:
             scenario = load_scenario(folder)
         except ConfigError:
             return ()
-    return tuple(scenario.news)
+    return tuple(scenario.probes)
 
 
 def evaluate(
@@ -67,7 +67,7 @@ def evaluate(
         "says_knows", "knows"}]}}`` (``interviews`` only with ``interview=True``).
     """
     news = _news(reader, scenario)
-    tags = tuple(tags) if tags is not None else tuple(n.tag for n in news)
+    tags = tuple(tags) if tags is not None else tuple(n.name for n in news)
     memories = load_memories(reader)
     spent = cost(reader)
     report: dict[str, Any] = {
@@ -82,10 +82,10 @@ def evaluate(
     }
     for item in news:
         g = item.gathering
-        if g is not None and item.tag in tags:
-            report["attendance"][item.tag] = attendance(
+        if g is not None and item.name in tags:
+            report["attendance"][item.name] = attendance(
                 reader,
-                item.tag,
+                item.name,
                 place=g.place,
                 start=g.start,
                 end=g.end,

@@ -201,7 +201,6 @@ def interview(
             content=c.content,
             kind=details[c.id]["kind"],
             importance=c.importance,
-            tags=tuple(details[c.id].get("tags") or ()),
             created=details[c.id]["created"],
         )
         for c in candidates[: ranking.n_top]

@@ -4,9 +4,9 @@ All functions read a :class:`town.recording.RunReader` only; nothing needs the s
 
 * **Information diffusion** (§7.1.1): a persona knows a news item when it holds a memory whose
   *provenance chain* leads to the item. A chain ends at a root: a memory with no ``source`` and
-  no ``evidence`` that carries the item's tag (a seeded memory, a whisper, a news event). A chat
-  memory leads where its ``source`` record (the speaker's memory it was told from) leads; a plan
-  or reflection leads where any of its ``evidence`` leads. Tags alone are not trusted.
+  no ``evidence`` whose ``probe`` key names the item's probe (a seeded memory, a whisper, a news
+  event). A chat memory leads where its ``source`` record (the speaker's memory it was told from)
+  leads; a plan or reflection leads where any of its ``evidence`` leads.
 * **Relationship network density** (§7.1.2): ``eta = 2|E| / (|V|(|V|-1))`` over the undirected
   graph whose edge joins two personas who *both* hold a memory naming the other (its ``subject``
   is the other's id, or its content contains the other's full name).
@@ -74,16 +74,18 @@ def minutes_at(reader, place: str, start: datetime, end: datetime) -> dict[str, 
 
 
 def heard_via_conversation(reader, tag: str) -> dict[str, list[dict]]:
-    """Memories tagged ``tag`` that reached each persona through a conversation.
+    """Memories leading to probe ``tag`` that reached each persona through a conversation.
 
     Returns:
         persona id -> list of {"memory", "seq", "tick", "conversation", "source", "content"}
-        for chat memories carrying the tag and a provenance source.
+        for chat memories with a provenance source whose chain leads to the probe's seed.
     """
+    memories = load_memories(reader)
+    verdict = _leads_to(memories, tag)
     out: dict[str, list[dict]] = {}
     for e in reader.events(kinds=[EventKind.MEMORY]):
         d = e.data
-        if d.get("kind") == "chat" and tag in (d.get("tags") or ()) and d.get("source"):
+        if d.get("kind") == "chat" and d.get("source") and verdict.get((e.persona, int(d["id"]))):
             out.setdefault(e.persona, []).append({
                 "memory": d["id"], "seq": e.seq, "tick": e.tick, "conversation": d.get("conversation"),
                 "source": d["source"], "content": d["content"]})
@@ -115,7 +117,7 @@ class MemoryFact:
         subject: persona id the memory is about, if any.
         source: (speaker id, speaker's record id) for a memory heard in a conversation.
         evidence: record ids (same persona) a plan or reflection rests on.
-        tags: news tags as written.
+        probe: the evaluation probe a seeded memory seeds, if any.
     """
 
     persona: str
@@ -127,7 +129,7 @@ class MemoryFact:
     subject: str | None = None
     source: tuple[str, int] | None = None
     evidence: tuple[int, ...] = ()
-    tags: tuple[str, ...] = ()
+    probe: str | None = None
 
 
 def load_memories(reader) -> dict[tuple[str, int], MemoryFact]:
@@ -141,7 +143,7 @@ def load_memories(reader) -> dict[tuple[str, int], MemoryFact]:
             content=d["content"], subject=d.get("subject"),
             source=None if not source else (str(source[0]), int(source[1])),
             evidence=tuple(int(i) for i in d.get("evidence") or ()),
-            tags=tuple(d.get("tags") or ()))
+            probe=d.get("probe"))
     return out
 
 
@@ -183,7 +185,7 @@ class KnowledgeOnset:
 
 
 def _leads_to(memories: dict[tuple[str, int], MemoryFact], tag: str) -> dict[tuple[str, int], bool]:
-    """For every memory, whether its provenance chain leads to a root tagged ``tag``.
+    """For every memory, whether its provenance chain leads to a root seeding probe ``tag``.
 
     Sources and evidence always point to earlier memories, so one pass in seq order suffices.
     """
@@ -194,7 +196,7 @@ def _leads_to(memories: dict[tuple[str, int], MemoryFact], tag: str) -> dict[tup
         elif m.evidence:
             verdict[key] = any(verdict.get((m.persona, e), False) for e in m.evidence)
         else:
-            verdict[key] = tag in m.tags
+            verdict[key] = m.probe == tag
     return verdict
 
 
@@ -213,7 +215,7 @@ def knowledge(reader, tag: str, *, memories: dict | None = None) -> dict[str, Kn
 
     Args:
         reader: the run.
-        tag: the news tag (as in town.yaml).
+        tag: the probe's name (as in probes.yaml).
         memories: :func:`load_memories` output, to share one load between measures.
 
     Returns:
@@ -327,7 +329,7 @@ def attendance(reader, tag: str, *, place: str, start: datetime, end: datetime,
 
     Args:
         reader: the run.
-        tag: the gathering's news tag.
+        tag: the gathering's probe name.
         place: its address (prefix), e.g. ``"smallville:Hobbs Cafe"``.
         start: the gathering's first game datetime.
         end: the game datetime it ends (exclusive).

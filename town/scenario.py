@@ -1,7 +1,8 @@
 """Scenario loading: a town folder (map, town file, persona files, optional events) -> Scenario.
 
 A town is ``personas/<town>/`` holding ``map.yaml`` (or ``map.tmj``), ``town.yaml``, one
-``<persona_id>.yaml`` per persona and optionally ``events.yaml``; the schemas are documented in
+``<persona_id>.yaml`` per persona and optionally ``events.yaml`` and ``probes.yaml`` (evaluation
+probes, read only by the evaluation and never by a mind); the schemas are documented in
 ``docs/scenario-files.md``. Every file is checked on load and every error is a
 :class:`~town.errors.ConfigError` naming the file, the field (e.g. ``routine[3].place``) and the
 reason. Persona identity and daily routine follow Park et al. 2023 §3 (seed descriptions) and
@@ -31,7 +32,7 @@ __all__ = [
     "SeedMemory",
     "PersonaSpec",
     "Gathering",
-    "NewsItem",
+    "Probe",
     "EventType",
     "TimedEvent",
     "Scenario",
@@ -42,7 +43,7 @@ __all__ = [
 #: The project's towns folder (``personas/`` beside the ``town`` package).
 TOWNS_DIR = Path(__file__).resolve().parent.parent / "personas"
 _ID = re.compile(r"^[a-z0-9_]+$")
-_SPECIAL = ("map", "town", "events")
+_SPECIAL = ("map", "town", "events", "probes")
 _DAY = 24 * 60
 
 
@@ -103,7 +104,7 @@ class SeedMemory:
 
     content: str
     importance: int
-    tags: tuple[str, ...] = ()
+    probe: str | None = None
     kind: MemoryKind = MemoryKind.OBSERVATION
 
 
@@ -130,21 +131,38 @@ class PersonaSpec:
 
 @dataclass(frozen=True, kw_only=True)
 class Gathering:
-    """A planned event at ``place`` from ``start`` to ``end`` (game datetimes), with a host."""
+    """An event people may attend: at ``place`` from ``start`` to ``end`` (game datetimes).
+
+    ``host`` is the persona id of the organiser, if the probe names one.
+    """
 
     place: str
     start: datetime
     end: datetime
-    host: str
+    host: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
-class NewsItem:
-    """A piece of seeded news, known by its ``tag`` (memories about it carry the tag)."""
+class Probe:
+    """An evaluation probe for one piece of news (``probes.yaml``; Park et al. 2023 §7.1).
 
-    tag: str
-    summary: str
+    Read only by the evaluation: the mind never sees a probe. Seeded memories, whispers and news
+    events may name the probe they seed (``probe:``), so the evaluation can follow provenance.
+
+    Attributes:
+        name: ``[a-z0-9_]+``, unique in the town.
+        question: what an interviewer asks ("Did you hear about a party?").
+        facts: regular expressions (case-insensitive); an answer knows the news when all match.
+        gathering: the event's place and window, for attendance, if the news is an event.
+        paper: the paper's figures for this item (``citation`` and, optionally,
+            ``diffusion: {start, end}`` as shares and ``attendance: {invited, came}``).
+    """
+
+    name: str
+    question: str
+    facts: tuple[str, ...]
     gathering: Gathering | None = None
+    paper: dict[str, Any] | None = None
 
 
 class EventType(str, enum.Enum):
@@ -159,8 +177,8 @@ class EventType(str, enum.Enum):
 _EVENT_FIELDS = {
     EventType.CLOSE_PLACE: ("place", "reason"),
     EventType.OPEN_PLACE: ("place", "reason"),
-    EventType.WHISPER: ("persona", "text", "tags", "importance"),
-    EventType.NEWS: ("text", "personas", "tags"),
+    EventType.WHISPER: ("persona", "text", "probe", "importance"),
+    EventType.NEWS: ("text", "personas", "probe"),
 }
 
 
@@ -169,8 +187,8 @@ class TimedEvent:
     """A scenario event firing at game time ``at``.
 
     ``fields`` by type: close_place/open_place ``{"place", "reason"|None}``; whisper
-    ``{"persona", "text", "tags": [..], "importance": int|None}``; news ``{"text", "personas":
-    [ids] (``"all"`` expanded), "tags": [..]}``.
+    ``{"persona", "text", "probe": str|None, "importance": int|None}``; news ``{"text",
+    "personas": [ids] (``"all"`` expanded), "probe": str|None}``.
     """
 
     at: datetime
@@ -191,8 +209,8 @@ class Scenario:
     start: datetime
     tilemap: TileMap
     personas: tuple[PersonaSpec, ...]
-    news: tuple[NewsItem, ...] = ()
     events: tuple[TimedEvent, ...] = ()
+    probes: tuple[Probe, ...] = ()
 
     def persona(self, persona_id: str) -> PersonaSpec:
         """The persona with this id.
@@ -234,16 +252,12 @@ def _place(f: Fields, tilemap: TileMap, value: Any, field_: str) -> str:
     return place
 
 
-def _tags(f: Fields, data: dict, prefix: str, news_tags: set[str]) -> tuple[str, ...]:
-    tags = f.get(data, "tags", list, prefix, default=[])
-    for i, tag in enumerate(tags):
-        f.check(tag, str, f"{prefix}.tags[{i}]")
-        if tag not in news_tags:
-            known = ", ".join(sorted(news_tags)) or "none"
-            raise f.error(
-                f"{prefix}.tags[{i}]", f"unknown tag {tag!r}; news tags of town.yaml: {known}"
-            )
-    return tuple(tags)
+def _probe_key(f: Fields, data: dict, prefix: str, probes: set[str]) -> str | None:
+    name = f.get(data, "probe", str, prefix, default=None)
+    if name is not None and name not in probes:
+        known = ", ".join(sorted(probes)) or "none (no probes.yaml)"
+        raise f.error(f"{prefix}.probe", f"unknown probe {name!r}; probes of probes.yaml: {known}")
+    return name
 
 
 def _importance(f: Fields, data: dict, prefix: str, default: Any) -> Any:
@@ -307,7 +321,7 @@ _PERSONA_KEYS = (
 )
 
 
-def _persona(path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]) -> PersonaSpec:
+def _persona(path: Path, tilemap: TileMap, ids: set[str], probes: set[str]) -> PersonaSpec:
     f = Fields(path)
     data = f.mapping(_read_yaml(path), "", _PERSONA_KEYS)
     age = f.get(data, "age", int)
@@ -330,7 +344,7 @@ def _persona(path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]) -
     memories = []
     for i, m in enumerate(f.get(data, "memories", list, default=[])):
         p = f"memories[{i}]"
-        f.mapping(m, p, ("content", "importance", "tags", "kind"))
+        f.mapping(m, p, ("content", "importance", "probe", "kind"))
         kind = f.get(m, "kind", str, p, default=MemoryKind.OBSERVATION.value)
         if kind not in {k.value for k in MemoryKind}:
             raise f.error(
@@ -341,7 +355,7 @@ def _persona(path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]) -
             SeedMemory(
                 content=f.get(m, "content", str, p).strip(),
                 importance=_importance(f, m, p, default=REQUIRED),
-                tags=_tags(f, m, p, news_tags),
+                probe=_probe_key(f, m, p, probes),
                 kind=MemoryKind(kind),
             )
         )
@@ -360,40 +374,60 @@ def _persona(path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]) -
     )
 
 
-def _town(
-    path: Path, tilemap: TileMap, ids: set[str]
-) -> tuple[str, datetime, tuple[NewsItem, ...]]:
+def _town(path: Path) -> tuple[str, datetime]:
     f = Fields(path)
-    data = f.mapping(_read_yaml(path), "", ("name", "start", "news"))
-    start = _game_time(f, data, "start", "")
-    news, seen = [], set()
-    for i, n in enumerate(f.get(data, "news", list, default=[])):
-        p = f"news[{i}]"
-        f.mapping(n, p, ("tag", "summary", "gathering"))
-        tag = f.get(n, "tag", str, p)
-        if tag in seen:
-            raise f.error(f"{p}.tag", f"duplicate news tag {tag!r}")
-        seen.add(tag)
+    data = f.mapping(_read_yaml(path), "", ("name", "start"))
+    return f.get(data, "name", str), _game_time(f, data, "start", "")
+
+
+def _probes(path: Path, tilemap: TileMap, ids: set[str]) -> tuple[Probe, ...]:
+    f = Fields(path)
+    data = f.mapping(_read_yaml(path) or {}, "", ("probes",))
+    probes, seen = [], set()
+    for i, n in enumerate(f.get(data, "probes", list, default=[])):
+        p = f"probes[{i}]"
+        f.mapping(n, p, ("name", "question", "facts", "gathering", "paper"))
+        name = f.get(n, "name", str, p)
+        if not _ID.match(name):
+            raise f.error(f"{p}.name", f"{name!r} must match [a-z0-9_]+")
+        if name in seen:
+            raise f.error(f"{p}.name", f"duplicate probe name {name!r}")
+        seen.add(name)
+        facts = f.get(n, "facts", list, p)
+        if not facts:
+            raise f.error(f"{p}.facts", "must list at least one fact (a regular expression)")
+        for j, fact in enumerate(facts):
+            f.check(fact, str, f"{p}.facts[{j}]")
+            try:
+                re.compile(fact)
+            except re.error as exc:
+                raise f.error(f"{p}.facts[{j}]", f"not a regular expression: {exc}") from None
         gathering = None
         if n.get("gathering") is not None:
-            g = f.mapping(n["gathering"], f"{p}.gathering", ("place", "start", "end", "host"))
             gp = f"{p}.gathering"
+            g = f.mapping(n["gathering"], gp, ("place", "start", "end", "host"))
             g_start, g_end = _game_time(f, g, "start", gp), _game_time(f, g, "end", gp)
             if g_end <= g_start:
                 raise f.error(f"{gp}.end", "must be after the gathering's start")
-            host = f.get(g, "host", str, gp)
-            if host not in ids:
-                raise f.error(
-                    f"{gp}.host", f"unknown persona {host!r}; personas: {', '.join(sorted(ids))}"
-                )
-            gathering = Gathering(
-                place=_place(f, tilemap, g.get("place"), f"{gp}.place"),
-                start=g_start,
-                end=g_end,
-                host=host,
-            )
-        news.append(NewsItem(tag=tag, summary=f.get(n, "summary", str, p), gathering=gathering))
-    return f.get(data, "name", str), start, tuple(news)
+            host = f.get(g, "host", str, gp, default=None)
+            if host is not None and host not in ids:
+                raise f.error(f"{gp}.host", f"unknown persona {host!r}; personas: {', '.join(sorted(ids))}")
+            gathering = Gathering(place=_place(f, tilemap, g.get("place"), f"{gp}.place"),
+                                  start=g_start, end=g_end, host=host)
+        paper = None
+        if n.get("paper") is not None:
+            pp = f"{p}.paper"
+            paper = dict(f.mapping(n["paper"], pp, ("citation", "diffusion", "attendance", "density")))
+            f.get(paper, "citation", str, pp)
+            for key, parts in (("diffusion", ("start", "end")), ("density", ("start", "end")),
+                               ("attendance", ("invited", "came"))):
+                if paper.get(key) is not None:
+                    sub = f.mapping(paper[key], f"{pp}.{key}", parts)
+                    for part in parts:
+                        f.check(sub.get(part), float, f"{pp}.{key}.{part}")
+        probes.append(Probe(name=name, question=f.get(n, "question", str, p),
+                            facts=tuple(facts), gathering=gathering, paper=paper))
+    return tuple(probes)
 
 
 def _game_time(f: Fields, data: dict, key: str, prefix: str) -> datetime:
@@ -407,9 +441,7 @@ def _game_time(f: Fields, data: dict, key: str, prefix: str) -> datetime:
         raise f.error(name, exc.reason) from None
 
 
-def _events(
-    path: Path, tilemap: TileMap, ids: set[str], news_tags: set[str]
-) -> tuple[TimedEvent, ...]:
+def _events(path: Path, tilemap: TileMap, ids: set[str], probes: set[str]) -> tuple[TimedEvent, ...]:
     f = Fields(path)
     data = f.mapping(_read_yaml(path) or {}, "", ("events",))
     events = []
@@ -440,7 +472,7 @@ def _events(
             fields = {
                 "persona": who,
                 "text": f.get(e, "text", str, p),
-                "tags": list(_tags(f, e, p, news_tags)),
+                "probe": _probe_key(f, e, p, probes),
                 "importance": _importance(f, e, p, None),
             }
         else:
@@ -456,7 +488,7 @@ def _events(
             fields = {
                 "text": f.get(e, "text", str, p),
                 "personas": list(who),
-                "tags": list(_tags(f, e, p, news_tags)),
+                "probe": _probe_key(f, e, p, probes),
             }
         events.append(TimedEvent(at=at, type=etype, fields=fields))
     return tuple(sorted(events, key=lambda ev: ev.at))
@@ -526,18 +558,20 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
     town_path = folder / "town.yaml"
     if not town_path.is_file():
         raise ConfigError("town file not found (needs name and start)", file=town_path)
-    name, start, news = _town(town_path, tilemap, ids)
-    news_tags = {n.tag for n in news}
-    personas = [(p, _persona(p, tilemap, ids, news_tags)) for p in persona_paths]
+    name, start = _town(town_path)
+    probes_path = folder / "probes.yaml"
+    probes = _probes(probes_path, tilemap, ids) if probes_path.is_file() else ()
+    probe_names = {pr.name for pr in probes}
+    personas = [(p, _persona(p, tilemap, ids, probe_names)) for p in persona_paths]
     _check_reachable(tilemap, personas)
     events_path = folder / "events.yaml"
-    events = _events(events_path, tilemap, ids, news_tags) if events_path.is_file() else ()
+    events = _events(events_path, tilemap, ids, probe_names) if events_path.is_file() else ()
     return Scenario(
         name=name,
         folder=folder,
         start=start,
         tilemap=tilemap,
         personas=tuple(s for _, s in personas),
-        news=news,
         events=events,
+        probes=probes,
     )

@@ -88,7 +88,7 @@ class Simulation:
         self._next_conversation = 1
         self._next_event = 0
         self.ctx = MindContext(world=self.world, backend=self.backend, bus=self.bus, clock=self.clock,
-                               config=config, news={n.tag: n for n in scenario.news},
+                               config=config,
                                names={pid: p.name for pid, p in self.personas.items()})
         pool = int(config.backend.pool_size)
         self._pool = (ThreadPoolExecutor(max_workers=pool, thread_name_prefix="mind")
@@ -172,7 +172,7 @@ class Simulation:
         for p in self.personas.values():
             for m in p.spec.memories:
                 remember(p, self.ctx, kind=getattr(m, "kind", "observation") or "observation",
-                         content=m.content, importance=m.importance, tags=tuple(m.tags))
+                         content=m.content, importance=m.importance, probe=m.probe)
             for rel in getattr(p.spec, "relationships", ()) or ():
                 other = self.ctx.names.get(rel.persona, rel.persona)
                 remember(p, self.ctx, kind="observation", subject=rel.persona,
@@ -197,24 +197,28 @@ class Simulation:
         elif kind == "open_place":
             self.world.open(fields["place"])
         elif kind == "whisper":
-            self.whisper(fields["persona"], fields["text"], tags=tuple(fields.get("tags") or ()),
+            self.whisper(fields["persona"], fields["text"], probe=fields.get("probe"),
                          importance=fields.get("importance"))
         elif kind == "news":
             targets = fields.get("personas") or "all"
             ids = sorted(self.personas) if targets == "all" else list(targets)
             for pid in ids:
                 remember(self.personas[pid], self.ctx, kind="observation", content=fields["text"],
-                         tags=tuple(fields.get("tags") or ()))
+                         probe=fields.get("probe"))
         self.ctx.publish(EventKind.SCENARIO, None, data)
 
-    def whisper(self, persona: str, text: str, *, tags: tuple[str, ...] = (), importance: int | None = None) -> int:
+    def whisper(self, persona: str, text: str, *, probe: str | None = None,
+                importance: int | None = None) -> int:
         """Inject an inner-voice memory (kind ``whisper``) into a persona; returns its id.
+
+        ``probe`` names the evaluation probe the whisper seeds (measurement only; no decision
+        reads it). ``importance`` is rated like any memory's when None.
 
         Raises:
             KeyError: for an unknown persona id.
         """
         p = self.personas[persona]
-        record = remember(p, self.ctx, kind="whisper", content=text, tags=tags, importance=importance)
+        record = remember(p, self.ctx, kind="whisper", content=text, probe=probe, importance=importance)
         self.ctx.publish(EventKind.WHISPER, persona, {"text": text, "memory": record.id})
         return record.id
 

@@ -18,7 +18,7 @@ def test_record_round_trips_through_json():
         id=3, persona="isabella", kind=MemoryKind.CHAT, content="Klaus heard about the party",
         created=datetime(2023, 2, 13, 9, 30, 5), last_accessed=datetime(2023, 2, 13, 10, 0),
         importance=6, evidence=(1, 2), subject="Klaus", predicate="heard about",
-        object="party", conversation=4, source=("isabella", 0), tags=("party",),
+        object="party", conversation=4, source=("isabella", 0), probe="party",
     )  # fmt: skip
     d = json.loads(json.dumps(record.to_dict()))
     assert d["created"] == "2023-02-13 09:30:05" and d["kind"] == "chat"

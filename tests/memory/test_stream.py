@@ -197,7 +197,7 @@ def test_state_round_trip_through_json_retrieves_the_same(hashing_embedder):
             content=f"Maria talked about topic {i} and physics",
             created=T0 + timedelta(hours=i),
             importance=1 + i % 10,
-            tags=("party",) * (i % 2),
+            probe="party" if i % 2 else None,
             source=("klaus", i) if i % 3 == 0 else None,
             conversation=i // 4,
         )

@@ -100,7 +100,7 @@ class SyntheticRun:
         record = {"id": mid, "persona": persona, "kind": kind, "content": content,
                   "created": stamp, "last_accessed": stamp, "importance": importance,
                   "evidence": [], "subject": None, "predicate": None, "object": None,
-                  "conversation": None, "source": None, "tags": []}
+                  "conversation": None, "source": None, "probe": None}
         self.records[persona][mid] = dict(record)
         self.vectors[persona][mid] = self.unit() if vector is None else vector
         data = {**record, "embedding": self.vectors[persona][mid]}

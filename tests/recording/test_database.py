@@ -58,7 +58,7 @@ def test_sqlite_file_without_run_tables(tmp_path):
 
 
 def test_unknown_schema_version_names_both_versions(synthetic):
-    """A file of schema_version 99 names 99 and the version this code reads (1)."""
+    """A file of schema_version 99 names 99 and the version this code reads (2)."""
     run = synthetic()
     run.end_tick()
     run.writer.close()
@@ -66,7 +66,7 @@ def test_unknown_schema_version_names_both_versions(synthetic):
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (json.dumps(99),))
     conn.commit()
     conn.close()
-    with pytest.raises(RecordingError, match="schema_version 99, this town reads schema_version 1"):
+    with pytest.raises(RecordingError, match="schema_version 99, this town reads schema_version 2"):
         RunReader(run.writer.path)
 
 

@@ -87,7 +87,7 @@ CHILD = textwrap.dedent("""
             record = {"id": tick, "persona": p, "kind": "observation", "content": f"t{tick}",
                       "created": now.strftime("%Y-%m-%d %H:%M:%S"),
                       "last_accessed": now.strftime("%Y-%m-%d %H:%M:%S"), "importance": 3,
-                      "tags": [], "embedding": np.full(384, tick, np.float32)}
+                      "probe": None, "embedding": np.full(384, tick, np.float32)}
             bus.publish(Event(kind=EventKind.MEMORY, tick=tick, time=now, persona=p, data=record))
         frame = {"personas": {p: {"x": tick, "y": 0} for p in ("ana", "bo", "cy")}}
         bus.publish(Event(kind=EventKind.FRAME, tick=tick, time=now, data=frame))

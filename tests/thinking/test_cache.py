@@ -81,13 +81,12 @@ def test_model_answers_reach_the_memories(fake_server, api_key, tmp_path):
     assert memories
     rule = ScriptedBackend()
     for m in memories:
-        if m["kind"] == "observation" and not m["tags"]:
+        if m["kind"] == "observation" and not m["probe"]:
             q = RateImportance(
                 persona=m["persona"],
                 persona_name=names[m["persona"]],
                 content=m["content"],
                 kind=m["kind"],
-                tags=(),
             )
             assert m["importance"] == min(10, rule.ask(q).importance + MODEL_SHIFT)
 

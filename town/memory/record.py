@@ -84,7 +84,9 @@ class MemoryRecord:
         subject, predicate, object: optional triple describing the event.
         conversation: id of the conversation the record came from, if any.
         source: ``(persona id, record id)`` it was heard from, if any.
-        tags: news tags (e.g. ``"party"``), inherited along provenance.
+        probe: name of the evaluation probe a seeded memory, whisper or news event seeds
+            (measurement only: no decision reads it, and heard memories never copy it; an
+            evaluation follows ``source`` chains back to the memory carrying it).
 
     Raises:
         MemoryStreamError: naming the field, for an importance outside 1-10 or not an int, empty
@@ -104,7 +106,7 @@ class MemoryRecord:
     object: str | None = None
     conversation: int | None = None
     source: tuple[str, int] | None = None
-    tags: tuple[str, ...] = ()
+    probe: str | None = None
 
     def __post_init__(self) -> None:
         check_importance(self.importance)
@@ -135,7 +137,7 @@ class MemoryRecord:
             "object": self.object,
             "conversation": self.conversation,
             "source": None if self.source is None else [self.source[0], self.source[1]],
-            "tags": list(self.tags),
+            "probe": self.probe,
         }
 
     @classmethod
@@ -161,7 +163,7 @@ class MemoryRecord:
                 object=d.get("object"),
                 conversation=None if d.get("conversation") is None else int(d["conversation"]),
                 source=None if source is None else (str(source[0]), int(source[1])),
-                tags=tuple(str(t) for t in d.get("tags") or ()),
+                probe=None if d.get("probe") is None else str(d["probe"]),
             )
         except KeyError as exc:
             raise MemoryStreamError(f"memory record: missing field {exc.args[0]!r}") from None

@@ -76,7 +76,7 @@ class MemoryStream:
         object: str | None = None,
         conversation: int | None = None,
         source: tuple[str, int] | None = None,
-        tags: Sequence[str] = (),
+        probe: str | None = None,
     ) -> MemoryRecord:
         """Write one record (``last_accessed = created``) and index its embedded content.
 
@@ -116,7 +116,6 @@ class MemoryStream:
             fields = dict(item)
             fields["kind"] = parse_kind(fields["kind"])
             fields["evidence"] = tuple(fields.get("evidence", ()))
-            fields["tags"] = tuple(fields.get("tags", ()))
             records.append(
                 MemoryRecord(
                     id=self._next_id + offset,

@@ -63,7 +63,6 @@ class MindContext:
         bus: the event bus of the simulation.
         clock: the world clock (read-only for minds).
         config: the effective ``town.config.Config``.
-        news: news tag -> ``NewsItem`` seeded by the scenario.
         names: persona id -> full name.
     """
 
@@ -72,7 +71,6 @@ class MindContext:
     bus: EventBus
     clock: GameClock
     config: Any
-    news: dict[str, Any]
     names: dict[str, str]
     _local: threading.local = field(default_factory=threading.local, repr=False)
 
@@ -149,13 +147,13 @@ def views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:
     """Memory records as the compact views questions carry."""
     return tuple(
         MemoryView(id=r.id, content=r.content, kind=r.kind.value, importance=r.importance,
-                   tags=r.tags, created=r.created.isoformat(sep=" "))
+                   created=r.created.isoformat(sep=" "))
         for r in records
     )
 
 
 def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: str,
-             tags: tuple[str, ...] = (), importance: int | None = None, **provenance: Any) -> MemoryRecord:
+             importance: int | None = None, **provenance: Any) -> MemoryRecord:
     """Write a memory: rate its importance (poignancy), add it, publish a MEMORY event.
 
     Args:
@@ -163,9 +161,10 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         ctx: the mind's context (backend for the rating, bus for the event).
         kind: observation | chat | reflection | plan | whisper.
         content: one sentence.
-        tags: news tags carried along provenance.
         importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
-        **provenance: evidence, conversation, source, subject, predicate, object.
+        **provenance: evidence, conversation, source, subject, predicate, object, and probe
+            (the evaluation probe a seeded memory or whisper seeds: recorded, never read by a
+            decision).
 
     Returns:
         The new record.
@@ -173,10 +172,10 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
     kind = MemoryKind(kind)
     if importance is None:
         q = RateImportance(persona=p.id, persona_name=p.name, content=content, kind=kind.value,
-                           tags=tuple(tags), seed=seed_for(ctx, p.id, "importance", content))
+                           seed=seed_for(ctx, p.id, "importance", content))
         importance = ctx.backend.ask(q).importance
     record = p.stream.add(kind=kind, content=content, created=ctx.now, importance=importance,
-                          tags=tuple(tags), **provenance)
+                          **provenance)
     if kind is not MemoryKind.REFLECTION:
         p.importance_acc += record.importance
     ctx.publish(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})

@@ -121,9 +121,7 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         heard = (f'{speaker.name} told me: "{statement}"' if author == speaker.name
                  else f'{speaker.name} told me that {author} said: "{statement}"')
         remember(listener, ctx, kind="chat", content=heard,
-                 tags=original.tags, conversation=conv.id, source=(speaker.id, rid), subject=speaker.id)
-        if any(_gathering_today(ctx, t) for t in original.tags):
-            listener.needs_replan = True
+                 conversation=conv.id, source=(speaker.id, rid), subject=speaker.id)
     if answer.end or len(conv.lines) >= MAX_LINES:
         _finish(conv, personas, ctx)
         return True
@@ -139,11 +137,6 @@ def _root(record, owner: Persona) -> tuple[str, str]:
     if m is None:
         return owner.name, record.content
     return m.group("author") or m.group("speaker"), m.group("statement")
-
-
-def _gathering_today(ctx: MindContext, tag: str) -> bool:
-    g = getattr(ctx.news.get(tag), "gathering", None)
-    return g is not None and g.start.date() == ctx.now.date() and g.end > ctx.now
 
 
 def _finish(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> None:

@@ -1,8 +1,7 @@
 """Planning, day -> hour -> 5-15 minute actions (Park et al. 2023 §4.3).
 
 The day plan starts from the persona's routine and is adjusted by what retrieval brings back:
-a recalled memory tagged with a news item whose gathering falls on that day puts the gathering
-into the plan. Each plan block is cut into hour chunks, and each chunk is decomposed into steps.
+the backend sees the retrieved memories' text and nothing else about the town's news. Each plan block is cut into hour chunks, and each chunk is decomposed into steps.
 """
 
 from __future__ import annotations
@@ -43,14 +42,6 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     today = ctx.now.date()
     query = f"Plans, appointments and events on {today:%A, %B} {today.day}, {today.year}"
     records, _ = recall(p, ctx, query, purpose="plan_day")
-    recalled = {t for r in records for t in r.tags}
-    gatherings = []
-    for item in ctx.news.values():
-        g = getattr(item, "gathering", None)
-        if g is None or item.tag not in recalled or g.start.date() != today:
-            continue
-        gatherings.append(dict(tag=item.tag, summary=item.summary, place=g.place,
-                               start=_hm(g.start), end="24:00" if g.end.date() > today else _hm(g.end)))
     routine = tuple(
         PlanItemView(start=_hm(r.start), end="24:00" if r.end == time(0) and r.start != time(0) else _hm(r.end),
                      description=r.activity, place=r.place, task=r.task)
@@ -59,7 +50,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     answer = ctx.backend.ask(PlanDay(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
-        memories=views(records), gatherings=tuple(gatherings)))
+        memories=views(records), places=tuple(_sectors(ctx.world))))
     p.plan = [PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
                         place=i.place, task=i.task) for i in answer.items]
     p.plan_date = today.isoformat()
@@ -69,12 +60,14 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
                                        "items": [b.to_dict() for b in p.plan]})
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{_hm(b.start)} {b.description}" for b in awake[:12])
-    tags = tuple(sorted({g["tag"] for g in gatherings}))
-    evidence = tuple(r.id for r in records if set(r.tags) & set(tags))
-    remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
-             tags=tags, evidence=evidence)
+    remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}")
     practice.prune(p, ctx)  # once a day: unused / long below threshold (DESIGN §4)
     return p.plan
+
+
+def _sectors(world) -> list[str]:
+    """The map's sector addresses ("world:sector"): the places anyone in town can find."""
+    return sorted({":".join(a.split(":")[:2]) for a in world.tilemap.addresses() if a.count(":") >= 1})
 
 
 def current_block(p: Persona, now: datetime) -> PlanBlock:

@@ -22,8 +22,7 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
     recent = p.stream.last_records(100)
     focal = ctx.backend.ask(FocalPoints(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(), seed=seed_for(ctx, p.id, "focal"),
-        memories=views(recent), people=tuple(ctx.names.values()),
-        topics=tuple((tag, item.summary) for tag, item in ctx.news.items())))
+        memories=views(recent), people=tuple(ctx.names.values())))
     insights, written = [], set()
     for point in focal.questions:
         records, seq = recall(p, ctx, point, purpose="reflect")

@@ -3,7 +3,7 @@
 One run is one SQLite file in WAL mode, written a tick per transaction by
 :class:`~town.recording.writer.RunWriter` and read by :class:`~town.recording.reader.RunReader`.
 
-Tables (``SCHEMA_VERSION`` 1):
+Tables (``SCHEMA_VERSION`` 2):
 
 - ``meta(key, value)``: JSON values (scenario, town, personas, seed, backend, config, versions,
   start, created, finished, parent, schema_version).
@@ -13,8 +13,9 @@ Tables (``SCHEMA_VERSION`` 1):
 - ``events(seq, tick, time, kind, persona, data)``: every other event, ``data`` JSON without
   vectors. A retrieval's row holds its summary (no candidates); the full trace is in
   ``retrievals``.
-- ``memories(persona, id, seq, tick, created, kind, importance, content, tags, embedding)``: one
-  row per MEMORY event, the embedding a ``(d,) float32`` blob, for fast stream reconstruction.
+- ``memories(persona, id, seq, tick, created, kind, importance, content, probe, embedding)``:
+  one row per MEMORY event, the embedding a ``(d,) float32`` blob, for fast stream reconstruction;
+  ``probe`` names the evaluation probe a seeded memory seeds (NULL for almost all rows).
 - ``retrievals(seq, persona, tick, time, purpose, query, returned, candidates, vector)``: the
   ids the retrieval returned (its ``last_accessed`` changes), the zlib-compressed candidate list,
   and the query embedding, stored once per distinct vector in ``query_vectors`` (queries repeat
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 #: Version of the layout below; a reader refuses any other.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Game datetimes are stored as text in this format (sorts as time).
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -65,7 +66,7 @@ CREATE INDEX events_tick ON events (tick);
 CREATE TABLE memories (
     persona TEXT NOT NULL, id INTEGER NOT NULL, seq INTEGER NOT NULL, tick INTEGER NOT NULL,
     created TEXT NOT NULL, kind TEXT NOT NULL, importance INTEGER NOT NULL,
-    content TEXT NOT NULL, tags TEXT NOT NULL, embedding BLOB NOT NULL);
+    content TEXT NOT NULL, probe TEXT, embedding BLOB NOT NULL);
 CREATE UNIQUE INDEX memories_persona_id ON memories (persona, id);
 CREATE INDEX memories_seq ON memories (seq);
 CREATE TABLE query_vectors (

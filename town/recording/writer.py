@@ -138,9 +138,9 @@ class RunWriter:
         elif event.kind is EventKind.MEMORY:
             self._conn.execute(
                 "INSERT INTO memories (persona, id, seq, tick, created, kind, importance, content,"
-                " tags, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " probe, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (data["persona"], data["id"], event.seq, event.tick, data["created"], data["kind"],
-                 data["importance"], data["content"], json.dumps(data.get("tags", [])),
+                 data["importance"], data["content"], data.get("probe"),
                  pack_vector(event.data["embedding"])),
             )
         self._conn.execute(

@@ -46,13 +46,15 @@ __all__ = [
 # ---------------------------------------------------------------- context shared by questions
 @dataclass(frozen=True, kw_only=True)
 class MemoryView:
-    """A retrieved memory as shown to a backend: id, text, kind, importance, tags."""
+    """A retrieved memory as shown to a backend: id, text, kind, importance, creation time.
+
+    Only what the persona remembers: no provenance, no evaluation metadata.
+    """
 
     id: int
     content: str
     kind: str
     importance: int
-    tags: tuple[str, ...] = ()
     created: str = ""
 
 
@@ -187,15 +189,13 @@ class RateImportance(Question):
     answer_model: ClassVar[type[BaseModel]] = ImportanceAnswer
     content: str
     kind: str
-    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
 class PlanDay(Question):
-    """Plan a day from the routine, adjusted by retrieved memories (gatherings) (§4.3).
+    """Plan a day from the routine, adjusted by what the retrieved memories say (§4.3).
 
-    ``gatherings`` lists known news gatherings on this date: dicts with tag, summary, place,
-    start, end ("HH:MM"); only those a retrieved memory mentions by tag should enter the plan.
+    An appointment enters the plan only when a retrieved memory's text states it.
     """
 
     template: ClassVar[str] = "plan_day"
@@ -203,7 +203,6 @@ class PlanDay(Question):
     date: str
     routine: tuple[PlanItemView, ...]
     memories: tuple[MemoryView, ...] = ()
-    gatherings: tuple[dict, ...] = ()
     places: tuple[str, ...] = ()
 
 
@@ -278,7 +277,7 @@ class SummariseConversation(Question):
 class FocalPoints(Question):
     """Pick the salient high-level questions over recent memories (§4.2).
 
-    ``people`` are the names of the town's personas; ``topics`` are (news tag, summary) pairs.
+    ``people`` are the names of the personas this one knows of (to recognise them in the text).
     """
 
     template: ClassVar[str] = "focal_points"
@@ -286,7 +285,6 @@ class FocalPoints(Question):
     memories: tuple[MemoryView, ...]
     n: int = 3
     people: tuple[str, ...] = ()
-    topics: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,8 +1,8 @@
 """The scripted backend: deterministic rules that answer every question without a network.
 
-Rules work over the persona files, the world and retrieved memories, so behaviour still flows
-through retrieval as in Park et al. 2023: a day plan adds a gathering only if a retrieved memory
-carries its news tag, and a conversation passes on the speaker's top retrieved memories.
+Rules work over the question's inputs alone (the persona's file, what it perceives, the clock and
+the retrieved memories' text), so behaviour flows through retrieval as in Park et al. 2023: a
+conversation passes on the speaker's top retrieved memories.
 """
 
 from __future__ import annotations
@@ -132,8 +132,6 @@ class ScriptedBackend(ThinkingBackend):
         text = q.content.lower()
         if q.kind == "whisper":
             score = 7
-        elif q.tags:
-            score = 8 if q.kind in ("observation", "whisper") else 7
         elif q.kind == "reflection":
             score = 6
         elif q.kind == "chat":
@@ -149,35 +147,10 @@ class ScriptedBackend(ThinkingBackend):
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
     def _(self, q: PlanDay) -> DayPlanAnswer:
-        recalled = {t for m in q.memories for t in m.tags}
         blocks = [
             dict(start=r.start, end=r.end, description=r.description, place=r.place, task=r.task)
             for r in q.routine
         ]
-        for g in q.gatherings:
-            if g["tag"] not in recalled:
-                continue
-            g0, g1 = _hm(g["start"]), _hm(g["end"])
-            merged = []
-            for b in blocks:
-                b0, b1 = _hm(b["start"]), _hm(b["end"])
-                if b1 <= g0 or b0 >= g1:
-                    merged.append(b)
-                    continue
-                if b0 < g0:
-                    merged.append({**b, "end": _fmt(g0)})
-                if b1 > g1:
-                    merged.append({**b, "start": _fmt(g1)})
-            merged.append(
-                dict(
-                    start=g["start"],
-                    end=g["end"],
-                    description=f"go to {g['summary']}",
-                    place=g["place"],
-                    task=None,
-                )
-            )
-            blocks = sorted(merged, key=lambda b: _hm(b["start"]))
         return DayPlanAnswer(items=blocks)
 
     @_answer.register
@@ -210,7 +183,7 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: DecideToTalk) -> TalkAnswer:
         if any(w in q.other_action.lower() for w in ("sleep", "talking")):
             return TalkAnswer(talk=False, reason=f"{q.other_name} is busy")
-        news = [m for m in q.memories if m.tags]
+        news = [m for m in q.memories if m.importance >= 6 and m.kind != "plan"]
         about = [m for m in q.memories if q.other_name.split()[0] in m.content]
         if news:
             return TalkAnswer(talk=True, reason="I have news to share")
@@ -228,7 +201,7 @@ class ScriptedBackend(ThinkingBackend):
             return LineAnswer(line=f"Hi {first}! How are you doing?")
         told = set(q.told)
         fresh = [m for m in q.memories if m.id not in told and m.kind != "plan"]
-        news = [m for m in fresh if m.tags]
+        news = [m for m in fresh if m.importance >= 6]
         notable = [m for m in fresh if m.importance >= 4 and m.kind == "observation"]
         if turn + 1 >= q.max_lines or not (news or notable):
             return LineAnswer(line=f"It was good to see you, {first}. Talk soon!", end=True)
@@ -250,14 +223,7 @@ class ScriptedBackend(ThinkingBackend):
             for name in people:
                 if name in m.content:
                     weight[name] = weight.get(name, 0) + m.importance
-        tags: dict[str, int] = {}
-        for m in q.memories:
-            for t in m.tags:
-                tags[t] = tags.get(t, 0) + m.importance
-        summary = dict(q.topics)
-        points = [f"What do I know about {summary.get(t, t)}?"
-                  for t in sorted(tags, key=lambda t: (-tags[t], t))]
-        points += [f"How do I feel about {n}?" for n in sorted(weight, key=lambda n: (-weight[n], n))]
+        points = [f"How do I feel about {n}?" for n in sorted(weight, key=lambda n: (-weight[n], n))]
         points.append("What have I been spending my time on?")
         return FocalPointsAnswer(questions=points[: q.n])
 
@@ -281,13 +247,11 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: AnswerInterview) -> InterviewAnswer:
-        # The question's content words (no stopwords); a retrieved memory answers it when one of
-        # its news tags is such a word, or when it holds more than half of them. Best-ranked first.
+        # The question's content words (no stopwords); a retrieved memory answers it when it holds
+        # more than half of them. Best-ranked first.
         words = _content_words(q.question)
-        tagged = [m for m in q.memories if words & set(m.tags)]
-        worded = [m for m in q.memories
-                  if words and 2 * len(words & _content_words(m.content)) > len(words)]
-        hits = tagged or worded
+        hits = [m for m in q.memories
+                if words and 2 * len(words & _content_words(m.content)) > len(words)]
         if not hits:
             return InterviewAnswer(answer="No, I don't know anything about that.")
         return InterviewAnswer(answer=f"Yes. {hits[0].content}"[:1000])

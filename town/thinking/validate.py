@@ -81,7 +81,7 @@ def _minutes(hm: str, field: str) -> int:
 def check_answer(question: Question, answer: BaseModel) -> BaseModel:
     """Domain-check ``answer`` to ``question``; returns it with names resolved to full options.
 
-    Checks: PlanDay places among the routine/gathering/offered places, times 00:00-24:00 with
+    Checks: PlanDay places among the routine and offered places, times 00:00-24:00 with
     start < end and no overlap; DecomposeTask objects among ``objects``; ChoosePlace among
     ``candidates``; NextLine ``shared`` and Insights ``evidence`` among the shown memory ids.
 
@@ -89,8 +89,7 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
         InvalidAnswer: naming the field and the bad value.
     """
     if isinstance(question, PlanDay):
-        places = [r.place for r in question.routine] + [g["place"] for g in question.gatherings]
-        places += list(question.places)
+        places = [r.place for r in question.routine] + list(question.places)
         items, last_end = [], 0
         for i, item in enumerate(answer.items):
             place = match_option(item.place, places)
