@@ -32,6 +32,7 @@ from .mind import (
     plan_day,
     recall,
     remember,
+    remember_many,
     say_next_line,
     want_to_talk,
 )
@@ -170,13 +171,13 @@ class Simulation:
     def _seed(self) -> None:
         """Write each persona's seeded memories and relationships (tick 0)."""
         for p in self.personas.values():
-            for m in p.spec.memories:
-                remember(p, self.ctx, kind=getattr(m, "kind", "observation") or "observation",
-                         content=m.content, importance=m.importance, probe=m.probe)
+            items = [dict(kind=getattr(m, "kind", "observation") or "observation", content=m.content,
+                          importance=m.importance, probe=m.probe) for m in p.spec.memories]
             for rel in getattr(p.spec, "relationships", ()) or ():
                 other = self.ctx.names.get(rel.persona, rel.persona)
-                remember(p, self.ctx, kind="observation", subject=rel.persona,
-                         content=_relationship_sentence(other, rel.description))
+                items.append(dict(kind="observation", subject=rel.persona,
+                                  content=_relationship_sentence(other, rel.description)))
+            remember_many(p, self.ctx, items)  # rated in one request per persona
 
     # ------------------------------------------------------------------ the tick
     def _fire_scenario_events(self) -> None:

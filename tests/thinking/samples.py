@@ -15,6 +15,7 @@ from town.thinking.questions import (
     PlanDay,
     PlanItemView,
     RateImportance,
+    RateImportances,
     SummariseConversation,
 )
 
@@ -44,7 +45,9 @@ SAMPLES = [
     (RateImportance(**WHO, content="Klaus Mueller is brushing his teeth.", kind="observation"),
      {"importance": list(range(1, 11))}),
     (PlanDay(**WHO, date="2023-02-13", routine=ROUTINE, memories=MEMORIES, places=(CAFE,)),
-     {"items[].place": [f"{HOME}:bed", f"{LIBRARY}:library table", CAFE]}),
+     {"add[].place": [f"{HOME}:bed", f"{LIBRARY}:library table", CAFE], "drop[]": [1, 2]}),
+    (RateImportances(**WHO, items=(("observation", "Klaus is reading."), ("chat", "A party on Friday."))),
+     {"ratings[]": list(range(1, 11))}),
     (DecomposeTask(**WHO, task="have coffee", place=CAFE, start="08:00", minutes=30,
                    objects=OBJECTS, memories=MEMORIES),
      {"steps[].object": list(OBJECTS)}),

@@ -15,7 +15,7 @@ CONSTRAINED = ("json_schema", "json_object_schema", "grammar")
 
 
 def _at(schema: dict, path: str) -> dict:
-    """The sub-schema at a dotted path ("items[].place": property items, its items, place)."""
+    """The sub-schema at a dotted path ("add[].place": property add, its items, place)."""
     node = schema
     for part in path.split("."):
         name, arrays = part.rstrip("[]"), part.count("[]")

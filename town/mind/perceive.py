@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..persona import Persona
 from .act import place_label
-from .context import MindContext, gerund, remember
+from .context import MindContext, gerund, remember_many
 
 __all__ = ["View", "perceive"]
 
@@ -40,7 +40,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View]) -> list[Vi
         return []
     me = snapshot[p.id]
     radius = ctx.config.perception.vision_radius
-    seen = []
+    seen, new = [], []
     for other in snapshot.values():
         if other.id == p.id or other.kind == "sleep":
             continue
@@ -51,6 +51,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View]) -> list[Vi
         if other.kind in ("walk", "talk") or p.observed.get(other.id) == other.action:
             continue
         p.observed[other.id] = other.action
-        remember(p, ctx, kind="observation", subject=other.id,
-                 content=f"{other.name} is {gerund(other.action)} at {place_label(other.address)}.")
+        new.append(dict(kind="observation", subject=other.id,
+                        content=f"{other.name} is {gerund(other.action)} at {place_label(other.address)}."))
+    remember_many(p, ctx, new)  # a tick's observations are rated together
     return [v for _, _, v in sorted(seen)]

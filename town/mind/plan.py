@@ -1,7 +1,9 @@
 """Planning, day -> hour -> 5-15 minute actions (Park et al. 2023 §4.3).
 
 The day plan starts from the persona's routine and is adjusted by what retrieval brings back:
-the backend sees the retrieved memories' text and nothing else about the town's news. Each plan block is cut into hour chunks, and each chunk is decomposed into steps.
+the backend sees the retrieved memories' text and nothing else about the town's news, and answers
+with today's changes to the routine. Each plan block is cut into hour chunks, and each chunk is
+decomposed into steps.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ def is_sleep(description: str) -> bool:
 def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     """Make (or remake) today's plan: retrieve, then ask PlanDay; publish and remember it.
 
+    The answer is today's changes to the routine (blocks added, moved or dropped), applied with
+    ``DayPlanAnswer.day``.
+
     Returns:
         The new plan blocks (also stored on ``p.plan``); ``p.steps`` is cleared.
     """
@@ -52,7 +57,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
         seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
         memories=views(records), places=tuple(_sectors(ctx.world))))
     p.plan = [PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
-                        place=i.place, task=i.task) for i in answer.items]
+                        place=i.place, task=i.task) for i in answer.day(routine)]
     p.plan_date = today.isoformat()
     p.steps = []
     p.needs_replan = False

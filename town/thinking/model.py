@@ -55,6 +55,7 @@ class CallOutcome(str, enum.Enum):
 #: Question template -> the decision it serves (the ``purpose`` of a MODEL_CALL event).
 PURPOSES = {
     "rate_importance": "importance",
+    "rate_importances": "importance",
     "plan_day": "plan",
     "decompose_task": "plan",
     "choose_place": "act",
@@ -293,7 +294,7 @@ class ModelBackend(ThinkingBackend):
             usage.update(estimated=True, tokens_in=estimate_tokens(SYSTEM_PROMPT + prompt),
                          tokens_out=estimate_tokens(reply.text or ""))
         try:
-            answer = parse_answer(question, reply.text)
+            answer = parse_answer(question, reply.text, prompt)
         except InvalidAnswer as exc:
             outcome = CallOutcome.BAD_JSON if exc.unparsable else CallOutcome.INVALID
             return Attempt(**base, **usage, outcome=outcome, error=str(exc)[:300])

@@ -11,7 +11,7 @@ and insights §4.2, day -> hour -> action planning §4.3, reacting and dialogue 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
@@ -21,6 +21,8 @@ __all__ = [
     "PlanItemView",
     "Question",
     "RateImportance",
+    "RateImportances",
+    "ImportancesAnswer",
     "PlanDay",
     "DecomposeTask",
     "ChoosePlace",
@@ -98,20 +100,59 @@ class ImportanceAnswer(BaseModel):
     importance: int = Field(ge=1, le=10)
 
 
-class PlanItemAnswer(BaseModel):
-    """One day-plan block; times "HH:MM"."""
+class ImportancesAnswer(BaseModel):
+    """Poignancy 1-10 of each memory of a list, in the list's order (Park et al. 2023 §4.1)."""
 
-    start: str = Field(pattern=r"^\d{2}:\d{2}$")
-    end: str = Field(pattern=r"^\d{2}:\d{2}$")
-    description: str = Field(min_length=1, max_length=200)
+    ratings: list[int] = Field(min_length=1, max_length=40)
+
+
+class PlanItemAnswer(BaseModel):
+    """One block added to the day; times "HH:MM" (game time)."""
+
+    start: str = Field(pattern=r"^[0-9]{2}:[0-9]{2}$")
+    end: str = Field(pattern=r"^[0-9]{2}:[0-9]{2}$")
+    description: str = Field(min_length=1, max_length=120)
     place: str = Field(min_length=1)
-    task: str | None = None
 
 
 class DayPlanAnswer(BaseModel):
-    """A day plan: blocks in time order covering the day."""
+    """Today's changes to the routine (Park et al. 2023 §4.3 plans from the routine).
 
-    items: list[PlanItemAnswer] = Field(min_length=1)
+    ``add``: blocks added today; an added block replaces the routine for its time (a moved block
+    is dropped and added again). ``drop``: 1-based numbers of routine blocks skipped today; the
+    block before a dropped one runs on until the next. Both empty: the routine unchanged.
+    """
+
+    add: list[PlanItemAnswer] = Field(default_factory=list, max_length=4)
+    drop: list[int] = Field(default_factory=list, max_length=12)
+
+    def day(self, routine: tuple[PlanItemView, ...]) -> list[PlanItemView]:
+        """The day these changes make of ``routine``: blocks in time order covering 00:00-24:00.
+
+        Raises:
+            ValueError: when every routine block is dropped and nothing is added.
+        """
+        kept = [r for i, r in enumerate(routine, 1) if i not in set(self.drop)]
+        blocks: list[PlanItemView] = []
+        for i, r in enumerate(kept):  # close the gaps dropped blocks leave
+            start = "00:00" if i == 0 else blocks[-1].end
+            end = kept[i + 1].start if i + 1 < len(kept) else "24:00"
+            blocks.append(replace(r, start=start, end=end))
+        for a in sorted(self.add, key=lambda a: a.start):
+            cut = []
+            for b in blocks:
+                if b.end <= a.start or b.start >= a.end:
+                    cut.append(b)
+                    continue
+                if b.start < a.start:
+                    cut.append(replace(b, end=a.start))
+                if b.end > a.end:
+                    cut.append(replace(b, start=a.end))
+            cut.append(PlanItemView(start=a.start, end=a.end, description=a.description, place=a.place))
+            blocks = sorted(cut, key=lambda b: b.start)
+        if not blocks:
+            raise ValueError("every routine block is dropped and nothing is added")
+        return blocks
 
 
 class StepAnswer(BaseModel):
@@ -189,6 +230,20 @@ class RateImportance(Question):
     answer_model: ClassVar[type[BaseModel]] = ImportanceAnswer
     content: str
     kind: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RateImportances(Question):
+    """Rate the poignancy of several new memories 1-10 in one request: a list in, a list out.
+
+    ``items`` are (kind, content) pairs; the answer's ``ratings`` follow their order. One
+    request per batch of memories written together, instead of one per memory (§4.1's prompt,
+    :class:`RateImportance`, stays available by configuration).
+    """
+
+    template: ClassVar[str] = "rate_importances"
+    answer_model: ClassVar[type[BaseModel]] = ImportancesAnswer
+    items: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True, kw_only=True)

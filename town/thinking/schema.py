@@ -38,6 +38,7 @@ from .questions import (
     NextLine,
     PlanDay,
     Question,
+    RateImportances,
 )
 
 __all__ = [
@@ -133,15 +134,20 @@ def _narrow(schema: dict[str, Any], path: tuple[str, ...], values: list) -> None
 def answer_schema(question: Question) -> dict[str, Any]:
     """The JSON schema of this request's answer: the model's, with the offered options as enums.
 
-    Places, objects and memory ids become ``enum`` s of what the question offers; a list of ids
-    with nothing to cite gets ``maxItems`` 0.
+    Places, objects and memory ids become ``enum`` s of what the question offers (a list of ids
+    with nothing to cite gets ``maxItems`` 0); a day plan's dropped blocks are routine numbers;
+    a list of ratings has exactly one 1-10 rating per memory.
     """
     schema = model_schema(type(question).answer_model)
     schema["title"] = question.template
     if isinstance(question, PlanDay):
-        places = [r.place for r in question.routine] + list(getattr(question, "places", ()))
-        places += [g["place"] for g in getattr(question, "gatherings", ())]
-        _narrow(schema, ("items", "[]", "place"), places)
+        places = [r.place for r in question.routine] + list(question.places)
+        _narrow(schema, ("add", "[]", "place"), places)
+        _ids(schema["properties"]["drop"], list(range(1, len(question.routine) + 1)))
+    elif isinstance(question, RateImportances):
+        ratings = schema["properties"]["ratings"]
+        ratings["items"] = {"type": "integer", "enum": list(range(1, 11))}
+        ratings["minItems"] = ratings["maxItems"] = len(question.items)
     elif isinstance(question, DecomposeTask):
         _narrow(schema, ("steps", "[]", "object"), list(question.objects) or [question.place])
     elif isinstance(question, ChoosePlace):

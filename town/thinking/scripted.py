@@ -25,6 +25,7 @@ from .questions import (
     FocalPointsAnswer,
     GeneraliseProcedure,
     ImportanceAnswer,
+    ImportancesAnswer,
     Insights,
     InsightsAnswer,
     InterviewAnswer,
@@ -35,6 +36,7 @@ from .questions import (
     ProcedureAnswer,
     Question,
     RateImportance,
+    RateImportances,
     StepsAnswer,
     SummariseConversation,
     SummaryAnswer,
@@ -146,12 +148,16 @@ class ScriptedBackend(ThinkingBackend):
 
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
+    def _(self, q: RateImportances) -> ImportancesAnswer:
+        # the per-memory rule for each: a batch rates exactly as single requests would
+        ratings = [self._answer(RateImportance(persona=q.persona, persona_name=q.persona_name,
+                                               content=content, kind=kind)).importance
+                   for kind, content in q.items]
+        return ImportancesAnswer(ratings=ratings)
+
+    @_answer.register
     def _(self, q: PlanDay) -> DayPlanAnswer:
-        blocks = [
-            dict(start=r.start, end=r.end, description=r.description, place=r.place, task=r.task)
-            for r in q.routine
-        ]
-        return DayPlanAnswer(items=blocks)
+        return DayPlanAnswer()  # the routine, unchanged
 
     @_answer.register
     def _(self, q: DecomposeTask) -> StepsAnswer:
