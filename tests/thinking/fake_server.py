@@ -27,7 +27,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from town.thinking.openai_backend import PROBE_MARK, PROBE_WORD
-from town.thinking.questions import ImportanceAnswer, RateImportance
+from town.thinking.questions import ImportanceAnswer, ImportancesAnswer, RateImportance, RateImportances
 from town.thinking.scripted import ScriptedBackend
 
 FAULTS = ("500", "429", "slow", "malformed", "invalid")
@@ -41,6 +41,8 @@ def model_answer(question) -> str:
     answer = ScriptedBackend().ask(question)
     if isinstance(question, RateImportance):
         answer = ImportanceAnswer(importance=min(10, answer.importance + MODEL_SHIFT))
+    elif isinstance(question, RateImportances):
+        answer = ImportancesAnswer(ratings=[min(10, r + MODEL_SHIFT) for r in answer.ratings])
     return answer.model_dump_json()
 
 
@@ -71,6 +73,8 @@ class FakeOpenAIServer:
         dialects: the structured-output dialects it obeys.
         reject: how it answers another constrained dialect: "400", "500" or "ignore".
         latency_s: wall seconds every chat answer takes.
+        slots: chat requests it works on at once (like llama.cpp's slots; others wait their
+            turn inside the server); None: no limit.
     """
 
     def __init__(
@@ -87,7 +91,9 @@ class FakeOpenAIServer:
         dialects: tuple[str, ...] = ("json_schema", "json_object_schema", "grammar"),
         reject: str = "400",
         latency_s: float = 0.0,
+        slots: int | None = None,
     ):
+        self.slots = None if slots is None else threading.Semaphore(slots)
         self.dialects = dialects
         self.reject = reject
         self.latency_s = latency_s
@@ -264,13 +270,19 @@ class _Handler(BaseHTTPRequestHandler):
         if probe:
             self._complete(json.dumps({"word": PROBE_WORD if obeyed else "cat"}))
             return
+        arrived = time.monotonic()
         with owner._lock:
             owner.active += 1
-            entry = {"start": time.monotonic(), "held": owner.active}
+            entry = {"arrived": arrived, "held": owner.active}
+        if owner.slots is not None:
+            owner.slots.acquire()
         try:
+            entry["start"] = time.monotonic()  # work on it begins (after a queue in the server)
             time.sleep(owner.latency_s)
             self._answer(body)
         finally:
+            if owner.slots is not None:
+                owner.slots.release()
             with owner._lock:
                 owner.active -= 1
                 entry["end"] = time.monotonic()
@@ -328,8 +340,9 @@ class _Handler(BaseHTTPRequestHandler):
                     }
                 ],
                 "usage": {
-                    "prompt_tokens": sum(len(m["content"].split()) for m in messages) or 1,
-                    "completion_tokens": len(content.split()),
+                    # characters / 4: the usual estimate of BPE tokens in English text
+                    "prompt_tokens": max(1, sum(len(m["content"]) for m in messages) // 4),
+                    "completion_tokens": max(1, len(content) // 4),
                     "total_tokens": 0,
                 },
             },

@@ -79,6 +79,8 @@ _PLACEHOLDER = re.compile(r"^\W*$|^\s*(\.\.\.|…)|<[^<>]*>|^\s*(todo|tbd|n/?a|n
 #: A chat line opening with a memory id ("7: ...", "7. ...", "[7] ...").
 _RECITED = re.compile(r"^\s*\[?\d+\]?\s*[:.)-]\s")
 _WORDS = re.compile(r"[a-z0-9']+")
+#: Fields holding one of the question's options (checked against them, not as free text).
+_OPTION_FIELDS = frozenset({"place", "object", "start", "end"})
 
 
 def _instructions(prompt: str) -> list[str]:
@@ -95,12 +97,13 @@ def _instructions(prompt: str) -> list[str]:
 
 
 def _texts(value, where: str):
-    """(where, text) for every string in an answer (a model dump)."""
+    """(where, text) for every free-text string in an answer (a model dump)."""
     if isinstance(value, str):
         yield where, value
     elif isinstance(value, dict):
         for k, v in value.items():
-            yield from _texts(v, f"{where}.{k}" if where else k)
+            if k not in _OPTION_FIELDS:
+                yield from _texts(v, f"{where}.{k}" if where else k)
     elif isinstance(value, list):
         for i, v in enumerate(value):
             yield from _texts(v, f"{where}[{i}]")
