@@ -7,7 +7,8 @@ Structured output: the server *obeys* the schema dialects in ``dialects`` (for t
 check's one-value enum it answers the allowed word) and answers the others as ``reject`` says:
 HTTP 400 or 500, or ``"ignore"`` (a 200 reply that ignores the schema). Each chat request's body
 is kept in ``bodies``, and ``log`` holds one entry per request with its wall start and end and
-how many requests the server held at once; ``latency_s`` delays every chat answer. Faults (chosen by a seeded generator at ``fault_rate``, in turn
+how many requests the server held at once; ``latency_s`` delays every chat answer. A "slow"
+answer watches its connection: ``closed_at`` records when a client gave up and closed it. Faults (chosen by a seeded generator at ``fault_rate``, in turn
 from ``faults``): ``"500"``, ``"429"`` (with ``Retry-After``), ``"slow"`` (answers after
 ``slow_s`` wall seconds, past the client's timeout), ``"malformed"`` (content that is not JSON)
 and ``"invalid"`` (JSON that fails the answer schema). :meth:`FakeOpenAIServer.down` closes the
@@ -98,6 +99,7 @@ class FakeOpenAIServer:
         self.reject = reject
         self.latency_s = latency_s
         self.bodies: list[dict] = []
+        self.closed_at: list[float] = []  # when clients closed a slow request's connection
         self.log: list[dict] = []
         self.active = 0
         self.responder = responder
@@ -288,6 +290,21 @@ class _Handler(BaseHTTPRequestHandler):
                 entry["end"] = time.monotonic()
                 owner.log.append(entry)
 
+    def _wait_watching(self, seconds: float) -> float | None:
+        """Sleep ``seconds``, watching the connection; when the client closed it, the time it did."""
+        import select
+
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 0.02)
+            if readable:
+                try:
+                    if self.connection.recv(1, socket.MSG_PEEK) == b"":
+                        return time.monotonic()
+                except OSError:
+                    return time.monotonic()
+        return None
+
     def _answer(self, body: dict) -> None:
         owner = self.owner
         if body.get("model") != owner.model:
@@ -314,7 +331,11 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         if fault == "slow":
-            time.sleep(owner.slow_s)
+            gone = self._wait_watching(owner.slow_s)
+            if gone is not None:
+                owner.count("closed by client")
+                with owner._lock:
+                    owner.closed_at.append(gone)
         content = owner.responder(body["messages"])
         if fault == "malformed":
             content = '{"this is": not json'

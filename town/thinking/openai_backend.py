@@ -68,6 +68,7 @@ class Endpoint:
         self.slots = max(1, int(slots))
         self.in_flight = 0
         self.set_aside_until = 0.0
+        self.taken = 0  # requests given to it so far (ties go to the least used)
 
     @property
     def where(self) -> str:
@@ -140,15 +141,18 @@ class OpenAIBackend(ModelBackend):
 
     # ------------------------------------------------------------------ the endpoint pool
     def _take(self) -> Endpoint:
-        """Wait for a free slot; the endpoint with the fewest in flight (set-aside ones last)."""
+        """Wait for a free slot; the endpoint with the fewest in flight (set-aside ones last, ties
+        to the one given fewest requests so far)."""
         with self._cond:
             while True:
                 now = time.monotonic()
                 free = [e for e in self.endpoints if e.in_flight < e.slots]
                 ready = [e for e in free if e.set_aside_until <= now]
                 if ready or (free and all(e.set_aside_until > now for e in self.endpoints)):
-                    best = min(ready or free, key=lambda e: (e.in_flight / e.slots, e.set_aside_until))
+                    best = min(ready or free,
+                               key=lambda e: (e.in_flight / e.slots, e.set_aside_until, e.taken))
                     best.in_flight += 1
+                    best.taken += 1
                     return best
                 waits = [e.set_aside_until - now for e in free if e.set_aside_until > now]
                 self._cond.wait(timeout=min(waits) if waits else None)

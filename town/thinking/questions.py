@@ -123,8 +123,8 @@ class DayPlanAnswer(BaseModel):
     block before a dropped one runs on until the next. Both empty: the routine unchanged.
     """
 
-    add: list[PlanItemAnswer] = Field(default_factory=list, max_length=4)
-    drop: list[int] = Field(default_factory=list, max_length=12)
+    add: list[PlanItemAnswer] = Field(max_length=4)
+    drop: list[int] = Field(max_length=12)
 
     def day(self, routine: tuple[PlanItemView, ...]) -> list[PlanItemView]:
         """The day these changes make of ``routine``: blocks in time order covering 00:00-24:00.

@@ -157,7 +157,7 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: PlanDay) -> DayPlanAnswer:
-        return DayPlanAnswer()  # the routine, unchanged
+        return DayPlanAnswer(add=[], drop=[])  # the routine, unchanged
 
     @_answer.register
     def _(self, q: DecomposeTask) -> StepsAnswer:
