@@ -142,7 +142,8 @@ class OpenAIBackend(ModelBackend):
     # ------------------------------------------------------------------ the endpoint pool
     def _take(self) -> Endpoint:
         """Wait for a free slot; the endpoint with the fewest in flight (set-aside ones last, ties
-        to the one given fewest requests so far)."""
+        to the one given fewest requests so far).
+        """
         with self._cond:
             while True:
                 now = time.monotonic()
