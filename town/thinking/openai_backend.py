@@ -141,8 +141,9 @@ class OpenAIBackend(ModelBackend):
 
     # ------------------------------------------------------------------ the endpoint pool
     def _take(self) -> Endpoint:
-        """Wait for a free slot; the endpoint with the fewest in flight (set-aside ones last, ties
-        to the one given fewest requests so far).
+        """Wait for a free slot; the endpoint with the fewest in flight.
+
+        Set-aside endpoints come last; ties go to the one given the fewest requests so far.
         """
         with self._cond:
             while True:
