@@ -127,3 +127,38 @@ def test_dialect_values_are_the_cli_choices():
     sim = parser._subparsers._group_actions[0].choices["simulate"]
     choices = next(a.choices for a in sim._actions if a.dest == "structured")
     assert choices == ["auto"] + [d.value for d in Dialect]
+
+
+def test_prompts_of_a_persona_share_their_opening():
+    """Every question of one persona opens with the same system text and identity paragraph.
+
+    A server's prefix cache can then reuse it; the identity is written out here by hand.
+    """
+    from town.thinking.openai_backend import OpenAIBackend
+    from town.thinking.prompting import SYSTEM_PROMPT, PromptSet
+
+    identity = ("You are Klaus Mueller. Klaus is a sociology student who studies "
+                "gentrification.\n")
+    prompts = PromptSet()
+    for question, _ in SAMPLES:
+        text = prompts.render(question)
+        assert text.startswith(identity), question.template
+    backend = OpenAIBackend(base_url="http://127.0.0.1:9/v1", model="m")
+    for question, _ in SAMPLES:
+        assert backend.messages(question)[0] == {"role": "system", "content": SYSTEM_PROMPT}
+
+
+def test_a_prompt_over_budget_drops_its_lowest_scored_memories():
+    """With a budget, the last (lowest-scored) memories go first, and the count is reported."""
+    from town.thinking.model import estimate_tokens
+    from town.thinking.openai_backend import OpenAIBackend
+
+    question = next(q for q, _ in SAMPLES if q.template == "decompose_task")
+    full = OpenAIBackend(base_url="http://127.0.0.1:9/v1", model="m")
+    text, dropped = full.fitted(question)
+    assert dropped == 0 and "Maria Lopez is studying" in text
+    tight = OpenAIBackend(base_url="http://127.0.0.1:9/v1", model="m",
+                          max_prompt_tokens=estimate_tokens(text) - 1)
+    text, dropped = tight.fitted(question)
+    assert dropped == 1
+    assert "Maria Lopez is studying" not in text and "Valentine's party" in text
