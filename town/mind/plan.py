@@ -129,7 +129,8 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
     answer = ctx.backend.ask(DecomposeTask(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=_hm(now),
-        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=views(records)))
+        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=views(records),
+        procedures=practice.known_for(p, task=task, place=place, minutes=minutes)))
     steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
              for s in answer.steps]
     ctx.publish(EventKind.PLAN, p.id, {

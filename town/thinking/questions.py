@@ -268,7 +268,13 @@ class PlanDay(Question):
 
 @dataclass(frozen=True, kw_only=True)
 class DecomposeTask(Question):
-    """Decompose a plan block into 5-15 minute actions at objects of its place (§4.3)."""
+    """Decompose a plan block into 5-15 minute actions at objects of its place (§4.3).
+
+    ``procedures`` are reliable procedures of the persona's own that retrieval brought back for
+    the task and that fit in ``minutes``: ``{"name", "steps": [{description, object, minutes}]}``
+    each, steps filled in for this place. The answer may repeat one's steps as a part of the task
+    (Voyager's skills as building blocks, Wang et al. 2023).
+    """
 
     template: ClassVar[str] = "decompose_task"
     answer_model: ClassVar[type[BaseModel]] = StepsAnswer
@@ -278,6 +284,7 @@ class DecomposeTask(Question):
     minutes: int
     objects: tuple[str, ...]
     memories: tuple[MemoryView, ...] = ()
+    procedures: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -166,7 +166,12 @@ class ScriptedBackend(ThinkingBackend):
         if _ROUTINE_WORDS.search(q.task) and "sleep" in q.task.lower():
             beds = [o for o in objects if "bed" in o.lower()] or objects
             return StepsAnswer(steps=[dict(description=q.task, object=beds[0], minutes=q.minutes)])
-        steps, left = [], q.minutes
+        # a known procedure the task names (all its words in the task) is done first, as is
+        words = _content_words(q.task)
+        part = next((k for k in q.procedures if (named := _content_words(k["name"])) and named <= words
+                     and all(s["object"] in objects for s in k["steps"])), None)
+        steps = [] if part is None else [dict(s) for s in part["steps"]]
+        left = q.minutes - sum(s["minutes"] for s in steps)
         while left > 0 and len(steps) < 24:
             obj = objects[rng.randrange(len(objects))]
             minutes = min(left, rng.choice((5, 10, 10, 15)))
