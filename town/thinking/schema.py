@@ -75,7 +75,7 @@ PORTABLE_KEYS = frozenset(
 _PORTABLE_PATTERN = re.compile(r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9-]+\](?:\{[0-9]+\})?)*\$$")
 
 #: Longest string a schema allows (characters): one or two sentences; grammars grow with it.
-MAX_STRING = 300
+MAX_STRING = 160
 
 
 def _clean(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -150,6 +150,8 @@ def answer_schema(question: Question) -> dict[str, Any]:
         ratings["minItems"] = ratings["maxItems"] = len(question.items)
     elif isinstance(question, DecomposeTask):
         _narrow(schema, ("steps", "[]", "object"), list(question.objects) or [question.place])
+        steps = schema["properties"]["steps"]  # steps of 5 minutes or more fill the chunk
+        steps["maxItems"] = max(1, min(steps.get("maxItems", 24), question.minutes // 5))
     elif isinstance(question, ChoosePlace):
         _narrow(schema, ("place",), list(question.candidates))
     elif isinstance(question, NextLine):
@@ -204,7 +206,7 @@ def portable_problems(schema: Any, where: str = "$") -> list[str]:
                     problems += portable_problems(sub, f"{where}.{name}")
             elif key == "items":
                 problems += portable_problems(value, f"{where}[]")
-        if schema.get("type") == "string" and schema.get("maxLength", 0) > 400:
+        if schema.get("type") == "string" and schema.get("maxLength", 0) > MAX_STRING:
             problems.append(f"{where}: maxLength {schema['maxLength']} (grammars grow with it)")
     return problems
 
