@@ -265,6 +265,21 @@ class PlanDay(Question):
     memories: tuple[MemoryView, ...] = ()
     places: tuple[str, ...] = ()
 
+    def offered(self) -> list[str]:
+        """The places an added block may use: the routine's, and those a retrieved memory names.
+
+        A change comes from a remembered appointment, so a place of ``places`` is offered only
+        when its name (the address's last part, e.g. "Hobbs Cafe") appears in a memory's text.
+        Keeping the list short keeps the prompt and the answer's grammar small.
+        """
+        text = " ".join(m.content.lower() for m in self.memories)
+        named = [p for p in self.places if p.rsplit(":", 1)[-1].lower() in text]
+        return list(dict.fromkeys([r.place for r in self.routine] + named))
+
+    def context(self) -> dict:
+        """The fields, and ``offered``: the places an added block may use."""
+        return {**asdict(self), "offered": self.offered()}
+
 
 @dataclass(frozen=True, kw_only=True)
 class DecomposeTask(Question):

@@ -141,8 +141,7 @@ def answer_schema(question: Question) -> dict[str, Any]:
     schema = model_schema(type(question).answer_model)
     schema["title"] = question.template
     if isinstance(question, PlanDay):
-        places = [r.place for r in question.routine] + list(question.places)
-        _narrow(schema, ("add", "[]", "place"), places)
+        _narrow(schema, ("add", "[]", "place"), question.offered())
         _ids(schema["properties"]["drop"], list(range(1, len(question.routine) + 1)))
     elif isinstance(question, RateImportances):
         ratings = schema["properties"]["ratings"]

@@ -151,7 +151,7 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
         InvalidAnswer: naming the field and the bad value.
     """
     if isinstance(question, PlanDay):
-        places = [r.place for r in question.routine] + list(question.places)
+        places = question.offered()
         added, spans = [], []
         for i, item in enumerate(answer.add):
             place = match_option(item.place, places)
