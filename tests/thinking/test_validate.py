@@ -75,9 +75,9 @@ def test_places_and_objects_must_exist_and_are_resolved_to_full_addresses():
         parse_answer(task, '{"steps": [{"description": "fly", "object": "rocket", "minutes": 10}]}')
 
 
-def _plan(*blocks: tuple[str, str, str], drop=()) -> str:
-    """A day-plan reply adding (start, end, place) blocks and dropping routine numbers."""
-    add = [{"start": a, "end": b, "description": "write a letter", "place": p} for a, b, p in blocks]
+def _plan(*blocks: tuple[str, int, str], drop=()) -> str:
+    """A day-plan reply adding (start, minutes, place) blocks and dropping routine numbers."""
+    add = [{"start": a, "minutes": n, "description": "write a letter", "place": p} for a, n, p in blocks]
     return json.dumps({"add": add, "drop": list(drop)})
 
 
@@ -98,7 +98,7 @@ def test_day_plan_changes_are_applied_to_the_routine():
     Worked by hand: adding 12:00-13:00 at home cuts work into 08:00-12:00 and 13:00-17:00;
     dropping block 3 (rest) lets work run on to 24:00.
     """
-    day = parse_answer(PLAN, _plan(("12:00", "13:00", "bed"), drop=(3,))).day(PLAN.routine)
+    day = parse_answer(PLAN, _plan(("12:00", 60, "bed"), drop=(3,))).day(PLAN.routine)
     assert [(b.start, b.end, b.description, b.place, b.task) for b in day] == [
         ("00:00", "08:00", "sleep", HOME, None),
         ("08:00", "12:00", "work", CAFE, "serve"),
@@ -110,12 +110,14 @@ def test_day_plan_changes_are_applied_to_the_routine():
 
 
 def test_day_plans_need_known_places_and_ordered_times():
-    """Added places come from the plan's; times 00:00-24:00, ordered, not overlapping; real drops."""
+    """Added places come from the plan's; times of day, positive lengths, no overlap; real drops."""
+    late = parse_answer(PLAN, _plan(("23:00", 120, "counter"))).day(PLAN.routine)
+    assert (late[-1].start, late[-1].end) == ("23:00", "24:00")  # cut at the end of the day
     for bad, match in (
-        (_plan(("08:00", "25:00", "counter")), "time of day"),
-        (_plan(("09:00", "08:00", "counter")), "reversed"),
-        (_plan(("08:00", "10:00", "counter"), ("09:00", "11:00", "counter")), "overlaps"),
-        (_plan(("08:00", "10:00", "the moon")), "place"),
+        (_plan(("25:00", 60, "counter")), "time of day"),
+        (_plan(("09:00", -60, "counter")), "minutes"),
+        (_plan(("08:00", 120, "counter"), ("09:00", 120, "counter")), "overlaps"),
+        (_plan(("08:00", 120, "the moon")), "place"),
         (_plan(drop=(4,)), "routine block numbers"),
         (_plan(drop=(1, 2, 3)), "empty"),
     ):
@@ -124,8 +126,8 @@ def test_day_plans_need_known_places_and_ordered_times():
 
 
 @pytest.mark.parametrize("reply", [
-    '{"add": [{"start": "09:00", "end": "10:00", "description": "...", "place": "counter"}], "drop": []}',
-    '{"add": [{"start": "09:00", "end": "10:00", "description": "<what you do>", "place": "bed"}], "drop": []}',
+    '{"add": [{"start": "09:00", "minutes": 60, "description": "...", "place": "counter"}], "drop": []}',
+    '{"add": [{"start": "09:00", "minutes": 60, "description": "<what you do>", "place": "bed"}], "drop": []}',
 ])
 def test_placeholder_text_is_no_answer(reply):
     """An ellipsis or a "<...>" placeholder where a description belongs is invalid."""
@@ -182,7 +184,7 @@ def test_cited_memory_ids_must_have_been_shown():
         parse_answer(line, '{"line": "hi", "shared": [4, 77]}')
     ins = Insights(**BASE, focal_point="the party", memories=MEMS)
     with pytest.raises(InvalidAnswer, match=r"evidence"):
-        parse_answer(ins, '{"insights": [{"text": "t", "evidence": [5]}]}')
+        parse_answer(ins, '{"insights": [{"text": "the party matters", "evidence": [5]}]}')
 
 
 def test_outcomes_retry_and_stall_classes():

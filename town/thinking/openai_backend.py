@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import threading
 import time
 import urllib.request
@@ -221,6 +222,7 @@ class OpenAIBackend(ModelBackend):
                 messages=messages,
                 temperature=self.temperature,
                 max_tokens=max_tokens or self.max_tokens,
+                seed=random.randrange(2**31),  # a retry samples afresh even on a seeded server
                 extra_body=fields or None,
                 **standard,
             )

@@ -107,12 +107,19 @@ class ImportancesAnswer(BaseModel):
 
 
 class PlanItemAnswer(BaseModel):
-    """One block added to the day; times "HH:MM" (game time)."""
+    """One block added to the day: its start ("HH:MM", game time), length in game minutes, what, where."""
 
     start: str = Field(pattern=r"^[0-9]{2}:[0-9]{2}$")
-    end: str = Field(pattern=r"^[0-9]{2}:[0-9]{2}$")
+    minutes: int = Field(ge=5, le=1440)
     description: str = Field(min_length=1, max_length=120)
     place: str = Field(min_length=1)
+
+    @property
+    def end(self) -> str:
+        """``start`` + ``minutes`` as "HH:MM", at most "24:00"."""
+        h, m = int(self.start[:2]), int(self.start[3:])
+        total = min(24 * 60, h * 60 + m + self.minutes)
+        return f"{total // 60:02d}:{total % 60:02d}"
 
 
 class DayPlanAnswer(BaseModel):

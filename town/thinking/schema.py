@@ -74,6 +74,10 @@ PORTABLE_KEYS = frozenset(
 #: A portable pattern: anchored, literals and ``[0-9]``-style classes with ``{n}`` counts.
 _PORTABLE_PATTERN = re.compile(r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9-]+\](?:\{[0-9]+\})?)*\$$")
 
+#: Times a day plan's added block may start at, and its lengths in game minutes.
+QUARTER_HOURS = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 15, 30, 45)]
+BLOCK_MINUTES = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 480]
+
 #: Longest string a schema allows (characters): one or two sentences; grammars grow with it.
 MAX_STRING = 160
 
@@ -142,6 +146,8 @@ def answer_schema(question: Question) -> dict[str, Any]:
     schema["title"] = question.template
     if isinstance(question, PlanDay):
         _narrow(schema, ("add", "[]", "place"), question.offered())
+        _narrow(schema, ("add", "[]", "start"), QUARTER_HOURS)  # no 30:57
+        _narrow(schema, ("add", "[]", "minutes"), BLOCK_MINUTES)
         _ids(schema["properties"]["drop"], list(range(1, len(question.routine) + 1)))
     elif isinstance(question, RateImportances):
         ratings = schema["properties"]["ratings"]

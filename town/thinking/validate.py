@@ -61,7 +61,7 @@ def parse_answer(question: Question, text: str | None, prompt: str = "") -> Base
     if start < 0 or end <= start:
         raise InvalidAnswer(f"no JSON object in the reply {raw[:80]!r}", unparsable=True)
     try:
-        data = json.loads(raw[start : end + 1])
+        data = json.loads(raw[start : end + 1], strict=False)  # a raw newline in a string is fine
     except json.JSONDecodeError as exc:
         raise InvalidAnswer(f"unparsable JSON ({exc.msg} at {exc.pos})", unparsable=True) from exc
     try:
@@ -115,6 +115,8 @@ def _check_texts(answer: BaseModel, prompt: str) -> None:
     for where, text in _texts(answer.model_dump(mode="json"), ""):
         if _PLACEHOLDER.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} is placeholder text, not an answer")
+        if not re.search(r"[A-Za-z]{2}", text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} holds no words")
         words = " ".join(_WORDS.findall(text.lower()))
         if len(words.split()) >= 5 and any(words in s for s in sentences):
             raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's instructions")
@@ -160,7 +162,7 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
             start = _minutes(item.start, f"add[{i}].start")
             end = _minutes(item.end, f"add[{i}].end")
             if not start < end:
-                raise InvalidAnswer(f"add[{i}]: {item.start}-{item.end} is empty or reversed")
+                raise InvalidAnswer(f"add[{i}]: {item.start}-{item.end} starts at the end of the day")
             if any(start < e and s < end for s, e in spans):
                 raise InvalidAnswer(f"add[{i}]: {item.start}-{item.end} overlaps another added block")
             spans.append((start, end))
