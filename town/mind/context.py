@@ -98,6 +98,15 @@ class MindContext:
             return ref
         return self.bus.publish(replace(event, data=_resolve(data))).seq
 
+    def announce(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> int:
+        """Publish an event at once, never held back (a STATUS noticed inside a decision).
+
+        Returns:
+            Its seq.
+        """
+        return self.bus.publish(Event(kind=kind, tick=self.tick, time=self.now, persona=persona,
+                                      data=data)).seq
+
     def buffered(self, work) -> tuple[Any, list[tuple[Event, SeqRef]]]:
         """Run ``work()`` with this thread's events held back; returns (result, events).
 
