@@ -169,6 +169,21 @@ def test_probe_gathering_host_must_exist(town_copy):
         load_scenario(town_copy)
 
 
+def test_network_probe_question_and_paper(town_copy):
+    """``network`` gives the relationship question (default "Do you know {name}?") and the paper's
+    density; a question without {name} is refused, naming the field."""
+    assert load_scenario(town_copy).network.question == "Do you know {name}?"
+    _edit(town_copy / "probes.yaml", lambda d: d.__setitem__("network", {
+        "question": "Have you met {name}?",
+        "paper": {"citation": "Park et al. 2023 §7.1.2", "density": {"start": 0.2, "end": 0.7}}}))
+    network = load_scenario(town_copy).network
+    assert network.question == "Have you met {name}?"
+    assert network.paper["density"] == {"start": 0.2, "end": 0.7}
+    _edit(town_copy / "probes.yaml", lambda d: d["network"].__setitem__("question", "Who is it?"))
+    with pytest.raises(ConfigError, match=r"probes.yaml: network.question: must contain \{name\}"):
+        load_scenario(town_copy)
+
+
 def test_probe_key_must_name_a_probe(town_copy):
     """A seeded memory naming an unknown probe is refused, naming the field."""
     _edit(town_copy / "isabella_rodriguez.yaml", lambda d: d["memories"][0].__setitem__("probe", "parade"))

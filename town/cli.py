@@ -103,11 +103,14 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--at", help='game time, e.g. "2023-02-14 12:00" (default: the end of the run)')
     s.add_argument("question", help='e.g. "Do you know about a party?"')
 
-    s = sub.add_parser("evaluate", help="diffusion, relationship density, attendance and cost of a run")
+    s = sub.add_parser("evaluate", help="interview every persona: diffusion, relationship density, "
+                                         "attendance and cost of a run")
     s.add_argument("run", help="run file")
     s.add_argument("--out", help="folder for report.json and the PNG plots (default <run>.evaluation/)")
+    s.add_argument("--every", type=float, default=12.0, metavar="HOURS",
+                   help="game hours between diffusion samples, besides the start and the end (default 12)")
     s.add_argument("--interview", action="store_true",
-                   help="also ask every persona about each news item and list the answers")
+                   help="also list every persona's answer to each probe's question at the end")
     return parser
 
 
@@ -436,34 +439,49 @@ def cmd_interview(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    """`town evaluate`: print the evaluation table and write report.json + PNG plots."""
+    """`town evaluate`: interview every persona, print the tables, write report.json + PNG plots."""
     from rich.console import Console
     from rich.table import Table
 
-    from .evaluate import PAPER, evaluate, format_summary, write_report
+    from .evaluate import diffusion_rows, evaluate, format_summary, write_report
     from .recording import RunReader
 
+    every = _hours(args.every, "--every")
     with RunReader(args.run) as reader:
-        report = evaluate(reader, interview=args.interview)
+        report = evaluate(reader, every_hours=every)
     out = Path(args.out) if args.out else Path(args.run).with_suffix(".evaluation")
     paths = write_report(report, out)
-    console = Console()
-    t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours")
-    for col in ("measure", "start", "end"):
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours, "
+                    f"answers by the {report['answered_by']} backend")
+    for col in ("measure", "start", "end", "paper"):
         t.add_column(col)
     for row in format_summary(report):
         t.add_row(*row)
     console.print(t)
-    for tag, rows in (report.get("interviews") or {}).items():
-        it = Table(title=f"interviews: {tag}")
-        for col in ("persona", "provenance", "answer"):
-            it.add_column(col, overflow="fold")
-        for r in rows:
-            it.add_row(r["persona"], "knows" if r["knows"] else "-", r["answer"])
-        console.print(it)
-    paper = "; ".join(f"{name} {a:.0%} -> {b:.0%}" if name != "density" else f"density {a:.3f} -> {b:.2f}"
-                      for name, (a, b) in PAPER.items())
-    console.print(f"paper (Park et al. 2023 §7.1): {paper}")
+    if report["diffusion"]:
+        header, rows = diffusion_rows(report)
+        dt = Table(title="diffusion at each sample time: share who recall the news when asked "
+                         "[upper bound: share holding a memory whose provenance leads to it]")
+        for col in header:
+            dt.add_column(col)
+        for row in rows:
+            dt.add_row(*row)
+        console.print(dt)
+    if args.interview:
+        for name, d in report["diffusion"].items():
+            it = Table(title=f"interviews at the end: {d['question']}")
+            for col in ("persona", "recalled", "provenance", "answer"):
+                it.add_column(col, overflow="fold")
+            recalled = set(d["series"][-1]["recalled"])
+            for pid, answer in d["answers"].items():
+                it.add_row(pid, "yes" if pid in recalled else "-", "holds" if pid in d["knowers"] else "-",
+                           answer)
+            console.print(it)
+    citations = sorted({d["paper"]["citation"] for d in report["diffusion"].values() if d.get("paper")}
+                       | ({report["density"]["paper"]["citation"]} if report["density"].get("paper") else set()))
+    if citations:
+        console.print(f"paper figures from the town's probes.yaml ({'; '.join(citations)})")
     console.print(f"written: {', '.join(str(p) for p in paths.values())}")
     return 0
 

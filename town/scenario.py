@@ -34,6 +34,7 @@ __all__ = [
     "PersonaSpec",
     "Gathering",
     "Probe",
+    "NetworkProbe",
     "EventType",
     "TimedEvent",
     "Scenario",
@@ -168,6 +169,20 @@ class Probe:
     paper: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class NetworkProbe:
+    """How the evaluation asks about relationships (``probes.yaml`` ``network``; Park et al. 2023 §7.1.2).
+
+    Attributes:
+        question: what each persona is asked about each other one; ``{name}`` stands for the
+            other's full name.
+        paper: the paper's figures (``citation`` and, optionally, ``density: {start, end}``).
+    """
+
+    question: str = "Do you know {name}?"
+    paper: dict[str, Any] | None = None
+
+
 class EventType(str, enum.Enum):
     """Kinds of timed scenario events."""
 
@@ -214,6 +229,7 @@ class Scenario:
     personas: tuple[PersonaSpec, ...]
     events: tuple[TimedEvent, ...] = ()
     probes: tuple[Probe, ...] = ()
+    network: NetworkProbe = NetworkProbe()
 
     def persona(self, persona_id: str) -> PersonaSpec:
         """The persona with this id.
@@ -400,9 +416,30 @@ def _town(path: Path) -> tuple[str, datetime]:
     return f.get(data, "name", str), _game_time(f, data, "start", "")
 
 
-def _probes(path: Path, tilemap: TileMap, ids: set[str]) -> tuple[Probe, ...]:
+def _paper(f: Fields, value: Any, pp: str) -> dict[str, Any]:
+    """A checked ``paper`` table: citation, then optional diffusion/density shares, attendance counts."""
+    paper = dict(f.mapping(value, pp, ("citation", "diffusion", "attendance", "density")))
+    f.get(paper, "citation", str, pp)
+    for key, parts in (("diffusion", ("start", "end")), ("density", ("start", "end")),
+                       ("attendance", ("invited", "came"))):
+        if paper.get(key) is not None:
+            sub = f.mapping(paper[key], f"{pp}.{key}", parts)
+            for part in parts:
+                f.check(sub.get(part), float, f"{pp}.{key}.{part}")
+    return paper
+
+
+def _probes(path: Path, tilemap: TileMap, ids: set[str]) -> tuple[tuple[Probe, ...], NetworkProbe]:
     f = Fields(path)
-    data = f.mapping(_read_yaml(path) or {}, "", ("probes",))
+    data = f.mapping(_read_yaml(path) or {}, "", ("probes", "network"))
+    network = NetworkProbe()
+    if data.get("network") is not None:
+        net = f.mapping(data["network"], "network", ("question", "paper"))
+        question = f.get(net, "question", str, "network", default=network.question)
+        if "{name}" not in question:
+            raise f.error("network.question", "must contain {name} (the other persona's full name)")
+        network = NetworkProbe(question=question, paper=None if net.get("paper") is None
+                               else _paper(f, net["paper"], "network.paper"))
     probes, seen = [], set()
     for i, n in enumerate(f.get(data, "probes", list, default=[])):
         p = f"probes[{i}]"
@@ -434,20 +471,10 @@ def _probes(path: Path, tilemap: TileMap, ids: set[str]) -> tuple[Probe, ...]:
                 raise f.error(f"{gp}.host", f"unknown persona {host!r}; personas: {', '.join(sorted(ids))}")
             gathering = Gathering(place=_place(f, tilemap, g.get("place"), f"{gp}.place"),
                                   start=g_start, end=g_end, host=host)
-        paper = None
-        if n.get("paper") is not None:
-            pp = f"{p}.paper"
-            paper = dict(f.mapping(n["paper"], pp, ("citation", "diffusion", "attendance", "density")))
-            f.get(paper, "citation", str, pp)
-            for key, parts in (("diffusion", ("start", "end")), ("density", ("start", "end")),
-                               ("attendance", ("invited", "came"))):
-                if paper.get(key) is not None:
-                    sub = f.mapping(paper[key], f"{pp}.{key}", parts)
-                    for part in parts:
-                        f.check(sub.get(part), float, f"{pp}.{key}.{part}")
+        paper = None if n.get("paper") is None else _paper(f, n["paper"], f"{p}.paper")
         probes.append(Probe(name=name, question=f.get(n, "question", str, p),
                             facts=tuple(facts), gathering=gathering, paper=paper))
-    return tuple(probes)
+    return tuple(probes), network
 
 
 def _game_time(f: Fields, data: dict, key: str, prefix: str) -> datetime:
@@ -580,7 +607,7 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
         raise ConfigError("town file not found (needs name and start)", file=town_path)
     name, start = _town(town_path)
     probes_path = folder / "probes.yaml"
-    probes = _probes(probes_path, tilemap, ids) if probes_path.is_file() else ()
+    probes, network = _probes(probes_path, tilemap, ids) if probes_path.is_file() else ((), NetworkProbe())
     probe_names = {pr.name for pr in probes}
     personas = [(p, _persona(p, tilemap, ids, probe_names)) for p in persona_paths]
     _check_reachable(tilemap, personas)
@@ -594,4 +621,5 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
         personas=tuple(s for _, s in personas),
         events=events,
         probes=probes,
+        network=network,
     )

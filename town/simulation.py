@@ -26,12 +26,12 @@ from .mind import (
     Conversation,
     MindContext,
     View,
+    accept_talk,
     decide_action,
     maybe_reflect,
     move,
     perceive,
     plan_day,
-    recall,
     remember,
     remember_many,
     say_next_line,
@@ -215,15 +215,20 @@ class Simulation:
             self.writer.discard_tick()
 
     def _seed(self) -> None:
-        """Write each persona's seeded memories and relationships (tick 0)."""
+        """Write each persona's seeded memories and relationships (tick 0).
+
+        A relationship from the persona file is long-known background, not news: it is written
+        with importance ``RELATIONSHIP_IMPORTANCE`` instead of being rated.
+        """
         for p in self.personas.values():
             items = [dict(kind=getattr(m, "kind", "observation") or "observation", content=m.content,
                           importance=m.importance, probe=m.probe) for m in p.spec.memories]
             for rel in getattr(p.spec, "relationships", ()) or ():
                 other = self.ctx.names.get(rel.persona, rel.persona)
                 items.append(dict(kind="observation", subject=rel.persona,
-                                  content=_relationship_sentence(other, rel.description)))
-            remember_many(p, self.ctx, items)  # rated in one request per persona
+                                  content=_relationship_sentence(other, rel.description),
+                                  importance=RELATIONSHIP_IMPORTANCE))
+            remember_many(p, self.ctx, items)  # the rest rated in one request per persona
 
     # ------------------------------------------------------------------ the tick
     def _fire_scenario_events(self) -> None:
@@ -371,9 +376,14 @@ class Simulation:
         return results
 
     def _start_conversation(self, a: str, b: str, decision: int) -> None:
-        """Start a conversation; the one addressed retrieves what it knows of ``a`` first."""
-        _, accepted = recall(self.personas[b], self.ctx, f"{self.personas[a].name} wants to talk to me.",
-                             purpose="react")
+        """Start a conversation if ``b``, after retrieving what it knows of ``a``, accepts.
+
+        When ``b`` declines, ``a`` goes on with its plan (``decide_action``).
+        """
+        accept, accepted = accept_talk(self.personas[b], self.ctx, a, self.personas[a].name)
+        if not accept:
+            decide_action(self.personas[a], self.ctx)
+            return
         cid = self._next_conversation
         self._next_conversation += 1
         conv = Conversation(id=cid, a=a, b=b, start_tick=self.clock.tick)
@@ -495,6 +505,11 @@ class Simulation:
         self._next_event = int(state["next_event"])
         if "town_procedures" in state:
             self.procedures.set_state(state["town_procedures"])
+
+
+#: Importance of a relationship seeded from a persona file (known background, Park et al. 2023
+#: §4.1's mundane end of the scale).
+RELATIONSHIP_IMPORTANCE = 3
 
 
 def _relationship_sentence(other: str, description: str) -> str:

@@ -171,9 +171,9 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         kind: observation | chat | reflection | plan | whisper.
         content: one sentence.
         importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
-        **provenance: evidence, conversation, source, subject, predicate, object, and probe
-            (the evaluation probe a seeded memory or whisper seeds: recorded, never read by a
-            decision).
+        **provenance: evidence, conversation, source, subject, predicate, object, and the
+            measurement-only key of a seeded memory or whisper (see ``MemoryRecord``: recorded,
+            never read by a decision).
 
     Returns:
         The new record.

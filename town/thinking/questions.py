@@ -323,7 +323,11 @@ class ChoosePlace(Question):
 
 @dataclass(frozen=True, kw_only=True)
 class DecideToTalk(Question):
-    """Decide whether to start a conversation with a perceived persona (§4.3.2)."""
+    """Decide whether to start a conversation with a perceived persona (§4.3.2).
+
+    ``invited`` is True when the other persona asked to talk and this one decides whether to
+    accept; ``memories`` are the retrieved memories not yet told to the other persona.
+    """
 
     template: ClassVar[str] = "decide_to_talk"
     answer_model: ClassVar[type[BaseModel]] = TalkAnswer
@@ -333,6 +337,7 @@ class DecideToTalk(Question):
     own_action: str
     relationship: str = ""
     memories: tuple[MemoryView, ...] = ()
+    invited: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
