@@ -24,9 +24,9 @@ WHO = {"persona": "klaus_mueller", "persona_name": "Klaus Mueller",
 
 MEMORIES = (
     MemoryView(id=3, content="Isabella is planning a Valentine's party at Hobbs Cafe.", kind="chat",
-               importance=6),
+               importance=6, created="2023-02-13 07:00:00"),
     MemoryView(id=7, content="Maria Lopez is studying at the library.", kind="observation",
-               importance=2),
+               importance=2, created="2023-02-13 07:05:00"),
 )
 
 CAFE = "the_ville:Hobbs Cafe:cafe"
