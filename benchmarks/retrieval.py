@@ -10,8 +10,8 @@ days) it times one retrieval (k = 10, weights (1, 1, 1), query embedding precomp
 - numpy: a plain columnar brute-force scan written here;
 - faiss search k=N: ``index.search`` over all records (sorted), then the same scoring.
 
-It checks that all three return the same top k (DESIGN §3 tolerance) and exits 1 if the project
-is not exact, or is slower than 3x numpy at N = 1e4 or 2x numpy at N = 1e5 (the issue's bars).
+It checks that all three return the same top k (docs/design, §1 tolerance) and exits 1 if the project
+is not exact, or is slower than 3x numpy at N = 1e4 or 2x numpy at N = 1e5 (the targets).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def top_k(score, minutes):
 
 
 def same_top_k(got, want, score) -> bool:
-    """DESIGN §3: equal, or differing only among records whose scores tie within 1e-6."""
+    """docs/design, §1: equal, or differing only among records whose scores tie within 1e-6."""
     if got == want:
         return True
     kth = score[want[-1]]

@@ -14,6 +14,8 @@ Memories (persona#id, tick, what):
         c#0 "Dan Dove is my brother."               subject d (a relationship)
         d#0 "I have a sister."                                             names nobody
     tick 1  b#1 chat, source (a, 0), subject a      -> b holds it (conversation), invited
+    tick 1  player_ada#0 chat, source (a, 0)        -> a player who joined from the viewer
+                                                       (not in meta): never counted
     tick 2  c#1 chat, source (d, 0), about a party  -> d#0 seeds no probe: the chain leads nowhere
     tick 2  c#2 reflection, evidence [1]            -> rests on c#1: leads nowhere either
     tick 3  b#2 plan, evidence [1]                  -> inference (b held it already)
@@ -146,14 +148,11 @@ def build_run(path: Path, probe: str = "party", backend: dict | None = None) -> 
     memory("d", 0, 0, "observation", "I have a sister.")
     writer.snapshot(-1, START, bus.seq, {"state": "initial"})
     by_tick = {
-        1: lambda: memory(
-            "b",
-            1,
-            1,
-            "chat",
-            'Ann Able told me: "I am hosting a party at the cafe."',
-            source=("a", 0),
-            subject="a",
+        1: lambda: (
+            memory("b", 1, 1, "chat", 'Ann Able told me: "I am hosting a party at the cafe."',
+                   source=("a", 0), subject="a"),
+            memory("player_ada", 0, 1, "chat", 'Ann Able told me: "I am hosting a party at the cafe."',
+                   source=("a", 0), subject="a"),
         ),
         2: lambda: (
             memory(

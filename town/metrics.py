@@ -145,10 +145,17 @@ class MemoryFact:
 
 
 def load_memories(reader) -> dict[tuple[str, int], MemoryFact]:
-    """Every recorded memory, keyed by ``(persona, record id)``, in seq order."""
+    """Every recorded memory of the town's personas, keyed by ``(persona, record id)``, in seq order.
+
+    A player who joined from the viewer (not in the run's personas) is left out of every measure;
+    nobody's memory has a player's memory as its source, so no chain passes through one.
+    """
+    town = set(reader.personas())
     out: dict[tuple[str, int], MemoryFact] = {}
     for e in reader.events(kinds=[EventKind.MEMORY]):
         d = e.data
+        if d["persona"] not in town:
+            continue
         source = d.get("source")
         out[(d["persona"], int(d["id"]))] = MemoryFact(
             persona=d["persona"], id=int(d["id"]), seq=e.seq, tick=e.tick, kind=d["kind"],

@@ -42,8 +42,9 @@ __all__ = [
     "TOWNS_DIR",
 ]
 
-#: The project's towns folder (``personas/`` beside the ``town`` package).
-TOWNS_DIR = Path(__file__).resolve().parent.parent / "personas"
+#: The project's towns folder: ``personas/`` in a checkout, reached through the link ``town/towns``;
+#: an installed package holds a copy of it there (package data).
+TOWNS_DIR = (Path(__file__).resolve().parent / "towns").resolve()
 _ID = re.compile(r"^[a-z0-9_]+$")
 _SPECIAL = ("map", "town", "events", "probes")
 _DAY = 24 * 60

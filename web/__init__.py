@@ -1,4 +1,4 @@
-"""The live web viewer of `town` (DESIGN §7): Flask app factory, JSON API, Socket.IO, pages.
+"""The live web viewer of `town` (docs/design, §5): Flask app factory, JSON API, Socket.IO, pages.
 
 Parts:
     extensions.py    the unbound ``SocketIO`` (threading mode)

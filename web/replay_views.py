@@ -1,6 +1,6 @@
 """Saved runs: the runs page, the replay page and their JSON API (Blueprint ``replay``).
 
-Runs are addressed by name only (DESIGN §6); every route goes through
+Runs are addressed by name only (docs/design, §4); every route goes through
 :func:`web.run_files.open_named`, so a refused name is 404 and nothing outside the runs folder is
 opened. Everything is read from the run file: no model, no network, no Simulation.
 

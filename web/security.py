@@ -1,4 +1,4 @@
-"""Who may connect and who may control: the origin check and the control token (DESIGN §7).
+"""Who may connect and who may control: the origin check and the control token (docs/design, §5).
 
 Socket.IO accepts only the server's own origin. On a loopback host that origin must also name a
 loopback host, so a page on another site whose name resolves to 127.0.0.1 (DNS rebinding) is

@@ -19,7 +19,7 @@ TOL = 1e-6
 
 
 def brute_force(records, vectors, query, now, weights):
-    """Reference scores written from DESIGN §3 alone: {id: score}, ids ranked best first."""
+    """Reference scores written from docs/design, §1 alone: {id: score}, ids ranked best first."""
     if not records:
         return {}, []
     hours = np.array([(now - r.last_accessed).total_seconds() / 3600 for r in records])
@@ -38,7 +38,7 @@ def brute_force(records, vectors, query, now, weights):
 
 
 def assert_matches_brute_force(got_ids, trace_totals, scores, ranked, k):
-    """DESIGN §3 tolerance: scores within 1e-6; sets agree except among near-ties."""
+    """docs/design, §1 tolerance: scores within 1e-6; sets agree except among near-ties."""
     want = ranked[:k]
     assert len(got_ids) == len(want)
     for got, ref, total in zip(got_ids, want, trace_totals):

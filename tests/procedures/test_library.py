@@ -1,4 +1,4 @@
-"""Procedure library rules of DESIGN §4, each against a value worked out by hand."""
+"""Procedure library rules of docs/design, §2, each against a value worked out by hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""the_ville on a real small model (SmolLM2-135M-Instruct served by llama-cpp-python), CI's run.
+"""the_ville on a real small model (SmolLM2-135M-Instruct served by llama-cpp-python), as CI runs it.
 
 Runs when ``scripts/ci_llama_server.sh`` has started the server and exported ``TOWN_LLAMA_URL``
 (and ``TOWN_LLAMA_MODEL``). Without it the test is skipped, except under ``CI=true``, where a

@@ -1,5 +1,5 @@
 """Runs by name only: path traversal is 404 with nothing opened outside the runs folder, and a
-damaged or newer run file gives a clear error page, never a traceback (DESIGN §6, §7).
+damaged or newer run file gives a clear error page, never a traceback (docs/design, §4, §5).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The one retrieval score of the memory stream (Park et al. 2023 §4.1; DESIGN §3).
+"""The one retrieval score of the memory stream (Park et al. 2023 §4.1; docs/design, §1).
 
 ``score_i = w_rec * rec_i + w_imp * imp_i + w_rel * rel_i`` where each part is min-max
 normalised to [0, 1] over all eligible records (0.5 for all when max == min), recency is

@@ -1,4 +1,4 @@
-"""Retrieval traces: why each memory was (or was nearly) retrieved (DESIGN §3).
+"""Retrieval traces: why each memory was (or was nearly) retrieved (docs/design, §1).
 
 A :class:`RetrievalTrace` is published as a ``retrieval`` event: its :meth:`~RetrievalTrace.to_dict`
 is the event data, with the query embedding under the key ``"query_embedding"`` (one of

@@ -78,7 +78,7 @@ def _plan_steps(p: Persona, ctx: MindContext, block, records) -> list[Step]:
 def _steps_for(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[Step]:
     """Steps for the block's current chunk: follow a procedure for its task, or decompose it.
 
-    The previous task attempt is verified and closed first (feedback or learning, DESIGN §4).
+    The previous task attempt is verified and closed first (feedback or learning, docs/design, §2).
     """
     practice.close(p, ctx)
     task = block.task or block.description
@@ -136,7 +136,14 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
     if p.path:
         n = min(len(p.path), MAX_WALK_TICKS)
         p.pending = step
-        p.action = Action(description=f"walking to {_sector(step.object)}", address=step.object,
+        # "walking to <building>" only while outside it (frames show the tile after this tick's
+        # move): the walk is cut where it enters, and inside it walks "to the <object>"
+        sector, address_at = _sector(step.object), ctx.world.tilemap.address_at
+        entered = next((i for i, xy in enumerate(p.path) if _sector(address_at(*xy) or "") == sector), n)
+        outside = entered > 0
+        n = min(n, entered) if outside else n
+        where = sector if outside else f"the {step.object.rsplit(':', 1)[-1]}"
+        p.action = Action(description=f"walking to {where}", address=step.object,
                           emoji="🚶", start_tick=tick, end_tick=tick + n, kind="walk",
                           task=step.task, decision=decision)
     else:
@@ -177,7 +184,13 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
         _walk_and_start(p, ctx, step, seq)
         return
     block = current_block(p, ctx.now)
-    records, seq = recall(p, ctx, f"{block.description} at {place_label(block.place)}", purpose="act")
+    # a description naming its building is not told the building again ("... at Hobbs Cafe at
+    # the counter of the cafe in Hobbs Cafe" -> "... at Hobbs Cafe at the counter of the cafe")
+    sector, label = _sector(block.place), place_label(block.place)
+    if sector.lower() in block.description.lower():
+        label = label.removesuffix(f" in {sector}").removesuffix(sector)
+    query = f"{block.description} at {label}" if label else block.description
+    records, seq = recall(p, ctx, query, purpose="act")
     if not p.steps or p.steps[0].task != (block.task or block.description):
         p.steps = _plan_steps(p, ctx, block, records)
     if not p.steps:
@@ -186,7 +199,7 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
     step = p.steps.pop(0)
     episode = p.procedures.episode if p.procedures is not None else None
     following = episode is not None and episode.procedure is not None
-    # A followed procedure is checked by the world on arrival (DESIGN §4: it fails there).
+    # A followed procedure is checked by the world on arrival (docs/design, §2: it fails there).
     if (not following and ctx.world.tilemap.has_address(step.object)
             and not ctx.world.is_open(step.object)):
         place = _open_alternative(p, ctx, step.task or step.description, step.object)

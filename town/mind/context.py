@@ -111,7 +111,7 @@ class MindContext:
         """Run ``work()`` with this thread's events held back; returns (result, events).
 
         Lets several personas decide concurrently (their backend calls overlap) while events
-        are published afterwards in a fixed order with :meth:`flush` (DESIGN §2, §5).
+        are published afterwards in a fixed order with :meth:`flush` (docs/design, §3).
         """
         self._local.buffer = []
         try:

@@ -1,6 +1,6 @@
 """A procedure library: save after verified success, retrieve by ``when``, feedback, pruning.
 
-One library per persona plus a shared town library (DESIGN §4; Voyager's skill library, Wang et
+One library per persona plus a shared town library (docs/design, §2; Voyager's skill library, Wang et
 al. 2023). Procedures are few (tens), so similarity is an exact numpy dot product over
 L2-normalised embeddings; vectors are re-embedded on :meth:`ProcedureLibrary.set_state`.
 """
@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 #: A save whose name or ``when`` is more similar than this (cosine) to a kept procedure
-#: updates that procedure instead of adding another (DESIGN §4).
+#: updates that procedure instead of adding another (docs/design, §2).
 DEDUP_SIMILARITY = 0.9
 #: Pruning rule 1 looks at the raw success rate only after this many uses.
 MIN_USES_FOR_RATE = 5
@@ -42,7 +42,7 @@ _EPS = 1e-12  # 3/5 must pass a 0.6 threshold whatever the float rounding
 
 
 class PruneRule(str, enum.Enum):
-    """The three pruning rules of DESIGN §4 (any one prunes)."""
+    """The three pruning rules of docs/design, §2 (any one prunes)."""
 
     LOW_SUCCESS_RATE = "low success rate"  # successes / uses < 0.5 after >= 5 uses
     UNUSED = "unused"  # not used for 30 game days
@@ -74,7 +74,7 @@ class ProcedureLibrary:
     Args:
         embedder: an ``town.embedding.Embedder``; ``when`` and names are embedded with it.
         threshold: least reliability for retrieval, in [0, 1] (config ``procedures.threshold``).
-        k: how many procedures :meth:`retrieve` returns at most (DESIGN §4: 2).
+        k: how many procedures :meth:`retrieve` returns at most (docs/design, §2: 2).
 
     Raises:
         ProcedureError: for a threshold outside [0, 1] or k < 1.
@@ -237,7 +237,7 @@ class ProcedureLibrary:
 
     @_locked
     def record_outcome(self, name: str, *, success: bool, now: datetime) -> Procedure:
-        """Feedback after a use: successes + 1 or failures + 1 (DESIGN §4).
+        """Feedback after a use: successes + 1 or failures + 1 (docs/design, §2).
 
         Raises:
             ProcedureError: for an unknown procedure.
@@ -251,7 +251,7 @@ class ProcedureLibrary:
 
     @_locked
     def prune(self, now: datetime) -> list[tuple[Procedure, PruneRule]]:
-        """Apply the three pruning rules to every kept procedure (DESIGN §4).
+        """Apply the three pruning rules to every kept procedure (docs/design, §2).
 
         1. raw success rate < 0.5 after >= 5 uses; 2. unused for 30 game days; 3. below the
         retrieval threshold for 7 game days. A pruned procedure stays, marked, never retrieved.

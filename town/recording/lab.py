@@ -1,4 +1,4 @@
-"""The replay weight lab: re-rank a recorded retrieval with other weights or k (DESIGN §6, §7).
+"""The replay weight lab: re-rank a recorded retrieval with other weights or k (docs/design, §4, §5).
 
 The retrieval is re-scored over the persona's memory stream as it was at that moment
 (:meth:`RunReader.stream_as_of`) with the recorded query embedding, through the same scoring

@@ -1,4 +1,4 @@
-"""The runs folder: safe name -> file resolution and the list of saved runs (DESIGN §6, §7).
+"""The runs folder: safe name -> file resolution and the list of saved runs (docs/design, §4, §5).
 
 The web app serves only runs inside its runs folder, by name. :func:`resolve_run` is the single
 gate between a name from a URL and a path on disk.

@@ -278,7 +278,7 @@ class ScriptedBackend(ThinkingBackend):
             return InterviewAnswer(answer="No, I don't know anything about that.")
         return InterviewAnswer(answer=f"Yes. {best[2].content}"[:1000])
 
-    # ------------------------------------------------------------------ procedures (DESIGN §4)
+    # ------------------------------------------------------------------ procedures (docs/design, §2)
     @_answer.register
     def _(self, q: GeneraliseProcedure) -> ProcedureAnswer:
         values = dict(q.parameters)

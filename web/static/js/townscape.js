@@ -162,52 +162,69 @@ export function fitText(ctx, text, maxWidth, size, min, weight = "600") {
   return { text: cut === text ? text : cut.trimEnd() + "…", px: min };
 }
 
-function overlaps(box, boxes) {
+/** Whether `box` overlaps any of `boxes` ({x, y, w, h} in px). */
+export function overlaps(box, boxes) {
   return boxes.some((b) => box.x < b.x + b.w && b.x < box.x + box.w && box.y < b.y + b.h && b.y < box.y + box.h);
 }
 
-/** Place sector labels (pills) and room labels without overlaps; returns the placed boxes. */
-function drawLabels(ctx, map, s) {
+/**
+ * Place sector labels (pills) and room labels at `s` px per tile so that none overlap.
+ * @returns {Array<{kind: "sector"|"room", text: string, px: number, x: number, y: number, w: number,
+ *   h: number, color?: string}>} boxes in px from the map's top-left corner
+ */
+export function layoutLabels(map, s) {
+  const ctx = document.createElement("canvas").getContext("2d");
   const placed = [];
   for (const sec of map.sectors) {
     const [x, y, w, h] = sec.rect;
     const fit = fitText(ctx, sec.label || sec.name, w * s - 10, Math.min(15, Math.max(10, s * 0.85)), 8, "700");
     ctx.font = `700 ${fit.px}px ${LABEL_FONT}`;
     const tw = ctx.measureText(fit.text).width;
-    const box = { w: tw + 10, h: fit.px + 6 };
+    const box = { kind: "sector", text: fit.text, px: fit.px, color: sec.color, w: tw + 10, h: fit.px + 6 };
     box.x = (x + w / 2) * s - box.w / 2;
     const top = y * s - box.h / 2;
     // try on the top edge, then step down inside the lot, then the bottom edge
     const tries = [top];
     for (let dy = box.h; top + dy + box.h < (y + h) * s; dy += box.h * 0.75) tries.push(top + dy);
     tries.push((y + h) * s - box.h / 2);
-    box.y = tries.find((ty) => !overlaps({ ...box, y: ty }, placed)) ?? top;
+    const spot = tries.find((ty) => !overlaps({ ...box, y: ty }, placed));
+    if (spot === undefined) continue;
+    box.y = spot;
     placed.push(box);
-    ctx.fillStyle = "rgba(255, 253, 246, 0.93)";
-    ctx.strokeStyle = shade(sec.color, -0.35); ctx.lineWidth = 1;
-    roundRect(ctx, box.x, box.y, box.w, box.h, box.h / 2); ctx.fill(); ctx.stroke();
-    ctx.fillStyle = "#3b3429"; ctx.textBaseline = "middle"; ctx.textAlign = "center";
-    ctx.fillText(fit.text, box.x + box.w / 2, box.y + box.h / 2 + 0.5);
   }
   for (const a of map.arenas) {
     const [x, y, w, h] = a.rect;
     if (w * s < 30 || h * s < 14) continue;
     const fit = fitText(ctx, a.name, w * s - 8, Math.min(11, Math.max(8, s * 0.6)), 7.5, "500");
-    const box = { x: (x + 0.5) * s + 2, w: 0, h: fit.px + 2 };
     ctx.font = `500 ${fit.px}px ${LABEL_FONT}`;
-    box.w = ctx.measureText(fit.text).width;
+    const box = { kind: "room", text: fit.text, px: fit.px, x: (x + 0.5) * s + 2, w: ctx.measureText(fit.text).width, h: fit.px + 2 };
     const spots = [(y + h) * s - box.h - s * 0.9, (y + 1) * s + 1, (y + h / 2) * s - box.h / 2];
     const spot = spots.find((sy) => sy > y * s && !overlaps({ ...box, y: sy }, placed));
     if (spot === undefined) continue;
     box.y = spot;
     placed.push(box);
-    ctx.fillStyle = "rgba(70, 60, 45, 0.78)"; ctx.textBaseline = "top"; ctx.textAlign = "left";
-    ctx.fillText(fit.text, box.x, box.y);
   }
   return placed;
 }
 
-/** Render the whole static town at `s` px per tile (times `dpr`) to a new offscreen canvas. */
+/** Draw one label of {@link layoutLabels} shifted by (ox, oy) px. */
+export function drawTownLabel(ctx, box, ox, oy) {
+  const x = box.x + ox, y = box.y + oy;
+  if (box.kind === "sector") {
+    ctx.font = `700 ${box.px}px ${LABEL_FONT}`;
+    ctx.fillStyle = "rgba(255, 253, 246, 0.93)";
+    ctx.strokeStyle = shade(box.color, -0.35); ctx.lineWidth = 1;
+    roundRect(ctx, x, y, box.w, box.h, box.h / 2); ctx.fill(); ctx.stroke();
+    ctx.fillStyle = "#3b3429"; ctx.textBaseline = "middle"; ctx.textAlign = "center";
+    ctx.fillText(box.text, x + box.w / 2, y + box.h / 2 + 0.5);
+  } else {
+    ctx.font = `500 ${box.px}px ${LABEL_FONT}`;
+    ctx.fillStyle = "rgba(70, 60, 45, 0.78)"; ctx.textBaseline = "top"; ctx.textAlign = "left";
+    ctx.fillText(box.text, x, y);
+  }
+}
+
+/** Render the static town without labels at `s` px per tile (times `dpr`) to a new offscreen canvas. */
 export function renderTown(map, s, dpr = 1) {
   const canvas = document.createElement("canvas");
   canvas.width = Math.ceil(map.width * s * dpr);
@@ -215,7 +232,6 @@ export function renderTown(map, s, dpr = 1) {
   const ctx = canvas.getContext("2d");
   ctx.scale(dpr, dpr);
   drawGround(ctx, map, s);
-  canvas.labels = drawLabels(ctx, map, s);
   return canvas;
 }
 
