@@ -1,14 +1,17 @@
 """Tests of scenario loading: the_ville, and each kind of invalid file."""
 
+import re
 import shutil
 from collections import deque
 from datetime import datetime, time
+from pathlib import Path
 
 import pytest
 import yaml
 
 from town.errors import ConfigError
 from town.scenario import TOWNS_DIR, EventType, load_scenario
+from town.world.fields import TEXT_LIMITS
 
 
 @pytest.fixture(scope="module")
@@ -255,3 +258,29 @@ def test_missing_town_lists_the_towns(tmp_path):
     (tmp_path / "alpha").mkdir()
     with pytest.raises(ConfigError, match="towns in .*: alpha"):
         load_scenario("beta", towns_dir=tmp_path)
+
+
+def _documented_limits() -> dict[str, int]:
+    """The 'Text limits' table of docs/scenario-files.md as {field: characters}."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "scenario-files.md").read_text()
+    section = doc.split("## Text limits", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \|$", section, re.M)
+    other = re.search(r"^\| any other text .* \| (\d+) \|$", section, re.M)
+    return {**{k: int(v) for k, v in rows}, "*": int(other.group(1))}
+
+
+def test_text_limits_are_documented():
+    """docs/scenario-files.md lists every TEXT_LIMITS entry with its value, and the default 2000."""
+    assert _documented_limits() == {**TEXT_LIMITS, "*": 2000}
+
+
+@pytest.mark.parametrize(("field", "limit"), [("lifestyle", 2000), ("name", 100)])
+def test_a_text_one_over_its_limit_is_refused(town_copy, field, limit):
+    """A text at the limit loads; one character more is one line naming file, field and limit."""
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d.__setitem__(field, "x" * limit))
+    load_scenario(town_copy)
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d.__setitem__(field, "x" * (limit + 1)))
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    assert err.value.file.endswith("klaus_mueller.yaml") and err.value.field == field
+    assert f"is {limit + 1} characters long; at most {limit}" in err.value.reason

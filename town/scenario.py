@@ -26,6 +26,7 @@ from .memory.record import MemoryKind
 from .procedures.episode import Goal
 from .world import TileMap, World, load_tilemap
 from .world.fields import REQUIRED, Fields
+from .world.tilemap import find_map
 
 __all__ = [
     "RoutineItem",
@@ -591,11 +592,7 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
             and for a home or routine place that no path reaches from the others.
     """
     folder = _resolve(folder_or_name, Path(towns_dir))
-    map_path = next(
-        (folder / n for n in ("map.yaml", "map.yml", "map.tmj") if (folder / n).is_file()),
-        folder / "map.yaml",
-    )
-    tilemap = load_tilemap(map_path)
+    tilemap = load_tilemap(find_map(folder))
     persona_paths = sorted(p for p in folder.glob("*.yaml") if p.stem not in _SPECIAL)
     if not persona_paths:
         raise ConfigError("no persona files (<persona_id>.yaml) in the town folder", file=folder)

@@ -34,10 +34,13 @@ from .mind import (
     perceive,
     plan_day,
     remember,
+    remember_many,
     say_next_line,
     want_to_talk,
 )
 from .mind.converse import LINE_EVERY_TICKS
+from .mind.perceive import arena_of, awake, in_sight
+from .mind.plan import is_sleep
 from .persona import Action, Persona
 from .player import player_conversation, tend_players
 from .procedures import ProceduralMemory, ProcedureLibrary
@@ -227,14 +230,14 @@ class Simulation:
         with importance ``RELATIONSHIP_IMPORTANCE`` instead of being rated.
         """
         for p in self.personas.values():
-            for m in p.spec.memories:
-                remember(p, self.ctx, kind=getattr(m, "kind", "observation") or "observation",
-                         content=m.content, importance=m.importance, probe=m.probe)
+            items = [dict(kind=getattr(m, "kind", "observation") or "observation", content=m.content,
+                          importance=m.importance, probe=m.probe) for m in p.spec.memories]
             for rel in getattr(p.spec, "relationships", ()) or ():
                 other = self.ctx.names.get(rel.persona, rel.persona)
-                remember(p, self.ctx, kind="observation", subject=rel.persona,
-                         content=_relationship_sentence(other, rel.description),
-                         importance=RELATIONSHIP_IMPORTANCE)
+                items.append(dict(kind="observation", subject=rel.persona,
+                                  content=_relationship_sentence(other, rel.description),
+                                  importance=RELATIONSHIP_IMPORTANCE))
+            remember_many(p, self.ctx, items)  # the rest rated in one request per persona
 
     # ------------------------------------------------------------------ the tick
     def _fire_scenario_events(self) -> None:
@@ -285,15 +288,13 @@ class Simulation:
         for pid, p in self.personas.items():
             a = p.action
             address = self.tilemap.address_at(p.x, p.y) or ""
-            parts = address.split(":")
             if a is None:  # not decided yet (the first tick): what the routine says
                 routine = p.spec.routine_at(minute).activity
-                action, kind = routine, "sleep" if "sleep" in routine.lower() else "idle"
+                action, kind = routine, "sleep" if is_sleep(routine) else "idle"
             else:
                 action, kind = a.description, a.kind
-            views[pid] = View(id=pid, name=p.name, x=p.x, y=p.y, sector=parts[1] if len(parts) > 1 else "",
-                              action=action, kind=kind, address=a.address if a else address,
-                              conversation=p.conversation)
+            views[pid] = View(id=pid, name=p.name, x=p.x, y=p.y, arena=arena_of(address), action=action,
+                              kind=kind, address=a.address if a else address, conversation=p.conversation)
         return views
 
     def step(self) -> int:
@@ -326,12 +327,16 @@ class Simulation:
             tend_players(self)
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
-        wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
+        with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
+            wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
         intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
         busy = set()
+        radius = self.config.perception.vision_radius
         for a, b, seq in intents:
+            # both awake (in the snapshot and now) and within sight of each other
             if ({a, b} & busy or b in self.players or self.personas[b].conversation is not None
-                    or self.personas[b].asleep):
+                    or self.personas[b].asleep or not (awake(snapshot[a]) and awake(snapshot[b]))
+                    or not in_sight(snapshot[a], snapshot[b], radius)):
                 continue
             busy |= {a, b}
             self._start_conversation(a, b, seq)

@@ -7,7 +7,9 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -38,6 +40,33 @@ def _port(text: str) -> int:
     return port
 
 
+def _host_name(text: str) -> str:
+    """Parse --allowed-host: a bare host name or IP address (no scheme, port or path), for argparse."""
+    bare = text.strip().lower().removeprefix("[").removesuffix("]")
+    if re.fullmatch(r"[a-z0-9]([a-z0-9.-]*[a-z0-9])?", bare):
+        return bare
+    try:
+        return str(ipaddress.IPv6Address(bare))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a host name (give e.g. town.example or "
+                                         "192.168.1.9, without scheme, port or path)") from None
+
+
+def _allowed_hosts(args: argparse.Namespace) -> tuple[str, ...]:
+    """The --allowed-host names, which only apply beyond loopback.
+
+    Raises:
+        ConfigError: naming --allowed-host when --host is loopback.
+    """
+    from web.security import is_loopback  # the web layer loads only for serve and replay
+
+    names = tuple(args.allowed_host or ())
+    if names and is_loopback(args.host):
+        raise ConfigError(f"--allowed-host applies only beyond loopback, but --host is {args.host}; "
+                          "pass --host 0.0.0.0 (or this machine's address) too", field="--allowed-host")
+    return names
+
+
 def _check_listen(host: str, port: int) -> None:
     """Fail early, with one line, when ``host:port`` cannot be listened on.
 
@@ -60,12 +89,17 @@ def _check_listen(host: str, port: int) -> None:
                               field="--port") from None
 
 
+ALLOWED_HELP = ("beyond loopback, a further name the Host header may give (repeatable); requests naming "
+                "any host but loopback, --host and these get 400")
+
+
 def add_commands(sub) -> None:
     """Add the serve and replay parsers to the CLI's sub-parsers."""
     s = sub.add_parser("serve", help="run a town live and serve the viewer (default)")
     _add_sim_options(s)
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--speed", default="8", help="ticks per wall second: 1..64 or 'max' (default 8)")
     s.add_argument("--runs", default="runs", help="runs folder (default runs/)")
     s.add_argument("--out", help="run file to record to (default runs/<timestamp>.sqlite)")
@@ -76,6 +110,7 @@ def add_commands(sub) -> None:
     s.add_argument("run", help="run file (.sqlite); the viewer serves the runs in its folder")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
 
     s = sub.add_parser("demo", help=f"simulate {DEMO_TOWN} for one game day (once; the run is cached) "
@@ -110,6 +145,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     runs = Path(args.runs)
     if args.out and Path(args.out).exists():
         raise ConfigError(f"{args.out} already exists; choose another --out", field="--out")
+    allowed = _allowed_hosts(args)
     _check_listen(args.host, args.port)
     out = Path(args.out) if args.out else new_run_path(runs)
     sim = session = None
@@ -123,7 +159,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         try:
             session = LiveSession(sim, host=args.host, port=args.port, speed=speed,
-                                  config={"RUNS_DIR": str(runs.resolve())}).start()
+                                  config={"RUNS_DIR": str(runs.resolve()), "ALLOWED_HOSTS": allowed}).start()
         except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
             reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
             raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
@@ -226,8 +262,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from web import create_app
     from web.server import LiveServer
 
+    allowed = _allowed_hosts(args)
     _check_listen(args.host, args.port)
-    app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host})
+    app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host, "ALLOWED_HOSTS": allowed})
     try:
         server = LiveServer(app, args.host, args.port)
     except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"

@@ -1,8 +1,9 @@
 """Ablation switches (Park et al. 2023 §6.2): each ablated run shows its mark.
 
-Four 14-game-hour runs of the_ville (hashing embedder, scripted backend, seed 0) made through
-the CLI as a user makes them. 14 hours because the full run's first reflection comes at
-about 12 game hours (tick 4338), so "0 reflections" is not true of the full run by accident.
+Four 26-game-hour runs of the_ville (hashing embedder, scripted backend, seed 0) made through
+the CLI as a user makes them, side by side. 26 hours because the full run's first reflection
+comes after about 24 game hours (tick 8673), so "0 reflections" is not true of the full run by
+accident.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from town.config import load_config
 from town.errors import ConfigError
 from town.recording import RunReader
 
-HOURS = "14"
+HOURS = "26"
 #: 15 game minutes at 10 game seconds per tick (town/default.toml): 15 * 60 / 10.
 FIFTEEN_MINUTES_TICKS = 90
 
@@ -85,7 +86,7 @@ def test_no_planning_has_no_plans_and_acts_every_fifteen_minutes(runs):
         last = r.last_tick
         for pid in r.personas():
             acts = r.events(["action", "chat"], persona=pid)
-            assert len(acts) > 14 * 2  # at least two acts per game hour on average
+            assert len(acts) > int(HOURS) * 2  # at least two acts per game hour on average
             ticks = [e.tick for e in acts] + [last + 1]
             for e, nxt in zip(acts, ticks[1:]):
                 if e.kind == "action" and e.data["kind"] == "sleep":

@@ -30,7 +30,9 @@ def test_a_players_words_are_retold_from_person_to_person():
     away = next(t for t in ((me.x + 1, me.y), (me.x - 1, me.y), (me.x, me.y + 1), (me.x, me.y - 1))
                 if sim.tilemap.walkable(*t))
     move_player(sim, pid, *away)  # Ada walks off: the talk ends
-    for _ in range(8 * 360):  # at most 8 game hours
+    # at most 26 game hours: with sight limited to the own arena, Isabella (cooking in the cafe's
+    # kitchen at lunch) no longer talks to Maria through the wall, so their meeting comes later
+    for _ in range(26 * 360):
         sim.step()
         if _first(isabella, NEWS) is not None:
             break

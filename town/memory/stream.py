@@ -238,7 +238,7 @@ class MemoryStream:
             ranking,
             ids=cols.ids[pos].tolist(),
             contents=[self._records[int(i)].content for i in cols.ids[pos]],
-            hours=hours[pos].tolist(),
+            hours=ranking.hours.tolist(),
             importance=cols.importance[pos].tolist(),
             relevance=relevance[pos].tolist(),
         )

@@ -28,7 +28,7 @@ class CandidateScore:
         rank: 1-based position in the ranking.
         id: memory record id.
         content: the record's sentence.
-        hours: game hours from its last access to the retrieval's time.
+        hours: game hours from its last access to the retrieval's time (0 for a later access).
         recency: raw recency ``0.995 ** hours``.
         importance: raw importance 1-10.
         relevance: raw cosine similarity to the query.

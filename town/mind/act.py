@@ -6,16 +6,18 @@ carries, so a recorded run shows why each action was chosen (Park et al. 2023 §
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import WorldError
 from ..events import EventKind
 from ..persona import Action, Persona, PlanBlock, Step
 from ..procedures import StepFailure, practice
 from ..thinking.questions import ChoosePlace, NextAction, PlanItemView
-from ..thinking.scripted import verb_for
-from .context import MindContext, gerund, observe, recall, seed_for, views
+from ..world.objects import use_of
+from .context import MindContext, observe, rate, recall, seed_for, views
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
-__all__ = ["decide_action", "move", "place_label", "MAX_WALK_TICKS"]
+__all__ = ["decide_action", "move", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
 
 #: A walk longer than this is split into several "walking" actions (13 game minutes at 10 s/tick).
 MAX_WALK_TICKS = 80
@@ -33,6 +35,26 @@ def place_label(address: str) -> str:
     if len(parts) == 3:
         return f"the {parts[2]} in {parts[1]}"
     return parts[-1]
+
+
+def doing_sentence(name: str, activity: str, address: str) -> str:
+    """The observation of someone doing ``activity`` at ``address``.
+
+    A step the object vocabulary (:mod:`town.world.objects`) wrote reads as English: "Isabella
+    Rodriguez is brewing coffee (open the cafe) at the coffee machine of the cafe in Hobbs Cafe".
+    Any other text (a persona file's routine, a model's answer, in any language) is shown as
+    written in a neutral template, never conjugated: "Maria Lopez is at the sink of the bathroom
+    in Dorm: wash up and get dressed".
+
+    Args:
+        name: who is doing it.
+        activity: the action's description.
+        address: where (``world:sector:arena:object``).
+    """
+    use = use_of(address.rsplit(":", 1)[-1])
+    if activity == use.verb or activity.startswith(f"{use.verb} ("):
+        return f"{name} is {use.doing}{activity[len(use.verb):]} at {place_label(address)}."
+    return f"{name} is at {place_label(address)}: {activity}."
 
 
 def _sector(address: str) -> str:
@@ -59,7 +81,23 @@ def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> st
     return answer.place
 
 
-def _plan_steps(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[Step]:
+def _seen(p: Persona, step: Step) -> str:
+    """The observation a persona writes when it starts ``step``."""
+    return doing_sentence(p.name, step.description, step.object)
+
+
+def _plan_steps(p: Persona, ctx: MindContext, block, records) -> list[Step]:
+    """The next steps of ``block`` (see :func:`_steps_for`), their observations rated in one go.
+
+    A step's observation is written when it starts; rating the chunk's observations together
+    when the steps are made costs one importance request per chunk instead of one per step.
+    """
+    steps = _steps_for(p, ctx, block, records)
+    ratings = rate(p, ctx, [("observation", _seen(p, s)) for s in steps])
+    return [replace(s, importance=r) for s, r in zip(steps, ratings)]
+
+
+def _steps_for(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[Step]:
     """Steps for the block's current chunk: follow a procedure for its task, or decompose it.
 
     The previous task attempt is verified and closed first (feedback or learning, docs/design, §2).
@@ -138,15 +176,15 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
             return
         practice.step_started(p, step)
         sleep = is_sleep(step.description)
-        verb, emoji = ("sleep", "😴") if sleep else verb_for(step.object.rsplit(":", 1)[-1])
+        emoji = "😴" if sleep else use_of(step.object.rsplit(":", 1)[-1]).emoji
         ticks = max(1, step.minutes * 60 // ctx.clock.seconds_per_tick)
         p.action = Action(description=step.description, address=step.object, emoji=emoji,
                           start_tick=tick, end_tick=tick + ticks, kind="sleep" if sleep else "do",
                           task=step.task, decision=decision)
-        seen = f"{p.name} is {gerund(step.description)} at {place_label(step.object)}."
+        seen = _seen(p, step)
         if p.observed.get(p.id) != seen:  # the same sentence twice in a row adds nothing
             p.observed[p.id] = seen
-            observe(p, ctx, seen)
+            observe(p, ctx, seen, importance=step.importance)
     a = p.action
     ctx.publish(EventKind.ACTION, p.id, {
         "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,
@@ -231,7 +269,7 @@ def _decide_unplanned(p: Persona, ctx: MindContext, seen) -> None:
     answer = ctx.backend.ask(NextAction(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "next_action"), now=f"{now:%H:%M}", habit=habit,
-        seen=tuple(f"{v.name} is {gerund(v.action)} at {place_label(v.address)}." for v in seen),
+        seen=tuple(doing_sentence(v.name, v.action, v.address) for v in seen),
         objects=objects, max_minutes=left if is_sleep(habit.description) else min(UNPLANNED_MINUTES, left),
         memories=views(records)))
     step = Step(description=answer.description, object=answer.object, minutes=answer.minutes,

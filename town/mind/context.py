@@ -18,9 +18,10 @@ from ..events import Event, EventBus, EventKind
 from ..memory import MemoryKind, MemoryRecord
 from ..persona import Persona
 from ..thinking.backend import ThinkingBackend
-from ..thinking.questions import MemoryView, RateImportance
+from ..thinking.questions import MemoryView, RateImportance, RateImportances
 
-__all__ = ["MindContext", "SeqRef", "remember", "observe", "recall", "views", "seed_for", "gerund"]
+__all__ = ["MindContext", "SeqRef", "remember", "remember_many", "observe", "observing", "rate", "recall", "views",
+           "seed_for"]
 
 
 class SeqRef:
@@ -133,25 +134,6 @@ def seed_for(ctx: MindContext, persona: str, purpose: str, extra: object = "") -
     return zlib.crc32(key) & 0x7FFFFFFF
 
 
-def gerund(verb_phrase: str) -> str:
-    """"brew coffee" -> "brewing coffee" (simple English rules, for observation sentences)."""
-    head, _, rest = verb_phrase.partition(" ")
-    irregular = {"sit": "sitting", "shop": "shopping", "get": "getting", "set": "setting",
-                 "run": "running", "swim": "swimming", "chat": "chatting", "plan": "planning",
-                 "jog": "jogging", "be": "being", "see": "seeing", "ring": "ringing"}
-    if head.endswith("ing") and head not in irregular:
-        word = head
-    elif head in irregular:
-        word = irregular[head]
-    elif head.endswith("ie"):
-        word = head[:-2] + "ying"
-    elif head.endswith("e") and not head.endswith("ee"):
-        word = head[:-1] + "ing"
-    else:
-        word = head + "ing"
-    return f"{word} {rest}".strip()
-
-
 def views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:
     """Memory records as the compact views questions carry."""
     return tuple(
@@ -180,9 +162,7 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
     """
     kind = MemoryKind(kind)
     if importance is None:
-        q = RateImportance(persona=p.id, persona_name=p.name, content=content, kind=kind.value,
-                           seed=seed_for(ctx, p.id, "importance", content))
-        importance = ctx.backend.ask(q).importance
+        importance = rate(p, ctx, [(kind.value, content)])[0]
     record = p.stream.add(kind=kind, content=content, created=ctx.now, importance=importance,
                           **provenance)
     if kind is not MemoryKind.REFLECTION:
@@ -191,18 +171,62 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
     return record
 
 
+def observing(ctx: MindContext) -> bool:
+    """False when ``ablate`` contains "observation" (Park et al. 2023 §6.2's ablation).
+
+    Then nothing perceived during the run enters memory; the persona file's memories are seeded
+    all the same.
+    """
+    return "observation" not in ctx.config.ablated
+
+
 def observe(p: Persona, ctx: MindContext, content: str, **provenance: Any) -> MemoryRecord | None:
     """Remember what the persona perceives (an observation), unless observation is switched off.
 
-    With ``ablate`` containing "observation" (Park et al. 2023 §6.2's ablation) nothing
-    perceived during the run enters memory; the persona file's memories are seeded all the same.
-
     Returns:
-        The new record, or None when observation is switched off.
+        The new record, or None when observation is switched off (:func:`observing`).
     """
-    if "observation" in ctx.config.ablated:
+    if not observing(ctx):
         return None
     return remember(p, ctx, kind="observation", content=content, **provenance)
+
+
+def rate(p: Persona, ctx: MindContext, items: list[tuple[str, str]]) -> list[int]:
+    """Importance 1-10 of new memories, given as (kind, content) pairs (Park et al. 2023 §4.1).
+
+    With ``backend.importance = "batch"`` (the default) the list is rated in one request
+    (:class:`RateImportances`); with "each", one paper-style :class:`RateImportance` request per
+    memory.
+    """
+    if not items:
+        return []
+    if ctx.config.backend.importance == "each":
+        return [ctx.backend.ask(RateImportance(
+            persona=p.id, persona_name=p.name, content=content, kind=kind,
+            seed=seed_for(ctx, p.id, "importance", content))).importance for kind, content in items]
+    answer = ctx.backend.ask(RateImportances(
+        persona=p.id, persona_name=p.name, persona_summary=p.summary(), items=tuple(items),
+        seed=seed_for(ctx, p.id, "importance", "|".join(c for _, c in items))))
+    return list(answer.ratings)
+
+
+def remember_many(p: Persona, ctx: MindContext, items: list[dict[str, Any]]) -> list[MemoryRecord]:
+    """Write several memories written together, their missing importances rated in one go.
+
+    Args:
+        p: the persona whose stream receives the memories.
+        ctx: the mind's context.
+        items: keyword arguments of :func:`remember` (kind, content, importance?, provenance).
+
+    Returns:
+        The new records, in order.
+    """
+    todo = [i for i, item in enumerate(items) if item.get("importance") is None]
+    ratings = rate(p, ctx, [(MemoryKind(items[i]["kind"]).value, items[i]["content"]) for i in todo])
+    items = [dict(item) for item in items]
+    for i, value in zip(todo, ratings):
+        items[i]["importance"] = value
+    return [remember(p, ctx, **item) for item in items]
 
 
 def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str,

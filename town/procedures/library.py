@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 import functools
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -91,6 +93,39 @@ class ProcedureLibrary:
         self._lock = threading.RLock()  # the town library is shared by personas deciding in a pool
         self._procs: dict[str, Procedure] = {}
         self._vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # name -> (name, when) (d,)
+        self._frozen: tuple[dict, dict] | None = None  # what retrieve/expand read in a tick
+
+    @contextmanager
+    def reads_as_of_now(self) -> Iterator[None]:
+        """Within the block, :meth:`retrieve` and :meth:`expand` see the library as it is now.
+
+        The town library is shared by personas that decide concurrently within a tick; a
+        procedure one of them saves or updates that tick reaches the others' retrievals from the
+        next tick on, whatever the threads' timing, so a run stays deterministic. Writes go on
+        as usual. Procedures are immutable, so the view is two shallow dict copies.
+        """
+        with self._lock:
+            self._frozen = (dict(self._procs), dict(self._vectors))
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._frozen = None
+
+    def _reads(self) -> tuple[dict[str, Procedure], dict[str, tuple[np.ndarray, np.ndarray]]]:
+        """(procedures, vectors) that retrieval and expansion read: frozen in a tick, else live."""
+        return self._frozen or (self._procs, self._vectors)
+
+    def _read(self, name: str) -> tuple[Procedure, dict[str, Procedure]]:
+        """Procedure ``name`` and the procedures around it, as :meth:`_reads` sees them.
+
+        Raises:
+            ProcedureError: for an unknown name.
+        """
+        procs, _ = self._reads()
+        if name not in procs:
+            raise ProcedureError(f"no procedure named {name!r} in the library")
+        return procs[name], procs
 
     # ------------------------------------------------------------------ reading
     def __len__(self) -> int:
@@ -212,12 +247,13 @@ class ProcedureLibrary:
         Returns:
             At most ``k`` matches, most similar first.
         """
-        eligible = [p for p in self._procs.values() if p.pruned is None and self.is_reliable(p)]
+        procs, vectors = self._reads()
+        eligible = [p for p in procs.values() if p.pruned is None and self.is_reliable(p)]
         if not eligible:
             return []
         q = self._embed([task])[0]
         scored = [
-            Match(procedure=p, similarity=float(self._vectors[p.name][1] @ q)) for p in eligible
+            Match(procedure=p, similarity=float(vectors[p.name][1] @ q)) for p in eligible
         ]
         scored.sort(key=lambda m: (-m.similarity, -m.procedure.reliability, m.procedure.name))
         return scored[: self.k]
@@ -284,13 +320,13 @@ class ProcedureLibrary:
         Raises:
             ProcedureError: naming the unknown procedure or the cycle.
         """
-        self._expand(procedure, (), {procedure.name: procedure})
+        self._expand(procedure, (), {**self._procs, procedure.name: procedure})
 
     def _expand(
         self,
         p: Procedure,
         path: tuple[str, ...],
-        extra: dict[str, Procedure],
+        procs: dict[str, Procedure],
         spans: list[tuple[str, int, int]] | None = None,
         out: list[ProcedureStep] | None = None,
     ) -> list[ProcedureStep]:
@@ -307,13 +343,13 @@ class ProcedureLibrary:
                     f"procedure {path[0]!r}: composition cycle {cycle}; "
                     "a procedure may not include itself"
                 )
-            sub = extra.get(step.procedure) or self._procs.get(step.procedure)
+            sub = procs.get(step.procedure)
             if sub is None:
                 raise ProcedureError(
                     f"procedure {p.name!r}: step names unknown procedure {step.procedure!r}"
                 )
             lo = len(out)
-            self._expand(sub, path, extra, spans, out)
+            self._expand(sub, path, procs, spans, out)
             if spans is not None:
                 spans.append((sub.name, lo, len(out)))
         return out
@@ -329,7 +365,8 @@ class ProcedureLibrary:
             ProcedureError: unknown procedure, a composition cycle (naming it), or a parameter
                 without a value.
         """
-        steps = self._expand(self.get(name), (), {})
+        procedure, procs = self._read(name)
+        steps = self._expand(procedure, (), procs)
         if values is None:
             return steps
         return [
@@ -351,8 +388,9 @@ class ProcedureLibrary:
         Raises:
             ProcedureError: unknown procedure or a composition cycle.
         """
+        procedure, procs = self._read(name)
         spans: list[tuple[str, int, int]] = []
-        self._expand(self.get(name), (), {}, spans)
+        self._expand(procedure, (), procs, spans)
         return spans
 
     # ------------------------------------------------------------------ state

@@ -55,10 +55,17 @@ export function personaColor(id, index) {
   return PALETTE[h % PALETTE.length];
 }
 
-/** Initials of a name ("Isabella Rodriguez" -> "IR"). */
+/**
+ * Initials of a name ("Isabella Rodriguez" -> "IR"): first and last word, ignoring anything in
+ * parentheses or brackets and any character that is not a letter or digit
+ * ("Isabella Rodriguez (owner)" -> "IR", "(Klaus) Mueller" -> "MU").
+ */
 export function initials(name) {
-  const parts = String(name || "?").split(/\s+/).filter(Boolean);
-  return (parts.length > 1 ? parts[0][0] + parts[parts.length - 1][0] : (parts[0] || "?").slice(0, 2)).toUpperCase();
+  const bare = String(name || "").replace(/\([^)]*\)?|\[[^\]]*\]?/g, " ");
+  const parts = bare.split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}]/gu, "")).filter(Boolean);
+  if (!parts.length) return "?";
+  const [first, last] = [Array.from(parts[0]), Array.from(parts[parts.length - 1])];
+  return (parts.length > 1 ? first[0] + last[0] : first.slice(0, 2).join("")).toUpperCase();
 }
 
 // Whether the page's fonts can draw a text. A glyph the fonts lack is drawn as the font's

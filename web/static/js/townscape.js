@@ -29,7 +29,7 @@ function roundRect(ctx, x, y, w, h, r) {
   ctx.roundRect(x, y, w, h, Math.min(r, w / 2, h / 2));
 }
 
-/** Which tiles are what: inside a lot (sector/obstacle), pavement, road, grass. */
+/** Which tiles are what: inside a lot (sector/obstacle), pavement, road, grass; and walls. */
 function groundPlan(map) {
   const { width: W, height: H } = map;
   const lot = Array.from({ length: H }, () => new Uint8Array(W));
@@ -37,6 +37,13 @@ function groundPlan(map) {
     const [x0, y0, w, h] = item.rect;
     for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) if (lot[y]) lot[y][x] = 1;
   }
+  const obstacle = (x, y) => (map.obstacles || []).some((o) => inside(o.rect, x, y));
+  // a wall: a collision tile that is not an obstacle (obstacles are drawn as themselves)
+  const wall = (x, y) => (map.collision[y] || "")[x] === "#" && !obstacle(x, y);
+  const hasWall = ([x0, y0, w, h]) => {
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) if (wall(x, y)) return true;
+    return false;
+  };
   const emptyRow = lot.map((row) => row.every((v) => !v));
   const emptyCol = Array.from({ length: W }, (_, x) => lot.every((row) => !row[x]));
   const kind = (x, y) => {
@@ -46,7 +53,7 @@ function groundPlan(map) {
     }
     return emptyRow[y] || emptyCol[x] ? "road" : "grass";
   };
-  return { kind, emptyRow, emptyCol };
+  return { kind, emptyRow, emptyCol, wall, hasWall };
 }
 
 /** Draw ground, streets, lots, rooms, walls, objects and trees, scaled to `s` px per tile. */
@@ -102,15 +109,14 @@ function drawGround(ctx, map, s) {
     ctx.fillStyle = shade(sector.color, sector.walls ? 0.62 : 0.18);
     ctx.fillRect(x * s, y * s, w * s, h * s);
   }
-  // walls from the collision rows, drawn only inside buildings
-  map.sectors.forEach((sec) => {
-    if (!sec.walls) return;
-    const [x0, y0, w, h] = sec.rect;
-    ctx.fillStyle = shade(sec.color, -0.3);
-    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) {
-      if ((map.collision[y] || "")[x] === "#") ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
-    }
-  });
+  // every wall tile (a collision tile that is not part of an obstacle), shaded by its building
+  const WALL = "#6f675c";
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+    if (!plan.wall(x, y)) continue;
+    const sec = map.sectors.find((item) => inside(item.rect, x, y));
+    ctx.fillStyle = sec ? shade(sec.color, -0.3) : WALL;
+    ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
+  }
   for (const o of map.obstacles || []) {
     const [x, y, w, h] = o.rect;
     ctx.fillStyle = o.color || "#7aa7d6";
@@ -125,12 +131,14 @@ function drawGround(ctx, map, s) {
     ctx.fillStyle = "rgba(110, 84, 58, 0.55)";
     roundRect(ctx, x * s + inset, y * s + inset, w * s - 2 * inset, h * s - 2 * inset, s * 0.25); ctx.fill();
   }
-  // trees on open grass, and a few in parks
+  // trees only on open ground: grass, and a few in parks (sectors with no wall tile); never on
+  // a wall, an obstacle or an object
+  const openSectors = map.sectors.filter((sec) => !sec.walls && !plan.hasWall(sec.rect));
   for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+    if ((map.collision[y] || "")[x] === "#" || map.objects.some((o) => inside(o.rect, x, y))) continue;
     const k = plan.kind(x, y);
     const r = hash(x + 7, y + 3);
-    const openPark = k === "lot" && map.sectors.some((sec) => !sec.walls && inside(sec.rect, x, y))
-      && !map.objects.some((o) => inside(o.rect, x, y)) && (map.collision[y] || "")[x] !== "#";
+    const openPark = k === "lot" && openSectors.some((sec) => inside(sec.rect, x, y));
     if ((k === "grass" && r < 0.35) || (openPark && r < 0.1)) tree(ctx, (x + 0.5) * s, (y + 0.5) * s, s * (0.38 + 0.12 * hash(y, x)));
   }
 }
