@@ -5,7 +5,10 @@
 
 import sys
 
-from web.cli import main
-
 if __name__ == "__main__":
+    try:
+        from web.cli import main
+    except KeyboardInterrupt:  # Ctrl-C while the libraries load: nothing was started yet
+        print("town: interrupted", file=sys.stderr)
+        sys.exit(130)
     sys.exit(main())

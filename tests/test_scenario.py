@@ -113,6 +113,21 @@ def _set_routine(i, key, value):
             "home",
             "unknown place 'the_ville:Mars'",
         ),
+        (
+            _set_routine(1, "goal", {"uses": "piano", "minutes": 10}),
+            "routine[1].goal.uses",
+            "no object named 'piano' on the map",
+        ),
+        (
+            _set_routine(1, "goal", {"uses": "shower", "minutes": 0}),
+            "routine[1].goal.minutes",
+            "must be >= 1, got 0",
+        ),
+        (
+            _set_routine(0, "goal", {"uses": "bed", "minutes": 5}),
+            "routine[0].goal",
+            "a goal needs the block's task",
+        ),
     ],
 )
 def test_persona_file_errors(town_copy, change, field, reason):
@@ -123,6 +138,17 @@ def test_persona_file_errors(town_copy, change, field, reason):
     assert err.value.file.endswith("klaus_mueller.yaml")
     assert err.value.field == field
     assert reason in err.value.reason
+
+
+def test_routine_goal_is_read_from_the_persona_file(town_copy):
+    """Isabella's "cook lunch" block declares a stove used for 10 minutes; blocks without one
+    have none."""
+    spec = load_scenario(town_copy).persona("isabella_rodriguez")
+    goals = {r.task: r.goal for r in spec.routine if r.goal is not None}
+    assert {t: (g.uses, g.minutes) for t, g in goals.items()} == {
+        "buy supplies": ("grocery shelf", 5),
+        "cook lunch": ("stove", 10),
+    }
 
 
 def test_events_file_with_unknown_type(town_copy):

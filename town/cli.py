@@ -19,7 +19,11 @@ from pathlib import Path
 
 from .errors import ConfigError, TownError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "STOP_GRACE_S"]
+
+#: Wall seconds a stop request (Ctrl-C, SIGTERM) waits for the tick to end by itself before the
+#: model calls it waits on are cancelled; the process ends within about twice that.
+STOP_GRACE_S = 2.0
 
 
 def _add_sim_options(p: argparse.ArgumentParser) -> None:
@@ -132,15 +136,15 @@ def _hours(value: float, field: str = "--hours") -> float:
     return value
 
 
-def _ticks(sim, hours: float) -> int:
-    """Ticks in ``hours`` game hours for ``sim``'s clock (at least one).
+def _ticks(hours: float, seconds_per_tick: int) -> int:
+    """Ticks in ``hours`` game hours at ``seconds_per_tick`` game seconds a tick (at least one).
 
     Raises:
         ConfigError: naming --hours when that is less than one tick.
     """
-    ticks = sim.clock.ticks_for(hours=hours)
+    ticks = int(hours * 3600 // seconds_per_tick)
     if ticks < 1:
-        raise ConfigError(f"{hours} game hours is less than one tick ({sim.clock.seconds_per_tick} "
+        raise ConfigError(f"{hours} game hours is less than one tick ({seconds_per_tick} "
                           "game seconds)", field="--hours")
     return ticks
 
@@ -186,8 +190,7 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     # the model server is checked here, before the run file and its first tick
     backend = make_backend(config, prompts_dir=args.prompts, model_path=args.model_path)
     sim = Simulation(scenario, config, backend=backend, run_path=run_path)
-    if getattr(backend, "recorder", None) is not None:
-        backend.recorder.bind(sim.ctx.publish)
+    sim.bind_recorder()
     return sim
 
 
@@ -199,11 +202,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _hours(args.hours)
     try:
         sim = build_simulation(args, out)
-    except KeyboardInterrupt:
-        _remove_run(out)  # interrupted before its first snapshot: nothing worth keeping
+    except BaseException:  # Ctrl-C, a bad town, a full disk before the first snapshot
+        _remove_run(out)  # nothing worth keeping, nothing half-made left
         raise
     try:
-        ticks = _ticks(sim, args.hours)
+        ticks = _ticks(args.hours, sim.clock.seconds_per_tick)
     except ConfigError:
         sim.close()
         _remove_run(out)
@@ -212,19 +215,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
-    """Step ``sim`` ``total`` ticks with a progress bar; Ctrl-C finishes the tick and saves."""
+    """Step ``sim`` ``total`` ticks with a progress bar; Ctrl-C finishes the tick and saves.
+
+    A tick still waiting for the model :data:`STOP_GRACE_S` wall seconds after Ctrl-C is
+    cancelled (``Simulation.cancel``): it is not recorded, and the run keeps its last snapshot.
+    A tick that fails is not recorded either; the run is closed unfinished and the error raised.
+    """
+    import threading
+
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .errors import RunStopped
 
     stop = {"requested": False}
 
     def on_sigint(*_):
-        stop["requested"] = True
+        if not stop["requested"]:
+            stop["requested"] = True
+            timer = threading.Timer(STOP_GRACE_S, sim.cancel)
+            timer.daemon = True
+            timer.start()
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     previous_term = signal.signal(signal.SIGTERM, on_sigint)
     console = Console(stderr=True)
     started = time.perf_counter()
+    completed = False
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} ticks"),
                       TextColumn("{task.fields[rate]} ticks/s"), TimeElapsedColumn(), console=console,
@@ -234,36 +251,44 @@ def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
                 if stop["requested"]:
                     console.print(f"interrupted at tick {sim.clock.tick}; the run is saved and can be resumed")
                     break
-                sim.step()
+                try:
+                    sim.step()
+                except RunStopped:
+                    console.print(f"interrupted inside tick {sim.clock.tick}, which is not recorded; the run "
+                                  "can be resumed from its last snapshot")
+                    break
                 if i % 60 == 0 or i == total - 1:
                     rate = (i + 1) / max(1e-9, time.perf_counter() - started)
                     bar.update(task, completed=i + 1, rate=f"{rate:,.0f}",
                                description=sim.clock.now.strftime("%a %d %b %H:%M"))
+            else:
+                completed = True
     finally:
-        sim.close(finished=not stop["requested"])
         signal.signal(signal.SIGINT, previous)
         signal.signal(signal.SIGTERM, previous_term)
+        sim.close(finished=completed)
     _print_summary(out, time.perf_counter() - started)
     return 0
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """`town resume`: drop what came after the last snapshot and simulate on for --hours."""
-    from .recording import RunReader, truncate_after_snapshot
+    from .recording import RunReader, newest_snapshot
     from .simulation import Simulation
 
     _hours(args.hours)
-    RunReader(args.run).close()  # clear message for a missing or damaged file
-    snapshot = truncate_after_snapshot(args.run)
-    sim = Simulation.from_run(args.run, snapshot)
-    return _drive(sim, _ticks(sim, args.hours), Path(args.run), quiet=args.quiet)
+    with RunReader(args.run) as reader:  # clear message for a missing or damaged file
+        ticks = _ticks(args.hours, int(reader.meta["seconds_per_tick"]))
+    # every check (town, persona files, model server, embedder) before the run is cut
+    sim = Simulation.from_run(args.run, newest_snapshot(args.run))
+    return _drive(sim, ticks, Path(args.run), quiet=args.quiet)
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
     """`town fork`: copy a run up to the newest snapshot at or before --at, then simulate on."""
     from .clock import parse_game_time
     from .config import Config, load_config
-    from .recording import RunReader, fork_copy
+    from .recording import RunReader, newest_snapshot
     from .simulation import Simulation
 
     at = parse_game_time(args.at, field="--at")
@@ -279,10 +304,10 @@ def cmd_fork(args: argparse.Namespace) -> int:
     config = (load_config(args.config, over) if args.config
               else load_config(None, {**_flatten(parent_config), **over}) if over
               else Config.from_dict(parent_config))
-    snapshot = fork_copy(args.run, out, at)
+    ticks = _ticks(args.hours, config.seconds_per_tick)
+    snapshot = newest_snapshot(args.run, at)
     try:
-        sim = Simulation.from_run(out, snapshot, config=config)
-        ticks = _ticks(sim, args.hours)
+        sim = Simulation.from_run(args.run, snapshot, config=config, fork_to=out)
     except (TownError, KeyboardInterrupt):
         _remove_run(out)  # leave no half-made fork behind
         raise

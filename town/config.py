@@ -137,6 +137,7 @@ class BackendConfig:
     pool_size: int
     cache: bool
     max_consecutive_failures: int
+    max_consecutive_fallbacks: int = 20
     base_url: str | None = None
     model: str | None = None
     embed_model: str | None = None
@@ -146,6 +147,8 @@ class BackendConfig:
         _require(self.max_retries >= 0, "max_retries", f"must be >= 0, got {self.max_retries}")
         for name in ("pool_size", "max_consecutive_failures"):
             _require(getattr(self, name) >= 1, name, f"must be >= 1, got {getattr(self, name)}")
+        _require(self.max_consecutive_fallbacks >= 0, "max_consecutive_fallbacks",
+                 f"must be >= 0 (0: never stop), got {self.max_consecutive_fallbacks}")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

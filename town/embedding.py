@@ -14,6 +14,7 @@ a cosine similarity (the relevance of Park et al. 2023 §4.1).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -251,6 +252,16 @@ class OpenAIEmbedder:
         return _normalise(np.array([r.embedding for r in rows], dtype=np.float32))
 
 
+@functools.cache
+def shared_minilm() -> CachedEmbedder:
+    """The process-wide cached MiniLM embedder (one model, one cache by text).
+
+    Used by every run's "minilm" embedder and by the importance rater (``town.importance``), so
+    a sentence both rated and stored is embedded once.
+    """
+    return CachedEmbedder(MiniLMEmbedder())
+
+
 def make_embedder(name: str, *, backend=None) -> Embedder:
     """Build the named embedder, wrapped in a :class:`CachedEmbedder`.
 
@@ -265,7 +276,7 @@ def make_embedder(name: str, *, backend=None) -> Embedder:
     """
     name = str(getattr(name, "value", name))
     if name == "minilm":
-        return CachedEmbedder(MiniLMEmbedder())
+        return shared_minilm()
     if name == "hashing":
         return CachedEmbedder(HashingEmbedder())
     if name == "openai" or name.startswith("openai:"):

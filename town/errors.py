@@ -14,6 +14,7 @@ __all__ = [
     "ThinkingError",
     "RecordingError",
     "ProcedureError",
+    "RunStopped",
 ]
 
 
@@ -56,3 +57,10 @@ class RecordingError(TownError):
 
 class ProcedureError(TownError, ValueError):
     """A procedure or procedure library is invalid: bad field, unknown name, composition cycle."""
+
+
+class RunStopped(TownError):
+    """A stop was requested while the run waited for the model (a stall, a backoff, a 429).
+
+    The waiting call ends with this error; the tick it belonged to is not recorded.
+    """

@@ -91,7 +91,8 @@ class Persona:
         needs_replan: set when something heard changes today's plan (react, §4.3.1).
         pending: the step the persona is walking to, started on arrival.
         procedures: the persona's ``town.procedures.ProceduralMemory`` (DESIGN §4), or None.
-        told: listener id -> statements already passed on to them (not repeated).
+        told: persona id -> statements that persona knows from us (passed on to them, or
+            heard from them): not told to them again.
     """
 
     spec: Any

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from .clock import GameClock
-from .errors import ConfigError
+from .errors import ConfigError, RunStopped, TownError
 from .events import Event, EventBus, EventKind
 
 __all__ = ["Runner", "RunnerState", "SPEEDS", "MIN_SPEED", "MAX_SPEED", "check_speed"]
@@ -36,13 +36,22 @@ MIN_SPEED = 1.0
 MAX_SPEED = 64.0
 #: Wall seconds the runner may lag behind its schedule before it gives up catching up.
 MAX_LAG_SECONDS = 0.5
+#: Wall seconds :meth:`Runner.stop` lets a tick end by itself before it cancels the model calls
+#: the tick waits on (``Simulation.cancel``).
+STOP_GRACE_S = 2.0
 
 
 class RunnerState(str, enum.Enum):
-    """Where a runner is (the ``state`` of its status)."""
+    """Where a runner is (the ``state`` of its status).
+
+    ``stalled`` and ``rate_limited`` are the model's health while running: a tick is waiting
+    for a model server that does not answer, or that asked to wait longer than 10 s (HTTP 429).
+    """
 
     NEW = "new"
     RUNNING = "running"
+    STALLED = "stalled"
+    RATE_LIMITED = "rate_limited"
     PAUSED = "paused"
     STOPPED = "stopped"
     FINISHED = "finished"
@@ -68,13 +77,16 @@ class _Job:
 
 
 class Steppable(Protocol):
-    """What the runner needs of a simulation: a bus, a clock and ``step()``."""
+    """What the runner needs of a simulation: a bus, a clock, ``step()`` and ``cancel()``."""
 
     bus: EventBus
     clock: GameClock
 
     def step(self) -> int:
         """Advance one tick, publishing its events; return the new tick."""
+
+    def cancel(self) -> None:
+        """End the waits of the tick in progress (it then raises ``RunStopped``)."""
 
 
 def check_speed(speed: Any) -> float | None:
@@ -119,8 +131,11 @@ class Runner:
         ConfigError: for a bad speed or a negative ``until_tick``.
 
     The runner publishes a STATUS event ``{"state", "reason", "speed"}`` whenever its state
-    changes. An exception inside a tick is logged and stops the runner in state ``failed``
-    with the exception as the reason.
+    changes, and its status shows the model's health from the STATUS events the backend
+    publishes (``"source": "model"``: stalled, rate_limited, running again) as they happen, even
+    while a tick waits. An exception inside a tick stops the runner in state ``failed`` with the
+    exception as the reason (``error``); a tick cancelled by :meth:`stop` stops it in state
+    ``stopped``.
     """
 
     def __init__(self, simulation: Steppable, *, speed: float | None = 8.0,
@@ -143,6 +158,20 @@ class Runner:
         self._thread: threading.Thread | None = None
         self._jobs: deque[_Job] = deque()
         self._exited = False
+        self._health: tuple[RunnerState, str] | None = None
+        self.error: BaseException | None = None
+        simulation.bus.subscribe(self._on_event)
+
+    def _on_event(self, event: Event) -> None:
+        """Follow the model's health from the backend's STATUS events (any thread)."""
+        if event.kind is not EventKind.STATUS or event.data.get("source") != "model":
+            return
+        state = event.data.get("state")
+        with self._cond:
+            if state in (RunnerState.STALLED.value, RunnerState.RATE_LIMITED.value):
+                self._health = (RunnerState(state), str(event.data.get("reason", "")))
+            else:
+                self._health = None
 
     # -- control (any thread) ------------------------------------------------------------
 
@@ -262,17 +291,32 @@ class Runner:
                     self._busy = False
                     self._cond.notify_all()
 
-    def stop(self, timeout: float = 30.0) -> None:
-        """Stop after the current tick and wait up to ``timeout`` wall seconds for the thread."""
+    def stop(self, timeout: float = 30.0, *, grace: float = STOP_GRACE_S) -> bool:
+        """Stop after the current tick; wait up to ``timeout`` wall seconds for the thread.
+
+        A tick still going after ``grace`` wall seconds (waiting for a stalled or rate-limited
+        model) is cancelled: its waiting model calls end, it is not recorded, and the runner
+        stops.
+
+        Returns:
+            True if the runner's thread has ended (False: a tick is stuck in a model request
+            past ``timeout``; it is abandoned).
+        """
         with self._cond:
             self._want_stop = True
             self._cond.notify_all()
             thread = self._thread
         if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
+            thread.join(min(grace, timeout))
+            if thread.is_alive():
+                cancel = getattr(self._sim, "cancel", None)
+                if cancel is not None:
+                    cancel()
+                thread.join(max(0.0, timeout - grace))
         with self._cond:
             if self._state in (RunnerState.NEW, RunnerState.RUNNING, RunnerState.PAUSED):
                 self._state = RunnerState.STOPPED
+        return thread is None or not thread.is_alive()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the thread to end (finished, failed or stopped); True if it has."""
@@ -296,15 +340,20 @@ class Runner:
         """JSON-able status.
 
         Returns:
-            ``{"state": "new"|"running"|"paused"|"stopped"|"finished"|"failed", "reason": str,
+            ``{"state": "new"|"running"|"stalled"|"rate_limited"|"paused"|"stopped"|"finished"|
+            "failed", "reason": str,
             "tick": int, "time": "YYYY-MM-DD HH:MM:SS" game time, "speed": float|None
             (ticks per wall second, None = max), "until_tick": int|None}``.
         """
         clock = self._sim.clock
         tick = clock.tick
+        state, reason = self._state, self._reason
+        health = self._health
+        if state is RunnerState.RUNNING and health is not None:
+            state, reason = health
         return {
-            "state": self._state.value,
-            "reason": self._reason,
+            "state": state.value,
+            "reason": reason,
             "tick": tick,
             "time": clock.time_of(tick).isoformat(sep=" "),
             "speed": self._speed,
@@ -363,11 +412,16 @@ class Runner:
             try:
                 self._sim.step()
             except Exception as exc:  # noqa: BLE001 - a tick's failure must stop, not vanish
-                logger.exception("tick %d failed; the runner stops", self._sim.clock.tick)
+                stopped = isinstance(exc, RunStopped)
+                if not isinstance(exc, TownError):  # a bug: keep the traceback for the log
+                    logger.exception("tick %d failed; the runner stops", self._sim.clock.tick)
                 with self._cond:
                     self._busy = False
-                    self._state = RunnerState.FAILED
-                    self._reason = f"{type(exc).__name__}: {exc}"
+                    self.error = None if stopped else exc
+                    self._health = None
+                    self._state = RunnerState.STOPPED if stopped else RunnerState.FAILED
+                    self._reason = (f"stopped inside tick {self._sim.clock.tick}, which is not recorded"
+                                    if stopped else f"{type(exc).__name__}: {exc}")
                     self._pending_steps = 0
                     try:
                         self._publish_status()

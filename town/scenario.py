@@ -23,6 +23,7 @@ import yaml
 from .clock import TIME_FORMAT, parse_game_time
 from .errors import ConfigError
 from .memory.record import MemoryKind
+from .procedures.episode import Goal
 from .world import TileMap, World, load_tilemap
 from .world.fields import REQUIRED, Fields
 
@@ -68,6 +69,7 @@ class RoutineItem:
     activity: str
     place: str
     task: str | None = None
+    goal: Goal | None = None
 
     @property
     def start_minutes(self) -> int:
@@ -80,13 +82,14 @@ class RoutineItem:
         return _minutes(self.end) or _DAY
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able ``{"start", "end" ("24:00" at day end), "activity", "place", "task"}``."""
+        """JSON-able ``{"start", "end" ("24:00" at day end), "activity", "place", "task", "goal"}``."""
         return {
             "start": _clock_text(self.start_minutes),
             "end": _clock_text(self.end_minutes),
             "activity": self.activity,
             "place": self.place,
             "task": self.task,
+            "goal": None if self.goal is None else self.goal.to_dict(),
         }
 
 
@@ -267,13 +270,29 @@ def _importance(f: Fields, data: dict, prefix: str, default: Any) -> Any:
     return value
 
 
+def _goal(f: Fields, item: dict, p: str, tilemap: TileMap) -> Goal | None:
+    """``goal: {uses: <object name>, minutes: N}`` of a routine block with a task, or None."""
+    if item.get("goal") is None:
+        return None
+    if item.get("task") is None:
+        raise f.error(f"{p}.goal", "a goal needs the block's task")
+    raw = f.mapping(item["goal"], f"{p}.goal", ("uses", "minutes"))
+    uses = f.get(raw, "uses", str, f"{p}.goal").strip()
+    minutes = f.get(raw, "minutes", int, f"{p}.goal")
+    if minutes < 1:
+        raise f.error(f"{p}.goal.minutes", f"must be >= 1, got {minutes}")
+    if not any(a.count(":") == 3 and a.rsplit(":", 1)[-1] == uses for a in tilemap.addresses()):
+        raise f.error(f"{p}.goal.uses", f"no object named {uses!r} on the map")
+    return Goal(uses=uses, minutes=minutes)
+
+
 def _routine(f: Fields, raw: list, tilemap: TileMap) -> tuple[RoutineItem, ...]:
     if not raw:
         raise f.error("routine", "must list the day's blocks from 00:00 to 24:00")
     items, expected = [], 0
     for i, item in enumerate(raw):
         p = f"routine[{i}]"
-        f.mapping(item, p, ("start", "end", "activity", "place", "task"))
+        f.mapping(item, p, ("start", "end", "activity", "place", "task", "goal"))
         start = _clock(f, f.get(item, "start", str, p), f"{p}.start")
         end = _clock(f, f.get(item, "end", str, p), f"{p}.end", end=True)
         if end <= start:
@@ -297,6 +316,7 @@ def _routine(f: Fields, raw: list, tilemap: TileMap) -> tuple[RoutineItem, ...]:
                 activity=f.get(item, "activity", str, p).strip(),
                 place=_place(f, tilemap, item.get("place"), f"{p}.place"),
                 task=f.get(item, "task", str, p, default=None),
+                goal=_goal(f, item, p, tilemap),
             )
         )
     if expected != _DAY:

@@ -18,6 +18,7 @@ import numpy as np
 from . import __version__
 from .clock import GameClock
 from .embedding import Embedder, make_embedder
+from .errors import RunStopped
 from .events import EventBus, EventKind
 from .memory import MemoryStream
 from .memory.vectors import VectorIndex
@@ -25,12 +26,12 @@ from .mind import (
     Conversation,
     MindContext,
     View,
+    accept_talk,
     decide_action,
     maybe_reflect,
     move,
     perceive,
     plan_day,
-    recall,
     remember,
     say_next_line,
     want_to_talk,
@@ -95,6 +96,8 @@ class Simulation:
                       if self.backend.name != "scripted" and pool > 1 else None)
         self.run_path = None if run_path is None else Path(run_path)
         self.writer = None
+        self.interrupted: str | None = None  # why a tick did not complete (then no snapshot)
+        self._failed = False  # ... by an error, not a stop request
         if self.run_path is not None:
             from .recording import RunWriter
 
@@ -118,24 +121,31 @@ class Simulation:
 
     @classmethod
     def from_run(cls, run_path: str | Path, snapshot: tuple[int, int, dict], *, config=None,
-                 backend: ThinkingBackend | None = None) -> Simulation:
-        """Continue a recorded run from one of its snapshots, writing on to the same file.
+                 backend: ThinkingBackend | None = None, fork_to: str | Path | None = None) -> Simulation:
+        """Continue a recorded run from one of its snapshots.
 
-        The caller first cuts the file at the snapshot (``truncate_after_snapshot`` for resume,
-        ``fork_copy`` for fork). Memory vectors come from the run's memories table.
+        Everything that can refuse is checked first: the run's town folder and persona files,
+        the configuration, the model server (``make_backend``) and the embedder. Only then is
+        the run cut back to the snapshot in one transaction (resume) or copied up to it into
+        ``fork_to`` (fork), and the simulation writes on to that file. A failed check leaves
+        every file as it was. Memory vectors come from the run's memories table.
 
         Args:
-            run_path: the run file (already cut at the snapshot).
-            snapshot: ``(tick, seq, state)`` of the snapshot to continue from.
+            run_path: the recorded run.
+            snapshot: ``(tick, seq, state)`` of the snapshot to continue from
+                (``recording.newest_snapshot``).
             config: configuration to go on with (default: the run's own).
             backend: thinking backend (default: built from ``config`` by ``make_backend``).
+            fork_to: a new run file to fork into; None continues ``run_path`` itself (resume).
 
         Raises:
-            RecordingError: for a missing or damaged run; ConfigError if the town is gone.
+            RecordingError: for a missing or damaged run, or one another process writes;
+            ConfigError if the town or a persona file is gone, or the embedder differs;
+            ThinkingError when the model server cannot be reached.
         """
         from .config import Config
         from .errors import ConfigError
-        from .recording import RunReader, RunWriter
+        from .recording import RunReader, RunWriter, fork_copy, truncate_after_snapshot
         from .scenario import load_scenario
 
         tick, seq, state = snapshot
@@ -146,29 +156,69 @@ class Simulation:
                 rs = reader.stream_as_of(pid, seq + 1)
                 vectors[pid] = (rs.ids, rs.embeddings)
         config = config or Config.from_dict(meta["config"])
+        scenario = load_scenario(meta["scenario"])
         if backend is None:
             from .thinking.factory import make_backend
 
             backend = make_backend(config)  # checks a model server before anything is written
-        sim = cls(load_scenario(meta["scenario"]), config, backend=backend,
-                  bus=EventBus(start_seq=seq), seed_memories=False)
-        recorded = meta.get("embedder")
-        if recorded and recorded != sim.embedder.name:
-            raise ConfigError(
-                f"{run_path}: its memories were embedded with {recorded!r}, but the configuration "
-                f"asks for {sim.embedder.name!r} (dim {sim.embedder.dim}); a run never mixes "
-                "embedders: keep the run's embedder", field="embedder")
-        if getattr(backend, "recorder", None) is not None:
-            backend.recorder.bind(sim.ctx.publish)
-        sim.set_state(state, vectors)
-        sim.run_path = Path(run_path)
-        sim.writer = RunWriter.append(run_path)
+        sim = cls(scenario, config, backend=backend, bus=EventBus(start_seq=seq), seed_memories=False)
+        try:
+            recorded = meta.get("embedder")
+            if recorded and recorded != sim.embedder.name:
+                raise ConfigError(
+                    f"{run_path}: its memories were embedded with {recorded!r}, but the configuration "
+                    f"asks for {sim.embedder.name!r} (dim {sim.embedder.dim}); a run never mixes "
+                    "embedders: keep the run's embedder", field="embedder")
+            sim.bind_recorder()
+            sim.set_state(state, vectors)
+            if fork_to is None:
+                truncate_after_snapshot(run_path, tick)
+                path = Path(run_path)
+            else:
+                fork_copy(run_path, fork_to, tick)
+                path = Path(fork_to)
+            sim.run_path = path
+            sim.writer = RunWriter.append(path)
+        except BaseException:
+            sim.close(finished=False)
+            raise
         sim.writer.set_meta(config=config.to_dict(), seed=config.seed, backend=sim.backend.name)
         sim.bus.subscribe(sim.writer.handle)
         return sim
 
+    def bind_recorder(self) -> None:
+        """Publish the backend's MODEL_CALL events with the persona's others, its STATUS at once."""
+        recorder = getattr(self.backend, "recorder", None)
+        if recorder is not None:
+            recorder.bind(self.ctx.publish, announce=self.ctx.announce)
+
+    def cancel(self) -> None:
+        """End the model calls waiting now (stall, backoff, 429) and refuse new ones.
+
+        A stop request when the tick does not end by itself: the tick then fails with
+        :class:`~town.errors.RunStopped` and is not recorded.
+        """
+        stall = getattr(self.backend, "stall", None)
+        if stall is not None:
+            stall.cancel()
+
+    def abandon(self, reason: str) -> None:
+        """Give up the tick another thread is stuck in (a model request that does not end).
+
+        Its events are not recorded and :meth:`close` takes no snapshot (the state is half a
+        tick); the run file keeps the ticks before it.
+        """
+        self.interrupted = f"tick {self.clock.tick} was abandoned: {reason}"
+        self._failed = False
+        if self.writer is not None:
+            self.writer.discard_tick()
+
     def _seed(self) -> None:
-        """Write each persona's seeded memories and relationships (tick 0)."""
+        """Write each persona's seeded memories and relationships (tick 0).
+
+        A relationship from the persona file is long-known background, not news: it is written
+        with importance ``RELATIONSHIP_IMPORTANCE`` instead of being rated.
+        """
         for p in self.personas.values():
             for m in p.spec.memories:
                 remember(p, self.ctx, kind=getattr(m, "kind", "observation") or "observation",
@@ -176,7 +226,8 @@ class Simulation:
             for rel in getattr(p.spec, "relationships", ()) or ():
                 other = self.ctx.names.get(rel.persona, rel.persona)
                 remember(p, self.ctx, kind="observation", subject=rel.persona,
-                         content=_relationship_sentence(other, rel.description))
+                         content=_relationship_sentence(other, rel.description),
+                         importance=RELATIONSHIP_IMPORTANCE)
 
     # ------------------------------------------------------------------ the tick
     def _fire_scenario_events(self) -> None:
@@ -240,7 +291,27 @@ class Simulation:
         return views
 
     def step(self) -> int:
-        """Simulate one tick; publish its events, the FRAME last. Returns the new tick count."""
+        """Simulate one tick; publish its events, the FRAME last. Returns the new tick count.
+
+        A tick that raises is not recorded (the run file keeps the ticks before it) and leaves
+        the simulation ``interrupted``: its state is half a tick, so :meth:`close` takes no
+        snapshot and it must not step again.
+
+        Raises:
+            RuntimeError: when an earlier tick was interrupted.
+        """
+        if self.interrupted is not None:
+            raise RuntimeError(f"the simulation was interrupted ({self.interrupted}); resume the run instead")
+        try:
+            return self._step()
+        except BaseException as exc:
+            self.interrupted = f"tick {self.clock.tick} did not complete: {type(exc).__name__}: {exc}"
+            self._failed = not isinstance(exc, (RunStopped, KeyboardInterrupt))
+            if self.writer is not None:
+                self.writer.discard_tick()
+            raise
+
+    def _step(self) -> int:
         ctx = self.ctx
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
@@ -304,9 +375,14 @@ class Simulation:
         return results
 
     def _start_conversation(self, a: str, b: str, decision: int) -> None:
-        """Start a conversation; the one addressed retrieves what it knows of ``a`` first."""
-        _, accepted = recall(self.personas[b], self.ctx, f"{self.personas[a].name} wants to talk to me.",
-                             purpose="react")
+        """Start a conversation if ``b``, after retrieving what it knows of ``a``, accepts.
+
+        When ``b`` declines, ``a`` goes on with its plan (``decide_action``).
+        """
+        accept, accepted = accept_talk(self.personas[b], self.ctx, a, self.personas[a].name)
+        if not accept:
+            decide_action(self.personas[a], self.ctx)
+            return
         cid = self._next_conversation
         self._next_conversation += 1
         conv = Conversation(id=cid, a=a, b=b, start_tick=self.clock.tick)
@@ -354,20 +430,30 @@ class Simulation:
     def close(self, *, finished: bool = True) -> None:
         """Snapshot and close the run file (idempotent).
 
+        After an interrupted tick no snapshot is taken and the run stays unfinished; after a
+        write failure (``writer.broken``) the file is left as the failure left it.
+
         Args:
             finished: the run reached its end (else it was interrupted: meta ``finished`` stays
                 false and the last STATUS says "stopped"; it can be resumed).
         """
-        if self.writer is not None:
-            self.snapshot()
-            status = {"state": "finished", "reason": "closed"} if finished else {
-                "state": "stopped", "reason": "interrupted"}
-            self.ctx.publish(EventKind.STATUS, None, status)
-            self.writer.close(finished=finished)
+        try:
+            if self.writer is not None and self.writer.broken is None:
+                if self.interrupted is None:
+                    self.snapshot()  # only ever between ticks
+                else:
+                    finished = False
+                status = {"state": "finished", "reason": "closed"} if finished else {
+                    "state": "failed" if self._failed else "stopped",
+                    "reason": self.interrupted or "interrupted"}
+                self.ctx.publish(EventKind.STATUS, None, status)
+                self.writer.close(finished=finished)
+        finally:
             self.writer = None
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-        self.backend.close()
+            if self._pool is not None:
+                # a worker stuck in a model request must not hold the process: it is abandoned
+                self._pool.shutdown(wait=self.interrupted is None, cancel_futures=True)
+            self.backend.close()
 
     # ------------------------------------------------------------------ state
     def get_state(self, *, vectors: bool = False) -> dict[str, Any]:
@@ -418,6 +504,11 @@ class Simulation:
         self._next_event = int(state["next_event"])
         if "town_procedures" in state:
             self.procedures.set_state(state["town_procedures"])
+
+
+#: Importance of a relationship seeded from a persona file (known background, Park et al. 2023
+#: §4.1's mundane end of the scale).
+RELATIONSHIP_IMPORTANCE = 3
 
 
 def _relationship_sentence(other: str, description: str) -> str:

@@ -7,17 +7,21 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
 from town.cli import _add_sim_options, _remove_run, build_simulation
 from town.cli import main as town_main
-from town.errors import ConfigError
+from town.errors import ConfigError, RecordingError, TownError
 
-__all__ = ["main", "cmd_serve", "cmd_replay"]
+__all__ = ["main", "cmd_serve", "cmd_replay", "STOP_TIMEOUT_S"]
+
+#: Wall seconds a stop request waits for the runner (2 s of grace, then its model waits are
+#: cancelled) before a tick stuck in a model request is abandoned and the process ends.
+STOP_TIMEOUT_S = 3.0
 
 
 def _port(text: str) -> int:
@@ -74,43 +78,104 @@ def add_commands(sub) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     """`town serve` (and plain `python run.py`): run a town live and serve the viewer.
 
-    The run is recorded to ``--out`` (default ``runs/<timestamp>.sqlite``). Ctrl-C stops the
-    runner after its tick, writes a snapshot and closes the run cleanly.
+    The run is recorded to ``--out`` (default ``runs/<timestamp>.sqlite``, unique even for two
+    serves started in the same second). Ctrl-C stops the runner after its tick (a tick still
+    waiting for the model 2 s later is cancelled and not recorded), writes a snapshot between
+    ticks and closes the run cleanly, within 5 s. Ctrl-C during start-up leaves no run file.
+
+    A tick that fails (a bug, a full disk, a model that never answers) shows as ``failed`` in
+    the viewer, which stays up until Ctrl-C; the run file keeps every tick before it.
+
+    Returns:
+        0 after a stop; 2 after a failure caused by input, files or the model server
+        (a :class:`~town.errors.TownError`), 1 after any other failure.
     """
+    from town.recording.runs import new_run_path
     from town.runner import check_speed
 
     speed = check_speed(None if str(args.speed).lower() == "max" else _number(args.speed, "--speed"))
     runs = Path(args.runs)
-    out = Path(args.out) if args.out else runs / f"{datetime.now():%Y%m%d-%H%M%S}.sqlite"
-    if out.exists():
-        raise ConfigError(f"{out} already exists; choose another --out", field="--out")
+    if args.out and Path(args.out).exists():
+        raise ConfigError(f"{args.out} already exists; choose another --out", field="--out")
     _check_listen(args.host, args.port)
-    sim = build_simulation(args, out)
-    from web.server import LiveSession
+    out = Path(args.out) if args.out else new_run_path(runs)
+    sim = session = None
+    try:
+        sim = build_simulation(args, out)
+        from web.server import LiveSession
+
+        try:
+            session = LiveSession(sim, host=args.host, port=args.port, speed=speed,
+                                  config={"RUNS_DIR": str(runs.resolve())}).start()
+        except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
+            reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
+            raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
+                              "or --host", field="--port") from None
+    except BaseException:  # a bad option, Ctrl-C, a full disk: nothing half-made is left
+        if session is not None:
+            session.close()
+        if sim is not None:
+            try:
+                sim.close(finished=False)
+            except TownError:
+                pass  # the run file is removed anyway
+        _remove_run(out)
+        raise
+    url = session.url + (f"/?token={session.token}" if session.token else "/")
+    lines = [f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)"]
+    if session.token:
+        lines.append(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}")
+    return _serve_until_stopped(session, sim, lines)
+
+
+def _serve_until_stopped(session, sim, lines: list[str]) -> int:
+    """Print ``lines``, wait for Ctrl-C or a failed tick, close the run; the exit code."""
+    runner = session.runner
+    code = 0
+    try:
+        for line in lines:
+            print(line, flush=True)
+        while runner.status()["state"] not in ("failed", "stopped", "finished"):
+            time.sleep(0.2)
+        if runner.error is not None:
+            code = 2 if isinstance(runner.error, TownError) else 1
+            sim.close(finished=False)  # what was recorded is on disk now
+            kept = "" if isinstance(runner.error, RecordingError) else f"; {_kept(sim.run_path)}"
+            print(f"town: error: {runner.status()['reason']}{kept}; the viewer stays up to show it "
+                  "(Ctrl-C to exit)", file=sys.stderr, flush=True)
+            while True:
+                time.sleep(0.5)
+    except KeyboardInterrupt:
+        if code == 0:
+            print("town: stopping after this tick ...", file=sys.stderr, flush=True)
+    ended = runner.stop(timeout=STOP_TIMEOUT_S)
+    if not ended:
+        sim.abandon("a model request did not end after the stop request")
+    try:
+        sim.close(finished=False)
+    finally:
+        session.server.shutdown()
+    if not ended:
+        # a worker thread is stuck in a model request that cannot be interrupted; everything
+        # recorded is closed on disk, so end the process now rather than when the request ends
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+def _kept(path: Path) -> str:
+    """"the run file X keeps ticks 0..N" for an error message."""
+    from town.recording import RunReader
 
     try:
-        session = LiveSession(sim, host=args.host, port=args.port, speed=speed,
-                              config={"RUNS_DIR": str(runs.resolve())}).start()
-    except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
-        sim.close()
-        _remove_run(out)
-        reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
-        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
-                          "or --host", field="--port") from None
-    url = session.url + (f"/?token={session.token}" if session.token else "/")
-    print(f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)", flush=True)
-    if session.token:
-        print(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}",
-              flush=True)
-    try:
-        while session.runner.status()["state"] not in ("finished", "failed", "stopped"):
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        print("town: stopping after this tick ...", file=sys.stderr)
-    finally:
-        session.close()
-        sim.close()
-    return 0
+        with RunReader(path) as reader:
+            last = reader.last_tick
+    except TownError:
+        return f"the run file {path} could not be read"
+    if last is None:
+        return f"the run file {path} holds no tick"
+    return f"the run file {path} keeps ticks 0..{last} (replay it, or resume it)"
 
 
 def _number(text: str, field: str) -> float:

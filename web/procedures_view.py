@@ -19,7 +19,7 @@ __all__ = ["TOWN_LIBRARY", "procedure_libraries"]
 #: The library id of the shared town library (persona libraries use the persona id).
 TOWN_LIBRARY = "town"
 #: Event data keys copied into a history entry.
-_HISTORY_KEYS = ("op", "result", "counted", "reason", "task", "place", "rule", "merged")
+_HISTORY_KEYS = ("op", "result", "counted", "reason", "task", "place", "rule", "merged", "via")
 
 
 def _history_entry(event: Any) -> dict[str, Any]:
@@ -45,7 +45,7 @@ def procedure_libraries(reader: RunReader, *, until_tick: int | None = None,
         id is ``"town"`` or a persona id, and each procedure is ``ProcedureLibrary.describe()``
         (name, when, steps, successes, failures, reliability, uses, created, last_used,
         below_since, pruned, pruned_at, status, threshold) plus ``"history": [{"seq", "tick",
-        "time", "persona", "op", "result"?, "counted"?, "reason"?, "task"?, "rule"?}]``
+        "time", "persona", "op", "result"?, "counted"?, "reason"?, "task"?, "rule"?, "via"?}]``
         oldest first. Procedures keep the order in which they were first saved.
     """
     libraries: dict[str, dict[str, dict[str, Any]]] = {TOWN_LIBRARY: {}}

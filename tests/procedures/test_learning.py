@@ -35,7 +35,7 @@ def make(place: str = STOVE):
     p = SimpleNamespace(
         id="isabella_rodriguez",
         name=ISABELLA[0],
-        spec=SimpleNamespace(home=ISABELLA[1]),
+        spec=SimpleNamespace(home=ISABELLA[1], routine=()),
         procedures=ProceduralMemory(ProcedureLibrary(emb), town, (ISABELLA, KLAUS)),
         summary=lambda: "",
     )

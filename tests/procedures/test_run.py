@@ -15,7 +15,7 @@ from town.simulation import Simulation
 from town.thinking.questions import DecomposeTask
 from town.thinking.scripted import ScriptedBackend
 
-END = datetime(2023, 2, 15, 12, 0)  # 53 game hours from 13 Feb 07:00; the market reopens 16 Feb
+END = datetime(2023, 2, 15, 14, 30)  # 55.5 game hours from 13 Feb 07:00; the market reopens 16 Feb
 MID = datetime(2023, 2, 14, 6, 0)
 
 
@@ -37,7 +37,10 @@ class CountingBackend(ScriptedBackend):
 
 @pytest.fixture(scope="module")
 def run():
-    """Simulate to 15 Feb 12:00; returns (simulation, PROCEDURE events, backend, state at MID)."""
+    """Simulate to 15 Feb 14:30 (the third day's after-lunch block).
+
+    Returns (simulation, PROCEDURE events, backend, state at MID).
+    """
     clock_ref: list = []
     backend = CountingBackend(clock_ref)
     sim = Simulation(
@@ -133,3 +136,35 @@ def test_a_known_closure_is_a_deviation_not_a_failure(run):
         -1
     ]
     assert (last.data["procedure"]["successes"], last.data["procedure"]["failures"]) == (1, 0)
+
+
+def test_a_composite_is_learned_and_followed_on_day_3_at_both_levels(run):
+    """Isabella's after-lunch task repeats her "open the cafe" steps: on 13 Feb it is saved as a
+    call to that procedure plus its own steps; on 15 Feb following it uses the part too, and the
+    outcome is recorded for both (successes + 1 each)."""
+    _, events, _, _ = run
+    mine = [e for e in own(events) if e.persona == "isabella_rodriguez"]
+    composite = next(
+        e
+        for e in mine
+        if e.data["op"] == "save" and {"procedure": "open the cafe"} in e.data["procedure"]["steps"]
+    )
+    name = composite.data["name"]
+    assert composite.time.date() == date(2023, 2, 13) and name == (
+        "open the cafe after lunch and serve customers"
+    )
+    day3 = [e for e in mine if e.time.date() == date(2023, 2, 15) and e.time.hour >= 13]
+    use = next(e for e in day3 if e.data["op"] == "use" and e.data["name"] == name)
+    assert use.data["calls"][0][0] == "open the cafe"
+    part_use = next(e for e in day3 if e.data["op"] == "use" and e.data.get("via") == name)
+    assert part_use.data["name"] == "open the cafe" and part_use.seq > use.seq
+    outcomes = {
+        e.data["name"]: e.data for e in day3 if e.data["op"] == "outcome" and e.seq > use.seq
+    }
+    before = {
+        n: next(e for e in reversed(mine) if e.seq < use.seq and e.data["name"] == n)
+        for n in (name, "open the cafe")
+    }
+    for n, event in before.items():
+        assert outcomes[n]["result"] == "success"
+        assert outcomes[n]["procedure"]["successes"] == event.data["procedure"]["successes"] + 1

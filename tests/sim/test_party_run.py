@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from datetime import datetime
 
 import pytest
 
 from town.events import EventKind
-from town.metrics import heard_via_conversation, minutes_at, plans_including
+from town.metrics import heard_via_conversation, minutes_at
 from town.recording import RunReader
 
 PERSONAS = ("isabella_rodriguez", "klaus_mueller", "maria_lopez")
+NAMES = {"isabella_rodriguez": "Isabella Rodriguez", "klaus_mueller": "Klaus Mueller",
+         "maria_lopez": "Maria Lopez"}
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +67,32 @@ def test_each_persona_reflects_and_three_conversations_happen(reader):
     assert len(reader.events(kinds=[EventKind.CONVERSATION])) >= 3
 
 
+#: The seeded memory's wording of the party: place, day and time, as a reader finds them.
+STATES_PARTY = re.compile(r"Hobbs Cafe.*(February 14|Tuesday).*5 ?pm to 7 ?pm", re.I | re.S)
+
+
+def _cited_party_blocks(reader, pid: str) -> list[dict]:
+    """Blocks of ``pid``'s 14 Feb day plans at Hobbs Cafe 17:00-19:00 whose evidence is among the
+    ids the plan's retrieval returned and includes a memory whose text states the party."""
+    texts = {m["id"]: m["content"] for m in reader.memories(pid)}
+    out = []
+    for e in reader.events(kinds=[EventKind.PLAN], persona=pid):
+        if e.data["level"] != "day" or e.data["date"] != "2023-02-14":
+            continue
+        returned = set(reader.retrieval(e.data["retrieval"])["returned"])
+        for item in e.data["items"]:
+            if (item["place"].startswith("the_ville:Hobbs Cafe") and item["start"] == "2023-02-14 17:00:00"
+                    and item["end"] == "2023-02-14 19:00:00" and item["evidence"]
+                    and set(item["evidence"]) <= returned
+                    and any(STATES_PARTY.search(texts[i]) for i in item["evidence"])):
+                out.append(item)
+    return out
+
+
 def test_party_news_reaches_a_student_who_plans_it_and_comes(reader):
-    """Klaus or Maria heard of the party in a conversation (traceable chat + memory), planned it
-    for 14 Feb, and spent >= 30 game minutes in Hobbs Cafe between 17:00 and 19:00."""
+    """Klaus or Maria heard of the party in a conversation (traceable chat + memory), has a
+    plan for 14 Feb holding Hobbs Cafe 17:00-19:00 whose PLAN event cites a retrieval that
+    returned a memory stating it, and spent >= 30 game minutes in Hobbs Cafe in that window."""
     heard = heard_via_conversation(reader, "party")
     at_party = minutes_at(reader, "the_ville:Hobbs Cafe", datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19))
     chats = reader.events(kinds=[EventKind.CHAT])
@@ -77,6 +103,8 @@ def test_party_news_reaches_a_student_who_plans_it_and_comes(reader):
             chat = [c for c in chats if c.data["conversation"] == m["conversation"]
                     and c.data["speaker"] == speaker and original in c.data["shared"]]
             assert chat and chat[0].seq < m["seq"], m
-        if heard.get(pid) and plans_including(reader, pid, "2023-02-14", "party") and at_party[pid] >= 30:
+            # The memory holds the words said and nothing else.
+            assert m["content"] == f'{NAMES[speaker]} told me: "{chat[0].data["line"]}"'
+        if heard.get(pid) and _cited_party_blocks(reader, pid) and at_party[pid] >= 30:
             winners.append(pid)
     assert winners, (heard.keys(), at_party)

@@ -46,7 +46,7 @@ def run_ville(
         config, cache_path=cache_path, backoff_s=0.01, probe_interval_s=probe_interval_s
     )
     sim = Simulation(load_scenario("the_ville"), config, backend=backend, run_path=run_path)
-    backend.recorder.bind(sim.ctx.publish)
+    sim.bind_recorder()
     if before is not None:
         before(sim)
     try:

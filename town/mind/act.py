@@ -19,6 +19,8 @@ __all__ = ["decide_action", "move", "place_label", "MAX_WALK_TICKS"]
 
 #: A walk longer than this is split into several "walking" actions (13 game minutes at 10 s/tick).
 MAX_WALK_TICKS = 80
+#: Game minutes a persona waits where it is when nowhere is open, before it plans anew.
+STAY_MINUTES = 15
 
 
 def place_label(address: str) -> str:
@@ -36,13 +38,19 @@ def _sector(address: str) -> str:
     return parts[1] if len(parts) > 1 else parts[0]
 
 
-def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> str:
-    """Ask where else to do ``task`` when ``place`` is closed; remember the closure."""
+def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> str | None:
+    """Ask where else to do ``task`` when ``place`` is closed; remember the closure.
+
+    Returns:
+        The sector to go to, or None when no other place is open (see :func:`_stay`).
+    """
     if not practice.knows_closed(p, ctx, place):
         remember(p, ctx, kind="observation", content=f"{_sector(place)} is closed.")
     world = ctx.world
     candidates = sorted({":".join(a.split(":")[:2]) for a in world.tilemap.addresses()
                          if a.count(":") >= 1 and world.is_open(a)} - {":".join(place.split(":")[:2])})
+    if not candidates:
+        return None
     answer = ctx.backend.ask(ChoosePlace(
         persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "choose_place", task),
         task=task, usual_place=place, reason="closed", candidates=tuple(candidates)))
@@ -73,6 +81,8 @@ def _plan_steps(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list
     place = block.place
     if not ctx.world.is_open(place):
         place = _open_alternative(p, ctx, task, place)
+        if place is None:
+            return []  # nowhere is open: decide_action makes the persona stay
     steps = decompose_chunk(p, ctx, block, place, records)
     practice.begin(p, ctx, task=task, place=block.place, steps=steps)
     return steps
@@ -152,6 +162,9 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
     records, seq = recall(p, ctx, f"{block.description} at {place_label(block.place)}", purpose="act")
     if not p.steps or p.steps[0].task != (block.task or block.description):
         p.steps = _plan_steps(p, ctx, block, records)
+    if not p.steps:
+        _stay(p, ctx, block.task or block.description, seq)
+        return
     step = p.steps.pop(0)
     episode = p.procedures.episode if p.procedures is not None else None
     following = episode is not None and episode.procedure is not None
@@ -159,9 +172,33 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
     if (not following and ctx.world.tilemap.has_address(step.object)
             and not ctx.world.is_open(step.object)):
         place = _open_alternative(p, ctx, step.task or step.description, step.object)
+        if place is None:
+            _stay(p, ctx, step.task or step.description, seq)
+            return
         step = Step(description=step.description, object=objects_at(ctx.world, place)[0],
                     minutes=step.minutes, task=step.task)
     _walk_and_start(p, ctx, step, seq)
+
+
+def _stay(p: Persona, ctx: MindContext, task: str, decision: int) -> None:
+    """Nowhere else is open: wait where the persona is for 15 game minutes, and say so.
+
+    The world is not asked (the place itself may be closed); the persona plans anew after.
+    """
+    p.steps, p.path, p.pending = [], [], None
+    seen = f"{p.name} is waiting: nowhere is open for {task}."
+    if p.observed.get(p.id) != seen:
+        p.observed[p.id] = seen
+        remember(p, ctx, kind="observation", content=seen)
+    tick = ctx.tick
+    p.action = Action(description=f"waiting here: nowhere is open for {task}",
+                      address=ctx.world.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="⏳",
+                      start_tick=tick, end_tick=tick + max(1, STAY_MINUTES * 60 // ctx.clock.seconds_per_tick),
+                      kind="do", task=task, decision=decision)
+    a = p.action
+    ctx.publish(EventKind.ACTION, p.id, {
+        "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,
+        "start": a.start_tick, "end": a.end_tick, "task": a.task, "decision": a.decision})
 
 
 def _walk_and_start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:

@@ -98,6 +98,15 @@ class MindContext:
             return ref
         return self.bus.publish(replace(event, data=_resolve(data))).seq
 
+    def announce(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> int:
+        """Publish an event at once, never held back (a STATUS noticed inside a decision).
+
+        Returns:
+            Its seq.
+        """
+        return self.bus.publish(Event(kind=kind, tick=self.tick, time=self.now, persona=persona,
+                                      data=data)).seq
+
     def buffered(self, work) -> tuple[Any, list[tuple[Event, SeqRef]]]:
         """Run ``work()`` with this thread's events held back; returns (result, events).
 
@@ -162,9 +171,9 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         kind: observation | chat | reflection | plan | whisper.
         content: one sentence.
         importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
-        **provenance: evidence, conversation, source, subject, predicate, object, and probe
-            (the evaluation probe a seeded memory or whisper seeds: recorded, never read by a
-            decision).
+        **provenance: evidence, conversation, source, subject, predicate, object, and the
+            measurement-only key of a seeded memory or whisper (see ``MemoryRecord``: recorded,
+            never read by a decision).
 
     Returns:
         The new record.

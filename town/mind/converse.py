@@ -1,9 +1,11 @@
 """Reacting to others and conversing (Park et al. 2023 §4.3.2).
 
 A persona who sees another decides, after retrieving what it remembers of them, whether to
-talk. In a conversation each line is preceded by the speaker's retrieval; lines that pass on a
-memory leave the listener a chat memory that keeps its provenance (conversation, and the
-speaker's original record), so news spreads by retrieval, as in the paper.
+talk, and the one addressed decides, after its own retrieval, whether to accept. In a
+conversation each line is preceded by the speaker's retrieval; a line that passes on a memory
+leaves the listener a chat memory of the words said ('Isabella Rodriguez told me: "..."'), so
+news spreads by retrieval and retelling, as in the paper. Provenance (conversation, and the
+speaker's record) is kept for measurement only; no decision reads it.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from dataclasses import dataclass, field
 
 from ..events import EventKind
 from ..persona import Persona
+from ..textevent import find_event, place_names
 from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
 from .context import MindContext, SeqRef, recall, remember, seed_for, views
 from .perceive import View
 
-__all__ = ["Conversation", "want_to_talk", "say_next_line", "LINE_EVERY_TICKS", "MAX_LINES"]
+__all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "LINE_EVERY_TICKS",
+           "MAX_LINES"]
 
 #: A line is spoken every 2 ticks (20 game seconds at 10 s/tick).
 LINE_EVERY_TICKS = 2
@@ -59,8 +63,24 @@ def _relationship(p: Persona, other: str) -> str:
     return ""
 
 
+def _tellable(p: Persona, other_id: str, other_name: str, records) -> list:
+    """Retrieved memories ``p`` has not yet told ``other`` and that ``other`` did not tell anyone.
+
+    Who said a memory and its statement come from its words (``_chain``), never from a tag.
+    """
+    old = set(p.told.get(other_id, ()))
+    out = []
+    for r in records:
+        names, statement = _chain(r)
+        if other_name not in names and statement not in old:
+            out.append(r)
+    return out
+
+
 def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> tuple[str, int | SeqRef] | None:
     """React to the first visible, free persona not on cooldown: retrieve, then DecideToTalk.
+
+    The question shows the retrieved memories not yet told to that persona.
 
     Returns:
         (the other persona's id, seq of the retrieval behind the decision) if ``p`` wants to
@@ -68,26 +88,49 @@ def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> tuple[str, i
     """
     if p.asleep or p.conversation is not None:
         return None
-    hour_ticks = 3600 // ctx.clock.seconds_per_tick
     for other in seen:
         if other.conversation is not None or ctx.tick < p.cooldown.get(other.id, 0):
             continue
-        records, seq = recall(p, ctx, f"What do I know about {other.name}? What should I tell them?",
-                              purpose="react")
         own = p.action.description if p.action else "idle"
-        answer = ctx.backend.ask(DecideToTalk(
-            persona=p.id, persona_name=p.name, persona_summary=p.summary(),
-            seed=seed_for(ctx, p.id, "talk", other.id), other=other.id, other_name=other.name,
-            other_action=other.action, own_action=own, relationship=_relationship(p, other.id),
-            memories=views(records)))
-        hours = TALK_COOLDOWN_HOURS if answer.talk else DECLINE_COOLDOWN_HOURS
-        p.cooldown[other.id] = ctx.tick + hours * hour_ticks
-        return (other.id, seq) if answer.talk else None
+        talk, seq = _decide_to_talk(p, ctx, other.id, other.name, other.action, own, invited=False)
+        return (other.id, seq) if talk else None
     return None
 
 
+def accept_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str) -> tuple[bool, int | SeqRef]:
+    """The addressed side's decision: retrieve what it knows of the other, then DecideToTalk.
+
+    Returns:
+        (whether ``p`` accepts, seq of the retrieval behind the decision).
+    """
+    own = p.action.description if p.action else "idle"
+    return _decide_to_talk(p, ctx, other_id, other_name, f"wants to talk to {p.name}", own,
+                           invited=True)
+
+
+def _decide_to_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str, other_action: str,
+                    own: str, *, invited: bool) -> tuple[bool, int | SeqRef]:
+    hour_ticks = 3600 // ctx.clock.seconds_per_tick
+    query = (f"{other_name} wants to talk to me. What do I know about {other_name}?" if invited
+             else f"What do I know about {other_name}? What should I tell them?")
+    records, seq = recall(p, ctx, query, purpose="react")
+    answer = ctx.backend.ask(DecideToTalk(
+        persona=p.id, persona_name=p.name, persona_summary=p.summary(),
+        seed=seed_for(ctx, p.id, "accept" if invited else "talk", other_id), other=other_id,
+        other_name=other_name, other_action=other_action, own_action=own,
+        relationship=_relationship(p, other_id), invited=invited,
+        memories=views(_tellable(p, other_id, other_name, records))))
+    hours = TALK_COOLDOWN_HOURS if answer.talk else DECLINE_COOLDOWN_HOURS
+    p.cooldown[other_id] = ctx.tick + hours * hour_ticks
+    return answer.talk, seq
+
+
 def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> bool:
-    """The next speaker retrieves and says a line; returns True when the conversation ended."""
+    """The next speaker retrieves and says a line; returns True when the conversation ended.
+
+    The listener remembers what was said in words only: 'Isabella Rodriguez told me: "<line>"'.
+    Hearing a line that states an event for today (``town.textevent``) makes the listener replan.
+    """
     speaker_id = conv.a if len(conv.lines) % 2 == 0 else conv.b
     listener_id = conv.b if speaker_id == conv.a else conv.a
     speaker, listener = personas[speaker_id], personas[listener_id]
@@ -95,11 +138,11 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
     query = f"{listener.name}. {last}".strip()
     records, seq = recall(speaker, ctx, query, purpose="chat")
     told = conv.told.setdefault(speaker_id, [])
-    # Never tell the listener what they said themselves (no echo back along provenance).
-    # nor repeat a statement already made in this conversation or told them before.
-    old = set(conv.said) | set(speaker.told.get(listener.id, ()))
-    tellable = [r for r in records if not (r.source and r.source[0] == listener.id)
-                and _root(r, speaker)[0] != listener.name and _root(r, speaker)[1] not in old]
+    # Never tell the listener what they said themselves (no echo back along provenance), nor
+    # repeat a statement already made in this conversation or told them before.
+    said = set(conv.said)
+    tellable = [r for r in _tellable(speaker, listener.id, listener.name, records)
+                if _chain(r)[1] not in said]
     answer = ctx.backend.ask(NextLine(
         persona=speaker.id, persona_name=speaker.name, persona_summary=speaker.summary(),
         seed=seed_for(ctx, speaker.id, "line", conv.id), listener=listener.id,
@@ -114,29 +157,40 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         "line": answer.line, "shared": shared, "retrieval": seq})
     for rid in shared:
         told.append(rid)
-        original = known[rid]
-        author, statement = _root(original, speaker)
+        statement = _chain(known[rid])[1]
         conv.said.append(statement)
         speaker.told.setdefault(listener.id, []).append(statement)
-        heard = (f'{speaker.name} told me: "{statement}"' if author == speaker.name
-                 else f'{speaker.name} told me that {author} said: "{statement}"')
-        remember(listener, ctx, kind="chat", content=heard,
-                 conversation=conv.id, source=(speaker.id, rid), subject=speaker.id)
+    if shared:
+        heard = remember(listener, ctx, kind="chat", content=f'{speaker.name} told me: "{answer.line}"',
+                         conversation=conv.id, source=(speaker.id, shared[0]), subject=speaker.id)
+        # The listener now knows the speaker knows this: it will not tell it back to them.
+        listener.told.setdefault(speaker.id, []).append(_chain(heard)[1])
+        event = find_event(heard.content, heard.created, place_names(ctx.world.tilemap.addresses()))
+        if event is not None and event.start.date() == ctx.now.date() and event.end > ctx.now:
+            listener.needs_replan = True
     if answer.end or len(conv.lines) >= MAX_LINES:
         _finish(conv, personas, ctx)
         return True
     return False
 
 
-_HEARD = re.compile(r'^(?P<speaker>.+?) told me(?: that (?P<author>.+?) said)?: "(?P<statement>.*)"$', re.S)
+_HEARD = re.compile(r'^(?P<speaker>[^"]+?) told me: "(?P<statement>.*)"$', re.S)
+_NEWS = re.compile(r"^Did you hear\? ", re.S)
 
 
-def _root(record, owner: Persona) -> tuple[str, str]:
-    """(author name, original statement) of a memory: heard memories keep their first author."""
-    m = _HEARD.match(record.content) if record.kind.value == "chat" and record.source else None
-    if m is None:
-        return owner.name, record.content
-    return m.group("author") or m.group("speaker"), m.group("statement")
+def _chain(record) -> tuple[list[str], str]:
+    """(names of who passed it on, original statement) of a memory, read from its words.
+
+    'Klaus Mueller told me: "Isabella Rodriguez told me: "S""' -> (["Klaus Mueller",
+    "Isabella Rodriguez"], "S"); a memory not heard from anyone has no names.
+    """
+    names, text = [], record.content
+    m = _HEARD.match(text)
+    while m is not None:
+        names.append(m.group("speaker"))
+        text = _NEWS.sub("", m.group("statement"))
+        m = _HEARD.match(text)
+    return names, text
 
 
 def _finish(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> None:

@@ -1,7 +1,8 @@
 """Planning, day -> hour -> 5-15 minute actions (Park et al. 2023 §4.3).
 
 The day plan starts from the persona's routine and is adjusted by what retrieval brings back:
-the backend sees the retrieved memories' text and nothing else about the town's news. Each plan block is cut into hour chunks, and each chunk is decomposed into steps.
+a retrieved memory whose text states an event on that day (a place on the map, a day, a time)
+can put the event into the plan. Each plan block is cut into hour chunks, and each chunk is decomposed into steps.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from datetime import date, datetime, time, timedelta
 from ..events import EventKind
 from ..persona import Persona, PlanBlock, Step
 from ..procedures import practice
+from ..textevent import place_names
+from ..thinking.dayplan import block_evidence, events_on
 from ..thinking.questions import DecomposeTask, PlanDay, PlanItemView
 from .context import MindContext, recall, remember, seed_for, views
 
@@ -36,38 +39,42 @@ def is_sleep(description: str) -> bool:
 def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     """Make (or remake) today's plan: retrieve, then ask PlanDay; publish and remember it.
 
+    The PLAN event carries ``retrieval`` (the seq of the retrieval the plan came from) and, on
+    each block, ``evidence``: the ids of the retrieved memories whose text states an event at
+    that block's place and time (``town.thinking.dayplan``), empty for routine blocks.
+
     Returns:
         The new plan blocks (also stored on ``p.plan``); ``p.steps`` is cleared.
     """
     today = ctx.now.date()
     query = f"Plans, appointments and events on {today:%A, %B} {today.day}, {today.year}"
-    records, _ = recall(p, ctx, query, purpose="plan_day")
+    records, seq = recall(p, ctx, query, purpose="plan_day")
     routine = tuple(
         PlanItemView(start=_hm(r.start), end="24:00" if r.end == time(0) and r.start != time(0) else _hm(r.end),
                      description=r.activity, place=r.place, task=r.task)
         for r in p.spec.routine
     )
+    addresses = ctx.world.tilemap.addresses()
     answer = ctx.backend.ask(PlanDay(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
-        memories=views(records), places=tuple(_sectors(ctx.world))))
+        memories=views(records), places=tuple(a for a in addresses if a.count(":") in (1, 2))))
     p.plan = [PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
                         place=i.place, task=i.task) for i in answer.items]
     p.plan_date = today.isoformat()
     p.steps = []
     p.needs_replan = False
-    ctx.publish(EventKind.PLAN, p.id, {"level": "day", "date": p.plan_date,
-                                       "items": [b.to_dict() for b in p.plan]})
+    stated = events_on(records, today, place_names(addresses))
+    evidence = [block_evidence(b.place, b.start, b.end, stated) for b in p.plan]
+    ctx.publish(EventKind.PLAN, p.id, {"level": "day", "date": p.plan_date, "retrieval": seq,
+                                       "items": [{**b.to_dict(), "evidence": e}
+                                                 for b, e in zip(p.plan, evidence)]})
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{_hm(b.start)} {b.description}" for b in awake[:12])
-    remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}")
+    remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
+             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)))
     practice.prune(p, ctx)  # once a day: unused / long below threshold (DESIGN §4)
     return p.plan
-
-
-def _sectors(world) -> list[str]:
-    """The map's sector addresses ("world:sector"): the places anyone in town can find."""
-    return sorted({":".join(a.split(":")[:2]) for a in world.tilemap.addresses() if a.count(":") >= 1})
 
 
 def current_block(p: Persona, now: datetime) -> PlanBlock:
@@ -124,7 +131,8 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
     answer = ctx.backend.ask(DecomposeTask(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=_hm(now),
-        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=views(records)))
+        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=views(records),
+        procedures=practice.known_for(p, task=task, place=place, minutes=minutes)))
     steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
              for s in answer.steps]
     ctx.publish(EventKind.PLAN, p.id, {

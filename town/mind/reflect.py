@@ -2,7 +2,7 @@
 
 When the summed importance of memories since the last reflection reaches the threshold (150),
 the persona picks focal points from its 100 most recent memories, retrieves for each, and
-writes insights that cite their evidence (memory ids).
+writes insights that cite their evidence: at least two of the memory ids that retrieval returned.
 """
 
 from __future__ import annotations
@@ -12,7 +12,10 @@ from ..persona import Persona
 from ..thinking.questions import FocalPoints, Insights
 from .context import MindContext, recall, remember, seed_for, views
 
-__all__ = ["maybe_reflect"]
+__all__ = ["maybe_reflect", "MIN_EVIDENCE"]
+
+#: An insight rests on at least this many retrieved memories; one with fewer is not written.
+MIN_EVIDENCE = 2
 
 
 def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
@@ -31,8 +34,8 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
                                           seed=seed_for(ctx, p.id, "insight", point),
                                           focal_point=point, memories=views(records)))
         for item in answer.insights:
-            evidence = tuple(i for i in item.evidence if i in known)
-            if not evidence or item.text in written:
+            evidence = tuple(dict.fromkeys(i for i in item.evidence if i in known))
+            if len(evidence) < MIN_EVIDENCE or item.text in written:
                 continue
             written.add(item.text)
             record = remember(p, ctx, kind="reflection", content=item.text, evidence=evidence)

@@ -10,7 +10,7 @@ Parts:
     practice: the mind's use of all this (imported by ``town.mind.act``, not re-exported here).
 """
 
-from .episode import Episode, Outcome, StepFailure
+from .episode import Episode, Goal, Outcome, StepFailure
 from .generalise import anonymise, generalise_steps, generalise_text, home_of, persona_values
 from .library import Match, ProcedureLibrary, PruneRule
 from .memory import ProceduralMemory
@@ -26,6 +26,7 @@ from .procedure import (
 
 __all__ = [
     "Episode",
+    "Goal",
     "Outcome",
     "StepFailure",
     "anonymise",

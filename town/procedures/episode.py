@@ -2,18 +2,20 @@
 
 The world verifies each step as it starts (place reachable and open, object present and free);
 at the end the task's goal condition is checked: every planned step was carried out, in order,
-at the intended place (DESIGN §4). Only a verified success may be saved as a procedure.
+at the intended place, and the task's own goal (a :class:`Goal` from the persona file's routine,
+e.g. "a stove used for at least 10 minutes") held in the world (DESIGN §4). Only a verified
+success may be saved as a procedure.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..world.address import is_within
 
-__all__ = ["Episode", "Outcome", "StepFailure"]
+__all__ = ["Episode", "Goal", "Outcome", "StepFailure"]
 
 
 class Outcome(str, enum.Enum):
@@ -34,6 +36,32 @@ class StepFailure(str, enum.Enum):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Goal:
+    """A task's goal condition the world checks: an object of a kind used long enough.
+
+    Attributes:
+        uses: the object's name, the last part of its address (e.g. "stove", "grocery shelf").
+        minutes: least game minutes of carried-out steps at such an object (>= 1). A step counts
+            with its planned minutes once it has started there (one cut short by a conversation
+            still counts whole).
+    """
+
+    uses: str
+    minutes: int
+
+    def check(self, used: dict[str, int]) -> str | None:
+        """None if ``used`` (object address -> game minutes) meets the goal, else why not."""
+        got = sum(m for obj, m in used.items() if obj.rsplit(":", 1)[-1] == self.uses)
+        if got >= self.minutes:
+            return None
+        return f"goal not met: {self.uses} used {got} of {self.minutes} minutes"
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"uses", "minutes"}``."""
+        return {"uses": self.uses, "minutes": self.minutes}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Episode:
     """One attempt at a task.
 
@@ -47,6 +75,10 @@ class Episode:
         library: "persona" or "town": where the followed procedure lives (None if none).
         failure: ``{"step", "object", "reason"}`` of the step that failed, or None.
         start_tick: tick the episode began.
+        goal: the task's goal condition, or None (only the steps are checked).
+        used: object address -> game minutes of the steps carried out there.
+        calls: ``(procedure, lo, hi)`` for each sub-procedure of a followed composite procedure:
+            it covers ``planned[lo:hi]``.
     """
 
     task: str
@@ -58,6 +90,9 @@ class Episode:
     library: str | None = None
     failure: dict[str, Any] | None = None
     start_tick: int = 0
+    goal: Goal | None = None
+    used: dict[str, int] = field(default_factory=dict)
+    calls: tuple[tuple[str, int, int], ...] = ()
 
     def next_planned(self) -> dict[str, Any] | None:
         """The next planned step not yet carried out, or None."""
@@ -67,7 +102,8 @@ class Episode:
         """The episode after a step started at its place; counts it if it is the next planned one."""
         nxt = self.next_planned()
         if nxt is not None and nxt["description"] == description and nxt["object"] == obj:
-            return replace(self, done=self.done + 1)
+            used = {**self.used, obj: self.used.get(obj, 0) + int(nxt["minutes"])}
+            return replace(self, done=self.done + 1, used=used)
         return self
 
     def failed(self, description: str, obj: str, reason: StepFailure) -> Episode:
@@ -87,7 +123,26 @@ class Episode:
                 Outcome.UNVERIFIED,
                 f"done away from the intended place {self.place} (at {away[0]})",
             )
+        unmet = None if self.goal is None else self.goal.check(self.used)
+        if unmet is not None:
+            return Outcome.UNVERIFIED, unmet
         return Outcome.SUCCESS, f"all {len(self.planned)} steps carried out at {self.place}"
+
+    def call_outcomes(self) -> list[tuple[str, Outcome]]:
+        """How each sub-procedure of a followed composite fared, for feedback at both levels.
+
+        A sub-procedure succeeds with the episode; when the episode failed it fails if the failed
+        step is one of its own, succeeds if all its steps were done before, and is not judged if
+        the failure came before it started. Nothing is judged for an unverified episode.
+        """
+        outcome, _ = self.verify()
+        out = []
+        for name, lo, hi in self.calls:
+            if outcome is Outcome.SUCCESS or (outcome is Outcome.FAILURE and self.done >= hi):
+                out.append((name, Outcome.SUCCESS))
+            elif outcome is Outcome.FAILURE and lo <= self.done:
+                out.append((name, Outcome.FAILURE))
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict."""
@@ -101,9 +156,19 @@ class Episode:
             "library": self.library,
             "failure": None if self.failure is None else dict(self.failure),
             "start_tick": self.start_tick,
+            "goal": None if self.goal is None else self.goal.to_dict(),
+            "used": dict(self.used),
+            "calls": [list(c) for c in self.calls],
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Episode:
         """Inverse of :meth:`to_dict`."""
-        return cls(**{**d, "planned": tuple(dict(s) for s in d["planned"])})
+        goal = d.get("goal")
+        return cls(**{
+            **d,
+            "planned": tuple(dict(s) for s in d["planned"]),
+            "goal": None if goal is None else Goal(**goal),
+            "used": dict(d.get("used", {})),
+            "calls": tuple((str(n), int(lo), int(hi)) for n, lo, hi in d.get("calls", ())),
+        })

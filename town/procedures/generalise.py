@@ -9,12 +9,19 @@ persona. Before a procedure enters the shared town library, every persona-specif
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from .procedure import Procedure, ProcedureStep
 
-__all__ = ["home_of", "persona_values", "generalise_text", "generalise_steps", "anonymise"]
+__all__ = [
+    "home_of",
+    "persona_values",
+    "generalise_text",
+    "generalise_steps",
+    "compose",
+    "anonymise",
+]
 
 _NUMBER = re.compile(r"(?<![{\w])\d{4,}(?![\w}])")
 
@@ -75,6 +82,46 @@ def generalise_steps(
         )
         for s in steps
     )
+
+
+def compose(
+    steps: Sequence[ProcedureStep],
+    planned: Sequence[Mapping],
+    known: Mapping[str, Sequence[Mapping]],
+) -> tuple[ProcedureStep, ...]:
+    """Replace each run of verified steps that a known procedure covers by a call to it.
+
+    Scanning the steps in order, a run of ``planned`` equal to a known procedure's concrete
+    steps (same descriptions, objects and minutes, in order) becomes one step naming that
+    procedure; longer known procedures are tried first. A run must have at least two steps and
+    leave at least one step of the task's own (else it is the same task, not a part of it).
+
+    Args:
+        steps: the generalised steps, one per verified step.
+        planned: the verified concrete steps, ``{"description", "object", "minutes"}`` each.
+        known: procedure name -> its expanded steps filled with this task's values.
+
+    Returns:
+        The steps with the covered runs replaced (``steps`` itself when nothing is covered).
+    """
+    key = lambda s: (s["description"], s["object"], int(s["minutes"]))  # noqa: E731
+    concrete = [key(s) for s in planned]
+    runs = sorted(
+        ((name, [key(s) for s in run]) for name, run in known.items()),
+        key=lambda kv: (-len(kv[1]), kv[0]),
+    )
+    runs = [(name, run) for name, run in runs if 2 <= len(run) < len(concrete)]
+    out: list[ProcedureStep] = []
+    i = 0
+    while i < len(concrete):
+        hit = next((kv for kv in runs if concrete[i : i + len(kv[1])] == kv[1]), None)
+        if hit is None:
+            out.append(steps[i])
+            i += 1
+        else:
+            out.append(ProcedureStep(procedure=hit[0]))
+            i += len(hit[1])
+    return tuple(out)
 
 
 def anonymise(

@@ -190,7 +190,7 @@ class ProcedureLibrary:
                 steps=procedure.steps,
                 last_used=now,
             )
-            self._check_composition(updated)
+            self.check_composition(updated)
             updated = self._track(updated, now)
             self._procs[dup.name] = updated
             return updated, True
@@ -198,7 +198,7 @@ class ProcedureLibrary:
         while name in self._procs:  # a pruned namesake is kept for the record
             name, n = f"{procedure.name} ({n})", n + 1
         new = self._track(replace(procedure, name=name), now)
-        self._check_composition(new)
+        self.check_composition(new)
         self._store(new)
         return new, False
 
@@ -278,15 +278,25 @@ class ProcedureLibrary:
         return out
 
     # ------------------------------------------------------------------ composition
-    def _check_composition(self, procedure: Procedure) -> None:
-        """Refuse unknown sub-procedures and cycles (expanding with ``procedure`` in place)."""
+    def check_composition(self, procedure: Procedure) -> None:
+        """Refuse unknown sub-procedures and cycles (expanding with ``procedure`` in place).
+
+        Raises:
+            ProcedureError: naming the unknown procedure or the cycle.
+        """
         self._expand(procedure, (), {procedure.name: procedure})
 
     def _expand(
-        self, p: Procedure, path: tuple[str, ...], extra: dict[str, Procedure]
+        self,
+        p: Procedure,
+        path: tuple[str, ...],
+        extra: dict[str, Procedure],
+        spans: list[tuple[str, int, int]] | None = None,
+        out: list[ProcedureStep] | None = None,
     ) -> list[ProcedureStep]:
+        """Append ``p``'s action steps to ``out``; each sub-procedure's ``(name, lo, hi)`` to ``spans``."""
         path = (*path, p.name)
-        out: list[ProcedureStep] = []
+        out = [] if out is None else out
         for step in p.steps:
             if step.procedure is None:
                 out.append(step)
@@ -302,7 +312,10 @@ class ProcedureLibrary:
                 raise ProcedureError(
                     f"procedure {p.name!r}: step names unknown procedure {step.procedure!r}"
                 )
-            out.extend(self._expand(sub, path, extra))
+            lo = len(out)
+            self._expand(sub, path, extra, spans, out)
+            if spans is not None:
+                spans.append((sub.name, lo, len(out)))
         return out
 
     def expand(self, name: str, values: dict[str, str] | None = None) -> list[ProcedureStep]:
@@ -327,6 +340,20 @@ class ProcedureLibrary:
             )
             for s in steps
         ]
+
+    def calls(self, name: str) -> list[tuple[str, int, int]]:
+        """The sub-procedures ``name`` calls, at every depth, over its expanded steps.
+
+        Returns:
+            ``(sub-procedure name, lo, hi)`` each: it covers ``expand(name)[lo:hi]``; inner calls
+            come before the call that holds them. Empty for a flat procedure.
+
+        Raises:
+            ProcedureError: unknown procedure or a composition cycle.
+        """
+        spans: list[tuple[str, int, int]] = []
+        self._expand(self.get(name), (), {}, spans)
+        return spans
 
     # ------------------------------------------------------------------ state
     @_locked

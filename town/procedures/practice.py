@@ -13,14 +13,15 @@ outcome, deviation and prune is a PROCEDURE event.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..events import EventKind
 from ..mind.context import seed_for
 from ..persona import Step
 from ..thinking.questions import GeneraliseProcedure
-from .episode import Episode, Outcome, StepFailure
-from .generalise import anonymise, generalise_steps, generalise_text, persona_values
+from .episode import Episode, Goal, Outcome, StepFailure
+from .generalise import anonymise, compose, generalise_steps, generalise_text, persona_values
 from .library import ProcedureLibrary
 from .procedure import Procedure, ProcedureError, ProcedureStep, fill, parameters_of
 
@@ -33,6 +34,8 @@ __all__ = [
     "step_failed",
     "close",
     "fit_minutes",
+    "goal_of",
+    "known_for",
     "knows_closed",
     "prune",
 ]
@@ -86,6 +89,39 @@ def fit_minutes(steps: list[ProcedureStep], minutes: int) -> list[ProcedureStep]
     return out
 
 
+def goal_of(p, task: str) -> Goal | None:
+    """The goal condition the persona's own file gives ``task`` (its routine), or None."""
+    return next((r.goal for r in p.spec.routine if r.task == task and r.goal is not None), None)
+
+
+def known_for(p, *, task: str, place: str, minutes: int) -> tuple[dict[str, Any], ...]:
+    """The persona's own reliable procedures retrieved for ``task`` that may be a part of it.
+
+    Those that apply to the task as a whole (similarity >= :data:`APPLIES_AT`) are left out (the
+    task would have followed them), as are those whose parameters this task cannot fill and
+    those longer than ``minutes``.
+
+    Returns:
+        ``{"name", "steps": [{"description", "object", "minutes"}]}`` each, steps filled in for
+        ``place``: what :class:`~town.thinking.questions.DecomposeTask` offers as building blocks.
+    """
+    if p.procedures is None:
+        return ()
+    lib = p.procedures.own
+    values = persona_values(name=p.name, home_address=p.spec.home, place=place)
+    out = []
+    for match in lib.retrieve(task):
+        if match.similarity >= APPLIES_AT:
+            continue
+        try:
+            steps = lib.expand(match.procedure.name, values)
+        except ProcedureError:
+            continue
+        if sum(s.minutes for s in steps) <= minutes:
+            out.append({"name": match.procedure.name, "steps": [s.to_dict() for s in steps]})
+    return tuple(out)
+
+
 def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
     """Retrieve procedures for ``task`` and follow the first that applies.
 
@@ -132,6 +168,10 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
             lib.record_use(name, now=ctx.now)
             steps = fit_minutes(steps, minutes)
             planned = tuple(s.to_dict() for s in steps)
+            # a composite's parts that made it into the fitted steps are used too (both levels)
+            calls = tuple(
+                (sub, lo, min(hi, len(planned))) for sub, lo, hi in lib.calls(name) if lo < len(planned)
+            )
             _publish(
                 p,
                 ctx,
@@ -144,7 +184,11 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
                 similarity=round(match.similarity, 6),
                 values=values,
                 steps=list(planned),
+                calls=[list(c) for c in calls],
             )
+            for sub in dict.fromkeys(c[0] for c in calls):
+                lib.record_use(sub, now=ctx.now)
+                _publish(p, ctx, "use", which, lib, sub, task=task, place=place, via=name)
             mem.episode = Episode(
                 task=task,
                 place=place,
@@ -153,6 +197,8 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
                 procedure=name,
                 library=which,
                 start_tick=ctx.tick,
+                goal=goal_of(p, task),
+                calls=calls,
             )
             return [
                 Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
@@ -171,6 +217,7 @@ def begin(p, ctx, *, task: str, place: str, steps: list[Step]) -> None:
             {"description": s.description, "object": s.object, "minutes": s.minutes} for s in steps
         ),
         start_tick=ctx.tick,
+        goal=goal_of(p, task),
     )
 
 
@@ -230,6 +277,22 @@ def close(p, ctx) -> None:
             reason=why,
             counted=counted,
         )
+        for sub, result in ep.call_outcomes():
+            lib.record_outcome(sub, success=result is Outcome.SUCCESS, now=ctx.now)
+            _publish(
+                p,
+                ctx,
+                "outcome",
+                ep.library,
+                lib,
+                sub,
+                task=ep.task,
+                place=ep.place,
+                result=result.value,
+                reason=f"part of {ep.procedure!r}: {why}",
+                counted=True,
+                via=ep.procedure,
+            )
         if outcome is Outcome.SUCCESS and ep.library == "town":
             _learn(p, ctx, ep)  # a town procedure that worked becomes the persona's own
         prune(p, ctx)
@@ -269,7 +332,7 @@ def _generalise(p, ctx, ep: Episode) -> Procedure:
     name, when = (generalise_text(t, values) for t in (answer.name, answer.when))
     if not (parameters_of(name) | parameters_of(when)) <= known:
         name = when = generalise_text(ep.task, values)
-    return Procedure(
+    flat = Procedure(
         name=name,
         when=when,
         steps=steps,
@@ -278,6 +341,35 @@ def _generalise(p, ctx, ep: Episode) -> Procedure:
         created=ctx.now,
         last_used=ctx.now,
     )
+    return _compose(p.procedures.own, flat, ep)
+
+
+def _compose(lib: ProcedureLibrary, flat: Procedure, ep: Episode) -> Procedure:
+    """``flat`` with each run of steps that a reliable procedure of ``lib`` covers as a call to it.
+
+    Candidates are the kept procedures at or above the threshold whose steps fill with this
+    task's values, other than the one ``flat`` would update on saving (the same task); a
+    composite the library would refuse (a cycle through a candidate) is saved flat.
+    """
+    same = lib.duplicate_of(flat)
+    known = {}
+    for proc in lib.procedures():
+        if proc.pruned is not None or not lib.is_reliable(proc) or proc is same:
+            continue
+        try:
+            known[proc.name] = [s.to_dict() for s in lib.expand(proc.name, ep.values)]
+        except ProcedureError:
+            continue  # a parameter this task has no value for
+    steps = compose(flat.steps, ep.planned, known)
+    if steps == flat.steps:
+        return flat
+    composite = replace(flat, steps=steps)
+    try:
+        # saving updates ``same`` when there is one: check the steps under that name
+        lib.check_composition(composite if same is None else replace(composite, name=same.name))
+    except ProcedureError:
+        return flat
+    return composite
 
 
 def _learn(p, ctx, ep: Episode) -> None:
@@ -289,9 +381,11 @@ def _learn(p, ctx, ep: Episode) -> None:
         p, ctx, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place, merged=merged
     )
     if mem.town is not None:
+        # the town library holds flat copies: the parts a composite calls are the persona's own
+        flat = replace(proc, steps=tuple(mem.own.expand(stored.name)))
         others = [r for r in mem.roster if r[0] != p.name]
         shared, merged = mem.town.save(
-            anonymise(proc, owner=(p.name, p.spec.home), others=others), now=ctx.now
+            anonymise(flat, owner=(p.name, p.spec.home), others=others), now=ctx.now
         )
         _publish(
             p,

@@ -7,10 +7,11 @@ Parts:
     reader: :class:`RunReader` (seek, events, traces, stream as of an event, snapshots).
     lab: :func:`rescore`, the replay weight lab.
     runs: :func:`resolve_run` and :func:`list_runs` for the runs folder.
-    continuation: :func:`truncate_after_snapshot` (resume) and :func:`fork_copy` (fork).
+    continuation: :func:`newest_snapshot`, :func:`truncate_after_snapshot` (resume) and
+        :func:`fork_copy` (fork).
 """
 
-from town.recording.continuation import fork_copy, truncate_after_snapshot
+from town.recording.continuation import fork_copy, newest_snapshot, truncate_after_snapshot
 from town.recording.lab import rescore
 from town.recording.reader import RecordedStream, RunReader
 from town.recording.runs import list_runs, resolve_run
@@ -25,6 +26,7 @@ __all__ = [
     "rescore",
     "resolve_run",
     "list_runs",
+    "newest_snapshot",
     "truncate_after_snapshot",
     "fork_copy",
 ]

@@ -1,8 +1,11 @@
 """Resume and fork at a snapshot, on the run file alone (DESIGN §6).
 
-Both return the snapshot ``(tick, seq, state)`` to restore: the caller passes ``state`` to
-``Simulation.set_state``, starts its bus at ``seq`` (``EventBus(start_seq=seq)``) and its
-clock after ``tick``, and writes on with ``RunWriter.append(path)``.
+:func:`newest_snapshot` reads the snapshot to continue from without changing anything, so every
+check can run before :func:`truncate_after_snapshot` (resume: one transaction) or
+:func:`fork_copy` (fork) writes. All return the snapshot ``(tick, seq, state)`` to restore: the
+caller passes ``state`` to ``Simulation.set_state``, starts its bus at ``seq``
+(``EventBus(start_seq=seq)``) and its clock after ``tick``, and writes on with
+``RunWriter.append(path)`` (``Simulation.from_run`` does all of this).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from town.recording.database import connect, decode, open_run
 from town.recording.lock import WriterLock
 from town.recording.schema import format_time
 
-__all__ = ["truncate_after_snapshot", "fork_copy"]
+__all__ = ["newest_snapshot", "truncate_after_snapshot", "fork_copy"]
 
 Snapshot = tuple[int, int, dict[str, Any]]
 
@@ -48,8 +51,34 @@ def _snapshot(conn: sqlite3.Connection, path: Path, where: str, params: tuple) -
     return row[0], row[1], decode(path, row[2], f"snapshot at tick {row[0]}")
 
 
-def truncate_after_snapshot(path: str | Path) -> Snapshot:
-    """Cut a run back to its newest snapshot, for resume.
+def _where(at: int | datetime | None) -> tuple[str, tuple]:
+    if at is None:
+        return "", ()
+    if isinstance(at, datetime):
+        return "WHERE time <= ?", (format_time(at),)
+    return "WHERE tick <= ?", (int(at),)
+
+
+def newest_snapshot(path: str | Path, at: int | datetime | None = None) -> Snapshot:
+    """The newest snapshot of a run (at or before ``at``: a tick or a game datetime); read only.
+
+    Returns:
+        ``(tick, seq, state)`` of the snapshot.
+
+    Raises:
+        RecordingError: when the file is not a readable run or has no such snapshot.
+    """
+    path = Path(path)
+    conn = open_run(path, read_only=True)
+    try:
+        where, params = _where(at)
+        return _snapshot(conn, path, where, params)
+    finally:
+        conn.close()
+
+
+def truncate_after_snapshot(path: str | Path, tick: int | None = None) -> Snapshot:
+    """Cut a run back to its newest snapshot (or the one after tick ``tick``), for resume.
 
     Frames, events, memories, retrievals and snapshots after the snapshot are deleted in one
     transaction, and the run is marked unfinished.
@@ -67,7 +96,8 @@ def truncate_after_snapshot(path: str | Path) -> Snapshot:
         conn = open_run(path)
         try:
             with conn:
-                tick, seq, state = _snapshot(conn, path, "", ())
+                where = "" if tick is None else "WHERE tick = ?"
+                tick, seq, state = _snapshot(conn, path, where, () if tick is None else (tick,))
                 _drop_after(conn, tick, seq)
                 _set_meta(conn, finished=False)
         except sqlite3.Error as exc:
@@ -112,10 +142,7 @@ def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
 
 
 def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
-    if isinstance(at, datetime):
-        where, params = "WHERE time <= ?", (format_time(at),)
-    else:
-        where, params = "WHERE tick <= ?", (int(at),)
+    where, params = _where(at)
     source = open_run(src)
     try:
         tick, seq, state = _snapshot(source, src, where, params)

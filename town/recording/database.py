@@ -92,8 +92,10 @@ def create_run(path: Path) -> sqlite3.Connection:
     """Create the tables of a new run file at ``path`` (which must not exist).
 
     Raises:
-        RecordingError: naming the file when it cannot be created.
+        RecordingError: naming the file when it cannot be created; the file and its ``-wal``
+            and ``-shm`` are then removed (nothing half-made is left, e.g. on a full disk).
     """
+    conn = None
     try:
         conn = connect(path)
         with conn:
@@ -103,6 +105,10 @@ def create_run(path: Path) -> sqlite3.Connection:
                 (json.dumps(SCHEMA_VERSION),),
             )
     except sqlite3.Error as exc:
+        if conn is not None:
+            conn.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
         raise RecordingError(f"cannot create run file {path}: {exc}") from None
     return conn
 

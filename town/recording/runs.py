@@ -7,6 +7,7 @@ gate between a name from a URL and a path on disk.
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -14,7 +15,7 @@ from urllib.parse import unquote
 from town.errors import RecordingError
 from town.recording.reader import RunReader
 
-__all__ = ["RUN_SUFFIX", "resolve_run", "list_runs"]
+__all__ = ["RUN_SUFFIX", "resolve_run", "list_runs", "new_run_path"]
 
 #: File suffix of run files.
 RUN_SUFFIX = ".sqlite"
@@ -80,3 +81,33 @@ def list_runs(runs_dir: str | Path) -> list[dict[str, Any]]:
         except RecordingError as exc:
             runs.append({"name": path.stem, "size_bytes": path.stat().st_size, "error": str(exc)})
     return runs
+
+
+def new_run_path(runs_dir: str | Path, now: datetime | None = None) -> Path:
+    """A new run file in ``runs_dir`` named after the wall time, unique across processes.
+
+    ``<YYYYmmdd-HHMMSS>.sqlite``, or ``-2``, ``-3``, ... for runs started in the same second.
+    The name is reserved by creating its ``.lock`` side file with ``O_EXCL`` (atomic, so two
+    processes never both get it); the run's :class:`~town.recording.lock.WriterLock` takes it
+    over, and removing the run removes it.
+
+    Raises:
+        RecordingError: when the folder cannot be created or written.
+    """
+    root = Path(runs_dir)
+    stamp = f"{now or datetime.now():%Y%m%d-%H%M%S}"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        n = 0
+        while True:
+            n += 1
+            path = root / f"{stamp}{'' if n == 1 else f'-{n}'}{RUN_SUFFIX}"
+            if path.exists():
+                continue
+            try:
+                os.close(os.open(f"{path}.lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            except FileExistsError:
+                continue
+            return path
+    except OSError as exc:
+        raise RecordingError(f"cannot create a run file in {root}: {exc.strerror}") from None

@@ -1,8 +1,14 @@
 """RunWriter: the event-bus subscriber that records a run into its SQLite file (DESIGN §6).
 
-Subscribe it to the simulation's bus (``bus.subscribe(writer.handle)``). Rows of a tick are
-written as they arrive and committed together when the tick's FRAME event (published last in
-every tick) arrives, so a killed process leaves a file that replays up to its last whole tick.
+Subscribe it to the simulation's bus (``bus.subscribe(writer.handle)``). The events of a tick
+are held in memory and written and committed together when the tick's FRAME event (published
+last in every tick) arrives, so a killed process leaves a file that replays up to its last whole
+tick. A STATUS event is written and committed at once, from whatever thread publishes it, so the
+file tells a stalled or rate-limited run while its tick is still waiting.
+
+A write that fails (e.g. SQLite's "database or disk is full") rolls back the tick, closes the
+file and raises one :class:`~town.errors.RecordingError` saying which tick the file still holds;
+the writer then drops further events (``broken``).
 """
 
 from __future__ import annotations
@@ -67,10 +73,23 @@ class RunWriter:
         except RecordingError:
             self._writer_lock.release()
             raise
+        self._init_state()
+        meta = {**meta, "created": datetime.now().isoformat(timespec="seconds"), "finished": False}
+        try:
+            self._set_meta(meta)
+        except sqlite3.Error as exc:  # e.g. the disk is full: leave nothing behind
+            self._conn.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self._writer_lock.release()
+            raise RecordingError(f"cannot create run file {self.path}: {exc}") from None
+
+    def _init_state(self) -> None:
         self._lock = threading.Lock()
         self._closed = False
-        meta = {**meta, "created": datetime.now().isoformat(timespec="seconds"), "finished": False}
-        self._set_meta(meta)
+        self._broken: str | None = None
+        self._pending: list[Event] = []
+        self._last_tick: int | None = None
 
     @classmethod
     def append(cls, path: str | Path) -> RunWriter:
@@ -87,10 +106,40 @@ class RunWriter:
         except RecordingError:
             writer._writer_lock.release()
             raise
-        writer._lock = threading.Lock()
-        writer._closed = False
-        writer._set_meta({"finished": False})
+        writer._init_state()
+        try:
+            writer._set_meta({"finished": False})
+        except sqlite3.Error as exc:
+            writer._conn.close()
+            writer._writer_lock.release()
+            raise RecordingError(f"cannot write run file {writer.path}: {exc}") from None
         return writer
+
+    @property
+    def broken(self) -> str | None:
+        """Why the file could not be written (then the writer is closed), or None."""
+        return self._broken
+
+    def _fail(self, exc: sqlite3.Error) -> RecordingError:
+        """Roll back what the tick wrote, close the file and say what it still holds."""
+        self._pending.clear()
+        try:
+            self._conn.rollback()
+        except sqlite3.Error:
+            pass
+        self._conn.close()
+        self._writer_lock.release()
+        self._closed = True
+        held = ("no tick yet" if self._last_tick is None
+                else f"ticks up to {self._last_tick}, the last one committed")
+        self._broken = (f"cannot write run file {self.path}: {exc}; it holds {held} "
+                        "(replay it, or resume it once there is room)")
+        return RecordingError(self._broken)
+
+    def discard_tick(self) -> None:
+        """Drop the events of the tick in progress (it failed or was interrupted)."""
+        with self._lock:
+            self._pending.clear()
 
     def _set_meta(self, meta: dict[str, Any]) -> None:
         with self._conn:
@@ -111,16 +160,29 @@ class RunWriter:
             RecordingError: when the writer is closed or the file cannot be written.
         """
         with self._lock:
+            if self._broken is not None:
+                return  # the failure was raised once; nothing more can be written
             if self._closed:
                 raise RecordingError(
                     f"run file {self.path} is closed; cannot record {event.kind.value}"
                 )
+            if event.kind not in (EventKind.FRAME, EventKind.STATUS):
+                self._pending.append(event)
+                return
             try:
-                self._write(event)
                 if event.kind is EventKind.FRAME:
-                    self._conn.commit()
+                    self._write_pending()
+                self._write(event)
+                self._conn.commit()
             except sqlite3.Error as exc:
-                raise RecordingError(f"cannot write run file {self.path}: {exc}") from None
+                raise self._fail(exc) from None
+            if event.kind is EventKind.FRAME:
+                self._last_tick = event.tick
+
+    def _write_pending(self) -> None:
+        pending, self._pending = self._pending, []
+        for event in pending:
+            self._write(event)
 
     def _write(self, event: Event) -> None:
         time = format_time(event.time)
@@ -180,26 +242,39 @@ class RunWriter:
             RecordingError: when the writer is closed or the file cannot be written.
         """
         with self._lock:
+            if self._broken is not None:
+                raise RecordingError(self._broken)
             if self._closed:
                 raise RecordingError(f"run file {self.path} is closed; cannot snapshot tick {tick}")
             try:
                 with self._conn:
+                    self._write_pending()
                     self._conn.execute(
                         "INSERT OR REPLACE INTO snapshots (tick, time, seq, state)"
                         " VALUES (?, ?, ?, ?)",
                         (tick, format_time(time), seq, pack_json(state)),
                     )
             except sqlite3.Error as exc:
-                raise RecordingError(f"cannot write run file {self.path}: {exc}") from None
+                raise self._fail(exc) from None
 
     def close(self, *, finished: bool = True) -> None:
-        """Commit what is pending, mark the run ``finished`` in meta, and close the file."""
+        """Write what is pending, mark the run ``finished`` in meta, and close the file.
+
+        Idempotent; after a write failure (``broken``) it does nothing.
+
+        Raises:
+            RecordingError: when the file cannot be written (the writer is closed anyway).
+        """
         with self._lock:
             if self._closed:
                 return
-            self._conn.commit()
-            self._set_meta({"finished": finished})
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try:
+                with self._conn:
+                    self._write_pending()
+                self._set_meta({"finished": finished})
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                raise self._fail(exc) from None
             self._conn.close()
             self._writer_lock.release()
             self._closed = True

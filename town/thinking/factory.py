@@ -109,6 +109,7 @@ def make_backend(
         max_retries=cfg.max_retries,
         stall=stall,
         backoff_s=backoff_s,
+        max_consecutive_fallbacks=cfg.max_consecutive_fallbacks,
     )
     if cfg.cache:
         backend = CachingBackend(

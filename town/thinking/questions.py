@@ -208,7 +208,13 @@ class PlanDay(Question):
 
 @dataclass(frozen=True, kw_only=True)
 class DecomposeTask(Question):
-    """Decompose a plan block into 5-15 minute actions at objects of its place (§4.3)."""
+    """Decompose a plan block into 5-15 minute actions at objects of its place (§4.3).
+
+    ``procedures`` are reliable procedures of the persona's own that retrieval brought back for
+    the task and that fit in ``minutes``: ``{"name", "steps": [{description, object, minutes}]}``
+    each, steps filled in for this place. The answer may repeat one's steps as a part of the task
+    (Voyager's skills as building blocks, Wang et al. 2023).
+    """
 
     template: ClassVar[str] = "decompose_task"
     answer_model: ClassVar[type[BaseModel]] = StepsAnswer
@@ -218,6 +224,7 @@ class DecomposeTask(Question):
     minutes: int
     objects: tuple[str, ...]
     memories: tuple[MemoryView, ...] = ()
+    procedures: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -234,7 +241,11 @@ class ChoosePlace(Question):
 
 @dataclass(frozen=True, kw_only=True)
 class DecideToTalk(Question):
-    """Decide whether to start a conversation with a perceived persona (§4.3.2)."""
+    """Decide whether to start a conversation with a perceived persona (§4.3.2).
+
+    ``invited`` is True when the other persona asked to talk and this one decides whether to
+    accept; ``memories`` are the retrieved memories not yet told to the other persona.
+    """
 
     template: ClassVar[str] = "decide_to_talk"
     answer_model: ClassVar[type[BaseModel]] = TalkAnswer
@@ -244,6 +255,7 @@ class DecideToTalk(Question):
     own_action: str
     relationship: str = ""
     memories: tuple[MemoryView, ...] = ()
+    invited: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

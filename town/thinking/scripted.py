@@ -1,20 +1,26 @@
 """The scripted backend: deterministic rules that answer every question without a network.
 
 Rules work over the question's inputs alone (the persona's file, what it perceives, the clock and
-the retrieved memories' text), so behaviour flows through retrieval as in Park et al. 2023: a
-conversation passes on the speaker's top retrieved memories.
+the retrieved memories' text), so behaviour flows through retrieval as in Park et al. 2023:
+importance comes from the embedded rater (``town.importance``), a day plan adds an event only
+when a retrieved memory's text states it (``town.thinking.dayplan``), and a conversation passes
+on the speaker's best retrieved memories that the listener has not heard from them.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from datetime import date, datetime
 from functools import singledispatchmethod
 
 from pydantic import BaseModel
 
+from ..importance import rate
 from ..procedures.generalise import generalise_text
+from ..textevent import absolute_days, place_names
 from .backend import ThinkingBackend
+from .dayplan import events_on, with_events
 from .questions import (
     AnswerInterview,
     ChoosePlace,
@@ -93,16 +99,6 @@ def _leaf(address: str) -> str:
     return address.rsplit(":", 1)[-1]
 
 
-def _hm(text: str) -> int:
-    h, m = text.split(":")
-    return int(h) * 60 + int(m)
-
-
-def _fmt(minutes: int) -> str:
-    minutes = max(0, min(24 * 60, minutes))
-    return f"{minutes // 60:02d}:{minutes % 60:02d}"
-
-
 _ROUTINE_WORDS = re.compile(r"\b(sleep|sleeping|idle|walking|rest)\b", re.I)
 
 
@@ -129,20 +125,7 @@ class ScriptedBackend(ThinkingBackend):
     # ------------------------------------------------------------------ importance (§4.1)
     @_answer.register
     def _(self, q: RateImportance) -> ImportanceAnswer:
-        text = q.content.lower()
-        if q.kind == "whisper":
-            score = 7
-        elif q.kind == "reflection":
-            score = 6
-        elif q.kind == "chat":
-            score = 4 if "talked with" in text else 3
-        elif q.kind == "plan":
-            score = 3
-        elif _ROUTINE_WORDS.search(text):
-            score = 1
-        else:
-            score = 2
-        return ImportanceAnswer(importance=score)
+        return ImportanceAnswer(importance=rate(q.content, q.kind))
 
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
@@ -151,7 +134,11 @@ class ScriptedBackend(ThinkingBackend):
             dict(start=r.start, end=r.end, description=r.description, place=r.place, task=r.task)
             for r in q.routine
         ]
-        return DayPlanAnswer(items=blocks)
+        day = date.fromisoformat(q.date)
+        found = events_on(q.memories, day, place_names(tuple(q.places)))
+        by_id = {m.id: m for m in q.memories}
+        events = [(e, f"go to {_leaf(e.place)}: {_gist(by_id[ids[0]].content, 60)}") for e, ids in found]
+        return DayPlanAnswer(items=with_events(blocks, events, day))
 
     @_answer.register
     def _(self, q: DecomposeTask) -> StepsAnswer:
@@ -160,9 +147,17 @@ class ScriptedBackend(ThinkingBackend):
         if _ROUTINE_WORDS.search(q.task) and "sleep" in q.task.lower():
             beds = [o for o in objects if "bed" in o.lower()] or objects
             return StepsAnswer(steps=[dict(description=q.task, object=beds[0], minutes=q.minutes)])
-        steps, left = [], q.minutes
+        # a known procedure the task names (all its words in the task) is done first, as is
+        words = _content_words(q.task)
+        part = next((k for k in q.procedures if (named := _content_words(k["name"])) and named <= words
+                     and all(s["object"] in objects for s in k["steps"])), None)
+        steps = [] if part is None else [dict(s) for s in part["steps"]]
+        left = q.minutes - sum(s["minutes"] for s in steps)
+        # then objects a retrieved memory names (the "act" retrieval shapes the steps)
+        recalled = [o for o in objects
+                    if any(_leaf(o).lower() in m.content.lower() for m in q.memories)]
         while left > 0 and len(steps) < 24:
-            obj = objects[rng.randrange(len(objects))]
+            obj = recalled.pop(0) if recalled else objects[rng.randrange(len(objects))]
             minutes = min(left, rng.choice((5, 10, 10, 15)))
             verb, _ = verb_for(_leaf(obj))
             steps.append(dict(description=f"{verb} ({q.task})", object=obj, minutes=minutes))
@@ -183,35 +178,42 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: DecideToTalk) -> TalkAnswer:
         if any(w in q.other_action.lower() for w in ("sleep", "talking")):
             return TalkAnswer(talk=False, reason=f"{q.other_name} is busy")
-        news = [m for m in q.memories if m.importance >= 6 and m.kind != "plan"]
-        about = [m for m in q.memories if q.other_name.split()[0] in m.content]
+        news = _news(q.memories, q.other_name, q.persona_name)
         if news:
-            return TalkAnswer(talk=True, reason="I have news to share")
-        if q.relationship or about:
-            talk = random.Random(q.seed).random() < 0.6
-            return TalkAnswer(talk=talk, reason="I know them" if talk else "not now")
-        talk = random.Random(q.seed).random() < 0.25
-        return TalkAnswer(talk=talk, reason="say hello" if talk else "a stranger")
+            return TalkAnswer(talk=True, reason=f"I want to tell them: {_gist(news[0].content)}"[:300])
+        about = [m for m in q.memories if _first(q.other_name) in m.content]
+        # Nothing new to tell: an invitation is usually accepted, a stranger rarely addressed.
+        chance = (0.7 if q.invited else 0.15) if (q.relationship or about) else (0.5 if q.invited else 0.05)
+        talk = random.Random(q.seed).random() < chance
+        return TalkAnswer(talk=talk, reason="to say hello" if talk else "nothing new to say")
 
     @_answer.register
     def _(self, q: NextLine) -> LineAnswer:
-        first = q.listener_name.split()[0]
+        # Open with a greeting; then each turn passes on the best retrieved memory not yet told,
+        # or reacts to the news just heard, or asks for news once, or says goodbye.
+        rng = random.Random(q.seed)
+        first = _first(q.listener_name)
+        told = set(q.told)
+        news = [m for m in _news(q.memories, q.listener_name, q.persona_name) if m.id not in told]
+        if len(told) >= SHARE_PER_TALK:
+            news = []
         turn = len(q.history)
         if turn == 0:
-            return LineAnswer(line=f"Hi {first}! How are you doing?")
-        told = set(q.told)
-        fresh = [m for m in q.memories if m.id not in told and m.kind != "plan"]
-        news = [m for m in fresh if m.importance >= 6]
-        notable = [m for m in fresh if m.importance >= 4 and m.kind == "observation"]
-        if turn + 1 >= q.max_lines or not (news or notable):
-            return LineAnswer(line=f"It was good to see you, {first}. Talk soon!", end=True)
-        m = (news or notable)[0]
-        return LineAnswer(line=_retell(m.content)[:1000], shared=[m.id])
+            return LineAnswer(line=_opening(first, q.listener_name, q.memories, rng)[:1000])
+        if turn + 1 < q.max_lines and news:
+            return LineAnswer(line=_retell(news[0])[:1000], shared=[news[0].id])
+        last = q.history[-1][1]
+        if turn + 1 < q.max_lines and not _small_talk(last, _first(q.persona_name)):
+            return LineAnswer(line=_reaction(first, last, rng)[:1000])
+        if turn == 1:
+            since = _last_talk(q.listener_name, q.memories)
+            return LineAnswer(line=_PROMPTS[rng.randrange(len(_PROMPTS))].format(first=first, since=since))
+        return LineAnswer(line=_closing(first, q.memories, rng)[:1000], end=True)
 
     @_answer.register
     def _(self, q: SummariseConversation) -> SummaryAnswer:
-        shared = [line for who, line in q.history if line.startswith(("I ", "Did you", "I heard"))]
-        topic = f": {shared[0]}" if shared else ""
+        told = [line for who, line in q.history if who == q.other_name and '"' in line]
+        topic = f": {_gist(told[0])}" if told else ""
         return SummaryAnswer(summary=f"I talked with {q.other_name}{topic}"[:400])
 
     # ------------------------------------------------------------------ reflection (§4.2)
@@ -219,42 +221,45 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: FocalPoints) -> FocalPointsAnswer:
         people = [n for n in q.people if n != q.persona_name]
         weight: dict[str, int] = {}
+        topics: dict[str, int] = {}
         for m in q.memories:
             for name in people:
                 if name in m.content:
                     weight[name] = weight.get(name, 0) + m.importance
-        points = [f"How do I feel about {n}?" for n in sorted(weight, key=lambda n: (-weight[n], n))]
+            if m.importance >= 5:
+                for w in _content_words(m.content) - _name_words(people):
+                    topics[w] = topics.get(w, 0) + m.importance
+        points = [f"What do I know about the {t}?"
+                  for t in sorted(topics, key=lambda t: (-topics[t], t))[:2]]
+        points += [f"How do I feel about {n}?" for n in sorted(weight, key=lambda n: (-weight[n], n))]
         points.append("What have I been spending my time on?")
         return FocalPointsAnswer(questions=points[: q.n])
 
     @_answer.register
     def _(self, q: Insights) -> InsightsAnswer:
-        ranked = sorted(q.memories, key=lambda m: (-m.importance, m.id))[:3] or list(q.memories)
-        if not ranked:
-            return InsightsAnswer(insights=[dict(text=f"I have no answer yet to: {q.focal_point}",
-                                                 evidence=[0])])
-        subject = re.sub(r"^(What do I know about|How do I feel about|What have I been)\s*",
-                         "", q.focal_point).rstrip("?")
-        lead = ranked[0]
-        text = f"Thinking about {subject or 'my days'}, what stands out is that {_lower(lead.content)}"
-        insights = [dict(text=text[:400], evidence=[m.id for m in ranked])]
-        if len(ranked) > 1 and q.n > 1:
-            insights.append(
-                dict(text=f"{subject.capitalize() or 'My routine'} has been on my mind lately."[:400],
-                     evidence=[m.id for m in ranked[1:]])
-            )
+        subject = re.sub(r"^(What do I know about|How do I feel about|What have I been)\s*(the )?",
+                         "", q.focal_point).rstrip("?") or "my days"
+        ranked = sorted(q.memories, key=lambda m: (-m.importance, m.id))
+        insights = []
+        for group in (ranked[:3], ranked[3:6]):
+            if len(group) < 2 or len(insights) >= q.n:
+                continue
+            insights.append(dict(text=_synthesis(subject, group)[:400], evidence=[m.id for m in group]))
+        if not insights:  # fewer than two memories: nothing to conclude (reflection drops it)
+            insights.append(dict(text=f"I know too little yet about {subject}."[:400],
+                                 evidence=[m.id for m in ranked] or [0]))
         return InsightsAnswer(insights=insights)
 
     @_answer.register
     def _(self, q: AnswerInterview) -> InterviewAnswer:
-        # The question's content words (no stopwords); a retrieved memory answers it when it holds
-        # more than half of them. Best-ranked first.
+        # Relevance: how many of the question's content words a retrieved memory holds; ties
+        # keep retrieval order. No shared word: the persona does not know.
         words = _content_words(q.question)
-        hits = [m for m in q.memories
-                if words and 2 * len(words & _content_words(m.content)) > len(words)]
-        if not hits:
+        scored = [(len(words & _content_words(m.content)), -i, m) for i, m in enumerate(q.memories)]
+        best = max(scored, key=lambda s: s[:2], default=None)
+        if best is None or best[0] == 0:
             return InterviewAnswer(answer="No, I don't know anything about that.")
-        return InterviewAnswer(answer=f"Yes. {hits[0].content}"[:1000])
+        return InterviewAnswer(answer=f"Yes. {best[2].content}"[:1000])
 
     # ------------------------------------------------------------------ procedures (DESIGN §4)
     @_answer.register
@@ -284,16 +289,161 @@ def _content_words(text: str) -> set[str]:
     return {w for w in words if len(w) >= 3 and w not in _STOPWORDS}
 
 
+#: A memory worth passing on: this important or more (routine sights rate 1-3).
+NEWS_IMPORTANCE = 5
+#: Memories one speaker passes on in one conversation at most (then they react or say goodbye).
+SHARE_PER_TALK = 2
+
+_HEARD = re.compile(r'^(?P<speaker>[^"]+?) told me: "(?P<statement>.*)"$', re.S)
+
+
+def _first(name: str) -> str:
+    return name.split()[0] if name.strip() else name
+
+
+def _name_words(names) -> set[str]:
+    return {w.lower() for n in names for w in n.split()}
+
+
+def _gist(text: str, limit: int = 120) -> str:
+    """The innermost statement of a (possibly retold) memory, cut at ``limit`` characters."""
+    text = re.sub(r"^I talked with [^:]+: ", "", text)
+    m = _HEARD.match(text)
+    while m is not None:
+        text = m.group("statement")
+        m = _HEARD.match(text)
+    text = text.strip().rstrip(".")
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _news(memories, listener_name: str = "", own_name: str = "") -> list:
+    """Memories worth telling, best first.
+
+    Important, not a plan, reflection or summary, not naming the listener (news about someone
+    is not news to them), not what the speaker saw themselves doing; ranked by importance and
+    retrieval order (the views arrive best-scored first).
+    """
+    n = len(memories)
+    fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
+             if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
+             and not m.content.startswith("I talked with")
+             and not (listener_name and listener_name in m.content)
+             and not (own_name and m.content.startswith(own_name))]
+    return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
+
+
+_GREETINGS = ("Hi {first}!", "Hey {first}, good to see you.", "Oh, hello {first}!",
+              "Got a minute, {first}?", "Morning, {first}.", "Hello there, {first}.")
+_PROMPTS = ("Good to see you too, {first}. What's new{since}?", "Hi {first}! Any news{since}?",
+            "Oh hi {first}, what have you been up to{since}?", "Hey {first}. Anything new{since}?")
+_REACTIONS = ("Really, {first}? ", "Oh, I had no idea: ", "Thanks for telling me, {first}: ",
+              "Good to know: ", "Wow, {first}: ")
+_CLOSINGS = ("Anyway, I should get going.", "I'd better get back to it.", "Take care, {first}.",
+             "See you around, {first}.", "Let's catch up again soon.", "I have to run, bye {first}!")
+
+
+def _small_talk(line: str, first: str) -> bool:
+    """Whether ``line`` (said to ``first``) is a greeting, a reaction or a goodbye, not news."""
+    starts = tuple(t.format(first=first, since="").split(first)[0] or t.format(first=first, since="")
+                   for t in _GREETINGS + _PROMPTS + _REACTIONS + _CLOSINGS)
+    return line.startswith(starts) and " told me: " not in line and "Did you hear?" not in line \
+        and not line.startswith("I ")
+
+
+def _reaction(first: str, heard: str, rng: random.Random) -> str:
+    """A reply to news just heard, echoing its first words."""
+    gist = _gist(re.sub(r"^.*?(Did you hear\? )", "", heard), 60)
+    return _REACTIONS[rng.randrange(len(_REACTIONS))].format(first=first) + f"“{gist}”?"
+
+
+def _about(name: str, memories) -> list:
+    """Retrieved memories about ``name``, newest first: not plans, not the speaker's own feelings."""
+    first = _first(name)
+    about = [m for m in memories if first in m.content and m.kind != "plan"
+             and not m.content.startswith(("I ", "I'"))]
+    return sorted(about, key=lambda m: (m.created, m.id), reverse=True)
+
+
+def _last_talk(name: str, memories) -> str:
+    """" since we talked at 10:03" when a retrieved summary of a talk with ``name`` says when."""
+    talks = [m for m in _about(name, memories) if m.content.startswith(f"I talked with {name}")]
+    return f" since we talked at {talks[0].created[11:16]}" if talks and talks[0].created else ""
+
+
+def _opening(first: str, name: str, memories, rng: random.Random) -> str:
+    """A greeting plus a remark drawn from the newest retrieved memory about the listener."""
+    greeting = _GREETINGS[rng.randrange(len(_GREETINGS))].format(first=first)
+    about = _about(name, memories)
+    if not about:
+        return f"{greeting} I don't think we've met properly yet."
+    m = next((m for m in about if not _gist(m.content).startswith(("I ", "I'"))), None)
+    if m is None:
+        return f"{greeting} How are you doing?"
+    seen = re.match(rf"^{re.escape(name)} is (?P<doing>.+?)\.?$", m.content)
+    if seen:
+        doing = seen.group("doing")
+        if doing.split(" ", 1)[0].endswith("ing"):
+            return f"{greeting} Are you still {doing}?"
+        if doing.startswith("my "):
+            return f"{greeting} Always nice to run into {doing}."
+    last = re.match(rf"^I talked with {re.escape(name)}(?:: (?P<topic>.+))?$", m.content, re.S)
+    if last:
+        topic = last.group("topic")
+        when = m.created[11:16] if m.created else "last time"
+        if topic and name not in topic and first not in topic:
+            return f"{greeting} I keep thinking about what we said at {when}: {_gist(topic, 80)}."
+        return f"{greeting} We last talked at {when}, didn't we?"
+    if m.kind == "reflection":
+        return f"{greeting} I've been thinking about you lately."
+    return f"{greeting} I remember that {_lower(_gist(m.content, 90))}."
+
+
 def _lower(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:2] != "I " else text
+    return text if text[:2] in ("I ", "I'") else text[:1].lower() + text[1:]
 
 
-def _retell(content: str) -> str:
-    """Turn a memory into something said aloud: own first-person news as is, else as news."""
-    if content.startswith(("I ", "I'")):
-        return content
-    heard = re.match(r'^(?P<speaker>.+?) told me(?: that (?P<author>.+?) said)?: "(?P<statement>.*)"$', content, re.S)
-    if heard:
-        author = heard.group("author") or heard.group("speaker")
-        return f'Did you hear? {author} said: "{heard.group("statement")}"'
-    return f"Did you hear? {content}"
+def _closing(first: str, memories, rng: random.Random) -> str:
+    """A goodbye, with the speaker's next plan item when a retrieved plan names one.
+
+    "Next" is after the newest retrieved memory's time (the latest moment the speaker recalls).
+    """
+    goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
+    plans = sorted((m for m in memories if m.kind == "plan" and m.created), key=lambda m: m.created)
+    if plans:
+        latest = max(m.created for m in memories if m.created)
+        items = [i.strip() for i in plans[-1].content.partition(": ")[2].split(";") if i.strip()]
+        later = [i for i in items if i[:5] > latest[11:16] and plans[-1].created[:10] == latest[:10]]
+        if later:
+            return f"{goodbye} Next on my list: {later[0]}."
+    return goodbye
+
+
+def _synthesis(subject: str, group) -> str:
+    """An insight about ``subject`` from two or more memories.
+
+    Built from the topic words they share (or each one's main words), never one memory's sentence.
+    """
+    words = [_content_words(m.content) for m in group]
+    counts: dict[str, int] = {}
+    for ws in words:
+        for w in ws:
+            counts[w] = counts.get(w, 0) + 1
+    shared = sorted((w for w, c in counts.items() if c >= 2), key=lambda w: (-counts[w], w))[:4]
+    mean = round(sum(m.importance for m in group) / len(group))
+    if shared:
+        return (f"Thinking about {subject}: {len(group)} things I remember keep coming back to "
+                f"{', '.join(shared)}, and they matter to me ({mean}/10).")
+    heads = [", ".join(sorted(ws)[:2]) for ws in words if ws]
+    return f"Thinking about {subject}, I connect {' with '.join(heads)} ({mean}/10)."
+
+
+def _retell(m) -> str:
+    """Say a memory aloud.
+
+    Own first-person memories as they are, heard ones with who said them, sights as news;
+    relative days become the absolute date the memory meant.
+    """
+    text = absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
+    if text.startswith(("I ", "I'")) or _HEARD.match(text):
+        return text
+    return f"Did you hear? {text}"

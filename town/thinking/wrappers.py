@@ -4,8 +4,13 @@
   tick, tokens in and out, latency, cache hit, outcome) and keeps running totals.
 - :class:`StallGuard` pauses all calls after N consecutive unavailable-server failures, publishes
   STATUS "stalled", re-probes the server, and publishes STATUS "running" when it answers again.
-- :class:`RetryingBackend` retries one question with tenacity backoff (honouring Retry-After) and
-  falls back to the scripted answer after ``max_retries`` retries, recording the fallback.
+  It is the gate every attempt and every wait passes, so :meth:`StallGuard.cancel` (a stop
+  request) ends all of them at once with :class:`~town.errors.RunStopped`.
+- :class:`RetryingBackend` retries one question with tenacity backoff (honouring Retry-After,
+  shown as STATUS "rate_limited" when longer than :data:`RATE_LIMIT_NOTICE_S`) and falls back to
+  the scripted answer after ``max_retries`` retries, recording the fallback. When every one of
+  ``max_consecutive_fallbacks`` questions in a row falls back, it raises ThinkingError naming the
+  cause: the model is not answering at all (a wrong URL or model gives HTTP 404 to every request).
 - :class:`CachingBackend` answers from the SQLite cache of resolved answers when it can.
 
 The usual stack (see :func:`town.thinking.factory.make_backend`)::
@@ -17,6 +22,7 @@ All are thread-safe: the simulation asks questions from a pool of ``pool_size`` 
 
 from __future__ import annotations
 
+import collections
 import logging
 import random
 import threading
@@ -28,6 +34,7 @@ from typing import Any
 import tenacity
 from pydantic import BaseModel
 
+from ..errors import RunStopped, ThinkingError
 from ..events import EventKind
 from .backend import ThinkingBackend
 from .cache import AnswerCache, CachedAnswer, cache_key
@@ -41,7 +48,11 @@ __all__ = [
     "Resolution",
     "RetryingBackend",
     "CachingBackend",
+    "RATE_LIMIT_NOTICE_S",
 ]
+
+#: A Retry-After wait longer than this (wall seconds) is published as STATUS "rate_limited".
+RATE_LIMIT_NOTICE_S = 10.0
 
 log = logging.getLogger(__name__)
 
@@ -65,19 +76,39 @@ class CallRecorder:
 
     def __init__(self, publish: Publish | None = None):
         self._publish = publish
+        self._announce: Publish | None = None
         self._pending: list[tuple[EventKind, str | None, dict]] = []
         self._lock = threading.Lock()
 
-    def bind(self, publish: Publish) -> None:
-        """Publish through ``publish`` from now on; events kept so far are published first."""
+    def bind(self, publish: Publish, *, announce: Publish | None = None) -> None:
+        """Publish through ``publish`` from now on; events kept so far are published first.
+
+        Args:
+            publish: for MODEL_CALL events (``MindContext.publish``: held back with the
+                persona's other events while it decides).
+            announce: for STATUS events, published at once from whatever thread notices
+                (``MindContext.announce``), so viewers and the run file learn of a stall while
+                the tick still waits; default ``publish``.
+        """
         with self._lock:
             self._publish, pending, self._pending = publish, self._pending, []
+            self._announce = announce
         for event in pending:
             publish(*event)
 
     def status(self, state: str, reason: str) -> None:
-        """Publish STATUS ``{"state": state, "reason": reason}`` (town-wide)."""
-        self._send(EventKind.STATUS, None, {"state": state, "reason": reason})
+        """Publish STATUS ``{"state": state, "reason": reason, "source": "model"}`` (town-wide).
+
+        ``source`` tells the runner this is the model's health (stalled, rate_limited, running
+        again), not its own state.
+        """
+        data = {"state": state, "reason": reason, "source": "model"}
+        with self._lock:
+            announce = self._announce
+        if announce is not None:
+            announce(EventKind.STATUS, None, data)
+        else:
+            self._send(EventKind.STATUS, None, data)
 
     def _send(self, kind: EventKind, persona: str | None, data: dict) -> None:
         with self._lock:
@@ -186,7 +217,28 @@ class StallGuard:
         self._stalled = False
         self._probing = False
         self._since = 0.0
+        self._cancelled = threading.Event()
         self.stalls = 0
+
+    def cancel(self) -> None:
+        """End every wait now and refuse further attempts (a stop request; not undone)."""
+        self._cancelled.set()
+        with self._cond:
+            self._cond.notify_all()
+
+    def check(self) -> None:
+        """Raise :class:`RunStopped` once :meth:`cancel` was called."""
+        if self._cancelled.is_set():
+            raise RunStopped("stopped while waiting for the model server")
+
+    def sleep(self, seconds: float) -> None:
+        """Sleep ``seconds`` wall seconds, ended early by :meth:`cancel`.
+
+        Raises:
+            RunStopped: when cancelled (before or during the sleep).
+        """
+        if self._cancelled.wait(max(0.0, seconds)):
+            self.check()
 
     @property
     def stalled(self) -> bool:
@@ -214,8 +266,13 @@ class StallGuard:
         )
 
     def wait(self) -> None:
-        """Return at once unless stalled; else block until a probe succeeds."""
+        """Return at once unless stalled; else block until a probe succeeds.
+
+        Raises:
+            RunStopped: after :meth:`cancel` (at once, also while blocked).
+        """
         while True:
+            self.check()
             with self._cond:
                 if not self._stalled:
                     return
@@ -238,7 +295,7 @@ class StallGuard:
             if ok:
                 self._status("running", f"the model server answers again after {down:.1f} s")
                 return
-            time.sleep(self.probe_interval_s)
+            self.sleep(self.probe_interval_s)
 
     def _status(self, state: str, reason: str) -> None:
         if self.on_status is not None:
@@ -268,6 +325,8 @@ class RetryingBackend(ThinkingBackend):
         stall: pauses attempts while the server is down, or None.
         backoff_s, max_backoff_s: wall seconds of the exponential backoff.
         max_retry_after_s: longest Retry-After honoured, wall seconds.
+        max_consecutive_fallbacks: questions in a row that may fall back before the run stops
+            (0: never).
     """
 
     def __init__(
@@ -281,6 +340,7 @@ class RetryingBackend(ThinkingBackend):
         backoff_s: float = 1.0,
         max_backoff_s: float = 30.0,
         max_retry_after_s: float = 60.0,
+        max_consecutive_fallbacks: int = 20,
     ):
         self.model = model
         self.fallback = fallback
@@ -293,6 +353,10 @@ class RetryingBackend(ThinkingBackend):
         self._backoff = tenacity.wait_exponential_jitter(
             multiplier=backoff_s, max=max_backoff_s, jitter=backoff_s
         )
+        self.max_consecutive_fallbacks = int(max_consecutive_fallbacks)
+        self._fallbacks: list[str] = []  # why each question of the current streak fell back
+        self._streak_lock = threading.Lock()
+        self._local = threading.local()  # per thread: waiting out a long Retry-After
 
     def cache_identity(self, question: Question):
         """The model's cache identity of ``question`` (see ``ModelBackend.cache_identity``)."""
@@ -301,8 +365,51 @@ class RetryingBackend(ThinkingBackend):
     def _wait(self, state: tenacity.RetryCallState) -> float:
         retry_after = state.outcome.result().retry_after_s
         if retry_after is not None:
-            return min(retry_after, self.max_retry_after_s) + random.uniform(0, 0.05)
+            seconds = min(retry_after, self.max_retry_after_s)
+            if seconds > RATE_LIMIT_NOTICE_S:
+                self._local.rate_limited = True
+                self.recorder.status("rate_limited", f"the model server asked to wait {seconds:.0f} s "
+                                     "(HTTP 429); the run goes on after the wait")
+            return seconds + random.uniform(0, 0.05)
         return self._backoff(state)
+
+    def _sleep(self, seconds: float) -> None:
+        """Tenacity's sleep between attempts; a stop request (the stall guard) ends it."""
+        try:
+            if self.stall is not None:
+                self.stall.sleep(seconds)
+            else:
+                time.sleep(seconds)
+        finally:
+            if getattr(self._local, "rate_limited", False):
+                self._local.rate_limited = False
+                self.recorder.status("running", "the rate-limit wait is over")
+
+    def _count(self, fallback: bool, why: str) -> None:
+        """Count a resolved question; too many fallbacks in a row stop the run.
+
+        Raises:
+            ThinkingError: at the ``max_consecutive_fallbacks``-th fallback in a row, naming the
+                most common failure of the streak.
+        """
+        limit = self.max_consecutive_fallbacks
+        with self._streak_lock:
+            if not fallback:
+                self._fallbacks.clear()
+                return
+            self._fallbacks.append(why)
+            if limit < 1 or len(self._fallbacks) < limit:
+                return
+            reasons = collections.Counter(self._fallbacks)
+            self._fallbacks.clear()
+        (cause, n), = reasons.most_common(1)
+        share = "every request" if n == limit else f"{n} of them"
+        hint = ("; a wrong --base-url or --model usually gives HTTP 404" if "HTTP 404" in cause
+                else "")
+        raise ThinkingError(
+            f"the model answered none of the last {limit} questions, all fell back to the scripted "
+            f"answer ({share}: {cause}){hint}; the run stops "
+            "(backend.max_consecutive_fallbacks = 0 never stops)")
 
     def resolve(self, question: Question) -> Resolution:
         """The model's valid answer after retries, or the scripted answer (recorded as fallback).
@@ -315,7 +422,7 @@ class RetryingBackend(ThinkingBackend):
         def one() -> Attempt:
             nonlocal number
             if self.stall is not None:
-                self.stall.wait()
+                self.stall.wait()  # also: RunStopped after a stop request
             result = self.model.attempt(question)
             number += 1
             self.recorder.attempt(result, number=number)
@@ -328,9 +435,11 @@ class RetryingBackend(ThinkingBackend):
             wait=self._wait,
             retry=tenacity.retry_if_result(lambda a: a.outcome.retryable),
             retry_error_callback=lambda state: state.outcome.result(),
+            sleep=self._sleep,
         )(one)
         if last.answer is not None:
             self.recorder.resolved(question, fallback=False, cache_hit=False)
+            self._count(False, "")
             return Resolution(answer=last.answer, fallback=False)
         self.recorder.resolved(
             question,
@@ -338,6 +447,7 @@ class RetryingBackend(ThinkingBackend):
             cache_hit=False,
             error=f"after {number} attempts: {last.outcome.value}",
         )
+        self._count(True, last.error or last.outcome.value)
         return Resolution(answer=self.fallback.ask(question), fallback=True)
 
     def ask(self, question: Question) -> BaseModel:

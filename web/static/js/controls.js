@@ -44,7 +44,10 @@ export class Controls {
     if (!status) return;
     this.state = status.state;
     const pill = $("status");
-    pill.textContent = status.reason && status.state === "failed" ? `failed: ${status.reason}` : status.state;
+    // a failed, stalled or rate-limited run says why (the model server's state shows while a tick waits)
+    const label = status.state === "rate_limited" ? "rate limited" : status.state;
+    const why = ["failed", "stalled", "rate_limited"].includes(status.state) && status.reason;
+    pill.textContent = why ? `${label}: ${status.reason}` : label;
     pill.dataset.state = status.state;
     if ("speed" in status) {
       const value = status.speed === null ? "max" : String(status.speed).replace(/\.0$/, "");
@@ -56,7 +59,7 @@ export class Controls {
   }
 
   refresh() {
-    const live = this.state === "running" || this.state === "paused";
+    const live = ["running", "paused", "stalled", "rate_limited"].includes(this.state);
     $("btn-pause").textContent = this.state === "paused" ? "Resume" : "Pause";
     $("btn-pause").disabled = !this.allowed || !live;
     $("btn-step").disabled = !this.allowed || this.state !== "paused";

@@ -84,7 +84,8 @@ function timeline(history) {
   return el("ol", { class: "proc-timeline", title: "uses over game time" }, history.map((h) => {
     const ok = h.op === "outcome" ? (h.result === "success" ? "ok" : h.counted === false ? "uncounted" : "failed") : "";
     const label = h.op === "outcome" ? (ok === "ok" ? "✓" : ok === "failed" ? "✗" : "·") : OP_LABELS[h.op] || h.op;
-    const tip = [`${stamp(h.time)} ${h.op}`, h.result, h.reason, h.task && `task: ${h.task}`, h.rule].filter(Boolean).join(" · ");
+    const tip = [`${stamp(h.time)} ${h.op}`, h.via && `as part of ${h.via}`, h.result, h.reason, h.task && `task: ${h.task}`, h.rule]
+      .filter(Boolean).join(" · ");
     return el("li", { class: `chip op-${h.op} ${ok}`, title: tip, data: { tick: h.tick } }, [
       el("span", { class: "when" }, hhmm(h.time)), " ", label,
     ]);

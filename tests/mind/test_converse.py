@@ -1,0 +1,142 @@
+"""Talking from memory text: what is said comes from the speaker's retrieval, and the listener
+keeps the words said (Park et al. 2023 §4.3.2)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from conftest import retrieval_ids
+
+from town.events import EventKind
+from town.memory import MemoryKind
+from town.mind.converse import Conversation, accept_talk, say_next_line, want_to_talk
+from town.mind.perceive import View
+from town.textevent import find_event, place_names
+
+QUIZ = "I am hosting a quiz at Corner Cafe tomorrow from 6pm to 8pm."
+TONIGHT = "I am hosting a quiz at Corner Cafe tonight from 6pm to 8pm."
+
+
+def _bob_view(sim) -> View:
+    bob = sim.personas["bob"]
+    return View(id="bob", name="Bob Brown", x=bob.x, y=bob.y, sector="", action="reading a book",
+                kind="do", address="w:Bob's flat:bob room:armchair", conversation=None)
+
+
+def _talk(sim, lines: int) -> tuple[Conversation, list]:
+    conv = Conversation(id=1, a="ann", b="bob", start_tick=sim.clock.tick)
+    for pid in ("ann", "bob"):
+        sim.personas[pid].conversation = 1
+    for _ in range(lines):
+        sim.clock.advance(2)
+        if say_next_line(conv, sim.personas, sim.ctx):
+            break
+    return conv
+
+
+def test_shared_ids_are_among_the_cited_retrieval_and_the_listener_keeps_the_words(tiny, events):
+    """Ann knows two things worth telling but retrieval returns one memory per line (k = 1).
+    Every CHAT's ``shared`` ids are among the ids its cited retrieval returned, and for each line
+    that shared something Bob now remembers exactly 'Ann Able told me: "<line>"'."""
+    sim = tiny(**{"retrieval.k": 1})
+    seen = events(sim)
+    ann = sim.personas["ann"]
+    t = datetime(2023, 2, 13, 7)
+    ann.stream.add(kind=MemoryKind.OBSERVATION, content=QUIZ, created=t, importance=7)
+    ann.stream.add(kind=MemoryKind.OBSERVATION, content="My sister Cara got engaged to her "
+                   "long-time partner.", created=t, importance=9)
+    ann.stream.add(kind=MemoryKind.OBSERVATION, content="Bob Brown is my neighbour.", created=t,
+                   importance=3)
+    _talk(sim, 8)
+    chats = [e for e in seen if e.kind is EventKind.CHAT]
+    assert chats
+    shared_lines = [c for c in chats if c.data["shared"]]
+    assert shared_lines, [c.data["line"] for c in chats]
+    for c in chats:
+        assert set(c.data["shared"]) <= set(retrieval_ids(seen, c.data["retrieval"])), c.data
+    heard = [r.content for r in sim.personas["bob"].stream.records() if r.kind is MemoryKind.CHAT]
+    for c in shared_lines:
+        assert f'Ann Able told me: "{c.data["line"]}"' in heard
+
+
+def test_retelling_says_the_absolute_date(tiny, events):
+    """Ann heard "tomorrow" on Monday 13 Feb; telling Bob, she names Tuesday, February 14, and
+    Bob's memory read on any later day still states 14 Feb 18:00-20:00 at the cafe."""
+    sim = tiny()
+    ann = sim.personas["ann"]
+    ann.stream.add(kind=MemoryKind.OBSERVATION, content=QUIZ, created=datetime(2023, 2, 13, 7),
+                   importance=7)
+    _talk(sim, 8)
+    (heard,) = [r for r in sim.personas["bob"].stream.records() if r.kind is MemoryKind.CHAT
+                and "quiz" in r.content]
+    assert "on Tuesday, February 14" in heard.content and "tomorrow" not in heard.content
+    places = place_names(sim.world.tilemap.addresses())
+    event = find_event(heard.content, datetime(2023, 2, 16, 9), places)
+    assert (event.place, event.start, event.end) == (
+        "w:Corner Cafe", datetime(2023, 2, 14, 18), datetime(2023, 2, 14, 20))
+
+
+def test_hearing_an_event_for_today_makes_the_listener_replan(tiny):
+    """"tonight from 6pm to 8pm" told at 07:00 is an event today: Bob must replan; the same
+    news for tomorrow is not (the next day's plan will read it)."""
+    for text, replan in ((TONIGHT, True), (QUIZ, False)):
+        sim = tiny()
+        sim.personas["ann"].stream.add(kind=MemoryKind.OBSERVATION, content=text,
+                                       created=datetime(2023, 2, 13, 7), importance=7)
+        sim.personas["bob"].needs_replan = False
+        _talk(sim, 8)
+        assert sim.personas["bob"].needs_replan is replan, text
+
+
+def test_the_talk_decision_depends_on_retrieved_memories(tiny):
+    """With news to tell Bob, Ann starts a conversation at each of 10 ticks; with nothing
+    retrieved she starts one at no more than 3 (a stranger is rarely addressed)."""
+    def tries(with_news: bool) -> int:
+        sim = tiny()
+        ann = sim.personas["ann"]
+        if with_news:
+            ann.stream.add(kind=MemoryKind.OBSERVATION, content=QUIZ,
+                           created=datetime(2023, 2, 13, 7), importance=7)
+        talks = 0
+        for _ in range(10):
+            sim.clock.advance(400)
+            ann.cooldown.clear()
+            talks += want_to_talk(ann, sim.ctx, [_bob_view(sim)]) is not None
+        return talks
+
+    assert tries(True) == 10
+    assert tries(False) <= 3
+
+
+def test_the_addressed_side_decides_from_its_own_retrieval(tiny):
+    """Bob, asked by Ann, accepts at each of 10 ticks when he has news for her; with nothing
+    retrieved he declines at least once."""
+    def accepted(with_news: bool) -> int:
+        sim = tiny()
+        bob = sim.personas["bob"]
+        if with_news:
+            bob.stream.add(kind=MemoryKind.OBSERVATION, content=QUIZ,
+                           created=datetime(2023, 2, 13, 7), importance=7)
+        n = 0
+        for _ in range(10):
+            sim.clock.advance(400)
+            n += accept_talk(bob, sim.ctx, "ann", "Ann Able")[0]
+        return n
+
+    assert accepted(True) == 10
+    assert accepted(False) < 10
+
+
+def test_a_pair_with_nothing_new_talks_briefly(tiny, events):
+    """Once Ann has told Bob her news, a second conversation shares nothing: a greeting, a
+    question for news, a goodbye."""
+    sim = tiny()
+    seen = events(sim)
+    sim.personas["ann"].stream.add(kind=MemoryKind.OBSERVATION, content=QUIZ,
+                                   created=datetime(2023, 2, 13, 7), importance=7)
+    _talk(sim, 8)
+    first = len([e for e in seen if e.kind is EventKind.CHAT])
+    conv = _talk(sim, 8)
+    again = [e for e in seen if e.kind is EventKind.CHAT][first:]
+    assert len(conv.lines) <= 3 and all(not e.data["shared"] for e in again)
+

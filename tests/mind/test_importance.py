@@ -1,0 +1,54 @@
+"""The embedded importance rater on sentences that are not among its anchors (Park et al. 2023
+§4.1: brushing teeth rates low, a break-up or college acceptance high)."""
+
+from __future__ import annotations
+
+import pytest
+
+from town.importance import ANCHORS, rate
+
+MUNDANE = ("Klaus Mueller is washing the dishes at the sink.", "I put the kettle on for tea.",
+           "I swept the floor of the cafe.")
+LIFE_EVENTS = ("My grandmother passed away last night.", "I just got married to the love of my life.",
+               "I was fired from my job today.")
+PARTY = ("I am planning a Valentine's Day party at Hobbs Cafe on February 14, 2023, from 5pm to "
+         "7pm, and I want to invite everyone.")
+
+
+def test_test_sentences_are_not_anchors():
+    anchors = {s for s, _ in ANCHORS}
+    assert not anchors & set(MUNDANE + LIFE_EVENTS + (PARTY,))
+
+
+@pytest.mark.parametrize("text", MUNDANE)
+def test_mundane_rates_at_most_3(text):
+    assert rate(text, "observation") <= 3
+
+
+@pytest.mark.parametrize("text", LIFE_EVENTS)
+def test_life_event_rates_at_least_7(text):
+    assert rate(text, "whisper") >= 7
+
+
+def test_the_party_invitation_rates_at_least_6():
+    assert rate(PARTY, "observation") >= 6
+    assert rate(f'Isabella Rodriguez told me: "{PARTY}"', "chat") >= 6
+
+
+def test_rating_is_a_pure_function_of_text_and_kind():
+    assert [rate(PARTY, "chat") for _ in range(3)] == [rate(PARTY, "chat")] * 3
+    assert rate("I tied my shoelaces.", "reflection") >= 3  # an insight is never trivial
+
+
+def test_the_scripted_backend_rates_with_the_embedded_rater():
+    """What a persona's memories get: the same bar through the backend's RateImportance."""
+    from town.thinking.questions import RateImportance
+    from town.thinking.scripted import ScriptedBackend
+
+    def ask(text, kind):
+        q = RateImportance(persona="ann", persona_name="Ann Able", content=text, kind=kind)
+        return ScriptedBackend().ask(q).importance
+
+    assert ask(MUNDANE[0], "observation") <= 3
+    assert ask(LIFE_EVENTS[0], "whisper") >= 7
+    assert ask(PARTY, "observation") >= 6

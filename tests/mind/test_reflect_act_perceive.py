@@ -1,0 +1,79 @@
+"""Reflection, acting and perceiving on the tiny town: each decision rests on what retrieval
+returned (Park et al. 2023 §4.2, §4.3)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from conftest import retrieval_ids
+
+from town.events import EventKind
+from town.memory import MemoryKind
+from town.mind import maybe_reflect, perceive
+from town.mind.perceive import View
+from town.thinking.questions import DecomposeTask, MemoryView
+from town.thinking.scripted import ScriptedBackend
+
+MEMORIES = (
+    ("Bob Brown plays the piano at Corner Cafe every evening.", 6),
+    ("Bob Brown told me the piano at Corner Cafe is out of tune.", 6),
+    ("Bob Brown and I talked about music for an hour at Corner Cafe.", 7),
+    ("I read a book about music history in my armchair.", 4),
+    ("The park has new benches.", 2),
+)
+
+
+def test_insights_cite_two_or_more_retrieved_memories_and_copy_none(tiny, events):
+    """Every insight's evidence is a subset of its retrieval's ids with at least two ids, and no
+    insight's text contains (or equals) any memory's text."""
+    sim = tiny()
+    seen = events(sim)
+    ann = sim.personas["ann"]
+    for i, (text, importance) in enumerate(MEMORIES):
+        ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
+                       created=datetime(2023, 2, 13, 7, i), importance=importance)
+    ann.importance_acc = 1000
+    assert maybe_reflect(ann, sim.ctx)
+    (reflection,) = [e for e in seen if e.kind is EventKind.REFLECTION]
+    insights = reflection.data["insights"]
+    assert insights
+    for insight in insights:
+        returned = set(retrieval_ids(seen, insight["retrieval"]))
+        assert len(set(insight["evidence"])) >= 2 and set(insight["evidence"]) <= returned, insight
+        assert not any(text in insight["content"] for text, _ in MEMORIES), insight["content"]
+
+
+def _steps(memories=()):
+    q = DecomposeTask(persona="ann", persona_name="Ann Able", seed=11, task="spend time at the cafe",
+                      place="w:Corner Cafe:cafe", start="10:00", minutes=30,
+                      objects=("w:Corner Cafe:cafe:piano", "w:Corner Cafe:cafe:table",
+                               "w:Corner Cafe:cafe:counter"), memories=memories)
+    return [s.object for s in ScriptedBackend().ask(q).steps]
+
+
+def test_the_act_retrieval_changes_the_decomposition():
+    """A retrieved memory naming the counter sends the first step there, whatever the seed's
+    choice without it (which, for seed 11, is not the counter)."""
+    memory = MemoryView(id=1, content="The counter at the cafe has fresh croissants today.",
+                        kind="observation", importance=4, created="2023-02-13 09:00:00")
+    without = _steps()
+    assert without[0] != "w:Corner Cafe:cafe:counter"
+    assert _steps((memory,))[0] == "w:Corner Cafe:cafe:counter"
+
+
+def test_perceiving_a_change_of_action_leaves_an_observation(tiny):
+    """Ann sees Bob (same tile row, within the vision radius) reading: one observation naming
+    him and where he is; seeing the same action again adds nothing."""
+    sim = tiny()
+    ann, bob = sim.personas["ann"], sim.personas["bob"]
+    me = View(id="ann", name="Ann Able", x=ann.x, y=ann.y, sector="Ann's home", action="reading",
+              kind="do", address="w:Ann's home:ann room:armchair", conversation=None)
+    him = View(id="bob", name="Bob Brown", x=ann.x + 1, y=ann.y, sector="Ann's home",
+               action="read a book", kind="do", address="w:Ann's home:ann room:armchair",
+               conversation=None)
+    snapshot = {"ann": me, "bob": him}
+    assert [v.id for v in perceive(ann, sim.ctx, snapshot)] == ["bob"]
+    perceive(ann, sim.ctx, snapshot)
+    observed = [r.content for r in ann.stream.records() if r.kind is MemoryKind.OBSERVATION]
+    assert len(observed) == 1 and observed[0].startswith("Bob Brown is reading a book")
+    assert bob.stream.records() == []

@@ -1,0 +1,152 @@
+"""A failed resume or fork changes nothing: every check comes before the run is cut.
+
+A run is killed with SIGKILL inside tick 100 (ticks 0..99 committed, last snapshot after tick
+89, snapshots every 0.25 game hours = 90 ticks). Resuming it while the model server is down, a
+persona file is missing or the town folder has moved exits 2 with one line, and the file still
+holds ticks 90..99; a fork with another embedder leaves no file. Once the cause is gone, resume
+cuts back to tick 89 and goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from cli_helpers import REPO
+from fake_server import FakeOpenAIServer
+from fault_checks import assert_sound, leftovers
+
+from web.cli import main
+
+COUNTS = {
+    "frames": "SELECT COUNT(*), MAX(tick) FROM frames",
+    "events": "SELECT COUNT(*), MAX(seq) FROM events",
+    "memories": "SELECT COUNT(*), MAX(seq) FROM memories",
+    "retrievals": "SELECT COUNT(*), MAX(seq) FROM retrievals",
+    "snapshots": "SELECT COUNT(*), MAX(tick) FROM snapshots",
+}
+
+
+def counts(path) -> dict:
+    """Row count and newest tick or seq of each content table (what a cut would change)."""
+    conn = sqlite3.connect(path)
+    try:
+        return {table: conn.execute(sql).fetchone() for table, sql in COUNTS.items()}
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def killed(tmp_path_factory):
+    """(server, town folder, run file) of a run SIGKILLed inside tick 100 (openai backend)."""
+    root = tmp_path_factory.mktemp("killed")
+    town = root / "town"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    server = FakeOpenAIServer(lambda messages: "{}")  # every answer invalid: scripted fallbacks
+    run = root / "run.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TOWN_TEST_KEY": "test-key",
+           "TOWN_TEST_KILL_AT_TICK": "100"}
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tests" / "fault_checks.py"), "simulate", "--town", str(town),
+         "--hours", "1", "--out", str(run), "--quiet", "--embedder", "hashing", "--backend", "openai",
+         "--base-url", server.base_url, "--model", server.model, "--api-key-env", "TOWN_TEST_KEY",
+         "--no-cache", "--set", "backend.max_retries=0", "--set", "backend.max_consecutive_fallbacks=0",
+         "--set", "recording.snapshot_every_hours=0.25"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == -9, done.stderr
+    yield server, town, run
+    server.close()
+
+
+@pytest.fixture
+def copy(killed, tmp_path, monkeypatch):
+    """A fresh copy of the killed run (file + WAL) and of its town; the run points at the copy."""
+    server, town, run = killed
+    monkeypatch.setenv("TOWN_TEST_KEY", "test-key")
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{run}{suffix}", tmp_path / f"run.sqlite{suffix}")
+    return server, town, tmp_path / "run.sqlite"
+
+
+def _refused(capsys, *words):
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+
+
+def test_the_killed_run_holds_ticks_after_its_last_snapshot(copy):
+    """The premise: frames 0..99 and snapshots before any tick and after tick 89."""
+    _, _, run = copy
+    assert counts(run)["frames"] == (100, 99)
+    assert counts(run)["snapshots"] == (2, 89)
+
+
+def test_resume_with_the_model_server_down_cuts_nothing(copy, capsys):
+    """The model server is down: exit 2, one line naming it, the run as it was."""
+    server, _, run = copy
+    before = counts(run)
+    server.down()
+    try:
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+    finally:
+        server.up()
+    _refused(capsys, "cannot reach")
+    assert counts(run) == before
+    assert assert_sound(run) == 99
+
+
+def test_resume_with_a_persona_file_missing_cuts_nothing(copy, capsys):
+    """A persona file of the run's town is gone: exit 2, one line, the run as it was."""
+    _, town, run = copy
+    before = counts(run)
+    persona = town / "klaus_mueller.yaml"
+    kept = persona.read_bytes()
+    persona.unlink()
+    try:
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+    finally:
+        persona.write_bytes(kept)
+    _refused(capsys)
+    assert counts(run) == before
+    assert assert_sound(run) == 99
+
+
+def test_resume_with_the_town_folder_moved_cuts_nothing(copy, capsys):
+    """The run's town folder has moved: exit 2, one line naming it, the run as it was."""
+    _, town, run = copy
+    before = counts(run)
+    moved = town.with_name("moved")
+    town.rename(moved)
+    try:
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+    finally:
+        moved.rename(town)
+    _refused(capsys, str(town))
+    assert counts(run) == before
+    assert assert_sound(run) == 99
+
+
+def test_fork_with_another_embedder_leaves_no_file_and_the_parent_as_it_was(copy, capsys, tmp_path):
+    """A fork asking for another embedder: exit 2, no fork file, the parent as it was."""
+    _, _, run = copy
+    before = counts(run)
+    out = tmp_path / "fork.sqlite"
+    assert main(["fork", str(run), "--at", "2023-02-13 07:20", "--out", str(out),
+                 "--set", "embedder=minilm", "--quiet"]) == 2
+    _refused(capsys, "embedder")
+    assert leftovers(out) == []
+    assert counts(run) == before
+    assert assert_sound(run) == 99
+
+
+def test_resume_once_it_can_continue_cuts_back_to_the_snapshot_and_goes_on(copy, capsys):
+    """With everything in place: ticks 90..99 are dropped, 18 new ticks follow tick 89."""
+    _, _, run = copy
+    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 0
+    assert counts(run)["frames"][0] == 90 + 18
+    assert assert_sound(run) == 89 + 18

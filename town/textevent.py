@@ -1,0 +1,230 @@
+"""Find an event stated in a sentence: a place on the map, a day, and a time or range.
+
+"I am planning a party at Hobbs Cafe on February 14, 2023, from 5pm to 7pm" states an event at
+``the_ville:Hobbs Cafe`` from 2023-02-14 17:00 to 19:00. A memory states an event only when its
+text names all three; relative days ("tomorrow", "on Tuesday") resolve against the time the
+memory was written, so a memory read a day later still means the same day. The mind (replanning
+on what it hears) and the scripted backend (adding events to a day plan) both use this one
+parser; it reads nothing but the text, the memory's creation time and the place names.
+
+Days are resolved by ``parsedatetime`` (its ``nlp`` finder, on the sentence with the clock times
+blanked out). Clock times ("5pm", "17:00", "noon") and ranges ("5pm to 7pm", "17:00-19:00",
+"10-11am") are read by the regular expressions below, because ``parsedatetime`` merges a day with
+a following "from 10am" into the wrong hour and reads "17:00-19:00" as two unrelated times.
+Accuracy on a table of phrases and cost per call: docs/event-parsing.md.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from functools import lru_cache
+
+import parsedatetime
+
+__all__ = ["StatedEvent", "find_event", "stated_day", "stated_times", "place_names",
+           "absolute_days", "DEFAULT_MINUTES"]
+
+#: Length of an event stated with a start time only ("at noon"), in game minutes.
+DEFAULT_MINUTES = 60
+
+
+@dataclass(frozen=True)
+class StatedEvent:
+    """An event a sentence states: where (a map address) and when (game datetimes, end > start)."""
+
+    place: str
+    start: datetime
+    end: datetime
+
+
+_MERIDIEM = r"(?P<{n}ap>[ap])\.?\s?m\b\.?"
+_CLOCK = (r"(?P<{n}h>\d{{1,2}})(?:[:.](?P<{n}m>[0-5]\d))?\s*" + _MERIDIEM
+          + r"|(?P<{n}H>[01]?\d|2[0-3])[:.h](?P<{n}M>[0-5]\d)\b"
+          + r"|(?P<{n}w>noon|midday|midnight)")
+_ONE = re.compile(r"\b(?:" + _CLOCK.format(n="a") + ")", re.I)
+_RANGE = re.compile(
+    r"\b(?:(?:from|between)\s+)?(?:" + _CLOCK.format(n="a")
+    + r"|(?P<abare>\d{1,2})(?:[:.](?P<abarem>[0-5]\d))?)"
+    + r"\s*(?:-|–|—|to|until|till|and)\s*(?:" + _CLOCK.format(n="b") + ")", re.I)
+
+
+def _clock(m: re.Match, n: str) -> tuple[int, int] | None:
+    """(hour, minute) of the clock time in group set ``n`` of ``m``; None if that set is empty."""
+    g = m.groupdict()
+    if g.get(f"{n}w"):
+        return (0, 0) if g[f"{n}w"].lower() == "midnight" else (12, 0)
+    if g.get(f"{n}H") is not None:
+        return int(g[f"{n}H"]), int(g[f"{n}M"])
+    if g.get(f"{n}h") is not None:
+        h = int(g[f"{n}h"])
+        if h == 0 or h > 12:
+            return None
+        h = h % 12 + (12 if g[f"{n}ap"].lower() == "p" else 0)
+        return h, int(g[f"{n}m"] or 0)
+    return None
+
+
+def stated_times(text: str) -> tuple[time, time | None, list[tuple[int, int]]] | None:
+    """The first clock time or range in ``text``.
+
+    A range wins over a single time. Returns (start, end or None, the character spans of every
+    clock time found), or None when the text states no clock time. A range ending at or before
+    its start is dropped unless it ends at midnight (the next day).
+    """
+    spans = [m.span() for m in _ONE.finditer(text)]
+    r = _RANGE.search(text)
+    if r is not None:
+        end = _clock(r, "b")
+        start = _clock(r, "a")
+        if start is None and r.group("abare") is not None and end is not None:
+            h = int(r.group("abare"))
+            minute = int(r.group("abarem") or 0)
+            pm = r.group("bap").lower() == "p" if r.group("bap") else end[0] >= 12
+            if 1 <= h <= 12:
+                start = (h % 12 + (12 if pm else 0), minute)
+                if start >= end and pm:  # "11-1pm": the start is in the morning
+                    start = (h % 12, minute)
+        if start is not None and end is not None:
+            spans.append(r.span())
+            t0 = time(*start)
+            t1 = time(*end)
+            if t1 <= t0 and end != (0, 0):
+                return None
+            return t0, t1, spans
+    one = _ONE.search(text)
+    if one is None:
+        return None
+    start = _clock(one, "a")
+    if start is None:
+        return None
+    return time(*start), None, spans
+
+
+_CAL = threading.local()
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_TODAY_WORDS = re.compile(r"^(?:tonight|this (?:morning|afternoon|evening))$", re.I)
+_DAY_BIT = parsedatetime.pdtContext.ACU_DAY
+_MONTH_BIT = parsedatetime.pdtContext.ACU_MONTH
+_YEAR_BIT = parsedatetime.pdtContext.ACU_YEAR
+
+
+def _calendar() -> parsedatetime.Calendar:
+    cal = getattr(_CAL, "cal", None)
+    if cal is None:
+        cal = _CAL.cal = parsedatetime.Calendar(version=parsedatetime.VERSION_CONTEXT_STYLE)
+    return cal
+
+
+def _days(text: str, created: datetime) -> list[tuple[int, date, int, int]]:
+    """(rank, day, start, end) of each day phrase in ``text``.
+
+    Rank 2 names a month and day, rank 1 a relative day or weekday ("tomorrow", "on Tuesday").
+    """
+    found = []
+    for when, ctx, a, b, phrase in _calendar().nlp(text, sourceTime=created) or ():
+        words = phrase.strip().lower()
+        if _TODAY_WORDS.match(words):
+            found.append((1, created.date(), a, b))
+        elif ctx.accuracy & _DAY_BIT:
+            day = when.date()
+            bare = words.removeprefix("on ").removeprefix("this ")
+            if bare in _WEEKDAYS and _WEEKDAYS.index(bare) == created.weekday():
+                day = created.date()
+            named = bool(ctx.accuracy & _MONTH_BIT)
+            if named and not ctx.accuracy & _YEAR_BIT and (day - created.date()).days > 183:
+                day = day.replace(year=day.year - 1)  # "February 14" read on the 16th: this year's
+            found.append((2 if named else 1, day, a, b))
+    return found
+
+
+def stated_day(text: str, created: datetime) -> date | None:
+    """The day ``text`` names ("tomorrow", "on Tuesday", "February 14"), read on ``created``.
+
+    A named month and day wins over a weekday, and without a year it is the nearest such date
+    (within about six months after ``created``); a bare weekday equal to ``created``'s weekday
+    means that same day; "tonight" / "this evening" mean ``created``'s day. Returns None when no
+    day is named (a month alone, "next week" and the like name no day).
+    """
+    best = max(_days(text, created), key=lambda d: d[0], default=None)
+    return best[1] if best else None
+
+
+def absolute_days(text: str, created: datetime) -> str:
+    """``text`` with each relative day phrase written as the date it meant on ``created``.
+
+    "tomorrow", "on Tuesday", "tonight" become e.g. "on Tuesday, February 14", so a retelling on
+    a later day names the same day. A text that already names a month and day is kept.
+    """
+    times = stated_times(text)
+    days = _days(_blank(text, times[2]) if times else text, created)
+    if any(rank == 2 for rank, *_ in days):
+        return text
+    out = text
+    for _, day, a, b in sorted(days, key=lambda d: -d[2]):
+        lead = " " if out[a:a + 1] == " " else ""
+        out = f"{out[:a]}{lead}on {day:%A, %B} {day.day}{out[b:]}"
+    return out
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the given character spans replaced by spaces (positions kept)."""
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+@lru_cache(maxsize=8)
+def place_names(addresses: tuple[str, ...]) -> dict[str, str]:
+    """Lower-case place name -> address, for the sectors and areas among ``addresses``.
+
+    Names shared by several places ("kitchen", "bathroom") are left out: they do not say which.
+    Cached by the tuple of addresses (do not mutate the returned dict).
+    """
+    seen: dict[str, set[str]] = {}
+    for address in addresses:
+        parts = address.split(":")
+        if len(parts) in (2, 3):
+            seen.setdefault(parts[-1].lower(), set()).add(address)
+    return {name: next(iter(a)) for name, a in seen.items() if len(a) == 1}
+
+
+@lru_cache(maxsize=64)
+def _place_pattern(names: tuple[str, ...]) -> re.Pattern:
+    alternatives = sorted(names, key=len, reverse=True)
+    return re.compile(r"\b(" + "|".join(re.escape(n) for n in alternatives) + r")\b", re.I)
+
+
+def find_event(text: str, created: datetime, places: dict[str, str]) -> StatedEvent | None:
+    """The event ``text`` states, or None unless it names a place, a day and a clock time.
+
+    Args:
+        text: one memory's content.
+        created: when the memory was written (relative days count from it).
+        places: lower-case place name -> address (see :func:`place_names`).
+
+    Returns:
+        The event; its end is the stated end, or start + ``DEFAULT_MINUTES`` when only a start
+        time is stated.
+    """
+    if not places:
+        return None
+    where = _place_pattern(tuple(sorted(places))).search(text)
+    if where is None:
+        return None
+    times = stated_times(text)
+    if times is None:
+        return None
+    t0, t1, spans = times
+    day = stated_day(_blank(text, spans), created)
+    if day is None:
+        return None
+    start = datetime.combine(day, t0)
+    if t1 is None:
+        end = start + timedelta(minutes=DEFAULT_MINUTES)
+    else:
+        end = datetime.combine(day + timedelta(days=1) if t1 <= t0 else day, t1)
+    return StatedEvent(place=places[where.group(1).lower()], start=start, end=end)

@@ -1,0 +1,97 @@
+"""Events that retrieved memories state, and a day plan with them put in (Park et al. 2023 §4.3).
+
+The scripted day plan is the routine plus every event that a retrieved memory's text states for
+that day (``town.textevent.find_event``); the mind uses the same function to name, for each
+block of a plan from any backend, the memories that put it there (the PLAN event's evidence).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+from ..textevent import StatedEvent, find_event
+
+__all__ = ["events_on", "with_events", "block_evidence"]
+
+
+def _created(value: str | datetime) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
+
+
+def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedEvent, tuple[int, ...]]]:
+    """The events that ``memories`` state for ``day``, each with the ids of the memories stating it.
+
+    Args:
+        memories: records or views with ``id``, ``content`` and ``created`` (datetime or ISO text),
+            in retrieval order.
+        day: the plan's date.
+        places: lower-case place name -> address (``town.textevent.place_names``).
+
+    Returns:
+        (event, memory ids) in order of first mention; one entry per distinct place and time.
+    """
+    found: dict[StatedEvent, list[int]] = {}
+    for m in memories:
+        event = find_event(m.content, _created(m.created), places)
+        if event is not None and event.start.date() == day:
+            found.setdefault(event, []).append(m.id)
+    return [(e, tuple(ids)) for e, ids in found.items()]
+
+
+def _hm(minutes: int) -> str:
+    minutes = max(0, min(24 * 60, minutes))
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _minutes(hm: str) -> int:
+    h, m = hm.split(":")
+    return int(h) * 60 + int(m)
+
+
+def _span(event: StatedEvent, day: date) -> tuple[int, int]:
+    """(start, end) of the event on ``day`` in minutes after midnight (end capped at 24:00)."""
+    midnight = datetime.combine(day, time(0))
+    start = int((event.start - midnight) / timedelta(minutes=1))
+    end = int((min(event.end, midnight + timedelta(days=1)) - midnight) / timedelta(minutes=1))
+    return start, end
+
+
+def with_events(blocks: list[dict], events: list[tuple[StatedEvent, str]], day: date) -> list[dict]:
+    """``blocks`` (dicts with "start"/"end" "HH:MM", description, place, task) with each event cut in.
+
+    Args:
+        blocks: the day's blocks in time order.
+        events: (event, description) pairs; later events win where they overlap earlier ones.
+        day: the plan's date.
+
+    Returns:
+        New blocks in time order: the parts of ``blocks`` outside each event, and one block per
+        event at its place (task None).
+    """
+    for event, description in events:
+        e0, e1 = _span(event, day)
+        merged = []
+        for b in blocks:
+            b0, b1 = _minutes(b["start"]), _minutes(b["end"])
+            if b1 <= e0 or b0 >= e1:
+                merged.append(b)
+                continue
+            if b0 < e0:
+                merged.append({**b, "end": _hm(e0)})
+            if b1 > e1:
+                merged.append({**b, "start": _hm(e1)})
+        merged.append(dict(start=_hm(e0), end=_hm(e1), description=description[:200],
+                           place=event.place, task=None))
+        blocks = sorted(merged, key=lambda b: _minutes(b["start"]))
+    return blocks
+
+
+def block_evidence(block_place: str, start: datetime, end: datetime,
+                   events: list[tuple[StatedEvent, tuple[int, ...]]]) -> list[int]:
+    """Ids of the memories stating an event at (or under) ``block_place`` overlapping the block."""
+    ids: list[int] = []
+    for event, memory_ids in events:
+        same_place = block_place == event.place or block_place.startswith(event.place + ":")
+        if same_place and event.start < end and start < event.end:
+            ids += [i for i in memory_ids if i not in ids]
+    return ids
