@@ -1,4 +1,4 @@
-"""Ticks per second of a recorded town, broken down by phase (issue 8: 25 personas, one game day).
+"""Ticks per second of a recorded town, broken down by phase (25 personas, one game day).
 
 Timers are wrapped around the engine's phases from outside (the engine is not edited): each phase
 gets its *exclusive* wall time (time spent in a nested phase counts for the nested one, e.g. the

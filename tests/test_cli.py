@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import sqlite3
+from contextlib import closing
 
 import pytest
 import yaml
@@ -101,7 +103,12 @@ def test_inspect_prints_traces_of_the_real_run(party_run):
         assert column in done.stdout
     done = run_cli("inspect", str(party_run), "--persona", "klaus_mueller", "--at", "2023-02-13 12:00",
                    "--last", "1")
-    assert done.returncode == 0 and "2023-02-13 11:" in done.stdout, done.stdout[:500]
+    # the newest retrieval of Klaus at or before 12:00, read from the file with plain SQL
+    with closing(sqlite3.connect(f"file:{party_run}?mode=ro", uri=True)) as db:
+        seq, time = db.execute("SELECT seq, time FROM retrievals WHERE persona = 'klaus_mueller' AND "
+                               "time <= '2023-02-13 12:00:00' ORDER BY seq DESC LIMIT 1").fetchone()
+    assert done.returncode == 0 and f"#{seq} {time} klaus_mueller" in done.stdout, done.stdout[:500]
+    assert done.stdout.count("query:") == 1
 
 
 def test_too_long_persona_text_is_refused_at_load(town_copy, tmp_path):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import sqlite3
+from contextlib import closing
 from datetime import datetime, timedelta
 
 import pytest
@@ -11,7 +13,6 @@ from town.config import load_config
 from town.embedding import HashingEmbedder
 from town.errors import ConfigError, RecordingError
 from town.interview import interview, says_yes
-from town.metrics import knowledge
 from town.recording import RunReader
 from town.scenario import load_scenario
 from town.simulation import Simulation
@@ -35,24 +36,26 @@ def _checksum(path) -> str:
 
 
 def test_party_answer_turns_yes_after_hearing_of_it(run_path):
-    """A persona who heard of the party in a conversation says no just before it and yes after."""
+    """The first persona told of the party in a conversation says no one tick before and yes after.
+
+    Who and when come from the file by plain SQL (the first chat memory of someone other than the
+    host that mentions the party); its game time is the town's start, 07:00, plus 10 s a tick.
+    """
+    with closing(sqlite3.connect(f"file:{run_path}?mode=ro", uri=True)) as db:
+        heard = db.execute("SELECT persona, id, tick FROM memories WHERE kind = 'chat' AND persona != "
+                           "'isabella_rodriguez' AND content LIKE '%party%' ORDER BY seq LIMIT 1").fetchone()
+    assert heard, "nobody heard of the party in a conversation within 6 hours"
+    persona, memory, tick = heard
+    when = datetime(2023, 2, 13, 7, 0) + timedelta(seconds=10 * tick)
     with RunReader(run_path) as reader:
-        heard = {p: o for p, o in knowledge(reader, "party").items() if o.via == "conversation"}
-        assert heard, "nobody heard of the party in a conversation within 6 hours"
-        persona, onset = sorted(heard.items(), key=lambda kv: kv[1].seq)[0]
-        start = reader.frame(0)["time"]
-        spt = reader.meta["seconds_per_tick"]
-        when = datetime.fromisoformat(start) + timedelta(seconds=onset.tick * spt)
-        before = interview(
-            reader, persona, when - timedelta(seconds=spt), QUESTION, embedder=HashingEmbedder()
-        )
+        before = interview(reader, persona, when - timedelta(seconds=10), QUESTION, embedder=HashingEmbedder())
         after = interview(reader, persona, when, QUESTION, embedder=HashingEmbedder())
     assert before.answer == "No, I don't know anything about that."
     assert not says_yes(before.answer)
     assert says_yes(after.answer)
     assert "party" in after.answer
     top = [c for c in after.candidates if c.in_top_k]
-    assert len(top) == after.k and onset.memory in [c.id for c in top]
+    assert len(top) == after.k == 10 and memory in [c.id for c in top]
 
 
 def test_interview_leaves_the_run_file_unchanged(run_path):
@@ -73,8 +76,8 @@ def test_interview_trace_uses_the_runs_weights_and_k(run_path):
             "What did you do this morning?",
             embedder=HashingEmbedder(),
         )
-        k = reader.meta["config"]["retrieval"]["k"]
-    assert result.k == k and result.weights == (1.0, 1.0, 1.0)
+    # town/default.toml: k = 10, weights (1, 1, 1)
+    assert result.k == 10 and result.weights == (1.0, 1.0, 1.0)
     totals = [c.total for c in result.candidates]
     assert totals == sorted(totals, reverse=True)
     assert result.to_dict()["at"] == "2023-02-13 10:00:00"

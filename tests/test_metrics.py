@@ -2,62 +2,110 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from handbuilt_run import PARTY, build_run
 
 from town import metrics
+from town.interview import InterviewResult
 from town.recording import RunReader
+from town.stats import compute_stats
 
 
 @pytest.fixture
-def reader(tmp_path):
+def run(tmp_path):
+    """Path of the hand-built run."""
+    return build_run(tmp_path / "hand.sqlite")
+
+
+@pytest.fixture
+def reader(run):
     """The hand-built run, open for reading."""
-    with RunReader(build_run(tmp_path / "hand.sqlite")) as r:
+    with RunReader(run) as r:
         yield r
 
 
-def test_diffusion_follows_provenance_chains(reader):
-    """Party: 1/4 at the start, 2/4 after hour 1, 3/4 from hour 2; c's forged tag does not count."""
-    d = metrics.diffusion(reader, "party")
-    assert (d["start_count"], d["end_count"], d["personas"]) == (1, 3, 4)
-    assert [p["count"] for p in d["series"]] == [1, 2, 3, 3]
-    assert [p["share"] for p in d["series"]] == [0.25, 0.5, 0.75, 0.75]
-    assert d["series"][1]["time"] == "2023-02-14 17:00:00"
-    assert set(d["knowers"]) == {"a", "b", "d"}
-
-
 def test_knowledge_onset_says_how_it_came(reader):
-    """A by seed, b by conversation from a#0 at tick 1, d by whisper at tick 8."""
+    """A by seed, b by conversation from a#0 at tick 1, c from a#2 at tick 4, d by whisper at 8."""
     k = metrics.knowledge(reader, "party")
     assert (k["a"].via, k["a"].memory, k["a"].tick) == ("seed", 0, 0)
     assert (k["b"].via, k["b"].source, k["b"].tick) == ("conversation", ("a", 0), 1)
+    assert (k["c"].via, k["c"].source, k["c"].tick) == ("conversation", ("a", 2), 4)
     assert (k["d"].via, k["d"].memory, k["d"].tick) == ("whisper", 1, 8)
 
 
-def test_density_counts_mutual_naming_only(reader):
-    """1 of 6 pairs at the start (a-b), 2 of 6 once d names c at tick 9; c->d alone is no edge."""
-    d = metrics.density(reader)
-    assert (d["edges_start"], d["edges_end"]) == (1, 2)
-    assert d["start"] == pytest.approx(1 / 6) and d["end"] == pytest.approx(2 / 6)
-    assert [p["count"] for p in d["series"]] == [1, 1, 2, 2]
-    assert d["edges"] == [["a", "b"], ["c", "d"]]
+def test_moments_are_the_start_every_n_hours_and_the_end(reader):
+    """Every hour: hours 0-3 ending ticks 5, 11, 17; every 2 hours: 0, 2 and the end (3); every
+    12 hours: the start and the end only."""
+    hourly = metrics.moments(reader, every_hours=1)
+    assert [m.hour for m in hourly] == [0, 1, 2, 3]
+    assert [m.tick for m in hourly] == [0, 5, 11, 17]
+    assert hourly[1].time == datetime(2023, 2, 14, 17, 0)
+    assert [m.hour for m in metrics.moments(reader)] == [0, 3]
+    assert [m.hour for m in metrics.moments(reader, every_hours=2)] == [0, 2, 3]
+    # The start's streams hold the six seeded memories only; hour 1's also b#1, c#1-3 and b#2.
+    assert len(reader.stream_as_of("a", hourly[0].seq).ids) == 3
+    assert len(reader.stream_as_of("c", hourly[0].seq).ids) == 1
+    assert len(reader.stream_as_of("c", hourly[1].seq).ids) == 4
+
+
+def test_recalls_needs_every_fact():
+    """All facts must match, case-insensitively."""
+    assert metrics.recalls("Yes. A PARTY at the Cafe.", ("part(y|ies)", "cafe"))
+    assert not metrics.recalls("Yes. Someone said there is a party.", ("party", "cafe"))
+
+
+def _result(answer: str, *memories: dict) -> InterviewResult:
+    return InterviewResult(persona="d", question="Do you know Cat Cole?", at=datetime(2023, 2, 14),
+                           tick=9, seq=20, answer=answer, weights=(1, 1, 1), k=10, n_scored=3,
+                           candidates=(), retrieved=memories)
+
+
+def _memory(kind: str, content: str, *, seq: int, subject: str | None = "c") -> dict:
+    return {"id": 0, "kind": kind, "content": content, "subject": subject, "seq": seq}
+
+
+@pytest.mark.parametrize(("memory", "knows"), [
+    (_memory("observation", "Cat Cole is at the cafe.", seq=15), False),       # a sighting
+    (_memory("observation", "Cat Cole is my cousin.", seq=3), True),           # seeded: relationship
+    (_memory("chat", "Cat Cole told me: \"Hi.\"", seq=15), True),              # a conversation
+    (_memory("whisper", "Cat Cole owes me a favour.", seq=15, subject=None), True),  # heard
+    (_memory("observation", "Cat Cole runs for mayor.", seq=15, subject=None), True),  # news
+    (_memory("reflection", "Cat Cole is kind.", seq=15, subject=None), True),
+    (_memory("plan", "Meet Cat Cole at noon.", seq=15, subject=None), False),  # own plan
+    (_memory("chat", "Dan Dove told me: \"Hi.\"", seq=15, subject="d"), False),  # about another
+])
+def test_acquainted_needs_more_than_a_sighting(memory, knows):
+    """A yes counts only with a retrieved memory about the other that is more than a sighting."""
+    assert metrics.acquainted(_result("Yes. Cat Cole ...", memory), "c", "Cat Cole", 5) is knows
+    assert not metrics.acquainted(_result("No, I don't know anything about that.", memory),
+                                  "c", "Cat Cole", 5)
 
 
 def test_attendance_invited_and_thirty_minutes(reader):
-    """Invited b (conversation) and d (whisper); b (30 min) and c (60 min) came; host excluded."""
+    """Invited b, c (conversation) and d (whisper); b (30 min) and c (60 min) came; host excluded."""
     a = metrics.attendance(reader, "party", host="a", **PARTY)
-    assert a["invited"] == ["b", "d"]
+    assert a["invited"] == ["b", "c", "d"]
     assert a["attended"] == ["b", "c"]
-    assert a["invited_attended"] == ["b"]
+    assert a["invited_attended"] == ["b", "c"]
     assert a["minutes"] == {"a": 60.0, "b": 30.0, "c": 60.0, "d": 20.0}
 
 
-def test_cost_per_persona_per_game_hour(reader):
-    """Over 3 game hours: a 2 calls / 240 tokens, b 1 call / 60 tokens (a cache hit)."""
+def test_cost_counts_requests_not_marker_events(reader, run):
+    """3 requests (a 2, b 1), 300 tokens over 3 game hours; b's fallback and cache-hit markers are
+    no requests, and `town stats` counts the same."""
     c = metrics.cost(reader)
     assert c["hours"] == pytest.approx(3.0)
-    assert c["personas"]["a"]["calls_per_hour"] == pytest.approx(2 / 3)
+    assert c["personas"]["a"]["requests_per_hour"] == pytest.approx(2 / 3)
     assert c["personas"]["a"]["tokens_per_hour"] == pytest.approx(80.0)
-    assert c["personas"]["b"]["cache_hits"] == 1
-    assert c["personas"]["c"]["calls"] == 0
+    b = c["personas"]["b"]
+    assert (b["requests"], b["fallbacks"], b["cache_hits"]) == (1, 1, 1)
+    assert b["tokens_per_hour"] == pytest.approx(20.0)
+    assert c["personas"]["c"]["requests"] == 0
+    assert c["total"]["requests"] == 3
+    assert c["total"]["requests_per_hour"] == pytest.approx(1.0)
     assert c["total"]["tokens_per_hour"] == pytest.approx(100.0)
+    stats = compute_stats(run)["total"]
+    assert {k: stats[k] for k in ("requests", "fallbacks", "cache_hits", "tokens_in", "tokens_out")} == {
+        k: c["total"][k] for k in ("requests", "fallbacks", "cache_hits", "tokens_in", "tokens_out")}

@@ -1,14 +1,17 @@
 """Tests of scenario loading: the_ville, and each kind of invalid file."""
 
+import re
 import shutil
 from collections import deque
 from datetime import datetime, time
+from pathlib import Path
 
 import pytest
 import yaml
 
 from town.errors import ConfigError
 from town.scenario import TOWNS_DIR, EventType, load_scenario
+from town.world.fields import TEXT_LIMITS
 
 
 @pytest.fixture(scope="module")
@@ -169,6 +172,21 @@ def test_probe_gathering_host_must_exist(town_copy):
         load_scenario(town_copy)
 
 
+def test_network_probe_question_and_paper(town_copy):
+    """``network`` gives the relationship question (default "Do you know {name}?") and the paper's
+    density; a question without {name} is refused, naming the field."""
+    assert load_scenario(town_copy).network.question == "Do you know {name}?"
+    _edit(town_copy / "probes.yaml", lambda d: d.__setitem__("network", {
+        "question": "Have you met {name}?",
+        "paper": {"citation": "Park et al. 2023 §7.1.2", "density": {"start": 0.2, "end": 0.7}}}))
+    network = load_scenario(town_copy).network
+    assert network.question == "Have you met {name}?"
+    assert network.paper["density"] == {"start": 0.2, "end": 0.7}
+    _edit(town_copy / "probes.yaml", lambda d: d["network"].__setitem__("question", "Who is it?"))
+    with pytest.raises(ConfigError, match=r"probes.yaml: network.question: must contain \{name\}"):
+        load_scenario(town_copy)
+
+
 def test_probe_key_must_name_a_probe(town_copy):
     """A seeded memory naming an unknown probe is refused, naming the field."""
     _edit(town_copy / "isabella_rodriguez.yaml", lambda d: d["memories"][0].__setitem__("probe", "parade"))
@@ -240,3 +258,29 @@ def test_missing_town_lists_the_towns(tmp_path):
     (tmp_path / "alpha").mkdir()
     with pytest.raises(ConfigError, match="towns in .*: alpha"):
         load_scenario("beta", towns_dir=tmp_path)
+
+
+def _documented_limits() -> dict[str, int]:
+    """The 'Text limits' table of docs/scenario-files.md as {field: characters}."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "scenario-files.md").read_text()
+    section = doc.split("## Text limits", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \|$", section, re.M)
+    other = re.search(r"^\| any other text .* \| (\d+) \|$", section, re.M)
+    return {**{k: int(v) for k, v in rows}, "*": int(other.group(1))}
+
+
+def test_text_limits_are_documented():
+    """docs/scenario-files.md lists every TEXT_LIMITS entry with its value, and the default 2000."""
+    assert _documented_limits() == {**TEXT_LIMITS, "*": 2000}
+
+
+@pytest.mark.parametrize(("field", "limit"), [("lifestyle", 2000), ("name", 100)])
+def test_a_text_one_over_its_limit_is_refused(town_copy, field, limit):
+    """A text at the limit loads; one character more is one line naming file, field and limit."""
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d.__setitem__(field, "x" * limit))
+    load_scenario(town_copy)
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d.__setitem__(field, "x" * (limit + 1)))
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    assert err.value.file.endswith("klaus_mueller.yaml") and err.value.field == field
+    assert f"is {limit + 1} characters long; at most {limit}" in err.value.reason

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import ConfigError, TownError
 
-__all__ = ["main", "build_parser", "STOP_GRACE_S"]
+__all__ = ["main", "build_parser", "saved_line", "STOP_GRACE_S"]
 
 #: Wall seconds a stop request (Ctrl-C, SIGTERM) waits for the tick to end by itself before the
 #: model calls it waits on are cancelled; the process ends within about twice that.
@@ -97,11 +97,14 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--at", help='game time, e.g. "2023-02-14 12:00" (default: the end of the run)')
     s.add_argument("question", help='e.g. "Do you know about a party?"')
 
-    s = sub.add_parser("evaluate", help="diffusion, relationship density, attendance and cost of a run")
+    s = sub.add_parser("evaluate", help="interview every persona: diffusion, relationship density, "
+                                         "attendance and cost of a run")
     s.add_argument("run", help="run file")
     s.add_argument("--out", help="folder for report.json and the PNG plots (default <run>.evaluation/)")
+    s.add_argument("--every", type=float, default=12.0, metavar="HOURS",
+                   help="game hours between diffusion samples, besides the start and the end (default 12)")
     s.add_argument("--interview", action="store_true",
-                   help="also ask every persona about each news item and list the answers")
+                   help="also list every persona's answer to each probe's question at the end")
     s = sub.add_parser("generate", help="write a new town folder of N generated residents (no model needed)")
     s.add_argument("--personas", type=int, required=True, metavar="N", help="number of residents")
     s.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
@@ -249,7 +252,6 @@ def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
             task = bar.add_task("", total=total, rate="-")
             for i in range(total):
                 if stop["requested"]:
-                    console.print(f"interrupted at tick {sim.clock.tick}; the run is saved and can be resumed")
                     break
                 try:
                     sim.step()
@@ -268,6 +270,8 @@ def _drive(sim, total: int, out: Path, *, quiet: bool) -> int:
         signal.signal(signal.SIGTERM, previous_term)
         sim.close(finished=completed)
     _print_summary(out, time.perf_counter() - started)
+    if stop["requested"]:
+        console.print(f"{saved_line(out)} (interrupted; `resume` continues it)", highlight=False)
     return 0
 
 
@@ -325,6 +329,21 @@ def _flatten(d: dict, prefix: str = "") -> dict:
     return out
 
 
+def saved_line(path: Path) -> str:
+    """What a stopped run holds, in one line: "saved runs/X.sqlite: ticks 0..N, last snapshot at T".
+
+    Raises:
+        RecordingError: for a missing or damaged run file.
+    """
+    from .recording import RunReader
+
+    with RunReader(path) as reader:
+        first, last, snapshots = reader.first_tick, reader.last_tick, reader.snapshots()
+    ticks = "no ticks yet" if last is None else f"ticks {first}..{last}"
+    snap = f"last snapshot at {snapshots[-1][1]}" if snapshots else "no snapshot"
+    return f"saved {path}: {ticks}, {snap}"
+
+
 def _print_summary(path: Path, seconds: float) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -348,7 +367,6 @@ def _print_summary(path: Path, seconds: float) -> None:
 def cmd_inspect(args: argparse.Namespace) -> int:
     """`town inspect`: print retrieval traces as tables, one row per candidate."""
     from rich.console import Console
-    from rich.table import Table
 
     from .clock import parse_game_time
     from .recording import RunReader
@@ -362,27 +380,63 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             until = int((at - start).total_seconds() // reader.meta.get("seconds_per_tick", 10))
         rows = reader.retrievals(persona, purpose=args.purpose, until_tick=until, limit=args.last,
                                  newest_first=True)[::-1]
-        # the trace table needs ~150 columns; a narrower terminal wraps lines rather than
-        # squeezing the memory text to nothing
-        console = Console(width=max(150, Console().width) if sys.stdout.isatty() else 200)
+        console = Console()
         if not rows:
             console.print(f"no retrievals of {persona} match")
         for summary in rows:
             trace = reader.retrieval(summary["seq"])
-            t = Table(title=f"#{summary['seq']} {trace['game_time']} {persona} [{trace['purpose']}] "
-                            f"query: {trace['query']!r}  weights={trace['weights']} k={trace['k']} "
-                            f"scored={trace['n_scored']}", title_justify="left")
-            for col in ("rank", "content", "hours", "recency", "importance", "relevance",
-                        "rec·n", "imp·n", "rel·n", "total"):
-                t.add_column(col, overflow="fold", max_width=60 if col == "content" else None,
-                             no_wrap=col != "content")
-            for c in trace["candidates"]:
-                t.add_row(str(c["rank"]) + ("" if c["in_top_k"] else " (runner-up)"), c["content"],
-                          f"{c['hours']:.2f}", f"{c['recency']:.4f}", str(c["importance"]),
-                          f"{c['relevance']:.4f}", f"{c['recency_part']:.3f}", f"{c['importance_part']:.3f}",
-                          f"{c['relevance_part']:.3f}", f"{c['total']:.4f}")
-            console.print(t)
+            print_candidates(console, f"#{summary['seq']} {trace['game_time']} {persona} [{trace['purpose']}] "
+                                      f"query: {trace['query']!r}  weights={trace['weights']} k={trace['k']} "
+                                      f"scored={trace['n_scored']}", trace["candidates"])
     return 0
+
+
+#: The content column is never narrower than this (characters); below it traces go vertical.
+MIN_CONTENT = 30
+_NUMBERS = (("hours", "hours", "{:.2f}"), ("recency", "recency", "{:.4f}"), ("importance", "importance", "{}"),
+            ("relevance", "relevance", "{:.4f}"), ("rec·n", "recency_part", "{:.3f}"),
+            ("imp·n", "importance_part", "{:.3f}"), ("rel·n", "relevance_part", "{:.3f}"), ("total", "total", "{:.4f}"))
+
+
+def print_candidates(console, title: str, candidates: list[dict]) -> None:
+    """Print a retrieval trace's candidates so that it fits ``console.width``.
+
+    A table whose content column wraps (never below :data:`MIN_CONTENT` characters) when the
+    terminal is wide enough for it; else one block per candidate (rank and scores on one line,
+    the memory's full text wrapped below it).
+
+    Args:
+        console: a ``rich.console.Console`` (its width: the terminal's, or ``COLUMNS``).
+        title: the trace's heading.
+        candidates: ``CandidateScore.to_dict()`` rows, best first.
+    """
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    def rank(c):
+        return str(c["rank"]) + ("" if c["in_top_k"] else " (runner-up)")
+
+    rows = [(rank(c), *(fmt.format(c[key]) for _, key, fmt in _NUMBERS)) for c in candidates]
+    names = ("rank", *(name for name, _, _ in _NUMBERS))
+    # every column but the content at its widest cell, the content at its minimum, 3 per border
+    fixed = sum(max(len(x) for x in column) for column in zip(names, *rows))
+    if fixed + MIN_CONTENT + 3 * (len(names) + 1) + 1 <= console.width:
+        table = Table(title=title, title_justify="left", expand=True)
+        table.add_column("rank", no_wrap=True)
+        table.add_column("content", overflow="fold", min_width=MIN_CONTENT, ratio=1)
+        for name in names[1:]:
+            table.add_column(name, no_wrap=True, justify="right")
+        for c, row in zip(candidates, rows, strict=True):
+            table.add_row(row[0], Text(c["content"]), *row[1:])
+        console.print(table)
+        return
+    console.print(Text(title, style="italic"))
+    for c, row in zip(candidates, rows, strict=True):
+        parts = "  ".join(f"{name} {value}" for name, value in zip(names[1:], row[1:], strict=True))
+        console.print(Text(f"rank {row[0]}", style="bold"))
+        console.print(Padding(Text(parts, style="dim"), (0, 0, 0, 4)))
+        console.print(Padding(Text(c["content"]), (0, 0, 0, 4)))
 
 
 def _persona_id(reader, name: str) -> str:
@@ -406,7 +460,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_interview(args: argparse.Namespace) -> int:
     """`town interview`: answer a question from a persona's memory as of --at, with the retrieval trace."""
     from rich.console import Console
-    from rich.table import Table
+    from rich.padding import Padding
+    from rich.text import Text
 
     from .interview import interview
     from .recording import RunReader
@@ -416,49 +471,58 @@ def cmd_interview(args: argparse.Namespace) -> int:
         at = args.at or reader.frame(reader.last_tick)["time"]
         result = interview(reader, persona, at, args.question)
     console = Console()
-    console.print(f"[bold]{persona}[/bold] at {result.at:%Y-%m-%d %H:%M} (tick {result.tick}): {result.question}")
-    console.print(f"  {result.answer}")
-    t = Table(title=f"retrieval: weights={list(result.weights)} k={result.k} scored={result.n_scored}",
-              title_justify="left")
-    for col in ("rank", "content", "hours", "importance", "relevance", "rec·n", "imp·n", "rel·n", "total"):
-        t.add_column(col, overflow="fold")
-    for c in result.candidates:
-        t.add_row(str(c.rank) + ("" if c.in_top_k else " (runner-up)"), c.content[:80], f"{c.hours:.2f}",
-                  str(c.importance), f"{c.relevance:.4f}", f"{c.recency_part:.3f}",
-                  f"{c.importance_part:.3f}", f"{c.relevance_part:.3f}", f"{c.total:.4f}")
-    console.print(t)
+    console.print(Text(persona, style="bold") + Text(f" at {result.at:%Y-%m-%d %H:%M} (tick {result.tick}): "
+                                                     f"{result.question}"))
+    console.print(Padding(Text(result.answer), (0, 0, 0, 2)))
+    print_candidates(console, f"retrieval: weights={list(result.weights)} k={result.k} scored={result.n_scored}",
+                     [c.to_dict() for c in result.candidates])
     return 0
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    """`town evaluate`: print the evaluation table and write report.json + PNG plots."""
+    """`town evaluate`: interview every persona, print the tables, write report.json + PNG plots."""
     from rich.console import Console
     from rich.table import Table
 
-    from .evaluate import PAPER, evaluate, format_summary, write_report
+    from .evaluate import diffusion_rows, evaluate, format_summary, write_report
     from .recording import RunReader
 
+    every = _hours(args.every, "--every")
     with RunReader(args.run) as reader:
-        report = evaluate(reader, interview=args.interview)
+        report = evaluate(reader, every_hours=every)
     out = Path(args.out) if args.out else Path(args.run).with_suffix(".evaluation")
     paths = write_report(report, out)
-    console = Console()
-    t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours")
-    for col in ("measure", "start", "end"):
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours, "
+                    f"answers by the {report['answered_by']} backend")
+    for col in ("measure", "start", "end", "paper"):
         t.add_column(col)
     for row in format_summary(report):
         t.add_row(*row)
     console.print(t)
-    for tag, rows in (report.get("interviews") or {}).items():
-        it = Table(title=f"interviews: {tag}")
-        for col in ("persona", "provenance", "answer"):
-            it.add_column(col, overflow="fold")
-        for r in rows:
-            it.add_row(r["persona"], "knows" if r["knows"] else "-", r["answer"])
-        console.print(it)
-    paper = "; ".join(f"{name} {a:.0%} -> {b:.0%}" if name != "density" else f"density {a:.3f} -> {b:.2f}"
-                      for name, (a, b) in PAPER.items())
-    console.print(f"paper (Park et al. 2023 §7.1): {paper}")
+    if report["diffusion"]:
+        header, rows = diffusion_rows(report)
+        dt = Table(title="diffusion at each sample time: share who recall the news when asked "
+                         "[upper bound: share holding a memory whose provenance leads to it]")
+        for col in header:
+            dt.add_column(col)
+        for row in rows:
+            dt.add_row(*row)
+        console.print(dt)
+    if args.interview:
+        for name, d in report["diffusion"].items():
+            it = Table(title=f"interviews at the end: {d['question']}")
+            for col in ("persona", "recalled", "provenance", "answer"):
+                it.add_column(col, overflow="fold")
+            recalled = set(d["series"][-1]["recalled"])
+            for pid, answer in d["answers"].items():
+                it.add_row(pid, "yes" if pid in recalled else "-", "holds" if pid in d["knowers"] else "-",
+                           answer)
+            console.print(it)
+    citations = sorted({d["paper"]["citation"] for d in report["diffusion"].values() if d.get("paper")}
+                       | ({report["density"]["paper"]["citation"]} if report["density"].get("paper") else set()))
+    if citations:
+        console.print(f"paper figures from the town's probes.yaml ({'; '.join(citations)})")
     console.print(f"written: {', '.join(str(p) for p in paths.values())}")
     return 0
 

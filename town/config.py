@@ -34,7 +34,7 @@ __all__ = [
 
 
 class BackendName(str, enum.Enum):
-    """Thinking backends (DESIGN §5)."""
+    """Thinking backends (docs/design, §3)."""
 
     SCRIPTED = "scripted"
     OPENAI = "openai"
@@ -88,7 +88,7 @@ class ReflectionConfig:
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class ProceduresConfig:
-    """Least reliability in [0, 1] for a procedure to be retrieved (DESIGN §4)."""
+    """Least reliability in [0, 1] for a procedure to be retrieved (docs/design, §2)."""
 
     threshold: float
 
@@ -128,7 +128,7 @@ class PerceptionConfig:
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class BackendConfig:
-    """The thinking backend and its wrappers (DESIGN §5). Times are wall seconds."""
+    """The thinking backend and its wrappers (docs/design, §3). Times are wall seconds."""
 
     name: BackendName
     api_key_env: str

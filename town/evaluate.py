@@ -1,11 +1,16 @@
 """The evaluation report of a recorded run (Park et al. 2023 §7): JSON + PNG plots.
 
-:func:`evaluate` gathers the measures of :mod:`town.metrics` for every news item of the run's
-town: information diffusion over game time, relationship network density, attendance of each
-gathering, and model-call cost. With ``interview=True`` every persona is also asked a fixed
-question per news item at the end of the run (:func:`town.interview.interview`), and the answer
-is listed beside the provenance verdict. :func:`write_report` writes ``report.json``,
-``diffusion.png`` and ``density.png``. Reads the run file only; never writes to it.
+:func:`evaluate` interviews every persona of the run, as the paper did, and gathers the
+measures of :mod:`town.metrics`: for each probe of the town's ``probes.yaml`` (docs/scenario-files.md)
+the share who recall it at each sample moment, beside the provenance upper bound, and the
+attendance of its gathering; the relationship network density at the start and the end; and
+the model-request cost. The paper's figures come from the probes file, never from this module.
+:func:`write_report` writes ``report.json``, ``diffusion.png`` and ``density.png``. Reads the
+run file only; never writes to it.
+
+Cost: one recorded stream is rebuilt per persona and moment, every question is embedded once
+(in one batch), and each persona is asked every question due at a moment before the next
+persona's stream is built.
 """
 
 from __future__ import annotations
@@ -15,155 +20,157 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
-from .metrics import attendance, cost, density, diffusion, load_memories
+from .interview import Interviewer
+from .metrics import attendance, cost, density, diffusion, knowledge, load_memories, moments, start_seq
+from .scenario import NetworkProbe
 
-__all__ = ["evaluate", "write_report", "interview_question", "format_summary"]
-
-
-def interview_question(tag: str) -> str:
-    """The fixed interview question asked about news item ``tag`` ("Do you know about the party?")."""
-    return f"Do you know about the {tag.replace('_', ' ')}?"
+__all__ = ["evaluate", "write_report", "format_summary", "diffusion_rows"]
 
 
-def _news(reader, scenario) -> tuple:
-    """The run's evaluation probes: from ``scenario``, else from the town folder in the meta."""
+def _probes(reader, scenario) -> tuple[tuple, NetworkProbe]:
+    """The run's probes and network probe: from ``scenario``, else from the folder in the meta."""
     if scenario is None:
         from .scenario import load_scenario
 
         folder = reader.meta.get("scenario")
         if not folder:
-            return ()
+            return (), NetworkProbe()
         try:
             scenario = load_scenario(folder)
         except ConfigError:
-            return ()
-    return tuple(scenario.probes)
+            return (), NetworkProbe()
+    return tuple(scenario.probes), getattr(scenario, "network", None) or NetworkProbe()
 
 
 def evaluate(
     reader,
     *,
     scenario=None,
-    tags: tuple[str, ...] | None = None,
-    interview: bool = False,
+    probes: tuple[str, ...] | None = None,
+    every_hours: float = 12.0,
     backend=None,
     embedder=None,
 ) -> dict[str, Any]:
-    """Measure a recorded run.
+    """Measure a recorded run by interviewing its personas (Park et al. 2023 §7.1).
 
     Args:
         reader: a :class:`town.recording.RunReader`.
         scenario: the run's :class:`town.scenario.Scenario` (default: loaded from the folder the
-            run's meta names); gives the news tags and gatherings.
-        tags: news tags to measure (default: every news item of the scenario).
-        interview: also interview every persona about each item at the end of the run.
-        backend: thinking backend for interviews (default: scripted).
-        embedder: embedder for interview queries (default: the run's, by its meta name).
+            run's meta names); gives the probes and the network probe. Without one, only the
+            density and the cost are measured.
+        probes: names of the probes to measure (default: all).
+        every_hours: game hours between sample moments (besides the start and the end).
+        backend: thinking backend that answers (default: the run's).
+        embedder: embedder for the questions (default: the run's, by its meta name).
 
     Returns:
-        ``{"run", "town", "personas", "hours", "diffusion": {tag: metrics.diffusion(...)},
-        "density": metrics.density(...), "attendance": {tag: metrics.attendance(...)},
-        "cost": metrics.cost(...), "interviews": {tag: [{"persona", "question", "answer",
-        "says_knows", "knows"}]}}`` (``interviews`` only with ``interview=True``).
+        ``{"run", "town", "personas", "hours", "answered_by", "moments": [Moment.to_dict()],
+        "diffusion": {probe: metrics.diffusion(...) + {"paper"}}, "density":
+        metrics.density(...) + {"question", "paper"}, "attendance": {probe:
+        metrics.attendance(...) + {"paper"}}, "cost": metrics.cost(...)}``; ``paper`` is the
+        probe file's figures (None when it has none).
+
+    Raises:
+        ConfigError: for a bad meta ``config`` or an unknown embedder.
+        ThinkingError: when the run's model backend cannot be reached.
     """
-    news = _news(reader, scenario)
-    tags = tuple(tags) if tags is not None else tuple(n.name for n in news)
+    items, network = _probes(reader, scenario)
+    if probes is not None:
+        items = tuple(p for p in items if p.name in probes)
+    asker = Interviewer(reader, backend=backend, embedder=embedder)
+    personas = reader.personas()
+    names = asker.names
+    when = moments(reader, every_hours)
+    ends = sorted({0, len(when) - 1})
+    about = {b: network.question.replace("{name}", names[b]) for b in personas}
+    asker.embed([p.question for p in items] + list(about.values()))
+    recall: dict[str, dict] = {p.name: {} for p in items}
+    know: dict[tuple[int, str, str], Any] = {}
+    for i, m in enumerate(when):
+        for a in personas:
+            for p in items:
+                recall[p.name][(i, a)] = asker.ask(a, p.question, at=m.time, tick=m.tick, seq=m.seq)
+            if i in ends:
+                for b in personas:
+                    if b != a:
+                        know[(ends.index(i), a, b)] = asker.ask(
+                            a, about[b], at=m.time, tick=m.tick, seq=m.seq)
     memories = load_memories(reader)
     spent = cost(reader)
     report: dict[str, Any] = {
         "run": str(reader.path),
         "town": reader.meta.get("town"),
-        "personas": len(reader.personas()),
+        "personas": len(personas),
         "hours": spent["hours"],
-        "diffusion": {t: diffusion(reader, t, memories=memories) for t in tags},
-        "density": density(reader, memories=memories),
+        "answered_by": getattr(asker.backend, "name", type(asker.backend).__name__),
+        "moments": [m.to_dict() for m in when],
+        "diffusion": {},
+        "density": {**density([when[i] for i in ends], know, names, start_seq(reader)),
+                    "question": network.question, "paper": network.paper},
         "attendance": {},
         "cost": spent,
     }
-    for item in news:
-        g = item.gathering
-        if g is not None and item.name in tags:
-            report["attendance"][item.name] = attendance(
-                reader,
-                item.name,
-                place=g.place,
-                start=g.start,
-                end=g.end,
-                host=g.host,
-                memories=memories,
-            )
-    if interview:
-        report["interviews"] = _interviews(reader, report, tags, backend, embedder)
+    for p in items:
+        onsets = knowledge(reader, p.name, memories=memories)
+        report["diffusion"][p.name] = {**diffusion(p, when, recall[p.name], personas, onsets),
+                                       "paper": p.paper}
+        g = p.gathering
+        if g is not None:
+            report["attendance"][p.name] = {
+                **attendance(reader, p.name, place=g.place, start=g.start, end=g.end, host=g.host,
+                             memories=memories),
+                "paper": (p.paper or {}).get("attendance"),
+            }
     return report
 
 
-def _interviews(reader, report, tags, backend, embedder) -> dict[str, list[dict[str, Any]]]:
-    from .interview import interview as ask
-    from .interview import load_embedder, says_yes
+def _plot(lines: list[dict], *, title: str, ylabel: str, path: Path) -> None:
+    """Plot ``lines`` into a PNG at ``path``.
 
-    embedder = embedder or load_embedder(reader)
-    at = reader.frame(reader.last_tick)["time"]
-    out: dict[str, list[dict[str, Any]]] = {}
-    for tag in tags:
-        knowers = report["diffusion"][tag]["knowers"]
-        rows = []
-        for pid in reader.personas():
-            result = ask(
-                reader, pid, at, interview_question(tag), backend=backend, embedder=embedder
-            )
-            rows.append(
-                {
-                    "persona": pid,
-                    "question": result.question,
-                    "answer": result.answer,
-                    "says_knows": says_yes(result.answer),
-                    "knows": pid in knowers,
-                }
-            )
-        out[tag] = rows
-    return out
-
-
-def _plot(
-    series_by_label: dict[str, list[dict]],
-    *,
-    title: str,
-    ylabel: str,
-    path: Path,
-    reference: dict[str, tuple[float, float]] | None = None,
-) -> None:
+    Each line is ``{"label", "hours", "shares", "style": "-" | "--" | "paper", "group"}``; lines
+    of one group share a colour.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
-    for label, series in series_by_label.items():
-        ax.plot([p["hour"] for p in series], [p["share"] for p in series], label=label, linewidth=2)
-    for label, (start, end) in (reference or {}).items():
-        hours = max((p["hour"] for s in series_by_label.values() for p in s), default=48)
-        ax.plot([0, hours], [start, end], linestyle=":", color="grey", linewidth=1)
-        ax.annotate(
-            f"paper: {label}", (hours, end), fontsize=8, color="grey", ha="right", va="bottom"
-        )
+    colors: dict[str, str] = {}
+    for line in lines:
+        kwargs: dict[str, Any] = {"label": line["label"], "linewidth": 2 if line["style"] == "-" else 1,
+                                  "linestyle": line["style"], "marker": "o" if line["style"] == "-" else None}
+        if line["style"] == "paper":  # two figures, start and end: markers, nothing in between
+            kwargs.update(linestyle="none", marker="D", markersize=7, markerfacecolor="none")
+        if line.get("group") in colors:
+            kwargs["color"] = colors[line["group"]]
+        (drawn,) = ax.plot(line["hours"], line["shares"], **kwargs)
+        colors.setdefault(line.get("group", line["label"]), drawn.get_color())
     ax.set_xlabel("game hours since start")
     ax.set_ylabel(ylabel)
     ax.set_ylim(0, 1.02)
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    if series_by_label:
-        ax.legend(loc="lower right")
+    if lines:
+        ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
 
 
-#: Park et al. 2023 §7.1 figures (start share, end share) drawn as dotted reference lines.
-PAPER = {"party": (0.04, 0.52), "candidacy": (0.04, 0.32), "density": (0.167, 0.74)}
+def _paper_line(paper: dict | None, key: str, hours: float, group: str) -> list[dict]:
+    figures = (paper or {}).get(key)
+    if not figures:
+        return []
+    return [{"label": f"{group}: paper ({paper['citation']})", "hours": [0, hours],
+             "shares": [figures["start"], figures["end"]], "style": "paper", "group": group}]
 
 
 def write_report(report: dict[str, Any], out_dir: str | Path) -> dict[str, Path]:
     """Write ``report.json``, ``diffusion.png`` and ``density.png`` into ``out_dir``.
+
+    The diffusion plot draws, per probe, the interview share (solid), the provenance upper
+    bound (dashed) and the paper's start and end (open diamonds) when the probe file gives them.
 
     Returns:
         ``{"json", "diffusion", "density"}`` -> written paths.
@@ -176,57 +183,67 @@ def write_report(report: dict[str, Any], out_dir: str | Path) -> dict[str, Path]
         "density": out / "density.png",
     }
     paths["json"].write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
-    diff = report["diffusion"]
-    _plot(
-        {t: d["series"] for t, d in diff.items()},
-        title="Information diffusion",
-        ylabel="share of personas who know",
-        path=paths["diffusion"],
-        reference={t: PAPER[t] for t in diff if t in PAPER},
-    )
-    _plot(
-        {"density": report["density"]["series"]},
-        title="Relationship network density",
-        ylabel="density 2|E| / (|V|(|V|-1))",
-        path=paths["density"],
-        reference={"density": PAPER["density"]},
-    )
+    hours = report["hours"]
+    lines = []
+    for name, d in report["diffusion"].items():
+        label = name.replace("_", " ")
+        xs = [p["hour"] for p in d["series"]]
+        lines.append({"label": f"{label}: recalled when asked", "hours": xs,
+                      "shares": [p["share"] for p in d["series"]], "style": "-", "group": name})
+        lines.append({"label": f"{label}: holds a memory (upper bound)", "hours": xs,
+                      "shares": [p["bound_share"] for p in d["series"]], "style": "--", "group": name})
+        lines.extend(_paper_line(d.get("paper"), "diffusion", hours, name))
+    _plot(lines, title="Information diffusion", ylabel="share of personas", path=paths["diffusion"])
+    den = report["density"]
+    _plot([{"label": "density (interviews)", "hours": [p["hour"] for p in den["series"]],
+            "shares": [p["share"] for p in den["series"]], "style": "-", "group": "density"},
+           *_paper_line(den.get("paper"), "density", hours, "density")],
+          title="Relationship network density", ylabel="density 2|E| / (|V|(|V|-1))",
+          path=paths["density"])
     return paths
 
 
-def format_summary(report: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """The report as rows (measure, start, end) for printing."""
+def _paper_cell(paper: dict | None, key: str, fmt: str) -> str:
+    figures = (paper or {}).get(key)
+    if not figures:
+        return ""
+    return f"{format(figures['start'], fmt)} -> {format(figures['end'], fmt)}"
+
+
+def format_summary(report: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """The report as rows (measure, start, end, paper) for printing."""
     rows = []
-    for tag, d in report["diffusion"].items():
-        rows.append(
-            (
-                f"diffusion: {tag}",
-                f"{d['start']:.0%} ({d['start_count']}/{d['personas']})",
-                f"{d['end']:.0%} ({d['end_count']}/{d['personas']})",
-            )
-        )
+    for name, d in report["diffusion"].items():
+        n = d["personas"]
+        b = d["bound"]
+        rows.append((f"diffusion: {name} (recalled when asked)",
+                     f"{d['start']:.0%} ({d['start_count']}/{n})", f"{d['end']:.0%} ({d['end_count']}/{n})",
+                     _paper_cell(d.get("paper"), "diffusion", ".0%")))
+        rows.append((f"  upper bound: holds a memory of {name}",
+                     f"{b['start']:.0%} ({b['start_count']}/{n})", f"{b['end']:.0%} ({b['end_count']}/{n})", ""))
     den = report["density"]
-    rows.append(
-        (
-            "network density",
-            f"{den['start']:.3f} ({den['edges_start']} edges)",
-            f"{den['end']:.3f} ({den['edges_end']} edges)",
-        )
-    )
-    for tag, a in report["attendance"].items():
-        rows.append(
-            (
-                f"{tag}: invited / attended",
-                f"{len(a['invited'])} invited",
-                f"{len(a['invited_attended'])} of them came; {len(a['attended'])} guests in all",
-            )
-        )
+    rows.append(("network density (interviews)", f"{den['start']:.3f} ({den['edges_start']} edges)",
+                 f"{den['end']:.3f} ({den['edges_end']} edges)", _paper_cell(den.get("paper"), "density", ".3f")))
+    for name, a in report["attendance"].items():
+        paper = a.get("paper")
+        rows.append((f"{name}: invited / of them came", f"{len(a['invited'])} invited",
+                     f"{len(a['invited_attended'])} came ({len(a['attended'])} guests in all)",
+                     f"{paper['invited']:.0f} invited, {paper['came']:.0f} came" if paper else ""))
     total = report["cost"]["total"]
-    rows.append(
-        (
-            "model calls per game hour",
-            "",
-            f"{total['calls_per_hour']:.1f} ({total['tokens_per_hour']:.0f} tokens/h)",
-        )
-    )
+    rows.append(("model requests per game hour", "",
+                 f"{total['requests_per_hour']:.1f} ({total['tokens_per_hour']:.0f} tokens/h)", ""))
     return rows
+
+
+def diffusion_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Diffusion at each sample moment: (column names, rows of "recalled (upper bound)" cells)."""
+    names = list(report["diffusion"])
+    header = ["game hour", "time", *(f"{n}: recalled (upper bound)" for n in names)]
+    rows = []
+    for i, m in enumerate(report["moments"]):
+        cells = [f"{m['hour']:g}", m["time"][:16]]
+        for n in names:
+            p = report["diffusion"][n]["series"][i]
+            cells.append(f"{p['share']:.0%} ({p['count']}) [{p['bound_share']:.0%} ({p['bound_count']})]")
+        rows.append(cells)
+    return header, rows

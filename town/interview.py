@@ -3,9 +3,13 @@
 The persona's memory stream is rebuilt as it was at that time from the run file
 (:meth:`RunReader.stream_as_of`), the question is embedded with the run's embedder, the stream is
 ranked with the run's retrieval weights and k through :func:`town.memory.scoring.rank` (the one
-scoring function), and the retrieved memories go to an :class:`AnswerInterview` question (scripted
-backend by default). The answer comes with the retrieval trace it used. Nothing is written to the
-run file: the interview's retrieval does not move any record's ``last_accessed``.
+scoring function), and the retrieved memories go to an :class:`AnswerInterview` question (one
+interview: the scripted backend by default; :class:`Interviewer`, which ``evaluate`` uses: the
+run's backend, :func:`run_backend`). The answer comes with the retrieval trace and the
+retrieved records it was given (question in; answer text and memories out). :class:`Interviewer`
+asks many questions, reusing one stream per persona and moment and embedding questions in
+batches. Nothing is written to the run file: an interview's retrieval does not move any
+record's ``last_accessed``.
 """
 
 from __future__ import annotations
@@ -22,10 +26,12 @@ from .config import Config, load_config
 from .embedding import Embedder, make_embedder
 from .errors import ConfigError, RecordingError
 from .memory.trace import CandidateScore
+from .memory.vectors import VectorIndex
 from .recording.lab import score_stream
 from .thinking.questions import AnswerInterview, MemoryView
 
-__all__ = ["InterviewResult", "interview", "load_embedder", "run_config", "says_yes", "tick_at"]
+__all__ = ["InterviewResult", "Interviewer", "interview", "load_embedder", "run_config", "says_yes",
+           "run_backend", "seq_after", "tick_at"]
 
 
 
@@ -42,6 +48,10 @@ class InterviewResult:
         weights: (recency, importance, relevance) used; k: records retrieved.
         n_scored: records in the stream as of then.
         candidates: the top k then the runners-up, best first (trace rows).
+        retrieved: the records the answer was given (the top k), best first, each the recorded
+            memory (``MemoryRecord.to_dict()`` fields, provenance included: ``kind``,
+            ``subject``, ``source``, ``evidence``, ``probe``) plus ``seq`` and ``tick`` of its
+            event. Measurement only: the backend saw text, kind, importance and creation time.
     """
 
     persona: str
@@ -54,6 +64,7 @@ class InterviewResult:
     k: int
     n_scored: int
     candidates: tuple[CandidateScore, ...]
+    retrieved: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict (``at`` as "YYYY-MM-DD HH:MM:SS")."""
@@ -68,6 +79,7 @@ class InterviewResult:
             "k": self.k,
             "n_scored": self.n_scored,
             "candidates": [c.to_dict() for c in self.candidates],
+            "retrieved": [dict(m) for m in self.retrieved],
         }
 
 
@@ -114,6 +126,26 @@ def load_embedder(reader) -> Embedder:
                          backend=None if config is None else config.backend)
 
 
+def run_backend(reader):
+    """The thinking backend the run was recorded with, from its meta ``config`` (scripted when absent).
+
+    A model backend is built as the run had it (:func:`town.thinking.factory.make_backend`:
+    retries, scripted fallback and, by default, the answer cache), with its start-up check.
+
+    Raises:
+        ConfigError: for a bad meta ``config`` or missing model settings.
+        ThinkingError: when the run's model server cannot be reached.
+    """
+    config = run_config(reader)
+    if config is None or config.backend.name == "scripted":
+        from .thinking.scripted import ScriptedBackend
+
+        return ScriptedBackend()
+    from .thinking.factory import make_backend
+
+    return make_backend(config)
+
+
 def says_yes(answer: str) -> bool:
     """True when an interview answer affirms ("Yes ...")."""
     return answer.strip().lower().startswith("yes")
@@ -144,6 +176,139 @@ def tick_at(reader, at: datetime | str) -> tuple[datetime, int]:
     return at, min(tick, last)
 
 
+@dataclass
+class _Moment:
+    """One persona's recorded stream just before ``seq``, its index and its records by id."""
+
+    persona: str
+    seq: int
+    stream: Any
+    index: VectorIndex | None
+    records: dict[int, dict[str, Any]]
+
+
+class Interviewer:
+    """Asks questions of a recorded run's personas, from their memory as of a moment.
+
+    Many interviews share work: the questions are embedded in batches and remembered, and the
+    stream of the persona and moment asked last is kept, so asking everyone many questions at a
+    few moments rebuilds one stream per persona and moment. Nothing is written to the run file.
+
+    Args:
+        reader: a :class:`town.recording.RunReader` (only read).
+        backend: a thinking backend (default: the run's, :func:`run_backend`).
+        embedder: embeds the questions (default: the run's, :func:`load_embedder`).
+
+    Raises:
+        ConfigError: for an unknown embedder or a bad meta ``config`` (naming the run file).
+        ThinkingError: when the run's model backend cannot be reached.
+    """
+
+    def __init__(self, reader, *, backend=None, embedder: Embedder | None = None):
+        self.reader = reader
+        config = run_config(reader) or load_config()
+        self.weights, self.k = config.retrieval.weights, config.retrieval.k
+        self.embedder = embedder or load_embedder(reader)
+        self.backend = backend if backend is not None else run_backend(reader)
+        listed = reader.meta.get("personas")
+        self.names = {pid: ((listed.get(pid) or {}).get("name", pid) if isinstance(listed, dict) else pid)
+                      for pid in reader.personas()}
+        self._vectors: dict[str, np.ndarray] = {}
+        self._moment: _Moment | None = None
+
+    def embed(self, questions) -> None:
+        """Embed, in one batch, those of ``questions`` not embedded yet."""
+        new = list(dict.fromkeys(q for q in questions if q not in self._vectors))
+        if new:
+            for q, row in zip(new, self.embedder.embed(new)):
+                self._vectors[q] = np.asarray(row, dtype=np.float32)
+
+    def moment(self, at: datetime | str) -> tuple[datetime, int, int]:
+        """``(at, tick, seq)`` of game time ``at``: the last tick at or before it, and its seq.
+
+        The seq is :func:`seq_after` the tick: the stream as of then holds events with seq < it.
+
+        Raises:
+            ConfigError, RecordingError: as :func:`tick_at`.
+        """
+        at, tick = tick_at(self.reader, at)
+        return at, tick, seq_after(self.reader, tick)
+
+    def _at(self, persona: str, seq: int) -> _Moment:
+        m = self._moment
+        if m is None or (m.persona, m.seq) != (persona, seq):
+            stream = self.reader.stream_as_of(persona, seq)
+            index = None
+            if len(stream.ids):
+                index = VectorIndex(stream.embeddings.shape[1])
+                index.add(stream.embeddings, stream.ids)
+            records = {r["id"]: r for r in self.reader.memories(persona, as_of_seq=seq)}
+            m = self._moment = _Moment(persona, seq, stream, index, records)
+        return m
+
+    def ask(self, persona: str, question: str, *, at: datetime, tick: int, seq: int) -> InterviewResult:
+        """Answer ``question`` as ``persona`` from the memories written before event ``seq``.
+
+        Args:
+            persona: persona id.
+            question: the interviewer's question.
+            at: game time of the interview (recency is measured to it).
+            tick: the tick it belongs to (seeds the backend; reported).
+            seq: the stream holds the memories of events with seq < this (:meth:`moment`).
+
+        Raises:
+            ConfigError: for an unknown persona.
+            RecordingError: when the embedder's dimension differs from the recorded vectors.
+        """
+        if persona not in self.names:
+            raise ConfigError(
+                f"unknown persona {persona!r}; this run has {', '.join(self.names)}",
+                field="--persona",
+            )
+        self.embed([question])
+        query = self._vectors[question]
+        m = self._at(persona, seq)
+        n = len(m.stream.ids)
+        if n and m.stream.embeddings.shape[1] != query.shape[0]:
+            raise RecordingError(
+                f"{self.reader.path}: memories have {m.stream.embeddings.shape[1]}-dim embeddings but "
+                f"the embedder {getattr(self.embedder, 'name', '?')!r} gives {query.shape[0]}; use "
+                "the run's embedder"
+            )
+        ranking, scored = score_stream(m.stream, query, now=at, weights=self.weights, k=self.k,
+                                       index=m.index)
+        candidates = tuple(scored)
+        top = [m.records[c.id] for c in candidates[: ranking.n_top]]
+        views = tuple(
+            MemoryView(id=r["id"], content=r["content"], kind=r["kind"], importance=int(r["importance"]),
+                       created=r["created"])
+            for r in top
+        )
+        answer = self.backend.ask(
+            AnswerInterview(
+                persona=persona,
+                persona_name=self.names[persona],
+                seed=zlib.crc32(f"{persona}|{tick}|{question}".encode()),
+                question=question,
+                memories=views,
+            )
+        )
+        return InterviewResult(
+            persona=persona, question=question, at=at, tick=tick, seq=seq, answer=answer.answer,
+            weights=self.weights, k=self.k, n_scored=n, candidates=candidates,
+            retrieved=tuple({k: v for k, v in r.items() if k != "embedding"} for r in top),
+        )
+
+
+def seq_after(reader, tick: int) -> int:
+    """The seq just after the last event of ``tick`` or earlier (1 when there is none).
+
+    A stream as of the end of ``tick`` holds the memories of events with seq < it.
+    """
+    last = reader.events(until_tick=tick, newest_first=True, limit=1)
+    return (last[0].seq if last else 0) + 1
+
+
 def interview(
     reader,
     persona: str,
@@ -161,7 +326,8 @@ def interview(
         at: game time (datetime or "YYYY-MM-DD HH:MM"); the stream holds what was written by the
             end of the last tick at or before it.
         question: the interviewer's question.
-        backend: a thinking backend (default: :class:`~town.thinking.scripted.ScriptedBackend`).
+        backend: a thinking backend (default: :class:`~town.thinking.scripted.ScriptedBackend`,
+            which needs no model server; :func:`run_backend` gives the run's own).
         embedder: embeds the question (default: the run's, :func:`load_embedder`).
 
     Returns:
@@ -178,60 +344,10 @@ def interview(
             f"unknown persona {persona!r}; this run has {', '.join(reader.personas())}",
             field="--persona",
         )
-    at, tick = tick_at(reader, at)
-    last = reader.events(until_tick=tick, newest_first=True, limit=1)
-    seq = (last[0].seq if last else 0) + 1
-    stream = reader.stream_as_of(persona, seq)
-    config = run_config(reader) or load_config()
-    weights, k = config.retrieval.weights, config.retrieval.k
-    embedder = embedder or load_embedder(reader)
-    query = np.asarray(embedder.embed([question])[0], dtype=np.float32)
-    n = len(stream.ids)
-    if n and stream.embeddings.shape[1] != query.shape[0]:
-        raise RecordingError(
-            f"{reader.path}: memories have {stream.embeddings.shape[1]}-dim embeddings but the "
-            f"embedder {getattr(embedder, 'name', '?')!r} gives {query.shape[0]}; use the run's embedder"
-        )
-    ranking, scored = score_stream(stream, query, now=at, weights=weights, k=k)
-    candidates = tuple(scored)
-    details = {m["id"]: m for m in reader.memories(persona, as_of_seq=seq)}
-    views = tuple(
-        MemoryView(
-            id=c.id,
-            content=c.content,
-            kind=details[c.id]["kind"],
-            importance=c.importance,
-            created=details[c.id]["created"],
-        )
-        for c in candidates[: ranking.n_top]
-    )
     if backend is None:
         from .thinking.scripted import ScriptedBackend
 
         backend = ScriptedBackend()
-    name = (
-        ((reader.meta.get("personas") or {}).get(persona) or {}).get("name", persona)
-        if isinstance(reader.meta.get("personas"), dict)
-        else persona
-    )
-    answer = backend.ask(
-        AnswerInterview(
-            persona=persona,
-            persona_name=name,
-            seed=zlib.crc32(f"{persona}|{tick}|{question}".encode()),
-            question=question,
-            memories=views,
-        )
-    )
-    return InterviewResult(
-        persona=persona,
-        question=question,
-        at=at,
-        tick=tick,
-        seq=seq,
-        answer=answer.answer,
-        weights=weights,
-        k=k,
-        n_scored=n,
-        candidates=candidates,
-    )
+    asker = Interviewer(reader, backend=backend, embedder=embedder)
+    at, tick, seq = asker.moment(at)
+    return asker.ask(persona, question, at=at, tick=tick, seq=seq)

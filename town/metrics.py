@@ -1,32 +1,41 @@
 """Measures over a recorded run (Park et al. 2023 §7): diffusion, relationships, attendance, cost.
 
-All functions read a :class:`town.recording.RunReader` only; nothing needs the simulation.
+The paper measured by asking: every agent was interviewed, and its answer decided. So do these
+measures, through :class:`town.interview.Interviewer` (the answer, and the memories it was
+given, from the persona's recorded memory as of a moment, through the run's backend):
 
-* **Information diffusion** (§7.1.1): a persona knows a news item when it holds a memory whose
-  *provenance chain* leads to the item. A chain ends at a root: a memory with no ``source`` and
-  no ``evidence`` whose ``probe`` key names the item's probe (a seeded memory, a whisper, a news
-  event). A chat memory leads where its ``source`` record (the speaker's memory it was told from)
-  leads; a plan or reflection leads where any of its ``evidence`` leads.
+* **Information diffusion** (§7.1.1): a persona knows a news item at a moment when its answer to
+  the probe's question matches every one of the probe's facts (:func:`recalls`). Beside it, an
+  upper bound: the personas *holding* a memory whose *provenance chain* leads to the item. A
+  chain ends at a root: a memory with no ``source`` and no ``evidence`` whose ``probe`` key names
+  the item's probe (a seeded memory, a whisper, a news event). A chat memory leads where its
+  ``source`` record (the speaker's memory it was told from) leads; a plan or reflection leads
+  where any of its ``evidence`` leads. Holding is not recalling: a memory that is never
+  retrieved for the question counts in the bound only.
 * **Relationship network density** (§7.1.2): ``eta = 2|E| / (|V|(|V|-1))`` over the undirected
-  graph whose edge joins two personas who *both* hold a memory naming the other (its ``subject``
-  is the other's id, or its content contains the other's full name).
+  graph whose edge joins two personas who each, asked "Do you know <name>?", say yes from a
+  retrieved memory about the other that is more than a sighting (:func:`acquainted`).
 * **Attendance** (§7.1.3): invited = received the item through a conversation or a whisper
-  (the host excluded); attended = on tiles of the gathering place for at least ``min_minutes``
-  game minutes inside its time window.
-* **Cost**: model calls and tokens per persona per game hour, from MODEL_CALL events.
+  (a provenance chain from the probe key; the host excluded); came = on tiles of the gathering
+  place for at least ``min_minutes`` game minutes inside its time window.
+* **Cost**: model requests and tokens per persona per game hour, from MODEL_CALL events, counted
+  as ``town stats`` counts them (:func:`town.stats.tally`).
 
 "Start" means the state written before the first tick: the seeded memories, up to the seq of
-the run's initial snapshot (the one before tick 0). Time series are sampled at the end of every
-game hour, counting memories of ticks up to that point.
+the run's initial snapshot (the one before tick 0). A moment "at hour h" is the end of game hour
+h: the memories of ticks before ``h * ticks_per_hour``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from .events import EventKind
+from .interview import InterviewResult, says_yes, seq_after
+from .stats import blank_row, tally
 
 __all__ = [
     "minutes_at",
@@ -34,11 +43,14 @@ __all__ = [
     "plans_including",
     "MemoryFact",
     "KnowledgeOnset",
+    "Moment",
     "load_memories",
     "start_seq",
+    "moments",
     "knowledge",
+    "recalls",
     "diffusion",
-    "relationship_edges",
+    "acquainted",
     "density",
     "attendance",
     "cost",
@@ -133,10 +145,17 @@ class MemoryFact:
 
 
 def load_memories(reader) -> dict[tuple[str, int], MemoryFact]:
-    """Every recorded memory, keyed by ``(persona, record id)``, in seq order."""
+    """Every recorded memory of the town's personas, keyed by ``(persona, record id)``, in seq order.
+
+    A player who joined from the viewer (not in the run's personas) is left out of every measure;
+    nobody's memory has a player's memory as its source, so no chain passes through one.
+    """
+    town = set(reader.personas())
     out: dict[tuple[str, int], MemoryFact] = {}
     for e in reader.events(kinds=[EventKind.MEMORY]):
         d = e.data
+        if d["persona"] not in town:
+            continue
         source = d.get("source")
         out[(d["persona"], int(d["id"]))] = MemoryFact(
             persona=d["persona"], id=int(d["id"]), seq=e.seq, tick=e.tick, kind=d["kind"],
@@ -233,92 +252,165 @@ def knowledge(reader, tag: str, *, memories: dict | None = None) -> dict[str, Kn
     return out
 
 
-def _hour_ticks(reader) -> tuple[int, int]:
-    """(ticks per game hour, number of whole or partial game hours recorded)."""
-    spt = int(reader.meta.get("seconds_per_tick", 10))
-    per_hour = max(1, 3600 // spt)
-    last = reader.last_tick
-    hours = 0 if last is None else -(-(last + 1) // per_hour)
-    return per_hour, hours
+@dataclass(frozen=True)
+class Moment:
+    """A moment of the run at which personas are interviewed.
+
+    Attributes:
+        hour: game hours since the start (0 = the start, before the first tick).
+        time: its game datetime.
+        tick: the last tick whose memories it holds (the first tick for the start).
+        seq: interview streams hold the memories of events with seq < this.
+    """
+
+    hour: float
+    time: datetime
+    tick: int
+    seq: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict (``time`` as "YYYY-MM-DD HH:MM:SS")."""
+        return {"hour": self.hour, "time": self.time.isoformat(sep=" "), "tick": self.tick, "seq": self.seq}
 
 
-def _series(onsets: dict[str, tuple[int, int]], n: int, reader, seed_until: int) -> list[dict]:
-    """Counts over game hours of items whose onset (seq, tick) has happened, as shares of ``n``."""
-    per_hour, hours = _hour_ticks(reader)
-    t0 = datetime.fromisoformat(reader.meta["start"])
-    points = []
-    for h in range(hours + 1):
-        if h == 0:
-            count = sum(1 for seq, _ in onsets.values() if seq <= seed_until)
-        else:
-            count = sum(1 for _, tick in onsets.values() if tick < h * per_hour)
-        points.append({"hour": h, "time": (t0 + timedelta(hours=h)).isoformat(sep=" "),
-                       "count": count, "share": count / n if n else 0.0})
-    return points
-
-
-def diffusion(reader, tag: str, *, memories: dict | None = None) -> dict[str, Any]:
-    """Share of personas who know news item ``tag`` at the start, at the end and every game hour.
+def moments(reader, every_hours: float = 12.0) -> list[Moment]:
+    """The default sample moments: the start, the end of every ``every_hours`` game hours, the end.
 
     Returns:
-        ``{"tag", "personas": N, "start": share, "end": share, "start_count", "end_count",
-        "series": [{"hour", "time", "count", "share"}, ...] (hour 0 = start, then the end of
-        each game hour), "knowers": {pid: KnowledgeOnset.to_dict()}}``.
+        Moments in time order; the last is the end of the run's last tick (not repeated when it
+        falls on a multiple of ``every_hours``). Only the start for a run without ticks.
     """
-    onsets = knowledge(reader, tag, memories=memories)
-    n = len(reader.personas())
-    seed_until = start_seq(reader)
-    series = _series({p: (o.seq, o.tick) for p, o in onsets.items()}, n, reader, seed_until)
-    start_count = series[0]["count"]
-    return {"tag": tag, "personas": n, "start_count": start_count, "end_count": len(onsets),
-            "start": start_count / n if n else 0.0, "end": len(onsets) / n if n else 0.0,
-            "series": series, "knowers": {p: o.to_dict() for p, o in sorted(onsets.items())}}
+    spt = int(reader.meta.get("seconds_per_tick", 10))
+    t0 = datetime.fromisoformat(reader.meta["start"])
+    first, last = reader.first_tick or 0, reader.last_tick
+    out = [Moment(0.0, t0, first, start_seq(reader) + 1)]
+    if last is None:
+        return out
+    end = (last + 1) * spt / 3600
+    hours = [every_hours * i for i in range(1, int(end // every_hours) + 1) if every_hours * i < end]
+    for h in [*hours, end]:
+        tick = min(last, int(round(h * 3600 / spt)) - 1)
+        out.append(Moment(round(h, 4), t0 + timedelta(seconds=(tick + 1) * spt), tick,
+                          seq_after(reader, tick)))
+    return out
+
+
+def recalls(answer: str, facts) -> bool:
+    """True when ``answer`` matches every regular expression of ``facts`` (case-insensitive)."""
+    return all(re.search(f, answer, re.IGNORECASE) for f in facts)
+
+
+def diffusion(probe, moments_: list[Moment], answers: dict[tuple[int, str], InterviewResult],
+              personas: list[str], onsets: dict[str, KnowledgeOnset]) -> dict[str, Any]:
+    """Share of personas who recall news ``probe`` when asked, at each moment (§7.1.1).
+
+    Args:
+        probe: a :class:`town.scenario.Probe` (its name, question and facts).
+        moments_: the sample moments.
+        answers: (moment index, persona) -> that persona's interview about the probe then.
+        personas: the run's persona ids.
+        onsets: :func:`knowledge` of the probe (for the provenance upper bound).
+
+    Returns:
+        ``{"probe", "question", "facts", "personas": N, "start", "end", "start_count",
+        "end_count", "bound": {"start", "end", "start_count", "end_count"}, "series": [{"hour",
+        "time", "count", "share", "bound_count", "bound_share", "recalled": [pid]}, ...],
+        "knowers": {pid: KnowledgeOnset.to_dict()}, "answers": {pid: answer at the end}}``:
+        shares are of N; ``bound`` counts personas holding a memory whose chain leads to the
+        probe's seed (an upper bound of recall).
+    """
+    n = len(personas)
+    series = []
+    for i, m in enumerate(moments_):
+        recalled = [p for p in personas if recalls(answers[(i, p)].answer, probe.facts)]
+        bound = sum(1 for o in onsets.values() if o.seq < m.seq)
+        series.append({"hour": m.hour, "time": m.time.isoformat(sep=" "), "count": len(recalled),
+                       "share": len(recalled) / n if n else 0.0, "bound_count": bound,
+                       "bound_share": bound / n if n else 0.0, "recalled": recalled})
+    first, last = series[0], series[-1]
+    end = len(moments_) - 1
+    return {
+        "probe": probe.name, "question": probe.question, "facts": list(probe.facts), "personas": n,
+        "start": first["share"], "end": last["share"],
+        "start_count": first["count"], "end_count": last["count"],
+        "bound": {"start": first["bound_share"], "end": last["bound_share"],
+                  "start_count": first["bound_count"], "end_count": last["bound_count"]},
+        "series": series,
+        "knowers": {p: o.to_dict() for p, o in sorted(onsets.items())},
+        "answers": {p: answers[(end, p)].answer for p in personas},
+    }
 
 
 # ---------------------------------------------------------------------------- relationships
-def relationship_edges(reader, *, memories: dict | None = None) -> dict[tuple[str, str], tuple[int, int]]:
-    """Mutual-knowledge edges and when each formed (Park et al. 2023 §7.1.2).
+#: Memory kinds that show more than a sighting of the person they are about.
+_ACQUAINTED_KINDS = frozenset({"chat", "whisper", "reflection"})
 
-    A persona *names* another when one of its memories has the other as ``subject`` or contains
-    the other's full name (from the run's meta). The edge {a, b} (a < b) exists once both named
-    each other.
+
+def _knows_of(memory: dict[str, Any], other: str, name: str, seeded_until: int) -> bool:
+    """True when a recorded memory is about ``other`` and is more than a sighting of them.
+
+    About: its ``subject`` is ``other`` or its content holds ``name``. More than a sighting: a
+    conversation (kind chat), something heard (a whisper, or an observation written during the
+    run without a subject: a news event), a relationship (an observation seeded before the
+    first tick, e.g. from the persona file) or a reflection. A perceived observation (written
+    during the run with a subject, "X is ... at ...") and one's own plan are not.
+    """
+    if memory.get("subject") != other and name not in memory["content"]:
+        return False
+    if memory["kind"] in _ACQUAINTED_KINDS:
+        return True
+    if memory["kind"] == "observation":
+        return memory["seq"] <= seeded_until or memory.get("subject") is None
+    return False
+
+
+def acquainted(result: InterviewResult, other: str, name: str, seeded_until: int) -> bool:
+    """True when ``result`` (the answer to "Do you know <name>?") shows acquaintance with ``other``.
+
+    The answer says yes (:func:`town.interview.says_yes`) and at least one memory it was given
+    is about ``other`` and more than a sighting (see :func:`_knows_of`).
+
+    Args:
+        result: the interview.
+        other: the other persona's id.
+        name: their full name.
+        seeded_until: :func:`start_seq` of the run (observations up to it were seeded).
+    """
+    return says_yes(result.answer) and any(
+        _knows_of(m, other, name, seeded_until) for m in result.retrieved)
+
+
+def density(moments_: list[Moment], answers: dict[tuple[int, str, str], InterviewResult],
+            names: dict[str, str], seeded_until: int) -> dict[str, Any]:
+    """Relationship network density ``2|E| / (|V|(|V|-1))`` at the given moments (§7.1.2).
+
+    Args:
+        moments_: the moments asked at (the start and the end).
+        answers: (moment index, asked persona, other persona) -> the interview "Do you know
+            <other's name>?" of the asked persona then.
+        names: persona id -> full name.
+        seeded_until: :func:`start_seq` of the run.
 
     Returns:
-        (a, b) with a < b -> (seq, tick) of the memory that completed the pair.
+        ``{"personas": N, "start", "end", "edges_start", "edges_end", "series": [{"hour",
+        "time", "count" (edges), "share" (density), "edges": [[a, b], ...]}, ...] (one per
+        moment), "edges": [[a, b], ...] (at the end), "one_sided_end": [[a, b], ...] (a knows b
+        but not b a, at the end)}``.
     """
-    memories = load_memories(reader) if memories is None else memories
-    listed = reader.meta.get("personas")
-    names = {pid: (listed.get(pid) or {}).get("name", pid) if isinstance(listed, dict) else pid
-             for pid in reader.personas()}
-    first: dict[tuple[str, str], tuple[int, int]] = {}
-    for m in sorted(memories.values(), key=lambda m: m.seq):
-        for other, name in names.items():
-            if other == m.persona or (m.persona, other) in first:
-                continue
-            if m.subject == other or name in m.content:
-                first[(m.persona, other)] = (m.seq, m.tick)
-    edges = {}
-    for (a, b), when in first.items():
-        if a < b and (b, a) in first:
-            edges[(a, b)] = max(when, first[(b, a)])
-    return edges
-
-
-def density(reader, *, memories: dict | None = None) -> dict[str, Any]:
-    """Relationship network density ``2|E| / (|V|(|V|-1))`` at the start, the end and hourly.
-
-    Returns:
-        ``{"personas": N, "start", "end", "edges_start", "edges_end", "series": [{"hour", "time",
-        "count" (edges), "share" (density)}, ...], "edges": [[a, b], ...] (at the end)}``.
-    """
-    edges = relationship_edges(reader, memories=memories)
-    n = len(reader.personas())
+    ids = sorted(names)
+    n = len(ids)
     pairs = n * (n - 1) // 2
-    seed_until = start_seq(reader)
-    series = _series({f"{a}|{b}": w for (a, b), w in edges.items()}, pairs, reader, seed_until)
-    return {"personas": n, "edges_start": series[0]["count"], "edges_end": len(edges),
-            "start": series[0]["share"], "end": len(edges) / pairs if pairs else 0.0,
-            "series": series, "edges": [list(e) for e in sorted(edges)]}
+    series, one_sided = [], []
+    for i, m in enumerate(moments_):
+        knows = {(a, b) for a in ids for b in ids
+                 if a != b and acquainted(answers[(i, a, b)], b, names[b], seeded_until)}
+        edges = sorted([a, b] for a, b in knows if a < b and (b, a) in knows)
+        one_sided = sorted([a, b] for a, b in knows if (b, a) not in knows)
+        series.append({"hour": m.hour, "time": m.time.isoformat(sep=" "), "count": len(edges),
+                       "share": len(edges) / pairs if pairs else 0.0, "edges": edges})
+    return {"personas": n, "start": series[0]["share"], "end": series[-1]["share"],
+            "edges_start": series[0]["count"], "edges_end": series[-1]["count"],
+            "series": series, "edges": series[-1]["edges"], "one_sided_end": one_sided}
 
 
 # ---------------------------------------------------------------------------- attendance
@@ -362,32 +454,31 @@ def attendance(reader, tag: str, *, place: str, start: datetime, end: datetime,
 
 # ---------------------------------------------------------------------------- cost
 def cost(reader) -> dict[str, Any]:
-    """Model calls and tokens per persona, in total and per game hour (from MODEL_CALL events).
+    """Model requests and tokens per persona, in total and per game hour (from MODEL_CALL events).
 
-    A scripted run has no MODEL_CALL events, so every figure is zero. Calls without a persona
-    are counted under ``"(town)"``.
+    Counted as ``town stats`` counts them (:func:`town.stats.tally`): only an HTTP attempt is a
+    request and carries tokens; a fallback or cache-hit marker event is not a request. A scripted
+    run has no MODEL_CALL events, so every figure is zero. Calls without a persona are counted
+    under ``"(town)"``.
 
     Returns:
-        ``{"hours": game hours recorded, "personas": {pid: {"calls", "tokens_in", "tokens_out",
-        "calls_per_hour", "tokens_per_hour", "cache_hits"}}, "total": {...same keys}}``.
+        ``{"hours": game hours recorded, "personas": {pid: row}, "total": row}`` where a row is a
+        :func:`town.stats.blank_row` (questions, requests, failed, retries, fallbacks,
+        cache_hits, tokens_in, tokens_out, latency_ms) plus ``requests_per_hour`` and
+        ``tokens_per_hour``.
     """
     spt = int(reader.meta.get("seconds_per_tick", 10))
     last = reader.last_tick
     hours = 0.0 if last is None else (last + 1) * spt / 3600
-    rows: dict[str, dict[str, float]] = {p: {"calls": 0, "tokens_in": 0, "tokens_out": 0, "cache_hits": 0}
-                                         for p in reader.personas()}
+    rows: dict[str, dict[str, float]] = {p: blank_row() for p in reader.personas()}
+    total = blank_row()
     for e in reader.events(kinds=[EventKind.MODEL_CALL]):
-        row = rows.setdefault(e.persona or "(town)", {"calls": 0, "tokens_in": 0, "tokens_out": 0,
-                                                      "cache_hits": 0})
-        row["calls"] += 1
-        row["tokens_in"] += int(e.data.get("tokens_in") or 0)
-        row["tokens_out"] += int(e.data.get("tokens_out") or 0)
-        row["cache_hits"] += int(bool(e.data.get("cache_hit")))
+        tally(rows.setdefault(e.persona or "(town)", blank_row()), e.data)
+        tally(total, e.data)
 
     def rates(row: dict[str, float]) -> dict[str, float]:
         tokens = row["tokens_in"] + row["tokens_out"]
-        return {**row, "calls_per_hour": row["calls"] / hours if hours else 0.0,
+        return {**row, "requests_per_hour": row["requests"] / hours if hours else 0.0,
                 "tokens_per_hour": tokens / hours if hours else 0.0}
 
-    total = {k: sum(r[k] for r in rows.values()) for k in ("calls", "tokens_in", "tokens_out", "cache_hits")}
     return {"hours": hours, "personas": {p: rates(r) for p, r in rows.items()}, "total": rates(total)}

@@ -90,7 +90,7 @@ class Persona:
         speech: the line spoken this tick (for the viewer), or None.
         needs_replan: set when something heard changes today's plan (react, §4.3.1).
         pending: the step the persona is walking to, started on arrival.
-        procedures: the persona's ``town.procedures.ProceduralMemory`` (DESIGN §4), or None.
+        procedures: the persona's ``town.procedures.ProceduralMemory`` (docs/design, §2), or None.
         told: persona id -> statements that persona knows from us (passed on to them, or
             heard from them): not told to them again.
     """

@@ -1,4 +1,4 @@
-"""Wall-clock pacing of a Simulation in its own thread (DESIGN §2, §7).
+"""Wall-clock pacing of a Simulation in its own thread (docs/design, §5).
 
 Game time and wall-clock time never mix: the simulation only knows ticks and game time, and the
 :class:`Runner` decides how many ticks happen per wall second, like SimPy's

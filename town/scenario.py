@@ -26,6 +26,7 @@ from .memory.record import MemoryKind
 from .procedures.episode import Goal
 from .world import TileMap, World, load_tilemap
 from .world.fields import REQUIRED, Fields
+from .world.tilemap import find_map
 
 __all__ = [
     "RoutineItem",
@@ -34,6 +35,7 @@ __all__ = [
     "PersonaSpec",
     "Gathering",
     "Probe",
+    "NetworkProbe",
     "EventType",
     "TimedEvent",
     "Scenario",
@@ -41,8 +43,9 @@ __all__ = [
     "TOWNS_DIR",
 ]
 
-#: The project's towns folder (``personas/`` beside the ``town`` package).
-TOWNS_DIR = Path(__file__).resolve().parent.parent / "personas"
+#: The project's towns folder: ``personas/`` in a checkout, reached through the link ``town/towns``;
+#: an installed package holds a copy of it there (package data).
+TOWNS_DIR = (Path(__file__).resolve().parent / "towns").resolve()
 _ID = re.compile(r"^[a-z0-9_]+$")
 _SPECIAL = ("map", "town", "events", "probes")
 _DAY = 24 * 60
@@ -168,6 +171,20 @@ class Probe:
     paper: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class NetworkProbe:
+    """How the evaluation asks about relationships (``probes.yaml`` ``network``; Park et al. 2023 §7.1.2).
+
+    Attributes:
+        question: what each persona is asked about each other one; ``{name}`` stands for the
+            other's full name.
+        paper: the paper's figures (``citation`` and, optionally, ``density: {start, end}``).
+    """
+
+    question: str = "Do you know {name}?"
+    paper: dict[str, Any] | None = None
+
+
 class EventType(str, enum.Enum):
     """Kinds of timed scenario events."""
 
@@ -214,6 +231,7 @@ class Scenario:
     personas: tuple[PersonaSpec, ...]
     events: tuple[TimedEvent, ...] = ()
     probes: tuple[Probe, ...] = ()
+    network: NetworkProbe = NetworkProbe()
 
     def persona(self, persona_id: str) -> PersonaSpec:
         """The persona with this id.
@@ -400,9 +418,30 @@ def _town(path: Path) -> tuple[str, datetime]:
     return f.get(data, "name", str), _game_time(f, data, "start", "")
 
 
-def _probes(path: Path, tilemap: TileMap, ids: set[str]) -> tuple[Probe, ...]:
+def _paper(f: Fields, value: Any, pp: str) -> dict[str, Any]:
+    """A checked ``paper`` table: citation, then optional diffusion/density shares, attendance counts."""
+    paper = dict(f.mapping(value, pp, ("citation", "diffusion", "attendance", "density")))
+    f.get(paper, "citation", str, pp)
+    for key, parts in (("diffusion", ("start", "end")), ("density", ("start", "end")),
+                       ("attendance", ("invited", "came"))):
+        if paper.get(key) is not None:
+            sub = f.mapping(paper[key], f"{pp}.{key}", parts)
+            for part in parts:
+                f.check(sub.get(part), float, f"{pp}.{key}.{part}")
+    return paper
+
+
+def _probes(path: Path, tilemap: TileMap, ids: set[str]) -> tuple[tuple[Probe, ...], NetworkProbe]:
     f = Fields(path)
-    data = f.mapping(_read_yaml(path) or {}, "", ("probes",))
+    data = f.mapping(_read_yaml(path) or {}, "", ("probes", "network"))
+    network = NetworkProbe()
+    if data.get("network") is not None:
+        net = f.mapping(data["network"], "network", ("question", "paper"))
+        question = f.get(net, "question", str, "network", default=network.question)
+        if "{name}" not in question:
+            raise f.error("network.question", "must contain {name} (the other persona's full name)")
+        network = NetworkProbe(question=question, paper=None if net.get("paper") is None
+                               else _paper(f, net["paper"], "network.paper"))
     probes, seen = [], set()
     for i, n in enumerate(f.get(data, "probes", list, default=[])):
         p = f"probes[{i}]"
@@ -434,20 +473,10 @@ def _probes(path: Path, tilemap: TileMap, ids: set[str]) -> tuple[Probe, ...]:
                 raise f.error(f"{gp}.host", f"unknown persona {host!r}; personas: {', '.join(sorted(ids))}")
             gathering = Gathering(place=_place(f, tilemap, g.get("place"), f"{gp}.place"),
                                   start=g_start, end=g_end, host=host)
-        paper = None
-        if n.get("paper") is not None:
-            pp = f"{p}.paper"
-            paper = dict(f.mapping(n["paper"], pp, ("citation", "diffusion", "attendance", "density")))
-            f.get(paper, "citation", str, pp)
-            for key, parts in (("diffusion", ("start", "end")), ("density", ("start", "end")),
-                               ("attendance", ("invited", "came"))):
-                if paper.get(key) is not None:
-                    sub = f.mapping(paper[key], f"{pp}.{key}", parts)
-                    for part in parts:
-                        f.check(sub.get(part), float, f"{pp}.{key}.{part}")
+        paper = None if n.get("paper") is None else _paper(f, n["paper"], f"{p}.paper")
         probes.append(Probe(name=name, question=f.get(n, "question", str, p),
                             facts=tuple(facts), gathering=gathering, paper=paper))
-    return tuple(probes)
+    return tuple(probes), network
 
 
 def _game_time(f: Fields, data: dict, key: str, prefix: str) -> datetime:
@@ -563,11 +592,7 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
             and for a home or routine place that no path reaches from the others.
     """
     folder = _resolve(folder_or_name, Path(towns_dir))
-    map_path = next(
-        (folder / n for n in ("map.yaml", "map.yml", "map.tmj") if (folder / n).is_file()),
-        folder / "map.yaml",
-    )
-    tilemap = load_tilemap(map_path)
+    tilemap = load_tilemap(find_map(folder))
     persona_paths = sorted(p for p in folder.glob("*.yaml") if p.stem not in _SPECIAL)
     if not persona_paths:
         raise ConfigError("no persona files (<persona_id>.yaml) in the town folder", file=folder)
@@ -580,7 +605,7 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
         raise ConfigError("town file not found (needs name and start)", file=town_path)
     name, start = _town(town_path)
     probes_path = folder / "probes.yaml"
-    probes = _probes(probes_path, tilemap, ids) if probes_path.is_file() else ()
+    probes, network = _probes(probes_path, tilemap, ids) if probes_path.is_file() else ((), NetworkProbe())
     probe_names = {pr.name for pr in probes}
     personas = [(p, _persona(p, tilemap, ids, probe_names)) for p in persona_paths]
     _check_reachable(tilemap, personas)
@@ -594,4 +619,5 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
         personas=tuple(s for _, s in personas),
         events=events,
         probes=probes,
+        network=network,
     )

@@ -3,7 +3,7 @@
 Within a tick every persona decides on the same snapshot of the world (positions and actions
 at the start of the tick); the effects that cross personas (starting conversations, lines
 heard, moves) are then applied in a fixed order (persona id order, conversation id order), so a
-run is deterministic for a given seed and backend (DESIGN §2).
+run is deterministic for a given seed and backend (docs/design).
 """
 
 from __future__ import annotations
@@ -37,7 +37,10 @@ from .mind import (
     want_to_talk,
 )
 from .mind.converse import LINE_EVERY_TICKS
+from .mind.perceive import arena_of, awake, in_sight
+from .mind.plan import is_sleep
 from .persona import Action, Persona
+from .player import player_conversation, tend_players
 from .procedures import ProceduralMemory, ProcedureLibrary
 from .thinking.backend import ThinkingBackend
 from .thinking.scripted import ScriptedBackend
@@ -86,6 +89,9 @@ class Simulation:
             p.x, p.y = self.world.tile_for(spec.home)
             self.personas[spec.id] = p
         self.conversations: dict[int, Conversation] = {}
+        self.players: set[str] = set()  # personas played from the viewer (town.player): no mind
+        self.player_waits: dict[int, tuple[int, int]] = {}  # conversation -> (lines, since tick)
+        self._said_last: set[str] = set()  # whose conversation ended last tick (speech shown once)
         self._next_conversation = 1
         self._next_event = 0
         self.ctx = MindContext(world=self.world, backend=self.backend, bus=self.bus, clock=self.clock,
@@ -279,15 +285,13 @@ class Simulation:
         for pid, p in self.personas.items():
             a = p.action
             address = self.tilemap.address_at(p.x, p.y) or ""
-            parts = address.split(":")
             if a is None:  # not decided yet (the first tick): what the routine says
                 routine = p.spec.routine_at(minute).activity
-                action, kind = routine, "sleep" if "sleep" in routine.lower() else "idle"
+                action, kind = routine, "sleep" if is_sleep(routine) else "idle"
             else:
                 action, kind = a.description, a.kind
-            views[pid] = View(id=pid, name=p.name, x=p.x, y=p.y, sector=parts[1] if len(parts) > 1 else "",
-                              action=action, kind=kind, address=a.address if a else address,
-                              conversation=p.conversation)
+            views[pid] = View(id=pid, name=p.name, x=p.x, y=p.y, arena=arena_of(address), action=action,
+                              kind=kind, address=a.address if a else address, conversation=p.conversation)
         return views
 
     def step(self) -> int:
@@ -313,23 +317,33 @@ class Simulation:
 
     def _step(self) -> int:
         ctx = self.ctx
+        for pid in self._said_last:
+            self.personas[pid].speech = None
+        self._said_last = set()
+        if self.players:
+            tend_players(self)
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
-        wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
+        with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
+            wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
         intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
         busy = set()
+        radius = self.config.perception.vision_radius
         for a, b, seq in intents:
-            if {a, b} & busy or self.personas[b].conversation is not None or self.personas[b].asleep:
+            # both awake (in the snapshot and now) and within sight of each other
+            if ({a, b} & busy or b in self.players or self.personas[b].conversation is not None
+                    or self.personas[b].asleep or not (awake(snapshot[a]) and awake(snapshot[b]))
+                    or not in_sight(snapshot[a], snapshot[b], radius)):
                 continue
             busy |= {a, b}
             self._start_conversation(a, b, seq)
         talking = [c for _, c in sorted(self.conversations.items())
-                   if (self.clock.tick - c.start_tick) % LINE_EVERY_TICKS == 0]
+                   if (self.clock.tick - c.start_tick) % LINE_EVERY_TICKS == 0
+                   and not player_conversation(c, self.players)]
         ended = self._concurrently([lambda c=c: say_next_line(c, self.personas, ctx) for c in talking])
         for conv, done in zip(talking, ended):
-            if done:
-                for pid in (conv.a, conv.b):
-                    self.personas[pid].speech = None
+            if done:  # the last line stays in this tick's frame; the next tick clears it
+                self._said_last.update((conv.a, conv.b))
                 del self.conversations[conv.id]
         for p in self.personas.values():
             move(p)
@@ -348,6 +362,8 @@ class Simulation:
             (whom it wants to talk to, the retrieval seq behind it), or None.
         """
         ctx = self.ctx
+        if p.id in self.players:  # moved and voiced from the viewer
+            return None
         seen = perceive(p, ctx, snapshot)
         if p.plan_date != ctx.now.date().isoformat() or p.needs_replan:
             plan_day(p, ctx)
@@ -383,6 +399,21 @@ class Simulation:
         if not accept:
             decide_action(self.personas[a], self.ctx)
             return
+        self.open_conversation(a, b, decision, accepted)
+
+    def open_conversation(self, a: str, b: str, decision: int | None, accepted: int | None) -> Conversation:
+        """Open a conversation of ``a`` (who speaks first) and ``b``: both stop and talk.
+
+        Args:
+            a: persona id of the one who starts it (says the first line).
+            b: persona id of the one addressed.
+            decision: seq of the retrieval behind ``a``'s decision.
+            accepted: seq of the retrieval behind ``b``'s. Both may be
+                a ``SeqRef`` inside a buffered job, or None when no mind decided (a player).
+
+        Returns:
+            The new conversation.
+        """
         cid = self._next_conversation
         self._next_conversation += 1
         conv = Conversation(id=cid, a=a, b=b, start_tick=self.clock.tick)
@@ -400,6 +431,7 @@ class Simulation:
                 "description": p.action.description, "address": p.action.address, "emoji": "💬",
                 "kind": "talk", "start": p.action.start_tick, "end": None, "task": None,
                 "decision": seq, "conversation": cid, "with": other})
+        return conv
 
     def frame(self) -> dict[str, dict[str, Any]]:
         """The current frame: per persona position, address, action, emoji, speech, conversation."""
@@ -462,18 +494,25 @@ class Simulation:
         Args:
             vectors: include each stream's FAISS index and access log. Snapshots leave them
                 out: the run file already holds every memory's embedding and every access, so a
-                snapshot stays small (DESIGN §6) and :meth:`from_run` rebuilds them.
+                snapshot stays small (docs/design, §4) and :meth:`from_run` rebuilds them.
         """
         personas = {}
+        # players belong to a live session: resume and fork go on without them
+        played = [c for c in self.conversations.values() if {c.a, c.b} & self.players]
         for pid, p in self.personas.items():
+            if pid in self.players:
+                continue
             stream = p.stream.get_state()
             if not vectors:
                 stream.pop("index")
                 stream.pop("access_log")
             personas[pid] = {**p.get_state(), "stream": stream}
+        for c in played:
+            for pid in {c.a, c.b} - self.players:
+                personas[pid].update(conversation=None, action=None, speech=None)
         return {
             "clock": self.clock.get_state(), "world": self.world.get_state(), "personas": personas,
-            "conversations": [c.get_state() for c in self.conversations.values()],
+            "conversations": [c.get_state() for c in self.conversations.values() if c not in played],
             "next_conversation": self._next_conversation, "next_event": self._next_event,
             "town_procedures": self.procedures.get_state(),
         }
@@ -500,6 +539,7 @@ class Simulation:
                 stream["access_log"] = []
             p.stream.set_state(stream)
         self.conversations = {c["id"]: Conversation.from_state(c) for c in state["conversations"]}
+        self._said_last = {pid for pid, p in self.personas.items() if p.speech is not None and p.conversation is None}
         self._next_conversation = int(state["next_conversation"])
         self._next_event = int(state["next_event"])
         if "town_procedures" in state:

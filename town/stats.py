@@ -18,10 +18,11 @@ from typing import Any
 
 from .events import EventKind
 
-__all__ = ["compute_stats", "print_stats"]
+__all__ = ["blank_row", "tally", "compute_stats", "print_stats"]
 
 
-def _blank() -> dict[str, float]:
+def blank_row() -> dict[str, float]:
+    """A row of zero counts (the keys :func:`tally` adds to)."""
     return {
         "questions": 0,
         "requests": 0,
@@ -35,7 +36,12 @@ def _blank() -> dict[str, float]:
     }
 
 
-def _add(row: dict[str, float], d: dict[str, Any]) -> None:
+def tally(row: dict[str, float], d: dict[str, Any]) -> None:
+    """Add one MODEL_CALL event's data ``d`` to ``row`` (a :func:`blank_row`).
+
+    Only an HTTP attempt (``request`` true) is a request and carries tokens and latency; a
+    fallback or cache-hit marker event counts as a fallback or a cache hit, never a request.
+    """
     if d.get("request"):
         row["requests"] += 1
         row["failed"] += d["outcome"] != "ok"
@@ -65,18 +71,18 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
     """
     from .recording import RunReader
 
-    by_hour: dict[tuple[str, str], dict] = defaultdict(_blank)
-    by_template: dict[str, dict] = defaultdict(_blank)
-    by_day: dict[tuple[str, str], dict] = defaultdict(_blank)
+    by_hour: dict[tuple[str, str], dict] = defaultdict(blank_row)
+    by_template: dict[str, dict] = defaultdict(blank_row)
+    by_day: dict[tuple[str, str], dict] = defaultdict(blank_row)
     procedures: dict[tuple[str, str], int] = defaultdict(int)
-    total = _blank()
+    total = blank_row()
     with RunReader(run) as reader:
         for e in reader.events(kinds=[EventKind.MODEL_CALL]):
             hour = e.time.strftime("%Y-%m-%d %H:00")
             day = e.time.strftime("%Y-%m-%d")
             for row in (by_hour[(e.persona or "-", hour)], by_template[e.data["template"]],
                         by_day[(day, e.data["template"])], total):
-                _add(row, e.data)
+                tally(row, e.data)
         for e in reader.events(kinds=[EventKind.PROCEDURE]):
             procedures[(e.time.strftime("%Y-%m-%d"), e.data["op"])] += 1
     return {

@@ -1,4 +1,4 @@
-"""The live web viewer of `town` (DESIGN §7): Flask app factory, JSON API, Socket.IO, pages.
+"""The live web viewer of `town` (docs/design, §5): Flask app factory, JSON API, Socket.IO, pages.
 
 Parts:
     extensions.py    the unbound ``SocketIO`` (threading mode)
@@ -12,7 +12,7 @@ Parts:
     procedures_view.py  the procedures tab's data (libraries as of a tick)
     persona_view.py  the persona panel's data, read from the run file
     control.py       pause / resume / step / speed on the runner
-    security.py      own-origin check and the control token
+    security.py      Host check, own-origin check and the control token
 
 The viewer reads events (live, via the runner's bus) and the run file; of the simulation it
 reads only static scenario data (map, persona specs) and the clock.
@@ -32,7 +32,7 @@ from .live import Live, live
 from .params import SqlIntConverter
 from .relay import FrameRelay
 from .replay_views import bp as replay_bp
-from .security import is_loopback, origin_checker
+from .security import HostGuard, allowed_names, is_loopback, origin_checker
 from .views import bp
 
 __all__ = ["create_app", "live", "socketio", "LiveNamespace"]
@@ -46,7 +46,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             None), ``RUN_PATH`` (the live run's file), ``RUNS_DIR`` (default "runs"),
             ``HOST`` (the listen address, default "127.0.0.1"), ``CONTROL_TOKEN`` (None: a
             random token is made when HOST is not loopback; on loopback none is needed),
-            ``RELAY_INTERVAL`` (wall seconds between frame sends, default 1/30).
+            ``RELAY_INTERVAL`` (wall seconds between frame sends, default 1/30),
+            ``ALLOWED_HOSTS`` (further names the Host header may give beyond loopback, default
+            none), ``PORT`` (the bound port, set by ``web.server.LiveServer``; None: not checked).
 
     Returns:
         The app, with ``app.config["CONTROL_TOKEN"]`` set (print it for the user) and the
@@ -61,6 +63,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         HOST="127.0.0.1",
         CONTROL_TOKEN=None,
         RELAY_INTERVAL=1 / 30,
+        ALLOWED_HOSTS=(),
+        PORT=None,
         SECRET_KEY=secrets.token_hex(16),
     )
     if test_config:
@@ -70,6 +74,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["CONTROL_TOKEN"] = secrets.token_urlsafe(16)
 
     socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_checker(host))
+    # after init_app, so that Socket.IO's own middleware is guarded too
+    app.wsgi_app = HostGuard(app.wsgi_app, allowed_names(host, tuple(app.config["ALLOWED_HOSTS"])),
+                             lambda: app.config["PORT"])
     runner = app.config["RUNNER"]
     relay = None if runner is None else FrameRelay(
         socketio, runner.status, interval=float(app.config["RELAY_INTERVAL"]))

@@ -7,21 +7,26 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import re
 import sys
 import time
 from pathlib import Path
 from urllib.parse import quote
 
-from town.cli import _add_sim_options, _remove_run, build_simulation
+from town.cli import _add_sim_options, _remove_run, build_simulation, saved_line
 from town.cli import main as town_main
 from town.errors import ConfigError, RecordingError, TownError
 
-__all__ = ["main", "cmd_serve", "cmd_replay", "STOP_TIMEOUT_S"]
+__all__ = ["main", "cmd_serve", "cmd_replay", "cmd_demo", "DEMO_TOWN", "DEMO_HOURS", "STOP_TIMEOUT_S"]
 
 #: Wall seconds a stop request waits for the runner (2 s of grace, then its model waits are
 #: cancelled) before a tick stuck in a model request is abandoned and the process ends.
 STOP_TIMEOUT_S = 3.0
+#: The demo: one game day of the 25-person town, cached as runs/demo-smallville.sqlite.
+DEMO_TOWN, DEMO_HOURS = "smallville", 24
+DEMO_NAME = f"demo-{DEMO_TOWN}"
 
 
 def _port(text: str) -> int:
@@ -33,6 +38,33 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{port} is not a port (0..65535)")
     return port
+
+
+def _host_name(text: str) -> str:
+    """Parse --allowed-host: a bare host name or IP address (no scheme, port or path), for argparse."""
+    bare = text.strip().lower().removeprefix("[").removesuffix("]")
+    if re.fullmatch(r"[a-z0-9]([a-z0-9.-]*[a-z0-9])?", bare):
+        return bare
+    try:
+        return str(ipaddress.IPv6Address(bare))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a host name (give e.g. town.example or "
+                                         "192.168.1.9, without scheme, port or path)") from None
+
+
+def _allowed_hosts(args: argparse.Namespace) -> tuple[str, ...]:
+    """The --allowed-host names, which only apply beyond loopback.
+
+    Raises:
+        ConfigError: naming --allowed-host when --host is loopback.
+    """
+    from web.security import is_loopback  # the web layer loads only for serve and replay
+
+    names = tuple(args.allowed_host or ())
+    if names and is_loopback(args.host):
+        raise ConfigError(f"--allowed-host applies only beyond loopback, but --host is {args.host}; "
+                          "pass --host 0.0.0.0 (or this machine's address) too", field="--allowed-host")
+    return names
 
 
 def _check_listen(host: str, port: int) -> None:
@@ -57,21 +89,37 @@ def _check_listen(host: str, port: int) -> None:
                               field="--port") from None
 
 
+ALLOWED_HELP = ("beyond loopback, a further name the Host header may give (repeatable); requests naming "
+                "any host but loopback, --host and these get 400")
+
+
 def add_commands(sub) -> None:
     """Add the serve and replay parsers to the CLI's sub-parsers."""
     s = sub.add_parser("serve", help="run a town live and serve the viewer (default)")
     _add_sim_options(s)
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--speed", default="8", help="ticks per wall second: 1..64 or 'max' (default 8)")
     s.add_argument("--runs", default="runs", help="runs folder (default runs/)")
     s.add_argument("--out", help="run file to record to (default runs/<timestamp>.sqlite)")
+    s.add_argument("--player", metavar="NAME", help="join the town as NAME: walk with the arrow keys "
+                   "(or click a tile) and talk to the person next to you")
 
     s = sub.add_parser("replay", help="serve the viewer over a saved run and open its replay page")
     s.add_argument("run", help="run file (.sqlite); the viewer serves the runs in its folder")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
+
+    s = sub.add_parser("demo", help=f"simulate {DEMO_TOWN} for one game day (once; the run is cached) "
+                                    "and open its replay with the evaluation charts")
+    s.add_argument("--runs", default="runs", help=f"runs folder holding {DEMO_NAME}.sqlite (default runs/)")
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 
@@ -97,16 +145,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     runs = Path(args.runs)
     if args.out and Path(args.out).exists():
         raise ConfigError(f"{args.out} already exists; choose another --out", field="--out")
+    allowed = _allowed_hosts(args)
     _check_listen(args.host, args.port)
     out = Path(args.out) if args.out else new_run_path(runs)
     sim = session = None
     try:
         sim = build_simulation(args, out)
+        if args.player:
+            from town.player import add_player
+
+            add_player(sim, args.player)
         from web.server import LiveSession
 
         try:
             session = LiveSession(sim, host=args.host, port=args.port, speed=speed,
-                                  config={"RUNS_DIR": str(runs.resolve())}).start()
+                                  config={"RUNS_DIR": str(runs.resolve()), "ALLOWED_HOSTS": allowed}).start()
         except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
             reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
             raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
@@ -155,6 +208,10 @@ def _serve_until_stopped(session, sim, lines: list[str]) -> int:
         sim.close(finished=False)
     finally:
         session.server.shutdown()
+    try:
+        print(f"town: {saved_line(sim.run_path)}", flush=True)
+    except TownError:
+        pass  # the error above already said what the run file keeps
     if not ended:
         # a worker thread is stuck in a model request that cannot be interrupted; everything
         # recorded is closed on disk, so end the process now rather than when the request ends
@@ -205,8 +262,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from web import create_app
     from web.server import LiveServer
 
+    allowed = _allowed_hosts(args)
     _check_listen(args.host, args.port)
-    app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host})
+    app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host, "ALLOWED_HOSTS": allowed})
     try:
         server = LiveServer(app, args.host, args.port)
     except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
@@ -228,7 +286,37 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 
+def cmd_demo(args: argparse.Namespace) -> int:
+    """`town demo`: replay a cached one-day Smallville run, simulating it first if there is none.
+
+    The run is ``<runs>/demo-smallville.sqlite``: a finished one is opened at once; an
+    interrupted one is resumed from its last snapshot to the end of the day; else it is
+    simulated (scripted mind, default embedder, with a progress bar).
+    """
+    from town.cli import build_parser, cmd_resume, cmd_simulate
+    from town.recording import RunReader
+
+    path = Path(args.runs) / f"{DEMO_NAME}.sqlite"
+    quiet = ["--quiet"] if args.quiet else []
+    parse = build_parser(add_commands).parse_args
+    if not path.exists():
+        print(f"town: simulating {DEMO_TOWN} for {DEMO_HOURS} game hours into {path} (once; later "
+              "`demo` opens it at once)", flush=True)
+        cmd_simulate(parse(["simulate", "--town", DEMO_TOWN, "--hours", str(DEMO_HOURS), "--out", str(path),
+                            *quiet]))
+    else:
+        with RunReader(path) as reader:
+            done = reader.meta.get("finished") and reader.last_tick is not None
+            left = 0 if done else DEMO_HOURS - ((reader.last_tick or 0) + 1) * reader.meta.get(
+                "seconds_per_tick", 10) / 3600
+        if left > 0:
+            print(f"town: {path} was interrupted; simulating the remaining {left:.1f} game hours", flush=True)
+            cmd_resume(parse(["resume", str(path), "--hours", f"{left:.4f}", *quiet]))
+    replay = ["replay", str(path), "--host", args.host, "--port", str(args.port)]
+    return cmd_replay(parse(replay + (["--no-open"] if args.no_open else [])))
+
+
 def main(argv: list[str] | None = None) -> int:
     """The full `town` CLI: engine commands plus serve (the default) and replay."""
-    return town_main(argv, commands={"serve": cmd_serve, "replay": cmd_replay},
+    return town_main(argv, commands={"serve": cmd_serve, "replay": cmd_replay, "demo": cmd_demo},
                      add_commands=add_commands, default="serve")

@@ -1,4 +1,4 @@
-"""The procedures tab's data: every procedure library of a run as of a tick (DESIGN §4, §7).
+"""The procedures tab's data: every procedure library of a run as of a tick (docs/design, §2, §5).
 
 Read from the run file only. The base is the newest snapshot at or before the tick
 (``state["personas"][pid]["procedures"]["library"]`` and ``state["town_procedures"]``); each later

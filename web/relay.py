@@ -33,7 +33,8 @@ ACTIVITY_KINDS = frozenset({EventKind.CHAT, EventKind.RETRIEVAL, EventKind.CONVE
                             EventKind.REFLECTION, EventKind.PROCEDURE, EventKind.SCENARIO,
                             EventKind.WHISPER, EventKind.STATUS})
 _ACTIVITY_KEYS = ("speaker", "listener", "line", "conversation", "purpose", "query",
-                  "participants", "summary", "op", "name", "text", "state", "reason", "speed")
+                  "participants", "summary", "op", "name", "library", "result", "merged", "via", "text", "state",
+                  "reason", "speed")
 
 
 def activity_item(event: Event) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Saved runs: the runs page, the replay page and their JSON API (Blueprint ``replay``).
 
-Runs are addressed by name only (DESIGN §6); every route goes through
+Runs are addressed by name only (docs/design, §4); every route goes through
 :func:`web.run_files.open_named`, so a refused name is 404 and nothing outside the runs folder is
 opened. Everything is read from the run file: no model, no network, no Simulation.
 
@@ -36,7 +36,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, render_template, request
 
-from town.errors import ConfigError, MemoryStreamError, RecordingError
+from town.errors import ConfigError, MemoryStreamError, RecordingError, TownError
 from town.events import VECTOR_KEYS, EventKind
 from town.recording.lab import rescore
 from town.recording.reader import RunReader
@@ -284,8 +284,12 @@ def interview(name: str, pid: str):
 
 @bp.get("/api/runs/<name>/evaluation")
 def evaluation(name: str):
-    """The run's evaluation: diffusion of each news item, density, attendance, cost."""
+    """The run's evaluation (personas interviewed): diffusion of each probe, density, attendance, cost."""
     from town.evaluate import evaluate
 
     with open_named(name) as reader:
-        return jsonify(cached_report(reader, "evaluation", lambda r: evaluate(r)))
+        try:
+            report = cached_report(reader, "evaluation", lambda r: evaluate(r, embedder=embedder_for(r)))
+        except TownError as exc:  # e.g. the run's model server is down: evaluate asks through it
+            fail(503, str(exc))
+        return jsonify(report)

@@ -1,4 +1,4 @@
-"""Saved runs served by name (DESIGN §6, §7): the one way from a URL's run name to a reader.
+"""Saved runs served by name (docs/design, §4, §5): the one way from a URL's run name to a reader.
 
 :func:`open_named` resolves a name inside the app's runs folder with
 :func:`town.recording.runs.resolve_run` (which refuses ``/``, ``..``, percent-encoded tricks and

@@ -54,6 +54,7 @@ class LiveServer:
                                    request_handler=_RequestHandler)
         self.host = host
         self.port = self._server.server_port
+        app.config["PORT"] = self.port  # the Host header must name this port
         self._thread: threading.Thread | None = None
 
     @property

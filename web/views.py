@@ -15,17 +15,21 @@ API (all JSON; errors are ``{"error": str}`` with status 400/403/404/503):
   run on the runner's thread between ticks; needs the token like control
 - ``POST /api/control`` ``{op, value}``: ``{ok, status}``; needs the token beyond loopback
   (header ``X-Control-Token``, or ``token`` in the body or query)
+- ``POST /api/player`` ``{name}``: ``{ok, player, at: {x, y}}`` (joins the town, :func:`town.player.add_player`);
+  ``POST /api/player/move`` ``{x, y}``: ``{ok, path}``; ``POST /api/player/say`` ``{text, to}``:
+  ``{ok, conversation}``; all on the runner's thread between ticks, with the token like control
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from town.errors import RecordingError, TownError
 from town.events import VECTOR_KEYS
+from town.player import add_player, move_player, player_says
 from town.runner import SPEEDS
 
 from .control import apply_control
@@ -79,7 +83,13 @@ def _reader():
 
 @bp.get("/")
 def live_page():
-    """The live page: map, clock, controls, persona panel and retrieval inspector."""
+    """The live page: map, clock, controls, persona panel and retrieval inspector.
+
+    A viewer without a live run (``replay``, ``demo``) sends ``/`` to its saved runs instead of a
+    page that would only say "connecting".
+    """
+    if live().runner is None:
+        return redirect(url_for("replay.runs_page"))
     return render_template("live.html", speeds=SPEEDS)
 
 
@@ -113,6 +123,7 @@ def town():
         status=state.runner.status(),
         speeds=list(SPEEDS),
         token_required=state.token is not None,
+        players=sorted(getattr(sim, "players", ())),
     )
 
 
@@ -229,3 +240,57 @@ def control():
     except TownError as exc:
         _fail(400, str(exc))
     return jsonify(ok=True, status=status)
+
+
+def _on_runner(job, body_hint: str):
+    """Run ``job(simulation, body)`` on the runner's thread; a ConfigError is a 400 naming the field."""
+    body = _controller(body_hint)
+    sim = live().simulation
+    try:
+        return live().runner.call(lambda: job(sim, body))
+    except TownError as exc:
+        _fail(400, str(exc))
+    except TimeoutError as exc:
+        _fail(503, str(exc))
+
+
+def _the_player(sim) -> str:
+    players = sorted(sim.players)
+    if not players:
+        raise TownError("nobody has joined: POST /api/player {name} first")
+    return players[0]
+
+
+@bp.post("/api/player")
+def join():
+    """Add the player (``serve --player NAME`` does it at start); one player per town."""
+    def job(sim, body):
+        if sim.players:
+            return _the_player(sim)
+        return add_player(sim, body.get("name") if isinstance(body.get("name"), str) else "")
+    pid = _on_runner(job, '{"name": ...}')
+    p = live().simulation.personas[pid]
+    return jsonify(ok=True, player=spec_dict(p.spec), at={"x": p.x, "y": p.y})
+
+
+@bp.post("/api/player/move")
+def player_move():
+    """Send the player to a tile ``{x, y}`` (it walks one tile per tick)."""
+    def job(sim, body):
+        x, y = body.get("x"), body.get("y")
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
+            raise TownError("x, y: tile coordinates (integers)")
+        return move_player(sim, _the_player(sim), x, y)
+    path = _on_runner(job, '{"x": ..., "y": ...}')
+    return jsonify(ok=True, path=[list(t) for t in path])
+
+
+@bp.post("/api/player/say")
+def player_say():
+    """The player says ``text`` to the persona ``to`` next to it; the answer comes as a chat event."""
+    def job(sim, body):
+        text, to = body.get("text"), body.get("to")
+        if not isinstance(text, str) or not isinstance(to, str):
+            raise TownError("text, to: a line and the persona id it is said to")
+        return player_says(sim, _the_player(sim), text, to)
+    return jsonify(ok=True, conversation=_on_runner(job, '{"text": ..., "to": ...}'))

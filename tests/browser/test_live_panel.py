@@ -31,7 +31,7 @@ def test_whisper_appears_in_the_memory_stream(live_town, page, artifacts):
 
 
 def test_live_procedures_tab_lists_a_learned_procedure(live_town, page, artifacts):
-    """Once Klaus has learned a procedure, his tab shows it with the API's reliability and status."""
+    """Once Klaus has learned a procedure, his tab shows its Laplace reliability and its status."""
     town = live_town(speed=None)
     page.goto(town.url)
     page.wait_for_function("() => Number(document.querySelector('#clock').dataset.tick) >= 400", timeout=60000)
@@ -45,7 +45,11 @@ def test_live_procedures_tab_lists_a_learned_procedure(live_town, page, artifact
     page.wait_for_selector("#persona-procedures .procedure")
     first = libs[0]
     card = page.locator(f"#persona-procedures .procedure[data-name='{first['name']}']")
-    assert card.locator(".rel-value").text_content() == f"{first['reliability']:.2f}"
-    assert card.locator(".proc-status").text_content() == first["status"]
+    # Laplace reliability (s + 1) / (s + f + 2) and the default retrieval threshold 0.6
+    wins, losses = first["successes"], first["failures"]
+    reliability = (wins + 1) / (wins + losses + 2)
+    assert wins >= 1 and card.locator(".rel-value").text_content() == f"{reliability:.2f}"
+    status = "pruned" if first.get("pruned") else "active" if reliability >= 0.6 else "below threshold"
+    assert card.locator(".proc-status").text_content() == status
     page.screenshot(path=str(artifacts / "live_procedures.png"))
     assert page.errors == []

@@ -158,3 +158,29 @@ def test_runs_page_links_to_the_replay(replay_server, saved_run, page, artifacts
     page.goto(f"{replay_server.url}/runs")
     page.screenshot(path=str(artifacts / "runs.png"))
     assert page.errors == []
+
+
+def test_evaluation_charts_draw_recall_beside_the_upper_bound(replay_server, saved_run, page):
+    """The evaluation card draws, per probe, the recall line and a dashed upper-bound line with as
+    many points as the report's sample moments, and quotes both counts."""
+    name = saved_run.stem
+    report = requests.get(f"{replay_server.url}/api/runs/{name}/evaluation", timeout=120).json()
+    page.goto(f"{replay_server.url}/replay/{name}")
+    # "attached": a flat line at 0% has no height, so it never counts as visible.
+    page.wait_for_selector("#chart-diffusion path.series", state="attached", timeout=60_000)
+    paths = page.eval_on_selector_all(
+        "#chart-diffusion path.series",
+        "els => els.map(e => [e.dataset.label, e.getAttribute('d').split(/[ML]/).filter(Boolean).length,"
+        " e.getAttribute('stroke-dasharray')])")
+    probes = list(report["diffusion"])
+    points = len(report["moments"])
+    want = []
+    for p in probes:
+        label = p.replace("_", " ")
+        want += [[label, points, None], [f"{label} (holds, upper bound)", points, "4 3"]]
+    assert paths == want
+    first = report["diffusion"][probes[0]]
+    facts = page.text_content(".eval-facts li")
+    assert f"{first['start_count']} → {first['end_count']} of {first['personas']} recall it" in facts
+    assert f"({first['bound']['start_count']} → {first['bound']['end_count']} hold a memory of it)" in facts
+    assert page.errors == []

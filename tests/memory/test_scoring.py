@@ -103,3 +103,16 @@ def test_bad_k_is_refused(k):
     """K must be an int >= 1."""
     with pytest.raises(MemoryStreamError, match="k: "):
         _rank([1.0], [1], [0.5], k=k)
+
+
+def test_last_access_after_now_counts_as_zero_hours():
+    """A future last access is clamped to 0 h: raw recency 1, never 0.995 ** -24 = 1.1279."""
+    # A: accessed 24 h after now (hours -24), B: now (0 h), C: 24 h ago.
+    # Clamped hours 0, 0, 24 -> raw recency 1, 1, 0.995**24 = 0.8866535; recency parts 1, 1, 0.
+    ranking = _rank([-24.0, 0.0, 24.0], [5, 5, 5], [0.5, 0.5, 0.5], weights=(1, 0, 0), k=3)
+    by_pos = {p: i for i, p in enumerate(ranking.positions.tolist())}
+    assert ranking.recency[by_pos[0]] == 1.0
+    assert ranking.hours[by_pos[0]] == 0.0
+    assert ranking.parts[by_pos[0], 0] == ranking.parts[by_pos[1], 0] == 1.0
+    assert ranking.parts[by_pos[2], 0] == pytest.approx(0.0, abs=1e-12)
+    assert ranking.recency.max() <= 1.0

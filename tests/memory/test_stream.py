@@ -19,7 +19,7 @@ TOL = 1e-6
 
 
 def brute_force(records, vectors, query, now, weights):
-    """Reference scores written from DESIGN §3 alone: {id: score}, ids ranked best first."""
+    """Reference scores written from docs/design, §1 alone: {id: score}, ids ranked best first."""
     if not records:
         return {}, []
     hours = np.array([(now - r.last_accessed).total_seconds() / 3600 for r in records])
@@ -38,7 +38,7 @@ def brute_force(records, vectors, query, now, weights):
 
 
 def assert_matches_brute_force(got_ids, trace_totals, scores, ranked, k):
-    """DESIGN §3 tolerance: scores within 1e-6; sets agree except among near-ties."""
+    """docs/design, §1 tolerance: scores within 1e-6; sets agree except among near-ties."""
     want = ranked[:k]
     assert len(got_ids) == len(want)
     for got, ref, total in zip(got_ids, want, trace_totals):
@@ -287,3 +287,18 @@ def test_embedder_of_another_dim_is_refused(hashing_embedder, table_embedder):
     liar.dim = 64  # claims 64 but returns 2-dim vectors
     with pytest.raises(MemoryStreamError, match=r"dim 2\).*dim 64"):
         MemoryStream("p", liar).add(kind="observation", content="ok", created=T0, importance=5)
+
+
+def test_retrieving_before_a_later_access_counts_it_as_now(table_embedder):
+    """A record last accessed after ``now`` has recency 1 and 0 hours in the trace.
+
+    B is retrieved at 13:00, then the stream is asked as of 12:00: never 0.995 ** -1 = 1.005.
+    """
+    stream, now = hand_stream(table_embedder)
+    stream.retrieve("query", now=now + timedelta(hours=1), k=1, purpose="test")  # B: accessed 13:00
+    _, trace = stream.retrieve("query", now=now, k=3, weights=(1, 0, 0), purpose="test")
+    by_content = {c.content: c for c in trace.candidates}
+    assert by_content["B"].hours == 0.0 and by_content["B"].recency == 1.0
+    assert by_content["A"].hours == 0.0 and by_content["A"].recency == 1.0
+    assert by_content["C"].hours == 24.0
+    assert all(c.recency <= 1.0 for c in trace.candidates)

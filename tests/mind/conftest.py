@@ -12,7 +12,6 @@ import pytest
 import yaml
 
 from town.config import load_config
-from town.events import EventKind
 from town.scenario import load_scenario
 from town.simulation import Simulation
 
@@ -71,9 +70,3 @@ def events():
         sim.bus.subscribe(seen.append)
         return seen
     return collect
-
-
-def retrieval_ids(seen, seq) -> list[int]:
-    """Ids returned by the RETRIEVAL event ``seq`` among the collected events."""
-    (event,) = [e for e in seen if e.seq == int(seq) and e.kind is EventKind.RETRIEVAL]
-    return [c["id"] for c in event.data["candidates"] if c["in_top_k"]]

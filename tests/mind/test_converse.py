@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from conftest import retrieval_ids
+from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind
@@ -19,8 +19,8 @@ TONIGHT = "I am hosting a quiz at Corner Cafe tonight from 6pm to 8pm."
 
 def _bob_view(sim) -> View:
     bob = sim.personas["bob"]
-    return View(id="bob", name="Bob Brown", x=bob.x, y=bob.y, sector="", action="reading a book",
-                kind="do", address="w:Bob's flat:bob room:armchair", conversation=None)
+    return View(id="bob", name="Bob Brown", x=bob.x, y=bob.y, arena="w:Bob's flat:bob room",
+                action="reading a book", kind="do", address="w:Bob's flat:bob room:armchair", conversation=None)
 
 
 def _talk(sim, lines: int) -> tuple[Conversation, list]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from conftest import retrieval_ids
+from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind

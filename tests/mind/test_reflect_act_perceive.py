@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from conftest import retrieval_ids
+from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind
@@ -62,18 +62,18 @@ def test_the_act_retrieval_changes_the_decomposition():
 
 
 def test_perceiving_a_change_of_action_leaves_an_observation(tiny):
-    """Ann sees Bob (same tile row, within the vision radius) reading: one observation naming
-    him and where he is; seeing the same action again adds nothing."""
+    """Ann sees Bob (same room) reading: one observation naming him, where he is and his
+    activity as written; seeing the same action again adds nothing."""
     sim = tiny()
     ann, bob = sim.personas["ann"], sim.personas["bob"]
-    me = View(id="ann", name="Ann Able", x=ann.x, y=ann.y, sector="Ann's home", action="reading",
-              kind="do", address="w:Ann's home:ann room:armchair", conversation=None)
-    him = View(id="bob", name="Bob Brown", x=ann.x + 1, y=ann.y, sector="Ann's home",
+    me = View(id="ann", name="Ann Able", x=ann.x, y=ann.y, arena="w:Ann's home:ann room",
+              action="reading", kind="do", address="w:Ann's home:ann room:armchair", conversation=None)
+    him = View(id="bob", name="Bob Brown", x=ann.x + 1, y=ann.y, arena="w:Ann's home:ann room",
                action="read a book", kind="do", address="w:Ann's home:ann room:armchair",
                conversation=None)
     snapshot = {"ann": me, "bob": him}
     assert [v.id for v in perceive(ann, sim.ctx, snapshot)] == ["bob"]
     perceive(ann, sim.ctx, snapshot)
     observed = [r.content for r in ann.stream.records() if r.kind is MemoryKind.OBSERVATION]
-    assert len(observed) == 1 and observed[0].startswith("Bob Brown is reading a book")
+    assert observed == ["Bob Brown is at the armchair of the ann room in Ann's home: read a book."]
     assert bob.stream.records() == []

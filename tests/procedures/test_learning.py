@@ -1,4 +1,4 @@
-"""Learning from episodes and anonymising for the town library (DESIGN §4)."""
+"""Learning from episodes and anonymising for the town library (docs/design, §2)."""
 
 from __future__ import annotations
 

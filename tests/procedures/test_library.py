@@ -1,4 +1,4 @@
-"""Procedure library rules of DESIGN §4, each against a value worked out by hand."""
+"""Procedure library rules of docs/design, §2, each against a value worked out by hand."""
 
 from __future__ import annotations
 
@@ -199,3 +199,18 @@ def test_bad_procedure_fields_name_the_field():
         Procedure(name="a", when="a", steps=(), created=T0, last_used=T0)
     with pytest.raises(ProcedureError, match="'failures'"):
         proc("a", f=-1)
+
+
+def test_reads_within_a_tick_see_the_library_as_at_its_start(lib):
+    """A procedure saved during a tick (by one persona) is retrieved (by another) only after it."""
+    lib.save(proc("brew coffee"), now=T0)
+    with lib.reads_as_of_now():
+        lib.save(proc("get ready"), now=T0)
+        lib.record_outcome("brew coffee", success=False, now=T0)  # 2/4 = 0.5: below 0.6 after the tick
+        assert [m.procedure.name for m in lib.retrieve("get ready")] == ["brew coffee"]
+        assert lib.retrieve("brew coffee")[0].procedure.failures == 0
+        assert [s.description for s in lib.expand("brew coffee")] == ["do brew coffee"]
+        with pytest.raises(ProcedureError):
+            lib.expand("get ready")
+    assert [m.procedure.name for m in lib.retrieve("get ready")] == ["get ready"]
+    assert "get ready" in lib and lib.get("brew coffee").failures == 1

@@ -17,7 +17,7 @@ FMT = "%Y-%m-%d %H:%M:%S"
 
 
 def brute_force(records, vectors, query, now, weights, k, runners_up=5):
-    """Reference retrieval (Park et al. 2023 §4.1, DESIGN §3), written out in plain Python.
+    """Reference retrieval (Park et al. 2023 §4.1, docs/design, §1), written out in plain Python.
 
     recency = 0.995 ** game hours since last access, importance, relevance = dot of unit
     vectors; each min-max normalised (0.5 when all equal); weighted sum; best first, ties to the

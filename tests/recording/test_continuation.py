@@ -97,5 +97,7 @@ def test_fork_copy_equals_the_parent_up_to_the_fork_snapshot(synthetic, tmp_path
     early = datetime(2023, 2, 13, 7, 0, 39)
     tick, _, _ = fork_copy(parent.writer.path, tmp_path / "early.sqlite", early)
     assert tick == 1
-    with pytest.raises(RecordingError, match="no snapshot"):
+    with pytest.raises(RecordingError, match="no snapshot at or before tick 0; its first snapshot is at "
+                       "2023-02-13 07:00:10") as err:
         fork_copy(parent.writer.path, tmp_path / "none.sqlite", 0)
+    assert "WHERE" not in str(err.value) and "?" not in str(err.value)

@@ -1,4 +1,4 @@
-"""The answer cache: a warm re-run makes no requests and gives the same run (issue 6: cache)."""
+"""The answer cache: a warm re-run makes no requests and gives the same run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whole-town runs against a fake OpenAI server that injects faults (issue 6: injected faults)."""
+"""Whole-town runs against a fake OpenAI server that injects faults: timeouts, errors, bad JSON, a server down."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ville_runs import run_ville, ville_config
 from town.events import EventKind
 from town.recording import RunReader
 
-#: wall seconds the server is down in the stall test (issue 6: 30; TOWN_TEST_DOWN_S overrides)
+#: wall seconds the server is down in the stall test (30 by default; TOWN_TEST_DOWN_S overrides)
 DOWN_S = float(os.environ.get("TOWN_TEST_DOWN_S", "30"))
 
 # server-side fault -> the outcome the client must record for it

@@ -1,4 +1,4 @@
-"""Procedures cut model calls: decomposition requests fall on day 2 (issue 7, "fewer calls")."""
+"""Procedures cut model calls: decomposition requests fall on day 2 (fewer calls)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""the_ville on a real small model (SmolLM2-135M-Instruct served by llama.cpp), issue 6's CI run.
+"""the_ville on a real small model (SmolLM2-135M-Instruct served by llama.cpp), as CI runs it.
 
 Runs only when ``scripts/ci_llama_server.sh`` has started the server and exported
 ``TOWN_LLAMA_URL`` (and ``TOWN_LLAMA_MODEL``); skipped otherwise. Requests go through a counting

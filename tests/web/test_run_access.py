@@ -1,5 +1,5 @@
 """Runs by name only: path traversal is 404 with nothing opened outside the runs folder, and a
-damaged or newer run file gives a clear error page, never a traceback (DESIGN §6, §7).
+damaged or newer run file gives a clear error page, never a traceback (docs/design, §4, §5).
 """
 
 from __future__ import annotations
@@ -175,3 +175,17 @@ def test_interview_of_a_run_without_ticks_is_422(runs_app):
     response = app.test_client().get("/api/runs/empty/personas/klaus_mueller/interview?q=hi")
     assert response.status_code == 422
     assert "has no recorded tick yet" in response.get_json()["error"]
+
+
+def test_runs_list_skips_links_out_of_the_folder_unopened(runs_app, opened):
+    """/api/runs lists good.sqlite and a link to it, but not (or opens) a link outside or a dangling one."""
+    app, runs = runs_app
+    secret = runs.parent / "secret.sqlite"
+    (runs / "link.sqlite").symlink_to(secret)
+    (runs / "dangling.sqlite").symlink_to(runs.parent / "gone.sqlite")
+    (runs / "alias.sqlite").symlink_to(runs / "good.sqlite")
+    (runs / "folder.sqlite").mkdir()
+    listed = app.test_client().get("/api/runs").get_json()["runs"]
+    assert sorted(r["name"] for r in listed) == ["alias", "good"]
+    assert secret.resolve() not in opened
+    assert app.test_client().get("/runs").status_code == 200

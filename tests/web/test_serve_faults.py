@@ -97,6 +97,10 @@ def test_two_serves_started_together_record_to_different_files(tmp_path):
         files = [re.search(r"recording to (\S+);", line).group(1) for line in lines]
         assert files[0] != files[1]
         assert all(p.poll() is None for p in procs)
+        # stop only once both have recorded a tick (a loaded machine may take a while)
+        urls = [re.search(r"live at (http://\S+)/", line).group(1) for line in lines]
+        _until(lambda: all(requests.get(f"{u}/api/status", timeout=5).json().get("tick", 0) > 0
+                           for u in urls), every=0.1)
     finally:
         for p in procs:
             p.send_signal(signal.SIGINT)

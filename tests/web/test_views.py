@@ -11,13 +11,26 @@ def kind(events, k, persona=None):
     return [e for e in events if e.kind is k and (persona is None or e.persona == persona)]
 
 
-def test_town_gives_map_personas_and_clock(make_app, runner, simulation):
-    """/api/town: the map as TileMap.to_dict(), the three personas, and the clock after 5 steps."""
+def test_town_gives_map_personas_and_clock(make_app, runner):
+    """/api/town: the map as personas/the_ville/map.yaml draws it, the three personas, and the clock
+    after 5 steps."""
     runner.step(5)
     body = make_app().test_client().get("/api/town").get_json()
     assert body["name"] == "The Ville"
-    assert body["map"] == simulation.tilemap.to_dict()
-    assert (body["map"]["width"], body["map"]["height"]) == (64, 44)
+    town_map = body["map"]
+    assert (town_map["world"], town_map["width"], town_map["height"]) == ("the_ville", 64, 44)
+    assert len(town_map["collision"]) == 44 and {len(row) for row in town_map["collision"]} == {64}
+    # values copied by hand from personas/the_ville/map.yaml
+    college = town_map["sectors"][0]
+    assert (college["name"], college["address"], college["rect"], college["doors"]) == (
+        "Oak Hill College", "the_ville:Oak Hill College", [1, 1, 19, 17], [[10, 17]])
+    library = next(a for a in town_map["arenas"] if a["address"] == "the_ville:Oak Hill College:library")
+    assert (library["rect"], library["walls"], library["doors"], library["sector"]) == (
+        [1, 1, 10, 10], True, [[6, 10]], "the_ville:Oak Hill College")
+    table = next(o for o in town_map["objects"] if o["address"] == "the_ville:Oak Hill College:library:study table")
+    assert (table["rect"], table["capacity"], table["arena"]) == ([3, 5, 5, 2], 6, library["address"])
+    desk = next(o for o in town_map["objects"] if o["address"] == "the_ville:Oak Hill College:library:librarian desk")
+    assert desk["rect"] == [8, 8, 1, 1]
     assert [p["id"] for p in body["personas"]] == ["isabella_rodriguez", "klaus_mueller", "maria_lopez"]
     klaus = body["personas"][1]
     assert (klaus["name"], klaus["age"], klaus["emoji"]) == ("Klaus Mueller", 20, "📚")

@@ -1,4 +1,4 @@
-"""The memory stream of a persona (Park et al. 2023 §4.1; DESIGN §3).
+"""The memory stream of a persona (Park et al. 2023 §4.1; docs/design, §1).
 
 Parts:
     record: :class:`MemoryRecord` (frozen) and :class:`MemoryKind`.

@@ -1,7 +1,7 @@
 """Columnar per-record numbers of a memory stream, aligned with its FAISS index's positions.
 
 Arrays are preallocated and double when full: appending costs about a microsecond, where
-``np.vstack`` per record costs 40 ms at 1e5 records (PACKAGES.md).
+``np.vstack`` per record costs 40 ms at 1e5 records (measured on 2 cores).
 """
 
 from __future__ import annotations

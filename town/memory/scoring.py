@@ -1,4 +1,4 @@
-"""The one retrieval score of the memory stream (Park et al. 2023 §4.1; DESIGN §3).
+"""The one retrieval score of the memory stream (Park et al. 2023 §4.1; docs/design, §1).
 
 ``score_i = w_rec * rec_i + w_imp * imp_i + w_rel * rel_i`` where each part is min-max
 normalised to [0, 1] over all eligible records (0.5 for all when max == min), recency is
@@ -8,6 +8,11 @@ the cosine of the query and record embeddings. The top k are returned, ties goin
 
 :func:`rank` is a pure function over arrays, shared by :class:`~town.memory.stream.MemoryStream`
 and the replay weight lab, which re-ranks a recorded retrieval over a reconstructed stream.
+
+A last access later than ``now`` (a caller scoring "as of" an earlier time than a record was
+last retrieved, or a clock set back) counts as 0 hours: recency is then 1, the most a record can
+have, never ``0.995`` raised to a negative power (above 1). :func:`rank` clamps; nothing is
+refused, so the weight lab can re-rank any recorded retrieval.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ class Ranking:
     Attributes:
         positions: ``(m,) int64`` indices into the arrays given to :func:`rank`.
         n_top: how many of them are the top k (``min(k, n)``); the rest are runners-up.
-        recency: ``(m,) float64`` raw recency ``0.995 ** hours``.
+        hours: ``(m,) float64`` game hours since last access, negative ones clamped to 0.
+        recency: ``(m,) float64`` raw recency ``0.995 ** hours``, in (0, 1].
         parts: ``(m, 3) float64`` normalised (recency, importance, relevance) in [0, 1].
         contributions: ``(m, 3) float64`` ``weights * parts``.
         total: ``(m,) float64`` score, the row sums of ``contributions``.
@@ -44,6 +50,7 @@ class Ranking:
 
     positions: np.ndarray
     n_top: int
+    hours: np.ndarray
     recency: np.ndarray
     parts: np.ndarray
     contributions: np.ndarray
@@ -126,7 +133,8 @@ def rank(
     """Score every eligible record and return the top k plus the next runners-up.
 
     Args:
-        hours: ``(n,) float64`` game hours from each record's last access to now.
+        hours: ``(n,) float64`` game hours from each record's last access to now; a negative
+            value (last access after now) counts as 0 hours, i.e. recency 1.
         importance: ``(n,)`` importance 1-10.
         relevance: ``(n,)`` cosine similarity of query and record.
         created: ``(n,)`` any key increasing with the creation time (e.g. game hours).
@@ -152,12 +160,13 @@ def rank(
         return Ranking(
             positions=np.empty(0, np.int64),
             n_top=0,
+            hours=np.empty(0),
             recency=np.empty(0),
             parts=empty,
             contributions=empty,
             total=np.empty(0),
         )
-    hours = np.asarray(hours, dtype=np.float64)
+    hours = np.maximum(np.asarray(hours, dtype=np.float64), 0.0)  # a future access is "now"
     rec = _recency_part(hours)
     imp = _minmax(np.asarray(importance, dtype=np.float64))
     rel = _minmax(np.asarray(relevance, dtype=np.float64))
@@ -173,6 +182,7 @@ def rank(
     return Ranking(
         positions=pos,
         n_top=min(k, n),
+        hours=hours[pos],
         recency=np.exp(_LN_DECAY * hours[pos]),
         parts=parts,
         contributions=contributions,

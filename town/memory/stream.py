@@ -1,6 +1,6 @@
 """A persona's memory stream: records, a FAISS index of their embeddings, exact retrieval.
 
-Park et al. 2023 §4.1 retrieval, as fixed in DESIGN §3: every record is scored (no
+Park et al. 2023 §4.1 retrieval, as fixed in docs/design, §1: every record is scored (no
 "over-fetch by vector, then re-rank"), so the result equals a brute-force scan. Vectors live
 only in the persona's FAISS index (:class:`~town.memory.vectors.VectorIndex`), which also
 computes every relevance; the numbers per record sit in :class:`~town.memory.columns.Columns`
@@ -237,7 +237,7 @@ class MemoryStream:
             ranking,
             ids=cols.ids[pos].tolist(),
             contents=[self._records[int(i)].content for i in cols.ids[pos]],
-            hours=hours[pos].tolist(),
+            hours=ranking.hours.tolist(),
             importance=cols.importance[pos].tolist(),
             relevance=relevance[pos].tolist(),
         )

@@ -1,4 +1,4 @@
-"""Retrieval traces: why each memory was (or was nearly) retrieved (DESIGN §3).
+"""Retrieval traces: why each memory was (or was nearly) retrieved (docs/design, §1).
 
 A :class:`RetrievalTrace` is published as a ``retrieval`` event: its :meth:`~RetrievalTrace.to_dict`
 is the event data, with the query embedding under the key ``"query_embedding"`` (one of
@@ -30,7 +30,7 @@ class CandidateScore(NamedTuple):
         rank: 1-based position in the ranking.
         id: memory record id.
         content: the record's sentence.
-        hours: game hours from its last access to the retrieval's time.
+        hours: game hours from its last access to the retrieval's time (0 for a later access).
         recency: raw recency ``0.995 ** hours``.
         importance: raw importance 1-10.
         relevance: raw cosine similarity to the query.

@@ -11,11 +11,11 @@ from ..events import EventKind
 from ..persona import Action, Persona, PlanBlock, Step
 from ..procedures import StepFailure, practice
 from ..thinking.questions import ChoosePlace
-from ..thinking.scripted import verb_for
-from .context import MindContext, gerund, recall, remember, seed_for
+from ..world.objects import use_of
+from .context import MindContext, recall, remember, seed_for
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
-__all__ = ["decide_action", "move", "place_label", "MAX_WALK_TICKS"]
+__all__ = ["decide_action", "move", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
 
 #: A walk longer than this is split into several "walking" actions (13 game minutes at 10 s/tick).
 MAX_WALK_TICKS = 80
@@ -31,6 +31,26 @@ def place_label(address: str) -> str:
     if len(parts) == 3:
         return f"the {parts[2]} in {parts[1]}"
     return parts[-1]
+
+
+def doing_sentence(name: str, activity: str, address: str) -> str:
+    """The observation of someone doing ``activity`` at ``address``.
+
+    A step the object vocabulary (:mod:`town.world.objects`) wrote reads as English: "Isabella
+    Rodriguez is brewing coffee (open the cafe) at the coffee machine of the cafe in Hobbs Cafe".
+    Any other text (a persona file's routine, a model's answer, in any language) is shown as
+    written in a neutral template, never conjugated: "Maria Lopez is at the sink of the bathroom
+    in Dorm: wash up and get dressed".
+
+    Args:
+        name: who is doing it.
+        activity: the action's description.
+        address: where (``world:sector:arena:object``).
+    """
+    use = use_of(address.rsplit(":", 1)[-1])
+    if activity == use.verb or activity.startswith(f"{use.verb} ("):
+        return f"{name} is {use.doing}{activity[len(use.verb):]} at {place_label(address)}."
+    return f"{name} is at {place_label(address)}: {activity}."
 
 
 def _sector(address: str) -> str:
@@ -60,7 +80,7 @@ def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> st
 def _plan_steps(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[Step]:
     """Steps for the block's current chunk: follow a procedure for its task, or decompose it.
 
-    The previous task attempt is verified and closed first (feedback or learning, DESIGN §4).
+    The previous task attempt is verified and closed first (feedback or learning, docs/design, §2).
     """
     practice.close(p, ctx)
     task = block.task or block.description
@@ -118,7 +138,14 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
     if p.path:
         n = min(len(p.path), MAX_WALK_TICKS)
         p.pending = step
-        p.action = Action(description=f"walking to {_sector(step.object)}", address=step.object,
+        # "walking to <building>" only while outside it (frames show the tile after this tick's
+        # move): the walk is cut where it enters, and inside it walks "to the <object>"
+        sector, address_at = _sector(step.object), ctx.world.tilemap.address_at
+        entered = next((i for i, xy in enumerate(p.path) if _sector(address_at(*xy) or "") == sector), n)
+        outside = entered > 0
+        n = min(n, entered) if outside else n
+        where = sector if outside else f"the {step.object.rsplit(':', 1)[-1]}"
+        p.action = Action(description=f"walking to {where}", address=step.object,
                           emoji="🚶", start_tick=tick, end_tick=tick + n, kind="walk",
                           task=step.task, decision=decision)
     else:
@@ -129,12 +156,12 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
             return
         practice.step_started(p, step)
         sleep = is_sleep(step.description)
-        verb, emoji = ("sleep", "😴") if sleep else verb_for(step.object.rsplit(":", 1)[-1])
+        emoji = "😴" if sleep else use_of(step.object.rsplit(":", 1)[-1]).emoji
         ticks = max(1, step.minutes * 60 // ctx.clock.seconds_per_tick)
         p.action = Action(description=step.description, address=step.object, emoji=emoji,
                           start_tick=tick, end_tick=tick + ticks, kind="sleep" if sleep else "do",
                           task=step.task, decision=decision)
-        seen = f"{p.name} is {gerund(step.description)} at {place_label(step.object)}."
+        seen = doing_sentence(p.name, step.description, step.object)
         if p.observed.get(p.id) != seen:  # the same sentence twice in a row adds nothing
             p.observed[p.id] = seen
             remember(p, ctx, kind="observation", content=seen)
@@ -159,7 +186,13 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
         _walk_and_start(p, ctx, step, seq)
         return
     block = current_block(p, ctx.now)
-    records, seq = recall(p, ctx, f"{block.description} at {place_label(block.place)}", purpose="act")
+    # a description naming its building is not told the building again ("... at Hobbs Cafe at
+    # the counter of the cafe in Hobbs Cafe" -> "... at Hobbs Cafe at the counter of the cafe")
+    sector, label = _sector(block.place), place_label(block.place)
+    if sector.lower() in block.description.lower():
+        label = label.removesuffix(f" in {sector}").removesuffix(sector)
+    query = f"{block.description} at {label}" if label else block.description
+    records, seq = recall(p, ctx, query, purpose="act")
     if not p.steps or p.steps[0].task != (block.task or block.description):
         p.steps = _plan_steps(p, ctx, block, records)
     if not p.steps:
@@ -168,7 +201,7 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
     step = p.steps.pop(0)
     episode = p.procedures.episode if p.procedures is not None else None
     following = episode is not None and episode.procedure is not None
-    # A followed procedure is checked by the world on arrival (DESIGN §4: it fails there).
+    # A followed procedure is checked by the world on arrival (docs/design, §2: it fails there).
     if (not following and ctx.world.tilemap.has_address(step.object)
             and not ctx.world.is_open(step.object)):
         place = _open_alternative(p, ctx, step.task or step.description, step.object)

@@ -20,7 +20,7 @@ from ..persona import Persona
 from ..thinking.backend import ThinkingBackend
 from ..thinking.questions import MemoryView, RateImportance
 
-__all__ = ["MindContext", "SeqRef", "remember", "recall", "views", "seed_for", "gerund"]
+__all__ = ["MindContext", "SeqRef", "remember", "recall", "views", "seed_for"]
 
 
 class SeqRef:
@@ -114,7 +114,7 @@ class MindContext:
         """Run ``work()`` with this thread's events held back; returns (result, events).
 
         Lets several personas decide concurrently (their backend calls overlap) while events
-        are published afterwards in a fixed order with :meth:`flush` (DESIGN §2, §5).
+        are published afterwards in a fixed order with :meth:`flush` (docs/design, §3).
         """
         self._refs_made = True
         self._local.buffer = []
@@ -135,25 +135,6 @@ def seed_for(ctx: MindContext, persona: str, purpose: str, extra: object = "") -
     """A deterministic 31-bit seed for one question: run seed, tick, persona, purpose, extra."""
     key = f"{ctx.config.seed}|{ctx.tick}|{persona}|{purpose}|{extra}".encode()
     return zlib.crc32(key) & 0x7FFFFFFF
-
-
-def gerund(verb_phrase: str) -> str:
-    """"brew coffee" -> "brewing coffee" (simple English rules, for observation sentences)."""
-    head, _, rest = verb_phrase.partition(" ")
-    irregular = {"sit": "sitting", "shop": "shopping", "get": "getting", "set": "setting",
-                 "run": "running", "swim": "swimming", "chat": "chatting", "plan": "planning",
-                 "jog": "jogging", "be": "being", "see": "seeing", "ring": "ringing"}
-    if head.endswith("ing") and head not in irregular:
-        word = head
-    elif head in irregular:
-        word = irregular[head]
-    elif head.endswith("ie"):
-        word = head[:-2] + "ying"
-    elif head.endswith("e") and not head.endswith("ee"):
-        word = head[:-1] + "ing"
-    else:
-        word = head + "ing"
-    return f"{word} {rest}".strip()
 
 
 def views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:

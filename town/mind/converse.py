@@ -20,8 +20,8 @@ from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
 from .context import MindContext, SeqRef, recall, remember, seed_for, views
 from .perceive import View
 
-__all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "LINE_EVERY_TICKS",
-           "MAX_LINES"]
+__all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "say_line",
+           "leave_conversation", "LINE_EVERY_TICKS", "MAX_LINES"]
 
 #: A line is spoken every 2 ticks (20 game seconds at 10 s/tick).
 LINE_EVERY_TICKS = 2
@@ -161,17 +161,53 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         conv.said.append(statement)
         speaker.told.setdefault(listener.id, []).append(statement)
     if shared:
-        heard = remember(listener, ctx, kind="chat", content=f'{speaker.name} told me: "{answer.line}"',
-                         conversation=conv.id, source=(speaker.id, shared[0]), subject=speaker.id)
-        # The listener now knows the speaker knows this: it will not tell it back to them.
-        listener.told.setdefault(speaker.id, []).append(_chain(heard)[1])
-        event = find_event(heard.content, heard.created, place_names(ctx.world.tilemap.addresses()))
-        if event is not None and event.start.date() == ctx.now.date() and event.end > ctx.now:
-            listener.needs_replan = True
+        _hear(listener, speaker, answer.line, conv, ctx, source=(speaker.id, shared[0]))
     if answer.end or len(conv.lines) >= MAX_LINES:
         _finish(conv, personas, ctx)
         return True
     return False
+
+
+def say_line(conv: Conversation, speaker_id: str, line: str, personas: dict[str, Persona],
+             ctx: MindContext) -> None:
+    """``speaker_id`` says ``line``, chosen outside the mind (a player's words from the viewer).
+
+    The line is published like any (CHAT, nothing ``shared``, no retrieval) and the listener
+    remembers it in words, as a heard line: 'Ada told me: "<line>"'; retold later, it spreads.
+    """
+    listener_id = conv.b if speaker_id == conv.a else conv.a
+    speaker, listener = personas[speaker_id], personas[listener_id]
+    conv.lines.append((speaker_id, line))
+    conv.said.append(line)
+    speaker.speech = line
+    ctx.publish(EventKind.CHAT, speaker.id, {
+        "conversation": conv.id, "speaker": speaker.id, "listener": listener.id,
+        "line": line, "shared": [], "retrieval": None})
+    _hear(listener, speaker, line, conv, ctx, source=None)
+
+
+def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ctx: MindContext, *,
+          source: tuple[str, int] | None) -> None:
+    """The listener remembers ``line`` in words ('Isabella Rodriguez told me: "<line>"').
+
+    It will not tell it back to the speaker, and a line stating an event for today makes it
+    replan (``town.textevent``). ``source`` is the speaker's record the line passed on (None:
+    the speaker's own words, e.g. a player's), kept for measurement only.
+    """
+    heard = remember(listener, ctx, kind="chat", content=f'{speaker.name} told me: "{line}"',
+                     conversation=conv.id, source=source, subject=speaker.id)
+    # The listener now knows the speaker knows this: it will not tell it back to them.
+    listener.told.setdefault(speaker.id, []).append(_chain(heard)[1])
+    event = find_event(heard.content, heard.created, place_names(ctx.world.tilemap.addresses()))
+    if event is not None and event.start.date() == ctx.now.date() and event.end > ctx.now:
+        listener.needs_replan = True
+
+
+def leave_conversation(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> None:
+    """End ``conv`` now (one side walked away): both summarise and remember it, as at any end."""
+    for pid in (conv.a, conv.b):
+        personas[pid].speech = None
+    _finish(conv, personas, ctx)
 
 
 _HEARD = re.compile(r'^(?P<speaker>[^"]+?) told me: "(?P<statement>.*)"$', re.S)

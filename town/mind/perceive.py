@@ -1,7 +1,12 @@
 """Perception: what a persona sees of the others this tick (Park et al. 2023 §4, "perceive").
 
-A persona sees awake personas in the same sector or within the vision radius (tiles). A change
-in what someone is doing becomes an observation memory; walking is seen but not remembered.
+A persona sees the awake personas of its own arena: the whole room (an arena is one room or one
+open area), but nobody through the walls between rooms. Outside any arena (a street, a sector's
+open ground) it sees those on the same kind of ground within the vision radius (tiles). Like
+the paper's code, perception stays within the persona's arena. A change in what someone is
+doing becomes an observation memory; walking is seen but not remembered. :func:`in_sight` is
+the one rule: a faster search for candidates (e.g. a spatial index by arena and by tile) must
+still pass each candidate through it.
 """
 
 from __future__ import annotations
@@ -9,48 +14,82 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..persona import Persona
-from .act import place_label
-from .context import MindContext, gerund, remember
+from .act import doing_sentence
+from .context import MindContext, remember
 
-__all__ = ["View", "perceive"]
+__all__ = ["View", "perceive", "arena_of", "in_sight", "awake"]
 
 
 @dataclass(frozen=True, kw_only=True)
 class View:
-    """What others can see of a persona at the start of a tick (the shared snapshot)."""
+    """What others can see of a persona at the start of a tick (the shared snapshot).
+
+    ``arena`` is :func:`arena_of` the tile it stands on; ``address`` is where its action is
+    (the target of a walk); ``kind`` is the action's kind ("sleep" before the first action when
+    the routine says so).
+    """
 
     id: str
     name: str
     x: int
     y: int
-    sector: str
+    arena: str
     action: str
     kind: str
     address: str
     conversation: int | None
 
 
+def arena_of(address: str) -> str:
+    """The arena part of a tile's address: "w:Cafe:cafe:counter" -> "w:Cafe:cafe".
+
+    Shorter addresses (a sector's open ground, the street) are their own arena; "" is off the map.
+    """
+    return ":".join(address.split(":")[:3])
+
+
+def awake(view: View) -> bool:
+    """Whether the snapshot shows ``view``'s persona awake (not sleeping, nor due to by routine)."""
+    return view.kind != "sleep"
+
+
+def in_sight(me: View, other: View, radius: int) -> bool:
+    """Whether ``other`` is within sight of ``me``.
+
+    In an arena: anywhere in the same arena. Outside any arena: the same ground (the street, or
+    one sector's open ground) within ``radius`` tiles.
+
+    Args:
+        me: the looking persona's view of this tick's snapshot.
+        other: the other persona's view.
+        radius: the vision radius in tiles (Chebyshev distance, ``perception.vision_radius``).
+    """
+    if not me.arena or me.arena != other.arena:
+        return False
+    return me.arena.count(":") >= 2 or max(abs(other.x - me.x), abs(other.y - me.y)) <= radius
+
+
 def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View]) -> list[View]:
     """Observe the others visible to ``p``; remember changes; return them nearest first.
 
+    A persona asleep, or whose routine says it sleeps before its first action, sees nobody.
+
     Returns:
-        Visible, awake personas (not ``p``), sorted by (distance in tiles, id).
+        Awake personas (not ``p``) :func:`in_sight` of ``p``, sorted by (distance in tiles, id).
     """
-    if p.asleep:
-        return []
     me = snapshot[p.id]
+    if p.asleep or not awake(me):
+        return []
     radius = ctx.config.perception.vision_radius
     seen = []
     for other in snapshot.values():
-        if other.id == p.id or other.kind == "sleep":
+        if other.id == p.id or not awake(other) or not in_sight(me, other, radius):
             continue
         dist = max(abs(other.x - me.x), abs(other.y - me.y))
-        if dist > radius and not (other.sector and other.sector == me.sector):
-            continue
         seen.append((dist, other.id, other))
         if other.kind in ("walk", "talk") or p.observed.get(other.id) == other.action:
             continue
         p.observed[other.id] = other.action
         remember(p, ctx, kind="observation", subject=other.id,
-                 content=f"{other.name} is {gerund(other.action)} at {place_label(other.address)}.")
+                 content=doing_sentence(other.name, other.action, other.address))
     return [v for _, _, v in sorted(seen)]

@@ -73,7 +73,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     summary = "; ".join(f"{_hm(b.start)} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
              evidence=tuple(dict.fromkeys(i for e in evidence for i in e)))
-    practice.prune(p, ctx)  # once a day: unused / long below threshold (DESIGN §4)
+    practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 
 

@@ -1,4 +1,4 @@
-"""Procedural memory: how to do things, learned from verified successes (DESIGN §4).
+"""Procedural memory: how to do things, learned from verified successes (docs/design, §2).
 
 Parts:
     procedure: :class:`Procedure` and :class:`ProcedureStep` (frozen values), Laplace reliability.

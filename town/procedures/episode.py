@@ -3,7 +3,7 @@
 The world verifies each step as it starts (place reachable and open, object present and free);
 at the end the task's goal condition is checked: every planned step was carried out, in order,
 at the intended place, and the task's own goal (a :class:`Goal` from the persona file's routine,
-e.g. "a stove used for at least 10 minutes") held in the world (DESIGN §4). Only a verified
+e.g. "a stove used for at least 10 minutes") held in the world (docs/design, §2). Only a verified
 success may be saved as a procedure.
 """
 

@@ -3,7 +3,7 @@
 A persona's procedure keeps the task's place as ``{place}``, the persona's home as ``{home}`` and
 its name as ``{persona}``, so the same procedure serves the task at another place or for another
 persona. Before a procedure enters the shared town library, every persona-specific value left
-(any persona's name or home, account-like numbers) becomes a parameter too (DESIGN §4).
+(any persona's name or home, account-like numbers) becomes a parameter too (docs/design, §2).
 """
 
 from __future__ import annotations

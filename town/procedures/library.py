@@ -1,6 +1,6 @@
 """A procedure library: save after verified success, retrieve by ``when``, feedback, pruning.
 
-One library per persona plus a shared town library (DESIGN §4; Voyager's skill library, Wang et
+One library per persona plus a shared town library (docs/design, §2; Voyager's skill library, Wang et
 al. 2023). Procedures are few (tens), so similarity is an exact numpy dot product over
 L2-normalised embeddings; vectors are re-embedded on :meth:`ProcedureLibrary.set_state`.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 import functools
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,7 +31,7 @@ __all__ = [
 ]
 
 #: A save whose name or ``when`` is more similar than this (cosine) to a kept procedure
-#: updates that procedure instead of adding another (DESIGN §4).
+#: updates that procedure instead of adding another (docs/design, §2).
 DEDUP_SIMILARITY = 0.9
 #: Pruning rule 1 looks at the raw success rate only after this many uses.
 MIN_USES_FOR_RATE = 5
@@ -42,7 +44,7 @@ _EPS = 1e-12  # 3/5 must pass a 0.6 threshold whatever the float rounding
 
 
 class PruneRule(str, enum.Enum):
-    """The three pruning rules of DESIGN §4 (any one prunes)."""
+    """The three pruning rules of docs/design, §2 (any one prunes)."""
 
     LOW_SUCCESS_RATE = "low success rate"  # successes / uses < 0.5 after >= 5 uses
     UNUSED = "unused"  # not used for 30 game days
@@ -74,7 +76,7 @@ class ProcedureLibrary:
     Args:
         embedder: an ``town.embedding.Embedder``; ``when`` and names are embedded with it.
         threshold: least reliability for retrieval, in [0, 1] (config ``procedures.threshold``).
-        k: how many procedures :meth:`retrieve` returns at most (DESIGN §4: 2).
+        k: how many procedures :meth:`retrieve` returns at most (docs/design, §2: 2).
 
     Raises:
         ProcedureError: for a threshold outside [0, 1] or k < 1.
@@ -91,6 +93,39 @@ class ProcedureLibrary:
         self._lock = threading.RLock()  # the town library is shared by personas deciding in a pool
         self._procs: dict[str, Procedure] = {}
         self._vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # name -> (name, when) (d,)
+        self._frozen: tuple[dict, dict] | None = None  # what retrieve/expand read in a tick
+
+    @contextmanager
+    def reads_as_of_now(self) -> Iterator[None]:
+        """Within the block, :meth:`retrieve` and :meth:`expand` see the library as it is now.
+
+        The town library is shared by personas that decide concurrently within a tick; a
+        procedure one of them saves or updates that tick reaches the others' retrievals from the
+        next tick on, whatever the threads' timing, so a run stays deterministic. Writes go on
+        as usual. Procedures are immutable, so the view is two shallow dict copies.
+        """
+        with self._lock:
+            self._frozen = (dict(self._procs), dict(self._vectors))
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._frozen = None
+
+    def _reads(self) -> tuple[dict[str, Procedure], dict[str, tuple[np.ndarray, np.ndarray]]]:
+        """(procedures, vectors) that retrieval and expansion read: frozen in a tick, else live."""
+        return self._frozen or (self._procs, self._vectors)
+
+    def _read(self, name: str) -> tuple[Procedure, dict[str, Procedure]]:
+        """Procedure ``name`` and the procedures around it, as :meth:`_reads` sees them.
+
+        Raises:
+            ProcedureError: for an unknown name.
+        """
+        procs, _ = self._reads()
+        if name not in procs:
+            raise ProcedureError(f"no procedure named {name!r} in the library")
+        return procs[name], procs
 
     # ------------------------------------------------------------------ reading
     def __len__(self) -> int:
@@ -212,12 +247,13 @@ class ProcedureLibrary:
         Returns:
             At most ``k`` matches, most similar first.
         """
-        eligible = [p for p in self._procs.values() if p.pruned is None and self.is_reliable(p)]
+        procs, vectors = self._reads()
+        eligible = [p for p in procs.values() if p.pruned is None and self.is_reliable(p)]
         if not eligible:
             return []
         q = self._embed([task])[0]
         scored = [
-            Match(procedure=p, similarity=float(self._vectors[p.name][1] @ q)) for p in eligible
+            Match(procedure=p, similarity=float(vectors[p.name][1] @ q)) for p in eligible
         ]
         scored.sort(key=lambda m: (-m.similarity, -m.procedure.reliability, m.procedure.name))
         return scored[: self.k]
@@ -237,7 +273,7 @@ class ProcedureLibrary:
 
     @_locked
     def record_outcome(self, name: str, *, success: bool, now: datetime) -> Procedure:
-        """Feedback after a use: successes + 1 or failures + 1 (DESIGN §4).
+        """Feedback after a use: successes + 1 or failures + 1 (docs/design, §2).
 
         Raises:
             ProcedureError: for an unknown procedure.
@@ -251,7 +287,7 @@ class ProcedureLibrary:
 
     @_locked
     def prune(self, now: datetime) -> list[tuple[Procedure, PruneRule]]:
-        """Apply the three pruning rules to every kept procedure (DESIGN §4).
+        """Apply the three pruning rules to every kept procedure (docs/design, §2).
 
         1. raw success rate < 0.5 after >= 5 uses; 2. unused for 30 game days; 3. below the
         retrieval threshold for 7 game days. A pruned procedure stays, marked, never retrieved.
@@ -284,13 +320,13 @@ class ProcedureLibrary:
         Raises:
             ProcedureError: naming the unknown procedure or the cycle.
         """
-        self._expand(procedure, (), {procedure.name: procedure})
+        self._expand(procedure, (), {**self._procs, procedure.name: procedure})
 
     def _expand(
         self,
         p: Procedure,
         path: tuple[str, ...],
-        extra: dict[str, Procedure],
+        procs: dict[str, Procedure],
         spans: list[tuple[str, int, int]] | None = None,
         out: list[ProcedureStep] | None = None,
     ) -> list[ProcedureStep]:
@@ -307,13 +343,13 @@ class ProcedureLibrary:
                     f"procedure {path[0]!r}: composition cycle {cycle}; "
                     "a procedure may not include itself"
                 )
-            sub = extra.get(step.procedure) or self._procs.get(step.procedure)
+            sub = procs.get(step.procedure)
             if sub is None:
                 raise ProcedureError(
                     f"procedure {p.name!r}: step names unknown procedure {step.procedure!r}"
                 )
             lo = len(out)
-            self._expand(sub, path, extra, spans, out)
+            self._expand(sub, path, procs, spans, out)
             if spans is not None:
                 spans.append((sub.name, lo, len(out)))
         return out
@@ -329,7 +365,8 @@ class ProcedureLibrary:
             ProcedureError: unknown procedure, a composition cycle (naming it), or a parameter
                 without a value.
         """
-        steps = self._expand(self.get(name), (), {})
+        procedure, procs = self._read(name)
+        steps = self._expand(procedure, (), procs)
         if values is None:
             return steps
         return [
@@ -351,8 +388,9 @@ class ProcedureLibrary:
         Raises:
             ProcedureError: unknown procedure or a composition cycle.
         """
+        procedure, procs = self._read(name)
         spans: list[tuple[str, int, int]] = []
-        self._expand(self.get(name), (), {}, spans)
+        self._expand(procedure, (), procs, spans)
         return spans
 
     # ------------------------------------------------------------------ state

@@ -11,7 +11,7 @@ __all__ = ["ProceduralMemory"]
 
 
 class ProceduralMemory:
-    """What a persona knows how to do (DESIGN §4).
+    """What a persona knows how to do (docs/design, §2).
 
     Args:
         own: the persona's procedure library (in the persona's state).

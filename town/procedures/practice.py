@@ -7,7 +7,7 @@ step at a place the persona knows is closed) is followed and no decomposition is
 a retrieved procedure because the persona knows it cannot work is a *deviation*: recorded, not
 counted. Otherwise the mind decomposes and calls :func:`begin`. The world checks each step
 (:func:`check_step`); :func:`close` checks the goal, gives feedback to a followed procedure, or
-generalises and saves a verified success (DESIGN §4; Voyager, Wang et al. 2023). Every save, use,
+generalises and saves a verified success (docs/design, §2; Voyager, Wang et al. 2023). Every save, use,
 outcome, deviation and prune is a PROCEDURE event.
 """
 

@@ -1,4 +1,4 @@
-"""The procedure value object of procedural memory (DESIGN §4; after Voyager, Wang et al. 2023).
+"""The procedure value object of procedural memory (docs/design, §2; after Voyager, Wang et al. 2023).
 
 A procedure says *how* to do something: a ``when`` text (what is embedded and matched against a
 task), ordered steps whose texts hold ``{parameter}`` templates, and its track record
@@ -30,7 +30,7 @@ _PARAM = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
 class ProcedureStatus(str, enum.Enum):
-    """Where a procedure stands for retrieval (DESIGN §4)."""
+    """Where a procedure stands for retrieval (docs/design, §2)."""
 
     ACTIVE = "active"  # reliability >= the retrieval threshold
     BELOW_THRESHOLD = "below threshold"  # kept, not retrieved until it recovers
@@ -132,7 +132,7 @@ class ProcedureStep:
 
 @dataclass(frozen=True, kw_only=True)
 class Procedure:
-    """A reusable way of doing a task (DESIGN §4).
+    """A reusable way of doing a task (docs/design, §2).
 
     Attributes:
         name: unique within its library.

@@ -1,4 +1,4 @@
-"""Run recording (DESIGN §6): one SQLite file per run, written as it goes, read for replay.
+"""Run recording (docs/design, §4): one SQLite file per run, written as it goes, read for replay.
 
 Parts:
     schema: the tables, ``SCHEMA_VERSION`` and the column codecs (zlib JSON, float32 blobs).

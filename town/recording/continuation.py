@@ -1,4 +1,4 @@
-"""Resume and fork at a snapshot, on the run file alone (DESIGN §6).
+"""Resume and fork at a snapshot, on the run file alone (docs/design, §4).
 
 :func:`newest_snapshot` reads the snapshot to continue from without changing anything, so every
 check can run before :func:`truncate_after_snapshot` (resume: one transaction) or
@@ -42,21 +42,26 @@ def _set_meta(conn: sqlite3.Connection, **values: Any) -> None:
     )
 
 
-def _snapshot(conn: sqlite3.Connection, path: Path, where: str, params: tuple) -> Snapshot:
+def _snapshot(conn: sqlite3.Connection, path: Path, where: str, params: tuple, wanted: str = "") -> Snapshot:
+    """The newest snapshot matching ``where``; ``wanted`` says in words what was asked for."""
     row = conn.execute(
         f"SELECT tick, seq, state FROM snapshots {where} ORDER BY tick DESC LIMIT 1", params
     ).fetchone()
     if row is None:
-        raise RecordingError(f"{path}: no snapshot to continue from ({where or 'none at all'})")
+        first = conn.execute("SELECT time FROM snapshots ORDER BY tick LIMIT 1").fetchone()
+        if first is None:
+            raise RecordingError(f"{path}: the run has no snapshot to continue from")
+        raise RecordingError(f"{path}: no snapshot {wanted}; its first snapshot is at {first[0]}")
     return row[0], row[1], decode(path, row[2], f"snapshot at tick {row[0]}")
 
 
-def _where(at: int | datetime | None) -> tuple[str, tuple]:
+def _where(at: int | datetime | None) -> tuple[str, tuple, str]:
+    """(SQL condition, its parameters, the same in words) for "at or before ``at``"."""
     if at is None:
-        return "", ()
+        return "", (), ""
     if isinstance(at, datetime):
-        return "WHERE time <= ?", (format_time(at),)
-    return "WHERE tick <= ?", (int(at),)
+        return "WHERE time <= ?", (format_time(at),), f"at or before {format_time(at)}"
+    return "WHERE tick <= ?", (int(at),), f"at or before tick {int(at)}"
 
 
 def newest_snapshot(path: str | Path, at: int | datetime | None = None) -> Snapshot:
@@ -71,8 +76,7 @@ def newest_snapshot(path: str | Path, at: int | datetime | None = None) -> Snaps
     path = Path(path)
     conn = open_run(path, read_only=True)
     try:
-        where, params = _where(at)
-        return _snapshot(conn, path, where, params)
+        return _snapshot(conn, path, *_where(at))
     finally:
         conn.close()
 
@@ -96,8 +100,8 @@ def truncate_after_snapshot(path: str | Path, tick: int | None = None) -> Snapsh
         conn = open_run(path)
         try:
             with conn:
-                where = "" if tick is None else "WHERE tick = ?"
-                tick, seq, state = _snapshot(conn, path, where, () if tick is None else (tick,))
+                where, params, wanted = ("", (), "") if tick is None else ("WHERE tick = ?", (tick,), f"at tick {tick}")
+                tick, seq, state = _snapshot(conn, path, where, params, wanted)
                 _drop_after(conn, tick, seq)
                 _set_meta(conn, finished=False)
         except sqlite3.Error as exc:
@@ -142,10 +146,10 @@ def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
 
 
 def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
-    where, params = _where(at)
+    where, params, wanted = _where(at)
     source = open_run(src)
     try:
-        tick, seq, state = _snapshot(source, src, where, params)
+        tick, seq, state = _snapshot(source, src, where, params, wanted)
         (time,) = source.execute("SELECT time FROM snapshots WHERE tick = ?", (tick,)).fetchone()
         try:
             target = connect(dst)

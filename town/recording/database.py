@@ -23,7 +23,7 @@ def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` in WAL mode with per-commit durability against process crashes.
 
     ``synchronous=NORMAL`` in WAL mode never loses a committed transaction when the process is
-    killed (only on power loss), which is the guarantee DESIGN §6 asks for.
+    killed (only on power loss), which is the guarantee docs/design, §4 asks for.
     """
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
     try:

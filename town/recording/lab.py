@@ -1,4 +1,4 @@
-"""The replay weight lab: re-rank a recorded retrieval with other weights or k (DESIGN §6, §7).
+"""The replay weight lab: re-rank a recorded retrieval with other weights or k (docs/design, §4, §5).
 
 The retrieval is re-scored over the persona's memory stream as it was at that moment
 (:meth:`RunReader.stream_as_of`) with the recorded query embedding, through the same scoring
@@ -26,7 +26,8 @@ _EPOCH = datetime(2000, 1, 1)
 
 
 def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
-                 weights: Sequence[float], k: int) -> tuple[Ranking, list[CandidateScore]]:
+                 weights: Sequence[float], k: int,
+                 index: VectorIndex | None = None) -> tuple[Ranking, list[CandidateScore]]:
     """Score a recorded stream for a query as the live stream would (Park et al. 2023 §4.1).
 
     Args:
@@ -35,6 +36,8 @@ def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
         now: game time of the retrieval (recency = 0.995 ** game hours since last access).
         weights: (recency, importance, relevance), finite, >= 0, not all zero.
         k: records in the top (>= 1).
+        index: the stream's embeddings already in a :class:`VectorIndex` (ids in stream order),
+            to score many queries against one stream without rebuilding it.
 
     Returns:
         The :class:`Ranking` and its candidates (top k, then up to 5 runners-up).
@@ -49,15 +52,16 @@ def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
     relevance = np.empty(0, np.float32)
     if len(stream.ids):
         # The live stream's own FAISS kernel, so float rounding (and so exact ties) match.
-        index = VectorIndex(stream.embeddings.shape[1])
-        index.add(stream.embeddings, stream.ids)
+        if index is None:
+            index = VectorIndex(stream.embeddings.shape[1])
+            index.add(stream.embeddings, stream.ids)
         relevance = index.relevance(query)
     ranking = rank(hours=hours, importance=stream.importance, relevance=relevance,
                    created=created, ids=stream.ids, weights=weights, k=k)
     pos = ranking.positions
     candidates = candidates_from(
         ranking, ids=stream.ids[pos].tolist(), contents=[stream.contents[i] for i in pos],
-        hours=hours[pos].tolist(), importance=stream.importance[pos].tolist(),
+        hours=ranking.hours.tolist(), importance=stream.importance[pos].tolist(),
         relevance=relevance[pos].tolist())
     return ranking, list(candidates)
 

@@ -1,4 +1,4 @@
-"""RunReader: replay, seek and inspect a recorded run (DESIGN §6).
+"""RunReader: replay, seek and inspect a recorded run (docs/design, §4).
 
 Reads only the run file (no model, no network). It can read a run while its
 :class:`~town.recording.writer.RunWriter` is still writing it: each call is its own WAL read
@@ -379,7 +379,7 @@ class RunReader:
         """The persona's memory stream just before event ``seq`` (for re-scoring a retrieval).
 
         ``last_accessed`` of a record is the time of the last retrieval with a smaller seq that
-        returned it, else its ``created`` (DESIGN §3: the returned records' access time is set
+        returned it, else its ``created`` (docs/design, §1: the returned records' access time is set
         to the retrieval's time).
 
         Returns:

@@ -1,4 +1,4 @@
-"""The runs folder: safe name -> file resolution and the list of saved runs (DESIGN §6, §7).
+"""The runs folder: safe name -> file resolution and the list of saved runs (docs/design, §4, §5).
 
 The web app serves only runs inside its runs folder, by name. :func:`resolve_run` is the single
 gate between a name from a URL and a path on disk.
@@ -65,6 +65,10 @@ def resolve_run(runs_dir: str | Path, name: str) -> Path:
 def list_runs(runs_dir: str | Path) -> list[dict[str, Any]]:
     """Summaries of the runs in ``runs_dir``, newest file first.
 
+    Entries that are not files directly in the folder once symlinks are resolved (a link
+    leading elsewhere, a dangling link, a folder named ``*.sqlite``) are skipped unopened, as
+    :func:`resolve_run` would refuse them.
+
     Returns:
         :meth:`RunReader.summary` dicts; a damaged file gives ``{"name", "size_bytes",
         "error"}`` instead of failing the list. A missing folder gives ``[]``.
@@ -72,7 +76,10 @@ def list_runs(runs_dir: str | Path) -> list[dict[str, Any]]:
     root = Path(runs_dir)
     if not root.is_dir():
         return []
-    files = sorted(root.glob(f"*{RUN_SUFFIX}"), key=lambda p: (-p.stat().st_mtime, p.name))
+    inside = root.resolve()
+    files = [p for p in root.glob(f"*{RUN_SUFFIX}")
+             if p.resolve().parent == inside and p.resolve().is_file()]
+    files.sort(key=lambda p: (-p.stat().st_mtime, p.name))
     runs = []
     for path in files:
         try:

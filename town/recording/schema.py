@@ -1,4 +1,4 @@
-"""The SQLite schema of a run file (DESIGN §6) and the codecs for its columns.
+"""The SQLite schema of a run file (docs/design, §4) and the codecs for its columns.
 
 One run is one SQLite file in WAL mode, written a tick per transaction by
 :class:`~town.recording.writer.RunWriter` and read by :class:`~town.recording.reader.RunReader`.

@@ -1,4 +1,4 @@
-"""RunWriter: the event-bus subscriber that records a run into its SQLite file (DESIGN §6).
+"""RunWriter: the event-bus subscriber that records a run into its SQLite file (docs/design, §4).
 
 Subscribe it to the simulation's bus (``bus.subscribe(writer.handle)``). The events of a tick
 are held in memory and written and committed together when the tick's FRAME event (published

@@ -1,4 +1,4 @@
-"""An SQLite cache of *resolved* answers (DESIGN §5).
+"""An SQLite cache of *resolved* answers (docs/design, §3).
 
 A resolved answer is either the valid answer a model gave, or the fact that the question fell
 back to the scripted answer. Entries are keyed by (backend, model, template, rendered prompt,

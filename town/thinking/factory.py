@@ -1,4 +1,4 @@
-"""Build the configured thinking backend, checked before the first tick (DESIGN §5).
+"""Build the configured thinking backend, checked before the first tick (docs/design, §3).
 
 ``make_backend(config, publish=...)`` returns the scripted backend, or a model backend wrapped
 for retries, fallbacks, stall handling, accounting and (by default) caching. A model server

@@ -1,4 +1,4 @@
-"""The OpenAI-compatible backend: OpenAI, Ollama, vLLM, llama.cpp's server, ... (DESIGN §5).
+"""The OpenAI-compatible backend: OpenAI, Ollama, vLLM, llama.cpp's server, ... (docs/design, §3).
 
 Requests go through the ``openai`` client with its own retries off (``max_retries=0``): every
 HTTP attempt is made, timed and classified here, so the wrappers can retry it with backoff and

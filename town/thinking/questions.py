@@ -321,7 +321,7 @@ class AnswerInterview(Question):
     extra: dict = field(default_factory=dict)
 
 
-# ---------------------------------------------------------------- procedural memory (DESIGN §4)
+# ---------------------------------------------------------------- procedural memory (docs/design, §2)
 class ProcedureAnswer(BaseModel):
     """A generalised procedure: name, when it applies, the steps with ``{parameters}``."""
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from ..importance import rate
 from ..procedures.generalise import generalise_text
 from ..textevent import absolute_days, place_names
+from ..world.objects import mentions, names, use_of
 from .backend import ThinkingBackend
 from .dayplan import events_on, with_events
 from .questions import (
@@ -47,53 +48,7 @@ from .questions import (
     TalkAnswer,
 )
 
-__all__ = ["ScriptedBackend", "verb_for"]
-
-# What one does at an object, by keyword in the object's name: (verb phrase, emoji).
-_VERBS: tuple[tuple[str, str, str], ...] = (
-    ("bed", "rest in bed", "🛏️"),
-    ("coffee", "brew coffee", "☕"),
-    ("espresso", "brew coffee", "☕"),
-    ("counter", "serve customers at the counter", "🧾"),
-    ("register", "ring up purchases", "🧾"),
-    ("checkout", "pay at the checkout", "🧾"),
-    ("stove", "cook", "🍳"),
-    ("oven", "bake", "🥐"),
-    ("fridge", "check the fridge", "🥛"),
-    ("sink", "wash up", "🧽"),
-    ("shower", "take a shower", "🚿"),
-    ("toilet", "use the bathroom", "🚽"),
-    ("mirror", "get ready at the mirror", "🪞"),
-    ("bookshelf", "browse the books", "📚"),
-    ("bookcase", "browse the books", "📚"),
-    ("shelf", "look through the shelves", "🛒"),
-    ("shelves", "look through the shelves", "🛒"),
-    ("aisle", "shop along the aisle", "🛒"),
-    ("desk", "work at the desk", "📝"),
-    ("computer", "work on the computer", "💻"),
-    ("blackboard", "follow the lecture", "🎓"),
-    ("lectern", "follow the lecture", "🎓"),
-    ("piano", "play the piano", "🎹"),
-    ("bench", "sit on the bench", "🌳"),
-    ("garden", "tend the garden", "🌷"),
-    ("pond", "walk by the pond", "🦆"),
-    ("bar", "have a drink at the bar", "🍺"),
-    ("table", "sit at a table", "🍽️"),
-    ("sofa", "relax on the sofa", "🛋️"),
-    ("couch", "relax on the couch", "🛋️"),
-    ("tv", "watch TV", "📺"),
-    ("pharmacy", "pick up medicine", "💊"),
-)
-
-
-def verb_for(object_name: str) -> tuple[str, str]:
-    """(verb phrase, emoji) for using an object, by keyword; ("spend time", "🙂") if none."""
-    low = object_name.lower()
-    for key, verb, emoji in _VERBS:
-        if key in low:
-            return verb, emoji
-    return f"use the {object_name}", "🙂"
-
+__all__ = ["ScriptedBackend"]
 
 def _leaf(address: str) -> str:
     return address.rsplit(":", 1)[-1]
@@ -145,7 +100,7 @@ class ScriptedBackend(ThinkingBackend):
         rng = random.Random(q.seed)
         objects = list(q.objects) or [q.place]
         if _ROUTINE_WORDS.search(q.task) and "sleep" in q.task.lower():
-            beds = [o for o in objects if "bed" in o.lower()] or objects
+            beds = [o for o in objects if names(_leaf(o), "bed")] or objects
             return StepsAnswer(steps=[dict(description=q.task, object=beds[0], minutes=q.minutes)])
         # a known procedure the task names (all its words in the task) is done first, as is
         words = _content_words(q.task)
@@ -154,12 +109,11 @@ class ScriptedBackend(ThinkingBackend):
         steps = [] if part is None else [dict(s) for s in part["steps"]]
         left = q.minutes - sum(s["minutes"] for s in steps)
         # then objects a retrieved memory names (the "act" retrieval shapes the steps)
-        recalled = [o for o in objects
-                    if any(_leaf(o).lower() in m.content.lower() for m in q.memories)]
+        recalled = [o for o in objects if any(mentions(m.content, _leaf(o)) for m in q.memories)]
         while left > 0 and len(steps) < 24:
             obj = recalled.pop(0) if recalled else objects[rng.randrange(len(objects))]
             minutes = min(left, rng.choice((5, 10, 10, 15)))
-            verb, _ = verb_for(_leaf(obj))
+            verb = use_of(_leaf(obj)).verb
             steps.append(dict(description=f"{verb} ({q.task})", object=obj, minutes=minutes))
             left -= minutes
         return StepsAnswer(steps=steps)
@@ -261,7 +215,7 @@ class ScriptedBackend(ThinkingBackend):
             return InterviewAnswer(answer="No, I don't know anything about that.")
         return InterviewAnswer(answer=f"Yes. {best[2].content}"[:1000])
 
-    # ------------------------------------------------------------------ procedures (DESIGN §4)
+    # ------------------------------------------------------------------ procedures (docs/design, §2)
     @_answer.register
     def _(self, q: GeneraliseProcedure) -> ProcedureAnswer:
         values = dict(q.parameters)

@@ -17,9 +17,9 @@ REQUIRED = object()
 
 #: Longest text accepted per field name (the last part of the dotted field); others: 2000.
 #: They keep every sentence the mind builds from persona files within the answers' limits.
+#: docs/scenario-files.md ("Text limits") lists them; a test keeps the two the same.
 TEXT_LIMITS = {"name": 100, "activity": 100, "task": 100, "place": 200, "home": 200, "persona": 100,
-               "summary": 150, "description": 300, "content": 400, "text": 400, "emoji": 16,
-               "tag": 40, "host": 60, "world": 60}
+               "description": 300, "content": 400, "text": 400, "emoji": 16, "host": 60, "world": 60}
 
 _TYPE_NAMES = {
     str: "a text",

@@ -1,18 +1,26 @@
 """Tiled JSON maps (``.tmj``) turned into the YAML map document, read with pytiled-parser.
 
-Conventions (see docs/scenario-files.md): a tile layer named ``collision`` marks walls (any
-non-empty tile); object layers hold rectangles whose Tiled class is ``sector``, ``arena``,
-``object`` or ``obstacle``. An arena belongs to the sector containing it, an object to the arena
-containing it. Properties: ``color``/``label`` on sectors and obstacles, ``capacity`` on objects.
-The world name is the map property ``world`` (default: the file stem).
+Conventions (see docs/scenario-files.md): a tile layer named ``collision`` (any case) marks
+walls (any non-empty tile); object layers hold rectangles (or points, one tile) whose Tiled
+class is ``sector``, ``arena``, ``object`` or ``obstacle``. Layers may sit in group layers (their
+offsets add up). An arena belongs to the sector containing it, an object to the arena containing
+it. Properties: ``color``/``label`` on sectors and obstacles, ``capacity`` on objects. The world
+name is the map property ``world`` (default: the file stem).
+
+Anything else Tiled can express but a tile grid of rectangles cannot (isometric or hexagonal
+maps, ellipses, polygons, polylines, text, tile objects, rotation, infinite maps, a tile layer
+without data) is refused with one line naming the file and the layer or object.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytiled_parser
+from pytiled_parser import tiled_object
 
 from ..errors import ConfigError
 from .layout import Rect
@@ -20,27 +28,102 @@ from .layout import Rect
 __all__ = ["tiled_map_document"]
 
 _KINDS = ("sector", "arena", "object", "obstacle")
+#: Tiled object shapes that are not a tile rectangle, by the name users see in Tiled.
+_SHAPES = {
+    tiled_object.Ellipse: "an ellipse",
+    tiled_object.Polygon: "a polygon",
+    tiled_object.Polyline: "a polyline",
+    tiled_object.Text: "a text object",
+    tiled_object.Tile: "a tile object",
+}
+_FIX = "draw a rectangle aligned to the tile grid (or a point for one tile)"
 
 
-def _rect(obj: Any, tw: int, th: int, path: Path) -> Rect:
-    x, y = obj.coordinates.x / tw, obj.coordinates.y / th
+def _where(layer: str, obj: Any) -> str:
+    return f"layer {layer!r}, object {obj.name!r} (id {obj.id})"
+
+
+def _rect(obj: Any, offset: tuple[float, float], tw: int, th: int, path: Path, layer: str) -> Rect:
+    """The tile rectangle of a rectangle or point object (pixel coordinates + layer offsets)."""
+    where = _where(layer, obj)
+    for shape, label in _SHAPES.items():
+        if isinstance(obj, shape):
+            raise ConfigError(f"is {label}; {_FIX}", file=path, field=where)
+    if obj.rotation:
+        raise ConfigError(f"is rotated by {obj.rotation:g} degrees; {_FIX}", file=path, field=where)
+    x, y = (obj.coordinates.x + offset[0]) / tw, (obj.coordinates.y + offset[1]) / th
     w, h = obj.size.width / tw, obj.size.height / th
-    if w == 0 and h == 0:  # a point: one tile
-        return Rect(x=int(x), y=int(y), w=1, h=1)
+    if isinstance(obj, tiled_object.Point) or (w == 0 and h == 0):  # a point: one tile
+        return Rect(x=int(x // 1), y=int(y // 1), w=1, h=1)
     if any(v != int(v) for v in (x, y, w, h)) or w < 1 or h < 1:
-        raise ConfigError(
-            f"rectangle {obj.name!r} is not aligned to the {tw}x{th} px tile grid",
-            file=path,
-            field=f"objects[id={obj.id}]",
-        )
+        raise ConfigError(f"is not aligned to the {tw}x{th} px tile grid; {_FIX}", file=path, field=where)
     return Rect(x=int(x), y=int(y), w=int(w), h=int(h))
 
 
+def _value(v: Any) -> Any:
+    """A property value as YAML would give it; a Tiled ``color`` property becomes "#rrggbb"."""
+    if isinstance(v, pytiled_parser.Color):
+        return f"#{v.red:02x}{v.green:02x}{v.blue:02x}"
+    return v if isinstance(v, str | int | float | bool) else str(v)
+
+
 def _props(obj: Any) -> dict[str, Any]:
-    return {
-        k: (v if isinstance(v, str | int | float | bool) else str(v))
-        for k, v in obj.properties.items()
-    }
+    return {k: _value(v) for k, v in obj.properties.items()}
+
+
+def _raw_layers(layers: list, path: Path) -> Iterator[dict]:
+    """Every layer of the raw JSON, group layers' children included (depth first)."""
+    for i, layer in enumerate(layers):
+        if not isinstance(layer, dict):
+            raise ConfigError("a layer is not a JSON object", file=path, field=f"layers[{i}]")
+        yield layer
+        if layer.get("type") == "group":
+            yield from _raw_layers(layer.get("layers") or [], path)
+
+
+def _check_raw(path: Path) -> None:
+    """Refuse, with one line, what pytiled-parser would crash on or silently misread.
+
+    Raises:
+        ConfigError: for text that is not JSON (e.g. cut short), a document that is not a Tiled
+            map, an orientation other than orthogonal, an infinite map, a layer with only one
+            of offsetx/offsety, or a tile layer without data.
+    """
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text: {exc.reason}", file=path) from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno} "
+                          "(is the file cut short? save it again from Tiled)", file=path) from None
+    if not isinstance(raw, dict) or raw.get("type") != "map":
+        raise ConfigError('not a Tiled map (its JSON has no "type": "map"); export the map as JSON '
+                          "from Tiled", file=path)
+    orientation = raw.get("orientation")
+    if orientation != "orthogonal":
+        raise ConfigError(f"{orientation!r} maps are not supported; use an orthogonal map (Map > "
+                          "Map Properties > Orientation)", file=path, field="orientation")
+    if raw.get("infinite"):
+        raise ConfigError("infinite Tiled maps are not supported; save a fixed-size map "
+                          "(Map > Map Properties > Infinite off)", file=path, field="infinite")
+    for layer in _raw_layers(raw.get("layers") or [], path):
+        if ("offsetx" in layer) != ("offsety" in layer):  # pytiled-parser needs both
+            raise ConfigError("has only one of offsetx and offsety; give both", file=path,
+                              field=f"layer {layer.get('name')!r}")
+        if layer.get("type") == "tilelayer" and not isinstance(layer.get("data"), list | str):
+            raise ConfigError("tile layer has no data; draw on it or delete it", file=path,
+                              field=f"layer {layer.get('name')!r}")
+
+
+def _layers(layers: list, offset: tuple[float, float] = (0.0, 0.0)) -> Iterator[tuple[Any, tuple[float, float]]]:
+    """Every non-group layer with its total pixel offset (group offsets add up), depth first."""
+    for layer in layers:
+        at = (offset[0] + (layer.offset.x if layer.offset else 0),
+              offset[1] + (layer.offset.y if layer.offset else 0))
+        if isinstance(layer, pytiled_parser.LayerGroup):
+            yield from _layers(layer.layers or [], at)
+        else:
+            yield layer, at
 
 
 def tiled_map_document(path: str | Path) -> dict[str, Any]:
@@ -50,36 +133,37 @@ def tiled_map_document(path: str | Path) -> dict[str, Any]:
         ``{"world", "size", "sectors": [...], "obstacles": [...], "collision": [rows]}``.
 
     Raises:
-        ConfigError: for a file Tiled-parser cannot read, an infinite map, an unknown object
+        ConfigError: naming the file and the layer or object, for a file that is not a Tiled
+            JSON map, a map that is not orthogonal or is infinite, a tile layer without data, an
+            object that is not a grid-aligned, unrotated rectangle or point, an unknown object
             class, or an arena/object that no sector/arena contains.
     """
     path = Path(path)
+    _check_raw(path)
     try:
         tmap = pytiled_parser.parse_map(path)
     except Exception as exc:  # pytiled-parser raises KeyError/ValueError/... on bad files
         raise ConfigError(f"not a readable Tiled JSON map: {exc!r}", file=path) from exc
-    if tmap.infinite:
-        raise ConfigError("infinite Tiled maps are not supported; save a fixed-size map", file=path)
     width, height = tmap.map_size.width, tmap.map_size.height
     tw, th = tmap.tile_size.width, tmap.tile_size.height
-    found: dict[str, list[tuple[Any, Rect]]] = {k: [] for k in _KINDS}
-    collision = ["." * width] * height
-    for layer in tmap.layers:
-        if isinstance(layer, pytiled_parser.TileLayer) and layer.name == "collision":
-            collision = ["".join("#" if gid else "." for gid in row) for row in layer.data]
+    found: dict[str, list[tuple[Any, Rect, str]]] = {k: [] for k in _KINDS}
+    walls: set[tuple[int, int]] = set()
+    for layer, offset in _layers(tmap.layers):
+        if isinstance(layer, pytiled_parser.TileLayer) and layer.name.strip().lower() == "collision":
+            if offset != (0, 0):
+                raise ConfigError("a collision layer may not be offset; set its offset to 0, 0",
+                                  file=path, field=f"layer {layer.name!r}")
+            walls.update((x, y) for y, row in enumerate(layer.data) for x, gid in enumerate(row) if gid)
         elif isinstance(layer, pytiled_parser.ObjectLayer):
             for obj in layer.tiled_objects:
                 kind = (obj.class_ or "").lower()
                 if kind not in _KINDS:
-                    raise ConfigError(
-                        f"object {obj.name!r} has class {obj.class_!r}; use one of "
-                        f"{', '.join(_KINDS)}",
-                        file=path,
-                        field=f"objects[id={obj.id}]",
-                    )
-                found[kind].append((obj, _rect(obj, tw, th, path)))
+                    raise ConfigError(f"has class {obj.class_!r}; use one of {', '.join(_KINDS)}",
+                                      file=path, field=_where(layer.name, obj))
+                found[kind].append((obj, _rect(obj, offset, tw, th, path, layer.name), layer.name))
+    collision = ["".join("#" if (x, y) in walls else "." for x in range(width)) for y in range(height)]
     sectors = []
-    for obj, rect in found["sector"]:
+    for obj, rect, _ in found["sector"]:
         sectors.append(
             {
                 "name": obj.name,
@@ -90,23 +174,21 @@ def tiled_map_document(path: str | Path) -> dict[str, Any]:
             }
         )
     arenas: list[tuple[Rect, dict]] = []
-    for obj, rect in found["arena"]:
+    for obj, rect, layer in found["arena"]:
         arena = {"name": obj.name, "rect": rect.to_list(), "objects": []}
         owner = next(
             (s for s in sectors if rect.within(Rect(**dict(zip("xywh", s["rect"]))))), None
         )
         if owner is None:
-            raise ConfigError(
-                f"arena {obj.name!r} lies in no sector", file=path, field=f"objects[id={obj.id}]"
-            )
+            raise ConfigError("this arena lies in no sector rectangle", file=path,
+                              field=_where(layer, obj))
         owner["arenas"].append(arena)
         arenas.append((rect, arena))
-    for obj, rect in found["object"]:
+    for obj, rect, layer in found["object"]:
         owner = next((a for r, a in arenas if rect.within(r)), None)
         if owner is None:
-            raise ConfigError(
-                f"object {obj.name!r} lies in no arena", file=path, field=f"objects[id={obj.id}]"
-            )
+            raise ConfigError("this object lies in no arena rectangle", file=path,
+                              field=_where(layer, obj))
         item = {"name": obj.name, "rect": rect.to_list()}
         if "capacity" in obj.properties:
             item["capacity"] = obj.properties["capacity"]
@@ -117,7 +199,7 @@ def tiled_map_document(path: str | Path) -> dict[str, Any]:
             "rect": rect.to_list(),
             **{k: v for k, v in _props(obj).items() if k == "color"},
         }
-        for obj, rect in found["obstacle"]
+        for obj, rect, _ in found["obstacle"]
     ]
     world = tmap.properties.get("world", path.stem) if tmap.properties else path.stem
     return {

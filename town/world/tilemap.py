@@ -18,7 +18,10 @@ from .address import SEPARATOR
 from .fields import Fields
 from .layout import MapSpec, parse_map
 
-__all__ = ["TileMap", "load_tilemap"]
+__all__ = ["TileMap", "load_tilemap", "find_map", "MAP_FILES"]
+
+#: The names a town folder's map file may have, one of them only.
+MAP_FILES = ("map.yaml", "map.yml", "map.tmj")
 
 Tile = tuple[int, int]
 
@@ -224,6 +227,23 @@ class TileMap:
             ConfigError: naming the file and the field at fault.
         """
         return cls(parse_map(data, Fields(file)), file=file)
+
+
+def find_map(folder: str | Path) -> Path:
+    """The map file of a town folder: its one ``map.yaml``, ``map.yml`` or ``map.tmj``.
+
+    Returns:
+        The file's path (``map.yaml`` when there is none, so that loading it says it is missing).
+
+    Raises:
+        ConfigError: naming the folder and the files when there is more than one.
+    """
+    folder = Path(folder)
+    found = [folder / name for name in MAP_FILES if (folder / name).is_file()]
+    if len(found) > 1:
+        raise ConfigError(f"holds {' and '.join(p.name for p in found)}: a town has one map file; "
+                          "remove or rename the others", file=folder)
+    return found[0] if found else folder / "map.yaml"
 
 
 def load_tilemap(path: str | Path) -> TileMap:

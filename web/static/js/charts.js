@@ -1,5 +1,6 @@
 // Evaluation charts (Park et al. 2023 §7): shares over game hours as small SVG line charts, and
-// party attendance. Data from GET /api/runs/<name>/evaluation (town.evaluate.evaluate).
+// attendance. Diffusion: recalled when asked (solid) beside holding a memory (dashed, upper
+// bound). Data from GET /api/runs/<name>/evaluation (town.evaluate.evaluate).
 
 import { el, fill, num } from "./dom.js";
 
@@ -15,7 +16,7 @@ function svg(tag, attrs = {}, text = null) {
 
 /**
  * A line chart of shares (0..1) over game hours.
- * @param {Array<{label: string, series: Array<{hour: number, share: number}>}>} lines
+ * @param {Array<{label: string, series: Array<{hour: number, share: number}>, color?: number, dashed?: boolean}>} lines
  * @param {{id: string, title: string, marker: ?number}} options marker: a game hour to mark (the scrubbed time)
  */
 export function lineChart(lines, { id, title, marker = null }) {
@@ -34,28 +35,36 @@ export function lineChart(lines, { id, title, marker = null }) {
   }
   lines.forEach((line, i) => {
     const d = line.series.map((p, j) => `${j ? "L" : "M"}${x(p.hour).toFixed(1)},${y(p.share).toFixed(1)}`).join(" ");
-    root.append(svg("path", { d, class: "series", stroke: COLORS[i % COLORS.length], "data-label": line.label }));
+    const attrs = { d, class: "series", stroke: COLORS[(line.color ?? i) % COLORS.length], "data-label": line.label };
+    if (line.dashed) attrs["stroke-dasharray"] = "4 3";
+    root.append(svg("path", attrs));
   });
   if (marker !== null) root.append(svg("line", { x1: x(marker), x2: x(marker), y1: T, y2: H - B, class: "now-marker" }));
   return el("figure", { class: "chart-figure" }, [
     el("figcaption", {}, title),
     root,
     el("div", { class: "chart-legend" }, lines.map((l, i) => el("span", { class: "legend-item" }, [
-      el("i", { class: "swatch", style: { background: COLORS[i % COLORS.length] } }), l.label]))),
+      el("i", { class: "swatch", style: { background: COLORS[(l.color ?? i) % COLORS.length] } }), l.label]))),
   ]);
 }
 
 /** Fill `root` with the evaluation report's charts and attendance. */
 export function renderEvaluation(root, report, names, marker = null) {
   const tags = Object.keys(report.diffusion || {});
-  const diffusion = tags.map((t) => ({ label: t.replace(/_/g, " "), series: report.diffusion[t].series }));
+  // Per probe: the share who recall it when asked (solid) and who hold a memory of it (dashed).
+  const diffusion = tags.flatMap((t, i) => [
+    { label: t.replace(/_/g, " "), series: report.diffusion[t].series, color: i },
+    { label: `${t.replace(/_/g, " ")} (holds, upper bound)`, color: i, dashed: true,
+      series: report.diffusion[t].series.map((p) => ({ hour: p.hour, share: p.bound_share })) },
+  ]);
   const density = report.density ? [{ label: "density η", series: report.density.series }] : [];
   fill(root, [
-    tags.length ? lineChart(diffusion, { id: "chart-diffusion", title: "Information diffusion (share who know)", marker }) : el("p", { class: "muted" }, "no news items in this town"),
+    tags.length ? lineChart(diffusion, { id: "chart-diffusion", title: "Information diffusion (share who recall it when asked)", marker }) : el("p", { class: "muted" }, "no news items in this town"),
     el("ul", { class: "eval-facts" }, tags.map((t) => el("li", {}, [
-      el("b", {}, t.replace(/_/g, " ")), `: ${report.diffusion[t].start_count} → ${report.diffusion[t].end_count} of ${report.diffusion[t].personas}`]))),
+      el("b", {}, t.replace(/_/g, " ")), `: ${report.diffusion[t].start_count} → ${report.diffusion[t].end_count} of ${report.diffusion[t].personas}`
+        + ` recall it (${report.diffusion[t].bound.start_count} → ${report.diffusion[t].bound.end_count} hold a memory of it)`]))),
     density.length ? lineChart(density, { id: "chart-density", title: "Relationship network density", marker }) : null,
-    report.density ? el("p", { class: "muted small" }, `η ${num(report.density.start, 2)} → ${num(report.density.end, 2)} (${report.density.edges_end} mutual pairs)`) : null,
+    report.density ? el("p", { class: "muted small" }, `η ${num(report.density.start, 2)} → ${num(report.density.end, 2)} (${report.density.edges_end} pairs who each know the other, by interview)`) : null,
     ...Object.entries(report.attendance || {}).map(([tag, a]) => el("p", { class: "small", id: `attendance-${tag}` }, [
       el("b", {}, `${tag.replace(/_/g, " ")}: `),
       `${a.invited.length} invited, ${a.attended.length} attended`,

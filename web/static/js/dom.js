@@ -55,10 +55,79 @@ export function personaColor(id, index) {
   return PALETTE[h % PALETTE.length];
 }
 
-/** Initials of a name ("Isabella Rodriguez" -> "IR"). */
+/**
+ * Initials of a name ("Isabella Rodriguez" -> "IR"): first and last word, ignoring anything in
+ * parentheses or brackets and any character that is not a letter or digit
+ * ("Isabella Rodriguez (owner)" -> "IR", "(Klaus) Mueller" -> "MU").
+ */
 export function initials(name) {
-  const parts = String(name || "?").split(/\s+/).filter(Boolean);
-  return (parts.length > 1 ? parts[0][0] + parts[parts.length - 1][0] : (parts[0] || "?").slice(0, 2)).toUpperCase();
+  const bare = String(name || "").replace(/\([^)]*\)?|\[[^\]]*\]?/g, " ");
+  const parts = bare.split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}]/gu, "")).filter(Boolean);
+  if (!parts.length) return "?";
+  const [first, last] = [Array.from(parts[0]), Array.from(parts[parts.length - 1])];
+  return (parts.length > 1 ? first[0] + last[0] : first.slice(0, 2).join("")).toUpperCase();
+}
+
+// Whether the page's fonts can draw a text. A glyph the fonts lack is drawn as the font's
+// "missing glyph" box (or as nothing); a private-use code point that no font draws gives that
+// box, so a code point whose pixels equal it, or that draws no pixel, is missing.
+const MISSING = "\u{10FFFD}";
+const JOINERS = new Set([0x200d, 0xfe0e, 0xfe0f]); // ZWJ and variation selectors draw nothing alone
+const drawable = new Map();
+let probe = null;
+
+function pixels(ch) {
+  const { ctx, size } = probe;
+  ctx.clearRect(0, 0, size, size);
+  ctx.fillText(ch, size / 2, size / 2);
+  return ctx.getImageData(0, 0, size, size).data;
+}
+
+function draws(ch) {
+  if (!probe) {
+    const size = 48;
+    const canvas = Object.assign(document.createElement("canvas"), { width: size, height: size });
+    const ctx = canvas.getContext("2d", { willReadFrequently: true });
+    ctx.font = `28px ${getComputedStyle(document.body).fontFamily || "sans-serif"}`;
+    ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.fillStyle = "#000";
+    probe = { ctx, size };
+    probe.missing = pixels(MISSING);
+  }
+  const got = pixels(ch);
+  let blank = true, same = true;
+  for (let i = 3; i < got.length; i += 4) {
+    if (got[i]) blank = false;
+    if (got[i] !== probe.missing[i]) same = false;
+  }
+  return !blank && !same;
+}
+
+/** Whether the page's fonts draw every character of `text` (white space always counts as drawn). */
+export function canDraw(text) {
+  for (const ch of String(text || "")) {
+    const code = ch.codePointAt(0);
+    if (/\s/.test(ch) || JOINERS.has(code) || code < 0x80) continue;
+    if (!drawable.has(ch)) drawable.set(ch, draws(ch));
+    if (!drawable.get(ch)) return false;
+  }
+  return true;
+}
+
+/** A persona's name as the fonts can draw it: the name, or else its id as words ("li_ming" -> "Li Ming"). */
+export function shownName(persona) {
+  const name = persona.name || persona.id || "";
+  if (canDraw(name)) return name;
+  return String(persona.id || "?").split("_").filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+}
+
+/** A persona's marker: its emoji when the fonts draw it, else the initials of its drawable name. */
+export function markerText(persona) {
+  return persona.emoji && canDraw(persona.emoji) ? persona.emoji : initials(shownName(persona));
+}
+
+/** An emoji when the fonts draw it, else "" (for labels that also carry text). */
+export function shownEmoji(emoji) {
+  return emoji && canDraw(emoji) ? emoji : "";
 }
 
 /** The last part of a world:sector:arena:object address, with its sector. */

@@ -2,13 +2,14 @@
 // and wires the controls, the persona list, the persona panel and the retrieval inspector.
 
 import { getJSON, postJSON, token, withQuery } from "./api.js";
-import { el, fill, gameTime } from "./dom.js";
+import { el, fill, gameTime, shownName } from "./dom.js";
 import { Inspector } from "./inspector.js";
 import { markList, personaList, showClock, updateList } from "./residents.js";
 import { TownMap } from "./map.js";
 import { PersonaPanel } from "./persona_panel.js";
 import { renderLibrary } from "./procedures.js";
 import { Controls } from "./controls.js";
+import { Player } from "./player.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_ACTIVITY = 60;
@@ -23,7 +24,7 @@ async function boot() {
   }
   document.title = `${town.name} · live`;
   $("town-name").textContent = town.name;
-  const names = Object.fromEntries(town.personas.map((p) => [p.id, p.name || p.id]));
+  const names = Object.fromEntries(town.personas.map((p) => [p.id, shownName(p)]));
 
   const inspector = new Inspector($("inspector"));
   let map;
@@ -51,10 +52,21 @@ async function boot() {
   });
   $("library-close").addEventListener("click", () => { $("library").hidden = true; });
   const pick = (id) => { map.setSelected(id); panel.open(id); markList(id); };
-  map = new TownMap($("map"), town.map, town.personas, { onPick: pick, tip: $("map-tip") });
-  personaList(town.personas, pick);
+  const players = new Set(town.players || []);
+  const residents = town.personas.filter((p) => !players.has(p.id));
+  let player = null;
+  map = new TownMap($("map"), town.map, [...residents], { onPick: pick, tip: $("map-tip"), onTile: (x, y) => player.go(x, y) });
+  player = new Player($("map-wrap"), map, names, { notice });
+  const joined = town.personas.find((p) => players.has(p.id));
+  if (joined) { player.become(joined); $("join").hidden = true; }
+  $("join").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    await player.join($("join-name").value);
+    if (player.id) $("join").hidden = true;
+  });
+  personaList(residents, pick);
   const follow = $("follow");
-  for (const p of town.personas) follow.append(el("option", { value: p.id }, p.name || p.id));
+  for (const p of residents) follow.append(el("option", { value: p.id }, shownName(p)));
   follow.addEventListener("change", () => { map.setFollow(follow.value); if (follow.value) pick(follow.value); });
 
   const socket = io({ auth: token ? { token } : {}, transports: ["websocket"] });
@@ -94,7 +106,16 @@ function addActivity(item, names, openRetrieval) {
   if (item.kind === "chat") text = `${names[item.speaker] || item.speaker || who} → ${names[item.listener] || item.listener || "?"}: “${item.line}”`;
   else if (item.kind === "conversation" && item.summary) text = `${who}: conversation ended — ${item.summary}`;
   else if (item.kind === "reflection") text = `${who} reflected`;
-  else if (item.kind === "procedure") text = `${who}: procedure ${item.op}${item.name ? ` “${item.name}”` : ""}`;
+  else if (item.kind === "procedure") {
+    const last = $("activity").firstChild;
+    if (item.op === "save" && item.library === "town" && last && last.dataset.saved === `${item.persona}@${item.tick}`) {
+      // the same lesson, anonymised for the town library: one line for both saves
+      last.querySelector(".content").textContent += `; shared with the town as “${item.name}”`;
+      delete last.dataset.saved;
+      return;
+    }
+    text = procedureText(item, who);
+  }
   else if (item.kind === "scenario" || item.kind === "whisper") text = `${item.kind}: ${item.text || item.summary || ""}`;
   else if (item.kind === "status") text = `runner ${item.state}${item.reason ? ` (${item.reason})` : ""}`;
   else if (item.kind === "retrieval" && item.purpose !== "act") {
@@ -104,9 +125,24 @@ function addActivity(item, names, openRetrieval) {
   if (!text) return;
   const list = $("activity");
   const t = gameTime(item.time).clock.slice(0, 5);
-  list.prepend(el("li", { class: `act act-${item.kind}${onclick ? " clickable" : ""}`, data: { seq: item.seq }, onclick },
+  const saved = item.kind === "procedure" && item.op === "save" && item.library !== "town" ? { saved: `${item.persona}@${item.tick}` } : {};
+  list.prepend(el("li", { class: `act act-${item.kind}${onclick ? " clickable" : ""}`, data: { seq: item.seq, ...saved }, onclick },
     [el("span", { class: "when" }, t), el("span", { class: "content" }, text)]));
   while (list.children.length > MAX_ACTIVITY) list.lastChild.remove();
+}
+
+/** One feed line for a procedure event, naming the library it is about. */
+function procedureText(item, who) {
+  const lib = item.library === "town" ? "the town library" : "own library";
+  const name = `“${item.name}”`;
+  if (item.op === "save" && item.library === "town") return `${who} shared ${name} with the town`;
+  if (item.op === "save") return `${who} learned ${name}${item.merged ? " (merged with a similar one)" : ""}`;
+  const part = item.via ? ` as part of “${item.via}”` : "";
+  if (item.op === "use") return `${who} follows ${name} from ${lib}${part}`;
+  if (item.op === "outcome") return `${who}: ${name} from ${lib}${part} — ${item.result}`;
+  if (item.op === "deviation") return `${who} did not follow ${name} from ${lib}: ${item.reason}`;
+  if (item.op === "prune") return `${name} was dropped from ${item.library === "town" ? "the town library" : `${who}'s library`}`;
+  return `${who}: procedure ${item.op} ${name} (${lib})`;
 }
 
 function notice(message) {

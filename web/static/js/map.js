@@ -1,45 +1,66 @@
-// The live map: the static town plus personas (markers, action labels, speech bubbles),
-// smooth movement between frames, following a persona, and clicking/hovering.
+// The live map: the static town plus personas (walking sprites with a badge, idle signs, action
+// labels, speech bubbles), smooth movement between frames, following a persona, and
+// clicking/hovering. Every label drawn is laid out so that none overlaps another; the boxes of
+// the last drawing are kept in `drawnLabels` (and on window.townLabels, for tests).
 
-import { fitText, placeAt, renderTown } from "./townscape.js";
-import { initials, personaColor } from "./dom.js";
+import { drawTownLabel, fitText, layoutLabels, overlaps, placeAt, renderTown } from "./townscape.js";
+import { initials, personaColor, shownEmoji, shownName } from "./dom.js";
+import { drawIdleSign, drawWalker, facingOf, idleSign } from "./sprites.js";
 
 const FONT = '"Segoe UI", "Helvetica Neue", Helvetica, Arial, sans-serif';
 const FOLLOW_ZOOM = 2.2;
 const PAD = 14; // px around the whole-town view
 const SPEECH_MS = 3500; // a line stays readable this long (wall ms), however fast the town runs
+const STEP_MS = 260; // one walking cycle (two steps), wall ms
+const IDLE_FPS = 12; // redraws per second when only idle signs move
 
 export class TownMap {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {object} map TileMap.to_dict() from /api/town
    * @param {Array<object>} personas persona identities ({id, name, emoji, ...})
-   * @param {{onPick: function(string), tip: HTMLElement}} options
+   * @param {{onPick: function(string), onTile?: function(number, number), tip: HTMLElement}} options
+   *   onTile(x, y) gets clicks on a tile where no persona stands
    */
-  constructor(canvas, map, personas, { onPick, tip }) {
+  constructor(canvas, map, personas, { onPick, onTile, tip }) {
     this.canvas = canvas;
     this.map = map;
     this.personas = personas;
     this.colors = Object.fromEntries(personas.map((p, i) => [p.id, personaColor(p.id, i)]));
-    this.state = {};      // id -> {x, y, fromX, fromY, t0, action, emoji, speech, address}
+    this.state = {};      // id -> {x, y, fromX, fromY, t0, facing, action, emoji, said, saidUntil, ...}
     this.follow = "";
     this.selected = "";
+    this.hovered = "";
     this.moveMs = 125;
     this.cache = null;
     this.dirty = true;
     this.movingUntil = 0;
+    this.lastDraw = 0;
+    this.drawnLabels = [];
+    this.drawn = {};      // id -> {x, y} in tiles, as last drawn
     this.onPick = onPick;
+    this.onTile = onTile;
     this.tip = tip;
+    window.townMap = this; // the page's map, for tests and the browser console
     canvas.addEventListener("click", (e) => this.click(e));
     canvas.addEventListener("mousemove", (e) => this.hover(e));
-    canvas.addEventListener("mouseleave", () => { this.tip.hidden = true; });
+    canvas.addEventListener("mouseleave", () => { this.tip.hidden = true; this.setHovered(""); });
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
     this.resize();
     const loop = () => {
-      if (this.dirty || performance.now() < this.movingUntil || this.speaking()) this.draw();
+      const now = performance.now();
+      if (this.dirty || now < this.movingUntil || this.speaking() || (this.idle() && now - this.lastDraw > 1000 / IDLE_FPS)) this.draw();
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);
+  }
+
+  /** Add a persona (the player) after the start. */
+  addPersona(identity) {
+    if (this.personas.some((p) => p.id === identity.id)) return;
+    this.personas.push(identity);
+    this.colors[identity.id] = identity.color || personaColor(identity.id, this.personas.length - 1);
+    this.dirty = true;
   }
 
   resize() {
@@ -51,11 +72,11 @@ export class TownMap {
     this.canvas.width = Math.floor(box.width * dpr);
     this.canvas.height = Math.floor(box.height * dpr);
     this.dpr = dpr;
-    this.cssW = box.width; this.cssH = box.height;
+    this.cssW = Math.floor(box.width); this.cssH = Math.floor(box.height);
     this.dirty = true;
   }
 
-  /** Seconds between frames at the current speed (for smooth movement). */
+  /** Wall ms between frames at the current speed (ticks per second), for smooth movement. */
   setSpeed(ticksPerSecond) {
     this.moveMs = ticksPerSecond ? Math.min(400, 1000 / ticksPerSecond) : 40;
   }
@@ -67,7 +88,8 @@ export class TownMap {
       const old = this.state[id];
       const pos = old && animate ? this.position(id, now) : { x: p.x, y: p.y };
       const said = p.speech ? { said: p.speech, saidUntil: now + SPEECH_MS } : { said: old && old.said, saidUntil: old ? old.saidUntil : 0 };
-      this.state[id] = { ...p, ...said, fromX: pos.x, fromY: pos.y, t0: now };
+      const facing = facingOf(p.x - pos.x, p.y - pos.y) || (old && old.facing) || "down";
+      this.state[id] = { ...p, ...said, facing, fromX: pos.x, fromY: pos.y, t0: now };
     }
     this.movingUntil = now + this.moveMs + 20;
     this.dirty = true;
@@ -75,6 +97,7 @@ export class TownMap {
 
   setFollow(id) { this.follow = id || ""; this.dirty = true; }
   setSelected(id) { this.selected = id || ""; this.dirty = true; }
+  setHovered(id) { if (this.hovered !== (id || "")) { this.hovered = id || ""; this.dirty = true; } }
 
   position(id, now) {
     const p = this.state[id];
@@ -95,91 +118,144 @@ export class TownMap {
     return { s, ox, oy };
   }
 
+  /** Personas whose action label shows: followed, selected, hovered, or speaking now. */
+  focused(id, now) {
+    const p = this.state[id];
+    return id === this.follow || id === this.selected || id === this.hovered || (p.said && now <= p.saidUntil);
+  }
+
   draw() {
     this.dirty = false;
     const now = performance.now();
+    this.lastDraw = now;
     const { s, ox, oy } = this.view(now);
     if (!this.cache || this.cache.s !== s || this.cache.dpr !== this.dpr) {
-      this.cache = { s, dpr: this.dpr, image: renderTown(this.map, s, this.dpr) };
+      this.cache = { s, dpr: this.dpr, image: renderTown(this.map, s, this.dpr), labels: layoutLabels(this.map, s) };
     }
     const ctx = this.canvas.getContext("2d");
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.fillStyle = "#a9cf8f";
     ctx.fillRect(0, 0, this.cssW, this.cssH);
     ctx.drawImage(this.cache.image, ox, oy, this.map.width * s, this.map.height * s);
-    const placed = [];
     const order = this.personas.map((p) => p.id).filter((id) => this.state[id]);
     const spots = order.map((id) => ({ id, ...this.position(id, now) }));
-    for (const spot of spots) this.marker(ctx, spot, s, ox, oy);
-    for (const spot of spots) this.actionLabel(ctx, spot, s, ox, oy, placed);
-    for (const spot of spots) this.bubble(ctx, spot, s, ox, oy, placed);
-  }
-
-  marker(ctx, { id, x, y }, s, ox, oy) {
-    const cx = ox + (x + 0.5) * s, cy = oy + (y + 0.5) * s;
-    const r = Math.max(8, s * 0.72);
-    const persona = this.personas.find((p) => p.id === id) || {};
-    ctx.fillStyle = "rgba(0, 0, 0, 0.22)";
-    ctx.beginPath(); ctx.ellipse(cx, cy + r * 0.85, r * 0.8, r * 0.3, 0, 0, Math.PI * 2); ctx.fill();
-    if (id === this.selected || id === this.follow) {
-      ctx.strokeStyle = "rgba(255, 214, 10, 0.95)"; ctx.lineWidth = 3;
-      ctx.beginPath(); ctx.arc(cx, cy, r + 4, 0, Math.PI * 2); ctx.stroke();
+    this.drawn = Object.fromEntries(spots.map((p) => [p.id, { x: p.x, y: p.y }]));
+    // lay out first (speech, then action labels, then the town's names), draw after
+    const placed = [];
+    const bubbles = spots.map((spot) => this.bubbleBox(ctx, spot, s, ox, oy, placed, now)).filter(Boolean);
+    const labels = spots.filter((spot) => this.focused(spot.id, now))
+      .map((spot) => this.labelBox(ctx, spot, s, ox, oy, placed)).filter(Boolean);
+    const town = [];
+    for (const label of this.cache.labels) {
+      const box = { ...label, x: label.x + ox, y: label.y + oy };
+      if (box.x + box.w < 0 || box.y + box.h < 0 || box.x > this.cssW || box.y > this.cssH) continue;
+      if (overlaps(box, placed)) continue; // a speech bubble or a label is over it now
+      town.push(box);
     }
-    ctx.fillStyle = this.colors[id];
-    ctx.strokeStyle = "#ffffff"; ctx.lineWidth = 2;
-    ctx.beginPath(); ctx.arc(cx, cy, r, 0, Math.PI * 2); ctx.fill(); ctx.stroke();
-    ctx.fillStyle = "#ffffff"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
-    ctx.font = `700 ${Math.round(r * 0.95)}px ${FONT}`;
-    ctx.fillText(initials(persona.name || id), cx, cy + 0.5);
+    for (const box of town) drawTownLabel(ctx, box, 0, 0);
+    const sorted = [...spots].sort((a, b) => a.y - b.y); // nearer (lower) people in front
+    for (const spot of sorted) this.sprite(ctx, spot, s, ox, oy, now);
+    for (const box of labels) this.drawLabel(ctx, box);
+    for (const box of bubbles) this.drawBubble(ctx, box);
+    this.drawnLabels = [...town.map((b) => ({ kind: b.kind, text: b.text, x: b.x, y: b.y, w: b.w, h: b.h })),
+      ...labels.map((b) => ({ kind: "action", id: b.id, text: b.text, x: b.x, y: b.y, w: b.w, h: b.h })),
+      ...bubbles.map((b) => ({ kind: "speech", id: b.id, text: b.lines.join(" "), x: b.x, y: b.y, w: b.w, h: b.h }))];
   }
 
-  actionLabel(ctx, { id, x, y }, s, ox, oy, placed) {
+  radius(s) { return Math.max(9, s * 0.75); }
+
+  sprite(ctx, { id, x, y }, s, ox, oy, now) {
     const p = this.state[id];
-    const text = `${p.emoji || ""} ${p.action || ""}`.trim();
-    if (!text) return;
-    const fit = fitText(ctx, text, 150, 11, 9, "500");
+    const persona = this.personas.find((q) => q.id === id) || {};
+    const r = this.radius(s);
+    const cx = ox + (x + 0.5) * s, feetY = oy + (y + 0.5) * s + r * 0.8;
+    const walking = now < p.t0 + this.moveMs && (p.x !== p.fromX || p.y !== p.fromY);
+    const { top } = drawWalker(ctx, cx, feetY, r, {
+      id, color: this.colors[id], facing: p.facing, walking: walking || p.kind === "walk",
+      phase: ((now - p.t0) / STEP_MS) % 1, badge: initials(shownName({ id, ...persona })),
+      ring: id === this.selected || id === this.follow,
+    });
+    const sign = idleSign(p.kind, p.action, p.emoji);
+    if (sign && !walking) drawIdleSign(ctx, sign, cx, top, r, now);
+  }
+
+  /** Free spots for a box of w x h near a persona at (cx, headY)..(feetY), in order of preference. */
+  near(cx, headY, feetY, w, h) {
+    const left = cx - w / 2;
+    return [[left, headY - h - 6], [cx + 8, headY - h - 2], [cx - w - 8, headY - h - 2], [left, feetY + 4],
+      [cx + 12, headY], [cx - w - 12, headY], [left, headY - 2 * h - 10], [left, feetY + h + 8]];
+  }
+
+  /** Place `box` (w, h set) at the first candidate inside the canvas that overlaps nothing placed. */
+  place(box, candidates, placed) {
+    for (const [x0, y0] of candidates) {
+      const x = Math.max(2, Math.min(this.cssW - box.w - 2, x0));
+      const y = Math.max(2, Math.min(this.cssH - box.h - 2, y0));
+      if (!overlaps({ ...box, x, y }, placed)) {
+        Object.assign(box, { x, y });
+        placed.push(box);
+        return box;
+      }
+    }
+    return null; // nowhere free: not drawn this time
+  }
+
+  labelBox(ctx, { id, x, y }, s, ox, oy, placed) {
+    const p = this.state[id];
+    const persona = this.personas.find((q) => q.id === id) || {};
+    const text = `${shownName({ id, ...persona })}: ${shownEmoji(p.emoji)} ${p.action || ""}`.replace(/\s+/g, " ").trim();
+    const fit = fitText(ctx, text, 190, 11, 9, "500");
     ctx.font = `500 ${fit.px}px ${FONT}`;
-    const w = ctx.measureText(fit.text).width + 10, h = fit.px + 7;
-    const r = Math.max(8, s * 0.72);
-    const box = { x: this.clampX(ox + (x + 0.5) * s - w / 2, w), y: oy + (y + 0.5) * s + r + 3, w, h };
-    while (placed.some((b) => box.x < b.x + b.w && b.x < box.x + box.w && box.y < b.y + b.h && b.y < box.y + box.h)) box.y += h + 1;
-    placed.push(box);
-    ctx.fillStyle = "rgba(255, 255, 255, 0.9)";
-    ctx.strokeStyle = this.colors[id]; ctx.lineWidth = 1.5;
+    const r = this.radius(s), cx = ox + (x + 0.5) * s, base = oy + (y + 0.5) * s;
+    if (!this.inView(cx, base)) return null;
+    const box = { id, text: fit.text, px: fit.px, w: ctx.measureText(fit.text).width + 10, h: fit.px + 7 };
+    return this.place(box, [[cx - box.w / 2, base + r * 0.8 + 4], ...this.near(cx, base - r * 1.6, base + r, box.w, box.h)], placed);
+  }
+
+  drawLabel(ctx, box) {
+    ctx.font = `500 ${box.px}px ${FONT}`;
+    ctx.fillStyle = "rgba(255, 255, 255, 0.92)";
+    ctx.strokeStyle = this.colors[box.id]; ctx.lineWidth = 1.5;
     ctx.beginPath(); ctx.roundRect(box.x, box.y, box.w, box.h, 6); ctx.fill(); ctx.stroke();
     ctx.fillStyle = "#2f2a22"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
-    ctx.fillText(fit.text, box.x + box.w / 2, box.y + box.h / 2 + 0.5);
+    ctx.fillText(box.text, box.x + box.w / 2, box.y + box.h / 2 + 0.5);
   }
 
-  bubble(ctx, { id, x, y }, s, ox, oy, placed) {
+  bubbleBox(ctx, { id, x, y }, s, ox, oy, placed, now) {
     const { said: speech, saidUntil } = this.state[id];
-    if (!speech || performance.now() > saidUntil) return;
+    if (!speech || now > saidUntil) return null;
     ctx.font = `400 12px ${FONT}`;
     const lines = wrap(ctx, String(speech), 190, 3);
-    const w = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 16, h = lines.length * 15 + 10;
-    const r = Math.max(8, s * 0.72);
-    const box = { x: this.clampX(ox + (x + 0.5) * s - w / 2, w), y: Math.max(2, oy + (y + 0.5) * s - r - 12 - h), w, h };
-    while (placed.some((b) => box.x < b.x + b.w && b.x < box.x + box.w && box.y < b.y + b.h && b.y < box.y + box.h)) box.y -= 8;
-    placed.push(box);
-    const tipX = ox + (x + 0.5) * s;
+    const box = { id, lines, w: Math.max(...lines.map((l) => ctx.measureText(l).width)) + 16, h: lines.length * 15 + 10 };
+    const r = this.radius(s), cx = ox + (x + 0.5) * s, base = oy + (y + 0.5) * s;
+    if (!this.inView(cx, base)) return null; // a speaker out of sight has no bubble
+    box.tipX = cx; box.tipY = base - r * 1.7;
+    return this.place(box, this.near(cx, base - r * 1.7, base + r, box.w, box.h), placed);
+  }
+
+  drawBubble(ctx, box) {
     ctx.fillStyle = "#ffffff"; ctx.strokeStyle = "rgba(60, 50, 40, 0.5)"; ctx.lineWidth = 1;
     ctx.beginPath(); ctx.roundRect(box.x, box.y, box.w, box.h, 9); ctx.fill(); ctx.stroke();
-    ctx.beginPath();
-    ctx.moveTo(tipX - 6, box.y + box.h - 0.5); ctx.lineTo(tipX, oy + (y + 0.5) * s - r - 2); ctx.lineTo(tipX + 6, box.y + box.h - 0.5);
-    ctx.fill();
-    ctx.fillStyle = "#2b2620"; ctx.textAlign = "left"; ctx.textBaseline = "top";
-    lines.forEach((line, i) => ctx.fillText(line, box.x + 8, box.y + 6 + i * 15));
+    // a tail from the nearest edge towards the speaker's head
+    const ex = Math.max(box.x + 8, Math.min(box.x + box.w - 8, box.tipX));
+    const ey = box.tipY < box.y ? box.y + 0.5 : box.y + box.h - 0.5;
+    ctx.beginPath(); ctx.moveTo(ex - 5, ey); ctx.lineTo(box.tipX, box.tipY); ctx.lineTo(ex + 5, ey); ctx.fill();
+    ctx.fillStyle = "#2b2620"; ctx.textAlign = "left"; ctx.textBaseline = "top"; ctx.font = `400 12px ${FONT}`;
+    box.lines.forEach((line, i) => ctx.fillText(line, box.x + 8, box.y + 6 + i * 15));
+  }
+
+  /** Whether the point (x, y) in CSS px is on the canvas. */
+  inView(x, y) { return x >= 0 && y >= 0 && x <= this.cssW && y <= this.cssH; }
+
+  /** Whether an idle sign is showing (it animates). */
+  idle() {
+    return Object.values(this.state).some((p) => idleSign(p.kind, p.action, p.emoji));
   }
 
   /** Whether a speech bubble is showing (it must disappear on time). */
   speaking() {
     const now = performance.now();
     return Object.values(this.state).some((p) => p.said && now <= p.saidUntil + 50);
-  }
-
-  /** Keep a box of width `w` inside the canvas. */
-  clampX(x, w) {
-    return Math.max(2, Math.min(this.cssW - w - 2, x));
   }
 
   toTile(event) {
@@ -204,12 +280,17 @@ export class TownMap {
   click(event) {
     const id = this.personaAt(event);
     if (id) this.onPick(id);
+    else if (this.onTile) {
+      const { x, y } = this.toTile(event);
+      this.onTile(Math.floor(x), Math.floor(y));
+    }
   }
 
   hover(event) {
     const id = this.personaAt(event);
     const { x, y } = this.toTile(event);
-    const label = id ? (this.personas.find((p) => p.id === id) || {}).name : placeAt(this.map, Math.floor(x), Math.floor(y));
+    this.setHovered(id);
+    const label = id ? shownName(this.personas.find((p) => p.id === id) || { id }) : placeAt(this.map, Math.floor(x), Math.floor(y));
     this.canvas.style.cursor = id ? "pointer" : "default";
     if (!label) { this.tip.hidden = true; return; }
     this.tip.textContent = label;

@@ -5,7 +5,7 @@
 // page: GET /api/personas/<id> live, /api/runs/<name>/personas/<id>?tick= in replay.
 
 import { getJSON } from "./api.js";
-import { el, fill, hhmm, num, place } from "./dom.js";
+import { el, fill, hhmm, markerText, num, place, shownEmoji, shownName } from "./dom.js";
 import { renderLibrary } from "./procedures.js";
 
 const TABS = [["overview", "Overview"], ["procedures", "Procedures"], ["interview", "Interview"]];
@@ -86,9 +86,9 @@ export class PersonaPanel {
     const kept = typing && { value: typing.value, focused: document.activeElement === typing };
     fill(this.body, [
       el("div", { class: "who" }, [
-        el("span", { class: "who-emoji" }, identity.emoji || "🙂"),
+        el("span", { class: "who-emoji" }, markerText(identity)),
         el("div", {}, [
-          el("h2", { id: "persona-name" }, identity.name || identity.id),
+          el("h2", { id: "persona-name" }, shownName(identity)),
           el("div", { class: "muted" }, [identity.age ? `${identity.age} · ` : "", traits]),
         ]),
       ]),
@@ -110,7 +110,7 @@ export class PersonaPanel {
     const { identity, now, plan, memories, retrievals } = this.data;
     return el("div", { class: "tab-body", id: "tab-body-overview" }, [
       el("section", { class: "now", id: "persona-now" }, now ? [
-        el("div", { class: "now-action" }, `${now.emoji || ""} ${now.action || "—"}`.trim()),
+        el("div", { class: "now-action" }, `${shownEmoji(now.emoji)} ${now.action || "—"}`.trim()),
         el("div", { class: "muted", id: "persona-address" }, `at ${place(now.address)}`),
         now.speech ? el("div", { class: "now-speech" }, `“${now.speech}”`) : null,
       ] : el("div", { class: "muted" }, "not seen yet")),

@@ -1,4 +1,4 @@
-// The procedures tab (DESIGN §4): a procedure library as cards: name, `when`, steps (a step that
+// The procedures tab (docs/design, §2): a procedure library as cards: name, `when`, steps (a step that
 // is another procedure expands in place), successes and failures, a reliability bar with the
 // retrieval threshold (0.6) marked, the status (active / below threshold / pruned) and a timeline
 // of its uses and outcomes. Data from /api/procedures or /api/runs/<name>/procedures.

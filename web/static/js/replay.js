@@ -5,7 +5,7 @@
 // and the evaluation charts. The position is kept in the URL (#t=<tick>&p=<persona>).
 
 import { getJSON, withQuery } from "./api.js";
-import { el, fill, gameTime, hhmm } from "./dom.js";
+import { el, fill, gameTime, hhmm, shownName } from "./dom.js";
 import { renderEvaluation } from "./charts.js";
 import { Inspector } from "./inspector.js";
 import { markList, personaList, showClock, updateList } from "./residents.js";
@@ -69,7 +69,7 @@ async function boot() {
   const start = parseTime(run.start);
   const spt = run.seconds_per_tick;
   const ticksPerHour = Math.round(3600 / spt);
-  const names = Object.fromEntries(run.personas.map((p) => [p.id, p.name || p.id]));
+  const names = Object.fromEntries(run.personas.map((p) => [p.id, shownName(p)]));
   document.title = `${run.summary.town || "town"} · replay ${RUN}`;
   const store = new FrameStore(run.first_tick, run.last_tick);
   const state = { tick: run.first_tick, playing: false, speed: Number($("speed").value), pos: run.first_tick };
@@ -99,8 +99,8 @@ async function boot() {
   map = new TownMap($("map"), run.map, run.personas, { onPick: pick, tip: $("map-tip") });
   personaList(run.personas, pick);
   for (const p of run.personas) {
-    $("ret-persona").append(el("option", { value: p.id }, p.name || p.id));
-    $("jump-persona").append(el("option", { value: p.id }, p.name || p.id));
+    $("ret-persona").append(el("option", { value: p.id }, shownName(p)));
+    $("jump-persona").append(el("option", { value: p.id }, shownName(p)));
   }
 
   // -- showing a tick ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // The clock and the residents list, shared by the live and the replay page.
 
-import { el, fill, gameTime, personaColor, place } from "./dom.js";
+import { el, fill, gameTime, markerText, personaColor, place, shownEmoji, shownName } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,8 +20,8 @@ export function personaList(personas, pick) {
     type: "button", class: "persona-item", id: `persona-item-${p.id}`, data: { persona: p.id },
     onclick: () => pick(p.id),
   }, [
-    el("span", { class: "dot", style: { background: personaColor(p.id, i) } }, p.emoji || ""),
-    el("span", { class: "pi-text" }, [el("b", {}, p.name || p.id), el("span", { class: "pi-action muted" }, "…")]),
+    el("span", { class: "dot", style: { background: personaColor(p.id, i) } }, markerText(p)),
+    el("span", { class: "pi-text" }, [el("b", {}, shownName(p)), el("span", { class: "pi-action muted" }, "…")]),
   ]))));
 }
 
@@ -36,6 +36,6 @@ export function updateList(frame) {
     const item = document.getElementById(`persona-item-${id}`);
     if (!item) continue;
     Object.assign(item.dataset, { x: p.x, y: p.y, address: p.address || "" });
-    item.querySelector(".pi-action").textContent = `${p.emoji || ""} ${p.action || ""} · ${place(p.address)}`.trim();
+    item.querySelector(".pi-action").textContent = `${shownEmoji(p.emoji)} ${p.action || ""} · ${place(p.address)}`.trim();
   }
 }

@@ -29,7 +29,7 @@ function roundRect(ctx, x, y, w, h, r) {
   ctx.roundRect(x, y, w, h, Math.min(r, w / 2, h / 2));
 }
 
-/** Which tiles are what: inside a lot (sector/obstacle), pavement, road, grass. */
+/** Which tiles are what: inside a lot (sector/obstacle), pavement, road, grass; and walls. */
 function groundPlan(map) {
   const { width: W, height: H } = map;
   const lot = Array.from({ length: H }, () => new Uint8Array(W));
@@ -37,6 +37,13 @@ function groundPlan(map) {
     const [x0, y0, w, h] = item.rect;
     for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) if (lot[y]) lot[y][x] = 1;
   }
+  const obstacle = (x, y) => (map.obstacles || []).some((o) => inside(o.rect, x, y));
+  // a wall: a collision tile that is not an obstacle (obstacles are drawn as themselves)
+  const wall = (x, y) => (map.collision[y] || "")[x] === "#" && !obstacle(x, y);
+  const hasWall = ([x0, y0, w, h]) => {
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) if (wall(x, y)) return true;
+    return false;
+  };
   const emptyRow = lot.map((row) => row.every((v) => !v));
   const emptyCol = Array.from({ length: W }, (_, x) => lot.every((row) => !row[x]));
   const kind = (x, y) => {
@@ -46,7 +53,7 @@ function groundPlan(map) {
     }
     return emptyRow[y] || emptyCol[x] ? "road" : "grass";
   };
-  return { kind, emptyRow, emptyCol };
+  return { kind, emptyRow, emptyCol, wall, hasWall };
 }
 
 /** Draw ground, streets, lots, rooms, walls, objects and trees, scaled to `s` px per tile. */
@@ -102,15 +109,14 @@ function drawGround(ctx, map, s) {
     ctx.fillStyle = shade(sector.color, sector.walls ? 0.62 : 0.18);
     ctx.fillRect(x * s, y * s, w * s, h * s);
   }
-  // walls from the collision rows, drawn only inside buildings
-  map.sectors.forEach((sec) => {
-    if (!sec.walls) return;
-    const [x0, y0, w, h] = sec.rect;
-    ctx.fillStyle = shade(sec.color, -0.3);
-    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) {
-      if ((map.collision[y] || "")[x] === "#") ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
-    }
-  });
+  // every wall tile (a collision tile that is not part of an obstacle), shaded by its building
+  const WALL = "#6f675c";
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+    if (!plan.wall(x, y)) continue;
+    const sec = map.sectors.find((item) => inside(item.rect, x, y));
+    ctx.fillStyle = sec ? shade(sec.color, -0.3) : WALL;
+    ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
+  }
   for (const o of map.obstacles || []) {
     const [x, y, w, h] = o.rect;
     ctx.fillStyle = o.color || "#7aa7d6";
@@ -125,12 +131,14 @@ function drawGround(ctx, map, s) {
     ctx.fillStyle = "rgba(110, 84, 58, 0.55)";
     roundRect(ctx, x * s + inset, y * s + inset, w * s - 2 * inset, h * s - 2 * inset, s * 0.25); ctx.fill();
   }
-  // trees on open grass, and a few in parks
+  // trees only on open ground: grass, and a few in parks (sectors with no wall tile); never on
+  // a wall, an obstacle or an object
+  const openSectors = map.sectors.filter((sec) => !sec.walls && !plan.hasWall(sec.rect));
   for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+    if ((map.collision[y] || "")[x] === "#" || map.objects.some((o) => inside(o.rect, x, y))) continue;
     const k = plan.kind(x, y);
     const r = hash(x + 7, y + 3);
-    const openPark = k === "lot" && map.sectors.some((sec) => !sec.walls && inside(sec.rect, x, y))
-      && !map.objects.some((o) => inside(o.rect, x, y)) && (map.collision[y] || "")[x] !== "#";
+    const openPark = k === "lot" && openSectors.some((sec) => inside(sec.rect, x, y));
     if ((k === "grass" && r < 0.35) || (openPark && r < 0.1)) tree(ctx, (x + 0.5) * s, (y + 0.5) * s, s * (0.38 + 0.12 * hash(y, x)));
   }
 }
@@ -162,52 +170,69 @@ export function fitText(ctx, text, maxWidth, size, min, weight = "600") {
   return { text: cut === text ? text : cut.trimEnd() + "…", px: min };
 }
 
-function overlaps(box, boxes) {
+/** Whether `box` overlaps any of `boxes` ({x, y, w, h} in px). */
+export function overlaps(box, boxes) {
   return boxes.some((b) => box.x < b.x + b.w && b.x < box.x + box.w && box.y < b.y + b.h && b.y < box.y + box.h);
 }
 
-/** Place sector labels (pills) and room labels without overlaps; returns the placed boxes. */
-function drawLabels(ctx, map, s) {
+/**
+ * Place sector labels (pills) and room labels at `s` px per tile so that none overlap.
+ * @returns {Array<{kind: "sector"|"room", text: string, px: number, x: number, y: number, w: number,
+ *   h: number, color?: string}>} boxes in px from the map's top-left corner
+ */
+export function layoutLabels(map, s) {
+  const ctx = document.createElement("canvas").getContext("2d");
   const placed = [];
   for (const sec of map.sectors) {
     const [x, y, w, h] = sec.rect;
     const fit = fitText(ctx, sec.label || sec.name, w * s - 10, Math.min(15, Math.max(10, s * 0.85)), 8, "700");
     ctx.font = `700 ${fit.px}px ${LABEL_FONT}`;
     const tw = ctx.measureText(fit.text).width;
-    const box = { w: tw + 10, h: fit.px + 6 };
+    const box = { kind: "sector", text: fit.text, px: fit.px, color: sec.color, w: tw + 10, h: fit.px + 6 };
     box.x = (x + w / 2) * s - box.w / 2;
     const top = y * s - box.h / 2;
     // try on the top edge, then step down inside the lot, then the bottom edge
     const tries = [top];
     for (let dy = box.h; top + dy + box.h < (y + h) * s; dy += box.h * 0.75) tries.push(top + dy);
     tries.push((y + h) * s - box.h / 2);
-    box.y = tries.find((ty) => !overlaps({ ...box, y: ty }, placed)) ?? top;
+    const spot = tries.find((ty) => !overlaps({ ...box, y: ty }, placed));
+    if (spot === undefined) continue;
+    box.y = spot;
     placed.push(box);
-    ctx.fillStyle = "rgba(255, 253, 246, 0.93)";
-    ctx.strokeStyle = shade(sec.color, -0.35); ctx.lineWidth = 1;
-    roundRect(ctx, box.x, box.y, box.w, box.h, box.h / 2); ctx.fill(); ctx.stroke();
-    ctx.fillStyle = "#3b3429"; ctx.textBaseline = "middle"; ctx.textAlign = "center";
-    ctx.fillText(fit.text, box.x + box.w / 2, box.y + box.h / 2 + 0.5);
   }
   for (const a of map.arenas) {
     const [x, y, w, h] = a.rect;
     if (w * s < 30 || h * s < 14) continue;
     const fit = fitText(ctx, a.name, w * s - 8, Math.min(11, Math.max(8, s * 0.6)), 7.5, "500");
-    const box = { x: (x + 0.5) * s + 2, w: 0, h: fit.px + 2 };
     ctx.font = `500 ${fit.px}px ${LABEL_FONT}`;
-    box.w = ctx.measureText(fit.text).width;
+    const box = { kind: "room", text: fit.text, px: fit.px, x: (x + 0.5) * s + 2, w: ctx.measureText(fit.text).width, h: fit.px + 2 };
     const spots = [(y + h) * s - box.h - s * 0.9, (y + 1) * s + 1, (y + h / 2) * s - box.h / 2];
     const spot = spots.find((sy) => sy > y * s && !overlaps({ ...box, y: sy }, placed));
     if (spot === undefined) continue;
     box.y = spot;
     placed.push(box);
-    ctx.fillStyle = "rgba(70, 60, 45, 0.78)"; ctx.textBaseline = "top"; ctx.textAlign = "left";
-    ctx.fillText(fit.text, box.x, box.y);
   }
   return placed;
 }
 
-/** Render the whole static town at `s` px per tile (times `dpr`) to a new offscreen canvas. */
+/** Draw one label of {@link layoutLabels} shifted by (ox, oy) px. */
+export function drawTownLabel(ctx, box, ox, oy) {
+  const x = box.x + ox, y = box.y + oy;
+  if (box.kind === "sector") {
+    ctx.font = `700 ${box.px}px ${LABEL_FONT}`;
+    ctx.fillStyle = "rgba(255, 253, 246, 0.93)";
+    ctx.strokeStyle = shade(box.color, -0.35); ctx.lineWidth = 1;
+    roundRect(ctx, x, y, box.w, box.h, box.h / 2); ctx.fill(); ctx.stroke();
+    ctx.fillStyle = "#3b3429"; ctx.textBaseline = "middle"; ctx.textAlign = "center";
+    ctx.fillText(box.text, x + box.w / 2, y + box.h / 2 + 0.5);
+  } else {
+    ctx.font = `500 ${box.px}px ${LABEL_FONT}`;
+    ctx.fillStyle = "rgba(70, 60, 45, 0.78)"; ctx.textBaseline = "top"; ctx.textAlign = "left";
+    ctx.fillText(box.text, x, y);
+  }
+}
+
+/** Render the static town without labels at `s` px per tile (times `dpr`) to a new offscreen canvas. */
 export function renderTown(map, s, dpr = 1) {
   const canvas = document.createElement("canvas");
   canvas.width = Math.ceil(map.width * s * dpr);
@@ -215,7 +240,6 @@ export function renderTown(map, s, dpr = 1) {
   const ctx = canvas.getContext("2d");
   ctx.scale(dpr, dpr);
   drawGround(ctx, map, s);
-  canvas.labels = drawLabels(ctx, map, s);
   return canvas;
 }
 

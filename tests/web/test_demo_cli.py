@@ -1,0 +1,36 @@
+"""`python run.py demo` with a cached demo run: it opens the replay (with the evaluation) at once."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import signal
+import subprocess
+import sys
+
+import requests
+from cli_helpers import REPO, run_cli
+
+
+def test_demo_opens_a_cached_run_without_simulating(tmp_path):
+    runs = tmp_path / "runs"
+    cached = runs / "demo-smallville.sqlite"
+    done = run_cli("simulate", "--hours", "0.25", "--embedder", "hashing", "--out", str(cached), "--quiet")
+    assert done.returncode == 0, done.stderr
+    digest = hashlib.sha256(cached.read_bytes()).hexdigest()
+    proc = subprocess.Popen([sys.executable, str(REPO / "run.py"), "demo", "--runs", str(runs), "--port", "0",
+                             "--no-open"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"at (http://\S+/replay/demo-smallville)", line)
+        assert url, line
+        page = requests.get(url.group(1), timeout=30)
+        assert page.status_code == 200 and 'id="evaluation"' in page.text
+        root = url.group(1).rsplit("/replay/", 1)[0]
+        report = requests.get(f"{root}/api/runs/demo-smallville/evaluation", timeout=60).json()
+        assert report["personas"] == 3
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
+    assert "simulating" not in line
+    assert hashlib.sha256(cached.read_bytes()).hexdigest() == digest

@@ -1,0 +1,87 @@
+"""The object vocabulary: whole-word matching, and the engine's action code not needing the scripted mind."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from town.thinking.questions import DecomposeTask, MemoryView
+from town.thinking.scripted import ScriptedBackend
+from town.world.objects import mentions, names, use_of
+
+MIND = Path(__file__).resolve().parents[2] / "town" / "mind"
+
+
+@pytest.mark.parametrize(("name", "verb"), [
+    ("bed", "rest in bed"),
+    ("double bed", "rest in bed"),
+    ("Bed", "rest in bed"),
+    ("flower beds", "use the flower beds"),      # "beds" is not the word "bed"
+    ("bedside lamp", "use the bedside lamp"),    # "bedside" is not a bed
+    ("barbecue", "use the barbecue"),            # not a bar
+    ("bar counter", "serve customers at the counter"),  # first entry wins, as before
+    ("bar stool", "have a drink at the bar"),
+    ("student desks", "work at the desk"),
+    ("bookshelves", "browse the books"),
+    ("coffee machine", "brew coffee"),
+    ("kitchen sink", "wash up"),
+])
+def test_object_words_match_whole_words(name, verb):
+    """An object's use comes from a whole word of its name, never from letters inside a word."""
+    assert use_of(name).verb == verb
+
+
+def test_flower_beds_are_not_a_bed():
+    """names() is whole-word too: the word 'bed' is not in 'flower beds'."""
+    assert not names("flower beds", "bed")
+    assert names("the bed", "bed")
+    assert use_of("flower beds").emoji == "🙂"
+
+
+def test_sleeping_goes_to_the_bed_not_the_flower_beds():
+    """A sleep task in a room with 'flower beds' listed first is done at the bed."""
+    objects = ("town:Home:garden room:flower beds", "town:Home:garden room:bed")
+    answer = ScriptedBackend().ask(DecomposeTask(
+        persona="p", persona_name="P", task="sleeping", place="town:Home:garden room", start="23:00",
+        minutes=60, objects=objects))
+    assert [s.object for s in answer.steps] == ["town:Home:garden room:bed"]
+
+
+def test_no_step_at_the_flower_beds_rests_in_bed():
+    """Steps at the flower beds never say 'rest in bed'."""
+    answer = ScriptedBackend().ask(DecomposeTask(
+        persona="p", persona_name="P", task="garden work", place="town:Home:garden",
+        start="10:00", minutes=60, objects=("town:Home:garden:flower beds",)))
+    assert answer.steps and all(s.description.startswith("use the flower beds") for s in answer.steps)
+
+
+def test_mind_does_not_import_the_scripted_backend():
+    """No module of town/mind imports town.thinking.scripted (the vocabulary is in town.world.objects)."""
+    for path in MIND.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert "scripted" not in (node.module or ""), path.name
+                assert all(alias.name != "scripted" for alias in node.names), path.name
+            elif isinstance(node, ast.Import):
+                assert all("scripted" not in alias.name for alias in node.names), path.name
+
+
+def test_mentions_is_whole_words():
+    """A memory about the flower beds does not mention the bed; a phrase matches across spaces."""
+    assert not mentions("Ben planted tulips in the flower beds.", "bed")
+    assert mentions("Ben planted tulips in the flower beds.", "flower beds")
+    assert mentions("Meet me at the Bar  Counter", "bar counter")
+    assert not mentions("a barbecue", "bar")
+
+
+def test_a_memory_of_flower_beds_does_not_send_a_step_to_the_bed():
+    """Decomposing with a retrieved memory about the flower beds never picks the bed for it first."""
+    memory = MemoryView(id=1, content="Ben planted tulips in the flower beds.", kind="observation",
+                        importance=3)
+    objects = ("town:Home:room:bed", "town:Home:room:flower beds")
+    answer = ScriptedBackend().ask(DecomposeTask(
+        persona="p", persona_name="P", task="tidy up", place="town:Home:room", start="10:00",
+        minutes=5, objects=objects, memories=(memory,)))
+    assert [s.object for s in answer.steps] == ["town:Home:room:flower beds"]

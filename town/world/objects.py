@@ -1,0 +1,104 @@
+"""What one does at an object, by the words in its name (the town's object vocabulary).
+
+Any part of the engine may use it: the mind's action code for an action's emoji and the
+sentence others observe, and thinking backends for the steps of a task. Words match whole
+words only, case-insensitively: "flower beds" is not a "bed", "bar counter" is a "counter".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["ObjectUse", "use_of", "names", "mentions"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObjectUse:
+    """Using one kind of object.
+
+    Attributes:
+        words: the words of an object's name that mean this kind (any one of them).
+        verb: the verb phrase of a step ("brew coffee").
+        doing: the same phrase as an ongoing action ("brewing coffee"), for observations.
+        emoji: the action's emoji.
+    """
+
+    words: tuple[str, ...]
+    verb: str
+    doing: str
+    emoji: str
+
+
+def _use(words: str, verb: str, doing: str, emoji: str) -> ObjectUse:
+    return ObjectUse(words=tuple(words.split("|")), verb=verb, doing=doing, emoji=emoji)
+
+
+#: The vocabulary, first match wins (so "bar counter" serves customers, "bar stool" has a drink).
+VOCABULARY: tuple[ObjectUse, ...] = (
+    _use("bed", "rest in bed", "resting in bed", "🛏️"),
+    _use("coffee|espresso", "brew coffee", "brewing coffee", "☕"),
+    _use("counter|counters", "serve customers at the counter", "serving customers at the counter", "🧾"),
+    _use("register|till", "ring up purchases", "ringing up purchases", "🧾"),
+    _use("checkout", "pay at the checkout", "paying at the checkout", "🧾"),
+    _use("stove", "cook", "cooking", "🍳"),
+    _use("oven", "bake", "baking", "🥐"),
+    _use("fridge", "check the fridge", "checking the fridge", "🥛"),
+    _use("sink", "wash up", "washing up", "🧽"),
+    _use("shower", "take a shower", "taking a shower", "🚿"),
+    _use("toilet", "use the bathroom", "using the bathroom", "🚽"),
+    _use("mirror", "get ready at the mirror", "getting ready at the mirror", "🪞"),
+    _use("bookshelf|bookshelves|bookcase|bookcases", "browse the books", "browsing the books", "📚"),
+    _use("shelf|shelves", "look through the shelves", "looking through the shelves", "🛒"),
+    _use("aisle|aisles", "shop along the aisle", "shopping along the aisle", "🛒"),
+    _use("desk|desks", "work at the desk", "working at the desk", "📝"),
+    _use("computer|computers|laptop", "work on the computer", "working on the computer", "💻"),
+    _use("blackboard|lectern", "follow the lecture", "following the lecture", "🎓"),
+    _use("piano", "play the piano", "playing the piano", "🎹"),
+    _use("bench|benches", "sit on the bench", "sitting on the bench", "🌳"),
+    _use("garden|gardens", "tend the garden", "tending the garden", "🌷"),
+    _use("pond", "walk by the pond", "walking by the pond", "🦆"),
+    _use("bar", "have a drink at the bar", "having a drink at the bar", "🍺"),
+    _use("table|tables", "sit at a table", "sitting at a table", "🍽️"),
+    _use("sofa|couch", "relax on the sofa", "relaxing on the sofa", "🛋️"),
+    _use("tv|television", "watch TV", "watching TV", "📺"),
+    _use("pharmacy", "pick up medicine", "picking up medicine", "💊"),
+)
+
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}
+
+
+def names(object_name: str, word: str) -> bool:
+    """True if ``word`` is a whole word of ``object_name`` ("flower beds" does not name "bed")."""
+    return word.lower() in _words(object_name)
+
+
+def mentions(text: str, object_name: str) -> bool:
+    """True if ``text`` names ``object_name`` as whole words, in any case.
+
+    "Ben weeds the flower beds" mentions "flower beds" but not "bed"; "the bar counter" mentions
+    "counter" and "bar counter".
+    """
+    pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, object_name.split())) + r"(?!\w)"
+    return bool(object_name.strip()) and re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def use_of(object_name: str) -> ObjectUse:
+    """How an object is used, by the first vocabulary entry one of its words names.
+
+    Args:
+        object_name: the object's name, e.g. "coffee machine" (the last part of its address).
+
+    Returns:
+        The matching :class:`ObjectUse`; for a name no entry matches, a neutral one
+        ("use the flower beds", "using the flower beds", "🙂").
+    """
+    words = _words(object_name)
+    for use in VOCABULARY:
+        if words.intersection(use.words):
+            return use
+    return ObjectUse(words=(), verb=f"use the {object_name}", doing=f"using the {object_name}", emoji="🙂")
