@@ -37,7 +37,7 @@ from .mind import (
     want_to_talk,
 )
 from .mind.converse import LINE_EVERY_TICKS
-from .mind.perceive import arena_of, awake, in_sight
+from .mind.perceive import SightIndex, arena_of, awake, in_sight
 from .mind.plan import is_sleep
 from .persona import Action, Persona
 from .player import player_conversation, tend_players
@@ -324,8 +324,10 @@ class Simulation:
             tend_players(self)
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
+        sight = SightIndex(snapshot, self.config.perception.vision_radius)
         with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
-            wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
+            wanted = self._concurrently([lambda p=p: self._decide(p, snapshot, sight)
+                                         for p in self.personas.values()])
         intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
         busy = set()
         radius = self.config.perception.vision_radius
@@ -355,8 +357,8 @@ class Simulation:
             self.snapshot(tick)
         return self.clock.tick
 
-    def _decide(self, p: Persona, snapshot: dict[str, View]):
-        """One persona's decisions on the tick's snapshot.
+    def _decide(self, p: Persona, snapshot: dict[str, View], sight: SightIndex):
+        """One persona's decisions on the tick's snapshot (``sight`` indexes who is where).
 
         Returns:
             (whom it wants to talk to, the retrieval seq behind it), or None.
@@ -364,7 +366,7 @@ class Simulation:
         ctx = self.ctx
         if p.id in self.players:  # moved and voiced from the viewer
             return None
-        seen = perceive(p, ctx, snapshot)
+        seen = perceive(p, ctx, snapshot, index=sight)
         if p.plan_date != ctx.now.date().isoformat() or p.needs_replan:
             plan_day(p, ctx)
         maybe_reflect(p, ctx)

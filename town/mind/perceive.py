@@ -17,7 +17,7 @@ from ..persona import Persona
 from .act import doing_sentence
 from .context import MindContext, remember
 
-__all__ = ["View", "perceive", "arena_of", "in_sight", "awake"]
+__all__ = ["View", "SightIndex", "perceive", "arena_of", "in_sight", "awake"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,10 +69,53 @@ def in_sight(me: View, other: View, radius: int) -> bool:
     return me.arena.count(":") >= 2 or max(abs(other.x - me.x), abs(other.y - me.y)) <= radius
 
 
-def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View]) -> list[View]:
+class SightIndex:
+    """The awake personas of a snapshot, bucketed so that finding who is in sight costs O(nearby).
+
+    Rooms (three-part arenas) are one bucket each; open ground (the street, a sector's open
+    area) is cut into squares of ``radius`` tiles per arena, and a persona there looks in the
+    3 x 3 squares around its own. Every candidate still passes :func:`in_sight`, so the result is
+    the same as scanning everyone (Park et al. 2023's perception, without its quadratic cost).
+
+    Args:
+        snapshot: persona id -> :class:`View` at the start of the tick.
+        radius: the vision radius in tiles (``perception.vision_radius``).
+    """
+
+    def __init__(self, snapshot: dict[str, View], radius: int):
+        self.radius = max(1, int(radius))
+        self._buckets: dict[tuple, list[View]] = {}
+        for view in snapshot.values():
+            if view.arena and awake(view):
+                self._buckets.setdefault(self._key(view, view.x, view.y), []).append(view)
+
+    def _key(self, view: View, x: int, y: int) -> tuple:
+        if view.arena.count(":") >= 2:
+            return (view.arena,)
+        return (view.arena, x // self.radius, y // self.radius)
+
+    def near(self, me: View) -> list[View]:
+        """Awake personas that may be in sight of ``me`` (a superset; :func:`in_sight` decides)."""
+        if not me.arena:
+            return []
+        if me.arena.count(":") >= 2:
+            return self._buckets.get((me.arena,), [])
+        cx, cy = me.x // self.radius, me.y // self.radius
+        return [v for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                for v in self._buckets.get((me.arena, cx + dx, cy + dy), ())]
+
+
+def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
+             index: SightIndex | None = None) -> list[View]:
     """Observe the others visible to ``p``; remember changes; return them nearest first.
 
     A persona asleep, or whose routine says it sleeps before its first action, sees nobody.
+
+    Args:
+        p: the persona perceiving.
+        ctx: the mind's context.
+        snapshot: persona id -> :class:`View` at the start of the tick.
+        index: the tick's :class:`SightIndex` of ``snapshot`` (without it, everyone is checked).
 
     Returns:
         Awake personas (not ``p``) :func:`in_sight` of ``p``, sorted by (distance in tiles, id).
@@ -82,7 +125,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View]) -> list[Vi
         return []
     radius = ctx.config.perception.vision_radius
     seen = []
-    for other in snapshot.values():
+    for other in (snapshot.values() if index is None else index.near(me)):
         if other.id == p.id or not awake(other) or not in_sight(me, other, radius):
             continue
         dist = max(abs(other.x - me.x), abs(other.y - me.y))
