@@ -35,7 +35,13 @@ def _add_sim_options(p: argparse.ArgumentParser) -> None:
                    help="sentence embedder; 'openai' uses the server's /embeddings (--embed-model)")
     p.add_argument("--embed-model", help="embedding model on the OpenAI-compatible server")
     m = p.add_argument_group("model backends (--backend openai|local)")
-    m.add_argument("--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8080/v1")
+    m.add_argument("--base-url", action="append", help="OpenAI-compatible API root, e.g. "
+                   "http://127.0.0.1:8080/v1; give it again for more servers of the same model")
+    m.add_argument("--structured", choices=["auto", "json_schema", "json_object_schema", "grammar",
+                                            "json_object", "none"],
+                   help="how requests carry the answer's JSON schema (default auto: probed at start)")
+    m.add_argument("--max-concurrency", metavar="N|auto",
+                   help="requests in flight per server (default auto: the slots it reports, else 1)")
     m.add_argument("--model", help="model name the server knows (openai backend)")
     m.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the API key "
                    "(default OPENAI_API_KEY; the key is never written anywhere)")
@@ -168,10 +174,13 @@ def _overrides(args: argparse.Namespace) -> dict:
         over["embedder"] = args.embedder
     if getattr(args, "embed_model", None):
         over["backend.embed_model"] = args.embed_model
-    for flag, key in (("base_url", "backend.base_url"), ("model", "backend.model"),
-                      ("api_key_env", "backend.api_key_env")):
+    for flag, key in (("model", "backend.model"), ("api_key_env", "backend.api_key_env"),
+                      ("structured", "backend.structured"), ("max_concurrency", "backend.max_concurrency")):
         if getattr(args, flag, None):
             over[key] = getattr(args, flag)
+    if getattr(args, "base_url", None):
+        over["backend.base_url"] = args.base_url[0]
+        over["backend.more_base_urls"] = list(args.base_url[1:])
     if getattr(args, "no_cache", False):
         over["backend.cache"] = False
     return over
@@ -186,12 +195,13 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     from .config import load_config
     from .scenario import load_scenario
     from .simulation import Simulation
-    from .thinking.factory import make_backend
+    from .thinking.factory import make_backend, settled
 
     config = load_config(args.config, _overrides(args))
     scenario = load_scenario(args.town)
     # the model server is checked here, before the run file and its first tick
     backend = make_backend(config, prompts_dir=args.prompts, model_path=args.model_path)
+    config = settled(config, backend)
     sim = Simulation(scenario, config, backend=backend, run_path=run_path)
     sim.bind_recorder()
     return sim

@@ -138,11 +138,27 @@ class BackendConfig:
     cache: bool
     max_consecutive_failures: int
     max_consecutive_fallbacks: int = 20
+    structured: str = "auto"
+    max_concurrency: str = "auto"
+    importance: str = "batch"
+    max_prompt_tokens: int = 1200
     base_url: str | None = None
+    more_base_urls: tuple[str, ...] = ()
     model: str | None = None
     embed_model: str | None = None
 
     def __post_init__(self) -> None:
+        from .thinking.schema import Dialect
+
+        dialects = ["auto"] + [d.value for d in Dialect]
+        _require(self.structured in dialects, "structured",
+                 f"must be one of {', '.join(dialects)}, got {self.structured!r}")
+        _require(self.max_concurrency == "auto" or (self.max_concurrency.isdigit() and int(self.max_concurrency) >= 1),
+                 "max_concurrency", f"must be auto or an integer >= 1, got {self.max_concurrency!r}")
+        _require(self.importance in ("batch", "each"), "importance",
+                 f"must be batch (one request per persona per tick) or each (per memory), got {self.importance!r}")
+        _require(self.max_prompt_tokens >= 0, "max_prompt_tokens",
+                 f"must be >= 0 tokens (0: no budget), got {self.max_prompt_tokens}")
         _require(self.timeout_s > 0, "timeout_s", f"must be > 0 seconds, got {self.timeout_s}")
         _require(self.max_retries >= 0, "max_retries", f"must be >= 0, got {self.max_retries}")
         for name in ("pool_size", "max_consecutive_failures"):

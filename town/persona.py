@@ -63,12 +63,17 @@ class PlanBlock:
 
 @dataclass(frozen=True, kw_only=True)
 class Step:
-    """One 5-15 minute action of a decomposed plan chunk: what, at which object, how long."""
+    """One 5-15 minute action of a decomposed plan chunk: what, at which object, how long.
+
+    ``importance`` is the rating (1-10) of the observation its start writes, rated with the
+    chunk's other steps (None: rated when it starts).
+    """
 
     description: str
     object: str
     minutes: int
     task: str | None = None
+    importance: int | None = None
 
 
 @dataclass

@@ -33,6 +33,7 @@ from .mind import (
     perceive,
     plan_day,
     remember,
+    remember_many,
     say_next_line,
     want_to_talk,
 )
@@ -226,14 +227,14 @@ class Simulation:
         with importance ``RELATIONSHIP_IMPORTANCE`` instead of being rated.
         """
         for p in self.personas.values():
-            for m in p.spec.memories:
-                remember(p, self.ctx, kind=getattr(m, "kind", "observation") or "observation",
-                         content=m.content, importance=m.importance, probe=m.probe)
+            items = [dict(kind=getattr(m, "kind", "observation") or "observation", content=m.content,
+                          importance=m.importance, probe=m.probe) for m in p.spec.memories]
             for rel in getattr(p.spec, "relationships", ()) or ():
                 other = self.ctx.names.get(rel.persona, rel.persona)
-                remember(p, self.ctx, kind="observation", subject=rel.persona,
-                         content=_relationship_sentence(other, rel.description),
-                         importance=RELATIONSHIP_IMPORTANCE)
+                items.append(dict(kind="observation", subject=rel.persona,
+                                  content=_relationship_sentence(other, rel.description),
+                                  importance=RELATIONSHIP_IMPORTANCE))
+            remember_many(p, self.ctx, items)  # the rest rated in one request per persona
 
     # ------------------------------------------------------------------ the tick
     def _fire_scenario_events(self) -> None:

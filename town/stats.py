@@ -33,6 +33,7 @@ def blank_row() -> dict[str, float]:
         "tokens_in": 0,
         "tokens_out": 0,
         "latency_ms": 0.0,
+        "estimated": 0,
     }
 
 
@@ -50,6 +51,7 @@ def tally(row: dict[str, float], d: dict[str, Any]) -> None:
         row["tokens_in"] += int(d.get("tokens_in", 0))
         row["tokens_out"] += int(d.get("tokens_out", 0))
         row["latency_ms"] += float(d.get("latency_ms", 0.0))
+        row["estimated"] += bool(d.get("estimated"))
     if d.get("cache_hit"):
         row["cache_hits"] += 1
         row["questions"] += 1
@@ -62,9 +64,11 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
     Returns:
         ``{"by_persona_hour": {(persona, "YYYY-MM-DD HH:00"): row}, "by_template": {template: row},
         "by_day_template": {(game day, template): row}, "procedures_by_day": {(game day, op):
-        count}, "total": row, "retry_rate": float, "fallback_rate": float}`` where a row counts
-        questions, requests, failed (requests), retries, fallbacks, cache_hits, tokens_in,
-        tokens_out and latency_ms (sum over requests, wall milliseconds).
+        count}, "total": row, "retry_rate": float, "fallback_rate": float, "importance":
+        {"backend": name (and schema dialect), "counts": {1..10: memories so rated}}}`` where a
+        row counts questions, requests, failed (requests), retries, fallbacks, cache_hits,
+        tokens_in, tokens_out, latency_ms (sum over requests, wall milliseconds) and estimated
+        (requests whose tokens are an estimate: the server reported none, e.g. a timeout).
 
     Raises:
         RecordingError: when the run file is missing or damaged.
@@ -75,8 +79,15 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
     by_template: dict[str, dict] = defaultdict(blank_row)
     by_day: dict[tuple[str, str], dict] = defaultdict(blank_row)
     procedures: dict[tuple[str, str], int] = defaultdict(int)
+    ratings = dict.fromkeys(range(1, 11), 0)
     total = blank_row()
     with RunReader(run) as reader:
+        backend = str(reader.meta.get("backend", "?"))
+        structured = (reader.meta.get("config") or {}).get("backend", {}).get("structured")
+        if backend != "scripted" and structured:
+            backend = f"{backend} ({structured})"
+        for e in reader.events(kinds=[EventKind.MEMORY]):
+            ratings[int(e.data["importance"])] += 1
         for e in reader.events(kinds=[EventKind.MODEL_CALL]):
             hour = e.time.strftime("%Y-%m-%d %H:00")
             day = e.time.strftime("%Y-%m-%d")
@@ -93,6 +104,7 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
         "total": total,
         "retry_rate": total["retries"] / total["requests"] if total["requests"] else 0.0,
         "fallback_rate": total["fallbacks"] / total["questions"] if total["questions"] else 0.0,
+        "importance": {"backend": backend, "counts": ratings},
     }
 
 
@@ -150,3 +162,17 @@ def print_stats(run: str | Path) -> None:
         f"retry rate {s['retry_rate']:.1%} of requests; "
         f"fallback rate {s['fallback_rate']:.1%} of questions"
     )
+    if s["total"]["estimated"]:
+        console.print(f"{int(s['total']['estimated'])} requests got no token count from the server "
+                      "(timeouts, dropped connections): their tokens are estimates (characters / 4 in, "
+                      "the output budget out)")
+    counts = s["importance"]["counts"]
+    n = sum(counts.values())
+    if n:
+        mean = sum(k * v for k, v in counts.items()) / n
+        t = Table(title=f"importance ratings of the run's memories, backend {s['importance']['backend']} "
+                        f"(mean {mean:.1f})", title_justify="left")
+        for k in counts:
+            t.add_column(str(k), justify="right")
+        t.add_row(*(str(v) for v in counts.values()))
+        console.print(t)

@@ -22,7 +22,7 @@ QUIZ = 'Bob Brown told me: "I am hosting a quiz at Corner Cafe tomorrow from 6pm
 def _ask(*memories: MemoryView):
     q = PlanDay(persona="ann", persona_name="Ann Able", date="2023-02-14", routine=ROUTINE,
                 memories=memories, places=PLACES)
-    return [(i.start, i.end, i.place) for i in ScriptedBackend().ask(q).items]
+    return [(i.start, i.end, i.place) for i in ScriptedBackend().ask(q).day(ROUTINE)]
 
 
 def _view(content: str, created: str = "2023-02-13 12:00:00", id: int = 4) -> MemoryView:

@@ -1,7 +1,14 @@
 """A local fake server speaking the OpenAI chat-completions protocol, with fault injection.
 
 ``GET /v1/models`` lists one model; ``POST /v1/chat/completions`` answers with the text a
-``responder(messages)`` returns. Faults (chosen by a seeded generator at ``fault_rate``, in turn
+``responder(messages)`` returns (only ``/v1/...`` paths exist, as on real servers).
+
+Structured output: the server *obeys* the schema dialects in ``dialects`` (for the start-up
+check's one-value enum it answers the allowed word) and answers the others as ``reject`` says:
+HTTP 400 or 500, or ``"ignore"`` (a 200 reply that ignores the schema). Each chat request's body
+is kept in ``bodies``, and ``log`` holds one entry per request with its wall start and end and
+how many requests the server held at once; ``latency_s`` delays every chat answer. A "slow"
+answer watches its connection: ``closed_at`` records when a client gave up and closed it. Faults (chosen by a seeded generator at ``fault_rate``, in turn
 from ``faults``): ``"500"``, ``"429"`` (with ``Retry-After``), ``"slow"`` (answers after
 ``slow_s`` wall seconds, past the client's timeout), ``"malformed"`` (content that is not JSON)
 and ``"invalid"`` (JSON that fails the answer schema). :meth:`FakeOpenAIServer.down` closes the
@@ -20,7 +27,8 @@ from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from town.thinking.questions import ImportanceAnswer, RateImportance
+from town.thinking.openai_backend import PROBE_MARK, PROBE_WORD
+from town.thinking.questions import ImportanceAnswer, ImportancesAnswer, RateImportance, RateImportances
 from town.thinking.scripted import ScriptedBackend
 
 FAULTS = ("500", "429", "slow", "malformed", "invalid")
@@ -34,6 +42,8 @@ def model_answer(question) -> str:
     answer = ScriptedBackend().ask(question)
     if isinstance(question, RateImportance):
         answer = ImportanceAnswer(importance=min(10, answer.importance + MODEL_SHIFT))
+    elif isinstance(question, RateImportances):
+        answer = ImportancesAnswer(ratings=[min(10, r + MODEL_SHIFT) for r in answer.ratings])
     return answer.model_dump_json()
 
 
@@ -61,6 +71,11 @@ class FakeOpenAIServer:
         retry_after_s: the Retry-After of a 429, wall seconds.
         slow_s: how long a "slow" answer takes, wall seconds.
         seed: seed of the fault generator.
+        dialects: the structured-output dialects it obeys.
+        reject: how it answers another constrained dialect: "400", "500" or "ignore".
+        latency_s: wall seconds every chat answer takes.
+        slots: chat requests it works on at once (like llama.cpp's slots; others wait their
+            turn inside the server); None: no limit.
     """
 
     def __init__(
@@ -74,7 +89,19 @@ class FakeOpenAIServer:
         retry_after_s: float = 1.0,
         slow_s: float = 1.5,
         seed: int = 0,
+        dialects: tuple[str, ...] = ("json_schema", "json_object_schema", "grammar"),
+        reject: str = "400",
+        latency_s: float = 0.0,
+        slots: int | None = None,
     ):
+        self.slots = None if slots is None else threading.Semaphore(slots)
+        self.dialects = dialects
+        self.reject = reject
+        self.latency_s = latency_s
+        self.bodies: list[dict] = []
+        self.closed_at: list[float] = []  # when clients closed a slow request's connection
+        self.log: list[dict] = []
+        self.active = 0
         self.responder = responder
         self.model = model
         self.api_key = api_key
@@ -194,7 +221,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.owner.count("models")
         if not self._authorised():
             return
-        if self.path.rstrip("/").endswith("/models"):
+        if self.path.rstrip("/") == "/v1/models":
             self._send(
                 200,
                 {
@@ -215,7 +242,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")
-        if self.path.rstrip("/").endswith("/embeddings"):
+        if self.path.rstrip("/") == "/v1/embeddings":
             self.owner.count("embeddings")
             if self._authorised():
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
@@ -223,13 +250,63 @@ class _Handler(BaseHTTPRequestHandler):
                     {"object": "embedding", "index": i, "embedding": fake_embedding(t)}
                     for i, t in enumerate(texts)], "usage": {"prompt_tokens": 0, "total_tokens": 0}})
             return
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        if self.path.rstrip("/") != "/v1/chat/completions":
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
         owner = self.owner
-        owner.count("chat")
+        probe = str(body.get("messages", [{}])[-1].get("content", "")).startswith(PROBE_MARK)
+        owner.count("probe" if probe else "chat")
         if not self._authorised():
             return
+        dialect = body_dialect(body)
+        if not probe:
+            with owner._lock:
+                owner.bodies.append(body)
+        if dialect in ("json_schema", "json_object_schema", "grammar") and dialect not in owner.dialects:
+            if owner.reject != "ignore":
+                self._send(int(owner.reject), {"error": {"message": f"unsupported: {dialect}"}})
+                return
+            obeyed = False
+        else:
+            obeyed = dialect in owner.dialects
+        if probe:
+            self._complete(json.dumps({"word": PROBE_WORD if obeyed else "cat"}))
+            return
+        arrived = time.monotonic()
+        with owner._lock:
+            owner.active += 1
+            entry = {"arrived": arrived, "held": owner.active}
+        if owner.slots is not None:
+            owner.slots.acquire()
+        try:
+            entry["start"] = time.monotonic()  # work on it begins (after a queue in the server)
+            time.sleep(owner.latency_s)
+            self._answer(body)
+        finally:
+            if owner.slots is not None:
+                owner.slots.release()
+            with owner._lock:
+                owner.active -= 1
+                entry["end"] = time.monotonic()
+                owner.log.append(entry)
+
+    def _wait_watching(self, seconds: float) -> float | None:
+        """Sleep ``seconds``, watching the connection; when the client closed it, the time it did."""
+        import select
+
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 0.02)
+            if readable:
+                try:
+                    if self.connection.recv(1, socket.MSG_PEEK) == b"":
+                        return time.monotonic()
+                except OSError:
+                    return time.monotonic()
+        return None
+
+    def _answer(self, body: dict) -> None:
+        owner = self.owner
         if body.get("model") != owner.model:
             self._send(
                 404,
@@ -254,12 +331,21 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         if fault == "slow":
-            time.sleep(owner.slow_s)
+            gone = self._wait_watching(owner.slow_s)
+            if gone is not None:
+                owner.count("closed by client")
+                with owner._lock:
+                    owner.closed_at.append(gone)
         content = owner.responder(body["messages"])
         if fault == "malformed":
             content = '{"this is": not json'
         elif fault == "invalid":
             content = json.dumps({"unexpected": "shape"})
+        self._complete(content, body["messages"])
+
+    def _complete(self, content: str, messages: list[dict] | None = None) -> None:
+        owner = self.owner
+        messages = messages or []
         self._send(
             200,
             {
@@ -275,9 +361,22 @@ class _Handler(BaseHTTPRequestHandler):
                     }
                 ],
                 "usage": {
-                    "prompt_tokens": sum(len(m["content"].split()) for m in body["messages"]),
-                    "completion_tokens": len(content.split()),
+                    # characters / 4: the usual estimate of BPE tokens in English text
+                    "prompt_tokens": max(1, sum(len(m["content"]) for m in messages) // 4),
+                    "completion_tokens": max(1, len(content) // 4),
                     "total_tokens": 0,
                 },
             },
         )
+
+
+def body_dialect(body: dict) -> str:
+    """The structured-output dialect a chat request's body uses."""
+    rf = body.get("response_format") or {}
+    if "grammar" in body:
+        return "grammar"
+    if rf.get("type") == "json_schema":
+        return "json_schema"
+    if rf.get("type") == "json_object":
+        return "json_object_schema" if "schema" in rf else "json_object"
+    return "none"

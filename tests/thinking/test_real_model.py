@@ -1,10 +1,11 @@
-"""the_ville on a real small model (SmolLM2-135M-Instruct served by llama.cpp), as CI runs it.
+"""the_ville on a real small model (SmolLM2-135M-Instruct served by llama-cpp-python), as CI runs it.
 
-Runs only when ``scripts/ci_llama_server.sh`` has started the server and exported
-``TOWN_LLAMA_URL`` (and ``TOWN_LLAMA_MODEL``); skipped otherwise. Requests go through a counting
-reverse proxy written here, so the number of chat-completion requests the server received is
-counted on the server's side of the client. ``TOWN_LLAMA_MINUTES`` sets the game minutes
-(default 30).
+Runs when ``scripts/ci_llama_server.sh`` has started the server and exported ``TOWN_LLAMA_URL``
+(and ``TOWN_LLAMA_MODEL``). Without it the test is skipped, except under ``CI=true``, where a
+server that could not start fails the test. Requests go through a counting reverse proxy
+written here, so the chat-completion requests the server received are counted on the server's
+side of the client (the start-up check's probes apart). ``TOWN_LLAMA_MINUTES`` sets the game
+minutes (default 30).
 """
 
 from __future__ import annotations
@@ -21,16 +22,19 @@ from town.cli import main
 from town.events import EventKind
 from town.recording import RunReader
 from town.stats import compute_stats
+from town.thinking.openai_backend import PROBE_MARK
 
 URL = os.environ.get("TOWN_LLAMA_URL")
 MODEL = os.environ.get("TOWN_LLAMA_MODEL", "smollm2")
 MINUTES = int(os.environ.get("TOWN_LLAMA_MINUTES", "30"))
 
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
 pytestmark = [
     pytest.mark.slow,
-    # 30 game minutes take 4-8 wall minutes on 2 idle cores; a busy machine needs more
-    pytest.mark.timeout(1500),
-    pytest.mark.skipif(not URL, reason="no model server: run scripts/ci_llama_server.sh"),
+    # answers under a schema end early: 30 game minutes took 4 wall minutes on a shared 2-core machine
+    pytest.mark.timeout(600),  # the bar is 300 s on an idle 2-core machine; a busy one is slower
+    pytest.mark.skipif(not URL and not IN_CI, reason="no model server: run scripts/ci_llama_server.sh"),
 ]
 
 
@@ -52,7 +56,8 @@ class CountingProxy:
 
             def _forward(self, method: str) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                if method == "POST" and self.path.rstrip("/").endswith("/chat/completions"):
+                probe = PROBE_MARK.encode() in body
+                if method == "POST" and self.path.rstrip("/").endswith("/chat/completions") and not probe:
                     with proxy.lock:
                         proxy.chat += 1
                 conn = http.client.HTTPConnection(proxy.host, proxy.port_to, timeout=600)
@@ -93,12 +98,15 @@ class CountingProxy:
         self.httpd.server_close()
 
 
-def test_the_ville_on_smollm2_completes_with_every_question_resolved(tmp_path, capsys):
+def test_the_ville_on_smollm2_answers_right_the_first_time(tmp_path, capsys):
     """the_ville for MINUTES game minutes with --backend openai on SmolLM2.
 
-    The run completes, the server received exactly the recorded attempts, and every question
-    ended with a valid answer or a recorded fallback.
+    The run completes; the server received exactly the recorded attempts; every question ended
+    with a validated answer or a recorded fallback; and for every template, fewer than 5% of
+    its questions fell back to the scripted answer.
     """
+    if not URL:
+        pytest.fail("CI=true but the model server did not start (scripts/ci_llama_server.sh)")
     proxy = CountingProxy(URL)
     out = tmp_path / "smollm2.sqlite"
     try:
@@ -122,9 +130,9 @@ def test_the_ville_on_smollm2_completes_with_every_question_resolved(tmp_path, c
                 "--set",
                 "backend.timeout_s=120",
                 "--set",
-                "backend.max_retries=1",
+                "backend.max_retries=2",
                 "--set",
-                "backend.pool_size=1",
+                "backend.max_prompt_tokens=700",  # a 135M model's prompt eval is the main cost
             ]
         )
     finally:
@@ -141,6 +149,8 @@ def test_the_ville_on_smollm2_completes_with_every_question_resolved(tmp_path, c
     assert ok + fallbacks == questions
     s = compute_stats(out)
     assert s["total"]["requests"] == proxy.chat
+    for template, row in s["by_template"].items():
+        assert row["fallbacks"] < 0.05 * row["questions"], (template, row)
     capsys.readouterr()
     main(["stats", str(out)])
     report = capsys.readouterr().out

@@ -98,3 +98,54 @@ def test_cli_run_records_calls_and_stats_counts_them(fake_server, api_key, tmp_p
     assert main(["stats", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "per template" in printed and "fallback rate" in printed
+
+
+@pytest.mark.parametrize("case", ["404 server", "ignores the schema"])
+def test_a_server_that_cannot_serve_the_town_stops_the_run_before_it_starts(
+    case, fake_server, api_key, tmp_path, capsys
+):
+    """A 404 URL (an API root without /v1) and a server ignoring the schema: exit 2, one line.
+
+    The start-up check makes real completion requests (probes), no question is asked, and no
+    run file is left.
+    """
+    if case == "404 server":
+        server = fake_server()
+        base_url = server.base_url.removesuffix("/v1")  # like an Ollama URL without /v1
+        expected = "answered HTTP 404 to POST /chat/completions"
+    else:
+        server = fake_server(dialects=(), reject="ignore")
+        base_url = server.base_url
+        expected = "does not follow an answer schema"
+    out = tmp_path / "run.sqlite"
+    code = _simulate(out, "--base-url", base_url, "--model", server.model,
+                     "--api-key-env", api_key, "--no-cache")
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1
+    assert expected in err
+    assert server.counts["chat"] == 0
+    assert server.counts["probe"] >= 1 or case == "404 server"
+    assert not out.exists()
+
+
+def test_auto_settles_on_the_dialect_the_server_obeys_and_the_run_records_it(
+    fake_server, api_key, tmp_path
+):
+    """Like llama-cpp-python's server: 500 on a json_schema envelope, obeys json_object + schema.
+
+    The 500 on the probe is "unsupported", not a server failure; the run's stored
+    configuration names the dialect its requests used, and every request carried it.
+    """
+    server = fake_server(dialects=("json_object_schema",), reject="500")
+    out = tmp_path / "run.sqlite"
+    code = _simulate(out, "--base-url", server.base_url, "--model", server.model,
+                     "--api-key-env", api_key, "--no-cache")
+    assert code == 0
+    from town.recording import RunReader
+
+    with RunReader(out) as reader:
+        assert reader.meta["config"]["backend"]["structured"] == "json_object_schema"
+        assert reader.meta["config"]["backend"]["max_concurrency"] == "1"
+    assert server.counts["chat"] > 0
+    assert all("schema" in b["response_format"] for b in server.bodies)

@@ -75,34 +75,104 @@ def test_places_and_objects_must_exist_and_are_resolved_to_full_addresses():
         parse_answer(task, '{"steps": [{"description": "fly", "object": "rocket", "minutes": 10}]}')
 
 
-def _plan(*blocks: tuple[str, str, str]) -> str:
-    """A day-plan reply with (start, end, place) blocks."""
-    items = [{"start": a, "end": b, "description": "w", "place": p} for a, b, p in blocks]
-    return json.dumps({"items": items})
+def _plan(*blocks: tuple[str, int, str], drop=()) -> str:
+    """A day-plan reply adding (start, minutes, place) blocks and dropping routine numbers."""
+    add = [{"start": a, "minutes": n, "description": "write a letter", "place": p} for a, n, p in blocks]
+    return json.dumps({"add": add, "drop": list(drop)})
+
+
+PLAN = PlanDay(
+    **BASE,
+    date="2023-02-13",
+    routine=(
+        PlanItemView(start="00:00", end="08:00", description="sleep", place=HOME),
+        PlanItemView(start="08:00", end="17:00", description="work", place=CAFE, task="serve"),
+        PlanItemView(start="17:00", end="24:00", description="rest", place=HOME),
+    ),
+)
+
+
+def test_day_plan_changes_are_applied_to_the_routine():
+    """Added blocks replace the routine for their time; a dropped block's time goes to the one before.
+
+    Worked by hand: adding 12:00-13:00 at home cuts work into 08:00-12:00 and 13:00-17:00;
+    dropping block 3 (rest) lets work run on to 24:00.
+    """
+    day = parse_answer(PLAN, _plan(("12:00", 60, "bed"), drop=(3,))).day(PLAN.routine)
+    assert [(b.start, b.end, b.description, b.place, b.task) for b in day] == [
+        ("00:00", "08:00", "sleep", HOME, None),
+        ("08:00", "12:00", "work", CAFE, "serve"),
+        ("12:00", "13:00", "write a letter", HOME, None),
+        ("13:00", "24:00", "work", CAFE, "serve"),
+    ]
+    unchanged = parse_answer(PLAN, '{"add": [], "drop": []}').day(PLAN.routine)
+    assert unchanged == list(PLAN.routine)
 
 
 def test_day_plans_need_known_places_and_ordered_times():
-    """Plan places come from the routine; times must be 00:00-24:00, ordered, not overlapping."""
-    q = PlanDay(
-        **BASE,
-        date="2023-02-13",
-        routine=(
-            PlanItemView(start="00:00", end="08:00", description="sleep", place=HOME),
-            PlanItemView(start="08:00", end="24:00", description="work", place=CAFE),
-        ),
-    )
-    ok = (
-        '{"items": [{"start": "00:00", "end": "09:00", "description": "sleep", "place": "bed"}, '
-        '{"start": "09:00", "end": "24:00", "description": "work", "place": "counter"}]}'
-    )
-    assert [i.place for i in parse_answer(q, ok).items] == [HOME, CAFE]
+    """Added places come from the plan's; times of day, positive lengths, no overlap; real drops."""
+    late = parse_answer(PLAN, _plan(("23:00", 120, "counter"))).day(PLAN.routine)
+    assert (late[-1].start, late[-1].end) == ("23:00", "24:00")  # cut at the end of the day
     for bad, match in (
-        (_plan(("08:00", "25:00", "counter")), "time of day"),
-        (_plan(("09:00", "08:00", "counter")), "reversed"),
-        (_plan(("08:00", "10:00", "counter"), ("09:00", "11:00", "counter")), "overlaps"),
-        (_plan(("08:00", "10:00", "the moon")), "place"),
+        (_plan(("25:00", 60, "counter")), "time of day"),
+        (_plan(("09:00", -60, "counter")), "minutes"),
+        (_plan(("08:00", 120, "counter"), ("09:00", 120, "counter")), "overlaps"),
+        (_plan(("08:00", 120, "the moon")), "place"),
+        (_plan(drop=(4,)), "routine block numbers"),
+        (_plan(drop=(1, 2, 3)), "empty"),
     ):
         with pytest.raises(InvalidAnswer, match=match):
+            parse_answer(PLAN, bad)
+
+
+@pytest.mark.parametrize("reply", [
+    '{"add": [{"start": "09:00", "minutes": 60, "description": "...", "place": "counter"}], "drop": []}',
+    '{"add": [{"start": "09:00", "minutes": 60, "description": "<what you do>", "place": "bed"}], "drop": []}',
+])
+def test_placeholder_text_is_no_answer(reply):
+    """An ellipsis or a "<...>" placeholder where a description belongs is invalid."""
+    with pytest.raises(InvalidAnswer, match="placeholder"):
+        parse_answer(PLAN, reply)
+
+
+def test_echoes_of_the_prompts_instructions_are_no_answer():
+    """Prompt text saved as an answer (a procedure's "when") is invalid; the model's own is fine."""
+    from town.thinking.questions import GeneraliseProcedure
+
+    q = GeneraliseProcedure(**BASE, task="open the cafe", place="the_ville:Hobbs Cafe:cafe",
+                            steps=({"description": "wipe", "object": CAFE, "minutes": 10},),
+                            parameters=(("place", CAFE),))
+    prompt = PromptSet().render(q)
+    steps = '[{"description": "wipe the counter", "object": "{place}", "minutes": 10}]'
+    echo = ('{"name": "open up", "when": "turn it into a reusable procedure that works for anyone", '
+            f'"steps": {steps}}}')
+    with pytest.raises(InvalidAnswer, match="copies the prompt"):
+        parse_answer(q, echo, prompt)
+    own = f'{{"name": "open up", "when": "opening a cafe in the morning", "steps": {steps}}}'
+    assert parse_answer(q, own, prompt).when == "opening a cafe in the morning"
+
+
+def test_chat_lines_must_speak():
+    """A line reciting a memory id, or sharing ids while saying nothing, is invalid."""
+    line = NextLine(**BASE, listener="klaus_mueller", listener_name="Klaus Mueller", memories=MEMS)
+    with pytest.raises(InvalidAnswer, match="recites"):
+        parse_answer(line, '{"line": "4: The party is on Friday", "shared": [4], "end": false}')
+    with pytest.raises(InvalidAnswer, match="placeholder"):
+        parse_answer(line, '{"line": "...", "shared": [4], "end": false}')
+    with pytest.raises(InvalidAnswer, match="says nothing"):
+        parse_answer(line, '{"line": "Well.", "shared": [4], "end": false}')
+    ok = parse_answer(line, '{"line": "Did you hear? The party is on Friday!", "shared": [4], "end": false}')
+    assert ok.shared == [4]
+
+
+def test_a_batch_of_ratings_has_one_per_memory():
+    """RateImportances: exactly one 1-10 rating per memory, in order."""
+    from town.thinking.questions import RateImportances
+
+    q = RateImportances(**BASE, items=(("observation", "ate breakfast"), ("chat", "party on Friday")))
+    assert parse_answer(q, '{"ratings": [1, 6]}').ratings == [1, 6]
+    for bad in ('{"ratings": [1]}', '{"ratings": [1, 6, 2]}', '{"ratings": [0, 6]}'):
+        with pytest.raises(InvalidAnswer, match="ratings"):
             parse_answer(q, bad)
 
 
@@ -114,7 +184,7 @@ def test_cited_memory_ids_must_have_been_shown():
         parse_answer(line, '{"line": "hi", "shared": [4, 77]}')
     ins = Insights(**BASE, focal_point="the party", memories=MEMS)
     with pytest.raises(InvalidAnswer, match=r"evidence"):
-        parse_answer(ins, '{"insights": [{"text": "t", "evidence": [5]}]}')
+        parse_answer(ins, '{"insights": [{"text": "the party matters", "evidence": [5]}]}')
 
 
 def test_outcomes_retry_and_stall_classes():

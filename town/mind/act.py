@@ -6,13 +6,15 @@ carries, so a recorded run shows why each action was chosen (Park et al. 2023 §
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import WorldError
 from ..events import EventKind
 from ..persona import Action, Persona, PlanBlock, Step
 from ..procedures import StepFailure, practice
 from ..thinking.questions import ChoosePlace
 from ..world.objects import use_of
-from .context import MindContext, recall, remember, seed_for
+from .context import MindContext, rate, recall, remember, seed_for
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
 __all__ = ["decide_action", "move", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
@@ -77,7 +79,23 @@ def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> st
     return answer.place
 
 
-def _plan_steps(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[Step]:
+def _seen(p: Persona, step: Step) -> str:
+    """The observation a persona writes when it starts ``step``."""
+    return doing_sentence(p.name, step.description, step.object)
+
+
+def _plan_steps(p: Persona, ctx: MindContext, block, records) -> list[Step]:
+    """The next steps of ``block`` (see :func:`_steps_for`), their observations rated in one go.
+
+    A step's observation is written when it starts; rating the chunk's observations together
+    when the steps are made costs one importance request per chunk instead of one per step.
+    """
+    steps = _steps_for(p, ctx, block, records)
+    ratings = rate(p, ctx, [("observation", _seen(p, s)) for s in steps])
+    return [replace(s, importance=r) for s, r in zip(steps, ratings)]
+
+
+def _steps_for(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[Step]:
     """Steps for the block's current chunk: follow a procedure for its task, or decompose it.
 
     The previous task attempt is verified and closed first (feedback or learning, docs/design, §2).
@@ -161,10 +179,10 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
         p.action = Action(description=step.description, address=step.object, emoji=emoji,
                           start_tick=tick, end_tick=tick + ticks, kind="sleep" if sleep else "do",
                           task=step.task, decision=decision)
-        seen = doing_sentence(p.name, step.description, step.object)
+        seen = _seen(p, step)
         if p.observed.get(p.id) != seen:  # the same sentence twice in a row adds nothing
             p.observed[p.id] = seen
-            remember(p, ctx, kind="observation", content=seen)
+            remember(p, ctx, kind="observation", content=seen, importance=step.importance)
     a = p.action
     ctx.publish(EventKind.ACTION, p.id, {
         "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,

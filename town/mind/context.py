@@ -18,9 +18,9 @@ from ..events import Event, EventBus, EventKind
 from ..memory import MemoryKind, MemoryRecord
 from ..persona import Persona
 from ..thinking.backend import ThinkingBackend
-from ..thinking.questions import MemoryView, RateImportance
+from ..thinking.questions import MemoryView, RateImportance, RateImportances
 
-__all__ = ["MindContext", "SeqRef", "remember", "recall", "views", "seed_for"]
+__all__ = ["MindContext", "SeqRef", "remember", "remember_many", "rate", "recall", "views", "seed_for"]
 
 
 class SeqRef:
@@ -165,15 +165,51 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
     """
     kind = MemoryKind(kind)
     if importance is None:
-        q = RateImportance(persona=p.id, persona_name=p.name, content=content, kind=kind.value,
-                           seed=seed_for(ctx, p.id, "importance", content))
-        importance = ctx.backend.ask(q).importance
+        importance = rate(p, ctx, [(kind.value, content)])[0]
     record = p.stream.add(kind=kind, content=content, created=ctx.now, importance=importance,
                           **provenance)
     if kind is not MemoryKind.REFLECTION:
         p.importance_acc += record.importance
     ctx.publish(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})
     return record
+
+
+def rate(p: Persona, ctx: MindContext, items: list[tuple[str, str]]) -> list[int]:
+    """Importance 1-10 of new memories, given as (kind, content) pairs (Park et al. 2023 §4.1).
+
+    With ``backend.importance = "batch"`` (the default) the list is rated in one request
+    (:class:`RateImportances`); with "each", one paper-style :class:`RateImportance` request per
+    memory.
+    """
+    if not items:
+        return []
+    if ctx.config.backend.importance == "each":
+        return [ctx.backend.ask(RateImportance(
+            persona=p.id, persona_name=p.name, content=content, kind=kind,
+            seed=seed_for(ctx, p.id, "importance", content))).importance for kind, content in items]
+    answer = ctx.backend.ask(RateImportances(
+        persona=p.id, persona_name=p.name, persona_summary=p.summary(), items=tuple(items),
+        seed=seed_for(ctx, p.id, "importance", "|".join(c for _, c in items))))
+    return list(answer.ratings)
+
+
+def remember_many(p: Persona, ctx: MindContext, items: list[dict[str, Any]]) -> list[MemoryRecord]:
+    """Write several memories written together, their missing importances rated in one go.
+
+    Args:
+        p: the persona whose stream receives the memories.
+        ctx: the mind's context.
+        items: keyword arguments of :func:`remember` (kind, content, importance?, provenance).
+
+    Returns:
+        The new records, in order.
+    """
+    todo = [i for i, item in enumerate(items) if item.get("importance") is None]
+    ratings = rate(p, ctx, [(MemoryKind(items[i]["kind"]).value, items[i]["content"]) for i in todo])
+    items = [dict(item) for item in items]
+    for i, value in zip(todo, ratings):
+        items[i]["importance"] = value
+    return [remember(p, ctx, **item) for item in items]
 
 
 def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str,

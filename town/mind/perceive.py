@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..persona import Persona
 from .act import doing_sentence
-from .context import MindContext, remember
+from .context import MindContext, remember_many
 
 __all__ = ["View", "SightIndex", "perceive", "arena_of", "in_sight", "awake"]
 
@@ -124,7 +124,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
     if p.asleep or not awake(me):
         return []
     radius = ctx.config.perception.vision_radius
-    seen = []
+    seen, new = [], []
     for other in (snapshot.values() if index is None else index.near(me)):
         if other.id == p.id or not awake(other) or not in_sight(me, other, radius):
             continue
@@ -133,6 +133,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
         if other.kind in ("walk", "talk") or p.observed.get(other.id) == other.action:
             continue
         p.observed[other.id] = other.action
-        remember(p, ctx, kind="observation", subject=other.id,
-                 content=doing_sentence(other.name, other.action, other.address))
+        new.append(dict(kind="observation", subject=other.id,
+                        content=doing_sentence(other.name, other.action, other.address)))
+    remember_many(p, ctx, new)  # a tick's observations are rated together
     return [v for _, _, v in sorted(seen)]

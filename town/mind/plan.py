@@ -2,7 +2,8 @@
 
 The day plan starts from the persona's routine and is adjusted by what retrieval brings back:
 a retrieved memory whose text states an event on that day (a place on the map, a day, a time)
-can put the event into the plan. Each plan block is cut into hour chunks, and each chunk is decomposed into steps.
+can put the event into the plan; the backend answers with today's changes to the routine.
+Each plan block is cut into hour chunks, and each chunk is decomposed into steps.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ def is_sleep(description: str) -> bool:
 def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     """Make (or remake) today's plan: retrieve, then ask PlanDay; publish and remember it.
 
+    The answer is today's changes to the routine (blocks added, moved or dropped), applied with
+    ``DayPlanAnswer.day``.
+
     The PLAN event carries ``retrieval`` (the seq of the retrieval the plan came from) and, on
     each block, ``evidence``: the ids of the retrieved memories whose text states an event at
     that block's place and time (``town.thinking.dayplan``), empty for routine blocks.
@@ -60,7 +64,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
         seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
         memories=views(records), places=tuple(a for a in addresses if a.count(":") in (1, 2))))
     p.plan = [PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
-                        place=i.place, task=i.task) for i in answer.items]
+                        place=i.place, task=i.task) for i in answer.day(routine)]
     p.plan_date = today.isoformat()
     p.steps = []
     p.needs_replan = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..events import EventKind
 from ..persona import Persona
 from ..thinking.questions import FocalPoints, Insights
-from .context import MindContext, recall, remember, seed_for, views
+from .context import MindContext, recall, remember_many, seed_for, views
 
 __all__ = ["maybe_reflect", "MIN_EVIDENCE"]
 
@@ -33,14 +33,16 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
         answer = ctx.backend.ask(Insights(persona=p.id, persona_name=p.name, persona_summary=p.summary(),
                                           seed=seed_for(ctx, p.id, "insight", point),
                                           focal_point=point, memories=views(records)))
+        fresh = []
         for item in answer.insights:
             evidence = tuple(dict.fromkeys(i for i in item.evidence if i in known))
             if len(evidence) < MIN_EVIDENCE or item.text in written:
                 continue
             written.add(item.text)
-            record = remember(p, ctx, kind="reflection", content=item.text, evidence=evidence)
+            fresh.append(dict(kind="reflection", content=item.text, evidence=evidence))
+        for record in remember_many(p, ctx, fresh):  # a focal point's insights rated together
             insights.append({"memory": record.id, "content": record.content,
-                             "evidence": list(evidence), "focal_point": point, "retrieval": seq})
+                             "evidence": list(record.evidence), "focal_point": point, "retrieval": seq})
     p.importance_acc = 0
     ctx.publish(EventKind.REFLECTION, p.id, {"focal_points": list(focal.questions), "insights": insights})
     return True

@@ -11,7 +11,7 @@ from datetime import date, datetime, time, timedelta
 
 from ..textevent import StatedEvent, find_event
 
-__all__ = ["events_on", "with_events", "block_evidence"]
+__all__ = ["events_on", "with_events", "block_evidence", "minutes_of"]
 
 
 def _created(value: str | datetime) -> datetime:
@@ -43,7 +43,8 @@ def _hm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def _minutes(hm: str) -> int:
+def minutes_of(hm: str) -> int:
+    """"HH:MM" (game time, "24:00" allowed) -> minutes since midnight."""
     h, m = hm.split(":")
     return int(h) * 60 + int(m)
 
@@ -72,7 +73,7 @@ def with_events(blocks: list[dict], events: list[tuple[StatedEvent, str]], day: 
         e0, e1 = _span(event, day)
         merged = []
         for b in blocks:
-            b0, b1 = _minutes(b["start"]), _minutes(b["end"])
+            b0, b1 = minutes_of(b["start"]), minutes_of(b["end"])
             if b1 <= e0 or b0 >= e1:
                 merged.append(b)
                 continue
@@ -82,7 +83,7 @@ def with_events(blocks: list[dict], events: list[tuple[StatedEvent, str]], day: 
                 merged.append({**b, "start": _hm(e1)})
         merged.append(dict(start=_hm(e0), end=_hm(e1), description=description[:200],
                            place=event.place, task=None))
-        blocks = sorted(merged, key=lambda b: _minutes(b["start"]))
+        blocks = sorted(merged, key=lambda b: minutes_of(b["start"]))
     return blocks
 
 

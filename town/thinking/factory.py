@@ -19,7 +19,7 @@ from .prompting import PromptSet
 from .scripted import ScriptedBackend
 from .wrappers import CachingBackend, CallRecorder, Publish, RetryingBackend, StallGuard
 
-__all__ = ["make_backend"]
+__all__ = ["make_backend", "settled"]
 
 
 def make_backend(
@@ -37,8 +37,8 @@ def make_backend(
 
     Args:
         config: the effective ``town.config.Config`` (uses ``config.backend``: name, base_url,
-            model, api_key_env, timeout_s, max_retries, pool_size, cache,
-            max_consecutive_failures).
+            more_base_urls, model, api_key_env, timeout_s, max_retries, pool_size, cache,
+            max_consecutive_failures, structured, max_concurrency, max_prompt_tokens).
         publish: ``publish(kind, persona, data)`` for MODEL_CALL and STATUS events (e.g.
             ``MindContext.publish``); when None, events wait in the backend's ``recorder``
             until ``backend.recorder.bind(publish)``.
@@ -57,7 +57,8 @@ def make_backend(
 
     Raises:
         ConfigError: a missing ``base_url``/``model``/``model_path`` or a bad prompts folder.
-        ThinkingError: the start-up check failed (unreachable, wrong key, unknown model).
+        ThinkingError: the start-up check failed (unreachable, wrong key, unknown model, not an
+            OpenAI-compatible API root, a model that ignores the answer schema).
     """
     cfg = config.backend
     name = getattr(cfg.name, "value", cfg.name)
@@ -77,8 +78,12 @@ def make_backend(
             model=cfg.model,
             api_key_env=cfg.api_key_env,
             timeout_s=cfg.timeout_s,
+            more_base_urls=cfg.more_base_urls,
+            structured=cfg.structured,
+            max_concurrency=cfg.max_concurrency,
             prompts=prompts,
             pool_size=cfg.pool_size,
+            max_prompt_tokens=cfg.max_prompt_tokens,
         )
     elif name == "local":
         from .local_backend import LocalBackend
@@ -88,7 +93,8 @@ def make_backend(
                 "the local backend needs a GGUF file: pass --model-path FILE.gguf",
                 field="--model-path",
             )
-        model = LocalBackend(model_path=model_path, prompts=prompts, pool_size=cfg.pool_size)
+        model = LocalBackend(model_path=model_path, prompts=prompts, pool_size=cfg.pool_size,
+                             max_prompt_tokens=cfg.max_prompt_tokens)
     else:
         raise ConfigError(
             f"unknown backend {name!r}; use scripted, openai or local", field="backend.name"
@@ -116,3 +122,23 @@ def make_backend(
             backend, cache=AnswerCache(cache_path or default_cache_path()), recorder=recorder
         )
     return backend
+
+
+def settled(config, backend: ThinkingBackend):
+    """``config`` with what the start-up check settled: the schema dialect and slots per server.
+
+    The run stores this configuration, so it records the dialect the requests used, and a
+    resumed run sends the same dialect.
+    """
+    import dataclasses
+
+    model = backend
+    while model is not None and not isinstance(model, ModelBackend):
+        model = getattr(model, "inner", None) or getattr(model, "model", None)
+    if model is None:
+        return config
+    changes = {"structured": model.structured.value}
+    endpoints = getattr(model, "endpoints", None)
+    if endpoints and config.backend.max_concurrency == "auto":
+        changes["max_concurrency"] = str(min(e.slots for e in endpoints))
+    return dataclasses.replace(config, backend=dataclasses.replace(config.backend, **changes))

@@ -1,7 +1,8 @@
 """The in-process local backend: a GGUF model run by llama-cpp-python (``town[local]``).
 
 The same prompts, parsing and validation as the OpenAI-compatible backend; the model runs in
-this process, one completion at a time (llama.cpp contexts are not thread-safe), in JSON mode.
+this process, one completion at a time (llama.cpp contexts are not thread-safe), decoding under
+each answer's JSON schema (llama-cpp-python's ``json_object`` + ``schema`` response format).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from ..errors import ConfigError, ThinkingError
 from .model import CallOutcome, Completion, ModelBackend, TransportFailure
 from .prompting import PromptSet
+from .schema import Dialect
 
 __all__ = ["LocalBackend"]
 
@@ -41,6 +43,7 @@ class LocalBackend(ModelBackend):
         temperature: float = 0.7,
         max_tokens: int = 400,
         pool_size: int = 1,
+        max_prompt_tokens: int = 0,
     ):
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
@@ -53,6 +56,8 @@ class LocalBackend(ModelBackend):
             temperature=temperature,
             max_tokens=max_tokens,
             pool_size=pool_size,
+            structured=Dialect.JSON_OBJECT_SCHEMA,
+            max_prompt_tokens=max_prompt_tokens,
         )
         try:
             import llama_cpp
@@ -87,8 +92,8 @@ class LocalBackend(ModelBackend):
                     f"{self.model_path}: llama.cpp cannot load it ({exc})"
                 ) from None
 
-    def _complete(self, messages: list[dict[str, str]]) -> Completion:
-        """One chat completion in JSON mode, in-process.
+    def _complete(self, messages: list[dict[str, str]], schema: dict | None) -> Completion:
+        """One chat completion under ``schema`` (JSON mode when None), in-process.
 
         Raises:
             TransportFailure: when the model is not loaded or llama.cpp fails (SERVER_ERROR).
@@ -100,7 +105,7 @@ class LocalBackend(ModelBackend):
                     messages=messages,
                     temperature=self.temperature,
                     max_tokens=self.max_tokens,
-                    response_format={"type": "json_object"},
+                    response_format={"type": "json_object", **({"schema": schema} if schema else {})},
                 )
             except Exception as exc:  # e.g. a prompt longer than the context
                 raise TransportFailure(CallOutcome.CLIENT_ERROR, f"llama.cpp: {exc}"[:300]) from exc

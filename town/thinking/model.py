@@ -12,7 +12,7 @@ from __future__ import annotations
 import abc
 import enum
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -21,9 +21,11 @@ from ..errors import ThinkingError
 from .backend import ThinkingBackend
 from .prompting import SYSTEM_PROMPT, PromptSet
 from .questions import Question
+from .schema import CONSTRAINED, Dialect, answer_schema
 from .validate import InvalidAnswer, parse_answer
 
-__all__ = ["CallOutcome", "Attempt", "Completion", "TransportFailure", "ModelBackend", "PURPOSES"]
+__all__ = ["CallOutcome", "Attempt", "Completion", "TransportFailure", "ModelBackend", "PURPOSES",
+           "estimate_tokens"]
 
 
 class CallOutcome(str, enum.Enum):
@@ -53,6 +55,7 @@ class CallOutcome(str, enum.Enum):
 #: Question template -> the decision it serves (the ``purpose`` of a MODEL_CALL event).
 PURPOSES = {
     "rate_importance": "importance",
+    "rate_importances": "importance",
     "plan_day": "plan",
     "decompose_task": "plan",
     "choose_place": "act",
@@ -74,9 +77,15 @@ class Attempt:
         persona: persona id asking.
         outcome: how it ended.
         answer: the validated answer when ``outcome`` is OK, else None.
-        tokens_in: prompt tokens the server counted (0 if it did not answer).
-        tokens_out: completion tokens.
-        latency_ms: wall milliseconds of the request.
+        tokens_in: prompt tokens the server counted, or an estimate (see ``estimated``).
+        tokens_out: completion tokens, or an estimate.
+        estimated: True when the server reported no usage (a timeout, a dropped connection):
+            ``tokens_in`` is then the prompt's characters / 4 and ``tokens_out`` the output
+            budget the server may have spent generating, never 0.
+        latency_ms: wall milliseconds from sending the request to its end (not the wait for a
+            free slot of the endpoint).
+        dropped: memories left out of the prompt to fit the token budget.
+        endpoint: the base URL the request went to ("" for an in-process model).
         retry_after_s: the server's Retry-After in wall seconds, or None.
         error: a one-line reason for a failure ("" when OK).
     """
@@ -87,27 +96,39 @@ class Attempt:
     answer: BaseModel | None = None
     tokens_in: int = 0
     tokens_out: int = 0
+    estimated: bool = False
     latency_ms: float = 0.0
     retry_after_s: float | None = None
     error: str = ""
+    dropped: int = 0
+    endpoint: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Completion:
-    """A server's reply: the message text and its token usage."""
+    """A server's reply: the message text, its token usage, and the time from send to reply."""
 
     text: str | None
     tokens_in: int = 0
     tokens_out: int = 0
+    latency_ms: float = 0.0
+    endpoint: str = ""
 
 
 class TransportFailure(Exception):
-    """Raised by :meth:`ModelBackend._complete` when a request got no usable reply."""
+    """Raised by :meth:`ModelBackend._complete` when a request got no usable reply.
 
-    def __init__(self, outcome: CallOutcome, reason: str, *, retry_after_s: float | None = None):
+    ``latency_ms`` is the time from send to failure (None: not measured, the caller's clock is
+    used); ``endpoint`` the base URL it went to.
+    """
+
+    def __init__(self, outcome: CallOutcome, reason: str, *, retry_after_s: float | None = None,
+                 latency_ms: float | None = None, endpoint: str = ""):
         super().__init__(reason)
         self.outcome = outcome
         self.retry_after_s = retry_after_s
+        self.latency_ms = latency_ms
+        self.endpoint = endpoint
 
 
 class ModelBackend(ThinkingBackend):
@@ -119,6 +140,9 @@ class ModelBackend(ThinkingBackend):
         temperature: sampling temperature (0.7: a retry after a bad answer samples afresh).
         max_tokens: most completion tokens per answer.
         pool_size: requests this backend may serve at once (the tick's thread pool size).
+        structured: how requests carry the answer's schema (see :mod:`town.thinking.schema`).
+        max_prompt_tokens: the prompt budget per question, in estimated tokens (characters / 4);
+            a longer prompt drops its lowest-scored memories (the last retrieved) until it fits.
 
     Implementations must be thread-safe: the simulation asks questions from a pool of threads.
     """
@@ -133,17 +157,24 @@ class ModelBackend(ThinkingBackend):
         temperature: float = 0.7,
         max_tokens: int = 400,
         pool_size: int = 4,
+        structured: Dialect = Dialect.JSON_OBJECT,
+        max_prompt_tokens: int = 0,
     ):
         self.model = model
         self.prompts = prompts or PromptSet()
         self.temperature = float(temperature)
         self.max_tokens = int(max_tokens)
         self.pool_size = int(pool_size)
+        self.structured = Dialect(structured)
+        self.max_prompt_tokens = int(max_prompt_tokens)
 
     # ------------------------------------------------------------------ to implement
     @abc.abstractmethod
-    def _complete(self, messages: list[dict[str, str]]) -> Completion:
-        """Send one chat completion request (JSON mode) and return the reply.
+    def _complete(self, messages: list[dict[str, str]], schema: dict[str, Any] | None) -> Completion:
+        """Send one chat completion request and return the reply.
+
+        ``schema`` is the answer's JSON schema, sent in the backend's ``structured`` dialect
+        (None: JSON mode without a schema).
 
         Raises:
             TransportFailure: no usable reply (timeout, 429, 5xx, refused, ...).
@@ -169,22 +200,51 @@ class ModelBackend(ThinkingBackend):
     @property
     def params(self) -> dict[str, Any]:
         """The sampling parameters sent with each request (part of every cache key)."""
-        return {
+        params: dict[str, Any] = {
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "response_format": "json_object",
         }
+        if self.structured is not Dialect.JSON_OBJECT:  # older cache entries stay valid
+            params["structured"] = self.structured.value
+        return params
+
+    def fitted(self, question: Question) -> tuple[str, int]:
+        """The rendered prompt within the token budget, and how many memories it left out.
+
+        Memories come best first (retrieval order), so the last are the lowest-scored; they are
+        dropped one by one until the prompt's estimated tokens (characters / 4) fit
+        ``max_prompt_tokens`` (0: no budget).
+
+        Raises:
+            ThinkingError: when the template is missing or fails to render.
+        """
+        text = self.prompts.render(question)
+        memories = getattr(question, "memories", ())
+        dropped = 0
+        while self.max_prompt_tokens and estimate_tokens(text) > self.max_prompt_tokens and memories:
+            memories = memories[:-1]
+            dropped += 1
+            text = self.prompts.render(replace(question, memories=memories))
+        return text, dropped
 
     def messages(self, question: Question) -> list[dict[str, str]]:
         """The chat messages for ``question``: the system prompt and the rendered template.
+
+        The persona's identity opens every user prompt, and the system prompt never changes, so
+        consecutive requests of one persona share a prefix a server's prompt cache can reuse.
 
         Raises:
             ThinkingError: when the template is missing or fails to render.
         """
         return [
             {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": self.prompts.render(question)},
+            {"role": "user", "content": self.fitted(question)[0]},
         ]
+
+    def schema(self, question: Question) -> dict[str, Any] | None:
+        """The answer schema sent with ``question`` (None unless the dialect constrains)."""
+        return answer_schema(question) if self.structured in CONSTRAINED else None
 
     def cache_identity(self, question: Question) -> tuple[str, str, str, str, dict[str, Any]]:
         """(backend, model, template, rendered prompt, params): what a cached answer is keyed by."""
@@ -192,7 +252,7 @@ class ModelBackend(ThinkingBackend):
             self.name,
             self.model,
             question.template,
-            self.prompts.render(question),
+            self.fitted(question)[0],
             self.params,
         )
 
@@ -205,27 +265,36 @@ class ModelBackend(ThinkingBackend):
         Raises:
             ThinkingError: only when the prompt template cannot be rendered.
         """
-        messages = self.messages(question)
-        base = {"template": question.template, "persona": question.persona}
+        prompt, dropped = self.fitted(question)
+        messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
+        base = {"template": question.template, "persona": question.persona, "dropped": dropped}
         started = time.perf_counter()
         try:
-            reply = self._complete(messages)
+            reply = self._complete(messages, self.schema(question))
         except TransportFailure as exc:
+            # the server may have read the prompt and gone on generating: count an estimate
             return Attempt(
                 **base,
                 outcome=exc.outcome,
                 retry_after_s=exc.retry_after_s,
-                latency_ms=_ms(started),
+                latency_ms=_ms(started) if exc.latency_ms is None else exc.latency_ms,
                 error=str(exc)[:300],
+                endpoint=exc.endpoint,
+                estimated=True,
+                tokens_in=estimate_tokens(SYSTEM_PROMPT + prompt),
+                tokens_out=self.max_tokens if exc.outcome is CallOutcome.TIMEOUT else 1,
             )
-        latency = _ms(started)
         usage = {
             "tokens_in": reply.tokens_in,
             "tokens_out": reply.tokens_out,
-            "latency_ms": latency,
+            "latency_ms": reply.latency_ms or _ms(started),
+            "endpoint": reply.endpoint,
         }
+        if not reply.tokens_in:  # a server that reports no usage
+            usage.update(estimated=True, tokens_in=estimate_tokens(SYSTEM_PROMPT + prompt),
+                         tokens_out=estimate_tokens(reply.text or ""))
         try:
-            answer = parse_answer(question, reply.text)
+            answer = parse_answer(question, reply.text, prompt)
         except InvalidAnswer as exc:
             outcome = CallOutcome.BAD_JSON if exc.unparsable else CallOutcome.INVALID
             return Attempt(**base, **usage, outcome=outcome, error=str(exc)[:300])
@@ -243,6 +312,11 @@ class ModelBackend(ThinkingBackend):
                 f"{self.name} model {self.model!r}: {result.outcome.value}: {result.error}"
             )
         return result.answer
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough token count of ``text``: characters / 4, at least 1 (English BPE averages ~4)."""
+    return max(1, len(text) // 4)
 
 
 def _ms(started: float) -> float:

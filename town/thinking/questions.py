@@ -11,7 +11,7 @@ and insights §4.2, day -> hour -> action planning §4.3, reacting and dialogue 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
@@ -21,6 +21,8 @@ __all__ = [
     "PlanItemView",
     "Question",
     "RateImportance",
+    "RateImportances",
+    "ImportancesAnswer",
     "PlanDay",
     "DecomposeTask",
     "ChoosePlace",
@@ -98,20 +100,71 @@ class ImportanceAnswer(BaseModel):
     importance: int = Field(ge=1, le=10)
 
 
-class PlanItemAnswer(BaseModel):
-    """One day-plan block; times "HH:MM"."""
+class ImportancesAnswer(BaseModel):
+    """Poignancy 1-10 of each memory of a list, in the list's order (Park et al. 2023 §4.1)."""
 
-    start: str = Field(pattern=r"^\d{2}:\d{2}$")
-    end: str = Field(pattern=r"^\d{2}:\d{2}$")
-    description: str = Field(min_length=1, max_length=200)
+    ratings: list[int] = Field(min_length=1, max_length=40)
+
+
+class PlanItemAnswer(BaseModel):
+    """One block added to the day: its start ("HH:MM", game time), length in game minutes, what, where."""
+
+    start: str = Field(pattern=r"^[0-9]{2}:[0-9]{2}$")
+    minutes: int = Field(ge=5, le=1440)
+    description: str = Field(min_length=1, max_length=120)
     place: str = Field(min_length=1)
-    task: str | None = None
+
+    @property
+    def end(self) -> str:
+        """``start`` + ``minutes`` as "HH:MM", at most "24:00"."""
+        h, m = int(self.start[:2]), int(self.start[3:])
+        total = min(24 * 60, h * 60 + m + self.minutes)
+        return f"{total // 60:02d}:{total % 60:02d}"
 
 
 class DayPlanAnswer(BaseModel):
-    """A day plan: blocks in time order covering the day."""
+    """Today's changes to the routine (Park et al. 2023 §4.3 plans from the routine).
 
-    items: list[PlanItemAnswer] = Field(min_length=1)
+    ``add``: blocks added today; an added block replaces the routine for its time (a moved block
+    is dropped and added again). ``drop``: 1-based numbers of routine blocks skipped today; the
+    block before a dropped one runs on until the next. Both empty: the routine unchanged.
+    """
+
+    add: list[PlanItemAnswer] = Field(max_length=4)
+    drop: list[int] = Field(max_length=12)
+
+    def day(self, routine: tuple[PlanItemView, ...]) -> list[PlanItemView]:
+        """The day these changes make of ``routine``: blocks in time order covering 00:00-24:00.
+
+        Raises:
+            ValueError: when every routine block is dropped and nothing is added.
+        """
+        blocks: list[PlanItemView] = []
+        early = None  # start of leading dropped blocks: the first kept block starts there
+        for i, r in enumerate(routine, 1):
+            if i in self.drop:
+                if blocks:
+                    blocks[-1] = replace(blocks[-1], end=r.end)  # the block before runs on
+                else:
+                    early = early or r.start
+                continue
+            blocks.append(replace(r, start=early) if early else r)
+            early = None
+        for a in sorted(self.add, key=lambda a: a.start):
+            cut = []
+            for b in blocks:
+                if b.end <= a.start or b.start >= a.end:
+                    cut.append(b)
+                    continue
+                if b.start < a.start:
+                    cut.append(replace(b, end=a.start))
+                if b.end > a.end:
+                    cut.append(replace(b, start=a.end))
+            cut.append(PlanItemView(start=a.start, end=a.end, description=a.description, place=a.place))
+            blocks = sorted(cut, key=lambda b: b.start)
+        if not blocks:
+            raise ValueError("every routine block is dropped and nothing is added")
+        return blocks
 
 
 class StepAnswer(BaseModel):
@@ -192,6 +245,20 @@ class RateImportance(Question):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RateImportances(Question):
+    """Rate the poignancy of several new memories 1-10 in one request: a list in, a list out.
+
+    ``items`` are (kind, content) pairs; the answer's ``ratings`` follow their order. One
+    request per batch of memories written together, instead of one per memory (§4.1's prompt,
+    :class:`RateImportance`, stays available by configuration).
+    """
+
+    template: ClassVar[str] = "rate_importances"
+    answer_model: ClassVar[type[BaseModel]] = ImportancesAnswer
+    items: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class PlanDay(Question):
     """Plan a day from the routine, adjusted by what the retrieved memories say (§4.3).
 
@@ -204,6 +271,21 @@ class PlanDay(Question):
     routine: tuple[PlanItemView, ...]
     memories: tuple[MemoryView, ...] = ()
     places: tuple[str, ...] = ()
+
+    def offered(self) -> list[str]:
+        """The places an added block may use: the routine's, and those a retrieved memory names.
+
+        A change comes from a remembered appointment, so a place of ``places`` is offered only
+        when its name (the address's last part, e.g. "Hobbs Cafe") appears in a memory's text.
+        Keeping the list short keeps the prompt and the answer's grammar small.
+        """
+        text = " ".join(m.content.lower() for m in self.memories)
+        named = [p for p in self.places if p.rsplit(":", 1)[-1].lower() in text]
+        return list(dict.fromkeys([r.place for r in self.routine] + named))
+
+    def context(self) -> dict:
+        """The fields, and ``offered``: the places an added block may use."""
+        return {**asdict(self), "offered": self.offered()}
 
 
 @dataclass(frozen=True, kw_only=True)

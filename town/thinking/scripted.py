@@ -21,7 +21,7 @@ from ..procedures.generalise import generalise_text
 from ..textevent import absolute_days, place_names
 from ..world.objects import mentions, names, use_of
 from .backend import ThinkingBackend
-from .dayplan import events_on, with_events
+from .dayplan import events_on, minutes_of, with_events
 from .questions import (
     AnswerInterview,
     ChoosePlace,
@@ -32,6 +32,7 @@ from .questions import (
     FocalPointsAnswer,
     GeneraliseProcedure,
     ImportanceAnswer,
+    ImportancesAnswer,
     Insights,
     InsightsAnswer,
     InterviewAnswer,
@@ -39,9 +40,11 @@ from .questions import (
     NextLine,
     PlaceAnswer,
     PlanDay,
+    PlanItemAnswer,
     ProcedureAnswer,
     Question,
     RateImportance,
+    RateImportances,
     StepsAnswer,
     SummariseConversation,
     SummaryAnswer,
@@ -84,6 +87,14 @@ class ScriptedBackend(ThinkingBackend):
 
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
+    def _(self, q: RateImportances) -> ImportancesAnswer:
+        # the per-memory rule for each: a batch rates exactly as single requests would
+        ratings = [self._answer(RateImportance(persona=q.persona, persona_name=q.persona_name,
+                                               content=content, kind=kind)).importance
+                   for kind, content in q.items]
+        return ImportancesAnswer(ratings=ratings)
+
+    @_answer.register
     def _(self, q: PlanDay) -> DayPlanAnswer:
         blocks = [
             dict(start=r.start, end=r.end, description=r.description, place=r.place, task=r.task)
@@ -93,7 +104,13 @@ class ScriptedBackend(ThinkingBackend):
         found = events_on(q.memories, day, place_names(tuple(q.places)))
         by_id = {m.id: m for m in q.memories}
         events = [(e, f"go to {_leaf(e.place)}: {_gist(by_id[ids[0]].content, 60)}") for e, ids in found]
-        return DayPlanAnswer(items=with_events(blocks, events, day))
+        # the answer is the changes to the routine: the event blocks, added (they cut the routine)
+        said = {d for _, d in events}
+        added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
+        return DayPlanAnswer(add=[
+            PlanItemAnswer(start=b["start"], minutes=minutes_of(b["end"]) - minutes_of(b["start"]),
+                           description=b["description"][:120], place=b["place"])
+            for b in added], drop=[])
 
     @_answer.register
     def _(self, q: DecomposeTask) -> StepsAnswer:

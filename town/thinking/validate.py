@@ -7,6 +7,11 @@ unparsable ones: the caller retries and, after N failures, falls back to the scr
 A named place or object is accepted when it equals one of the question's options, ignoring case,
 or is the unique option it ends with (``"cafe:counter"`` for
 ``"the_ville:Hobbs Cafe:cafe:counter"``); it is then replaced by the full option.
+
+Text a model wrote must be its own: placeholder or ellipsis text (``"..."``, ``"<one of the
+objects>"``), a copy of one of the prompt's own instruction sentences, a chat line that only
+recites a memory id (``"7: Klaus Mueller is ..."``), and memory ids ``shared`` on a line that
+says nothing are all invalid.
 """
 
 from __future__ import annotations
@@ -18,7 +23,15 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ThinkingError
-from .questions import ChoosePlace, DecomposeTask, Insights, NextLine, PlanDay, Question
+from .questions import (
+    ChoosePlace,
+    DecomposeTask,
+    Insights,
+    NextLine,
+    PlanDay,
+    Question,
+    RateImportances,
+)
 
 __all__ = ["InvalidAnswer", "parse_answer", "check_answer", "match_option"]
 
@@ -34,11 +47,11 @@ class InvalidAnswer(ThinkingError):
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.I)
 
 
-def parse_answer(question: Question, text: str | None) -> BaseModel:
+def parse_answer(question: Question, text: str | None, prompt: str = "") -> BaseModel:
     """Parse a model's reply into ``type(question).answer_model`` and run the domain checks.
 
     Accepts the JSON object alone, inside a Markdown code fence, or surrounded by prose (the
-    first ``{`` to the last ``}``).
+    first ``{`` to the last ``}``). ``prompt`` is the rendered prompt, to reject echoes of it.
 
     Raises:
         InvalidAnswer: unparsable (``unparsable=True``), schema-invalid or domain-invalid.
@@ -48,7 +61,7 @@ def parse_answer(question: Question, text: str | None) -> BaseModel:
     if start < 0 or end <= start:
         raise InvalidAnswer(f"no JSON object in the reply {raw[:80]!r}", unparsable=True)
     try:
-        data = json.loads(raw[start : end + 1])
+        data = json.loads(raw[start : end + 1], strict=False)  # a raw newline in a string is fine
     except json.JSONDecodeError as exc:
         raise InvalidAnswer(f"unparsable JSON ({exc.msg} at {exc.pos})", unparsable=True) from exc
     try:
@@ -57,7 +70,56 @@ def parse_answer(question: Question, text: str | None) -> BaseModel:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(root)"
         raise InvalidAnswer(f"schema: {where}: {first['msg']}") from exc
+    _check_texts(answer, prompt)
     return check_answer(question, answer)
+
+
+#: Text that is no content: ellipses, "<...>" placeholders, "TODO", punctuation alone.
+_PLACEHOLDER = re.compile(r"^\W*$|^\s*(\.\.\.|…)|<[^<>]*>|^\s*(todo|tbd|n/?a|none|string|text)\s*$", re.I)
+#: A chat line opening with a memory id ("7: ...", "7. ...", "[7] ...").
+_RECITED = re.compile(r"^\s*\[?\d+\]?\s*[:.)-]\s")
+_WORDS = re.compile(r"[a-z0-9']+")
+#: Fields holding one of the question's options (checked against them, not as free text).
+_OPTION_FIELDS = frozenset({"place", "object", "start", "end"})
+
+
+def _instructions(prompt: str) -> list[str]:
+    """The prompt's own sentences (not its lists of memories, places or lines), normalised."""
+    out = []
+    for line in prompt.splitlines():
+        if not line.strip() or line.lstrip().startswith("-") or re.match(r"^\s*\d+\.", line):
+            continue
+        for sentence in re.split(r"(?<=[.?!])\s+", line):
+            words = _WORDS.findall(sentence.lower())
+            if len(words) >= 5:
+                out.append(" ".join(words))
+    return out
+
+
+def _texts(value, where: str):
+    """(where, text) for every free-text string in an answer (a model dump)."""
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k not in _OPTION_FIELDS:
+                yield from _texts(v, f"{where}.{k}" if where else k)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _texts(v, f"{where}[{i}]")
+
+
+def _check_texts(answer: BaseModel, prompt: str) -> None:
+    """Reject placeholder text and copies of the prompt's instruction sentences."""
+    sentences = _instructions(prompt)
+    for where, text in _texts(answer.model_dump(mode="json"), ""):
+        if _PLACEHOLDER.search(text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} is placeholder text, not an answer")
+        if not re.search(r"[A-Za-z]{2}", text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} holds no words")
+        words = " ".join(_WORDS.findall(text.lower()))
+        if len(words.split()) >= 5 and any(words in s for s in sentences):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's instructions")
 
 
 def match_option(value: str, options: Iterable[str]) -> str | None:
@@ -81,30 +143,44 @@ def _minutes(hm: str, field: str) -> int:
 def check_answer(question: Question, answer: BaseModel) -> BaseModel:
     """Domain-check ``answer`` to ``question``; returns it with names resolved to full options.
 
-    Checks: PlanDay places among the routine and offered places, times 00:00-24:00 with
-    start < end and no overlap; DecomposeTask objects among ``objects``; ChoosePlace among
+    Checks: PlanDay added blocks at routine or offered places, times 00:00-24:00 with start <
+    end and no overlap between them, dropped numbers among the routine's, a day left to live;
+    RateImportances one 1-10 rating per memory; NextLine lines that speak (no recited id, no
+    ids shared by an empty line); DecomposeTask objects among ``objects``; ChoosePlace among
     ``candidates``; NextLine ``shared`` and Insights ``evidence`` among the shown memory ids.
 
     Raises:
         InvalidAnswer: naming the field and the bad value.
     """
     if isinstance(question, PlanDay):
-        places = [r.place for r in question.routine] + list(question.places)
-        items, last_end = [], 0
-        for i, item in enumerate(answer.items):
+        places = question.offered()
+        added, spans = [], []
+        for i, item in enumerate(answer.add):
             place = match_option(item.place, places)
             if place is None:
-                raise InvalidAnswer(f"items[{i}].place: {item.place!r} is not a place of this plan")
-            start = _minutes(item.start, f"items[{i}].start")
-            end = _minutes(item.end, f"items[{i}].end")
-            if not start < end or start < last_end:
-                raise InvalidAnswer(
-                    f"items[{i}]: {item.start}-{item.end} is empty, reversed or "
-                    "overlaps the block before"
-                )
-            last_end = end
-            items.append(item.model_copy(update={"place": place}))
-        return answer.model_copy(update={"items": items})
+                raise InvalidAnswer(f"add[{i}].place: {item.place!r} is not a place of this plan")
+            start = _minutes(item.start, f"add[{i}].start")
+            end = _minutes(item.end, f"add[{i}].end")
+            if not start < end:
+                raise InvalidAnswer(f"add[{i}]: {item.start}-{item.end} starts at the end of the day")
+            if any(start < e and s < end for s, e in spans):
+                raise InvalidAnswer(f"add[{i}]: {item.start}-{item.end} overlaps another added block")
+            spans.append((start, end))
+            added.append(item.model_copy(update={"place": place}))
+        bad = [n for n in answer.drop if not 1 <= n <= len(question.routine)]
+        if bad:
+            raise InvalidAnswer(f"drop: {bad} are not routine block numbers 1-{len(question.routine)}")
+        answer = answer.model_copy(update={"add": added})
+        try:
+            answer.day(question.routine)
+        except ValueError as exc:
+            raise InvalidAnswer(f"the plan is empty: {exc}") from None
+        return answer
+    if isinstance(question, RateImportances):
+        if len(answer.ratings) != len(question.items) or not all(1 <= r <= 10 for r in answer.ratings):
+            raise InvalidAnswer(f"ratings: {answer.ratings} is not one 1-10 rating for each of the "
+                                f"{len(question.items)} memories")
+        return answer
     if isinstance(question, DecomposeTask):
         objects = list(question.objects) or [question.place]
         steps = []
@@ -125,6 +201,10 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
         unknown = set(answer.shared) - {m.id for m in question.memories}
         if unknown:
             raise InvalidAnswer(f"shared: memory ids {sorted(unknown)} were not shown")
+        if _RECITED.match(answer.line):
+            raise InvalidAnswer(f"line: {answer.line[:60]!r} recites a memory id instead of speaking")
+        if answer.shared and len(_WORDS.findall(answer.line.lower())) < 3:
+            raise InvalidAnswer(f"shared: ids {answer.shared} on a line that says nothing ({answer.line!r})")
         return answer
     if isinstance(question, Insights):
         shown = {m.id for m in question.memories}

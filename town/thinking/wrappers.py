@@ -66,7 +66,9 @@ class CallRecorder:
 
     Event data: ``template, purpose, tokens_in, tokens_out, latency_ms, cache_hit, outcome,
     request`` (True for an HTTP attempt), ``attempt`` (1-based within the question, 0 when no
-    request) and ``error``. The persona is the event's persona; the tick is stamped by
+    request) and ``error``; an HTTP attempt also carries ``estimated`` (its tokens are an
+    estimate: the server reported none), ``dropped_memories`` (left out to fit the prompt
+    budget) and ``endpoint`` (the server it went to). The persona is the event's persona; the tick is stamped by
     ``publish``. It also publishes the stall guard's STATUS events.
 
     Args:
@@ -130,6 +132,7 @@ class CallRecorder:
             tokens_out=a.tokens_out,
             latency_ms=a.latency_ms,
             error=a.error,
+            extra={"estimated": a.estimated, "dropped_memories": a.dropped, "endpoint": a.endpoint},
         )
 
     def resolved(
@@ -164,6 +167,7 @@ class CallRecorder:
         latency_ms: float = 0.0,
         cache_hit: bool = False,
         error: str = "",
+        extra: dict | None = None,
     ) -> None:
         self._send(
             EventKind.MODEL_CALL,
@@ -179,6 +183,7 @@ class CallRecorder:
                 "request": request,
                 "attempt": attempt,
                 "error": error,
+                **(extra or {}),
             },
         )
 

@@ -1,0 +1,97 @@
+"""Requests fit the server: one at a time on a single-slot server, several servers share the load."""
+
+from __future__ import annotations
+
+import itertools
+
+from ville_runs import run_ville, ville_config
+
+from town.events import EventKind
+from town.recording import RunReader
+
+
+def _requests(path):
+    with RunReader(path) as reader:
+        return [e.data for e in reader.events(kinds=[EventKind.MODEL_CALL]) if e.data["request"]]
+
+
+def test_a_single_slot_server_gets_one_request_at_a_time_and_none_times_out(
+    fake_server, api_key, tmp_path
+):
+    """Three personas ask at once; the server works 3 s per request and holds one at a time.
+
+    The client's timeout (5 s) is shorter than three queued requests (9 s): it holds only because
+    requests wait their turn on our side and the timeout runs from sending. Zero timeouts in the
+    run's MODEL_CALL events, and the server's own log never shows two requests held at once.
+    """
+    server = fake_server(latency_s=3.0, slots=1)
+    config = ville_config(server, api_key, cache=False, timeout_s=5.0, pool_size=3)
+    run = tmp_path / "slot.sqlite"
+    run_ville(config, run, hours=10 / 3600)  # one tick: the three personas plan at once
+    calls = _requests(run)
+    assert len(calls) == len(server.log) >= 6
+    assert [c["outcome"] for c in calls] == ["ok"] * len(calls)
+    assert max(e["held"] for e in server.log) == 1
+    spans = sorted((e["arrived"], e["end"]) for e in server.log)
+    assert all(b[0] >= a[1] for a, b in itertools.pairwise(spans))  # no overlap at all
+    assert all(2900 <= c["latency_ms"] < 5000 for c in calls)  # measured from sending
+
+
+def test_an_endpoint_taken_down_mid_run_loses_no_question(fake_server, api_key, tmp_path):
+    """Two endpoints share the load; one goes down mid-run: no fallback, every question answered.
+
+    Requests before the outage went to both; after it, the failed one is set aside and the
+    questions it failed are answered by the other.
+    """
+    a, b = fake_server(slots=1, latency_s=0.02), fake_server(slots=1, latency_s=0.02)
+    config = ville_config(a, api_key, cache=False, more_base_urls=[b.base_url], pool_size=3,
+                          max_consecutive_failures=1000)
+    run = tmp_path / "two.sqlite"
+    down_at = 1
+
+    def during(sim, tick):
+        if tick == down_at:
+            b.down()
+
+    run_ville(config, run, hours=0.5, during=during)
+    calls = _requests(run)
+    with RunReader(run) as reader:
+        fallbacks = [e for e in reader.events(kinds=[EventKind.MODEL_CALL])
+                     if e.data["outcome"] == "fallback"]
+    assert fallbacks == []
+    assert a.counts["chat"] > 0 and b.counts["chat"] > 0
+    failed = [c for c in calls if c["outcome"] != "ok"]
+    assert failed and all(c["endpoint"] == b.base_url for c in failed)
+    questions = sum(c["attempt"] == 1 for c in calls)
+    assert sum(c["outcome"] == "ok" for c in calls) == questions
+
+
+def test_a_timed_out_request_is_closed_before_it_is_retried(fake_server, api_key, tmp_path):
+    """The client closes a timed-out request's connection before it sends the retry.
+
+    The server works 3 s on the request; the client gives up after 0.5 s, and the server sees
+    the connection closed at once, not when it finishes. The attempt records estimated tokens.
+    """
+    from town.thinking.openai_backend import OpenAIBackend
+    from town.thinking.questions import RateImportance
+
+    server = fake_server(fault_rate=1.0, faults=("slow",), slow_s=3.0)
+    backend = OpenAIBackend(base_url=server.base_url, model=server.model, api_key_env=api_key,
+                            timeout_s=0.5, structured="json_schema")
+    try:
+        q = RateImportance(persona="p", persona_name="P", content="ate breakfast", kind="observation")
+        first = backend.attempt(q)
+        assert first.outcome.value == "timeout"
+        assert first.estimated and first.tokens_in > 0 and first.tokens_out == backend.max_tokens
+        server.fault_rate = 0.0
+        import time
+
+        sent_again = time.monotonic()
+        assert backend.attempt(q).outcome.value == "ok"
+    finally:
+        backend.close()
+    deadline = time.monotonic() + 5
+    while not server.closed_at and time.monotonic() < deadline:
+        time.sleep(0.05)
+    # closed when the timeout fired (the server polls every 20 ms), 2.5 s before it would answer
+    assert server.closed_at and server.closed_at[0] - sent_again < 0.1

@@ -1,0 +1,164 @@
+"""Answer schemas: portable, narrowed to each request's options, sent in each server's dialect."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from samples import SAMPLES
+
+from town.thinking.openai_backend import OpenAIBackend
+from town.thinking.schema import Dialect, answer_schema, portable_problems, to_gbnf
+
+CONSTRAINED = ("json_schema", "json_object_schema", "grammar")
+
+
+def _at(schema: dict, path: str) -> dict:
+    """The sub-schema at a dotted path ("add[].place": property add, its items, place)."""
+    node = schema
+    for part in path.split("."):
+        name, arrays = part.rstrip("[]"), part.count("[]")
+        node = node["properties"][name]
+        for _ in range(arrays):
+            node = node["items"]
+    return node
+
+
+@pytest.mark.parametrize("question,options", SAMPLES, ids=[q.template for q, _ in SAMPLES])
+def test_every_emitted_schema_is_portable_and_offers_the_questions_options(question, options):
+    """Only constructs the common converters handle; enums equal the offered options."""
+    schema = answer_schema(question)
+    assert portable_problems(schema) == []
+    assert "\\" not in json.dumps(schema)  # no \d and friends
+    for path, values in options.items():
+        assert _at(schema, path)["enum"] == values, path
+
+
+def test_the_portability_check_catches_what_converters_fail_on():
+    """A `\\d` pattern, a $ref and an anyOf are each reported."""
+    assert portable_problems({"type": "string", "pattern": "^\\d{2}:\\d{2}$"})
+    assert portable_problems({"$ref": "#/$defs/X"})
+    assert portable_problems({"type": "object", "properties": {"a": {"anyOf": []}}})
+    assert portable_problems({"type": "string", "pattern": "^[0-9]{2}:[0-9]{2}$"}) == []
+
+
+def test_a_shown_memory_already_told_cannot_be_shared_again():
+    """NextLine: ids already told are not in the enum; with none left, `shared` must be empty."""
+    question, _ = next(s for s in SAMPLES if s[0].template == "next_line")
+    from dataclasses import replace
+
+    schema = answer_schema(replace(question, told=(3, 7)))
+    assert schema["properties"]["shared"]["maxItems"] == 0
+
+
+def _grammar_literals(grammar: str) -> set:
+    """The JSON values the grammar's literals spell ("\\"c\\"" -> "c", "3" -> 3)."""
+    values = set()
+    for m in re.findall(r'"(?:[^"\\]|\\.)*"', grammar):
+        try:
+            values.add(json.loads(json.loads(m)))
+        except (ValueError, TypeError):
+            pass
+    return values
+
+
+@pytest.mark.parametrize("dialect", CONSTRAINED)
+def test_every_question_goes_to_the_server_with_its_schema_in_the_dialects_envelope(
+    dialect, fake_server, api_key
+):
+    """Each question type, sent in ``dialect``: the body carries the right envelope and enums."""
+    server = fake_server(dialects=(dialect,))
+    backend = OpenAIBackend(base_url=server.base_url, model=server.model, api_key_env=api_key,
+                            structured=dialect, timeout_s=10)
+    try:
+        for question, options in SAMPLES:
+            backend.ask(question)
+            body = server.bodies[-1]
+            if dialect == "json_schema":
+                rf = body["response_format"]
+                assert rf["type"] == "json_schema" and rf["json_schema"]["strict"] is True
+                assert rf["json_schema"]["name"] == question.template
+                schema = rf["json_schema"]["schema"]
+            elif dialect == "json_object_schema":
+                assert body["response_format"]["type"] == "json_object"
+                schema = body["response_format"]["schema"]
+            else:
+                assert "response_format" not in body
+                assert any(r.startswith("root ::= ") for r in body["grammar"].splitlines())
+                literals = _grammar_literals(body["grammar"])
+                for values in options.values():
+                    assert set(values) <= literals
+                continue
+            for path, values in options.items():
+                assert _at(schema, path)["enum"] == values, (question.template, path)
+    finally:
+        backend.close()
+
+
+def test_the_grammar_accepts_exactly_the_enum_and_bounds():
+    """to_gbnf of a small schema, compared with a grammar written by hand."""
+    schema = {"type": "object", "properties": {
+        "place": {"type": "string", "enum": ["a:b", "c"]},
+        "ids": {"type": "array", "items": {"type": "integer", "enum": [3]}, "minItems": 0, "maxItems": 2},
+        "ok": {"type": "boolean"}}, "required": ["place", "ids", "ok"]}
+    rules = to_gbnf(schema).splitlines()
+    assert rules[:4] == [
+        'root-place ::= ("\\"a:b\\"" | "\\"c\\"") ws',
+        'root-ids-item ::= ("3") ws',
+        'root-ids ::= "[" ws (root-ids-item ("," ws root-ids-item)?)? "]" ws',
+        'root ::= "{" ws "\\"place\\"" ws ":" ws root-place "," ws "\\"ids\\"" ws ":" ws root-ids '
+        '"," ws "\\"ok\\"" ws ":" ws boolean "}" ws',
+    ]
+
+
+def test_llama_cpp_parses_every_grammar():
+    """llama.cpp's own GBNF parser accepts each question's grammar (when llama-cpp-python is here)."""
+    llama_grammar = pytest.importorskip("llama_cpp.llama_grammar")
+    for question, _ in SAMPLES:
+        llama_grammar.LlamaGrammar.from_string(to_gbnf(answer_schema(question)), verbose=False)
+
+
+def test_dialect_values_are_the_cli_choices():
+    """--structured offers auto plus every dialect."""
+    from town.cli import build_parser
+
+    parser = build_parser()
+    sim = parser._subparsers._group_actions[0].choices["simulate"]
+    choices = next(a.choices for a in sim._actions if a.dest == "structured")
+    assert choices == ["auto"] + [d.value for d in Dialect]
+
+
+def test_prompts_of_a_persona_share_their_opening():
+    """Every question of one persona opens with the same system text and identity paragraph.
+
+    A server's prefix cache can then reuse it; the identity is written out here by hand.
+    """
+    from town.thinking.openai_backend import OpenAIBackend
+    from town.thinking.prompting import SYSTEM_PROMPT, PromptSet
+
+    identity = ("You are Klaus Mueller. Klaus is a sociology student who studies "
+                "gentrification.\n")
+    prompts = PromptSet()
+    for question, _ in SAMPLES:
+        text = prompts.render(question)
+        assert text.startswith(identity), question.template
+    backend = OpenAIBackend(base_url="http://127.0.0.1:9/v1", model="m")
+    for question, _ in SAMPLES:
+        assert backend.messages(question)[0] == {"role": "system", "content": SYSTEM_PROMPT}
+
+
+def test_a_prompt_over_budget_drops_its_lowest_scored_memories():
+    """With a budget, the last (lowest-scored) memories go first, and the count is reported."""
+    from town.thinking.model import estimate_tokens
+    from town.thinking.openai_backend import OpenAIBackend
+
+    question = next(q for q, _ in SAMPLES if q.template == "decompose_task")
+    full = OpenAIBackend(base_url="http://127.0.0.1:9/v1", model="m")
+    text, dropped = full.fitted(question)
+    assert dropped == 0 and "Maria Lopez is studying" in text
+    tight = OpenAIBackend(base_url="http://127.0.0.1:9/v1", model="m",
+                          max_prompt_tokens=estimate_tokens(text) - 1)
+    text, dropped = tight.fitted(question)
+    assert dropped == 1
+    assert "Maria Lopez is studying" not in text and "Valentine's party" in text

@@ -1,0 +1,296 @@
+r"""The JSON schema of one request's answer, and how each server dialect is sent it.
+
+The shape of an answer is known before the request: places and objects come from the options the
+question offers, importance is 1-10, memory ids come from those shown. :func:`answer_schema`
+turns a question's pydantic answer model into a JSON schema and narrows it to this request
+(enums of the offered places, objects and ids; bounded lists), so a server that decodes under a
+schema can only produce a valid answer.
+
+Schemas use only what the common grammar converters (llama.cpp's ``json-schema-to-grammar``, its
+Python port in llama-cpp-python, vLLM's and Ollama's) handle: objects with ``properties`` and
+``required``, arrays with ``items``/``minItems``/``maxItems``, ``enum``, strings with
+``minLength``/``maxLength`` or a ``pattern`` of ``[0-9]`` classes (never ``\d``: one converter
+crashes on escapes), integers and booleans. :func:`portable_problems` lists any other construct.
+
+Dialects (``--structured``), each server's own way to receive the schema:
+
+- ``json_schema``: OpenAI's ``response_format`` ``{"type": "json_schema", "json_schema": {...}}``;
+- ``json_object_schema``: llama-cpp-python's ``response_format`` ``{"type": "json_object",
+  "schema": {...}}``;
+- ``grammar``: a GBNF ``grammar`` (llama.cpp's servers), written by :func:`to_gbnf`;
+- ``json_object``: JSON mode without a schema; ``none``: no constraint at all.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from typing import Any
+
+from pydantic import BaseModel
+
+from .questions import (
+    ChoosePlace,
+    DecomposeTask,
+    GeneraliseProcedure,
+    Insights,
+    NextLine,
+    PlanDay,
+    Question,
+    RateImportances,
+)
+
+__all__ = [
+    "Dialect",
+    "CONSTRAINED",
+    "answer_schema",
+    "model_schema",
+    "request_fields",
+    "portable_problems",
+    "to_gbnf",
+]
+
+
+class Dialect(str, enum.Enum):
+    """How a request carries its answer's schema (``--structured``)."""
+
+    JSON_SCHEMA = "json_schema"
+    JSON_OBJECT_SCHEMA = "json_object_schema"
+    GRAMMAR = "grammar"
+    JSON_OBJECT = "json_object"
+    NONE = "none"
+
+
+#: The dialects that constrain decoding to the schema, in the order ``auto`` tries them.
+CONSTRAINED = (Dialect.JSON_SCHEMA, Dialect.JSON_OBJECT_SCHEMA, Dialect.GRAMMAR)
+
+#: Schema keywords every supported converter understands.
+PORTABLE_KEYS = frozenset(
+    {"type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
+     "enum", "minLength", "maxLength", "pattern", "title", "description"}
+)
+
+#: A portable pattern: anchored, literals and ``[0-9]``-style classes with ``{n}`` counts.
+_PORTABLE_PATTERN = re.compile(r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9-]+\](?:\{[0-9]+\})?)*\$$")
+
+#: Times a day plan's added block may start at, and its lengths in game minutes.
+QUARTER_HOURS = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 15, 30, 45)]
+BLOCK_MINUTES = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 480]
+
+#: Longest string a schema allows (characters): one or two sentences; grammars grow with it.
+MAX_STRING = 160
+
+
+def _clean(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """Inline ``$ref`` s, keep portable keywords, make every non-optional property required."""
+    if "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    out: dict[str, Any] = {}
+    kind = node.get("type")
+    if kind == "object":
+        props = {}
+        for name, sub in node.get("properties", {}).items():
+            if "anyOf" in sub:  # X | None: optional, left out of the request's shape
+                continue
+            props[name] = _clean(sub, defs)
+        out = {"type": "object", "properties": props, "required": list(props),
+               "additionalProperties": False}
+    elif kind == "array":
+        out = {"type": "array", "items": _clean(node["items"], defs)}
+        for key in ("minItems", "maxItems"):
+            if key in node:
+                out[key] = node[key]
+    elif kind == "integer":
+        low, high = node.get("minimum"), node.get("maximum")
+        out = {"type": "integer"}
+        if low is not None and high is not None and high - low <= 20:
+            out["enum"] = list(range(low, high + 1))  # converters ignore minimum/maximum
+    elif kind == "string":
+        out = {"type": "string"}
+        if "pattern" in node:
+            out["pattern"] = node["pattern"].replace("\\d", "[0-9]")
+        elif "minLength" in node:
+            out["minLength"] = node["minLength"]
+        if "maxLength" in node and "pattern" not in node:  # a bound keeps answers short
+            out["maxLength"] = min(node["maxLength"], MAX_STRING)
+    else:
+        out = {"type": kind}
+    return out
+
+
+def model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The portable JSON schema of an answer model (no per-request enums)."""
+    raw = model.model_json_schema()
+    return _clean(raw, raw.get("$defs", {}))
+
+
+def _narrow(schema: dict[str, Any], path: tuple[str, ...], values: list) -> None:
+    """Give the string or integer at ``path`` (property names; "[]" = array items) an enum."""
+    node = schema
+    for part in path:
+        node = node["items"] if part == "[]" else node["properties"][part]
+    for key in ("minLength", "maxLength", "pattern"):
+        node.pop(key, None)
+    node["enum"] = list(dict.fromkeys(values))
+
+
+def answer_schema(question: Question) -> dict[str, Any]:
+    """The JSON schema of this request's answer: the model's, with the offered options as enums.
+
+    Places, objects and memory ids become ``enum`` s of what the question offers (a list of ids
+    with nothing to cite gets ``maxItems`` 0); a day plan's dropped blocks are routine numbers;
+    a list of ratings has exactly one 1-10 rating per memory.
+    """
+    schema = model_schema(type(question).answer_model)
+    schema["title"] = question.template
+    if isinstance(question, PlanDay):
+        _narrow(schema, ("add", "[]", "place"), question.offered())
+        _narrow(schema, ("add", "[]", "start"), QUARTER_HOURS)  # no 30:57
+        _narrow(schema, ("add", "[]", "minutes"), BLOCK_MINUTES)
+        _ids(schema["properties"]["drop"], list(range(1, len(question.routine) + 1)))
+    elif isinstance(question, RateImportances):
+        ratings = schema["properties"]["ratings"]
+        ratings["items"] = {"type": "integer", "enum": list(range(1, 11))}
+        ratings["minItems"] = ratings["maxItems"] = len(question.items)
+    elif isinstance(question, DecomposeTask):
+        _narrow(schema, ("steps", "[]", "object"), list(question.objects) or [question.place])
+        steps = schema["properties"]["steps"]  # steps of 5 minutes or more fill the chunk
+        steps["maxItems"] = max(1, min(steps.get("maxItems", 24), question.minutes // 5))
+    elif isinstance(question, ChoosePlace):
+        _narrow(schema, ("place",), list(question.candidates))
+    elif isinstance(question, NextLine):
+        _ids(schema["properties"]["shared"], [m.id for m in question.memories if m.id not in question.told])
+    elif isinstance(question, Insights):
+        _ids(schema["properties"]["insights"]["items"]["properties"]["evidence"],
+             [m.id for m in question.memories])
+    elif isinstance(question, GeneraliseProcedure):
+        pass  # objects are written with {parameters}: free text
+    return schema
+
+
+def _ids(array: dict[str, Any], ids: list[int]) -> None:
+    if ids:
+        array["items"] = {"type": "integer", "enum": list(dict.fromkeys(ids))}
+        array["maxItems"] = min(array.get("maxItems", len(ids)), len(ids))
+    else:
+        array["maxItems"] = 0
+        array["minItems"] = 0
+
+
+def request_fields(dialect: Dialect, schema: dict[str, Any] | None) -> dict[str, Any]:
+    """The request body's fields that carry ``schema`` in ``dialect`` (merged into the body).
+
+    ``json_object`` and ``none`` carry no schema; without a schema the constrained dialects fall
+    back to plain JSON mode.
+    """
+    if dialect is Dialect.NONE:
+        return {}
+    if dialect is Dialect.JSON_OBJECT or schema is None:
+        return {"response_format": {"type": "json_object"}}
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(schema.get("title") or "answer"))[:64]
+    if dialect is Dialect.JSON_SCHEMA:
+        return {"response_format": {"type": "json_schema",
+                                    "json_schema": {"name": name, "schema": schema, "strict": True}}}
+    if dialect is Dialect.JSON_OBJECT_SCHEMA:
+        return {"response_format": {"type": "json_object", "schema": schema}}
+    return {"grammar": to_gbnf(schema)}
+
+
+def portable_problems(schema: Any, where: str = "$") -> list[str]:
+    """Constructs in ``schema`` that a common grammar converter may not handle (empty: none)."""
+    problems: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key not in PORTABLE_KEYS:
+                problems.append(f"{where}: keyword {key!r}")
+            if key == "pattern" and not _PORTABLE_PATTERN.match(value):
+                problems.append(f"{where}: pattern {value!r} (use [0-9]-style classes)")
+            if key == "properties":
+                for name, sub in value.items():
+                    problems += portable_problems(sub, f"{where}.{name}")
+            elif key == "items":
+                problems += portable_problems(value, f"{where}[]")
+        if schema.get("type") == "string" and schema.get("maxLength", 0) > MAX_STRING:
+            problems.append(f"{where}: maxLength {schema['maxLength']} (grammars grow with it)")
+    return problems
+
+
+# ---------------------------------------------------------------- GBNF (llama.cpp grammars)
+_GBNF_BASE = r'''
+ws ::= [ \t\n]?
+string ::= "\"" ( [^"\\\x7F\x00-\x1F] | "\\" ["\\/bfnrt] )* "\"" ws
+char ::= [^"\\\x7F\x00-\x1F] | "\\" ["\\/bfnrt]
+integer ::= "-"? [0-9]+ ws
+boolean ::= ("true" | "false") ws
+'''.strip()
+
+
+def _literal(value: Any) -> str:
+    return json.dumps(json.dumps(value))
+
+
+def _repeat(item: str, low: int, high: int | None, sep: str = "") -> str:
+    """GBNF for ``item`` ``low``..``high`` times (None: unbounded), separated by ``sep``."""
+    head = (f" {sep} " if sep else " ").join([item] * low)
+    more = f"{sep} {item}" if sep else item  # one more item after at least one
+    if high is None:
+        tail = f"({more})*" if low else f"({item} ({more})*)?"
+    elif high <= low:
+        tail = ""
+    else:
+        tail = ""
+        for _ in range(high - low - (0 if low else 1)):
+            tail = f"({more} {tail})?".replace(" )", ")")
+        if not low:
+            tail = f"({item} {tail})?".replace(" )", ")")
+    return f"{head} {tail}".strip()
+
+
+def to_gbnf(schema: dict[str, Any]) -> str:
+    """A llama.cpp GBNF grammar accepting exactly the JSON texts ``schema`` describes.
+
+    Handles the portable subset :func:`answer_schema` produces (see :func:`portable_problems`).
+    """
+    rules: list[str] = []
+
+    def visit(node: dict[str, Any], name: str) -> str:
+        if "enum" in node:
+            body = " | ".join(_literal(v) for v in node["enum"]) or '"null"'
+            rules.append(f"{name} ::= ({body}) ws")
+            return name
+        kind = node.get("type")
+        if kind == "object":
+            parts = []
+            for i, (prop, sub) in enumerate(node.get("properties", {}).items()):
+                ref = visit(sub, f"{name}-{re.sub(r'[^a-z0-9]', '-', prop.lower())}")
+                comma = '"," ws ' if i else ""
+                parts.append(f'{comma}{_literal(prop)} ws ":" ws {ref}')
+            rules.append(f'{name} ::= "{{" ws {" ".join(parts)} "}}" ws')
+            return name
+        if kind == "array":
+            item = visit(node["items"], f"{name}-item")
+            low, high = node.get("minItems", 0), node.get("maxItems")
+            inner = _repeat(item, low, high, '"," ws')
+            rules.append(f'{name} ::= "[" ws {inner} "]" ws')
+            return name
+        if kind == "string" and "pattern" in node:
+            pattern = node["pattern"][1:-1]
+            tokens = re.findall(r"\[[^\]]+\](?:\{[0-9]+\})?|.", pattern)
+            out = []
+            for tok in tokens:
+                if tok.startswith("["):
+                    cls, _, count = tok.partition("{")
+                    out += [cls] * (int(count[:-1]) if count else 1)
+                else:
+                    out.append(json.dumps(tok))
+            rules.append(f'{name} ::= "\\"" {" ".join(out)} "\\"" ws')
+            return name
+        if kind == "string" and ("minLength" in node or "maxLength" in node):
+            body = _repeat("char", node.get("minLength", 0), node.get("maxLength"))
+            rules.append(f'{name} ::= "\\"" {body} "\\"" ws')
+            return name
+        return {"string": "string", "integer": "integer", "boolean": "boolean"}[kind]
+
+    visit(schema, "root")
+    return "\n".join(rules) + "\n" + _GBNF_BASE + "\n"
