@@ -17,7 +17,7 @@ from ..persona import Persona
 from .act import doing_sentence
 from .context import MindContext, remember_many
 
-__all__ = ["View", "SightIndex", "perceive", "arena_of", "in_sight", "awake"]
+__all__ = ["View", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,25 +105,23 @@ class SightIndex:
                 for v in self._buckets.get((me.arena, cx + dx, cy + dy), ())]
 
 
-def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
-             index: SightIndex | None = None) -> list[View]:
-    """Observe the others visible to ``p``; remember changes; return them nearest first.
-
-    A persona asleep, or whose routine says it sleeps before its first action, sees nobody.
+def look(p: Persona, snapshot: dict[str, View], radius: int, *,
+         index: SightIndex | None = None) -> tuple[list[View], list[dict]]:
+    """What ``p`` sees this tick, without remembering it yet (a pure function of the snapshot).
 
     Args:
-        p: the persona perceiving.
-        ctx: the mind's context.
+        p: the persona looking (its ``observed`` says what it already noted of each other).
         snapshot: persona id -> :class:`View` at the start of the tick.
+        radius: the vision radius in tiles.
         index: the tick's :class:`SightIndex` of ``snapshot`` (without it, everyone is checked).
 
     Returns:
-        Awake personas (not ``p``) :func:`in_sight` of ``p``, sorted by (distance in tiles, id).
+        (awake personas in sight, nearest first by (distance in tiles, id); the observation
+        memories a change in what they do makes: keyword arguments of ``remember``).
     """
     me = snapshot[p.id]
     if p.asleep or not awake(me):
-        return []
-    radius = ctx.config.perception.vision_radius
+        return [], []
     seen, new = [], []
     for other in (snapshot.values() if index is None else index.near(me)):
         if other.id == p.id or not awake(other) or not in_sight(me, other, radius):
@@ -132,8 +130,32 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
         seen.append((dist, other.id, other))
         if other.kind in ("walk", "talk") or p.observed.get(other.id) == other.action:
             continue
-        p.observed[other.id] = other.action
         new.append(dict(kind="observation", subject=other.id,
                         content=doing_sentence(other.name, other.action, other.address)))
+    return [v for _, _, v in sorted(seen)], new
+
+
+def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
+             index: SightIndex | None = None, looked: tuple[list[View], list[dict]] | None = None) -> list[View]:
+    """Observe the others visible to ``p``; remember changes; return them nearest first.
+
+    A persona asleep, or whose routine says it sleeps before its first action, sees nobody.
+
+    Args:
+        p: the persona perceiving.
+        ctx: the mind's context.
+        snapshot: persona id -> :class:`View` at the start of the tick.
+        index: the tick's :class:`SightIndex` of ``snapshot``.
+        looked: :func:`look` already done for ``p`` this tick (the simulation looks for everyone
+            first, to embed the tick's new observations in one batch).
+
+    Returns:
+        Awake personas (not ``p``) :func:`in_sight` of ``p``, sorted by (distance in tiles, id).
+    """
+    seen, new = looked if looked is not None else look(p, snapshot, ctx.config.perception.vision_radius,
+                                                       index=index)
+    views = {v.id: v for v in seen}
+    for item in new:
+        p.observed[item["subject"]] = views[item["subject"]].action
     remember_many(p, ctx, new)  # a tick's observations are rated together
-    return [v for _, _, v in sorted(seen)]
+    return seen
