@@ -142,6 +142,12 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--judge-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
                    help="environment variable holding the judge's API key (default OPENAI_API_KEY)")
     s.add_argument("--quiet", action="store_true", help="no progress bars")
+
+    s = sub.add_parser("generate", help="write a new town folder of N generated residents (no model needed)")
+    s.add_argument("--personas", type=int, required=True, metavar="N", help="number of residents")
+    s.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    s.add_argument("--out", required=True, help="the new town folder, e.g. personas/big_town")
+    s.add_argument("--force", action="store_true", help="replace the files of an existing town folder")
     return parser
 
 
@@ -673,7 +679,22 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"stats": cmd_stats, "simulate": cmd_simulate,
+def cmd_generate(args) -> int:
+    """``town generate``: write a generated town folder and check that it loads."""
+    from .generator import generate_town
+    from .scenario import load_scenario
+
+    started = time.perf_counter()
+    made = generate_town(args.personas, args.seed, args.out, force=args.force)
+    load_scenario(made["folder"])  # the same checks as any town: schema, places, reachability
+    w, h = made["size"]
+    print(f"wrote {made['folder']}: {made['personas']} personas, {made['sectors']} places on a {w} x {h} map, "
+          f"probes {', '.join(made['probes'])} ({time.perf_counter() - started:.1f} s); "
+          f"run it with: town simulate --town {made['folder']} --hours 1 --out runs/<name>.sqlite")
+    return 0
+
+
+COMMANDS = {"generate": cmd_generate, "stats": cmd_stats, "simulate": cmd_simulate,
             "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview,
             "evaluate": cmd_evaluate, "study": cmd_study, "compare": cmd_compare}
 

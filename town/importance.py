@@ -76,6 +76,26 @@ def _anchors() -> tuple[np.ndarray, np.ndarray]:
     return vectors, np.array([r for _, r in ANCHORS], np.float64)
 
 
+def _rated_text(content: str) -> str:
+    """The text a rating embeds: a heard memory's innermost quoted statement, else the content."""
+    heard = _HEARD.match(content)
+    while heard is not None:  # what was said matters, not who passed it on
+        content = heard.group(1)
+        heard = _HEARD.match(content)
+    return content
+
+
+def prepare(contents: list[str]) -> None:
+    """Embed the texts of memories about to be rated in one batch (filling the embedding cache).
+
+    A batch of sentences runs the model once; rating them one by one afterwards reads the cache,
+    so a tick's observations across all personas cost one model run (same ratings either way).
+    """
+    texts = sorted({_rated_text(c) for c in contents})
+    if texts:
+        shared_minilm().embed(texts)
+
+
 def rate(content: str, kind: str) -> int:
     """Importance 1-10 of a memory with text ``content`` of kind ``kind``.
 
@@ -83,11 +103,7 @@ def rate(content: str, kind: str) -> int:
     reflection rates at least 3 (an insight is never trivial).
     """
     vectors, ratings = _anchors()
-    heard = _HEARD.match(content)
-    while heard is not None:  # what was said matters, not who passed it on
-        content = heard.group(1)
-        heard = _HEARD.match(content)
-    v = shared_minilm().embed([content])[0].astype(np.float64)
+    v = shared_minilm().embed([_rated_text(content)])[0].astype(np.float64)
     sims = vectors @ v
     w = np.exp((sims - sims.max()) / TEMPERATURE)
     score = int(np.clip(np.rint(float(w @ ratings / w.sum())), 1, 10))

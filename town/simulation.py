@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__
+from . import __version__, importance
 from .clock import GameClock
 from .embedding import Embedder, make_embedder
 from .errors import RunStopped
@@ -39,7 +39,7 @@ from .mind import (
     want_to_talk,
 )
 from .mind.converse import LINE_EVERY_TICKS
-from .mind.perceive import arena_of, awake, in_sight
+from .mind.perceive import SightIndex, arena_of, awake, in_sight, look
 from .mind.plan import is_sleep
 from .persona import Action, Persona
 from .player import player_conversation, tend_players
@@ -327,11 +327,16 @@ class Simulation:
             tend_players(self)
         self._fire_scenario_events()
         snapshot = self._snapshot_views()
+        radius = self.config.perception.vision_radius
+        sight = SightIndex(snapshot, radius)
+        looks = {pid: look(p, snapshot, radius, index=sight) for pid, p in self.personas.items()
+                 if pid not in self.players}
+        self._embed_ahead([item["content"] for _, new in looks.values() for item in new])
         with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
-            wanted = self._concurrently([lambda p=p: self._decide(p, snapshot) for p in self.personas.values()])
+            wanted = self._concurrently([lambda p=p: self._decide(p, snapshot, looks.get(p.id))
+                                         for p in self.personas.values()])
         intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
         busy = set()
-        radius = self.config.perception.vision_radius
         for a, b, seq in intents:
             # both awake (in the snapshot and now) and within sight of each other
             if ({a, b} & busy or b in self.players or self.personas[b].conversation is not None
@@ -358,8 +363,22 @@ class Simulation:
             self.snapshot(tick)
         return self.clock.tick
 
-    def _decide(self, p: Persona, snapshot: dict[str, View]):
-        """One persona's decisions on the tick's snapshot.
+    def _embed_ahead(self, texts: list[str]) -> None:
+        """Embed a tick's new observations of every persona in one batch, before anyone decides.
+
+        Only fills the embedding caches (the stream's embedder's, and the scripted importance
+        rater's): each persona then writes and rates its own memories in its own turn as before,
+        so what a decision can retrieve does not change, but the model runs once per tick instead
+        of once per persona.
+        """
+        if not texts:
+            return
+        self.embedder.embed(sorted(set(texts)))
+        if self.backend.name == "scripted":
+            importance.prepare(texts)
+
+    def _decide(self, p: Persona, snapshot: dict[str, View], looked):
+        """One persona's decisions on the tick's snapshot (``looked``: its :func:`look` result).
 
         Returns:
             (whom it wants to talk to, the retrieval seq behind it), or None.
@@ -367,7 +386,7 @@ class Simulation:
         ctx = self.ctx
         if p.id in self.players:  # moved and voiced from the viewer
             return None
-        seen = perceive(p, ctx, snapshot)
+        seen = perceive(p, ctx, snapshot, looked=looked)
         planning = "planning" not in self.config.ablated
         if planning and (p.plan_date != ctx.now.date().isoformat() or p.needs_replan):
             plan_day(p, ctx)

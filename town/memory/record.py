@@ -121,6 +121,16 @@ class MemoryRecord:
         ):
             raise MemoryStreamError(f"source: must be (persona id, record id), got {self.source!r}")
 
+    def accessed(self, now: datetime) -> MemoryRecord:
+        """A copy whose ``last_accessed`` is ``now`` (a retrieval returned the record).
+
+        Skips re-validating the other fields, which were checked when the record was made: a
+        retrieval touches k records, and ``dataclasses.replace`` would re-run ``__post_init__``.
+        """
+        copy = object.__new__(MemoryRecord)
+        copy.__dict__.update(self.__dict__, last_accessed=now)
+        return copy
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict (datetimes as ``"YYYY-MM-DD HH:MM:SS"``; no embedding)."""
         return {

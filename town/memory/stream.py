@@ -10,7 +10,6 @@ aligned with the index's storage order; :func:`~town.memory.scoring.rank` scores
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -244,8 +243,9 @@ class MemoryStream:
         )
         top_ids = [c.id for c in candidates[: ranking.n_top]]
         cols.touch(pos[: ranking.n_top], now_s)
+        records = self._records
         for record_id in top_ids:
-            self._records[record_id] = replace(self._records[record_id], last_accessed=now)
+            records[record_id] = records[record_id].accessed(now)
         self._access_log.append({"tick": int(tick), "time": format_time(now), "ids": top_ids})
         trace = RetrievalTrace(
             persona=self.persona,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -20,9 +20,11 @@ from town.memory.scoring import Ranking
 __all__ = ["CandidateScore", "RetrievalTrace", "candidates_from"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class CandidateScore:
+class CandidateScore(NamedTuple):
     """One record's score in a retrieval (Park et al. 2023 §4.1).
+
+    A named tuple rather than a dataclass: every retrieval builds k + 5 of them, and a tuple is
+    built about ten times faster (immutable all the same).
 
     Attributes:
         rank: 1-based position in the ranking.
@@ -56,7 +58,7 @@ class CandidateScore:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict of the fields."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return dict(zip(self._fields, self))
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CandidateScore:
@@ -66,7 +68,7 @@ class CandidateScore:
             MemoryStreamError: naming a missing field.
         """
         try:
-            return cls(**{name: d[name] for name in cls.__dataclass_fields__})
+            return cls(*[d[name] for name in cls._fields])
         except KeyError as exc:
             raise MemoryStreamError(f"candidate score: missing field {exc.args[0]!r}") from None
 
@@ -184,23 +186,8 @@ def candidates_from(
         ids, contents, hours, ranking.recency.tolist(), importance, relevance,
         ranking.parts.tolist(), ranking.contributions.tolist(), ranking.total.tolist(),
     )  # fmt: skip
+    n_top = ranking.n_top
     return tuple(
-        CandidateScore(
-            rank=i + 1,
-            id=record_id,
-            content=content,
-            hours=h,
-            recency=recency,
-            importance=imp,
-            relevance=rel,
-            recency_part=part[0],
-            importance_part=part[1],
-            relevance_part=part[2],
-            recency_score=score[0],
-            importance_score=score[1],
-            relevance_score=score[2],
-            total=total,
-            in_top_k=i < ranking.n_top,
-        )
+        CandidateScore(i + 1, record_id, content, h, recency, imp, rel, *part, *score, total, i < n_top)
         for i, (record_id, content, h, recency, imp, rel, part, score, total) in enumerate(rows)
     )

@@ -74,6 +74,7 @@ class MindContext:
     config: Any
     names: dict[str, str]
     _local: threading.local = field(default_factory=threading.local, repr=False)
+    _refs_made: bool = field(default=False, repr=False)
 
     @property
     def tick(self) -> int:
@@ -97,7 +98,9 @@ class MindContext:
             ref = SeqRef()
             buffer.append((event, ref))
             return ref
-        return self.bus.publish(replace(event, data=_resolve(data))).seq
+        # SeqRefs exist only once buffered work has run (a pooled backend); a sequential run
+        # never walks the event data looking for them.
+        return self.bus.publish(replace(event, data=_resolve(data)) if self._refs_made else event).seq
 
     def announce(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> int:
         """Publish an event at once, never held back (a STATUS noticed inside a decision).
@@ -114,6 +117,7 @@ class MindContext:
         Lets several personas decide concurrently (their backend calls overlap) while events
         are published afterwards in a fixed order with :meth:`flush` (docs/design, §3).
         """
+        self._refs_made = True
         self._local.buffer = []
         try:
             return work(), self._local.buffer

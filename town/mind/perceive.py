@@ -17,7 +17,7 @@ from ..persona import Persona
 from .act import doing_sentence
 from .context import MindContext, observing, remember_many
 
-__all__ = ["View", "perceive", "arena_of", "in_sight", "awake"]
+__all__ = ["View", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,29 +69,94 @@ def in_sight(me: View, other: View, radius: int) -> bool:
     return me.arena.count(":") >= 2 or max(abs(other.x - me.x), abs(other.y - me.y)) <= radius
 
 
-def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View]) -> list[View]:
-    """Observe the others visible to ``p``; remember changes; return them nearest first.
+class SightIndex:
+    """The awake personas of a snapshot, bucketed so that finding who is in sight costs O(nearby).
 
-    A persona asleep, or whose routine says it sleeps before its first action, sees nobody.
+    Rooms (three-part arenas) are one bucket each; open ground (the street, a sector's open
+    area) is cut into squares of ``radius`` tiles per arena, and a persona there looks in the
+    3 x 3 squares around its own. Every candidate still passes :func:`in_sight`, so the result is
+    the same as scanning everyone (Park et al. 2023's perception, without its quadratic cost).
+
+    Args:
+        snapshot: persona id -> :class:`View` at the start of the tick.
+        radius: the vision radius in tiles (``perception.vision_radius``).
+    """
+
+    def __init__(self, snapshot: dict[str, View], radius: int):
+        self.radius = max(1, int(radius))
+        self._buckets: dict[tuple, list[View]] = {}
+        for view in snapshot.values():
+            if view.arena and awake(view):
+                self._buckets.setdefault(self._key(view, view.x, view.y), []).append(view)
+
+    def _key(self, view: View, x: int, y: int) -> tuple:
+        if view.arena.count(":") >= 2:
+            return (view.arena,)
+        return (view.arena, x // self.radius, y // self.radius)
+
+    def near(self, me: View) -> list[View]:
+        """Awake personas that may be in sight of ``me`` (a superset; :func:`in_sight` decides)."""
+        if not me.arena:
+            return []
+        if me.arena.count(":") >= 2:
+            return self._buckets.get((me.arena,), [])
+        cx, cy = me.x // self.radius, me.y // self.radius
+        return [v for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                for v in self._buckets.get((me.arena, cx + dx, cy + dy), ())]
+
+
+def look(p: Persona, snapshot: dict[str, View], radius: int, *,
+         index: SightIndex | None = None) -> tuple[list[View], list[dict]]:
+    """What ``p`` sees this tick, without remembering it yet (a pure function of the snapshot).
+
+    Args:
+        p: the persona looking (its ``observed`` says what it already noted of each other).
+        snapshot: persona id -> :class:`View` at the start of the tick.
+        radius: the vision radius in tiles.
+        index: the tick's :class:`SightIndex` of ``snapshot`` (without it, everyone is checked).
 
     Returns:
-        Awake personas (not ``p``) :func:`in_sight` of ``p``, sorted by (distance in tiles, id).
+        (awake personas in sight, nearest first by (distance in tiles, id); the observation
+        memories a change in what they do makes: keyword arguments of ``remember``).
     """
     me = snapshot[p.id]
     if p.asleep or not awake(me):
-        return []
-    radius = ctx.config.perception.vision_radius
+        return [], []
     seen, new = [], []
-    for other in snapshot.values():
+    for other in (snapshot.values() if index is None else index.near(me)):
         if other.id == p.id or not awake(other) or not in_sight(me, other, radius):
             continue
         dist = max(abs(other.x - me.x), abs(other.y - me.y))
         seen.append((dist, other.id, other))
         if other.kind in ("walk", "talk") or p.observed.get(other.id) == other.action:
             continue
-        p.observed[other.id] = other.action
         new.append(dict(kind="observation", subject=other.id,
                         content=doing_sentence(other.name, other.action, other.address)))
+    return [v for _, _, v in sorted(seen)], new
+
+
+def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
+             index: SightIndex | None = None, looked: tuple[list[View], list[dict]] | None = None) -> list[View]:
+    """Observe the others visible to ``p``; remember changes; return them nearest first.
+
+    A persona asleep, or whose routine says it sleeps before its first action, sees nobody.
+
+    Args:
+        p: the persona perceiving.
+        ctx: the mind's context.
+        snapshot: persona id -> :class:`View` at the start of the tick.
+        index: the tick's :class:`SightIndex` of ``snapshot``.
+        looked: :func:`look` already done for ``p`` this tick (the simulation looks for everyone
+            first, to embed the tick's new observations in one batch).
+
+    Returns:
+        Awake personas (not ``p``) :func:`in_sight` of ``p``, sorted by (distance in tiles, id).
+    """
+    seen, new = looked if looked is not None else look(p, snapshot, ctx.config.perception.vision_radius,
+                                                       index=index)
+    views = {v.id: v for v in seen}
+    for item in new:
+        p.observed[item["subject"]] = views[item["subject"]].action
     if observing(ctx):  # the observation ablation perceives nothing into memory
         remember_many(p, ctx, new)  # a tick's observations are rated together
-    return [v for _, _, v in sorted(seen)]
+    return seen
