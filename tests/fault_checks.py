@@ -82,10 +82,10 @@ def crash_at(tick: int) -> None:
 
     decide = act.decide_action
 
-    def crashing(p, ctx):
+    def crashing(p, ctx, *rest):
         if ctx.tick >= tick:
             raise RuntimeError(f"injected bug at tick {ctx.tick}")
-        return decide(p, ctx)
+        return decide(p, ctx, *rest)
 
     import town.simulation
 
@@ -101,10 +101,10 @@ def kill_at(tick: int) -> None:
 
     decide = act.decide_action
 
-    def killing(p, ctx):
+    def killing(p, ctx, *rest):
         if ctx.tick >= tick:
             os.kill(os.getpid(), signal.SIGKILL)
-        return decide(p, ctx)
+        return decide(p, ctx, *rest)
 
     town.simulation.decide_action = killing
 

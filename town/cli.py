@@ -48,6 +48,9 @@ def _add_sim_options(p: argparse.ArgumentParser) -> None:
     m.add_argument("--prompts", metavar="DIR", help="folder of <question>.j2 templates overriding the packaged ones")
     m.add_argument("--no-cache", action="store_true", help="do not use the cache of resolved answers")
     m.add_argument("--model-path", metavar="FILE.gguf", help="GGUF model file (local backend)")
+    p.add_argument("--ablate", metavar="PARTS",
+                   help="switch parts off, comma-separated: reflection, planning, observation "
+                        "(Park et al. 2023 §6.2's ablations); the config key `ablate`")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a configuration key, e.g. --set retrieval.k=5 (repeatable)")
 
@@ -111,6 +114,35 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
                    help="game hours between diffusion samples, besides the start and the end (default 12)")
     s.add_argument("--interview", action="store_true",
                    help="also list every persona's answer to each probe's question at the end")
+    s.add_argument("--battery", action="store_true",
+                   help="ask every persona the interview battery (5 categories x 5 questions), grade "
+                        "the answers against the run and write battery.json")
+    s.add_argument("--at", help="battery: interview time (default: the run's middle, on the hour)")
+    s.add_argument("--backend", choices=["scripted", "openai", "local"],
+                   help="battery: answer with this backend (default: the run's own)")
+    s.add_argument("--model", help="battery: model name on the OpenAI-compatible server")
+    s.add_argument("--base-url", help="battery: OpenAI-compatible API root")
+
+    s = sub.add_parser("compare", help="two runs side by side: first diverging tick, diffusion, attendance, "
+                                       "plans, retrieval overlap, cost")
+    s.add_argument("run_a", help="run file A (e.g. a run)")
+    s.add_argument("run_b", help="run file B (e.g. its fork)")
+    s.add_argument("--json", metavar="FILE", help="also write the full comparison as JSON")
+
+    s = sub.add_parser("study", help="the paper's controlled study: run each condition with one seed, "
+                                     "interview, grade, rank (Park et al. 2023 §6)")
+    _add_sim_options(s)
+    s.add_argument("--hours", type=float, required=True, help="game hours per condition")
+    s.add_argument("--conditions", default="full,no-reflection,no-reflection-planning,"
+                                           "no-observation-reflection-planning",
+                   help="comma-separated: full, or no- and parts joined by '-' (default: the paper's four)")
+    s.add_argument("--out", required=True, help="folder for the runs, study.json and study.png")
+    s.add_argument("--judge-base-url", help="OpenAI-compatible API root of a judge model (optional)")
+    s.add_argument("--judge-model", help="the judge model's name")
+    s.add_argument("--judge-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+                   help="environment variable holding the judge's API key (default OPENAI_API_KEY)")
+    s.add_argument("--quiet", action="store_true", help="no progress bars")
+
     s = sub.add_parser("generate", help="write a new town folder of N generated residents (no model needed)")
     s.add_argument("--personas", type=int, required=True, metavar="N", help="number of residents")
     s.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
@@ -172,6 +204,8 @@ def _overrides(args: argparse.Namespace) -> dict:
         over["backend.name"] = args.backend
     if args.embedder:
         over["embedder"] = args.embedder
+    if getattr(args, "ablate", None) is not None:
+        over["ablate"] = args.ablate
     if getattr(args, "embed_model", None):
         over["backend.embed_model"] = args.embed_model
     for flag, key in (("model", "backend.model"), ("api_key_env", "backend.api_key_env"),
@@ -489,8 +523,115 @@ def cmd_interview(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_battery(args: argparse.Namespace) -> int:
+    """`town evaluate --battery`: ask, grade, print per-category counts, write battery.json."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .battery import interview_backend, run_battery
+    from .recording import RunReader
+
+    with RunReader(args.run) as reader:
+        backend = interview_backend(reader, name=args.backend, model=args.model, base_url=args.base_url)
+    result, path = run_battery(args.run, at=args.at, backend=backend, out_dir=args.out)
+    s = result["summary"]
+    t = Table(title=f"{args.run}: battery at {result['at']} ({result['backend']}"
+                    f"{', ablated: ' + result['ablate'] if result['ablate'] else ''})")
+    for col in ("category", "correct", "wrong", "don't know", "judge only", "accuracy"):
+        t.add_column(col)
+    for name, c in s["categories"].items():
+        acc = "-" if c["accuracy"] is None else f"{c['accuracy']:.0%}"
+        t.add_row(name, str(c["correct"]), str(c["wrong"]), str(c["dont_know"]), str(c["ungraded"]), acc)
+    Console().print(t)
+    Console().print(f"hallucinations: {s['hallucinations']} in {s['answers']} answers "
+                    f"({s['stranger_answers']} about a stranger); written: {path}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """`town compare`: print where two runs part and how their outcomes differ."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from .compare import compare, divergence_text
+    from .recording import RunReader
+
+    with RunReader(args.run_a) as a, RunReader(args.run_b) as b:
+        if a.meta.get("town") != b.meta.get("town"):
+            raise ConfigError(f"{args.run_a} is of {a.meta.get('town')!r} but {args.run_b} of "
+                              f"{b.meta.get('town')!r}; compare runs of one town", field="run_b")
+        report = compare(a, b)
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    console.print(f"A {args.run_a} ({report['a']['ablate'] or 'full'}), B {args.run_b} "
+                  f"({report['b']['ablate'] or 'full'})")
+    console.print(f"first diverging tick: {divergence_text(report)}")
+    t = Table(title="side by side")
+    for col in ("measure", "A", "B"):
+        t.add_column(col)
+    for name, c in report["diffusion"].items():
+        t.add_row(f"{name}: knowing at the end", str(c["a"][-1] if c["a"] else 0), str(c["b"][-1] if c["b"] else 0))
+    for name, g in report["attendance"].items():
+        t.add_row(f"{name}: came / invited", *(f"{len(g[s]['attended'])} / {len(g[s]['invited'])}" for s in "ab"))
+    t.add_row("model requests", str(report["cost"]["a"]["requests"]), str(report["cost"]["b"]["requests"]))
+    t.add_row("tokens", *(str(report["cost"][s]["tokens_in"] + report["cost"][s]["tokens_out"]) for s in "ab"))
+    console.print(t)
+    r = report["retrievals"]
+    mean = "-" if r["mean_jaccard"] is None else f"{r['mean_jaccard']:.3f}"
+    console.print(f"retrievals at the same tick, persona and purpose: {r['matched']}, identical top k "
+                  f"{r['identical']}, mean Jaccard {mean}")
+    if r["first_differing"]:
+        f = r["first_differing"]
+        console.print(f"first differing retrieval: tick {f['tick']} {f['persona']} ({f['purpose']}) "
+                      f"A seq {f['a_seq']} vs B seq {f['b_seq']}, Jaccard {f['jaccard']:.2f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+        console.print(f"written: {args.json}")
+    return 0
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    """`town study`: run, interview and grade each condition; print the table beside the paper's."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .study import condition_ablate, run_study, table_rows
+
+    _hours(args.hours)
+    conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
+    for c in conditions:
+        condition_ablate(c)  # a bad name fails before any run
+    judge = None
+    if args.judge_base_url or args.judge_model:
+        if not (args.judge_base_url and args.judge_model):
+            raise ConfigError("give both --judge-base-url and --judge-model", field="--judge-model")
+        from .judge import Judge
+
+        judge = Judge(args.judge_base_url, args.judge_model, api_key_env=args.judge_api_key_env)
+    if args.ablate:
+        raise ConfigError("the study sets each condition's ablations; drop --ablate", field="--ablate")
+    started = time.perf_counter()
+    study = run_study(args.town, args.hours, conditions, args.out, overrides=_overrides(args), judge=judge,
+                      quiet=args.quiet)
+    t = Table(title=f"{study['town']}, {args.hours:g} game hours, seed {study['seed']}, interviews at "
+                    f"{study['at']} ({time.perf_counter() - started:.0f} s)")
+    for col in ("condition", "self-knowledge", "memory", "plans", "hallucinations", "judge μ ± σ",
+                "paper TrueSkill μ"):
+        t.add_column(col)
+    for row in table_rows(study):
+        t.add_row(*row)
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    console.print(t)
+    console.print(f"paper ({study['paper_citation']}): human-written condition μ {study['paper']['human']['mu']}; "
+                  f"written: {Path(args.out) / 'study.json'}, {Path(args.out) / 'study.png'}")
+    return 0
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """`town evaluate`: interview every persona, print the tables, write report.json + PNG plots."""
+    if args.battery:
+        return cmd_battery(args)
     from rich.console import Console
     from rich.table import Table
 
@@ -503,8 +644,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path(args.run).with_suffix(".evaluation")
     paths = write_report(report, out)
     console = Console(width=None if sys.stdout.isatty() else 140)
+    ablate = report.get("ablate") or ""
     t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours, "
-                    f"answers by the {report['answered_by']} backend")
+                    f"answers by the {report['answered_by']} backend{', ablated: ' + ablate if ablate else ''}")
     for col in ("measure", "start", "end", "paper"):
         t.add_column(col)
     for row in format_summary(report):
@@ -554,7 +696,7 @@ def cmd_generate(args) -> int:
 
 COMMANDS = {"generate": cmd_generate, "stats": cmd_stats, "simulate": cmd_simulate,
             "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview,
-            "evaluate": cmd_evaluate}
+            "evaluate": cmd_evaluate, "study": cmd_study, "compare": cmd_compare}
 
 
 def _terminate(signum, frame) -> None:

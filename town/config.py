@@ -29,6 +29,7 @@ __all__ = [
     "PerceptionConfig",
     "BackendConfig",
     "Config",
+    "ABLATIONS",
     "load_config",
 ]
 
@@ -167,6 +168,10 @@ class BackendConfig:
                  f"must be >= 0 (0: never stop), got {self.max_consecutive_fallbacks}")
 
 
+#: Parts of the architecture a run can switch off (Park et al. 2023 §6.2's ablations).
+ABLATIONS = ("observation", "planning", "reflection")
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Config:
     """The effective configuration of a run.
@@ -177,6 +182,8 @@ class Config:
         embedder: which sentence embedder to use.
         retrieval, reflection, procedures, recording, perception, backend: grouped settings.
         start: game start datetime, or None for the town's own start.
+        ablate: comma-separated parts switched off, a subset of :data:`ABLATIONS` ("" = the
+            full architecture); stored sorted, e.g. "planning,reflection".
     """
 
     seconds_per_tick: int
@@ -189,6 +196,7 @@ class Config:
     perception: PerceptionConfig
     backend: BackendConfig
     start: datetime | None = None
+    ablate: str = ""
 
     def __post_init__(self) -> None:
         _require(
@@ -196,6 +204,16 @@ class Config:
             "seconds_per_tick",
             f"must be > 0, got {self.seconds_per_tick}",
         )
+        parts = {a.strip() for a in self.ablate.split(",") if a.strip()}
+        unknown = sorted(parts - set(ABLATIONS))
+        _require(not unknown, "ablate",
+                 f"unknown part {unknown[0]!r}; allowed: {', '.join(ABLATIONS)}" if unknown else "")
+        object.__setattr__(self, "ablate", ",".join(sorted(parts)))
+
+    @property
+    def ablated(self) -> frozenset[str]:
+        """The parts switched off (empty for the full architecture)."""
+        return frozenset(a for a in self.ablate.split(",") if a)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able nested dict (enums as values, ``start`` as ``"YYYY-MM-DD HH:MM"`` or None)."""

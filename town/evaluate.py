@@ -64,7 +64,8 @@ def evaluate(
         embedder: embedder for the questions (default: the run's, by its meta name).
 
     Returns:
-        ``{"run", "town", "personas", "hours", "answered_by", "moments": [Moment.to_dict()],
+        ``{"run", "town", "personas", "ablate" (parts switched off, "" = none), "hours",
+        "answered_by", "moments": [Moment.to_dict()],
         "diffusion": {probe: metrics.diffusion(...) + {"paper"}}, "density":
         metrics.density(...) + {"question", "paper"}, "attendance": {probe:
         metrics.attendance(...) + {"paper"}}, "cost": metrics.cost(...)}``; ``paper`` is the
@@ -101,6 +102,7 @@ def evaluate(
         "run": str(reader.path),
         "town": reader.meta.get("town"),
         "personas": len(personas),
+        "ablate": reader.summary()["ablate"],
         "hours": spent["hours"],
         "answered_by": getattr(asker.backend, "name", type(asker.backend).__name__),
         "moments": [m.to_dict() for m in when],

@@ -30,6 +30,7 @@ from .mind import (
     decide_action,
     maybe_reflect,
     move,
+    observe,
     perceive,
     plan_day,
     remember,
@@ -120,7 +121,8 @@ class Simulation:
         return {
             "scenario": str(self.scenario.folder), "town": self.scenario.name,
             "personas": {pid: {"name": p.name, "emoji": p.spec.emoji} for pid, p in self.personas.items()},
-            "seed": self.config.seed, "backend": self.backend.name, "embedder": self.embedder.name,
+            "seed": self.config.seed, "ablate": self.config.ablate, "backend": self.backend.name,
+            "embedder": self.embedder.name,
             "config": self.config.to_dict(), "start": self.clock.start.isoformat(sep=" "),
             "seconds_per_tick": self.clock.seconds_per_tick,
             "versions": {"town": __version__}, "map": self.tilemap.to_dict(),
@@ -189,7 +191,8 @@ class Simulation:
         except BaseException:
             sim.close(finished=False)
             raise
-        sim.writer.set_meta(config=config.to_dict(), seed=config.seed, backend=sim.backend.name)
+        sim.writer.set_meta(config=config.to_dict(), seed=config.seed, ablate=config.ablate,
+                            backend=sim.backend.name)
         sim.bus.subscribe(sim.writer.handle)
         return sim
 
@@ -261,8 +264,7 @@ class Simulation:
             targets = fields.get("personas") or "all"
             ids = sorted(self.personas) if targets == "all" else list(targets)
             for pid in ids:
-                remember(self.personas[pid], self.ctx, kind="observation", content=fields["text"],
-                         probe=fields.get("probe"))
+                observe(self.personas[pid], self.ctx, fields["text"], probe=fields.get("probe"))
         self.ctx.publish(EventKind.SCENARIO, None, data)
 
     def whisper(self, persona: str, text: str, *, probe: str | None = None,
@@ -385,14 +387,15 @@ class Simulation:
         if p.id in self.players:  # moved and voiced from the viewer
             return None
         seen = perceive(p, ctx, snapshot, looked=looked)
-        if p.plan_date != ctx.now.date().isoformat() or p.needs_replan:
+        planning = "planning" not in self.config.ablated
+        if planning and (p.plan_date != ctx.now.date().isoformat() or p.needs_replan):
             plan_day(p, ctx)
         maybe_reflect(p, ctx)
         if p.conversation is not None:
             return None
         other = want_to_talk(p, ctx, seen)
         if other is None:
-            decide_action(p, ctx)
+            decide_action(p, ctx, seen)
         return other
 
     def _concurrently(self, jobs: list) -> list:

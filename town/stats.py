@@ -62,7 +62,8 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
     """Accounting of a run's model calls.
 
     Returns:
-        ``{"by_persona_hour": {(persona, "YYYY-MM-DD HH:00"): row}, "by_template": {template: row},
+        ``{"ablate": the parts switched off ("" = none), "by_persona_hour": {(persona,
+        "YYYY-MM-DD HH:00"): row}, "by_template": {template: row},
         "by_day_template": {(game day, template): row}, "procedures_by_day": {(game day, op):
         count}, "total": row, "retry_rate": float, "fallback_rate": float, "importance":
         {"backend": name (and schema dialect), "counts": {1..10: memories so rated}}}`` where a
@@ -96,7 +97,9 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
                 tally(row, e.data)
         for e in reader.events(kinds=[EventKind.PROCEDURE]):
             procedures[(e.time.strftime("%Y-%m-%d"), e.data["op"])] += 1
+        ablate = reader.summary()["ablate"]
     return {
+        "ablate": ablate,
         "by_persona_hour": dict(sorted(by_hour.items())),
         "by_template": dict(sorted(by_template.items())),
         "by_day_template": dict(sorted(by_day.items())),
@@ -115,6 +118,8 @@ def print_stats(run: str | Path) -> None:
 
     s = compute_stats(run)
     console = Console(width=None if sys.stdout.isatty() else 140)
+    if s["ablate"]:
+        console.print(f"{run}: ablated (switched off): {s['ablate']}")
     if not s["total"]["questions"]:
         console.print(f"{run}: no model calls: this run's thinking backend (e.g. the scripted "
                       "default) answers without a language model")

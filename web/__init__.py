@@ -26,6 +26,7 @@ from typing import Any
 
 from flask import Flask
 
+from .compare_views import bp as compare_bp
 from .events import LiveNamespace
 from .extensions import socketio
 from .live import Live, live
@@ -85,5 +86,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["town_live"] = state
     app.register_blueprint(bp)
     app.register_blueprint(replay_bp)
+    app.register_blueprint(compare_bp)
     state.attach()
     return app

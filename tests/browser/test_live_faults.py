@@ -35,10 +35,10 @@ def test_a_failed_tick_shows_failed_and_why(live_town, page, monkeypatch):
     """A bug inside tick 5: the pill says 'failed: RuntimeError: ...' and the page stays."""
     decide = act.decide_action
 
-    def crashing(p, ctx):
+    def crashing(p, ctx, *rest):
         if ctx.tick >= 5:
             raise RuntimeError("injected bug")
-        return decide(p, ctx)
+        return decide(p, ctx, *rest)
 
     monkeypatch.setattr(town.simulation, "decide_action", crashing)
     session = live_town(paused=True)

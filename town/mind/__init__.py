@@ -10,11 +10,11 @@ Parts:
 """
 
 from .act import decide_action, move
-from .context import MindContext, recall, remember, remember_many
+from .context import MindContext, observe, recall, remember, remember_many
 from .converse import Conversation, accept_talk, say_next_line, want_to_talk
 from .perceive import View, perceive
 from .plan import plan_day
 from .reflect import maybe_reflect
 
-__all__ = ["MindContext", "recall", "remember", "remember_many", "perceive", "View", "plan_day", "decide_action",
-           "move", "want_to_talk", "accept_talk", "say_next_line", "Conversation", "maybe_reflect"]
+__all__ = ["MindContext", "recall", "remember", "remember_many", "observe", "perceive", "View", "plan_day",
+           "decide_action", "move", "want_to_talk", "accept_talk", "say_next_line", "Conversation", "maybe_reflect"]

@@ -12,9 +12,9 @@ from ..errors import WorldError
 from ..events import EventKind
 from ..persona import Action, Persona, PlanBlock, Step
 from ..procedures import StepFailure, practice
-from ..thinking.questions import ChoosePlace
+from ..thinking.questions import ChoosePlace, NextAction, PlanItemView
 from ..world.objects import use_of
-from .context import MindContext, rate, recall, remember, seed_for
+from .context import MindContext, observe, rate, recall, seed_for, views
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
 __all__ = ["decide_action", "move", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
@@ -23,6 +23,8 @@ __all__ = ["decide_action", "move", "place_label", "doing_sentence", "MAX_WALK_T
 MAX_WALK_TICKS = 80
 #: Game minutes a persona waits where it is when nowhere is open, before it plans anew.
 STAY_MINUTES = 15
+#: Without a plan (``ablate = "planning"``) an awake action lasts at most this many game minutes.
+UNPLANNED_MINUTES = 15
 
 
 def place_label(address: str) -> str:
@@ -67,7 +69,7 @@ def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> st
         The sector to go to, or None when no other place is open (see :func:`_stay`).
     """
     if not practice.knows_closed(p, ctx, place):
-        remember(p, ctx, kind="observation", content=f"{_sector(place)} is closed.")
+        observe(p, ctx, f"{_sector(place)} is closed.")
     world = ctx.world
     candidates = sorted({":".join(a.split(":")[:2]) for a in world.tilemap.addresses()
                          if a.count(":") >= 1 and world.is_open(a)} - {":".join(place.split(":")[:2])})
@@ -132,7 +134,7 @@ def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decisio
     A busy object is waited for 5 game minutes before the persona plans anew.
     """
     if reason is StepFailure.CLOSED and not practice.knows_closed(p, ctx, step.object):
-        remember(p, ctx, kind="observation", content=f"{_sector(step.object)} is closed.")
+        observe(p, ctx, f"{_sector(step.object)} is closed.")
     practice.step_failed(p, ctx, step, reason)
     p.steps, p.path, p.pending = [], [], None
     tick = ctx.tick
@@ -182,15 +184,21 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
         seen = _seen(p, step)
         if p.observed.get(p.id) != seen:  # the same sentence twice in a row adds nothing
             p.observed[p.id] = seen
-            remember(p, ctx, kind="observation", content=seen, importance=step.importance)
+            observe(p, ctx, seen, importance=step.importance)
     a = p.action
     ctx.publish(EventKind.ACTION, p.id, {
         "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,
         "start": a.start_tick, "end": a.end_tick, "task": a.task, "decision": a.decision})
 
 
-def decide_action(p: Persona, ctx: MindContext) -> None:
-    """If the current action is over, retrieve and choose the next one (or continue a walk)."""
+def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
+    """If the current action is over, retrieve and choose the next one (or continue a walk).
+
+    Args:
+        p: the persona.
+        ctx: the mind's context.
+        seen: the ``View``s the persona perceives this tick (used without a plan).
+    """
     a = p.action
     if a is not None and ctx.tick < a.end_tick and not (a.kind == "walk" and not p.path):
         return
@@ -202,6 +210,9 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
         step = p.pending
         _, seq = recall(p, ctx, step.description, purpose="act")
         _walk_and_start(p, ctx, step, seq)
+        return
+    if "planning" in ctx.config.ablated:
+        _decide_unplanned(p, ctx, seen)
         return
     block = current_block(p, ctx.now)
     # a description naming its building is not told the building again ("... at Hobbs Cafe at
@@ -231,6 +242,48 @@ def decide_action(p: Persona, ctx: MindContext) -> None:
     _walk_and_start(p, ctx, step, seq)
 
 
+def _habit(p: Persona, ctx: MindContext) -> PlanItemView:
+    """The persona file's routine entry for now, with its end as "HH:MM" ("24:00" = midnight)."""
+    now = ctx.now
+    item = p.spec.routine_at(now.hour * 60 + now.minute)
+    end = "24:00" if item.end_minutes >= 1440 else f"{item.end_minutes // 60:02d}:{item.end_minutes % 60:02d}"
+    return PlanItemView(start=f"{item.start_minutes // 60:02d}:{item.start_minutes % 60:02d}", end=end,
+                        description=item.activity, place=item.place, task=item.task)
+
+
+def _decide_unplanned(p: Persona, ctx: MindContext, seen) -> None:
+    """Choose the next action without a plan (Park et al. 2023 §6.2's planning ablation).
+
+    Retrieves for "what should I do now?" and asks NextAction with what the persona perceives
+    and its habit for this hour; an awake action lasts at most :data:`UNPLANNED_MINUTES`, sleep
+    until the habit ends. No PLAN event, no procedure.
+    """
+    records, seq = recall(p, ctx, "what should I do now?", purpose="act")
+    habit = _habit(p, ctx)
+    now = ctx.now
+    h, m = map(int, habit.end.split(":"))
+    left = max(1, h * 60 + m - (now.hour * 60 + now.minute))
+    arena = ":".join(habit.place.split(":")[:3])
+    home = ":".join(p.spec.home.split(":")[:3])
+    objects = tuple(dict.fromkeys([*objects_at(ctx.world, arena), *objects_at(ctx.world, home)]))
+    answer = ctx.backend.ask(NextAction(
+        persona=p.id, persona_name=p.name, persona_summary=p.summary(),
+        seed=seed_for(ctx, p.id, "next_action"), now=f"{now:%H:%M}", habit=habit,
+        seen=tuple(doing_sentence(v.name, v.action, v.address) for v in seen),
+        objects=objects, max_minutes=left if is_sleep(habit.description) else min(UNPLANNED_MINUTES, left),
+        memories=views(records)))
+    step = Step(description=answer.description, object=answer.object, minutes=answer.minutes,
+                task=habit.task or habit.description)
+    if ctx.world.tilemap.has_address(step.object) and not ctx.world.is_open(step.object):
+        place = _open_alternative(p, ctx, step.task, step.object)
+        if place is None:
+            _stay(p, ctx, step.task, seq)
+            return
+        step = Step(description=step.description, object=objects_at(ctx.world, place)[0],
+                    minutes=step.minutes, task=step.task)
+    _walk_and_start(p, ctx, step, seq)
+
+
 def _stay(p: Persona, ctx: MindContext, task: str, decision: int) -> None:
     """Nowhere else is open: wait where the persona is for 15 game minutes, and say so.
 
@@ -240,7 +293,7 @@ def _stay(p: Persona, ctx: MindContext, task: str, decision: int) -> None:
     seen = f"{p.name} is waiting: nowhere is open for {task}."
     if p.observed.get(p.id) != seen:
         p.observed[p.id] = seen
-        remember(p, ctx, kind="observation", content=seen)
+        observe(p, ctx, seen)
     tick = ctx.tick
     p.action = Action(description=f"waiting here: nowhere is open for {task}",
                       address=ctx.world.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="⏳",

@@ -20,7 +20,8 @@ from ..persona import Persona
 from ..thinking.backend import ThinkingBackend
 from ..thinking.questions import MemoryView, RateImportance, RateImportances
 
-__all__ = ["MindContext", "SeqRef", "remember", "remember_many", "rate", "recall", "views", "seed_for"]
+__all__ = ["MindContext", "SeqRef", "remember", "remember_many", "observe", "observing", "rate", "recall", "views",
+           "seed_for"]
 
 
 class SeqRef:
@@ -172,6 +173,26 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         p.importance_acc += record.importance
     ctx.publish(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})
     return record
+
+
+def observing(ctx: MindContext) -> bool:
+    """False when ``ablate`` contains "observation" (Park et al. 2023 §6.2's ablation).
+
+    Then nothing perceived during the run enters memory; the persona file's memories are seeded
+    all the same.
+    """
+    return "observation" not in ctx.config.ablated
+
+
+def observe(p: Persona, ctx: MindContext, content: str, **provenance: Any) -> MemoryRecord | None:
+    """Remember what the persona perceives (an observation), unless observation is switched off.
+
+    Returns:
+        The new record, or None when observation is switched off (:func:`observing`).
+    """
+    if not observing(ctx):
+        return None
+    return remember(p, ctx, kind="observation", content=content, **provenance)
 
 
 def rate(p: Persona, ctx: MindContext, items: list[tuple[str, str]]) -> list[int]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..persona import Persona
 from .act import doing_sentence
-from .context import MindContext, remember_many
+from .context import MindContext, observing, remember_many
 
 __all__ = ["View", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake"]
 
@@ -157,5 +157,6 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
     views = {v.id: v for v in seen}
     for item in new:
         p.observed[item["subject"]] = views[item["subject"]].action
-    remember_many(p, ctx, new)  # a tick's observations are rated together
+    if observing(ctx):  # the observation ablation perceives nothing into memory
+        remember_many(p, ctx, new)  # a tick's observations are rated together
     return seen

@@ -19,7 +19,12 @@ MIN_EVIDENCE = 2
 
 
 def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
-    """Reflect if ``p.importance_acc`` >= the configured threshold; returns whether it did."""
+    """Reflect if ``p.importance_acc`` >= the configured threshold; returns whether it did.
+
+    Never reflects when ``ablate`` contains "reflection" (Park et al. 2023 §6.2).
+    """
+    if "reflection" in ctx.config.ablated:
+        return False
     if p.importance_acc < ctx.config.reflection.threshold or p.asleep:
         return False
     recent = p.stream.last_records(100)

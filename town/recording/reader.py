@@ -129,6 +129,8 @@ class RunReader:
     def summary(self) -> dict[str, Any]:
         """A runs-page row: name, town, personas, game-time span, ticks, size on disk, backend.
 
+        ``ablate`` names the parts switched off ("" for the full architecture).
+
         Times are ``"YYYY-MM-DD HH:MM:SS"`` game time; ``size_bytes`` counts the WAL file too.
         """
         meta = self.meta
@@ -149,6 +151,7 @@ class RunReader:
             "personas": self.personas(),
             "backend": meta.get("backend"),
             "seed": meta.get("seed"),
+            "ablate": meta.get("ablate") or (meta.get("config") or {}).get("ablate") or "",
             "start": times[0],
             "end": times[1],
             "first_tick": first,

@@ -59,6 +59,7 @@ PURPOSES = {
     "plan_day": "plan",
     "decompose_task": "plan",
     "choose_place": "act",
+    "next_action": "act",
     "decide_to_talk": "react",
     "next_line": "chat",
     "summarise_conversation": "chat",

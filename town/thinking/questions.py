@@ -26,6 +26,7 @@ __all__ = [
     "PlanDay",
     "DecomposeTask",
     "ChoosePlace",
+    "NextAction",
     "DecideToTalk",
     "NextLine",
     "SummariseConversation",
@@ -35,6 +36,7 @@ __all__ = [
     "ImportanceAnswer",
     "DayPlanAnswer",
     "StepsAnswer",
+    "StepAnswer",
     "PlaceAnswer",
     "TalkAnswer",
     "LineAnswer",
@@ -319,6 +321,28 @@ class ChoosePlace(Question):
     usual_place: str
     reason: str
     candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class NextAction(Question):
+    """Without a plan (Park et al. 2023 §6.2's planning ablation): what to do now.
+
+    For at most ``max_minutes``, from what the persona sees and the memories retrieved for
+    "what should I do now?".
+
+    ``habit`` is the persona file's routine entry for this hour (a person knows their habits),
+    ``seen`` what it perceives ("Maria Lopez is eating lunch at ..."), ``objects`` the objects
+    at the habit's place and at home, one of which the answer uses.
+    """
+
+    template: ClassVar[str] = "next_action"
+    answer_model: ClassVar[type[BaseModel]] = StepAnswer
+    now: str
+    habit: PlanItemView
+    seen: tuple[str, ...]
+    objects: tuple[str, ...]
+    max_minutes: int
+    memories: tuple[MemoryView, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -37,6 +37,7 @@ from .questions import (
     InsightsAnswer,
     InterviewAnswer,
     LineAnswer,
+    NextAction,
     NextLine,
     PlaceAnswer,
     PlanDay,
@@ -45,6 +46,7 @@ from .questions import (
     Question,
     RateImportance,
     RateImportances,
+    StepAnswer,
     StepsAnswer,
     SummariseConversation,
     SummaryAnswer,
@@ -134,6 +136,20 @@ class ScriptedBackend(ThinkingBackend):
             steps.append(dict(description=f"{verb} ({q.task})", object=obj, minutes=minutes))
             left -= minutes
         return StepsAnswer(steps=steps)
+
+    @_answer.register
+    def _(self, q: NextAction) -> StepAnswer:
+        # No plan: the habit for this hour, at an object a retrieved memory names if any.
+        habit = q.habit.task or q.habit.description
+        at_habit = [o for o in q.objects if o == q.habit.place or o.startswith(q.habit.place + ":")]
+        objects = at_habit or list(q.objects)
+        if "sleep" in q.habit.description.lower():
+            beds = [o for o in objects if "bed" in o.lower()] or objects
+            return StepAnswer(description=q.habit.description, object=beds[0], minutes=q.max_minutes)
+        recalled = [o for o in objects if any(_leaf(o).lower() in m.content.lower() for m in q.memories)]
+        obj = recalled[0] if recalled else objects[random.Random(q.seed).randrange(len(objects))]
+        verb = use_of(_leaf(obj)).verb
+        return StepAnswer(description=f"{verb} ({habit})", object=obj, minutes=q.max_minutes)
 
     @_answer.register
     def _(self, q: ChoosePlace) -> PlaceAnswer:

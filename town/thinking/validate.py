@@ -27,6 +27,7 @@ from .questions import (
     ChoosePlace,
     DecomposeTask,
     Insights,
+    NextAction,
     NextLine,
     PlanDay,
     Question,
@@ -192,6 +193,12 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
                 )
             steps.append(step.model_copy(update={"object": obj}))
         return answer.model_copy(update={"steps": steps})
+    if isinstance(question, NextAction):
+        obj = match_option(answer.object, question.objects)
+        if obj is None:
+            raise InvalidAnswer(f"object: {answer.object!r} is not one of the objects shown")
+        return answer.model_copy(update={"object": obj,
+                                         "minutes": min(answer.minutes, question.max_minutes)})
     if isinstance(question, ChoosePlace):
         place = match_option(answer.place, question.candidates)
         if place is None:

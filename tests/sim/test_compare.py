@@ -1,0 +1,88 @@
+"""`compare` of a run and its forks: the first diverging tick against a fork made at a known tick.
+
+The parent: the_ville, 8 game hours from 07:00 (hashing embedder). Snapshots are taken every
+game hour, so a fork "at 11:00" continues from the snapshot after tick 4 * 360 - 1 = 1439 and
+simulates from tick 1440 (10 game seconds a tick): ticks 0..1439 are copies.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from cli_helpers import run_cli
+
+from town.compare import compare, first_divergence
+from town.recording import RunReader
+
+FORK_TICK = 4 * 3600 // 10
+
+
+@pytest.fixture(scope="module")
+def family(tmp_path_factory):
+    """parent, a fork with other retrieval weights, a fork with the same configuration."""
+    folder = tmp_path_factory.mktemp("compare")
+    parent = folder / "parent.sqlite"
+    done = run_cli("simulate", "--town", "the_ville", "--hours", "8", "--embedder", "hashing", "--out", str(parent),
+                   "--quiet")
+    assert done.returncode == 0, done.stderr
+    out = {"parent": parent}
+    for name, extra in (("weights", ("--set", "retrieval.weights=1,1,3")), ("same", ())):
+        out[name] = folder / f"{name}.sqlite"
+        done = run_cli("fork", str(parent), "--at", "2023-02-13 11:00", "--out", str(out[name]), "--hours", "1",
+                       "--quiet", *extra)
+        assert done.returncode == 0, done.stderr
+    return out
+
+
+def _brute_force(path_a, path_b) -> int | None:
+    """First tick whose frame or non-status events differ, straight from the SQL tables."""
+    def load(path):
+        conn = sqlite3.connect(path)
+        frames = dict(conn.execute("SELECT tick, data FROM frames"))
+        events = {}
+        for tick, kind, persona, data in conn.execute(
+                "SELECT tick, kind, persona, data FROM events WHERE kind != 'status' ORDER BY seq"):
+            events.setdefault(tick, []).append((kind, persona, json.loads(data)))
+        conn.close()
+        return frames, events
+    (fa, ea), (fb, eb) = load(path_a), load(path_b)
+    for tick in range(min(max(fa), max(fb)) + 1):
+        if ea.get(tick) != eb.get(tick) or fa.get(tick) != fb.get(tick):
+            return tick
+    return None
+
+
+def test_fork_with_other_weights_diverges_at_the_fork(family):
+    """The first diverging tick is the brute-force one, and no earlier than the fork."""
+    expected = _brute_force(family["parent"], family["weights"])
+    assert expected is not None and expected >= FORK_TICK
+    with RunReader(family["parent"]) as a, RunReader(family["weights"]) as b:
+        d = first_divergence(a, b)
+        report = compare(a, b)
+    assert d["tick"] == expected
+    assert report["b"]["weights"] == [1.0, 1.0, 3.0]
+    r = report["retrievals"]
+    assert r["first_differing"]["tick"] >= FORK_TICK
+    assert 0 < r["mean_jaccard"] < 1
+    assert set(report["diffusion"]) == {"party", "market_renovation"}
+    assert len(report["diffusion"]["party"]["a"]) == 8 + 1  # hours 0..8
+
+
+def test_fork_with_the_same_config_only_differs_in_length(family):
+    """Same seed and configuration: the fork replays the parent's ticks; it only stops sooner."""
+    with RunReader(family["parent"]) as a, RunReader(family["same"]) as b:
+        d = first_divergence(a, b)
+        last = b.last_tick
+    assert d == {"tick": last + 1, "time": None, "what": "length"}
+
+
+def test_compare_cli(family, tmp_path):
+    """The CLI names the first diverging tick and writes the JSON."""
+    out = tmp_path / "c.json"
+    done = run_cli("compare", str(family["parent"]), str(family["weights"]), "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    expected = _brute_force(family["parent"], family["weights"])
+    assert f"first diverging tick: tick {expected}" in done.stdout
+    assert json.loads(out.read_text())["first_divergence"]["tick"] == expected

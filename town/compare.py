@@ -1,0 +1,171 @@
+"""Two runs side by side: where they part, and how their outcomes differ.
+
+For a run and its fork, or two independent runs of the same town: the first tick whose frame
+or events differ (STATUS events, which say how a process ran rather than what happened, are
+left out); each probe's diffusion curve (personas whose memory leads to the probe by
+provenance, :func:`town.metrics.knowledge`, by game hour); attendance of each gathering; each
+persona's day plans; for the retrievals made at the same tick by the same persona for the same
+purpose, the overlap of the returned memories (Jaccard over their texts, so independent runs
+compare too) and the first that differs; and model cost. Reads both runs; writes neither.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+__all__ = ["first_divergence", "diffusion_curves", "retrieval_overlap", "day_plans", "compare", "divergence_text"]
+
+CHUNK = 360  # ticks read at a time while looking for the first difference
+
+
+def _events_by_tick(reader, start: int, end: int) -> dict[int, list]:
+    out: dict[int, list] = defaultdict(list)
+    for e in reader.events(since_tick=start, until_tick=end):
+        if e.kind.value != "status":
+            out[e.tick].append((e.kind.value, e.persona, json.dumps(e.data, sort_keys=True, default=str)))
+    return out
+
+
+def first_divergence(a, b) -> dict[str, Any] | None:
+    """The first tick whose frame or (non-STATUS) events differ between runs ``a`` and ``b``.
+
+    Returns:
+        ``{"tick", "time", "what": "frame" | "events" | "length"}`` ("length": one run ends
+        there and the other goes on), or None when both hold the same ticks, frames and events.
+    """
+    last_a, last_b = a.last_tick, b.last_tick
+    if last_a is None or last_b is None:
+        return None if last_a == last_b else {"tick": 0, "time": None, "what": "length"}
+    last = min(last_a, last_b)
+    for start in range(0, last + 1, CHUNK):
+        end = min(last, start + CHUNK - 1)
+        fa = {f["tick"]: f for f in a.frames(start, end)}
+        fb = {f["tick"]: f for f in b.frames(start, end)}
+        ea, eb = _events_by_tick(a, start, end), _events_by_tick(b, start, end)
+        for tick in range(start, end + 1):
+            if ea.get(tick, []) != eb.get(tick, []):
+                return {"tick": tick, "time": (fa.get(tick) or fb.get(tick) or {}).get("time"), "what": "events"}
+            if fa.get(tick) != fb.get(tick):
+                return {"tick": tick, "time": (fa.get(tick) or fb.get(tick) or {}).get("time"), "what": "frame"}
+    if last_a != last_b:
+        return {"tick": last + 1, "time": None, "what": "length"}
+    return None
+
+
+def diffusion_curves(reader, probes) -> dict[str, list[int]]:
+    """Probe name -> personas knowing it (by provenance) at the end of each game hour, hour 0 first."""
+    from .metrics import knowledge
+
+    spt = int(reader.meta.get("seconds_per_tick", 10))
+    per_hour = max(1, 3600 // spt)
+    hours = ((reader.last_tick or 0) + 1) // per_hour
+    out = {}
+    for p in probes:
+        onsets = knowledge(reader, p.name)
+        out[p.name] = [sum(o.tick < h * per_hour or (h == 0 and o.tick == 0) for o in onsets.values())
+                       for h in range(hours + 1)]
+    return out
+
+
+def day_plans(reader) -> dict[str, dict[str, list[str]]]:
+    """Persona -> date -> the day plan's blocks as "HH:MM-HH:MM description @ place" (the last plan of the day)."""
+    out: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    for e in reader.events(["plan"]):
+        if e.data.get("level") != "day":
+            continue
+        out[e.persona][e.data["date"]] = [f"{i['start'][11:16]}-{i['end'][11:16]} {i['description']} @ {i['place']}"
+                                          for i in e.data["items"]]
+    return dict(out)
+
+
+def _retrievals(reader) -> dict[tuple, dict[str, Any]]:
+    contents = {pid: {m["id"]: m["content"] for m in reader.memories(pid)} for pid in reader.personas()}
+    seen: dict[tuple, int] = defaultdict(int)
+    out = {}
+    for e in reader.events(["retrieval"]):
+        d = e.data
+        base = (e.tick, e.persona, d["purpose"])
+        key = (*base, seen[base])
+        seen[base] += 1
+        out[key] = {"seq": e.seq, "query": d["query"],
+                    "returned": [contents[e.persona].get(i, f"#{i}") for i in d["returned"]]}
+    return out
+
+
+def retrieval_overlap(a, b) -> dict[str, Any]:
+    """Overlap of the top k of retrievals at the same (tick, persona, purpose, n-th that tick).
+
+    Returns:
+        ``{"matched", "mean_jaccard", "identical", "first_differing": row | None, "differing":
+        [row, ... up to 50]}``; a row is ``{"tick", "persona", "purpose", "a_seq", "b_seq",
+        "jaccard", "only_a", "only_b"}`` (memory texts).
+    """
+    ra, rb = _retrievals(a), _retrievals(b)
+    rows, total, identical = [], 0.0, 0
+    keys = sorted(set(ra) & set(rb))
+    for key in keys:
+        x, y = set(ra[key]["returned"]), set(rb[key]["returned"])
+        jac = len(x & y) / len(x | y) if x | y else 1.0
+        total += jac
+        if ra[key]["returned"] == rb[key]["returned"]:
+            identical += 1
+            continue
+        rows.append({"tick": key[0], "persona": key[1], "purpose": key[2], "a_seq": ra[key]["seq"],
+                     "b_seq": rb[key]["seq"], "query": ra[key]["query"], "jaccard": round(jac, 4),
+                     "only_a": sorted(x - y), "only_b": sorted(y - x)})
+    return {"matched": len(keys), "mean_jaccard": total / len(keys) if keys else None, "identical": identical,
+            "first_differing": rows[0] if rows else None, "differing": rows[:50]}
+
+
+def compare(a, b, *, scenario=None) -> dict[str, Any]:
+    """Everything :mod:`town.compare` measures, for readers ``a`` and ``b``.
+
+    Args:
+        a: a :class:`town.recording.RunReader`.
+        b: another, of the same town.
+        scenario: the town (default: loaded from run ``a``'s meta), for probes and gatherings.
+
+    Returns:
+        ``{"a", "b": {"name", "ablate", "seed", "config"}, "first_divergence", "diffusion":
+        {probe: {"a": [...], "b": [...]}}, "attendance": {probe: {"a", "b"}}, "plans":
+        {persona: {date: {"a": [...], "b": [...]}}}, "retrievals", "cost": {"a", "b"}}``.
+    """
+    from .metrics import attendance, cost
+    from .scenario import load_scenario
+
+    scenario = scenario or load_scenario(a.meta["scenario"])
+
+    def who(r) -> dict[str, Any]:
+        s = r.summary()
+        return {"name": s["name"], "ablate": s["ablate"], "seed": s["seed"], "parent": s["parent"],
+                "weights": (r.meta.get("config") or {}).get("retrieval", {}).get("weights")}
+
+    da, db = diffusion_curves(a, scenario.probes), diffusion_curves(b, scenario.probes)
+    gathering = {}
+    for p in scenario.probes:
+        g = p.gathering
+        if g is None:
+            continue
+        gathering[p.name] = {side: attendance(r, p.name, place=g.place, start=g.start, end=g.end, host=g.host)
+                             for side, r in (("a", a), ("b", b))}
+    pa, pb = day_plans(a), day_plans(b)
+    plans = {pid: {d: {"a": pa.get(pid, {}).get(d, []), "b": pb.get(pid, {}).get(d, [])}
+                   for d in sorted(set(pa.get(pid, {})) | set(pb.get(pid, {})))}
+             for pid in sorted(set(pa) | set(pb))}
+    ca, cb = cost(a), cost(b)
+    return {"a": who(a), "b": who(b), "start": a.meta["start"],
+            "seconds_per_tick": int(a.meta.get("seconds_per_tick", 10)),
+            "first_divergence": first_divergence(a, b),
+            "diffusion": {n: {"a": da[n], "b": db[n]} for n in da},
+            "attendance": gathering, "plans": plans, "retrievals": retrieval_overlap(a, b),
+            "cost": {"a": ca["total"], "b": cb["total"]}}
+
+
+def divergence_text(report: dict[str, Any]) -> str:
+    """"tick N (YYYY-MM-DD HH:MM:SS, events)", or "never", for a report's first divergence."""
+    d = report["first_divergence"]
+    if d is None:
+        return "never"
+    return f"tick {d['tick']} ({d['time'] + ', ' if d['time'] else ''}{d['what']})"

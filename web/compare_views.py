@@ -1,0 +1,69 @@
+"""The study's views (Blueprint ``compare``): two saved runs side by side, and a run's battery.
+
+Pages: ``GET /compare/<a>/<b>`` (:func:`town.compare.compare`); ``GET /battery/<name>``: the
+interview battery written by ``evaluate --battery`` (``<run>.evaluation/battery.json``), each
+answer with its grade and retrieved memories. API: ``GET /api/compare/<a>/<b>`` (404 for an
+unknown or refused name, 422 for a damaged run or runs of different towns) and
+``GET /api/runs/<name>/battery`` (404 when the run has no battery yet). Runs are only read, by
+name through :func:`web.run_files.open_named`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from flask import Blueprint, jsonify, render_template
+
+from town.compare import compare
+
+from .params import fail
+from .run_files import open_named
+
+__all__ = ["bp"]
+
+bp = Blueprint("compare", __name__)
+
+
+@bp.get("/compare/<a>/<b>")
+def compare_page(a: str, b: str):
+    """The comparison page (the data comes from the API)."""
+    with open_named(a), open_named(b):
+        pass  # 404 / 422 before the page is served
+    return render_template("compare.html", a=a, b=b)
+
+
+@bp.get("/api/compare/<a>/<b>")
+def compare_api(a: str, b: str):
+    """:func:`town.compare.compare` of runs ``a`` and ``b``."""
+    with open_named(a) as ra, open_named(b) as rb:
+        if ra.meta.get("town") != rb.meta.get("town"):
+            fail(422, f"{a} is of {ra.meta.get('town')!r} but {b} of {rb.meta.get('town')!r}")
+        return jsonify(compare(ra, rb))
+
+
+def battery_of(name: str) -> dict | None:
+    """The run's ``battery.json`` (``<run>.evaluation/``), or None when there is none."""
+    with open_named(name) as reader:
+        path = Path(reader.path).with_suffix(".evaluation") / "battery.json"
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        fail(422, f"{path}: not a readable battery ({exc})")
+
+
+@bp.get("/api/runs/<name>/battery")
+def battery_api(name: str):
+    """The run's graded interview battery."""
+    result = battery_of(name)
+    if result is None:
+        fail(404, f"run {name} has no battery yet: python run.py evaluate RUN --battery")
+    return jsonify(result)
+
+
+@bp.get("/battery/<name>")
+def battery_page(name: str):
+    """The run's battery: every answer with its grade and the memories it was given."""
+    return render_template("battery.html", name=name, battery=battery_of(name))

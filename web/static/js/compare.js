@@ -1,0 +1,85 @@
+// The comparison page: two saved runs side by side (town.compare via /api/compare/<a>/<b>).
+// Diffusion curves are SVG polylines (A solid, B dashed); a retrieval link opens the inspector
+// on that run's recorded trace.
+
+import { getJSON } from "./api.js";
+import { el, fill, num } from "./dom.js";
+import { Inspector } from "./inspector.js";
+
+const A = document.body.dataset.a;
+const B = document.body.dataset.b;
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+function chart(name, series, personas) {
+  const w = 420, h = 160, pad = 24;
+  const n = Math.max(series.a.length, series.b.length, 2);
+  const x = (i) => pad + (i * (w - 2 * pad)) / (n - 1);
+  const y = (v) => h - pad - (v * (h - 2 * pad)) / Math.max(1, personas);
+  const root = svg("svg", { width: w, height: h, class: "compare-chart", id: `diffusion-${name}`, "aria-label": name });
+  root.append(svg("line", { x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, stroke: "#999" }));
+  for (const [side, dash] of [["a", ""], ["b", "5 4"]]) {
+    const pts = series[side].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    const line = svg("polyline", { points: pts, fill: "none", "stroke-width": 2, class: `curve curve-${side}`,
+      stroke: side === "a" ? "#3d85c6" : "#c65d3d", "data-values": series[side].join(",") });
+    if (dash) line.setAttribute("stroke-dasharray", dash);
+    root.append(line);
+  }
+  const label = svg("text", { x: pad, y: 14, "font-size": 12 });
+  label.textContent = `${name}: A ${series.a.at(-1) ?? 0}, B ${series.b.at(-1) ?? 0} of ${personas}`;
+  root.append(label);
+  return root;
+}
+
+function table(head, rows, attrs = {}) {
+  return el("table", { class: "compare-table", ...attrs }, [
+    el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))),
+    el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, c))))),
+  ]);
+}
+
+async function boot() {
+  const inspectors = {
+    a: new Inspector($("inspector"), { traceUrl: (seq) => `/api/runs/${encodeURIComponent(A)}/retrievals/${encodeURIComponent(seq)}` }),
+    b: new Inspector($("inspector"), { traceUrl: (seq) => `/api/runs/${encodeURIComponent(B)}/retrievals/${encodeURIComponent(seq)}` }),
+  };
+  let r;
+  try {
+    r = await getJSON(`/api/compare/${encodeURIComponent(A)}/${encodeURIComponent(B)}`);
+  } catch (err) {
+    fill($("runs-info"), el("p", { class: "error" }, err.message));
+    return;
+  }
+  const who = (s, x) => `${s}: ${x.name} (${x.ablate || "full"}, seed ${x.seed}${x.parent ? `, fork of ${x.parent}` : ""}, weights ${JSON.stringify(x.weights)})`;
+  fill($("runs-info"), [el("div", {}, who("A", r.a)), el("div", {}, who("B", r.b))]);
+  const d = r.first_divergence;
+  $("divergence").dataset.tick = d ? d.tick : "";
+  $("divergence").textContent = d ? `tick ${d.tick}${d.time ? ` (${d.time})` : ""}: ${d.what}` : "never";
+  const personas = Object.keys(r.plans).length || 1;
+  fill($("diffusion"), Object.entries(r.diffusion).map(([name, s]) => chart(name, s, Math.max(personas, ...s.a, ...s.b))));
+  fill($("attendance"), table(["gathering", "A came / invited", "B came / invited"],
+    Object.entries(r.attendance).map(([n, g]) => [n, `${g.a.attended.length} / ${g.a.invited.length}`, `${g.b.attended.length} / ${g.b.invited.length}`])));
+  const ret = r.retrievals;
+  const link = (side, seq) => el("a", { href: "#", class: "retrieval-link", data: { side, seq },
+    onclick: (e) => { e.preventDefault(); inspectors[side].open(seq); } }, `${side.toUpperCase()} #${seq}`);
+  fill($("retrievals"), [
+    el("p", {}, `${ret.matched} matched, ${ret.identical} with the same top k, mean Jaccard ${num(ret.mean_jaccard)}`),
+    table(["tick", "persona", "purpose", "Jaccard", "A", "B"],
+      ret.differing.map((x) => [String(x.tick), x.persona, x.purpose, num(x.jaccard, 2), link("a", x.a_seq), link("b", x.b_seq)]),
+      { id: "retrieval-rows" }),
+  ]);
+  fill($("plans"), Object.entries(r.plans).flatMap(([pid, days]) => Object.entries(days).map(([day, p]) =>
+    el("div", { class: "plan-pair" }, [el("h3", {}, `${pid} · ${day}`),
+      table(["A", "B"], Array.from({ length: Math.max(p.a.length, p.b.length) }, (_, i) => [p.a[i] || "", p.b[i] || ""]))]))));
+  fill($("cost"), table(["", "questions", "requests", "tokens in", "tokens out", "cache hits"],
+    ["a", "b"].map((s) => [s.toUpperCase(), String(r.cost[s].questions), String(r.cost[s].requests), String(r.cost[s].tokens_in), String(r.cost[s].tokens_out), String(r.cost[s].cache_hits)])));
+  document.body.dataset.ready = "1";
+}
+
+boot();
