@@ -53,7 +53,7 @@ def test_an_endpoint_taken_down_mid_run_loses_no_question(fake_server, api_key, 
         if tick == down_at:
             b.down()
 
-    run_ville(config, run, hours=0.5, during=during)
+    run_ville(config, run, hours=1.2, during=during)  # past 07:30, when the next chunks ask again
     calls = _requests(run)
     with RunReader(run) as reader:
         fallbacks = [e for e in reader.events(kinds=[EventKind.MODEL_CALL])
