@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections import deque
 from pathlib import Path
 
 import pytest
 import yaml
+from map_checks import reachable_from
 
 from cli_helpers import run_cli
 from town.generator import generate_town
@@ -16,17 +16,6 @@ from town.scenario import load_scenario
 def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.glob("*.yaml"))}
 
-
-def _reachable_from(tilemap, start) -> set[tuple[int, int]]:
-    """Every walkable tile joined to ``start`` by 4-neighbour moves (a plain breadth-first search)."""
-    seen, todo = {start}, deque([start])
-    while todo:
-        x, y = todo.popleft()
-        for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if nb not in seen and tilemap.walkable(*nb):
-                seen.add(nb)
-                todo.append(nb)
-    return seen
 
 
 def test_same_seed_same_files_other_seed_other_town(tmp_path):
@@ -49,7 +38,7 @@ def test_a_thousand_residents_make_a_valid_town(tmp_path):
     beds = [p.home for p in town.personas]
     assert len(set(beds)) == 1000
     start = town.tilemap.tiles(town.personas[0].home)[0]
-    region = _reachable_from(town.tilemap, start)
+    region = reachable_from(town.tilemap, start)
     for p in town.personas:
         for place in {p.home, *(r.place for r in p.routine)}:
             assert any(t in region for t in town.tilemap.tiles(place)), (p.id, place)

@@ -2,12 +2,12 @@
 
 import re
 import shutil
-from collections import deque
 from datetime import datetime, time
 from pathlib import Path
 
 import pytest
 import yaml
+from map_checks import reachable_from
 
 from town.errors import ConfigError
 from town.scenario import TOWNS_DIR, EventType, load_scenario
@@ -19,17 +19,6 @@ def ville():
     """The shipped town."""
     return load_scenario("the_ville")
 
-
-def _reachable_from(tilemap, start):
-    """Brute-force flood fill over walkable tiles (reference for reachability)."""
-    seen, todo = {start}, deque([start])
-    while todo:
-        x, y = todo.popleft()
-        for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if nb not in seen and tilemap.walkable(*nb):
-                seen.add(nb)
-                todo.append(nb)
-    return seen
 
 
 def test_the_ville_loads(ville):
@@ -55,7 +44,7 @@ def test_routines_cover_the_day_and_places_are_mutually_reachable(ville):
     """Every routine runs 00:00-24:00 and every place shares one walkable region."""
     tilemap = ville.tilemap
     home = tilemap.tiles(ville.personas[0].home)[0]
-    region = _reachable_from(tilemap, home)
+    region = reachable_from(tilemap, home)
     for p in ville.personas:
         assert p.routine[0].start == time(0, 0) and p.routine[-1].end_minutes == 24 * 60
         assert all(a.end_minutes == b.start_minutes for a, b in zip(p.routine, p.routine[1:]))
