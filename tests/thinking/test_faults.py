@@ -101,7 +101,9 @@ def test_server_down_mid_run_stalls_then_the_run_completes(fake_server, api_key,
     assert states[:2] == ["stalled", "running"], states
     assert states[-1] == "finished"
     refused = [c for c in calls if c.data["outcome"] == "connection_error"]
-    assert len(refused) == 3  # the 3rd stalls; later attempts wait for the probe
+    # The 3rd failure stalls; later attempts wait for the probe. Requests the other personas had
+    # already sent when the 3rd failed fail too (decisions run concurrently, one request each).
+    assert 3 <= len(refused) <= 3 + len(sim.personas) - 1
     assert all(c.tick >= 30 for c in refused)
     assert not [c for c in calls if c.data["outcome"] == "fallback"]
     reached = [c for c in calls if c.data["request"] and c.data["outcome"] != "connection_error"]
