@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from town.thinking.openai_backend import PROBE_MARK, PROBE_WORD
+from town.thinking.openai_backend import CHECK_MARK, CHECK_WORD
 from town.thinking.questions import ImportanceAnswer, ImportancesAnswer, RateImportance, RateImportances
 from town.thinking.scripted import ScriptedBackend
 
@@ -254,7 +254,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
         owner = self.owner
-        probe = str(body.get("messages", [{}])[-1].get("content", "")).startswith(PROBE_MARK)
+        probe = str(body.get("messages", [{}])[-1].get("content", "")).startswith(CHECK_MARK)
         owner.count("probe" if probe else "chat")
         if not self._authorised():
             return
@@ -270,7 +270,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             obeyed = dialect in owner.dialects
         if probe:
-            self._complete(json.dumps({"word": PROBE_WORD if obeyed else "cat"}))
+            self._complete(json.dumps({"word": CHECK_WORD if obeyed else "cat"}))
             return
         arrived = time.monotonic()
         with owner._lock:

@@ -90,7 +90,7 @@ def test_server_down_mid_run_stalls_then_the_run_completes(fake_server, api_key,
             timers.append(threading.Timer(DOWN_S, server.up))
             timers[-1].start()
 
-    sim = run_ville(config, run, hours=1, during=during, probe_interval_s=0.5)
+    sim = run_ville(config, run, hours=1, during=during, recheck_interval_s=0.5)
     for t in timers:
         t.join()
     assert sim.clock.tick == sim.clock.ticks_for(hours=1)

@@ -22,7 +22,7 @@ from town.cli import main
 from town.events import EventKind
 from town.recording import RunReader
 from town.stats import compute_stats
-from town.thinking.openai_backend import PROBE_MARK
+from town.thinking.openai_backend import CHECK_MARK
 
 URL = os.environ.get("TOWN_LLAMA_URL")
 MODEL = os.environ.get("TOWN_LLAMA_MODEL", "smollm2")
@@ -56,7 +56,7 @@ class CountingProxy:
 
             def _forward(self, method: str) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                probe = PROBE_MARK.encode() in body
+                probe = CHECK_MARK.encode() in body
                 if method == "POST" and self.path.rstrip("/").endswith("/chat/completions") and not probe:
                     with proxy.lock:
                         proxy.chat += 1

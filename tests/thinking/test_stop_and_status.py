@@ -69,7 +69,7 @@ def live_run(tmp_path):
     made = []
 
     def start(config):
-        backend = make_backend(config, backoff_s=0.01, probe_interval_s=0.2)
+        backend = make_backend(config, backoff_s=0.01, recheck_interval_s=0.2)
         sim = Simulation(load_scenario("the_ville"), config, backend=backend,
                          run_path=tmp_path / "live.sqlite")
         sim.bind_recorder()

@@ -33,7 +33,7 @@ def run_ville(
     *,
     hours: float,
     cache_path: Path | None = None,
-    probe_interval_s: float = 0.2,
+    recheck_interval_s: float = 0.2,
     during=None,
     before=None,
 ):
@@ -43,7 +43,7 @@ def run_ville(
     ``before(sim)`` once the simulation exists, before its first tick.
     """
     backend = make_backend(
-        config, cache_path=cache_path, backoff_s=0.01, probe_interval_s=probe_interval_s
+        config, cache_path=cache_path, backoff_s=0.01, recheck_interval_s=recheck_interval_s
     )
     sim = Simulation(load_scenario("the_ville"), config, backend=backend, run_path=run_path)
     sim.bind_recorder()

@@ -30,7 +30,7 @@ def make_backend(
     cache_path: str | Path | None = None,
     model_path: str | Path | None = None,
     backoff_s: float = 1.0,
-    probe_interval_s: float = 2.0,
+    recheck_interval_s: float = 2.0,
     check: bool = True,
 ) -> ThinkingBackend:
     """The thinking backend named by ``config.backend``, ready to answer.
@@ -47,7 +47,7 @@ def make_backend(
             ``$TOWN_CACHE_DIR``); unused when ``config.backend.cache`` is false.
         model_path: the GGUF file of the local backend (``--model-path``).
         backoff_s: first retry wait, wall seconds (tests use less).
-        probe_interval_s: wall seconds between probes while stalled.
+        recheck_interval_s: wall seconds between checks while stalled.
         check: run the start-up check (list the server's models / load the GGUF file).
 
     Returns:
@@ -104,9 +104,9 @@ def make_backend(
     recorder = CallRecorder(publish)
     stall = StallGuard(
         threshold=cfg.max_consecutive_failures,
-        probe=model.probe,
+        check_server=model.check_server,
         on_status=recorder.status,
-        probe_interval_s=probe_interval_s,
+        recheck_interval_s=recheck_interval_s,
     )
     backend: ThinkingBackend = RetryingBackend(
         model,

@@ -189,7 +189,7 @@ class ModelBackend(ThinkingBackend):
             ThinkingError: with one clear line naming the cause and the fix.
         """
 
-    def probe(self) -> None:
+    def check_server(self) -> None:
         """Check cheaply that the model answers again (ends a stall); default :meth:`check`.
 
         Raises:

@@ -9,7 +9,7 @@ Each request carries its answer's JSON schema in the server's dialect (``--struc
 :mod:`town.thinking.schema`). Several endpoints (``--base-url`` given more than once) share the
 load: a request goes to the endpoint with the fewest requests in flight, each endpoint holds at
 most ``max_concurrency`` at once (the rest wait here, before their timeout starts), and an
-endpoint that fails is set aside and probed again before it takes requests anew.
+endpoint that fails is set aside and checked again before it takes requests anew.
 """
 
 from __future__ import annotations
@@ -29,28 +29,28 @@ from .model import CallOutcome, Completion, ModelBackend, TransportFailure
 from .prompting import PromptSet
 from .schema import CONSTRAINED, Dialect, request_fields
 
-__all__ = ["OpenAIBackend", "Endpoint", "PROBE_MARK", "PROBE_WORD"]
+__all__ = ["OpenAIBackend", "Endpoint", "CHECK_MARK", "CHECK_WORD"]
 
 #: Placeholder key for servers that need none (llama.cpp, Ollama, vLLM without --api-key).
 _NO_KEY = "not-set"
 
-#: Opens the start-up check's prompt (proxies and test servers tell probes from questions by it).
-PROBE_MARK = "town start-up check."
+#: Opens the start-up check's prompt (proxies and test servers tell checks from questions by it).
+CHECK_MARK = "town start-up check."
 #: The only value the start-up check's schema allows; a model that obeyed the schema says it.
-PROBE_WORD = "zebra-7"
-_PROBE_SCHEMA = {
-    "title": "town_probe",
+CHECK_WORD = "zebra-7"
+_CHECK_SCHEMA = {
+    "title": "town_check",
     "type": "object",
-    "properties": {"word": {"type": "string", "enum": [PROBE_WORD]}},
+    "properties": {"word": {"type": "string", "enum": [CHECK_WORD]}},
     "required": ["word"],
     "additionalProperties": False,
 }
-_PROBE_MESSAGES = [
-    {"role": "system", "content": PROBE_MARK + " Reply with one JSON object and nothing else."},
-    {"role": "user", "content": PROBE_MARK + ' Reply with {"word": "<any animal>"}.'},
+_CHECK_MESSAGES = [
+    {"role": "system", "content": CHECK_MARK + " Reply with one JSON object and nothing else."},
+    {"role": "user", "content": CHECK_MARK + ' Reply with {"word": "<any animal>"}.'},
 ]
 
-#: Wall seconds an endpoint that failed is set aside before it is probed again.
+#: Wall seconds an endpoint that failed is set aside before it is checked again.
 SET_ASIDE_S = 5.0
 
 
@@ -86,7 +86,7 @@ class OpenAIBackend(ModelBackend):
         api_key_env: environment variable holding the key; unset is allowed (local servers).
         timeout_s: wall seconds per request, counted from when it is sent.
         more_base_urls: further endpoints serving the same model; they share the load.
-        structured: a :class:`~town.thinking.schema.Dialect` value, or "auto" (probed by
+        structured: a :class:`~town.thinking.schema.Dialect` value, or "auto" (tried by
             :meth:`check`; JSON mode until then).
         max_concurrency: requests in flight per endpoint, or "auto" (the slot count a llama.cpp
             server reports at ``/props``, else 1).
@@ -170,7 +170,7 @@ class OpenAIBackend(ModelBackend):
             self._cond.notify_all()
 
     def _revive(self, endpoint: Endpoint) -> bool:
-        """Probe a set-aside endpoint whose time is up (GET /models); True if it answers."""
+        """Check a set-aside endpoint whose time is up (GET /models); True if it answers."""
         try:
             endpoint.client.models.list()
         except openai.APIStatusError:
@@ -271,7 +271,7 @@ class OpenAIBackend(ModelBackend):
                 endpoint.slots = _reported_slots(endpoint.base_url) or 1
         self.choose_dialect()
 
-    def probe(self) -> None:
+    def check_server(self) -> None:
         """Check cheaply that the model answers again (ends a stall): the model lists.
 
         Raises:
@@ -328,14 +328,14 @@ class OpenAIBackend(ModelBackend):
                 "(pass one of them with --model)"
             )
 
-    def _probe(self, endpoint: Endpoint, dialect: Dialect) -> Completion:
-        fields = request_fields(dialect, _PROBE_SCHEMA if dialect in CONSTRAINED else None)
-        return self._send(endpoint, [dict(m) for m in _PROBE_MESSAGES], fields, max_tokens=24)
+    def _try_dialect(self, endpoint: Endpoint, dialect: Dialect) -> Completion:
+        fields = request_fields(dialect, _CHECK_SCHEMA if dialect in CONSTRAINED else None)
+        return self._send(endpoint, [dict(m) for m in _CHECK_MESSAGES], fields, max_tokens=24)
 
     def _check_completion(self, endpoint: Endpoint) -> None:
         """One plain completion request: the URL is a chat-completions API and the model answers."""
         try:
-            self._probe(endpoint, Dialect.NONE)
+            self._try_dialect(endpoint, Dialect.NONE)
         except TransportFailure as exc:
             if "HTTP 404" in str(exc):
                 cause = ("answered HTTP 404 to POST /chat/completions; is --base-url the API "
@@ -347,7 +347,7 @@ class OpenAIBackend(ModelBackend):
             raise ThinkingError(f"the model server at {endpoint.where} {cause}") from None
 
     def choose_dialect(self) -> Dialect:
-        """Settle how requests carry the schema: probe each dialect with a one-value enum.
+        """Settle how requests carry the schema: try each dialect with a one-value enum.
 
         A dialect works when the model *obeyed* the schema (its reply names the one allowed
         word), not merely when the server said 200. A dialect the server rejects (HTTP 4xx or
@@ -368,7 +368,7 @@ class OpenAIBackend(ModelBackend):
         seen = []
         for dialect in CONSTRAINED if self.auto else (self.structured,):
             try:
-                reply = self._probe(endpoint, dialect)
+                reply = self._try_dialect(endpoint, dialect)
             except TransportFailure as exc:
                 if exc.outcome in (CallOutcome.CLIENT_ERROR, CallOutcome.SERVER_ERROR):
                     seen.append(f"{dialect.value}: rejected ({exc})"[:120])
@@ -376,8 +376,8 @@ class OpenAIBackend(ModelBackend):
                 raise ThinkingError(
                     f"the model server at {endpoint.where} failed the start-up check ({exc})"
                 ) from None
-            word = _probe_word(reply.text)
-            if word == PROBE_WORD:
+            word = _check_word(reply.text)
+            if word == CHECK_WORD:
                 self.structured = dialect
                 return dialect
             seen.append(f"{dialect.value}: ignored (said {(reply.text or '')[:40]!r})")
@@ -392,7 +392,7 @@ class OpenAIBackend(ModelBackend):
             endpoint.client.close()
 
 
-def _probe_word(text: str | None) -> str | None:
+def _check_word(text: str | None) -> str | None:
     try:
         data = json.loads((text or "").strip())
     except json.JSONDecodeError:

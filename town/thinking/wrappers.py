@@ -3,7 +3,7 @@
 - :class:`CallRecorder` turns every call into a MODEL_CALL event (template, purpose, persona,
   tick, tokens in and out, latency, cache hit, outcome) and keeps running totals.
 - :class:`StallGuard` pauses all calls after N consecutive unavailable-server failures, publishes
-  STATUS "stalled", re-probes the server, and publishes STATUS "running" when it answers again.
+  STATUS "stalled", re-checks the server, and publishes STATUS "running" when it answers again.
   It is the gate every attempt and every wait passes, so :meth:`StallGuard.cancel` (a stop
   request) ends all of them at once with :class:`~town.errors.RunStopped`.
 - :class:`RetryingBackend` retries one question with tenacity backoff (honouring Retry-After,
@@ -193,30 +193,30 @@ class StallGuard:
 
     After ``threshold`` consecutive attempts whose outcome is *unavailable* (timeout, 5xx,
     connection error) the guard is stalled: it publishes STATUS ``{"state": "stalled"}``, and
-    every :meth:`wait` blocks. One waiting thread probes the server every ``probe_interval_s``
-    wall seconds; when a probe succeeds it publishes STATUS ``{"state": "running"}`` and releases
+    every :meth:`wait` blocks. One waiting thread checks the server every ``recheck_interval_s``
+    wall seconds; when a check succeeds it publishes STATUS ``{"state": "running"}`` and releases
     all. The simulation thus pauses mid-tick, keeps everything recorded, and never crashes.
 
     Args:
         threshold: consecutive unavailable attempts that stall (``max_consecutive_failures``).
-        probe: raises when the server does not answer (``ModelBackend.probe``).
+        check_server: raises when the server does not answer (``ModelBackend.check_server``).
         on_status: ``on_status(state, reason)`` publishes a STATUS event
             (``CallRecorder.status``), or None.
-        probe_interval_s: wall seconds between probes while stalled.
+        recheck_interval_s: wall seconds between checks while stalled.
     """
 
     def __init__(
         self,
         *,
         threshold: int,
-        probe: Callable[[], None],
+        check_server: Callable[[], None],
         on_status: Callable[[str, str], None] | None = None,
-        probe_interval_s: float = 2.0,
+        recheck_interval_s: float = 2.0,
     ):
         self.threshold = int(threshold)
-        self.probe = probe
+        self.check_server = check_server
         self.on_status = on_status
-        self.probe_interval_s = float(probe_interval_s)
+        self.recheck_interval_s = float(recheck_interval_s)
         self._cond = threading.Condition()
         self._failures = 0
         self._stalled = False
@@ -267,11 +267,11 @@ class StallGuard:
         self._status(
             "stalled",
             f"{failures} consecutive failed model calls ({outcome.value}); "
-            f"re-probing every {self.probe_interval_s:g} s",
+            f"re-checking every {self.recheck_interval_s:g} s",
         )
 
     def wait(self) -> None:
-        """Return at once unless stalled; else block until a probe succeeds.
+        """Return at once unless stalled; else block until a check succeeds.
 
         Raises:
             RunStopped: after :meth:`cancel` (at once, also while blocked).
@@ -282,14 +282,14 @@ class StallGuard:
                 if not self._stalled:
                     return
                 if self._probing:
-                    self._cond.wait(timeout=self.probe_interval_s)
+                    self._cond.wait(timeout=self.recheck_interval_s)
                     continue
                 self._probing = True
             try:
-                self.probe()
+                self.check_server()
                 ok = True
             except Exception as exc:  # any failure to answer means: still down
-                log.debug("probe failed: %s", exc)
+                log.debug("server check failed: %s", exc)
                 ok = False
             with self._cond:
                 self._probing = False
@@ -300,7 +300,7 @@ class StallGuard:
             if ok:
                 self._status("running", f"the model server answers again after {down:.1f} s")
                 return
-            self.sleep(self.probe_interval_s)
+            self.sleep(self.recheck_interval_s)
 
     def _status(self, state: str, reason: str) -> None:
         if self.on_status is not None:
