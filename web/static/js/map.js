@@ -81,9 +81,11 @@ export class TownMap {
     this.moveMs = ticksPerSecond ? Math.min(400, 1000 / ticksPerSecond) : 40;
   }
 
-  /** Take a frame's persona entries as the new targets (animate: glide there, else jump). */
+  /** Take a frame's persona entries as the new targets (animate: glide there, else jump); the
+   * personas not in it stay as they are, except those in `frame.gone`, which leave. */
   setFrame(frame, animate = true) {
     const now = performance.now();
+    for (const id of frame.gone || []) delete this.state[id];
     for (const [id, p] of Object.entries(frame.personas || {})) {
       const old = this.state[id];
       const pos = old && animate ? this.position(id, now) : { x: p.x, y: p.y };

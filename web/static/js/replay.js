@@ -8,7 +8,8 @@ import { getJSON, withQuery } from "./api.js";
 import { el, fill, gameTime, hhmm, shownName } from "./dom.js";
 import { renderEvaluation } from "./charts.js";
 import { Inspector } from "./inspector.js";
-import { markList, personaList, showClock, updateList } from "./residents.js";
+import { markList, personaList, personaSearch, showClock, updateList } from "./residents.js";
+import { CrowdCounts } from "./crowds.js";
 import { TownMap } from "./map.js";
 import { PersonaPanel } from "./persona_panel.js";
 import { renderLibrary } from "./procedures.js";
@@ -98,6 +99,8 @@ async function boot() {
   };
   map = new TownMap($("map"), run.map, run.personas, { onPick: pick, tip: $("map-tip") });
   personaList(run.personas, pick);
+  personaSearch($("persona-search"), run.personas, pick);
+  const crowds = new CrowdCounts($("crowds"), run.map || {});
   for (const p of run.personas) {
     $("ret-persona").append(el("option", { value: p.id }, shownName(p)));
     $("jump-persona").append(el("option", { value: p.id }, shownName(p)));
@@ -111,6 +114,7 @@ async function boot() {
     map.setFrame(frame, animate);
     showClock(frame);
     updateList(frame);
+    crowds.update(frame.personas, { full: true });
     $("scrubber").value = frame.tick;
     clearTimeout(settleTimer);
     settleTimer = setTimeout(settled, SETTLE_MS);
