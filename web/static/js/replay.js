@@ -109,12 +109,18 @@ async function boot() {
   // -- showing a tick ---------------------------------------------------------------------
   let settleTimer = null;
   let seekTicket = 0;
+  let onScreen = {}; // the personas of the frame shown
   const show = (frame, animate) => {
     state.tick = frame.tick;
-    map.setFrame(frame, animate);
+    // only the personas whose entry differs from the frame on screen are touched
+    const changed = Object.fromEntries(Object.entries(frame.personas).filter(([id, p]) => !sameEntry(onScreen[id], p)));
+    const gone = Object.keys(onScreen).filter((id) => !(id in frame.personas));
+    onScreen = frame.personas;
+    const delta = { tick: frame.tick, time: frame.time, personas: changed, gone };
+    map.setFrame(delta, animate);
     showClock(frame);
-    updateList(frame);
-    crowds.update(frame.personas, { full: true });
+    updateList(delta);
+    crowds.update(changed, { gone });
     $("scrubber").value = frame.tick;
     clearTimeout(settleTimer);
     settleTimer = setTimeout(settled, SETTLE_MS);
@@ -268,6 +274,13 @@ async function boot() {
 function parseTime(text) {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text || "");
   return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] || 0)) : null;
+}
+
+/** Whether two frame entries (flat objects of plain values) are the same. */
+function sameEntry(a, b) {
+  if (!a) return false;
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
 }
 
 function notice(message) {
