@@ -7,7 +7,8 @@
 // the boxes of personas that changed, move, or animate (and what overlaps them) are painted
 // again; a new view, new labels, or changes over most of the town repaint all of it. With more
 // than ANIMATED_SIGNS idle signs on the canvas, the signs stand still (so a sleeping town costs
-// nothing to keep on screen).
+// nothing to keep on screen). In a town of more than CROWDED personas, walkers may be drawn as
+// small as 5 px, without their initials badge, so that a whole-town view is not a heap of them.
 
 import { drawTownLabel, fitText, layoutLabels, overlaps, placeAt, renderTown } from "./townscape.js";
 import { initials, personaColor, shownEmoji, shownName } from "./dom.js";
@@ -20,6 +21,7 @@ const SPEECH_MS = 3500; // a line stays readable this long (wall ms), however fa
 const STEP_MS = 260; // one walking cycle (two steps), wall ms
 const IDLE_FPS = 12; // redraws per second when only idle signs move
 const ANIMATED_SIGNS = 80; // above this many idle signs in view, they stand still
+const CROWDED = 250; // above this many personas, walkers may be drawn smaller (and without badges)
 
 export class TownMap {
   /**
@@ -202,10 +204,9 @@ export class TownMap {
       for (const c of clip) ctx.rect(c.x, c.y, c.w, c.h);
       ctx.clip();
     }
-    ctx.fillStyle = "#a9cf8f";
-    ctx.fillRect(0, 0, this.cssW, this.cssH);
-    ctx.drawImage(this.cache.image, ox, oy, this.map.width * s, this.map.height * s);
-    for (const box of town) if (inClip(box)) drawTownLabel(ctx, box, 0, 0);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(this.backdrop(view, town), 0, 0);
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     const sorted = spots.filter((spot) => inClip(boxes[spot.id])).sort((a, b) => a.y - b.y); // nearer (lower) people in front
     for (const spot of sorted) this.sprite(ctx, spot, s, ox, oy, now);
     for (const box of labels) if (inClip(box)) this.drawLabel(ctx, box);
@@ -219,6 +220,22 @@ export class TownMap {
     if (clip) this.stats.partial += 1;
     if (this.newFrame) { this.stats.framesDrawn += 1; this.newFrame = false; }
     this.stats.ms += performance.now() - t0;
+  }
+
+  /** The ground, the town image and the town's name labels of a view, painted once per view. */
+  backdrop(view, town) {
+    const key = [view.s, view.ox, view.oy, view.w, view.h, this.dpr, JSON.stringify(town.map((b) => [b.text, b.x, b.y]))].join("|");
+    if (this.ground && this.ground.key === key && this.ground.image === view.image) return this.ground.canvas;
+    const canvas = (this.ground && this.ground.canvas) || document.createElement("canvas");
+    canvas.width = this.canvas.width; canvas.height = this.canvas.height;
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.fillStyle = "#a9cf8f";
+    ctx.fillRect(0, 0, this.cssW, this.cssH);
+    ctx.drawImage(view.image, view.ox, view.oy, this.map.width * view.s, this.map.height * view.s);
+    for (const box of town) drawTownLabel(ctx, box, 0, 0);
+    this.ground = { key, image: view.image, canvas };
+    return canvas;
   }
 
   /**
@@ -256,7 +273,8 @@ export class TownMap {
     return { x: left, y: top, w: (cx + r * 2.2 + 8) - left, h: (feetY + r * 0.5 + 4) - top };
   }
 
-  radius(s) { return Math.max(9, s * 0.75); }
+  /** A walker's size in CSS px: at least 9 px, or 5 px in a town of more than CROWDED personas. */
+  radius(s) { return Math.max(this.personas.length > CROWDED ? 5 : 9, s * 0.75); }
 
   sprite(ctx, { id, x, y }, s, ox, oy, now) {
     const p = this.state[id];
@@ -266,7 +284,7 @@ export class TownMap {
     const walking = now < p.t0 + this.moveMs && (p.x !== p.fromX || p.y !== p.fromY);
     const { top } = drawWalker(ctx, cx, feetY, r, {
       id, color: this.colors[id], facing: p.facing, walking: walking || p.kind === "walk",
-      phase: ((now - p.t0) / STEP_MS) % 1, badge: initials(shownName({ id, ...persona })),
+      phase: ((now - p.t0) / STEP_MS) % 1, badge: r >= 7 ? initials(shownName({ id, ...persona })) : null,
       ring: id === this.selected || id === this.follow,
     });
     const sign = idleSign(p.kind, p.action, p.emoji);
