@@ -88,6 +88,7 @@ export class TownMap {
     this.canvas.height = Math.floor(box.height * dpr);
     this.dpr = dpr;
     this.cssW = Math.floor(box.width); this.cssH = Math.floor(box.height);
+    this.last = null; // setting the canvas size cleared it: the next drawing repaints everything
     this.dirty = true;
   }
 
