@@ -222,30 +222,32 @@ class MemoryStream:
         relevance = self._index.relevance(query_embedding)
         cols = self._columns
         now_s = to_seconds(now)
-        hours = (now_s - cols.accessed) / 3600.0
+        ids, importance = cols.ids, cols.importance
         ranking = rank(
-            hours=hours,
-            importance=cols.importance,
+            hours=(now_s - cols.accessed) / 3600.0,
+            importance=importance,
             relevance=relevance,
             created=cols.created,
-            ids=cols.ids,
+            ids=ids,
             weights=weights,
             k=k,
         )
         pos = ranking.positions
+        ids = ids[pos].tolist()
+        records = self._records
         candidates = candidates_from(
             ranking,
-            ids=cols.ids[pos].tolist(),
-            contents=[self._records[int(i)].content for i in cols.ids[pos]],
-            hours=ranking.hours.tolist(),
-            importance=cols.importance[pos].tolist(),
+            ids=ids,
+            contents=[records[i].content for i in ids],
+            importance=importance[pos].tolist(),
             relevance=relevance[pos].tolist(),
         )
-        top_ids = [c.id for c in candidates[: ranking.n_top]]
+        top_ids = ids[: ranking.n_top]
         cols.touch(pos[: ranking.n_top], now_s)
-        records = self._records
+        top = []
         for record_id in top_ids:
-            records[record_id] = records[record_id].accessed(now)
+            records[record_id] = record = records[record_id].accessed(now)
+            top.append(record)
         self._access_log.append({"tick": int(tick), "time": format_time(now), "ids": top_ids})
         trace = RetrievalTrace(
             persona=self.persona,
@@ -255,11 +257,11 @@ class MemoryStream:
             query=query,
             weights=weights,
             k=k,
-            n_scored=len(cols),
+            n_scored=len(relevance),
             query_embedding=query_embedding,
             candidates=candidates,
         )
-        return [self._records[i] for i in top_ids], trace
+        return top, trace
 
     def get_state(self) -> dict[str, Any]:
         """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim."""
