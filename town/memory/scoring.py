@@ -25,7 +25,7 @@ import numpy as np
 
 from town.errors import MemoryStreamError
 
-__all__ = ["RECENCY_DECAY", "RUNNERS_UP", "Ranking", "rank", "check_weights", "check_k"]
+__all__ = ["RECENCY_DECAY", "RUNNERS_UP", "Ranking", "rank", "normalise", "check_weights", "check_k"]
 
 #: Recency decay per game hour (Park et al. 2023 §4.1).
 RECENCY_DECAY = 0.995
@@ -106,6 +106,7 @@ def rank(
     ids: np.ndarray,
     weights: Sequence[float],
     k: int,
+    importance_part: np.ndarray | None = None,
 ) -> Ranking:
     """Score every eligible record and return the top k plus the next runners-up.
 
@@ -125,6 +126,9 @@ def rank(
         ids: ``(n,)`` record ids.
         weights: (recency, importance, relevance) weights, finite, >= 0, not all zero.
         k: records in the top (>= 1); fewer are returned when n < k.
+        importance_part: ``(n,) float64`` :func:`normalise` of ``importance``, when the caller
+            keeps it (the stream does, between writes: importance never changes); computed
+            here when None.
 
     Returns:
         The :class:`Ranking` of the best ``min(n, k + RUNNERS_UP)`` records.
@@ -135,7 +139,9 @@ def rank(
     w = check_weights(weights)
     k = check_k(k)
     n = len(hours)
-    if not len(importance) == len(relevance) == len(created) == len(ids) == n:
+    if not len(importance) == len(relevance) == len(created) == len(ids) == n or (
+        importance_part is not None and len(importance_part) != n
+    ):
         raise MemoryStreamError(
             "rank: hours, importance, relevance, created and ids differ in length"
         )
@@ -157,7 +163,10 @@ def rank(
         low, high = hours.min(), hours.max()
     parts = np.empty((3, n))
     _recency_part(hours, low, high, out=parts[0])
-    _minmax(np.asarray(importance), out=parts[1])
+    if importance_part is None:
+        _minmax(np.asarray(importance), out=parts[1])
+    else:
+        parts[1] = importance_part
     _minmax(np.asarray(relevance), out=parts[2])
     # w * part is the part itself when w is 1 (the product is exact), so skip those products.
     rec, imp, rel = (part if weight == 1.0 else part * weight for part, weight in zip(parts, w))
@@ -184,6 +193,14 @@ def rank(
         contributions=top_parts if w == (1.0, 1.0, 1.0) else top_parts * w,
         total=total[order],
     )
+
+
+def normalise(values: np.ndarray) -> np.ndarray:
+    """``(n,) float64`` min-max normalised ``values`` in [0, 1]; 0.5 for all when max == min."""
+    out = np.empty(len(values))
+    if len(values):
+        _minmax(np.asarray(values), out=out)
+    return out
 
 
 def _minmax(values: np.ndarray, *, out: np.ndarray) -> None:

@@ -26,7 +26,7 @@ from town.memory.record import (
     format_time,
     parse_kind,
 )
-from town.memory.scoring import check_k, check_weights, rank
+from town.memory.scoring import check_k, check_weights, normalise, rank
 from town.memory.trace import RetrievalTrace, candidates_from
 from town.memory.vectors import VectorIndex
 
@@ -51,6 +51,7 @@ class MemoryStream:
         self._index = index
         self._records: dict[int, MemoryRecord] = {}
         self._columns = Columns()
+        self._importance_part: np.ndarray | None = None  # normalised importance, until a write
         self._access_log: list[dict[str, Any]] = []
         self._next_id = 0
 
@@ -127,6 +128,7 @@ class MemoryStream:
         stamps = [to_seconds(r.created) for r in records]
         self._index.add(vectors, ids)
         self._columns.extend(ids, stamps, stamps, [r.importance for r in records])
+        self._importance_part = None
         self._records.update((r.id, r) for r in records)
         self._next_id += len(records)
         return records
@@ -142,6 +144,7 @@ class MemoryStream:
         doomed = np.array(sorted(set(ids)), dtype=np.int64)
         self._index.remove(doomed)
         self._columns.keep(~np.isin(self._columns.ids, doomed))
+        self._importance_part = None
         for record_id in doomed:
             del self._records[int(record_id)]
 
@@ -223,6 +226,8 @@ class MemoryStream:
         cols = self._columns
         now_s = to_seconds(now)
         ids, importance = cols.ids, cols.importance
+        if self._importance_part is None:
+            self._importance_part = normalise(importance)
         ranking = rank(
             hours=(now_s - cols.accessed) / 3600.0,
             importance=importance,
@@ -231,6 +236,7 @@ class MemoryStream:
             ids=ids,
             weights=weights,
             k=k,
+            importance_part=self._importance_part,
         )
         pos = ranking.positions
         ids = ids[pos].tolist()
