@@ -14,16 +14,16 @@ LIMIT = 350
 
 #: Module (path from the repository root) -> why it may be longer than :data:`LIMIT`.
 ALLOWED = {
-    # the command line
+    # the command line and the measures of a recorded run
     "town/cli.py": "to be split: argparse, every command's body, signals, tables",
-
-    # the measures of a recorded run
     "town/metrics.py": "to be split: diffusion, relationships, attendance and cost are four measures",
     "town/interview.py": "to be split: asking from memory as of a time, and the run's own config and backend",
 
-    # the scenario, the configuration and the simulation's wiring
+    # the scenario and the configuration
     "town/scenario.py": "to be split: spec types, YAML checks, reachability, path resolution",
     "town/config.py": "to be split: about 170 lines of typed conversion that pydantic does",
+
+    # the run: simulation, runner, recording
     "town/simulation.py": "to be split: tick loop, scenario events, conversation starts, run wiring, state",
     "town/runner.py": "to be split: threads, pacing, the job queue, status",
     "town/recording/reader.py": "to be split: SQL and decoding, and a memory stream rebuilt as of a moment",
