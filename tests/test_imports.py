@@ -2,10 +2,12 @@
 
 `town/` never imports `web/`, and no import cycle joins its packages or modules (ARCHITECTURE.md,
 Layout). The imports are read with :mod:`ast`, so nothing is imported and no import side effect
-runs. Every import statement counts, wherever it stands: one inside a function or under
-``TYPE_CHECKING`` still ties the two modules together, and a cycle hidden that way is still a
-cycle. Importing ``town.a.b`` runs ``town/a/__init__.py`` first, so a module also depends on its
-packages' ``__init__``.
+runs. Between packages every import statement counts, wherever it stands: one inside a function or
+under ``TYPE_CHECKING`` still ties the two packages together, and a layer that needs another's
+types sits above it. Between modules, what runs counts: an import inside a function does (a
+cycle it hides is still a cycle), one under ``TYPE_CHECKING`` does not (a module may name the
+type of the module that uses it). Importing ``town.a.b`` runs ``town/a/__init__.py`` first, so a
+module also depends on its packages' ``__init__``.
 """
 
 from __future__ import annotations
@@ -41,18 +43,34 @@ def _imported(name: str, path: Path, node: ast.Import | ast.ImportFrom) -> list[
     return [base] + [f"{base}.{alias.name}" for alias in node.names]  # `from pkg import submodule`
 
 
+def _typing_only(tree: ast.Module) -> set[int]:
+    """``id()`` of the import statements under ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (
+                isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+                or isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING"):
+            found |= {id(n) for child in node.body for n in ast.walk(child)
+                      if isinstance(n, ast.Import | ast.ImportFrom)}
+    return found
+
+
 def import_graph(root: Path, top: str) -> nx.DiGraph:
-    """Module -> module it imports, among the modules of ``top``; each edge's ``lines`` says where.
+    """Module -> module it imports, among the modules of ``top``.
 
     An import of ``town.a.b`` is an edge to ``town.a.b`` and to the packages ``town.a`` (whose
     ``__init__`` runs first); a name imported from a module (``from town.a import f``) is an edge
-    to that module only. The top package itself (``town``) is no node.
+    to that module only. The top package itself (``town``) is no node. Each edge has ``lines``
+    (where: ``path:line``) and ``runs`` (True unless every import behind it is under
+    ``TYPE_CHECKING``).
     """
     known = modules(root, top)
     graph = nx.DiGraph()
     graph.add_nodes_from(n for n in known if n != top)
     for name, path in known.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        typing_only = _typing_only(tree)
+        for node in ast.walk(tree):
             if not isinstance(node, ast.Import | ast.ImportFrom):
                 continue
             for target in _imported(name, path, node):
@@ -60,10 +78,18 @@ def import_graph(root: Path, top: str) -> nx.DiGraph:
                 for i in range(2, len(parts) + 1):  # the target and each package above it
                     dotted = ".".join(parts[:i])
                     if dotted in known and dotted != name and not name.startswith(dotted + "."):
-                        where = f"{path.relative_to(root)}:{node.lineno}"
-                        graph.add_edge(name, dotted)
-                        graph.edges[name, dotted].setdefault("lines", set()).add(where)
+                        edge = graph.edges[name, dotted] if graph.has_edge(name, dotted) else None
+                        if edge is None:
+                            graph.add_edge(name, dotted, lines=set(), runs=False)
+                            edge = graph.edges[name, dotted]
+                        edge["lines"].add(f"{path.relative_to(root)}:{node.lineno}")
+                        edge["runs"] = edge["runs"] or id(node) not in typing_only
     return graph
+
+
+def runtime_graph(graph: nx.DiGraph) -> nx.DiGraph:
+    """The module graph without the edges only ``TYPE_CHECKING`` imports make."""
+    return graph.edge_subgraph([(a, b) for a, b, runs in graph.edges(data="runs") if runs])
 
 
 def package_of(module: str) -> str:
@@ -121,6 +147,21 @@ def test_walker_reads_relative_absolute_and_function_level_imports(tmp_path):
     assert set(package_graph(graph).edges) == {("pkg.sub", "pkg.base"), ("pkg.top", "pkg.sub")}
 
 
+def test_a_type_only_import_ties_packages_but_runs_nothing(tmp_path):
+    """``b`` names ``a``'s type under TYPE_CHECKING while ``a`` imports ``b``: a package cycle only."""
+    _write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "from pkg.b import f\n",
+        "pkg/b.py": "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg.a import A\n",
+    })
+    graph = import_graph(tmp_path, "pkg")
+    assert dict(((a, b), runs) for a, b, runs in graph.edges(data="runs")) == {
+        ("pkg.a", "pkg.b"): True, ("pkg.b", "pkg.a"): False}
+    assert cycles_report(runtime_graph(graph)) == []
+    assert cycles_report(package_graph(graph)) == [
+        "['pkg.a', 'pkg.b']: pkg.a -> pkg.b (pkg/a.py:1); pkg.b -> pkg.a (pkg/b.py:4)"]
+
+
 def test_walker_finds_a_cycle_through_a_package_init(tmp_path):
     """``a`` imports ``b.c``, which runs ``b/__init__``, which imports ``a``: one cycle, two packages."""
     _write(tmp_path, {
@@ -162,6 +203,6 @@ def test_no_cycle_among_packages():
 
 @pytest.mark.xfail(strict=True, reason="the split lands next")
 def test_no_cycle_among_modules():
-    """No module of ``town`` reaches itself through its imports (package ``__init__``s included)."""
-    cycles = cycles_report(import_graph(REPO, "town"))
+    """No module of ``town`` reaches itself through the imports that run (``__init__``s included)."""
+    cycles = cycles_report(runtime_graph(import_graph(REPO, "town")))
     assert cycles == [], "\n".join(cycles)
