@@ -105,8 +105,8 @@ def interleaved_ms(methods: dict, repeats: int, every: dict) -> dict[str, float]
 
     Args:
         methods: name -> function to time.
-        repeats: rounds; in each round every method runs once (``every[name]``: only every
-            ``every[name]``-th round, for slow baselines).
+        repeats: rounds; in each round every method runs once, except as ``every`` says.
+        every: name -> n, for slow baselines that run only every n-th round.
     """
     names = list(methods)
     times: dict[str, list[float]] = {name: [] for name in names}
