@@ -143,7 +143,8 @@ def rank(
         importance_part is not None and len(importance_part) != n
     ):
         raise MemoryStreamError(
-            "rank: hours, importance, relevance, created and ids differ in length"
+            "rank: hours, importance (and importance_part), relevance, created and ids differ"
+            " in length"
         )
     if n == 0:
         empty = np.empty((0, 3))
