@@ -11,7 +11,8 @@ opens the live page; after a warm-up the script prints, over ``--seconds``:
 - frames drawn per second (map drawings that showed a new frame), drawings per second, the share
   of them that repainted only what changed, and the mean milliseconds per drawing;
 - the replay page's seek: median and worst wall milliseconds from moving the scrubber to the
-  frame shown, over 10 random ticks of the frames just recorded.
+  frame shown, over 10 random ticks of the frames just recorded (0.6 s apart, after the page's
+  start-up requests have ended).
 
 Usage::
 
@@ -139,8 +140,10 @@ def seek(browser, runs: Path, name: str, ticks: int) -> list[float]:
     try:
         page.goto(f"{server.url}/replay/{name}")
         page.wait_for_function("() => window.townMap && window.townMap.stats.draws > 0", timeout=120000)
+        page.wait_for_load_state("networkidle", timeout=900000)  # the evaluation report it loads once
         out = []
         for tick in random.Random(1).sample(range(1, ticks - 1), 10):
+            page.wait_for_timeout(600)  # a seek's own follow-up requests (panel, retrievals) end
             out.append(page.evaluate("""async (tick) => {
                 const s = document.getElementById('scrubber'), clock = document.getElementById('clock');
                 const t0 = performance.now();
