@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +40,8 @@ sys.path.insert(0, str(ROOT / "tests" / "thinking"))
 from fake_server import FakeOpenAIServer, model_answer  # noqa: E402
 
 from town.config import load_config  # noqa: E402
+from town.events import EventKind  # noqa: E402
+from town.recording.reader import RunReader  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
 from town.simulation import Simulation  # noqa: E402
 from town.stats import compute_stats  # noqa: E402
@@ -80,8 +83,12 @@ class PromptBook:
 
 
 def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict, *,
-        pool_size: int = 4) -> tuple[dict, float, int]:
-    """Simulate ``town`` for ``hours`` against ``servers``; (stats, wall seconds, personas)."""
+        pool_size: int = 4) -> tuple[dict, float, int, list[tuple[int, str]]]:
+    """Simulate ``town`` for ``hours`` against ``servers``.
+
+    Returns:
+        (stats, wall seconds, personas, (tick, persona) of every request sent).
+    """
     over = {
         "embedder": "hashing",
         "backend.name": "openai",
@@ -107,7 +114,10 @@ def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict
         finally:
             sim.close()
         wall = time.perf_counter() - started
-        return compute_stats(path), wall, len(sim.personas)
+        with RunReader(path) as reader:
+            calls = [(e.tick, e.persona) for e in reader.events(kinds=[EventKind.MODEL_CALL])
+                     if e.data["outcome"] != "fallback"]
+        return compute_stats(path), wall, len(sim.personas), calls
 
 
 def part1(book: PromptBook, hours: float, latency: float) -> None:
@@ -116,7 +126,7 @@ def part1(book: PromptBook, hours: float, latency: float) -> None:
     for name, settings in (("new", NEW), ("old", OLD)):
         server = FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency)
         try:
-            stats, wall, personas = run("the_ville", hours, [server], settings)
+            stats, wall, personas, _ = run("the_ville", hours, [server], settings)
         finally:
             server.close()
         total = stats["total"]
@@ -132,23 +142,65 @@ def part1(book: PromptBook, hours: float, latency: float) -> None:
     print(f"{'paper':10}{'':12}{54:12.1f}{26000:12.1f}   (Park et al. 2023's code: calls, tokens)")
 
 
+def in_flight(servers: list[FakeOpenAIServer]) -> tuple[list[float], list[float]]:
+    """Requests in flight, from the servers' own logs.
+
+    Returns:
+        (each server's busy share of the run's wall time, the share of that time with 0, 1, ...,
+        len(servers) requests being worked on across all of them).
+    """
+    spans = [(e["start"], e["end"]) for s in servers for e in s.log]
+    if not spans:
+        return [0.0] * len(servers), [1.0] + [0.0] * len(servers)
+    first, last = min(a for a, _ in spans), max(b for _, b in spans)
+    wall = max(last - first, 1e-9)
+    busy = [sum(e["end"] - e["start"] for e in s.log) / wall for s in servers]
+    edges = sorted([(a, 1) for a, _ in spans] + [(b, -1) for _, b in spans])
+    share = [0.0] * (len(servers) + 1)
+    level, at = 0, first
+    for t, step in edges:
+        share[min(level, len(servers))] += t - at
+        level, at = level + step, t
+    return busy, [x / wall for x in share]
+
+
+def ceiling(calls: list[tuple[int, str]], endpoints: int) -> float:
+    """Best speed-up over one endpoint when every tick waits for its own requests.
+
+    A tick with n requests, c of them one persona's (asked one after another), needs at least
+    max(ceil(n / endpoints), c) request times; one endpoint needs n. Upper bound: it ignores
+    chains that pass from one persona to another (a line, then the listener's rating of it).
+    """
+    ticks: dict[int, Counter] = defaultdict(Counter)
+    for tick, persona in calls:
+        ticks[tick][persona] += 1
+    slots = sum(max(-(-sum(c.values()) // endpoints), max(c.values())) for c in ticks.values())
+    return len(calls) / slots if slots else 1.0
+
+
 def part2(book: PromptBook, hours: float, latency: float) -> None:
     """Smallville against 1, 2 and 4 single-slot endpoints."""
     print(f"\nSmallville, {hours:g} game hour(s), single-slot fake endpoints at {latency:g} s per request:")
-    print(f"{'endpoints':>10}{'requests':>10}{'wall s':>10}{'calls/s':>10}{'speed-up':>10}")
+    print(f"{'endpoints':>10}{'requests':>10}{'wall s':>10}{'CPU s':>8}{'calls/s':>10}{'speed-up':>10}"
+          f"{'ceiling':>9}   busy share per endpoint; share of wall with 0..n in flight")
     base = None
     for n in (1, 2, 4):
         servers = [FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency, slots=1)
                    for _ in range(n)]
+        cpu = time.process_time()
         try:
-            stats, wall, _ = run("smallville", hours, servers, {"backend.max_concurrency": "1"},
-                                 pool_size=8)
+            stats, wall, _, calls = run("smallville", hours, servers, {"backend.max_concurrency": "1"},
+                                        pool_size=8)
+            busy, share = in_flight(servers)
         finally:
             for s in servers:
                 s.close()
+        cpu = time.process_time() - cpu
         rate = stats["total"]["requests"] / wall
         base = base or rate
-        print(f"{n:>10}{stats['total']['requests']:>10}{wall:>10.1f}{rate:>10.2f}{rate / base:>9.1f}x")
+        print(f"{n:>10}{stats['total']['requests']:>10}{wall:>10.1f}{cpu:>8.1f}{rate:>10.2f}"
+              f"{rate / base:>9.2f}x{ceiling(calls, n):>8.2f}x   "
+              + " ".join(f"{b:.2f}" for b in busy) + "; " + " ".join(f"{x:.2f}" for x in share))
 
 
 def main() -> None:

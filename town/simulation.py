@@ -102,6 +102,8 @@ class Simulation:
         pool = int(config.backend.pool_size)
         self._pool = (ThreadPoolExecutor(max_workers=pool, thread_name_prefix="mind")
                       if self.backend.name != "scripted" and pool > 1 else None)
+        if self._pool is not None:  # a job's own independent requests (never nested further)
+            self.ctx.side = ThreadPoolExecutor(max_workers=pool, thread_name_prefix="mind-side")
         self.run_path = None if run_path is None else Path(run_path)
         self.writer = None
         self.interrupted: str | None = None  # why a tick did not complete (then no snapshot)
@@ -508,6 +510,7 @@ class Simulation:
             if self._pool is not None:
                 # a worker stuck in a model request must not hold the process: it is abandoned
                 self._pool.shutdown(wait=self.interrupted is None, cancel_futures=True)
+                self.ctx.side.shutdown(wait=self.interrupted is None, cancel_futures=True)
             self.backend.close()
 
     # ------------------------------------------------------------------ state
