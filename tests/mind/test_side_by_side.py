@@ -12,8 +12,8 @@ from town.mind.context import MindContext
 
 
 def _ctx(side):
-    return MindContext(world=None, backend=None, bus=EventBus(), clock=GameClock(datetime(2023, 2, 13, 7), 10), config=None,
-                       names={}, side=side)
+    return MindContext(world=None, backend=None, bus=EventBus(), clock=GameClock(datetime(2023, 2, 13, 7), 10),
+                       config=None, names={}, side=side)
 
 
 def _jobs(ctx: MindContext, both_running: threading.Barrier | None):
@@ -30,11 +30,11 @@ def _jobs(ctx: MindContext, both_running: threading.Barrier | None):
 
 
 def test_jobs_overlap_and_publish_in_job_order():
+    """Each job waits for the other to start, so the call returns only if they overlapped."""
     seen = []
     with ThreadPoolExecutor(max_workers=2) as side:
         ctx = _ctx(side)
         ctx.bus.subscribe(lambda e: seen.append((e.data["who"], e.data["step"])))
-        # both jobs wait for each other: this returns only if they ran at the same time
         results = ctx.side_by_side(_jobs(ctx, threading.Barrier(2)))
     assert results == ["a", "b"]
     # as if run one after another: all of a's events, then all of b's, numbered in that order
@@ -42,6 +42,7 @@ def test_jobs_overlap_and_publish_in_job_order():
 
 
 def test_inside_held_back_work_the_events_join_the_outer_buffer():
+    """Inside a persona's held-back work, the jobs' events wait with it and keep job order."""
     with ThreadPoolExecutor(max_workers=2) as side:
         ctx = _ctx(side)
         seen = []
@@ -55,6 +56,7 @@ def test_inside_held_back_work_the_events_join_the_outer_buffer():
 
 
 def test_without_threads_the_jobs_run_one_after_another():
+    """A run without a thread pool (the scripted backend) runs them in turn, same events."""
     ctx = _ctx(None)
     order = []
     ctx.bus.subscribe(lambda e: order.append((e.data["who"], e.data["step"])))
