@@ -9,15 +9,21 @@ Two parts:
    Per persona per game hour: questions, requests, tokens in and out, retries and fallbacks,
    then the ratios old / new. Park et al. 2023's code spent about 54 calls and 26k tokens per
    agent per game hour.
-2. **Several endpoints.** Smallville for one game hour against 1, 2 and 4 single-slot fake
-   endpoints (each works on one request at a time, ``--latency`` wall seconds each): calls per
-   second and the speed-up over one endpoint.
+2. **Several endpoints.** Smallville for one game hour (07:00, the scenario's first) against 1,
+   2 and 4 single-slot fake endpoints (each works on one request at a time,
+   ``--endpoint-latency`` wall seconds each): calls per second and the speed-up over one
+   endpoint. Where the parallelism goes: the process's CPU seconds, each endpoint's busy share
+   of the wall time and the share of it with 0, 1, ... requests in flight (from the servers' own
+   logs), and the ceiling the run's ticks allow (:func:`ceiling`).
+3. **Ceilings by hour** (only with ``--part 3``): Smallville from 07:00 at no latency, the
+   ceiling of 4 endpoints over one for each game hour, to see whether the hour of part 2 is
+   typical.
 
 The fake model answers each question as the scripted backend would (tests/thinking/fake_server.py)
 and reports tokens as characters / 4. Usage:
 
     .venv/bin/python benchmarks/model_cost.py [--hours 12] [--latency 0.02]
-        [--endpoint-latency 0.2] [--endpoint-hours 1] [--part 1|2]
+        [--endpoint-latency 0.2] [--endpoint-hours 1] [--ceiling-hours 12] [--part 1|2|3]
 
 Figures only, no assertions.
 """
@@ -183,6 +189,11 @@ def part2(book: PromptBook, hours: float, latency: float) -> None:
     print(f"\nSmallville, {hours:g} game hour(s), single-slot fake endpoints at {latency:g} s per request:")
     print(f"{'endpoints':>10}{'requests':>10}{'wall s':>10}{'CPU s':>8}{'calls/s':>10}{'speed-up':>10}"
           f"{'ceiling':>9}   busy share per endpoint; share of wall with 0..n in flight")
+    warm = FakeOpenAIServer(book.respond, api_key="bench")
+    try:  # one-time costs (templates compiled, modules loaded) must not land on the first run
+        run("smallville", 10 / 3600, [warm], {}, pool_size=8)
+    finally:
+        warm.close()
     base = None
     for n in (1, 2, 4):
         servers = [FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency, slots=1)
@@ -203,6 +214,22 @@ def part2(book: PromptBook, hours: float, latency: float) -> None:
               + " ".join(f"{b:.2f}" for b in busy) + "; " + " ".join(f"{x:.2f}" for x in share))
 
 
+def part3(book: PromptBook, hours: float) -> None:
+    """The ceiling of 4 endpoints over one for each game hour of Smallville (no latency)."""
+    server = FakeOpenAIServer(book.respond, api_key="bench")
+    try:
+        _, _, _, calls = run("smallville", hours, [server], {"backend.max_concurrency": "1"}, pool_size=8)
+    finally:
+        server.close()
+    per_hour = 3600 // load_config(None, {}).seconds_per_tick
+    print(f"\nSmallville, 07:00 + {hours:g} game hours: the ceiling of 4 single-slot endpoints over one "
+          "when every tick waits for its own requests")
+    print(f"{'hour':>6}{'requests':>10}{'ticks asking':>14}{'ceiling':>9}")
+    for h in range(int(hours)):
+        window = [c for c in calls if h * per_hour <= c[0] < (h + 1) * per_hour]
+        print(f"{7 + h:>4}:00{len(window):>10}{len({t for t, _ in window}):>14}{ceiling(window, 4):>8.2f}x")
+
+
 def main() -> None:
     """Parse the options and run the parts."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -211,7 +238,8 @@ def main() -> None:
     ap.add_argument("--endpoint-hours", type=float, default=1.0, help="Smallville game hours, part 2")
     ap.add_argument("--endpoint-latency", type=float, default=0.2,
                     help="wall seconds per request of each single-slot endpoint, part 2")
-    ap.add_argument("--part", type=int, choices=(1, 2), help="run only this part")
+    ap.add_argument("--ceiling-hours", type=float, default=12.0, help="Smallville game hours, part 3")
+    ap.add_argument("--part", type=int, choices=(1, 2, 3), help="run only this part (3 runs only when asked)")
     args = ap.parse_args()
     os.environ[KEY_ENV] = "bench"
     book = PromptBook()
@@ -219,6 +247,8 @@ def main() -> None:
         part1(book, args.hours, args.latency)
     if args.part in (None, 2):
         part2(book, args.endpoint_hours, args.endpoint_latency)
+    if args.part == 3:
+        part3(book, args.ceiling_hours)
 
 
 if __name__ == "__main__":
