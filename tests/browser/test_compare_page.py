@@ -1,6 +1,6 @@
 """The compare page in headless chromium: a run and its fork with other retrieval weights.
 
-Both diffusion curves of each probe are drawn with the API's values, the first diverging tick
+Both diffusion curves of each probe and both density curves are drawn with the API's values, the first diverging tick
 is the API's, and a retrieval link opens the inspector on that run's recorded trace.
 """
 
@@ -48,6 +48,16 @@ def test_compare_page_draws_both_curves_and_opens_the_inspector(server, page):
             assert values == ",".join(str(v) for v in series[side])
             points = page.get_attribute(f"#diffusion-{name} polyline.curve-{side}", "points")
             assert len(points.split()) == len(series[side]) >= 2
+    # density: one point per moment (start and end: the base ends at 10:00, 3 h; the fork at
+    # 10:00 too, 2 h copied + 1 h), the API's values; the fork copies the start, so both curves
+    # begin at the same density
+    den = api["density"]
+    assert den["a"]["hours"] == den["b"]["hours"] == [0, 3]
+    assert den["a"]["density"][0] == den["b"]["density"][0]
+    for side in ("a", "b"):
+        values = page.get_attribute(f"#density-chart polyline.curve-{side}", "data-values")
+        assert [float(v) for v in values.split(",")] == den[side]["density"]
+        assert len(page.get_attribute(f"#density-chart polyline.curve-{side}", "points").split()) == 2
     assert page.get_attribute("#divergence", "data-tick") == str(api["first_divergence"]["tick"])
     assert api["first_divergence"]["tick"] >= 2 * 360  # the fork starts at 09:00, tick 720
     first = api["retrievals"]["differing"][0]
