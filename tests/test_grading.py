@@ -275,7 +275,8 @@ def test_self_knowledge_is_answered_from_the_persona_file(tmp_path, ville):
     assert said[("isabella_rodriguez", 2)] == (
         "I am Isabella Rodriguez. Isabella Rodriguez owns and runs Hobbs Cafe, the cosy coffee shop on the "
         "south side of the Ville's main street.")
-    assert said[("isabella_rodriguez", 4)] == "I am Isabella Rodriguez. Isabella lives in Isabella Rodriguez's apartment."
+    assert said[("isabella_rodriguez", 4)] == (
+        "I am Isabella Rodriguez. Isabella lives in Isabella Rodriguez's apartment.")
     assert said[("klaus_mueller", 3)] == (
         "I am Klaus Mueller. Klaus Mueller studies sociology at Oak Hill College and lives in the college dorm.")
     assert said[("klaus_mueller", 4)] == (

@@ -79,7 +79,8 @@ def density_curve(reader, scenario, *, backend=None, embedder=None) -> dict[str,
     Args:
         reader: the run.
         scenario: its town (the network question).
-        backend: answers (default: the run's own); embedder: embeds (default: the run's).
+        backend: answers (default: the run's own).
+        embedder: embeds the questions (default: the run's own).
 
     Returns:
         ``{"hours": [game hours since start], "density": [2|E| / (N(N-1))], "edges": [|E|]}``, one
