@@ -12,7 +12,7 @@ const ordered = (cats) => [...Object.keys(LABELS).filter((c) => c in cats), ...O
 function grades(battery) {
   const cats = battery.summary.categories;
   return el("table", { class: "compare-table", id: "battery-grades" }, [
-    el("thead", {}, el("tr", {}, ["category", "correct", "wrong", "don't know", "judge only", "accuracy"].map((h) => el("th", {}, h)))),
+    el("thead", {}, el("tr", {}, ["category", "right", "wrong", "don't know", "judge", "accuracy"].map((h) => el("th", {}, h)))),
     el("tbody", {}, ordered(cats).map((c) => [c, cats[c]]).map(([c, g]) => el("tr", { data: { category: c } }, [
       el("td", {}, LABELS[c] || c), el("td", {}, String(g.correct)), el("td", {}, String(g.wrong)),
       el("td", {}, String(g.dont_know)), el("td", {}, String(g.ungraded)),
