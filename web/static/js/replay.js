@@ -1,11 +1,12 @@
 // The replay page: the live page's map and panels driven by a run file through the JSON API
 // (/api/runs/<name>/...): a timeline scrubber over ticks, play/pause/speed, jump to a game time
 // or to the next/previous conversation or reflection, the persona panel and the retrieval list as
-// of the scrubbed tick, the retrieval inspector with the weight lab, the town procedure library
-// and the evaluation charts. The position is kept in the URL (#t=<tick>&p=<persona>).
+// of the scrubbed tick, the retrieval inspector with the weight lab, the town procedure library,
+// the evaluation charts and the interview battery. The position is kept in the URL (#t=<tick>&p=<persona>).
 
 import { getJSON, withQuery } from "./api.js";
 import { el, fill, gameTime, hhmm, shownName } from "./dom.js";
+import { noBattery, renderBattery } from "./battery.js";
 import { renderEvaluation } from "./charts.js";
 import { Inspector } from "./inspector.js";
 import { markList, personaList, personaSearch, showClock, updateList } from "./residents.js";
@@ -255,6 +256,8 @@ async function boot() {
     evaluation.report = report;
     renderEvaluation($("evaluation"), report, names, state.tick / ticksPerHour);
   }).catch((err) => fill($("evaluation"), el("p", { class: "muted" }, `no evaluation: ${err.message}`)));
+  getJSON(`${BASE}/battery`).then((battery) => renderBattery($("battery-panel"), battery, names))
+    .catch((err) => noBattery($("battery-panel"), RUN, err.message));
 
   // -- start where the URL says -----------------------------------------------------------
   const hash = new URLSearchParams(window.location.hash.slice(1));
