@@ -129,3 +129,18 @@ def test_packaged_tokenizer_is_bert_uncased_wordpiece():
     tokenizer.no_padding()  # the file pads to 128; the embedder pads each batch to its longest
     assert tokenizer.encode("Hello, WORLD!").ids == [101, 7592, 1010, 2088, 999, 102]
     assert tokenizer.encode("gentrification").tokens == ["[CLS]", "gen", "##tri", "##fication", "[SEP]"]
+
+
+def test_minilm_batches_by_length_give_each_text_its_own_vector_in_order():
+    """A list longer than one batch runs in length-sorted batches, yet row i is text i's vector.
+
+    Bit for bit what the text gets when run alone (the reference: one model run per text).
+    """
+    texts = ["Klaus is reading about urban gentrification at the library table of Oak Hill College",
+             "hi", "Isabella is brewing coffee", "", "Maria is taking a shower.",
+             "Sam is going for a jog around the park near the pharmacy and the supply store"]
+    alone = MiniLMEmbedder()
+    reference = np.vstack([alone.embed([t]) for t in texts])
+    batched = MiniLMEmbedder(batch=2).embed(texts)
+    np.testing.assert_array_equal(batched, reference)
+    assert MiniLMEmbedder(batch=64).embed([]).shape == (0, 384)

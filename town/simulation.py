@@ -232,7 +232,8 @@ class Simulation:
         A relationship from the persona file is long-known background, not news: it is written
         with importance ``RELATIONSHIP_IMPORTANCE`` instead of being rated.
         """
-        for p in self.personas.values():
+        seeded = {}
+        for pid, p in self.personas.items():
             items = [dict(kind=getattr(m, "kind", "observation") or "observation", content=m.content,
                           importance=m.importance, probe=m.probe) for m in p.spec.memories]
             for rel in getattr(p.spec, "relationships", ()) or ():
@@ -240,7 +241,12 @@ class Simulation:
                 items.append(dict(kind="observation", subject=rel.persona,
                                   content=_relationship_sentence(other, rel.description),
                                   importance=RELATIONSHIP_IMPORTANCE))
-            remember_many(p, self.ctx, items)  # the rest rated in one request per persona
+            seeded[pid] = items
+        every = [item for items in seeded.values() for item in items]
+        self._embed_ahead([item["content"] for item in every],
+                          [item["content"] for item in every if item.get("importance") is None])
+        for pid, items in seeded.items():
+            remember_many(self.personas[pid], self.ctx, items)  # the rest rated in one request per persona
 
     # ------------------------------------------------------------------ the tick
     def _fire_scenario_events(self) -> None:
@@ -334,7 +340,8 @@ class Simulation:
         sight = SightIndex(snapshot, radius)
         looks = {pid: look(p, snapshot, radius, index=sight) for pid, p in self.personas.items()
                  if pid not in self.players}
-        self._embed_ahead([item["content"] for _, new in looks.values() for item in new])
+        observed = [item["content"] for _, new in looks.values() for item in new]
+        self._embed_ahead(observed, observed)
         with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
             wanted = self._concurrently([lambda p=p: self._decide(p, snapshot, looks.get(p.id))
                                          for p in self.personas.values()])
@@ -371,19 +378,23 @@ class Simulation:
             self.snapshot(tick)
         return self.clock.tick
 
-    def _embed_ahead(self, texts: list[str]) -> None:
-        """Embed a tick's new observations of every persona in one batch, before anyone decides.
+    def _embed_ahead(self, texts: list[str], rated: list[str]) -> None:
+        """Embed memories every persona is about to write, in one batch, before any is written.
 
-        Only fills the embedding caches (the stream's embedder's, and the scripted importance
-        rater's): each persona then writes and rates its own memories in its own turn as before,
-        so what a decision can retrieve does not change, but the model runs once per tick instead
-        of once per persona.
+        Used for a tick's new observations (before anyone decides) and for the seeded memories
+        (before the first is written). Only fills the embedding caches (the stream's embedder's,
+        and the scripted importance rater's): each persona then writes and rates its own memories
+        in its own turn as before, so what a decision can retrieve does not change, but the
+        model runs once instead of once per persona.
+
+        Args:
+            texts: contents of the memories to be written.
+            rated: those of them whose importance will be rated.
         """
-        if not texts:
-            return
-        self.embedder.embed(sorted(set(texts)))
-        if self.backend.name == "scripted":
-            importance.prepare(texts)
+        if texts:
+            self.embedder.embed(sorted(set(texts)))
+        if rated and self.backend.name == "scripted":
+            importance.prepare(rated)
 
     def _decide(self, p: Persona, snapshot: dict[str, View], looked):
         """One persona's decisions on the tick's snapshot (``looked``: its :func:`look` result).

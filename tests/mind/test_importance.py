@@ -52,3 +52,34 @@ def test_the_scripted_backend_rates_with_the_embedded_rater():
     assert ask(MUNDANE[0], "observation") <= 3
     assert ask(LIFE_EVENTS[0], "whisper") >= 7
     assert ask(PARTY, "observation") >= 6
+
+
+def test_scripted_batch_rating_runs_the_model_once_and_rates_as_single_requests(monkeypatch):
+    """RateImportances on the scripted backend embeds its texts in one model run.
+
+    The reference: each text rated alone (one model run each) through a separate, fresh cache.
+    """
+    import town.importance as importance
+    from town.embedding import CachedEmbedder, MiniLMEmbedder
+    from town.thinking.questions import RateImportances
+    from town.thinking.scripted import ScriptedBackend
+
+    items = (("observation", "Klaus Mueller is washing the dishes at the sink."),
+             ("chat", 'Maria Lopez told me: "I was fired from my job today."'),
+             ("whisper", "My grandmother passed away last night."))
+    alone = CachedEmbedder(MiniLMEmbedder())
+    monkeypatch.setattr(importance, "shared_minilm", lambda: alone)
+    reference = [rate(content, kind) for kind, content in items]
+
+    runs = []
+    model = MiniLMEmbedder()
+    real = model.embed
+    monkeypatch.setattr(model, "embed", lambda texts: runs.append(list(texts)) or real(texts))
+    batched = CachedEmbedder(model)
+    monkeypatch.setattr(importance, "shared_minilm", lambda: batched)
+    answer = ScriptedBackend().ask(RateImportances(persona="maria_lopez", persona_name="Maria Lopez",
+                                                   persona_summary="", items=items))
+    assert list(answer.ratings) == reference
+    # the heard memory is rated by what was said (its quoted statement), all in one run
+    assert runs == [sorted(["Klaus Mueller is washing the dishes at the sink.",
+                            "I was fired from my job today.", "My grandmother passed away last night."])]

@@ -162,3 +162,36 @@ def test_fit_minutes_repeats_or_cuts_keeping_step_lengths(minutes, expected):
         ProcedureStep(description="b", object="x", minutes=5),
     ]
     assert [s.minutes for s in practice.fit_minutes(steps, minutes)] == expected
+
+
+def test_anonymise_with_a_large_roster_equals_scrubbing_every_persona():
+    """With 400 other personas the result is the naive scrub over every one of them (reference:
+    each home part replaced, then each whole-word name or name word, in roster order)."""
+    import re
+
+    from town.procedures import Procedure, home_of
+
+    others = [(f"Quinn{i:03d} Larsen{i:03d}", f"w:{i:03d} Birch Lane:Quinn{i:03d} Larsen{i:03d}'s room:bed")
+              for i in range(400)]
+    others[150] = KLAUS
+    others.append(("Ann Lee", "w:Lee house:kitchen:stove"))
+    texts = ["cook for Klaus and Quinn007 at w:007 Birch Lane:Quinn007 Larsen007's room",
+             "Ann visits Anne and Isabella at the_ville:Isabella Rodriguez's apartment, Lee too",
+             "no names here, code 20230213"]
+
+    def reference(text: str) -> str:
+        for (name, home), (p_name, p_home) in ((ISABELLA, ("persona", "home")),
+                                               *((o, ("other", "other_home")) for o in others)):
+            text = text.replace(home_of(home, name), "{" + p_home + "}")
+            words = [re.escape(name)] + [re.escape(w) for w in name.split() if len(w) > 2]
+            text = re.sub(r"\b(?:" + "|".join(words) + r")\b", "{" + p_name + "}", text)
+        return re.sub(r"(?<![{\w])\d{4,}(?![\w}])", "{number}", text)
+
+    proc = Procedure(name=texts[0], when=texts[1], created=datetime(2023, 2, 13),
+                     last_used=datetime(2023, 2, 13),
+                     steps=tuple(ProcedureStep(description=t, object=t, minutes=5) for t in texts))
+    shared = anonymise(proc, owner=ISABELLA, others=others)
+    assert shared.name == reference(texts[0]) == "cook for {other} and {other} at {other_home}"
+    assert shared.when == reference(texts[1]) == "{other} visits Anne and {persona} at {home}, {other} too"
+    for step, text in zip(shared.steps, texts):
+        assert step.description == step.object == reference(text)

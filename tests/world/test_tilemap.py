@@ -190,3 +190,18 @@ def test_tiled_json_map_loads_like_yaml(tmp_path, tiny):
         for y in range(6):
             assert m.address_at(x, y) == tiny.address_at(x, y), (x, y)
     assert m.capacity("w:house:hall:table") == 2
+
+
+@pytest.mark.parametrize("town", ["the_ville", "smallville"])
+def test_places_and_objects_under_match_a_scan_of_every_address(town):
+    """The indexed look-ups equal a scan of all addresses (the reference), for every address."""
+    from pathlib import Path
+
+    m = load_tilemap(Path(__file__).resolve().parents[2] / "personas" / town / "map.yaml")
+    every = m.addresses()
+    assert m.places() == tuple(a for a in every if len(a.split(":")) in (2, 3))
+    objects = [a for a in every if len(a.split(":")) == 4]
+    assert len(objects) > 20
+    for place in (m.world, *every, "", "nowhere", f"{m.world}:nowhere"):
+        scan = tuple(sorted(o for o in objects if o.startswith(place + ":")))
+        assert m.objects_under(place) == scan, place

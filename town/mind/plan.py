@@ -62,7 +62,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     answer = ctx.backend.ask(PlanDay(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
-        memories=views(records), places=tuple(a for a in addresses if a.count(":") in (1, 2))))
+        memories=views(records), places=ctx.world.tilemap.places()))
     p.plan = [PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
                         place=i.place, task=i.task) for i in answer.day(routine)]
     p.plan_date = today.isoformat()
@@ -93,8 +93,7 @@ def objects_at(world, place: str) -> list[str]:
     """Object addresses (4 parts) at or under ``place``; ``[place]`` if it is one or has none."""
     if place.count(":") >= 3:
         return [place]
-    objs = sorted(a for a in world.tilemap.addresses() if a.count(":") == 3 and a.startswith(place + ":"))
-    return objs or [place]
+    return list(world.tilemap.objects_under(place)) or [place]
 
 
 def chunk_minutes(p: Persona, ctx: MindContext, block: PlanBlock, place: str) -> int:

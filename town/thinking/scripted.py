@@ -16,7 +16,7 @@ from functools import singledispatchmethod
 
 from pydantic import BaseModel
 
-from ..importance import rate
+from ..importance import prepare, rate
 from ..procedures.generalise import generalise_text
 from ..textevent import absolute_days, place_names
 from ..world.objects import mentions, names, use_of
@@ -90,7 +90,9 @@ class ScriptedBackend(ThinkingBackend):
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
     def _(self, q: RateImportances) -> ImportancesAnswer:
-        # the per-memory rule for each: a batch rates exactly as single requests would
+        # the per-memory rule for each: a batch rates exactly as single requests would, with
+        # its texts embedded in one model run first (a text's vector is the same in any batch)
+        prepare([content for _, content in q.items])
         ratings = [self._answer(RateImportance(persona=q.persona, persona_name=q.persona_name,
                                                content=content, kind=kind)).importance
                    for kind, content in q.items]

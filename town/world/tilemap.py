@@ -48,6 +48,16 @@ class TileMap:
         self._capacity: dict[str, int] = {}
         self._order: list[str] = []
         self._assign(spec, Fields(file))
+        self._addresses = tuple(self._order)
+        self._places = tuple(a for a in self._order if a.count(SEPARATOR) in (1, 2))
+        self._objects_under: dict[str, list[str]] = {}
+        for obj in self._order:
+            parts = obj.split(SEPARATOR)
+            if len(parts) == 4:
+                for depth in range(1, 4):
+                    self._objects_under.setdefault(SEPARATOR.join(parts[:depth]), []).append(obj)
+        for objs in self._objects_under.values():
+            objs.sort()
         self._tiles: dict[str, list[Tile]] = {}
         for (x, y), address in sorted(self._address.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             parts = address.split(SEPARATOR)
@@ -132,7 +142,19 @@ class TileMap:
 
     def addresses(self) -> tuple[str, ...]:
         """All sector, arena and object addresses, in the map file's order."""
-        return tuple(self._order)
+        return self._addresses
+
+    def places(self) -> tuple[str, ...]:
+        """The sector and arena addresses, in the map file's order (no objects)."""
+        return self._places
+
+    def objects_under(self, address: str) -> tuple[str, ...]:
+        """Object addresses under ``address`` (the world, a sector or an arena), sorted.
+
+        Looked up in an index built with the map, so a town's size does not slow it; ``()``
+        for an object, an unknown address, or a place without objects.
+        """
+        return tuple(self._objects_under.get(address, ()))
 
     def is_object(self, address: str) -> bool:
         """True if ``address`` names a game object."""
