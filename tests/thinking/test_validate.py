@@ -135,6 +135,17 @@ def test_placeholder_text_is_no_answer(reply):
         parse_answer(PLAN, reply)
 
 
+def test_a_field_holding_its_own_name_is_no_answer():
+    """SmolLM2 answered "Do you start a conversation?" with {"talk": true, "reason": "reason"}."""
+    from town.thinking.questions import DecideToTalk
+
+    q = DecideToTalk(**BASE, other="klaus_mueller", other_name="Klaus Mueller",
+                     other_action="reading", own_action="studying")
+    with pytest.raises(InvalidAnswer, match="placeholder"):
+        parse_answer(q, '{"talk": true, "reason": "Reason."}')
+    assert parse_answer(q, '{"talk": true, "reason": "a reason to ask him"}').talk
+
+
 def test_echoes_of_the_prompts_instructions_are_no_answer():
     """Prompt text saved as an answer (a procedure's "when") is invalid; the model's own is fine."""
     from town.thinking.questions import GeneraliseProcedure
