@@ -36,11 +36,12 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 
 pytestmark = [
     pytest.mark.slow,
-    # On an idle 2-core machine the server evaluates a prompt at about 4.7 ms a token and writes
-    # an answer under its schema at about 30 ms a token (decoding and grammar-checked sampling,
-    # from its own timings in CI's runs); 30 game minutes of the_ville are about 20-50 requests,
-    # 8-25k prompt tokens and 0.5-3k answer tokens: 1.5-3.5 minutes. The ceiling is for a
-    # machine busy with other jobs, where generation runs 10-50 times slower.
+    # On an idle 2-core machine the server reads a prompt at about 4.7 ms a token and writes an
+    # answer under its schema at about 30 ms a token (decoding plus grammar-checked sampling; its
+    # own timings in CI's runs). 30 game minutes of the_ville took 12 requests, ~7.9k uncached
+    # prompt tokens and 536 answer tokens (about 55 s of server time); an earlier run whose
+    # personas talked took 52 requests, 27k and 2.6k (about 3.5 minutes). The ceiling is for a
+    # machine busy with other jobs, where answers come 10-50 times slower.
     pytest.mark.timeout(900),
     pytest.mark.skipif(not URL and not IN_CI, reason="no model server: run scripts/ci_llama_server.sh"),
 ]
