@@ -48,9 +48,9 @@ MUTATIONS = (
     Mutation("a talk decision that ignores memories", "town/mind/converse.py",
              "memories=views(_tellable(p, other_id, other_name, records))", "memories=()",
              ("tests/mind/test_converse.py",)),
-    Mutation("the listener stores the speaker's record instead of the line", "town/mind/converse.py",
-             """content=f'{speaker.name} told me: "{answer.line}"',""",
-             "content=known[shared[0]].content,",
+    Mutation("the listener stores the line without who said it", "town/mind/converse.py",
+             """content=f'{speaker.name} told me: "{line}"',""",
+             "content=line,",
              ("tests/mind/test_converse.py",)),
 )
 

@@ -250,7 +250,7 @@ def _convert(kind: Any, value: Any, field: str, file: str | None) -> Any:
     if isinstance(kind, types.UnionType):  # X | None
         inner = next(a for a in args if a is not type(None))
         return None if value is None else _convert(inner, value, field, file)
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         if not isinstance(value, dict):
             raise bad("a table of settings")
         return _build(kind, value, field, file)

@@ -162,10 +162,11 @@ def tick_at(reader, at: datetime | str) -> tuple[datetime, int]:
     if last is None:
         raise RecordingError(f"{reader.path} has no recorded tick yet")
     if isinstance(at, str):
+        text = at
         try:
-            at = datetime.fromisoformat(at.strip())
+            at = datetime.fromisoformat(text.strip())
         except ValueError:
-            at = parse_game_time(at, field="--at")
+            at = parse_game_time(text, field="--at")
     start = datetime.fromisoformat(reader.meta["start"])
     spt = int(reader.meta.get("seconds_per_tick", 10))
     tick = int((at - start).total_seconds() // spt)

@@ -73,6 +73,6 @@ def test_stream_and_reference_scan_equal_a_python_loop_at_n_300(bench):
 
 
 def test_benchmark_script_runs_and_exits_0(bench, capsys):
-    """The script itself runs at N = 50 and prints a header and one row."""
+    """The script itself runs at N = 50 and prints the load line, a header and one row."""
     assert bench.main(["--sizes", "50", "--repeats", "2"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert len(capsys.readouterr().out.splitlines()) == 3

@@ -216,6 +216,28 @@ def test_state_round_trip_through_json_retrieves_the_same(hashing_embedder):
     assert restored.add(kind="plan", content="new", created=T0, importance=3).id == 12
 
 
+def test_importance_part_follows_every_write(hashing_embedder):
+    """The stream keeps the normalised importance between writes; each write renews it.
+
+    Importance 2, 4, 6: the 4 is (4 - 2) / (6 - 2) = 0.5. Adding a 10 makes it 2/8 = 0.25;
+    removing the 2 and the 10 leaves 4 and 6, so it is 0.
+    """
+    stream = MemoryStream("p", hashing_embedder)
+    for i, importance in enumerate((2, 4, 6)):
+        stream.add(kind="observation", content=f"note {i}", created=T0, importance=importance)
+
+    def importance_part_of_the_4():
+        _, trace = stream.retrieve("note", now=T0, k=10, weights=(0, 1, 0), purpose="test")
+        return {c.id: c.importance_part for c in trace.candidates}[1]
+
+    assert importance_part_of_the_4() == 0.5
+    assert importance_part_of_the_4() == 0.5  # the kept value
+    stream.add(kind="observation", content="note 3", created=T0, importance=10)
+    assert importance_part_of_the_4() == 0.25
+    stream.remove([0, 3])
+    assert importance_part_of_the_4() == 0.0
+
+
 def test_remove_keeps_ids_and_faiss_positions_aligned(hashing_embedder):
     """After removing records the others keep their ids and vectors, and retrieval skips them."""
     stream = MemoryStream("sam", hashing_embedder)

@@ -55,7 +55,7 @@ def _news(people: list[Resident], lots: list[Lot], world: str, rng: random.Rando
     works = f"The council is replanting {park.name} next month, so its lawn will be fenced off for a while."
     memories = {host.id: [{"content": quiz, "importance": 7, "probe": "quiz_night"}],
                 teller.id: [{"content": works, "importance": 5, "probe": "park_works"}]}
-    probes = [
+    probes: list[dict[str, Any]] = [
         {"name": "quiz_night", "question": "Did you hear about a quiz night?",
          "facts": ["quiz", re.escape(pub.name).replace("\\ ", " ")],
          "gathering": {"place": f"{world}:{pub.name}", "start": f"{day:%Y-%m-%d} 19:00",

@@ -31,11 +31,14 @@ class Columns:
         capacity: rows preallocated (doubles when full).
     """
 
-    _NAMES = ("ids", "created", "accessed", "importance")
+    #: Column dtypes. ``accessed`` holds whole seconds as float64 (exact below 2**53) so that a
+    #: retrieval's hours are one float subtraction and one division: int64 minus a stamp
+    #: divided by 3600.0 goes through numpy's casting loop, about 2.5 times slower at 1e5 rows.
+    _DTYPES = {"ids": np.int64, "created": np.int64, "accessed": np.float64, "importance": np.int64}
 
     def __init__(self, capacity: int = 64):
         self._n = 0
-        self._data = {name: np.zeros(max(capacity, 1), np.int64) for name in self._NAMES}
+        self._data = {name: np.zeros(max(capacity, 1), dtype) for name, dtype in self._DTYPES.items()}
 
     def __len__(self) -> int:
         return self._n
@@ -55,7 +58,7 @@ class Columns:
 
     @property
     def accessed(self) -> np.ndarray:
-        """``(n,) int64`` last-access stamps in game seconds since :data:`EPOCH` (a view)."""
+        """``(n,) float64`` last-access stamps in whole game seconds since :data:`EPOCH` (a view)."""
         return self._view("accessed")
 
     @property
@@ -73,7 +76,7 @@ class Columns:
             while capacity < need:
                 capacity *= 2
             for name, old in self._data.items():
-                grown = np.zeros(capacity, np.int64)
+                grown = np.zeros(capacity, old.dtype)
                 grown[: self._n] = old[: self._n]
                 self._data[name] = grown
         for name, values in rows.items():

@@ -29,8 +29,11 @@ TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
 def format_time(value: datetime) -> str:
-    """Game datetime -> ``"YYYY-MM-DD HH:MM:SS"``."""
-    return value.strftime(TIME_FORMAT)
+    """Game datetime -> ``"YYYY-MM-DD HH:MM:SS"`` (:data:`TIME_FORMAT`).
+
+    Written with ``isoformat`` (about 3 times faster than ``strftime``): every retrieval logs one.
+    """
+    return value.isoformat(" ", "seconds")
 
 
 def parse_time(text: str, *, field: str) -> datetime:
@@ -128,7 +131,9 @@ class MemoryRecord:
         retrieval touches k records, and ``dataclasses.replace`` would re-run ``__post_init__``.
         """
         copy = object.__new__(MemoryRecord)
-        copy.__dict__.update(self.__dict__, last_accessed=now)
+        fields = copy.__dict__
+        fields.update(self.__dict__)
+        fields["last_accessed"] = now
         return copy
 
     def to_dict(self) -> dict[str, Any]:

@@ -25,7 +25,7 @@ import numpy as np
 
 from town.errors import MemoryStreamError
 
-__all__ = ["RECENCY_DECAY", "RUNNERS_UP", "Ranking", "rank", "check_weights", "check_k"]
+__all__ = ["RECENCY_DECAY", "RUNNERS_UP", "Ranking", "rank", "normalise", "check_weights", "check_k"]
 
 #: Recency decay per game hour (Park et al. 2023 §4.1).
 RECENCY_DECAY = 0.995
@@ -72,14 +72,14 @@ def check_weights(weights: Sequence[float]) -> tuple[float, float, float]:
             not all zero.
     """
     try:
-        values = tuple(float(w) for w in weights)
+        values = tuple(map(float, weights))
     except (TypeError, ValueError):
         raise MemoryStreamError(f"weights: must be three numbers, got {weights!r}") from None
     if len(values) != 3:
         raise MemoryStreamError(
             f"weights: must be (recency, importance, relevance), got {weights!r}"
         )
-    if not all(math.isfinite(w) and 0 <= w <= MAX_WEIGHT for w in values):
+    if not all(0 <= w <= MAX_WEIGHT for w in values):  # NaN fails both comparisons
         raise MemoryStreamError(f"weights: must be finite, >= 0 and <= {MAX_WEIGHT:g}, got {weights!r}")
     if not any(values):
         raise MemoryStreamError(f"weights: must not all be zero, got {weights!r}")
@@ -97,29 +97,6 @@ def check_k(k: object) -> int:
     return int(k)
 
 
-def _minmax(values: np.ndarray) -> np.ndarray:
-    """Min-max normalise to [0, 1]; 0.5 for all when max == min."""
-    low, high = values.min(), values.max()
-    if high == low:
-        return np.full(values.shape, 0.5)
-    return (values - low) / (high - low)
-
-
-def _recency_part(hours: np.ndarray) -> np.ndarray:
-    """Min-max normalised ``0.995 ** hours``, computed anchored at the newest access.
-
-    ``(r - r_min) / (r_max - r_min)`` with ``r = 0.995 ** h`` equals
-    ``(0.995 ** (h - h_min) - 0.995 ** span) / (1 - 0.995 ** span)``, ``span = h_max - h_min``:
-    the factor ``0.995 ** h_min`` cancels, so nothing under- or overflows for any span of hours
-    (written with ``expm1`` so that the newest access gets exactly 1 and the oldest exactly 0).
-    """
-    low, high = hours.min(), hours.max()
-    if high == low:
-        return np.full(hours.shape, 0.5)
-    floor = math.expm1(_LN_DECAY * (high - low))  # 0.995 ** span - 1, exact for tiny spans
-    return (np.expm1(_LN_DECAY * (hours - low)) - floor) / -floor
-
-
 def rank(
     *,
     hours: np.ndarray,
@@ -129,8 +106,16 @@ def rank(
     ids: np.ndarray,
     weights: Sequence[float],
     k: int,
+    importance_part: np.ndarray | None = None,
 ) -> Ranking:
     """Score every eligible record and return the top k plus the next runners-up.
+
+    Every record's score is computed (exact retrieval), in as few numpy calls as the formula
+    allows, since a stream of a few thousand records spends most of a retrieval in the fixed
+    cost per call rather than in the arithmetic (benchmarks/retrieval.py): the three parts are
+    written in place into the rows of one ``(3, n)`` array, each score is
+    ``(w_rec*rec + w_imp*imp) + w_rel*rel`` in that order of rounding (a weight of 1 skips its
+    product, which would be exact), and only the best ``m`` columns are gathered for the trace.
 
     Args:
         hours: ``(n,) float64`` game hours from each record's last access to now; a negative
@@ -141,6 +126,9 @@ def rank(
         ids: ``(n,)`` record ids.
         weights: (recency, importance, relevance) weights, finite, >= 0, not all zero.
         k: records in the top (>= 1); fewer are returned when n < k.
+        importance_part: ``(n,) float64`` :func:`normalise` of ``importance``, when the caller
+            keeps it (the stream does, between writes: importance never changes); computed
+            here when None.
 
     Returns:
         The :class:`Ranking` of the best ``min(n, k + RUNNERS_UP)`` records.
@@ -148,12 +136,15 @@ def rank(
     Raises:
         MemoryStreamError: for bad weights or k, or arrays of different lengths.
     """
-    w = np.asarray(check_weights(weights))
+    w = check_weights(weights)
     k = check_k(k)
     n = len(hours)
-    if not len(importance) == len(relevance) == len(created) == len(ids) == n:
+    if not len(importance) == len(relevance) == len(created) == len(ids) == n or (
+        importance_part is not None and len(importance_part) != n
+    ):
         raise MemoryStreamError(
-            "rank: hours, importance, relevance, created and ids differ in length"
+            "rank: hours, importance (and importance_part), relevance, created and ids differ"
+            " in length"
         )
     if n == 0:
         empty = np.empty((0, 3))
@@ -166,25 +157,82 @@ def rank(
             contributions=empty,
             total=np.empty(0),
         )
-    hours = np.maximum(np.asarray(hours, dtype=np.float64), 0.0)  # a future access is "now"
-    rec = _recency_part(hours)
-    imp = _minmax(np.asarray(importance, dtype=np.float64))
-    rel = _minmax(np.asarray(relevance, dtype=np.float64))
-    score = w[0] * rec + w[1] * imp + w[2] * rel
+    hours = np.asarray(hours, dtype=np.float64)
+    low, high = hours.min(), hours.max()
+    if low < 0:  # a last access after now counts as now
+        hours = np.maximum(hours, 0.0)
+        low, high = hours.min(), hours.max()
+    parts = np.empty((3, n))
+    _recency_part(hours, low, high, out=parts[0])
+    if importance_part is None:
+        _minmax(np.asarray(importance), out=parts[1])
+    else:
+        parts[1] = importance_part
+    _minmax(np.asarray(relevance), out=parts[2])
+    # w * part is the part itself when w is 1 (the product is exact), so skip those products.
+    rec, imp, rel = (part if weight == 1.0 else part * weight for part, weight in zip(parts, w))
+    score = rec + imp
+    score += rel
     m = min(n, k + RUNNERS_UP)
-    threshold = np.partition(score, n - m)[n - m]
-    cand = np.flatnonzero(score >= threshold)  # every record tied with the m-th is a candidate
-    created_key = np.asarray(created, dtype=np.float64)[cand]
-    order = np.lexsort((-np.asarray(ids)[cand], -created_key, -score[cand]))[:m]
-    pos = cand[order].astype(np.int64)
-    parts = np.column_stack([rec[pos], imp[pos], rel[pos]])
-    contributions = parts * w
+    if m < n:
+        threshold = np.partition(score, n - m)[n - m]
+        cand = (score >= threshold).nonzero()[0]  # every record tied with the m-th is a candidate
+    else:
+        cand = np.arange(n)
+    total = score[cand]
+    # Best first: the reverse of the ascending (score, created, id) order (ids are unique).
+    order = np.lexsort((np.asarray(ids)[cand], np.asarray(created)[cand], total))[::-1][:m]
+    pos = cand[order]
+    top_hours = hours[pos]
+    top_parts = parts[:, pos].T
     return Ranking(
         positions=pos,
         n_top=min(k, n),
-        hours=hours[pos],
-        recency=np.exp(_LN_DECAY * hours[pos]),
-        parts=parts,
-        contributions=contributions,
-        total=score[pos],
+        hours=top_hours,
+        recency=np.exp(_LN_DECAY * top_hours),
+        parts=top_parts,
+        contributions=top_parts if w == (1.0, 1.0, 1.0) else top_parts * w,
+        total=total[order],
     )
+
+
+def normalise(values: np.ndarray) -> np.ndarray:
+    """``(n,) float64`` min-max normalised ``values`` in [0, 1]; 0.5 for all when max == min."""
+    out = np.empty(len(values))
+    if len(values):
+        _minmax(np.asarray(values), out=out)
+    return out
+
+
+def _minmax(values: np.ndarray, *, out: np.ndarray) -> None:
+    """Write ``values`` min-max normalised to [0, 1] into ``out`` (float64).
+
+    All get 0.5 when max == min. The bounds are float64 before subtracting, so float32
+    relevances are widened (exactly) rather than subtracted in float32.
+    """
+    low, high = np.float64(values.min()), np.float64(values.max())
+    if high == low:
+        out.fill(0.5)
+        return
+    np.subtract(values, low, out=out)
+    out /= high - low
+
+
+def _recency_part(hours: np.ndarray, low: float, high: float, *, out: np.ndarray) -> None:
+    """Write min-max normalised ``0.995 ** hours`` into ``out``, anchored at the newest access.
+
+    ``low`` and ``high`` are the least and most of ``hours``.
+    ``(r - r_min) / (r_max - r_min)`` with ``r = 0.995 ** h`` equals
+    ``(0.995 ** (h - h_min) - 0.995 ** span) / (1 - 0.995 ** span)``, ``span = h_max - h_min``:
+    the factor ``0.995 ** h_min`` cancels, so nothing under- or overflows for any span of hours
+    (written with ``expm1`` so that the newest access gets exactly 1 and the oldest exactly 0).
+    """
+    if high == low:
+        out.fill(0.5)
+        return
+    floor = math.expm1(_LN_DECAY * (high - low))  # 0.995 ** span - 1, exact for tiny spans
+    np.subtract(hours, low, out=out)
+    out *= _LN_DECAY
+    np.expm1(out, out=out)
+    out -= floor
+    out /= -floor

@@ -26,7 +26,7 @@ from town.memory.record import (
     format_time,
     parse_kind,
 )
-from town.memory.scoring import check_k, check_weights, rank
+from town.memory.scoring import check_k, check_weights, normalise, rank
 from town.memory.trace import RetrievalTrace, candidates_from
 from town.memory.vectors import VectorIndex
 
@@ -51,6 +51,7 @@ class MemoryStream:
         self._index = index
         self._records: dict[int, MemoryRecord] = {}
         self._columns = Columns()
+        self._importance_part: np.ndarray | None = None  # normalised importance, until a write
         self._access_log: list[dict[str, Any]] = []
         self._next_id = 0
 
@@ -127,6 +128,7 @@ class MemoryStream:
         stamps = [to_seconds(r.created) for r in records]
         self._index.add(vectors, ids)
         self._columns.extend(ids, stamps, stamps, [r.importance for r in records])
+        self._importance_part = None
         self._records.update((r.id, r) for r in records)
         self._next_id += len(records)
         return records
@@ -142,6 +144,7 @@ class MemoryStream:
         doomed = np.array(sorted(set(ids)), dtype=np.int64)
         self._index.remove(doomed)
         self._columns.keep(~np.isin(self._columns.ids, doomed))
+        self._importance_part = None
         for record_id in doomed:
             del self._records[int(record_id)]
 
@@ -222,30 +225,35 @@ class MemoryStream:
         relevance = self._index.relevance(query_embedding)
         cols = self._columns
         now_s = to_seconds(now)
-        hours = (now_s - cols.accessed) / 3600.0
+        ids, importance = cols.ids, cols.importance
+        if self._importance_part is None:
+            self._importance_part = normalise(importance)
         ranking = rank(
-            hours=hours,
-            importance=cols.importance,
+            hours=(now_s - cols.accessed) / 3600.0,
+            importance=importance,
             relevance=relevance,
             created=cols.created,
-            ids=cols.ids,
+            ids=ids,
             weights=weights,
             k=k,
+            importance_part=self._importance_part,
         )
         pos = ranking.positions
+        ids = ids[pos].tolist()
+        records = self._records
         candidates = candidates_from(
             ranking,
-            ids=cols.ids[pos].tolist(),
-            contents=[self._records[int(i)].content for i in cols.ids[pos]],
-            hours=ranking.hours.tolist(),
-            importance=cols.importance[pos].tolist(),
+            ids=ids,
+            contents=[records[i].content for i in ids],
+            importance=importance[pos].tolist(),
             relevance=relevance[pos].tolist(),
         )
-        top_ids = [c.id for c in candidates[: ranking.n_top]]
+        top_ids = ids[: ranking.n_top]
         cols.touch(pos[: ranking.n_top], now_s)
-        records = self._records
+        top = []
         for record_id in top_ids:
-            records[record_id] = records[record_id].accessed(now)
+            records[record_id] = record = records[record_id].accessed(now)
+            top.append(record)
         self._access_log.append({"tick": int(tick), "time": format_time(now), "ids": top_ids})
         trace = RetrievalTrace(
             persona=self.persona,
@@ -255,11 +263,11 @@ class MemoryStream:
             query=query,
             weights=weights,
             k=k,
-            n_scored=len(cols),
+            n_scored=len(relevance),
             query_embedding=query_embedding,
             candidates=candidates,
         )
-        return [self._records[i] for i in top_ids], trace
+        return top, trace
 
     def get_state(self) -> dict[str, Any]:
         """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim."""

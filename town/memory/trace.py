@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -168,26 +169,27 @@ def candidates_from(
     *,
     ids: list[int],
     contents: list[str],
-    hours: list[float],
     importance: list[int],
     relevance: list[float],
 ) -> tuple[CandidateScore, ...]:
     """The trace rows of a :class:`~town.memory.scoring.Ranking`, best first.
 
+    The rows are built column by column (one ``tolist`` per column of the ranking), then each
+    zipped row becomes a :class:`CandidateScore` by ``tuple.__new__`` (what ``_make`` does, in C):
+    a retrieval builds k + 5 rows, and per-row Python work would cost as much as the scoring of
+    a thousand records.
+
     Args:
         ranking: the ranking of m records.
         ids: the m ranked records' ids, in ranking order (as the lists below).
         contents: their sentences.
-        hours: their game hours since last access.
         importance: their raw importance 1-10.
         relevance: their raw relevance (cosine).
     """
-    rows = zip(
-        ids, contents, hours, ranking.recency.tolist(), importance, relevance,
-        ranking.parts.tolist(), ranking.contributions.tolist(), ranking.total.tolist(),
+    m, n_top = len(ranking.positions), ranking.n_top
+    columns = (
+        range(1, m + 1), ids, contents, ranking.hours.tolist(), ranking.recency.tolist(),
+        importance, relevance, *ranking.parts.T.tolist(), *ranking.contributions.T.tolist(),
+        ranking.total.tolist(), [True] * n_top + [False] * (m - n_top),
     )  # fmt: skip
-    n_top = ranking.n_top
-    return tuple(
-        CandidateScore(i + 1, record_id, content, h, recency, imp, rel, *part, *score, total, i < n_top)
-        for i, (record_id, content, h, recency, imp, rel, part, score, total) in enumerate(rows)
-    )
+    return tuple(map(tuple.__new__, repeat(CandidateScore, m), zip(*columns)))

@@ -34,6 +34,7 @@ class VectorIndex:
         self.dim = int(dim)
         self._index = index if index is not None else faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
         self._flat = faiss.downcast_index(self._index.index)  # owned by self._index
+        self._storage = None  # the flat index's storage pointer, until the next add or remove
 
     def __len__(self) -> int:
         return self._index.ntotal
@@ -56,10 +57,12 @@ class VectorIndex:
     def add(self, vectors: np.ndarray, ids: np.ndarray) -> None:
         """Index ``(n, dim) float32`` unit rows under ``(n,) int64`` ids (appended in order)."""
         self._index.add_with_ids(vectors, np.ascontiguousarray(ids, dtype=np.int64))
+        self._storage = None  # adding may move the storage
 
     def remove(self, ids: Sequence[int]) -> None:
         """Drop the vectors of ``ids``; the other rows keep their order."""
         self._index.remove_ids(np.array(ids, dtype=np.int64))
+        self._storage = None
 
     def vector(self, record_id: int) -> np.ndarray:
         """The ``(dim,) float32`` vector stored for ``record_id``."""
@@ -85,8 +88,10 @@ class VectorIndex:
         n = self._flat.ntotal
         out = np.empty(n, np.float32)
         if n:
+            if self._storage is None:
+                self._storage = self._flat.get_xb()
             faiss.fvec_inner_products_ny(
-                faiss.swig_ptr(out), faiss.swig_ptr(query), self._flat.get_xb(), self.dim, n
+                faiss.swig_ptr(out), faiss.swig_ptr(query), self._storage, self.dim, n
             )
         return out
 

@@ -61,7 +61,7 @@ def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
     pos = ranking.positions
     candidates = candidates_from(
         ranking, ids=stream.ids[pos].tolist(), contents=[stream.contents[i] for i in pos],
-        hours=ranking.hours.tolist(), importance=stream.importance[pos].tolist(),
+        importance=stream.importance[pos].tolist(),
         relevance=relevance[pos].tolist())
     return ranking, list(candidates)
 

@@ -27,6 +27,7 @@ class WriterLock:
 
     def __init__(self, path: str | Path):
         self.path = Path(f"{path}.lock")
+        self._fd: int | None
         try:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:

@@ -220,7 +220,8 @@ class RunReader:
         Returns:
             Events; a retrieval's ``data`` is its summary (no candidates; see :meth:`retrieval`).
         """
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         if kinds is not None:
             values = [EventKind(k).value for k in kinds]
             where.append(f"kind IN ({','.join('?' * len(values))})")
@@ -307,7 +308,8 @@ class RunReader:
             limit: at most this many (None = all).
             newest_first: latest first (default) or in seq order.
         """
-        where, params = ["r.persona = ?"], [persona]
+        where = ["r.persona = ?"]
+        params: list[Any] = [persona]
         for clause, value in (("r.purpose = ?", purpose), ("r.tick >= ?", since_tick),
                               ("r.tick <= ?", until_tick)):
             if value is not None:
@@ -356,7 +358,8 @@ class RunReader:
         Returns:
             ``MemoryRecord.to_dict()`` dicts plus ``"seq"`` and ``"tick"`` of their event.
         """
-        where, params = ["m.persona = ?"], [persona]
+        where = ["m.persona = ?"]
+        params: list[Any] = [persona]
         if q:
             escaped = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
             where.append("m.content LIKE ? ESCAPE '\\'")

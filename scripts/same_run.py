@@ -1,0 +1,114 @@
+"""Are two run files the same run? Compares them table by table, row by row, byte for byte.
+
+    python scripts/same_run.py A.sqlite B.sqlite
+
+Every row of every table of the run file (town/recording/schema.py) must be equal, blobs byte for
+byte (zlib output is a function of its input, so equal blobs mean equal frames, states and
+candidates). Two ``meta`` keys are set aside, since they say where and when a run was made, not
+what happened: ``created`` (the wall-clock time the file was made) and ``scenario`` (the town
+folder's path, which differs between two checkouts). No other column holds wall-clock time: a
+MODEL_CALL event's ``latency_ms`` does, but the scripted backend publishes none.
+
+Prints the first difference of each table (the row's key and, for JSON, the first differing
+path inside it) and exits 1, or prints "same run" and exits 0. The SQLite files themselves differ
+in bytes whenever ``created`` does, so compare runs with this, not ``cmp``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+#: meta keys that record where and when, not what.
+SET_ASIDE = ("created", "scenario")
+
+#: Table -> its key columns (rows are compared in key order).
+KEYS = {"meta": ("key",), "frames": ("tick",), "events": ("seq",), "memories": ("persona", "id"),
+        "retrievals": ("seq",), "query_vectors": ("id",), "snapshots": ("tick",)}
+
+
+def _decoded(value: Any) -> Any:
+    """A cell as something readable: zlib-compressed JSON and JSON text decoded, else as is."""
+    if isinstance(value, bytes):
+        try:
+            return json.loads(zlib.decompress(value))
+        except (zlib.error, ValueError):
+            return f"<{len(value)} bytes>"
+    if isinstance(value, str) and value[:1] in "[{\"":
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """The first path where two decoded JSON values differ, with both values (None: equal)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(dict.fromkeys([*a, *b])):
+            if key not in a or key not in b:
+                return f"{path}.{key}: only in {'B' if key not in a else 'A'}"
+            found = first_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None if list(a) == list(b) else f"{path}: keys in another order"
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None if len(a) == len(b) else f"{path}: {len(a)} items in A, {len(b)} in B"
+    if a != b or type(a) is not type(b):
+        return f"{path or 'value'}: A {str(a)[:200]!r}, B {str(b)[:200]!r}"
+    return None
+
+
+def _rows(db: sqlite3.Connection, table: str) -> list[tuple]:
+    columns = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+    rows = db.execute(f"SELECT * FROM {table} ORDER BY {', '.join(KEYS[table])}").fetchall()
+    return [(tuple(dict(zip(columns, r, strict=True))[k] for k in KEYS[table]), columns, r) for r in rows
+            if not (table == "meta" and r[0] in SET_ASIDE)]
+
+
+def compare(path_a: str | Path, path_b: str | Path) -> list[str]:
+    """One line per table that differs: its first differing row and where in it."""
+    found = []
+    with sqlite3.connect(f"file:{path_a}?mode=ro", uri=True) as a, \
+            sqlite3.connect(f"file:{path_b}?mode=ro", uri=True) as b:
+        for table in KEYS:
+            rows_a, rows_b = _rows(a, table), _rows(b, table)
+            for (key_a, columns, row_a), (key_b, _, row_b) in zip(rows_a, rows_b):
+                if key_a != key_b:
+                    found.append(f"{table}: row {key_a} in A where B has {key_b}")
+                    break
+                if row_a != row_b:
+                    column = next(c for c, x, y in zip(columns, row_a, row_b, strict=True) if x != y)
+                    x, y = (_decoded(r[columns.index(column)]) for r in (row_a, row_b))
+                    found.append(f"{table} {dict(zip(KEYS[table], key_a, strict=True))} column {column}: "
+                                 f"{first_difference(x, y) or 'same decoded, different bytes'}")
+                    break
+            else:
+                if len(rows_a) != len(rows_b):
+                    found.append(f"{table}: {len(rows_a)} rows in A, {len(rows_b)} in B")
+    return found
+
+
+def main(argv: list[str]) -> int:
+    """Compare the two run files named in ``argv``; print the differences; 0 if none."""
+    if len(argv) != 2 or not all(Path(p).is_file() for p in argv):
+        print("usage: python scripts/same_run.py A.sqlite B.sqlite (two existing run files)", file=sys.stderr)
+        return 2
+    differences = compare(*argv)
+    for line in differences:
+        print(line)
+    if not differences:
+        print("same run")
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
