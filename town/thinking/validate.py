@@ -111,8 +111,15 @@ def _texts(value, where: str, key: str = ""):
 
 
 def _check_texts(answer: BaseModel, prompt: str) -> None:
-    """Reject placeholder text, a field's own name, and copies of the prompt's instruction sentences."""
+    """Reject placeholder text, a field's own name, and copies of the prompt's own sentences.
+
+    A copy is a text of five or more words found inside one of the prompt's instruction
+    sentences, or a text that opens with the prompt's opening sentence ("You are Isabella
+    Rodriguez."), which addresses the persona and is never its answer.
+    """
     sentences = _instructions(prompt)
+    first = re.split(r"(?<=[.?!])\s", prompt.strip().split("\n", 1)[0], maxsplit=1)[0]
+    opening = " ".join(_WORDS.findall(first.lower()))
     for where, key, text in _texts(answer.model_dump(mode="json"), ""):
         if _PLACEHOLDER.search(text) or text.strip(" .\"'").lower() == key.lower():
             raise InvalidAnswer(f"{where}: {text[:60]!r} is placeholder text, not an answer")
@@ -121,6 +128,8 @@ def _check_texts(answer: BaseModel, prompt: str) -> None:
         words = " ".join(_WORDS.findall(text.lower()))
         if len(words.split()) >= 5 and any(words in s for s in sentences):
             raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's instructions")
+        if len(opening.split()) >= 3 and (words + " ").startswith(opening + " "):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's opening")
 
 
 def match_option(value: str, options: Iterable[str]) -> str | None:
