@@ -9,15 +9,21 @@ Two parts:
    Per persona per game hour: questions, requests, tokens in and out, retries and fallbacks,
    then the ratios old / new. Park et al. 2023's code spent about 54 calls and 26k tokens per
    agent per game hour.
-2. **Several endpoints.** Smallville for one game hour against 1, 2 and 4 single-slot fake
-   endpoints (each works on one request at a time, ``--latency`` wall seconds each): calls per
-   second and the speed-up over one endpoint.
+2. **Several endpoints.** Smallville for one game hour (07:00, the scenario's first) against 1,
+   2 and 4 single-slot fake endpoints (each works on one request at a time,
+   ``--endpoint-latency`` wall seconds each): calls per second and the speed-up over one
+   endpoint. Where the parallelism goes: the process's CPU seconds, each endpoint's busy share
+   of the wall time and the share of it with 0, 1, ... requests in flight (from the servers' own
+   logs), and the ceiling the run's ticks allow (:func:`ceiling`).
+3. **Ceilings by hour** (only with ``--part 3``): Smallville from 07:00 at no latency, the
+   ceiling of 4 endpoints over one for each game hour, to see whether the hour of part 2 is
+   typical.
 
 The fake model answers each question as the scripted backend would (tests/thinking/fake_server.py)
 and reports tokens as characters / 4. Usage:
 
     .venv/bin/python benchmarks/model_cost.py [--hours 12] [--latency 0.02]
-        [--endpoint-latency 0.2] [--endpoint-hours 1] [--part 1|2]
+        [--endpoint-latency 0.2] [--endpoint-hours 1] [--ceiling-hours 12] [--part 1|2|3]
 
 Figures only, no assertions.
 """
@@ -30,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +46,8 @@ sys.path.insert(0, str(ROOT / "tests" / "thinking"))
 from fake_server import FakeOpenAIServer, model_answer  # noqa: E402
 
 from town.config import load_config  # noqa: E402
+from town.events import EventKind  # noqa: E402
+from town.recording.reader import RunReader  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
 from town.simulation import Simulation  # noqa: E402
 from town.stats import compute_stats  # noqa: E402
@@ -80,8 +89,12 @@ class PromptBook:
 
 
 def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict, *,
-        pool_size: int = 4) -> tuple[dict, float, int]:
-    """Simulate ``town`` for ``hours`` against ``servers``; (stats, wall seconds, personas)."""
+        pool_size: int = 4) -> tuple[dict, float, int, list[tuple[int, str]]]:
+    """Simulate ``town`` for ``hours`` against ``servers``.
+
+    Returns:
+        (stats, wall seconds, personas, (tick, persona) of every request sent).
+    """
     over = {
         "embedder": "hashing",
         "backend.name": "openai",
@@ -107,7 +120,10 @@ def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict
         finally:
             sim.close()
         wall = time.perf_counter() - started
-        return compute_stats(path), wall, len(sim.personas)
+        with RunReader(path) as reader:
+            calls = [(e.tick, e.persona) for e in reader.events(kinds=[EventKind.MODEL_CALL])
+                     if e.data["outcome"] != "fallback"]
+        return compute_stats(path), wall, len(sim.personas), calls
 
 
 def part1(book: PromptBook, hours: float, latency: float) -> None:
@@ -116,7 +132,7 @@ def part1(book: PromptBook, hours: float, latency: float) -> None:
     for name, settings in (("new", NEW), ("old", OLD)):
         server = FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency)
         try:
-            stats, wall, personas = run("the_ville", hours, [server], settings)
+            stats, wall, personas, _ = run("the_ville", hours, [server], settings)
         finally:
             server.close()
         total = stats["total"]
@@ -132,23 +148,86 @@ def part1(book: PromptBook, hours: float, latency: float) -> None:
     print(f"{'paper':10}{'':12}{54:12.1f}{26000:12.1f}   (Park et al. 2023's code: calls, tokens)")
 
 
+def in_flight(servers: list[FakeOpenAIServer]) -> tuple[list[float], list[float]]:
+    """Requests in flight, from the servers' own logs.
+
+    Returns:
+        (each server's busy share of the run's wall time, the share of that time with 0, 1, ...,
+        len(servers) requests being worked on across all of them).
+    """
+    spans = [(e["start"], e["end"]) for s in servers for e in s.log]
+    if not spans:
+        return [0.0] * len(servers), [1.0] + [0.0] * len(servers)
+    first, last = min(a for a, _ in spans), max(b for _, b in spans)
+    wall = max(last - first, 1e-9)
+    busy = [sum(e["end"] - e["start"] for e in s.log) / wall for s in servers]
+    edges = sorted([(a, 1) for a, _ in spans] + [(b, -1) for _, b in spans])
+    share = [0.0] * (len(servers) + 1)
+    level, at = 0, first
+    for t, step in edges:
+        share[min(level, len(servers))] += t - at
+        level, at = level + step, t
+    return busy, [x / wall for x in share]
+
+
+def ceiling(calls: list[tuple[int, str]], endpoints: int) -> float:
+    """Best speed-up over one endpoint when every tick waits for its own requests.
+
+    A tick with n requests, c of them one persona's (asked one after another), needs at least
+    max(ceil(n / endpoints), c) request times; one endpoint needs n. Upper bound: it ignores
+    chains that pass from one persona to another (a line, then the listener's rating of it).
+    """
+    ticks: dict[int, Counter] = defaultdict(Counter)
+    for tick, persona in calls:
+        ticks[tick][persona] += 1
+    slots = sum(max(-(-sum(c.values()) // endpoints), max(c.values())) for c in ticks.values())
+    return len(calls) / slots if slots else 1.0
+
+
 def part2(book: PromptBook, hours: float, latency: float) -> None:
     """Smallville against 1, 2 and 4 single-slot endpoints."""
     print(f"\nSmallville, {hours:g} game hour(s), single-slot fake endpoints at {latency:g} s per request:")
-    print(f"{'endpoints':>10}{'requests':>10}{'wall s':>10}{'calls/s':>10}{'speed-up':>10}")
+    print(f"{'endpoints':>10}{'requests':>10}{'wall s':>10}{'CPU s':>8}{'calls/s':>10}{'speed-up':>10}"
+          f"{'ceiling':>9}   busy share per endpoint; share of wall with 0..n in flight")
+    warm = FakeOpenAIServer(book.respond, api_key="bench")
+    try:  # one-time costs (templates compiled, modules loaded) must not land on the first run
+        run("smallville", 10 / 3600, [warm], {}, pool_size=8)
+    finally:
+        warm.close()
     base = None
     for n in (1, 2, 4):
         servers = [FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency, slots=1)
                    for _ in range(n)]
+        cpu = time.process_time()
         try:
-            stats, wall, _ = run("smallville", hours, servers, {"backend.max_concurrency": "1"},
-                                 pool_size=8)
+            stats, wall, _, calls = run("smallville", hours, servers, {"backend.max_concurrency": "1"},
+                                        pool_size=8)
+            busy, share = in_flight(servers)
         finally:
             for s in servers:
                 s.close()
+        cpu = time.process_time() - cpu
         rate = stats["total"]["requests"] / wall
         base = base or rate
-        print(f"{n:>10}{stats['total']['requests']:>10}{wall:>10.1f}{rate:>10.2f}{rate / base:>9.1f}x")
+        print(f"{n:>10}{stats['total']['requests']:>10}{wall:>10.1f}{cpu:>8.1f}{rate:>10.2f}"
+              f"{rate / base:>9.2f}x{ceiling(calls, n):>8.2f}x   "
+              + " ".join(f"{b:.2f}" for b in busy) + "; " + " ".join(f"{x:.2f}" for x in share))
+
+
+def part3(book: PromptBook, hours: float) -> None:
+    """The ceiling of 4 endpoints over one for each game hour of Smallville (no latency)."""
+    server = FakeOpenAIServer(book.respond, api_key="bench")
+    try:
+        _, _, _, calls = run("smallville", hours, [server], {"backend.max_concurrency": "1"}, pool_size=8)
+    finally:
+        server.close()
+    per_hour = 3600 // load_config(None, {}).seconds_per_tick
+    print(f"\nSmallville, 07:00 + {hours:g} game hours: the ceiling of 4 single-slot endpoints over one "
+          "when every tick waits for its own requests")
+    print(f"{'hour':>6}{'requests':>10}{'ticks asking':>14}{'ceiling':>9}")
+    for h in range(int(hours)):
+        window = [c for c in calls if h * per_hour <= c[0] < (h + 1) * per_hour]
+        print(f"{7 + h:>4}:00{len(window):>10}{len({t for t, _ in window}):>14}{ceiling(window, 4):>8.2f}x")
 
 
 def main() -> None:
@@ -159,7 +238,8 @@ def main() -> None:
     ap.add_argument("--endpoint-hours", type=float, default=1.0, help="Smallville game hours, part 2")
     ap.add_argument("--endpoint-latency", type=float, default=0.2,
                     help="wall seconds per request of each single-slot endpoint, part 2")
-    ap.add_argument("--part", type=int, choices=(1, 2), help="run only this part")
+    ap.add_argument("--ceiling-hours", type=float, default=12.0, help="Smallville game hours, part 3")
+    ap.add_argument("--part", type=int, choices=(1, 2, 3), help="run only this part (3 runs only when asked)")
     args = ap.parse_args()
     os.environ[KEY_ENV] = "bench"
     book = PromptBook()
@@ -167,6 +247,8 @@ def main() -> None:
         part1(book, args.hours, args.latency)
     if args.part in (None, 2):
         part2(book, args.endpoint_hours, args.endpoint_latency)
+    if args.part == 3:
+        part3(book, args.ceiling_hours)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from .mind import (
     say_next_line,
     want_to_talk,
 )
+from .mind.context import SeqRef
 from .mind.converse import LINE_EVERY_TICKS
 from .mind.perceive import SightIndex, arena_of, awake, in_sight, look
 from .mind.plan import is_sleep
@@ -102,6 +103,8 @@ class Simulation:
         pool = int(config.backend.pool_size)
         self._pool = (ThreadPoolExecutor(max_workers=pool, thread_name_prefix="mind")
                       if self.backend.name != "scripted" and pool > 1 else None)
+        if self._pool is not None:  # a job's own independent requests (never nested further)
+            self.ctx.side = ThreadPoolExecutor(max_workers=pool, thread_name_prefix="mind-side")
         self.run_path = None if run_path is None else Path(run_path)
         self.writer = None
         self.interrupted: str | None = None  # why a tick did not complete (then no snapshot)
@@ -336,7 +339,7 @@ class Simulation:
             wanted = self._concurrently([lambda p=p: self._decide(p, snapshot, looks.get(p.id))
                                          for p in self.personas.values()])
         intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
-        busy = set()
+        busy, pairs = set(), []
         for a, b, seq in intents:
             # both awake (in the snapshot and now) and within sight of each other
             if ({a, b} & busy or b in self.players or self.personas[b].conversation is not None
@@ -344,7 +347,12 @@ class Simulation:
                     or not in_sight(snapshot[a], snapshot[b], radius)):
                 continue
             busy |= {a, b}
-            self._start_conversation(a, b, seq)
+            pairs.append((a, b, seq))
+        # the pairs share nobody, so whether each b accepts is asked of all of them at once
+        answers = self._concurrently([lambda a=a, b=b: self._answer_invitation(a, b) for a, b, _ in pairs])
+        for (a, b, seq), accepted in zip(pairs, answers):
+            if accepted is not None:
+                self.open_conversation(a, b, seq, accepted)
         talking = [c for _, c in sorted(self.conversations.items())
                    if (self.clock.tick - c.start_tick) % LINE_EVERY_TICKS == 0
                    and not player_conversation(c, self.players)]
@@ -413,16 +421,19 @@ class Simulation:
             results.append(result)
         return results
 
-    def _start_conversation(self, a: str, b: str, decision: int) -> None:
-        """Start a conversation if ``b``, after retrieving what it knows of ``a``, accepts.
+    def _answer_invitation(self, a: str, b: str) -> int | SeqRef | None:
+        """Ask ``b``, after retrieving what it knows of ``a``, whether it will talk with ``a``.
 
         When ``b`` declines, ``a`` goes on with its plan (``decide_action``).
+
+        Returns:
+            The seq of the retrieval behind ``b``'s acceptance, or None when it declined.
         """
         accept, accepted = accept_talk(self.personas[b], self.ctx, a, self.personas[a].name)
         if not accept:
             decide_action(self.personas[a], self.ctx)
-            return
-        self.open_conversation(a, b, decision, accepted)
+            return None
+        return accepted
 
     def open_conversation(self, a: str, b: str, decision: int | None, accepted: int | None) -> Conversation:
         """Open a conversation of ``a`` (who speaks first) and ``b``: both stop and talk.
@@ -508,6 +519,8 @@ class Simulation:
             if self._pool is not None:
                 # a worker stuck in a model request must not hold the process: it is abandoned
                 self._pool.shutdown(wait=self.interrupted is None, cancel_futures=True)
+            if self.ctx.side is not None:
+                self.ctx.side.shutdown(wait=self.interrupted is None, cancel_futures=True)
             self.backend.close()
 
     # ------------------------------------------------------------------ state

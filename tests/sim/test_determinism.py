@@ -33,7 +33,11 @@ def test_same_seed_gives_identical_runs(tmp_path):
 
 
 def test_concurrent_decisions_publish_the_same_events(tmp_path):
-    """With the thread pool used for model backends, events come out in the same order."""
+    """With the thread pools used for model backends, events come out in the same order.
+
+    One pool runs the personas' decisions and the invitations; the other the two summaries
+    that end a conversation.
+    """
     from concurrent.futures import ThreadPoolExecutor
 
     a, b = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
@@ -41,6 +45,7 @@ def test_concurrent_decisions_publish_the_same_events(tmp_path):
     config = load_config(None, {"embedder": "hashing", "seed": 3})
     sim = Simulation(load_scenario("the_ville"), config, run_path=b)
     sim._pool = ThreadPoolExecutor(3)
+    sim.ctx.side = ThreadPoolExecutor(2)
     sim.run(sim.clock.ticks_for(hours=2))
     sim.close()
     for table in ("frames", "events", "memories"):

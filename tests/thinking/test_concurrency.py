@@ -8,6 +8,8 @@ from ville_runs import run_ville, ville_config
 
 from town.events import EventKind
 from town.recording import RunReader
+from town.scenario import load_scenario
+from town.simulation import Simulation
 
 
 def _requests(path):
@@ -95,3 +97,34 @@ def test_a_timed_out_request_is_closed_before_it_is_retried(fake_server, api_key
         time.sleep(0.05)
     # closed when the timeout fired (the server polls every 20 ms), 2.5 s before it would answer
     assert server.closed_at and server.closed_at[0] - sent_again < 0.1
+
+
+def test_the_two_summaries_that_end_a_conversation_are_asked_at_once(fake_server, api_key):
+    """Each side summarises a finished conversation on its own: a two-slot server holds both.
+
+    The summaries do not depend on each other; asked one after another, the server would never
+    hold two requests at once (each takes 0.5 s).
+    """
+    from town.mind.converse import leave_conversation
+    from town.thinking.factory import make_backend
+
+    server = fake_server(latency_s=0.5, slots=2)
+    config = ville_config(server, api_key, cache=False, timeout_s=30.0, pool_size=2, max_concurrency="2")
+    sim = Simulation(load_scenario("the_ville"), config, backend=make_backend(config, backoff_s=0.01))
+    try:
+        conv = sim.open_conversation("isabella_rodriguez", "klaus_mueller", None, None)
+        conv.lines.append(("isabella_rodriguez", "Good morning, Klaus."))
+        server.log.clear()
+        server.bodies.clear()
+        leave_conversation(sim.conversations.pop(conv.id), sim.personas, sim.ctx)
+    finally:
+        sim.close()
+    asked = [b["messages"][-1]["content"] for b in server.bodies]
+    # the two summaries came first (then each side's rating of its own summary)
+    assert sorted(a.split("\n")[:2] for a in asked[:2]) == [
+        ["You are Isabella Rodriguez.", "You just talked with Klaus Mueller:"],
+        ["You are Klaus Mueller.", "You just talked with Isabella Rodriguez:"]]
+    first, second = sorted(server.log, key=lambda e: e["arrived"])[:2]
+    assert second["arrived"] < first["end"]  # the second came while the first was held
+    assert second["held"] == 2
+    assert all(p.conversation is None for p in sim.personas.values())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import zlib
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -65,6 +66,7 @@ class MindContext:
         clock: the world clock (read-only for minds).
         config: the effective ``town.config.Config``.
         names: persona id -> full name.
+        side: threads for :meth:`side_by_side` (None: its jobs run one after another).
     """
 
     world: Any
@@ -73,6 +75,7 @@ class MindContext:
     clock: GameClock
     config: Any
     names: dict[str, str]
+    side: Executor | None = None
     _local: threading.local = field(default_factory=threading.local, repr=False)
     _refs_made: bool = field(default=False, repr=False)
 
@@ -123,6 +126,24 @@ class MindContext:
             return work(), self._local.buffer
         finally:
             self._local.buffer = None
+
+    def side_by_side(self, jobs: list) -> list:
+        """Run independent jobs of one mind step at once; their results and events in job order.
+
+        For work whose model requests do not depend on each other (both sides summarising one
+        conversation): the requests overlap, and the events are published (or held back, inside
+        :meth:`buffered` work) in the order the jobs are given, as if they had run one by one.
+        """
+        if self.side is None or len(jobs) < 2:
+            return [job() for job in jobs]
+        outer = getattr(self._local, "buffer", None)
+        done = [future.result() for future in [self.side.submit(self.buffered, job) for job in jobs]]
+        for _, events in done:
+            if outer is None:
+                self.flush(events)
+            else:
+                outer.extend(events)
+        return [result for result, _ in done]
 
     def flush(self, events: list[tuple[Event, SeqRef]]) -> None:
         """Publish held-back events in order, filling in their :class:`SeqRef` s."""

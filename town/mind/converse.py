@@ -232,18 +232,24 @@ def _chain(record) -> tuple[list[str], str]:
 def _finish(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> None:
     hour_ticks = 3600 // ctx.clock.seconds_per_tick
     history = tuple((personas[w].name, t) for w, t in conv.lines)
-    summaries = {}
-    for pid, other in ((conv.a, conv.b), (conv.b, conv.a)):
+
+    def summarise(pid: str, other: str) -> str:
         p = personas[pid]
         answer = ctx.backend.ask(SummariseConversation(
             persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "summary", conv.id),
             other_name=personas[other].name, history=history))
         record = remember(p, ctx, kind="chat", content=answer.summary, conversation=conv.id,
                           subject=other)
-        summaries[pid] = record.content
         p.conversation = None
         p.action = None
         p.cooldown[other] = ctx.tick + TALK_COOLDOWN_HOURS * hour_ticks
+        return record.content
+
+    # each side summarises and rates its own memory: the two chains do not depend on each other
+    sides = ((conv.a, conv.b), (conv.b, conv.a))
+    summaries = dict(zip((conv.a, conv.b),
+                         ctx.side_by_side([lambda pid=pid, other=other: summarise(pid, other)
+                                           for pid, other in sides])))
     ctx.publish(EventKind.CONVERSATION, None, {
         "conversation": conv.id, "participants": [conv.a, conv.b], "start_tick": conv.start_tick,
         "end_tick": ctx.tick, "lines": [list(x) for x in conv.lines], "summary": summaries})
