@@ -166,7 +166,7 @@ def test_a_prompt_over_budget_drops_its_lowest_scored_memories():
 
 
 def test_a_day_plan_adds_blocks_only_at_times_its_memories_state():
-    """Stated 5pm and 9:10 allow starts 17:00 and 09:00; no stated time keeps the routine."""
+    """Stated 5pm and 9:10 allow starts 17:00 and 09:00, a block each; no stated time keeps the routine."""
     from dataclasses import replace
 
     from town.thinking.questions import MemoryView, PlanDay
@@ -178,7 +178,7 @@ def test_a_day_plan_adds_blocks_only_at_times_its_memories_state():
     ))
     schema = answer_schema(timed)
     assert _at(schema, "add[].start")["enum"] == ["09:00", "17:00"]
-    assert schema["properties"]["add"]["maxItems"] == 4
+    assert schema["properties"]["add"]["maxItems"] == 2  # one block per stated time
     untimed = answer_schema(plan)
     for changes in ("add", "drop"):
         assert untimed["properties"][changes]["maxItems"] == 0

@@ -140,8 +140,9 @@ def answer_schema(question: Question) -> dict[str, Any]:
 
     Places, objects and memory ids become ``enum`` s of what the question offers (a list of ids
     with nothing to cite gets ``maxItems`` 0); a day plan's added blocks start at a time a
-    retrieved memory states and its dropped blocks are routine numbers, and with no time stated
-    both lists are empty; a list of ratings has exactly one 1-10 rating per memory.
+    retrieved memory states (at most one block per stated time) and its dropped blocks are
+    routine numbers, and with no time stated both lists are empty; a list of ratings has
+    exactly one 1-10 rating per memory.
     """
     schema = model_schema(type(question).answer_model)
     schema["title"] = question.template
@@ -154,6 +155,9 @@ def answer_schema(question: Question) -> dict[str, Any]:
         if not starts:  # no memory states a time: the routine stays as it is
             for changes in ("add", "drop"):
                 schema["properties"][changes].update(minItems=0, maxItems=0)
+        else:  # one block per stated time at most (two at one time overlap)
+            add = schema["properties"]["add"]
+            add["maxItems"] = min(add.get("maxItems", len(starts)), len(starts))
     elif isinstance(question, RateImportances):
         ratings = schema["properties"]["ratings"]
         ratings["items"] = {"type": "integer", "enum": list(range(1, 11))}
