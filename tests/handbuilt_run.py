@@ -35,7 +35,7 @@ Density, asked "Do you know <name>?": yes with a retrieved memory about the othe
 than a sighting. Start: a knows b (relationship), b knows a (relationship), c knows d; d knows
 nobody: 1 edge (a-b) of 6 pairs. End: c also knows a (c#3, a conversation); d says yes to
 "Do you know Cat Cole?" from d#2, but that is a sighting: no edge c-d. Still 1 edge; one-sided
-at the end: c->a, c->d.
+at the end: c->a, c->d. a never holds a memory of c or d, so every moment between has 1 edge.
 
 Frames (address per tick; everyone else in the street ``t``):
     a (host) at t:Cafe:counter ticks 0..17            -> never counted (host)

@@ -58,9 +58,11 @@ def test_diffusion_is_recall_when_asked_beside_the_upper_bound(report):
 
 
 def test_density_by_interview_ignores_sightings(report):
-    """1 edge (a-b) of 6 pairs at the start and at the end: d's sighting of c makes no edge."""
+    """1 edge (a-b) of 6 pairs at every hourly moment: d's sighting of c makes no edge, and a
+    never holds a memory of c or d, so c's knowing a (from tick 4) stays one-sided."""
     den = report["density"]
-    assert [p["hour"] for p in den["series"]] == [0, 3]
+    assert [p["hour"] for p in den["series"]] == [0, 1, 2, 3]
+    assert [p["count"] for p in den["series"]] == [1, 1, 1, 1]
     assert (den["edges_start"], den["edges_end"]) == (1, 1)
     assert den["start"] == den["end"] == pytest.approx(1 / 6)
     assert den["edges"] == [["a", "b"]]

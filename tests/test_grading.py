@@ -255,3 +255,32 @@ def test_evaluate_battery_cli_writes_json_and_leaves_the_run(tmp_path):
     assert all("retrieved" in a["retrieval"] and "grade" in a for a in result["answers"])
     assert result["summary"]["answers"] == 42
     assert "self_knowledge" in done.stdout and "hallucinations:" in done.stdout
+
+
+def test_self_knowledge_is_answered_from_the_persona_file(tmp_path, ville):
+    """The interview carries the persona's own description, so the scripted answers name the
+    workplace and home the grader reads from the same file. Worked out by reading the files:
+    Isabella's background "Isabella Rodriguez owns and runs Hobbs Cafe, ..." (marks owns, runs),
+    her home sector "Isabella Rodriguez's apartment"; Klaus's "Klaus Mueller studies sociology at
+    Oak Hill College and lives in the college dorm." (marks studies / lives), workplace Oak Hill
+    College (480 awake routine minutes there), home sector "Dorm for Oak Hill College"."""
+    from town.battery import ask_battery
+
+    path = _build(tmp_path / "hand.sqlite")
+    with RunReader(path) as r:
+        battery = ask_battery(r, ville, datetime(2023, 2, 13, 7, 0), embedder=HashingEmbedder())
+        summary = grade(battery, r, ville)
+    said = {(a["persona"], a["index"]): a["answer"] for a in battery["answers"] if a["category"] == "self_knowledge"}
+    assert said[("isabella_rodriguez", 0)] == "I am Isabella Rodriguez."
+    assert said[("isabella_rodriguez", 2)] == (
+        "I am Isabella Rodriguez. Isabella Rodriguez owns and runs Hobbs Cafe, the cosy coffee shop on the "
+        "south side of the Ville's main street.")
+    assert said[("isabella_rodriguez", 4)] == (
+        "I am Isabella Rodriguez. Isabella lives in Isabella Rodriguez's apartment.")
+    assert said[("klaus_mueller", 3)] == (
+        "I am Klaus Mueller. Klaus Mueller studies sociology at Oak Hill College and lives in the college dorm.")
+    assert said[("klaus_mueller", 4)] == (
+        "I am Klaus Mueller. Klaus Mueller studies sociology at Oak Hill College and lives in the college dorm. "
+        "Klaus lives in Dorm for Oak Hill College.")
+    assert summary["categories"]["self_knowledge"] == {"correct": 10, "wrong": 0, "dont_know": 0, "ungraded": 0,
+                                                       "n": 10, "accuracy": 1.0}

@@ -207,7 +207,7 @@ def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) 
     """
     from .interview import Interviewer
 
-    asker = Interviewer(reader, backend=backend, embedder=embedder)
+    asker = Interviewer(reader, backend=backend, embedder=embedder, scenario=scenario)
     at, tick, seq = asker.moment(at)
     slots, stranger = battery_at(reader, scenario, at)
     asker.embed([s.question for s in slots])

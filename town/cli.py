@@ -123,8 +123,8 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--model", help="battery: model name on the OpenAI-compatible server")
     s.add_argument("--base-url", help="battery: OpenAI-compatible API root")
 
-    s = sub.add_parser("compare", help="two runs side by side: first diverging tick, diffusion, attendance, "
-                                       "plans, retrieval overlap, cost")
+    s = sub.add_parser("compare", help="two runs side by side: first diverging tick, diffusion and density "
+                                       "over time, attendance, plans, retrieval overlap, cost")
     s.add_argument("run_a", help="run file A (e.g. a run)")
     s.add_argument("run_b", help="run file B (e.g. its fork)")
     s.add_argument("--json", metavar="FILE", help="also write the full comparison as JSON")
@@ -555,7 +555,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from .compare import compare, divergence_text
+    from .compare import compare, divergence_text, over_time_rows
     from .recording import RunReader
 
     with RunReader(args.run_a) as a, RunReader(args.run_b) as b:
@@ -576,6 +576,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         t.add_row(f"{name}: came / invited", *(f"{len(g[s]['attended'])} / {len(g[s]['invited'])}" for s in "ab"))
     t.add_row("model requests", str(report["cost"]["a"]["requests"]), str(report["cost"]["b"]["requests"]))
     t.add_row("tokens", *(str(report["cost"][s]["tokens_in"] + report["cost"][s]["tokens_out"]) for s in "ab"))
+    console.print(t)
+    header, rows = over_time_rows(report)
+    t = Table(title="over time: network density by interview, personas knowing each item by provenance")
+    for col in header:
+        t.add_column(col)
+    for row in rows:
+        t.add_row(*row)
     console.print(t)
     r = report["retrievals"]
     mean = "-" if r["mean_jaccard"] is None else f"{r['mean_jaccard']:.3f}"

@@ -3,7 +3,10 @@
 For a run and its fork, or two independent runs of the same town: the first tick whose frame
 or events differ (STATUS events, which say how a process ran rather than what happened, are
 left out); each probe's diffusion curve (personas whose memory leads to the probe by
-provenance, :func:`town.metrics.knowledge`, by game hour); attendance of each gathering; each
+provenance, :func:`town.metrics.knowledge`, by game hour); the relationship network density at
+the evaluation's sample moments (start, every 12 game hours, end: :func:`town.evaluate.evaluate`,
+which asks every persona "Do you know <name>?" about every other, through the run's backend, so
+it costs ``N(N-1)`` interviews per moment and run); attendance of each gathering; each
 persona's day plans; for the retrievals made at the same tick by the same persona for the same
 purpose, the overlap of the returned memories (Jaccard over their texts, so independent runs
 compare too) and the first that differs; and model cost. Reads both runs; writes neither.
@@ -15,7 +18,8 @@ import json
 from collections import defaultdict
 from typing import Any
 
-__all__ = ["first_divergence", "diffusion_curves", "retrieval_overlap", "day_plans", "compare", "divergence_text"]
+__all__ = ["first_divergence", "diffusion_curves", "density_curve", "retrieval_overlap", "day_plans", "compare",
+           "divergence_text", "over_time_rows"]
 
 CHUNK = 360  # ticks read at a time while looking for the first difference
 
@@ -69,6 +73,26 @@ def diffusion_curves(reader, probes) -> dict[str, list[int]]:
     return out
 
 
+def density_curve(reader, scenario, *, backend=None, embedder=None) -> dict[str, list]:
+    """Relationship network density by interview at the evaluation's sample moments.
+
+    Args:
+        reader: the run.
+        scenario: its town (the network question).
+        backend: answers (default: the run's own).
+        embedder: embeds the questions (default: the run's own).
+
+    Returns:
+        ``{"hours": [game hours since start], "density": [2|E| / (N(N-1))], "edges": [|E|]}``, one
+        entry per moment of :func:`town.metrics.moments` (the start, every 12 game hours, the end).
+    """
+    from .evaluate import evaluate
+
+    series = evaluate(reader, scenario=scenario, probes=(), backend=backend, embedder=embedder)["density"]["series"]
+    return {"hours": [p["hour"] for p in series], "density": [p["share"] for p in series],
+            "edges": [p["count"] for p in series]}
+
+
 def day_plans(reader) -> dict[str, dict[str, list[str]]]:
     """Persona -> date -> the day plan's blocks as "HH:MM-HH:MM description @ place" (the last plan of the day)."""
     out: dict[str, dict[str, list[str]]] = defaultdict(dict)
@@ -119,17 +143,20 @@ def retrieval_overlap(a, b) -> dict[str, Any]:
             "first_differing": rows[0] if rows else None, "differing": rows[:50]}
 
 
-def compare(a, b, *, scenario=None) -> dict[str, Any]:
+def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, Any]:
     """Everything :mod:`town.compare` measures, for readers ``a`` and ``b``.
 
     Args:
         a: a :class:`town.recording.RunReader`.
         b: another, of the same town.
         scenario: the town (default: loaded from run ``a``'s meta), for probes and gatherings.
+        backend: answers the density interviews (default: each run's own).
+        embedder: embeds their questions (default: each run's own).
 
     Returns:
         ``{"a", "b": {"name", "ablate", "seed", "config"}, "first_divergence", "diffusion":
-        {probe: {"a": [...], "b": [...]}}, "attendance": {probe: {"a", "b"}}, "plans":
+        {probe: {"a": [...], "b": [...]}}, "density": {"a", "b": density_curve(...)},
+        "attendance": {probe: {"a", "b"}}, "plans":
         {persona: {date: {"a": [...], "b": [...]}}}, "retrievals", "cost": {"a", "b"}}``.
     """
     from .metrics import attendance, cost
@@ -159,6 +186,8 @@ def compare(a, b, *, scenario=None) -> dict[str, Any]:
             "seconds_per_tick": int(a.meta.get("seconds_per_tick", 10)),
             "first_divergence": first_divergence(a, b),
             "diffusion": {n: {"a": da[n], "b": db[n]} for n in da},
+            "density": {side: density_curve(r, scenario, backend=backend, embedder=embedder)
+                        for side, r in (("a", a), ("b", b))},
             "attendance": gathering, "plans": plans, "retrievals": retrieval_overlap(a, b),
             "cost": {"a": ca["total"], "b": cb["total"]}}
 
@@ -169,3 +198,26 @@ def divergence_text(report: dict[str, Any]) -> str:
     if d is None:
         return "never"
     return f"tick {d['tick']} ({d['time'] + ', ' if d['time'] else ''}{d['what']})"
+
+
+def over_time_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Density and diffusion at the density's sample moments, A beside B, for printing.
+
+    Returns:
+        (column names, rows): game hour, density A, density B, then per probe the personas
+        knowing it (by provenance) at that hour in A and B. A moment between whole hours takes
+        the diffusion of the hour before it.
+    """
+    names = list(report["diffusion"])
+    header = ["game hour", "density A", "density B", *(f"{n}: A / B" for n in names)]
+    rows = []
+    da, db = report["density"]["a"], report["density"]["b"]
+    for i, hour in enumerate(da["hours"]):
+        cells = [f"{hour:g}", f"{da['density'][i]:.3f}",
+                 f"{db['density'][i]:.3f}" if i < len(db["density"]) else "-"]
+        for n in names:
+            c = report["diffusion"][n]
+            h = int(hour)
+            cells.append(" / ".join(str(c[s][min(h, len(c[s]) - 1)]) if c[s] else "0" for s in "ab"))
+        rows.append(cells)
+    return header, rows

@@ -3,7 +3,7 @@
 :func:`evaluate` interviews every persona of the run, as the paper did, and gathers the
 measures of :mod:`town.metrics`: for each probe of the town's ``probes.yaml`` (docs/scenario-files.md)
 the share who recall it at each sample moment, beside the provenance upper bound, and the
-attendance of its gathering; the relationship network density at the start and the end; and
+attendance of its gathering; the relationship network density at the same sample moments; and
 the model-request cost. The paper's figures come from the probes file, never from this module.
 :func:`write_report` writes ``report.json``, ``diffusion.png`` and ``density.png``. Reads the
 run file only; never writes to it.
@@ -78,11 +78,10 @@ def evaluate(
     items, network = _probes(reader, scenario)
     if probes is not None:
         items = tuple(p for p in items if p.name in probes)
-    asker = Interviewer(reader, backend=backend, embedder=embedder)
+    asker = Interviewer(reader, backend=backend, embedder=embedder, scenario=scenario)
     personas = reader.personas()
     names = asker.names
     when = moments(reader, every_hours)
-    ends = sorted({0, len(when) - 1})
     about = {b: network.question.replace("{name}", names[b]) for b in personas}
     asker.embed([p.question for p in items] + list(about.values()))
     recall: dict[str, dict] = {p.name: {} for p in items}
@@ -91,11 +90,9 @@ def evaluate(
         for a in personas:
             for p in items:
                 recall[p.name][(i, a)] = asker.ask(a, p.question, at=m.time, tick=m.tick, seq=m.seq)
-            if i in ends:
-                for b in personas:
-                    if b != a:
-                        know[(ends.index(i), a, b)] = asker.ask(
-                            a, about[b], at=m.time, tick=m.tick, seq=m.seq)
+            for b in personas:
+                if b != a:
+                    know[(i, a, b)] = asker.ask(a, about[b], at=m.time, tick=m.tick, seq=m.seq)
     memories = load_memories(reader)
     spent = cost(reader)
     report: dict[str, Any] = {
@@ -107,7 +104,7 @@ def evaluate(
         "answered_by": getattr(asker.backend, "name", type(asker.backend).__name__),
         "moments": [m.to_dict() for m in when],
         "diffusion": {},
-        "density": {**density([when[i] for i in ends], know, names, start_seq(reader)),
+        "density": {**density(when, know, names, start_seq(reader)),
                     "question": network.question, "paper": network.paper},
         "attendance": {},
         "cost": spent,

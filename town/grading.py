@@ -67,7 +67,7 @@ def _sector(address: str) -> str:
 
 def workplace(spec) -> str | None:
     """The sector where the routine spends the most awake minutes outside home (None: only home)."""
-    home = _sector(spec.home)
+    home = spec.home_sector
     minutes: Counter[str] = Counter()
     for r in spec.routine:
         if "sleep" in r.activity.lower() or _sector(r.place) == home:
@@ -78,7 +78,7 @@ def workplace(spec) -> str | None:
 
 def home_sector(spec) -> str:
     """The persona's home sector ("Isabella Rodriguez's apartment")."""
-    return _sector(spec.home)
+    return spec.home_sector
 
 
 def _mentions(answer: str, phrase: str) -> bool:

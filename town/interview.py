@@ -5,7 +5,9 @@ The persona's memory stream is rebuilt as it was at that time from the run file
 ranked with the run's retrieval weights and k through :func:`town.memory.scoring.rank` (the one
 scoring function), and the retrieved memories go to an :class:`AnswerInterview` question (one
 interview: the scripted backend by default; :class:`Interviewer`, which ``evaluate`` uses: the
-run's backend, :func:`run_backend`). The answer comes with the retrieval trace and the
+run's backend, :func:`run_backend`). The question carries the persona's own description
+(:func:`identity`, from its persona file), as every decision does, so questions about the persona
+itself can be answered from it. The answer comes with the retrieval trace and the
 retrieved records it was given (question in; answer text and memories out). :class:`Interviewer`
 asks many questions, reusing one stream per persona and moment and embedding questions in
 batches. Nothing is written to the run file: an interview's retrieval does not move any
@@ -30,9 +32,8 @@ from .memory.vectors import VectorIndex
 from .recording.lab import score_stream
 from .thinking.questions import AnswerInterview, MemoryView
 
-__all__ = ["InterviewResult", "Interviewer", "interview", "load_embedder", "run_config", "says_yes",
-           "run_backend", "seq_after", "tick_at"]
-
+__all__ = ["InterviewResult", "Interviewer", "identity", "interview", "load_embedder", "run_config",
+           "says_yes", "run_backend", "seq_after", "tick_at"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -146,6 +147,32 @@ def run_backend(reader):
     return make_backend(config)
 
 
+def identity(spec) -> str:
+    """What an interviewed persona knows of itself: its file's summary and where it lives.
+
+    :meth:`town.scenario.PersonaSpec.summary` (as every decision sees it) followed by "<first
+    name> lives in <home sector>." (the file's ``home``), e.g. "... Klaus lives in Dorm for Oak
+    Hill College."
+    """
+    return f"{spec.summary()} {spec.name.split()[0]} lives in {spec.home_sector}."
+
+
+def _identities(reader, scenario) -> dict[str, str]:
+    """Persona id -> :func:`identity`, from ``scenario`` or the town folder the run's meta names.
+
+    Empty when the folder is missing or no longer loads, or ``scenario`` has no persona files
+    (the interview then goes without).
+    """
+    if scenario is None:
+        from .scenario import load_scenario
+
+        try:
+            scenario = load_scenario(reader.meta["scenario"])
+        except (KeyError, ConfigError):
+            return {}
+    return {s.id: identity(s) for s in getattr(scenario, "personas", ())}
+
+
 def says_yes(answer: str) -> bool:
     """True when an interview answer affirms ("Yes ...")."""
     return answer.strip().lower().startswith("yes")
@@ -199,14 +226,17 @@ class Interviewer:
         reader: a :class:`town.recording.RunReader` (only read).
         backend: a thinking backend (default: the run's, :func:`run_backend`).
         embedder: embeds the questions (default: the run's, :func:`load_embedder`).
+        scenario: the run's :class:`town.scenario.Scenario`, for each persona's :func:`identity`
+            (default: loaded from the folder the run's meta names).
 
     Raises:
         ConfigError: for an unknown embedder or a bad meta ``config`` (naming the run file).
         ThinkingError: when the run's model backend cannot be reached.
     """
 
-    def __init__(self, reader, *, backend=None, embedder: Embedder | None = None):
+    def __init__(self, reader, *, backend=None, embedder: Embedder | None = None, scenario=None):
         self.reader = reader
+        self.identities = _identities(reader, scenario)
         config = run_config(reader) or load_config()
         self.weights, self.k = config.retrieval.weights, config.retrieval.k
         self.embedder = embedder or load_embedder(reader)
@@ -289,6 +319,7 @@ class Interviewer:
             AnswerInterview(
                 persona=persona,
                 persona_name=self.names[persona],
+                persona_summary=self.identities.get(persona, ""),
                 seed=zlib.crc32(f"{persona}|{tick}|{question}".encode()),
                 question=question,
                 memories=views,

@@ -385,7 +385,7 @@ def density(moments_: list[Moment], answers: dict[tuple[int, str, str], Intervie
     """Relationship network density ``2|E| / (|V|(|V|-1))`` at the given moments (§7.1.2).
 
     Args:
-        moments_: the moments asked at (the start and the end).
+        moments_: the moments asked at (:func:`moments`: the start, every 12 game hours, the end).
         answers: (moment index, asked persona, other persona) -> the interview "Do you know
             <other's name>?" of the asked persona then.
         names: persona id -> full name.

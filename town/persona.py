@@ -136,8 +136,7 @@ class Persona:
 
     def summary(self) -> str:
         """One paragraph of identity for questions (traits, background, lifestyle)."""
-        s = self.spec
-        return f"{s.name}, {s.age}. Traits: {', '.join(s.traits)}. {s.background} {s.lifestyle}"
+        return self.spec.summary()
 
     def get_state(self) -> dict[str, Any]:
         """JSON-able state, without the memory stream (snapshotted separately)."""

@@ -134,6 +134,16 @@ class PersonaSpec:
         """The routine block covering ``minutes`` after midnight (0-1439)."""
         return next(r for r in self.routine if r.start_minutes <= minutes % _DAY < r.end_minutes)
 
+    def summary(self) -> str:
+        """One paragraph of identity for questions (name, age, traits, background, lifestyle)."""
+        return f"{self.name}, {self.age}. Traits: {', '.join(self.traits)}. {self.background} {self.lifestyle}"
+
+    @property
+    def home_sector(self) -> str:
+        """The sector of the home address ("Isabella Rodriguez's apartment")."""
+        parts = self.home.split(":")
+        return parts[1] if len(parts) > 1 else parts[0]
+
 
 @dataclass(frozen=True, kw_only=True)
 class Gathering:

@@ -3,8 +3,9 @@
 Client -> server: ``control`` ``{"op": "pause"|"resume"|"step"|"speed", "value", "token"?}``,
 answered (acknowledgement) with ``{"ok": true, "status"}`` or ``{"ok": false, "error"}``; a
 refused control also gets a ``control_error`` event. Server -> client: ``hello`` on connect
-(status, model-call count, whether this connection may control), then ``frame``, ``activity``
-and ``status`` from :class:`~web.relay.FrameRelay`.
+(status, model-call count, whether this connection may control), then ``frame`` (full, then
+deltas), ``activity`` and ``status`` from :class:`~web.relay.FrameRelay`. ``resync`` (no payload)
+asks for the latest frame whole, when a delta's ``base`` is not the tick the page holds.
 
 The token comes in the connection's auth payload (``{"token": ...}``) or in each control
 message; it is needed only when the server listens beyond loopback.
@@ -58,6 +59,12 @@ class LiveNamespace(Namespace):
         state.controllers.discard(request.sid)
         if state.relay is not None:
             state.relay.remove_viewer(request.sid)
+
+    def on_resync(self, *_args: Any) -> None:
+        """Send this viewer the latest frame whole next."""
+        state = live()
+        if state.relay is not None:
+            state.relay.resync(request.sid)
 
     def on_control(self, message: Any) -> dict[str, Any]:
         """Apply ``{"op", "value"}`` if this connection (or the message's token) may control."""

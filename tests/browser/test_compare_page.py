@@ -1,10 +1,13 @@
 """The compare page in headless chromium: a run and its fork with other retrieval weights.
 
-Both diffusion curves of each probe are drawn with the API's values, the first diverging tick
+Both diffusion curves of each probe and both density curves are drawn with the API's values, the first diverging tick
 is the API's, and a retrieval link opens the inspector on that run's recorded trace.
 """
 
 from __future__ import annotations
+
+import json
+import shutil
 
 import pytest
 import requests
@@ -48,6 +51,16 @@ def test_compare_page_draws_both_curves_and_opens_the_inspector(server, page):
             assert values == ",".join(str(v) for v in series[side])
             points = page.get_attribute(f"#diffusion-{name} polyline.curve-{side}", "points")
             assert len(points.split()) == len(series[side]) >= 2
+    # density: one point per moment (start and end: the base ends at 10:00, 3 h; the fork at
+    # 10:00 too, 2 h copied + 1 h), the API's values; the fork copies the start, so both curves
+    # begin at the same density
+    den = api["density"]
+    assert den["a"]["hours"] == den["b"]["hours"] == [0, 3]
+    assert den["a"]["density"][0] == den["b"]["density"][0]
+    for side in ("a", "b"):
+        values = page.get_attribute(f"#density-chart polyline.curve-{side}", "data-values")
+        assert [float(v) for v in values.split(",")] == den[side]["density"]
+        assert len(page.get_attribute(f"#density-chart polyline.curve-{side}", "points").split()) == 2
     assert page.get_attribute("#divergence", "data-tick") == str(api["first_divergence"]["tick"])
     assert api["first_divergence"]["tick"] >= 2 * 360  # the fork starts at 09:00, tick 720
     first = api["retrievals"]["differing"][0]
@@ -69,15 +82,19 @@ def test_compare_api_refuses_an_unknown_run(server):
     assert response.status_code == 404 and "error" in response.json()
 
 
-def test_battery_page_shows_each_answer_with_its_grade(server, pair, page):
-    """After `evaluate --battery`, the replay page links to the battery: one row per answer."""
-    import json
-
+@pytest.fixture(scope="module")
+def battery(pair):
+    """`evaluate --battery` of the base run: its battery.json."""
     from cli_helpers import run_cli
 
     done = run_cli("evaluate", str(pair / "base.sqlite"), "--battery")
     assert done.returncode == 0, done.stderr
-    result = json.loads((pair / "base.evaluation" / "battery.json").read_text())
+    return json.loads((pair / "base.evaluation" / "battery.json").read_text())
+
+
+def test_battery_page_shows_each_answer_with_its_grade(server, pair, battery, page):
+    """After `evaluate --battery`, the replay page links to the battery: one row per answer."""
+    result = battery
     page.goto(f"{server.url}/replay/base")
     page.click("#battery-link")
     page.wait_for_selector("#battery-answers")
@@ -86,3 +103,56 @@ def test_battery_page_shows_each_answer_with_its_grade(server, pair, page):
     verdicts = page.eval_on_selector_all(".battery-row", "els => els.map(e => e.dataset.verdict)")
     assert verdicts == [a["grade"]["verdict"] for a in result["answers"]]
     assert requests.get(f"{server.url}/api/runs/heavy/battery", timeout=30).status_code == 404
+
+
+HOSTILE = '<img src=x id="pwn" onerror="window.pwned = 1">'
+
+
+def test_replay_page_shows_the_battery_in_its_layout(server, pair, battery, page):
+    """The replay page's battery panel: grades per category as in battery.json, one persona's
+    answers per category tab with their grades, each answer's retrieved memories; persona and
+    model text is shown as text (a copy of the run whose battery carries markup)."""
+    shutil.copy(pair / "base.sqlite", pair / "hostile.sqlite")
+    tampered = json.loads(json.dumps(battery))
+    first = tampered["answers"][0]
+    first["answer"] = f"I am {HOSTILE}"
+    first["retrieval"]["retrieved"][0]["content"] = "<b id='bold'>memory</b>"
+    (pair / "hostile.evaluation").mkdir(exist_ok=True)
+    (pair / "hostile.evaluation" / "battery.json").write_text(json.dumps(tampered))
+    page.goto(f"{server.url}/replay/hostile")
+    page.wait_for_selector("#battery-grades")
+    cells = page.eval_on_selector_all("#battery-grades tbody tr",
+                                      "rows => rows.map(r => [...r.children].slice(1, 5).map(td => td.textContent))")
+    assert cells == [[str(c[k]) for k in ("correct", "wrong", "dont_know", "ungraded")]
+                     for c in battery["summary"]["categories"].values()]
+
+    def shown():
+        return page.eval_on_selector_all(".battery-answer", "els => els.map(e => [e.dataset.index, e.dataset.verdict])")
+
+    def expected(persona, category):
+        return [[str(a["index"]), a["grade"]["verdict"]] for a in battery["answers"]
+                if a["persona"] == persona and a["category"] == category]
+
+    persona = first["persona"]  # the first persona (sorted ids), self-knowledge first
+    assert page.input_value("#battery-persona") == persona
+    assert shown() == expected(persona, "self_knowledge") and len(shown()) == 5
+    assert page.text_content(".battery-answer .battery-a") == f"I am {HOSTILE}"
+    page.click(".battery-answer details summary")
+    contents = page.eval_on_selector_all(".battery-answer:first-child .battery-memory .content",
+                                         "els => els.map(e => e.textContent)")
+    retrieved = [m["content"] for m in first["retrieval"]["retrieved"]]
+    assert contents == ["<b id='bold'>memory</b>", *retrieved[1:]]
+    assert page.locator("#pwn").count() == 0 and page.locator("#bold").count() == 0
+    assert page.evaluate("() => window.pwned") is None
+    other = sorted({a["persona"] for a in battery["answers"]})[1]
+    page.select_option("#battery-persona", other)
+    page.click("#battery-tabs .tab[data-category='memory']")
+    assert shown() == expected(other, "memory") and len(shown()) == 5
+    assert page.errors == []
+
+
+def test_replay_page_without_a_battery_says_how_to_ask_it(server, page):
+    """A run with no battery.json: the panel names the command."""
+    page.goto(f"{server.url}/replay/heavy")
+    page.wait_for_selector("#no-battery")
+    assert "evaluate runs/heavy.sqlite --battery" in page.text_content("#no-battery")

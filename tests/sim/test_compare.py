@@ -68,6 +68,13 @@ def test_fork_with_other_weights_diverges_at_the_fork(family):
     assert 0 < r["mean_jaccard"] < 1
     assert set(report["diffusion"]) == {"party", "market_renovation"}
     assert len(report["diffusion"]["party"]["a"]) == 8 + 1  # hours 0..8
+    # density by interview at the evaluation's moments: the start and the end (8 h; the fork
+    # ends at 12:00, 5 h). At the start each persona file names the other two as relationships
+    # (seeded memories, more than a sighting): 3 edges of 3 pairs in both runs.
+    den = report["density"]
+    assert (den["a"]["hours"], den["b"]["hours"]) == ([0, 8], [0, 5])
+    assert den["a"]["density"][0] == den["b"]["density"][0] == 1.0
+    assert den["a"]["edges"][0] == 3
 
 
 def test_fork_with_the_same_config_only_differs_in_length(family):
@@ -85,4 +92,5 @@ def test_compare_cli(family, tmp_path):
     assert done.returncode == 0, done.stderr
     expected = _brute_force(family["parent"], family["weights"])
     assert f"first diverging tick: tick {expected}" in done.stdout
+    assert "network density by interview" in done.stdout and "density A" in done.stdout
     assert json.loads(out.read_text())["first_divergence"]["tick"] == expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from town.events import Event, EventKind
-from web.relay import FrameRelay
+from web.relay import FrameRelay, frame_delta
 
 T0 = datetime(2023, 2, 13, 7, 0)
 
@@ -116,3 +116,56 @@ def test_status_event_pushes_the_runner_status():
     relay.handle(Event(kind=EventKind.STATUS, tick=0, time=T0, data={"state": "paused"}))
     relay.flush()
     assert ("status", {"state": "running"}, None) in sio.sent
+
+
+def sent_frames(sio, sid):
+    """The frame messages sent to ``sid``, in order."""
+    return [d for e, d, to in sio.sent if e == "frame" and to == sid]
+
+
+def test_frame_delta_holds_only_changed_fields_and_rebuilds_the_frame():
+    """Worked by hand: a walker's x, a new persona whole, a persona gone, nothing else."""
+    old = {"a": {"x": 1, "y": 2, "action": "walk"}, "b": {"x": 5, "y": 5, "action": "sleep"},
+           "c": {"x": 0, "y": 0, "action": "idle"}}
+    new = {"a": {"x": 2, "y": 2, "action": "walk"}, "b": {"x": 5, "y": 5, "action": "sleep"},
+           "d": {"x": 9, "y": 9, "action": "idle"}}
+    changed, gone = frame_delta(old, new)
+    assert changed == {"a": {"x": 2}, "d": {"x": 9, "y": 9, "action": "idle"}}
+    assert gone == ["c"]
+    rebuilt = {pid: {**old.get(pid, {}), **fields} for pid, fields in changed.items()}
+    rebuilt = {**{pid: e for pid, e in old.items() if pid not in gone}, **rebuilt}
+    assert rebuilt == new
+
+
+def test_first_frame_is_whole_then_deltas_from_the_frame_before():
+    """A viewer gets tick 0 whole, then ticks 1.. as the one field that moved."""
+    sio, relay = make()
+    relay.add_viewer("v")
+    for tick in range(4):
+        relay.handle(frame(tick))
+        relay.flush()
+        sio.ack_all("v")
+    first, *rest = sent_frames(sio, "v")
+    assert first == {"tick": 0, "time": "2023-02-13 07:00:00", "full": True,
+                     "personas": {"a": {"x": 0, "y": 0}}}
+    assert rest == [{"tick": t, "time": f"2023-02-13 07:00:{10 * t}", "base": t - 1,
+                     "changed": {"a": {"x": t}}, "gone": []} for t in (1, 2, 3)]
+
+
+def test_a_viewer_behind_or_asking_to_resync_gets_the_latest_frame_whole():
+    """After falling behind, and after a resync request, the next frame is full again."""
+    sio, relay = make(max_inflight=2, max_pending=8)
+    relay.add_viewer("slow")
+    for tick in range(6):
+        relay.handle(frame(tick))
+        relay.flush()
+    sio.ack_all("slow")
+    relay.flush()
+    assert [("full" in m, m["tick"]) for m in sent_frames(sio, "slow")] == [
+        (True, 0), (False, 1), (True, 5)]
+    sio.ack_all("slow")
+    relay.handle(frame(6))
+    relay.flush()
+    relay.resync("slow")
+    relay.flush()
+    assert [("full" in m, m["tick"]) for m in sent_frames(sio, "slow")][3:] == [(False, 6), (True, 6)]

@@ -239,6 +239,12 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: AnswerInterview) -> InterviewAnswer:
+        # A question about the persona itself is answered from its own description: "I am
+        # <name>." and the description's sentences holding the most of that facet's words.
+        for pattern, marks in _SELF_FACETS:
+            if pattern.search(q.question):
+                return InterviewAnswer(answer=" ".join([f"I am {q.persona_name}.",
+                                                        *_self_sentences(q.persona_summary, marks)])[:1000])
         # Relevance: how many of the question's content words a retrieved memory holds; ties
         # keep retrieval order. No shared word: the persona does not know.
         words = _content_words(q.question)
@@ -257,6 +263,25 @@ class ScriptedBackend(ThinkingBackend):
                  for s in q.steps]
         text = generalise_text(q.task, values)
         return ProcedureAnswer(name=text, when=text, steps=steps)
+
+
+#: Interview questions about the persona itself: (question pattern, words marking the sentences
+#: of its description that answer it). Name: no sentence, "I am <name>." says it.
+_SELF_FACETS = (
+    (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b", re.IGNORECASE), frozenset()),
+    (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b",
+                re.IGNORECASE),
+     frozenset("work works worked job owns runs manages study studies student teach teaches".split())),
+    (re.compile(r"\bdo you live\b|\byour home\b", re.IGNORECASE), frozenset("live lives home".split())),
+)
+
+
+def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str]:
+    """Up to ``n`` sentences of ``summary`` holding the most of ``marks`` (at least one), in order."""
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", summary.strip()) if x]
+    counts = [len(marks & set(re.findall(r"[a-z]+", x.lower()))) for x in sentences]
+    best = max(counts, default=0)
+    return [x for x, c in zip(sentences, counts) if best and c == best][:n]
 
 
 #: Words that carry no topic in an interview question (function words and asking verbs).

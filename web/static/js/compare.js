@@ -1,5 +1,5 @@
 // The comparison page: two saved runs side by side (town.compare via /api/compare/<a>/<b>).
-// Diffusion curves are SVG polylines (A solid, B dashed); a retrieval link opens the inspector
+// Diffusion and density curves are SVG polylines (A solid, B dashed); a retrieval link opens the inspector
 // on that run's recorded trace.
 
 import { getJSON } from "./api.js";
@@ -17,24 +17,40 @@ function svg(tag, attrs) {
   return node;
 }
 
-function chart(name, series, personas) {
+// One overlaid chart: points [x, y] of run A (solid) and run B (dashed) on shared axes.
+function chart({ id, label, a, b, xmax, ymax, caption }) {
   const w = 420, h = 160, pad = 24;
-  const n = Math.max(series.a.length, series.b.length, 2);
-  const x = (i) => pad + (i * (w - 2 * pad)) / (n - 1);
-  const y = (v) => h - pad - (v * (h - 2 * pad)) / Math.max(1, personas);
-  const root = svg("svg", { width: w, height: h, class: "compare-chart", id: `diffusion-${name}`, "aria-label": name });
+  const x = (v) => pad + (v * (w - 2 * pad)) / Math.max(1, xmax);
+  const y = (v) => h - pad - (v * (h - 2 * pad)) / (ymax || 1);
+  const root = svg("svg", { width: w, height: h, class: "compare-chart", id, "aria-label": label });
   root.append(svg("line", { x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, stroke: "#999" }));
-  for (const [side, dash] of [["a", ""], ["b", "5 4"]]) {
-    const pts = series[side].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    const line = svg("polyline", { points: pts, fill: "none", "stroke-width": 2, class: `curve curve-${side}`,
-      stroke: side === "a" ? "#3d85c6" : "#c65d3d", "data-values": series[side].join(",") });
+  for (const [side, pts, dash] of [["a", a, ""], ["b", b, "5 4"]]) {
+    const line = svg("polyline", { points: pts.map(([px, py]) => `${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(" "),
+      fill: "none", "stroke-width": 2, class: `curve curve-${side}`, stroke: side === "a" ? "#3d85c6" : "#c65d3d",
+      "data-values": pts.map(([, py]) => py).join(",") });
     if (dash) line.setAttribute("stroke-dasharray", dash);
     root.append(line);
   }
-  const label = svg("text", { x: pad, y: 14, "font-size": 12 });
-  label.textContent = `${name}: A ${series.a.at(-1) ?? 0}, B ${series.b.at(-1) ?? 0} of ${personas}`;
-  root.append(label);
+  const text = svg("text", { x: pad, y: 14, "font-size": 12 });
+  text.textContent = caption;
+  root.append(text);
   return root;
+}
+
+const indexed = (values) => values.map((v, i) => [i, v]);
+
+function diffusionChart(name, s, personas) {
+  return chart({ id: `diffusion-${name}`, label: name, a: indexed(s.a), b: indexed(s.b),
+    xmax: Math.max(s.a.length, s.b.length, 2) - 1, ymax: Math.max(1, personas),
+    caption: `${name}: A ${s.a.at(-1) ?? 0}, B ${s.b.at(-1) ?? 0} of ${personas}` });
+}
+
+function densityChart(d) {
+  const pts = (c) => c.hours.map((hr, i) => [hr, c.density[i]]);
+  const last = (c) => num(c.density.at(-1) ?? 0, 3);
+  return chart({ id: "density-chart", label: "network density", a: pts(d.a), b: pts(d.b),
+    xmax: Math.max(1, ...d.a.hours, ...d.b.hours), ymax: 1,
+    caption: `density: A ${last(d.a)}, B ${last(d.b)} (0 to 1, by game hour)` });
 }
 
 function table(head, rows, attrs = {}) {
@@ -62,7 +78,8 @@ async function boot() {
   $("divergence").dataset.tick = d ? d.tick : "";
   $("divergence").textContent = d ? `tick ${d.tick}${d.time ? ` (${d.time})` : ""}: ${d.what}` : "never";
   const personas = Object.keys(r.plans).length || 1;
-  fill($("diffusion"), Object.entries(r.diffusion).map(([name, s]) => chart(name, s, Math.max(personas, ...s.a, ...s.b))));
+  fill($("diffusion"), Object.entries(r.diffusion).map(([name, s]) => diffusionChart(name, s, Math.max(personas, ...s.a, ...s.b))));
+  fill($("density"), densityChart(r.density));
   fill($("attendance"), table(["gathering", "A came / invited", "B came / invited"],
     Object.entries(r.attendance).map(([n, g]) => [n, `${g.a.attended.length} / ${g.a.invited.length}`, `${g.b.attended.length} / ${g.b.invited.length}`])));
   const ret = r.retrievals;

@@ -4,7 +4,9 @@
 import { getJSON, postJSON, token, withQuery } from "./api.js";
 import { el, fill, gameTime, shownName } from "./dom.js";
 import { Inspector } from "./inspector.js";
-import { markList, personaList, showClock, updateList } from "./residents.js";
+import { markList, personaList, personaSearch, showClock, updateList } from "./residents.js";
+import { CrowdCounts } from "./crowds.js";
+import { FrameState } from "./frames.js";
 import { TownMap } from "./map.js";
 import { PersonaPanel } from "./persona_panel.js";
 import { renderLibrary } from "./procedures.js";
@@ -65,6 +67,8 @@ async function boot() {
     if (player.id) $("join").hidden = true;
   });
   personaList(residents, pick);
+  personaSearch($("persona-search"), residents, pick);
+  const crowds = new CrowdCounts($("crowds"), town.map);
   const follow = $("follow");
   for (const p of residents) follow.append(el("option", { value: p.id }, shownName(p)));
   follow.addEventListener("change", () => { map.setFollow(follow.value); if (follow.value) pick(follow.value); });
@@ -83,11 +87,17 @@ async function boot() {
     if (hello.status) controls.showStatus(hello.status);
     $("model-calls").textContent = hello.model_calls;
   });
-  socket.on("frame", (frame, ack) => {
+  // frames come whole, then as deltas: only the personas that changed are touched
+  const frames = new FrameState();
+  window.townFrames = frames; // the whole current frame, for tests and the browser console
+  socket.on("frame", (message, ack) => {
     if (typeof ack === "function") ack();
+    const frame = frames.apply(message);
+    if (!frame) { socket.emit("resync"); return; }
     map.setFrame(frame);
     showClock(frame);
     updateList(frame);
+    crowds.update(frame.personas, frame);
   });
   socket.on("status", (status) => controls.showStatus(status));
   socket.on("activity", (batch) => {

@@ -2,6 +2,13 @@
 // labels, speech bubbles), smooth movement between frames, following a persona, and
 // clicking/hovering. Every label drawn is laid out so that none overlaps another; the boxes of
 // the last drawing are kept in `drawnLabels` (and on window.townLabels, for tests).
+//
+// A drawing repaints only what changed: while the view and the labels stay as they were, only
+// the boxes of personas that changed, move, or animate (and what overlaps them) are painted
+// again; a new view, new labels, or changes over most of the town repaint all of it. With more
+// than ANIMATED_SIGNS idle signs on the canvas, the signs stand still (so a sleeping town costs
+// nothing to keep on screen). In a town of more than CROWDED personas, walkers may be drawn as
+// small as 5 px, without their initials badge, so that a whole-town view is not a heap of them.
 
 import { drawTownLabel, fitText, layoutLabels, overlaps, placeAt, renderTown } from "./townscape.js";
 import { initials, personaColor, shownEmoji, shownName } from "./dom.js";
@@ -13,6 +20,8 @@ const PAD = 14; // px around the whole-town view
 const SPEECH_MS = 3500; // a line stays readable this long (wall ms), however fast the town runs
 const STEP_MS = 260; // one walking cycle (two steps), wall ms
 const IDLE_FPS = 12; // redraws per second when only idle signs move
+const ANIMATED_SIGNS = 80; // above this many idle signs in view, they stand still
+const CROWDED = 250; // above this many personas, walkers may be drawn smaller (and without badges)
 
 export class TownMap {
   /**
@@ -38,6 +47,11 @@ export class TownMap {
     this.lastDraw = 0;
     this.drawnLabels = [];
     this.drawn = {};      // id -> {x, y} in tiles, as last drawn
+    this.boxes = {};      // id -> {x, y, w, h} in CSS px: what its sprite covered when last drawn
+    this.touched = new Set(); // ids whose look changed since the last drawing
+    this.speakers = new Set(); // ids whose frame entry has a line (speech) now
+    this.last = null;     // the view and labels of the last drawing
+    this.stats = { draws: 0, partial: 0, frames: 0, framesDrawn: 0, ms: 0 }; // for benchmarks/viewer.py
     this.onPick = onPick;
     this.onTile = onTile;
     this.tip = tip;
@@ -49,7 +63,7 @@ export class TownMap {
     this.resize();
     const loop = () => {
       const now = performance.now();
-      if (this.dirty || now < this.movingUntil || this.speaking() || (this.idle() && now - this.lastDraw > 1000 / IDLE_FPS)) this.draw();
+      if (this.dirty || now < this.movingUntil + 40 || this.speaking() || (this.animating && now - this.lastDraw > 1000 / IDLE_FPS)) this.draw();
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);
@@ -60,6 +74,7 @@ export class TownMap {
     if (this.personas.some((p) => p.id === identity.id)) return;
     this.personas.push(identity);
     this.colors[identity.id] = identity.color || personaColor(identity.id, this.personas.length - 1);
+    this.identity = null;
     this.dirty = true;
   }
 
@@ -73,6 +88,7 @@ export class TownMap {
     this.canvas.height = Math.floor(box.height * dpr);
     this.dpr = dpr;
     this.cssW = Math.floor(box.width); this.cssH = Math.floor(box.height);
+    this.last = null; // setting the canvas size cleared it: the next drawing repaints everything
     this.dirty = true;
   }
 
@@ -81,23 +97,46 @@ export class TownMap {
     this.moveMs = ticksPerSecond ? Math.min(400, 1000 / ticksPerSecond) : 40;
   }
 
-  /** Take a frame's persona entries as the new targets (animate: glide there, else jump). */
+  /** Take a frame's persona entries as the new targets (animate: glide there, else jump); the
+   * personas not in it stay as they are, except those in `frame.gone`, which leave. */
   setFrame(frame, animate = true) {
     const now = performance.now();
+    for (const id of frame.gone || []) { delete this.state[id]; this.touched.add(id); }
     for (const [id, p] of Object.entries(frame.personas || {})) {
       const old = this.state[id];
       const pos = old && animate ? this.position(id, now) : { x: p.x, y: p.y };
       const said = p.speech ? { said: p.speech, saidUntil: now + SPEECH_MS } : { said: old && old.said, saidUntil: old ? old.saidUntil : 0 };
       const facing = facingOf(p.x - pos.x, p.y - pos.y) || (old && old.facing) || "down";
       this.state[id] = { ...p, ...said, facing, fromX: pos.x, fromY: pos.y, t0: now };
+      this.touched.add(id);
+      if (p.speech) this.speakers.add(id);
+    }
+    // a line still being said stays readable, as when every frame carried it
+    for (const id of this.speakers) {
+      const p = this.state[id];
+      if (p && p.speech) p.saidUntil = now + SPEECH_MS; else this.speakers.delete(id);
     }
     this.movingUntil = now + this.moveMs + 20;
     this.dirty = true;
+    this.stats.frames += 1;
+    this.newFrame = true;
   }
 
-  setFollow(id) { this.follow = id || ""; this.dirty = true; }
-  setSelected(id) { this.selected = id || ""; this.dirty = true; }
-  setHovered(id) { if (this.hovered !== (id || "")) { this.hovered = id || ""; this.dirty = true; } }
+  setFollow(id) { this.touch(this.follow, id); this.follow = id || ""; }
+  setSelected(id) { this.touch(this.selected, id); this.selected = id || ""; }
+  setHovered(id) { if (this.hovered !== (id || "")) { this.touch(this.hovered, id); this.hovered = id || ""; } }
+
+  /** Mark personas whose look changes (a ring, a label) for the next drawing. */
+  touch(...ids) {
+    for (const id of ids) if (id) this.touched.add(id);
+    this.dirty = true;
+  }
+
+  /** A persona's identity by id (the persona list, indexed once). */
+  who(id) {
+    if (!this.identity) this.identity = new Map(this.personas.map((p) => [p.id, p]));
+    return this.identity.get(id) || {};
+  }
 
   position(id, now) {
     const p = this.state[id];
@@ -126,7 +165,8 @@ export class TownMap {
 
   draw() {
     this.dirty = false;
-    const now = performance.now();
+    const t0 = performance.now();
+    const now = t0;
     this.lastDraw = now;
     const { s, ox, oy } = this.view(now);
     if (!this.cache || this.cache.s !== s || this.cache.dpr !== this.dpr) {
@@ -134,9 +174,6 @@ export class TownMap {
     }
     const ctx = this.canvas.getContext("2d");
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    ctx.fillStyle = "#a9cf8f";
-    ctx.fillRect(0, 0, this.cssW, this.cssH);
-    ctx.drawImage(this.cache.image, ox, oy, this.map.width * s, this.map.height * s);
     const order = this.personas.map((p) => p.id).filter((id) => this.state[id]);
     const spots = order.map((id) => ({ id, ...this.position(id, now) }));
     this.drawn = Object.fromEntries(spots.map((p) => [p.id, { x: p.x, y: p.y }]));
@@ -152,31 +189,107 @@ export class TownMap {
       if (overlaps(box, placed)) continue; // a speech bubble or a label is over it now
       town.push(box);
     }
-    for (const box of town) drawTownLabel(ctx, box, 0, 0);
-    const sorted = [...spots].sort((a, b) => a.y - b.y); // nearer (lower) people in front
-    for (const spot of sorted) this.sprite(ctx, spot, s, ox, oy, now);
-    for (const box of labels) this.drawLabel(ctx, box);
-    for (const box of bubbles) this.drawBubble(ctx, box);
-    this.drawnLabels = [...town.map((b) => ({ kind: b.kind, text: b.text, x: b.x, y: b.y, w: b.w, h: b.h })),
+    const drawnLabels = [...town.map((b) => ({ kind: b.kind, text: b.text, x: b.x, y: b.y, w: b.w, h: b.h })),
       ...labels.map((b) => ({ kind: "action", id: b.id, text: b.text, x: b.x, y: b.y, w: b.w, h: b.h })),
       ...bubbles.map((b) => ({ kind: "speech", id: b.id, text: b.lines.join(" "), x: b.x, y: b.y, w: b.w, h: b.h }))];
+    // idle signs animate while few are in view; many stand still
+    const signs = spots.filter((spot) => this.signOf(spot.id) && this.inView(ox + (spot.x + 0.5) * s, oy + (spot.y + 0.5) * s));
+    this.animating = signs.length > 0 && signs.length <= ANIMATED_SIGNS;
+    const view = { s, ox, oy, w: this.cssW, h: this.cssH, image: this.cache.image, labels: JSON.stringify(drawnLabels), animating: this.animating };
+    const boxes = Object.fromEntries(spots.map((spot) => [spot.id, this.spriteBox(spot, s, ox, oy)]));
+    const clip = this.changedBoxes(view, spots, boxes, now);
+    const inClip = (box) => !clip || clip.some((c) => box.x < c.x + c.w && c.x < box.x + box.w && box.y < c.y + c.h && c.y < box.y + box.h);
+    ctx.save();
+    if (clip) {
+      ctx.beginPath();
+      for (const c of clip) ctx.rect(c.x, c.y, c.w, c.h);
+      ctx.clip();
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(this.backdrop(view, town), 0, 0);
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    const sorted = spots.filter((spot) => inClip(boxes[spot.id])).sort((a, b) => a.y - b.y); // nearer (lower) people in front
+    for (const spot of sorted) this.sprite(ctx, spot, s, ox, oy, now);
+    for (const box of labels) if (inClip(box)) this.drawLabel(ctx, box);
+    for (const box of bubbles) if (inClip(box)) this.drawBubble(ctx, box);
+    ctx.restore();
+    this.drawnLabels = drawnLabels;
+    this.boxes = boxes;
+    this.last = view;
+    this.touched.clear();
+    this.stats.draws += 1;
+    if (clip) this.stats.partial += 1;
+    if (this.newFrame) { this.stats.framesDrawn += 1; this.newFrame = false; }
+    this.stats.ms += performance.now() - t0;
   }
 
-  radius(s) { return Math.max(9, s * 0.75); }
+  /** The ground, the town image and the town's name labels of a view, painted once per view. */
+  backdrop(view, town) {
+    const key = [view.s, view.ox, view.oy, view.w, view.h, this.dpr, JSON.stringify(town.map((b) => [b.text, b.x, b.y]))].join("|");
+    if (this.ground && this.ground.key === key && this.ground.image === view.image) return this.ground.canvas;
+    const canvas = (this.ground && this.ground.canvas) || document.createElement("canvas");
+    canvas.width = this.canvas.width; canvas.height = this.canvas.height;
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.fillStyle = "#a9cf8f";
+    ctx.fillRect(0, 0, this.cssW, this.cssH);
+    ctx.drawImage(view.image, view.ox, view.oy, this.map.width * view.s, this.map.height * view.s);
+    for (const box of town) drawTownLabel(ctx, box, 0, 0);
+    this.ground = { key, image: view.image, canvas };
+    return canvas;
+  }
+
+  /**
+   * The boxes to repaint (CSS px), or null to repaint everything: each changed, moving or
+   * animated persona's box as last drawn and as drawn now, while the view and labels stay.
+   */
+  changedBoxes(view, spots, boxes, now) {
+    const last = this.last;
+    if (!last || ["s", "ox", "oy", "w", "h", "image", "labels", "animating"].some((k) => last[k] !== view[k])) return null;
+    const clip = [];
+    const add = (box) => { if (box) clip.push(box); };
+    for (const spot of spots) {
+      const p = this.state[spot.id];
+      const moving = now < p.t0 + this.moveMs + 40 && (p.x !== p.fromX || p.y !== p.fromY);
+      if (this.touched.has(spot.id) || moving || p.kind === "walk" || (this.animating && this.signOf(spot.id))) {
+        add(this.boxes[spot.id]);
+        add(boxes[spot.id]);
+      }
+    }
+    for (const id of this.touched) if (!boxes[id]) add(this.boxes[id]); // gone
+    return clip.length > spots.length ? null : clip;
+  }
+
+  /** The idle sign a persona shows now ("sleep", "steam" or null). */
+  signOf(id) {
+    const p = this.state[id];
+    return idleSign(p.kind, p.action, p.emoji);
+  }
+
+  /** What a sprite at `spot` covers (CSS px): the walker, its ring, badge and idle sign. */
+  spriteBox({ x, y }, s, ox, oy) {
+    const r = this.radius(s);
+    const cx = ox + (x + 0.5) * s, feetY = oy + (y + 0.5) * s + r * 0.8;
+    const left = cx - r * 1.2 - 4, top = feetY - r * 5.8 - 6;
+    return { x: left, y: top, w: (cx + r * 2.2 + 8) - left, h: (feetY + r * 0.5 + 4) - top };
+  }
+
+  /** A walker's size in CSS px: at least 9 px, or 5 px in a town of more than CROWDED personas. */
+  radius(s) { return Math.max(this.personas.length > CROWDED ? 5 : 9, s * 0.75); }
 
   sprite(ctx, { id, x, y }, s, ox, oy, now) {
     const p = this.state[id];
-    const persona = this.personas.find((q) => q.id === id) || {};
+    const persona = this.who(id);
     const r = this.radius(s);
     const cx = ox + (x + 0.5) * s, feetY = oy + (y + 0.5) * s + r * 0.8;
     const walking = now < p.t0 + this.moveMs && (p.x !== p.fromX || p.y !== p.fromY);
     const { top } = drawWalker(ctx, cx, feetY, r, {
       id, color: this.colors[id], facing: p.facing, walking: walking || p.kind === "walk",
-      phase: ((now - p.t0) / STEP_MS) % 1, badge: initials(shownName({ id, ...persona })),
+      phase: ((now - p.t0) / STEP_MS) % 1, badge: r >= 7 ? initials(shownName({ id, ...persona })) : null,
       ring: id === this.selected || id === this.follow,
     });
     const sign = idleSign(p.kind, p.action, p.emoji);
-    if (sign && !walking) drawIdleSign(ctx, sign, cx, top, r, now);
+    if (sign && !walking) drawIdleSign(ctx, sign, cx, top, r, this.animating ? now : 0);
   }
 
   /** Free spots for a box of w x h near a persona at (cx, headY)..(feetY), in order of preference. */
@@ -202,7 +315,7 @@ export class TownMap {
 
   labelBox(ctx, { id, x, y }, s, ox, oy, placed) {
     const p = this.state[id];
-    const persona = this.personas.find((q) => q.id === id) || {};
+    const persona = this.who(id);
     const text = `${shownName({ id, ...persona })}: ${shownEmoji(p.emoji)} ${p.action || ""}`.replace(/\s+/g, " ").trim();
     const fit = fitText(ctx, text, 190, 11, 9, "500");
     ctx.font = `500 ${fit.px}px ${FONT}`;
@@ -246,11 +359,6 @@ export class TownMap {
 
   /** Whether the point (x, y) in CSS px is on the canvas. */
   inView(x, y) { return x >= 0 && y >= 0 && x <= this.cssW && y <= this.cssH; }
-
-  /** Whether an idle sign is showing (it animates). */
-  idle() {
-    return Object.values(this.state).some((p) => idleSign(p.kind, p.action, p.emoji));
-  }
 
   /** Whether a speech bubble is showing (it must disappear on time). */
   speaking() {

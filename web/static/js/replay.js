@@ -1,14 +1,16 @@
 // The replay page: the live page's map and panels driven by a run file through the JSON API
 // (/api/runs/<name>/...): a timeline scrubber over ticks, play/pause/speed, jump to a game time
 // or to the next/previous conversation or reflection, the persona panel and the retrieval list as
-// of the scrubbed tick, the retrieval inspector with the weight lab, the town procedure library
-// and the evaluation charts. The position is kept in the URL (#t=<tick>&p=<persona>).
+// of the scrubbed tick, the retrieval inspector with the weight lab, the town procedure library,
+// the evaluation charts and the interview battery. The position is kept in the URL (#t=<tick>&p=<persona>).
 
 import { getJSON, withQuery } from "./api.js";
 import { el, fill, gameTime, hhmm, shownName } from "./dom.js";
+import { noBattery, renderBattery } from "./battery.js";
 import { renderEvaluation } from "./charts.js";
 import { Inspector } from "./inspector.js";
-import { markList, personaList, showClock, updateList } from "./residents.js";
+import { markList, personaList, personaSearch, showClock, updateList } from "./residents.js";
+import { CrowdCounts } from "./crowds.js";
 import { TownMap } from "./map.js";
 import { PersonaPanel } from "./persona_panel.js";
 import { renderLibrary } from "./procedures.js";
@@ -98,6 +100,8 @@ async function boot() {
   };
   map = new TownMap($("map"), run.map, run.personas, { onPick: pick, tip: $("map-tip") });
   personaList(run.personas, pick);
+  personaSearch($("persona-search"), run.personas, pick);
+  const crowds = new CrowdCounts($("crowds"), run.map || {});
   for (const p of run.personas) {
     $("ret-persona").append(el("option", { value: p.id }, shownName(p)));
     $("jump-persona").append(el("option", { value: p.id }, shownName(p)));
@@ -106,11 +110,18 @@ async function boot() {
   // -- showing a tick ---------------------------------------------------------------------
   let settleTimer = null;
   let seekTicket = 0;
+  let onScreen = {}; // the personas of the frame shown
   const show = (frame, animate) => {
     state.tick = frame.tick;
-    map.setFrame(frame, animate);
+    // only the personas whose entry differs from the frame on screen are touched
+    const changed = Object.fromEntries(Object.entries(frame.personas).filter(([id, p]) => !sameEntry(onScreen[id], p)));
+    const gone = Object.keys(onScreen).filter((id) => !(id in frame.personas));
+    onScreen = frame.personas;
+    const delta = { tick: frame.tick, time: frame.time, personas: changed, gone };
+    map.setFrame(delta, animate);
     showClock(frame);
-    updateList(frame);
+    updateList(delta);
+    crowds.update(changed, { gone });
     $("scrubber").value = frame.tick;
     clearTimeout(settleTimer);
     settleTimer = setTimeout(settled, SETTLE_MS);
@@ -245,6 +256,8 @@ async function boot() {
     evaluation.report = report;
     renderEvaluation($("evaluation"), report, names, state.tick / ticksPerHour);
   }).catch((err) => fill($("evaluation"), el("p", { class: "muted" }, `no evaluation: ${err.message}`)));
+  getJSON(`${BASE}/battery`).then((battery) => renderBattery($("battery-panel"), battery, names))
+    .catch((err) => noBattery($("battery-panel"), RUN, err.message));
 
   // -- start where the URL says -----------------------------------------------------------
   const hash = new URLSearchParams(window.location.hash.slice(1));
@@ -264,6 +277,13 @@ async function boot() {
 function parseTime(text) {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text || "");
   return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] || 0)) : null;
+}
+
+/** Whether two frame entries (flat objects of plain values) are the same. */
+function sameEntry(a, b) {
+  if (!a) return false;
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
 }
 
 function notice(message) {
