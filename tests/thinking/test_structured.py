@@ -10,6 +10,7 @@ from samples import SAMPLES
 
 from town.thinking.openai_backend import OpenAIBackend
 from town.thinking.schema import Dialect, answer_schema, portable_problems, to_gbnf
+from town.thinking.validate import parse_answer
 
 CONSTRAINED = ("json_schema", "json_object_schema", "grammar")
 
@@ -162,3 +163,23 @@ def test_a_prompt_over_budget_drops_its_lowest_scored_memories():
     text, dropped = tight.fitted(question)
     assert dropped == 1
     assert "Maria Lopez is studying" not in text and "Valentine's party" in text
+
+
+def test_a_day_plan_adds_blocks_only_at_times_its_memories_state():
+    """Stated 5pm and 9:10 allow starts 17:00 and 09:00, a block each; no stated time keeps the routine."""
+    from dataclasses import replace
+
+    from town.thinking.questions import MemoryView, PlanDay
+
+    plan = next(q for q, _ in SAMPLES if isinstance(q, PlanDay))
+    timed = replace(plan, memories=(
+        MemoryView(id=1, content="The party at Hobbs Cafe starts at 5pm.", kind="chat", importance=6),
+        MemoryView(id=2, content="Class moved to 9:10 today.", kind="chat", importance=4),
+    ))
+    schema = answer_schema(timed)
+    assert _at(schema, "add[].start")["enum"] == ["09:00", "17:00"]
+    assert schema["properties"]["add"]["maxItems"] == 2  # one block per stated time
+    untimed = answer_schema(plan)
+    for changes in ("add", "drop"):
+        assert untimed["properties"][changes]["maxItems"] == 0
+    assert parse_answer(plan, '{"add": [], "drop": []}').day(plan.routine) == list(plan.routine)

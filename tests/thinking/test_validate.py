@@ -135,6 +135,32 @@ def test_placeholder_text_is_no_answer(reply):
         parse_answer(PLAN, reply)
 
 
+def test_a_field_holding_its_own_name_is_no_answer():
+    """SmolLM2 answered "Do you start a conversation?" with {"talk": true, "reason": "reason"}."""
+    from town.thinking.questions import DecideToTalk
+
+    q = DecideToTalk(**BASE, other="klaus_mueller", other_name="Klaus Mueller",
+                     other_action="reading", own_action="studying")
+    with pytest.raises(InvalidAnswer, match="placeholder"):
+        parse_answer(q, '{"talk": true, "reason": "Reason."}')
+    assert parse_answer(q, '{"talk": true, "reason": "a reason to ask him"}').talk
+
+
+def test_a_step_opening_with_the_prompts_opening_is_no_answer():
+    """SmolLM2 gave a step "You are Isabella Rodriguez, a social media influencer ..."."""
+    from town.thinking.questions import DecomposeTask
+
+    q = DecomposeTask(**BASE, task="shop", place=CAFE, start="08:00", minutes=30, objects=(CAFE,))
+    prompt = PromptSet().render(q)
+    assert prompt.startswith(f"You are {BASE['persona_name']}.")
+    echo = (f'{{"steps": [{{"description": "You are {BASE["persona_name"]}, a social media '
+            f'influencer.", "object": "{CAFE}", "minutes": 15}}]}}')
+    with pytest.raises(InvalidAnswer, match="opening"):
+        parse_answer(q, echo, prompt)
+    own = f'{{"steps": [{{"description": "You are welcome, says the clerk", "object": "{CAFE}", "minutes": 15}}]}}'
+    assert parse_answer(q, own, prompt).steps[0].minutes == 15
+
+
 def test_echoes_of_the_prompts_instructions_are_no_answer():
     """Prompt text saved as an answer (a procedure's "when") is invalid; the model's own is fine."""
     from town.thinking.questions import GeneraliseProcedure

@@ -16,6 +16,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
+from ..textevent import stated_times
+
 __all__ = [
     "MemoryView",
     "PlanItemView",
@@ -285,9 +287,25 @@ class PlanDay(Question):
         named = [p for p in self.places if p.rsplit(":", 1)[-1].lower() in text]
         return list(dict.fromkeys([r.place for r in self.routine] + named))
 
+    def stated_starts(self) -> list[str]:
+        """Start times ("HH:MM", down to the quarter hour) that the retrieved memories state.
+
+        Only an appointment a memory states, with a time, changes the routine, so these are the
+        times an added block may start at; none means the answer keeps the routine as it is.
+        Times are read by :func:`town.textevent.stated_times` (the first time or range of each
+        memory).
+        """
+        starts = []
+        for m in self.memories:
+            found = stated_times(m.content)
+            if found is not None:
+                t = found[0]
+                starts.append(f"{t.hour:02d}:{t.minute - t.minute % 15:02d}")
+        return sorted(set(starts))
+
     def context(self) -> dict:
-        """The fields, and ``offered``: the places an added block may use."""
-        return {**asdict(self), "offered": self.offered()}
+        """The fields, ``offered`` (places an added block may use) and ``starts`` (its start times)."""
+        return {**asdict(self), "offered": self.offered(), "starts": self.stated_starts()}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -35,6 +35,7 @@ from .questions import (
     DecomposeTask,
     GeneraliseProcedure,
     Insights,
+    NextAction,
     NextLine,
     PlanDay,
     Question,
@@ -74,8 +75,7 @@ PORTABLE_KEYS = frozenset(
 #: A portable pattern: anchored, literals and ``[0-9]``-style classes with ``{n}`` counts.
 _PORTABLE_PATTERN = re.compile(r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9-]+\](?:\{[0-9]+\})?)*\$$")
 
-#: Times a day plan's added block may start at, and its lengths in game minutes.
-QUARTER_HOURS = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 15, 30, 45)]
+#: Lengths of a day plan's added block, in game minutes.
 BLOCK_MINUTES = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 480]
 
 #: Longest string a schema allows (characters): one or two sentences; grammars grow with it.
@@ -139,16 +139,25 @@ def answer_schema(question: Question) -> dict[str, Any]:
     """The JSON schema of this request's answer: the model's, with the offered options as enums.
 
     Places, objects and memory ids become ``enum`` s of what the question offers (a list of ids
-    with nothing to cite gets ``maxItems`` 0); a day plan's dropped blocks are routine numbers;
-    a list of ratings has exactly one 1-10 rating per memory.
+    with nothing to cite gets ``maxItems`` 0); a day plan's added blocks start at a time a
+    retrieved memory states (at most one block per stated time) and its dropped blocks are
+    routine numbers, and with no time stated both lists are empty; a list of ratings has
+    exactly one 1-10 rating per memory.
     """
     schema = model_schema(type(question).answer_model)
     schema["title"] = question.template
     if isinstance(question, PlanDay):
+        starts = question.stated_starts()  # no 30:57, and no block no memory states
         _narrow(schema, ("add", "[]", "place"), question.offered())
-        _narrow(schema, ("add", "[]", "start"), QUARTER_HOURS)  # no 30:57
+        _narrow(schema, ("add", "[]", "start"), starts or ["00:00"])
         _narrow(schema, ("add", "[]", "minutes"), BLOCK_MINUTES)
         _ids(schema["properties"]["drop"], list(range(1, len(question.routine) + 1)))
+        if not starts:  # no memory states a time: the routine stays as it is
+            for changes in ("add", "drop"):
+                schema["properties"][changes].update(minItems=0, maxItems=0)
+        else:  # one block per stated time at most (two at one time overlap)
+            add = schema["properties"]["add"]
+            add["maxItems"] = min(add.get("maxItems", len(starts)), len(starts))
     elif isinstance(question, RateImportances):
         ratings = schema["properties"]["ratings"]
         ratings["items"] = {"type": "integer", "enum": list(range(1, 11))}
@@ -159,6 +168,8 @@ def answer_schema(question: Question) -> dict[str, Any]:
         steps["maxItems"] = max(1, min(steps.get("maxItems", 24), question.minutes // 5))
     elif isinstance(question, ChoosePlace):
         _narrow(schema, ("place",), list(question.candidates))
+    elif isinstance(question, NextAction):
+        _narrow(schema, ("object",), list(question.objects))
     elif isinstance(question, NextLine):
         _ids(schema["properties"]["shared"], [m.id for m in question.memories if m.id not in question.told])
     elif isinstance(question, Insights):

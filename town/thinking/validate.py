@@ -10,8 +10,8 @@ or is the unique option it ends with (``"cafe:counter"`` for
 
 Text a model wrote must be its own: placeholder or ellipsis text (``"..."``, ``"<one of the
 objects>"``), a copy of one of the prompt's own instruction sentences, a chat line that only
-recites a memory id (``"7: Klaus Mueller is ..."``), and memory ids ``shared`` on a line that
-says nothing are all invalid.
+recites a memory id (``"7: Klaus Mueller is ..."``), a field holding its own name (``"reason":
+"reason"``), and memory ids ``shared`` on a line that says nothing are all invalid.
 """
 
 from __future__ import annotations
@@ -97,30 +97,39 @@ def _instructions(prompt: str) -> list[str]:
     return out
 
 
-def _texts(value, where: str):
-    """(where, text) for every free-text string in an answer (a model dump)."""
+def _texts(value, where: str, key: str = ""):
+    """(where, field name, text) for every free-text string in an answer (a model dump)."""
     if isinstance(value, str):
-        yield where, value
+        yield where, key, value
     elif isinstance(value, dict):
         for k, v in value.items():
             if k not in _OPTION_FIELDS:
-                yield from _texts(v, f"{where}.{k}" if where else k)
+                yield from _texts(v, f"{where}.{k}" if where else k, k)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from _texts(v, f"{where}[{i}]")
+            yield from _texts(v, f"{where}[{i}]", key)
 
 
 def _check_texts(answer: BaseModel, prompt: str) -> None:
-    """Reject placeholder text and copies of the prompt's instruction sentences."""
+    """Reject placeholder text, a field's own name, and copies of the prompt's own sentences.
+
+    A copy is a text of five or more words found inside one of the prompt's instruction
+    sentences, or a text that opens with the prompt's opening sentence ("You are Isabella
+    Rodriguez."), which addresses the persona and is never its answer.
+    """
     sentences = _instructions(prompt)
-    for where, text in _texts(answer.model_dump(mode="json"), ""):
-        if _PLACEHOLDER.search(text):
+    first = re.split(r"(?<=[.?!])\s", prompt.strip().split("\n", 1)[0], maxsplit=1)[0]
+    opening = " ".join(_WORDS.findall(first.lower()))
+    for where, key, text in _texts(answer.model_dump(mode="json"), ""):
+        if _PLACEHOLDER.search(text) or text.strip(" .\"'").lower() == key.lower():
             raise InvalidAnswer(f"{where}: {text[:60]!r} is placeholder text, not an answer")
         if not re.search(r"[A-Za-z]{2}", text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} holds no words")
         words = " ".join(_WORDS.findall(text.lower()))
         if len(words.split()) >= 5 and any(words in s for s in sentences):
             raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's instructions")
+        if len(opening.split()) >= 3 and (words + " ").startswith(opening + " "):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's opening")
 
 
 def match_option(value: str, options: Iterable[str]) -> str | None:
