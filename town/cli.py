@@ -18,12 +18,10 @@ from datetime import datetime
 from pathlib import Path
 
 from .errors import ConfigError, TownError
+from .runner import STOP_GRACE_S
 
 __all__ = ["main", "build_parser", "saved_line", "STOP_GRACE_S"]
 
-#: Wall seconds a stop request (Ctrl-C, SIGTERM) waits for the tick to end by itself before the
-#: model calls it waits on are cancelled; the process ends within about twice that.
-STOP_GRACE_S = 2.0
 
 
 def _add_sim_options(p: argparse.ArgumentParser) -> None:

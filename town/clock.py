@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 from .errors import ConfigError
 
-__all__ = ["GameClock", "parse_game_time"]
+__all__ = ["GameClock", "clock_text", "parse_game_time"]
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 
@@ -27,6 +27,11 @@ def parse_game_time(text: str, *, field: str = "time") -> datetime:
         except ValueError:
             continue
     raise ConfigError(f"{text!r} is not a game time like '2023-02-13 07:00'", field=field)
+
+
+def clock_text(minutes: int) -> str:
+    """Minutes since midnight -> ``"HH:MM"`` (1440 -> ``"24:00"``, the end of a day)."""
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 class GameClock:

@@ -32,6 +32,7 @@ from typing import Any
 
 from .battery import BATTERY, CATEGORIES
 from .metrics import recalls
+from .world.address import sector_name
 
 __all__ = ["VERDICTS", "is_denial", "grade", "grade_answer", "workplace", "home_sector", "summarise"]
 
@@ -60,19 +61,14 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in _words(text)}
 
 
-def _sector(address: str) -> str:
-    parts = address.split(":")
-    return parts[1] if len(parts) > 1 else parts[0]
-
-
 def workplace(spec) -> str | None:
     """The sector where the routine spends the most awake minutes outside home (None: only home)."""
     home = spec.home_sector
     minutes: Counter[str] = Counter()
     for r in spec.routine:
-        if "sleep" in r.activity.lower() or _sector(r.place) == home:
+        if "sleep" in r.activity.lower() or sector_name(r.place) == home:
             continue
-        minutes[_sector(r.place)] += r.end_minutes - r.start_minutes
+        minutes[sector_name(r.place)] += r.end_minutes - r.start_minutes
     return max(sorted(minutes), key=lambda s: minutes[s]) if minutes else None
 
 
@@ -115,7 +111,7 @@ def _plan(answer: str, truth: dict[str, Any] | None, when: datetime) -> tuple[st
     if truth is None:
         return "ungraded", "no recorded action then"
     said = _at_hour(answer, when)
-    place = _sector(truth["address"])
+    place = sector_name(truth["address"])
     doing = _stems(truth.get("task") or truth["description"])
     ok = _mentions(said, place) or (bool(doing) and len(_stems(said) & doing) >= min(2, len(doing)))
     return ("correct" if ok else "wrong"), f"{truth['description']} at {place}"

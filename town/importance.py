@@ -14,12 +14,12 @@ embedding.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 import numpy as np
 
 from .embedding import shared_minilm
+from .hearsay import unwrap
 
 __all__ = ["ANCHORS", "TEMPERATURE", "rate"]
 
@@ -64,8 +64,6 @@ ANCHORS: tuple[tuple[str, int], ...] = (
     ("Our house burned down.", 10),
 )
 
-_HEARD = re.compile(r'^[^"]+? told me: "(.*)"$', re.S)
-
 #: Softmax temperature over cosine similarities (lower = nearer anchors weigh more).
 TEMPERATURE = 0.05
 
@@ -78,11 +76,7 @@ def _anchors() -> tuple[np.ndarray, np.ndarray]:
 
 def _rated_text(content: str) -> str:
     """The text a rating embeds: a heard memory's innermost quoted statement, else the content."""
-    heard = _HEARD.match(content)
-    while heard is not None:  # what was said matters, not who passed it on
-        content = heard.group(1)
-        heard = _HEARD.match(content)
-    return content
+    return unwrap(content)[1]  # what was said matters, not who passed it on
 
 
 def prepare(contents: list[str]) -> None:

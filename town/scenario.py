@@ -20,12 +20,13 @@ from typing import Any
 
 import yaml
 
-from .clock import TIME_FORMAT, parse_game_time
+from .clock import TIME_FORMAT, clock_text, parse_game_time
 from .errors import ConfigError
 from .memory.record import MemoryKind
 from .procedures.episode import Goal
 from .world import TileMap, World, load_tilemap
 from .world.fields import REQUIRED, Fields
+from .world.address import sector_name
 from .world.tilemap import find_map
 
 __all__ = [
@@ -53,10 +54,6 @@ _DAY = 24 * 60
 
 def _minutes(t: time) -> int:
     return t.hour * 60 + t.minute
-
-
-def _clock_text(minutes: int) -> str:
-    return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,8 +84,8 @@ class RoutineItem:
     def to_dict(self) -> dict[str, Any]:
         """JSON-able ``{"start", "end" ("24:00" at day end), "activity", "place", "task", "goal"}``."""
         return {
-            "start": _clock_text(self.start_minutes),
-            "end": _clock_text(self.end_minutes),
+            "start": clock_text(self.start_minutes),
+            "end": clock_text(self.end_minutes),
             "activity": self.activity,
             "place": self.place,
             "task": self.task,
@@ -141,8 +138,7 @@ class PersonaSpec:
     @property
     def home_sector(self) -> str:
         """The sector of the home address ("Isabella Rodriguez's apartment")."""
-        parts = self.home.split(":")
-        return parts[1] if len(parts) > 1 else parts[0]
+        return sector_name(self.home)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -325,7 +321,7 @@ def _routine(f: Fields, raw: list, tilemap: TileMap) -> tuple[RoutineItem, ...]:
         end = _clock(f, f.get(item, "end", str, p), f"{p}.end", end=True)
         if end <= start:
             raise f.error(
-                f"{p}.end", f"must be after start {_clock_text(start)}, got {_clock_text(end)}"
+                f"{p}.end", f"must be after start {clock_text(start)}, got {clock_text(end)}"
             )
         if start != expected:
             what = (
@@ -334,7 +330,7 @@ def _routine(f: Fields, raw: list, tilemap: TileMap) -> tuple[RoutineItem, ...]:
                 else "leaves a gap after the block before"
             )
             raise f.error(
-                f"{p}.start", f"{_clock_text(start)} {what} (which ends {_clock_text(expected)})"
+                f"{p}.start", f"{clock_text(start)} {what} (which ends {clock_text(expected)})"
             )
         expected = end
         items.append(
@@ -350,7 +346,7 @@ def _routine(f: Fields, raw: list, tilemap: TileMap) -> tuple[RoutineItem, ...]:
     if expected != _DAY:
         raise f.error(
             f"routine[{len(raw) - 1}].end",
-            f"the day must end at 24:00, got {_clock_text(expected)}",
+            f"the day must end at 24:00, got {clock_text(expected)}",
         )
     return tuple(items)
 

@@ -4,6 +4,7 @@ import pytest
 
 from town.errors import WorldError
 from town.world import Address, is_within
+from town.world.address import sector_address, sector_name
 
 
 def test_parse_and_format_round_trip():
@@ -37,3 +38,13 @@ def test_bad_addresses_are_world_errors(text):
     """Empty parts and more than four parts are refused."""
     with pytest.raises(WorldError):
         Address.parse(text)
+
+
+@pytest.mark.parametrize(("text", "name", "cut"), [
+    ("the_ville:Hobbs Cafe:cafe:coffee machine", "Hobbs Cafe", "the_ville:Hobbs Cafe"),
+    ("the_ville:Hobbs Cafe", "Hobbs Cafe", "the_ville:Hobbs Cafe"),
+    ("the_ville", "the_ville", "the_ville"),
+])
+def test_sector_name_and_sector_address(text, name, cut):
+    """The sector's own name, and the address cut to the sector; a world alone is both."""
+    assert (sector_name(text), sector_address(text)) == (name, cut)

@@ -13,6 +13,7 @@ from ..events import EventKind
 from ..persona import Action, Persona, PlanBlock, Step
 from ..procedures import StepFailure, practice
 from ..thinking.questions import ChoosePlace, NextAction, PlanItemView
+from ..world.address import sector_name
 from ..world.objects import use_of
 from .context import MindContext, observe, rate, recall, seed_for, views
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
@@ -57,11 +58,6 @@ def doing_sentence(name: str, activity: str, address: str) -> str:
     return f"{name} is at {place_label(address)}: {activity}."
 
 
-def _sector(address: str) -> str:
-    parts = address.split(":")
-    return parts[1] if len(parts) > 1 else parts[0]
-
-
 def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> str | None:
     """Ask where else to do ``task`` when ``place`` is closed; remember the closure.
 
@@ -69,7 +65,7 @@ def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> st
         The sector to go to, or None when no other place is open (see :func:`_stay`).
     """
     if not practice.knows_closed(p, ctx, place):
-        observe(p, ctx, f"{_sector(place)} is closed.")
+        observe(p, ctx, f"{sector_name(place)} is closed.")
     world = ctx.world
     candidates = sorted({":".join(a.split(":")[:2]) for a in world.tilemap.addresses()
                          if a.count(":") >= 1 and world.is_open(a)} - {":".join(place.split(":")[:2])})
@@ -134,7 +130,7 @@ def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decisio
     A busy object is waited for 5 game minutes before the persona plans anew.
     """
     if reason is StepFailure.CLOSED and not practice.knows_closed(p, ctx, step.object):
-        observe(p, ctx, f"{_sector(step.object)} is closed.")
+        observe(p, ctx, f"{sector_name(step.object)} is closed.")
     practice.step_failed(p, ctx, step, reason)
     p.steps, p.path, p.pending = [], [], None
     tick = ctx.tick
@@ -160,8 +156,8 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
         p.pending = step
         # "walking to <building>" only while outside it (frames show the tile after this tick's
         # move): the walk is cut where it enters, and inside it walks "to the <object>"
-        sector, address_at = _sector(step.object), ctx.world.tilemap.address_at
-        entered = next((i for i, xy in enumerate(p.path) if _sector(address_at(*xy) or "") == sector), n)
+        sector, address_at = sector_name(step.object), ctx.world.tilemap.address_at
+        entered = next((i for i, xy in enumerate(p.path) if sector_name(address_at(*xy) or "") == sector), n)
         outside = entered > 0
         n = min(n, entered) if outside else n
         where = sector if outside else f"the {step.object.rsplit(':', 1)[-1]}"
@@ -217,7 +213,7 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
     block = current_block(p, ctx.now)
     # a description naming its building is not told the building again ("... at Hobbs Cafe at
     # the counter of the cafe in Hobbs Cafe" -> "... at Hobbs Cafe at the counter of the cafe")
-    sector, label = _sector(block.place), place_label(block.place)
+    sector, label = sector_name(block.place), place_label(block.place)
     if sector.lower() in block.description.lower():
         label = label.removesuffix(f" in {sector}").removesuffix(sector)
     query = f"{block.description} at {label}" if label else block.description

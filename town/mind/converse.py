@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..events import EventKind
+from ..hearsay import HEARD, told
 from ..persona import Persona
 from ..textevent import find_event, place_names
 from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
@@ -194,7 +195,7 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     replan (``town.textevent``). ``source`` is the speaker's record the line passed on (None:
     the speaker's own words, e.g. a player's), kept for measurement only.
     """
-    heard = remember(listener, ctx, kind="chat", content=f'{speaker.name} told me: "{line}"',
+    heard = remember(listener, ctx, kind="chat", content=told(speaker.name, line),
                      conversation=conv.id, source=source, subject=speaker.id)
     # The listener now knows the speaker knows this: it will not tell it back to them.
     listener.told.setdefault(speaker.id, []).append(_chain(heard)[1])
@@ -210,7 +211,6 @@ def leave_conversation(conv: Conversation, personas: dict[str, Persona], ctx: Mi
     _finish(conv, personas, ctx)
 
 
-_HEARD = re.compile(r'^(?P<speaker>[^"]+?) told me: "(?P<statement>.*)"$', re.S)
 _NEWS = re.compile(r"^Did you hear\? ", re.S)
 
 
@@ -221,11 +221,11 @@ def _chain(record) -> tuple[list[str], str]:
     "Isabella Rodriguez"], "S"); a memory not heard from anyone has no names.
     """
     names, text = [], record.content
-    m = _HEARD.match(text)
+    m = HEARD.match(text)
     while m is not None:
         names.append(m.group("speaker"))
         text = _NEWS.sub("", m.group("statement"))
-        m = _HEARD.match(text)
+        m = HEARD.match(text)
     return names, text
 
 

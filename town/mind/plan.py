@@ -21,10 +21,6 @@ from .context import MindContext, recall, remember, seed_for, views
 __all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep"]
 
 
-def _hm(t: time | datetime) -> str:
-    return f"{t.hour:02d}:{t.minute:02d}"
-
-
 def _at(day: date, hm: str) -> datetime:
     if hm == "24:00":
         return datetime.combine(day + timedelta(days=1), time(0, 0))
@@ -54,7 +50,8 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     query = f"Plans, appointments and events on {today:%A, %B} {today.day}, {today.year}"
     records, seq = recall(p, ctx, query, purpose="plan_day")
     routine = tuple(
-        PlanItemView(start=_hm(r.start), end="24:00" if r.end == time(0) and r.start != time(0) else _hm(r.end),
+        PlanItemView(start=f"{r.start:%H:%M}",
+                     end="24:00" if r.end == time(0) and r.start != time(0) else f"{r.end:%H:%M}",
                      description=r.activity, place=r.place, task=r.task)
         for r in p.spec.routine
     )
@@ -74,7 +71,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
                                        "items": [{**b.to_dict(), "evidence": e}
                                                  for b, e in zip(p.plan, evidence)]})
     awake = [b for b in p.plan if not is_sleep(b.description)]
-    summary = "; ".join(f"{_hm(b.start)} {b.description}" for b in awake[:12])
+    summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
              evidence=tuple(dict.fromkeys(i for e in evidence for i in e)))
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
@@ -133,7 +130,7 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
     task = block.task or block.description
     answer = ctx.backend.ask(DecomposeTask(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
-        seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=_hm(now),
+        seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=f"{now:%H:%M}",
         minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=views(records),
         procedures=practice.known_for(p, task=task, place=place, minutes=minutes)))
     steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)

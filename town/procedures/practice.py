@@ -20,6 +20,7 @@ from ..events import EventKind
 from ..mind.context import seed_for
 from ..persona import Step
 from ..thinking.questions import GeneraliseProcedure
+from ..world.address import sector_address
 from .episode import Episode, Goal, Outcome, StepFailure
 from .generalise import anonymise, compose, generalise_steps, generalise_text, persona_values
 from .library import ProcedureLibrary
@@ -44,10 +45,6 @@ __all__ = [
 APPLIES_AT = 0.85
 
 
-def _sector(address: str) -> str:
-    return ":".join(address.split(":")[:2])
-
-
 def _publish(p, ctx, op: str, which: str, lib: ProcedureLibrary, name: str, **data: Any) -> None:
     ctx.publish(
         EventKind.PROCEDURE,
@@ -66,7 +63,7 @@ def knows_closed(p, ctx, address: str) -> bool:
     """True if ``address`` is closed and the persona remembers seeing it closed."""
     if not ctx.world.tilemap.has_address(address) or ctx.world.is_open(address):
         return False
-    sentence = f"{_sector(address).split(':')[-1]} is closed."
+    sentence = f"{sector_address(address).split(':')[-1]} is closed."
     return any(r.content == sentence for r in p.stream.records())
 
 
@@ -161,7 +158,7 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
                     name,
                     task=task,
                     place=place,
-                    reason=f"{_sector(closed)} is known to be closed",
+                    reason=f"{sector_address(closed)} is known to be closed",
                     counted=False,
                 )
                 continue

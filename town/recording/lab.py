@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from town.memory.columns import to_seconds
 from town.memory.scoring import Ranking, rank
 from town.memory.trace import CandidateScore, candidates_from
 from town.memory.vectors import VectorIndex
@@ -21,9 +22,6 @@ from town.recording.reader import RecordedStream, RunReader
 from town.recording.schema import parse_time
 
 __all__ = ["rescore", "score_stream"]
-
-_EPOCH = datetime(2000, 1, 1)
-
 
 def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
                  weights: Sequence[float], k: int,
@@ -46,7 +44,7 @@ def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
         MemoryStreamError: for bad weights or k.
     """
     hours = np.array([(now - t).total_seconds() / 3600.0 for t in stream.last_accessed])
-    created = np.array([(t - _EPOCH).total_seconds() / 3600.0 for t in stream.created])
+    created = np.array([to_seconds(t) for t in stream.created], np.int64)  # any key rising with creation time
     query = np.asarray(query, dtype=np.float32)
     query = query / np.linalg.norm(query)
     relevance = np.empty(0, np.float32)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 
+from ..clock import clock_text
 from ..textevent import StatedEvent, find_event
 
 __all__ = ["events_on", "with_events", "block_evidence", "minutes_of"]
@@ -38,11 +39,6 @@ def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedE
     return [(e, tuple(ids)) for e, ids in found.items()]
 
 
-def _hm(minutes: int) -> str:
-    minutes = max(0, min(24 * 60, minutes))
-    return f"{minutes // 60:02d}:{minutes % 60:02d}"
-
-
 def minutes_of(hm: str) -> int:
     """"HH:MM" (game time, "24:00" allowed) -> minutes since midnight."""
     h, m = hm.split(":")
@@ -50,11 +46,11 @@ def minutes_of(hm: str) -> int:
 
 
 def _span(event: StatedEvent, day: date) -> tuple[int, int]:
-    """(start, end) of the event on ``day`` in minutes after midnight (end capped at 24:00)."""
+    """(start, end) of the event on ``day`` in minutes after midnight, each within 0-1440."""
     midnight = datetime.combine(day, time(0))
     start = int((event.start - midnight) / timedelta(minutes=1))
     end = int((min(event.end, midnight + timedelta(days=1)) - midnight) / timedelta(minutes=1))
-    return start, end
+    return min(max(start, 0), 24 * 60), min(max(end, 0), 24 * 60)
 
 
 def with_events(blocks: list[dict], events: list[tuple[StatedEvent, str]], day: date) -> list[dict]:
@@ -78,10 +74,10 @@ def with_events(blocks: list[dict], events: list[tuple[StatedEvent, str]], day: 
                 merged.append(b)
                 continue
             if b0 < e0:
-                merged.append({**b, "end": _hm(e0)})
+                merged.append({**b, "end": clock_text(e0)})
             if b1 > e1:
-                merged.append({**b, "start": _hm(e1)})
-        merged.append(dict(start=_hm(e0), end=_hm(e1), description=description[:200],
+                merged.append({**b, "start": clock_text(e1)})
+        merged.append(dict(start=clock_text(e0), end=clock_text(e1), description=description[:200],
                            place=event.place, task=None))
         blocks = sorted(merged, key=lambda b: minutes_of(b["start"]))
     return blocks

@@ -16,6 +16,7 @@ from functools import singledispatchmethod
 
 from pydantic import BaseModel
 
+from ..hearsay import HEARD, unwrap
 from ..importance import prepare, rate
 from ..procedures.generalise import generalise_text
 from ..textevent import absolute_days, place_names
@@ -308,9 +309,6 @@ NEWS_IMPORTANCE = 5
 #: Memories one speaker passes on in one conversation at most (then they react or say goodbye).
 SHARE_PER_TALK = 2
 
-_HEARD = re.compile(r'^(?P<speaker>[^"]+?) told me: "(?P<statement>.*)"$', re.S)
-
-
 def _first(name: str) -> str:
     return name.split()[0] if name.strip() else name
 
@@ -322,11 +320,7 @@ def _name_words(names) -> set[str]:
 def _gist(text: str, limit: int = 120) -> str:
     """The innermost statement of a (possibly retold) memory, cut at ``limit`` characters."""
     text = re.sub(r"^I talked with [^:]+: ", "", text)
-    m = _HEARD.match(text)
-    while m is not None:
-        text = m.group("statement")
-        m = _HEARD.match(text)
-    text = text.strip().rstrip(".")
+    text = unwrap(text)[1].strip().rstrip(".")
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
@@ -458,6 +452,6 @@ def _retell(m) -> str:
     relative days become the absolute date the memory meant.
     """
     text = absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
-    if text.startswith(("I ", "I'")) or _HEARD.match(text):
+    if text.startswith(("I ", "I'")) or HEARD.match(text):
         return text
     return f"Did you hear? {text}"

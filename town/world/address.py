@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..errors import WorldError
 
-__all__ = ["Address", "SEPARATOR", "is_within"]
+__all__ = ["Address", "SEPARATOR", "is_within", "sector_address", "sector_name"]
 
 SEPARATOR = ":"
 _LEVELS = ("world", "sector", "arena", "object")
@@ -111,3 +111,20 @@ def is_within(address: str, prefix: str) -> bool:
     Cheap string form of :meth:`Address.contains` for hot loops; neither text is validated.
     """
     return address == prefix or address.startswith(prefix + SEPARATOR)
+
+
+def sector_name(address: str) -> str:
+    """The sector's name in an address text: "Hobbs Cafe" of "the_ville:Hobbs Cafe:cafe".
+
+    A text without a sector part is its own name; the text is not validated.
+    """
+    parts = address.split(SEPARATOR)
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def sector_address(address: str) -> str:
+    """An address text cut to its sector: "the_ville:Hobbs Cafe" of "the_ville:Hobbs Cafe:cafe".
+
+    A world alone stays as it is; the text is not validated.
+    """
+    return SEPARATOR.join(address.split(SEPARATOR)[:2])
