@@ -49,7 +49,7 @@ MUTATIONS = (
              "memories=views(_tellable(p, other_id, other_name, records))", "memories=()",
              ("tests/mind/test_converse.py",)),
     Mutation("the listener stores the line without who said it", "town/mind/converse.py",
-             """content=f'{speaker.name} told me: "{line}"',""",
+             "content=told(speaker.name, line),",
              "content=line,",
              ("tests/mind/test_converse.py",)),
 )

@@ -25,8 +25,8 @@ from .errors import ConfigError
 from .memory.record import MemoryKind
 from .procedures.episode import Goal
 from .world import TileMap, World, load_tilemap
-from .world.fields import REQUIRED, Fields
 from .world.address import sector_name
+from .world.fields import REQUIRED, Fields
 from .world.tilemap import find_map
 
 __all__ = [
