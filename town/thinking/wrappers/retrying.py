@@ -92,7 +92,7 @@ class RetryingBackend(ThinkingBackend):
         return self.model.cache_identity(question)
 
     def _wait(self, state: tenacity.RetryCallState) -> float:
-        retry_after = state.outcome.result().retry_after_s
+        retry_after = _last(state).retry_after_s
         if retry_after is not None:
             seconds = min(retry_after, self.max_retry_after_s)
             if seconds > RATE_LIMIT_NOTICE_S:
@@ -163,7 +163,7 @@ class RetryingBackend(ThinkingBackend):
             stop=tenacity.stop_after_attempt(self.max_retries + 1),
             wait=self._wait,
             retry=tenacity.retry_if_result(lambda a: a.outcome.retryable),
-            retry_error_callback=lambda state: state.outcome.result(),
+            retry_error_callback=_last,
             sleep=self._sleep,
         )(one)
         if last.answer is not None:
@@ -187,3 +187,9 @@ class RetryingBackend(ThinkingBackend):
         """Close the model and the fallback."""
         self.model.close()
         self.fallback.close()
+
+
+def _last(state: tenacity.RetryCallState) -> Attempt:
+    """The attempt tenacity made last (it sets the outcome before it waits or gives up)."""
+    assert state.outcome is not None
+    return state.outcome.result()
