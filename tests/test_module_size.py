@@ -30,7 +30,6 @@ ALLOWED = {
 
     # the thinking backends
     "town/thinking/questions.py": "to be split: the questions, and the answers' models",
-    "town/thinking/scripted.py": "to be split: the scripted answers, and the scripted conversation's lines",
 
     # procedures and the mind's use of them
     "town/procedures/library.py": "to be split: storage and retrieval, expansion into steps, pruning",
