@@ -32,6 +32,8 @@ class CachingBackend(ThinkingBackend):
         recorder: records cache hits.
     """
 
+    recorder: CallRecorder
+
     def __init__(self, inner: RetryingBackend, *, cache: AnswerCache, recorder: CallRecorder):
         self.inner = inner
         self.cache = cache

@@ -58,6 +58,8 @@ class RetryingBackend(ThinkingBackend):
             (0: never).
     """
 
+    recorder: CallRecorder
+
     def __init__(
         self,
         model: ModelBackend,
