@@ -13,7 +13,7 @@ from handbuilt_run import PARTY, build_run
 
 from thinking.fake_server import FakeOpenAIServer
 from town.cli import main
-from town.evaluate import diffusion_rows, evaluate, format_summary, write_report
+from town.analysis.evaluate import diffusion_rows, evaluate, format_summary, write_report
 from town.recording import RunReader
 from town.scenario import Gathering, NetworkProbe, Probe
 

@@ -13,7 +13,7 @@ import pytest
 from fake_server import FakeOpenAIServer
 
 from town.errors import ThinkingError
-from town.judge import JUDGED, Judge, rate
+from town.analysis.judge import JUDGED, Judge, rate
 
 
 def _battery(condition: str) -> dict:

@@ -25,7 +25,7 @@ import pytest
 from town.cli import main
 from town.events import EventKind
 from town.recording import RunReader
-from town.stats import compute_stats
+from town.analysis.stats import compute_stats
 from town.thinking.openai_backend import CHECK_MARK
 
 URL = os.environ.get("TOWN_LLAMA_URL")

@@ -7,7 +7,7 @@ import socket
 import pytest
 
 from town.cli import main
-from town.stats import compute_stats
+from town.analysis.stats import compute_stats
 
 
 def _free_port() -> int:
