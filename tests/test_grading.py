@@ -24,9 +24,9 @@ from datetime import datetime, timedelta
 import pytest
 
 from town.analysis.battery import BATTERY, CATEGORIES, battery_at, stranger_for
+from town.analysis.grading import grade, grade_answer, home_sector, is_denial, workplace
 from town.embedding import HashingEmbedder
 from town.events import Event, EventBus, EventKind
-from town.analysis.grading import grade, grade_answer, home_sector, is_denial, workplace
 from town.recording import RunReader, RunWriter
 from town.scenario import load_scenario
 

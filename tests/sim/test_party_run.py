@@ -8,9 +8,9 @@ from datetime import datetime
 
 import pytest
 
-from town.events import EventKind
 from town.analysis.moments import minutes_at
 from town.analysis.provenance import heard_via_conversation
+from town.events import EventKind
 from town.recording import RunReader
 
 PERSONAS = ("isabella_rodriguez", "klaus_mueller", "maria_lopez")

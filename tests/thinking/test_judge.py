@@ -12,8 +12,8 @@ import re
 import pytest
 from fake_server import FakeOpenAIServer
 
-from town.errors import ThinkingError
 from town.analysis.judge import JUDGED, Judge, rate
+from town.errors import ThinkingError
 
 
 def _battery(condition: str) -> dict:

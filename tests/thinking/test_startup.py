@@ -6,8 +6,8 @@ import socket
 
 import pytest
 
-from town.cli import main
 from town.analysis.stats import compute_stats
+from town.cli import main
 
 
 def _free_port() -> int:

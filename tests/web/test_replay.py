@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from town.analysis.evaluate import evaluate
-from town.events import EventKind
 from town.analysis.interview import interview
+from town.events import EventKind
 from town.recording import RunReader
 
 #: Ticks of the ``recorded`` fixture's run (tests/web/conftest.py).

@@ -1,12 +1,12 @@
 """The evaluation report of a recorded run (Park et al. 2023 §7): JSON + PNG plots.
 
-:func:`evaluate` interviews every persona of the run, as the paper did, and gathers the
-measures of :mod:`town.analysis` (diffusion, relationships, attendance, stats): for each probe of
-the town's ``probes.yaml`` (docs/scenario-files.md) the share who recall it at each sample
-moment, beside the provenance upper bound, and the attendance of its gathering; the relationship network density at the same sample moments; and
-the model-request cost. The paper's figures come from the probes file, never from this module.
-:func:`write_report` writes ``report.json``, ``diffusion.png`` and ``density.png``. Reads the
-run file only; never writes to it.
+:func:`evaluate` interviews every persona of the run, as the paper did, and gathers the measures
+of :mod:`town.analysis` (diffusion, relationships, attendance, stats): for each probe of the
+town's ``probes.yaml`` (docs/scenario-files.md) the share who recall it at each sample moment,
+beside the provenance upper bound, and the attendance of its gathering; the relationship network
+density at the same sample moments; and the model-request cost. The paper's figures come from
+the probes file, never from this module. :func:`write_report` writes ``report.json``,
+``diffusion.png`` and ``density.png``. Reads the run file only; never writes to it.
 
 Cost: one recorded stream is rebuilt per persona and moment, every question is embedded once
 (in one batch), and each persona is asked every question due at a moment before the next
