@@ -6,7 +6,8 @@ hour and per template, with the retry and fallback rates.
 
 Definitions: a *question* is resolved once, by a first attempt (``attempt == 1``) or by a cache
 hit; the *retry rate* is the share of requests that were retries (``attempt > 1``); the
-*fallback rate* is the share of questions answered by the scripted fallback.
+*fallback rate* is the share of questions answered by the scripted fallback. :func:`cost` is the
+evaluation's cost measure (Park et al. 2023 §7), counted the same way per persona per game hour.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..events import EventKind
 
-__all__ = ["blank_row", "tally", "compute_stats", "print_stats"]
+__all__ = ["blank_row", "tally", "compute_stats", "print_stats", "cost"]
 
 
 def blank_row() -> dict[str, float]:
@@ -186,14 +187,14 @@ def print_stats(run: str | Path) -> None:
 def cost(reader) -> dict[str, Any]:
     """Model requests and tokens per persona, in total and per game hour (from MODEL_CALL events).
 
-    Counted as ``town stats`` counts them (:func:`town.analysis.stats.tally`): only an HTTP attempt is a
-    request and carries tokens; a fallback or cache-hit marker event is not a request. A scripted
+    Counted as ``town stats`` counts them (:func:`tally`): only an HTTP attempt is a request and
+    carries tokens; a fallback or cache-hit marker event is not a request. A scripted
     run has no MODEL_CALL events, so every figure is zero. Calls without a persona are counted
     under ``"(town)"``.
 
     Returns:
         ``{"hours": game hours recorded, "personas": {pid: row}, "total": row}`` where a row is a
-        :func:`town.analysis.stats.blank_row` (questions, requests, failed, retries, fallbacks,
+        :func:`blank_row` (questions, requests, failed, retries, fallbacks,
         cache_hits, tokens_in, tokens_out, latency_ms) plus ``requests_per_hour`` and
         ``tokens_per_hour``.
     """
