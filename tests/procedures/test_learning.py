@@ -10,6 +10,7 @@ import pytest
 from town.clock import GameClock
 from town.embedding import HashingEmbedder
 from town.events import Event, EventBus, EventKind
+from town.mind import practice
 from town.procedures import (
     Episode,
     ProceduralMemory,
@@ -19,7 +20,6 @@ from town.procedures import (
     anonymise,
     home_of,
     persona_values,
-    practice,
 )
 from town.thinking.scripted import ScriptedBackend
 

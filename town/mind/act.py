@@ -11,10 +11,11 @@ from dataclasses import replace
 from ..errors import WorldError
 from ..events import EventKind
 from ..persona import Action, Persona, PlanBlock, Step
-from ..procedures import StepFailure, practice
+from ..procedures import StepFailure
 from ..thinking.questions import ChoosePlace, NextAction, PlanItemView
 from ..world.address import sector_name
 from ..world.objects import use_of
+from . import practice
 from .context import MindContext, observe, rate, recall, seed_for, views
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 

@@ -7,7 +7,6 @@ Parts:
     generalise: concrete values -> ``{parameters}``; :func:`anonymise` for the town library.
     episode: :class:`Episode`: one attempt at a task, verified step by step by the world.
     memory: :class:`ProceduralMemory`: a persona's library, the town library, the episode.
-    practice: the mind's use of all this (imported by ``town.mind.act``, not re-exported here).
 """
 
 from .episode import Episode, Goal, Outcome, StepFailure
