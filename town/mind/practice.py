@@ -30,6 +30,7 @@ __all__ = [
     "step_started",
     "step_failed",
     "close",
+    "followed",
     "fit_minutes",
     "goal_of",
     "known_for",
@@ -199,6 +200,12 @@ def begin(p: Persona, ctx: MindContext, *, task: str, place: str, steps: list[St
     )
 
 
+def followed(p: Persona) -> str | None:
+    """The name of the procedure the task under way follows, or None (decomposed, or no task)."""
+    ep = None if p.procedures is None else p.procedures.episode
+    return None if ep is None else ep.procedure
+
+
 def check_step(p: Persona, ctx: MindContext, obj: str) -> StepFailure | None:
     """The world's check of a step on arrival: the object exists, its place is open, it is free.
 
@@ -237,7 +244,7 @@ def close(p: Persona, ctx: MindContext) -> None:
     if ep is None:
         return
     outcome, why = ep.verify()
-    if ep.procedure is not None:
+    if ep.procedure is not None and ep.library is not None:  # a followed procedure (both are set)
         lib = mem.library(ep.library)
         counted = outcome is not Outcome.UNVERIFIED
         if counted:
