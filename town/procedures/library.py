@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..embedding import Embedder
 from .expansion import expand_steps, fill_steps
 from .procedure import Procedure, ProcedureError, ProcedureStatus, ProcedureStep
 from .pruning import PruneRule, prune_rule
@@ -58,7 +59,7 @@ class ProcedureLibrary:
     """Procedures of one persona (or of the town), keyed by unique name.
 
     Args:
-        embedder: an ``town.embedding.Embedder``; ``when`` and names are embedded with it.
+        embedder: ``when`` and names are embedded with it.
         threshold: least reliability for retrieval, in [0, 1] (config ``procedures.threshold``).
         k: how many procedures :meth:`retrieve` returns at most (docs/design, §2: 2).
 
@@ -66,7 +67,7 @@ class ProcedureLibrary:
         ProcedureError: for a threshold outside [0, 1] or k < 1.
     """
 
-    def __init__(self, embedder: Any, *, threshold: float = 0.6, k: int = 2):
+    def __init__(self, embedder: Embedder, *, threshold: float = 0.6, k: int = 2):
         if not 0.0 <= threshold <= 1.0:
             raise ProcedureError(f"procedures.threshold must be in [0, 1], got {threshold}")
         if k < 1:
