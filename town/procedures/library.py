@@ -2,9 +2,8 @@
 
 One library per persona plus a shared town library (docs/design, §2; Voyager's skill library, Wang et
 al. 2023). Procedures are few (tens), so similarity is an exact numpy dot product over
-L2-normalised embeddings; vectors are re-embedded on :meth:`ProcedureLibrary.set_state`. The
-rules it prunes by are :mod:`~town.procedures.pruning`'s, the expansion of composites
-:mod:`~town.procedures.expansion`'s.
+L2-normalised embeddings; vectors are re-embedded on :meth:`ProcedureLibrary.set_state`.
+Pruning rules: :mod:`~town.procedures.pruning`; composites: :mod:`~town.procedures.expansion`.
 """
 
 from __future__ import annotations
