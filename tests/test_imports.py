@@ -16,7 +16,6 @@ import ast
 from pathlib import Path
 
 import networkx as nx
-import pytest
 from cli_helpers import REPO
 
 
