@@ -28,9 +28,6 @@ ALLOWED = {
     # the thinking backends
     "town/thinking/questions.py": "to be split: the questions, and the answers' models",
 
-    # procedures and the mind's use of them
-    "town/procedures/library.py": "to be split: storage and retrieval, expansion into steps, pruning",
-    "town/procedures/practice.py": "to be split: following a procedure, and learning one (a part of the mind)",
 }
 
 
