@@ -1,0 +1,35 @@
+"""Scenario loading: a town folder (map, town file, persona files, optional events) -> Scenario.
+
+A town is ``personas/<town>/`` holding ``map.yaml`` (or ``map.tmj``), ``town.yaml``, one
+``<persona_id>.yaml`` per persona and optionally ``events.yaml`` and ``probes.yaml`` (evaluation
+probes, read only by the evaluation and never by a mind); the schemas are documented in
+``docs/scenario-files.md``. Every file is checked on load and every error is a
+:class:`~town.errors.ConfigError` naming the file, the field (e.g. ``routine[3].place``) and the
+reason. Persona identity and daily routine follow Park et al. 2023 §3 (seed descriptions) and
+§4.3 (plans).
+
+Parts: :mod:`~town.scenario.persona_spec` (what a persona's file declares: the only part a mind
+may read), :mod:`~town.scenario.town_spec` (probes, gatherings, timed events, the Scenario), one
+module per file kind (:mod:`~town.scenario.persona_file`, :mod:`~town.scenario.probes_file`,
+:mod:`~town.scenario.events_file`), the checks they share (:mod:`~town.scenario.checks`) and
+:mod:`~town.scenario.load` (the folder -> Scenario).
+"""
+
+from .load import TOWNS_DIR, load_scenario
+from .persona_spec import PersonaSpec, Relationship, RoutineItem, SeedMemory
+from .town_spec import EventType, Gathering, NetworkProbe, Probe, Scenario, TimedEvent
+
+__all__ = [
+    "RoutineItem",
+    "Relationship",
+    "SeedMemory",
+    "PersonaSpec",
+    "Gathering",
+    "Probe",
+    "NetworkProbe",
+    "EventType",
+    "TimedEvent",
+    "Scenario",
+    "load_scenario",
+    "TOWNS_DIR",
+]
