@@ -19,9 +19,6 @@ ALLOWED = {
     "town/metrics.py": "to be split: diffusion, relationships, attendance and cost are four measures",
     "town/interview.py": "to be split: asking from memory as of a time, and the run's own config and backend",
 
-    # the scenario and the configuration
-    "town/scenario.py": "to be split: spec types, YAML checks, reachability, path resolution",
-    "town/config.py": "to be split: about 170 lines of typed conversion that pydantic does",
 
     # the run: simulation, runner, recording
     "town/simulation.py": "to be split: tick loop, scenario events, conversation starts, run wiring, state",
