@@ -3,9 +3,11 @@
 The defaults live in ``town/default.toml``; overrides come from CLI flags. The effective
 configuration is stored in each run (:meth:`Config.to_dict`).
 
-Parts: :mod:`~town.config.models` (the settings as frozen pydantic models, their checks and dict
-form), :mod:`~town.config.load` (defaults, TOML file, overrides) and
-:mod:`~town.config.messages` (a validation error as one line naming the field).
+Parts:
+    models: :class:`Config` and its tables of settings as frozen pydantic models, their value
+        checks and dict form; :class:`Dialect`, the values of ``backend.structured``.
+    load: :func:`load_config` (the defaults, a TOML file, overrides).
+    messages: a validation error as one :class:`~town.errors.ConfigError` line naming the field.
 """
 
 from .load import load_config

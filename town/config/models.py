@@ -28,19 +28,8 @@ from ..clock import TIME_FORMAT, parse_game_time
 from ..errors import ConfigError
 from .messages import config_error
 
-__all__ = [
-    "BackendName",
-    "EmbedderName",
-    "Dialect",
-    "RetrievalConfig",
-    "ReflectionConfig",
-    "ProceduresConfig",
-    "RecordingConfig",
-    "PerceptionConfig",
-    "BackendConfig",
-    "Config",
-    "ABLATIONS",
-]
+__all__ = ["BackendName", "EmbedderName", "Dialect", "RetrievalConfig", "ReflectionConfig", "ProceduresConfig",
+           "RecordingConfig", "PerceptionConfig", "BackendConfig", "Config", "ABLATIONS"]
 
 
 class BackendName(str, enum.Enum):

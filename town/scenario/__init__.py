@@ -8,11 +8,14 @@ probes, read only by the evaluation and never by a mind); the schemas are docume
 reason. Persona identity and daily routine follow Park et al. 2023 §3 (seed descriptions) and
 §4.3 (plans).
 
-Parts: :mod:`~town.scenario.persona_spec` (what a persona's file declares: the only part a mind
-may read), :mod:`~town.scenario.town_spec` (probes, gatherings, timed events, the Scenario), one
-module per file kind (:mod:`~town.scenario.persona_file`, :mod:`~town.scenario.probes_file`,
-:mod:`~town.scenario.events_file`), the checks they share (:mod:`~town.scenario.checks`) and
-:mod:`~town.scenario.load` (the folder -> Scenario).
+Parts:
+    persona_spec: :class:`PersonaSpec` and its routine, relationships and seed memories (what a
+        persona's file declares: the only part of a scenario a mind may read).
+    town_spec: :class:`Scenario`, :class:`Probe`, :class:`Gathering`, :class:`NetworkProbe`,
+        :class:`TimedEvent` (read by the evaluation and the simulation, never by a mind).
+    persona_file, probes_file, events_file: one file kind each, read and checked.
+    checks: what every file's checks share (YAML, ids, map places, probe names, game times).
+    load: :func:`load_scenario` (the folder -> Scenario, every place reachable).
 """
 
 from .load import TOWNS_DIR, load_scenario
