@@ -8,7 +8,6 @@ each table its unknown keys, then its settings in order, then the table's own va
 from __future__ import annotations
 
 import enum
-import typing
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -16,7 +15,7 @@ from pydantic_core import ErrorDetails
 
 from ..errors import ConfigError
 
-__all__ = ["config_error", "is_table", "setting_type"]
+__all__ = ["config_error", "is_table"]
 
 #: What a setting of each type must be, by pydantic's error type.
 _EXPECTED = {
@@ -37,14 +36,11 @@ def is_table(kind: Any) -> bool:
     return isinstance(kind, type) and issubclass(kind, BaseModel)
 
 
-def setting_type(root: type[BaseModel], loc: tuple[int | str, ...]) -> Any:
-    """The type of the setting at ``loc`` (names, and indices into lists) below ``root``."""
+def _setting_type(root: type[BaseModel], loc: tuple[int | str, ...]) -> Any:
+    """The type of the setting at ``loc`` (names of tables, then of the setting) below ``root``."""
     kind: Any = root
     for part in loc:
-        if isinstance(part, int):
-            kind = typing.get_args(kind)[0]
-        else:
-            kind = kind.model_fields[part].annotation
+        kind = kind.model_fields[part].annotation
     return kind
 
 
@@ -78,16 +74,16 @@ def config_error(exc: ValidationError, root: type[BaseModel], file: str | None) 
     field = _dotted(loc)
     if kind == "value_error":
         raised = err["ctx"]["error"]
-        if not is_table(setting_type(root, loc)):
+        if not is_table(_setting_type(root, loc)):
             return raised
         return ConfigError(raised.reason, file=file, field=_dotted((*loc, raised.field)))
     if kind == "missing":
         return ConfigError("missing setting", file=file, field=field)
     if kind == "extra_forbidden":
-        allowed = ", ".join(setting_type(root, loc[:-1]).model_fields)
+        allowed = ", ".join(_setting_type(root, loc[:-1]).model_fields)
         return ConfigError(f"unknown setting; allowed: {allowed}", file=file, field=field)
     if kind == "enum":
-        members: type[enum.Enum] = setting_type(root, loc)
+        members: type[enum.Enum] = _setting_type(root, loc)
         expected = "one of " + ", ".join(repr(m.value) for m in members)
     elif kind == "tuple_type":
         expected = _LISTS[str(loc[-1])]
