@@ -30,9 +30,6 @@ ALLOWED = {
     "town/thinking/scripted.py": "to be split: the scripted answers, and the scripted conversation's lines",
     "town/thinking/openai_backend.py": "to be split: requests over a pool of servers, and the start-up check",
 
-    # procedures and the mind's use of them
-    "town/procedures/library.py": "to be split: storage and retrieval, expansion into steps, pruning",
-    "town/procedures/practice.py": "to be split: following a procedure, and learning one (a part of the mind)",
 }
 
 
