@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import abc
 
-from pydantic import BaseModel
-
-from .questions import Question
+from .questions import A, Question
 
 __all__ = ["ThinkingBackend"]
 
@@ -27,8 +25,8 @@ class ThinkingBackend(abc.ABC):
     name: str = "abstract"
 
     @abc.abstractmethod
-    def ask(self, question: Question) -> BaseModel:
-        """Answer ``question`` with an instance of ``type(question).answer_model``.
+    def ask(self, question: Question[A]) -> A:
+        """Answer ``question`` with an instance of ``type(question).answer_model`` (its ``A``).
 
         Raises:
             ThinkingError: only for failures that must stop the run (e.g. at start-up).

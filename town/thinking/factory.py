@@ -108,7 +108,7 @@ def make_backend(
         on_status=recorder.status,
         recheck_interval_s=recheck_interval_s,
     )
-    backend: ThinkingBackend = RetryingBackend(
+    retrying = RetryingBackend(
         model,
         fallback=ScriptedBackend(),
         recorder=recorder,
@@ -118,10 +118,10 @@ def make_backend(
         max_consecutive_fallbacks=cfg.max_consecutive_fallbacks,
     )
     if cfg.cache:
-        backend = CachingBackend(
-            backend, cache=AnswerCache(cache_path or default_cache_path()), recorder=recorder
+        return CachingBackend(
+            retrying, cache=AnswerCache(cache_path or default_cache_path()), recorder=recorder
         )
-    return backend
+    return retrying
 
 
 def settled(config, backend: ThinkingBackend):

@@ -260,7 +260,7 @@ def to_gbnf(schema: dict[str, Any]) -> str:
             body = " | ".join(_literal(v) for v in node["enum"]) or '"null"'
             rules.append(f"{name} ::= ({body}) ws")
             return name
-        kind = node.get("type")
+        kind = node.get("type", "")
         if kind == "object":
             parts = []
             for i, (prop, sub) in enumerate(node.get("properties", {}).items()):
