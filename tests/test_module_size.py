@@ -16,9 +16,6 @@ LIMIT = 350
 ALLOWED = {
     # the command line and the measures of a recorded run
 
-    # the scenario and the configuration
-    "town/scenario.py": "to be split: spec types, YAML checks, reachability, path resolution",
-    "town/config.py": "to be split: about 170 lines of typed conversion that pydantic does",
 
     # the run: simulation, runner, recording
     "town/simulation.py": "to be split: tick loop, scenario events, conversation starts, run wiring, state",
@@ -26,7 +23,6 @@ ALLOWED = {
     "town/recording/reader.py": "to be split: SQL and decoding, and a memory stream rebuilt as of a moment",
 
     # the thinking backends
-    "town/thinking/questions.py": "to be split: the questions, and the answers' models",
 
 }
 

@@ -27,7 +27,8 @@ from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from town.thinking.questions import ImportanceAnswer, ImportancesAnswer, RateImportance, RateImportances
+from town.thinking.answers import ImportanceAnswer, ImportancesAnswer
+from town.thinking.questions import RateImportance, RateImportances
 from town.thinking.scripted import ScriptedBackend
 from town.thinking.server_check import CHECK_MARK, CHECK_WORD
 

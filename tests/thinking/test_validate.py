@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import typing
 
 import pytest
 
 from town.errors import ConfigError
+from town.thinking import answers, questions
 from town.thinking.model import CallOutcome
 from town.thinking.prompting import PromptSet
 from town.thinking.questions import (
@@ -39,6 +41,26 @@ def test_json_is_found_in_fences_and_prose():
         with pytest.raises(InvalidAnswer) as info:
             parse_answer(q, text)
         assert info.value.unparsable
+
+
+def test_each_question_is_typed_with_the_answer_model_it_parses_into():
+    """``Question[A]``'s ``A`` (what ``ask`` is typed to return) is the model a reply is parsed into.
+
+    Written out by hand: what each question asks for.
+    """
+    expected = {
+        "RateImportance": "ImportanceAnswer", "RateImportances": "ImportancesAnswer",
+        "PlanDay": "DayPlanAnswer", "DecomposeTask": "StepsAnswer", "ChoosePlace": "PlaceAnswer",
+        "NextAction": "StepAnswer", "DecideToTalk": "TalkAnswer", "NextLine": "LineAnswer",
+        "SummariseConversation": "SummaryAnswer", "FocalPoints": "FocalPointsAnswer",
+        "Insights": "InsightsAnswer", "AnswerInterview": "InterviewAnswer",
+        "GeneraliseProcedure": "ProcedureAnswer",
+    }
+    assert {q.__name__ for q in questions.Question.__subclasses__()} == set(expected)
+    for name, answer in expected.items():
+        question = getattr(questions, name)
+        (typed,) = typing.get_args(question.__orig_bases__[0])
+        assert typed is question.answer_model is getattr(answers, answer), name
 
 
 def test_schema_failures_name_the_field():

@@ -9,9 +9,7 @@ from __future__ import annotations
 import abc
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
-
-from .questions import Question
+from .questions import A, Question
 
 if TYPE_CHECKING:
     from .wrappers import CallRecorder, StallGuard
@@ -35,8 +33,8 @@ class ThinkingBackend(abc.ABC):
     stall: StallGuard | None = None
 
     @abc.abstractmethod
-    def ask(self, question: Question) -> BaseModel:
-        """Answer ``question`` with an instance of ``type(question).answer_model``.
+    def ask(self, question: Question[A]) -> A:
+        """Answer ``question`` with an instance of ``type(question).answer_model`` (its ``A``).
 
         Raises:
             ThinkingError: only for failures that must stop the run (e.g. at start-up).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigError, ThinkingError
 from .model import CallOutcome, Completion, ModelBackend, TransportFailure
@@ -68,7 +69,7 @@ class LocalBackend(ModelBackend):
             ) from None
         self._llama_module = llama_cpp
         self.n_ctx, self.n_threads = int(n_ctx), int(n_threads)
-        self._llm = None
+        self._llm: Any = None  # a llama_cpp.Llama once loaded (the package ships no types)
         self._lock = threading.Lock()
 
     def check(self) -> None:

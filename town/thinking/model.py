@@ -13,14 +13,14 @@ import abc
 import enum
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from pydantic import BaseModel
 
 from ..errors import ThinkingError
 from .backend import ThinkingBackend
 from .prompting import SYSTEM_PROMPT, PromptSet
-from .questions import Question
+from .questions import A, Question
 from .schema import CONSTRAINED, Dialect, answer_schema
 from .validate import InvalidAnswer, parse_answer
 
@@ -103,6 +103,24 @@ class Attempt:
     error: str = ""
     dropped: int = 0
     endpoint: str = ""
+
+
+class _Asked(TypedDict):
+    """The fields of an :class:`Attempt` known before the request: what was asked."""
+
+    template: str
+    persona: str
+    dropped: int
+
+
+class _Usage(TypedDict, total=False):
+    """The fields of an :class:`Attempt` a reply settles: tokens, time, endpoint."""
+
+    tokens_in: int
+    tokens_out: int
+    estimated: bool
+    latency_ms: float
+    endpoint: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,7 +244,8 @@ class ModelBackend(ThinkingBackend):
         while self.max_prompt_tokens and estimate_tokens(text) > self.max_prompt_tokens and memories:
             memories = memories[:-1]
             dropped += 1
-            text = self.prompts.render(replace(question, memories=memories))
+            # only a question with a ``memories`` field has memories to drop (getattr above)
+            text = self.prompts.render(replace(question, memories=memories))  # type: ignore[call-arg]
         return text, dropped
 
     def messages(self, question: Question) -> list[dict[str, str]]:
@@ -268,7 +287,7 @@ class ModelBackend(ThinkingBackend):
         """
         prompt, dropped = self.fitted(question)
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
-        base = {"template": question.template, "persona": question.persona, "dropped": dropped}
+        base: _Asked = {"template": question.template, "persona": question.persona, "dropped": dropped}
         started = time.perf_counter()
         try:
             reply = self._complete(messages, self.schema(question))
@@ -285,15 +304,15 @@ class ModelBackend(ThinkingBackend):
                 tokens_in=estimate_tokens(SYSTEM_PROMPT + prompt),
                 tokens_out=self.max_tokens if exc.outcome is CallOutcome.TIMEOUT else 1,
             )
-        usage = {
+        usage: _Usage = {
             "tokens_in": reply.tokens_in,
             "tokens_out": reply.tokens_out,
             "latency_ms": reply.latency_ms or _ms(started),
             "endpoint": reply.endpoint,
         }
         if not reply.tokens_in:  # a server that reports no usage
-            usage.update(estimated=True, tokens_in=estimate_tokens(SYSTEM_PROMPT + prompt),
-                         tokens_out=estimate_tokens(reply.text or ""))
+            usage.update({"estimated": True, "tokens_in": estimate_tokens(SYSTEM_PROMPT + prompt),
+                          "tokens_out": estimate_tokens(reply.text or "")})
         try:
             answer = parse_answer(question, reply.text, prompt)
         except InvalidAnswer as exc:
@@ -301,7 +320,7 @@ class ModelBackend(ThinkingBackend):
             return Attempt(**base, **usage, outcome=outcome, error=str(exc)[:300])
         return Attempt(**base, **usage, outcome=CallOutcome.OK, answer=answer)
 
-    def ask(self, question: Question) -> BaseModel:
+    def ask(self, question: Question[A]) -> A:
         """One attempt; its answer.
 
         Raises:
@@ -312,7 +331,7 @@ class ModelBackend(ThinkingBackend):
             raise ThinkingError(
                 f"{self.name} model {self.model!r}: {result.outcome.value}: {result.error}"
             )
-        return result.answer
+        return cast(A, result.answer)  # parsed into type(question).answer_model, which is A
 
 
 def estimate_tokens(text: str) -> int:

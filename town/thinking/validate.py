@@ -19,11 +19,23 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from typing import cast
 
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ThinkingError
+from .answers import (
+    DayPlanAnswer,
+    ImportancesAnswer,
+    InsightsAnswer,
+    LineAnswer,
+    PlaceAnswer,
+    PlanItemAnswer,
+    StepAnswer,
+    StepsAnswer,
+)
 from .questions import (
+    A,
     ChoosePlace,
     DecomposeTask,
     Insights,
@@ -48,7 +60,7 @@ class InvalidAnswer(ThinkingError):
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.I)
 
 
-def parse_answer(question: Question, text: str | None, prompt: str = "") -> BaseModel:
+def parse_answer(question: Question[A], text: str | None, prompt: str = "") -> A:
     """Parse a model's reply into ``type(question).answer_model`` and run the domain checks.
 
     Accepts the JSON object alone, inside a Markdown code fence, or surrounded by prose (the
@@ -66,7 +78,7 @@ def parse_answer(question: Question, text: str | None, prompt: str = "") -> Base
     except json.JSONDecodeError as exc:
         raise InvalidAnswer(f"unparsable JSON ({exc.msg} at {exc.pos})", unparsable=True) from exc
     try:
-        answer = type(question).answer_model.model_validate(data)
+        answer = cast(A, type(question).answer_model.model_validate(data))  # the model of A
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(root)"
@@ -150,7 +162,7 @@ def _minutes(hm: str, field: str) -> int:
     return h * 60 + m
 
 
-def check_answer(question: Question, answer: BaseModel) -> BaseModel:
+def check_answer(question: Question[A], answer: A) -> A:
     """Domain-check ``answer`` to ``question``; returns it with names resolved to full options.
 
     Checks: PlanDay added blocks at routine or offered places, times 00:00-24:00 with start <
@@ -162,9 +174,10 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
     Raises:
         InvalidAnswer: naming the field and the bad value.
     """
-    if isinstance(question, PlanDay):
+    if isinstance(question, PlanDay) and isinstance(answer, DayPlanAnswer):
         places = question.offered()
-        added, spans = [], []
+        added: list[PlanItemAnswer] = []
+        spans: list[tuple[int, int]] = []
         for i, item in enumerate(answer.add):
             place = match_option(item.place, places)
             if place is None:
@@ -186,12 +199,12 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
         except ValueError as exc:
             raise InvalidAnswer(f"the plan is empty: {exc}") from None
         return answer
-    if isinstance(question, RateImportances):
+    if isinstance(question, RateImportances) and isinstance(answer, ImportancesAnswer):
         if len(answer.ratings) != len(question.items) or not all(1 <= r <= 10 for r in answer.ratings):
             raise InvalidAnswer(f"ratings: {answer.ratings} is not one 1-10 rating for each of the "
                                 f"{len(question.items)} memories")
         return answer
-    if isinstance(question, DecomposeTask):
+    if isinstance(question, DecomposeTask) and isinstance(answer, StepsAnswer):
         objects = list(question.objects) or [question.place]
         steps = []
         for i, step in enumerate(answer.steps):
@@ -202,18 +215,18 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
                 )
             steps.append(step.model_copy(update={"object": obj}))
         return answer.model_copy(update={"steps": steps})
-    if isinstance(question, NextAction):
+    if isinstance(question, NextAction) and isinstance(answer, StepAnswer):
         obj = match_option(answer.object, question.objects)
         if obj is None:
             raise InvalidAnswer(f"object: {answer.object!r} is not one of the objects shown")
         return answer.model_copy(update={"object": obj,
                                          "minutes": min(answer.minutes, question.max_minutes)})
-    if isinstance(question, ChoosePlace):
+    if isinstance(question, ChoosePlace) and isinstance(answer, PlaceAnswer):
         place = match_option(answer.place, question.candidates)
         if place is None:
             raise InvalidAnswer(f"place: {answer.place!r} is not one of the candidate places")
         return answer.model_copy(update={"place": place})
-    if isinstance(question, NextLine):
+    if isinstance(question, NextLine) and isinstance(answer, LineAnswer):
         unknown = set(answer.shared) - {m.id for m in question.memories}
         if unknown:
             raise InvalidAnswer(f"shared: memory ids {sorted(unknown)} were not shown")
@@ -222,7 +235,7 @@ def check_answer(question: Question, answer: BaseModel) -> BaseModel:
         if answer.shared and len(_WORDS.findall(answer.line.lower())) < 3:
             raise InvalidAnswer(f"shared: ids {answer.shared} on a line that says nothing ({answer.line!r})")
         return answer
-    if isinstance(question, Insights):
+    if isinstance(question, Insights) and isinstance(answer, InsightsAnswer):
         shown = {m.id for m in question.memories}
         for i, insight in enumerate(answer.insights):
             unknown = set(insight.evidence) - shown
