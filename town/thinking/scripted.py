@@ -14,6 +14,7 @@ import random
 import re
 from datetime import date
 from functools import singledispatchmethod
+from typing import cast
 
 from pydantic import BaseModel
 
@@ -21,37 +22,40 @@ from ..importance import prepare, rate
 from ..procedures.generalise import generalise_text
 from ..textevent import place_names
 from ..world.objects import mentions, names, use_of
-from .backend import ThinkingBackend
-from .dayplan import events_on, minutes_of, with_events
-from .questions import (
-    AnswerInterview,
-    ChoosePlace,
+from .answers import (
     DayPlanAnswer,
-    DecideToTalk,
-    DecomposeTask,
-    FocalPoints,
     FocalPointsAnswer,
-    GeneraliseProcedure,
     ImportanceAnswer,
     ImportancesAnswer,
-    Insights,
     InsightsAnswer,
     InterviewAnswer,
     LineAnswer,
-    NextAction,
-    NextLine,
     PlaceAnswer,
-    PlanDay,
     PlanItemAnswer,
     ProcedureAnswer,
+    StepAnswer,
+    StepsAnswer,
+    SummaryAnswer,
+    TalkAnswer,
+)
+from .backend import ThinkingBackend
+from .dayplan import events_on, minutes_of, with_events
+from .questions import (
+    A,
+    AnswerInterview,
+    ChoosePlace,
+    DecideToTalk,
+    DecomposeTask,
+    FocalPoints,
+    GeneraliseProcedure,
+    Insights,
+    NextAction,
+    NextLine,
+    PlanDay,
     Question,
     RateImportance,
     RateImportances,
-    StepAnswer,
-    StepsAnswer,
     SummariseConversation,
-    SummaryAnswer,
-    TalkAnswer,
 )
 from .scripted_talk import (
     PROMPTS,
@@ -85,13 +89,13 @@ class ScriptedBackend(ThinkingBackend):
 
     name = "scripted"
 
-    def ask(self, question: Question) -> BaseModel:
+    def ask(self, question: Question[A]) -> A:
         """Answer ``question`` by its rule (see the handlers below).
 
         Raises:
             TypeError: for a question type this backend does not know.
         """
-        return self._answer(question)
+        return cast(A, self._answer(question))  # each rule returns the question's answer model
 
     @singledispatchmethod
     def _answer(self, question: Question) -> BaseModel:
@@ -108,7 +112,7 @@ class ScriptedBackend(ThinkingBackend):
         # the per-memory rule for each: a batch rates exactly as single requests would, with
         # its texts embedded in one model run first (a text's vector is the same in any batch)
         prepare([content for _, content in q.items])
-        ratings = [self._answer(RateImportance(persona=q.persona, persona_name=q.persona_name,
+        ratings = [self.ask(RateImportance(persona=q.persona, persona_name=q.persona_name,
                                                content=content, kind=kind)).importance
                    for kind, content in q.items]
         return ImportancesAnswer(ratings=ratings)

@@ -7,12 +7,11 @@ the same question asked twice at once waits for the first asking.
 from __future__ import annotations
 
 import threading
-
-from pydantic import BaseModel
+from typing import cast
 
 from ..backend import ThinkingBackend
 from ..cache import AnswerCache, CachedAnswer, cache_key
-from ..questions import Question
+from ..questions import A, Question
 from .recorder import CallRecorder
 from .retrying import RetryingBackend
 
@@ -44,7 +43,7 @@ class CachingBackend(ThinkingBackend):
         self._lock = threading.Lock()
         self._in_flight: dict[str, threading.Lock] = {}
 
-    def ask(self, question: Question) -> BaseModel:
+    def ask(self, question: Question[A]) -> A:
         """The cached resolved answer, or the inner backend's (then cached).
 
         Raises:
@@ -61,7 +60,7 @@ class CachingBackend(ThinkingBackend):
                     self.recorder.resolved(question, fallback=hit.fallback, cache_hit=True)
                     if hit.fallback:
                         return self.inner.fallback.ask(question)
-                    return type(question).answer_model.model_validate(hit.answer)
+                    return cast(A, type(question).answer_model.model_validate(hit.answer))
                 resolved = self.inner.resolve(question)
                 self.cache.put(
                     key,
@@ -73,7 +72,7 @@ class CachingBackend(ThinkingBackend):
                         fallback=resolved.fallback,
                     ),
                 )
-                return resolved.answer
+                return cast(A, resolved.answer)  # resolved with the question's model
         finally:
             with self._lock:
                 self._in_flight.pop(key, None)

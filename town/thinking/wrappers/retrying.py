@@ -14,6 +14,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass
+from typing import cast
 
 import tenacity
 from pydantic import BaseModel
@@ -21,7 +22,7 @@ from pydantic import BaseModel
 from ...errors import ThinkingError
 from ..backend import ThinkingBackend
 from ..model import Attempt, ModelBackend
-from ..questions import Question
+from ..questions import A, Question
 from .recorder import CallRecorder
 from .stall import StallGuard
 
@@ -181,9 +182,9 @@ class RetryingBackend(ThinkingBackend):
         self._count(True, last.error or last.outcome.value)
         return Resolution(answer=self.fallback.ask(question), fallback=True)
 
-    def ask(self, question: Question) -> BaseModel:
+    def ask(self, question: Question[A]) -> A:
         """The resolved answer (see :meth:`resolve`)."""
-        return self.resolve(question).answer
+        return cast(A, self.resolve(question).answer)  # resolve answers with the question's model
 
     def close(self) -> None:
         """Close the model and the fallback."""
