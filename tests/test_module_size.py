@@ -24,7 +24,6 @@ ALLOWED = {
     "town/config.py": "to be split: about 170 lines of typed conversion that pydantic does",
 
     # the run: simulation, runner, recording
-    "town/runner.py": "to be split: threads, pacing, the job queue, status",
     "town/recording/reader.py": "to be split: SQL and decoding, and a memory stream rebuilt as of a moment",
 
     # the thinking backends
