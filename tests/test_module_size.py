@@ -23,8 +23,6 @@ ALLOWED = {
     "town/scenario.py": "to be split: spec types, YAML checks, reachability, path resolution",
     "town/config.py": "to be split: about 170 lines of typed conversion that pydantic does",
 
-    # the run: simulation, runner, recording
-    "town/recording/reader.py": "to be split: SQL and decoding, and a memory stream rebuilt as of a moment",
 
     # the thinking backends
     "town/thinking/wrappers.py": "to be split: four wrappers, one module each",
