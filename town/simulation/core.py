@@ -8,7 +8,6 @@ run is deterministic for a given seed and backend (docs/design).
 
 from __future__ import annotations
 
-import logging
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,8 +38,6 @@ if TYPE_CHECKING:
     from ..scenario import Scenario
 
 __all__ = ["Simulation"]
-
-log = logging.getLogger(__name__)
 
 
 class Simulation:
