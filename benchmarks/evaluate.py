@@ -4,7 +4,7 @@
 start and the end, about every other persona. It rebuilds one recorded stream per persona and
 moment and embeds every distinct question once, in one batch. This prints the total wall time,
 the number of interviews and of streams rebuilt, and the time of one interview done alone
-(:func:`town.interview.interview`, which rebuilds the stream and embeds the question) times the
+(:func:`town.analysis.interview.interview`, which rebuilds the stream and embeds the question) times the
 number of interviews, for comparison, in the same run.
 
 Usage::
@@ -18,8 +18,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from town.evaluate import evaluate
-from town.interview import interview, load_embedder
+from town.analysis.evaluate import evaluate
+from town.analysis.interview import interview
+from town.analysis.recorded import load_embedder
 from town.recording import RunReader
 
 

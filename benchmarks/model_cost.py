@@ -45,12 +45,12 @@ sys.path.insert(0, str(ROOT / "tests" / "thinking"))
 
 from fake_server import FakeOpenAIServer, model_answer  # noqa: E402
 
+from town.analysis.stats import compute_stats  # noqa: E402
 from town.config import load_config  # noqa: E402
 from town.events import EventKind  # noqa: E402
 from town.recording.reader import RunReader  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
 from town.simulation import Simulation  # noqa: E402
-from town.stats import compute_stats  # noqa: E402
 from town.thinking.factory import make_backend  # noqa: E402
 from town.thinking.prompting import PromptSet  # noqa: E402
 

@@ -78,3 +78,78 @@ def test_bad_override_key_and_value():
         load_config(None, {"backend.modle": "x"})
     with pytest.raises(ConfigError, match="seconds_per_tick: must be > 0"):
         load_config(None, {"seconds_per_tick": 0})
+
+
+def test_dict_keys_keep_their_order():
+    """to_dict lists the settings in the order a run's meta has always stored them."""
+    d = load_config().to_dict()
+    assert list(d) == ["seconds_per_tick", "seed", "embedder", "retrieval", "reflection", "procedures",
+                       "recording", "perception", "backend", "start", "ablate"]
+    assert list(d["retrieval"]) == ["k", "weights"]
+    assert list(d["backend"]) == [
+        "name", "api_key_env", "timeout_s", "max_retries", "pool_size", "cache", "max_consecutive_failures",
+        "max_consecutive_fallbacks", "structured", "max_concurrency", "importance", "max_prompt_tokens",
+        "base_url", "more_base_urls", "model", "embed_model",
+    ]
+
+
+def test_an_integer_is_a_number_but_never_a_bool(tmp_path):
+    """timeout_s = 30 is read as 30.0 (and stored so); a bool where an integer goes is refused."""
+    path = tmp_path / "c.toml"
+    path.write_text("ablate = ' reflection, planning ,'\n[backend]\ntimeout_s = 30\n")
+    c = load_config(path)
+    assert (c.backend.timeout_s, c.to_dict()["backend"]["timeout_s"], c.ablate) == (30.0, 30.0, "planning,reflection")
+    path.write_text("seed = true\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert (err.value.field, err.value.reason) == ("seed", "must be an integer, got True")
+
+
+def _default_dict(**changes):
+    d = load_config().to_dict()
+    for dotted, value in changes.items():
+        table, _, key = dotted.rpartition("__")
+        (d[table] if table else d)[key] = value
+    return d
+
+
+@pytest.mark.parametrize(
+    "changes, field, reason",
+    [
+        # within a table its unknown keys come first, then its settings in order, then its checks
+        ({"retrieval__k": "x", "retrieval__zz": 1}, "retrieval.zz", "unknown setting; allowed: k, weights"),
+        ({"retrieval__k": 0, "retrieval__weights": [1, True, 1]}, "retrieval.weights[1]",
+         "must be a number, got True"),
+        ({"retrieval__k": 0, "retrieval__weights": [1, 1]}, "retrieval.k", "must be >= 1, got 0"),
+        # an earlier setting's error before a later table's unknown key; a table's own keys first
+        ({"seed": "x", "backend__zz": 1}, "seed", "must be an integer, got 'x'"),
+        ({"retrieval__k": "x", "zz": 1}, "zz", "unknown setting; allowed: seconds_per_tick, seed, embedder, "
+         "retrieval, reflection, procedures, recording, perception, backend, start, ablate"),
+        # the run-wide checks come after every table's
+        ({"seconds_per_tick": 0, "procedures__threshold": 2}, "procedures.threshold", "must be in [0, 1], got 2.0"),
+        ({"seconds_per_tick": 0, "ablate": "dreams"}, "seconds_per_tick", "must be > 0, got 0"),
+        ({"ablate": "planning,dreams"}, "ablate", "unknown part 'dreams'; allowed: observation, planning, reflection"),
+        ({"backend__more_base_urls": "http://a/v1"}, "backend.more_base_urls",
+         "must be a list of texts, got 'http://a/v1'"),
+        ({"backend__structured": "xml"}, "backend.structured",
+         "must be one of auto, json_schema, json_object_schema, grammar, json_object, none, got 'xml'"),
+        ({"embedder": "word2vec"}, "embedder", "must be one of 'minilm', 'hashing', 'openai', got 'word2vec'"),
+        ({"start": 7}, "start", "must be a game time like '2023-02-13 07:00', got 7"),
+        ({"start": "noon"}, "start", "'noon' is not a game time like '2023-02-13 07:00'"),
+        ({"perception": [4]}, "perception", "must be a table of settings, got [4]"),
+    ],
+)
+def test_a_recorded_config_names_the_first_error_a_reader_meets(changes, field, reason):
+    """from_dict reports one error: the first met reading table by table, as the field says."""
+    data = _default_dict(**changes)
+    with pytest.raises(ConfigError) as err:
+        Config.from_dict(data, file="run.sqlite")
+    assert (err.value.field, err.value.reason) == (field, reason)
+
+
+def test_missing_setting_is_named():
+    """A recorded config without a required setting names it."""
+    data = _default_dict()
+    del data["backend"]["cache"]
+    with pytest.raises(ConfigError, match="run.sqlite: backend.cache: missing setting"):
+        Config.from_dict(data, file="run.sqlite")

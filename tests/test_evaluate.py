@@ -10,10 +10,10 @@ import json
 
 import pytest
 from handbuilt_run import PARTY, build_run
-
 from thinking.fake_server import FakeOpenAIServer
+
+from town.analysis.evaluate import diffusion_rows, evaluate, format_summary, write_report
 from town.cli import main
-from town.evaluate import diffusion_rows, evaluate, format_summary, write_report
 from town.recording import RunReader
 from town.scenario import Gathering, NetworkProbe, Probe
 

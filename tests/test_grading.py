@@ -23,10 +23,10 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from town.battery import BATTERY, CATEGORIES, battery_at, stranger_for
+from town.analysis.battery import BATTERY, CATEGORIES, battery_at, stranger_for
+from town.analysis.grading import grade, grade_answer, home_sector, is_denial, workplace
 from town.embedding import HashingEmbedder
 from town.events import Event, EventBus, EventKind
-from town.grading import grade, grade_answer, home_sector, is_denial, workplace
 from town.recording import RunReader, RunWriter
 from town.scenario import load_scenario
 
@@ -264,7 +264,7 @@ def test_self_knowledge_is_answered_from_the_persona_file(tmp_path, ville):
     her home sector "Isabella Rodriguez's apartment"; Klaus's "Klaus Mueller studies sociology at
     Oak Hill College and lives in the college dorm." (marks studies / lives), workplace Oak Hill
     College (480 awake routine minutes there), home sector "Dorm for Oak Hill College"."""
-    from town.battery import ask_battery
+    from town.analysis.battery import ask_battery
 
     path = _build(tmp_path / "hand.sqlite")
     with RunReader(path) as r:

@@ -9,10 +9,10 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from town.analysis.interview import interview, says_yes
 from town.config import load_config
 from town.embedding import HashingEmbedder
 from town.errors import ConfigError, RecordingError
-from town.interview import interview, says_yes
 from town.recording import RunReader
 from town.scenario import load_scenario
 from town.simulation import Simulation

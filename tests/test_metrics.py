@@ -7,10 +7,10 @@ from datetime import datetime
 import pytest
 from handbuilt_run import PARTY, build_run
 
-from town import metrics
-from town.interview import InterviewResult
+from town.analysis import attendance, diffusion, moments, provenance, relationships
+from town.analysis.interview import InterviewResult
+from town.analysis.stats import compute_stats, cost
 from town.recording import RunReader
-from town.stats import compute_stats
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def reader(run):
 
 def test_knowledge_onset_says_how_it_came(reader):
     """A by seed, b by conversation from a#0 at tick 1, c from a#2 at tick 4, d by whisper at 8."""
-    k = metrics.knowledge(reader, "party")
+    k = provenance.knowledge(reader, "party")
     assert (k["a"].via, k["a"].memory, k["a"].tick) == ("seed", 0, 0)
     assert (k["b"].via, k["b"].source, k["b"].tick) == ("conversation", ("a", 0), 1)
     assert (k["c"].via, k["c"].source, k["c"].tick) == ("conversation", ("a", 2), 4)
@@ -38,12 +38,12 @@ def test_knowledge_onset_says_how_it_came(reader):
 def test_moments_are_the_start_every_n_hours_and_the_end(reader):
     """Every hour: hours 0-3 ending ticks 5, 11, 17; every 2 hours: 0, 2 and the end (3); every
     12 hours: the start and the end only."""
-    hourly = metrics.moments(reader, every_hours=1)
+    hourly = moments.moments(reader, every_hours=1)
     assert [m.hour for m in hourly] == [0, 1, 2, 3]
     assert [m.tick for m in hourly] == [0, 5, 11, 17]
     assert hourly[1].time == datetime(2023, 2, 14, 17, 0)
-    assert [m.hour for m in metrics.moments(reader)] == [0, 3]
-    assert [m.hour for m in metrics.moments(reader, every_hours=2)] == [0, 2, 3]
+    assert [m.hour for m in moments.moments(reader)] == [0, 3]
+    assert [m.hour for m in moments.moments(reader, every_hours=2)] == [0, 2, 3]
     # The start's streams hold the six seeded memories only; hour 1's also b#1, c#1-3 and b#2.
     assert len(reader.stream_as_of("a", hourly[0].seq).ids) == 3
     assert len(reader.stream_as_of("c", hourly[0].seq).ids) == 1
@@ -52,8 +52,8 @@ def test_moments_are_the_start_every_n_hours_and_the_end(reader):
 
 def test_recalls_needs_every_fact():
     """All facts must match, case-insensitively."""
-    assert metrics.recalls("Yes. A PARTY at the Cafe.", ("part(y|ies)", "cafe"))
-    assert not metrics.recalls("Yes. Someone said there is a party.", ("party", "cafe"))
+    assert diffusion.recalls("Yes. A PARTY at the Cafe.", ("part(y|ies)", "cafe"))
+    assert not diffusion.recalls("Yes. Someone said there is a party.", ("party", "cafe"))
 
 
 def _result(answer: str, *memories: dict) -> InterviewResult:
@@ -78,14 +78,14 @@ def _memory(kind: str, content: str, *, seq: int, subject: str | None = "c") -> 
 ])
 def test_acquainted_needs_more_than_a_sighting(memory, knows):
     """A yes counts only with a retrieved memory about the other that is more than a sighting."""
-    assert metrics.acquainted(_result("Yes. Cat Cole ...", memory), "c", "Cat Cole", 5) is knows
-    assert not metrics.acquainted(_result("No, I don't know anything about that.", memory),
+    assert relationships.acquainted(_result("Yes. Cat Cole ...", memory), "c", "Cat Cole", 5) is knows
+    assert not relationships.acquainted(_result("No, I don't know anything about that.", memory),
                                   "c", "Cat Cole", 5)
 
 
 def test_attendance_invited_and_thirty_minutes(reader):
     """Invited b, c (conversation) and d (whisper); b (30 min) and c (60 min) came; host excluded."""
-    a = metrics.attendance(reader, "party", host="a", **PARTY)
+    a = attendance.attendance(reader, "party", host="a", **PARTY)
     assert a["invited"] == ["b", "c", "d"]
     assert a["attended"] == ["b", "c"]
     assert a["invited_attended"] == ["b", "c"]
@@ -95,7 +95,7 @@ def test_attendance_invited_and_thirty_minutes(reader):
 def test_cost_counts_requests_not_marker_events(reader, run):
     """3 requests (a 2, b 1), 300 tokens over 3 game hours; b's fallback and cache-hit markers are
     no requests, and `town stats` counts the same."""
-    c = metrics.cost(reader)
+    c = cost(reader)
     assert c["hours"] == pytest.approx(3.0)
     assert c["personas"]["a"]["requests_per_hour"] == pytest.approx(2 / 3)
     assert c["personas"]["a"]["tokens_per_hour"] == pytest.approx(80.0)

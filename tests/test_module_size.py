@@ -15,13 +15,7 @@ LIMIT = 350
 #: Module (path from the repository root) -> why it may be longer than :data:`LIMIT`.
 ALLOWED = {
     # the command line and the measures of a recorded run
-    "town/cli.py": "to be split: argparse, every command's body, signals, tables",
-    "town/metrics.py": "to be split: diffusion, relationships, attendance and cost are four measures",
-    "town/interview.py": "to be split: asking from memory as of a time, and the run's own config and backend",
 
-    # the scenario and the configuration
-    "town/scenario.py": "to be split: spec types, YAML checks, reachability, path resolution",
-    "town/config.py": "to be split: about 170 lines of typed conversion that pydantic does",
 
 
     # the thinking backends
@@ -30,9 +24,6 @@ ALLOWED = {
     "town/thinking/scripted.py": "to be split: the scripted answers, and the scripted conversation's lines",
     "town/thinking/openai_backend.py": "to be split: requests over a pool of servers, and the start-up check",
 
-    # procedures and the mind's use of them
-    "town/procedures/library.py": "to be split: storage and retrieval, expansion into steps, pruning",
-    "town/procedures/practice.py": "to be split: following a procedure, and learning one (a part of the mind)",
 }
 
 

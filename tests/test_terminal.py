@@ -13,7 +13,7 @@ import time
 import pytest
 from cli_helpers import REPO, run_cli
 
-from town.interview import interview
+from town.analysis.interview import interview
 from town.recording import RunReader
 
 

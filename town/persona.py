@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, SupportsInt
 
 from .memory import MemoryStream
+from .procedures import ProceduralMemory
+from .scenario import PersonaSpec
 
 __all__ = ["Action", "PlanBlock", "Step", "Persona"]
 
@@ -27,7 +29,9 @@ class Action:
         end_tick: tick it ends (exclusive); the mind decides anew at ``end_tick``.
         kind: "do" | "walk" | "sleep" | "talk".
         task: the plan block's task it serves, if any.
-        decision: seq of the retrieval event that preceded the decision (0 if none).
+        decision: seq of the retrieval event that preceded the decision (0 if none); while that
+            event is held back (personas deciding side by side), a ``town.mind.context.SeqRef``
+            that ``int()`` turns into the seq once the event is published.
     """
 
     description: str
@@ -37,7 +41,7 @@ class Action:
     end_tick: int
     kind: str = "do"
     task: str | None = None
-    decision: int = 0
+    decision: SupportsInt = 0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,7 +85,7 @@ class Persona:
     """Identity (``spec``, from the persona file), memory stream, and mutable state.
 
     Attributes:
-        spec: the validated persona file (``town.scenario.PersonaSpec``).
+        spec: the validated persona file.
         stream: the persona's memory stream (Park et al. 2023 §4.1).
         x, y: tile position.
         action: the current action, or None when the mind must decide.
@@ -95,12 +99,12 @@ class Persona:
         speech: the line spoken this tick (for the viewer), or None.
         needs_replan: set when something heard changes today's plan (react, §4.3.1).
         pending: the step the persona is walking to, started on arrival.
-        procedures: the persona's ``town.procedures.ProceduralMemory`` (docs/design, §2), or None.
+        procedures: the persona's procedural memory (docs/design, §2), or None (a player).
         told: persona id -> statements that persona knows from us (passed on to them, or
             heard from them): not told to them again.
     """
 
-    spec: Any
+    spec: PersonaSpec
     stream: MemoryStream
     x: int = 0
     y: int = 0
@@ -116,7 +120,7 @@ class Persona:
     speech: str | None = None
     needs_replan: bool = False
     pending: Step | None = None
-    procedures: Any = None
+    procedures: ProceduralMemory | None = None
     told: dict[str, list[str]] = field(default_factory=dict)
 
     @property

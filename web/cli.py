@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from town.cli import _add_sim_options, _remove_run, build_simulation, saved_line
+from town.cli import add_sim_options, build_simulation, remove_run, saved_line
 from town.cli import main as town_main
 from town.errors import ConfigError, RecordingError, TownError
 
@@ -96,7 +96,7 @@ ALLOWED_HELP = ("beyond loopback, a further name the Host header may give (repea
 def add_commands(sub) -> None:
     """Add the serve and replay parsers to the CLI's sub-parsers."""
     s = sub.add_parser("serve", help="run a town live and serve the viewer (default)")
-    _add_sim_options(s)
+    add_sim_options(s)
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
     s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
@@ -172,7 +172,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 sim.close(finished=False)
             except TownError:
                 pass  # the run file is removed anyway
-        _remove_run(out)
+        remove_run(out)
         raise
     url = session.url + (f"/?token={session.token}" if session.token else "/")
     lines = [f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)"]

@@ -1,6 +1,6 @@
 """The study's views (Blueprint ``compare``): two saved runs side by side, and a run's battery.
 
-Pages: ``GET /compare/<a>/<b>`` (:func:`town.compare.compare`); ``GET /battery/<name>``: the
+Pages: ``GET /compare/<a>/<b>`` (:func:`town.analysis.compare.compare`); ``GET /battery/<name>``: the
 interview battery written by ``evaluate --battery`` (``<run>.evaluation/battery.json``), each
 answer with its grade and retrieved memories. API: ``GET /api/compare/<a>/<b>`` (404 for an
 unknown or refused name, 422 for a damaged run or runs of different towns) and
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from flask import Blueprint, jsonify, render_template
 
-from town.compare import compare
+from town.analysis.compare import compare
 
 from .params import fail
 from .run_files import open_named
@@ -35,7 +35,7 @@ def compare_page(a: str, b: str):
 
 @bp.get("/api/compare/<a>/<b>")
 def compare_api(a: str, b: str):
-    """:func:`town.compare.compare` of runs ``a`` and ``b``."""
+    """:func:`town.analysis.compare.compare` of runs ``a`` and ``b``."""
     with open_named(a) as ra, open_named(b) as rb:
         if ra.meta.get("town") != rb.meta.get("town"):
             fail(422, f"{a} is of {ra.meta.get('town')!r} but {b} of {rb.meta.get('town')!r}")

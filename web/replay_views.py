@@ -24,9 +24,9 @@ API (JSON; errors ``{"error"}`` with 400 bad parameter, 404 unknown/refused, 422
 - ``GET /api/runs/<name>/moments``: ``{"moments": [{"kind", "tick", "seq", "personas"}]}``
   (conversations at their start tick, reflections), for the timeline's marks
 - ``GET /api/runs/<name>/procedures?tick=``: :func:`web.procedures_view.procedure_libraries`
-- ``GET /api/runs/<name>/personas/<pid>/interview?q=&tick=``: :func:`town.interview.interview`
+- ``GET /api/runs/<name>/personas/<pid>/interview?q=&tick=``: :func:`town.analysis.interview.interview`
   as of the end of ``tick`` (read-only: the run file is not changed)
-- ``GET /api/runs/<name>/evaluation``: :func:`town.evaluate.evaluate` (diffusion, density,
+- ``GET /api/runs/<name>/evaluation``: :func:`town.analysis.evaluate.evaluate` (diffusion, density,
   attendance, cost)
 """
 
@@ -263,7 +263,7 @@ def procedures(name: str):
 @bp.get("/api/runs/<name>/personas/<pid>/interview")
 def interview(name: str, pid: str):
     """Ask the persona ``q`` from its memory as of the end of ``tick`` (the run is not changed)."""
-    from town.interview import interview as ask
+    from town.analysis.interview import interview as ask
 
     question = (request.args.get("q") or "").strip()
     if not question:
@@ -285,7 +285,7 @@ def interview(name: str, pid: str):
 @bp.get("/api/runs/<name>/evaluation")
 def evaluation(name: str):
     """The run's evaluation (personas interviewed): diffusion of each probe, density, attendance, cost."""
-    from town.evaluate import evaluate
+    from town.analysis.evaluate import evaluate
 
     with open_named(name) as reader:
         try:

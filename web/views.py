@@ -10,7 +10,7 @@ API (all JSON; errors are ``{"error": str}`` with status 400/403/404/503):
 - ``GET /api/personas/<id>/retrievals?purpose=&limit=``: ``{persona, retrievals: [...]}``
 - ``GET /api/retrievals/<seq>``: the full trace (``RetrievalTrace.to_dict()`` + seq, returned)
 - ``GET /api/procedures``: :func:`web.procedures_view.procedure_libraries` of the live run
-- ``GET /api/personas/<id>/interview?q=``: :func:`town.interview.interview` as of now
+- ``GET /api/personas/<id>/interview?q=``: :func:`town.analysis.interview.interview` as of now
 - ``POST /api/personas/<id>/whisper`` ``{text}``: ``{ok, persona, memory}`` (the new memory id);
   run on the runner's thread between ticks; needs the token like control
 - ``POST /api/control`` ``{op, value}``: ``{ok, status}``; needs the token beyond loopback
@@ -179,7 +179,7 @@ def procedures():
 @bp.get("/api/personas/<pid>/interview")
 def interview(pid: str):
     """Ask the persona ``q``; it answers from its recorded memory as of now (nothing is written)."""
-    from town.interview import interview as ask
+    from town.analysis.interview import interview as ask
 
     _spec(pid)
     question = (request.args.get("q") or "").strip()

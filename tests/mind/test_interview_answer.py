@@ -27,7 +27,7 @@ def test_nothing_retrieved_about_it_means_no():
     assert _answer() == "No, I don't know anything about that."
 
 
-# Ann's description as the interview carries it (town.interview.identity), worked by hand:
+# Ann's description as the interview carries it (town.analysis.interview.identity), worked by hand:
 # sentences "Ann Able, 40." / "Traits: calm." / "Ann Able runs the Corner Cafe on Elm Street."
 # (work marks: runs) / "She sings in a choir." / "Ann lives in Ann Able's house." (home marks: lives).
 ANN = "Ann Able, 40. Traits: calm. Ann Able runs the Corner Cafe on Elm Street. She sings in a choir. " \

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from town.clock import GameClock
 from town.embedding import HashingEmbedder
 from town.events import Event
+from town.mind import practice
 from town.procedures import (
     Goal,
     Outcome,
@@ -16,7 +17,6 @@ from town.procedures import (
     ProcedureLibrary,
     ProcedureStep,
     StepFailure,
-    practice,
 )
 from town.procedures.generalise import compose
 from town.thinking.scripted import ScriptedBackend

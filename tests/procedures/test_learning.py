@@ -10,16 +10,17 @@ import pytest
 from town.clock import GameClock
 from town.embedding import HashingEmbedder
 from town.events import Event, EventBus, EventKind
+from town.mind import practice
 from town.procedures import (
     Episode,
     ProceduralMemory,
+    ProcedureError,
     ProcedureLibrary,
     ProcedureStep,
     StepFailure,
     anonymise,
     home_of,
     persona_values,
-    practice,
 )
 from town.thinking.scripted import ScriptedBackend
 
@@ -106,6 +107,16 @@ def test_nothing_is_saved_from_an_unverified_task():
     assert p2.procedures.episode.verify()[0].value == "unverified"
     practice.close(p2, ctx2)
     assert len(p.procedures.own) == len(p2.procedures.own) == 0 and events == []
+
+
+def test_a_persona_without_procedural_memory_is_named_when_asked_to_practise():
+    """A player has no procedural memory: nothing is followed, and closing a task names it."""
+    _, ctx, _, events = make()
+    player = SimpleNamespace(id="player_ada", procedures=None)
+    assert practice.followed(player) is None
+    with pytest.raises(ProcedureError, match="^player_ada has no procedural memory$"):
+        practice.close(player, ctx)
+    assert events == []
 
 
 def test_anonymised_procedure_keeps_no_name_or_home():

@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 from cli_helpers import run_cli
 
-from town.compare import compare, first_divergence
+from town.analysis.compare import compare, first_divergence
 from town.recording import RunReader
 
 FORK_TICK = 4 * 3600 // 10

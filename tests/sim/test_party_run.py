@@ -8,8 +8,9 @@ from datetime import datetime
 
 import pytest
 
+from town.analysis.moments import minutes_at
+from town.analysis.provenance import heard_via_conversation
 from town.events import EventKind
-from town.metrics import heard_via_conversation, minutes_at
 from town.recording import RunReader
 
 PERSONAS = ("isabella_rodriguez", "klaus_mueller", "maria_lopez")

@@ -12,8 +12,8 @@ import re
 import pytest
 from fake_server import FakeOpenAIServer
 
+from town.analysis.judge import JUDGED, Judge, rate
 from town.errors import ThinkingError
-from town.judge import JUDGED, Judge, rate
 
 
 def _battery(condition: str) -> dict:

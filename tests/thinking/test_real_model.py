@@ -22,10 +22,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import jsonschema
 import pytest
 
+from town.analysis.stats import compute_stats
 from town.cli import main
 from town.events import EventKind
 from town.recording import RunReader
-from town.stats import compute_stats
 from town.thinking.openai_backend import CHECK_MARK
 
 URL = os.environ.get("TOWN_LLAMA_URL")

@@ -6,8 +6,8 @@ import socket
 
 import pytest
 
+from town.analysis.stats import compute_stats
 from town.cli import main
-from town.stats import compute_stats
 
 
 def _free_port() -> int:

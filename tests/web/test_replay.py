@@ -11,9 +11,9 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from town.evaluate import evaluate
+from town.analysis.evaluate import evaluate
+from town.analysis.interview import interview
 from town.events import EventKind
-from town.interview import interview
 from town.recording import RunReader
 
 #: Ticks of the ``recorded`` fixture's run (tests/web/conftest.py).
@@ -131,7 +131,7 @@ def test_procedures_as_of_a_tick_are_the_last_published_descriptions(replay_clie
 
 
 def test_interview_answers_as_of_the_tick_and_leaves_the_run_unchanged(replay_client, recorded, reader):
-    """The replay interview equals town.interview at that tick's time; the file's bytes stay."""
+    """The replay interview equals town.analysis.interview at that tick's time; the file's bytes stay."""
     runs, name, _ = recorded
     path = runs / f"{name}.sqlite"
     before = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -145,7 +145,7 @@ def test_interview_answers_as_of_the_tick_and_leaves_the_run_unchanged(replay_cl
 
 
 def test_evaluation_is_the_evaluate_report(replay_client, recorded, reader):
-    """/evaluation returns town.evaluate.evaluate of the run (diffusion, density, attendance)."""
+    """/evaluation returns town.analysis.evaluate.evaluate of the run (diffusion, density, attendance)."""
     _, name, _ = recorded
     body = replay_client.get(f"/api/runs/{name}/evaluation").get_json()
     assert body == json.loads(json.dumps(evaluate(reader)))

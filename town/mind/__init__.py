@@ -5,6 +5,9 @@ Parts:
     perceive: what a persona sees of the others; observations.
     plan: day plan from routine + retrieved memories; hour chunks; decomposition into steps.
     act: choose the next step (after a retrieval), walk, use objects.
+    practice: carry out a task with procedural memory: follow a procedure, or track the steps.
+    learn: learn a procedure from a verified success; prune the libraries.
+    procedural: a persona's procedural memory, reached for use; the PROCEDURE event.
     converse: react (decide to talk) and say lines that pass on retrieved memories.
     reflect: focal points, retrieval, insights with evidence.
 """

@@ -7,14 +7,16 @@ carries, so a recorded run shows why each action was chosen (Park et al. 2023 §
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import SupportsInt
 
 from ..errors import WorldError
 from ..events import EventKind
 from ..persona import Action, Persona, PlanBlock, Step
-from ..procedures import StepFailure, practice
+from ..procedures import StepFailure
 from ..thinking.questions import ChoosePlace, NextAction, PlanItemView
 from ..world.address import sector_name
 from ..world.objects import use_of
+from . import practice
 from .context import MindContext, observe, rate, recall, seed_for, views
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
@@ -110,21 +112,21 @@ def _steps_for(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[
     if steps is not None:
         ctx.publish(EventKind.PLAN, p.id, {
             "level": "hour", "date": p.plan_date, "task": task, "place": block.place,
-            "procedure": p.procedures.episode.procedure,
+            "procedure": practice.followed(p),
             "items": [{"description": s.description, "object": s.object, "minutes": s.minutes}
                       for s in steps]})
         return steps
-    place = block.place
-    if not ctx.world.is_open(place):
-        place = _open_alternative(p, ctx, task, place)
-        if place is None:
-            return []  # nowhere is open: decide_action makes the persona stay
+    place: str | None = block.place
+    if not ctx.world.is_open(block.place):
+        place = _open_alternative(p, ctx, task, block.place)
+    if place is None:
+        return []  # nowhere is open: decide_action makes the persona stay
     steps = decompose_chunk(p, ctx, block, place, records)
     practice.begin(p, ctx, task=task, place=block.place, steps=steps)
     return steps
 
 
-def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decision: int) -> None:
+def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decision: SupportsInt) -> None:
     """The world refused ``step``: record it, drop the chunk's steps and rethink next tick.
 
     A busy object is waited for 5 game minutes before the persona plans anew.
@@ -145,7 +147,7 @@ def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decisio
         "start": a.start_tick, "end": a.end_tick, "task": a.task, "decision": a.decision})
 
 
-def _start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
+def _start(p: Persona, ctx: MindContext, step: Step, decision: SupportsInt) -> None:
     """Start ``step``: walk first if needed, else check it with the world and do it.
 
     Publishes the ACTION event; a step the world refuses goes to :func:`_fail`.
@@ -224,8 +226,7 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
         _stay(p, ctx, block.task or block.description, seq)
         return
     step = p.steps.pop(0)
-    episode = p.procedures.episode if p.procedures is not None else None
-    following = episode is not None and episode.procedure is not None
+    following = practice.followed(p) is not None
     # A followed procedure is checked by the world on arrival (docs/design, §2: it fails there).
     if (not following and ctx.world.tilemap.has_address(step.object)
             and not ctx.world.is_open(step.object)):
@@ -268,19 +269,19 @@ def _decide_unplanned(p: Persona, ctx: MindContext, seen) -> None:
         seen=tuple(doing_sentence(v.name, v.action, v.address) for v in seen),
         objects=objects, max_minutes=left if is_sleep(habit.description) else min(UNPLANNED_MINUTES, left),
         memories=views(records)))
-    step = Step(description=answer.description, object=answer.object, minutes=answer.minutes,
-                task=habit.task or habit.description)
+    task = habit.task or habit.description
+    step = Step(description=answer.description, object=answer.object, minutes=answer.minutes, task=task)
     if ctx.world.tilemap.has_address(step.object) and not ctx.world.is_open(step.object):
-        place = _open_alternative(p, ctx, step.task, step.object)
+        place = _open_alternative(p, ctx, task, step.object)
         if place is None:
-            _stay(p, ctx, step.task, seq)
+            _stay(p, ctx, task, seq)
             return
         step = Step(description=step.description, object=objects_at(ctx.world, place)[0],
                     minutes=step.minutes, task=step.task)
     _walk_and_start(p, ctx, step, seq)
 
 
-def _stay(p: Persona, ctx: MindContext, task: str, decision: int) -> None:
+def _stay(p: Persona, ctx: MindContext, task: str, decision: SupportsInt) -> None:
     """Nowhere else is open: wait where the persona is for 15 game minutes, and say so.
 
     The world is not asked (the place itself may be closed); the persona plans anew after.
@@ -301,7 +302,7 @@ def _stay(p: Persona, ctx: MindContext, task: str, decision: int) -> None:
         "start": a.start_tick, "end": a.end_tick, "task": a.task, "decision": a.decision})
 
 
-def _walk_and_start(p: Persona, ctx: MindContext, step: Step, decision: int) -> None:
+def _walk_and_start(p: Persona, ctx: MindContext, step: Step, decision: SupportsInt) -> None:
     """Path to the step's object and start it; a missing or unreachable object fails the step."""
     world = ctx.world
     if not world.tilemap.has_address(step.object):

@@ -15,14 +15,16 @@ from datetime import datetime
 from typing import Any
 
 from ..clock import GameClock
+from ..config import Config
 from ..events import Event, EventBus, EventKind
 from ..memory import MemoryKind, MemoryRecord
 from ..persona import Persona
 from ..thinking.backend import ThinkingBackend
 from ..thinking.questions import MemoryView, RateImportance, RateImportances
+from ..world import World
 
-__all__ = ["MindContext", "SeqRef", "remember", "remember_many", "observe", "observing", "rate", "recall", "views",
-           "seed_for"]
+__all__ = ["MindContext", "SeqRef", "Seq", "remember", "remember_many", "observe", "observing", "rate", "recall",
+           "views", "seed_for"]
 
 
 class SeqRef:
@@ -45,6 +47,10 @@ class SeqRef:
         return self.seq
 
 
+#: An event's seq as a decision holds it: an int, or a :class:`SeqRef` while the event is held back.
+Seq = int | SeqRef
+
+
 def _resolve(value: Any) -> Any:
     if isinstance(value, SeqRef):
         return int(value)
@@ -60,20 +66,20 @@ class MindContext:
     """Services shared by all personas' minds during a simulation.
 
     Attributes:
-        world: the ``town.world.World`` (places, objects, paths).
+        world: the world (places, objects, paths).
         backend: the thinking backend answering questions.
         bus: the event bus of the simulation.
         clock: the world clock (read-only for minds).
-        config: the effective ``town.config.Config``.
+        config: the effective configuration.
         names: persona id -> full name.
         side: threads for :meth:`side_by_side` (None: its jobs run one after another).
     """
 
-    world: Any
+    world: World
     backend: ThinkingBackend
     bus: EventBus
     clock: GameClock
-    config: Any
+    config: Config
     names: dict[str, str]
     side: Executor | None = None
     _local: threading.local = field(default_factory=threading.local, repr=False)
@@ -89,7 +95,7 @@ class MindContext:
         """Game datetime of the current tick."""
         return self.clock.now
 
-    def publish(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> int | SeqRef:
+    def publish(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> Seq:
         """Publish an event stamped with the current tick and game time.
 
         Returns:
@@ -255,7 +261,7 @@ def remember_many(p: Persona, ctx: MindContext, items: list[dict[str, Any]]) -> 
 
 
 def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str,
-           k: int | None = None) -> tuple[list[MemoryRecord], int | SeqRef]:
+           k: int | None = None) -> tuple[list[MemoryRecord], Seq]:
     """Retrieve from the persona's stream with the run's k and weights; publish the trace.
 
     Returns:

@@ -18,7 +18,7 @@ from ..hearsay import HEARD, told
 from ..persona import Persona
 from ..textevent import find_event, place_names
 from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
-from .context import MindContext, SeqRef, recall, remember, seed_for, views
+from .context import MindContext, Seq, recall, remember, seed_for, views
 from .perceive import View
 
 __all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "say_line",
@@ -58,7 +58,7 @@ class Conversation:
 
 
 def _relationship(p: Persona, other: str) -> str:
-    for rel in getattr(p.spec, "relationships", ()) or ():
+    for rel in p.spec.relationships:
         if rel.persona == other:
             return rel.description
     return ""
@@ -78,7 +78,7 @@ def _tellable(p: Persona, other_id: str, other_name: str, records) -> list:
     return out
 
 
-def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> tuple[str, int | SeqRef] | None:
+def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> tuple[str, Seq] | None:
     """React to the first visible, free persona not on cooldown: retrieve, then DecideToTalk.
 
     The question shows the retrieved memories not yet told to that persona.
@@ -98,7 +98,7 @@ def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> tuple[str, i
     return None
 
 
-def accept_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str) -> tuple[bool, int | SeqRef]:
+def accept_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str) -> tuple[bool, Seq]:
     """The addressed side's decision: retrieve what it knows of the other, then DecideToTalk.
 
     Returns:
@@ -110,7 +110,7 @@ def accept_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str) ->
 
 
 def _decide_to_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str, other_action: str,
-                    own: str, *, invited: bool) -> tuple[bool, int | SeqRef]:
+                    own: str, *, invited: bool) -> tuple[bool, Seq]:
     hour_ticks = 3600 // ctx.clock.seconds_per_tick
     query = (f"{other_name} wants to talk to me. What do I know about {other_name}?" if invited
              else f"What do I know about {other_name}? What should I tell them?")

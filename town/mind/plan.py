@@ -12,11 +12,12 @@ from datetime import date, datetime, time, timedelta
 
 from ..events import EventKind
 from ..persona import Persona, PlanBlock, Step
-from ..procedures import practice
 from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
 from ..thinking.questions import DecomposeTask, PlanDay, PlanItemView
+from . import practice
 from .context import MindContext, recall, remember, seed_for, views
+from .learn import prune
 
 __all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep"]
 
@@ -74,7 +75,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
              evidence=tuple(dict.fromkeys(i for e in evidence for i in e)))
-    practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
+    prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 
 

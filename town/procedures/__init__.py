@@ -2,17 +2,20 @@
 
 Parts:
     procedure: :class:`Procedure` and :class:`ProcedureStep` (frozen values), Laplace reliability.
-    library: :class:`ProcedureLibrary`: dedup on save, retrieval by ``when``, feedback, pruning,
-        composition (recursive expansion, cycles refused).
+    library: :class:`ProcedureLibrary`: dedup on save, retrieval by ``when``, feedback, state.
+    expansion: composition: sub-procedures expanded recursively, cycles refused.
+    pruning: :class:`PruneRule`: the three rules that retire a procedure.
     generalise: concrete values -> ``{parameters}``; :func:`anonymise` for the town library.
     episode: :class:`Episode`: one attempt at a task, verified step by step by the world.
     memory: :class:`ProceduralMemory`: a persona's library, the town library, the episode.
-    practice: the mind's use of all this (imported by ``town.mind.act``, not re-exported here).
+
+The mind's use of all this is ``town.mind.practice`` (following a procedure, tracking a task) and
+``town.mind.learn`` (learning from a verified success, pruning); nothing here imports the mind.
 """
 
 from .episode import Episode, Goal, Outcome, StepFailure
 from .generalise import anonymise, generalise_steps, generalise_text, home_of, persona_values
-from .library import Match, ProcedureLibrary, PruneRule
+from .library import Match, ProcedureLibrary
 from .memory import ProceduralMemory
 from .procedure import (
     Procedure,
@@ -23,6 +26,7 @@ from .procedure import (
     laplace_reliability,
     parameters_of,
 )
+from .pruning import PruneRule
 
 __all__ = [
     "Episode",

@@ -1,54 +1,38 @@
-"""A procedure library: save after verified success, retrieve by ``when``, feedback, pruning.
+"""A procedure library: save after verified success, retrieve by ``when``, feedback, state.
 
 One library per persona plus a shared town library (docs/design, §2; Voyager's skill library, Wang et
 al. 2023). Procedures are few (tens), so similarity is an exact numpy dot product over
 L2-normalised embeddings; vectors are re-embedded on :meth:`ProcedureLibrary.set_state`.
+Pruning rules: :mod:`~town.procedures.pruning`; composites: :mod:`~town.procedures.expansion`.
 """
 
 from __future__ import annotations
 
-import enum
 import functools
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
-from .procedure import Procedure, ProcedureError, ProcedureStatus, ProcedureStep, fill
+from ..embedding import Embedder
+from .expansion import expand_steps, fill_steps
+from .procedure import Procedure, ProcedureError, ProcedureStatus, ProcedureStep
+from .pruning import PruneRule, prune_rule
 
 __all__ = [
     "ProcedureLibrary",
     "Match",
-    "PruneRule",
     "DEDUP_SIMILARITY",
-    "MIN_USES_FOR_RATE",
-    "UNUSED_DAYS",
-    "BELOW_THRESHOLD_DAYS",
 ]
 
 #: A save whose name or ``when`` is more similar than this (cosine) to a kept procedure
 #: updates that procedure instead of adding another (docs/design, §2).
 DEDUP_SIMILARITY = 0.9
-#: Pruning rule 1 looks at the raw success rate only after this many uses.
-MIN_USES_FOR_RATE = 5
-#: Pruning rule 2: game days without a use.
-UNUSED_DAYS = 30
-#: Pruning rule 3: game days spent below the retrieval threshold.
-BELOW_THRESHOLD_DAYS = 7
-
 _EPS = 1e-12  # 3/5 must pass a 0.6 threshold whatever the float rounding
-
-
-class PruneRule(str, enum.Enum):
-    """The three pruning rules of docs/design, §2 (any one prunes)."""
-
-    LOW_SUCCESS_RATE = "low success rate"  # successes / uses < 0.5 after >= 5 uses
-    UNUSED = "unused"  # not used for 30 game days
-    BELOW_THRESHOLD = "below threshold"  # reliability < threshold for 7 game days
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -74,7 +58,7 @@ class ProcedureLibrary:
     """Procedures of one persona (or of the town), keyed by unique name.
 
     Args:
-        embedder: an ``town.embedding.Embedder``; ``when`` and names are embedded with it.
+        embedder: ``when`` and names are embedded with it.
         threshold: least reliability for retrieval, in [0, 1] (config ``procedures.threshold``).
         k: how many procedures :meth:`retrieve` returns at most (docs/design, §2: 2).
 
@@ -82,7 +66,7 @@ class ProcedureLibrary:
         ProcedureError: for a threshold outside [0, 1] or k < 1.
     """
 
-    def __init__(self, embedder: Any, *, threshold: float = 0.6, k: int = 2):
+    def __init__(self, embedder: Embedder, *, threshold: float = 0.6, k: int = 2):
         if not 0.0 <= threshold <= 1.0:
             raise ProcedureError(f"procedures.threshold must be in [0, 1], got {threshold}")
         if k < 1:
@@ -287,10 +271,9 @@ class ProcedureLibrary:
 
     @_locked
     def prune(self, now: datetime) -> list[tuple[Procedure, PruneRule]]:
-        """Apply the three pruning rules to every kept procedure (docs/design, §2).
+        """Apply the three pruning rules (:func:`~town.procedures.pruning.prune_rule`) to every kept procedure.
 
-        1. raw success rate < 0.5 after >= 5 uses; 2. unused for 30 game days; 3. below the
-        retrieval threshold for 7 game days. A pruned procedure stays, marked, never retrieved.
+        A pruned procedure stays, marked, never retrieved.
 
         Returns:
             The newly pruned procedures with the rule that fired, in library order.
@@ -299,15 +282,7 @@ class ProcedureLibrary:
         for name, p in list(self._procs.items()):
             if p.pruned is not None:
                 continue
-            rule = None
-            if p.uses >= MIN_USES_FOR_RATE and p.successes / p.uses < 0.5:
-                rule = PruneRule.LOW_SUCCESS_RATE
-            elif now - p.last_used >= timedelta(days=UNUSED_DAYS):
-                rule = PruneRule.UNUSED
-            elif p.below_since is not None and now - p.below_since >= timedelta(
-                days=BELOW_THRESHOLD_DAYS
-            ):
-                rule = PruneRule.BELOW_THRESHOLD
+            rule = prune_rule(p, now)
             if rule is not None:
                 self._procs[name] = replace(p, pruned=rule.value, pruned_at=now)
                 out.append((self._procs[name], rule))
@@ -320,39 +295,7 @@ class ProcedureLibrary:
         Raises:
             ProcedureError: naming the unknown procedure or the cycle.
         """
-        self._expand(procedure, (), {**self._procs, procedure.name: procedure})
-
-    def _expand(
-        self,
-        p: Procedure,
-        path: tuple[str, ...],
-        procs: dict[str, Procedure],
-        spans: list[tuple[str, int, int]] | None = None,
-        out: list[ProcedureStep] | None = None,
-    ) -> list[ProcedureStep]:
-        """Append ``p``'s action steps to ``out``; each sub-procedure's ``(name, lo, hi)`` to ``spans``."""
-        path = (*path, p.name)
-        out = [] if out is None else out
-        for step in p.steps:
-            if step.procedure is None:
-                out.append(step)
-                continue
-            if step.procedure in path:
-                cycle = " -> ".join((*path[path.index(step.procedure) :], step.procedure))
-                raise ProcedureError(
-                    f"procedure {path[0]!r}: composition cycle {cycle}; "
-                    "a procedure may not include itself"
-                )
-            sub = procs.get(step.procedure)
-            if sub is None:
-                raise ProcedureError(
-                    f"procedure {p.name!r}: step names unknown procedure {step.procedure!r}"
-                )
-            lo = len(out)
-            self._expand(sub, path, procs, spans, out)
-            if spans is not None:
-                spans.append((sub.name, lo, len(out)))
-        return out
+        expand_steps(procedure, {**self._procs, procedure.name: procedure})
 
     def expand(self, name: str, values: dict[str, str] | None = None) -> list[ProcedureStep]:
         """The action steps of ``name`` with sub-procedures expanded recursively, in order.
@@ -366,17 +309,8 @@ class ProcedureLibrary:
                 without a value.
         """
         procedure, procs = self._read(name)
-        steps = self._expand(procedure, (), procs)
-        if values is None:
-            return steps
-        return [
-            ProcedureStep(
-                description=fill(s.description, values),
-                object=fill(s.object, values),
-                minutes=s.minutes,
-            )
-            for s in steps
-        ]
+        steps = expand_steps(procedure, procs)
+        return steps if values is None else fill_steps(steps, values)
 
     def calls(self, name: str) -> list[tuple[str, int, int]]:
         """The sub-procedures ``name`` calls, at every depth, over its expanded steps.
@@ -390,7 +324,7 @@ class ProcedureLibrary:
         """
         procedure, procs = self._read(name)
         spans: list[tuple[str, int, int]] = []
-        self._expand(procedure, (), procs, spans)
+        expand_steps(procedure, procs, spans=spans)
         return spans
 
     # ------------------------------------------------------------------ state

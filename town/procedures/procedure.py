@@ -144,7 +144,7 @@ class Procedure:
         last_used: game datetime of the last use (``created`` until first used).
         below_since: game datetime its reliability last fell below the retrieval threshold, or
             None while at or above it (pruning rule 3).
-        pruned: the pruning rule that removed it (a :class:`~town.procedures.library.PruneRule`
+        pruned: the pruning rule that removed it (a :class:`~town.procedures.pruning.PruneRule`
             value), or None.
         pruned_at: game datetime it was pruned, or None.
     """

@@ -130,15 +130,13 @@ def settled(config, backend: ThinkingBackend):
     The run stores this configuration, so it records the dialect the requests used, and a
     resumed run sends the same dialect.
     """
-    import dataclasses
-
-    model = backend
+    model: ThinkingBackend | None = backend
     while model is not None and not isinstance(model, ModelBackend):
         model = getattr(model, "inner", None) or getattr(model, "model", None)
-    if model is None:
+    if not isinstance(model, ModelBackend):  # no model server behind the wrappers
         return config
     changes = {"structured": model.structured.value}
     endpoints = getattr(model, "endpoints", None)
     if endpoints and config.backend.max_concurrency == "auto":
         changes["max_concurrency"] = str(min(e.slots for e in endpoints))
-    return dataclasses.replace(config, backend=dataclasses.replace(config.backend, **changes))
+    return config.model_copy(update={"backend": config.backend.model_copy(update=changes)})

@@ -23,13 +23,13 @@ Dialects (``--structured``), each server's own way to receive the schema:
 
 from __future__ import annotations
 
-import enum
 import json
 import re
 from typing import Any
 
 from pydantic import BaseModel
 
+from ..config import Dialect
 from .questions import (
     ChoosePlace,
     DecomposeTask,
@@ -51,16 +51,6 @@ __all__ = [
     "portable_problems",
     "to_gbnf",
 ]
-
-
-class Dialect(str, enum.Enum):
-    """How a request carries its answer's schema (``--structured``)."""
-
-    JSON_SCHEMA = "json_schema"
-    JSON_OBJECT_SCHEMA = "json_object_schema"
-    GRAMMAR = "grammar"
-    JSON_OBJECT = "json_object"
-    NONE = "none"
 
 
 #: The dialects that constrain decoding to the schema, in the order ``auto`` tries them.

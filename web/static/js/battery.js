@@ -1,4 +1,4 @@
-// The interview battery inside the replay layout (town.battery via /api/runs/<name>/battery):
+// The interview battery inside the replay layout (town.analysis.battery via /api/runs/<name>/battery):
 // per-category grades, then one persona's answers in one category (tabs), each with its grade
 // and the memories its retrieval returned. Every text goes in through dom.el (textContent).
 

@@ -1,6 +1,6 @@
 // Evaluation charts (Park et al. 2023 §7): shares over game hours as small SVG line charts, and
 // attendance. Diffusion: recalled when asked (solid) beside holding a memory (dashed, upper
-// bound). Data from GET /api/runs/<name>/evaluation (town.evaluate.evaluate).
+// bound). Data from GET /api/runs/<name>/evaluation (town.analysis.evaluate.evaluate).
 
 import { el, fill, num } from "./dom.js";
 

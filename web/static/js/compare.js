@@ -1,4 +1,4 @@
-// The comparison page: two saved runs side by side (town.compare via /api/compare/<a>/<b>).
+// The comparison page: two saved runs side by side (town.analysis.compare via /api/compare/<a>/<b>).
 // Diffusion and density curves are SVG polylines (A solid, B dashed); a retrieval link opens the inspector
 // on that run's recorded trace.
 

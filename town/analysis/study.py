@@ -1,9 +1,9 @@
 """The controlled study of Park et al. 2023 §6 as one command.
 
 Each condition (the full architecture or an ablation) is simulated with the same town, hours
-and seed; every persona of every run is asked the interview battery (:mod:`town.battery`) at the
-same game time, graded against the run's own ground truth (:mod:`town.grading`) and, when a
-judge model is given, ranked from pairwise judgements (:mod:`town.judge`). The paper's TrueSkill
+and seed; every persona of every run is asked the interview battery (:mod:`town.analysis.battery`) at the
+same game time, graded against the run's own ground truth (:mod:`town.analysis.grading`) and, when a
+judge model is given, ranked from pairwise judgements (:mod:`town.analysis.judge`). The paper's TrueSkill
 figures are printed beside the measured ones. Writes ``study.json`` and ``study.png``.
 """
 
@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .config import ABLATIONS
-from .errors import ConfigError
+from ..config import ABLATIONS
+from ..errors import ConfigError
 
 __all__ = ["PAPER_TRUESKILL", "condition_ablate", "run_study", "write_study", "table_rows"]
 
@@ -51,10 +51,10 @@ def condition_ablate(name: str) -> str:
 
 def _simulate(town: str, hours: float, ablate: str, path: Path, overrides: dict, bar, task) -> float:
     """Simulate one condition into ``path`` with a progress bar; returns wall seconds."""
-    from .config import load_config
-    from .scenario import load_scenario
-    from .simulation import Simulation
-    from .thinking.factory import make_backend
+    from ..config import load_config
+    from ..scenario import load_scenario
+    from ..simulation import Simulation
+    from ..thinking.factory import make_backend
 
     config = load_config(None, {**overrides, "ablate": ablate})
     scenario = load_scenario(town)
@@ -86,7 +86,7 @@ def run_study(town: str, hours: float, conditions: list[str], out_dir: str | Pat
         conditions: names such as "full", "no-reflection" (:func:`condition_ablate`).
         out_dir: folder for ``<condition>.sqlite``, their ``.evaluation/battery.json`` and the study.
         overrides: configuration keys for every condition (seed, embedder, backend...).
-        judge: a :class:`town.judge.Judge`, or None for the automatic grades only.
+        judge: a :class:`town.analysis.judge.Judge`, or None for the automatic grades only.
         quiet: no progress bars.
 
     Returns:
@@ -99,7 +99,7 @@ def run_study(town: str, hours: float, conditions: list[str], out_dir: str | Pat
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .battery import run_battery
+    from .battery_run import run_battery
 
     ablates = {c: condition_ablate(c) for c in conditions}
     out = Path(out_dir)
@@ -127,7 +127,7 @@ def run_study(town: str, hours: float, conditions: list[str], out_dir: str | Pat
                                       "summary": battery["summary"]}
     study["ranking"] = None
     if judge is not None:
-        from .scenario import load_scenario
+        from ..scenario import load_scenario
 
         personas = {p.id: (p.name, f"{p.background} {p.lifestyle}") for p in load_scenario(town).personas}
         study["ranking"] = judge.rank(batteries, personas=personas)

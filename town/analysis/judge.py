@@ -3,7 +3,7 @@
 The paper's evaluators ranked the conditions' interview answers and the ranks became TrueSkill
 ratings. Here a judge model (any OpenAI-compatible server) compares two conditions' answers to
 the same reactions or reflections question for the same persona, with the written rubric of
-``town/judge_prompts/judge_pairwise.j2``; each judgement is a match, and the conditions are
+``town/analysis/judge_prompts/judge_pairwise.j2``; each judgement is a match, and the conditions are
 rated with ``openskill`` (Plackett-Luce, a maintained Bayesian rating in the TrueSkill family:
 mu starts at 25, sigma at 25/3). The order of A and B alternates so a position bias cancels.
 """
@@ -21,7 +21,7 @@ import jinja2
 import openai
 from pydantic import BaseModel, ValidationError
 
-from .errors import ThinkingError
+from ..errors import ThinkingError
 
 __all__ = ["JUDGED", "Judgement", "Judge", "rate"]
 
@@ -49,7 +49,7 @@ def rate(matches: list[tuple[str, str, str]], names: list[str]) -> dict[str, dic
     ratings = {n: model.rating(name=n) for n in names}
     counts = {n: {"wins": 0, "losses": 0, "ties": 0} for n in names}
     for a, b, winner in matches:
-        ranks = [1, 1] if winner == "tie" else ([1, 2] if winner == a else [2, 1])
+        ranks: list[float] = [1, 1] if winner == "tie" else ([1, 2] if winner == a else [2, 1])
         [[ra], [rb]] = model.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
         ratings[a], ratings[b] = ra, rb
         for n, r in ((a, ranks[0]), (b, ranks[1])):
@@ -105,7 +105,7 @@ class Judge:
         """Judge every pair of conditions on every judged question of every persona; rate them.
 
         Args:
-            batteries: condition -> :func:`town.battery.ask_battery` output (same personas and
+            batteries: condition -> :func:`town.analysis.battery.ask_battery` output (same personas and
                 questions in each).
             personas: persona id -> (full name, a paragraph about the persona); default: the id.
 

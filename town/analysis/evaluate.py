@@ -1,12 +1,12 @@
 """The evaluation report of a recorded run (Park et al. 2023 §7): JSON + PNG plots.
 
-:func:`evaluate` interviews every persona of the run, as the paper did, and gathers the
-measures of :mod:`town.metrics`: for each probe of the town's ``probes.yaml`` (docs/scenario-files.md)
-the share who recall it at each sample moment, beside the provenance upper bound, and the
-attendance of its gathering; the relationship network density at the same sample moments; and
-the model-request cost. The paper's figures come from the probes file, never from this module.
-:func:`write_report` writes ``report.json``, ``diffusion.png`` and ``density.png``. Reads the
-run file only; never writes to it.
+:func:`evaluate` interviews every persona of the run, as the paper did, and gathers the measures
+of :mod:`town.analysis` (diffusion, relationships, attendance, stats): for each probe of the
+town's ``probes.yaml`` (docs/scenario-files.md) the share who recall it at each sample moment,
+beside the provenance upper bound, and the attendance of its gathering; the relationship network
+density at the same sample moments; and the model-request cost. The paper's figures come from
+the probes file, never from this module. :func:`write_report` writes ``report.json``,
+``diffusion.png`` and ``density.png``. Reads the run file only; never writes to it.
 
 Cost: one recorded stream is rebuilt per persona and moment, every question is embedded once
 (in one batch), and each persona is asked every question due at a moment before the next
@@ -17,12 +17,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .errors import ConfigError
+from ..errors import ConfigError
+from ..scenario import NetworkProbe
+from .attendance import attendance
+from .diffusion import diffusion
 from .interview import Interviewer
-from .metrics import attendance, cost, density, diffusion, knowledge, load_memories, moments, start_seq
-from .scenario import NetworkProbe
+from .moments import moments, start_seq
+from .provenance import knowledge, load_memories
+from .relationships import density
+from .stats import cost
+
+if TYPE_CHECKING:
+    from matplotlib.typing import ColorType
 
 __all__ = ["evaluate", "write_report", "format_summary", "diffusion_rows"]
 
@@ -30,7 +38,7 @@ __all__ = ["evaluate", "write_report", "format_summary", "diffusion_rows"]
 def _probes(reader, scenario) -> tuple[tuple, NetworkProbe]:
     """The run's probes and network probe: from ``scenario``, else from the folder in the meta."""
     if scenario is None:
-        from .scenario import load_scenario
+        from ..scenario import load_scenario
 
         folder = reader.meta.get("scenario")
         if not folder:
@@ -135,7 +143,7 @@ def _plot(lines: list[dict], *, title: str, ylabel: str, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
-    colors: dict[str, str] = {}
+    colors: dict[str, ColorType] = {}
     for line in lines:
         kwargs: dict[str, Any] = {"label": line["label"], "linewidth": 2 if line["style"] == "-" else 1,
                                   "linestyle": line["style"], "marker": "o" if line["style"] == "-" else None}
@@ -159,7 +167,7 @@ def _plot(lines: list[dict], *, title: str, ylabel: str, path: Path) -> None:
 
 def _paper_line(paper: dict | None, key: str, hours: float, group: str) -> list[dict]:
     figures = (paper or {}).get(key)
-    if not figures:
+    if paper is None or not figures:
         return []
     return [{"label": f"{group}: paper ({paper['citation']})", "hours": [0, hours],
              "shares": [figures["start"], figures["end"]], "style": "paper", "group": group}]

@@ -10,22 +10,21 @@ of the town's first evaluation probe (``probes.yaml``; "Is anything special happ
 soon?" for a town without probes), graded against that probe's facts.
 
 Each answer comes from the persona's memory as of the interview time
-(:func:`town.interview.interview`, which never writes to the run) and is stored with its
-retrieval trace. :func:`town.grading.grade` grades the answers against the run's own ground truth.
+(:func:`town.analysis.interview.interview`, which never writes to the run) and is stored with its
+retrieval trace. :func:`town.analysis.grading.grade` grades the answers against the run's own ground
+truth; :mod:`town.analysis.battery_run` asks, grades and writes battery.json.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 __all__ = ["CATEGORIES", "BATTERY", "STRANGERS", "Slot", "ask_battery", "battery_at", "stranger_for",
-           "other_for", "plan_times", "write_battery", "default_at", "interview_backend", "run_battery"]
+           "other_for", "plan_times"]
 
 CATEGORIES = ("self_knowledge", "memory", "plans", "reactions", "reflections")
 
@@ -190,14 +189,14 @@ def battery_at(reader, scenario, at: datetime) -> tuple[list[Slot], str]:
 def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) -> dict[str, Any]:
     """Ask :func:`battery_at` of every persona from memory as of ``at``; answers with traces.
 
-    One :class:`town.interview.Interviewer` asks everything: questions embedded in one batch,
+    One :class:`town.analysis.interview.Interviewer` asks everything: questions embedded in one batch,
     one stream rebuilt per persona. The run file is not changed.
 
     Args:
         reader: the run (only read).
         scenario: its :class:`town.scenario.Scenario` (persona files).
         at: the interview time (game time).
-        backend: answers the questions (default: the run's own, :func:`town.interview.run_backend`).
+        backend: answers the questions (default: the run's own, :func:`town.analysis.recorded.run_backend`).
         embedder: embeds them (default: the run's).
 
     Returns:
@@ -222,86 +221,3 @@ def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) 
                                       "retrieved": top}})
     return {"at": f"{at:%Y-%m-%d %H:%M}", "backend": getattr(asker.backend, "name", "scripted"),
             "stranger": stranger, "answers": answers}
-
-
-def write_battery(result: dict[str, Any], out_dir: str | Path) -> Path:
-    """Write ``battery.json`` into ``out_dir`` (created); returns its path."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "battery.json"
-    path.write_text(json.dumps(result, indent=1))
-    return path
-
-
-def default_at(reader) -> datetime:
-    """The interview time by default: the run's middle, on the whole hour before it.
-
-    Plan questions then ask about hours the run recorded after the interview.
-    """
-    start = datetime.fromisoformat(reader.meta["start"])
-    spt = int(reader.meta.get("seconds_per_tick", 10))
-    middle = start + timedelta(seconds=(reader.last_tick or 0) * spt / 2)
-    return max(start, middle.replace(minute=0, second=0, microsecond=0))
-
-
-def interview_backend(reader, *, name: str | None = None, model: str | None = None,
-                      base_url: str | None = None):
-    """The backend that answers: the run's own, or another.
-
-    Without ``name``/``model``/``base_url`` this is :func:`town.interview.run_backend`; with
-    any, the run's recorded configuration with those replaced.
-
-    Raises:
-        ConfigError: for a bad recorded config or missing model settings.
-        ThinkingError: when the model server cannot be reached.
-    """
-    from .config import load_config
-    from .interview import run_backend, run_config
-    from .thinking.factory import make_backend
-    from .thinking.scripted import ScriptedBackend
-
-    over = {k: v for k, v in (("backend.name", name), ("backend.model", model),
-                              ("backend.base_url", base_url)) if v}
-    if not over:
-        return run_backend(reader)
-    config = load_config(None, {**_dotted((run_config(reader) or load_config()).to_dict()), **over})
-    return ScriptedBackend() if config.backend.name == "scripted" else make_backend(config)
-
-
-def _dotted(d: dict, prefix: str = "") -> dict:
-    out = {}
-    for key, value in d.items():
-        if isinstance(value, dict):
-            out.update(_dotted(value, f"{prefix}{key}."))
-        elif value is not None:
-            out[f"{prefix}{key}"] = value
-    return out
-
-
-def run_battery(run: str | Path, *, at: datetime | str | None = None, backend=None, embedder=None,
-                out_dir: str | Path | None = None) -> tuple[dict[str, Any], Path]:
-    """Ask, grade (:func:`town.grading.grade`) and write ``<run>.evaluation/battery.json``.
-
-    Args:
-        run: the run file (only read).
-        at: interview time (default :func:`default_at`).
-        backend: answers (default: the run's own, :func:`town.interview.run_backend`).
-        embedder: embeds questions (default: the run's).
-        out_dir: where battery.json goes (default ``<run>.evaluation/``).
-
-    Returns:
-        (the battery with ``summary`` and each answer's ``grade``, the JSON path).
-    """
-    from .grading import grade
-    from .interview import tick_at
-    from .recording import RunReader
-    from .scenario import load_scenario
-
-    with RunReader(run) as reader:
-        scenario = load_scenario(reader.meta["scenario"])
-        when = default_at(reader) if at is None else tick_at(reader, at)[0]
-        result = ask_battery(reader, scenario, when, backend=backend, embedder=embedder)
-        result["ablate"] = reader.summary()["ablate"]
-        result["summary"] = grade(result, reader, scenario)
-    out = Path(out_dir) if out_dir else Path(run).with_suffix(".evaluation")
-    return result, write_battery(result, out)

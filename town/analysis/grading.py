@@ -13,12 +13,12 @@ Where the run knows the answer (Park et al. 2023 §6's categories, graded withou
 - memory: ``{other}``: the answer names ``{other}`` and shares two words of four letters or
   more with a memory the persona then held that names ``{other}``; news (the question of the
   town's first probe): the answer matches all the probe's facts (regexes) when the persona then
-  knew it by provenance (``town.metrics.knowledge``); a denial is right when it did not;
+  knew it by provenance (``town.analysis.provenance.knowledge``); a denial is right when it did not;
 - hallucination: any answer about ``{stranger}`` that is not a denial, and any answer naming
   the stranger, is a hallucination.
 
 Verdicts: "correct", "wrong", "dont_know" (a denial: "I don't know", "never heard", "No, ..."),
-or "ungraded" (reactions and reflections: a judge model's matter, :mod:`town.judge`). A denial
+or "ungraded" (reactions and reflections: a judge model's matter, :mod:`town.analysis.judge`). A denial
 is correct when the truth is that the persona does not know (a stranger; news it never heard;
 someone it holds no memory of).
 """
@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from ..world.address import sector_name
 from .battery import BATTERY, CATEGORIES
-from .metrics import recalls
-from .world.address import sector_name
+from .diffusion import recalls
 
 __all__ = ["VERDICTS", "is_denial", "grade", "grade_answer", "workplace", "home_sector", "summarise"]
 
@@ -135,7 +136,7 @@ def _news(answer: str, known: list) -> tuple[str, str]:
 
 
 def grade_answer(row: dict[str, Any], *, spec, stranger: str, other: str | None = None,
-                 held: list[str] = (), known: list = (), truth: dict[str, Any] | None = None) -> dict[str, Any]:
+                 held: Sequence[str] = (), known: Sequence = (), truth: dict[str, Any] | None = None) -> dict[str, Any]:
     """Grade one battery answer.
 
     Args:
@@ -178,15 +179,15 @@ def grade_answer(row: dict[str, Any], *, spec, stranger: str, other: str | None 
 
 
 def grade(battery: dict[str, Any], reader, scenario) -> dict[str, Any]:
-    """Grade every answer of :func:`town.battery.ask_battery` output in place; return the summary.
+    """Grade every answer of :func:`town.analysis.battery.ask_battery` output in place; return the summary.
 
     Ground truth is read from the run (memories as of each answer's ``seq``, actions, probe
-    provenance via :func:`town.metrics.knowledge`) and the persona files.
+    provenance via :func:`town.analysis.provenance.knowledge`) and the persona files.
 
     Returns:
         :func:`summarise` of the graded answers.
     """
-    from .metrics import knowledge
+    from .provenance import knowledge
 
     specs = {s.id: s for s in scenario.personas}
     names = {pid: ((reader.meta.get("personas") or {}).get(pid) or {}).get("name", pid) for pid in reader.personas()}
@@ -223,7 +224,7 @@ def summarise(answers: list[dict[str, Any]]) -> dict[str, Any]:
         accuracy is None for a category only a judge grades (reactions, reflections) or with
         nothing graded.
     """
-    cats = {c: dict.fromkeys(VERDICTS, 0) | {"n": 0} for c in CATEGORIES}
+    cats: dict[str, dict[str, Any]] = {c: dict.fromkeys(VERDICTS, 0) | {"n": 0} for c in CATEGORIES}
     for row in answers:
         c = cats[row["category"]]
         c[row["grade"]["verdict"]] += 1

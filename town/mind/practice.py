@@ -1,4 +1,4 @@
-"""How the mind uses procedural memory: follow a retrieved procedure, or learn from a verified success.
+"""How the mind carries out a task with procedural memory: follow a procedure, or track its own steps.
 
 When a persona starts a task (a plan block's ``task``), :func:`follow` retrieves procedures (own
 library first, then the town library): reliability >= threshold, top 2 by similarity of ``when``
@@ -6,25 +6,21 @@ to the task. The first that applies (similarity >= :data:`APPLIES_AT`, parameter
 step at a place the persona knows is closed) is followed and no decomposition is asked. Skipping
 a retrieved procedure because the persona knows it cannot work is a *deviation*: recorded, not
 counted. Otherwise the mind decomposes and calls :func:`begin`. The world checks each step
-(:func:`check_step`); :func:`close` checks the goal, gives feedback to a followed procedure, or
-generalises and saves a verified success (docs/design, §2; Voyager, Wang et al. 2023). Every save, use,
-outcome, deviation and prune is a PROCEDURE event.
+(:func:`check_step`); :func:`close` checks the goal, gives feedback to a followed procedure, or has
+:mod:`town.mind.learn` generalise and save a verified success (docs/design, §2; Voyager, Wang et al.
+2023). Every use, outcome and deviation is a PROCEDURE event (:mod:`town.mind.procedural`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from ..events import EventKind
-from ..mind.context import seed_for
-from ..persona import Step
-from ..thinking.questions import GeneraliseProcedure
+from ..persona import Persona, Step
+from ..procedures import Episode, Goal, Outcome, ProcedureError, ProcedureStep, StepFailure, persona_values
 from ..world.address import sector_address
-from .episode import Episode, Goal, Outcome, StepFailure
-from .generalise import anonymise, compose, generalise_steps, generalise_text, persona_values
-from .library import ProcedureLibrary
-from .procedure import Procedure, ProcedureError, ProcedureStep, fill, parameters_of
+from .context import MindContext
+from .learn import learn, prune
+from .procedural import memory_of, publish_procedure
 
 __all__ = [
     "APPLIES_AT",
@@ -34,32 +30,18 @@ __all__ = [
     "step_started",
     "step_failed",
     "close",
+    "followed",
     "fit_minutes",
     "goal_of",
     "known_for",
     "knows_closed",
-    "prune",
 ]
 
 #: Least cosine similarity of a procedure's ``when`` to the task for it to apply.
 APPLIES_AT = 0.85
 
 
-def _publish(p, ctx, op: str, which: str, lib: ProcedureLibrary, name: str, **data: Any) -> None:
-    ctx.publish(
-        EventKind.PROCEDURE,
-        p.id,
-        {
-            "op": op,
-            "library": "town" if which == "town" else p.id,
-            "name": name,
-            "procedure": lib.describe(name),
-            **data,
-        },
-    )
-
-
-def knows_closed(p, ctx, address: str) -> bool:
+def knows_closed(p: Persona, ctx: MindContext, address: str) -> bool:
     """True if ``address`` is closed and the persona remembers seeing it closed."""
     if not ctx.world.tilemap.has_address(address) or ctx.world.is_open(address):
         return False
@@ -86,12 +68,12 @@ def fit_minutes(steps: list[ProcedureStep], minutes: int) -> list[ProcedureStep]
     return out
 
 
-def goal_of(p, task: str) -> Goal | None:
+def goal_of(p: Persona, task: str) -> Goal | None:
     """The goal condition the persona's own file gives ``task`` (its routine), or None."""
     return next((r.goal for r in p.spec.routine if r.task == task and r.goal is not None), None)
 
 
-def known_for(p, *, task: str, place: str, minutes: int) -> tuple[dict[str, Any], ...]:
+def known_for(p: Persona, *, task: str, place: str, minutes: int) -> tuple[dict[str, Any], ...]:
     """The persona's own reliable procedures retrieved for ``task`` that may be a part of it.
 
     Those that apply to the task as a whole (similarity >= :data:`APPLIES_AT`) are left out (the
@@ -119,7 +101,7 @@ def known_for(p, *, task: str, place: str, minutes: int) -> tuple[dict[str, Any]
     return tuple(out)
 
 
-def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
+def follow(p: Persona, ctx: MindContext, *, task: str, place: str, minutes: int) -> list[Step] | None:
     """Retrieve procedures for ``task`` and follow the first that applies.
 
     Args:
@@ -133,7 +115,7 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
         The concrete steps (and a new episode on ``p.procedures``), or None when no procedure
         applies and the task must be decomposed.
     """
-    mem = p.procedures
+    mem = memory_of(p)
     values = persona_values(name=p.name, home_address=p.spec.home, place=place)
     for which in ("persona", "town"):
         if which == "town" and mem.town is None:
@@ -149,7 +131,7 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
                 continue  # a parameter this persona cannot fill ({other}): it does not apply
             closed = next((s.object for s in steps if knows_closed(p, ctx, s.object)), None)
             if closed is not None:
-                _publish(
+                publish_procedure(
                     p,
                     ctx,
                     "deviation",
@@ -169,7 +151,7 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
             calls = tuple(
                 (sub, lo, min(hi, len(planned))) for sub, lo, hi in lib.calls(name) if lo < len(planned)
             )
-            _publish(
+            publish_procedure(
                 p,
                 ctx,
                 "use",
@@ -185,7 +167,7 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
             )
             for sub in dict.fromkeys(c[0] for c in calls):
                 lib.record_use(sub, now=ctx.now)
-                _publish(p, ctx, "use", which, lib, sub, task=task, place=place, via=name)
+                publish_procedure(p, ctx, "use", which, lib, sub, task=task, place=place, via=name)
             mem.episode = Episode(
                 task=task,
                 place=place,
@@ -204,9 +186,9 @@ def follow(p, ctx, *, task: str, place: str, minutes: int) -> list[Step] | None:
     return None
 
 
-def begin(p, ctx, *, task: str, place: str, steps: list[Step]) -> None:
+def begin(p: Persona, ctx: MindContext, *, task: str, place: str, steps: list[Step]) -> None:
     """Start tracking a task the backend decomposed (so a verified success can be learned)."""
-    p.procedures.episode = Episode(
+    memory_of(p).episode = Episode(
         task=task,
         place=place,
         values=persona_values(name=p.name, home_address=p.spec.home, place=place),
@@ -218,7 +200,13 @@ def begin(p, ctx, *, task: str, place: str, steps: list[Step]) -> None:
     )
 
 
-def check_step(p, ctx, obj: str) -> StepFailure | None:
+def followed(p: Persona) -> str | None:
+    """The name of the procedure the task under way follows, or None (decomposed, or no task)."""
+    ep = None if p.procedures is None else p.procedures.episode
+    return None if ep is None else ep.procedure
+
+
+def check_step(p: Persona, ctx: MindContext, obj: str) -> StepFailure | None:
     """The world's check of a step on arrival: the object exists, its place is open, it is free.
 
     Read-only (personas decide concurrently on one snapshot of the world): an object is busy
@@ -234,34 +222,34 @@ def check_step(p, ctx, obj: str) -> StepFailure | None:
     return None
 
 
-def step_started(p, step: Step) -> None:
+def step_started(p: Persona, step: Step) -> None:
     """Count a step carried out at its place towards the episode."""
-    ep = p.procedures.episode
-    if ep is not None:
-        p.procedures.episode = ep.step_done(step.description, step.object)
+    mem = memory_of(p)
+    if mem.episode is not None:
+        mem.episode = mem.episode.step_done(step.description, step.object)
 
 
-def step_failed(p, ctx, step: Step, reason: StepFailure) -> None:
+def step_failed(p: Persona, ctx: MindContext, step: Step, reason: StepFailure) -> None:
     """Record a refused step and close the episode now (a followed procedure fails on arrival)."""
-    ep = p.procedures.episode
-    if ep is not None:
-        p.procedures.episode = ep.failed(step.description, step.object, reason)
+    mem = memory_of(p)
+    if mem.episode is not None:
+        mem.episode = mem.episode.failed(step.description, step.object, reason)
         close(p, ctx)
 
 
-def close(p, ctx) -> None:
+def close(p: Persona, ctx: MindContext) -> None:
     """End the episode under way: verify the goal, then feedback or learning, with events."""
-    mem = p.procedures
+    mem = memory_of(p)
     ep, mem.episode = mem.episode, None
     if ep is None:
         return
     outcome, why = ep.verify()
-    if ep.procedure is not None:
+    if ep.procedure is not None and ep.library is not None:  # a followed procedure (both are set)
         lib = mem.library(ep.library)
         counted = outcome is not Outcome.UNVERIFIED
         if counted:
             lib.record_outcome(ep.procedure, success=outcome is Outcome.SUCCESS, now=ctx.now)
-        _publish(
+        publish_procedure(
             p,
             ctx,
             "outcome",
@@ -276,7 +264,7 @@ def close(p, ctx) -> None:
         )
         for sub, result in ep.call_outcomes():
             lib.record_outcome(sub, success=result is Outcome.SUCCESS, now=ctx.now)
-            _publish(
+            publish_procedure(
                 p,
                 ctx,
                 "outcome",
@@ -291,118 +279,7 @@ def close(p, ctx) -> None:
                 via=ep.procedure,
             )
         if outcome is Outcome.SUCCESS and ep.library == "town":
-            _learn(p, ctx, ep)  # a town procedure that worked becomes the persona's own
+            learn(p, ctx, ep)  # a town procedure that worked becomes the persona's own
         prune(p, ctx)
     elif outcome is Outcome.SUCCESS:
-        _learn(p, ctx, ep)
-
-
-def _generalise(p, ctx, ep: Episode) -> Procedure:
-    """Ask GeneraliseProcedure; keep the answer only if it fills back to the verified steps."""
-    values = ep.values
-    answer = ctx.backend.ask(
-        GeneraliseProcedure(
-            persona=p.id,
-            persona_name=p.name,
-            persona_summary=p.summary(),
-            seed=seed_for(ctx, p.id, "generalise", ep.task),
-            task=ep.task,
-            place=ep.place,
-            steps=ep.planned,
-            parameters=tuple(sorted(values.items())),
-        )
-    )
-    steps = tuple(
-        ProcedureStep(description=s.description, object=s.object, minutes=s.minutes)
-        for s in answer.steps
-    )
-    known = set(values)
-    faithful = len(steps) == len(ep.planned) and all(
-        s.parameters() <= known
-        and fill(s.description, values) == c["description"]
-        and fill(s.object, values) == c["object"]
-        and s.minutes == c["minutes"]
-        for s, c in zip(steps, ep.planned, strict=False)
-    )
-    if not faithful:  # never save steps other than those the world verified
-        steps = generalise_steps((ProcedureStep(**c) for c in ep.planned), values)
-    name, when = (generalise_text(t, values) for t in (answer.name, answer.when))
-    if not (parameters_of(name) | parameters_of(when)) <= known:
-        name = when = generalise_text(ep.task, values)
-    flat = Procedure(
-        name=name,
-        when=when,
-        steps=steps,
-        successes=1,
-        failures=0,
-        created=ctx.now,
-        last_used=ctx.now,
-    )
-    return _compose(p.procedures.own, flat, ep)
-
-
-def _compose(lib: ProcedureLibrary, flat: Procedure, ep: Episode) -> Procedure:
-    """``flat`` with each run of steps that a reliable procedure of ``lib`` covers as a call to it.
-
-    Candidates are the kept procedures at or above the threshold whose steps fill with this
-    task's values, other than the one ``flat`` would update on saving (the same task); a
-    composite the library would refuse (a cycle through a candidate) is saved flat.
-    """
-    same = lib.duplicate_of(flat)
-    known = {}
-    for proc in lib.procedures():
-        if proc.pruned is not None or not lib.is_reliable(proc) or proc is same:
-            continue
-        try:
-            known[proc.name] = [s.to_dict() for s in lib.expand(proc.name, ep.values)]
-        except ProcedureError:
-            continue  # a parameter this task has no value for
-    steps = compose(flat.steps, ep.planned, known)
-    if steps == flat.steps:
-        return flat
-    composite = replace(flat, steps=steps)
-    try:
-        # saving updates ``same`` when there is one: check the steps under that name
-        lib.check_composition(composite if same is None else replace(composite, name=same.name))
-    except ProcedureError:
-        return flat
-    return composite
-
-
-def _learn(p, ctx, ep: Episode) -> None:
-    """Save a verified success to the persona's library, and anonymised to the town library."""
-    mem = p.procedures
-    proc = _generalise(p, ctx, ep)
-    stored, merged = mem.own.save(proc, now=ctx.now)
-    _publish(
-        p, ctx, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place, merged=merged
-    )
-    if mem.town is not None:
-        # the town library holds flat copies: the parts a composite calls are the persona's own
-        flat = replace(proc, steps=tuple(mem.own.expand(stored.name)))
-        others = [r for r in mem.roster if r[0] != p.name]
-        shared, merged = mem.town.save(
-            anonymise(flat, owner=(p.name, p.spec.home), others=others), now=ctx.now
-        )
-        _publish(
-            p,
-            ctx,
-            "save",
-            "town",
-            mem.town,
-            shared.name,
-            task=ep.task,
-            place=ep.place,
-            merged=merged,
-        )
-
-
-def prune(p, ctx) -> None:
-    """Apply the pruning rules to the persona's and the town library; a PROCEDURE event each."""
-    mem = p.procedures
-    for which in ("persona", "town"):
-        if which == "town" and mem.town is None:
-            continue
-        lib = mem.library(which)
-        for proc, rule in lib.prune(ctx.now):
-            _publish(p, ctx, "prune", which, lib, proc.name, rule=rule.value)
+        learn(p, ctx, ep)

@@ -3,8 +3,8 @@
 For a run and its fork, or two independent runs of the same town: the first tick whose frame
 or events differ (STATUS events, which say how a process ran rather than what happened, are
 left out); each probe's diffusion curve (personas whose memory leads to the probe by
-provenance, :func:`town.metrics.knowledge`, by game hour); the relationship network density at
-the evaluation's sample moments (start, every 12 game hours, end: :func:`town.evaluate.evaluate`,
+provenance, :func:`town.analysis.provenance.knowledge`, by game hour); the relationship network density at
+the evaluation's sample moments (start, every 12 game hours, end: :func:`town.analysis.evaluate.evaluate`,
 which asks every persona "Do you know <name>?" about every other, through the run's backend, so
 it costs ``N(N-1)`` interviews per moment and run); attendance of each gathering; each
 persona's day plans; for the retrievals made at the same tick by the same persona for the same
@@ -60,7 +60,7 @@ def first_divergence(a, b) -> dict[str, Any] | None:
 
 def diffusion_curves(reader, probes) -> dict[str, list[int]]:
     """Probe name -> personas knowing it (by provenance) at the end of each game hour, hour 0 first."""
-    from .metrics import knowledge
+    from .provenance import knowledge
 
     spt = int(reader.meta.get("seconds_per_tick", 10))
     per_hour = max(1, 3600 // spt)
@@ -84,7 +84,7 @@ def density_curve(reader, scenario, *, backend=None, embedder=None) -> dict[str,
 
     Returns:
         ``{"hours": [game hours since start], "density": [2|E| / (N(N-1))], "edges": [|E|]}``, one
-        entry per moment of :func:`town.metrics.moments` (the start, every 12 game hours, the end).
+        entry per moment of :func:`town.analysis.moments.moments` (the start, every 12 game hours, the end).
     """
     from .evaluate import evaluate
 
@@ -144,7 +144,7 @@ def retrieval_overlap(a, b) -> dict[str, Any]:
 
 
 def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, Any]:
-    """Everything :mod:`town.compare` measures, for readers ``a`` and ``b``.
+    """Everything :mod:`town.analysis.compare` measures, for readers ``a`` and ``b``.
 
     Args:
         a: a :class:`town.recording.RunReader`.
@@ -159,8 +159,9 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
         "attendance": {probe: {"a", "b"}}, "plans":
         {persona: {date: {"a": [...], "b": [...]}}}, "retrievals", "cost": {"a", "b"}}``.
     """
-    from .metrics import attendance, cost
-    from .scenario import load_scenario
+    from ..scenario import load_scenario
+    from .attendance import attendance
+    from .stats import cost
 
     scenario = scenario or load_scenario(a.meta["scenario"])
 

@@ -6,7 +6,8 @@ hour and per template, with the retry and fallback rates.
 
 Definitions: a *question* is resolved once, by a first attempt (``attempt == 1``) or by a cache
 hit; the *retry rate* is the share of requests that were retries (``attempt > 1``); the
-*fallback rate* is the share of questions answered by the scripted fallback.
+*fallback rate* is the share of questions answered by the scripted fallback. :func:`cost` is the
+evaluation's cost measure (Park et al. 2023 §7), counted the same way per persona per game hour.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from .events import EventKind
+from ..events import EventKind
 
-__all__ = ["blank_row", "tally", "compute_stats", "print_stats"]
+__all__ = ["blank_row", "tally", "compute_stats", "print_stats", "cost"]
 
 
 def blank_row() -> dict[str, float]:
@@ -74,7 +75,7 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
     Raises:
         RecordingError: when the run file is missing or damaged.
     """
-    from .recording import RunReader
+    from ..recording import RunReader
 
     by_hour: dict[tuple[str, str], dict] = defaultdict(blank_row)
     by_template: dict[str, dict] = defaultdict(blank_row)
@@ -181,3 +182,34 @@ def print_stats(run: str | Path) -> None:
             t.add_column(str(k), justify="right")
         t.add_row(*(str(v) for v in counts.values()))
         console.print(t)
+
+
+def cost(reader) -> dict[str, Any]:
+    """Model requests and tokens per persona, in total and per game hour (from MODEL_CALL events).
+
+    Counted as ``town stats`` counts them (:func:`tally`): only an HTTP attempt is a request and
+    carries tokens; a fallback or cache-hit marker event is not a request. A scripted
+    run has no MODEL_CALL events, so every figure is zero. Calls without a persona are counted
+    under ``"(town)"``.
+
+    Returns:
+        ``{"hours": game hours recorded, "personas": {pid: row}, "total": row}`` where a row is a
+        :func:`blank_row` (questions, requests, failed, retries, fallbacks,
+        cache_hits, tokens_in, tokens_out, latency_ms) plus ``requests_per_hour`` and
+        ``tokens_per_hour``.
+    """
+    spt = int(reader.meta.get("seconds_per_tick", 10))
+    last = reader.last_tick
+    hours = 0.0 if last is None else (last + 1) * spt / 3600
+    rows: dict[str, dict[str, float]] = {p: blank_row() for p in reader.personas()}
+    total = blank_row()
+    for e in reader.events(kinds=[EventKind.MODEL_CALL]):
+        tally(rows.setdefault(e.persona or "(town)", blank_row()), e.data)
+        tally(total, e.data)
+
+    def rates(row: dict[str, float]) -> dict[str, float]:
+        tokens = row["tokens_in"] + row["tokens_out"]
+        return {**row, "requests_per_hour": row["requests"] / hours if hours else 0.0,
+                "tokens_per_hour": tokens / hours if hours else 0.0}
+
+    return {"hours": hours, "personas": {p: rates(r) for p, r in rows.items()}, "total": rates(total)}

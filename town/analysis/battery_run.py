@@ -1,0 +1,87 @@
+"""Running the interview battery on a recorded run (Park et al. 2023 §6.1).
+
+Ask every persona, grade the answers against the run, write battery.json.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from .battery import ask_battery
+from .grading import grade
+from .recorded import flatten, run_backend, run_config, tick_at
+
+__all__ = ["default_at", "interview_backend", "run_battery", "write_battery"]
+
+
+def default_at(reader) -> datetime:
+    """The interview time by default: the run's middle, on the whole hour before it.
+
+    Plan questions then ask about hours the run recorded after the interview.
+    """
+    start = datetime.fromisoformat(reader.meta["start"])
+    spt = int(reader.meta.get("seconds_per_tick", 10))
+    middle = start + timedelta(seconds=(reader.last_tick or 0) * spt / 2)
+    return max(start, middle.replace(minute=0, second=0, microsecond=0))
+
+
+def interview_backend(reader, *, name: str | None = None, model: str | None = None,
+                      base_url: str | None = None):
+    """The backend that answers: the run's own, or another.
+
+    Without ``name``/``model``/``base_url`` this is :func:`town.analysis.recorded.run_backend`; with
+    any, the run's recorded configuration with those replaced.
+
+    Raises:
+        ConfigError: for a bad recorded config or missing model settings.
+        ThinkingError: when the model server cannot be reached.
+    """
+    from ..config import load_config
+    from ..thinking.factory import make_backend
+    from ..thinking.scripted import ScriptedBackend
+
+    over = {k: v for k, v in (("backend.name", name), ("backend.model", model),
+                              ("backend.base_url", base_url)) if v}
+    if not over:
+        return run_backend(reader)
+    config = load_config(None, {**flatten((run_config(reader) or load_config()).to_dict()), **over})
+    return ScriptedBackend() if config.backend.name == "scripted" else make_backend(config)
+
+
+def run_battery(run: str | Path, *, at: datetime | str | None = None, backend=None, embedder=None,
+                out_dir: str | Path | None = None) -> tuple[dict[str, Any], Path]:
+    """Ask, grade (:func:`town.analysis.grading.grade`) and write ``<run>.evaluation/battery.json``.
+
+    Args:
+        run: the run file (only read).
+        at: interview time (default :func:`default_at`).
+        backend: answers (default: the run's own, :func:`town.analysis.recorded.run_backend`).
+        embedder: embeds questions (default: the run's).
+        out_dir: where battery.json goes (default ``<run>.evaluation/``).
+
+    Returns:
+        (the battery with ``summary`` and each answer's ``grade``, the JSON path).
+    """
+    from ..recording import RunReader
+    from ..scenario import load_scenario
+
+    with RunReader(run) as reader:
+        scenario = load_scenario(reader.meta["scenario"])
+        when = default_at(reader) if at is None else tick_at(reader, at)[0]
+        result = ask_battery(reader, scenario, when, backend=backend, embedder=embedder)
+        result["ablate"] = reader.summary()["ablate"]
+        result["summary"] = grade(result, reader, scenario)
+    out = Path(out_dir) if out_dir else Path(run).with_suffix(".evaluation")
+    return result, write_battery(result, out)
+
+
+def write_battery(result: dict[str, Any], out_dir: str | Path) -> Path:
+    """Write ``battery.json`` into ``out_dir`` (created); returns its path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "battery.json"
+    path.write_text(json.dumps(result, indent=1))
+    return path

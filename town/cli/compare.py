@@ -1,0 +1,59 @@
+"""`town compare`: two runs of one town side by side."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import ConfigError
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """`town compare`: print where two runs part and how their outcomes differ."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..analysis.compare import compare, divergence_text, over_time_rows
+    from ..recording import RunReader
+
+    with RunReader(args.run_a) as a, RunReader(args.run_b) as b:
+        if a.meta.get("town") != b.meta.get("town"):
+            raise ConfigError(f"{args.run_a} is of {a.meta.get('town')!r} but {args.run_b} of "
+                              f"{b.meta.get('town')!r}; compare runs of one town", field="run_b")
+        report = compare(a, b)
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    console.print(f"A {args.run_a} ({report['a']['ablate'] or 'full'}), B {args.run_b} "
+                  f"({report['b']['ablate'] or 'full'})")
+    console.print(f"first diverging tick: {divergence_text(report)}")
+    t = Table(title="side by side")
+    for col in ("measure", "A", "B"):
+        t.add_column(col)
+    for name, c in report["diffusion"].items():
+        t.add_row(f"{name}: knowing at the end", str(c["a"][-1] if c["a"] else 0), str(c["b"][-1] if c["b"] else 0))
+    for name, g in report["attendance"].items():
+        t.add_row(f"{name}: came / invited", *(f"{len(g[s]['attended'])} / {len(g[s]['invited'])}" for s in "ab"))
+    t.add_row("model requests", str(report["cost"]["a"]["requests"]), str(report["cost"]["b"]["requests"]))
+    t.add_row("tokens", *(str(report["cost"][s]["tokens_in"] + report["cost"][s]["tokens_out"]) for s in "ab"))
+    console.print(t)
+    header, rows = over_time_rows(report)
+    t = Table(title="over time: network density by interview, personas knowing each item by provenance")
+    for col in header:
+        t.add_column(col)
+    for row in rows:
+        t.add_row(*row)
+    console.print(t)
+    r = report["retrievals"]
+    mean = "-" if r["mean_jaccard"] is None else f"{r['mean_jaccard']:.3f}"
+    console.print(f"retrievals at the same tick, persona and purpose: {r['matched']}, identical top k "
+                  f"{r['identical']}, mean Jaccard {mean}")
+    if r["first_differing"]:
+        f = r["first_differing"]
+        console.print(f"first differing retrieval: tick {f['tick']} {f['persona']} ({f['purpose']}) "
+                      f"A seq {f['a_seq']} vs B seq {f['b_seq']}, Jaccard {f['jaccard']:.2f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+        console.print(f"written: {args.json}")
+    return 0

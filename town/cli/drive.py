@@ -1,0 +1,134 @@
+"""Making a recorded simulation from the options and driving it to the end.
+
+A progress bar, Ctrl-C saving what is done; the summary and the one line a stopped run leaves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import time
+from pathlib import Path
+
+from ..runner import STOP_GRACE_S
+from .options import overrides
+
+
+def build_simulation(args: argparse.Namespace, run_path: Path):
+    """Load the scenario and configuration named by ``args`` and create a recorded Simulation.
+
+    Raises:
+        ConfigError: for a bad town, configuration or option; RecordingError for a bad run path.
+    """
+    from ..config import load_config
+    from ..scenario import load_scenario
+    from ..simulation import Simulation
+    from ..thinking.factory import make_backend, settled
+
+    config = load_config(args.config, overrides(args))
+    scenario = load_scenario(args.town)
+    # the model server is checked here, before the run file and its first tick
+    backend = make_backend(config, prompts_dir=args.prompts, model_path=args.model_path)
+    config = settled(config, backend)
+    sim = Simulation(scenario, config, backend=backend, run_path=run_path)
+    sim.bind_recorder()
+    return sim
+
+
+def remove_run(out: Path) -> None:
+    """Delete a run file that never got going (and its WAL side files)."""
+    for suffix in ("", "-wal", "-shm", ".lock"):
+        Path(f"{out}{suffix}").unlink(missing_ok=True)
+
+
+def drive(sim, total: int, out: Path, *, quiet: bool) -> int:
+    """Step ``sim`` ``total`` ticks with a progress bar; Ctrl-C finishes the tick and saves.
+
+    A tick still waiting for the model :data:`STOP_GRACE_S` wall seconds after Ctrl-C is
+    cancelled (``Simulation.cancel``): it is not recorded, and the run keeps its last snapshot.
+    A tick that fails is not recorded either; the run is closed unfinished and the error raised.
+    """
+    import threading
+
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..errors import RunStopped
+
+    stop = {"requested": False}
+
+    def on_sigint(*_):
+        if not stop["requested"]:
+            stop["requested"] = True
+            timer = threading.Timer(STOP_GRACE_S, sim.cancel)
+            timer.daemon = True
+            timer.start()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    previous_term = signal.signal(signal.SIGTERM, on_sigint)
+    console = Console(stderr=True)
+    started = time.perf_counter()
+    completed = False
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} ticks"),
+                      TextColumn("{task.fields[rate]} ticks/s"), TimeElapsedColumn(), console=console,
+                      disable=quiet) as bar:
+            task = bar.add_task("", total=total, rate="-")
+            for i in range(total):
+                if stop["requested"]:
+                    break
+                try:
+                    sim.step()
+                except RunStopped:
+                    console.print(f"interrupted inside tick {sim.clock.tick}, which is not recorded; the run "
+                                  "can be resumed from its last snapshot")
+                    break
+                if i % 60 == 0 or i == total - 1:
+                    rate = (i + 1) / max(1e-9, time.perf_counter() - started)
+                    bar.update(task, completed=i + 1, rate=f"{rate:,.0f}",
+                               description=sim.clock.now.strftime("%a %d %b %H:%M"))
+            else:
+                completed = True
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, previous_term)
+        sim.close(finished=completed)
+    _print_summary(out, time.perf_counter() - started)
+    if stop["requested"]:
+        console.print(f"{saved_line(out)} (interrupted; `resume` continues it)", highlight=False)
+    return 0
+
+
+def saved_line(path: Path) -> str:
+    """What a stopped run holds, in one line: "saved runs/X.sqlite: ticks 0..N, last snapshot at T".
+
+    Raises:
+        RecordingError: for a missing or damaged run file.
+    """
+    from ..recording import RunReader
+
+    with RunReader(path) as reader:
+        first, last, snapshots = reader.first_tick, reader.last_tick, reader.snapshots()
+    ticks = "no ticks yet" if last is None else f"ticks {first}..{last}"
+    snap = f"last snapshot at {snapshots[-1][1]}" if snapshots else "no snapshot"
+    return f"saved {path}: {ticks}, {snap}"
+
+
+def _print_summary(path: Path, seconds: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..events import EventKind
+    from ..recording import RunReader
+
+    with RunReader(path) as reader:
+        table = Table(title=f"{path} ({seconds:.1f} s wall, ticks {reader.first_tick}..{reader.last_tick})")
+        for col in ("persona", "memories", "retrievals", "reflections", "conversations"):
+            table.add_column(col, justify="right" if col != "persona" else "left")
+        for pid in reader.personas():
+            def n(kind):
+                return len(reader.events(kinds=[kind], persona=pid))
+            convs = sum(1 for e in reader.events(kinds=[EventKind.CONVERSATION]) if pid in e.data["participants"])
+            table.add_row(pid, str(n(EventKind.MEMORY)), str(n(EventKind.RETRIEVAL)),
+                          str(n(EventKind.REFLECTION)), str(convs))
+    Console().print(table)

@@ -1,0 +1,85 @@
+"""`town evaluate` (and `--battery`): a recorded run's measures as tables, written to files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .options import check_hours
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    """`town evaluate`: interview every persona, print the tables, write report.json + PNG plots."""
+    if args.battery:
+        return cmd_battery(args)
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..analysis.evaluate import diffusion_rows, evaluate, format_summary, write_report
+    from ..recording import RunReader
+
+    every = check_hours(args.every, "--every")
+    with RunReader(args.run) as reader:
+        report = evaluate(reader, every_hours=every)
+    out = Path(args.out) if args.out else Path(args.run).with_suffix(".evaluation")
+    paths = write_report(report, out)
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    ablate = report.get("ablate") or ""
+    t = Table(title=f"{args.run}: {report['personas']} personas, {report['hours']:.1f} game hours, "
+                    f"answers by the {report['answered_by']} backend{', ablated: ' + ablate if ablate else ''}")
+    for col in ("measure", "start", "end", "paper"):
+        t.add_column(col)
+    for row in format_summary(report):
+        t.add_row(*row)
+    console.print(t)
+    if report["diffusion"]:
+        header, rows = diffusion_rows(report)
+        dt = Table(title="diffusion at each sample time: share who recall the news when asked "
+                         "[upper bound: share holding a memory whose provenance leads to it]")
+        for col in header:
+            dt.add_column(col)
+        for cells in rows:
+            dt.add_row(*cells)
+        console.print(dt)
+    if args.interview:
+        for name, d in report["diffusion"].items():
+            it = Table(title=f"interviews at the end: {d['question']}")
+            for col in ("persona", "recalled", "provenance", "answer"):
+                it.add_column(col, overflow="fold")
+            recalled = set(d["series"][-1]["recalled"])
+            for pid, answer in d["answers"].items():
+                it.add_row(pid, "yes" if pid in recalled else "-", "holds" if pid in d["knowers"] else "-",
+                           answer)
+            console.print(it)
+    citations = sorted({d["paper"]["citation"] for d in report["diffusion"].values() if d.get("paper")}
+                       | ({report["density"]["paper"]["citation"]} if report["density"].get("paper") else set()))
+    if citations:
+        console.print(f"paper figures from the town's probes.yaml ({'; '.join(citations)})")
+    console.print(f"written: {', '.join(str(p) for p in paths.values())}")
+    return 0
+
+
+def cmd_battery(args: argparse.Namespace) -> int:
+    """`town evaluate --battery`: ask, grade, print per-category counts, write battery.json."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..analysis.battery_run import interview_backend, run_battery
+    from ..recording import RunReader
+
+    with RunReader(args.run) as reader:
+        backend = interview_backend(reader, name=args.backend, model=args.model, base_url=args.base_url)
+    result, path = run_battery(args.run, at=args.at, backend=backend, out_dir=args.out)
+    s = result["summary"]
+    t = Table(title=f"{args.run}: battery at {result['at']} ({result['backend']}"
+                    f"{', ablated: ' + result['ablate'] if result['ablate'] else ''})")
+    for col in ("category", "correct", "wrong", "don't know", "judge only", "accuracy"):
+        t.add_column(col)
+    for name, c in s["categories"].items():
+        acc = "-" if c["accuracy"] is None else f"{c['accuracy']:.0%}"
+        t.add_row(name, str(c["correct"]), str(c["wrong"]), str(c["dont_know"]), str(c["ungraded"]), acc)
+    Console().print(t)
+    Console().print(f"hallucinations: {s['hallucinations']} in {s['answers']} answers "
+                    f"({s['stranger_answers']} about a stranger); written: {path}")
+    return 0

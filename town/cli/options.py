@@ -1,0 +1,90 @@
+"""Turning command-line options into checked values.
+
+--set pairs, game hours, ticks, config overrides, a persona named by id or full name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from ..errors import ConfigError
+
+
+def set_pairs(items: list[str]) -> dict:
+    """``--set KEY=VALUE`` options as a dict of dotted keys.
+
+    Raises:
+        ConfigError: naming --set for an item without '='.
+    """
+    over = {}
+    for item in items:
+        if "=" not in item:
+            raise ConfigError(f"--set {item!r}: expected KEY=VALUE, e.g. retrieval.k=5", field="--set")
+        key, value = item.split("=", 1)
+        over[key.strip()] = value.strip()
+    return over
+
+
+def check_hours(value: float, field: str = "--hours") -> float:
+    """Check a number of game hours: finite and > 0.
+
+    Raises:
+        ConfigError: naming ``field`` otherwise.
+    """
+    if not math.isfinite(value) or value <= 0:
+        raise ConfigError(f"must be a finite number of game hours > 0, got {value}", field=field)
+    return value
+
+
+def ticks_for(hours: float, seconds_per_tick: int) -> int:
+    """Ticks in ``hours`` game hours at ``seconds_per_tick`` game seconds a tick (at least one).
+
+    Raises:
+        ConfigError: naming --hours when that is less than one tick.
+    """
+    ticks = int(hours * 3600 // seconds_per_tick)
+    if ticks < 1:
+        raise ConfigError(f"{hours} game hours is less than one tick ({seconds_per_tick} "
+                          "game seconds)", field="--hours")
+    return ticks
+
+
+def overrides(args: argparse.Namespace) -> dict:
+    """The configuration overrides (dotted key -> value) the options of ``args`` name."""
+    over = set_pairs(args.set)
+    if args.seed is not None:
+        over["seed"] = args.seed
+    if args.backend:
+        over["backend.name"] = args.backend
+    if args.embedder:
+        over["embedder"] = args.embedder
+    if getattr(args, "ablate", None) is not None:
+        over["ablate"] = args.ablate
+    if getattr(args, "embed_model", None):
+        over["backend.embed_model"] = args.embed_model
+    for flag, key in (("model", "backend.model"), ("api_key_env", "backend.api_key_env"),
+                      ("structured", "backend.structured"), ("max_concurrency", "backend.max_concurrency")):
+        if getattr(args, flag, None):
+            over[key] = getattr(args, flag)
+    if getattr(args, "base_url", None):
+        over["backend.base_url"] = args.base_url[0]
+        over["backend.more_base_urls"] = list(args.base_url[1:])
+    if getattr(args, "no_cache", False):
+        over["backend.cache"] = False
+    return over
+
+
+def persona_id(reader, name: str) -> str:
+    """The id of the persona named ``name`` (an id or a full name, any case) in the run.
+
+    Raises:
+        ConfigError: naming --persona and listing the run's ids for an unknown name.
+    """
+    ids = reader.personas()
+    if name in ids:
+        return name
+    names = {v.get("name", k).lower(): k for k, v in (reader.meta.get("personas") or {}).items()}
+    if name.lower() in names:
+        return names[name.lower()]
+    raise ConfigError(f"unknown persona {name!r}; this run has {', '.join(ids)}", field="--persona")

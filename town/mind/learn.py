@@ -1,0 +1,143 @@
+"""Learning a procedure from a verified success, and pruning the libraries (docs/design, §2).
+
+A task attempt whose goal the world verified is generalised (the backend's
+:class:`~town.thinking.questions.GeneraliseProcedure`, kept only if it fills back to the verified
+steps), composed from the persona's reliable procedures where they cover a run of its steps, and
+saved to the persona's library and, anonymised and flat, to the town library (Voyager, Wang et
+al. 2023). Every save and prune is a PROCEDURE event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..persona import Persona
+from ..procedures import (
+    Episode,
+    Procedure,
+    ProcedureError,
+    ProcedureLibrary,
+    ProcedureStep,
+    anonymise,
+    fill,
+    generalise_steps,
+    generalise_text,
+    parameters_of,
+)
+from ..procedures.generalise import compose
+from ..thinking.questions import GeneraliseProcedure
+from .context import MindContext, seed_for
+from .procedural import memory_of, publish_procedure
+
+__all__ = ["learn", "prune"]
+
+
+def _generalise(p: Persona, ctx: MindContext, ep: Episode) -> Procedure:
+    """Ask GeneraliseProcedure; keep the answer only if it fills back to the verified steps."""
+    values = ep.values
+    answer = ctx.backend.ask(
+        GeneraliseProcedure(
+            persona=p.id,
+            persona_name=p.name,
+            persona_summary=p.summary(),
+            seed=seed_for(ctx, p.id, "generalise", ep.task),
+            task=ep.task,
+            place=ep.place,
+            steps=ep.planned,
+            parameters=tuple(sorted(values.items())),
+        )
+    )
+    steps = tuple(
+        ProcedureStep(description=s.description, object=s.object, minutes=s.minutes)
+        for s in answer.steps
+    )
+    known = set(values)
+    faithful = len(steps) == len(ep.planned) and all(
+        s.parameters() <= known
+        and fill(s.description, values) == c["description"]
+        and fill(s.object, values) == c["object"]
+        and s.minutes == c["minutes"]
+        for s, c in zip(steps, ep.planned, strict=False)
+    )
+    if not faithful:  # never save steps other than those the world verified
+        steps = generalise_steps((ProcedureStep(**c) for c in ep.planned), values)
+    name, when = (generalise_text(t, values) for t in (answer.name, answer.when))
+    if not (parameters_of(name) | parameters_of(when)) <= known:
+        name = when = generalise_text(ep.task, values)
+    flat = Procedure(
+        name=name,
+        when=when,
+        steps=steps,
+        successes=1,
+        failures=0,
+        created=ctx.now,
+        last_used=ctx.now,
+    )
+    return _compose(memory_of(p).own, flat, ep)
+
+
+def _compose(lib: ProcedureLibrary, flat: Procedure, ep: Episode) -> Procedure:
+    """``flat`` with each run of steps that a reliable procedure of ``lib`` covers as a call to it.
+
+    Candidates are the kept procedures at or above the threshold whose steps fill with this
+    task's values, other than the one ``flat`` would update on saving (the same task); a
+    composite the library would refuse (a cycle through a candidate) is saved flat.
+    """
+    same = lib.duplicate_of(flat)
+    known = {}
+    for proc in lib.procedures():
+        if proc.pruned is not None or not lib.is_reliable(proc) or proc is same:
+            continue
+        try:
+            known[proc.name] = [s.to_dict() for s in lib.expand(proc.name, ep.values)]
+        except ProcedureError:
+            continue  # a parameter this task has no value for
+    steps = compose(flat.steps, ep.planned, known)
+    if steps == flat.steps:
+        return flat
+    composite = replace(flat, steps=steps)
+    try:
+        # saving updates ``same`` when there is one: check the steps under that name
+        lib.check_composition(composite if same is None else replace(composite, name=same.name))
+    except ProcedureError:
+        return flat
+    return composite
+
+
+def learn(p: Persona, ctx: MindContext, ep: Episode) -> None:
+    """Save a verified success to the persona's library, and anonymised to the town library."""
+    mem = memory_of(p)
+    proc = _generalise(p, ctx, ep)
+    stored, merged = mem.own.save(proc, now=ctx.now)
+    publish_procedure(
+        p, ctx, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place, merged=merged
+    )
+    if mem.town is not None:
+        # the town library holds flat copies: the parts a composite calls are the persona's own
+        flat = replace(proc, steps=tuple(mem.own.expand(stored.name)))
+        others = [r for r in mem.roster if r[0] != p.name]
+        shared, merged = mem.town.save(
+            anonymise(flat, owner=(p.name, p.spec.home), others=others), now=ctx.now
+        )
+        publish_procedure(
+            p,
+            ctx,
+            "save",
+            "town",
+            mem.town,
+            shared.name,
+            task=ep.task,
+            place=ep.place,
+            merged=merged,
+        )
+
+
+def prune(p: Persona, ctx: MindContext) -> None:
+    """Apply the pruning rules to the persona's and the town library; a PROCEDURE event each."""
+    mem = memory_of(p)
+    for which in ("persona", "town"):
+        if which == "town" and mem.town is None:
+            continue
+        lib = mem.library(which)
+        for proc, rule in lib.prune(ctx.now):
+            publish_procedure(p, ctx, "prune", which, lib, proc.name, rule=rule.value)
