@@ -35,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from town import simulation as sim_module  # noqa: E402
+from town.simulation import conversations, core, decisions  # noqa: E402
 from town.config import load_config  # noqa: E402
 from town.embedding import CachedEmbedder  # noqa: E402
 from town.memory.stream import MemoryStream  # noqa: E402
@@ -73,18 +74,18 @@ class PhaseTimer:
 
 
 def instrument(timer: PhaseTimer) -> None:
-    """Patch the phase functions where Simulation.step looks them up (module and class attributes)."""
-    for name, phase in (
-        ("perceive", "perceive"),
-        ("plan_day", "plan"),
-        ("decide_action", "plan"),
-        ("maybe_reflect", "reflect"),
-        ("want_to_talk", "converse"),
-        ("say_next_line", "converse"),
+    """Patch the phase functions where the simulation's modules look them up (module and class attributes)."""
+    for module, name, phase in (
+        (decisions, "perceive", "perceive"),
+        (decisions, "plan_day", "plan"),
+        (decisions, "decide_action", "plan"),
+        (decisions, "maybe_reflect", "reflect"),
+        (decisions, "want_to_talk", "converse"),
+        (conversations, "say_next_line", "converse"),
+        (core, "start_conversations", "converse"),
     ):
-        setattr(sim_module, name, timer.wrap(phase, getattr(sim_module, name)))
+        setattr(module, name, timer.wrap(phase, getattr(module, name)))
     Sim = sim_module.Simulation
-    Sim._start_conversation = timer.wrap("converse", Sim._start_conversation)
     Sim.get_state = timer.wrap("record", Sim.get_state)
     Sim.step = timer.wrap("other", Sim.step)
     MemoryStream.retrieve = timer.wrap("retrieve", MemoryStream.retrieve)

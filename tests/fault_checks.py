@@ -87,16 +87,16 @@ def crash_at(tick: int) -> None:
             raise RuntimeError(f"injected bug at tick {ctx.tick}")
         return decide(p, ctx, *rest)
 
-    import town.simulation
+    import town.simulation.decisions
 
-    town.simulation.decide_action = crashing
+    town.simulation.decisions.decide_action = crashing
 
 
 def kill_at(tick: int) -> None:
     """From now on (in this process) the process kills itself (SIGKILL) inside tick ``tick``."""
     import signal
 
-    import town.simulation
+    import town.simulation.decisions
     from town.mind import act
 
     decide = act.decide_action
@@ -106,22 +106,22 @@ def kill_at(tick: int) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         return decide(p, ctx, *rest)
 
-    town.simulation.decide_action = killing
+    town.simulation.decisions.decide_action = killing
 
 
 def slow_start(seconds: float) -> None:
     """From now on (in this process) seeding a new run's memories takes ``seconds`` longer."""
     import time
 
-    import town.simulation
+    import town.simulation.core
 
-    seed = town.simulation.Simulation._seed
+    seed = town.simulation.core.seed
 
-    def slow(self):
+    def slow(sim):
         time.sleep(seconds)
-        seed(self)
+        seed(sim)
 
-    town.simulation.Simulation._seed = slow
+    town.simulation.core.seed = slow
 
 
 def integrity(path: Path) -> str:

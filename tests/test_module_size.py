@@ -17,10 +17,6 @@ ALLOWED = {
     # the command line and the measures of a recorded run
 
 
-    # the run: simulation, runner, recording
-    "town/simulation.py": "to be split: tick loop, scenario events, conversation starts, run wiring, state",
-    "town/runner.py": "to be split: threads, pacing, the job queue, status",
-    "town/recording/reader.py": "to be split: SQL and decoding, and a memory stream rebuilt as of a moment",
 
     # the thinking backends
 

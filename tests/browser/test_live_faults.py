@@ -7,7 +7,7 @@ import pytest
 
 from fault_checks import assert_sound
 
-import town.simulation
+import town.simulation.decisions
 from town.events import EventKind
 from town.mind import act
 
@@ -40,7 +40,7 @@ def test_a_failed_tick_shows_failed_and_why(live_town, page, monkeypatch):
             raise RuntimeError("injected bug")
         return decide(p, ctx, *rest)
 
-    monkeypatch.setattr(town.simulation, "decide_action", crashing)
+    monkeypatch.setattr(town.simulation.decisions, "decide_action", crashing)
     session = live_town(paused=True)
     page.goto(session.url)
     page.wait_for_selector("#status[data-state='paused']")

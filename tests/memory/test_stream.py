@@ -216,6 +216,32 @@ def test_state_round_trip_through_json_retrieves_the_same(hashing_embedder):
     assert restored.add(kind="plan", content="new", created=T0, importance=3).id == 12
 
 
+def test_state_without_vectors_restores_from_given_vectors(hashing_embedder, monkeypatch):
+    """A snapshot's stream state holds neither index nor access log, and serialises no index;
+    restored with the records' own (ids, embeddings) it retrieves as the original does."""
+    stream = MemoryStream("maria", hashing_embedder)
+    for i in range(8):
+        stream.add(kind="chat", content=f"Maria talked about topic {i} and physics",
+                   created=T0 + timedelta(hours=i), importance=1 + i % 10)
+    stream.remove([2])
+    stream.retrieve("physics", now=T0 + timedelta(hours=9), k=3, purpose="a", tick=1)
+    with monkeypatch.context() as m:
+        m.setattr("town.memory.vectors.VectorIndex.to_base64", lambda self: pytest.fail("index serialised"))
+        state = json.loads(json.dumps(stream.get_state(vectors=False)))
+    assert list(state) == ["persona", "embedder", "dim", "next_id", "records"]
+    ids = np.array([r.id for r in stream.records()], dtype=np.int64)
+    embeddings = np.stack([stream.vector(int(i)) for i in ids])
+    restored = MemoryStream("maria", HashingEmbedder(dim=64))
+    restored.set_state(state, vectors=(ids, embeddings))
+    assert [r.to_dict() for r in restored.records()] == [r.to_dict() for r in stream.records()]
+    assert restored.access_log() == []
+    for when, query in ((10, "topic 3"), (12, "physics and topic 7")):
+        a_records, a_trace = stream.retrieve(query, now=T0 + timedelta(hours=when), purpose="b")
+        b_records, b_trace = restored.retrieve(query, now=T0 + timedelta(hours=when), purpose="b")
+        assert a_records == b_records
+        assert a_trace.to_dict() == b_trace.to_dict()
+
+
 def test_importance_part_follows_every_write(hashing_embedder):
     """The stream keeps the normalised importance between writes; each write renews it.
 

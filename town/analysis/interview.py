@@ -60,7 +60,7 @@ class InterviewResult:
     tick: int
     seq: int
     answer: str
-    weights: tuple[float, float, float]
+    weights: tuple[float, ...]  # recency, importance, relevance (as the config holds them)
     k: int
     n_scored: int
     candidates: tuple[CandidateScore, ...]

@@ -194,7 +194,7 @@ def check_importance(value: object) -> None:
     Raises:
         MemoryStreamError: naming ``importance``.
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= value <= 10:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= int(value) <= 10:
         raise MemoryStreamError(f"importance: must be an int in 1-10, got {value!r}")
 
 

@@ -83,7 +83,7 @@ def check_weights(weights: Sequence[float]) -> tuple[float, float, float]:
         raise MemoryStreamError(f"weights: must be finite, >= 0 and <= {MAX_WEIGHT:g}, got {weights!r}")
     if not any(values):
         raise MemoryStreamError(f"weights: must not all be zero, got {weights!r}")
-    return values  # type: ignore[return-value]
+    return values
 
 
 def check_k(k: object) -> int:

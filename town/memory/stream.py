@@ -269,20 +269,35 @@ class MemoryStream:
         )
         return top, trace
 
-    def get_state(self) -> dict[str, Any]:
-        """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim."""
-        return {
+    def get_state(self, *, vectors: bool = True) -> dict[str, Any]:
+        """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim.
+
+        Args:
+            vectors: include the FAISS index and the access log. Without them (a run's
+                snapshot: its file holds every embedding and access already) neither is
+                computed; :meth:`set_state` then takes the vectors from the caller.
+        """
+        state: dict[str, Any] = {
             "persona": self.persona,
             "embedder": self._embedder.name,
             "dim": self._dim,
             "next_id": self._next_id,
             "records": [r.to_dict() for r in self._records.values()],
-            "access_log": self.access_log(),
-            "index": self._index.to_base64(),
         }
+        if vectors:
+            state["access_log"] = self.access_log()
+            state["index"] = self._index.to_base64()
+        return state
 
-    def set_state(self, state: Mapping[str, Any]) -> None:
+    def set_state(self, state: Mapping[str, Any],
+                  vectors: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """Restore a state from :meth:`get_state`.
+
+        Args:
+            state: the state; without ``vectors`` it must hold the ``index``.
+            vectors: ids ``(n,) int64`` and embeddings ``(n, d) float32`` of the records, to
+                index instead of the state's ``index``; the access log then starts empty
+                unless the state holds one.
 
         Raises:
             MemoryStreamError: when the state's dim differs from the embedder's (naming both),
@@ -294,7 +309,13 @@ class MemoryStream:
                 f"{state.get('embedder')!r}) but the embedder {self._embedder.name!r} gives dim "
                 f"{self._dim}; use the same embedder"
             )
-        index = VectorIndex.from_base64(state["index"], self._dim)
+        if vectors is None:
+            index = VectorIndex.from_base64(state["index"], self._dim)
+        else:
+            ids, embeddings = vectors
+            index = VectorIndex(self._dim)
+            if len(ids):
+                index.add(np.ascontiguousarray(embeddings, dtype=np.float32), np.asarray(ids, dtype=np.int64))
         records = {r.id: r for r in map(MemoryRecord.from_dict, state["records"])}
         order = index.ids()
         if sorted(order.tolist()) != sorted(records):
@@ -307,6 +328,6 @@ class MemoryStream:
         self._columns.extend(order, created, accessed, [r.importance for r in rows])
         self._access_log = [
             {"tick": int(e["tick"]), "time": str(e["time"]), "ids": [int(i) for i in e["ids"]]}
-            for e in state["access_log"]
+            for e in state.get("access_log", ())
         ]
         self._next_id = int(state["next_id"])

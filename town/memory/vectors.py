@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
+from typing import Any, cast
 
 import faiss
 import numpy as np
@@ -33,8 +34,10 @@ class VectorIndex:
     def __init__(self, dim: int, index: faiss.IndexIDMap2 | None = None):
         self.dim = int(dim)
         self._index = index if index is not None else faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
-        self._flat = faiss.downcast_index(self._index.index)  # owned by self._index
-        self._storage = None  # the flat index's storage pointer, until the next add or remove
+        self._flat = cast(faiss.IndexFlat, faiss.downcast_index(self._index.index))  # owned by self._index
+        # the flat index's storage pointer (a SWIG float*, though the stubs say an array), until
+        # the next add or remove
+        self._storage: Any = None
 
     def __len__(self) -> int:
         return self._index.ntotal
@@ -59,9 +62,10 @@ class VectorIndex:
         self._index.add_with_ids(vectors, np.ascontiguousarray(ids, dtype=np.int64))
         self._storage = None  # adding may move the storage
 
-    def remove(self, ids: Sequence[int]) -> None:
+    def remove(self, ids: Sequence[int] | np.ndarray) -> None:
         """Drop the vectors of ``ids``; the other rows keep their order."""
-        self._index.remove_ids(np.array(ids, dtype=np.int64))
+        # faiss's stubs list only an IDSelector; its wrapper takes an int64 array (as a batch selector)
+        self._index.remove_ids(np.array(ids, dtype=np.int64))  # type: ignore[arg-type]
         self._storage = None
 
     def vector(self, record_id: int) -> np.ndarray:
@@ -90,7 +94,7 @@ class VectorIndex:
         if n:
             if self._storage is None:
                 self._storage = self._flat.get_xb()
-            faiss.fvec_inner_products_ny(
+            faiss.fvec_inner_products_ny(  # type: ignore[attr-defined]  # in the SWIG module, not its stubs
                 faiss.swig_ptr(out), faiss.swig_ptr(query), self._storage, self.dim, n
             )
         return out

@@ -4,7 +4,8 @@ Parts:
     schema: the tables, ``SCHEMA_VERSION`` and the column codecs (zlib JSON, float32 blobs).
     database: opening and validating run files.
     writer: :class:`RunWriter`, the event-bus subscriber that records a run.
-    reader: :class:`RunReader` (seek, events, traces, stream as of an event, snapshots).
+    reader: :class:`RunReader` (seek, events, traces, snapshots).
+    streams: a persona's memory stream as of an event (:class:`RecordedStream`), read through the reader.
     lab: :func:`rescore`, the replay weight lab.
     runs: :func:`resolve_run` and :func:`list_runs` for the runs folder.
     continuation: :func:`newest_snapshot`, :func:`truncate_after_snapshot` (resume) and
@@ -13,9 +14,10 @@ Parts:
 
 from town.recording.continuation import fork_copy, newest_snapshot, truncate_after_snapshot
 from town.recording.lab import rescore
-from town.recording.reader import RecordedStream, RunReader
+from town.recording.reader import RunReader
 from town.recording.runs import list_runs, resolve_run
 from town.recording.schema import SCHEMA_VERSION
+from town.recording.streams import RecordedStream
 from town.recording.writer import RunWriter
 
 __all__ = [

@@ -2,6 +2,7 @@
 
 Every way into a run file (writer, reader, resume, fork) goes through :func:`open_run`, so a
 missing, foreign, damaged or newer file gets the same clear :class:`~town.errors.RecordingError`.
+:func:`where_given` builds the optional filters of the reader's queries.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import os
 import sqlite3
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -17,7 +19,7 @@ from urllib.parse import quote
 from town.errors import RecordingError
 from town.recording.schema import DDL, SCHEMA_VERSION, TABLES, unpack_json
 
-__all__ = ["connect", "create_run", "open_run", "damaged", "decode"]
+__all__ = ["connect", "create_run", "open_run", "damaged", "decode", "where_given"]
 
 def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` in WAL mode with per-commit durability against process crashes.
@@ -86,6 +88,14 @@ def decode(path: Path, raw: str | bytes, what: str) -> Any:
         return unpack_json(raw) if isinstance(raw, bytes) else json.loads(raw)
     except (zlib.error, ValueError, TypeError) as exc:
         raise damaged(path, f"{what}: {exc}") from None
+
+
+def where_given(where: list[str], params: list[Any], clauses: Iterable[tuple[str, Any]]) -> None:
+    """Add each ``(clause, value)`` whose value is not None to a query's ``where`` and ``params``."""
+    for clause, value in clauses:
+        if value is not None:
+            where.append(clause)
+            params.append(value)
 
 
 def create_run(path: Path) -> sqlite3.Connection:

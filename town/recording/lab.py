@@ -18,8 +18,9 @@ from town.memory.columns import to_seconds
 from town.memory.scoring import Ranking, rank
 from town.memory.trace import CandidateScore, candidates_from
 from town.memory.vectors import VectorIndex
-from town.recording.reader import RecordedStream, RunReader
+from town.recording.reader import RunReader
 from town.recording.schema import parse_time
+from town.recording.streams import RecordedStream
 
 __all__ = ["rescore", "score_stream"]
 

@@ -10,48 +10,19 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from town.errors import RecordingError
 from town.events import Event, EventKind
-from town.recording.database import damaged, decode, open_run
+from town.recording.database import damaged, decode, open_run, where_given
 from town.recording.schema import parse_time, unpack_vector
+from town.recording.streams import StreamHistory
 
-__all__ = ["RunReader", "RecordedStream"]
-
-
-@dataclass(frozen=True, kw_only=True, eq=False)
-class RecordedStream:
-    """A persona's memory stream as it was just before one event (for re-scoring).
-
-    Attributes:
-        persona: persona id.
-        seq: the event the stream is taken just before.
-        ids: ``(n,) int64`` record ids in creation order.
-        created: ``n`` game datetimes of creation.
-        last_accessed: ``n`` game datetimes of last access as of then (``created``, or the time of
-            the last earlier retrieval that returned the record).
-        importance: ``(n,) int64`` importance 1-10.
-        contents: ``n`` sentences.
-        embeddings: ``(n, d) float32`` L2-normalised record embeddings.
-    """
-
-    persona: str
-    seq: int
-    ids: np.ndarray
-    created: list[datetime]
-    last_accessed: list[datetime]
-    importance: np.ndarray
-    contents: list[str]
-    embeddings: np.ndarray
+__all__ = ["RunReader"]
 
 
-class RunReader:
+class RunReader(StreamHistory):
     """Read access to one run file.
 
     Args:
@@ -226,11 +197,8 @@ class RunReader:
             values = [EventKind(k).value for k in kinds]
             where.append(f"kind IN ({','.join('?' * len(values))})")
             params += values
-        for clause, value in (("persona = ?", persona), ("tick >= ?", since_tick),
-                              ("tick <= ?", until_tick), ("seq > ?", after_seq)):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
+        where_given(where, params, (("persona = ?", persona), ("tick >= ?", since_tick),
+                                    ("tick <= ?", until_tick), ("seq > ?", after_seq)))
         sql = "SELECT seq, tick, time, kind, persona, data FROM events"
         if where:
             sql += " WHERE " + " AND ".join(where)
@@ -310,11 +278,8 @@ class RunReader:
         """
         where = ["r.persona = ?"]
         params: list[Any] = [persona]
-        for clause, value in (("r.purpose = ?", purpose), ("r.tick >= ?", since_tick),
-                              ("r.tick <= ?", until_tick)):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
+        where_given(where, params, (("r.purpose = ?", purpose), ("r.tick >= ?", since_tick),
+                                    ("r.tick <= ?", until_tick)))
         sql = (f"SELECT r.seq, e.data FROM retrievals r JOIN events e USING (seq)"
                f" WHERE {' AND '.join(where)} ORDER BY r.seq {'DESC' if newest_first else 'ASC'}")
         if limit is not None:
@@ -322,97 +287,6 @@ class RunReader:
             params.append(int(limit))
         return [{"seq": seq, **self._decode(data, f"data of event {seq}")}
                 for seq, data in self._rows(sql, params)]
-
-    # -- memory stream -------------------------------------------------------------------
-
-    def _last_access(self, persona: str, before_seq: int | None) -> dict[int, str]:
-        """Record id -> time of the last retrieval (seq < before_seq) that returned it."""
-        sql = "SELECT seq, time, returned FROM retrievals WHERE persona = ?"
-        params: list[Any] = [persona]
-        if before_seq is not None:
-            sql += " AND seq < ?"
-            params.append(int(before_seq))
-        accessed: dict[int, str] = {}
-        for seq, time, returned in self._rows(sql + " ORDER BY seq", params):
-            for memory_id in self._decode(returned, f"returned ids of retrieval {seq}"):
-                accessed[memory_id] = time
-        return accessed
-
-    def memories(
-        self,
-        persona: str,
-        q: str | None = None,
-        kind: str | None = None,
-        limit: int | None = None,
-        as_of_seq: int | None = None,
-    ) -> list[dict[str, Any]]:
-        """A persona's memory records, newest first, with ``last_accessed`` as of ``as_of_seq``.
-
-        Args:
-            persona: persona id.
-            q: only records whose content contains this text (case-insensitive).
-            kind: only this MemoryKind value (e.g. ``"reflection"``).
-            limit: at most this many.
-            as_of_seq: the stream just before this event (None = the whole run).
-
-        Returns:
-            ``MemoryRecord.to_dict()`` dicts plus ``"seq"`` and ``"tick"`` of their event.
-        """
-        where = ["m.persona = ?"]
-        params: list[Any] = [persona]
-        if q:
-            escaped = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where.append("m.content LIKE ? ESCAPE '\\'")
-            params.append(f"%{escaped}%")
-        for clause, value in (("m.kind = ?", kind), ("m.seq < ?", as_of_seq)):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
-        sql = (f"SELECT m.seq, m.tick, e.data FROM memories m JOIN events e USING (seq)"
-               f" WHERE {' AND '.join(where)} ORDER BY m.id DESC")
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(int(limit))
-        accessed = self._last_access(persona, as_of_seq)
-        records = []
-        for seq, tick, data in self._rows(sql, params):
-            record = self._decode(data, f"data of event {seq}")
-            record["last_accessed"] = accessed.get(record["id"], record["last_accessed"])
-            records.append({**record, "seq": seq, "tick": tick})
-        return records
-
-    def stream_as_of(self, persona: str, seq: int) -> RecordedStream:
-        """The persona's memory stream just before event ``seq`` (for re-scoring a retrieval).
-
-        ``last_accessed`` of a record is the time of the last retrieval with a smaller seq that
-        returned it, else its ``created`` (docs/design, §1: the returned records' access time is set
-        to the retrieval's time).
-
-        Returns:
-            A :class:`RecordedStream` of the records written before ``seq``, in id order.
-        """
-        rows = self._rows(
-            "SELECT id, created, importance, content, embedding FROM memories"
-            " WHERE persona = ? AND seq < ? ORDER BY id",
-            (persona, int(seq)),
-        )
-        accessed = self._last_access(persona, seq)
-        ids = np.array([r[0] for r in rows], dtype=np.int64)
-        created = [parse_time(r[1]) for r in rows]
-        last = [parse_time(accessed[i]) if i in accessed else c
-                for i, c in zip(ids.tolist(), created)]
-        embeddings = (np.stack([unpack_vector(r[4]) for r in rows]) if rows
-                      else np.empty((0, 0), dtype=np.float32))
-        return RecordedStream(
-            persona=persona,
-            seq=int(seq),
-            ids=ids,
-            created=created,
-            last_accessed=last,
-            importance=np.array([r[2] for r in rows], dtype=np.int64),
-            contents=[r[3] for r in rows],
-            embeddings=embeddings,
-        )
 
     # -- snapshots -----------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ class Pathfinder:
 
     def __init__(self, tilemap: TileMap, *, cache_size: int = 20000):
         self._map = tilemap
-        graph = nx.Graph()
+        graph: nx.Graph[tuple[int, int]] = nx.Graph()
         tiles = tilemap.walkable_tiles()
         graph.add_nodes_from(tiles)
         for x, y in tiles:

@@ -43,7 +43,7 @@ def _where(layer: str, obj: Any) -> str:
     return f"layer {layer!r}, object {obj.name!r} (id {obj.id})"
 
 
-def _rect(obj: Any, offset: tuple[float, float], tw: int, th: int, path: Path, layer: str) -> Rect:
+def _rect(obj: Any, offset: tuple[float, float], tw: float, th: float, path: Path, layer: str) -> Rect:
     """The tile rectangle of a rectangle or point object (pixel coordinates + layer offsets)."""
     where = _where(layer, obj)
     for shape, label in _SHAPES.items():
@@ -144,7 +144,7 @@ def tiled_map_document(path: str | Path) -> dict[str, Any]:
         tmap = pytiled_parser.parse_map(path)
     except Exception as exc:  # pytiled-parser raises KeyError/ValueError/... on bad files
         raise ConfigError(f"not a readable Tiled JSON map: {exc!r}", file=path) from exc
-    width, height = tmap.map_size.width, tmap.map_size.height
+    width, height = int(tmap.map_size.width), int(tmap.map_size.height)  # tiles (typed float by pytiled)
     tw, th = tmap.tile_size.width, tmap.tile_size.height
     found: dict[str, list[tuple[Any, Rect, str]]] = {k: [] for k in _KINDS}
     walls: set[tuple[int, int]] = set()
@@ -153,7 +153,7 @@ def tiled_map_document(path: str | Path) -> dict[str, Any]:
             if offset != (0, 0):
                 raise ConfigError("a collision layer may not be offset; set its offset to 0, 0",
                                   file=path, field=f"layer {layer.name!r}")
-            walls.update((x, y) for y, row in enumerate(layer.data) for x, gid in enumerate(row) if gid)
+            walls.update((x, y) for y, row in enumerate(layer.data or ()) for x, gid in enumerate(row) if gid)
         elif isinstance(layer, pytiled_parser.ObjectLayer):
             for obj in layer.tiled_objects:
                 kind = (obj.class_ or "").lower()

@@ -156,8 +156,8 @@ class TileMap:
         """
         return tuple(self._objects_under.get(address, ()))
 
-    def is_object(self, address: str) -> bool:
-        """True if ``address`` names a game object."""
+    def is_object(self, address: str | None) -> bool:
+        """True if ``address`` names a game object (None, a tile without address, never does)."""
         return address in self._capacity
 
     def capacity(self, address: str) -> int:
@@ -191,7 +191,9 @@ class TileMap:
             "obstacles": [{name, rect, color}]}``; rects are ``[x, y, w, h]`` in tiles.
         """
         w = self.world
-        sectors, arenas, objects = [], [], []
+        sectors: list[dict[str, Any]] = []
+        arenas: list[dict[str, Any]] = []
+        objects: list[dict[str, Any]] = []
         for s in self.spec.sectors:
             sa = f"{w}:{s.name}"
             sectors.append(

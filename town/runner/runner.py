@@ -1,41 +1,28 @@
-"""Wall-clock pacing of a Simulation in its own thread (docs/design, §5).
+"""The runner: a Simulation stepped tick by tick in its own thread, paced and controlled (docs/design, §5).
 
-Game time and wall-clock time never mix: the simulation only knows ticks and game time, and the
-:class:`Runner` decides how many ticks happen per wall second, like SimPy's
-``RealtimeEnvironment(factor=...)``. The simulation never waits on a viewer: viewers subscribe
-to the bus and must not block.
-
-Every call to ``Simulation.step`` and every event the runner publishes happens on the runner's
-thread, so the subscribers (the run writer, the viewer) always see one thread. Work that must
-touch the simulation from elsewhere (a viewer's whisper) goes through :meth:`Runner.call`, which
-runs it on the runner's thread between two ticks.
+The simulation never waits on a viewer: viewers subscribe to the bus and must not block. The
+runner's state (running, paused, stopped, finished, failed, and the model's health) is published
+as STATUS events and read by :meth:`Runner.status`.
 """
 
 from __future__ import annotations
 
 import enum
 import logging
-import math
 import threading
-import time
 from collections import deque
-from collections.abc import Callable
 from typing import Any, Protocol
 
-from .clock import GameClock
-from .errors import ConfigError, RunStopped, TownError
-from .events import Event, EventBus, EventKind
+from ..clock import GameClock
+from ..errors import ConfigError, RunStopped, TownError
+from ..events import Event, EventBus, EventKind
+from .jobs import JobQueue
+from .pacing import Pacer, check_speed
 
-__all__ = ["Runner", "RunnerState", "SPEEDS", "MIN_SPEED", "MAX_SPEED", "check_speed"]
+__all__ = ["Runner", "RunnerState", "Steppable", "STOP_GRACE_S"]
 
 logger = logging.getLogger(__name__)
 
-#: Speeds offered by the viewer, in ticks per wall second (None = "max").
-SPEEDS: tuple[float | None, ...] = (1, 2, 4, 8, 16, 32, 64, None)
-MIN_SPEED = 1.0
-MAX_SPEED = 64.0
-#: Wall seconds the runner may lag behind its schedule before it gives up catching up.
-MAX_LAG_SECONDS = 0.5
 #: Wall seconds :meth:`Runner.stop` lets a tick end by itself before it cancels the model calls
 #: the tick waits on (``Simulation.cancel``).
 STOP_GRACE_S = 2.0
@@ -58,24 +45,6 @@ class RunnerState(str, enum.Enum):
     FAILED = "failed"
 
 
-class _Job:
-    """A callable waiting to run on the runner's thread, and its result."""
-
-    def __init__(self, fn: Callable[[], Any]):
-        self.fn = fn
-        self.done = threading.Event()
-        self.result: Any = None
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            self.result = self.fn()
-        except Exception as exc:  # noqa: BLE001 - handed back to the caller of Runner.call
-            self.error = exc
-        finally:
-            self.done.set()
-
-
 class Steppable(Protocol):
     """What the runner needs of a simulation: a bus, a clock, ``step()`` and ``cancel()``."""
 
@@ -89,35 +58,7 @@ class Steppable(Protocol):
         """End the waits of the tick in progress (it then raises ``RunStopped``)."""
 
 
-def check_speed(speed: Any) -> float | None:
-    """Validate a speed in ticks per wall second.
-
-    Args:
-        speed: a number in [1, 64], or None (or "max") for as fast as possible.
-
-    Returns:
-        The speed as a float, or None for "max".
-
-    Raises:
-        ConfigError: naming ``speed`` when it is not None/"max" nor a finite number in [1, 64].
-    """
-    if speed is None or speed == "max":
-        return None
-    if isinstance(speed, bool):
-        raise ConfigError(f"must be a number of ticks per second or 'max', got {speed!r}", field="speed")
-    try:
-        value = float(speed)
-    except (TypeError, ValueError):
-        raise ConfigError(
-            f"must be a number of ticks per second or 'max', got {speed!r}", field="speed"
-        ) from None
-    if not math.isfinite(value) or not MIN_SPEED <= value <= MAX_SPEED:
-        raise ConfigError(f"must be between {MIN_SPEED:g} and {MAX_SPEED:g} ticks per second "
-                          f"or 'max', got {speed!r}", field="speed")
-    return value
-
-
-class Runner:
+class Runner(JobQueue):
     """Runs a simulation tick by tick at a wall-clock speed, in a daemon thread.
 
     Args:
@@ -153,10 +94,10 @@ class Runner:
         self._pending_steps = 0
         self._busy = False
         self._reason = ""
-        self._reanchor = True
+        self._pacer = Pacer()
         self._published: tuple[str, str, float | None] | None = None
         self._thread: threading.Thread | None = None
-        self._jobs: deque[_Job] = deque()
+        self._jobs = deque()
         self._exited = False
         self._health: tuple[RunnerState, str] | None = None
         self.error: BaseException | None = None
@@ -203,7 +144,7 @@ class Runner:
             if self._state is RunnerState.PAUSED:
                 self._want_pause = False
                 self._state = RunnerState.RUNNING
-                self._reanchor = True
+                self._pacer.restart()
                 self._cond.notify_all()
 
     def step(self, n: int = 1, timeout: float = 60.0) -> int:
@@ -236,60 +177,8 @@ class Runner:
         value = check_speed(speed)
         with self._cond:
             self._speed = value
-            self._reanchor = True
+            self._pacer.restart()
             self._cond.notify_all()
-
-    def call(self, fn: Callable[[], Any], timeout: float = 30.0) -> Any:
-        """Run ``fn()`` on the runner's thread between two ticks and return its result.
-
-        Running or paused, the runner takes the job before its next tick (a paused runner wakes
-        for it and stays paused). Before the runner starts or after it ended, nothing steps the
-        simulation, so ``fn`` runs at once on the calling thread.
-
-        Args:
-            fn: a callable without arguments (e.g. ``lambda: sim.whisper(pid, text)``).
-            timeout: wall seconds to wait for the runner to take the job.
-
-        Returns:
-            What ``fn`` returned.
-
-        Raises:
-            TimeoutError: when the runner did not run the job within ``timeout`` (it then will
-                not run it).
-            Exception: whatever ``fn`` raised.
-        """
-        job = _Job(fn)
-        with self._cond:
-            queued = self._thread is not None and not self._exited
-            if queued:
-                self._jobs.append(job)
-                self._cond.notify_all()
-        if not queued:
-            job.run()
-        elif not job.done.wait(timeout):
-            with self._cond:
-                if job in self._jobs:
-                    self._jobs.remove(job)
-                    raise TimeoutError(f"the runner did not take the job within {timeout:g} s")
-            job.done.wait()
-        if job.error is not None:
-            raise job.error
-        return job.result
-
-    def _run_jobs(self) -> None:
-        """Run the queued jobs (on the runner's thread, between ticks)."""
-        while True:
-            with self._cond:
-                if not self._jobs:
-                    return
-                job = self._jobs.popleft()
-                self._busy = True
-            try:
-                job.run()
-            finally:
-                with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
 
     def stop(self, timeout: float = 30.0, *, grace: float = STOP_GRACE_S) -> bool:
         """Stop after the current tick; wait up to ``timeout`` wall seconds for the thread.
@@ -373,7 +262,6 @@ class Runner:
 
     def _loop(self) -> None:
         """Pace ticks until stopped, finished or failed; run queued jobs between ticks."""
-        anchor_wall = anchor_tick = 0.0
         while True:
             self._run_jobs()
             with self._cond:
@@ -397,17 +285,10 @@ class Runner:
                         continue
                     self._pending_steps -= 1
                 else:
-                    if self._reanchor:
-                        anchor_wall, anchor_tick = time.monotonic(), self._sim.clock.tick
-                        self._reanchor = False
-                    if self._speed is not None:
-                        due = anchor_wall + (self._sim.clock.tick - anchor_tick) / self._speed
-                        delay = due - time.monotonic()
-                        if delay > 0:
-                            self._cond.wait(delay)
-                            continue
-                        if -delay > MAX_LAG_SECONDS:  # fell behind: do not burst to catch up
-                            self._reanchor = True
+                    delay = self._pacer.delay(self._sim.clock.tick, self._speed)
+                    if delay > 0:
+                        self._cond.wait(delay)
+                        continue
                 self._busy = True
             try:
                 self._sim.step()

@@ -1,0 +1,141 @@
+"""A persona's memory stream as it was at any moment of a recorded run, rebuilt from the run file.
+
+The memories table holds every record with its embedding, and the retrievals table every
+access, so the stream just before any event is the records written before it with the access
+time of the last earlier retrieval that returned each (docs/design, §1 and §4).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from town.recording.database import where_given
+from town.recording.schema import parse_time, unpack_vector
+
+__all__ = ["RecordedStream", "StreamHistory"]
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class RecordedStream:
+    """A persona's memory stream as it was just before one event (for re-scoring).
+
+    Attributes:
+        persona: persona id.
+        seq: the event the stream is taken just before.
+        ids: ``(n,) int64`` record ids in creation order.
+        created: ``n`` game datetimes of creation.
+        last_accessed: ``n`` game datetimes of last access as of then (``created``, or the time of
+            the last earlier retrieval that returned the record).
+        importance: ``(n,) int64`` importance 1-10.
+        contents: ``n`` sentences.
+        embeddings: ``(n, d) float32`` L2-normalised record embeddings.
+    """
+
+    persona: str
+    seq: int
+    ids: np.ndarray
+    created: list[datetime]
+    last_accessed: list[datetime]
+    importance: np.ndarray
+    contents: list[str]
+    embeddings: np.ndarray
+
+
+
+class StreamHistory(ABC):
+    """A run's memory streams over time (a part of :class:`~town.recording.reader.RunReader`).
+
+    Reads through the reader's ``_rows`` (SQL rows) and ``_decode`` (a stored JSON value).
+    """
+
+    @abstractmethod
+    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]: ...
+
+    @abstractmethod
+    def _decode(self, raw: str | bytes, what: str) -> Any: ...
+
+    def _last_access(self, persona: str, before_seq: int | None) -> dict[int, str]:
+        """Record id -> time of the last retrieval (seq < before_seq) that returned it."""
+        sql = "SELECT seq, time, returned FROM retrievals WHERE persona = ?"
+        params: list[Any] = [persona]
+        if before_seq is not None:
+            sql += " AND seq < ?"
+            params.append(int(before_seq))
+        accessed: dict[int, str] = {}
+        for seq, time, returned in self._rows(sql + " ORDER BY seq", params):
+            for memory_id in self._decode(returned, f"returned ids of retrieval {seq}"):
+                accessed[memory_id] = time
+        return accessed
+
+    def memories(self, persona: str, q: str | None = None, kind: str | None = None, limit: int | None = None,
+                 as_of_seq: int | None = None) -> list[dict[str, Any]]:
+        """A persona's memory records, newest first, with ``last_accessed`` as of ``as_of_seq``.
+
+        Args:
+            persona: persona id.
+            q: only records whose content contains this text (case-insensitive).
+            kind: only this MemoryKind value (e.g. ``"reflection"``).
+            limit: at most this many.
+            as_of_seq: the stream just before this event (None = the whole run).
+
+        Returns:
+            ``MemoryRecord.to_dict()`` dicts plus ``"seq"`` and ``"tick"`` of their event.
+        """
+        where = ["m.persona = ?"]
+        params: list[Any] = [persona]
+        if q:
+            escaped = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where.append("m.content LIKE ? ESCAPE '\\'")
+            params.append(f"%{escaped}%")
+        where_given(where, params, (("m.kind = ?", kind), ("m.seq < ?", as_of_seq)))
+        sql = (f"SELECT m.seq, m.tick, e.data FROM memories m JOIN events e USING (seq)"
+               f" WHERE {' AND '.join(where)} ORDER BY m.id DESC")
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        accessed = self._last_access(persona, as_of_seq)
+        records = []
+        for seq, tick, data in self._rows(sql, params):
+            record = self._decode(data, f"data of event {seq}")
+            record["last_accessed"] = accessed.get(record["id"], record["last_accessed"])
+            records.append({**record, "seq": seq, "tick": tick})
+        return records
+
+    def stream_as_of(self, persona: str, seq: int) -> RecordedStream:
+        """The persona's memory stream just before event ``seq`` (for re-scoring a retrieval).
+
+        ``last_accessed`` of a record is the time of the last retrieval with a smaller seq that
+        returned it, else its ``created`` (docs/design, §1: the returned records' access time is set
+        to the retrieval's time).
+
+        Returns:
+            A :class:`RecordedStream` of the records written before ``seq``, in id order.
+        """
+        rows = self._rows(
+            "SELECT id, created, importance, content, embedding FROM memories"
+            " WHERE persona = ? AND seq < ? ORDER BY id",
+            (persona, int(seq)),
+        )
+        accessed = self._last_access(persona, seq)
+        ids = np.array([r[0] for r in rows], dtype=np.int64)
+        created = [parse_time(r[1]) for r in rows]
+        last = [parse_time(accessed[i]) if i in accessed else c
+                for i, c in zip(ids.tolist(), created)]
+        embeddings = (np.stack([unpack_vector(r[4]) for r in rows]) if rows
+                      else np.empty((0, 0), dtype=np.float32))
+        return RecordedStream(
+            persona=persona,
+            seq=int(seq),
+            ids=ids,
+            created=created,
+            last_accessed=last,
+            importance=np.array([r[2] for r in rows], dtype=np.int64),
+            contents=[r[3] for r in rows],
+            embeddings=embeddings,
+        )

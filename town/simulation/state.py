@@ -1,0 +1,145 @@
+"""A simulation in its run file: the run's meta, snapshots of its state, restoring one, going on.
+
+A snapshot leaves out each memory stream's FAISS index and access log: the run file already
+holds every memory's embedding and every access (docs/design, §4), so the index is rebuilt from
+the memories table when a run goes on (resume or fork).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import __version__
+from ..events import EventBus
+from ..mind import Conversation
+from ..thinking.backend import ThinkingBackend
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from .core import Simulation
+
+__all__ = ["meta_of", "state_of", "restore", "continue_run"]
+
+
+def meta_of(sim: Simulation) -> dict[str, Any]:
+    """Run metadata stored in the run file (no secrets)."""
+    return {
+        "scenario": str(sim.scenario.folder), "town": sim.scenario.name,
+        "personas": {pid: {"name": p.name, "emoji": p.spec.emoji} for pid, p in sim.personas.items()},
+        "seed": sim.config.seed, "ablate": sim.config.ablate, "backend": sim.backend.name,
+        "embedder": sim.embedder.name,
+        "config": sim.config.to_dict(), "start": sim.clock.start.isoformat(sep=" "),
+        "seconds_per_tick": sim.clock.seconds_per_tick,
+        "versions": {"town": __version__}, "map": sim.tilemap.to_dict(),
+    }
+
+
+def state_of(sim: Simulation, *, vectors: bool = False) -> dict[str, Any]:
+    """JSON-able full state (:meth:`Simulation.get_state`)."""
+    personas = {}
+    # players belong to a live session: resume and fork go on without them
+    played = [c for c in sim.conversations.values() if {c.a, c.b} & sim.players]
+    for pid, p in sim.personas.items():
+        if pid in sim.players:
+            continue
+        personas[pid] = {**p.get_state(), "stream": p.stream.get_state(vectors=vectors)}
+    for c in played:
+        for pid in {c.a, c.b} - sim.players:
+            personas[pid].update(conversation=None, action=None, speech=None)
+    return {
+        "clock": sim.clock.get_state(), "world": sim.world.get_state(), "personas": personas,
+        "conversations": [c.get_state() for c in sim.conversations.values() if c not in played],
+        "next_conversation": sim._next_conversation, "next_event": sim._next_event,
+        "town_procedures": sim.procedures.get_state(),
+    }
+
+
+def restore(sim: Simulation, state: dict[str, Any],
+            vectors: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> None:
+    """Restore from :func:`state_of` output (:meth:`Simulation.set_state`)."""
+    sim.clock.set_state(state["clock"])
+    sim.world.set_state(state["world"])
+    for pid, ps in state["personas"].items():
+        p = sim.personas[pid]
+        p.set_state(ps)
+        stream = ps["stream"]
+        p.stream.set_state(stream, vectors=None if "index" in stream or vectors is None else vectors[pid])
+    sim.conversations = {c["id"]: Conversation.from_state(c) for c in state["conversations"]}
+    sim._said_last = {pid for pid, p in sim.personas.items() if p.speech is not None and p.conversation is None}
+    sim._next_conversation = int(state["next_conversation"])
+    sim._next_event = int(state["next_event"])
+    if "town_procedures" in state:
+        sim.procedures.set_state(state["town_procedures"])
+
+
+def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[int, int, dict[str, Any]], *,
+                 config: Config | None = None, backend: ThinkingBackend | None = None,
+                 fork_to: str | Path | None = None) -> Simulation:
+    """Continue a recorded run from one of its snapshots.
+
+    Everything that can refuse is checked first: the run's town folder and persona files,
+    the configuration, the model server (``make_backend``) and the embedder. Only then is
+    the run cut back to the snapshot in one transaction (resume) or copied up to it into
+    ``fork_to`` (fork), and the simulation writes on to that file. A failed check leaves
+    every file as it was. Memory vectors come from the run's memories table.
+
+    Args:
+        cls: the simulation class to build.
+        run_path: the recorded run.
+        snapshot: ``(tick, seq, state)`` of the snapshot to continue from
+            (``recording.newest_snapshot``).
+        config: configuration to go on with (default: the run's own).
+        backend: thinking backend (default: built from ``config`` by ``make_backend``).
+        fork_to: a new run file to fork into; None continues ``run_path`` itself (resume).
+
+    Raises:
+        RecordingError: for a missing or damaged run, or one another process writes;
+        ConfigError if the town or a persona file is gone, or the embedder differs;
+        ThinkingError when the model server cannot be reached.
+    """
+    from ..config import Config
+    from ..errors import ConfigError
+    from ..recording import RunReader, RunWriter, fork_copy, truncate_after_snapshot
+    from ..scenario import load_scenario
+
+    tick, seq, state = snapshot
+    with RunReader(run_path) as reader:
+        meta = reader.meta
+        vectors = {}
+        for pid in state["personas"]:
+            rs = reader.stream_as_of(pid, seq + 1)
+            vectors[pid] = (rs.ids, rs.embeddings)
+    config = config or Config.from_dict(meta["config"])
+    scenario = load_scenario(meta["scenario"])
+    if backend is None:
+        from ..thinking.factory import make_backend
+
+        backend = make_backend(config)  # checks a model server before anything is written
+    sim = cls(scenario, config, backend=backend, bus=EventBus(start_seq=seq), seed_memories=False)
+    try:
+        recorded = meta.get("embedder")
+        if recorded and recorded != sim.embedder.name:
+            raise ConfigError(
+                f"{run_path}: its memories were embedded with {recorded!r}, but the configuration "
+                f"asks for {sim.embedder.name!r} (dim {sim.embedder.dim}); a run never mixes "
+                "embedders: keep the run's embedder", field="embedder")
+        sim.bind_recorder()
+        sim.set_state(state, vectors)
+        if fork_to is None:
+            truncate_after_snapshot(run_path, tick)
+            path = Path(run_path)
+        else:
+            fork_copy(run_path, fork_to, tick)
+            path = Path(fork_to)
+        sim.run_path = path
+        sim.writer = RunWriter.append(path)
+    except BaseException:
+        sim.close(finished=False)
+        raise
+    sim.writer.set_meta(config=config.to_dict(), seed=config.seed, ablate=config.ablate,
+                        backend=sim.backend.name)
+    sim.bus.subscribe(sim.writer.handle)
+    return sim
