@@ -19,9 +19,6 @@ ALLOWED = {
 
 
     # the thinking backends
-    "town/thinking/wrappers.py": "to be split: four wrappers, one module each",
-    "town/thinking/scripted.py": "to be split: the scripted answers, and the scripted conversation's lines",
-    "town/thinking/openai_backend.py": "to be split: requests over a pool of servers, and the start-up check",
 
 }
 

@@ -28,9 +28,9 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from town.thinking.answers import ImportanceAnswer, ImportancesAnswer
-from town.thinking.openai_backend import CHECK_MARK, CHECK_WORD
 from town.thinking.questions import RateImportance, RateImportances
 from town.thinking.scripted import ScriptedBackend
+from town.thinking.server_check import CHECK_MARK, CHECK_WORD
 
 FAULTS = ("500", "429", "slow", "malformed", "invalid")
 

@@ -7,8 +7,12 @@ wrappers with this same interface, not flags inside one class.
 from __future__ import annotations
 
 import abc
+from typing import TYPE_CHECKING
 
 from .questions import A, Question
+
+if TYPE_CHECKING:
+    from .wrappers import CallRecorder, StallGuard
 
 __all__ = ["ThinkingBackend"]
 
@@ -23,6 +27,10 @@ class ThinkingBackend(abc.ABC):
 
     #: Short name stored in run metadata (e.g. "scripted", "openai").
     name: str = "abstract"
+    #: Records the calls as MODEL_CALL events (the model wrappers); None: nothing to record.
+    recorder: CallRecorder | None = None
+    #: Pauses the calls while the model server is down (the model wrappers), or None.
+    stall: StallGuard | None = None
 
     @abc.abstractmethod
     def ask(self, question: Question[A]) -> A:

@@ -4,57 +4,75 @@ Rules work over the question's inputs alone (the persona's file, what it perceiv
 the retrieved memories' text), so behaviour flows through retrieval as in Park et al. 2023:
 importance comes from the embedded rater (``town.importance``), a day plan adds an event only
 when a retrieved memory's text states it (``town.thinking.dayplan``), and a conversation passes
-on the speaker's best retrieved memories that the listener has not heard from them.
+on the speaker's best retrieved memories that the listener has not heard from them (the lines
+are :mod:`town.thinking.scripted_talk`).
 """
 
 from __future__ import annotations
 
 import random
 import re
-from datetime import date, datetime
+from datetime import date
 from functools import singledispatchmethod
+from typing import cast
 
 from pydantic import BaseModel
 
-from ..hearsay import HEARD, unwrap
 from ..importance import prepare, rate
 from ..procedures.generalise import generalise_text
-from ..textevent import absolute_days, place_names
+from ..textevent import place_names
 from ..world.objects import mentions, names, use_of
-from .backend import ThinkingBackend
-from .dayplan import events_on, minutes_of, with_events
-from .questions import (
-    AnswerInterview,
-    ChoosePlace,
+from .answers import (
     DayPlanAnswer,
-    DecideToTalk,
-    DecomposeTask,
-    FocalPoints,
     FocalPointsAnswer,
-    GeneraliseProcedure,
     ImportanceAnswer,
     ImportancesAnswer,
-    Insights,
     InsightsAnswer,
     InterviewAnswer,
     LineAnswer,
-    NextAction,
-    NextLine,
     PlaceAnswer,
-    PlanDay,
     PlanItemAnswer,
     ProcedureAnswer,
-    Question,
-    RateImportance,
-    RateImportances,
     StepAnswer,
     StepsAnswer,
-    SummariseConversation,
     SummaryAnswer,
     TalkAnswer,
 )
+from .backend import ThinkingBackend
+from .dayplan import events_on, minutes_of, with_events
+from .questions import (
+    A,
+    AnswerInterview,
+    ChoosePlace,
+    DecideToTalk,
+    DecomposeTask,
+    FocalPoints,
+    GeneraliseProcedure,
+    Insights,
+    NextAction,
+    NextLine,
+    PlanDay,
+    Question,
+    RateImportance,
+    RateImportances,
+    SummariseConversation,
+)
+from .scripted_talk import (
+    PROMPTS,
+    SHARE_PER_TALK,
+    closing,
+    first_name,
+    gist,
+    last_talk,
+    opening,
+    reaction,
+    retell,
+    small_talk,
+    worth_telling,
+)
 
 __all__ = ["ScriptedBackend"]
+
 
 def _leaf(address: str) -> str:
     return address.rsplit(":", 1)[-1]
@@ -71,13 +89,13 @@ class ScriptedBackend(ThinkingBackend):
 
     name = "scripted"
 
-    def ask(self, question: Question) -> BaseModel:
+    def ask(self, question: Question[A]) -> A:
         """Answer ``question`` by its rule (see the handlers below).
 
         Raises:
             TypeError: for a question type this backend does not know.
         """
-        return self._answer(question)
+        return cast(A, self._answer(question))  # each rule returns the question's answer model
 
     @singledispatchmethod
     def _answer(self, question: Question) -> BaseModel:
@@ -94,7 +112,7 @@ class ScriptedBackend(ThinkingBackend):
         # the per-memory rule for each: a batch rates exactly as single requests would, with
         # its texts embedded in one model run first (a text's vector is the same in any batch)
         prepare([content for _, content in q.items])
-        ratings = [self._answer(RateImportance(persona=q.persona, persona_name=q.persona_name,
+        ratings = [self.ask(RateImportance(persona=q.persona, persona_name=q.persona_name,
                                                content=content, kind=kind)).importance
                    for kind, content in q.items]
         return ImportancesAnswer(ratings=ratings)
@@ -108,7 +126,7 @@ class ScriptedBackend(ThinkingBackend):
         day = date.fromisoformat(q.date)
         found = events_on(q.memories, day, place_names(tuple(q.places)))
         by_id = {m.id: m for m in q.memories}
-        events = [(e, f"go to {_leaf(e.place)}: {_gist(by_id[ids[0]].content, 60)}") for e, ids in found]
+        events = [(e, f"go to {_leaf(e.place)}: {gist(by_id[ids[0]].content, 60)}") for e, ids in found]
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
         said = {d for _, d in events}
         added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
@@ -168,10 +186,10 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: DecideToTalk) -> TalkAnswer:
         if any(w in q.other_action.lower() for w in ("sleep", "talking")):
             return TalkAnswer(talk=False, reason=f"{q.other_name} is busy")
-        news = _news(q.memories, q.other_name, q.persona_name)
+        news = worth_telling(q.memories, q.other_name, q.persona_name)
         if news:
-            return TalkAnswer(talk=True, reason=f"I want to tell them: {_gist(news[0].content)}"[:300])
-        about = [m for m in q.memories if _first(q.other_name) in m.content]
+            return TalkAnswer(talk=True, reason=f"I want to tell them: {gist(news[0].content)}"[:300])
+        about = [m for m in q.memories if first_name(q.other_name) in m.content]
         # Nothing new to tell: an invitation is usually accepted, a stranger rarely addressed.
         chance = (0.7 if q.invited else 0.15) if (q.relationship or about) else (0.5 if q.invited else 0.05)
         talk = random.Random(q.seed).random() < chance
@@ -182,28 +200,28 @@ class ScriptedBackend(ThinkingBackend):
         # Open with a greeting; then each turn passes on the best retrieved memory not yet told,
         # or reacts to the news just heard, or asks for news once, or says goodbye.
         rng = random.Random(q.seed)
-        first = _first(q.listener_name)
+        first = first_name(q.listener_name)
         told = set(q.told)
-        news = [m for m in _news(q.memories, q.listener_name, q.persona_name) if m.id not in told]
+        news = [m for m in worth_telling(q.memories, q.listener_name, q.persona_name) if m.id not in told]
         if len(told) >= SHARE_PER_TALK:
             news = []
         turn = len(q.history)
         if turn == 0:
-            return LineAnswer(line=_opening(first, q.listener_name, q.memories, rng)[:1000])
+            return LineAnswer(line=opening(first, q.listener_name, q.memories, rng)[:1000])
         if turn + 1 < q.max_lines and news:
-            return LineAnswer(line=_retell(news[0])[:1000], shared=[news[0].id])
+            return LineAnswer(line=retell(news[0])[:1000], shared=[news[0].id])
         last = q.history[-1][1]
-        if turn + 1 < q.max_lines and not _small_talk(last, _first(q.persona_name)):
-            return LineAnswer(line=_reaction(first, last, rng)[:1000])
+        if turn + 1 < q.max_lines and not small_talk(last, first_name(q.persona_name)):
+            return LineAnswer(line=reaction(first, last, rng)[:1000])
         if turn == 1:
-            since = _last_talk(q.listener_name, q.memories)
-            return LineAnswer(line=_PROMPTS[rng.randrange(len(_PROMPTS))].format(first=first, since=since))
-        return LineAnswer(line=_closing(first, q.memories, rng)[:1000], end=True)
+            since = last_talk(q.listener_name, q.memories)
+            return LineAnswer(line=PROMPTS[rng.randrange(len(PROMPTS))].format(first=first, since=since))
+        return LineAnswer(line=closing(first, q.memories, rng)[:1000], end=True)
 
     @_answer.register
     def _(self, q: SummariseConversation) -> SummaryAnswer:
         told = [line for who, line in q.history if who == q.other_name and '"' in line]
-        topic = f": {_gist(told[0])}" if told else ""
+        topic = f": {gist(told[0])}" if told else ""
         return SummaryAnswer(summary=f"I talked with {q.other_name}{topic}"[:400])
 
     # ------------------------------------------------------------------ reflection (§4.2)
@@ -230,7 +248,7 @@ class ScriptedBackend(ThinkingBackend):
         subject = re.sub(r"^(What do I know about|How do I feel about|What have I been)\s*(the )?",
                          "", q.focal_point).rstrip("?") or "my days"
         ranked = sorted(q.memories, key=lambda m: (-m.importance, m.id))
-        insights = []
+        insights: list[dict[str, object]] = []
         for group in (ranked[:3], ranked[3:6]):
             if len(group) < 2 or len(insights) >= q.n:
                 continue
@@ -270,7 +288,7 @@ class ScriptedBackend(ThinkingBackend):
 
 #: Interview questions about the persona itself: (question pattern, words marking the sentences
 #: of its description that answer it). Name: no sentence, "I am <name>." says it.
-_SELF_FACETS = (
+_SELF_FACETS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b", re.IGNORECASE), frozenset()),
     (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b",
                 re.IGNORECASE),
@@ -304,126 +322,8 @@ def _content_words(text: str) -> set[str]:
     return {w for w in words if len(w) >= 3 and w not in _STOPWORDS}
 
 
-#: A memory worth passing on: this important or more (routine sights rate 1-3).
-NEWS_IMPORTANCE = 5
-#: Memories one speaker passes on in one conversation at most (then they react or say goodbye).
-SHARE_PER_TALK = 2
-
-def _first(name: str) -> str:
-    return name.split()[0] if name.strip() else name
-
-
 def _name_words(names) -> set[str]:
     return {w.lower() for n in names for w in n.split()}
-
-
-def _gist(text: str, limit: int = 120) -> str:
-    """The innermost statement of a (possibly retold) memory, cut at ``limit`` characters."""
-    text = re.sub(r"^I talked with [^:]+: ", "", text)
-    text = unwrap(text)[1].strip().rstrip(".")
-    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
-
-
-def _news(memories, listener_name: str = "", own_name: str = "") -> list:
-    """Memories worth telling, best first.
-
-    Important, not a plan, reflection or summary, not naming the listener (news about someone
-    is not news to them), not what the speaker saw themselves doing; ranked by importance and
-    retrieval order (the views arrive best-scored first).
-    """
-    n = len(memories)
-    fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
-             if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
-             and not m.content.startswith("I talked with")
-             and not (listener_name and listener_name in m.content)
-             and not (own_name and m.content.startswith(own_name))]
-    return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
-
-
-_GREETINGS = ("Hi {first}!", "Hey {first}, good to see you.", "Oh, hello {first}!",
-              "Got a minute, {first}?", "Morning, {first}.", "Hello there, {first}.")
-_PROMPTS = ("Good to see you too, {first}. What's new{since}?", "Hi {first}! Any news{since}?",
-            "Oh hi {first}, what have you been up to{since}?", "Hey {first}. Anything new{since}?")
-_REACTIONS = ("Really, {first}? ", "Oh, I had no idea: ", "Thanks for telling me, {first}: ",
-              "Good to know: ", "Wow, {first}: ")
-_CLOSINGS = ("Anyway, I should get going.", "I'd better get back to it.", "Take care, {first}.",
-             "See you around, {first}.", "Let's catch up again soon.", "I have to run, bye {first}!")
-
-
-def _small_talk(line: str, first: str) -> bool:
-    """Whether ``line`` (said to ``first``) is a greeting, a reaction or a goodbye, not news."""
-    starts = tuple(t.format(first=first, since="").split(first)[0] or t.format(first=first, since="")
-                   for t in _GREETINGS + _PROMPTS + _REACTIONS + _CLOSINGS)
-    return line.startswith(starts) and " told me: " not in line and "Did you hear?" not in line \
-        and not line.startswith("I ")
-
-
-def _reaction(first: str, heard: str, rng: random.Random) -> str:
-    """A reply to news just heard, echoing its first words."""
-    gist = _gist(re.sub(r"^.*?(Did you hear\? )", "", heard), 60)
-    return _REACTIONS[rng.randrange(len(_REACTIONS))].format(first=first) + f"“{gist}”?"
-
-
-def _about(name: str, memories) -> list:
-    """Retrieved memories about ``name``, newest first: not plans, not the speaker's own feelings."""
-    first = _first(name)
-    about = [m for m in memories if first in m.content and m.kind != "plan"
-             and not m.content.startswith(("I ", "I'"))]
-    return sorted(about, key=lambda m: (m.created, m.id), reverse=True)
-
-
-def _last_talk(name: str, memories) -> str:
-    """" since we talked at 10:03" when a retrieved summary of a talk with ``name`` says when."""
-    talks = [m for m in _about(name, memories) if m.content.startswith(f"I talked with {name}")]
-    return f" since we talked at {talks[0].created[11:16]}" if talks and talks[0].created else ""
-
-
-def _opening(first: str, name: str, memories, rng: random.Random) -> str:
-    """A greeting plus a remark drawn from the newest retrieved memory about the listener."""
-    greeting = _GREETINGS[rng.randrange(len(_GREETINGS))].format(first=first)
-    about = _about(name, memories)
-    if not about:
-        return f"{greeting} I don't think we've met properly yet."
-    m = next((m for m in about if not _gist(m.content).startswith(("I ", "I'"))), None)
-    if m is None:
-        return f"{greeting} How are you doing?"
-    seen = re.match(rf"^{re.escape(name)} is (?P<doing>.+?)\.?$", m.content)
-    if seen:
-        doing = seen.group("doing")
-        if doing.split(" ", 1)[0].endswith("ing"):
-            return f"{greeting} Are you still {doing}?"
-        if doing.startswith("my "):
-            return f"{greeting} Always nice to run into {doing}."
-    last = re.match(rf"^I talked with {re.escape(name)}(?:: (?P<topic>.+))?$", m.content, re.S)
-    if last:
-        topic = last.group("topic")
-        when = m.created[11:16] if m.created else "last time"
-        if topic and name not in topic and first not in topic:
-            return f"{greeting} I keep thinking about what we said at {when}: {_gist(topic, 80)}."
-        return f"{greeting} We last talked at {when}, didn't we?"
-    if m.kind == "reflection":
-        return f"{greeting} I've been thinking about you lately."
-    return f"{greeting} I remember that {_lower(_gist(m.content, 90))}."
-
-
-def _lower(text: str) -> str:
-    return text if text[:2] in ("I ", "I'") else text[:1].lower() + text[1:]
-
-
-def _closing(first: str, memories, rng: random.Random) -> str:
-    """A goodbye, with the speaker's next plan item when a retrieved plan names one.
-
-    "Next" is after the newest retrieved memory's time (the latest moment the speaker recalls).
-    """
-    goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
-    plans = sorted((m for m in memories if m.kind == "plan" and m.created), key=lambda m: m.created)
-    if plans:
-        latest = max(m.created for m in memories if m.created)
-        items = [i.strip() for i in plans[-1].content.partition(": ")[2].split(";") if i.strip()]
-        later = [i for i in items if i[:5] > latest[11:16] and plans[-1].created[:10] == latest[:10]]
-        if later:
-            return f"{goodbye} Next on my list: {later[0]}."
-    return goodbye
 
 
 def _synthesis(subject: str, group) -> str:
@@ -443,15 +343,3 @@ def _synthesis(subject: str, group) -> str:
                 f"{', '.join(shared)}, and they matter to me ({mean}/10).")
     heads = [", ".join(sorted(ws)[:2]) for ws in words if ws]
     return f"Thinking about {subject}, I connect {' with '.join(heads)} ({mean}/10)."
-
-
-def _retell(m) -> str:
-    """Say a memory aloud.
-
-    Own first-person memories as they are, heard ones with who said them, sights as news;
-    relative days become the absolute date the memory meant.
-    """
-    text = absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
-    if text.startswith(("I ", "I'")) or HEARD.match(text):
-        return text
-    return f"Did you hear? {text}"

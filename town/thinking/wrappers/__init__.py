@@ -1,0 +1,42 @@
+"""Wrappers around a model backend, each with the ``ThinkingBackend`` interface (after Concordia).
+
+One module per wrapper:
+
+- :mod:`.recorder`: :class:`CallRecorder` turns every call into a MODEL_CALL event (template,
+  purpose, persona, tick, tokens in and out, latency, cache hit, outcome); totals are counted
+  from the recorded events.
+- :mod:`.stall`: :class:`StallGuard` pauses all calls after N consecutive unavailable-server
+  failures, publishes STATUS "stalled", re-checks the server, and publishes STATUS "running" when
+  it answers again. It is the gate every attempt and every wait passes, so
+  :meth:`StallGuard.cancel` (a stop request) ends all of them at once with
+  :class:`~town.errors.RunStopped`.
+- :mod:`.retrying`: :class:`RetryingBackend` retries one question with tenacity backoff
+  (honouring Retry-After, shown as STATUS "rate_limited" when longer than
+  :data:`RATE_LIMIT_NOTICE_S`) and falls back to the scripted answer after ``max_retries``
+  retries, recording the fallback. When every one of ``max_consecutive_fallbacks`` questions in a
+  row falls back, it raises ThinkingError naming the cause: the model is not answering at all (a
+  wrong URL or model gives HTTP 404 to every request).
+- :mod:`.caching`: :class:`CachingBackend` answers from the SQLite cache of resolved answers when
+  it can.
+
+The usual stack (see :func:`town.thinking.factory.make_backend`)::
+
+    CachingBackend(RetryingBackend(OpenAIBackend(...), fallback=ScriptedBackend(), ...), ...)
+
+All are thread-safe: the simulation asks questions from a pool of ``pool_size`` threads.
+"""
+
+from .caching import CachingBackend
+from .recorder import CallRecorder, Publish
+from .retrying import RATE_LIMIT_NOTICE_S, Resolution, RetryingBackend
+from .stall import StallGuard
+
+__all__ = [
+    "Publish",
+    "CallRecorder",
+    "StallGuard",
+    "Resolution",
+    "RetryingBackend",
+    "CachingBackend",
+    "RATE_LIMIT_NOTICE_S",
+]
