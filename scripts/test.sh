@@ -8,6 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
+# types first: mypy (check_untyped_defs, config in pyproject.toml) over town/ fails fast, before a
+# model server is started for nothing
+.venv/bin/python -m mypy
 if [ "${TOWN_SKIP_MODEL_SERVER:-0}" != 1 ]; then
   pidfile="${TOWN_LLAMA_STATE:-$PWD/.town-test}/llama-server.pid"
   already=""

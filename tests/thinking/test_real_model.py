@@ -26,7 +26,7 @@ from town.analysis.stats import compute_stats
 from town.cli import main
 from town.events import EventKind
 from town.recording import RunReader
-from town.thinking.openai_backend import CHECK_MARK
+from town.thinking.server_check import CHECK_MARK
 
 URL = os.environ.get("TOWN_LLAMA_URL")
 MODEL = os.environ.get("TOWN_LLAMA_MODEL", "smollm2")

@@ -8,8 +8,9 @@ import re
 import pytest
 from samples import SAMPLES
 
+from town.config import Dialect
 from town.thinking.openai_backend import OpenAIBackend
-from town.thinking.schema import Dialect, answer_schema, portable_problems, to_gbnf
+from town.thinking.schema import answer_schema, portable_problems, to_gbnf
 from town.thinking.validate import parse_answer
 
 CONSTRAINED = ("json_schema", "json_object_schema", "grammar")

@@ -124,7 +124,7 @@ class Simulation:
 
     def bind_recorder(self) -> None:
         """Publish the backend's MODEL_CALL events with the persona's others, its STATUS at once."""
-        recorder = getattr(self.backend, "recorder", None)
+        recorder = self.backend.recorder
         if recorder is not None:
             recorder.bind(self.ctx.publish, announce=self.ctx.announce)
 
@@ -134,7 +134,7 @@ class Simulation:
         A stop request when the tick does not end by itself: the tick then fails with
         :class:`~town.errors.RunStopped` and is not recorded.
         """
-        stall = getattr(self.backend, "stall", None)
+        stall = self.backend.stall
         if stall is not None:
             stall.cancel()
 

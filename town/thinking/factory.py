@@ -52,7 +52,7 @@ def make_backend(
 
     Returns:
         A thread-safe backend with ``name`` and ``pool_size``; model backends also carry
-        ``recorder`` (a :class:`CallRecorder` with running totals, for the live counter) and
+        ``recorder`` (a :class:`CallRecorder`, which publishes each call as a MODEL_CALL event) and
         ``stall`` (the :class:`StallGuard`).
 
     Raises:

@@ -11,10 +11,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ..config import Dialect
 from ..errors import ConfigError, ThinkingError
 from .model import CallOutcome, Completion, ModelBackend, TransportFailure
 from .prompting import PromptSet
-from .schema import Dialect
 
 __all__ = ["LocalBackend"]
 

@@ -17,11 +17,12 @@ from typing import Any, TypedDict, cast
 
 from pydantic import BaseModel
 
+from ..config import Dialect
 from ..errors import ThinkingError
 from .backend import ThinkingBackend
 from .prompting import SYSTEM_PROMPT, PromptSet
 from .questions import A, Question
-from .schema import CONSTRAINED, Dialect, answer_schema
+from .schema import CONSTRAINED, answer_schema
 from .validate import InvalidAnswer, parse_answer
 
 __all__ = ["CallOutcome", "Attempt", "Completion", "TransportFailure", "ModelBackend", "PURPOSES",
@@ -297,7 +298,7 @@ class ModelBackend(ThinkingBackend):
                 **base,
                 outcome=exc.outcome,
                 retry_after_s=exc.retry_after_s,
-                latency_ms=_ms(started) if exc.latency_ms is None else exc.latency_ms,
+                latency_ms=elapsed_ms(started) if exc.latency_ms is None else exc.latency_ms,
                 error=str(exc)[:300],
                 endpoint=exc.endpoint,
                 estimated=True,
@@ -307,7 +308,7 @@ class ModelBackend(ThinkingBackend):
         usage: _Usage = {
             "tokens_in": reply.tokens_in,
             "tokens_out": reply.tokens_out,
-            "latency_ms": reply.latency_ms or _ms(started),
+            "latency_ms": reply.latency_ms or elapsed_ms(started),
             "endpoint": reply.endpoint,
         }
         if not reply.tokens_in:  # a server that reports no usage
@@ -339,5 +340,6 @@ def estimate_tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
-def _ms(started: float) -> float:
+def elapsed_ms(started: float) -> float:
+    """Wall milliseconds since ``started`` (a ``time.perf_counter()`` reading), to 0.01 ms."""
     return round((time.perf_counter() - started) * 1000.0, 2)

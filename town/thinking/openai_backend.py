@@ -21,15 +21,14 @@ from typing import Any, cast
 import openai
 from openai.types.chat import ChatCompletionMessageParam
 
+from ..config import Dialect
 from . import server_check
 from .endpoints import Endpoint, EndpointPool, error_text
-from .model import CallOutcome, Completion, ModelBackend, TransportFailure
+from .model import CallOutcome, Completion, ModelBackend, TransportFailure, elapsed_ms
 from .prompting import PromptSet
-from .schema import Dialect, request_fields
-from .server_check import CHECK_MARK, CHECK_WORD
+from .schema import request_fields
 
-# CHECK_MARK, CHECK_WORD: re-exported for callers that import them from here
-__all__ = ["OpenAIBackend", "CHECK_MARK", "CHECK_WORD"]
+__all__ = ["OpenAIBackend"]
 
 #: Placeholder key for servers that need none (llama.cpp, Ollama, vLLM without --api-key).
 _NO_KEY = "not-set"
@@ -44,7 +43,7 @@ class OpenAIBackend(ModelBackend):
         api_key_env: environment variable holding the key; unset is allowed (local servers).
         timeout_s: wall seconds per request, counted from when it is sent.
         more_base_urls: further endpoints serving the same model; they share the load.
-        structured: a :class:`~town.thinking.schema.Dialect` value, or "auto" (tried by
+        structured: a :class:`~town.config.Dialect` value, or "auto" (tried by
             :meth:`check`; JSON mode until then).
         max_concurrency: requests in flight per endpoint, or "auto" (the slot count a llama.cpp
             server reports at ``/props``, else 1).
@@ -132,7 +131,7 @@ class OpenAIBackend(ModelBackend):
         started = time.perf_counter()
 
         def fail(outcome: CallOutcome, reason: str, **kw) -> TransportFailure:
-            return TransportFailure(outcome, reason, latency_ms=_ms(started), endpoint=endpoint.where, **kw)
+            return TransportFailure(outcome, reason, latency_ms=elapsed_ms(started), endpoint=endpoint.where, **kw)
 
         try:
             # a timed-out request's connection is closed by the HTTP client before it raises,
@@ -167,7 +166,7 @@ class OpenAIBackend(ModelBackend):
             text=message.content,
             tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
             tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
-            latency_ms=_ms(started),
+            latency_ms=elapsed_ms(started),
             endpoint=endpoint.where,
         )
 
@@ -194,8 +193,6 @@ class OpenAIBackend(ModelBackend):
             endpoint.client.close()
 
 
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000.0, 2)
 
 
 def _retry_after(response) -> float | None:

@@ -28,7 +28,6 @@ from .answers import (
     InterviewAnswer,
     LineAnswer,
     PlaceAnswer,
-    PlanItemAnswer,
     ProcedureAnswer,
     StepAnswer,
     StepsAnswer,
@@ -57,9 +56,6 @@ __all__ = [
 ]
 # The answer models stay importable from here for the modules that still name them so; their
 # home is town.thinking.answers.
-__all__ += ["ImportanceAnswer", "ImportancesAnswer", "PlanItemAnswer", "DayPlanAnswer", "StepAnswer",
-            "StepsAnswer", "PlaceAnswer", "TalkAnswer", "LineAnswer", "SummaryAnswer",
-            "FocalPointsAnswer", "InsightsAnswer", "InterviewAnswer", "ProcedureAnswer"]
 
 #: The answer model of a question.
 A = TypeVar("A", bound=BaseModel)

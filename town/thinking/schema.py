@@ -43,7 +43,6 @@ from .questions import (
 )
 
 __all__ = [
-    "Dialect",
     "CONSTRAINED",
     "answer_schema",
     "model_schema",

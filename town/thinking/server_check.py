@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 import openai
 
+from ..config import Dialect
 from ..errors import ThinkingError
 from .endpoints import Endpoint, error_text
 from .model import CallOutcome, Completion, TransportFailure
-from .schema import CONSTRAINED, Dialect, request_fields
+from .schema import CONSTRAINED, request_fields
 
 if TYPE_CHECKING:
     from .openai_backend import OpenAIBackend
