@@ -22,41 +22,10 @@ from ..importance import prepare, rate
 from ..procedures.generalise import generalise_text
 from ..textevent import place_names
 from ..world.objects import mentions, names, use_of
-from .answers import (
-    DayPlanAnswer,
-    FocalPointsAnswer,
-    ImportanceAnswer,
-    ImportancesAnswer,
-    InsightsAnswer,
-    InterviewAnswer,
-    LineAnswer,
-    PlaceAnswer,
-    PlanItemAnswer,
-    ProcedureAnswer,
-    StepAnswer,
-    StepsAnswer,
-    SummaryAnswer,
-    TalkAnswer,
-)
+from . import answers, questions
 from .backend import ThinkingBackend
 from .dayplan import events_on, minutes_of, with_events
-from .questions import (
-    A,
-    AnswerInterview,
-    ChoosePlace,
-    DecideToTalk,
-    DecomposeTask,
-    FocalPoints,
-    GeneraliseProcedure,
-    Insights,
-    NextAction,
-    NextLine,
-    PlanDay,
-    Question,
-    RateImportance,
-    RateImportances,
-    SummariseConversation,
-)
+from .questions import A, Question
 from .scripted_talk import (
     PROMPTS,
     SHARE_PER_TALK,
@@ -103,22 +72,22 @@ class ScriptedBackend(ThinkingBackend):
 
     # ------------------------------------------------------------------ importance (§4.1)
     @_answer.register
-    def _(self, q: RateImportance) -> ImportanceAnswer:
-        return ImportanceAnswer(importance=rate(q.content, q.kind))
+    def _(self, q: questions.RateImportance) -> answers.ImportanceAnswer:
+        return answers.ImportanceAnswer(importance=rate(q.content, q.kind))
 
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
-    def _(self, q: RateImportances) -> ImportancesAnswer:
+    def _(self, q: questions.RateImportances) -> answers.ImportancesAnswer:
         # the per-memory rule for each: a batch rates exactly as single requests would, with
         # its texts embedded in one model run first (a text's vector is the same in any batch)
         prepare([content for _, content in q.items])
-        ratings = [self.ask(RateImportance(persona=q.persona, persona_name=q.persona_name,
+        ratings = [self.ask(questions.RateImportance(persona=q.persona, persona_name=q.persona_name,
                                                content=content, kind=kind)).importance
                    for kind, content in q.items]
-        return ImportancesAnswer(ratings=ratings)
+        return answers.ImportancesAnswer(ratings=ratings)
 
     @_answer.register
-    def _(self, q: PlanDay) -> DayPlanAnswer:
+    def _(self, q: questions.PlanDay) -> answers.DayPlanAnswer:
         blocks = [
             dict(start=r.start, end=r.end, description=r.description, place=r.place, task=r.task)
             for r in q.routine
@@ -130,18 +99,18 @@ class ScriptedBackend(ThinkingBackend):
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
         said = {d for _, d in events}
         added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
-        return DayPlanAnswer(add=[
-            PlanItemAnswer(start=b["start"], minutes=minutes_of(b["end"]) - minutes_of(b["start"]),
+        return answers.DayPlanAnswer(add=[
+            answers.PlanItemAnswer(start=b["start"], minutes=minutes_of(b["end"]) - minutes_of(b["start"]),
                            description=b["description"][:120], place=b["place"])
             for b in added], drop=[])
 
     @_answer.register
-    def _(self, q: DecomposeTask) -> StepsAnswer:
+    def _(self, q: questions.DecomposeTask) -> answers.StepsAnswer:
         rng = random.Random(q.seed)
         objects = list(q.objects) or [q.place]
         if _ROUTINE_WORDS.search(q.task) and "sleep" in q.task.lower():
             beds = [o for o in objects if names(_leaf(o), "bed")] or objects
-            return StepsAnswer(steps=[dict(description=q.task, object=beds[0], minutes=q.minutes)])
+            return answers.StepsAnswer(steps=[dict(description=q.task, object=beds[0], minutes=q.minutes)])
         # a known procedure the task names (all its words in the task) is done first, as is
         words = _content_words(q.task)
         part = next((k for k in q.procedures if (named := _content_words(k["name"])) and named <= words
@@ -156,47 +125,47 @@ class ScriptedBackend(ThinkingBackend):
             verb = use_of(_leaf(obj)).verb
             steps.append(dict(description=f"{verb} ({q.task})", object=obj, minutes=minutes))
             left -= minutes
-        return StepsAnswer(steps=steps)
+        return answers.StepsAnswer(steps=steps)
 
     @_answer.register
-    def _(self, q: NextAction) -> StepAnswer:
+    def _(self, q: questions.NextAction) -> answers.StepAnswer:
         # No plan: the habit for this hour, at an object a retrieved memory names if any.
         habit = q.habit.task or q.habit.description
         at_habit = [o for o in q.objects if o == q.habit.place or o.startswith(q.habit.place + ":")]
         objects = at_habit or list(q.objects)
         if "sleep" in q.habit.description.lower():
             beds = [o for o in objects if "bed" in o.lower()] or objects
-            return StepAnswer(description=q.habit.description, object=beds[0], minutes=q.max_minutes)
+            return answers.StepAnswer(description=q.habit.description, object=beds[0], minutes=q.max_minutes)
         recalled = [o for o in objects if any(_leaf(o).lower() in m.content.lower() for m in q.memories)]
         obj = recalled[0] if recalled else objects[random.Random(q.seed).randrange(len(objects))]
         verb = use_of(_leaf(obj)).verb
-        return StepAnswer(description=f"{verb} ({habit})", object=obj, minutes=q.max_minutes)
+        return answers.StepAnswer(description=f"{verb} ({habit})", object=obj, minutes=q.max_minutes)
 
     @_answer.register
-    def _(self, q: ChoosePlace) -> PlaceAnswer:
+    def _(self, q: questions.ChoosePlace) -> answers.PlaceAnswer:
         words = set(re.findall(r"[a-z]+", q.task.lower()))
         best = max(
             q.candidates,
             key=lambda c: (len(words & set(re.findall(r"[a-z]+", c.lower()))), c),
         )
-        return PlaceAnswer(place=best)
+        return answers.PlaceAnswer(place=best)
 
     # ------------------------------------------------------------------ dialogue (§4.3.2)
     @_answer.register
-    def _(self, q: DecideToTalk) -> TalkAnswer:
+    def _(self, q: questions.DecideToTalk) -> answers.TalkAnswer:
         if any(w in q.other_action.lower() for w in ("sleep", "talking")):
-            return TalkAnswer(talk=False, reason=f"{q.other_name} is busy")
+            return answers.TalkAnswer(talk=False, reason=f"{q.other_name} is busy")
         news = worth_telling(q.memories, q.other_name, q.persona_name)
         if news:
-            return TalkAnswer(talk=True, reason=f"I want to tell them: {gist(news[0].content)}"[:300])
+            return answers.TalkAnswer(talk=True, reason=f"I want to tell them: {gist(news[0].content)}"[:300])
         about = [m for m in q.memories if first_name(q.other_name) in m.content]
         # Nothing new to tell: an invitation is usually accepted, a stranger rarely addressed.
         chance = (0.7 if q.invited else 0.15) if (q.relationship or about) else (0.5 if q.invited else 0.05)
         talk = random.Random(q.seed).random() < chance
-        return TalkAnswer(talk=talk, reason="to say hello" if talk else "nothing new to say")
+        return answers.TalkAnswer(talk=talk, reason="to say hello" if talk else "nothing new to say")
 
     @_answer.register
-    def _(self, q: NextLine) -> LineAnswer:
+    def _(self, q: questions.NextLine) -> answers.LineAnswer:
         # Open with a greeting; then each turn passes on the best retrieved memory not yet told,
         # or reacts to the news just heard, or asks for news once, or says goodbye.
         rng = random.Random(q.seed)
@@ -207,26 +176,26 @@ class ScriptedBackend(ThinkingBackend):
             news = []
         turn = len(q.history)
         if turn == 0:
-            return LineAnswer(line=opening(first, q.listener_name, q.memories, rng)[:1000])
+            return answers.LineAnswer(line=opening(first, q.listener_name, q.memories, rng)[:1000])
         if turn + 1 < q.max_lines and news:
-            return LineAnswer(line=retell(news[0])[:1000], shared=[news[0].id])
+            return answers.LineAnswer(line=retell(news[0])[:1000], shared=[news[0].id])
         last = q.history[-1][1]
         if turn + 1 < q.max_lines and not small_talk(last, first_name(q.persona_name)):
-            return LineAnswer(line=reaction(first, last, rng)[:1000])
+            return answers.LineAnswer(line=reaction(first, last, rng)[:1000])
         if turn == 1:
             since = last_talk(q.listener_name, q.memories)
-            return LineAnswer(line=PROMPTS[rng.randrange(len(PROMPTS))].format(first=first, since=since))
-        return LineAnswer(line=closing(first, q.memories, rng)[:1000], end=True)
+            return answers.LineAnswer(line=PROMPTS[rng.randrange(len(PROMPTS))].format(first=first, since=since))
+        return answers.LineAnswer(line=closing(first, q.memories, rng)[:1000], end=True)
 
     @_answer.register
-    def _(self, q: SummariseConversation) -> SummaryAnswer:
+    def _(self, q: questions.SummariseConversation) -> answers.SummaryAnswer:
         told = [line for who, line in q.history if who == q.other_name and '"' in line]
         topic = f": {gist(told[0])}" if told else ""
-        return SummaryAnswer(summary=f"I talked with {q.other_name}{topic}"[:400])
+        return answers.SummaryAnswer(summary=f"I talked with {q.other_name}{topic}"[:400])
 
     # ------------------------------------------------------------------ reflection (§4.2)
     @_answer.register
-    def _(self, q: FocalPoints) -> FocalPointsAnswer:
+    def _(self, q: questions.FocalPoints) -> answers.FocalPointsAnswer:
         people = [n for n in q.people if n != q.persona_name]
         weight: dict[str, int] = {}
         topics: dict[str, int] = {}
@@ -241,10 +210,10 @@ class ScriptedBackend(ThinkingBackend):
                   for t in sorted(topics, key=lambda t: (-topics[t], t))[:2]]
         points += [f"How do I feel about {n}?" for n in sorted(weight, key=lambda n: (-weight[n], n))]
         points.append("What have I been spending my time on?")
-        return FocalPointsAnswer(questions=points[: q.n])
+        return answers.FocalPointsAnswer(questions=points[: q.n])
 
     @_answer.register
-    def _(self, q: Insights) -> InsightsAnswer:
+    def _(self, q: questions.Insights) -> answers.InsightsAnswer:
         subject = re.sub(r"^(What do I know about|How do I feel about|What have I been)\s*(the )?",
                          "", q.focal_point).rstrip("?") or "my days"
         ranked = sorted(q.memories, key=lambda m: (-m.importance, m.id))
@@ -256,15 +225,15 @@ class ScriptedBackend(ThinkingBackend):
         if not insights:  # fewer than two memories: nothing to conclude (reflection drops it)
             insights.append(dict(text=f"I know too little yet about {subject}."[:400],
                                  evidence=[m.id for m in ranked] or [0]))
-        return InsightsAnswer(insights=insights)
+        return answers.InsightsAnswer(insights=insights)
 
     @_answer.register
-    def _(self, q: AnswerInterview) -> InterviewAnswer:
+    def _(self, q: questions.AnswerInterview) -> answers.InterviewAnswer:
         # A question about the persona itself is answered from its own description: "I am
         # <name>." and the description's sentences holding the most of that facet's words.
         for pattern, marks in _SELF_FACETS:
             if pattern.search(q.question):
-                return InterviewAnswer(answer=" ".join([f"I am {q.persona_name}.",
+                return answers.InterviewAnswer(answer=" ".join([f"I am {q.persona_name}.",
                                                         *_self_sentences(q.persona_summary, marks)])[:1000])
         # Relevance: how many of the question's content words a retrieved memory holds; ties
         # keep retrieval order. No shared word: the persona does not know.
@@ -272,18 +241,18 @@ class ScriptedBackend(ThinkingBackend):
         scored = [(len(words & _content_words(m.content)), -i, m) for i, m in enumerate(q.memories)]
         best = max(scored, key=lambda s: s[:2], default=None)
         if best is None or best[0] == 0:
-            return InterviewAnswer(answer="No, I don't know anything about that.")
-        return InterviewAnswer(answer=f"Yes. {best[2].content}"[:1000])
+            return answers.InterviewAnswer(answer="No, I don't know anything about that.")
+        return answers.InterviewAnswer(answer=f"Yes. {best[2].content}"[:1000])
 
     # ------------------------------------------------------------------ procedures (docs/design, §2)
     @_answer.register
-    def _(self, q: GeneraliseProcedure) -> ProcedureAnswer:
+    def _(self, q: questions.GeneraliseProcedure) -> answers.ProcedureAnswer:
         values = dict(q.parameters)
         steps = [dict(description=generalise_text(s["description"], values),
                       object=generalise_text(s["object"], values), minutes=s["minutes"])
                  for s in q.steps]
         text = generalise_text(q.task, values)
-        return ProcedureAnswer(name=text, when=text, steps=steps)
+        return answers.ProcedureAnswer(name=text, when=text, steps=steps)
 
 
 #: Interview questions about the persona itself: (question pattern, words marking the sentences
