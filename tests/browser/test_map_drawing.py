@@ -81,9 +81,10 @@ def test_no_two_drawn_labels_overlap_at_1400x900(live_town, browser, artifacts, 
     page.screenshot(path=str(artifacts / f"labels-{folder.name}.png"))
     speaker = next(b["id"] for b in boxes if b["kind"] == "speech")
     page.select_option("#follow", speaker)
-    page.wait_for_timeout(500)
+    # the next drawing labels the followed persona's action (a fixed wait was too short under load)
+    page.wait_for_function(
+        "id => window.townMap.drawnLabels.some(b => b.kind === 'action' && b.id === id)", arg=speaker, timeout=15_000)
     boxes = page.evaluate("() => window.townMap.drawnLabels")
-    assert any(b["kind"] == "action" and b["id"] == speaker for b in boxes)
     assert _overlapping(boxes) == []
     page.screenshot(path=str(artifacts / f"labels-{folder.name}-follow.png"))
     assert errors == []
