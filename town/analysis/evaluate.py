@@ -28,7 +28,7 @@ from .diffusion import diffusion
 from .interview import Interviewer
 from .moments import moments, start_seq
 from .provenance import knowledge, load_memories
-from .relationships import density, holders
+from .relationships import acquainted, density, holders
 from .stats import cost
 
 if TYPE_CHECKING:
@@ -108,14 +108,15 @@ def evaluate(
     # can be acquainted (relationships.holders): the other pairs are not asked.
     held = holders(memories.values(), names, seeded_until)
     recall: dict[str, dict] = {p.name: {} for p in items}
-    know: dict[tuple[int, str, str], Any] = {}
+    know: dict[tuple[int, str, str], bool] = {}
     for i, m in enumerate(when):
         for a in personas:
             for p in items:
                 recall[p.name][(i, a)] = asker.ask(a, p.question, at=m.time, tick=m.tick, seq=m.seq)
             for b in personas:
                 if held.get((a, b), m.seq) < m.seq:
-                    know[(i, a, b)] = asker.ask(a, about[b], at=m.time, tick=m.tick, seq=m.seq)
+                    answer = asker.ask(a, about[b], at=m.time, tick=m.tick, seq=m.seq)
+                    know[(i, a, b)] = acquainted(answer, b, names[b], seeded_until)
     spent = cost(reader)
     report: dict[str, Any] = {
         "run": str(reader.path),
@@ -126,7 +127,7 @@ def evaluate(
         "answered_by": getattr(asker.backend, "name", type(asker.backend).__name__),
         "moments": [m.to_dict() for m in when],
         "diffusion": {},
-        "density": {**density(when, know, names, seeded_until),
+        "density": {**density(when, know, names),
                     "question": network.question, "paper": network.paper},
         "attendance": {},
         "cost": spent,

@@ -100,17 +100,18 @@ def holders(memories: Iterable[MemoryFact], names: dict[str, str], seeded_until:
     return first
 
 
-def density(moments_: list[Moment], answers: dict[tuple[int, str, str], InterviewResult],
-            names: dict[str, str], seeded_until: int) -> dict[str, Any]:
+def density(moments_: list[Moment], verdicts: dict[tuple[int, str, str], bool],
+            names: dict[str, str]) -> dict[str, Any]:
     """Relationship network density ``2|E| / (|V|(|V|-1))`` at the given moments (§7.1.2).
 
     Args:
         moments_: the moments asked at (:func:`moments`: the start, every 12 game hours, the end).
-        answers: (moment index, asked persona, other persona) -> the interview "Do you know
-            <other's name>?" of the asked persona then, for the pairs asked; a pair not asked
-            (screened out by :func:`holders`) is not acquainted.
+        verdicts: (moment index, asked persona, other persona) -> whether the asked persona's
+            interview "Do you know <other's name>?" then shows acquaintance (:func:`acquainted`),
+            for the pairs asked; a pair not asked (screened out by :func:`holders`) is not
+            acquainted. Verdicts rather than interviews: a 250-persona town asks tens of
+            thousands of pairs per moment.
         names: persona id -> full name.
-        seeded_until: :func:`start_seq` of the run.
 
     Returns:
         ``{"personas": N, "start", "end", "edges_start", "edges_end", "asked", "screened",
@@ -125,8 +126,8 @@ def density(moments_: list[Moment], answers: dict[tuple[int, str, str], Intervie
     pairs = n * (n - 1) // 2
     series, one_sided = [], []
     for i, m in enumerate(moments_):
-        asked = {(a, b): r for (j, a, b), r in answers.items() if j == i}
-        knows = {(a, b) for (a, b), r in asked.items() if acquainted(r, b, names[b], seeded_until)}
+        asked = {(a, b): known for (j, a, b), known in verdicts.items() if j == i}
+        knows = {pair for pair, known in asked.items() if known}
         edges = sorted([a, b] for a, b in knows if a < b and (b, a) in knows)
         one_sided = sorted([a, b] for a, b in knows if (b, a) not in knows)
         series.append({"hour": m.hour, "time": m.time.isoformat(sep=" "), "count": len(edges),
