@@ -17,6 +17,7 @@ interview's retrieval does not move any record's ``last_accessed``.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -125,7 +126,7 @@ class _Moment:
     seq: int
     stream: Any
     index: VectorIndex | None
-    records: dict[int, dict[str, Any]]
+    records: Mapping[int, dict[str, Any]]
     ages: dict[datetime, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
@@ -187,7 +188,7 @@ class Interviewer:
             if len(stream.ids):
                 index = VectorIndex(stream.embeddings.shape[1])
                 index.add(stream.embeddings, stream.ids)
-            records = {r["id"]: r for r in self.reader.memories(persona, as_of_seq=seq)}
+            records = self.reader.records_as_of(persona, seq)
             m = self._moment = _Moment(persona, seq, stream, index, records)
         return m
 
