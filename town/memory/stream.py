@@ -26,7 +26,15 @@ from town.memory.record import (
     format_time,
     parse_kind,
 )
-from town.memory.scoring import check_k, check_weights, normalise, rank
+from town.memory.scoring import (
+    BLOCK_ROWS,
+    HOURS,
+    IMPORTANCE_PART,
+    check_k,
+    check_weights,
+    normalise,
+    rank_block,
+)
 from town.memory.trace import RetrievalTrace, candidates_from
 from town.memory.vectors import VectorIndex
 
@@ -51,7 +59,9 @@ class MemoryStream:
         self._index = index
         self._records: dict[int, MemoryRecord] = {}
         self._columns = Columns()
-        self._importance_part: np.ndarray | None = None  # normalised importance, until a write
+        # rank_block's work block; its importance row holds until a write (importance never changes)
+        self._block = np.empty((BLOCK_ROWS, 0))
+        self._importance_ready = False
         self._access_log: list[dict[str, Any]] = []
         self._next_id = 0
 
@@ -127,8 +137,9 @@ class MemoryStream:
         ids = np.array([r.id for r in records], dtype=np.int64)
         stamps = [to_seconds(r.created) for r in records]
         self._index.add(vectors, ids)
-        self._columns.extend(ids, stamps, stamps, [r.importance for r in records])
-        self._importance_part = None
+        self._columns.extend(ids, stamps, stamps, [r.importance for r in records],
+                             [r.content for r in records])
+        self._importance_ready = False
         self._records.update((r.id, r) for r in records)
         self._next_id += len(records)
         return records
@@ -144,7 +155,7 @@ class MemoryStream:
         doomed = np.array(sorted(set(ids)), dtype=np.int64)
         self._index.remove(doomed)
         self._columns.keep(~np.isin(self._columns.ids, doomed))
-        self._importance_part = None
+        self._importance_ready = False
         for record_id in doomed:
             del self._records[int(record_id)]
 
@@ -225,37 +236,26 @@ class MemoryStream:
         relevance = self._index.relevance(query_embedding)
         cols = self._columns
         now_s = to_seconds(now)
-        ids, importance = cols.ids, cols.importance
-        if self._importance_part is None:
-            self._importance_part = normalise(importance)
-        ranking = rank(
-            hours=(now_s - cols.accessed) / 3600.0,
-            importance=importance,
-            relevance=relevance,
-            created=cols.created,
-            ids=ids,
-            weights=weights,
-            k=k,
-            importance_part=self._importance_part,
-        )
-        pos = ranking.positions
-        ids = ids[pos].tolist()
-        records = self._records
+        block = self._work_block()
+        hours = block[HOURS]
+        np.subtract(now_s, cols.accessed, out=hours)
+        hours /= 3600.0
+        ranking = rank_block(block, relevance=relevance, created=cols.created, ids=cols.ids,
+                             weights=weights, k=k)
+        pos, n_top = ranking.positions, ranking.n_top
+        ids, _, importance = cols.ints[:, pos].tolist()
         candidates = candidates_from(
-            ranking,
-            ids=ids,
-            contents=[records[i].content for i in ids],
-            importance=importance[pos].tolist(),
-            relevance=relevance[pos].tolist(),
+            ranking, ids=ids, contents=cols.contents[pos].tolist(), importance=importance
         )
-        top_ids = ids[: ranking.n_top]
-        cols.touch(pos[: ranking.n_top], now_s)
+        records = self._records
+        top_ids = ids[:n_top]
+        cols.touch(pos[:n_top], now_s)
         top = []
         for record_id in top_ids:
             records[record_id] = record = records[record_id].accessed(now)
             top.append(record)
         self._access_log.append({"tick": int(tick), "time": format_time(now), "ids": top_ids})
-        trace = RetrievalTrace(
+        trace = RetrievalTrace.of(
             persona=self.persona,
             tick=int(tick),
             game_time=now,
@@ -268,6 +268,18 @@ class MemoryStream:
             candidates=candidates,
         )
         return top, trace
+
+    def _work_block(self) -> np.ndarray:
+        """The ``(BLOCK_ROWS, n)`` work block for :func:`rank_block`, its importance row filled."""
+        cols = self._columns
+        if self._block.shape[1] < len(cols):
+            self._block = np.empty((BLOCK_ROWS, cols.capacity))
+            self._importance_ready = False
+        block = self._block[:, : len(cols)]
+        if not self._importance_ready:
+            block[IMPORTANCE_PART] = normalise(cols.importance)
+            self._importance_ready = True
+        return block
 
     def get_state(self, *, vectors: bool = True) -> dict[str, Any]:
         """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim.
@@ -325,7 +337,8 @@ class MemoryStream:
         rows = [records[i] for i in order.tolist()]
         stamps = [(to_seconds(r.created), to_seconds(r.last_accessed)) for r in rows]
         created, accessed = zip(*stamps) if stamps else ((), ())
-        self._columns.extend(order, created, accessed, [r.importance for r in rows])
+        self._columns.extend(order, created, accessed, [r.importance for r in rows],
+                             [r.content for r in rows])
         self._access_log = [
             {"tick": int(e["tick"]), "time": str(e["time"]), "ids": [int(i) for i in e["ids"]]}
             for e in state.get("access_log", ())

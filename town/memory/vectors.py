@@ -88,7 +88,9 @@ class VectorIndex:
         Raises:
             MemoryStreamError: when the query is not of dimension ``dim``.
         """
-        query = self.check(np.reshape(query, (1, -1)), 1, "the query")
+        if not (type(query) is np.ndarray and query.dtype == np.float32
+                and query.shape == (self.dim,) and query.flags.c_contiguous):  # else convert
+            query = self.check(np.reshape(query, (1, -1)), 1, "the query")
         n = self._flat.ntotal
         out = np.empty(n, np.float32)
         if n:
