@@ -28,7 +28,7 @@ from town.errors import MemoryStreamError
 
 __all__ = [
     "RECENCY_DECAY", "RUNNERS_UP", "BLOCK_ROWS", "HOURS", "RECENCY_PART", "IMPORTANCE_PART",
-    "RELEVANCE_PART", "RELEVANCE", "TOTAL", "Ranking", "rank", "rank_block", "normalise",
+    "RELEVANCE_PART", "RELEVANCE", "TOTAL", "RECENCY", "Ranking", "rank", "rank_block", "normalise",
     "check_weights", "check_k",
 ]
 
@@ -42,8 +42,9 @@ _least, _most = np.minimum.reduce, np.maximum.reduce
 
 
 #: Rows of the ``(BLOCK_ROWS, n) float64`` work block a ranking is computed in (:func:`rank_block`):
-#: hours since last access, the three normalised parts, the raw relevance and the total score.
-HOURS, RECENCY_PART, IMPORTANCE_PART, RELEVANCE_PART, RELEVANCE, TOTAL = range(6)
+#: hours since last access, the three normalised parts, the raw relevance and the total score;
+#: a :class:`Ranking`'s rows add the raw recency (:data:`RECENCY`), for its m records only.
+HOURS, RECENCY_PART, IMPORTANCE_PART, RELEVANCE_PART, RELEVANCE, TOTAL, RECENCY = range(7)
 BLOCK_ROWS = 6
 
 
@@ -57,8 +58,9 @@ class Ranking(NamedTuple):
         positions: ``(m,) int64`` indices into the arrays given to :func:`rank`.
         n_top: how many of them are the top k (``min(k, n)``); the rest are runners-up.
         weights: the (recency, importance, relevance) weights scored with.
-        rows: ``(BLOCK_ROWS, m) float64`` the work block's columns of the m records (rows
-            :data:`HOURS` ... :data:`TOTAL`); the properties below are views of it.
+        rows: ``(BLOCK_ROWS + 1, m) float64``: the work block's columns of the m records (rows
+            :data:`HOURS` ... :data:`TOTAL`) and their raw recency (:data:`RECENCY`); the
+            properties below are views of it.
     """
 
     positions: np.ndarray
@@ -74,7 +76,7 @@ class Ranking(NamedTuple):
     @property
     def recency(self) -> np.ndarray:
         """``(m,) float64`` raw recency ``0.995 ** hours``, in (0, 1]."""
-        return np.exp(_LN_DECAY * self.rows[HOURS])
+        return self.rows[RECENCY]
 
     @property
     def parts(self) -> np.ndarray:
@@ -134,7 +136,7 @@ def check_k(k: object) -> int:
     Raises:
         MemoryStreamError: naming ``k`` unless it is an int >= 1.
     """
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise MemoryStreamError(f"k: must be an int >= 1, got {k!r}")
     return int(k)
 
@@ -213,7 +215,8 @@ def rank_block(
     """
     n = block.shape[1]
     if n == 0:
-        return Ranking(positions=np.empty(0, np.int64), n_top=0, weights=weights, rows=block)
+        return Ranking(positions=np.empty(0, np.int64), n_top=0, weights=weights,
+                       rows=np.empty((BLOCK_ROWS + 1, 0)))
     hours = block[HOURS]
     low, high = _least(hours), _most(hours)
     if low < 0:  # a last access after now counts as now
@@ -238,7 +241,12 @@ def rank_block(
     # Best first: the last m of the ascending (score, created, id) order, reversed (ids are unique).
     order = np.lexsort((ids[cand], created[cand], score[cand]))[: -m - 1 : -1]
     pos = cand[order]
-    return Ranking(positions=pos, n_top=min(k, n), weights=weights, rows=block[:, pos])
+    rows = np.empty((BLOCK_ROWS + 1, len(pos)))
+    block.take(pos, axis=1, out=rows[:BLOCK_ROWS])
+    recency = rows[RECENCY]
+    np.multiply(rows[HOURS], _LN_DECAY, out=recency)
+    np.exp(recency, out=recency)  # 0.995 ** hours
+    return Ranking(positions=pos, n_top=min(k, n), weights=weights, rows=rows)
 
 
 def normalise(values: np.ndarray) -> np.ndarray:

@@ -59,10 +59,13 @@ class MemoryStream:
         self._index = index
         self._records: dict[int, MemoryRecord] = {}
         self._columns = Columns()
-        # rank_block's work block; its importance row holds until a write (importance never changes)
+        # rank_block's work block, and the view of its first n columns with the importance row
+        # filled, until a write (importance never changes)
         self._block = np.empty((BLOCK_ROWS, 0))
-        self._importance_ready = False
-        self._access_log: list[dict[str, Any]] = []
+        self._view: np.ndarray | None = None
+        # (tick, time, ids) per retrieval; the time is formatted when the log is read (a
+        # restored log keeps its text)
+        self._access_log: list[tuple[int, datetime | str, list[int]]] = []
         self._next_id = 0
 
     def __len__(self) -> int:
@@ -139,7 +142,7 @@ class MemoryStream:
         self._index.add(vectors, ids)
         self._columns.extend(ids, stamps, stamps, [r.importance for r in records],
                              [r.content for r in records])
-        self._importance_ready = False
+        self._view = None
         self._records.update((r.id, r) for r in records)
         self._next_id += len(records)
         return records
@@ -155,7 +158,7 @@ class MemoryStream:
         doomed = np.array(sorted(set(ids)), dtype=np.int64)
         self._index.remove(doomed)
         self._columns.keep(~np.isin(self._columns.ids, doomed))
-        self._importance_ready = False
+        self._view = None
         for record_id in doomed:
             del self._records[int(record_id)]
 
@@ -194,7 +197,10 @@ class MemoryStream:
 
         Replaying it over the records' ``created`` rebuilds ``last_accessed`` at any tick.
         """
-        return [dict(entry, ids=list(entry["ids"])) for entry in self._access_log]
+        return [
+            {"tick": tick, "time": time if isinstance(time, str) else format_time(time), "ids": list(ids)}
+            for tick, time, ids in self._access_log
+        ]
 
     def index_ids(self) -> np.ndarray:
         """``(n,) int64`` record ids in the FAISS index's storage order."""
@@ -250,11 +256,9 @@ class MemoryStream:
         records = self._records
         top_ids = ids[:n_top]
         cols.touch(pos[:n_top], now_s)
-        top = []
-        for record_id in top_ids:
-            records[record_id] = record = records[record_id].accessed(now)
-            top.append(record)
-        self._access_log.append({"tick": int(tick), "time": format_time(now), "ids": top_ids})
+        top = [records[i].accessed(now) for i in top_ids]
+        records.update(zip(top_ids, top))
+        self._access_log.append((int(tick), now, top_ids))
         trace = RetrievalTrace.of(
             persona=self.persona,
             tick=int(tick),
@@ -271,15 +275,13 @@ class MemoryStream:
 
     def _work_block(self) -> np.ndarray:
         """The ``(BLOCK_ROWS, n)`` work block for :func:`rank_block`, its importance row filled."""
-        cols = self._columns
-        if self._block.shape[1] < len(cols):
-            self._block = np.empty((BLOCK_ROWS, cols.capacity))
-            self._importance_ready = False
-        block = self._block[:, : len(cols)]
-        if not self._importance_ready:
-            block[IMPORTANCE_PART] = normalise(cols.importance)
-            self._importance_ready = True
-        return block
+        if self._view is None:  # the first retrieval after a write
+            cols = self._columns
+            if self._block.shape[1] < len(cols):
+                self._block = np.empty((BLOCK_ROWS, cols.capacity))
+            self._view = self._block[:, : len(cols)]
+            self._view[IMPORTANCE_PART] = normalise(cols.importance)
+        return self._view
 
     def get_state(self, *, vectors: bool = True) -> dict[str, Any]:
         """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim.
@@ -340,7 +342,6 @@ class MemoryStream:
         self._columns.extend(order, created, accessed, [r.importance for r in rows],
                              [r.content for r in rows])
         self._access_log = [
-            {"tick": int(e["tick"]), "time": str(e["time"]), "ids": [int(i) for i in e["ids"]]}
-            for e in state.get("access_log", ())
+            (int(e["tick"]), str(e["time"]), [int(i) for i in e["ids"]]) for e in state.get("access_log", ())
         ]
         self._next_id = int(state["next_id"])

@@ -184,7 +184,7 @@ def candidates_from(
 ) -> tuple[CandidateScore, ...]:
     """The trace rows of a :class:`~town.memory.scoring.Ranking`, best first.
 
-    The rows are built column by column (one ``tolist`` of the ranking's rows gives six
+    The rows are built column by column (one ``tolist`` of the ranking's rows gives seven
     columns), then each zipped row becomes a :class:`CandidateScore` by ``tuple.__new__`` (what
     ``_make`` does, in C): a retrieval builds k + 5 rows, and per-row Python work would cost as
     much as the scoring of a thousand records.
@@ -196,10 +196,10 @@ def candidates_from(
         importance: their raw importance 1-10.
     """
     m, n_top = len(ranking.positions), ranking.n_top
-    hours, *parts, relevance, total = ranking.rows.tolist()  # rows HOURS ... TOTAL
+    hours, *parts, relevance, total, recency = ranking.rows.tolist()  # rows HOURS ... RECENCY
     weighted = parts if ranking.weights == (1.0, 1.0, 1.0) else ranking.contributions.T.tolist()
     columns = (
-        range(1, m + 1), ids, contents, hours, ranking.recency.tolist(), importance, relevance,
+        range(1, m + 1), ids, contents, hours, recency, importance, relevance,
         *parts, *weighted, total, [True] * n_top + [False] * (m - n_top),
     )  # fmt: skip
     return tuple(map(tuple.__new__, repeat(CandidateScore, m), zip(*columns)))
