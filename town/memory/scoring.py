@@ -218,13 +218,14 @@ def rank_block(
         return Ranking(positions=np.empty(0, np.int64), n_top=0, weights=weights,
                        rows=np.empty((BLOCK_ROWS + 1, 0)))
     hours = block[HOURS]
-    low, high = _least(hours), _most(hours)
+    block[RELEVANCE] = relevance  # widened to float64 (exactly)
+    both = block[HOURS : RELEVANCE + 1 : RELEVANCE - HOURS]  # the two rows, bounded in one call each
+    (low, rel_low), (high, rel_high) = _least(both, axis=1).tolist(), _most(both, axis=1).tolist()
     if low < 0:  # a last access after now counts as now
         np.maximum(hours, 0.0, out=hours)
         low, high = _least(hours), _most(hours)
     _recency_part(hours, low, high, out=block[RECENCY_PART])
-    block[RELEVANCE] = relevance  # widened to float64 (exactly)
-    _minmax(block[RELEVANCE], out=block[RELEVANCE_PART])
+    _rescale(block[RELEVANCE], rel_low, rel_high, out=block[RELEVANCE_PART])
     # w * part is the part itself when w is 1 (the product is exact), so skip those products.
     w_rec, w_imp, w_rel = weights
     rec, imp, rel = block[RECENCY_PART], block[IMPORTANCE_PART], block[RELEVANCE_PART]
@@ -263,7 +264,11 @@ def _minmax(values: np.ndarray, *, out: np.ndarray) -> None:
     All get 0.5 when max == min. The bounds are float64 before subtracting, so float32
     relevances are widened (exactly) rather than subtracted in float32.
     """
-    low, high = np.float64(_least(values)), np.float64(_most(values))
+    _rescale(values, np.float64(_least(values)), np.float64(_most(values)), out=out)
+
+
+def _rescale(values: np.ndarray, low: float, high: float, *, out: np.ndarray) -> None:
+    """Write ``(values - low) / (high - low)`` into ``out`` (float64); 0.5 for all when equal."""
     if high == low:
         out.fill(0.5)
         return
