@@ -27,8 +27,9 @@ class Columns:
 
     Row i describes the record at position i of the FAISS index (``IndexIDMap2.id_map[i]``).
     Ids, creation stamps and importance are the rows of one ``(3, n) int64`` block
-    (:attr:`ints`), so that a retrieval reads all three for its top records in one gather; the
-    contents sit in an object array, so that it reads its sentences without a lookup by id.
+    (:attr:`ints`), so that a retrieval reads its candidates' tie keys (ids, creation) in one
+    gather and its top records' ids and importance in another; the contents sit in an object
+    array, so that it reads their sentences without a lookup by id.
 
     Args:
         capacity: rows preallocated (doubles when full).

@@ -177,16 +177,15 @@ def rank(
     block = np.empty((BLOCK_ROWS, n))
     block[HOURS] = hours
     block[IMPORTANCE_PART] = normalise(np.asarray(importance))
-    return rank_block(block, relevance=np.asarray(relevance), created=np.asarray(created),
-                      ids=np.asarray(ids), weights=w, k=k)
+    keys = np.array([ids, created])  # one dtype: float64 when created is (ids are exact in it)
+    return rank_block(block, relevance=np.asarray(relevance), keys=keys, weights=w, k=k)
 
 
 def rank_block(
     block: np.ndarray,
     *,
     relevance: np.ndarray,
-    created: np.ndarray,
-    ids: np.ndarray,
+    keys: np.ndarray,
     weights: tuple[float, float, float],
     k: int,
 ) -> Ranking:
@@ -205,8 +204,8 @@ def rank_block(
             :data:`IMPORTANCE_PART` (:func:`normalise` of the importance) filled; the other
             rows are overwritten.
         relevance: ``(n,)`` cosine similarity of query and record.
-        created: ``(n,)`` any key increasing with the creation time.
-        ids: ``(n,)`` record ids.
+        keys: ``(2, n)`` rows: record ids, then any key increasing with the creation time
+            (one array, so that the candidates' keys are read in one gather).
         weights: (recency, importance, relevance) from :func:`check_weights`.
         k: from :func:`check_k`.
 
@@ -240,7 +239,8 @@ def rank_block(
     else:
         cand = np.arange(n)
     # Best first: the last m of the ascending (score, created, id) order, reversed (ids are unique).
-    order = np.lexsort((ids[cand], created[cand], score[cand]))[: -m - 1 : -1]
+    ids, created = keys[:, cand]
+    order = np.lexsort((ids, created, score[cand]))[: -m - 1 : -1]
     pos = cand[order]
     rows = np.empty((BLOCK_ROWS + 1, len(pos)))
     block.take(pos, axis=1, out=rows[:BLOCK_ROWS])

@@ -246,10 +246,9 @@ class MemoryStream:
         hours = block[HOURS]
         np.subtract(now_s, cols.accessed, out=hours)
         hours /= 3600.0
-        ranking = rank_block(block, relevance=relevance, created=cols.created, ids=cols.ids,
-                             weights=weights, k=k)
+        ranking = rank_block(block, relevance=relevance, keys=cols.ints[:2], weights=weights, k=k)
         pos, n_top = ranking.positions, ranking.n_top
-        ids, _, importance = cols.ints[:, pos].tolist()
+        ids, importance = cols.ints[::2, pos].tolist()
         candidates = candidates_from(
             ranking, ids=ids, contents=cols.contents[pos].tolist(), importance=importance
         )
