@@ -1,7 +1,7 @@
 """One entry of a persona's memory stream (Park et al. 2023 §4.1).
 
-A :class:`MemoryRecord` is a frozen value; the stream replaces it (``dataclasses.replace``) when
-a retrieval moves its ``last_accessed``. Its embedding is not part of the record: vectors live
+A :class:`MemoryRecord` is a frozen value; the stream replaces it (:meth:`MemoryRecord.accessed`)
+when a retrieval moves its ``last_accessed``. Its embedding is not part of the record: vectors live
 only in the stream's FAISS index (see :class:`town.memory.stream.MemoryStream`).
 """
 

@@ -55,7 +55,7 @@ class Ranking(NamedTuple):
     dataclass's ``__init__`` (``object.__setattr__`` per field) costs three times as much.
 
     Attributes:
-        positions: ``(m,) int64`` indices into the arrays given to :func:`rank`.
+        positions: ``(m,) int64`` indices into the arrays given to :func:`rank` (columns of the block).
         n_top: how many of them are the top k (``min(k, n)``); the rest are runners-up.
         weights: the (recency, importance, relevance) weights scored with.
         rows: ``(BLOCK_ROWS + 1, m) float64``: the work block's columns of the m records (rows

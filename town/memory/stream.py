@@ -4,7 +4,7 @@ Park et al. 2023 §4.1 retrieval, as fixed in docs/design, §1: every record is 
 "over-fetch by vector, then re-rank"), so the result equals a brute-force scan. Vectors live
 only in the persona's FAISS index (:class:`~town.memory.vectors.VectorIndex`), which also
 computes every relevance; the numbers per record sit in :class:`~town.memory.columns.Columns`
-aligned with the index's storage order; :func:`~town.memory.scoring.rank` scores them.
+aligned with the index's storage order; :func:`~town.memory.scoring.rank_block` scores them.
 """
 
 from __future__ import annotations
