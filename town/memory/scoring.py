@@ -28,7 +28,7 @@ from town.errors import MemoryStreamError
 
 __all__ = [
     "RECENCY_DECAY", "RUNNERS_UP", "BLOCK_ROWS", "HOURS", "RECENCY_PART", "IMPORTANCE_PART",
-    "RELEVANCE_PART", "RELEVANCE", "TOTAL", "RECENCY", "Ranking", "rank", "rank_block", "normalise",
+    "RELEVANCE_PART", "RELEVANCE", "TOTAL", "RECENCY", "Ranking", "WorkBlock", "rank", "rank_block", "normalise",
     "check_weights", "check_k",
 ]
 
@@ -97,6 +97,29 @@ class Ranking(NamedTuple):
     def total(self) -> np.ndarray:
         """``(m,) float64`` score, the row sums of ``contributions``."""
         return self.rows[TOTAL]
+
+
+class WorkBlock:
+    """A ``(BLOCK_ROWS, n) float64`` work block for :func:`rank_block`, and views of its rows.
+
+    The views are made once, since making one costs about as much as a small ufunc call and a
+    ranking reads eight; the stream keeps its block (and the importance row) until a write.
+
+    Attributes:
+        array: the block.
+        hours, recency_part, importance_part, relevance_part, relevance, total: its rows
+            :data:`HOURS` ... :data:`TOTAL`.
+        bounded: rows :data:`HOURS` and :data:`RELEVANCE` as one ``(2, n)`` view.
+    """
+
+    __slots__ = ("array", "hours", "recency_part", "importance_part", "relevance_part",
+                 "relevance", "total", "bounded")
+
+    def __init__(self, array: np.ndarray):
+        self.array = array
+        (self.hours, self.recency_part, self.importance_part, self.relevance_part, self.relevance,
+         self.total) = array
+        self.bounded = array[HOURS : RELEVANCE + 1 : RELEVANCE - HOURS]
 
 
 #: Largest weight accepted: larger ones only overflow the weighted sum (each part is in [0, 1]).
@@ -174,15 +197,15 @@ def rank(
     n = len(hours)
     if not len(importance) == len(relevance) == len(created) == len(ids) == n:
         raise MemoryStreamError("rank: hours, importance, relevance, created and ids differ in length")
-    block = np.empty((BLOCK_ROWS, n))
-    block[HOURS] = hours
-    block[IMPORTANCE_PART] = normalise(np.asarray(importance))
+    work = WorkBlock(np.empty((BLOCK_ROWS, n)))
+    work.hours[...] = hours
+    work.importance_part[...] = normalise(np.asarray(importance))
     keys = np.array([ids, created])  # one dtype: float64 when created is (ids are exact in it)
-    return rank_block(block, relevance=np.asarray(relevance), keys=keys, weights=w, k=k)
+    return rank_block(work, relevance=np.asarray(relevance), keys=keys, weights=w, k=k)
 
 
 def rank_block(
-    block: np.ndarray,
+    work: WorkBlock,
     *,
     relevance: np.ndarray,
     keys: np.ndarray,
@@ -199,10 +222,9 @@ def rank_block(
     skips its product, which would be exact), and one gather reads the best ``m`` columns.
 
     Args:
-        block: ``(BLOCK_ROWS, n) float64`` with row :data:`HOURS` (game hours since last
-            access; negative ones are clamped to 0 here, in place) and row
-            :data:`IMPORTANCE_PART` (:func:`normalise` of the importance) filled; the other
-            rows are overwritten.
+        work: the block, with its rows ``hours`` (game hours since last access; negative ones
+            are clamped to 0 here, in place) and ``importance_part`` (:func:`normalise` of the
+            importance) filled; the other rows are overwritten.
         relevance: ``(n,)`` cosine similarity of query and record.
         keys: ``(2, n)`` rows: record ids, then any key increasing with the creation time
             (one array, so that the candidates' keys are read in one gather).
@@ -212,23 +234,23 @@ def rank_block(
     Returns:
         The :class:`Ranking` of the best ``min(n, k + RUNNERS_UP)`` records.
     """
+    block, hours = work.array, work.hours
     n = block.shape[1]
     if n == 0:
         return Ranking(positions=np.empty(0, np.int64), n_top=0, weights=weights,
                        rows=np.empty((BLOCK_ROWS + 1, 0)))
-    hours = block[HOURS]
-    block[RELEVANCE] = relevance  # widened to float64 (exactly)
-    both = block[HOURS : RELEVANCE + 1 : RELEVANCE - HOURS]  # the two rows, bounded in one call each
-    (low, rel_low), (high, rel_high) = _least(both, axis=1).tolist(), _most(both, axis=1).tolist()
+    work.relevance[...] = relevance  # widened to float64 (exactly)
+    bounded = work.bounded  # both rows bounded in one call each
+    (low, rel_low), (high, rel_high) = _least(bounded, axis=1).tolist(), _most(bounded, axis=1).tolist()
     if low < 0:  # a last access after now counts as now
         np.maximum(hours, 0.0, out=hours)
         low, high = _least(hours), _most(hours)
-    _recency_part(hours, low, high, out=block[RECENCY_PART])
-    _rescale(block[RELEVANCE], rel_low, rel_high, out=block[RELEVANCE_PART])
+    _recency_part(hours, low, high, out=work.recency_part)
+    _rescale(work.relevance, rel_low, rel_high, out=work.relevance_part)
     # w * part is the part itself when w is 1 (the product is exact), so skip those products.
     w_rec, w_imp, w_rel = weights
-    rec, imp, rel = block[RECENCY_PART], block[IMPORTANCE_PART], block[RELEVANCE_PART]
-    score = block[TOTAL]
+    rec, imp, rel = work.recency_part, work.importance_part, work.relevance_part
+    score = work.total
     np.add(rec if w_rec == 1.0 else rec * w_rec, imp if w_imp == 1.0 else imp * w_imp, out=score)
     score += rel if w_rel == 1.0 else rel * w_rel
     m = min(n, k + RUNNERS_UP)

@@ -26,15 +26,7 @@ from town.memory.record import (
     format_time,
     parse_kind,
 )
-from town.memory.scoring import (
-    BLOCK_ROWS,
-    HOURS,
-    IMPORTANCE_PART,
-    check_k,
-    check_weights,
-    normalise,
-    rank_block,
-)
+from town.memory.scoring import BLOCK_ROWS, WorkBlock, check_k, check_weights, normalise, rank_block
 from town.memory.trace import RetrievalTrace, candidates_from
 from town.memory.vectors import VectorIndex
 
@@ -59,10 +51,10 @@ class MemoryStream:
         self._index = index
         self._records: dict[int, MemoryRecord] = {}
         self._columns = Columns()
-        # rank_block's work block, and the view of its first n columns with the importance row
-        # filled, until a write (importance never changes)
+        # rank_block's work block, and its first n columns with the importance row filled,
+        # until a write (importance never changes)
         self._block = np.empty((BLOCK_ROWS, 0))
-        self._view: np.ndarray | None = None
+        self._view: WorkBlock | None = None
         # (tick, time, ids) per retrieval; the time is formatted when the log is read (a
         # restored log keeps its text)
         self._access_log: list[tuple[int, datetime | str, list[int]]] = []
@@ -242,11 +234,11 @@ class MemoryStream:
         relevance = self._index.relevance(query_embedding)
         cols = self._columns
         now_s = to_seconds(now)
-        block = self._work_block()
-        hours = block[HOURS]
+        work = self._work_block()
+        hours = work.hours
         np.subtract(now_s, cols.accessed, out=hours)
         hours /= 3600.0
-        ranking = rank_block(block, relevance=relevance, keys=cols.ints[:2], weights=weights, k=k)
+        ranking = rank_block(work, relevance=relevance, keys=cols.ints[:2], weights=weights, k=k)
         pos, n_top = ranking.positions, ranking.n_top
         ids, importance = cols.ints[::2, pos].tolist()
         candidates = candidates_from(
@@ -272,14 +264,14 @@ class MemoryStream:
         )
         return top, trace
 
-    def _work_block(self) -> np.ndarray:
+    def _work_block(self) -> WorkBlock:
         """The ``(BLOCK_ROWS, n)`` work block for :func:`rank_block`, its importance row filled."""
         if self._view is None:  # the first retrieval after a write
             cols = self._columns
             if self._block.shape[1] < len(cols):
                 self._block = np.empty((BLOCK_ROWS, cols.capacity))
-            self._view = self._block[:, : len(cols)]
-            self._view[IMPORTANCE_PART] = normalise(cols.importance)
+            self._view = WorkBlock(self._block[:, : len(cols)])
+            self._view.importance_part[...] = normalise(cols.importance)
         return self._view
 
     def get_state(self, *, vectors: bool = True) -> dict[str, Any]:
