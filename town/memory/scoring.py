@@ -89,11 +89,6 @@ class Ranking(NamedTuple):
         return self.parts if self.weights == (1.0, 1.0, 1.0) else self.parts * self.weights
 
     @property
-    def relevance(self) -> np.ndarray:
-        """``(m,) float64`` raw relevance (cosine), as given."""
-        return self.rows[RELEVANCE]
-
-    @property
     def total(self) -> np.ndarray:
         """``(m,) float64`` score, the row sums of ``contributions``."""
         return self.rows[TOTAL]
