@@ -100,21 +100,27 @@ class WorkBlock:
     The views are made once, since making one costs about as much as a small ufunc call and a
     ranking reads eight; the stream keeps its block (and the importance row) until a write.
 
+    Args:
+        parent: a C-contiguous ``(BLOCK_ROWS, capacity)`` float64 array, ``capacity >= n``.
+        n: records; the block is the parent's first n columns.
+
     Attributes:
-        array: the block.
-        hours, recency_part, importance_part, relevance_part, relevance, total: its rows
-            :data:`HOURS` ... :data:`TOTAL`.
+        parent, n: as given. The best columns are read from the parent: ``take`` from the
+            n-column view (not contiguous when n < capacity) first copies the whole block.
+        hours, recency_part, importance_part, relevance_part, relevance, total: the block's
+            rows :data:`HOURS` ... :data:`TOTAL`.
         bounded: rows :data:`HOURS` and :data:`RELEVANCE` as one ``(2, n)`` view.
     """
 
-    __slots__ = ("array", "hours", "recency_part", "importance_part", "relevance_part",
+    __slots__ = ("parent", "n", "hours", "recency_part", "importance_part", "relevance_part",
                  "relevance", "total", "bounded")
 
-    def __init__(self, array: np.ndarray):
-        self.array = array
+    def __init__(self, parent: np.ndarray, n: int):
+        self.parent, self.n = parent, n
+        block = parent[:, :n]
         (self.hours, self.recency_part, self.importance_part, self.relevance_part, self.relevance,
-         self.total) = array
-        self.bounded = array[HOURS : RELEVANCE + 1 : RELEVANCE - HOURS]
+         self.total) = block
+        self.bounded = block[HOURS : RELEVANCE + 1 : RELEVANCE - HOURS]
 
 
 #: Largest weight accepted: larger ones only overflow the weighted sum (each part is in [0, 1]).
@@ -192,7 +198,7 @@ def rank(
     n = len(hours)
     if not len(importance) == len(relevance) == len(created) == len(ids) == n:
         raise MemoryStreamError("rank: hours, importance, relevance, created and ids differ in length")
-    work = WorkBlock(np.empty((BLOCK_ROWS, n)))
+    work = WorkBlock(np.empty((BLOCK_ROWS, n)), n)
     work.hours[...] = hours
     work.importance_part[...] = normalise(np.asarray(importance))
     keys = np.array([ids, created])  # one dtype: float64 when created is (ids are exact in it)
@@ -229,8 +235,7 @@ def rank_block(
     Returns:
         The :class:`Ranking` of the best ``min(n, k + RUNNERS_UP)`` records.
     """
-    block, hours = work.array, work.hours
-    n = block.shape[1]
+    n, hours = work.n, work.hours
     if n == 0:
         return Ranking(positions=np.empty(0, np.int64), n_top=0, weights=weights,
                        rows=np.empty((BLOCK_ROWS + 1, 0)))
@@ -260,7 +265,7 @@ def rank_block(
     order = np.lexsort((ids, created, score[cand]))[: -m - 1 : -1]
     pos = cand[order]
     rows = np.empty((BLOCK_ROWS + 1, len(pos)))
-    block.take(pos, axis=1, out=rows[:BLOCK_ROWS])
+    work.parent.take(pos, axis=1, out=rows[:BLOCK_ROWS])
     recency = rows[RECENCY]
     np.multiply(rows[HOURS], _LN_DECAY, out=recency)
     np.exp(recency, out=recency)  # 0.995 ** hours

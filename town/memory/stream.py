@@ -270,7 +270,7 @@ class MemoryStream:
             cols = self._columns
             if self._block.shape[1] < len(cols):
                 self._block = np.empty((BLOCK_ROWS, cols.capacity))
-            self._view = WorkBlock(self._block[:, : len(cols)])
+            self._view = WorkBlock(self._block, len(cols))
             self._view.importance_part[...] = normalise(cols.importance)
         return self._view
 
