@@ -264,6 +264,34 @@ def test_importance_part_follows_every_write(hashing_embedder):
     assert importance_part_of_the_4() == 0.0
 
 
+def test_trace_rows_are_the_records_own_after_growth_removals_and_a_restore(hashing_embedder):
+    """150 records (the stream's columns grow twice past their first 64 rows), every seventh
+    removed, then saved and restored: in both streams each candidate's sentence and importance
+    are its record's, and the ranking matches the brute force over the records."""
+    stream = MemoryStream("eddy", hashing_embedder)
+    for batch in range(3):
+        stream.add_many([
+            dict(kind="observation", content=f"Eddy composed piece number {i}",
+                 created=T0 + timedelta(minutes=i), importance=1 + i % 10)
+            for i in range(50 * batch, 50 * batch + 50)
+        ])
+    stream.remove(list(range(3, 150, 7)))
+    restored = MemoryStream("eddy", HashingEmbedder(dim=64))
+    restored.set_state(json.loads(json.dumps(stream.get_state())))
+    now = T0 + timedelta(hours=5)
+    for s in (stream, restored):
+        records = s.records()
+        by_id = {r.id: r for r in records}
+        q = hashing_embedder.embed(["piece number 40"])[0].astype(np.float64)
+        scores, ranked = brute_force(records, {i: s.vector(i) for i in by_id}, q, now, (1, 1, 1))
+        got, trace = s.retrieve("piece number 40", now=now, k=40, purpose="t")
+        assert len(trace.candidates) == 45
+        for c in trace.candidates:
+            assert (c.content, c.importance) == (by_id[c.id].content, by_id[c.id].importance)
+        assert_matches_brute_force([r.id for r in got], [c.total for c in trace.candidates],
+                                   scores, ranked, 40)
+
+
 def test_remove_keeps_ids_and_faiss_positions_aligned(hashing_embedder):
     """After removing records the others keep their ids and vectors, and retrieval skips them."""
     stream = MemoryStream("sam", hashing_embedder)

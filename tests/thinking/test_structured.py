@@ -184,3 +184,13 @@ def test_a_day_plan_adds_blocks_only_at_times_its_memories_state():
     for changes in ("add", "drop"):
         assert untimed["properties"][changes]["maxItems"] == 0
     assert parse_answer(plan, '{"add": [], "drop": []}').day(plan.routine) == list(plan.routine)
+
+
+def test_an_actions_minutes_are_the_step_lengths_that_fit():
+    """Worked by hand from STEP_MINUTES (5, 10, 15, 20, 30, 45, 60): 12 minutes allow 5 and 10;
+    a 3-minute chunk allows only 3; 90 allow all seven."""
+    from town.thinking.schema import step_minutes
+
+    assert step_minutes(12) == [5, 10]
+    assert step_minutes(3) == [3]
+    assert step_minutes(90) == [5, 10, 15, 20, 30, 45, 60]

@@ -1,7 +1,7 @@
 """One entry of a persona's memory stream (Park et al. 2023 §4.1).
 
-A :class:`MemoryRecord` is a frozen value; the stream replaces it (``dataclasses.replace``) when
-a retrieval moves its ``last_accessed``. Its embedding is not part of the record: vectors live
+A :class:`MemoryRecord` is a frozen value; the stream replaces it (:meth:`MemoryRecord.accessed`)
+when a retrieval moves its ``last_accessed``. Its embedding is not part of the record: vectors live
 only in the stream's FAISS index (see :class:`town.memory.stream.MemoryStream`).
 """
 
@@ -130,10 +130,10 @@ class MemoryRecord:
         Skips re-validating the other fields, which were checked when the record was made: a
         retrieval touches k records, and ``dataclasses.replace`` would re-run ``__post_init__``.
         """
-        copy = object.__new__(MemoryRecord)
-        fields = copy.__dict__
-        fields.update(self.__dict__)
+        fields = self.__dict__.copy()  # one copy of the compact dict, no re-hashing
         fields["last_accessed"] = now
+        copy = object.__new__(MemoryRecord)
+        object.__setattr__(copy, "__dict__", fields)
         return copy
 
     def to_dict(self) -> dict[str, Any]:

@@ -4,7 +4,7 @@ Park et al. 2023 §4.1 retrieval, as fixed in docs/design, §1: every record is 
 "over-fetch by vector, then re-rank"), so the result equals a brute-force scan. Vectors live
 only in the persona's FAISS index (:class:`~town.memory.vectors.VectorIndex`), which also
 computes every relevance; the numbers per record sit in :class:`~town.memory.columns.Columns`
-aligned with the index's storage order; :func:`~town.memory.scoring.rank` scores them.
+aligned with the index's storage order; :func:`~town.memory.scoring.rank_block` scores them.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from town.memory.record import (
     format_time,
     parse_kind,
 )
-from town.memory.scoring import check_k, check_weights, normalise, rank
+from town.memory.scoring import BLOCK_ROWS, WorkBlock, check_k, check_weights, normalise, rank_block
 from town.memory.trace import RetrievalTrace, candidates_from
 from town.memory.vectors import VectorIndex
 
@@ -51,8 +51,13 @@ class MemoryStream:
         self._index = index
         self._records: dict[int, MemoryRecord] = {}
         self._columns = Columns()
-        self._importance_part: np.ndarray | None = None  # normalised importance, until a write
-        self._access_log: list[dict[str, Any]] = []
+        # rank_block's work block, and its first n columns with the importance row filled,
+        # until a write (importance never changes)
+        self._block = np.empty((BLOCK_ROWS, 0))
+        self._view: WorkBlock | None = None
+        # (tick, time, ids) per retrieval; the time is formatted when the log is read (a
+        # restored log keeps its text)
+        self._access_log: list[tuple[int, datetime | str, list[int]]] = []
         self._next_id = 0
 
     def __len__(self) -> int:
@@ -127,8 +132,9 @@ class MemoryStream:
         ids = np.array([r.id for r in records], dtype=np.int64)
         stamps = [to_seconds(r.created) for r in records]
         self._index.add(vectors, ids)
-        self._columns.extend(ids, stamps, stamps, [r.importance for r in records])
-        self._importance_part = None
+        self._columns.extend(ids, stamps, stamps, [r.importance for r in records],
+                             [r.content for r in records])
+        self._view = None
         self._records.update((r.id, r) for r in records)
         self._next_id += len(records)
         return records
@@ -144,7 +150,7 @@ class MemoryStream:
         doomed = np.array(sorted(set(ids)), dtype=np.int64)
         self._index.remove(doomed)
         self._columns.keep(~np.isin(self._columns.ids, doomed))
-        self._importance_part = None
+        self._view = None
         for record_id in doomed:
             del self._records[int(record_id)]
 
@@ -183,7 +189,10 @@ class MemoryStream:
 
         Replaying it over the records' ``created`` rebuilds ``last_accessed`` at any tick.
         """
-        return [dict(entry, ids=list(entry["ids"])) for entry in self._access_log]
+        return [
+            {"tick": tick, "time": time if isinstance(time, str) else format_time(time), "ids": list(ids)}
+            for tick, time, ids in self._access_log
+        ]
 
     def index_ids(self) -> np.ndarray:
         """``(n,) int64`` record ids in the FAISS index's storage order."""
@@ -225,37 +234,23 @@ class MemoryStream:
         relevance = self._index.relevance(query_embedding)
         cols = self._columns
         now_s = to_seconds(now)
-        ids, importance = cols.ids, cols.importance
-        if self._importance_part is None:
-            self._importance_part = normalise(importance)
-        ranking = rank(
-            hours=(now_s - cols.accessed) / 3600.0,
-            importance=importance,
-            relevance=relevance,
-            created=cols.created,
-            ids=ids,
-            weights=weights,
-            k=k,
-            importance_part=self._importance_part,
-        )
-        pos = ranking.positions
-        ids = ids[pos].tolist()
-        records = self._records
+        work = self._work_block()
+        hours = work.hours
+        np.subtract(now_s, cols.accessed, out=hours)
+        hours /= 3600.0
+        ranking = rank_block(work, relevance=relevance, keys=cols.ints[:2], weights=weights, k=k)
+        pos, n_top = ranking.positions, ranking.n_top
+        ids, importance = cols.ints[::2, pos].tolist()
         candidates = candidates_from(
-            ranking,
-            ids=ids,
-            contents=[records[i].content for i in ids],
-            importance=importance[pos].tolist(),
-            relevance=relevance[pos].tolist(),
+            ranking, ids=ids, contents=cols.contents[pos].tolist(), importance=importance
         )
-        top_ids = ids[: ranking.n_top]
-        cols.touch(pos[: ranking.n_top], now_s)
-        top = []
-        for record_id in top_ids:
-            records[record_id] = record = records[record_id].accessed(now)
-            top.append(record)
-        self._access_log.append({"tick": int(tick), "time": format_time(now), "ids": top_ids})
-        trace = RetrievalTrace(
+        records = self._records
+        top_ids = ids[:n_top]
+        cols.touch(pos[:n_top], now_s)
+        top = [records[i].accessed(now) for i in top_ids]
+        records.update(zip(top_ids, top))
+        self._access_log.append((int(tick), now, top_ids))
+        trace = RetrievalTrace.of(
             persona=self.persona,
             tick=int(tick),
             game_time=now,
@@ -268,6 +263,16 @@ class MemoryStream:
             candidates=candidates,
         )
         return top, trace
+
+    def _work_block(self) -> WorkBlock:
+        """The ``(BLOCK_ROWS, n)`` work block for :func:`rank_block`, its importance row filled."""
+        if self._view is None:  # the first retrieval after a write
+            cols = self._columns
+            if self._block.shape[1] < len(cols):
+                self._block = np.empty((BLOCK_ROWS, cols.capacity))
+            self._view = WorkBlock(self._block, len(cols))
+            self._view.importance_part[...] = normalise(cols.importance)
+        return self._view
 
     def get_state(self, *, vectors: bool = True) -> dict[str, Any]:
         """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim.
@@ -325,9 +330,9 @@ class MemoryStream:
         rows = [records[i] for i in order.tolist()]
         stamps = [(to_seconds(r.created), to_seconds(r.last_accessed)) for r in rows]
         created, accessed = zip(*stamps) if stamps else ((), ())
-        self._columns.extend(order, created, accessed, [r.importance for r in rows])
+        self._columns.extend(order, created, accessed, [r.importance for r in rows],
+                             [r.content for r in rows])
         self._access_log = [
-            {"tick": int(e["tick"]), "time": str(e["time"]), "ids": [int(i) for i in e["ids"]]}
-            for e in state.get("access_log", ())
+            (int(e["tick"]), str(e["time"]), [int(i) for i in e["ids"]]) for e in state.get("access_log", ())
         ]
         self._next_id = int(state["next_id"])

@@ -104,6 +104,17 @@ class RetrievalTrace:
     query_embedding: np.ndarray
     candidates: tuple[CandidateScore, ...]
 
+    @classmethod
+    def of(cls, **fields: Any) -> RetrievalTrace:
+        """The trace with these attributes (every one of them, by name), made without ``__init__``.
+
+        A frozen dataclass's ``__init__`` sets its ten fields one ``object.__setattr__`` at a
+        time, three times the cost of handing it the keyword dict; every retrieval makes a trace.
+        """
+        trace = object.__new__(cls)
+        object.__setattr__(trace, "__dict__", fields)
+        return trace
+
     @property
     def returned_ids(self) -> list[int]:
         """Ids of the top k records, best first."""
@@ -170,26 +181,25 @@ def candidates_from(
     ids: list[int],
     contents: list[str],
     importance: list[int],
-    relevance: list[float],
 ) -> tuple[CandidateScore, ...]:
     """The trace rows of a :class:`~town.memory.scoring.Ranking`, best first.
 
-    The rows are built column by column (one ``tolist`` per column of the ranking), then each
-    zipped row becomes a :class:`CandidateScore` by ``tuple.__new__`` (what ``_make`` does, in C):
-    a retrieval builds k + 5 rows, and per-row Python work would cost as much as the scoring of
-    a thousand records.
+    The rows are built column by column (one ``tolist`` of the ranking's rows gives seven
+    columns), then each zipped row becomes a :class:`CandidateScore` by ``tuple.__new__`` (what
+    ``_make`` does, in C): a retrieval builds k + 5 rows, and per-row Python work would cost as
+    much as the scoring of a thousand records.
 
     Args:
         ranking: the ranking of m records.
         ids: the m ranked records' ids, in ranking order (as the lists below).
         contents: their sentences.
         importance: their raw importance 1-10.
-        relevance: their raw relevance (cosine).
     """
     m, n_top = len(ranking.positions), ranking.n_top
+    hours, *parts, relevance, total, recency = ranking.rows.tolist()  # rows HOURS ... RECENCY
+    weighted = parts if ranking.weights == (1.0, 1.0, 1.0) else ranking.contributions.T.tolist()
     columns = (
-        range(1, m + 1), ids, contents, ranking.hours.tolist(), ranking.recency.tolist(),
-        importance, relevance, *ranking.parts.T.tolist(), *ranking.contributions.T.tolist(),
-        ranking.total.tolist(), [True] * n_top + [False] * (m - n_top),
+        range(1, m + 1), ids, contents, hours, recency, importance, relevance,
+        *parts, *weighted, total, [True] * n_top + [False] * (m - n_top),
     )  # fmt: skip
     return tuple(map(tuple.__new__, repeat(CandidateScore, m), zip(*columns)))

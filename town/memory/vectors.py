@@ -35,9 +35,10 @@ class VectorIndex:
         self.dim = int(dim)
         self._index = index if index is not None else faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
         self._flat = cast(faiss.IndexFlat, faiss.downcast_index(self._index.index))  # owned by self._index
-        # the flat index's storage pointer (a SWIG float*, though the stubs say an array), until
-        # the next add or remove
+        # the flat index's storage pointer (a SWIG float*, though the stubs say an array) and its
+        # row count (a SWIG property read costs about a microsecond), until the next add or remove
         self._storage: Any = None
+        self._rows = 0
 
     def __len__(self) -> int:
         return self._index.ntotal
@@ -88,12 +89,14 @@ class VectorIndex:
         Raises:
             MemoryStreamError: when the query is not of dimension ``dim``.
         """
-        query = self.check(np.reshape(query, (1, -1)), 1, "the query")
-        n = self._flat.ntotal
+        if not (type(query) is np.ndarray and query.dtype == np.float32
+                and query.shape == (self.dim,) and query.flags.c_contiguous):  # else convert
+            query = self.check(np.reshape(query, (1, -1)), 1, "the query")
+        if self._storage is None:
+            self._storage, self._rows = self._flat.get_xb(), self._flat.ntotal
+        n = self._rows
         out = np.empty(n, np.float32)
         if n:
-            if self._storage is None:
-                self._storage = self._flat.get_xb()
             faiss.fvec_inner_products_ny(  # type: ignore[attr-defined]  # in the SWIG module, not its stubs
                 faiss.swig_ptr(out), faiss.swig_ptr(query), self._storage, self.dim, n
             )

@@ -73,8 +73,7 @@ def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
     pos = ranking.positions
     candidates = candidates_from(
         ranking, ids=stream.ids[pos].tolist(), contents=[stream.contents[i] for i in pos],
-        importance=stream.importance[pos].tolist(),
-        relevance=relevance[pos].tolist())
+        importance=stream.importance[pos].tolist())
     return ranking, list(candidates)
 
 

@@ -67,6 +67,17 @@ _PORTABLE_PATTERN = re.compile(r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9-]+\](?:\{[0-
 #: Lengths of a day plan's added block, in game minutes.
 BLOCK_MINUTES = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 480]
 
+#: Lengths of one action (a decomposed step, or the next action without a plan), in game minutes:
+#: the 5-15 minute actions of Park et al. 2023 §4.3, and longer ones for long activities. The
+#: portable keywords have no ``minimum``, so an integer's range is an enum (SmolLM2 wrote 0).
+STEP_MINUTES = [5, 10, 15, 20, 30, 45, 60]
+
+
+def step_minutes(most: int) -> list[int]:
+    """The :data:`STEP_MINUTES` up to ``most`` game minutes; ``[most]`` when that is under 5."""
+    return [m for m in STEP_MINUTES if m <= most] or [max(1, most)]
+
+
 #: Longest string a schema allows (characters): one or two sentences; grammars grow with it.
 MAX_STRING = 160
 
@@ -131,7 +142,8 @@ def answer_schema(question: Question) -> dict[str, Any]:
     with nothing to cite gets ``maxItems`` 0); a day plan's added blocks start at a time a
     retrieved memory states (at most one block per stated time) and its dropped blocks are
     routine numbers, and with no time stated both lists are empty; a list of ratings has
-    exactly one 1-10 rating per memory.
+    exactly one 1-10 rating per memory; an action's minutes are :func:`step_minutes` of the time
+    it may fill.
     """
     schema = model_schema(type(question).answer_model)
     schema["title"] = question.template
@@ -153,12 +165,14 @@ def answer_schema(question: Question) -> dict[str, Any]:
         ratings["minItems"] = ratings["maxItems"] = len(question.items)
     elif isinstance(question, DecomposeTask):
         _narrow(schema, ("steps", "[]", "object"), list(question.objects) or [question.place])
+        _narrow(schema, ("steps", "[]", "minutes"), step_minutes(question.minutes))
         steps = schema["properties"]["steps"]  # steps of 5 minutes or more fill the chunk
         steps["maxItems"] = max(1, min(steps.get("maxItems", 24), question.minutes // 5))
     elif isinstance(question, ChoosePlace):
         _narrow(schema, ("place",), list(question.candidates))
     elif isinstance(question, NextAction):
         _narrow(schema, ("object",), list(question.objects))
+        _narrow(schema, ("minutes",), step_minutes(question.max_minutes))
     elif isinstance(question, NextLine):
         _ids(schema["properties"]["shared"], [m.id for m in question.memories if m.id not in question.told])
     elif isinstance(question, Insights):

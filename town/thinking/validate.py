@@ -166,7 +166,9 @@ def check_answer(question: Question[A], answer: A) -> A:
     """Domain-check ``answer`` to ``question``; returns it with names resolved to full options.
 
     Checks: PlanDay added blocks at routine or offered places, times 00:00-24:00 with start <
-    end and no overlap between them, dropped numbers among the routine's, a day left to live;
+    end, dropped numbers among the routine's, a day left to live (added blocks that overlap are
+    not an error: ``DayPlanAnswer.day`` applies them in time order, the later one cutting into
+    the earlier, as it cuts into the routine);
     RateImportances one 1-10 rating per memory; NextLine lines that speak (no recited id, no
     ids shared by an empty line); DecomposeTask objects among ``objects``; ChoosePlace among
     ``candidates``; NextLine ``shared`` and Insights ``evidence`` among the shown memory ids.
@@ -177,7 +179,6 @@ def check_answer(question: Question[A], answer: A) -> A:
     if isinstance(question, PlanDay) and isinstance(answer, DayPlanAnswer):
         places = question.offered()
         added: list[PlanItemAnswer] = []
-        spans: list[tuple[int, int]] = []
         for i, item in enumerate(answer.add):
             place = match_option(item.place, places)
             if place is None:
@@ -186,9 +187,6 @@ def check_answer(question: Question[A], answer: A) -> A:
             end = _minutes(item.end, f"add[{i}].end")
             if not start < end:
                 raise InvalidAnswer(f"add[{i}]: {item.start}-{item.end} starts at the end of the day")
-            if any(start < e and s < end for s, e in spans):
-                raise InvalidAnswer(f"add[{i}]: {item.start}-{item.end} overlaps another added block")
-            spans.append((start, end))
             added.append(item.model_copy(update={"place": place}))
         bad = [n for n in answer.drop if not 1 <= n <= len(question.routine)]
         if bad:
