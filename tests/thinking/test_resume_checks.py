@@ -9,6 +9,8 @@ cuts back to tick 89 and goes on.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -114,6 +116,57 @@ def test_resume_with_a_persona_file_missing_cuts_nothing(copy, capsys):
     _refused(capsys)
     assert counts(run) == before
     assert assert_sound(run) == 99
+
+
+def test_resume_with_a_persona_file_edited_cuts_nothing_and_names_the_fields(copy, capsys):
+    """Klaus's age edited (20 -> 99), then his lifestyle rewritten too: each resume exits 2 with
+    one line naming klaus_mueller.yaml and exactly the fields edited; the run as it was."""
+    _, town, run = copy
+    before = counts(run)
+    persona = town / "klaus_mueller.yaml"
+    kept = persona.read_text(encoding="utf-8")
+    try:
+        persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n"), encoding="utf-8")
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+        _refused(capsys, "klaus_mueller.yaml: age changed since the run started")
+        persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n").replace(
+            "likes a drink at the pub some evenings", "never goes out"), encoding="utf-8")
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+        _refused(capsys, "klaus_mueller.yaml: age, lifestyle changed since the run started")
+    finally:
+        persona.write_text(kept, encoding="utf-8")
+    assert counts(run) == before
+    assert assert_sound(run) == 99
+
+
+def test_a_run_recorded_without_persona_fingerprints_resumes_with_a_note(copy, capsys):
+    """An older run (no meta ``persona_files``) with an edited persona file: resume says in
+    one line that persona files are not checked, goes on (18 ticks after tick 89), and records
+    the files' fingerprints, so that the next resume checks them."""
+    _, town, run = copy
+    conn = sqlite3.connect(run)
+    with conn:
+        conn.execute("DELETE FROM meta WHERE key = 'persona_files'")
+    conn.close()
+    persona = town / "klaus_mueller.yaml"
+    kept = persona.read_text(encoding="utf-8")
+    try:
+        persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n"), encoding="utf-8")
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 0
+        err = capsys.readouterr().err
+        assert [line for line in err.splitlines() if "note:" in line] == [
+            f"town: note: {run} was recorded before runs kept their persona files' fingerprints; "
+            "persona files are not checked against it this time"]
+        assert counts(run)["frames"][0] == 90 + 18
+        conn = sqlite3.connect(run)
+        (recorded,) = conn.execute("SELECT value FROM meta WHERE key = 'persona_files'").fetchone()
+        conn.close()
+        # the age field's value 99 as sorted JSON, hashed by hand: the files as resumed
+        assert json.loads(recorded)["klaus_mueller.yaml"]["age"] == hashlib.sha256(b"99").hexdigest()[:16]
+    finally:
+        persona.write_text(kept, encoding="utf-8")
+    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+    _refused(capsys, "klaus_mueller.yaml: age changed since the run started")
 
 
 def test_resume_with_the_town_folder_moved_cuts_nothing(copy, capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ..analysis.recorded import flatten
@@ -39,6 +40,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
     check_hours(args.hours)
     with RunReader(args.run) as reader:  # clear message for a missing or damaged file
         ticks = ticks_for(args.hours, int(reader.meta["seconds_per_tick"]))
+        recorded = "persona_files" in reader.meta
+    if not recorded:
+        print(f"town: note: {args.run} was recorded before runs kept their persona files' fingerprints; "
+              "persona files are not checked against it this time", file=sys.stderr, flush=True)
     # every check (town, persona files, model server, embedder) before the run is cut
     sim = Simulation.from_run(args.run, newest_snapshot(args.run))
     return drive(sim, ticks, Path(args.run), quiet=args.quiet)
