@@ -197,6 +197,22 @@ def test_fork_with_another_embedder_leaves_no_file_and_the_parent_as_it_was(copy
     assert assert_sound(run) == 99
 
 
+def test_fork_after_the_run_ends_is_refused_and_at_its_end_is_not(copy, capsys, tmp_path):
+    """Ticks 0..99 of 10 s from 07:00 end at 07:16:40: a fork at 08:00 exits 2 with one line
+    naming that time and leaves no file; a fork at 07:16:40 goes on from the snapshot after
+    tick 89 (3 ticks: 0.01 h = 36 s)."""
+    _, _, run = copy
+    before = counts(run)
+    out = tmp_path / "late.sqlite"
+    assert main(["fork", str(run), "--at", "2023-02-13 08:00", "--out", str(out), "--hours", "0.01", "--quiet"]) == 2
+    _refused(capsys, f"--at: 2023-02-13 08:00 is after the end of {run}, whose last tick ends at 2023-02-13 07:16:40")
+    assert leftovers(out) == []
+    assert counts(run) == before
+    assert main(["fork", str(run), "--at", "2023-02-13 07:16:40", "--out", str(out), "--hours", "0.01",
+                 "--quiet"]) == 0
+    assert counts(out)["frames"] == (90 + 3, 92)
+
+
 def test_resume_once_it_can_continue_cuts_back_to_the_snapshot_and_goes_on(copy, capsys):
     """With everything in place: ticks 90..99 are dropped, 18 new ticks follow tick 89."""
     _, _, run = copy

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
+from .recorded import run_span
+
 __all__ = ["first_divergence", "diffusion_curves", "density_curve", "retrieval_overlap", "day_plans", "compare",
-           "run_span", "divergence_text", "span_text", "span_note", "retrieval_text", "over_time_rows"]
+           "divergence_text", "span_text", "span_note", "retrieval_text", "over_time_rows"]
 
 CHUNK = 360  # ticks read at a time while looking for the first difference
 
@@ -60,21 +62,6 @@ def first_divergence(a, b) -> dict[str, Any] | None:
     if last_a != last_b:
         return {"tick": last + 1, "time": None, "what": "length"}
     return None
-
-
-def run_span(reader) -> dict[str, Any]:
-    """The game time a run covers: from its start to the end of its last tick.
-
-    Returns:
-        ``{"last_tick": int | None, "hours": game hours covered, "start", "end": "YYYY-MM-DD
-        HH:MM:SS"}`` (``hours`` 0 and ``end`` = ``start`` for a run without ticks).
-    """
-    spt = int(reader.meta.get("seconds_per_tick", 10))
-    start = datetime.fromisoformat(reader.meta["start"])
-    last = reader.last_tick
-    hours = 0.0 if last is None else (last + 1) * spt / 3600
-    return {"last_tick": last, "hours": hours, "start": start.isoformat(sep=" "),
-            "end": (start + timedelta(hours=hours)).isoformat(sep=" ")}
 
 
 def diffusion_curves(reader, probes) -> dict[str, list[int]]:

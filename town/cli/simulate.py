@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime
 from pathlib import Path
 
-from ..analysis.recorded import flatten
+from ..analysis.recorded import flatten, run_span
 from ..errors import ConfigError, TownError
 from .drive import build_simulation, drive, remove_run
 from .options import check_hours, set_pairs, ticks_for
@@ -50,7 +51,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
-    """`town fork`: copy a run up to the newest snapshot at or before --at, then simulate on."""
+    """`town fork`: copy a run up to the newest snapshot at or before --at, then simulate on.
+
+    Raises:
+        ConfigError: naming ``--at`` when it is after the end of the run's last tick.
+    """
     from ..clock import parse_game_time
     from ..config import Config, load_config
     from ..recording import RunReader, newest_snapshot
@@ -63,6 +68,10 @@ def cmd_fork(args: argparse.Namespace) -> int:
         raise ConfigError(f"{out} already exists; choose another --out", field="--out")
     with RunReader(args.run) as reader:
         parent_config = reader.meta["config"]
+        span = run_span(reader)
+    if at > datetime.fromisoformat(span["end"]):
+        raise ConfigError(f"{at:%Y-%m-%d %H:%M} is after the end of {args.run}, whose last tick ends at "
+                          f"{span['end']}; fork at or before then", field="--at")
     over = set_pairs(args.set)
     if args.seed is not None:
         over["seed"] = args.seed
