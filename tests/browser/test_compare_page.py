@@ -127,7 +127,23 @@ def test_battery_page_shows_each_answer_with_its_grade(server, pair, battery, pa
     assert rows.count() == len(result["answers"])
     verdicts = page.eval_on_selector_all(".battery-row", "els => els.map(e => e.dataset.verdict)")
     assert verdicts == [a["grade"]["verdict"] for a in result["answers"]]
-    assert requests.get(f"{server.url}/api/runs/heavy/battery", timeout=30).status_code == 404
+    none = requests.get(f"{server.url}/api/runs/heavy/battery", timeout=30)
+    assert none.status_code == 200
+    assert none.json() == {"battery": None, "ask": f"python run.py evaluate {pair / 'heavy.sqlite'} --battery"}
+
+
+def test_replay_page_of_a_run_without_a_battery_logs_no_error(server, pair, page):
+    """No battery is no HTTP error: no response >= 400, no console error; the panel names the
+    command with the run's own file (the runs folder is outside the working directory)."""
+    bad, console = [], []
+    page.on("response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.goto(f"{server.url}/replay/heavy")
+    page.wait_for_selector("#battery-panel #no-battery", state="attached")
+    assert page.text_content("#no-battery") == (f"No battery yet. Ask it with python run.py evaluate "
+                                                f"{pair / 'heavy.sqlite'} --battery.")
+    page.wait_for_load_state("networkidle")
+    assert bad == [] and console == [] and page.errors == []
 
 
 HOSTILE = '<img src=x id="pwn" onerror="window.pwned = 1">'
@@ -174,10 +190,3 @@ def test_replay_page_shows_the_battery_in_its_layout(server, pair, battery, page
     page.click("#battery-tabs .tab[data-category='memory']")
     assert shown() == expected(other, "memory") and len(shown()) == 5
     assert page.errors == []
-
-
-def test_replay_page_without_a_battery_says_how_to_ask_it(server, page):
-    """A run with no battery.json: the panel names the command."""
-    page.goto(f"{server.url}/replay/heavy")
-    page.wait_for_selector("#no-battery")
-    assert "evaluate runs/heavy.sqlite --battery" in page.text_content("#no-battery")
