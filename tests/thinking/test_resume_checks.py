@@ -189,7 +189,7 @@ def test_fork_with_another_embedder_leaves_no_file_and_the_parent_as_it_was(copy
     _, _, run = copy
     before = counts(run)
     out = tmp_path / "fork.sqlite"
-    assert main(["fork", str(run), "--at", "2023-02-13 07:20", "--out", str(out),
+    assert main(["fork", str(run), "--at", "2023-02-13 07:16", "--out", str(out),
                  "--set", "embedder=minilm", "--quiet"]) == 2
     _refused(capsys, "embedder")
     assert leftovers(out) == []
