@@ -273,3 +273,26 @@ def test_a_text_one_over_its_limit_is_refused(town_copy, field, limit):
         load_scenario(town_copy)
     assert err.value.file.endswith("klaus_mueller.yaml") and err.value.field == field
     assert f"is {limit + 1} characters long; at most {limit}" in err.value.reason
+
+
+def test_persona_fingerprints_ignore_layout_and_name_each_edited_field(town_copy):
+    """Comments and a YAML re-dump change no fingerprint; a removed emoji and a new age are
+    named, by field, in one error naming the file."""
+    from town.scenario import check_persona_files, persona_fingerprints
+
+    recorded = persona_fingerprints(load_scenario(town_copy))
+    assert sorted(recorded) == ["isabella_rodriguez.yaml", "klaus_mueller.yaml", "maria_lopez.yaml"]
+    klaus = town_copy / "klaus_mueller.yaml"
+    klaus.write_text("# a note\n" + klaus.read_text(encoding="utf-8"), encoding="utf-8")
+    _edit(klaus, lambda d: None)  # the same fields, laid out by yaml.safe_dump, comments gone
+    check_persona_files(recorded, load_scenario(town_copy))
+
+    def edit(d):
+        d["age"] = 21
+        del d["emoji"]
+
+    _edit(klaus, edit)
+    with pytest.raises(ConfigError) as caught:
+        check_persona_files(recorded, load_scenario(town_copy))
+    assert str(caught.value) == (f"{klaus}: age, emoji changed since the run started; put it back as it "
+                                 "was, or fork the run to go on with the edited town")
