@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from ..clock import GameClock
 from ..errors import ConfigError
 from ..world import TileMap, World, load_tilemap
 from ..world.fields import Fields
@@ -31,7 +32,12 @@ _SPECIAL = ("map", "town", "events", "probes")
 def _town(path: Path) -> tuple[str, datetime]:
     f = Fields(path)
     data = f.mapping(read_yaml(path), "", ("name", "start"))
-    return f.get(data, "name", str), game_time(f, data, "start", "")
+    start = game_time(f, data, "start", "")
+    try:
+        GameClock(start)  # its year range (1900-2999), said here with the file's name
+    except ConfigError as exc:
+        raise f.error("start", exc.reason) from None
+    return f.get(data, "name", str), start
 
 
 def _check_reachable(tilemap: TileMap, personas: list[tuple[Path, PersonaSpec]]) -> None:
