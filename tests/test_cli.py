@@ -81,6 +81,13 @@ def test_inspect_unknown_persona(party_run):
     _fails_cleanly(run_cli("inspect", str(party_run), "--persona", "bob"), "--persona", "bob", "klaus_mueller")
 
 
+@pytest.mark.parametrize("last", ["0", "-5"])
+def test_inspect_last_below_one_is_refused(party_run, last):
+    """--last 0 printed 'no retrievals match' and --last -5 every retrieval of the run."""
+    _fails_cleanly(run_cli("inspect", str(party_run), "--persona", "klaus_mueller", "--last", last),
+                   "--last", f"must be at least 1, got {last}")
+
+
 def test_missing_run_file(tmp_path):
     """A run file that does not exist is named."""
     missing = tmp_path / "nope.sqlite"
