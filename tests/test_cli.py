@@ -154,3 +154,13 @@ def test_serve_on_a_busy_port_fails_before_recording(tmp_path):
         done = run_cli("serve", "--port", str(port), "--out", str(out), "--embedder", "hashing")
     _fails_cleanly(done, "--port", str(port), "in use")
     assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["", "<b>x</b>"])
+def test_serve_with_a_bad_player_name_fails_before_recording(tmp_path, name):
+    """--player "" was ignored (the town ran with no player); now one line and no run file."""
+    out = tmp_path / "live.sqlite"
+    done = run_cli("serve", "--port", "0", "--out", str(out), "--embedder", "hashing", "--player", name,
+                   timeout=120)  # without the check "" served until stopped
+    _fails_cleanly(done, "player", f"{name!r}: a player's name is 1-40 letters")
+    assert not out.exists()
