@@ -305,3 +305,14 @@ def test_start_outside_the_clock_years_names_town_yaml(town_copy):
         load_scenario(town_copy)
     assert err.value.file == str(path) and err.value.field == "start"
     assert "between the years 1900 and 2999" in err.value.reason
+
+
+def test_two_personas_with_one_name_are_refused(town_copy):
+    """Klaus's file named "maria LOPEZ" was accepted; --persona "Maria Lopez" then meant either."""
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d.update(name="maria LOPEZ"))
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    # files are read in id order: klaus_mueller before maria_lopez, so maria_lopez.yaml is named
+    assert err.value.file == str(town_copy / "maria_lopez.yaml") and err.value.field == "name"
+    assert err.value.reason == ("'Maria Lopez' is already the name of klaus_mueller; "
+                                "give each persona its own name")

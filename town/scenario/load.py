@@ -40,6 +40,22 @@ def _town(path: Path) -> tuple[str, datetime]:
     return f.get(data, "name", str), start
 
 
+def _check_names(personas: list[tuple[Path, PersonaSpec]]) -> None:
+    """Refuse two personas with one name (any case).
+
+    ``--persona NAME`` and "<name> told me" must each mean one persona.
+
+    Raises:
+        ConfigError: naming the later file, ``name`` and the persona that has it first.
+    """
+    first: dict[str, str] = {}
+    for path, spec in personas:
+        taken = first.setdefault(spec.name.casefold(), path.stem)
+        if taken != path.stem:
+            raise ConfigError(f"{spec.name!r} is already the name of {taken}; give each persona its own name",
+                              file=path, field="name")
+
+
 def _check_reachable(tilemap: TileMap, personas: list[tuple[Path, PersonaSpec]]) -> None:
     world = World(tilemap)
     anchor: tuple[str, tuple[int, int]] | None = None
@@ -105,6 +121,7 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
     probes, network = read_probes(probes_path, tilemap, ids) if probes_path.is_file() else ((), NetworkProbe())
     probe_names = {pr.name for pr in probes}
     personas = [(p, read_persona(p, tilemap, ids, probe_names)) for p in persona_paths]
+    _check_names(personas)
     _check_reachable(tilemap, personas)
     events_path = folder / "events.yaml"
     events = read_events(events_path, tilemap, ids, probe_names) if events_path.is_file() else ()
