@@ -164,3 +164,13 @@ def test_serve_with_a_bad_player_name_fails_before_recording(tmp_path, name):
                    timeout=120)  # without the check "" served until stopped
     _fails_cleanly(done, "player", f"{name!r}: a player's name is 1-40 letters")
     assert not out.exists()
+
+
+def test_weights_over_the_memory_bound_are_refused_before_the_run_file(tmp_path):
+    """1e308 passed the config check, then the memory stream refused it after the run file was
+    made (left behind with 0 ticks, its message naming only 'weights')."""
+    out = tmp_path / "x.sqlite"
+    done = run_cli("simulate", "--hours", "0.01", "--out", str(out), "--embedder", "hashing", "--quiet",
+                   "--set", "retrieval.weights=1e308,1e308,1e308")
+    _fails_cleanly(done, "retrieval.weights", "<= 1e+06", "1e+308")
+    assert not out.exists()

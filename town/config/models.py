@@ -26,6 +26,7 @@ from pydantic import (
 
 from ..clock import TIME_FORMAT, parse_game_time
 from ..errors import ConfigError
+from ..memory.scoring import MAX_WEIGHT
 from .messages import config_error
 
 __all__ = ["BackendName", "EmbedderName", "Dialect", "RetrievalConfig", "ReflectionConfig", "ProceduresConfig",
@@ -94,10 +95,10 @@ class RetrievalConfig(_Settings):
         _require(
             len(self.weights) == 3, "weights", "must be 3 numbers (recency, importance, relevance)"
         )
-        _require(
-            all(math.isfinite(w) and w >= 0 for w in self.weights) and any(self.weights),
+        _require(  # the memory stream's own bound (MAX_WEIGHT), checked before a run file exists
+            all(math.isfinite(w) and 0 <= w <= MAX_WEIGHT for w in self.weights) and any(self.weights),
             "weights",
-            f"must be finite, >= 0 and not all zero, got {list(self.weights)}",
+            f"must be finite, >= 0, <= {MAX_WEIGHT:g} and not all zero, got {list(self.weights)}",
         )
         return self
 
