@@ -76,8 +76,11 @@ def test_bad_override_key_and_value():
     """Overrides are checked like files."""
     with pytest.raises(ConfigError, match="overrides: backend.modle: unknown setting"):
         load_config(None, {"backend.modle": "x"})
-    with pytest.raises(ConfigError, match="seconds_per_tick: must be > 0"):
+    with pytest.raises(ConfigError, match="seconds_per_tick: must be 1-3600 game seconds, got 0"):
         load_config(None, {"seconds_per_tick": 0})
+    # 1e11 s per tick passed, then the first snapshot's time overflowed datetime (a traceback)
+    with pytest.raises(ConfigError, match="seconds_per_tick: must be 1-3600 game seconds, got 99999999999"):
+        load_config(None, {"seconds_per_tick": 99999999999})
 
 
 def test_dict_keys_keep_their_order():
@@ -127,7 +130,7 @@ def _default_dict(**changes):
          "retrieval, reflection, procedures, recording, perception, backend, start, ablate"),
         # the run-wide checks come after every table's
         ({"seconds_per_tick": 0, "procedures__threshold": 2}, "procedures.threshold", "must be in [0, 1], got 2.0"),
-        ({"seconds_per_tick": 0, "ablate": "dreams"}, "seconds_per_tick", "must be > 0, got 0"),
+        ({"seconds_per_tick": 0, "ablate": "dreams"}, "seconds_per_tick", "must be 1-3600 game seconds, got 0"),
         ({"ablate": "planning,dreams"}, "ablate", "unknown part 'dreams'; allowed: observation, planning, reflection"),
         ({"backend__more_base_urls": "http://a/v1"}, "backend.more_base_urls",
          "must be a list of texts, got 'http://a/v1'"),

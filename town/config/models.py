@@ -209,7 +209,7 @@ class Config(_Settings):
     """The effective configuration of a run.
 
     Attributes:
-        seconds_per_tick: game seconds per tick (> 0).
+        seconds_per_tick: game seconds per tick (1-3600).
         seed: seed of the simulation's random generator.
         embedder: which sentence embedder to use.
         retrieval, reflection, procedures, recording, perception, backend: grouped settings.
@@ -237,10 +237,10 @@ class Config(_Settings):
 
     @model_validator(mode="after")
     def _check(self) -> Config:
-        _require(
-            self.seconds_per_tick > 0,
+        _require(  # beyond an hour a tick is no step of a walk, and 1e11 overflowed datetime
+            0 < self.seconds_per_tick <= 3600,
             "seconds_per_tick",
-            f"must be > 0, got {self.seconds_per_tick}",
+            f"must be 1-3600 game seconds, got {self.seconds_per_tick}",
         )
         unknown = sorted(set(self.ablated) - set(ABLATIONS))
         _require(not unknown, "ablate",
