@@ -81,6 +81,8 @@ def test_bad_override_key_and_value():
     # 1e11 s per tick passed, then the first snapshot's time overflowed datetime (a traceback)
     with pytest.raises(ConfigError, match="seconds_per_tick: must be 1-3600 game seconds, got 99999999999"):
         load_config(None, {"seconds_per_tick": 99999999999})
+    with pytest.raises(ConfigError, match=r"overrides: start: must be a game time between the years 1900"):
+        load_config(None, {"start": "9999-12-31 23:00"})
 
 
 def test_dict_keys_keep_their_order():
@@ -139,6 +141,9 @@ def _default_dict(**changes):
         ({"embedder": "word2vec"}, "embedder", "must be one of 'minilm', 'hashing', 'openai', got 'word2vec'"),
         ({"start": 7}, "start", "must be a game time like '2023-02-13 07:00', got 7"),
         ({"start": "noon"}, "start", "'noon' is not a game time like '2023-02-13 07:00'"),
+        # a start the clock cannot hold is refused by the config, not later by the clock
+        ({"start": "9999-12-31 23:00"}, "start",
+         "must be a game time between the years 1900 and 2999, got 9999-12-31 23:00:00"),
         ({"perception": [4]}, "perception", "must be a table of settings, got [4]"),
     ],
 )

@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from ..clock import TIME_FORMAT, parse_game_time
+from ..clock import TIME_FORMAT, GameClock, parse_game_time
 from ..errors import ConfigError
 from ..memory.scoring import MAX_WEIGHT
 from .messages import config_error
@@ -245,6 +245,8 @@ class Config(_Settings):
         unknown = sorted(set(self.ablated) - set(ABLATIONS))
         _require(not unknown, "ablate",
                  f"unknown part {unknown[0]!r}; allowed: {', '.join(ABLATIONS)}" if unknown else "")
+        if self.start is not None:
+            GameClock(self.start)  # its year range, said here with the config's name
         return self
 
     @field_serializer("start")
