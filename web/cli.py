@@ -152,7 +152,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sim = session = None
     try:
         sim = build_simulation(args, out)
-        if args.player:
+        if args.player is not None:  # --player "" is refused by add_player, not ignored
             from town.player import add_player
 
             add_player(sim, args.player)
