@@ -114,8 +114,8 @@ def add_commands(sub) -> None:
     s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
 
-    s = sub.add_parser("demo", help=f"simulate {DEMO_TOWN} for {DEMO_HOURS} game hours, through the party (once; cached) "
-                                    "and open its replay with the evaluation charts")
+    s = sub.add_parser("demo", help=f"simulate {DEMO_TOWN} for {DEMO_HOURS} game hours, through the party "
+                                    "(once; cached) and open its replay with the evaluation charts")
     s.add_argument("--runs", default="runs", help=f"runs folder holding {DEMO_NAME}.sqlite (default runs/)")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
