@@ -81,6 +81,13 @@ def test_inspect_unknown_persona(party_run):
     _fails_cleanly(run_cli("inspect", str(party_run), "--persona", "bob"), "--persona", "bob", "klaus_mueller")
 
 
+@pytest.mark.parametrize("last", ["0", "-5"])
+def test_inspect_last_below_one_is_refused(party_run, last):
+    """--last 0 printed 'no retrievals match' and --last -5 every retrieval of the run."""
+    _fails_cleanly(run_cli("inspect", str(party_run), "--persona", "klaus_mueller", "--last", last),
+                   "--last", f"must be at least 1, got {last}")
+
+
 def test_missing_run_file(tmp_path):
     """A run file that does not exist is named."""
     missing = tmp_path / "nope.sqlite"
@@ -146,4 +153,24 @@ def test_serve_on_a_busy_port_fails_before_recording(tmp_path):
         out = tmp_path / "live.sqlite"
         done = run_cli("serve", "--port", str(port), "--out", str(out), "--embedder", "hashing")
     _fails_cleanly(done, "--port", str(port), "in use")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["", "<b>x</b>"])
+def test_serve_with_a_bad_player_name_fails_before_recording(tmp_path, name):
+    """--player "" was ignored (the town ran with no player); now one line and no run file."""
+    out = tmp_path / "live.sqlite"
+    done = run_cli("serve", "--port", "0", "--out", str(out), "--embedder", "hashing", "--player", name,
+                   timeout=120)  # without the check "" served until stopped
+    _fails_cleanly(done, "player", f"{name!r}: a player's name is 1-40 letters")
+    assert not out.exists()
+
+
+def test_weights_over_the_memory_bound_are_refused_before_the_run_file(tmp_path):
+    """1e308 passed the config check, then the memory stream refused it after the run file was
+    made (left behind with 0 ticks, its message naming only 'weights')."""
+    out = tmp_path / "x.sqlite"
+    done = run_cli("simulate", "--hours", "0.01", "--out", str(out), "--embedder", "hashing", "--quiet",
+                   "--set", "retrieval.weights=1e308,1e308,1e308")
+    _fails_cleanly(done, "retrieval.weights", "<= 1e+06", "1e+308")
     assert not out.exists()

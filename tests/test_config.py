@@ -76,8 +76,13 @@ def test_bad_override_key_and_value():
     """Overrides are checked like files."""
     with pytest.raises(ConfigError, match="overrides: backend.modle: unknown setting"):
         load_config(None, {"backend.modle": "x"})
-    with pytest.raises(ConfigError, match="seconds_per_tick: must be > 0"):
+    with pytest.raises(ConfigError, match="seconds_per_tick: must be 1-3600 game seconds, got 0"):
         load_config(None, {"seconds_per_tick": 0})
+    # 1e11 s per tick passed, then the first snapshot's time overflowed datetime (a traceback)
+    with pytest.raises(ConfigError, match="seconds_per_tick: must be 1-3600 game seconds, got 99999999999"):
+        load_config(None, {"seconds_per_tick": 99999999999})
+    with pytest.raises(ConfigError, match=r"overrides: start: must be a game time between the years 1900"):
+        load_config(None, {"start": "9999-12-31 23:00"})
 
 
 def test_dict_keys_keep_their_order():
@@ -127,7 +132,7 @@ def _default_dict(**changes):
          "retrieval, reflection, procedures, recording, perception, backend, start, ablate"),
         # the run-wide checks come after every table's
         ({"seconds_per_tick": 0, "procedures__threshold": 2}, "procedures.threshold", "must be in [0, 1], got 2.0"),
-        ({"seconds_per_tick": 0, "ablate": "dreams"}, "seconds_per_tick", "must be > 0, got 0"),
+        ({"seconds_per_tick": 0, "ablate": "dreams"}, "seconds_per_tick", "must be 1-3600 game seconds, got 0"),
         ({"ablate": "planning,dreams"}, "ablate", "unknown part 'dreams'; allowed: observation, planning, reflection"),
         ({"backend__more_base_urls": "http://a/v1"}, "backend.more_base_urls",
          "must be a list of texts, got 'http://a/v1'"),
@@ -136,6 +141,9 @@ def _default_dict(**changes):
         ({"embedder": "word2vec"}, "embedder", "must be one of 'minilm', 'hashing', 'openai', got 'word2vec'"),
         ({"start": 7}, "start", "must be a game time like '2023-02-13 07:00', got 7"),
         ({"start": "noon"}, "start", "'noon' is not a game time like '2023-02-13 07:00'"),
+        # a start the clock cannot hold is refused by the config, not later by the clock
+        ({"start": "9999-12-31 23:00"}, "start",
+         "must be a game time between the years 1900 and 2999, got 9999-12-31 23:00:00"),
         ({"perception": [4]}, "perception", "must be a table of settings, got [4]"),
     ],
 )

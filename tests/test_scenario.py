@@ -273,3 +273,69 @@ def test_a_text_one_over_its_limit_is_refused(town_copy, field, limit):
         load_scenario(town_copy)
     assert err.value.file.endswith("klaus_mueller.yaml") and err.value.field == field
     assert f"is {limit + 1} characters long; at most {limit}" in err.value.reason
+
+
+def test_persona_fingerprints_ignore_layout_and_name_each_edited_field(town_copy):
+    """Comments and a YAML re-dump change no fingerprint; a removed emoji and a new age are
+    named, by field, in one error naming the file."""
+    from town.scenario import check_persona_files, persona_fingerprints
+
+    recorded = persona_fingerprints(load_scenario(town_copy))
+    assert sorted(recorded) == ["isabella_rodriguez.yaml", "klaus_mueller.yaml", "maria_lopez.yaml"]
+    klaus = town_copy / "klaus_mueller.yaml"
+    klaus.write_text("# a note\n" + klaus.read_text(encoding="utf-8"), encoding="utf-8")
+    _edit(klaus, lambda d: None)  # the same fields, laid out by yaml.safe_dump, comments gone
+    check_persona_files(recorded, load_scenario(town_copy))
+
+    def edit(d):
+        d["age"] = 21
+        del d["emoji"]
+
+    _edit(klaus, edit)
+    with pytest.raises(ConfigError) as caught:
+        check_persona_files(recorded, load_scenario(town_copy))
+    assert str(caught.value) == (f"{klaus}: age, emoji changed since the run started; put it back as it "
+                                 "was, or fork the run to go on with the edited town")
+
+
+def test_broken_yaml_is_one_line_with_its_position(town_copy):
+    """PyYAML's several-line report becomes one line: file, line and column, problem."""
+    path = town_copy / "klaus_mueller.yaml"
+    lines = path.read_text().count("\n")  # the file ends with a newline
+    path.write_text(path.read_text() + "\n  : : [\n")  # a blank line, then the bad one
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    message = str(err.value)
+    assert "\n" not in message
+    assert message == (f"{path}: not valid YAML at line {lines + 2}, column 3: "
+                       "expected <block end>, but found ':'")
+
+
+def test_map_that_is_not_utf8_names_the_map(town_copy):
+    """A map.yaml starting with byte 0xff names the file (it was a bare codec message)."""
+    path = town_copy / "map.yaml"
+    path.write_bytes(b"\xff" + path.read_bytes())
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    assert str(err.value) == f"{path}: not UTF-8 text (invalid start byte at byte 0)"
+
+
+def test_start_outside_the_clock_years_names_town_yaml(town_copy):
+    """A start in year 1 is refused naming town.yaml and its field (it named only 'start')."""
+    path = town_copy / "town.yaml"
+    path.write_text(path.read_text().replace('"2023-02-13 07:00"', '"0001-01-01 00:00"'))
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    assert err.value.file == str(path) and err.value.field == "start"
+    assert "between the years 1900 and 2999" in err.value.reason
+
+
+def test_two_personas_with_one_name_are_refused(town_copy):
+    """Klaus's file named "maria LOPEZ" was accepted; --persona "Maria Lopez" then meant either."""
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d.update(name="maria LOPEZ"))
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    # files are read in id order: klaus_mueller before maria_lopez, so maria_lopez.yaml is named
+    assert err.value.file == str(town_copy / "maria_lopez.yaml") and err.value.field == "name"
+    assert err.value.reason == ("'Maria Lopez' is already the name of klaus_mueller; "
+                                "give each persona its own name")

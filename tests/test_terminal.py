@@ -15,6 +15,7 @@ from cli_helpers import REPO, run_cli
 
 from town.analysis.interview import interview
 from town.recording import RunReader
+from web import create_app, live
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +95,19 @@ def test_stopping_serve_says_what_was_saved(tmp_path):
     (snapshot,) = db.execute("SELECT time FROM snapshots ORDER BY tick DESC LIMIT 1").fetchone()
     assert last >= 19
     assert f"town: saved {out}: ticks 0..{last}, last snapshot at {snapshot}" in stdout
+    # a clean stop closes the file: its newest snapshot holds the last tick, so the runs page
+    # says "stopped", not "open"; resume goes on from there (0.05 h = 180 s = 18 ticks of 10 s)
+    (snap_tick,) = db.execute("SELECT MAX(tick) FROM snapshots").fetchone()
+    meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('finished', 'closed')").fetchall())
+    db.close()
+    assert snap_tick == last and meta == {"finished": "false", "closed": "true"}
+    app = create_app({"RUNS_DIR": str(tmp_path), "TESTING": True})
+    try:
+        row = app.test_client().get("/runs").get_data(as_text=True).split('data-run="live"')[1].split("</tr>")[0]
+    finally:
+        live(app).close()
+    assert ">stopped</span>" in row and ">open</span>" not in row
+    done = run_cli("resume", str(out), "--hours", "0.05", "--quiet")
+    assert done.returncode == 0, done.stderr
+    with RunReader(out) as reader:
+        assert reader.last_tick == last + 18 and reader.meta["finished"] is True

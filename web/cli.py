@@ -24,8 +24,9 @@ __all__ = ["main", "cmd_serve", "cmd_replay", "cmd_demo", "DEMO_TOWN", "DEMO_HOU
 #: Wall seconds a stop request waits for the runner (2 s of grace, then its model waits are
 #: cancelled) before a tick stuck in a model request is abandoned and the process ends.
 STOP_TIMEOUT_S = 3.0
-#: The demo: one game day of the 25-person town, cached as runs/demo-smallville.sqlite.
-DEMO_TOWN, DEMO_HOURS = "smallville", 24
+#: The demo: 36 game hours of the 25-person town (Monday 07:00 to Tuesday 19:00, so through
+#: Isabella's Valentine's party, 17:00-19:00), cached as runs/demo-smallville.sqlite.
+DEMO_TOWN, DEMO_HOURS = "smallville", 36
 DEMO_NAME = f"demo-{DEMO_TOWN}"
 
 
@@ -113,8 +114,8 @@ def add_commands(sub) -> None:
     s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
 
-    s = sub.add_parser("demo", help=f"simulate {DEMO_TOWN} for one game day (once; the run is cached) "
-                                    "and open its replay with the evaluation charts")
+    s = sub.add_parser("demo", help=f"simulate {DEMO_TOWN} for {DEMO_HOURS} game hours, through the party "
+                                    "(once; cached) and open its replay with the evaluation charts")
     s.add_argument("--runs", default="runs", help=f"runs folder holding {DEMO_NAME}.sqlite (default runs/)")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
@@ -151,7 +152,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sim = session = None
     try:
         sim = build_simulation(args, out)
-        if args.player:
+        if args.player is not None:  # --player "" is refused by add_player, not ignored
             from town.player import add_player
 
             add_player(sim, args.player)
@@ -287,10 +288,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """`town demo`: replay a cached one-day Smallville run, simulating it first if there is none.
+    """`town demo`: replay a cached 36-hour Smallville run, simulating it first if there is none.
 
     The run is ``<runs>/demo-smallville.sqlite``: a finished one is opened at once; an
-    interrupted one is resumed from its last snapshot to the end of the day; else it is
+    interrupted one is resumed from its last snapshot to the end of its 36 hours; else it is
     simulated (scripted mind, default embedder, with a progress bar).
     """
     from town.cli import build_parser, cmd_resume, cmd_simulate

@@ -62,6 +62,14 @@ def test_compare_page_draws_both_curves_and_opens_the_inspector(server, page):
         assert [float(v) for v in values.split(",")] == den[side]["density"]
         assert len(page.get_attribute(f"#density-chart polyline.curve-{side}", "points").split()) == 2
     assert page.get_attribute("#divergence", "data-tick") == str(api["first_divergence"]["tick"])
+    # both runs cover 3 game hours (no note); the party (14 Feb 17:00) is after both ends
+    assert page.locator("#span-note").count() == 0
+    assert "07:00 → 2023-02-13 10:00 (3 game hours)" in page.text_content("#runs-info")
+    cells = page.eval_on_selector_all("#attendance-rows tbody td", "els => els.map(e => e.textContent)")
+    assert cells[0] == "party" and cells[1].endswith("(ended before it)") and cells[2].endswith("(ended before it)")
+    differs = page.eval_on_selector_all("#retrieval-rows tbody tr td:nth-child(4)", "els => els.map(e => e.textContent)")
+    assert differs == ["order only (same memories)" if x["differs"] == "order" else "memories"
+                       for x in api["retrievals"]["differing"]]
     assert api["first_divergence"]["tick"] >= 2 * 360  # the fork starts at 09:00, tick 720
     first = api["retrievals"]["differing"][0]
     page.click(f".retrieval-link[data-side='a'][data-seq='{first['a_seq']}']")
@@ -74,6 +82,23 @@ def test_compare_page_draws_both_curves_and_opens_the_inspector(server, page):
     page.wait_for_selector("#inspector:not([hidden]) #inspector-query")
     other = requests.get(f"{server.url}/api/runs/heavy/retrievals/{first['b_seq']}", timeout=30).json()
     assert other["weights"] == [1.0, 1.0, 3.0]
+
+
+def test_compare_page_says_which_run_ends_first(server, pair, page):
+    """A fork at 09:00 for half an hour ends at 09:30, 2.5 game hours after 07:00: the page says
+    that B ends 0.5 game hours before the 3-hour base, and its density curve stops at its end."""
+    from cli_helpers import run_cli
+
+    done = run_cli("fork", str(pair / "base.sqlite"), "--at", "2023-02-13 09:00", "--out", str(pair / "short.sqlite"),
+                   "--hours", "0.5", "--quiet")
+    assert done.returncode == 0, done.stderr
+    page.goto(f"{server.url}/compare/base/short")
+    page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=30000)
+    assert page.text_content("#span-note") == ("B ends 0.5 game hours before A: its curves stop at its end, and a "
+                                               "gathering after its end was not seen.")
+    assert "07:00 → 2023-02-13 09:30 (2.5 game hours)" in page.text_content("#runs-info")
+    api = requests.get(f"{server.url}/api/compare/base/short", timeout=30).json()
+    assert api["density"]["b"]["hours"] == [0, 2.5]
 
 
 def test_compare_api_refuses_an_unknown_run(server):
@@ -102,7 +127,23 @@ def test_battery_page_shows_each_answer_with_its_grade(server, pair, battery, pa
     assert rows.count() == len(result["answers"])
     verdicts = page.eval_on_selector_all(".battery-row", "els => els.map(e => e.dataset.verdict)")
     assert verdicts == [a["grade"]["verdict"] for a in result["answers"]]
-    assert requests.get(f"{server.url}/api/runs/heavy/battery", timeout=30).status_code == 404
+    none = requests.get(f"{server.url}/api/runs/heavy/battery", timeout=30)
+    assert none.status_code == 200
+    assert none.json() == {"battery": None, "ask": f"python run.py evaluate {pair / 'heavy.sqlite'} --battery"}
+
+
+def test_replay_page_of_a_run_without_a_battery_logs_no_error(server, pair, page):
+    """No battery is no HTTP error: no response >= 400, no console error; the panel names the
+    command with the run's own file (the runs folder is outside the working directory)."""
+    bad, console = [], []
+    page.on("response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.goto(f"{server.url}/replay/heavy")
+    page.wait_for_selector("#battery-panel #no-battery", state="attached")
+    assert page.text_content("#no-battery") == (f"No battery yet. Ask it with python run.py evaluate "
+                                                f"{pair / 'heavy.sqlite'} --battery.")
+    page.wait_for_load_state("networkidle")
+    assert bad == [] and console == [] and page.errors == []
 
 
 HOSTILE = '<img src=x id="pwn" onerror="window.pwned = 1">'
@@ -149,10 +190,3 @@ def test_replay_page_shows_the_battery_in_its_layout(server, pair, battery, page
     page.click("#battery-tabs .tab[data-category='memory']")
     assert shown() == expected(other, "memory") and len(shown()) == 5
     assert page.errors == []
-
-
-def test_replay_page_without_a_battery_says_how_to_ask_it(server, page):
-    """A run with no battery.json: the panel names the command."""
-    page.goto(f"{server.url}/replay/heavy")
-    page.wait_for_selector("#no-battery")
-    assert "evaluate runs/heavy.sqlite --battery" in page.text_content("#no-battery")

@@ -69,6 +69,30 @@ def test_close_marks_finished_and_append_reopens(synthetic):
         run.writer.handle(run.published[0])
 
 
+def test_closed_says_whether_the_newest_snapshot_holds_the_last_tick(synthetic):
+    """meta ``closed``: true when the file is closed with a snapshot of its last tick (a clean
+    stop: ``finished`` false), false when a tick was recorded after the snapshot; append clears it."""
+    stopped = synthetic(name="stopped")
+    stopped.end_tick()
+    stopped.end_tick()
+    stopped.snapshot()  # after tick 1, the last tick
+    stopped.writer.close(finished=False)
+    meta = RunReader(stopped.writer.path).meta
+    assert (meta["finished"], meta["closed"]) == (False, True)
+    writer = RunWriter.append(stopped.writer.path)
+    assert RunReader(stopped.writer.path).meta["closed"] is False
+    writer.close(finished=False)  # no tick since the snapshot: closed again
+    assert RunReader(stopped.writer.path).meta["closed"] is True
+
+    cut = synthetic(name="cut")
+    cut.end_tick()
+    cut.snapshot()  # after tick 0
+    cut.end_tick()  # tick 1 recorded after it
+    cut.writer.close(finished=False)
+    meta = RunReader(cut.writer.path).meta
+    assert (meta["finished"], meta["closed"]) == (False, False)
+
+
 CHILD = textwrap.dedent("""
     import sys
     from datetime import datetime, timedelta

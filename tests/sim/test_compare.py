@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from types import SimpleNamespace
 
 import pytest
 from cli_helpers import run_cli
 
-from town.analysis.compare import compare, first_divergence
+from town.analysis.compare import (compare, first_divergence, over_time_rows, retrieval_overlap, retrieval_text,
+                                   span_note)
 from town.recording import RunReader
 
 FORK_TICK = 4 * 3600 // 10
@@ -75,6 +77,55 @@ def test_fork_with_other_weights_diverges_at_the_fork(family):
     assert (den["a"]["hours"], den["b"]["hours"]) == ([0, 8], [0, 5])
     assert den["a"]["density"][0] == den["b"]["density"][0] == 1.0
     assert den["a"]["edges"][0] == 3
+    # the spans: 8 h = 2880 ticks of 10 s from 07:00; the fork 5 h = 1800 ticks, to 12:00
+    assert report["span"] == {
+        "a": {"last_tick": 2879, "hours": 8.0, "start": "2023-02-13 07:00:00", "end": "2023-02-13 15:00:00"},
+        "b": {"last_tick": 1799, "hours": 5.0, "start": "2023-02-13 07:00:00", "end": "2023-02-13 12:00:00"}}
+    assert span_note(report) == ("B ends 3 game hours before A: its values after game hour 5 are shown as "
+                                 "'ended', and a gathering after its end was not seen")
+    # rows at both runs' moments (0, 5, 8): B has no value at hour 8, A no density at hour 5;
+    # the party (14 Feb 17:00-19:00) is after both ends
+    header, rows = over_time_rows(report)
+    party = report["diffusion"]["party"]
+    assert header[:3] == ["game hour", "density A", "density B"] and header[3] == "party: A / B"
+    assert [r[:4] for r in rows] == [
+        ["0", f"{den['a']['density'][0]:.3f}", f"{den['b']['density'][0]:.3f}", f"{party['a'][0]} / {party['b'][0]}"],
+        ["5", "-", f"{den['b']['density'][1]:.3f}", f"{party['a'][5]} / {party['b'][5]}"],
+        ["8", f"{den['a']['density'][1]:.3f}", "ended", f"{party['a'][8]} / ended"]]
+    assert {s: report["attendance"]["party"][s]["seen"] for s in "ab"} == {"a": "none", "b": "none"}
+
+
+class _Retrievals:
+    """A reader stand-in holding hand-made retrievals of one persona: ``returned`` per seq."""
+
+    def __init__(self, returned: dict[int, list[int]]):
+        self.returned = returned
+
+    def personas(self):
+        return ["ana"]
+
+    def memories(self, pid):
+        return [{"id": i, "content": text} for i, text in enumerate(["bread", "milk", "eggs", "tea"], 1)]
+
+    def events(self, kinds):
+        return [SimpleNamespace(tick=seq, persona="ana", seq=seq, data={"purpose": "chat", "query": "q",
+                                                                         "returned": ids})
+                for seq, ids in self.returned.items()]
+
+
+def test_a_retrieval_that_differs_only_in_order_says_so():
+    """Tick 1: the same two memories in another order (Jaccard 1); tick 2: {bread, milk} against
+    {bread, eggs}, Jaccard 1/3; tick 3 identical."""
+    a = _Retrievals({1: [1, 2], 2: [1, 2], 3: [4]})
+    b = _Retrievals({1: [2, 1], 2: [1, 3], 3: [4]})
+    r = retrieval_overlap(a, b)
+    assert (r["matched"], r["identical"]) == (3, 1)
+    assert r["mean_jaccard"] == pytest.approx((1 + 1 / 3 + 1) / 3)
+    order, other = r["differing"]
+    assert (order["differs"], order["jaccard"], other["differs"], other["jaccard"]) == ("order", 1.0, "memories", 0.3333)
+    assert retrieval_text(order) == "tick 1 ana (chat), A seq 1 vs B seq 1: the same memories, ranked in another order"
+    assert retrieval_text(other) == ("tick 2 ana (chat), A seq 2 vs B seq 2: other memories (Jaccard 0.33 over their "
+                                     "texts; 1 only in A, 1 only in B)")
 
 
 def test_fork_with_the_same_config_only_differs_in_length(family):
@@ -92,5 +143,7 @@ def test_compare_cli(family, tmp_path):
     assert done.returncode == 0, done.stderr
     expected = _brute_force(family["parent"], family["weights"])
     assert f"first diverging tick: tick {expected}" in done.stdout
+    assert "B ends 3 game hours before A" in done.stdout
+    assert f"A {family['parent']} (full): 2023-02-13 07:00 -> 2023-02-13 15:00 (8 game hours)" in done.stdout
     assert "network density by interview" in done.stdout and "density A" in done.stdout
     assert json.loads(out.read_text())["first_divergence"]["tick"] == expected

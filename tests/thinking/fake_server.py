@@ -104,6 +104,8 @@ class FakeOpenAIServer:
         self.log: list[dict] = []
         self.active = 0
         self.responder = responder
+        self.models_data: object = None  # set: GET /models answers {"data": this} instead
+        self.usage: dict | None = None  # set: every chat reply carries this "usage" instead
         self.model = model
         self.api_key = api_key
         self.fault_rate = fault_rate
@@ -234,7 +236,7 @@ class _Handler(BaseHTTPRequestHandler):
                             "created": 0,
                             "owned_by": "test",
                         }
-                    ],
+                    ] if self.owner.models_data is None else self.owner.models_data,
                 },
             )
         else:
@@ -361,7 +363,7 @@ class _Handler(BaseHTTPRequestHandler):
                         "message": {"role": "assistant", "content": content},
                     }
                 ],
-                "usage": {
+                "usage": owner.usage or {
                     # characters / 4: the usual estimate of BPE tokens in English text
                     "prompt_tokens": max(1, sum(len(m["content"]) for m in messages) // 4),
                     "completion_tokens": max(1, len(content) // 4),

@@ -9,6 +9,8 @@ cuts back to tick 89 and goes on.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -116,6 +118,57 @@ def test_resume_with_a_persona_file_missing_cuts_nothing(copy, capsys):
     assert assert_sound(run) == 99
 
 
+def test_resume_with_a_persona_file_edited_cuts_nothing_and_names_the_fields(copy, capsys):
+    """Klaus's age edited (20 -> 99), then his lifestyle rewritten too: each resume exits 2 with
+    one line naming klaus_mueller.yaml and exactly the fields edited; the run as it was."""
+    _, town, run = copy
+    before = counts(run)
+    persona = town / "klaus_mueller.yaml"
+    kept = persona.read_text(encoding="utf-8")
+    try:
+        persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n"), encoding="utf-8")
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+        _refused(capsys, "klaus_mueller.yaml: age changed since the run started")
+        persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n").replace(
+            "likes a drink at the pub some evenings", "never goes out"), encoding="utf-8")
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+        _refused(capsys, "klaus_mueller.yaml: age, lifestyle changed since the run started")
+    finally:
+        persona.write_text(kept, encoding="utf-8")
+    assert counts(run) == before
+    assert assert_sound(run) == 99
+
+
+def test_a_run_recorded_without_persona_fingerprints_resumes_with_a_note(copy, capsys):
+    """An older run (no meta ``persona_files``) with an edited persona file: resume says in
+    one line that persona files are not checked, goes on (18 ticks after tick 89), and records
+    the files' fingerprints, so that the next resume checks them."""
+    _, town, run = copy
+    conn = sqlite3.connect(run)
+    with conn:
+        conn.execute("DELETE FROM meta WHERE key = 'persona_files'")
+    conn.close()
+    persona = town / "klaus_mueller.yaml"
+    kept = persona.read_text(encoding="utf-8")
+    try:
+        persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n"), encoding="utf-8")
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 0
+        err = capsys.readouterr().err
+        assert [line for line in err.splitlines() if "note:" in line] == [
+            f"town: note: {run} was recorded before runs kept their persona files' fingerprints; "
+            "persona files are not checked against it this time"]
+        assert counts(run)["frames"][0] == 90 + 18
+        conn = sqlite3.connect(run)
+        (recorded,) = conn.execute("SELECT value FROM meta WHERE key = 'persona_files'").fetchone()
+        conn.close()
+        # the age field's value 99 as sorted JSON, hashed by hand: the files as resumed
+        assert json.loads(recorded)["klaus_mueller.yaml"]["age"] == hashlib.sha256(b"99").hexdigest()[:16]
+    finally:
+        persona.write_text(kept, encoding="utf-8")
+    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+    _refused(capsys, "klaus_mueller.yaml: age changed since the run started")
+
+
 def test_resume_with_the_town_folder_moved_cuts_nothing(copy, capsys):
     """The run's town folder has moved: exit 2, one line naming it, the run as it was."""
     _, town, run = copy
@@ -136,12 +189,28 @@ def test_fork_with_another_embedder_leaves_no_file_and_the_parent_as_it_was(copy
     _, _, run = copy
     before = counts(run)
     out = tmp_path / "fork.sqlite"
-    assert main(["fork", str(run), "--at", "2023-02-13 07:20", "--out", str(out),
+    assert main(["fork", str(run), "--at", "2023-02-13 07:16", "--out", str(out),
                  "--set", "embedder=minilm", "--quiet"]) == 2
     _refused(capsys, "embedder")
     assert leftovers(out) == []
     assert counts(run) == before
     assert assert_sound(run) == 99
+
+
+def test_fork_after_the_run_ends_is_refused_and_at_its_end_is_not(copy, capsys, tmp_path):
+    """Ticks 0..99 of 10 s from 07:00 end at 07:16:40: a fork at 08:00 exits 2 with one line
+    naming that time and leaves no file; a fork at 07:16:40 goes on from the snapshot after
+    tick 89 (3 ticks: 0.01 h = 36 s)."""
+    _, _, run = copy
+    before = counts(run)
+    out = tmp_path / "late.sqlite"
+    assert main(["fork", str(run), "--at", "2023-02-13 08:00", "--out", str(out), "--hours", "0.01", "--quiet"]) == 2
+    _refused(capsys, f"--at: 2023-02-13 08:00 is after the end of {run}, whose last tick ends at 2023-02-13 07:16:40")
+    assert leftovers(out) == []
+    assert counts(run) == before
+    assert main(["fork", str(run), "--at", "2023-02-13 07:16:40", "--out", str(out), "--hours", "0.01",
+                 "--quiet"]) == 0
+    assert counts(out)["frames"] == (90 + 3, 92)
 
 
 def test_resume_once_it_can_continue_cuts_back_to_the_snapshot_and_goes_on(copy, capsys):

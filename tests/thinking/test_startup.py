@@ -149,3 +149,33 @@ def test_auto_settles_on_the_dialect_the_server_obeys_and_the_run_records_it(
         assert reader.meta["config"]["backend"]["max_concurrency"] == "1"
     assert server.counts["chat"] > 0
     assert all("schema" in b["response_format"] for b in server.bodies)
+
+
+@pytest.mark.parametrize("data", [5, {"id": "fake-model"}])
+def test_a_model_list_that_is_no_list_stops_in_one_line(data, fake_server, api_key, tmp_path, capsys):
+    """GET /models answering {"data": 5} was a bare TypeError; now exit 2 and one line."""
+    server = fake_server()
+    server.models_data = data
+    out = tmp_path / "run.sqlite"
+    code = _simulate(out, "--base-url", server.base_url, "--model", server.model,
+                     "--api-key-env", api_key, "--no-cache")
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "did not answer GET /models like an OpenAI-compatible API" in err
+    assert f"its data is {type(data).__name__}, not a list" in err
+    assert server.counts["chat"] == 0 and not out.exists()
+
+
+def test_garbage_token_counts_are_estimated_instead(fake_server, api_key, tmp_path):
+    """A reply whose usage says "many" or -5 tokens was a bare ValueError at start-up; the run
+    now goes on, and every request's counts are the estimate used for servers without usage."""
+    server = fake_server()
+    server.usage = {"prompt_tokens": "many", "completion_tokens": -5, "total_tokens": None}
+    out = tmp_path / "run.sqlite"
+    code = _simulate(out, "--base-url", server.base_url, "--model", server.model,
+                     "--api-key-env", api_key, "--no-cache")
+    assert code == 0
+    total = compute_stats(out)["total"]
+    assert total["requests"] > 0
+    assert total["estimated"] == total["requests"]
+    assert total["tokens_in"] > 0 and total["tokens_out"] > 0  # estimates, never negative

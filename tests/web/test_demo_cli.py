@@ -34,3 +34,18 @@ def test_demo_opens_a_cached_run_without_simulating(tmp_path):
         proc.communicate(timeout=30)
     assert "simulating" not in line
     assert hashlib.sha256(cached.read_bytes()).hexdigest() == digest
+
+
+def test_the_demo_runs_through_smallvilles_party():
+    """The demo ends when the party does: Smallville starts Monday 13 Feb 07:00 (town.yaml) and the
+    party runs Tuesday 14 Feb 17:00-19:00 (probes.yaml), 34 and 36 game hours in; a demo that
+    stopped at one game day showed "24 invited, 0 attended"."""
+    from datetime import timedelta
+
+    from town.scenario import load_scenario
+    from web.cli import DEMO_HOURS, DEMO_TOWN
+
+    scenario = load_scenario(DEMO_TOWN)
+    party = next(p.gathering for p in scenario.probes if p.gathering)
+    assert (party.start - scenario.start, party.end - scenario.start) == (timedelta(hours=34), timedelta(hours=36))
+    assert scenario.start + timedelta(hours=DEMO_HOURS) >= party.end

@@ -131,6 +131,18 @@ def test_isometric_map_is_refused(tmp_path):
     refused(write(tmp_path, raw) / "map.tmj", "orientation", "isometric")
 
 
+@pytest.mark.parametrize(("key", "value", "says"), [
+    ("width", "wide", "'wide'"),         # was a bare ValueError from int('wide')
+    ("height", 12.5, "12.5"),            # half a tile
+    ("width", 10**6, "1000000"),         # was a collision grid of 10**6 x height built first
+])
+def test_map_size_that_is_no_tile_count_is_refused(tmp_path, key, value, says):
+    """A Tiled width/height that is no whole number of tiles in 1..1000 -> one line naming it."""
+    raw = copy.deepcopy(RAW)
+    raw[key] = value
+    refused(write(tmp_path, raw) / "map.tmj", key, "whole number of tiles from 1 to 1000", says)
+
+
 def _things(raw: dict) -> list[dict]:
     return next(layer for layer in raw["layers"][1]["layers"] if layer["name"] == "things")["objects"]
 

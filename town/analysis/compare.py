@@ -9,17 +9,23 @@ which asks every persona "Do you know <name>?" about every other, through the ru
 it costs ``N(N-1)`` interviews per moment and run); attendance of each gathering; each
 persona's day plans; for the retrievals made at the same tick by the same persona for the same
 purpose, the overlap of the returned memories (Jaccard over their texts, so independent runs
-compare too) and the first that differs; and model cost. Reads both runs; writes neither.
+compare too) and the first that differs; and model cost. Each run's span is reported, so two
+runs of different lengths (a fork that ends earlier) are not read past their ends: a moment
+after a run's last tick shows "ended" for it, and a gathering it did not see to the end says
+so. Reads both runs; writes neither.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
+from datetime import datetime
 from typing import Any
 
+from .recorded import run_span
+
 __all__ = ["first_divergence", "diffusion_curves", "density_curve", "retrieval_overlap", "day_plans", "compare",
-           "divergence_text", "over_time_rows"]
+           "divergence_text", "span_text", "span_note", "retrieval_text", "over_time_rows"]
 
 CHUNK = 360  # ticks read at a time while looking for the first difference
 
@@ -124,7 +130,9 @@ def retrieval_overlap(a, b) -> dict[str, Any]:
     Returns:
         ``{"matched", "mean_jaccard", "identical", "first_differing": row | None, "differing":
         [row, ... up to 50]}``; a row is ``{"tick", "persona", "purpose", "a_seq", "b_seq",
-        "jaccard", "only_a", "only_b"}`` (memory texts).
+        "jaccard", "only_a", "only_b", "differs"}`` (memory texts); ``differs`` is ``"order"``
+        when both returned the same memory texts, ranked differently (Jaccard 1), else
+        ``"memories"``.
     """
     ra, rb = _retrievals(a), _retrievals(b)
     rows, total, identical = [], 0.0, 0
@@ -136,9 +144,10 @@ def retrieval_overlap(a, b) -> dict[str, Any]:
         if ra[key]["returned"] == rb[key]["returned"]:
             identical += 1
             continue
+        same = Counter(ra[key]["returned"]) == Counter(rb[key]["returned"])
         rows.append({"tick": key[0], "persona": key[1], "purpose": key[2], "a_seq": ra[key]["seq"],
                      "b_seq": rb[key]["seq"], "query": ra[key]["query"], "jaccard": round(jac, 4),
-                     "only_a": sorted(x - y), "only_b": sorted(y - x)})
+                     "only_a": sorted(x - y), "only_b": sorted(y - x), "differs": "order" if same else "memories"})
     return {"matched": len(keys), "mean_jaccard": total / len(keys) if keys else None, "identical": identical,
             "first_differing": rows[0] if rows else None, "differing": rows[:50]}
 
@@ -154,9 +163,10 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
         embedder: embeds their questions (default: each run's own).
 
     Returns:
-        ``{"a", "b": {"name", "ablate", "seed", "config"}, "first_divergence", "diffusion":
-        {probe: {"a": [...], "b": [...]}}, "density": {"a", "b": density_curve(...)},
-        "attendance": {probe: {"a", "b"}}, "plans":
+        ``{"a", "b": {"name", "ablate", "seed", "config"}, "span": {"a", "b": run_span(...)},
+        "first_divergence", "diffusion": {probe: {"a": [...], "b": [...]}}, "density": {"a",
+        "b": density_curve(...)}, "attendance": {probe: {"a", "b": attendance(...) and
+        "seen": "all" | "part" | "none", how much of the gathering the run covers}}, "plans":
         {persona: {date: {"a": [...], "b": [...]}}}, "retrievals", "cost": {"a", "b"}}``.
     """
     from ..scenario import load_scenario
@@ -171,19 +181,24 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
                 "weights": (r.meta.get("config") or {}).get("retrieval", {}).get("weights")}
 
     da, db = diffusion_curves(a, scenario.probes), diffusion_curves(b, scenario.probes)
-    gathering = {}
+    spans = {"a": run_span(a), "b": run_span(b)}
+    gathering: dict[str, dict[str, Any]] = {}
     for p in scenario.probes:
         g = p.gathering
         if g is None:
             continue
-        gathering[p.name] = {side: attendance(r, p.name, place=g.place, start=g.start, end=g.end, host=g.host)
-                             for side, r in (("a", a), ("b", b))}
+        gathering[p.name] = {}
+        for side, r in (("a", a), ("b", b)):
+            end = datetime.fromisoformat(spans[side]["end"])
+            seen = "all" if end >= g.end else "part" if end > g.start else "none"
+            gathering[p.name][side] = {**attendance(r, p.name, place=g.place, start=g.start, end=g.end,
+                                                    host=g.host), "seen": seen}
     pa, pb = day_plans(a), day_plans(b)
     plans = {pid: {d: {"a": pa.get(pid, {}).get(d, []), "b": pb.get(pid, {}).get(d, [])}
                    for d in sorted(set(pa.get(pid, {})) | set(pb.get(pid, {})))}
              for pid in sorted(set(pa) | set(pb))}
     ca, cb = cost(a), cost(b)
-    return {"a": who(a), "b": who(b), "start": a.meta["start"],
+    return {"a": who(a), "b": who(b), "start": a.meta["start"], "span": spans,
             "seconds_per_tick": int(a.meta.get("seconds_per_tick", 10)),
             "first_divergence": first_divergence(a, b),
             "diffusion": {n: {"a": da[n], "b": db[n]} for n in da},
@@ -201,24 +216,54 @@ def divergence_text(report: dict[str, Any]) -> str:
     return f"tick {d['tick']} ({d['time'] + ', ' if d['time'] else ''}{d['what']})"
 
 
+def span_text(span: dict[str, Any]) -> str:
+    """A run's span in words: "2023-02-13 07:00 -> 2023-02-13 15:00 (8 game hours)"."""
+    return f"{span['start'][:16]} -> {span['end'][:16]} ({span['hours']:g} game hours)"
+
+
+def span_note(report: dict[str, Any]) -> str | None:
+    """When the runs cover different spans: which ends first, and how its later values show."""
+    spans = report["span"]
+    ha, hb = spans["a"]["hours"], spans["b"]["hours"]
+    if ha == hb:
+        return None
+    short, long_ = ("a", "b") if ha < hb else ("b", "a")
+    return (f"{short.upper()} ends {abs(ha - hb):g} game hours before {long_.upper()}: its values after game hour "
+            f"{spans[short]['hours']:g} are shown as 'ended', and a gathering after its end was not seen")
+
+
+def retrieval_text(row: dict[str, Any]) -> str:
+    """What differs in a differing retrieval row, in words (the order, or which memories)."""
+    where = (f"tick {row['tick']} {row['persona']} ({row['purpose']}), A seq {row['a_seq']} vs "
+             f"B seq {row['b_seq']}")
+    if row["differs"] == "order":
+        return f"{where}: the same memories, ranked in another order"
+    return (f"{where}: other memories (Jaccard {row['jaccard']:.2f} over their texts; "
+            f"{len(row['only_a'])} only in A, {len(row['only_b'])} only in B)")
+
+
 def over_time_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Density and diffusion at the density's sample moments, A beside B, for printing.
+    """Density and diffusion at both runs' sample moments, A beside B, for printing.
 
     Returns:
         (column names, rows): game hour, density A, density B, then per probe the personas
         knowing it (by provenance) at that hour in A and B. A moment between whole hours takes
-        the diffusion of the hour before it.
+        the diffusion of the hour before it; a moment after a run's end shows "ended" for
+        it, and a density moment of one run only shows "-" for the other.
     """
     names = list(report["diffusion"])
     header = ["game hour", "density A", "density B", *(f"{n}: A / B" for n in names)]
+    dens, ends = report["density"], {s: report["span"][s]["hours"] for s in "ab"}
     rows = []
-    da, db = report["density"]["a"], report["density"]["b"]
-    for i, hour in enumerate(da["hours"]):
-        cells = [f"{hour:g}", f"{da['density'][i]:.3f}",
-                 f"{db['density'][i]:.3f}" if i < len(db["density"]) else "-"]
+    for hour in sorted(set(dens["a"]["hours"]) | set(dens["b"]["hours"])):
+        cells = [f"{hour:g}"]
+        for s in "ab":
+            d = dens[s]
+            cells.append("ended" if hour > ends[s] else f"{d['density'][d['hours'].index(hour)]:.3f}"
+                         if hour in d["hours"] else "-")
         for n in names:
             c = report["diffusion"][n]
-            h = int(hour)
-            cells.append(" / ".join(str(c[s][min(h, len(c[s]) - 1)]) if c[s] else "0" for s in "ab"))
+            cells.append(" / ".join("ended" if hour > ends[s] else str(c[s][min(int(hour), len(c[s]) - 1)])
+                                    if c[s] else "0" for s in "ab"))
         rows.append(cells)
     return header, rows

@@ -1,12 +1,12 @@
 """A recorded run's own settings and time, as the measures need them.
 
 Its configuration, embedder and backend as recorded; a game time as the tick it falls in; the
-seq just after a tick; a nested config as dotted keys (to override a run's config).
+game time it covers; the seq just after a tick; a nested config as dotted keys (to override a run's config).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ..clock import parse_game_time
@@ -14,7 +14,7 @@ from ..config import Config, load_config
 from ..embedding import Embedder, make_embedder
 from ..errors import ConfigError, RecordingError
 
-__all__ = ["run_config", "load_embedder", "run_backend", "tick_at", "seq_after", "flatten"]
+__all__ = ["run_config", "load_embedder", "run_backend", "tick_at", "run_span", "seq_after", "flatten"]
 
 
 def run_config(reader) -> Config | None:
@@ -104,6 +104,21 @@ def tick_at(reader, at: datetime | str) -> tuple[datetime, int]:
             f"{at:%Y-%m-%d %H:%M} is before the run starts ({start:%Y-%m-%d %H:%M})", field="--at"
         )
     return at, min(tick, last)
+
+
+def run_span(reader) -> dict[str, Any]:
+    """The game time a run covers: from its start to the end of its last tick.
+
+    Returns:
+        ``{"last_tick": int | None, "hours": game hours covered, "start", "end": "YYYY-MM-DD
+        HH:MM:SS"}`` (``hours`` 0 and ``end`` = ``start`` for a run without ticks).
+    """
+    spt = int(reader.meta.get("seconds_per_tick", 10))
+    start = datetime.fromisoformat(reader.meta["start"])
+    last = reader.last_tick
+    hours = 0.0 if last is None else (last + 1) * spt / 3600
+    return {"last_tick": last, "hours": hours, "start": start.isoformat(sep=" "),
+            "end": (start + timedelta(hours=hours)).isoformat(sep=" ")}
 
 
 def seq_after(reader, tick: int) -> int:

@@ -16,7 +16,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from ..analysis.compare import compare, divergence_text, over_time_rows
+    from ..analysis.compare import compare, divergence_text, over_time_rows, retrieval_text, span_note, span_text
     from ..recording import RunReader
 
     with RunReader(args.run_a) as a, RunReader(args.run_b) as b:
@@ -25,16 +25,22 @@ def cmd_compare(args: argparse.Namespace) -> int:
                               f"{b.meta.get('town')!r}; compare runs of one town", field="run_b")
         report = compare(a, b)
     console = Console(width=None if sys.stdout.isatty() else 140)
-    console.print(f"A {args.run_a} ({report['a']['ablate'] or 'full'}), B {args.run_b} "
-                  f"({report['b']['ablate'] or 'full'})")
+    for side, path in (("a", args.run_a), ("b", args.run_b)):
+        console.print(f"{side.upper()} {path} ({report[side]['ablate'] or 'full'}): "
+                      f"{span_text(report['span'][side])}", highlight=False)
+    note = span_note(report)
+    if note:
+        console.print(f"note: {note}", highlight=False)
     console.print(f"first diverging tick: {divergence_text(report)}")
     t = Table(title="side by side")
     for col in ("measure", "A", "B"):
         t.add_column(col)
     for name, c in report["diffusion"].items():
         t.add_row(f"{name}: knowing at the end", str(c["a"][-1] if c["a"] else 0), str(c["b"][-1] if c["b"] else 0))
+    unseen = {"all": "", "part": " (ended during it)", "none": " (ended before it)"}
     for name, g in report["attendance"].items():
-        t.add_row(f"{name}: came / invited", *(f"{len(g[s]['attended'])} / {len(g[s]['invited'])}" for s in "ab"))
+        t.add_row(f"{name}: came / invited", *(f"{len(g[s]['attended'])} / {len(g[s]['invited'])}"
+                                               f"{unseen[g[s]['seen']]}" for s in "ab"))
     t.add_row("model requests", str(report["cost"]["a"]["requests"]), str(report["cost"]["b"]["requests"]))
     t.add_row("tokens", *(str(report["cost"][s]["tokens_in"] + report["cost"][s]["tokens_out"]) for s in "ab"))
     console.print(t)
@@ -50,9 +56,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     console.print(f"retrievals at the same tick, persona and purpose: {r['matched']}, identical top k "
                   f"{r['identical']}, mean Jaccard {mean}")
     if r["first_differing"]:
-        f = r["first_differing"]
-        console.print(f"first differing retrieval: tick {f['tick']} {f['persona']} ({f['purpose']}) "
-                      f"A seq {f['a_seq']} vs B seq {f['b_seq']}, Jaccard {f['jaccard']:.2f}")
+        console.print(f"first differing retrieval: {retrieval_text(r['first_differing'])}", highlight=False)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1))
         console.print(f"written: {args.json}")

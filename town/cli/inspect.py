@@ -13,8 +13,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from ..clock import parse_game_time
+    from ..errors import ConfigError
     from ..recording import RunReader
 
+    if args.last < 1:  # SQLite reads LIMIT -1 as no limit and LIMIT 0 as nothing
+        raise ConfigError(f"must be at least 1, got {args.last}", field="--last")
     with RunReader(args.run) as reader:
         persona = persona_id(reader, args.persona)
         until = None

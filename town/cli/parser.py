@@ -62,7 +62,8 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
 
     s = sub.add_parser("fork", help="start a new run from a saved snapshot of another")
     s.add_argument("run", help="parent run file")
-    s.add_argument("--at", required=True, help='game time, e.g. "2023-02-14 09:00" (newest snapshot at or before)')
+    s.add_argument("--at", required=True, help='game time, e.g. "2023-02-14 09:00" (newest snapshot at or before; '
+                   "not after the end of the run's last tick)")
     s.add_argument("--out", required=True, help="new run file")
     s.add_argument("--seed", type=int, help="another seed from the fork on")
     s.add_argument("--config", help="another TOML configuration from the fork on")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from datetime import datetime
 from pathlib import Path
 
-from ..analysis.recorded import flatten
+from ..analysis.recorded import flatten, run_span
 from ..errors import ConfigError, TownError
 from .drive import build_simulation, drive, remove_run
 from .options import check_hours, set_pairs, ticks_for
@@ -39,13 +41,21 @@ def cmd_resume(args: argparse.Namespace) -> int:
     check_hours(args.hours)
     with RunReader(args.run) as reader:  # clear message for a missing or damaged file
         ticks = ticks_for(args.hours, int(reader.meta["seconds_per_tick"]))
+        recorded = "persona_files" in reader.meta
+    if not recorded:
+        print(f"town: note: {args.run} was recorded before runs kept their persona files' fingerprints; "
+              "persona files are not checked against it this time", file=sys.stderr, flush=True)
     # every check (town, persona files, model server, embedder) before the run is cut
     sim = Simulation.from_run(args.run, newest_snapshot(args.run))
     return drive(sim, ticks, Path(args.run), quiet=args.quiet)
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
-    """`town fork`: copy a run up to the newest snapshot at or before --at, then simulate on."""
+    """`town fork`: copy a run up to the newest snapshot at or before --at, then simulate on.
+
+    Raises:
+        ConfigError: naming ``--at`` when it is after the end of the run's last tick.
+    """
     from ..clock import parse_game_time
     from ..config import Config, load_config
     from ..recording import RunReader, newest_snapshot
@@ -58,6 +68,10 @@ def cmd_fork(args: argparse.Namespace) -> int:
         raise ConfigError(f"{out} already exists; choose another --out", field="--out")
     with RunReader(args.run) as reader:
         parent_config = reader.meta["config"]
+        span = run_span(reader)
+    if at > datetime.fromisoformat(span["end"]):
+        raise ConfigError(f"{at:%Y-%m-%d %H:%M} is after the end of {args.run}, whose last tick ends at "
+                          f"{span['end']}; fork at or before then", field="--at")
     over = set_pairs(args.set)
     if args.seed is not None:
         over["seed"] = args.seed

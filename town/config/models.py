@@ -24,8 +24,9 @@ from pydantic import (
     model_validator,
 )
 
-from ..clock import TIME_FORMAT, parse_game_time
+from ..clock import TIME_FORMAT, GameClock, parse_game_time
 from ..errors import ConfigError
+from ..memory.scoring import MAX_WEIGHT
 from .messages import config_error
 
 __all__ = ["BackendName", "EmbedderName", "Dialect", "RetrievalConfig", "ReflectionConfig", "ProceduresConfig",
@@ -94,10 +95,10 @@ class RetrievalConfig(_Settings):
         _require(
             len(self.weights) == 3, "weights", "must be 3 numbers (recency, importance, relevance)"
         )
-        _require(
-            all(math.isfinite(w) and w >= 0 for w in self.weights) and any(self.weights),
+        _require(  # the memory stream's own bound (MAX_WEIGHT), checked before a run file exists
+            all(math.isfinite(w) and 0 <= w <= MAX_WEIGHT for w in self.weights) and any(self.weights),
             "weights",
-            f"must be finite, >= 0 and not all zero, got {list(self.weights)}",
+            f"must be finite, >= 0, <= {MAX_WEIGHT:g} and not all zero, got {list(self.weights)}",
         )
         return self
 
@@ -208,7 +209,7 @@ class Config(_Settings):
     """The effective configuration of a run.
 
     Attributes:
-        seconds_per_tick: game seconds per tick (> 0).
+        seconds_per_tick: game seconds per tick (1-3600).
         seed: seed of the simulation's random generator.
         embedder: which sentence embedder to use.
         retrieval, reflection, procedures, recording, perception, backend: grouped settings.
@@ -236,14 +237,16 @@ class Config(_Settings):
 
     @model_validator(mode="after")
     def _check(self) -> Config:
-        _require(
-            self.seconds_per_tick > 0,
+        _require(  # beyond an hour a tick is no step of a walk, and 1e11 overflowed datetime
+            0 < self.seconds_per_tick <= 3600,
             "seconds_per_tick",
-            f"must be > 0, got {self.seconds_per_tick}",
+            f"must be 1-3600 game seconds, got {self.seconds_per_tick}",
         )
         unknown = sorted(set(self.ablated) - set(ABLATIONS))
         _require(not unknown, "ablate",
                  f"unknown part {unknown[0]!r}; allowed: {', '.join(ABLATIONS)}" if unknown else "")
+        if self.start is not None:
+            GameClock(self.start)  # its year range, said here with the config's name
         return self
 
     @field_serializer("start")

@@ -85,7 +85,7 @@ def truncate_after_snapshot(path: str | Path, tick: int | None = None) -> Snapsh
     """Cut a run back to its newest snapshot (or the one after tick ``tick``), for resume.
 
     Frames, events, memories, retrievals and snapshots after the snapshot are deleted in one
-    transaction, and the run is marked unfinished.
+    transaction, and the run is marked unfinished and open (meta ``finished``, ``closed``).
 
     Returns:
         ``(tick, seq, state)`` of the snapshot: its last tick, last event seq, and state dict.
@@ -103,7 +103,7 @@ def truncate_after_snapshot(path: str | Path, tick: int | None = None) -> Snapsh
                 where, params, wanted = ("", (), "") if tick is None else ("WHERE tick = ?", (tick,), f"at tick {tick}")
                 tick, seq, state = _snapshot(conn, path, where, params, wanted)
                 _drop_after(conn, tick, seq)
-                _set_meta(conn, finished=False)
+                _set_meta(conn, finished=False, closed=False)
         except sqlite3.Error as exc:
             raise RecordingError(f"cannot truncate run file {path}: {exc}") from None
         finally:
@@ -161,7 +161,7 @@ def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
     try:
         with target:
             _drop_after(target, tick, seq)
-            _set_meta(target, finished=False, created=datetime.now().isoformat(timespec="seconds"),
+            _set_meta(target, finished=False, closed=False, created=datetime.now().isoformat(timespec="seconds"),
                       parent={"run": src.stem, "tick": tick, "seq": seq, "time": time})
         target.execute("VACUUM")
     except sqlite3.Error as exc:

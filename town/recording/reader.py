@@ -100,7 +100,10 @@ class RunReader(StreamHistory):
     def summary(self) -> dict[str, Any]:
         """A runs-page row: name, town, personas, game-time span, ticks, size on disk, backend.
 
-        ``ablate`` names the parts switched off ("" for the full architecture).
+        ``ablate`` names the parts switched off ("" for the full architecture). ``finished``:
+        the run reached its end; ``closed``: its file was closed with a snapshot of its last
+        tick (a finished run, or one stopped cleanly; runs older than the key count as closed
+        only when finished).
 
         Times are ``"YYYY-MM-DD HH:MM:SS"`` game time; ``size_bytes`` counts the WAL file too.
         """
@@ -130,6 +133,7 @@ class RunReader(StreamHistory):
             "ticks": count,
             "size_bytes": size,
             "finished": bool(meta.get("finished")),
+            "closed": bool(meta.get("finished") or meta.get("closed")),
             "created": meta.get("created"),
             "parent": meta.get("parent"),
         }

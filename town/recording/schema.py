@@ -6,7 +6,10 @@ One run is one SQLite file in WAL mode, written a tick per transaction by
 Tables (``SCHEMA_VERSION`` 2):
 
 - ``meta(key, value)``: JSON values (scenario, town, personas, seed, backend, config, versions,
-  start, created, finished, parent, schema_version).
+  start, created, finished, closed, parent, schema_version). ``finished``: the run reached the
+  end it was asked for; ``closed``: the file was closed with a snapshot of its last tick (a
+  clean end, or a clean stop such as Ctrl-C on ``serve``); neither: still being written, or
+  stopped inside a tick (resume cuts back to the newest snapshot).
 - ``frames(tick, time, seq, data)``: one row per tick, ``data`` the FRAME event's data as
   zlib-compressed JSON. A frame of 25 personas is ~5 kB of JSON and ~1 kB compressed, so a full
   frame per tick (no keyframes + deltas) keeps seeking a primary-key lookup and the file small.

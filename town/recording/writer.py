@@ -74,7 +74,8 @@ class RunWriter:
             self._writer_lock.release()
             raise
         self._init_state()
-        meta = {**meta, "created": datetime.now().isoformat(timespec="seconds"), "finished": False}
+        meta = {**meta, "created": datetime.now().isoformat(timespec="seconds"), "finished": False,
+                "closed": False}
         try:
             self._set_meta(meta)
         except sqlite3.Error as exc:  # e.g. the disk is full: leave nothing behind
@@ -93,7 +94,7 @@ class RunWriter:
 
     @classmethod
     def append(cls, path: str | Path) -> RunWriter:
-        """Reopen an existing run to write on (after resume or fork); marks it unfinished.
+        """Reopen an existing run to write on (after resume or fork); marks it unfinished and open.
 
         Raises:
             RecordingError: when the file is missing, damaged or of another schema version.
@@ -108,7 +109,7 @@ class RunWriter:
             raise
         writer._init_state()
         try:
-            writer._set_meta({"finished": False})
+            writer._set_meta({"finished": False, "closed": False})
         except sqlite3.Error as exc:
             writer._conn.close()
             writer._writer_lock.release()
@@ -258,7 +259,11 @@ class RunWriter:
                 raise self._fail(exc) from None
 
     def close(self, *, finished: bool = True) -> None:
-        """Write what is pending, mark the run ``finished`` in meta, and close the file.
+        """Write what is pending, mark the run ``finished`` and ``closed`` in meta, and close the file.
+
+        Meta ``closed`` is true when the newest snapshot holds the last recorded tick (a clean
+        end or stop: resume loses nothing); false when ticks were recorded after it (an
+        interrupted tick, a failure), which resume cuts back.
 
         Idempotent; after a write failure (``broken``) it does nothing.
 
@@ -271,13 +276,19 @@ class RunWriter:
             try:
                 with self._conn:
                     self._write_pending()
-                self._set_meta({"finished": finished})
+                self._set_meta({"finished": finished, "closed": self._snapshot_is_last()})
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error as exc:
                 raise self._fail(exc) from None
             self._conn.close()
             self._writer_lock.release()
             self._closed = True
+
+    def _snapshot_is_last(self) -> bool:
+        """Whether the newest snapshot is at or after the last frame (-1: before any tick)."""
+        (frame,), = self._conn.execute("SELECT MAX(tick) FROM frames").fetchall()
+        (snap,), = self._conn.execute("SELECT MAX(tick) FROM snapshots").fetchall()
+        return snap is not None and snap >= (-1 if frame is None else frame)
 
     def __enter__(self) -> RunWriter:
         return self

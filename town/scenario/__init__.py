@@ -16,8 +16,10 @@ Parts:
     persona_file, probes_file, events_file: one file kind each, read and checked.
     checks: what every file's checks share (YAML, ids, map places, probe names, game times).
     load: :func:`load_scenario` (the folder -> Scenario, every place reachable).
+    fingerprint: a hash per field of each persona file, recorded by a run and checked by resume.
 """
 
+from .fingerprint import check_persona_files, persona_fingerprints
 from .load import TOWNS_DIR, load_scenario
 from .persona_spec import PersonaSpec, Relationship, RoutineItem, SeedMemory
 from .town_spec import EventType, Gathering, NetworkProbe, Probe, Scenario, TimedEvent
@@ -35,4 +37,6 @@ __all__ = [
     "Scenario",
     "load_scenario",
     "TOWNS_DIR",
+    "persona_fingerprints",
+    "check_persona_files",
 ]

@@ -7,36 +7,17 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from ..clock import parse_game_time
 from ..errors import ConfigError
 from ..world import TileMap
-from ..world.fields import Fields
+from ..world.fields import Fields, read_yaml
 
 __all__ = ["ID", "read_yaml", "map_place", "probe_key", "rated_importance", "game_time"]
 
 #: A persona id or probe name.
 ID = re.compile(r"^[a-z0-9_]+$")
-
-
-def read_yaml(path: Path) -> Any:
-    """The parsed YAML of ``path`` (None for an empty file).
-
-    Raises:
-        ConfigError: naming the file when it cannot be read or is not valid YAML or UTF-8.
-    """
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"not valid YAML: {exc}", file=path) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read it: {exc.strerror}", file=path) from None
 
 
 def map_place(f: Fields, tilemap: TileMap, value: Any, field_: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from ..clock import GameClock
 from ..errors import ConfigError
 from ..world import TileMap, World, load_tilemap
 from ..world.fields import Fields
@@ -31,7 +32,28 @@ _SPECIAL = ("map", "town", "events", "probes")
 def _town(path: Path) -> tuple[str, datetime]:
     f = Fields(path)
     data = f.mapping(read_yaml(path), "", ("name", "start"))
-    return f.get(data, "name", str), game_time(f, data, "start", "")
+    start = game_time(f, data, "start", "")
+    try:
+        GameClock(start)  # its year range (1900-2999), said here with the file's name
+    except ConfigError as exc:
+        raise f.error("start", exc.reason) from None
+    return f.get(data, "name", str), start
+
+
+def _check_names(personas: list[tuple[Path, PersonaSpec]]) -> None:
+    """Refuse two personas with one name (any case).
+
+    ``--persona NAME`` and "<name> told me" must each mean one persona.
+
+    Raises:
+        ConfigError: naming the later file, ``name`` and the persona that has it first.
+    """
+    first: dict[str, str] = {}
+    for path, spec in personas:
+        taken = first.setdefault(spec.name.casefold(), path.stem)
+        if taken != path.stem:
+            raise ConfigError(f"{spec.name!r} is already the name of {taken}; give each persona its own name",
+                              file=path, field="name")
 
 
 def _check_reachable(tilemap: TileMap, personas: list[tuple[Path, PersonaSpec]]) -> None:
@@ -99,6 +121,7 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
     probes, network = read_probes(probes_path, tilemap, ids) if probes_path.is_file() else ((), NetworkProbe())
     probe_names = {pr.name for pr in probes}
     personas = [(p, read_persona(p, tilemap, ids, probe_names)) for p in persona_paths]
+    _check_names(personas)
     _check_reachable(tilemap, personas)
     events_path = folder / "events.yaml"
     events = read_events(events_path, tilemap, ids, probe_names) if events_path.is_file() else ()

@@ -15,6 +15,7 @@ import numpy as np
 from .. import __version__
 from ..events import EventBus
 from ..mind import Conversation
+from ..scenario import check_persona_files, persona_fingerprints
 from ..thinking.backend import ThinkingBackend
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ def meta_of(sim: Simulation) -> dict[str, Any]:
         "config": sim.config.to_dict(), "start": sim.clock.start.isoformat(sep=" "),
         "seconds_per_tick": sim.clock.seconds_per_tick,
         "versions": {"town": __version__}, "map": sim.tilemap.to_dict(),
+        "persona_files": persona_fingerprints(sim.scenario),
     }
 
 
@@ -80,10 +82,12 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
                  fork_to: str | Path | None = None) -> Simulation:
     """Continue a recorded run from one of its snapshots.
 
-    Everything that can refuse is checked first: the run's town folder and persona files,
-    the configuration, the model server (``make_backend``) and the embedder. Only then is
-    the run cut back to the snapshot in one transaction (resume) or copied up to it into
-    ``fork_to`` (fork), and the simulation writes on to that file. A failed check leaves
+    Everything that can refuse is checked first: the run's town folder and persona files
+    (on resume, each must match the run's meta ``persona_files``: no field edited, none added
+    or gone; a run recorded before that key is not checked), the configuration, the model
+    server (``make_backend``) and the embedder. Only then is the run cut back to the snapshot
+    in one transaction (resume) or copied up to it into ``fork_to`` (fork), and the simulation
+    writes on to that file, recording the persona files it goes on with. A failed check leaves
     every file as it was. Memory vectors come from the run's memories table.
 
     Args:
@@ -97,7 +101,8 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
 
     Raises:
         RecordingError: for a missing or damaged run, or one another process writes;
-        ConfigError if the town or a persona file is gone, or the embedder differs;
+        ConfigError if the town or a persona file is gone, a persona file was edited since
+        the run started (resume), or the embedder differs;
         ThinkingError when the model server cannot be reached.
     """
     from ..config import Config
@@ -114,6 +119,8 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
             vectors[pid] = (rs.ids, rs.embeddings)
     config = config or Config.from_dict(meta["config"])
     scenario = load_scenario(meta["scenario"])
+    if fork_to is None and meta.get("persona_files") is not None:
+        check_persona_files(meta["persona_files"], scenario)
     if backend is None:
         from ..thinking.factory import make_backend
 
@@ -140,6 +147,6 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
         sim.close(finished=False)
         raise
     sim.writer.set_meta(config=config.to_dict(), seed=config.seed, ablate=config.ablate,
-                        backend=sim.backend.name)
+                        backend=sim.backend.name, persona_files=persona_fingerprints(scenario))
     sim.bus.subscribe(sim.writer.handle)
     return sim

@@ -164,8 +164,8 @@ class OpenAIBackend(ModelBackend):
             raise fail(CallOutcome.SERVER_ERROR, "not an OpenAI chat completion (no choices[0].message)")
         return Completion(
             text=message.content,
-            tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
-            tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
+            tokens_in=_token_count(getattr(usage, "prompt_tokens", None)),
+            tokens_out=_token_count(getattr(usage, "completion_tokens", None)),
             latency_ms=elapsed_ms(started),
             endpoint=endpoint.where,
         )
@@ -202,3 +202,12 @@ def _retry_after(response) -> float | None:
         return max(0.0, float(value)) if value is not None else None
     except ValueError:
         return None
+
+
+def _token_count(value: object) -> int:
+    """A reply's ``usage`` count as tokens: a whole number >= 0, else 0 (unknown).
+
+    A server that sends no usage, null, text or a negative number does not stop the run; 0
+    makes the model layer record an estimate instead (``estimated``, see ``town.thinking.model``).
+    """
+    return value if type(value) is int and value >= 0 else 0

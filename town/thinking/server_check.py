@@ -114,7 +114,13 @@ def _check_models(backend: OpenAIBackend, endpoint: Endpoint) -> None:
             f"{endpoint.where} did not answer GET /models like an OpenAI-compatible API "
             f"({type(exc).__name__}); is --base-url the API root (e.g. ending in /v1)?"
         ) from None
-    ids = sorted(getattr(m, "id", "") for m in getattr(listed, "data", None) or [])
+    data = getattr(listed, "data", None) or []
+    if not isinstance(data, list):  # e.g. {"data": 5}: iterating it would crash
+        raise ThinkingError(
+            f"{endpoint.where} did not answer GET /models like an OpenAI-compatible API "
+            f"(its data is {type(data).__name__}, not a list); is --base-url the API root (e.g. ending in /v1)?"
+        )
+    ids = sorted(str(getattr(m, "id", "")) for m in data)
     if ids and backend.model not in ids:
         shown = ", ".join(ids[:10]) + (" ..." if len(ids) > 10 else "")
         raise ThinkingError(

@@ -9,9 +9,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ..errors import ConfigError
 
-__all__ = ["Fields", "REQUIRED"]
+__all__ = ["Fields", "REQUIRED", "read_yaml"]
 
 REQUIRED = object()
 
@@ -29,6 +31,28 @@ _TYPE_NAMES = {
     list: "a list",
     dict: "a mapping",
 }
+
+
+def read_yaml(path: Path) -> Any:
+    """The parsed YAML of ``path`` (None for an empty file).
+
+    Raises:
+        ConfigError: naming the file when it cannot be read or is not valid YAML or UTF-8; a
+            YAML error is one line with its position (1-based line and column) and problem.
+    """
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        what = " ".join(str(exc.problem or exc.context or "").split())
+        raise ConfigError(f"not valid YAML{where}: {what}", file=path) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"not valid YAML: {' '.join(str(exc).split())}", file=path) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read it: {exc.strerror}", file=path) from None
 
 
 class Fields:

@@ -23,7 +23,7 @@ import pytiled_parser
 from pytiled_parser import tiled_object
 
 from ..errors import ConfigError
-from .layout import Rect
+from .layout import MAX_SIDE, Rect
 
 __all__ = ["tiled_map_document"]
 
@@ -86,7 +86,8 @@ def _check_raw(path: Path) -> None:
 
     Raises:
         ConfigError: for text that is not JSON (e.g. cut short), a document that is not a Tiled
-            map, an orientation other than orthogonal, an infinite map, a layer with only one
+            map, an orientation other than orthogonal, an infinite map, a width or height that
+            is not a whole number of tiles from 1 to ``MAX_SIDE``, a layer with only one
             of offsetx/offsety, or a tile layer without data.
     """
     try:
@@ -106,6 +107,11 @@ def _check_raw(path: Path) -> None:
     if raw.get("infinite"):
         raise ConfigError("infinite Tiled maps are not supported; save a fixed-size map "
                           "(Map > Map Properties > Infinite off)", file=path, field="infinite")
+    for key in ("width", "height"):  # checked before the collision grid of width x height is built
+        side = raw.get(key)
+        if type(side) is not int or not 1 <= side <= MAX_SIDE:
+            raise ConfigError(f"must be a whole number of tiles from 1 to {MAX_SIDE}, got {side!r}",
+                              file=path, field=key)
     for layer in _raw_layers(raw.get("layers") or [], path):
         if ("offsetx" in layer) != ("offsety" in layer):  # pytiled-parser needs both
             raise ConfigError("has only one of offsetx and offsety; give both", file=path,

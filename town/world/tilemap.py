@@ -11,11 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..errors import ConfigError, WorldError
 from .address import SEPARATOR
-from .fields import Fields
+from .fields import Fields, read_yaml
 from .layout import MapSpec, parse_map
 
 __all__ = ["TileMap", "load_tilemap", "find_map", "MAP_FILES"]
@@ -283,8 +281,4 @@ def load_tilemap(path: str | Path) -> TileMap:
         from .tiled import tiled_map_document
 
         return TileMap.from_dict(tiled_map_document(path), file=path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"not valid YAML: {exc}", file=path) from exc
-    return TileMap.from_dict(data, file=path)
+    return TileMap.from_dict(read_yaml(path), file=path)

@@ -64,8 +64,7 @@ export function renderBattery(root, battery, names) {
   show();
 }
 
-/** What the panel says when the run has no battery yet. */
-export function noBattery(root, run, message) {
-  fill(root, el("p", { class: "muted", id: "no-battery" }, [`No battery yet (${message}). Ask it with `,
-    el("code", {}, `python run.py evaluate runs/${run}.sqlite --battery`), "."]));
+/** What the panel says when the run has no battery yet: `ask` is the command that writes it. */
+export function noBattery(root, ask) {
+  fill(root, el("p", { class: "muted", id: "no-battery" }, ["No battery yet. Ask it with ", el("code", {}, ask), "."]));
 }

@@ -73,22 +73,30 @@ async function boot() {
     return;
   }
   const who = (s, x) => `${s}: ${x.name} (${x.ablate || "full"}, seed ${x.seed}${x.parent ? `, fork of ${x.parent}` : ""}, weights ${JSON.stringify(x.weights)})`;
-  fill($("runs-info"), [el("div", {}, who("A", r.a)), el("div", {}, who("B", r.b))]);
+  const hours = (h) => String(+h.toFixed(2));
+  const span = (x) => `${x.start.slice(0, 16)} → ${x.end.slice(0, 16)} (${hours(x.hours)} game hours)`;
+  const [ha, hb] = [r.span.a.hours, r.span.b.hours];
+  const [short, long] = ha < hb ? ["A", "B"] : ["B", "A"];
+  fill($("runs-info"), [el("div", {}, `${who("A", r.a)}: ${span(r.span.a)}`), el("div", {}, `${who("B", r.b)}: ${span(r.span.b)}`),
+    ha === hb ? null : el("p", { id: "span-note" }, `${short} ends ${hours(Math.abs(ha - hb))} game hours before ${long}: its curves stop at its end, and a gathering after its end was not seen.`)]);
   const d = r.first_divergence;
   $("divergence").dataset.tick = d ? d.tick : "";
   $("divergence").textContent = d ? `tick ${d.tick}${d.time ? ` (${d.time})` : ""}: ${d.what}` : "never";
   const personas = Object.keys(r.plans).length || 1;
   fill($("diffusion"), Object.entries(r.diffusion).map(([name, s]) => diffusionChart(name, s, Math.max(personas, ...s.a, ...s.b))));
   fill($("density"), densityChart(r.density));
+  const unseen = { all: "", part: " (ended during it)", none: " (ended before it)" };
+  const came = (x) => `${x.attended.length} / ${x.invited.length}${unseen[x.seen]}`;
   fill($("attendance"), table(["gathering", "A came / invited", "B came / invited"],
-    Object.entries(r.attendance).map(([n, g]) => [n, `${g.a.attended.length} / ${g.a.invited.length}`, `${g.b.attended.length} / ${g.b.invited.length}`])));
+    Object.entries(r.attendance).map(([n, g]) => [n, came(g.a), came(g.b)]), { id: "attendance-rows" }));
   const ret = r.retrievals;
   const link = (side, seq) => el("a", { href: "#", class: "retrieval-link", data: { side, seq },
     onclick: (e) => { e.preventDefault(); inspectors[side].open(seq); } }, `${side.toUpperCase()} #${seq}`);
   fill($("retrievals"), [
     el("p", {}, `${ret.matched} matched, ${ret.identical} with the same top k, mean Jaccard ${num(ret.mean_jaccard)}`),
-    table(["tick", "persona", "purpose", "Jaccard", "A", "B"],
-      ret.differing.map((x) => [String(x.tick), x.persona, x.purpose, num(x.jaccard, 2), link("a", x.a_seq), link("b", x.b_seq)]),
+    table(["tick", "persona", "purpose", "what differs", "Jaccard", "A", "B"],
+      ret.differing.map((x) => [String(x.tick), x.persona, x.purpose, x.differs === "order" ? "order only (same memories)" : "memories",
+        num(x.jaccard, 2), link("a", x.a_seq), link("b", x.b_seq)]),
       { id: "retrieval-rows" }),
   ]);
   fill($("plans"), Object.entries(r.plans).flatMap(([pid, days]) => Object.entries(days).map(([day, p]) =>

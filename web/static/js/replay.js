@@ -256,8 +256,9 @@ async function boot() {
     evaluation.report = report;
     renderEvaluation($("evaluation"), report, names, state.tick / ticksPerHour);
   }).catch((err) => fill($("evaluation"), el("p", { class: "muted" }, `no evaluation: ${err.message}`)));
-  getJSON(`${BASE}/battery`).then((battery) => renderBattery($("battery-panel"), battery, names))
-    .catch((err) => noBattery($("battery-panel"), RUN, err.message));
+  getJSON(`${BASE}/battery`).then((r) => (r.battery ? renderBattery($("battery-panel"), r.battery, names)
+    : noBattery($("battery-panel"), r.ask)))
+    .catch((err) => fill($("battery-panel"), el("p", { class: "muted" }, `no battery: ${err.message}`)));
 
   // -- start where the URL says -----------------------------------------------------------
   const hash = new URLSearchParams(window.location.hash.slice(1));
