@@ -1,8 +1,9 @@
 """Wall time of ``evaluate`` on a recorded run, and how the interviews share their work.
 
-``evaluate`` interviews every persona at every sample moment (each probe's question) and, at the
-start and the end, about every other persona. It rebuilds one recorded stream per persona and
-moment and embeds every distinct question once, in one batch. This prints the total wall time,
+``evaluate`` interviews every persona at every sample moment (each probe's question) and about
+every other persona its memory could show it knows (the density's pairs; the rest are screened
+out unasked). It rebuilds one recorded stream per persona and moment and embeds every distinct
+question once, in one batch. This prints the total wall time,
 the number of interviews and of streams rebuilt, and the time of one interview done alone
 (:func:`town.analysis.interview.interview`, which rebuilds the stream and embeds the question) times the
 number of interviews, for comparison, in the same run.
@@ -40,9 +41,11 @@ def main() -> None:
                   "Do you know anyone here?", embedder=embedder)
         alone = time.perf_counter() - t1
     n, moments, probes = report["personas"], len(report["moments"]), len(report["diffusion"])
-    asked = moments * n * probes + len(report["density"]["series"]) * n * (n - 1)
+    den = report["density"]
+    asked = moments * n * probes + den["asked"]
     print(f"{args.run}: {n} personas, {report['hours']:.1f} game hours, {moments} moments, {probes} probes")
-    print(f"evaluate: {total:.1f} s wall for {asked} interviews ({moments * n} streams rebuilt)")
+    print(f"evaluate: {total:.1f} s wall for {asked} interviews ({moments * n} streams rebuilt; "
+          f"{den['asked']} density pairs asked, {den['screened']} screened out)")
     print(f"one interview alone at the end: {alone * 1000:.0f} ms "
           f"(x {asked} = {alone * asked:.0f} s if each rebuilt its stream)")
 

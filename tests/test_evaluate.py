@@ -70,6 +70,17 @@ def test_density_by_interview_ignores_sightings(report):
     assert den["paper"]["density"] == {"start": 0.5, "end": 0.6}
 
 
+def test_density_asks_only_pairs_a_memory_could_make_acquainted(report):
+    """Of the 12 ordered pairs per moment, asked: at the start the 3 seeded relationships (a->b,
+    b->a, c->d); from hour 1 (ticks up to 5) also c->a (c#3, a conversation at tick 4). d's
+    sighting of c (d#2, tick 9) can never count, so d is never asked about c: 4 asked at hours
+    1-3, 15 in all, 33 screened."""
+    den = report["density"]
+    assert [p["asked"] for p in den["series"]] == [3, 4, 4, 4]
+    assert [p["screened"] for p in den["series"]] == [9, 8, 8, 8]
+    assert (den["asked"], den["screened"]) == (15, 33)
+
+
 def test_attendance_and_cost_in_the_report(report):
     """Invited b, c, d; b and c came; 3 requests over 3 game hours (markers are no requests)."""
     att = report["attendance"]["bake_sale"]
@@ -107,7 +118,9 @@ def test_answers_come_through_the_runs_own_backend(tmp_path, monkeypatch):
     """A run recorded with a model backend is interviewed through that model: a fake model that
     says "Yes, the party is at the cafe." to everything makes all 4 recall the news at every
     moment, and every persona answer yes about every other; the density still needs a retrieved
-    memory that is more than a sighting, so it stays at the hand-worked 1 edge."""
+    memory that is more than a sighting, so it stays at the hand-worked 1 edge. The model is asked
+    4 probe questions at each of the 2 moments and "Do you know ...?" only where a memory could
+    count: 3 pairs at the start, 4 at the end (c->a added; d's sighting of c is never asked)."""
     monkeypatch.setenv("TOWN_TEST_KEY", "test-key")
     server = FakeOpenAIServer(lambda messages: json.dumps({"answer": "Yes, the party is at the cafe."}))
     try:
@@ -122,4 +135,4 @@ def test_answers_come_through_the_runs_own_backend(tmp_path, monkeypatch):
     assert [p["count"] for p in report["diffusion"]["bake_sale"]["series"]] == [4, 4]
     assert report["density"]["edges"] == [["a", "b"]]
     assert report["cost"]["total"]["requests"] == 3  # the interviews are not part of the run
-    assert server.counts["chat"] == 2 * 4 + 2 * 4 * 3
+    assert server.counts["chat"] == 2 * 4 + 3 + 4

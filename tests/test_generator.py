@@ -61,6 +61,24 @@ def test_news_is_plain_text_in_one_memory_with_a_probe(tmp_path):
     assert probe.gathering.host == host.id
 
 
+def test_the_park_news_probe_needs_the_news_not_a_sighting_on_the_lawn(tmp_path):
+    """The park probe's facts match the seeded sentence and a retelling of it, never a sighting
+    or gossip about someone on the park's lawn (sentences as the scripted mind writes them)."""
+    from town.analysis.diffusion import recalls
+
+    generate_town(12, 5, tmp_path / "t")
+    town = load_scenario(tmp_path / "t")
+    probe = next(pr for pr in town.probes if pr.name == "park_works")
+    seed = next(m.content for p in town.personas for m in p.memories if m.probe == "park_works")
+    park = probe.question.removeprefix("Did you hear anything about ").removesuffix("?")
+    assert recalls(f"Yes. {seed}", probe.facts)
+    assert recalls(f'Yes. Ann Able told me: "{seed}"', probe.facts)
+    assert not recalls(f"Yes. Olaf Bustos is at the lawn of the green in {park}: meet friends in the park.",
+                       probe.facts)
+    assert not recalls(f'Yes. I talked with Ann Able: Did you hear? Bo Bell is at the lawn of the green in '
+                       f'{park}: meet friends in the park', probe.facts)
+
+
 def test_cli_generate_refuses_an_existing_town_and_bad_counts(tmp_path):
     """`town generate` writes a town, then refuses to overwrite it without --force; N < 1 is refused."""
     out = tmp_path / "gen"

@@ -83,6 +83,39 @@ def test_acquainted_needs_more_than_a_sighting(memory, knows):
                                   "c", "Cat Cole", 5)
 
 
+def _fact(persona: str, seq: int, kind: str, content: str, subject: str | None = None) -> provenance.MemoryFact:
+    return provenance.MemoryFact(persona=persona, id=seq, seq=seq, tick=seq, kind=kind, content=content,
+                                 subject=subject)
+
+
+#: Memories of a hand-made run whose start (seeded memories) ends at seq 5.
+_HELD = (
+    _fact("a", 2, "observation", "Bob Brown is my neighbour.", "b"),       # seeded: a -> b
+    _fact("d", 3, "observation", "Ann Able is my sister."),                # seeded, by name: d -> a
+    _fact("a", 10, "reflection", "Cat Cole and Dan Dove are kind."),       # names two: a -> c, d
+    _fact("b", 11, "observation", "Ann Able is at the cafe.", "a"),        # a sighting: nothing
+    _fact("a", 12, "chat", 'Cat Cole told me: "Hi."', "c"),                # a -> c again: 10 stays
+    _fact("b", 13, "plan", "Meet Cat Cole at noon."),                      # own plan: nothing
+    _fact("b", 14, "observation", "Dan Dove runs for mayor."),             # news: b -> d
+    _fact("c", 15, "whisper", "I am Cat Cole and Ann Able owes me."),      # c -> a, never c -> c
+    _fact("d", 16, "chat", 'Eve Ewe told me: "Hi."', "player_eve"),        # a player: nobody
+)
+
+
+def test_holders_finds_each_pairs_first_memory_that_could_count():
+    """Worked by hand from the comments of _HELD: a memory counts for a pair when it is about the
+    other (subject, or the full name in its text) and more than a sighting; the first one's seq."""
+    names = {"a": "Ann Able", "b": "Bob Brown", "c": "Cat Cole", "d": "Dan Dove"}
+    assert relationships.holders(_HELD, names, 5) == {
+        ("a", "b"): 2, ("d", "a"): 3, ("a", "c"): 10, ("a", "d"): 10, ("b", "d"): 14, ("c", "a"): 15}
+    # A memory the interview accepts for a pair (a yes given it) is one holders finds, and no other.
+    for m in _HELD:
+        memory = {"kind": m.kind, "content": m.content, "subject": m.subject, "seq": m.seq}
+        for other in set(names) - {m.persona}:
+            accepted = relationships.acquainted(_result("Yes.", memory), other, names[other], 5)
+            assert accepted is ((m.persona, other) in relationships.holders([m], names, 5))
+
+
 def test_attendance_invited_and_thirty_minutes(reader):
     """Invited b, c (conversation) and d (whisper); b (30 min) and c (60 min) came; host excluded."""
     a = attendance.attendance(reader, "party", host="a", **PARTY)

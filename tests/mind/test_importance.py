@@ -83,3 +83,28 @@ def test_scripted_batch_rating_runs_the_model_once_and_rates_as_single_requests(
     # the heard memory is rated by what was said (its quoted statement), all in one run
     assert runs == [sorted(["Klaus Mueller is washing the dishes at the sink.",
                             "I was fired from my job today.", "My grandmother passed away last night."])]
+
+
+def test_a_crowds_observations_are_rated_in_parts_the_answer_allows():
+    """60 new observations at once (a persona in a crowd) are asked as two RateImportances of 40
+    and 20 (an answer rates at most 40), and each gets the rating it gets alone."""
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from town.clock import GameClock
+    from town.config import load_config
+    from town.events import EventBus
+    from town.mind.context import MindContext
+    from town.mind.context import rate as rate_new
+    from town.thinking.scripted import ScriptedBackend
+
+    asked = []
+    scripted = ScriptedBackend()
+    backend = SimpleNamespace(ask=lambda q: asked.append(len(q.items)) or scripted.ask(q))
+    ctx = MindContext(world=None, backend=backend, bus=EventBus(), clock=GameClock(datetime(2023, 2, 13, 12), 10),
+                      config=load_config(), names={})
+    me = SimpleNamespace(id="ann", name="Ann Able", summary=lambda: "")
+    items = [("observation", f"Person {i} is {'reading' if i % 2 else 'arguing loudly'} at the pub.")
+             for i in range(60)]
+    assert rate_new(me, ctx, items) == [rate(content, kind) for kind, content in items]
+    assert asked == [40, 20]

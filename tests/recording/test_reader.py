@@ -99,6 +99,9 @@ def test_stream_as_of_reconstructs_last_accessed_by_hand(synthetic):
     assert [(r["id"], r["last_accessed"]) for r in records] == [
         (2, "2023-02-13 07:00:30"), (1, "2023-02-13 07:00:10"), (0, "2023-02-13 07:00:00")]
     assert [r["id"] for r in reader.memories("ana", q="M1")] == [1]
+    lazy = reader.records_as_of("ana", r4.seq)  # the same records, by id, decoded when read
+    assert (len(lazy), lazy[1]["last_accessed"], lazy[2]["content"]) == (3, "2023-02-13 07:00:10", "m2")
+    assert dict(lazy) == {r["id"]: r for r in records}
     assert [r["content"] for r in reader.memories("bo")] == ["not ana's"]
 
 

@@ -10,7 +10,9 @@ the probes file, never from this module. :func:`write_report` writes ``report.js
 
 Cost: one recorded stream is rebuilt per persona and moment, every question is embedded once
 (in one batch), and each persona is asked every question due at a moment before the next
-persona's stream is built.
+persona's stream is built. "Do you know <name>?" is asked only where the stream holds a memory
+about that persona that is more than a sighting (:func:`town.analysis.relationships.holders`);
+elsewhere no answer could count, so the density is the one asking every pair would give.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .diffusion import diffusion
 from .interview import Interviewer
 from .moments import moments, start_seq
 from .provenance import knowledge, load_memories
-from .relationships import density
+from .relationships import acquainted, density, holders
 from .stats import cost
 
 if TYPE_CHECKING:
@@ -35,18 +37,25 @@ if TYPE_CHECKING:
 __all__ = ["evaluate", "write_report", "format_summary", "diffusion_rows"]
 
 
-def _probes(reader, scenario) -> tuple[tuple, NetworkProbe]:
-    """The run's probes and network probe: from ``scenario``, else from the folder in the meta."""
+def _scenario(reader, scenario):
+    """``scenario``, else the town folder the run's meta names, loaded once; None when it won't load."""
     if scenario is None:
         from ..scenario import load_scenario
 
         folder = reader.meta.get("scenario")
         if not folder:
-            return (), NetworkProbe()
+            return None
         try:
             scenario = load_scenario(folder)
         except ConfigError:
-            return (), NetworkProbe()
+            return None
+    return scenario
+
+
+def _probes(scenario) -> tuple[tuple, NetworkProbe]:
+    """The probes and network probe of ``scenario`` (none for None)."""
+    if scenario is None:
+        return (), NetworkProbe()
     return tuple(scenario.probes), getattr(scenario, "network", None) or NetworkProbe()
 
 
@@ -83,7 +92,8 @@ def evaluate(
         ConfigError: for a bad meta ``config`` or an unknown embedder.
         ThinkingError: when the run's model backend cannot be reached.
     """
-    items, network = _probes(reader, scenario)
+    scenario = _scenario(reader, scenario)
+    items, network = _probes(scenario)
     if probes is not None:
         items = tuple(p for p in items if p.name in probes)
     asker = Interviewer(reader, backend=backend, embedder=embedder, scenario=scenario)
@@ -92,16 +102,21 @@ def evaluate(
     when = moments(reader, every_hours)
     about = {b: network.question.replace("{name}", names[b]) for b in personas}
     asker.embed([p.question for p in items] + list(about.values()))
+    memories = load_memories(reader)
+    seeded_until = start_seq(reader)
+    # Only a pair whose asked persona holds a memory about the other that is more than a sighting
+    # can be acquainted (relationships.holders): the other pairs are not asked.
+    held = holders(memories.values(), names, seeded_until)
     recall: dict[str, dict] = {p.name: {} for p in items}
-    know: dict[tuple[int, str, str], Any] = {}
+    know: dict[tuple[int, str, str], bool] = {}
     for i, m in enumerate(when):
         for a in personas:
             for p in items:
                 recall[p.name][(i, a)] = asker.ask(a, p.question, at=m.time, tick=m.tick, seq=m.seq)
             for b in personas:
-                if b != a:
-                    know[(i, a, b)] = asker.ask(a, about[b], at=m.time, tick=m.tick, seq=m.seq)
-    memories = load_memories(reader)
+                if held.get((a, b), m.seq) < m.seq:
+                    answer = asker.ask(a, about[b], at=m.time, tick=m.tick, seq=m.seq)
+                    know[(i, a, b)] = acquainted(answer, b, names[b], seeded_until)
     spent = cost(reader)
     report: dict[str, Any] = {
         "run": str(reader.path),
@@ -112,7 +127,7 @@ def evaluate(
         "answered_by": getattr(asker.backend, "name", type(asker.backend).__name__),
         "moments": [m.to_dict() for m in when],
         "diffusion": {},
-        "density": {**density(when, know, names, start_seq(reader)),
+        "density": {**density(when, know, names),
                     "question": network.question, "paper": network.paper},
         "attendance": {},
         "cost": spent,

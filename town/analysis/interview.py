@@ -9,15 +9,16 @@ run's backend, :func:`town.analysis.recorded.run_backend`). The question carries
 (:func:`identity`, from its persona file), as every decision does, so questions about the persona
 itself can be answered from it. The answer comes with the retrieval trace and the
 retrieved records it was given (question in; answer text and memories out). :class:`Interviewer`
-asks many questions, reusing one stream per persona and moment and embedding questions in
-batches. Nothing is written to the run file: an interview's retrieval does not move any
-record's ``last_accessed``.
+asks many questions, reusing one stream per persona and moment (with its records' ages at the
+time asked) and embedding questions in batches. Nothing is written to the run file: an
+interview's retrieval does not move any record's ``last_accessed``.
 """
 
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,7 +29,7 @@ from ..embedding import Embedder
 from ..errors import ConfigError, RecordingError
 from ..memory.trace import CandidateScore
 from ..memory.vectors import VectorIndex
-from ..recording.lab import score_stream
+from ..recording.lab import score_stream, stream_ages
 from ..thinking.questions import AnswerInterview, MemoryView
 from .recorded import load_embedder, run_backend, run_config, seq_after, tick_at
 
@@ -116,13 +117,17 @@ def says_yes(answer: str) -> bool:
 
 @dataclass
 class _Moment:
-    """One persona's recorded stream just before ``seq``, its index and its records by id."""
+    """One persona's stream just before ``seq``: index, records by id, ages by the time asked at.
+
+    ``ages``: :func:`~town.recording.lab.stream_ages` of the stream, by game time.
+    """
 
     persona: str
     seq: int
     stream: Any
     index: VectorIndex | None
-    records: dict[int, dict[str, Any]]
+    records: Mapping[int, dict[str, Any]]
+    ages: dict[datetime, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
 class Interviewer:
@@ -183,7 +188,7 @@ class Interviewer:
             if len(stream.ids):
                 index = VectorIndex(stream.embeddings.shape[1])
                 index.add(stream.embeddings, stream.ids)
-            records = {r["id"]: r for r in self.reader.memories(persona, as_of_seq=seq)}
+            records = self.reader.records_as_of(persona, seq)
             m = self._moment = _Moment(persona, seq, stream, index, records)
         return m
 
@@ -216,8 +221,10 @@ class Interviewer:
                 f"the embedder {getattr(self.embedder, 'name', '?')!r} gives {query.shape[0]}; use "
                 "the run's embedder"
             )
+        if at not in m.ages:
+            m.ages[at] = stream_ages(m.stream, at)
         ranking, scored = score_stream(m.stream, query, now=at, weights=self.weights, k=self.k,
-                                       index=m.index)
+                                       index=m.index, ages=m.ages[at])
         candidates = tuple(scored)
         top = [m.records[c.id] for c in candidates[: ranking.n_top]]
         views = tuple(

@@ -61,7 +61,7 @@ def _news(people: list[Resident], lots: list[Lot], world: str, rng: random.Rando
          "gathering": {"place": f"{world}:{pub.name}", "start": f"{day:%Y-%m-%d} 19:00",
                        "end": f"{day:%Y-%m-%d} 21:00", "host": host.id}},
         {"name": "park_works", "question": f"Did you hear anything about {park.name}?",
-         "facts": ["replant|fenced|lawn"]},
+         "facts": ["replant", "fenced|lawn"]},  # "lawn" alone: any sighting in the park
     ]
     return memories, probes
 

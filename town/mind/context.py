@@ -19,6 +19,7 @@ from ..config import Config
 from ..events import Event, EventBus, EventKind
 from ..memory import MemoryKind, MemoryRecord
 from ..persona import Persona
+from ..thinking.answers import MAX_RATINGS
 from ..thinking.backend import ThinkingBackend
 from ..thinking.questions import MemoryView, RateImportance, RateImportances
 from ..world import World
@@ -226,7 +227,9 @@ def rate(p: Persona, ctx: MindContext, items: list[tuple[str, str]]) -> list[int
     """Importance 1-10 of new memories, given as (kind, content) pairs (Park et al. 2023 §4.1).
 
     With ``backend.importance = "batch"`` (the default) the list is rated in one request
-    (:class:`RateImportances`); with "each", one paper-style :class:`RateImportance` request per
+    (:class:`RateImportances`), or in consecutive parts of at most
+    :data:`~town.thinking.answers.MAX_RATINGS` (a persona in a crowd sees more changes at once
+    than one answer may rate); with "each", one paper-style :class:`RateImportance` request per
     memory.
     """
     if not items:
@@ -235,10 +238,13 @@ def rate(p: Persona, ctx: MindContext, items: list[tuple[str, str]]) -> list[int
         return [ctx.backend.ask(RateImportance(
             persona=p.id, persona_name=p.name, content=content, kind=kind,
             seed=seed_for(ctx, p.id, "importance", content))).importance for kind, content in items]
-    answer = ctx.backend.ask(RateImportances(
-        persona=p.id, persona_name=p.name, persona_summary=p.summary(), items=tuple(items),
-        seed=seed_for(ctx, p.id, "importance", "|".join(c for _, c in items))))
-    return list(answer.ratings)
+    ratings: list[int] = []
+    for start in range(0, len(items), MAX_RATINGS):
+        part = items[start:start + MAX_RATINGS]
+        ratings += ctx.backend.ask(RateImportances(
+            persona=p.id, persona_name=p.name, persona_summary=p.summary(), items=tuple(part),
+            seed=seed_for(ctx, p.id, "importance", "|".join(c for _, c in part)))).ratings
+    return ratings
 
 
 def remember_many(p: Persona, ctx: MindContext, items: list[dict[str, Any]]) -> list[MemoryRecord]:

@@ -22,11 +22,23 @@ from town.recording.reader import RunReader
 from town.recording.schema import parse_time
 from town.recording.streams import RecordedStream
 
-__all__ = ["rescore", "score_stream"]
+__all__ = ["rescore", "score_stream", "stream_ages"]
+
+def stream_ages(stream: RecordedStream, now: datetime) -> tuple[np.ndarray, np.ndarray]:
+    """The time columns :func:`score_stream` ranks a recorded stream by, at game time ``now``.
+
+    Returns:
+        ``(hours, created)``: ``(n,) float`` game hours from each record's last access to
+        ``now``, and ``(n,) int64`` a key rising with creation time (seconds).
+    """
+    hours = np.array([(now - t).total_seconds() / 3600.0 for t in stream.last_accessed])
+    created = np.array([to_seconds(t) for t in stream.created], np.int64)
+    return hours, created
+
 
 def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
-                 weights: Sequence[float], k: int,
-                 index: VectorIndex | None = None) -> tuple[Ranking, list[CandidateScore]]:
+                 weights: Sequence[float], k: int, index: VectorIndex | None = None,
+                 ages: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Ranking, list[CandidateScore]]:
     """Score a recorded stream for a query as the live stream would (Park et al. 2023 §4.1).
 
     Args:
@@ -37,6 +49,8 @@ def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
         k: records in the top (>= 1).
         index: the stream's embeddings already in a :class:`VectorIndex` (ids in stream order),
             to score many queries against one stream without rebuilding it.
+        ages: :func:`stream_ages` of the stream at ``now``, to score many queries at one time
+            without recomputing them.
 
     Returns:
         The :class:`Ranking` and its candidates (top k, then up to 5 runners-up).
@@ -44,8 +58,7 @@ def score_stream(stream: RecordedStream, query: np.ndarray, *, now: datetime,
     Raises:
         MemoryStreamError: for bad weights or k.
     """
-    hours = np.array([(now - t).total_seconds() / 3600.0 for t in stream.last_accessed])
-    created = np.array([to_seconds(t) for t in stream.created], np.int64)  # any key rising with creation time
+    hours, created = stream_ages(stream, now) if ages is None else ages
     query = np.asarray(query, dtype=np.float32)
     query = query / np.linalg.norm(query)
     relevance = np.empty(0, np.float32)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import zlib
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -89,8 +90,13 @@ def format_time(value: datetime) -> str:
     return value.strftime(TIME_FORMAT)
 
 
+@lru_cache(maxsize=65536)
 def parse_time(text: str) -> datetime:
-    """Inverse of :func:`format_time`."""
+    """Inverse of :func:`format_time`.
+
+    Remembers recent texts: a run's events and memories share a few times per tick, and
+    ``strptime`` was most of the cost of reading a long run's memories.
+    """
     return datetime.strptime(text, TIME_FORMAT)
 
 

@@ -8,7 +8,7 @@ time of the last earlier retrieval that returned each (docs/design, §1 and §4)
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -46,6 +46,26 @@ class RecordedStream:
     contents: list[str]
     embeddings: np.ndarray
 
+
+
+class _Records(Mapping[int, dict[str, Any]]):
+    """Record id -> record, made from its row when first looked up (:meth:`StreamHistory.records_as_of`)."""
+
+    def __init__(self, rows: dict[int, tuple[int, int, str | bytes]],
+                 make: Callable[[tuple[int, int, str | bytes]], dict[str, Any]]):
+        self._rows, self._make = rows, make
+        self._made: dict[int, dict[str, Any]] = {}
+
+    def __getitem__(self, memory_id: int) -> dict[str, Any]:
+        if memory_id not in self._made:
+            self._made[memory_id] = self._make(self._rows[memory_id])
+        return self._made[memory_id]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
 
 
 class StreamHistory(ABC):
@@ -100,12 +120,25 @@ class StreamHistory(ABC):
             sql += " LIMIT ?"
             params.append(int(limit))
         accessed = self._last_access(persona, as_of_seq)
-        records = []
-        for seq, tick, data in self._rows(sql, params):
-            record = self._decode(data, f"data of event {seq}")
-            record["last_accessed"] = accessed.get(record["id"], record["last_accessed"])
-            records.append({**record, "seq": seq, "tick": tick})
-        return records
+        return [self._record(seq, tick, data, accessed) for seq, tick, data in self._rows(sql, params)]
+
+    def _record(self, seq: int, tick: int, data: str | bytes, accessed: dict[int, str]) -> dict[str, Any]:
+        """One memory record from its MEMORY event's data, with ``last_accessed`` from ``accessed``."""
+        record = self._decode(data, f"data of event {seq}")
+        record["last_accessed"] = accessed.get(record["id"], record["last_accessed"])
+        return {**record, "seq": seq, "tick": tick}
+
+    def records_as_of(self, persona: str, seq: int) -> Mapping[int, dict[str, Any]]:
+        """The records :meth:`memories` gives with ``as_of_seq=seq``, by id, each decoded when read.
+
+        For a reader that looks up a few of many records (an interview reads its top k): the rows
+        are fetched at once, the JSON of each only when its id is first looked up.
+        """
+        rows = self._rows("SELECT m.id, m.seq, m.tick, e.data FROM memories m JOIN events e USING (seq)"
+                          " WHERE m.persona = ? AND m.seq < ?", (persona, int(seq)))
+        accessed = self._last_access(persona, seq)
+        return _Records({i: (s, t, d) for i, s, t, d in rows},
+                        lambda row: self._record(*row, accessed))
 
     def stream_as_of(self, persona: str, seq: int) -> RecordedStream:
         """The persona's memory stream just before event ``seq`` (for re-scoring a retrieval).

@@ -41,10 +41,14 @@ class ImportanceAnswer(BaseModel):
     importance: int = Field(ge=1, le=10)
 
 
+#: The most memories one :class:`ImportancesAnswer` rates (a longer list is asked in parts).
+MAX_RATINGS = 40
+
+
 class ImportancesAnswer(BaseModel):
     """Poignancy 1-10 of each memory of a list, in the list's order (Park et al. 2023 §4.1)."""
 
-    ratings: list[int] = Field(min_length=1, max_length=40)
+    ratings: list[int] = Field(min_length=1, max_length=MAX_RATINGS)
 
 
 class PlanItemAnswer(BaseModel):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from datetime import date
-from functools import singledispatchmethod
+from functools import lru_cache, singledispatchmethod
 from typing import cast
 
 from pydantic import BaseModel
@@ -285,10 +285,14 @@ please going get got
 """.split())
 
 
-def _content_words(text: str) -> set[str]:
-    """Lower-case topic words of ``text``: no stopwords, no possessive "'s", at least 3 letters."""
+@lru_cache(maxsize=65536)
+def _content_words(text: str) -> frozenset[str]:
+    """Lower-case topic words of ``text``: no stopwords, no possessive "'s", at least 3 letters.
+
+    Remembers recent texts: interviews and reflections read the same memories again and again.
+    """
     words = (w.removesuffix("'s").strip("'") for w in re.findall(r"[a-z']+", text.lower()))
-    return {w for w in words if len(w) >= 3 and w not in _STOPWORDS}
+    return frozenset(w for w in words if len(w) >= 3 and w not in _STOPWORDS)
 
 
 def _name_words(names) -> set[str]:
