@@ -224,3 +224,26 @@ def test_run_without_ticks_has_no_frame_to_give(synthetic):
         assert reader.last_tick is None
         with pytest.raises(RecordingError, match=rf"{run.writer.path} has no recorded tick yet"):
             reader.frame(reader.last_tick)
+
+
+def test_event_counts_and_the_simulate_summary_equal_a_count_of_every_event(party_run, capsys):
+    """SQLite's counts per (persona, kind) equal counting the decoded events one by one (brute
+    force), and the summary simulate prints after a run shows those counts and each persona's
+    conversations (counted here from the CONVERSATION events' participants)."""
+    from collections import Counter
+
+    from town.cli.drive import _print_summary
+    from town.events import EventKind
+
+    kinds = (EventKind.MEMORY, EventKind.RETRIEVAL, EventKind.REFLECTION)
+    with RunReader(party_run) as reader:
+        counted = reader.event_counts(kinds)
+        every = reader.events()
+        personas = reader.personas()
+    brute = Counter((e.persona, e.kind.value) for e in every if e.kind in kinds)
+    assert counted == brute and sum(brute.values()) > 0
+    talks = Counter(p for e in every if e.kind is EventKind.CONVERSATION for p in e.data["participants"])
+    _print_summary(party_run, 1.0)
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:6]]
+            for line in capsys.readouterr().out.splitlines() if line.count("│") == 6}
+    assert rows == {p: [str(brute[(p, k.value)]) for k in kinds] + [str(talks[p])] for p in personas}

@@ -115,6 +115,8 @@ def saved_line(path: Path) -> str:
 
 
 def _print_summary(path: Path, seconds: float) -> None:
+    from collections import Counter
+
     from rich.console import Console
     from rich.table import Table
 
@@ -125,10 +127,10 @@ def _print_summary(path: Path, seconds: float) -> None:
         table = Table(title=f"{path} ({seconds:.1f} s wall, ticks {reader.first_tick}..{reader.last_tick})")
         for col in ("persona", "memories", "retrievals", "reflections", "conversations"):
             table.add_column(col, justify="right" if col != "persona" else "left")
+        kinds = (EventKind.MEMORY, EventKind.RETRIEVAL, EventKind.REFLECTION)
+        counts = reader.event_counts(kinds)
+        convs = Counter(pid for e in reader.events(kinds=[EventKind.CONVERSATION])
+                        for pid in set(e.data["participants"]))
         for pid in reader.personas():
-            def n(kind):
-                return len(reader.events(kinds=[kind], persona=pid))
-            convs = sum(1 for e in reader.events(kinds=[EventKind.CONVERSATION]) if pid in e.data["participants"])
-            table.add_row(pid, str(n(EventKind.MEMORY)), str(n(EventKind.RETRIEVAL)),
-                          str(n(EventKind.REFLECTION)), str(convs))
+            table.add_row(pid, *(str(counts[(pid, k.value)]) for k in kinds), str(convs[pid]))
     Console().print(table)
