@@ -14,7 +14,11 @@ Two parts:
    ``--endpoint-latency`` wall seconds each): calls per second and the speed-up over one
    endpoint. Where the parallelism goes: the process's CPU seconds, each endpoint's busy share
    of the wall time and the share of it with 0, 1, ... requests in flight (from the servers' own
-   logs), and the ceiling the run's ticks allow (:func:`ceiling`).
+   logs), and the ceiling the run's ticks allow (:func:`ceiling`). Then the same for a town the
+   project's generator makes in a temporary folder (``--town-personas``, default 100, seed
+   ``--town-seed``) from 07:00 for ``--town-hours`` at ``--town-latency``, and how many of its
+   requests fall in the first tick (everyone plans the day) and how many after it: a town of 25
+   has too few independent requests per tick for 4 endpoints, a town of 100 has enough.
 3. **Ceilings by hour** (only with ``--part 3``): Smallville from 07:00 at no latency, the
    ceiling of 4 endpoints over one for each game hour, to see whether the hour of part 2 is
    typical.
@@ -23,7 +27,8 @@ The fake model answers each question as the scripted backend would (tests/thinki
 and reports tokens as characters / 4. Usage:
 
     .venv/bin/python benchmarks/model_cost.py [--hours 12] [--latency 0.02]
-        [--endpoint-latency 0.2] [--endpoint-hours 1] [--ceiling-hours 12] [--part 1|2|3]
+        [--endpoint-latency 0.2] [--endpoint-hours 1] [--town-personas 100] [--town-seed 1]
+        [--town-hours 0.75] [--town-latency 0.2] [--ceiling-hours 12] [--part 1|2|3]
 
 Figures only, no assertions.
 """
@@ -48,6 +53,7 @@ from fake_server import FakeOpenAIServer, model_answer  # noqa: E402
 from town.analysis.stats import compute_stats  # noqa: E402
 from town.config import load_config  # noqa: E402
 from town.events import EventKind  # noqa: E402
+from town.generator import generate_town  # noqa: E402
 from town.recording.reader import RunReader  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
 from town.simulation import Simulation  # noqa: E402
@@ -184,24 +190,22 @@ def ceiling(calls: list[tuple[int, str]], endpoints: int) -> float:
     return len(calls) / slots if slots else 1.0
 
 
-def part2(book: PromptBook, hours: float, latency: float) -> None:
-    """Smallville against 1, 2 and 4 single-slot endpoints."""
-    print(f"\nSmallville, {hours:g} game hour(s), single-slot fake endpoints at {latency:g} s per request:")
+def endpoint_rows(book: PromptBook, town: str, hours: float, latency: float) -> list[tuple[int, str]]:
+    """Print one row per 1, 2 and 4 single-slot endpoints for ``town``; the requests of the last run.
+
+    Returns:
+        (tick, persona) of every request the 4-endpoint run sent.
+    """
     print(f"{'endpoints':>10}{'requests':>10}{'wall s':>10}{'CPU s':>8}{'calls/s':>10}{'speed-up':>10}"
           f"{'ceiling':>9}   busy share per endpoint; share of wall with 0..n in flight")
-    warm = FakeOpenAIServer(book.respond, api_key="bench")
-    try:  # one-time costs (templates compiled, modules loaded) must not land on the first run
-        run("smallville", 10 / 3600, [warm], {}, pool_size=8)
-    finally:
-        warm.close()
     base = None
+    calls: list[tuple[int, str]] = []
     for n in (1, 2, 4):
         servers = [FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency, slots=1)
                    for _ in range(n)]
         cpu = time.process_time()
         try:
-            stats, wall, _, calls = run("smallville", hours, servers, {"backend.max_concurrency": "1"},
-                                        pool_size=8)
+            stats, wall, _, calls = run(town, hours, servers, {"backend.max_concurrency": "1"}, pool_size=8)
             busy, share = in_flight(servers)
         finally:
             for s in servers:
@@ -212,6 +216,31 @@ def part2(book: PromptBook, hours: float, latency: float) -> None:
         print(f"{n:>10}{stats['total']['requests']:>10}{wall:>10.1f}{cpu:>8.1f}{rate:>10.2f}"
               f"{rate / base:>9.2f}x{ceiling(calls, n):>8.2f}x   "
               + " ".join(f"{b:.2f}" for b in busy) + "; " + " ".join(f"{x:.2f}" for x in share))
+    return calls
+
+
+def part2(book: PromptBook, hours: float, latency: float, personas: int, seed: int, town_hours: float,
+          town_latency: float) -> None:
+    """Smallville, then a generated town of ``personas`` (0: none), against 1, 2 and 4 single-slot endpoints."""
+    warm = FakeOpenAIServer(book.respond, api_key="bench")
+    try:  # one-time costs (templates compiled, modules loaded) must not land on the first run
+        run("smallville", 10 / 3600, [warm], {}, pool_size=8)
+    finally:
+        warm.close()
+    print(f"\nSmallville, {hours:g} game hour(s), single-slot fake endpoints at {latency:g} s per request:")
+    endpoint_rows(book, "smallville", hours, latency)
+    if not personas:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = generate_town(personas, seed, Path(tmp) / "town")["folder"]
+        print(f"\nA generated town of {personas} personas (seed {seed}), 07:00 + {town_hours:g} game hour(s), "
+              f"single-slot fake endpoints at {town_latency:g} s per request:")
+        calls = endpoint_rows(book, str(folder), town_hours, town_latency)
+    first = [c for c in calls if c[0] == 0]
+    later = [c for c in calls if c[0] > 0]
+    print(f"requests in tick 0 (everyone plans the day): {len(first)}; in later ticks: {len(later)}, "
+          f"over {len({t for t, _ in later})} ticks, ceiling of 2 / 4 endpoints for those alone "
+          f"{ceiling(later, 2):.2f}x / {ceiling(later, 4):.2f}x")
 
 
 def part3(book: PromptBook, hours: float) -> None:
@@ -238,6 +267,12 @@ def main() -> None:
     ap.add_argument("--endpoint-hours", type=float, default=1.0, help="Smallville game hours, part 2")
     ap.add_argument("--endpoint-latency", type=float, default=0.2,
                     help="wall seconds per request of each single-slot endpoint, part 2")
+    ap.add_argument("--town-personas", type=int, default=100,
+                    help="residents of the generated town of part 2 (0: Smallville only)")
+    ap.add_argument("--town-seed", type=int, default=1, help="seed of the generated town, part 2")
+    ap.add_argument("--town-hours", type=float, default=0.75, help="the generated town's game hours, part 2")
+    ap.add_argument("--town-latency", type=float, default=0.2,
+                    help="wall seconds per request of each endpoint for the generated town, part 2")
     ap.add_argument("--ceiling-hours", type=float, default=12.0, help="Smallville game hours, part 3")
     ap.add_argument("--part", type=int, choices=(1, 2, 3), help="run only this part (3 runs only when asked)")
     args = ap.parse_args()
@@ -246,7 +281,8 @@ def main() -> None:
     if args.part in (None, 1):
         part1(book, args.hours, args.latency)
     if args.part in (None, 2):
-        part2(book, args.endpoint_hours, args.endpoint_latency)
+        part2(book, args.endpoint_hours, args.endpoint_latency, args.town_personas, args.town_seed,
+              args.town_hours, args.town_latency)
     if args.part == 3:
         part3(book, args.ceiling_hours)
 
