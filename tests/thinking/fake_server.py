@@ -8,9 +8,9 @@ check's one-value enum it answers the allowed word) and answers the others as ``
 HTTP 400 or 500, or ``"ignore"`` (a 200 reply that ignores the schema). Each chat request's body
 is kept in ``bodies``, and ``log`` holds one entry per request with its wall start and end and
 how many requests the server held at once; ``latency_s`` is how long every chat answer takes
-(the reply is worked out within it). A "slow"
-answer watches its connection: ``closed_at`` records when a client gave up and closed it. Faults (chosen by a seeded generator at ``fault_rate``, in turn
-from ``faults``): ``"500"``, ``"429"`` (with ``Retry-After``), ``"slow"`` (answers after
+(the reply is worked out within it). A "slow" answer watches its connection: ``closed_at``
+records when a client gave up and closed it. Faults (chosen by a seeded generator at
+``fault_rate``, in turn from ``faults``): ``"500"``, ``"429"`` (with ``Retry-After``), ``"slow"`` (answers after
 ``slow_s`` wall seconds, past the client's timeout), ``"malformed"`` (content that is not JSON)
 and ``"invalid"`` (JSON that fails the answer schema). :meth:`FakeOpenAIServer.down` closes the
 port (connections refused) and :meth:`FakeOpenAIServer.up` opens it again. Every request is
