@@ -14,7 +14,11 @@ Two parts:
    ``--endpoint-latency`` wall seconds each): calls per second and the speed-up over one
    endpoint. Where the parallelism goes: the process's CPU seconds, each endpoint's busy share
    of the wall time and the share of it with 0, 1, ... requests in flight (from the servers' own
-   logs), and the ceiling the run's ticks allow (:func:`ceiling`).
+   logs), and the ceiling the run's ticks allow (:func:`ceiling`). Then the same for a town the
+   project's generator makes in a temporary folder (``--town-personas``, default 100, seed
+   ``--town-seed``) from 07:00 for ``--town-hours`` at ``--town-latency``, and how many of its
+   requests fall in the first tick (everyone plans the day) and how many after it: a town of 25
+   has too few independent requests per tick for 4 endpoints, a town of 100 has enough.
 3. **Ceilings by hour** (only with ``--part 3``): Smallville from 07:00 at no latency, the
    ceiling of 4 endpoints over one for each game hour, to see whether the hour of part 2 is
    typical.
@@ -23,7 +27,8 @@ The fake model answers each question as the scripted backend would (tests/thinki
 and reports tokens as characters / 4. Usage:
 
     .venv/bin/python benchmarks/model_cost.py [--hours 12] [--latency 0.02]
-        [--endpoint-latency 0.2] [--endpoint-hours 1] [--ceiling-hours 12] [--part 1|2|3]
+        [--endpoint-latency 0.2] [--endpoint-hours 1] [--town-personas 100] [--town-seed 1]
+        [--town-hours 0.75] [--town-latency 0.2] [--ceiling-hours 12] [--part 1|2|3]
 
 Figures only, no assertions.
 """
@@ -38,6 +43,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -48,10 +54,12 @@ from fake_server import FakeOpenAIServer, model_answer  # noqa: E402
 from town.analysis.stats import compute_stats  # noqa: E402
 from town.config import load_config  # noqa: E402
 from town.events import EventKind  # noqa: E402
+from town.generator import generate_town  # noqa: E402
 from town.recording.reader import RunReader  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
 from town.simulation import Simulation  # noqa: E402
 from town.thinking.factory import make_backend  # noqa: E402
+from town.thinking.openai_backend import OpenAIBackend  # noqa: E402
 from town.thinking.prompting import PromptSet  # noqa: E402
 
 KEY_ENV = "TOWN_BENCH_KEY"
@@ -88,9 +96,43 @@ class PromptBook:
         return model_answer(self.book[messages[-1]["content"]])
 
 
+class TickSteps:
+    """Which step of its tick each request was sent in (for :func:`ceiling` by step).
+
+    A tick runs its decisions, then its invitations, then its conversation lines, each step
+    waiting for all of its jobs (``Simulation._concurrently``) before the next starts.
+    """
+
+    def __init__(self, book: PromptBook):
+        self.now: tuple[int, int] | None = None  # (tick, step) of the step running
+        self.sent: list[tuple[tuple[int, int], str]] = []  # ((tick, step), persona) per request
+        lock = threading.Lock()
+        concurrently, send = Simulation._concurrently, OpenAIBackend.send
+        steps = self
+
+        def counting(sim, jobs):
+            tick = sim.clock.tick
+            steps.now = (tick, steps.now[1] + 1 if steps.now and steps.now[0] == tick else 1)
+            return concurrently(sim, jobs)
+
+        def sending(backend, endpoint, messages, fields, max_tokens=None):
+            question = book.book.get(messages[-1]["content"])
+            if steps.now is not None and question is not None:  # not the start-up check
+                with lock:
+                    steps.sent.append((steps.now, question.persona))
+            return send(backend, endpoint, messages, fields, max_tokens)
+
+        Simulation._concurrently = counting
+        OpenAIBackend.send = sending
+
+    def reset(self) -> None:
+        """Forget the requests seen (a new run starts)."""
+        self.now, self.sent = None, []
+
+
 def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict, *,
-        pool_size: int = 4) -> tuple[dict, float, int, list[tuple[int, str]]]:
-    """Simulate ``town`` for ``hours`` against ``servers``.
+        pool_size: int = 4, steps: TickSteps | None = None) -> tuple[dict, float, int, list[tuple[int, str]]]:
+    """Simulate ``town`` for ``hours`` against ``servers`` (``steps``: reset, then filled by the run).
 
     Returns:
         (stats, wall seconds, personas, (tick, persona) of every request sent).
@@ -108,6 +150,8 @@ def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict
         **settings,
     }
     config = load_config(None, over)
+    if steps is not None:
+        steps.reset()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "run.sqlite"
         backend = make_backend(config, backoff_s=0.01)
@@ -170,38 +214,50 @@ def in_flight(servers: list[FakeOpenAIServer]) -> tuple[list[float], list[float]
     return busy, [x / wall for x in share]
 
 
-def ceiling(calls: list[tuple[int, str]], endpoints: int) -> float:
-    """Best speed-up over one endpoint when every tick waits for its own requests.
+def ceiling(calls: list[tuple[Any, str]], endpoints: int) -> float:
+    """Best speed-up over one endpoint when every tick (or every step of a tick) waits for its own requests.
 
     A tick with n requests, c of them one persona's (asked one after another), needs at least
     max(ceil(n / endpoints), c) request times; one endpoint needs n. Upper bound: it ignores
     chains that pass from one persona to another (a line, then the listener's rating of it).
+
+    Args:
+        calls: (tick or (tick, step), persona) of every request.
+        endpoints: single-slot endpoints.
     """
-    ticks: dict[int, Counter] = defaultdict(Counter)
+    ticks: dict[Any, Counter] = defaultdict(Counter)
     for tick, persona in calls:
         ticks[tick][persona] += 1
     slots = sum(max(-(-sum(c.values()) // endpoints), max(c.values())) for c in ticks.values())
     return len(calls) / slots if slots else 1.0
 
 
-def part2(book: PromptBook, hours: float, latency: float) -> None:
-    """Smallville against 1, 2 and 4 single-slot endpoints."""
-    print(f"\nSmallville, {hours:g} game hour(s), single-slot fake endpoints at {latency:g} s per request:")
-    print(f"{'endpoints':>10}{'requests':>10}{'wall s':>10}{'CPU s':>8}{'calls/s':>10}{'speed-up':>10}"
-          f"{'ceiling':>9}   busy share per endpoint; share of wall with 0..n in flight")
+def endpoint_rows(book: PromptBook, steps: TickSteps, town: str, hours: float,
+                  latency: float) -> list[tuple[int, str]]:
+    """Print one row per 1, 2 and 4 single-slot endpoints for ``town``; the requests of the last run.
+
+    A first tick against a fast server comes first (a warm-up). Then the ceiling when each step of
+    a tick also waits for the one before (:class:`TickSteps`).
+
+    Returns:
+        (tick, persona) of every request the 4-endpoint run sent.
+    """
     warm = FakeOpenAIServer(book.respond, api_key="bench")
-    try:  # one-time costs (templates compiled, modules loaded) must not land on the first run
-        run("smallville", 10 / 3600, [warm], {}, pool_size=8)
+    try:  # one-time costs (templates compiled, modules loaded, caches filled) must not land on the first run
+        run(town, 10 / 3600, [warm], {}, pool_size=8)
     finally:
         warm.close()
+    print(f"{'endpoints':>10}{'requests':>10}{'wall s':>10}{'CPU s':>8}{'calls/s':>10}{'speed-up':>10}"
+          f"{'ceiling':>9}   busy share per endpoint; share of wall with 0..n in flight")
     base = None
+    calls: list[tuple[int, str]] = []
     for n in (1, 2, 4):
         servers = [FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency, slots=1)
                    for _ in range(n)]
         cpu = time.process_time()
         try:
-            stats, wall, _, calls = run("smallville", hours, servers, {"backend.max_concurrency": "1"},
-                                        pool_size=8)
+            stats, wall, _, calls = run(town, hours, servers, {"backend.max_concurrency": "1"}, pool_size=8,
+                                        steps=steps)
             busy, share = in_flight(servers)
         finally:
             for s in servers:
@@ -212,6 +268,28 @@ def part2(book: PromptBook, hours: float, latency: float) -> None:
         print(f"{n:>10}{stats['total']['requests']:>10}{wall:>10.1f}{cpu:>8.1f}{rate:>10.2f}"
               f"{rate / base:>9.2f}x{ceiling(calls, n):>8.2f}x   "
               + " ".join(f"{b:.2f}" for b in busy) + "; " + " ".join(f"{x:.2f}" for x in share))
+    print(f"ceiling when each step of a tick (decisions, invitations, lines) waits for the one before: "
+          f"2 endpoints {ceiling(steps.sent, 2):.2f}x, 4 endpoints {ceiling(steps.sent, 4):.2f}x")
+    return calls
+
+
+def part2(book: PromptBook, steps: TickSteps, hours: float, latency: float, personas: int, seed: int, town_hours: float,
+          town_latency: float) -> None:
+    """Smallville, then a generated town of ``personas`` (0: none), against 1, 2 and 4 single-slot endpoints."""
+    print(f"\nSmallville, {hours:g} game hour(s), single-slot fake endpoints at {latency:g} s per request:")
+    endpoint_rows(book, steps, "smallville", hours, latency)
+    if not personas:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = generate_town(personas, seed, Path(tmp) / "town")["folder"]
+        print(f"\nA generated town of {personas} personas (seed {seed}), 07:00 + {town_hours:g} game hour(s), "
+              f"single-slot fake endpoints at {town_latency:g} s per request:")
+        calls = endpoint_rows(book, steps, str(folder), town_hours, town_latency)
+    first = [c for c in calls if c[0] == 0]
+    later = [c for c in calls if c[0] > 0]
+    print(f"requests in tick 0 (everyone plans the day): {len(first)}; in later ticks: {len(later)}, "
+          f"over {len({t for t, _ in later})} ticks, ceiling of 2 / 4 endpoints for those alone "
+          f"{ceiling(later, 2):.2f}x / {ceiling(later, 4):.2f}x")
 
 
 def part3(book: PromptBook, hours: float) -> None:
@@ -238,6 +316,12 @@ def main() -> None:
     ap.add_argument("--endpoint-hours", type=float, default=1.0, help="Smallville game hours, part 2")
     ap.add_argument("--endpoint-latency", type=float, default=0.2,
                     help="wall seconds per request of each single-slot endpoint, part 2")
+    ap.add_argument("--town-personas", type=int, default=100,
+                    help="residents of the generated town of part 2 (0: Smallville only)")
+    ap.add_argument("--town-seed", type=int, default=1, help="seed of the generated town, part 2")
+    ap.add_argument("--town-hours", type=float, default=0.75, help="the generated town's game hours, part 2")
+    ap.add_argument("--town-latency", type=float, default=0.2,
+                    help="wall seconds per request of each endpoint for the generated town, part 2")
     ap.add_argument("--ceiling-hours", type=float, default=12.0, help="Smallville game hours, part 3")
     ap.add_argument("--part", type=int, choices=(1, 2, 3), help="run only this part (3 runs only when asked)")
     args = ap.parse_args()
@@ -246,7 +330,8 @@ def main() -> None:
     if args.part in (None, 1):
         part1(book, args.hours, args.latency)
     if args.part in (None, 2):
-        part2(book, args.endpoint_hours, args.endpoint_latency)
+        part2(book, TickSteps(book), args.endpoint_hours, args.endpoint_latency, args.town_personas, args.town_seed,
+              args.town_hours, args.town_latency)
     if args.part == 3:
         part3(book, args.ceiling_hours)
 

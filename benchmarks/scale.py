@@ -38,8 +38,8 @@ def one(n: int, hours: float, embedder: str) -> dict:
 
     from town import simulation as sim_module
     from town.config import load_config
-    from town.generator import generate_town
     from town.events import EventKind
+    from town.generator import generate_town
     from town.recording import RunReader
     from town.scenario import load_scenario
 

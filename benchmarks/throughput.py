@@ -35,12 +35,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from town import simulation as sim_module  # noqa: E402
-from town.simulation import conversations, core, decisions  # noqa: E402
 from town.config import load_config  # noqa: E402
 from town.embedding import CachedEmbedder  # noqa: E402
 from town.memory.stream import MemoryStream  # noqa: E402
 from town.recording.writer import RunWriter  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
+from town.simulation import conversations, core, decisions  # noqa: E402
 
 PHASES = ("perceive", "retrieve", "embed", "plan", "reflect", "converse", "record", "other")
 

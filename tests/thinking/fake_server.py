@@ -7,9 +7,10 @@ Structured output: the server *obeys* the schema dialects in ``dialects`` (for t
 check's one-value enum it answers the allowed word) and answers the others as ``reject`` says:
 HTTP 400 or 500, or ``"ignore"`` (a 200 reply that ignores the schema). Each chat request's body
 is kept in ``bodies``, and ``log`` holds one entry per request with its wall start and end and
-how many requests the server held at once; ``latency_s`` delays every chat answer. A "slow"
-answer watches its connection: ``closed_at`` records when a client gave up and closed it. Faults (chosen by a seeded generator at ``fault_rate``, in turn
-from ``faults``): ``"500"``, ``"429"`` (with ``Retry-After``), ``"slow"`` (answers after
+how many requests the server held at once; ``latency_s`` is how long every chat answer takes
+(the reply is worked out within it). A "slow" answer watches its connection: ``closed_at``
+records when a client gave up and closed it. Faults (chosen by a seeded generator at
+``fault_rate``, in turn from ``faults``): ``"500"``, ``"429"`` (with ``Retry-After``), ``"slow"`` (answers after
 ``slow_s`` wall seconds, past the client's timeout), ``"malformed"`` (content that is not JSON)
 and ``"invalid"`` (JSON that fails the answer schema). :meth:`FakeOpenAIServer.down` closes the
 port (connections refused) and :meth:`FakeOpenAIServer.up` opens it again. Every request is
@@ -174,6 +175,10 @@ class FakeOpenAIServer:
 class _Handler(BaseHTTPRequestHandler):
     owner: FakeOpenAIServer
     protocol_version = "HTTP/1.1"
+    reply_at: float | None = None  # monotonic time a chat reply being worked on is due
+    # TCP_NODELAY: a reply is written as headers, then body; with Nagle's algorithm the body
+    # waits for the client's delayed ACK of the headers, about 40 ms per request on Linux
+    disable_nagle_algorithm = True
 
     def log_message(self, *args) -> None:  # quiet
         pass
@@ -193,6 +198,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: dict | str, headers: dict[str, str] | None = None) -> None:
         data = (body if isinstance(body, str) else json.dumps(body)).encode()
+        if self.reply_at is not None:
+            time.sleep(max(0.0, self.reply_at - time.monotonic()))
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -283,9 +290,11 @@ class _Handler(BaseHTTPRequestHandler):
             owner.slots.acquire()
         try:
             entry["start"] = time.monotonic()  # work on it begins (after a queue in the server)
-            time.sleep(owner.latency_s)
+            # the reply is worked out within the latency, not after it: a request takes latency_s
+            self.reply_at = entry["start"] + owner.latency_s
             self._answer(body)
         finally:
+            self.reply_at = None
             if owner.slots is not None:
                 owner.slots.release()
             with owner._lock:

@@ -23,6 +23,7 @@ Dialects (``--structured``), each server's own way to receive the schema:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -120,9 +121,18 @@ def _clean(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
 
 
 def model_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The portable JSON schema of an answer model (no per-request enums)."""
+    """The portable JSON schema of an answer model (no per-request enums), a fresh copy.
+
+    pydantic builds a model's schema anew on every call (about a millisecond, holding the GIL,
+    once per request); it is built once per model and copied.
+    """
+    return json.loads(_model_schema_text(model))
+
+
+@functools.cache
+def _model_schema_text(model: type[BaseModel]) -> str:
     raw = model.model_json_schema()
-    return _clean(raw, raw.get("$defs", {}))
+    return json.dumps(_clean(raw, raw.get("$defs", {})))
 
 
 def _narrow(schema: dict[str, Any], path: tuple[str, ...], values: list) -> None:
