@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import jsonschema
 import pytest
 from samples import SAMPLES
 
@@ -112,6 +113,33 @@ def test_the_grammar_accepts_exactly_the_enum_and_bounds():
         'root ::= "{" ws "\\"place\\"" ws ":" ws root-place "," ws "\\"ids\\"" ws ":" ws root-ids '
         '"," ws "\\"ok\\"" ws ":" ws boolean "}" ws',
     ]
+
+
+def test_a_class_repeated_m_to_n_times_becomes_nested_optionals():
+    """A ``[a-b]{1,3}`` pattern in GBNF, written by hand: one required, two optional."""
+    schema = {"type": "object", "properties": {"t": {"type": "string", "pattern": "^[a-b]{1,3}x[0-9]{2}$"}},
+              "required": ["t"]}
+    assert portable_problems(schema) == []
+    assert to_gbnf(schema).splitlines()[0] == 'root-t ::= "\\"" [a-b] ([a-b] ([a-b])?)? "x" [0-9] [0-9] "\\"" ws'
+
+
+def test_a_procedures_name_and_kind_are_words_not_addresses_times_or_code():
+    """GeneraliseProcedure's name and "when": what SmolLM2 wrote there fails the schema."""
+    question = next(q for q, _ in SAMPLES if q.template == "generalise_procedure")
+    schema = answer_schema(question)
+
+    def ok(name: str, when: str = "opening a cafe") -> bool:
+        try:
+            jsonschema.validate({"name": name, "when": when}, schema)
+        except jsonschema.ValidationError:
+            return False
+        return True
+
+    assert ok("Open {place}") and ok("Isabella's morning, step by step")
+    assert not ok("the_ville:Hobbs Cafe:cafe")  # an address
+    assert not ok("open up", "{3:10}")  # a time
+    assert not ok("open up", "shelf }\n```\nThis is an example")  # code and a line break
+    assert not ok("") and not ok("a" * 81)
 
 
 def test_llama_cpp_parses_every_grammar():

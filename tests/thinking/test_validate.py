@@ -213,12 +213,10 @@ def test_echoes_of_the_prompts_instructions_are_no_answer():
                             steps=({"description": "wipe", "object": CAFE, "minutes": 10},),
                             parameters=(("place", CAFE),))
     prompt = PromptSet().render(q)
-    steps = '[{"description": "wipe the counter", "object": "{place}", "minutes": 10}]'
-    echo = ('{"name": "open up", "when": "turn it into a reusable procedure that works for anyone", '
-            f'"steps": {steps}}}')
+    echo = '{"name": "open up", "when": "these steps become a procedure you can follow"}'
     with pytest.raises(InvalidAnswer, match="copies the prompt"):
         parse_answer(q, echo, prompt)
-    own = f'{{"name": "open up", "when": "opening a cafe in the morning", "steps": {steps}}}'
+    own = '{"name": "open up", "when": "opening a cafe in the morning"}'
     assert parse_answer(q, own, prompt).when == "opening a cafe in the morning"
 
 

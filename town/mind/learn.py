@@ -1,8 +1,8 @@
 """Learning a procedure from a verified success, and pruning the libraries (docs/design, §2).
 
-A task attempt whose goal the world verified is generalised (the backend's
-:class:`~town.thinking.questions.GeneraliseProcedure`, kept only if it fills back to the verified
-steps), composed from the persona's reliable procedures where they cover a run of its steps, and
+A task attempt whose goal the world verified is generalised (its verified steps with their
+concrete values as ``{parameters}``, named by the backend's
+:class:`~town.thinking.questions.GeneraliseProcedure`), composed from the persona's reliable procedures where they cover a run of its steps, and
 saved to the persona's library and, anonymised and flat, to the town library (Voyager, Wang et
 al. 2023). Every save and prune is a PROCEDURE event.
 """
@@ -19,7 +19,6 @@ from ..procedures import (
     ProcedureLibrary,
     ProcedureStep,
     anonymise,
-    fill,
     generalise_steps,
     generalise_text,
     parameters_of,
@@ -33,7 +32,12 @@ __all__ = ["learn", "prune"]
 
 
 def _generalise(p: Persona, ctx: MindContext, ep: Episode) -> Procedure:
-    """Ask GeneraliseProcedure; keep the answer only if it fills back to the verified steps."""
+    """The verified steps generalised by substitution, named by GeneraliseProcedure's answer.
+
+    The steps are never the model's: only what the world verified is saved (Voyager, Wang et
+    al. 2023, keeps only programs that passed their check). A name or "when" naming a parameter
+    this task has no value for is replaced by the generalised task.
+    """
     values = ep.values
     answer = ctx.backend.ask(
         GeneraliseProcedure(
@@ -47,20 +51,8 @@ def _generalise(p: Persona, ctx: MindContext, ep: Episode) -> Procedure:
             parameters=tuple(sorted(values.items())),
         )
     )
-    steps = tuple(
-        ProcedureStep(description=s.description, object=s.object, minutes=s.minutes)
-        for s in answer.steps
-    )
+    steps = generalise_steps((ProcedureStep(**c) for c in ep.planned), values)
     known = set(values)
-    faithful = len(steps) == len(ep.planned) and all(
-        s.parameters() <= known
-        and fill(s.description, values) == c["description"]
-        and fill(s.object, values) == c["object"]
-        and s.minutes == c["minutes"]
-        for s, c in zip(steps, ep.planned, strict=False)
-    )
-    if not faithful:  # never save steps other than those the world verified
-        steps = generalise_steps((ProcedureStep(**c) for c in ep.planned), values)
     name, when = (generalise_text(t, values) for t in (answer.name, answer.when))
     if not (parameters_of(name) | parameters_of(when)) <= known:
         name = when = generalise_text(ep.task, values)

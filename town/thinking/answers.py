@@ -180,8 +180,12 @@ class InterviewAnswer(BaseModel):
 
 # ---------------------------------------------------------------- procedural memory (docs/design, §2)
 class ProcedureAnswer(BaseModel):
-    """A generalised procedure: name, when it applies, the steps with ``{parameters}``."""
+    """A generalised procedure's name and when it applies, with ``{parameters}`` for values.
 
-    name: str = Field(min_length=1, max_length=120)
-    when: str = Field(min_length=1, max_length=300)
-    steps: list[StepAnswer] = Field(min_length=1, max_length=24)
+    The steps are not asked for: a procedure keeps exactly the steps the world verified,
+    generalised by substitution (:func:`town.procedures.generalise_steps`), so a model writing
+    them again could only copy them or get them wrong (SmolLM2 did both, and ran out of tokens).
+    """
+
+    name: str = Field(min_length=1, max_length=80)
+    when: str = Field(min_length=1, max_length=160)

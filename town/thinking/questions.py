@@ -295,12 +295,13 @@ class AnswerInterview(Question[InterviewAnswer]):
 # ---------------------------------------------------------------- procedural memory (docs/design, §2)
 @dataclass(frozen=True, kw_only=True)
 class GeneraliseProcedure(Question[ProcedureAnswer]):
-    """Generalise the verified steps of a task into a reusable procedure (Voyager, Wang et al. 2023).
+    """Name a reusable procedure made of a task's verified steps (Voyager, Wang et al. 2023).
 
     ``steps`` are the concrete steps carried out (dicts with description, object, minutes);
     ``parameters`` pairs each parameter name with the concrete value it replaces (e.g.
-    ``("place", "the_ville:Hobbs Cafe:cafe:counter")``). The answer keeps the steps, in order,
-    with those values written as ``{name}``.
+    ``("place", "the_ville:Hobbs Cafe:cafe:counter")``). The answer is the procedure's name and
+    when it applies, with those values written as ``{name}``; the saved steps are the verified
+    ones with the same substitution (:mod:`town.mind.learn`).
     """
 
     template: ClassVar[str] = "generalise_procedure"

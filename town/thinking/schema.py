@@ -62,8 +62,15 @@ PORTABLE_KEYS = frozenset(
      "enum", "minLength", "maxLength", "pattern", "title", "description"}
 )
 
-#: A portable pattern: anchored, literals and ``[0-9]``-style classes with ``{n}`` counts.
-_PORTABLE_PATTERN = re.compile(r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9-]+\](?:\{[0-9]+\})?)*\$$")
+#: A portable pattern: anchored, literals and ``[0-9]``-style classes with ``{n}`` or ``{m,n}``
+#: counts (a class holds letters, digits, spaces, braces, ``'``, ``,`` and ``-``; no escapes).
+_PORTABLE_PATTERN = re.compile(
+    r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9{}' ,-]+\](?:\{[0-9]+(?:,[0-9]+)?\})?)*\$$"
+)
+
+#: A procedure's name or kind of task: words, ``{parameters}``, ``'``, ``,`` and ``-``; no
+#: addresses (``:``), times, digits, code or line breaks, which SmolLM2 wrote there.
+TITLE_PATTERN = "^[A-Za-z{}' ,-]{1,80}$"
 
 #: Lengths of a day plan's added block, in game minutes.
 BLOCK_MINUTES = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 480]
@@ -153,7 +160,7 @@ def answer_schema(question: Question) -> dict[str, Any]:
     retrieved memory states (at most one block per stated time) and its dropped blocks are
     routine numbers, and with no time stated both lists are empty; a list of ratings has
     exactly one 1-10 rating per memory; an action's minutes are :func:`step_minutes` of the time
-    it may fill.
+    it may fill; a procedure's name and kind of task match :data:`TITLE_PATTERN`.
     """
     schema = model_schema(type(question).answer_model)
     schema["title"] = question.template
@@ -189,7 +196,8 @@ def answer_schema(question: Question) -> dict[str, Any]:
         _ids(schema["properties"]["insights"]["items"]["properties"]["evidence"],
              [m.id for m in question.memories])
     elif isinstance(question, GeneraliseProcedure):
-        pass  # objects are written with {parameters}: free text
+        for text in ("name", "when"):
+            schema["properties"][text] = {"type": "string", "pattern": TITLE_PATTERN}
     return schema
 
 
@@ -300,12 +308,14 @@ def to_gbnf(schema: dict[str, Any]) -> str:
             return name
         if kind == "string" and "pattern" in node:
             pattern = node["pattern"][1:-1]
-            tokens = re.findall(r"\[[^\]]+\](?:\{[0-9]+\})?|.", pattern)
+            tokens = re.findall(r"\[[^\]]+\](?:\{[0-9]+(?:,[0-9]+)?\})?|.", pattern)
             out = []
             for tok in tokens:
                 if tok.startswith("["):
-                    cls, _, count = tok.partition("{")
-                    out += [cls] * (int(count[:-1]) if count else 1)
+                    cls, count = tok[: tok.index("]") + 1], tok[tok.index("]") + 1 :]
+                    low, _, high = count.strip("{}").partition(",")
+                    low = low or "1"
+                    out.append(_repeat(cls, int(low), int(high or low)))
                 else:
                     out.append(json.dumps(tok))
             rules.append(f'{name} ::= "\\"" {" ".join(out)} "\\"" ws')

@@ -247,12 +247,8 @@ class ScriptedBackend(ThinkingBackend):
     # ------------------------------------------------------------------ procedures (docs/design, §2)
     @_answer.register
     def _(self, q: questions.GeneraliseProcedure) -> answers.ProcedureAnswer:
-        values = dict(q.parameters)
-        steps = [dict(description=generalise_text(s["description"], values),
-                      object=generalise_text(s["object"], values), minutes=s["minutes"])
-                 for s in q.steps]
-        text = generalise_text(q.task, values)
-        return answers.ProcedureAnswer(name=text, when=text, steps=steps)
+        text = generalise_text(q.task, dict(q.parameters))
+        return answers.ProcedureAnswer(name=text, when=text)
 
 
 #: Interview questions about the persona itself: (question pattern, words marking the sentences
