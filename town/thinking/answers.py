@@ -187,5 +187,5 @@ class ProcedureAnswer(BaseModel):
     them again could only copy them or get them wrong (SmolLM2 did both, and ran out of tokens).
     """
 
-    name: str = Field(min_length=1, max_length=80)
-    when: str = Field(min_length=1, max_length=160)
+    name: str = Field(min_length=1, max_length=120)
+    when: str = Field(min_length=1, max_length=300)
