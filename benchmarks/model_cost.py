@@ -58,6 +58,7 @@ from town.generator import generate_town  # noqa: E402
 from town.recording.reader import RunReader  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
 from town.simulation import Simulation  # noqa: E402
+from town.simulation import core as simulation_core  # noqa: E402
 from town.thinking.factory import make_backend  # noqa: E402
 from town.thinking.openai_backend import OpenAIBackend  # noqa: E402
 from town.thinking.prompting import PromptSet  # noqa: E402
@@ -99,8 +100,10 @@ class PromptBook:
 class TickSteps:
     """Which step of its tick each request was sent in (for :func:`ceiling` by step).
 
-    A tick runs its decisions, then its invitations, then its conversation lines, each step
-    waiting for all of its jobs (``Simulation._concurrently``) before the next starts.
+    A tick runs its decisions, then its invitations, then the lines of the conversations it
+    opened, each step waiting for all of its jobs before the next starts. The lines of the
+    conversations already under way start during the decisions, once both speakers have decided
+    (``run_with_followers``): a request is counted in the step running when it is sent.
     """
 
     def __init__(self, book: PromptBook):
@@ -110,10 +113,18 @@ class TickSteps:
         concurrently, send = Simulation._concurrently, OpenAIBackend.send
         steps = self
 
+        followers = simulation_core.run_with_followers
+
+        def step_of(tick: int) -> tuple[int, int]:
+            return (tick, steps.now[1] + 1 if steps.now and steps.now[0] == tick else 1)
+
         def counting(sim, jobs):
-            tick = sim.clock.tick
-            steps.now = (tick, steps.now[1] + 1 if steps.now and steps.now[0] == tick else 1)
+            steps.now = step_of(sim.clock.tick)
             return concurrently(sim, jobs)
+
+        def deciding(pool, ctx, jobs, lines):
+            steps.now = step_of(ctx.tick)
+            return followers(pool, ctx, jobs, lines)
 
         def sending(backend, endpoint, messages, fields, max_tokens=None):
             question = book.book.get(messages[-1]["content"])
@@ -123,6 +134,7 @@ class TickSteps:
             return send(backend, endpoint, messages, fields, max_tokens)
 
         Simulation._concurrently = counting
+        simulation_core.run_with_followers = deciding
         OpenAIBackend.send = sending
 
     def reset(self) -> None:

@@ -66,6 +66,7 @@ def make(*, routine=(), procedures=(OPEN,)):
         now=clock.now,
         tick=0,
         config=SimpleNamespace(seed=1),
+        in_turn=lambda work: work(),  # a sequential run: changes made at once
         world=SimpleNamespace(
             tilemap=SimpleNamespace(has_address=lambda a: True), is_open=lambda a: True
         ),

@@ -50,6 +50,7 @@ def make(place: str = STOVE):
         now=clock.now,
         tick=0,
         config=SimpleNamespace(seed=1),
+        in_turn=lambda work: work(),  # a sequential run: changes made at once
         publish=lambda kind, pid, data: bus.publish(
             Event(kind=kind, tick=0, time=clock.now, persona=pid, data=data)
         ),

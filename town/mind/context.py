@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import zlib
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -121,7 +122,7 @@ class MindContext:
         return self.bus.publish(Event(kind=kind, tick=self.tick, time=self.now, persona=persona,
                                       data=data)).seq
 
-    def buffered(self, work) -> tuple[Any, list[tuple[Event, SeqRef]]]:
+    def buffered(self, work) -> tuple[Any, list[tuple[Any, SeqRef | None]]]:
         """Run ``work()`` with this thread's events held back; returns (result, events).
 
         Lets several personas decide concurrently (their backend calls overlap) while events
@@ -133,6 +134,19 @@ class MindContext:
             return work(), self._local.buffer
         finally:
             self._local.buffer = None
+
+    def in_turn(self, work: Callable[[], Any]) -> None:
+        """Run ``work()`` now, or, inside :meth:`buffered` work, when its events are published.
+
+        For changes to what personas share (the town library) and the events that describe
+        them: run from concurrent jobs, they take effect in job order, at the place a sequential
+        run would make them, whatever the threads' timing (docs/design, §3).
+        """
+        buffer = getattr(self._local, "buffer", None)
+        if buffer is None:
+            work()
+        else:
+            buffer.append((work, None))
 
     def side_by_side(self, jobs: list) -> list:
         """Run independent jobs of one mind step at once; their results and events in job order.
@@ -152,9 +166,15 @@ class MindContext:
                 outer.extend(events)
         return [result for result, _ in done]
 
-    def flush(self, events: list[tuple[Event, SeqRef]]) -> None:
-        """Publish held-back events in order, filling in their :class:`SeqRef` s."""
+    def flush(self, events: Sequence[tuple[Any, SeqRef | None]]) -> None:
+        """Publish held-back events in order, filling in their :class:`SeqRef` s.
+
+        A held-back :meth:`in_turn` change is made at its place in the order.
+        """
         for event, ref in events:
+            if ref is None:
+                event()
+                continue
             data = _resolve(event.data)
             ref.seq = self.bus.publish(Event(kind=event.kind, tick=event.tick, time=event.time,
                                              persona=event.persona, data=data)).seq

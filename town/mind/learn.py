@@ -26,7 +26,7 @@ from ..procedures import (
 from ..procedures.generalise import compose
 from ..thinking.questions import GeneraliseProcedure
 from .context import MindContext, seed_for
-from .procedural import memory_of, publish_procedure
+from .procedural import memory_of, on_library, publish_procedure
 
 __all__ = ["learn", "prune"]
 
@@ -108,20 +108,16 @@ def learn(p: Persona, ctx: MindContext, ep: Episode) -> None:
         # the town library holds flat copies: the parts a composite calls are the persona's own
         flat = replace(proc, steps=tuple(mem.own.expand(stored.name)))
         others = [r for r in mem.roster if r[0] != p.name]
-        shared, merged = mem.town.save(
-            anonymise(flat, owner=(p.name, p.spec.home), others=others), now=ctx.now
-        )
-        publish_procedure(
-            p,
-            ctx,
-            "save",
-            "town",
-            mem.town,
-            shared.name,
-            task=ep.task,
-            place=ep.place,
-            merged=merged,
-        )
+        town = mem.town
+
+        def share() -> None:
+            shared, merged = town.save(anonymise(flat, owner=(p.name, p.spec.home), others=others),
+                                       now=ctx.now)
+            publish_procedure(
+                p, ctx, "save", "town", town, shared.name, task=ep.task, place=ep.place, merged=merged
+            )
+
+        on_library(ctx, "town", share)
 
 
 def prune(p: Persona, ctx: MindContext) -> None:
@@ -130,6 +126,9 @@ def prune(p: Persona, ctx: MindContext) -> None:
     for which in ("persona", "town"):
         if which == "town" and mem.town is None:
             continue
-        lib = mem.library(which)
-        for proc, rule in lib.prune(ctx.now):
-            publish_procedure(p, ctx, "prune", which, lib, proc.name, rule=rule.value)
+
+        def pruned(lib: ProcedureLibrary = mem.library(which), which: str = which) -> None:
+            for proc, rule in lib.prune(ctx.now):
+                publish_procedure(p, ctx, "prune", which, lib, proc.name, rule=rule.value)
+
+        on_library(ctx, which, pruned)

@@ -20,7 +20,7 @@ from ..procedures import Episode, Goal, Outcome, ProcedureError, ProcedureStep, 
 from ..world.address import sector_address
 from .context import MindContext
 from .learn import learn, prune
-from .procedural import memory_of, publish_procedure
+from .procedural import memory_of, on_library, publish_procedure
 
 __all__ = [
     "APPLIES_AT",
@@ -144,30 +144,34 @@ def follow(p: Persona, ctx: MindContext, *, task: str, place: str, minutes: int)
                     counted=False,
                 )
                 continue
-            lib.record_use(name, now=ctx.now)
             steps = fit_minutes(steps, minutes)
             planned = tuple(s.to_dict() for s in steps)
             # a composite's parts that made it into the fitted steps are used too (both levels)
             calls = tuple(
                 (sub, lo, min(hi, len(planned))) for sub, lo, hi in lib.calls(name) if lo < len(planned)
             )
-            publish_procedure(
-                p,
-                ctx,
-                "use",
-                which,
-                lib,
-                name,
-                task=task,
-                place=place,
-                similarity=round(match.similarity, 6),
-                values=values,
-                steps=list(planned),
-                calls=[list(c) for c in calls],
-            )
-            for sub in dict.fromkeys(c[0] for c in calls):
-                lib.record_use(sub, now=ctx.now)
-                publish_procedure(p, ctx, "use", which, lib, sub, task=task, place=place, via=name)
+
+            def used(lib=lib, which=which, name=name, planned=planned, calls=calls) -> None:
+                lib.record_use(name, now=ctx.now)
+                publish_procedure(
+                    p,
+                    ctx,
+                    "use",
+                    which,
+                    lib,
+                    name,
+                    task=task,
+                    place=place,
+                    similarity=round(match.similarity, 6),
+                    values=values,
+                    steps=list(planned),
+                    calls=[list(c) for c in calls],
+                )
+                for sub in dict.fromkeys(c[0] for c in calls):
+                    lib.record_use(sub, now=ctx.now)
+                    publish_procedure(p, ctx, "use", which, lib, sub, task=task, place=place, via=name)
+
+            on_library(ctx, which, used)
             mem.episode = Episode(
                 task=task,
                 place=place,
@@ -247,37 +251,41 @@ def close(p: Persona, ctx: MindContext) -> None:
     if ep.procedure is not None and ep.library is not None:  # a followed procedure (both are set)
         lib = mem.library(ep.library)
         counted = outcome is not Outcome.UNVERIFIED
-        if counted:
-            lib.record_outcome(ep.procedure, success=outcome is Outcome.SUCCESS, now=ctx.now)
-        publish_procedure(
-            p,
-            ctx,
-            "outcome",
-            ep.library,
-            lib,
-            ep.procedure,
-            task=ep.task,
-            place=ep.place,
-            result=outcome.value,
-            reason=why,
-            counted=counted,
-        )
-        for sub, result in ep.call_outcomes():
-            lib.record_outcome(sub, success=result is Outcome.SUCCESS, now=ctx.now)
+
+        def feedback(lib=lib, ep=ep) -> None:
+            if counted:
+                lib.record_outcome(ep.procedure, success=outcome is Outcome.SUCCESS, now=ctx.now)
             publish_procedure(
                 p,
                 ctx,
                 "outcome",
                 ep.library,
                 lib,
-                sub,
+                ep.procedure,
                 task=ep.task,
                 place=ep.place,
-                result=result.value,
-                reason=f"part of {ep.procedure!r}: {why}",
-                counted=True,
-                via=ep.procedure,
+                result=outcome.value,
+                reason=why,
+                counted=counted,
             )
+            for sub, result in ep.call_outcomes():
+                lib.record_outcome(sub, success=result is Outcome.SUCCESS, now=ctx.now)
+                publish_procedure(
+                    p,
+                    ctx,
+                    "outcome",
+                    ep.library,
+                    lib,
+                    sub,
+                    task=ep.task,
+                    place=ep.place,
+                    result=result.value,
+                    reason=f"part of {ep.procedure!r}: {why}",
+                    counted=True,
+                    via=ep.procedure,
+                )
+
+        on_library(ctx, ep.library, feedback)
         if outcome is Outcome.SUCCESS and ep.library == "town":
             learn(p, ctx, ep)  # a town procedure that worked becomes the persona's own
         prune(p, ctx)

@@ -7,6 +7,7 @@ used (docs/design, §2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import ProcedureError
@@ -15,7 +16,7 @@ from ..persona import Persona
 from ..procedures import ProceduralMemory, ProcedureLibrary
 from .context import MindContext
 
-__all__ = ["memory_of", "publish_procedure"]
+__all__ = ["memory_of", "publish_procedure", "on_library"]
 
 
 def memory_of(p: Persona) -> ProceduralMemory:
@@ -31,7 +32,7 @@ def memory_of(p: Persona) -> ProceduralMemory:
 
 def publish_procedure(p: Persona, ctx: MindContext, op: str, which: str, lib: ProcedureLibrary, name: str,
                       **data: Any) -> None:
-    """Publish a PROCEDURE event about procedure ``name`` of ``lib``.
+    """Publish a PROCEDURE event about procedure ``name`` of ``lib`` (the town's in turn).
 
     Args:
         p: the persona whose mind acted.
@@ -42,7 +43,7 @@ def publish_procedure(p: Persona, ctx: MindContext, op: str, which: str, lib: Pr
         name: the procedure's name.
         **data: the op's own fields (task, place, result, reason, ...).
     """
-    ctx.publish(
+    on_library(ctx, which, lambda: ctx.publish(
         EventKind.PROCEDURE,
         p.id,
         {
@@ -52,4 +53,17 @@ def publish_procedure(p: Persona, ctx: MindContext, op: str, which: str, lib: Pr
             "procedure": lib.describe(name),
             **data,
         },
-    )
+    ))
+
+
+def on_library(ctx: MindContext, which: str, work: Callable[[], Any]) -> None:
+    """Make a change to library ``which`` (and publish its events) with ``work()``.
+
+    The town library is shared: its changes are made in turn (:meth:`MindContext.in_turn`), so
+    concurrent decisions change it in persona order, as a sequential run would. A persona's
+    own library is only ever touched by its own jobs: changed at once.
+    """
+    if which == "town":
+        ctx.in_turn(work)
+    else:
+        work()

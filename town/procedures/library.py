@@ -86,7 +86,8 @@ class ProcedureLibrary:
         The town library is shared by personas that decide concurrently within a tick; a
         procedure one of them saves or updates that tick reaches the others' retrievals from the
         next tick on, whatever the threads' timing, so a run stays deterministic. Writes go on
-        as usual. Procedures are immutable, so the view is two shallow dict copies.
+        as usual (the mind makes them in persona order: ``MindContext.in_turn``). Procedures
+        are immutable, so the view is two shallow dict copies.
         """
         with self._lock:
             self._frozen = (dict(self._procs), dict(self._vectors))

@@ -4,11 +4,14 @@ A persona who wants to talk names someone (``want_to_talk``); the pairs are form
 id order from the tick's snapshot, each persona in at most one, both awake and within sight,
 and the addressed one decides whether to accept. Opening a conversation stops both where they
 are; an action it interrupts is picked up again as the first step after it. A conversation
-says a line every ``LINE_EVERY_TICKS`` ticks until one side ends it.
+says a line every ``LINE_EVERY_TICKS`` ticks until one side ends it. With a model backend, a
+conversation already under way says its line as soon as both its speakers have decided
+(:mod:`town.simulation.jobs`): nothing else in the tick reads or writes their minds.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from ..events import EventKind
@@ -23,7 +26,7 @@ from .decisions import answer_invitation
 if TYPE_CHECKING:
     from .core import Simulation
 
-__all__ = ["start_conversations", "open_conversation", "talk"]
+__all__ = ["start_conversations", "open_conversation", "due_lines", "talk"]
 
 
 def start_conversations(sim: Simulation, intents: list[tuple[str, str, int | SeqRef]],
@@ -40,7 +43,8 @@ def start_conversations(sim: Simulation, intents: list[tuple[str, str, int | Seq
     pairs = []
     for a, b, seq in intents:
         # both awake (in the snapshot and now) and within sight of each other
-        if ({a, b} & busy or b in sim.players or sim.personas[b].conversation is not None
+        # in a conversation at the tick's start (one ending this tick may end before this runs)
+        if ({a, b} & busy or b in sim.players or snapshot[b].conversation is not None
                 or sim.personas[b].asleep or not (awake(snapshot[a]) and awake(snapshot[b]))
                 or not in_sight(snapshot[a], snapshot[b], radius)):
             continue
@@ -53,14 +57,37 @@ def start_conversations(sim: Simulation, intents: list[tuple[str, str, int | Seq
             sim.open_conversation(a, b, seq, accepted)
 
 
-def talk(sim: Simulation) -> None:
-    """Say the next line of each conversation due one this tick (not a player's); end those done."""
-    talking = [c for _, c in sorted(sim.conversations.items())
-               if (sim.clock.tick - c.start_tick) % LINE_EVERY_TICKS == 0
-               and not player_conversation(c, sim.players)]
-    ended = sim._concurrently([lambda c=c: say_next_line(c, sim.personas, sim.ctx) for c in talking])
-    for conv, done in zip(talking, ended):
-        if done:  # the last line stays in this tick's frame; the next tick clears it
+def due_lines(sim: Simulation) -> list[Conversation]:
+    """The conversations due a line this tick (not a player's), in conversation id order."""
+    return [c for _, c in sorted(sim.conversations.items())
+            if (sim.clock.tick - c.start_tick) % LINE_EVERY_TICKS == 0
+            and not player_conversation(c, sim.players)]
+
+
+def talk(sim: Simulation, ahead: dict[int, Future] | None = None) -> None:
+    """Say the next line of each conversation due one this tick (not a player's); end those done.
+
+    Args:
+        sim: the simulation.
+        ahead: conversation id -> future of its line started ahead (during the decisions, as
+            soon as both speakers had decided; :func:`~town.simulation.jobs.run_with_followers`),
+            with its events held back. Those conversations were open before this tick, so their
+            ids come before any opened in it, and their events are published first, as if said
+            here.
+    """
+    ahead = ahead or {}
+    talking = due_lines(sim)
+    said = {}
+    for conv in talking:
+        if conv.id in ahead:
+            said[conv.id], events = ahead[conv.id].result()
+            sim.ctx.flush(events)
+    rest = [c for c in talking if c.id not in ahead]
+    for conv, done in zip(rest, sim._concurrently(
+            [lambda c=c: say_next_line(c, sim.personas, sim.ctx) for c in rest]), strict=True):
+        said[conv.id] = done
+    for conv in talking:
+        if said[conv.id]:  # the last line stays in this tick's frame; the next tick clears it
             sim._said_last.update((conv.a, conv.b))
             del sim.conversations[conv.id]
 

@@ -18,7 +18,7 @@ from ..embedding import Embedder, make_embedder
 from ..errors import RunStopped
 from ..events import EventBus, EventKind
 from ..memory import MemoryStream
-from ..mind import Conversation, MindContext, move, remember
+from ..mind import Conversation, MindContext, move, remember, say_next_line
 from ..mind.context import SeqRef
 from ..mind.perceive import SightIndex, look
 from ..persona import Persona
@@ -27,8 +27,9 @@ from ..procedures import ProceduralMemory, ProcedureLibrary
 from ..thinking.backend import ThinkingBackend
 from ..thinking.scripted import ScriptedBackend
 from ..world import World
-from .conversations import open_conversation, start_conversations, talk
+from .conversations import due_lines, open_conversation, start_conversations, talk
 from .decisions import decide, views
+from .jobs import in_order, run_with_followers
 from .seeding import seed
 from .state import continue_run, meta_of, restore, state_of
 from .timed_events import fire_scenario_events
@@ -201,12 +202,19 @@ class Simulation:
                  if pid not in self.players}
         observed = [item["content"] for _, new in looks.values() for item in new]
         self._embed_ahead(observed, observed)
+        jobs = {pid: lambda p=p: decide(self, p, snapshot, looks.get(p.id))
+                for pid, p in self.personas.items()}
+        ahead: dict = {}
         with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
-            wanted = self._concurrently([lambda p=p: decide(self, p, snapshot, looks.get(p.id))
-                                         for p in self.personas.values()])
-        intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
-        start_conversations(self, intents, snapshot, radius)
-        talk(self)
+            if self._pool is None:
+                wanted = in_order(None, ctx, list(jobs.values()))
+            else:  # a conversation under way says its line once both speakers have decided
+                lines = {c.id: ((c.a, c.b), lambda c=c: say_next_line(c, self.personas, ctx))
+                         for c in due_lines(self)}
+                wanted, ahead = run_with_followers(self._pool, ctx, jobs, lines)
+            intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
+            start_conversations(self, intents, snapshot, radius)
+            talk(self, ahead)
         for p in self.personas.values():
             move(p)
         ctx.publish(EventKind.FRAME, None, {"personas": self.frame()})
@@ -238,17 +246,10 @@ class Simulation:
     def _concurrently(self, jobs: list) -> list:
         """Run independent jobs (a persona or a conversation each); publish events in job order.
 
-        With a model backend they run in a thread pool, so calls within a tick overlap.
+        With a model backend they run in a thread pool, so calls within a tick overlap
+        (:func:`~town.simulation.jobs.in_order`).
         """
-        if self._pool is None:
-            return [job() for job in jobs]
-        futures = [self._pool.submit(self.ctx.buffered, job) for job in jobs]
-        results = []
-        for future in futures:
-            result, events = future.result()
-            self.ctx.flush(events)
-            results.append(result)
-        return results
+        return in_order(self._pool, self.ctx, jobs)
 
     def open_conversation(self, a: str, b: str, decision: int | SeqRef | None,
                           accepted: int | SeqRef | None) -> Conversation:
