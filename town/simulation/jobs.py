@@ -36,7 +36,11 @@ def in_order(pool: ThreadPoolExecutor | None, ctx: MindContext, jobs: Sequence[C
     """
     if pool is None:
         return [job() for job in jobs]
-    futures = [pool.submit(ctx.buffered, job) for job in jobs]
+    return _published([pool.submit(ctx.buffered, job) for job in jobs], ctx)
+
+
+def _published(futures: Sequence[Future[Held]], ctx: MindContext) -> list:
+    """Wait for each job in order, publish its held events; the jobs' results in order."""
     results = []
     for future in futures:
         result, events = future.result()
@@ -72,12 +76,7 @@ def run_with_followers(
     # (the pool's queue is first in, first out): waiting cannot starve them of threads
     ahead = {key: pool.submit(_after, [futures[w] for w in waits], ctx, job)
              for key, (waits, job) in followers.items()}
-    results = []
-    for future in futures.values():
-        result, events = future.result()
-        ctx.flush(events)
-        results.append(result)
-    return results, ahead
+    return _published(list(futures.values()), ctx), ahead
 
 
 def _after(waits: list[Future], ctx: MindContext, job: Callable[..., Any]) -> Held:
