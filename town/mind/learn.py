@@ -2,9 +2,10 @@
 
 A task attempt whose goal the world verified is generalised (its verified steps with their
 concrete values as ``{parameters}``, named by the backend's
-:class:`~town.thinking.questions.GeneraliseProcedure`), composed from the persona's reliable procedures where they cover a run of its steps, and
-saved to the persona's library and, anonymised and flat, to the town library (Voyager, Wang et
-al. 2023). Every save and prune is a PROCEDURE event.
+:class:`~town.thinking.questions.GeneraliseProcedure`), composed from the persona's reliable
+procedures where they cover a run of its steps, and saved to the persona's library and,
+anonymised and flat, to the town library (Voyager, Wang et al. 2023). Every save and prune is a
+PROCEDURE event.
 """
 
 from __future__ import annotations

@@ -151,7 +151,7 @@ def follow(p: Persona, ctx: MindContext, *, task: str, place: str, minutes: int)
                 (sub, lo, min(hi, len(planned))) for sub, lo, hi in lib.calls(name) if lo < len(planned)
             )
 
-            def used(lib=lib, which=which, name=name, planned=planned, calls=calls) -> None:
+            def used(lib=lib, which=which, name=name, match=match, planned=planned, calls=calls) -> None:
                 lib.record_use(name, now=ctx.now)
                 publish_procedure(
                     p,
@@ -252,7 +252,7 @@ def close(p: Persona, ctx: MindContext) -> None:
         lib = mem.library(ep.library)
         counted = outcome is not Outcome.UNVERIFIED
 
-        def feedback(lib=lib, ep=ep) -> None:
+        def feedback(lib=lib, ep=ep) -> None:  # ep as narrowed here (procedure and library set)
             if counted:
                 lib.record_outcome(ep.procedure, success=outcome is Outcome.SUCCESS, now=ctx.now)
             publish_procedure(
