@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
 import os
 import re
 import sys
@@ -90,6 +91,25 @@ def _check_listen(host: str, port: int) -> None:
                               field="--port") from None
 
 
+VERBOSE_HELP = "also log every HTTP request the viewer answers (off by default: about 20 lines a page load)"
+#: What `serve` suggests at start, after the URL: the first thing worth a click.
+TRY_FIRST = "town: try first: pick someone under Follow, then click one of their Latest retrievals"
+
+
+def _request_log(verbose: bool) -> None:
+    """Show werkzeug's one line per HTTP request only with ``-v/--verbose``.
+
+    werkzeug logs each request at INFO on its ``werkzeug`` logger, which reaches the root
+    handler the CLI sets up; WARNING and above (a failed bind, a crash) are always shown.
+    """
+    logging.getLogger("werkzeug").setLevel(logging.INFO if verbose else logging.WARNING)
+
+
+def _add_verbose(parser: argparse.ArgumentParser) -> None:
+    """Accept ``-v/--verbose`` after the sub-command too (``serve -v``), as before it."""
+    parser.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help=VERBOSE_HELP)
+
+
 ALLOWED_HELP = ("beyond loopback, a further name the Host header may give (repeatable); requests naming "
                 "any host but loopback, --host and these get 400")
 
@@ -106,6 +126,7 @@ def add_commands(sub) -> None:
     s.add_argument("--out", help="run file to record to (default runs/<timestamp>.sqlite)")
     s.add_argument("--player", metavar="NAME", help="join the town as NAME: walk with the arrow keys "
                    "(or click a tile) and talk to the person next to you")
+    _add_verbose(s)
 
     s = sub.add_parser("replay", help="serve the viewer over a saved run and open its replay page")
     s.add_argument("run", help="run file (.sqlite); the viewer serves the runs in its folder")
@@ -113,6 +134,7 @@ def add_commands(sub) -> None:
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
     s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
+    _add_verbose(s)
 
     s = sub.add_parser("demo", help=f"simulate {DEMO_TOWN} for {DEMO_HOURS} game hours, through the party "
                                     "(once; cached) and open its replay with the evaluation charts")
@@ -121,7 +143,7 @@ def add_commands(sub) -> None:
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-
+    _add_verbose(s)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -148,6 +170,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ConfigError(f"{args.out} already exists; choose another --out", field="--out")
     allowed = _allowed_hosts(args)
     _check_listen(args.host, args.port)
+    _request_log(args.verbose)
     out = Path(args.out) if args.out else new_run_path(runs)
     sim = session = None
     try:
@@ -176,9 +199,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         remove_run(out)
         raise
     url = session.url + (f"/?token={session.token}" if session.token else "/")
-    lines = [f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C to stop)"]
+    lines = [f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C stops and saves it)"]
     if session.token:
         lines.append(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}")
+    lines.append(TRY_FIRST)
     return _serve_until_stopped(session, sim, lines)
 
 
@@ -265,6 +289,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     allowed = _allowed_hosts(args)
     _check_listen(args.host, args.port)
+    _request_log(args.verbose)
     app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host, "ALLOWED_HOSTS": allowed})
     try:
         server = LiveServer(app, args.host, args.port)
@@ -313,7 +338,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if left > 0:
             print(f"town: {path} was interrupted; simulating the remaining {left:.1f} game hours", flush=True)
             cmd_resume(parse(["resume", str(path), "--hours", f"{left:.4f}", *quiet]))
-    replay = ["replay", str(path), "--host", args.host, "--port", str(args.port)]
+    replay = ["replay", str(path), "--host", args.host, "--port", str(args.port)] + (["-v"] if args.verbose else [])
     return cmd_replay(parse(replay + (["--no-open"] if args.no_open else [])))
 
 
