@@ -199,7 +199,7 @@ def test_the_ville_on_smollm2_answers_right_the_first_time(tmp_path, capsys):
     main(["stats", str(out)])
     report = capsys.readouterr().out
     artifacts = os.environ.get("TOWN_TEST_ARTIFACTS")
-    if artifacts:  # the README's Performance section quotes this
+    if artifacts:  # docs/performance.md quotes this
         os.makedirs(artifacts, exist_ok=True)
         with open(os.path.join(artifacts, "smollm2_stats.txt"), "w") as f:
             f.write(report)
