@@ -49,7 +49,7 @@ def _still_sound(run, tmp_path) -> None:
 
 
 def test_interview_question_that_is_not_utf8_is_one_line(hour_run, tmp_path):
-    """The issue's case: ``$'do you know \\xff\\xfe?'`` printed a TypeError traceback. Python
+    """As found: ``$'do you know \\xff\\xfe?'`` printed a TypeError traceback. Python
     reads the two bytes as lone surrogates U+DCFF U+DCFE."""
     done = run_cli("interview", str(hour_run), "--persona", "klaus_mueller", "--at", "2023-02-13T08:00",
                    "do you know \udcff\udcfe?", timeout=120)

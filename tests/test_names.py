@@ -18,7 +18,7 @@ from town.scenario import load_scenario
 from town.simulation import Simulation
 from web.cli import main
 
-#: "Isabella Rodriguez" with a Cyrillic е (U+0435) for the first e: the issue's case.
+#: "Isabella Rodriguez" with a Cyrillic е (U+0435) for the first e, as found.
 LOOK_ALIKE = "Isab\u0435lla Rodriguez"
 
 #: (a, b, look alike?), each worked out from Unicode's confusables.txt by hand: U+0435 -> e,
@@ -77,7 +77,7 @@ def test_a_player_cannot_take_a_look_alike_of_a_persona_or_of_another_player(vil
 
 
 def test_serve_refuses_a_look_alike_player_before_recording(tmp_path, capsys):
-    """The issue's case: ``serve --player "Isabеlla Rodriguez"`` was accepted."""
+    """As found: ``serve --player "Isabеlla Rodriguez"`` was accepted."""
     out = tmp_path / "live.sqlite"
     assert main(["serve", "--port", "0", "--out", str(out), "--embedder", "hashing", "--player", LOOK_ALIKE]) == 2
     assert capsys.readouterr().err.splitlines() == [

@@ -150,7 +150,7 @@ def test_real_server_refuses_foreign_origin(simulation, runner):
 
 
 def test_a_huge_step_is_refused_and_a_day_of_steps_answers_at_once_and_pause_cancels_it(make_app, runner, simulation):
-    """The issue's case: while paused, ``{"op": "step", "value": 1000000000000}`` ran ten game
+    """As found: while paused, ``{"op": "step", "value": 1000000000000}`` ran ten game
     days under "paused" and held the request 60 s. Now: 400 naming the limit, nothing moves; a
     day's worth (86,400 / 10 s = 8,640 ticks) is answered at once, and a pause stops it."""
     client = make_app().test_client()

@@ -12,7 +12,7 @@ from test_control import received, socket_client
 
 from town.player import add_player
 
-#: The issue's raw body: a JSON escape of a lone surrogate, which Python's json accepts.
+#: The raw body as found: a JSON escape of a lone surrogate, which Python's json accepts.
 SAY = b'{"text":"hello \\ud800 there","to":"isabella_rodriguez"}'
 
 
@@ -49,7 +49,7 @@ def _goes_on_and_is_sound(runner, simulation, ticks: int = 3) -> None:
 
 
 def test_a_lone_surrogate_said_by_the_player_is_a_400_and_the_run_goes_on(make_app, runner, simulation):
-    """The issue's case: Ada next to Isabella says "hello \\ud800 there": 400 naming ``text``
+    """As found: Ada next to Isabella says "hello \\ud800 there": 400 naming ``text``
     (it was a 500, then the next tick failed in ``encode_batch``)."""
     runner.step(30)
     runner.call(lambda: _next_to_isabella(simulation))
