@@ -1,4 +1,4 @@
-"""Cut each link from memory text to behaviour on purpose and check that a test fails.
+"""Cut each link from memory text to behaviour (and each check of bad input) on purpose and check that a test fails.
 
 Each mutation replaces one exact piece of source (it must occur once), runs the tests that
 should catch it, and restores the file whatever happens. The script prints one line per
@@ -52,6 +52,49 @@ MUTATIONS = (
              "content=told(speaker.name, line),",
              "content=line,",
              ("tests/mind/test_converse.py",)),
+    # bad input at the doors (docs/testing.md, "Eleven ways to break `town`")
+    Mutation("texts of a JSON body unchecked", "web/params.py",
+             "        return check_texts(body)", "        return body",
+             ("tests/web/test_outside_text.py",)),
+    Mutation("no depth bound before parsing a body", "web/params.py",
+             "    if _depth(raw) > MAX_DEPTH:", "    if False:",
+             ("tests/web/test_outside_text.py::test_a_body_nested_100000_deep_is_a_400",)),
+    Mutation("a control event needs its payload", "web/events.py",
+             "def on_control(self, message: Any = None, *_more: Any)", "def on_control(self, message: Any)",
+             ("tests/web/test_outside_text.py::test_control_events_with_no_or_a_malformed_payload_are_answered",)),
+    Mutation("command-line arguments unchecked", "town/cli/main.py",
+             "    unfit = _unfit_argument(args, argv)", "    unfit = None",
+             ("tests/test_cli_input.py::test_interview_question_that_is_not_utf8_is_one_line",
+              "tests/test_cli_input.py::test_an_option_that_is_not_utf8_is_named")),
+    Mutation("town file texts unchecked", "town/world/fields.py",
+             "            problem = text_problem(value)  # the check every outside text passes (town.text)",
+             "            problem = None",
+             ("tests/test_cli_input.py::test_a_persona_file_with_a_lone_surrogate_is_refused_at_load",)),
+    Mutation("steps unbounded", "town/runner/runner.py",
+             "            if self._pending_steps + n > self.max_steps:", "            if False:",
+             ("tests/web/test_control.py::test_a_huge_step_is_refused_and_a_day_of_steps_answers_at_once_and_pause_cancels_it",)),
+    Mutation("a pause leaves the pending steps", "town/runner/runner.py",
+             "            self._pending_steps = 0  # a pause also cancels the steps not yet begun", "            pass",
+             ("tests/web/test_control.py::test_a_huge_step_is_refused_and_a_day_of_steps_answers_at_once_and_pause_cancels_it",)),
+    Mutation("a step holds the request until its ticks are done", "web/control.py",
+             "runner.step(n, timeout=0)", "runner.step(n)",
+             ("tests/web/test_control.py::test_a_huge_step_is_refused_and_a_day_of_steps_answers_at_once_and_pause_cancels_it",)),
+    Mutation("a look-alike player name is taken", "town/player.py",
+             "    if like is not None:", "    if False:",
+             ("tests/test_names.py::test_a_player_cannot_take_a_look_alike_of_a_persona_or_of_another_player",
+              "tests/test_names.py::test_serve_refuses_a_look_alike_player_before_recording")),
+    Mutation("look-alike persona names compared by case only", "town/scenario/load.py",
+             "        for key in look_alike_keys(spec.name):", "        for key in {spec.name.casefold()}:",
+             ("tests/test_names.py::test_a_town_with_two_look_alike_persona_names_is_refused",)),
+    Mutation("generate unbounded", "town/generator/__init__.py",
+             "    if not 1 <= n <= MAX_RESIDENTS:", "    if not 1 <= n:",
+             ("tests/test_cli_input.py::test_generate_refuses_more_residents_than_a_map_holds",)),
+    Mutation("interview takes an empty question", "town/cli/interview.py",
+             "    if not question:", "    if False:",
+             ("tests/test_cli_input.py::test_interview_refuses_an_empty_question",)),
+    Mutation("interview takes any --at", "town/cli/interview.py",
+             "    if not start <= when <= end:", "    if False:",
+             ("tests/test_cli_input.py::test_interview_refuses_a_time_outside_the_run",)),
 )
 
 

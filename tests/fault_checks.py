@@ -158,6 +158,29 @@ def assert_sound(path: Path) -> int | None:
         live(app).close()
 
 
+def assert_replays_and_resumes(path: Path, ticks: int = 3) -> int:
+    """:func:`assert_sound`, then resume the run in process from its newest snapshot for
+    ``ticks`` ticks, and check again; returns the tick the resumed run reached.
+
+    For the tests where outside input reached a run: whatever was refused, the run file is whole,
+    replays, and goes on.
+    """
+    from town.recording import newest_snapshot
+    from town.simulation import Simulation
+
+    assert_sound(path)
+    sim = Simulation.from_run(path, newest_snapshot(path))
+    try:
+        start = sim.clock.tick
+        sim.run(ticks)
+        reached = sim.clock.tick
+    finally:
+        sim.close()
+    assert reached == start + ticks
+    assert assert_sound(path) == reached - 1  # the frame of the last tick simulated
+    return reached
+
+
 def leftovers(path: Path) -> list[str]:
     """The run file and side files (``-wal``, ``-shm``, ``.lock``) that exist."""
     return [s for s in ("", "-wal", "-shm", ".lock") if Path(f"{path}{s}").exists()]

@@ -88,7 +88,7 @@ def test_cli_generate_refuses_an_existing_town_and_bad_counts(tmp_path):
     again = run_cli("generate", "--personas", "12", "--seed", "2", "--out", str(out))
     assert again.returncode == 2 and "not empty" in again.stderr and "Traceback" not in again.stderr
     zero = run_cli("generate", "--personas", "0", "--out", str(tmp_path / "zero"))
-    assert zero.returncode == 2 and "at least 1" in zero.stderr
+    assert zero.returncode == 2 and "must be 1 to 5,000 residents" in zero.stderr
     spec = yaml.safe_load((out / "town.yaml").read_text())
     assert spec["start"] == "2023-02-13 07:00"
 

@@ -20,6 +20,7 @@ from datetime import time
 from .errors import ConfigError, WorldError
 from .memory import MemoryStream
 from .mind.context import recall
+from .names import look_alike
 from .mind.converse import Conversation, leave_conversation, say_line
 from .persona import Action, Persona
 from .scenario import PersonaSpec, RoutineItem
@@ -54,14 +55,18 @@ def add_player(sim, name: str) -> str:
     """Add a player called ``name`` on the street nearest the map's centre; returns its id.
 
     Raises:
-        ConfigError: naming ``player`` for a bad name (1-40 letters, spaces, ' . -) or one a
-            persona of the town already has.
+        ConfigError: naming ``player`` for a bad name (1-40 letters, spaces, ' . -), or one a
+            persona or player of the town already has or that looks like it (:mod:`town.names`).
     """
     name = " ".join(str(name).split())
     if not _NAME.match(name):
         raise ConfigError(f"{name!r}: a player's name is 1-40 letters, spaces, ' . or -", field="player")
     if any(p.name.lower() == name.lower() for p in sim.personas.values()):
         raise ConfigError(f"{name!r} is already someone in the town; choose another name", field="player")
+    like = look_alike(name, {pid: p.name for pid, p in sim.personas.items()})
+    if like is not None:
+        raise ConfigError(f"{name!r} looks like {sim.personas[like].name!r} ({like}), who is already in the town; "
+                          "choose another name", field="player")
     pid = "player_" + re.sub(r"\W+", "_", name.lower()).strip("_")
     tm = sim.tilemap
     cx, cy = tm.width / 2, tm.height / 2

@@ -30,7 +30,7 @@ from .compare_views import bp as compare_bp
 from .events import LiveNamespace
 from .extensions import socketio
 from .live import Live, live
-from .params import SqlIntConverter
+from .params import MAX_BODY, SqlIntConverter
 from .relay import FrameRelay
 from .replay_views import bp as replay_bp
 from .security import HostGuard, allowed_names, is_loopback, origin_checker
@@ -67,6 +67,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         ALLOWED_HOSTS=(),
         PORT=None,
         SECRET_KEY=secrets.token_hex(16),
+        MAX_CONTENT_LENGTH=MAX_BODY,
     )
     if test_config:
         app.config.update(test_config)

@@ -18,16 +18,19 @@ def apply_control(runner: Runner, op: object, value: object = None) -> dict[str,
 
     Args:
         runner: the live runner.
-        op: "pause" | "resume" | "step" (value: ticks, default 1) | "speed" (value: ticks per
-            wall second 1..64, or null/"max").
+        op: "pause" (which also cancels pending steps) | "resume" | "step" (value: ticks, default
+            1, at most one game day: ``Runner.max_steps``) | "speed" (value: ticks per wall second
+            1..64, or null/"max").
         value: the operation's argument.
 
     Returns:
-        ``Runner.status()`` after the operation.
+        ``Runner.status()`` after the operation. A step answers at once: its ticks run on the
+        runner's thread, and the frames show them as they come.
 
     Raises:
         ConfigError: naming ``op`` for an unknown operation, or the runner's error for a bad
-            value (e.g. a speed outside 1..64, stepping while running).
+            value (e.g. a speed outside 1..64, more than a game day of steps, stepping while
+            running).
     """
     if op == "pause":
         runner.pause()
@@ -37,7 +40,7 @@ def apply_control(runner: Runner, op: object, value: object = None) -> dict[str,
         n = 1 if value is None else value
         if isinstance(n, str) and n.isdigit():
             n = int(n)
-        runner.step(n)
+        runner.step(n, timeout=0)
     elif op == "speed":
         runner.set_speed(value)
     else:

@@ -19,6 +19,7 @@ from flask import current_app, request
 from flask_socketio import Namespace, emit
 
 from town.errors import TownError
+from town.text import check_texts
 
 from .control import apply_control
 from .extensions import socketio
@@ -66,10 +67,19 @@ class LiveNamespace(Namespace):
         if state.relay is not None:
             state.relay.resync(request.sid)
 
-    def on_control(self, message: Any) -> dict[str, Any]:
-        """Apply ``{"op", "value"}`` if this connection (or the message's token) may control."""
+    def on_control(self, message: Any = None, *_more: Any) -> dict[str, Any]:
+        """Apply ``{"op", "value"}`` if this connection (or the message's token) may control.
+
+        Any other payload (none, a list, a text, a number, more than one argument, an unfit
+        text: :func:`town.text.check_texts`) is refused with the reason.
+        """
         state = live()
-        message = message if isinstance(message, dict) else {}
+        if not isinstance(message, dict) or _more:
+            return self._refuse(None, 'send one {"op": ..., "value": ...} object')
+        try:
+            check_texts(message)
+        except TownError as exc:
+            return self._refuse(None, str(exc))
         op = message.get("op")
         if state.runner is None:
             return self._refuse(op, "no live run to control")

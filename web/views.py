@@ -35,6 +35,7 @@ from town.runner import SPEEDS
 from .control import apply_control
 from .live import live
 from .params import fail as _fail
+from .params import json_body
 from .params import limit_arg as _limit
 from .persona_view import memory_rows, persona_panel, spec_dict
 from .procedures_view import procedure_libraries
@@ -202,9 +203,7 @@ def _controller(body_hint: str) -> dict[str, Any]:
     if not origin_checker(current_app.config["HOST"])(request.headers.get("Origin"),
                                                       request.environ):
         _fail(403, "origin not allowed")
-    body = request.get_json(silent=True)
-    if not request.is_json or not isinstance(body, dict):
-        _fail(400, f"send JSON {body_hint}")
+    body = json_body(body_hint)
     given = (request.headers.get("X-Control-Token") or body.get("token")
              or request.args.get("token"))
     if not state.may_control(given):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import socketio as sio_client
 
@@ -14,6 +16,16 @@ def post(client, body, **headers):
     return client.post("/api/control", json=body, headers=headers)
 
 
+def settled(runner, tick: int, timeout: float = 10.0) -> int:
+    """The tick the runner stands at once it has reached ``tick`` (a step answers at once and
+    runs on the runner's thread); the pause cancels anything more still pending."""
+    deadline = time.monotonic() + timeout
+    while runner.status()["tick"] < tick and time.monotonic() < deadline:
+        time.sleep(0.005)
+    runner.pause()
+    return runner.status()["tick"]
+
+
 def test_loopback_needs_no_token_and_steps_exactly_one_tick(make_app, runner):
     """On 127.0.0.1, a step with no token is accepted and moves the clock by one tick."""
     app = make_app()
@@ -21,7 +33,8 @@ def test_loopback_needs_no_token_and_steps_exactly_one_tick(make_app, runner):
     before = runner.status()["tick"]
     response = post(app.test_client(), {"op": "step"})
     assert response.status_code == 200
-    assert response.get_json()["status"]["tick"] == before + 1 == runner.status()["tick"]
+    assert response.get_json()["status"]["tick"] == before  # answered at once
+    assert settled(runner, before + 1) == before + 1
 
 
 def test_beyond_loopback_refuses_without_token_and_accepts_with_it(make_app, runner):
@@ -35,7 +48,7 @@ def test_beyond_loopback_refuses_without_token_and_accepts_with_it(make_app, run
         assert response.status_code == 403 and "token" in response.get_json()["error"]
     assert runner.status()["tick"] == 0
     assert post(client, {"op": "step", "value": 3}, **{"X-Control-Token": token}).status_code == 200
-    assert runner.status()["tick"] == 3
+    assert settled(runner, 3) == 3
     with client.post(f"/api/control?token={token}", json={"op": "speed", "value": 16}) as response:
         assert response.get_json()["status"]["speed"] == 16.0
 
@@ -76,7 +89,8 @@ def test_socket_control_on_loopback(make_app, runner):
     hello = received(client, "hello")
     assert hello[0]["control"] is True and hello[0]["status"]["state"] == "paused"
     ack = client.emit("control", {"op": "step", "value": 2}, callback=True)
-    assert ack["ok"] is True and ack["status"]["tick"] == 2 == runner.status()["tick"]
+    assert ack["ok"] is True and ack["status"]["state"] == "paused"
+    assert settled(runner, 2) == 2
     client.disconnect()
 
 
@@ -91,10 +105,11 @@ def test_socket_control_needs_token_beyond_loopback(make_app, runner):
     assert received(anonymous, "control_error")[0]["op"] == "step"
     assert runner.status()["tick"] == 0
     ack = anonymous.emit("control", {"op": "step", "token": token}, callback=True)
-    assert ack["ok"] is True and runner.status()["tick"] == 1
+    assert ack["ok"] is True and settled(runner, 1) == 1
     trusted = socket_client(app, auth={"token": token})
     assert received(trusted, "hello")[0]["control"] is True
-    assert trusted.emit("control", {"op": "step"}, callback=True)["status"]["tick"] == 2
+    assert trusted.emit("control", {"op": "step"}, callback=True)["ok"] is True
+    assert settled(runner, 2) == 2
     anonymous.disconnect()
     trusted.disconnect()
 
@@ -132,3 +147,28 @@ def test_real_server_refuses_foreign_origin(simulation, runner):
         own.disconnect()
     finally:
         server.shutdown()
+
+
+def test_a_huge_step_is_refused_and_a_day_of_steps_answers_at_once_and_pause_cancels_it(make_app, runner, simulation):
+    """As found: while paused, ``{"op": "step", "value": 1000000000000}`` ran ten game
+    days under "paused" and held the request 60 s. Now: 400 naming the limit, nothing moves; a
+    day's worth (86,400 / 10 s = 8,640 ticks) is answered at once, and a pause stops it."""
+    client = make_app().test_client()
+    huge = post(client, {"op": "step", "value": 1000000000000})
+    assert huge.status_code == 400
+    assert huge.get_json()["error"] == "step: at most 8640 ticks (one game day) at a time, got 1000000000000"
+    assert runner.max_steps == 86_400 // simulation.clock.seconds_per_tick == 8640
+    assert runner.status()["tick"] == 0
+    started = time.monotonic()
+    day = post(client, {"op": "step", "value": 8640})
+    assert day.status_code == 200 and time.monotonic() - started < 2.0  # not when the ticks are done
+    more = post(client, {"op": "step", "value": 8640})  # on top of those still pending
+    assert more.status_code == 400 and "are pending" in more.get_json()["error"]
+    paused = post(client, {"op": "pause"})
+    assert paused.status_code == 200 and paused.get_json()["status"]["state"] == "paused"
+    stopped_at = runner.status()["tick"]
+    assert stopped_at < 8640
+    time.sleep(0.3)
+    assert runner.status()["tick"] == stopped_at  # nothing left pending
+    assert post(client, {"op": "step", "value": 8640}).status_code == 200  # the allowance is back
+    assert settled(runner, stopped_at + 1) < stopped_at + 8640

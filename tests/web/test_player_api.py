@@ -77,3 +77,10 @@ def test_a_silent_player_is_left_after_twenty_game_minutes(simulation):
         assert waited <= 200
     assert PATIENCE_MINUTES == 20 and waited == 20 * 6 + 1
     assert klaus.conversation is None and me.conversation is None
+
+
+def test_the_web_join_refuses_a_look_alike(make_app, simulation, runner):
+    """POST /api/player with "Isabеlla Rodriguez" (a Cyrillic е): 400 naming the persona it looks like; nobody joins."""
+    response = make_app().test_client().post("/api/player", json={"name": "Isab\u0435lla Rodriguez"})
+    assert response.status_code == 400 and "looks like 'Isabella Rodriguez'" in response.get_json()["error"]
+    assert simulation.players == set()

@@ -3,13 +3,42 @@
 from __future__ import annotations
 
 import argparse
+from datetime import datetime
 
+from ..errors import ConfigError
 from .inspect import print_candidates
 from .options import persona_id
 
 
+def _moment(reader, at: str | None) -> str | datetime:
+    """The time asked about: ``--at`` within the run's span (default: its last tick's time).
+
+    Raises:
+        ConfigError: naming ``--at`` when it is no game time, or before the run's start or after
+            the end of its last tick (the message gives the span).
+    """
+    from ..analysis.recorded import run_span
+    from ..clock import parse_game_time
+
+    if at is None:
+        return reader.frame(reader.last_tick)["time"]
+    when = parse_game_time(at, field="--at")
+    span = run_span(reader)
+    start, end = datetime.fromisoformat(span["start"]), datetime.fromisoformat(span["end"])
+    if not start <= when <= end:
+        where = "before the run starts" if when < start else "after the run ends"
+        raise ConfigError(f"{when:%Y-%m-%d %H:%M} is {where}: {reader.path} covers {start:%Y-%m-%d %H:%M} to "
+                          f"{end:%Y-%m-%d %H:%M:%S} (ticks 0-{span['last_tick']})", field="--at")
+    return when
+
+
 def cmd_interview(args: argparse.Namespace) -> int:
-    """`town interview`: answer a question from a persona's memory as of --at, with the retrieval trace."""
+    """`town interview`: answer a question from a persona's memory as of --at, with the retrieval trace.
+
+    Raises:
+        ConfigError: naming ``question`` when it is empty (or only spaces), ``--at`` outside the
+            run's span (:func:`_moment`), ``--persona`` for an unknown persona.
+    """
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
@@ -17,10 +46,14 @@ def cmd_interview(args: argparse.Namespace) -> int:
     from ..analysis.interview import interview
     from ..recording import RunReader
 
+    question = args.question.strip()
+    if not question:
+        raise ConfigError("is empty; ask something, e.g. 'Do you know about a party?'", field="question")
     with RunReader(args.run) as reader:
+        if reader.last_tick is None:
+            raise ConfigError(f"{reader.path} has no recorded tick yet", field="run")
         persona = persona_id(reader, args.persona)
-        at = args.at or reader.frame(reader.last_tick)["time"]
-        result = interview(reader, persona, at, args.question)
+        result = interview(reader, persona, _moment(reader, args.at), question)
     console = Console()
     console.print(Text(persona, style="bold") + Text(f" at {result.at:%Y-%m-%d %H:%M} (tick {result.tick}): "
                                                      f"{result.question}"))

@@ -7,6 +7,7 @@ import signal
 import sys
 
 from ..errors import TownError
+from ..text import text_problem
 from .compare import cmd_compare
 from .evaluate import cmd_evaluate
 from .generate import cmd_generate
@@ -24,6 +25,22 @@ COMMANDS = {"generate": cmd_generate, "stats": cmd_stats, "simulate": cmd_simula
 
 def _terminate(signum, frame) -> None:
     raise KeyboardInterrupt
+
+
+def _unfit_argument(args, argv: list[str]) -> str | None:
+    """The error line for the first argument that is unfit text (:func:`town.text.text_problem`).
+
+    Non-UTF-8 bytes in an argument reach Python as lone surrogates. The argument is named by its
+    option (``--player``) when it was given as one, else by its name (``question``).
+    """
+    for dest, value in vars(args).items():
+        for text in value if isinstance(value, list) else [value]:
+            problem = text_problem(text) if isinstance(text, str) else None
+            if problem is not None:
+                option = "--" + dest.replace("_", "-")
+                given = any(a == option or a.startswith(option + "=") for a in argv)
+                return f"town: error: {option if given else dest}: {problem}"
+    return None
 
 
 def main(argv: list[str] | None = None, *, commands: dict | None = None, add_commands=None,
@@ -47,6 +64,10 @@ def main(argv: list[str] | None = None, *, commands: dict | None = None, add_com
             parser.print_help()
             return 2
         args = parser.parse_args([default, *argv])
+    unfit = _unfit_argument(args, argv)
+    if unfit is not None:
+        print(unfit, file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     signal.signal(signal.SIGTERM, _terminate)  # `kill` stops as cleanly as Ctrl-C

@@ -22,10 +22,16 @@ from ..errors import ConfigError
 from .residents import Resident, describe, make_residents, routine_for
 from .townmap import Lot, lay_out
 
-__all__ = ["generate_town", "START"]
+__all__ = ["generate_town", "START", "MAX_RESIDENTS"]
 
 #: Game start of every generated town (a Monday).
 START = datetime(2023, 2, 13, 7, 0)
+
+#: The most residents a generated town may have. Each household gets a house lot and every lot
+#: a 12 x 10 tile cell on a square grid, which must fit the map's 1000 x 1000 tiles (83 x 83
+#: cells): with a house for every resident (no household shared) and the workplaces, parks and
+#: colleges of 5,000 residents that is about 5,500 lots, so any seed fits.
+MAX_RESIDENTS = 5000
 
 
 def _nearest(home: Lot, lots: list[Lot]) -> Lot:
@@ -79,11 +85,13 @@ def generate_town(n: int, seed: int, out: str | Path, *, force: bool = False) ->
         ``{"folder", "personas", "sectors", "size": [w, h], "probes": [names]}``.
 
     Raises:
-        ConfigError: if ``n`` < 1, or ``out`` exists and is not empty (without ``force``).
+        ConfigError: if ``n`` is not 1..:data:`MAX_RESIDENTS`, or ``out`` exists and is not
+            empty (without ``force``).
     """
     folder = Path(out)
-    if n < 1:
-        raise ConfigError(f"--personas must be at least 1, got {n}", field="personas")
+    if not 1 <= n <= MAX_RESIDENTS:
+        raise ConfigError(f"must be 1 to {MAX_RESIDENTS:,} residents (a generated map holds no more), "
+                          f"got {n:,}", field="--personas")
     if folder.exists() and any(folder.iterdir()) and not force:
         raise ConfigError("the folder exists and is not empty; choose another --out or pass --force",
                           file=folder)

@@ -24,6 +24,7 @@ from typing import Any
 
 from faker import Faker
 
+from ..names import look_alike_keys
 from .townmap import WORKPLACE_KINDS, Lot
 
 __all__ = ["Resident", "make_residents", "routine_for", "describe", "LOCALES"]
@@ -217,7 +218,7 @@ def make_residents(n: int, rng: random.Random, faker_seed: int) -> tuple[list[Re
 
     people: list[Resident] = []
     ids: set[str] = set()
-    full_names: set[str] = set()
+    taken_keys: set[str] = set()
     next_office = next_college = next_bakery = 0
     remaining = list(roles)
     while remaining:
@@ -228,9 +229,9 @@ def make_residents(n: int, rng: random.Random, faker_seed: int) -> tuple[list[Re
         for k in range(size):
             role = remaining.pop()
             name = f"{fake.first_name()} {family}"
-            while name in full_names:
+            while look_alike_keys(name) & taken_keys:  # no two names a reader could mistake
                 name = f"{fake.first_name()} {family}"
-            full_names.add(name)
+            taken_keys.update(look_alike_keys(name))
             pid = base = _slug(name)
             while pid in ids:
                 pid = f"{base}_{len(ids)}"

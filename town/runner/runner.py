@@ -130,12 +130,16 @@ class Runner(JobQueue):
             self._thread.start()
 
     def pause(self, timeout: float = 30.0) -> None:
-        """Pause after the current tick; returns once no tick is in progress (or after ``timeout`` s)."""
+        """Pause after the current tick, and cancel the steps not yet begun (:meth:`step`).
+
+        Returns once no tick is in progress (or after ``timeout`` wall seconds).
+        """
         with self._cond:
             if self._state is RunnerState.RUNNING:
                 self._want_pause = True
                 self._state = RunnerState.PAUSED
-                self._cond.notify_all()
+            self._pending_steps = 0  # a pause also cancels the steps not yet begun
+            self._cond.notify_all()
             self._cond.wait_for(lambda: not self._busy, timeout)
 
     def resume(self) -> None:
@@ -147,14 +151,22 @@ class Runner(JobQueue):
                 self._pacer.restart()
                 self._cond.notify_all()
 
+    @property
+    def max_steps(self) -> int:
+        """The most ticks :meth:`step` may have pending at once: one game day of ticks
+        (8,640 at 10 game seconds a tick)."""
+        return max(1, 86_400 // self._sim.clock.seconds_per_tick)
+
     def step(self, n: int = 1, timeout: float = 60.0) -> int:
         """Advance exactly ``n`` ticks while paused; returns the tick reached.
 
-        Blocks until the ticks are done, the runner fails or stops, or ``timeout`` wall
-        seconds pass.
+        The ticks run on the runner's thread. This blocks until they are done, the runner
+        fails, stops or is paused again (which cancels the steps not yet begun), or ``timeout``
+        wall seconds pass; ``timeout=0`` returns at once (the viewer's step).
 
         Raises:
-            ConfigError: if ``n`` is not an int >= 1, or the runner is not paused.
+            ConfigError: if ``n`` is not an int >= 1, the steps pending would be more than
+                :attr:`max_steps` (one game day), or the runner is not paused.
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ConfigError(f"must be an int >= 1, got {n!r}", field="step")
@@ -162,6 +174,10 @@ class Runner(JobQueue):
             if self._state is not RunnerState.PAUSED:
                 raise ConfigError(f"pause before stepping (the runner is {self._state.value})",
                                   field="step")
+            if self._pending_steps + n > self.max_steps:
+                pending = f" ({self._pending_steps} are pending)" if self._pending_steps else ""
+                raise ConfigError(f"at most {self.max_steps} ticks (one game day) at a time{pending}, "
+                                  f"got {n}", field="step")
             self._pending_steps += n
             self._cond.notify_all()
             self._cond.wait_for(lambda: (self._pending_steps == 0 and not self._busy)

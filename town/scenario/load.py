@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..clock import GameClock
 from ..errors import ConfigError
+from ..names import look_alike_keys
 from ..world import TileMap, World, load_tilemap
 from ..world.fields import Fields
 from ..world.tilemap import find_map
@@ -41,19 +42,25 @@ def _town(path: Path) -> tuple[str, datetime]:
 
 
 def _check_names(personas: list[tuple[Path, PersonaSpec]]) -> None:
-    """Refuse two personas with one name (any case).
+    """Refuse two personas with one name (any case) or names that look alike (:mod:`town.names`).
 
     ``--persona NAME`` and "<name> told me" must each mean one persona.
 
     Raises:
-        ConfigError: naming the later file, ``name`` and the persona that has it first.
+        ConfigError: naming the later file, ``name`` and the file of the persona that has it (or
+            one like it) first.
     """
-    first: dict[str, str] = {}
+    first: dict[str, tuple[Path, PersonaSpec]] = {}
     for path, spec in personas:
-        taken = first.setdefault(spec.name.casefold(), path.stem)
-        if taken != path.stem:
-            raise ConfigError(f"{spec.name!r} is already the name of {taken}; give each persona its own name",
-                              file=path, field="name")
+        for key in look_alike_keys(spec.name):
+            taken_path, taken = first.setdefault(key, (path, spec))
+            if taken_path == path:
+                continue
+            if taken.name.casefold() == spec.name.casefold():
+                raise ConfigError(f"{spec.name!r} is already the name of {taken_path.stem}; give each persona "
+                                  "its own name", file=path, field="name")
+            raise ConfigError(f"{spec.name!r} looks like {taken.name!r}, the name in {taken_path}; give each "
+                              "persona a name of its own", file=path, field="name")
 
 
 def _check_reachable(tilemap: TileMap, personas: list[tuple[Path, PersonaSpec]]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from ..errors import ConfigError
+from ..text import text_problem
 
 __all__ = ["Fields", "REQUIRED", "read_yaml"]
 
@@ -89,8 +90,11 @@ class Fields:
             limit = TEXT_LIMITS.get(key, 2000)
             if len(value) > limit:
                 raise self.error(field, f"is {len(value)} characters long; at most {limit}")
-            if "\x00" in value or (limit <= 100 and any(c in value for c in "\r\n")):
-                raise self.error(field, "must not contain NUL or (in a short field) line breaks")
+            problem = text_problem(value)  # the check every outside text passes (town.text)
+            if problem is not None:
+                raise self.error(field, problem)
+            if limit <= 100 and any(c in value for c in "\r\n"):
+                raise self.error(field, "must not contain line breaks (a short field)")
         return value
 
     def get(

@@ -1,0 +1,119 @@
+"""Bad input at the command line and in persona files: one line, exit 2, the run untouched.
+
+The interview cases read a one-hour run of the_ville (07:00 to 08:00, hashing embedder) made in
+process; after each refusal the run file passes ``integrity_check``, replays and resumes
+(``fault_checks.assert_replays_and_resumes``, on a copy so the cases stay independent).
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import yaml
+from cli_helpers import REPO, run_cli
+from fault_checks import assert_replays_and_resumes
+
+from town.config import load_config
+from town.scenario import load_scenario
+from town.simulation import Simulation
+from web.cli import main
+
+
+@pytest.fixture(scope="module")
+def hour_run(tmp_path_factory):
+    """the_ville from 07:00 for one game hour (360 ticks of 10 s): ticks 0-359, ends 08:00."""
+    path = tmp_path_factory.mktemp("hour") / "hour.sqlite"
+    sim = Simulation(load_scenario("the_ville"), load_config(None, {"embedder": "hashing"}), run_path=path)
+    sim.run(360)
+    sim.close()
+    return path
+
+
+def _one_line(done, expected: str) -> None:
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [expected]
+
+
+def _refused(capsys, argv: list[str], expected: str) -> None:
+    """``town ARGV`` in this process exits 2 with the one line ``expected`` on stderr."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.splitlines() == [expected]
+
+
+def _still_sound(run, tmp_path) -> None:
+    copy = tmp_path / "copy.sqlite"
+    shutil.copy(run, copy)
+    assert assert_replays_and_resumes(copy) == 363
+
+
+def test_interview_question_that_is_not_utf8_is_one_line(hour_run, tmp_path):
+    """As found: ``$'do you know \\xff\\xfe?'`` printed a TypeError traceback. Python
+    reads the two bytes as lone surrogates U+DCFF U+DCFE."""
+    done = run_cli("interview", str(hour_run), "--persona", "klaus_mueller", "--at", "2023-02-13T08:00",
+                   "do you know \udcff\udcfe?", timeout=120)
+    _one_line(done, "town: error: question: is not valid UTF-8 text (character 12: U+DCFF, a lone surrogate "
+                    "or a byte that is not UTF-8)")
+    _still_sound(hour_run, tmp_path)
+
+
+def test_an_option_that_is_not_utf8_is_named(tmp_path, capsys):
+    """``--player`` and ``--set`` with bytes that are not UTF-8: one line naming the option, no run file."""
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["serve", "--port", "0", "--out", str(out), "--player", "Ad\udce9"],
+             "town: error: --player: is not valid UTF-8 text (character 2: U+DCE9, a lone surrogate "
+             "or a byte that is not UTF-8)")
+    _refused(capsys, ["simulate", "--hours", "1", "--out", str(out), "--set=seed=1\x00"],
+             "town: error: --set: must not contain NUL")
+    assert not out.exists()
+
+
+def test_a_persona_file_with_a_lone_surrogate_is_refused_at_load(tmp_path, capsys):
+    """A YAML escape ``"\\ud800"`` in a persona's name: one line naming the file and field."""
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    klaus = town / "klaus_mueller.yaml"
+    klaus.write_text(klaus.read_text(encoding="utf-8").replace("name: Klaus Mueller", 'name: "Klaus \\ud800 Mueller"'),
+                     encoding="utf-8")
+    assert yaml.safe_load(klaus.read_text(encoding="utf-8"))["name"] == "Klaus \ud800 Mueller"
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--town", str(town), "--hours", "1", "--out", str(out), "--embedder", "hashing"],
+             f"town: error: {klaus}: name: is not valid UTF-8 text (character 6: U+D800, a lone "
+             "surrogate or a byte that is not UTF-8)")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("question", ["", "   "])
+def test_interview_refuses_an_empty_question(hour_run, tmp_path, capsys, question):
+    """An empty or blank question was answered without comment (the web API refuses it)."""
+    _refused(capsys, ["interview", str(hour_run), "--persona", "klaus_mueller", question],
+             "town: error: question: is empty; ask something, e.g. 'Do you know about a party?'")
+    _still_sound(hour_run, tmp_path)
+
+
+@pytest.mark.parametrize(("at", "where"), [("2023-02-13 08:01", "after the run ends"),
+                                           ("2023-02-20 12:00", "after the run ends"),
+                                           ("2023-02-13 06:59", "before the run starts")])
+def test_interview_refuses_a_time_outside_the_run(hour_run, capsys, at, where):
+    """``--at`` after the end of the last tick (08:00:00) or before 07:00: one line naming the span."""
+    _refused(capsys, ["interview", str(hour_run), "--persona", "klaus_mueller", "--at", at, "Do you know about a party?"],
+             f"town: error: --at: {at} is {where}: {hour_run} covers 2023-02-13 07:00 to "
+             "2023-02-13 08:00:00 (ticks 0-359)")
+
+
+def test_interview_at_the_end_of_the_run_is_answered(hour_run, capsys):
+    """The span's end itself is inside it."""
+    assert main(["interview", str(hour_run), "--persona", "klaus_mueller", "--at", "2023-02-13 08:00",
+                 "Do you know about a party?"]) == 0
+    assert "(tick 359)" in capsys.readouterr().out
+
+
+def test_generate_refuses_more_residents_than_a_map_holds(tmp_path, capsys):
+    """``--personas 100000000`` ran until killed; the limit is 5,000 (a map of 83 x 83 cells)."""
+    out = tmp_path / "big"
+    for n in ("5001", "100000000"):  # 5001 first: without the limit it ends, 10^8 would not
+        _refused(capsys, ["generate", "--personas", n, "--out", str(out)],
+                 f"town: error: --personas: must be 1 to 5,000 residents (a generated map holds no more), "
+                 f"got {int(n):,}")
+    assert not out.exists()
