@@ -16,7 +16,8 @@ and ``"invalid"`` (JSON that fails the answer schema). While ``trickle`` is set,
 request (not a start-up check) gets headers announcing ``Content-Length: 100000000``, then one
 byte a second until the client closes the connection (counted as "trickle"; the close time goes
 to ``closed_at``). ``padding`` characters of whitespace are added after each answer's JSON, and
-``usage`` replaces each reply's token counts. :meth:`FakeOpenAIServer.down` closes the
+``usage`` replaces each reply's token counts; ``mangle(body bytes) -> bytes`` rewrites each
+chat answer's HTTP body (e.g. to put bytes in it that are not UTF-8). :meth:`FakeOpenAIServer.down` closes the
 port (connections refused) and :meth:`FakeOpenAIServer.up` opens it again. Every request is
 counted by path and by fault.
 """
@@ -113,6 +114,7 @@ class FakeOpenAIServer:
         self.usage: dict | None = None  # set: every chat reply carries this "usage" instead
         self.trickle = False  # set: chat replies trickle, one byte a second
         self.padding = 0  # characters of whitespace after each chat answer's JSON
+        self.mangle: Callable[[bytes], bytes] | None = None  # rewrites each chat answer's body
         self.model = model
         self.api_key = api_key
         self.fault_rate = fault_rate
@@ -202,8 +204,11 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             pass
 
-    def _send(self, status: int, body: dict | str, headers: dict[str, str] | None = None) -> None:
+    def _send(self, status: int, body: dict | str, headers: dict[str, str] | None = None,
+              mangle: Callable[[bytes], bytes] | None = None) -> None:
         data = (body if isinstance(body, str) else json.dumps(body)).encode()
+        if mangle is not None:
+            data = mangle(data)
         if self.reply_at is not None:
             time.sleep(max(0.0, self.reply_at - time.monotonic()))
         try:
@@ -388,6 +393,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _complete(self, content: str, messages: list[dict] | None = None) -> None:
         owner = self.owner
+        mangle = owner.mangle if messages else None  # not the start-up check's answers
         messages = messages or []
         self._send(
             200,
@@ -410,6 +416,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "total_tokens": 0,
                 },
             },
+            mangle=mangle,
         )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import atexit
 import threading
 import weakref
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 
 from ..thinking.backend import ThinkingBackend
 
@@ -36,7 +36,7 @@ def thread_pools(backend: ThinkingBackend, size: int) -> tuple[ThreadPoolExecuto
             ThreadPoolExecutor(max_workers=size, thread_name_prefix="mind-side"))
 
 
-def end_waits(backend: ThinkingBackend, *pools: ThreadPoolExecutor | None) -> None:
+def end_waits(backend: ThinkingBackend, *pools: Executor | None) -> None:
     """End ``backend``'s model waits, and let the pools' threads end once their jobs have.
 
     For a tick that raised: the simulation will not step again, so its pools take no more work.

@@ -198,7 +198,7 @@ class OpenAIBackend(ModelBackend):
             raise fail(CallOutcome.SERVER_ERROR, "not an OpenAI chat completion (no choices[0].message)")
         return Completion(
             text=message.content,
-            tokens_in=_token_count(getattr(usage, "prompt_tokens", None)),
+            tokens_in=_token_count(getattr(usage, "prompt_tokens", None)) or None,  # 0: no count
             tokens_out=_token_count(getattr(usage, "completion_tokens", None)),
             latency_ms=elapsed_ms(started),
             endpoint=endpoint.where,
@@ -265,10 +265,10 @@ def _retry_after(response) -> float | None:
         return None
 
 
-def _token_count(value: object) -> int:
-    """A reply's ``usage`` count as tokens: a whole number >= 0, else 0 (unknown).
+def _token_count(value: object) -> int | None:
+    """A reply's ``usage`` count as tokens: a whole number >= 0, else None (not counted).
 
-    A server that sends no usage, null, text or a negative number does not stop the run; 0
+    A server that sends no usage, null, text or a negative number does not stop the run; None
     makes the model layer record an estimate instead (``estimated``, see ``town.thinking.model``).
     """
-    return value if type(value) is int and value >= 0 else 0
+    return value if type(value) is int and value >= 0 else None
