@@ -115,7 +115,7 @@ def test_cancel_ends_a_request_in_flight_at_once_and_refuses_new_ones():
 
 
 def test_sigterm_ends_simulate_on_a_trickling_server_within_5_s_keeping_every_whole_tick(tmp_path):
-    """The issue's case: the server trickles from tick 3; `stalled` is recorded (each request
+    """As found: the server trickles from tick 3; `stalled` is recorded (each request
     ends at timeout_s=5 s); SIGTERM exits within 5 s; the file holds ticks 0..L, L the last
     committed before the signal, is sound, replays and resumes."""
     server = FakeOpenAIServer(lambda messages: "{}")  # invalid answers: scripted fallbacks

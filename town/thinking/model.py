@@ -307,8 +307,7 @@ class ModelBackend(ThinkingBackend):
                 estimated=True,
                 tokens_in=estimate_tokens(SYSTEM_PROMPT + prompt),
                 # a timeout or an oversized reply: the server may have spent its whole budget
-                tokens_out=self.max_tokens if exc.outcome in (CallOutcome.TIMEOUT, CallOutcome.INVALID)
-                else 1,
+                tokens_out=self.max_tokens if exc.outcome in (CallOutcome.TIMEOUT, CallOutcome.INVALID) else 1,
             )
         # the server's own counts whenever it gives them; an estimate only for a missing one
         usage: _Usage = {
