@@ -212,3 +212,47 @@ def test_a_tick_that_raises_while_stalled_leaves_no_thread_behind(fake_server, a
     finally:
         hole.close()
         sim.close(finished=False)
+
+
+EXIT_SCRIPT = """
+import sys, time
+sys.path[:0] = [{tests!r}, {thinking!r}]
+from fake_server import FakeOpenAIServer
+from samples import WHO
+from test_stop_and_status import Blackhole
+from ville_runs import ville_config
+from town.simulation.pools import thread_pools
+from town.thinking.factory import make_backend
+from town.thinking.questions import RateImportance
+
+server = FakeOpenAIServer(lambda messages: '{{"importance": 5}}', api_key=None)
+config = ville_config(server, "NO_KEY_NEEDED", cache=False, max_consecutive_failures=1, timeout_s=0.5)
+backend = make_backend(config, backoff_s=0.01, recheck_interval_s=0.2)
+pool, side = thread_pools(backend, 2)
+server.down()
+hole = Blackhole(server.port)
+for n in range(2):
+    pool.submit(backend.ask, RateImportance(**WHO, content=f"memory {{n}}", kind="observation"))
+while not backend.stall.stalled:
+    time.sleep(0.01)
+time.sleep(0.5)
+print("stalled", flush=True)
+"""
+
+
+def test_interpreter_exit_ends_pool_threads_waiting_on_a_stalled_server():
+    """A script whose `mind_` pool threads wait in StallGuard.wait (never closed, never
+    stopped) ends within 5 s of its last line: interpreter exit cancels the waits first."""
+    script = EXIT_SCRIPT.format(tests=str(REPO / "tests"), thinking=str(REPO / "tests" / "thinking"))
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == "stalled\n", proc.stderr.read()
+        started = time.monotonic()
+        code = proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()
+    assert code == 0 and time.monotonic() - started < 5
