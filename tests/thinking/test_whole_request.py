@@ -129,7 +129,7 @@ def test_sigterm_ends_simulate_on_a_trickling_server_within_5_s_keeping_every_wh
         _until(lambda: out.exists() and (_last_tick(out) or 0) >= 3, timeout=60, every=0.1)
         server.trickle = True
         _until(lambda: "stalled" in _file_states(out), timeout=20, every=0.2)
-        assert server.counts["trickle"] >= 2
+        assert server.counts["trickle"] >= 1
         last = _last_tick(out)
         code, took, err = _stopped(proc, signal.SIGTERM)
     finally:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import random
 import time
+import weakref
 from typing import Any, cast
 
 import httpx2
@@ -110,6 +111,8 @@ class OpenAIBackend(ModelBackend):
                      1 if max_concurrency == "auto" else int(max_concurrency))
             for url, transport in zip((base_url, *more_base_urls), self.transports)
         ])
+        # a backend dropped without close() still closes its connections (as openai's own client does)
+        weakref.finalize(self, _close_all, [e.client for e in self.endpoints])
 
     @property
     def endpoints(self) -> list[Endpoint]:
@@ -246,10 +249,15 @@ class OpenAIBackend(ModelBackend):
 
     def close(self) -> None:
         """Close the HTTP connection pools."""
-        for endpoint in self.endpoints:
-            endpoint.client.close()
+        _close_all([e.client for e in self.endpoints])
 
 
+
+
+def _close_all(clients: list[openai.OpenAI]) -> None:
+    """Close the HTTP connection pools of ``clients``."""
+    for client in clients:
+        client.close()
 
 
 class _TooBig(Exception):
