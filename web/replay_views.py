@@ -284,12 +284,17 @@ def interview(name: str, pid: str):
 
 @bp.get("/api/runs/<name>/evaluation")
 def evaluation(name: str):
-    """The run's evaluation (personas interviewed): diffusion of each probe, density, attendance, cost."""
+    """The run's evaluation (personas interviewed): diffusion of each probe, density, attendance, cost.
+
+    422 for a damaged run (the reason), 503 when the run's model server does not answer.
+    """
     from town.analysis.evaluate import evaluate
 
     with open_named(name) as reader:
         try:
             report = cached_report(reader, "evaluation", lambda r: evaluate(r, embedder=embedder_for(r)))
+        except RecordingError:
+            raise  # a damaged run: 422 (open_named)
         except TownError as exc:  # e.g. the run's model server is down: evaluate asks through it
             fail(503, str(exc))
         return jsonify(report)

@@ -12,7 +12,12 @@ how many requests the server held at once; ``latency_s`` is how long every chat 
 records when a client gave up and closed it. Faults (chosen by a seeded generator at
 ``fault_rate``, in turn from ``faults``): ``"500"``, ``"429"`` (with ``Retry-After``), ``"slow"`` (answers after
 ``slow_s`` wall seconds, past the client's timeout), ``"malformed"`` (content that is not JSON)
-and ``"invalid"`` (JSON that fails the answer schema). :meth:`FakeOpenAIServer.down` closes the
+and ``"invalid"`` (JSON that fails the answer schema). While ``trickle`` is set, every chat
+request (not a start-up check) gets headers announcing ``Content-Length: 100000000``, then one
+byte a second until the client closes the connection (counted as "trickle"; the close time goes
+to ``closed_at``). ``padding`` characters of whitespace are added after each answer's JSON, and
+``usage`` replaces each reply's token counts; ``mangle(body bytes) -> bytes`` rewrites each
+chat answer's HTTP body (e.g. to put bytes in it that are not UTF-8). :meth:`FakeOpenAIServer.down` closes the
 port (connections refused) and :meth:`FakeOpenAIServer.up` opens it again. Every request is
 counted by path and by fault.
 """
@@ -107,6 +112,9 @@ class FakeOpenAIServer:
         self.responder = responder
         self.models_data: object = None  # set: GET /models answers {"data": this} instead
         self.usage: dict | None = None  # set: every chat reply carries this "usage" instead
+        self.trickle = False  # set: chat replies trickle, one byte a second
+        self.padding = 0  # characters of whitespace after each chat answer's JSON
+        self.mangle: Callable[[bytes], bytes] | None = None  # rewrites each chat answer's body
         self.model = model
         self.api_key = api_key
         self.fault_rate = fault_rate
@@ -196,8 +204,11 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             pass
 
-    def _send(self, status: int, body: dict | str, headers: dict[str, str] | None = None) -> None:
+    def _send(self, status: int, body: dict | str, headers: dict[str, str] | None = None,
+              mangle: Callable[[bytes], bytes] | None = None) -> None:
         data = (body if isinstance(body, str) else json.dumps(body)).encode()
+        if mangle is not None:
+            data = mangle(data)
         if self.reply_at is not None:
             time.sleep(max(0.0, self.reply_at - time.monotonic()))
         try:
@@ -317,6 +328,26 @@ class _Handler(BaseHTTPRequestHandler):
                     return time.monotonic()
         return None
 
+    def _trickle(self) -> None:
+        """Headers announcing 100 MB, then one byte a second until the client closes."""
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "100000000")
+            self.end_headers()
+            self.wfile.flush()
+            while True:
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                gone = self._wait_watching(1.0)
+                if gone is not None:
+                    break
+        except OSError:
+            gone = time.monotonic()
+        with self.owner._lock:
+            self.owner.closed_at.append(gone)
+        self.close_connection = True
+
     def _answer(self, body: dict) -> None:
         owner = self.owner
         if body.get("model") != owner.model:
@@ -329,6 +360,10 @@ class _Handler(BaseHTTPRequestHandler):
                     }
                 },
             )
+            return
+        if owner.trickle:
+            owner.count("trickle")
+            self._trickle()
             return
         fault = owner.draw_fault()
         owner.count(fault or "ok")
@@ -353,10 +388,12 @@ class _Handler(BaseHTTPRequestHandler):
             content = '{"this is": not json'
         elif fault == "invalid":
             content = json.dumps({"unexpected": "shape"})
+        content += " " * owner.padding
         self._complete(content, body["messages"])
 
     def _complete(self, content: str, messages: list[dict] | None = None) -> None:
         owner = self.owner
+        mangle = owner.mangle if messages else None  # not the start-up check's answers
         messages = messages or []
         self._send(
             200,
@@ -379,6 +416,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "total_tokens": 0,
                 },
             },
+            mangle=mangle,
         )
 
 

@@ -168,6 +168,27 @@ def test_tile_layer_without_data_is_refused(tmp_path):
     refused(write(tmp_path, raw) / "map.tmj", "layer 'collision'", "no data")
 
 
+@pytest.mark.parametrize(("data", "encoding", "says"), [
+    ("notalist", None, '"data" is text but "encoding" is None, not "base64"'),
+    ({"0": 1}, None, '"data" must be a list of tile ids, got dict'),
+    ([0] * 639, None, '"data" holds 639 tile ids, not width x height = 32 x 20'),
+    ([0] * 639 + ["1"], None, "\"data\" holds '1', not a tile id"),
+    ([0] * 639 + [-1], None, '"data" holds -1, not a tile id'),
+    ("AAAAAA==", "base64", "its tiles do not fill the 32 x 20 map"),  # one tile of 640
+])
+def test_collision_data_that_is_no_grid_of_tiles_is_refused(tmp_path, data, encoding, says):
+    """The town folder (as `simulate --town` loads it) whose collision layer's data is not a
+    grid of 32 x 20 tile ids -> one line naming the file and the layer, not a town with 12 walls."""
+    raw = copy.deepcopy(RAW)
+    layer = raw["layers"][0]
+    layer["data"] = data
+    if encoding is not None:
+        layer["encoding"], layer["compression"] = encoding, ""
+    folder = write(tmp_path, raw)
+    message = refused(folder, "map.tmj", "layer 'collision'", says)
+    assert str(folder / "map.tmj") in message
+
+
 def test_truncated_json_is_refused_with_its_position(tmp_path):
     """A map cut short -> 'not valid JSON ... line L, column C', not UnknownFormat."""
     text = (EXAMPLE / "map.tmj").read_text()

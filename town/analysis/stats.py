@@ -35,6 +35,8 @@ def blank_row() -> dict[str, float]:
         "tokens_out": 0,
         "latency_ms": 0.0,
         "estimated": 0,
+        "estimated_in": 0,
+        "estimated_out": 0,
     }
 
 
@@ -52,7 +54,10 @@ def tally(row: dict[str, float], d: dict[str, Any]) -> None:
         row["tokens_in"] += int(d.get("tokens_in", 0))
         row["tokens_out"] += int(d.get("tokens_out", 0))
         row["latency_ms"] += float(d.get("latency_ms", 0.0))
-        row["estimated"] += bool(d.get("estimated"))
+        if d.get("estimated"):  # their tokens are estimates, not the server's count
+            row["estimated"] += 1
+            row["estimated_in"] += int(d.get("tokens_in", 0))
+            row["estimated_out"] += int(d.get("tokens_out", 0))
     if d.get("cache_hit"):
         row["cache_hits"] += 1
         row["questions"] += 1
@@ -69,8 +74,9 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
         count}, "total": row, "retry_rate": float, "fallback_rate": float, "importance":
         {"backend": name (and schema dialect), "counts": {1..10: memories so rated}}}`` where a
         row counts questions, requests, failed (requests), retries, fallbacks, cache_hits,
-        tokens_in, tokens_out, latency_ms (sum over requests, wall milliseconds) and estimated
-        (requests whose tokens are an estimate: the server reported none, e.g. a timeout).
+        tokens_in, tokens_out, latency_ms (sum over requests, wall milliseconds), estimated
+        (requests whose tokens are an estimate: the server did not count them, e.g. a timeout)
+        and estimated_in, estimated_out (the part of tokens_in, tokens_out that is estimated).
 
     Raises:
         RecordingError: when the run file is missing or damaged.
@@ -143,7 +149,7 @@ def print_stats(run: str | Path) -> None:
         for key, row in rows:
             key = key if isinstance(key, tuple) else (key,)
             ms = row["latency_ms"] / row["requests"] if row["requests"] else 0.0
-            t.add_row(*key, *(str(int(row[c])) for c in cols), f"{ms:.0f}")
+            t.add_row(*key, *(_count(row, c) for c in cols), f"{ms:.0f}")
         return t
 
     console.print(
@@ -168,10 +174,14 @@ def print_stats(run: str | Path) -> None:
         f"retry rate {s['retry_rate']:.1%} of requests; "
         f"fallback rate {s['fallback_rate']:.1%} of questions"
     )
-    if s["total"]["estimated"]:
-        console.print(f"{int(s['total']['estimated'])} requests got no token count from the server "
-                      "(timeouts, dropped connections): their tokens are estimates (characters / 4 in, "
-                      "the output budget out)")
+    total = s["total"]
+    if total["estimated"]:
+        console.print(f"{int(total['estimated'])} requests got no token count from the server "
+                      "(timeouts, dropped connections): their tokens, shown as ~N, are estimates "
+                      f"(~{int(total['estimated_in'])} in, ~{int(total['estimated_out'])} out: characters / 4, "
+                      "or the output budget); the rest are the server's own counts (usage)")
+    else:
+        console.print("tokens: the server's own counts (usage) for every request")
     counts = s["importance"]["counts"]
     n = sum(counts.values())
     if n:
@@ -182,6 +192,13 @@ def print_stats(run: str | Path) -> None:
             t.add_column(str(k), justify="right")
         t.add_row(*(str(v) for v in counts.values()))
         console.print(t)
+
+
+def _count(row: dict[str, float], column: str) -> str:
+    """A table cell: the count, and for tokens the estimated part of it as "(~N)"."""
+    cell = str(int(row[column]))
+    part = row.get(column.replace("tokens", "estimated"), 0) if column.startswith("tokens") else 0
+    return f"{cell} (~{int(part)})" if part else cell
 
 
 def cost(reader) -> dict[str, Any]:

@@ -225,9 +225,19 @@ class RunReader(StreamHistory):
         return Counter({(persona, kind): n for persona, kind, n in rows})
 
     def _event(self, row: tuple) -> Event:
+        """An events row as an :class:`Event`, every event read goes through here.
+
+        Raises:
+            RecordingError: naming the file and the event's seq when a column is damaged (an
+                unknown kind such as 'me7ory', a time that is no time, data that is no JSON).
+        """
         seq, tick, time, kind, persona, data = row
-        return Event(kind=EventKind(kind), tick=tick, time=parse_time(time), persona=persona,
-                     data=self._decode(data, f"data of event {seq}"), seq=seq)
+        try:
+            return Event(kind=EventKind(kind), tick=int(tick), time=parse_time(time),
+                         persona=None if persona is None else str(persona),
+                         data=self._decode(data, f"data of event {seq}"), seq=seq)
+        except (ValueError, TypeError) as exc:  # RecordingError (of _decode) is no ValueError
+            raise damaged(self.path, f"event {seq}: {exc}") from None
 
     def event(self, seq: int) -> Event:
         """One event by seq; a retrieval comes with its full trace (as :meth:`retrieval`).

@@ -8,7 +8,6 @@ run is deterministic for a given seed and backend (docs/design).
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +29,7 @@ from ..world import World
 from .conversations import due_lines, open_conversation, start_conversations, talk
 from .decisions import decide, views
 from .jobs import in_order, run_with_followers
+from .pools import end_waits, thread_pools
 from .seeding import seed
 from .state import continue_run, meta_of, restore, state_of
 from .timed_events import fire_scenario_events
@@ -87,11 +87,8 @@ class Simulation:
         self.ctx = MindContext(world=self.world, backend=self.backend, bus=self.bus, clock=self.clock,
                                config=config,
                                names={pid: p.name for pid, p in self.personas.items()})
-        pool = int(config.backend.pool_size)
-        self._pool = (ThreadPoolExecutor(max_workers=pool, thread_name_prefix="mind")
-                      if self.backend.name != "scripted" and pool > 1 else None)
-        if self._pool is not None:  # a job's own independent requests (never nested further)
-            self.ctx.side = ThreadPoolExecutor(max_workers=pool, thread_name_prefix="mind-side")
+        # the side pool: a job's own independent requests (never nested further)
+        self._pool, self.ctx.side = thread_pools(self.backend, int(config.backend.pool_size))
         self.run_path = None if run_path is None else Path(run_path)
         self.writer = None
         self.interrupted: str | None = None  # why a tick did not complete (then no snapshot)
@@ -130,14 +127,13 @@ class Simulation:
             recorder.bind(self.ctx.publish, announce=self.ctx.announce)
 
     def cancel(self) -> None:
-        """End the model calls waiting now (stall, backoff, 429) and refuse new ones.
+        """End the model calls waiting now (requests in flight, stall, backoff, 429) and refuse
+        new ones (``ThinkingBackend.cancel``).
 
         A stop request when the tick does not end by itself: the tick then fails with
         :class:`~town.errors.RunStopped` and is not recorded.
         """
-        stall = self.backend.stall
-        if stall is not None:
-            stall.cancel()
+        self.backend.cancel()
 
     def abandon(self, reason: str) -> None:
         """Give up the tick another thread is stuck in (a model request that does not end).
@@ -181,6 +177,7 @@ class Simulation:
         try:
             return self._step()
         except BaseException as exc:
+            end_waits(self.backend, self._pool, self.ctx.side)  # no job goes on waiting
             self.interrupted = f"tick {self.clock.tick} did not complete: {type(exc).__name__}: {exc}"
             self._failed = not isinstance(exc, (RunStopped, KeyboardInterrupt))
             if self.writer is not None:

@@ -40,5 +40,12 @@ class ThinkingBackend(abc.ABC):
             ThinkingError: only for failures that must stop the run (e.g. at start-up).
         """
 
+    def cancel(self) -> None:
+        """End every wait for the model now, requests in flight included, and refuse new ones.
+
+        A stop request (not undone): the waiting calls raise :class:`~town.errors.RunStopped`.
+        Default: nothing (the scripted backend never waits).
+        """
+
     def close(self) -> None:
         """Release resources (connections, thread pools). Default: nothing."""

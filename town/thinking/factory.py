@@ -100,7 +100,11 @@ def make_backend(
             f"unknown backend {name!r}; use scripted, openai or local", field="backend.name"
         )
     if check:
-        model.check()
+        try:
+            model.check()
+        except BaseException:
+            model.close()  # its connections, not left to the garbage collector
+            raise
     recorder = CallRecorder(publish)
     stall = StallGuard(
         threshold=cfg.max_consecutive_failures,

@@ -113,8 +113,8 @@ class LocalBackend(ModelBackend):
         usage = reply.get("usage") or {}
         return Completion(
             text=reply["choices"][0]["message"].get("content"),
-            tokens_in=int(usage.get("prompt_tokens", 0)),
-            tokens_out=int(usage.get("completion_tokens", 0)),
+            tokens_in=usage.get("prompt_tokens") or None,  # a prompt has tokens: 0 is no count
+            tokens_out=usage.get("completion_tokens"),
         )
 
     def close(self) -> None:

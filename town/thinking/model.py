@@ -79,11 +79,13 @@ class Attempt:
         persona: persona id asking.
         outcome: how it ended.
         answer: the validated answer when ``outcome`` is OK, else None.
-        tokens_in: prompt tokens the server counted, or an estimate (see ``estimated``).
-        tokens_out: completion tokens, or an estimate.
-        estimated: True when the server reported no usage (a timeout, a dropped connection):
-            ``tokens_in`` is then the prompt's characters / 4 and ``tokens_out`` the output
-            budget the server may have spent generating, never 0.
+        tokens_in: prompt tokens the server counted (its ``usage``), or an estimate (see
+            ``estimated``).
+        tokens_out: completion tokens the server counted, or an estimate.
+        estimated: True when the server did not count one of them (no ``usage``: a timeout, a
+            dropped connection, a server that reports none): a missing ``tokens_in`` is then
+            the prompt's characters / 4 and a missing ``tokens_out`` the reply's characters / 4,
+            or the output budget the server may have spent when there was no reply; never 0.
         latency_ms: wall milliseconds from sending the request to its end (not the wait for a
             free slot of the endpoint).
         dropped: memories left out of the prompt to fit the token budget.
@@ -126,11 +128,12 @@ class _Usage(TypedDict, total=False):
 
 @dataclass(frozen=True, kw_only=True)
 class Completion:
-    """A server's reply: the message text, its token usage, and the time from send to reply."""
+    """A server's reply: the message text, its token usage (None: not reported), and the time
+    from send to reply."""
 
     text: str | None
-    tokens_in: int = 0
-    tokens_out: int = 0
+    tokens_in: int | None = None
+    tokens_out: int | None = None
     latency_ms: float = 0.0
     endpoint: str = ""
 
@@ -303,17 +306,19 @@ class ModelBackend(ThinkingBackend):
                 endpoint=exc.endpoint,
                 estimated=True,
                 tokens_in=estimate_tokens(SYSTEM_PROMPT + prompt),
-                tokens_out=self.max_tokens if exc.outcome is CallOutcome.TIMEOUT else 1,
+                # a timeout or an oversized reply: the server may have spent its whole budget
+                tokens_out=self.max_tokens if exc.outcome in (CallOutcome.TIMEOUT, CallOutcome.INVALID) else 1,
             )
+        # the server's own counts whenever it gives them; an estimate only for a missing one
         usage: _Usage = {
-            "tokens_in": reply.tokens_in,
-            "tokens_out": reply.tokens_out,
+            "tokens_in": (estimate_tokens(SYSTEM_PROMPT + prompt) if reply.tokens_in is None
+                          else reply.tokens_in),
+            "tokens_out": (estimate_tokens(reply.text or "") if reply.tokens_out is None
+                           else reply.tokens_out),
+            "estimated": reply.tokens_in is None or reply.tokens_out is None,
             "latency_ms": reply.latency_ms or elapsed_ms(started),
             "endpoint": reply.endpoint,
         }
-        if not reply.tokens_in:  # a server that reports no usage
-            usage.update({"estimated": True, "tokens_in": estimate_tokens(SYSTEM_PROMPT + prompt),
-                          "tokens_out": estimate_tokens(reply.text or "")})
         try:
             answer = parse_answer(question, reply.text, prompt)
         except InvalidAnswer as exc:

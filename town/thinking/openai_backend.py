@@ -16,22 +16,39 @@ from __future__ import annotations
 import os
 import random
 import time
+import weakref
 from typing import Any, cast
 
+import httpx2
 import openai
 from openai.types.chat import ChatCompletionMessageParam
 
 from ..config import Dialect
+from ..errors import RunStopped
 from . import server_check
+from .deadline import DeadlineTransport
 from .endpoints import Endpoint, EndpointPool, error_text
 from .model import CallOutcome, Completion, ModelBackend, TransportFailure, elapsed_ms
 from .prompting import PromptSet
 from .schema import request_fields
+from .validate import MAX_ANSWER_CHARS
 
-__all__ = ["OpenAIBackend"]
+__all__ = ["OpenAIBackend", "MAX_REPLY_BYTES"]
 
 #: Placeholder key for servers that need none (llama.cpp, Ollama, vLLM without --api-key).
 _NO_KEY = "not-set"
+
+#: Most bytes of a chat completion's HTTP reply: the longest answer allowed, every character
+#: escaped as ``\uXXXX`` (6 bytes), plus 64 KiB for the envelope. Reading stops beyond it.
+MAX_REPLY_BYTES = 6 * MAX_ANSWER_CHARS + 65536
+#: Most bytes of any other reply (a model list: OpenAI's is about 10 KB).
+MAX_OTHER_REPLY_BYTES = 8 * 1024 * 1024
+
+
+def _reply_limit(request: httpx2.Request) -> int:
+    """Most bytes the reply to ``request`` may hold."""
+    chat = request.url.path.rstrip("/").endswith("/chat/completions")
+    return MAX_REPLY_BYTES if chat else MAX_OTHER_REPLY_BYTES
 
 
 class OpenAIBackend(ModelBackend):
@@ -83,12 +100,19 @@ class OpenAIBackend(ModelBackend):
         self.timeout_s = float(timeout_s)
         self.key_set = bool(os.environ.get(api_key_env))
         self.max_concurrency = max_concurrency
+        # timeout_s bounds each whole request, however its bytes arrive (town.thinking.deadline)
+        self.transports = [DeadlineTransport(seconds=self.timeout_s, max_bytes=_reply_limit)
+                           for _ in (base_url, *more_base_urls)]
         self.pool = EndpointPool([
             Endpoint(url, openai.OpenAI(base_url=url, api_key=os.environ.get(api_key_env) or _NO_KEY,
-                                        timeout=self.timeout_s, max_retries=0),
+                                        timeout=self.timeout_s, max_retries=0,
+                                        http_client=httpx2.Client(transport=transport,
+                                                                  timeout=self.timeout_s)),
                      1 if max_concurrency == "auto" else int(max_concurrency))
-            for url in (base_url, *more_base_urls)
+            for url, transport in zip((base_url, *more_base_urls), self.transports)
         ])
+        # a backend dropped without close() still closes its connections (as openai's own client does)
+        weakref.finalize(self, _close_all, [e.client for e in self.endpoints])
 
     @property
     def endpoints(self) -> list[Endpoint]:
@@ -126,7 +150,13 @@ class OpenAIBackend(ModelBackend):
 
     def send(self, endpoint: Endpoint, messages: list[dict[str, str]], fields: dict[str, Any],
              max_tokens: int | None = None) -> Completion:
-        """Send one request to ``endpoint`` now; the timeout runs from here."""
+        """Send one request to ``endpoint`` now; the timeout runs from here and bounds all of it.
+
+        Raises:
+            TransportFailure: see :meth:`_complete`; a reply over :data:`MAX_REPLY_BYTES` or not
+                UTF-8 counts as an invalid or unparsable answer.
+            RunStopped: when a stop request (:meth:`cancel`) ended the request.
+        """
         standard = {k: fields.pop(k) for k in ("response_format",) if k in fields}
         started = time.perf_counter()
 
@@ -136,7 +166,8 @@ class OpenAIBackend(ModelBackend):
         try:
             # a timed-out request's connection is closed by the HTTP client before it raises,
             # so the server sees the client go before any retry is sent
-            reply = endpoint.client.chat.completions.create(
+            reply = self._create(
+                endpoint,
                 model=self.model,
                 messages=cast(list[ChatCompletionMessageParam], messages),  # {role, content} dicts
                 temperature=self.temperature,
@@ -145,8 +176,14 @@ class OpenAIBackend(ModelBackend):
                 extra_body=fields or None,
                 **standard,
             )
+        except RunStopped:
+            raise
         except openai.APITimeoutError as exc:
-            raise fail(CallOutcome.TIMEOUT, f"no reply within {self.timeout_s:g} s") from exc
+            raise fail(CallOutcome.TIMEOUT, f"no whole reply within {self.timeout_s:g} s") from exc
+        except _TooBig as exc:
+            raise fail(CallOutcome.INVALID, f"a reply of more than {MAX_REPLY_BYTES} bytes") from exc
+        except UnicodeDecodeError as exc:
+            raise fail(CallOutcome.BAD_JSON, f"the reply is not UTF-8 text: {exc.reason}") from exc
         except openai.APIConnectionError as exc:
             raise fail(CallOutcome.CONNECTION_ERROR, f"cannot reach {endpoint.where}: {exc}") from exc
         except openai.RateLimitError as exc:
@@ -164,11 +201,34 @@ class OpenAIBackend(ModelBackend):
             raise fail(CallOutcome.SERVER_ERROR, "not an OpenAI chat completion (no choices[0].message)")
         return Completion(
             text=message.content,
-            tokens_in=_token_count(getattr(usage, "prompt_tokens", None)),
+            tokens_in=_token_count(getattr(usage, "prompt_tokens", None)) or None,  # 0: no count
             tokens_out=_token_count(getattr(usage, "completion_tokens", None)),
             latency_ms=elapsed_ms(started),
             endpoint=endpoint.where,
         )
+
+    def _create(self, endpoint: Endpoint, **request: Any):
+        """``chat.completions.create(**request)`` on ``endpoint``'s client.
+
+        Raises:
+            RunStopped: when :meth:`cancel` ended the request.
+            _TooBig: when the reply passed :data:`MAX_REPLY_BYTES`.
+            openai.OpenAIError: any other failure, as the client raised it.
+        """
+        try:
+            return endpoint.client.chat.completions.create(**request)
+        except openai.APIConnectionError as exc:  # the timeout's subclass too
+            scope = DeadlineTransport.scope_of(getattr(exc, "request", None))
+            if scope is not None and scope.cancelled:
+                raise RunStopped("stopped while waiting for the model server") from exc
+            if scope is not None and scope.too_big:
+                raise _TooBig() from exc
+            raise
+
+    def cancel(self) -> None:
+        """End every request in flight now and refuse new ones (a stop request; not undone)."""
+        for transport in self.transports:
+            transport.cancel()
 
     # ------------------------------------------------------------------ start-up
     def check(self) -> None:
@@ -189,10 +249,19 @@ class OpenAIBackend(ModelBackend):
 
     def close(self) -> None:
         """Close the HTTP connection pools."""
-        for endpoint in self.endpoints:
-            endpoint.client.close()
+        _close_all([e.client for e in self.endpoints])
 
 
+
+
+def _close_all(clients: list[openai.OpenAI]) -> None:
+    """Close the HTTP connection pools of ``clients``."""
+    for client in clients:
+        client.close()
+
+
+class _TooBig(Exception):
+    """A reply passed :data:`MAX_REPLY_BYTES` (reading it stopped there)."""
 
 
 def _retry_after(response) -> float | None:
@@ -204,10 +273,10 @@ def _retry_after(response) -> float | None:
         return None
 
 
-def _token_count(value: object) -> int:
-    """A reply's ``usage`` count as tokens: a whole number >= 0, else 0 (unknown).
+def _token_count(value: object) -> int | None:
+    """A reply's ``usage`` count as tokens: a whole number >= 0, else None (not counted).
 
-    A server that sends no usage, null, text or a negative number does not stop the run; 0
+    A server that sends no usage, null, text or a negative number does not stop the run; None
     makes the model layer record an estimate instead (``estimated``, see ``town.thinking.model``).
     """
-    return value if type(value) is int and value >= 0 else 0
+    return value if type(value) is int and value >= 0 else None

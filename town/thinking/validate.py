@@ -46,7 +46,13 @@ from .questions import (
     RateImportances,
 )
 
-__all__ = ["InvalidAnswer", "parse_answer", "check_answer", "match_option"]
+__all__ = ["InvalidAnswer", "parse_answer", "check_answer", "match_option", "MAX_ANSWER_CHARS"]
+
+#: Most characters of a model's reply text. The longest answer the answer models allow, a
+#: decomposition of 24 steps with 200-character descriptions and their addresses, is about
+#: 8,000 characters, and under 32,000 with every character of its text written as a ``\uXXXX``
+#: escape; a longer reply is padding or a runaway, and invalid.
+MAX_ANSWER_CHARS = 32768
 
 
 class InvalidAnswer(ThinkingError):
@@ -69,6 +75,9 @@ def parse_answer(question: Question[A], text: str | None, prompt: str = "") -> A
     Raises:
         InvalidAnswer: unparsable (``unparsable=True``), schema-invalid or domain-invalid.
     """
+    if text is not None and len(text) > MAX_ANSWER_CHARS:
+        raise InvalidAnswer(f"a reply of {len(text)} characters (at most {MAX_ANSWER_CHARS})")
+    _check_unicode(text or "", "the reply")
     raw = _FENCE.sub("", (text or "").strip())
     start, end = raw.find("{"), raw.rfind("}")
     if start < 0 or end <= start:
@@ -77,6 +86,7 @@ def parse_answer(question: Question[A], text: str | None, prompt: str = "") -> A
         data = json.loads(raw[start : end + 1], strict=False)  # a raw newline in a string is fine
     except json.JSONDecodeError as exc:
         raise InvalidAnswer(f"unparsable JSON ({exc.msg} at {exc.pos})", unparsable=True) from exc
+    _check_unicode(json.dumps(data, ensure_ascii=False), "the answer")  # "\ud800" escapes decoded
     try:
         answer = cast(A, type(question).answer_model.model_validate(data))  # the model of A
     except ValidationError as exc:
@@ -85,6 +95,20 @@ def parse_answer(question: Question[A], text: str | None, prompt: str = "") -> A
         raise InvalidAnswer(f"schema: {where}: {first['msg']}") from exc
     _check_texts(answer, prompt)
     return check_answer(question, answer)
+
+
+def _check_unicode(text: str, what: str) -> None:
+    """Refuse text that is not Unicode text: a lone surrogate (from a ``\\ud800`` escape, or
+    CESU bytes the JSON decoder let through), which no UTF-8 encoder takes.
+
+    Raises:
+        InvalidAnswer: naming the code point and where it is.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidAnswer(f"{what} holds a lone surrogate U+{ord(text[exc.start]):04X} at "
+                            f"character {exc.start}: not text") from None
 
 
 #: Text that is no content: ellipses, "<...>" placeholders, "TODO", punctuation alone.

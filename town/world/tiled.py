@@ -116,9 +116,39 @@ def _check_raw(path: Path) -> None:
         if ("offsetx" in layer) != ("offsety" in layer):  # pytiled-parser needs both
             raise ConfigError("has only one of offsetx and offsety; give both", file=path,
                               field=f"layer {layer.get('name')!r}")
-        if layer.get("type") == "tilelayer" and not isinstance(layer.get("data"), list | str):
-            raise ConfigError("tile layer has no data; draw on it or delete it", file=path,
-                              field=f"layer {layer.get('name')!r}")
+        if layer.get("type") == "tilelayer":
+            _check_tiles(layer, raw, path)
+
+
+def _check_tiles(layer: dict, raw: dict, path: Path) -> None:
+    """Refuse a tile layer whose ``data`` is no grid of tiles.
+
+    Raises:
+        ConfigError: naming the file and the layer, for no data, data that is neither a list of
+            tile ids nor a base64 string (``"encoding": "base64"``), or a list whose length is
+            not the layer's width x height, or that holds anything but whole numbers >= 0.
+    """
+    where = f"layer {layer.get('name')!r}"
+    data = layer.get("data")
+    if data is None:
+        raise ConfigError("tile layer has no data; draw on it or delete it", file=path, field=where)
+    if isinstance(data, str):
+        if layer.get("encoding") != "base64":
+            raise ConfigError(f'"data" is text but "encoding" is {layer.get("encoding")!r}, not "base64"; '
+                              "save the map again from Tiled (Tile Layer Format: CSV or Base64)",
+                              file=path, field=where)
+        return
+    if not isinstance(data, list):
+        raise ConfigError(f'"data" must be a list of tile ids, got {type(data).__name__}; save the map '
+                          "again from Tiled", file=path, field=where)
+    width, height = layer.get("width", raw.get("width")), layer.get("height", raw.get("height"))
+    if type(width) is not int or type(height) is not int or len(data) != width * height:
+        raise ConfigError(f'"data" holds {len(data)} tile ids, not width x height = {width} x {height}; '
+                          "save the map again from Tiled", file=path, field=where)
+    bad = next((gid for gid in data if type(gid) is not int or gid < 0), None)
+    if bad is not None:
+        raise ConfigError(f'"data" holds {bad!r}, not a tile id (a whole number >= 0)', file=path,
+                          field=where)
 
 
 def _layers(layers: list, offset: tuple[float, float] = (0.0, 0.0)) -> Iterator[tuple[Any, tuple[float, float]]]:
@@ -159,7 +189,11 @@ def tiled_map_document(path: str | Path) -> dict[str, Any]:
             if offset != (0, 0):
                 raise ConfigError("a collision layer may not be offset; set its offset to 0, 0",
                                   file=path, field=f"layer {layer.name!r}")
-            walls.update((x, y) for y, row in enumerate(layer.data or ()) for x, gid in enumerate(row) if gid)
+            rows = layer.data or []
+            if len(rows) != height or any(len(row) != width for row in rows):  # e.g. short base64
+                raise ConfigError(f"its tiles do not fill the {width} x {height} map; save the map again "
+                                  "from Tiled", file=path, field=f"layer {layer.name!r}")
+            walls.update((x, y) for y, row in enumerate(rows) for x, gid in enumerate(row) if gid)
         elif isinstance(layer, pytiled_parser.ObjectLayer):
             for obj in layer.tiled_objects:
                 kind = (obj.class_ or "").lower()

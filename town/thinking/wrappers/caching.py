@@ -77,6 +77,10 @@ class CachingBackend(ThinkingBackend):
             with self._lock:
                 self._in_flight.pop(key, None)
 
+    def cancel(self) -> None:
+        """End the inner backend's waits (see ``RetryingBackend.cancel``)."""
+        self.inner.cancel()
+
     def close(self) -> None:
         """Close the inner backend and the cache."""
         self.inner.close()

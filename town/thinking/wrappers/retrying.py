@@ -186,6 +186,12 @@ class RetryingBackend(ThinkingBackend):
         """The resolved answer (see :meth:`resolve`)."""
         return cast(A, self.resolve(question).answer)  # resolve answers with the question's model
 
+    def cancel(self) -> None:
+        """End the stall, backoff and Retry-After waits and the model's requests in flight."""
+        if self.stall is not None:
+            self.stall.cancel()
+        self.model.cancel()
+
     def close(self) -> None:
         """Close the model and the fallback."""
         self.model.close()
