@@ -58,7 +58,7 @@ def test_an_answer_of_max_answer_chars_is_parsed_and_one_more_is_invalid():
                                    '{"importance": 5, "x": "\\udfff a"}'])
 def test_a_lone_surrogate_in_the_reply_or_its_json_is_invalid(reply):
     """A lone surrogate, raw or as a JSON escape, makes the answer invalid (not unparsable)."""
-    with pytest.raises(InvalidAnswer, match="lone surrogate U\\+D[8F]") as refused:
+    with pytest.raises(InvalidAnswer, match="U\\+D[8F][0-9A-F]{2}, a lone surrogate") as refused:
         parse_answer(QUESTION, reply)
     assert not refused.value.unparsable
 
@@ -109,7 +109,7 @@ def test_answers_with_a_lone_surrogate_fall_back_and_the_run_never_holds_one(fak
     run_ville(config, path, hours=HOURS)
     requests = _requests(_calls(path))
     assert requests and {c["outcome"] for c in requests} == {"invalid"}
-    assert all("lone surrogate U+D800" in c["error"] for c in requests)
+    assert all("U+D800, a lone surrogate" in c["error"] for c in requests)
     with RunReader(path) as reader:
         for e in reader.events():
             json.dumps(e.data, ensure_ascii=False).encode("utf-8")  # raises on a surrogate

@@ -24,6 +24,7 @@ from typing import cast
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ThinkingError
+from ..text import text_problem
 from .answers import (
     DayPlanAnswer,
     ImportancesAnswer,
@@ -98,17 +99,15 @@ def parse_answer(question: Question[A], text: str | None, prompt: str = "") -> A
 
 
 def _check_unicode(text: str, what: str) -> None:
-    """Refuse text that is not Unicode text: a lone surrogate (from a ``\\ud800`` escape, or
-    CESU bytes the JSON decoder let through), which no UTF-8 encoder takes.
+    """Refuse text that may not enter the town (:func:`town.text.text_problem`): a lone surrogate
+    (from a ``\\ud800`` escape, or CESU bytes the JSON decoder let through), or a NUL.
 
     Raises:
-        InvalidAnswer: naming the code point and where it is.
+        InvalidAnswer: naming ``what`` and the problem.
     """
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidAnswer(f"{what} holds a lone surrogate U+{ord(text[exc.start]):04X} at "
-                            f"character {exc.start}: not text") from None
+    problem = text_problem(text)
+    if problem is not None:
+        raise InvalidAnswer(f"{what} {problem}")
 
 
 #: Text that is no content: ellipses, "<...>" placeholders, "TODO", punctuation alone.
