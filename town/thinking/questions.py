@@ -233,7 +233,8 @@ class DecideToTalk(Question[TalkAnswer]):
 class NextLine(Question[LineAnswer]):
     """Say the next line of a conversation, grounded in retrieved memories (§4.3.2).
 
-    ``told`` lists memory ids already passed on to this listener (never repeat them).
+    ``told`` lists memory ids already passed on to this listener (never repeat them); ``now``
+    is the game time of the line ("YYYY-MM-DD HH:MM:SS", the clock a person reads).
     """
 
     template: ClassVar[str] = "next_line"
@@ -244,6 +245,7 @@ class NextLine(Question[LineAnswer]):
     memories: tuple[MemoryView, ...] = ()
     told: tuple[int, ...] = ()
     max_lines: int = 8
+    now: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
