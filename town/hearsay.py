@@ -17,7 +17,8 @@ __all__ = ["HEARD", "told", "unwrap", "depth"]
 
 _NAME = r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}"
 #: One level of a heard statement: groups ``speaker`` and ``statement``.
-HEARD = re.compile(r'^(?P<speaker>' + _NAME + r') told me(?: that|:)? "?(?P<statement>.*?)"?$', re.S)
+HEARD = re.compile(r'^(?P<speaker>' + _NAME + r') told me(?: that |: "(?=.*"$)|: | (?=(?:he|she|they|it|I|we)\b))'
+                   r'(?P<statement>.*?)"?$', re.S)
 
 
 def told(speaker: str, statement: str) -> str:

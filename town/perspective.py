@@ -214,16 +214,35 @@ def person_of(text: str) -> int | None:
     return 3 if m.group(0)[0].isupper() or word in ("he", "she", "they", "it") else None
 
 
+_AUX = {"is": "be", "am": "be", "are": "be", "was": "be", "were": "be", "be": "be", "been": "be",
+        "has": "have", "have": "have", "had": "have"}
+
+
 def verb_of(text: str) -> str | None:
-    """The lemma of the first verb of ``text`` ("Isabella is planning" -> "plan"), or None."""
-    for word in _WORD.findall(text)[:8]:
+    """The lemma of the main verb of ``text``'s first clause, or None.
+
+    "Isabella is planning a party" -> "plan"; "Klaus wants ..." -> "want"; "I buy milk" -> "buy";
+    "The weather is fine" -> "be". Read from the word forms: an inflected verb, a verb after
+    "I"/"you"/"we"/"they", or the verb after an auxiliary.
+    """
+    aux = None
+    prev = ""
+    for word in _WORD.findall(text)[:12]:
         low = word.lower()
-        if low in ("is", "am", "are", "was", "were", "be", "been", "has", "have", "had") or low in _MODALS:
+        if low in _AUX or low in _MODALS:
+            aux = aux or _AUX.get(low, low)
+            prev = low
             continue
-        verb = _lemmas(low).get("VERB")
-        if verb and not word[0].isupper():
-            return verb[0]
-    return None
+        verb = (_lemmas(low).get("VERB") or (None,))[0] if not word[0].isupper() or low == "i" else None
+        if verb:
+            if aux in _MODALS or (aux and verb != low):  # "will go", "is planning", "has gone"
+                return verb
+            if not aux and (verb != low or prev in ("i", "you", "we", "they")):
+                return verb
+        if aux:
+            return None if aux in _MODALS else aux
+        prev = low
+    return aux if aux not in _MODALS else None
 
 
 def meaning(text: str, places: dict[str, str]) -> dict[str, Any]:
@@ -235,17 +254,23 @@ def meaning(text: str, places: dict[str, str]) -> dict[str, Any]:
     return {"predicate": verb_of(statement), "object": place_in(statement, places)}
 
 
+_PLEASANTRY = re.compile(r"^(?:I'm (?:well|fine|good)|Good|Fine|Yes|Oh)\b[^.!?]*\bthanks?\b[^.!?]*[.!]$", re.I)
+_HELLO = re.compile(r"^(?:Hi|Hello|Hey|Good (?:morning|afternoon|evening))(?: [A-Z][\w'-]*)?[,!.]\s*")
 _OPENERS = re.compile(r"^(?:Did you hear\?|Guess what[:!]?|By the way,?)\s+", re.I)
 
 
 def heard_statement(line: str, teller: str) -> str:
     """What a listener keeps of ``line`` said by ``teller``: the statement, in its own perspective.
 
-    "Did you hear? ..." loses its opener; "Maria told me that S" keeps S only (hearsay is one
+    "Did you hear? ..." loses its opener; "I'm well, thanks.", a short reaction before it ("Good
+    luck with it!") and a closing question ("Would you like to come?") are not part of it; "Maria told me that S" keeps S only (hearsay is one
     level in words; who told whom stays in the record's ``source``); the teller's "I" becomes
     their name and the listener's "you" becomes "I".
     """
-    text = _OPENERS.sub("", line.strip())
+    sentences = re.split(r"(?<=[.!?])\s+", line.strip())
+    kept = [x for i, x in enumerate(sentences) if not x.endswith("?") and not _PLEASANTRY.match(x)
+            and not (i == 0 and len(sentences) > 1 and len(x.split()) <= 5)] or sentences
+    text = _OPENERS.sub("", _HELLO.sub("", " ".join(kept)))
     names, statement = unwrap(text)
     if names:
         lead = re.match(r"^(?:he|she) (?=[a-z])", statement, re.I)

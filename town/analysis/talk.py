@@ -57,7 +57,7 @@ def talk_counts(path: str) -> dict:
                             "('memory','chat','conversation','action','whisper') order by seq").fetchall()
     finally:
         db.close()
-    counts = dict(deep_hearsay=0, echoes=0, leaks=0, greetings=0, past_goodbyes=0,
+    counts: dict[str, float] = dict(deep_hearsay=0, echoes=0, leaks=0, greetings=0, past_goodbyes=0,
                   second_person_whispers=0, heard=0, heard_sightings=0)
     sources: set[tuple[str, ...]] = set()
     lines: dict[int, list[tuple[str, str, datetime]]] = {}

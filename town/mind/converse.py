@@ -137,7 +137,8 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
     listener_id = conv.b if speaker_id == conv.a else conv.a
     speaker, listener = personas[speaker_id], personas[listener_id]
     last = conv.lines[-1][1] if conv.lines else ""
-    query = f"{listener.name}. {last}".strip()
+    # the first line recalls the pair's history (when they last talked); later ones, the line heard
+    query = f"{listener.name}. {last}".strip() if last else f"When did I last talk with {listener.name}?"
     records, seq = recall(speaker, ctx, query, purpose="chat")
     told = conv.told.setdefault(speaker_id, [])
     # Never tell the listener what they said themselves (no echo back along provenance), nor
@@ -150,7 +151,7 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         seed=seed_for(ctx, speaker.id, "line", conv.id), listener=listener.id,
         listener_name=listener.name, history=tuple((personas[w].name, t) for w, t in conv.lines),
         memories=views(tellable), told=tuple(told), max_lines=MAX_LINES,
-        now=ctx.now.isoformat(sep=" ")))
+        now=ctx.now.isoformat(sep=" "), recalled=views(records) if "?" in _NEWS.sub("", last) else ()))
     known = {r.id: r for r in tellable}
     shared = [i for i in answer.shared if i in known and i not in told]
     conv.lines.append((speaker_id, answer.line))

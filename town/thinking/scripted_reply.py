@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from datetime import datetime, time
 
 from ..hearsay import unwrap
 from ..perspective import own_voice, relative_days
 from ..textevent import absolute_days, stated_day, stated_times
+from ..world.objects import act_of
 from . import answers
 
 __all__ = ["is_question", "answer_question", "react", "LEISURE", "is_news", "reply_to_invite", "first_name", "plan_items", "retell"]
@@ -140,6 +142,8 @@ def answer_question(line: str, q, now: datetime | None, news: list) -> answers.L
     asked = _question(line)
     low = asked.lower()
     listener = q.listener_name
+    if q.recalled:  # the whole retrieval for the question, things told before included
+        q = replace(q, memories=q.recalled)
     if re.search(r"\bmy name\b|\bwho am i\b", low):
         for m in q.memories:
             names, statement = unwrap(m.content)
@@ -179,14 +183,18 @@ def _self_line(q, marks: frozenset[str], fallback: str) -> str:
     return own_voice(best[2], q.persona_name) if best[0] else fallback
 
 
+_SMALL_TALK = ("Good morning", "Good afternoon", "Good evening", "Hi ", "Hello", "Oh, ", "Anyway,", "Take care",
+               "See you", "Let's catch up", "I have to run", "Not much", "Nothing special")
 _REACTION_STARTS = ("Yes, I heard", "I know,", "Good luck", "Oh no", "That's", "How lovely", "Interesting",
                     "I'd love to", "Thanks", "Sounds")
 
 
 def is_news(line: str) -> bool:
-    """Whether ``line`` tells news (a heard or own statement), not a greeting, reaction or goodbye."""
-    return (line.startswith("Did you hear? ") or " told me that " in line
-            or (line.startswith(("I ", "I'm ")) and len(line.split()) >= 6 and not line.startswith(_REACTION_STARTS)))
+    """Whether ``line`` tells something (a statement of five words or more), not a greeting,
+    a question, a reaction or a goodbye."""
+    if line.startswith(_REACTION_STARTS + _SMALL_TALK) or "?" in re.sub(r"^Did you hear\? ", "", line):
+        return False
+    return len(line.split()) >= 5
 
 
 def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | None:
@@ -207,6 +215,8 @@ def _invite_words(line: str, q, now: datetime) -> str | None:
     if times is None or day is None or not re.search(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|"
                                                      r"celebrat\w*|event|meet\w*)\b", line, re.I):
         return None
+    if line.startswith(("I'd love to", "Thanks")):  # an answer to an invitation is none
+        return None
     items = plan_items(q.memories, now)
     if not items:  # no plan for today recalled: the newest plan is the usual day
         plans = sorted((m for m in q.memories if m.kind == "plan"), key=lambda m: m.created)
@@ -216,10 +226,13 @@ def _invite_words(line: str, q, now: datetime) -> str | None:
     at = f"{times[0]:%H:%M}"
     current = [(t, what, nxt) for (t, what), nxt in zip(items, [*[t for t, _ in items[1:]], "24:00"])
                if t <= at < nxt]
-    if current and not LEISURE.search(current[0][1]):
+    place = re.findall(r"\bat ((?:[A-Z][\w'’]*\s?)+)", line)
+    going = current and any(p.strip() in current[0][1] for p in place)  # the event is in the plan
+    if current and not going and not LEISURE.search(current[0][1]):
         _, what, until = current[0]
         usual = "" if day == now.date() else "usually "
-        return f"I'd love to, but I {usual}need to {what} until {until}."
+        until = "tonight" if until == "24:00" else f"until {until}"
+        return f"I'd love to, but I {usual}need to {act_of(what)} {until}."
     when = "today" if day == now.date() else "tomorrow" if (day - now.date()).days == 1 else f"on {day:%A}"
     return f"I'd love to come {when}! Thanks for telling me."
 

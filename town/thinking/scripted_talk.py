@@ -17,6 +17,7 @@ from datetime import datetime
 
 from ..hearsay import unwrap
 from ..perspective import shared_run
+from ..world.objects import act_of
 from . import answers
 from .scripted_reply import (
     answer_question,
@@ -119,7 +120,7 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random) -> s
     goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
     ahead = [(t, what) for t, what in plan_items(memories, now) if now and t > f"{now:%H:%M}"]
     if ahead:
-        what = re.sub(r"\b(?:her|his)\b", "my", ahead[0][1])  # a routine's words, in one's own voice
+        what = re.sub(r"\b(?:her|his)\b", "my", act_of(ahead[0][1]))  # a routine's words, one's own voice
         return f"{goodbye} I need to {what} at {ahead[0][0]}."
     return goodbye
 
@@ -147,14 +148,18 @@ def next_line(q) -> answers.LineAnswer:
         line = greeting(first, q.listener_name, q.memories, now, rng).replace("{me}", q.persona_name)
         return answers.LineAnswer(line=line[:1000])
     ending = turn + 1 >= q.max_lines
-    reply = None if ending else reply_to_invite(last, q, now)
+    reply = reply_to_invite(last, q, now)
     if reply is None and is_question(last):
         reply = answer_question(last, q, now, news)
-    if reply is None and not ending:
-        reply = react(last, q, now, rng)
     if reply is not None:
-        return reply
+        return reply.model_copy(update={"end": ending})
     if not ending:
+        reaction = react(last, q, now, rng)
+        if reaction is not None and news and len(reaction.line.split()) <= 5:  # react, then tell
+            said = f"{reaction.line} {retell(news[0], now)}{_invite(news[0])}"
+            return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
+        if reaction is not None:
+            return reaction
         if news:
             return answers.LineAnswer(line=(retell(news[0], now) + _invite(news[0]))[:1000],
                                       shared=[news[0].id])
