@@ -39,8 +39,9 @@ def test_the_party_run_reads_like_people(party_run):
 
 
 def test_a_greeting_fits_the_hour_and_the_history():
-    """18:04, nothing recalled of Maria: evening, a first meeting; after a talk this morning, "again"."""
-    assert _line().line == "Good evening. I don't think we've met: I'm Isabella Rodriguez."
+    """18:04, nothing recalled of Maria: evening, no claim about the pair; after a talk this
+    morning, "again"; in the morning, knowing her from her file but no talk: no "again"."""
+    assert _line().line == "Good evening, Maria."
     talk = MemoryView(id=2, kind="chat", importance=3, created="2023-02-13 08:14:00",
                       content="I talked with Maria Lopez: Maria Lopez has a physics exam")
     assert "again" in _line(memories=(talk,)).line

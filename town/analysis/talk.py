@@ -77,7 +77,7 @@ def talk_counts(path: str) -> dict:
                 counts["heard_sightings"] += sighting(content)
             if d["kind"] == "whisper" and re.search(r"\b(?:you|your)\b", content, re.I):
                 counts["second_person_whispers"] += 1
-            if heard or d["kind"] == "whisper" or (seeding and d["kind"] != "plan"):
+            if heard or d["kind"] == "whisper" or (seeding and d["kind"] != "plan" and not sighting(content)):
                 sources |= _grams(content)
             elif d["kind"] == "observation":
                 counts["leaks"] += bool(_grams(content) & sources)

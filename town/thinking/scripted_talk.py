@@ -108,17 +108,19 @@ def greeting(first: str, name: str, memories, now: datetime | None, rng: random.
     if _knows(name, memories):
         return rng.choice((f"Good {part}, {first}!", f"Hi {first}, good {part}.",
                            f"Good {part}, {first}. How are you?"))
-    return f"Good {part}. I don't think we've met: I'm {{me}}."
+    return f"Good {part}, {first}."  # nothing recalled of them: no claim either way
 
 
 _CLOSINGS = ("Anyway, I should get going.", "Take care, {first}.", "See you around, {first}.",
              "Let's catch up again soon, {first}.", "I have to run, bye {first}!")
 
 
-def closing(first: str, memories, now: datetime | None, rng: random.Random) -> str:
-    """A goodbye naming the speaker's next plan item when a retrieved plan for today has one ahead."""
+def closing(first: str, memories, now: datetime | None, rng: random.Random, last: str = "") -> str:
+    """A goodbye naming the speaker's next plan item when a retrieved plan for today has one ahead
+    (not in the words of the partner's ``last`` line: no echo)."""
     goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
-    ahead = [(t, what) for t, what in plan_items(memories, now) if now and t > f"{now:%H:%M}"]
+    ahead = [(t, what) for t, what in plan_items(memories, now) if now and t > f"{now:%H:%M}"
+             and not shared_run(what, last)]
     if ahead:
         what = re.sub(r"\b(?:her|his)\b", "my", act_of(ahead[0][1]))  # a routine's words, one's own voice
         return f"{goodbye} I need to {what} at {ahead[0][0]}."
@@ -145,8 +147,7 @@ def next_line(q) -> answers.LineAnswer:
     if len(told) >= SHARE_PER_TALK:
         news = []
     if turn == 0:
-        line = greeting(first, q.listener_name, q.memories, now, rng).replace("{me}", q.persona_name)
-        return answers.LineAnswer(line=line[:1000])
+        return answers.LineAnswer(line=greeting(first, q.listener_name, q.memories, now, rng)[:1000])
     ending = turn + 1 >= q.max_lines
     reply = reply_to_invite(last, q, now)
     if reply is None and is_question(last):
@@ -166,4 +167,4 @@ def next_line(q) -> answers.LineAnswer:
         if turn == 1:
             return answers.LineAnswer(line=rng.choice((f"What's new with you, {first}?", "Any news?",
                                                        "How have you been?")))
-    return answers.LineAnswer(line=closing(first, q.memories, now, rng)[:1000], end=True)
+    return answers.LineAnswer(line=closing(first, q.memories, now, rng, last)[:1000], end=True)
