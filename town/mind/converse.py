@@ -195,14 +195,15 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     """The listener remembers ``line`` in its own words: 'Isabella Rodriguez told me that S'.
 
     S is the statement in the listener's perspective, one level of hearsay at most, days as
-    dates (:func:`town.perspective.heard_statement`); a question is kept as 'Ada asked me: Q'.
+    dates (:func:`town.perspective.heard_statement`); a line that only asks is kept as 'Ada asked
+    me: Q'.
     The record's ``predicate`` and ``object`` hold the statement's verb and place where the
     words state them. It will not tell it back to the speaker, and a line stating an event for
     today makes it replan (``town.textevent``). ``source`` is the speaker's record the line
     passed on (None: the speaker's own words, e.g. a player's), kept for measurement only.
     """
     places = place_names(ctx.world.tilemap.addresses())
-    if line.rstrip().endswith("?"):
+    if all(x.endswith("?") for x in re.split(r"(?<=[.!?])\s+", line.strip()) if x):  # only asks
         content = f"{speaker.name} asked me: {line.strip()}"
     else:
         content = told(speaker.name, absolute_days(heard_statement(line, speaker.name), ctx.now))
