@@ -91,24 +91,26 @@ def _knows(name: str, memories) -> bool:
 def greeting(first: str, name: str, memories, now: datetime | None, rng: random.Random) -> str:
     """A greeting that fits the hour and what the speaker recalls of the pair.
 
-    "Good morning" before noon, "Good afternoon" until 17:00, "Good evening" after; "again"
-    only after a recalled talk (today: "Hello again"); a first meeting only when no retrieved
-    memory names the listener.
+    "Good morning" from 05:00, "Good afternoon" from 12:00, "Good evening" from 17:00, "Hi" in
+    the small hours; "again" only after a recalled talk (today: "Hello again"); when nothing of
+    the listener is recalled, no claim about the pair's history at all (retrieval may miss a
+    talk long ago).
     """
     hour = now.hour if now else 12
-    part = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening"
+    part = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening" if hour >= 17 else ""
+    hello = f"Good {part}" if part else "Hi"
     talks = _talks(name, memories)
     if talks:
         last = datetime.fromisoformat(talks[0].created)
         if now and last.date() == now.date():
             return rng.choice((f"Hello again, {first}!", f"Oh, {first}, hi again."))
         since = "yesterday" if now and (now.date() - last.date()).days == 1 else f"{last:%A}"
-        return rng.choice((f"Good {part}, {first}! Good to see you again.",
-                           f"Good {part}, {first}. We haven't talked since {since}."))
+        return rng.choice((f"{hello}, {first}! Good to see you again.",
+                           f"{hello}, {first}. We haven't talked since {since}."))
     if _knows(name, memories):
-        return rng.choice((f"Good {part}, {first}!", f"Hi {first}, good {part}.",
-                           f"Good {part}, {first}. How are you?"))
-    return f"Good {part}, {first}."  # nothing recalled of them: no claim either way
+        return rng.choice((f"{hello}, {first}!", f"Hi {first}, good {part}." if part else f"Hi {first}!",
+                           f"{hello}, {first}. How are you?"))
+    return f"{hello}, {first}."  # nothing recalled of them: no claim either way
 
 
 _CLOSINGS = ("Anyway, I should get going.", "Take care, {first}.", "See you around, {first}.",
