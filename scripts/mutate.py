@@ -67,7 +67,7 @@ MUTATIONS = (
              'part = "morning" if 5 <= hour < 12 else', 'part = "morning" if True else',
              ("tests/sim/test_talk_checks.py::test_a_greeting_fits_the_hour_and_the_history",)),
     Mutation("a goodbye names a plan item already past", "town/thinking/scripted_talk.py",
-             'if now and t > f"{now:%H:%M}"]', "if now]",
+             'if now and t > f"{now:%H:%M}"\n', "if now\n",
              ("tests/sim/test_talk_checks.py::test_a_goodbye_names_a_plan_item_still_ahead",)),
     Mutation("a whisper is stored as typed (second person)", "town/simulation/core.py",
              "thought = inner_voice(text)", "thought = text",
