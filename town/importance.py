@@ -14,6 +14,7 @@ embedding.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import numpy as np
@@ -75,8 +76,11 @@ def _anchors() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _rated_text(content: str) -> str:
-    """The text a rating embeds: a heard memory's innermost quoted statement, else the content."""
-    return unwrap(content)[1]  # what was said matters, not who passed it on
+    """The text a rating embeds: what a memory states, without "X told me that", "Did you hear?"
+    or "X asked me:" around it."""
+    text = unwrap(content)[1]  # what was said matters, not who passed it on
+    text = re.sub(r"^Did you hear\? ", "", text)
+    return re.sub(r"^[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3} asked me: ", "", text)
 
 
 def prepare(contents: list[str]) -> None:

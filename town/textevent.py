@@ -25,7 +25,7 @@ from functools import lru_cache
 import parsedatetime
 
 __all__ = ["StatedEvent", "find_event", "stated_day", "stated_times", "place_names",
-           "absolute_days", "DEFAULT_MINUTES"]
+           "absolute_days", "place_in", "DEFAULT_MINUTES"]
 
 #: Length of an event stated with a start time only ("at noon"), in game minutes.
 DEFAULT_MINUTES = 60
@@ -196,6 +196,14 @@ def place_names(addresses: tuple[str, ...]) -> dict[str, str]:
 def _place_pattern(names: tuple[str, ...]) -> re.Pattern:
     alternatives = sorted(names, key=len, reverse=True)
     return re.compile(r"\b(" + "|".join(re.escape(n) for n in alternatives) + r")\b", re.I)
+
+
+def place_in(text: str, places: dict[str, str]) -> str | None:
+    """The address of the first place of ``places`` (see :func:`place_names`) ``text`` names."""
+    if not places:
+        return None
+    where = _place_pattern(tuple(sorted(places))).search(text)
+    return None if where is None else places[where.group(1).lower()]
 
 
 def find_event(text: str, created: datetime, places: dict[str, str]) -> StatedEvent | None:

@@ -34,6 +34,16 @@ def test_vocabulary_steps_read_as_english():
 
 
 def test_place_label_of_short_addresses():
-    """A sector or the bare world is named, never 'None'."""
+    """A sector is named; the bare world is no place (never 'None', never the world's name)."""
     assert place_label("the_ville:Johnson Park") == "Johnson Park"
-    assert place_label("the_ville") == "the_ville"
+    assert place_label("the_ville") == ""
+
+
+def test_an_action_and_its_observation_hold_no_memory_text():
+    """An event's plan block carries the memory that stated it; the act and what others see do not."""
+    from town.world.objects import act_of
+    task = "go to Hobbs Cafe: I am planning a Valentine's Day party at Hobbs Cafe on February 14"
+    assert act_of(f"check the fridge ({task})") == "check the fridge (go to Hobbs Cafe)"
+    assert doing_sentence("Isabella Rodriguez", f"check the fridge ({task})", "the_ville:Hobbs Cafe:kitchen:fridge") \
+        == "Isabella Rodriguez is checking the fridge (go to Hobbs Cafe) at the fridge of the kitchen in Hobbs Cafe."
+    assert doing_sentence("Latoya Williams", "wander about", "smallville") == "Latoya Williams is out: wander about."

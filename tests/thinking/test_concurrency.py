@@ -162,7 +162,8 @@ def test_a_pooled_run_on_four_endpoints_equals_the_sequential_run(fake_server, a
     events = ("SELECT seq, tick, kind, persona, data FROM events "
               "WHERE kind NOT IN ('model_call', 'status') ORDER BY seq")
     kinds = dict(rows(runs[0], "SELECT kind, count(*) FROM events GROUP BY kind"))
-    assert kinds["chat"] > 50 and kinds["procedure"] > 10  # lines under way, a shared library
+    # lines under way (32 in this hour: a talk with nothing new ends after greet, ask, answer, close)
+    assert kinds["chat"] > 25 and kinds["procedure"] > 10  # and a shared library
     assert rows(runs[0], events) == rows(runs[1], events)
     for table in ("frames", "memories", "retrievals"):
         sql = f"SELECT * FROM {table} ORDER BY 1"

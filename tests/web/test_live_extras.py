@@ -32,7 +32,8 @@ def test_whisper_becomes_a_memory_of_kind_whisper(make_app, runner, published):
     assert written[0].data["kind"] == "whisper"
     runner.step(1)  # the run file commits per tick
     rows = client.get("/api/personas/klaus_mueller/memories?kind=whisper").get_json()["memories"]
-    assert [(m["id"], m["content"]) for m in rows] == [(memory, "You want to throw a party on Friday.")]
+    # the inner voice: typed in the second person, remembered in the first
+    assert [(m["id"], m["content"]) for m in rows] == [(memory, "I want to throw a party on Friday.")]
 
 
 def test_whisper_needs_the_token_beyond_loopback_and_the_own_origin(make_app, runner, published):

@@ -15,7 +15,7 @@ from ..persona import Action, Persona, PlanBlock, Step
 from ..procedures import StepFailure
 from ..thinking.questions import ChoosePlace, NextAction, PlanItemView
 from ..world.address import sector_name
-from ..world.objects import use_of
+from ..world.objects import act_of, use_of
 from . import practice
 from .context import MindContext, observe, rate, recall, seed_for, views
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
@@ -31,13 +31,16 @@ UNPLANNED_MINUTES = 15
 
 
 def place_label(address: str) -> str:
-    """"the_ville:Hobbs Cafe:cafe:counter" -> "the counter of the cafe in Hobbs Cafe"."""
+    """"the_ville:Hobbs Cafe:cafe:counter" -> "the counter of the cafe in Hobbs Cafe"; the world
+    alone ("the_ville") -> "" (the world's name is no place)."""
     parts = address.split(":")
     if len(parts) >= 4:
         return f"the {parts[3]} of the {parts[2]} in {parts[1]}"
     if len(parts) == 3:
         return f"the {parts[2]} in {parts[1]}"
-    return parts[-1]
+    if len(parts) == 2:
+        return parts[1]
+    return ""  # the world itself is no place
 
 
 def doing_sentence(name: str, activity: str, address: str) -> str:
@@ -54,10 +57,14 @@ def doing_sentence(name: str, activity: str, address: str) -> str:
         activity: the action's description.
         address: where (``world:sector:arena:object``).
     """
+    activity = act_of(activity)
     use = use_of(address.rsplit(":", 1)[-1])
+    where = place_label(address)
     if activity == use.verb or activity.startswith(f"{use.verb} ("):
-        return f"{name} is {use.doing}{activity[len(use.verb):]} at {place_label(address)}."
-    return f"{name} is at {place_label(address)}: {activity}."
+        said = f"{use.doing}{activity[len(use.verb):]}"
+        return f"{name} is {said} at {where}." if where else f"{name} is {said}."
+    return f"{name} is at {where}: {activity}." if where else f"{name} is out: {activity}."
+
 
 
 def _open_alternative(p: Persona, ctx: MindContext, task: str, place: str) -> str | None:

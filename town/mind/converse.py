@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..events import EventKind
-from ..hearsay import HEARD, told
+from ..hearsay import told, unwrap
 from ..persona import Persona
-from ..textevent import find_event, place_names
+from ..perspective import heard_statement, meaning
+from ..textevent import absolute_days, find_event, place_names
 from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
 from .context import MindContext, Seq, recall, remember, seed_for, views
 from .perceive import View
@@ -129,14 +130,15 @@ def _decide_to_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str
 def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> bool:
     """The next speaker retrieves and says a line; returns True when the conversation ended.
 
-    The listener remembers what was said in words only: 'Isabella Rodriguez told me: "<line>"'.
+    The listener remembers what was said in words only: 'Isabella Rodriguez told me that S'.
     Hearing a line that states an event for today (``town.textevent``) makes the listener replan.
     """
     speaker_id = conv.a if len(conv.lines) % 2 == 0 else conv.b
     listener_id = conv.b if speaker_id == conv.a else conv.a
     speaker, listener = personas[speaker_id], personas[listener_id]
     last = conv.lines[-1][1] if conv.lines else ""
-    query = f"{listener.name}. {last}".strip()
+    # the first line recalls the pair's history (when they last talked); later ones, the line heard
+    query = f"{listener.name}. {last}".strip() if last else f"When did I last talk with {listener.name}?"
     records, seq = recall(speaker, ctx, query, purpose="chat")
     told = conv.told.setdefault(speaker_id, [])
     # Never tell the listener what they said themselves (no echo back along provenance), nor
@@ -148,7 +150,8 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         persona=speaker.id, persona_name=speaker.name, persona_summary=speaker.summary(),
         seed=seed_for(ctx, speaker.id, "line", conv.id), listener=listener.id,
         listener_name=listener.name, history=tuple((personas[w].name, t) for w, t in conv.lines),
-        memories=views(tellable), told=tuple(told), max_lines=MAX_LINES))
+        memories=views(tellable), told=tuple(told), max_lines=MAX_LINES,
+        now=ctx.now.isoformat(sep=" "), recalled=views(records) if "?" in _NEWS.sub("", last) else ()))
     known = {r.id: r for r in tellable}
     shared = [i for i in answer.shared if i in known and i not in told]
     conv.lines.append((speaker_id, answer.line))
@@ -174,7 +177,7 @@ def say_line(conv: Conversation, speaker_id: str, line: str, personas: dict[str,
     """``speaker_id`` says ``line``, chosen outside the mind (a player's words from the viewer).
 
     The line is published like any (CHAT, nothing ``shared``, no retrieval) and the listener
-    remembers it in words, as a heard line: 'Ada told me: "<line>"'; retold later, it spreads.
+    remembers it in words, as a heard line: 'Ada told me that S'; retold later, it spreads.
     """
     listener_id = conv.b if speaker_id == conv.a else conv.a
     speaker, listener = personas[speaker_id], personas[listener_id]
@@ -189,17 +192,26 @@ def say_line(conv: Conversation, speaker_id: str, line: str, personas: dict[str,
 
 def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ctx: MindContext, *,
           source: tuple[str, int] | None) -> None:
-    """The listener remembers ``line`` in words ('Isabella Rodriguez told me: "<line>"').
+    """The listener remembers ``line`` in its own words: 'Isabella Rodriguez told me that S'.
 
-    It will not tell it back to the speaker, and a line stating an event for today makes it
-    replan (``town.textevent``). ``source`` is the speaker's record the line passed on (None:
-    the speaker's own words, e.g. a player's), kept for measurement only.
+    S is the statement in the listener's perspective, one level of hearsay at most, days as
+    dates (:func:`town.perspective.heard_statement`); a line that only asks is kept as 'Ada asked
+    me: Q'.
+    The record's ``predicate`` and ``object`` hold the statement's verb and place where the
+    words state them. It will not tell it back to the speaker, and a line stating an event for
+    today makes it replan (``town.textevent``). ``source`` is the speaker's record the line
+    passed on (None: the speaker's own words, e.g. a player's), kept for measurement only.
     """
-    heard = remember(listener, ctx, kind="chat", content=told(speaker.name, line),
-                     conversation=conv.id, source=source, subject=speaker.id)
+    places = place_names(ctx.world.tilemap.addresses())
+    if all(x.endswith("?") for x in re.split(r"(?<=[.!?])\s+", line.strip()) if x):  # only asks
+        content = f"{speaker.name} asked me: {line.strip()}"
+    else:
+        content = told(speaker.name, absolute_days(heard_statement(line, speaker.name), ctx.now))
+    heard = remember(listener, ctx, kind="chat", content=content, conversation=conv.id,
+                     source=source, subject=speaker.id, **meaning(content, places))
     # The listener now knows the speaker knows this: it will not tell it back to them.
     listener.told.setdefault(speaker.id, []).append(_chain(heard)[1])
-    event = find_event(heard.content, heard.created, place_names(ctx.world.tilemap.addresses()))
+    event = find_event(heard.content, heard.created, places)
     if event is not None and event.start.date() == ctx.now.date() and event.end > ctx.now:
         listener.needs_replan = True
 
@@ -215,18 +227,13 @@ _NEWS = re.compile(r"^Did you hear\? ", re.S)
 
 
 def _chain(record) -> tuple[list[str], str]:
-    """(names of who passed it on, original statement) of a memory, read from its words.
+    """(who told it, the statement) of a memory, read from its words.
 
-    'Klaus Mueller told me: "Isabella Rodriguez told me: "S""' -> (["Klaus Mueller",
-    "Isabella Rodriguez"], "S"); a memory not heard from anyone has no names.
+    'Klaus Mueller told me that S' -> (["Klaus Mueller"], "S"); a memory not heard from anyone
+    has no names.
     """
-    names, text = [], record.content
-    m = HEARD.match(text)
-    while m is not None:
-        names.append(m.group("speaker"))
-        text = _NEWS.sub("", m.group("statement"))
-        m = HEARD.match(text)
-    return names, text
+    names, text = unwrap(record.content)
+    return names, _NEWS.sub("", text)
 
 
 def _finish(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> None:

@@ -21,8 +21,10 @@ from ..mind import Conversation, MindContext, move, remember, say_next_line
 from ..mind.context import SeqRef
 from ..mind.perceive import SightIndex, look
 from ..persona import Persona
+from ..perspective import inner_voice, meaning
 from ..player import tend_players
 from ..procedures import ProceduralMemory, ProcedureLibrary
+from ..textevent import place_names
 from ..thinking.backend import ThinkingBackend
 from ..thinking.scripted import ScriptedBackend
 from ..world import World
@@ -158,7 +160,9 @@ class Simulation:
             KeyError: for an unknown persona id.
         """
         p = self.personas[persona]
-        record = remember(p, self.ctx, kind="whisper", content=text, probe=probe, importance=importance)
+        thought = inner_voice(text)  # "You want to ..." is remembered as "I want to ..."
+        record = remember(p, self.ctx, kind="whisper", content=thought, probe=probe, importance=importance,
+                          **meaning(thought, place_names(self.tilemap.addresses())))
         self.ctx.publish(EventKind.WHISPER, persona, {"text": text, "memory": record.id})
         return record.id
 

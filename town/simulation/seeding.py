@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..mind import remember_many
+from ..perspective import meaning
+from ..textevent import place_names
 
 if TYPE_CHECKING:
     from .core import Simulation
@@ -23,9 +25,10 @@ def seed(sim: Simulation) -> None:
     with importance ``RELATIONSHIP_IMPORTANCE`` instead of being rated.
     """
     seeded: dict[str, list[dict[str, Any]]] = {}
+    places = place_names(sim.tilemap.addresses())
     for pid, p in sim.personas.items():
-        items = [dict(kind=m.kind, content=m.content, importance=m.importance, probe=m.probe)
-                 for m in p.spec.memories]
+        items = [dict(kind=m.kind, content=m.content, importance=m.importance, probe=m.probe,
+                      **meaning(m.content, places)) for m in p.spec.memories]
         for rel in p.spec.relationships:
             other = sim.ctx.names.get(rel.persona, rel.persona)
             items.append(dict(kind="observation", subject=rel.persona,

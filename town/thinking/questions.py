@@ -233,7 +233,10 @@ class DecideToTalk(Question[TalkAnswer]):
 class NextLine(Question[LineAnswer]):
     """Say the next line of a conversation, grounded in retrieved memories (§4.3.2).
 
-    ``told`` lists memory ids already passed on to this listener (never repeat them).
+    ``told`` lists memory ids already passed on to this listener (never repeat them); ``now``
+    is the game time of the line ("YYYY-MM-DD HH:MM:SS", the clock a person reads). When the
+    partner's last line asks something, ``recalled`` is the whole retrieval for it (memories told
+    before or heard from the partner included: "what's my name?" is answered from what they said).
     """
 
     template: ClassVar[str] = "next_line"
@@ -244,6 +247,8 @@ class NextLine(Question[LineAnswer]):
     memories: tuple[MemoryView, ...] = ()
     told: tuple[int, ...] = ()
     max_lines: int = 8
+    now: str = ""
+    recalled: tuple[MemoryView, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,26 +19,16 @@ from typing import cast
 from pydantic import BaseModel
 
 from ..importance import prepare, rate
+from ..perspective import heard_statement
 from ..procedures.generalise import generalise_text
 from ..textevent import place_names
-from ..world.objects import mentions, names, use_of
+from ..world.objects import act_of, mentions, names, use_of
 from . import answers, questions
 from .backend import ThinkingBackend
 from .dayplan import events_on, minutes_of, with_events
 from .questions import A, Question
-from .scripted_talk import (
-    PROMPTS,
-    SHARE_PER_TALK,
-    closing,
-    first_name,
-    gist,
-    last_talk,
-    opening,
-    reaction,
-    retell,
-    small_talk,
-    worth_telling,
-)
+from .scripted_reply import is_news
+from .scripted_talk import first_name, gist, next_line, worth_telling
 
 __all__ = ["ScriptedBackend"]
 
@@ -123,7 +113,7 @@ class ScriptedBackend(ThinkingBackend):
             obj = recalled.pop(0) if recalled else objects[rng.randrange(len(objects))]
             minutes = min(left, rng.choice((5, 10, 10, 15)))
             verb = use_of(_leaf(obj)).verb
-            steps.append(dict(description=f"{verb} ({q.task})", object=obj, minutes=minutes))
+            steps.append(dict(description=f"{verb} ({act_of(q.task)})", object=obj, minutes=minutes))
             left -= minutes
         return answers.StepsAnswer(steps=steps)
 
@@ -139,7 +129,7 @@ class ScriptedBackend(ThinkingBackend):
         recalled = [o for o in objects if any(_leaf(o).lower() in m.content.lower() for m in q.memories)]
         obj = recalled[0] if recalled else objects[random.Random(q.seed).randrange(len(objects))]
         verb = use_of(_leaf(obj)).verb
-        return answers.StepAnswer(description=f"{verb} ({habit})", object=obj, minutes=q.max_minutes)
+        return answers.StepAnswer(description=f"{verb} ({act_of(habit)})", object=obj, minutes=q.max_minutes)
 
     @_answer.register
     def _(self, q: questions.ChoosePlace) -> answers.PlaceAnswer:
@@ -166,31 +156,13 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: questions.NextLine) -> answers.LineAnswer:
-        # Open with a greeting; then each turn passes on the best retrieved memory not yet told,
-        # or reacts to the news just heard, or asks for news once, or says goodbye.
-        rng = random.Random(q.seed)
-        first = first_name(q.listener_name)
-        told = set(q.told)
-        news = [m for m in worth_telling(q.memories, q.listener_name, q.persona_name) if m.id not in told]
-        if len(told) >= SHARE_PER_TALK:
-            news = []
-        turn = len(q.history)
-        if turn == 0:
-            return answers.LineAnswer(line=opening(first, q.listener_name, q.memories, rng)[:1000])
-        if turn + 1 < q.max_lines and news:
-            return answers.LineAnswer(line=retell(news[0])[:1000], shared=[news[0].id])
-        last = q.history[-1][1]
-        if turn + 1 < q.max_lines and not small_talk(last, first_name(q.persona_name)):
-            return answers.LineAnswer(line=reaction(first, last, rng)[:1000])
-        if turn == 1:
-            since = last_talk(q.listener_name, q.memories)
-            return answers.LineAnswer(line=PROMPTS[rng.randrange(len(PROMPTS))].format(first=first, since=since))
-        return answers.LineAnswer(line=closing(first, q.memories, rng)[:1000], end=True)
+        # one dialogue act per line, from the retrieved memories (scripted_talk)
+        return next_line(q)
 
     @_answer.register
     def _(self, q: questions.SummariseConversation) -> answers.SummaryAnswer:
-        told = [line for who, line in q.history if who == q.other_name and '"' in line]
-        topic = f": {gist(told[0])}" if told else ""
+        told = [line for who, line in q.history if who == q.other_name and is_news(line)]
+        topic = f": {gist(heard_statement(told[0], q.other_name))}" if told else ""
         return answers.SummaryAnswer(summary=f"I talked with {q.other_name}{topic}"[:400])
 
     # ------------------------------------------------------------------ reflection (§4.2)

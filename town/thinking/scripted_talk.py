@@ -1,9 +1,12 @@
-"""What a scripted persona says in a conversation: greetings, news retold, reactions, goodbyes.
+"""What a scripted persona says in a conversation: one dialogue act per line, from retrieval.
 
-The lines of the scripted backend (:mod:`town.thinking.scripted`) come from the speaker's
-retrieved memories alone: the best memory the listener has not heard from the speaker is passed
-on (a heard one with who said it, relative days as the date they meant), news just heard gets a
-reaction echoing it, and a goodbye names the speaker's next plan item when a retrieved plan says it.
+A line is one act (Park et al. 2023 §4.3.2, the lines grounded in what the speaker retrieved):
+greet (fitting the time of day and what the speaker recalls of the pair's last talk), answer
+a question in the partner's line, react to news or an invitation
+(:mod:`town.thinking.scripted_reply`), tell the best retrieved memory the listener has not
+heard from the speaker (one level of hearsay, days said relative to now), invite to an event
+the speaker plans, ask for news, or close naming a plan item still ahead. Every line is said
+in the speaker's own words; none quotes the partner's line.
 """
 
 from __future__ import annotations
@@ -12,152 +15,158 @@ import random
 import re
 from datetime import datetime
 
-from ..hearsay import HEARD, unwrap
-from ..textevent import absolute_days
+from ..hearsay import unwrap
+from ..perspective import shared_run
+from ..world.objects import act_of
+from . import answers
+from .scripted_reply import (
+    answer_question,
+    first_name,
+    is_question,
+    plan_items,
+    react,
+    reply_to_invite,
+    retell,
+)
 
-__all__ = [
-    "NEWS_IMPORTANCE",
-    "SHARE_PER_TALK",
-    "PROMPTS",
-    "first_name",
-    "gist",
-    "worth_telling",
-    "small_talk",
-    "reaction",
-    "last_talk",
-    "opening",
-    "closing",
-    "retell",
-]
+__all__ = ["NEWS_IMPORTANCE", "SHARE_PER_TALK", "first_name", "gist", "worth_telling", "sighting",
+           "greeting", "closing", "retell", "next_line", "plan_items"]
 
 #: A memory worth passing on: this important or more (routine sights rate 1-3).
 NEWS_IMPORTANCE = 5
 #: Memories one speaker passes on in one conversation at most (then they react or say goodbye).
 SHARE_PER_TALK = 2
 
-
-def first_name(name: str) -> str:
-    """The first word of ``name`` (how a persona addresses another)."""
-    return name.split()[0] if name.strip() else name
+_NAME = r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}"
+#: A routine sighting: someone at a place, or doing there what one does (the observation's words).
+_SIGHTING = re.compile(_NAME + r" is (?:(?:at|in|out)\b|\w+ing\b.* at the [\w ]+(?: of the| in) |"
+                       r"(?:sleeping|eating|walking|resting|idle)\b)", re.S)
 
 
 def gist(text: str, limit: int = 120) -> str:
-    """The innermost statement of a (possibly retold) memory, cut at ``limit`` characters."""
+    """The statement of a (possibly heard) memory, cut at ``limit`` characters."""
     text = re.sub(r"^I talked with [^:]+: ", "", text)
     text = unwrap(text)[1].strip().rstrip(".")
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
+def sighting(text: str) -> bool:
+    """Whether a memory's statement is a routine sighting ("Maria Lopez is at the desk ...")."""
+    return bool(_SIGHTING.match(unwrap(text)[1]))
+
+
 def worth_telling(memories, listener_name: str = "", own_name: str = "") -> list:
     """Memories worth telling, best first.
 
-    Important, not a plan, reflection or summary, not naming the listener (news about someone
-    is not news to them), not what the speaker saw themselves doing; ranked by importance and
-    retrieval order (the views arrive best-scored first).
+    Important, not a plan, reflection, summary or question, not a routine sighting (someone at
+    their place, eating, walking: not news), not naming the listener (news about someone is not
+    news to them) nor heard from them, not what the speaker saw themselves doing; ranked by
+    importance and retrieval order (the views arrive best-scored first).
     """
     n = len(memories)
     fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
              if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
-             and not m.content.startswith("I talked with")
-             and not (listener_name and listener_name in m.content)
+             and not m.content.startswith("I talked with") and " asked me: " not in m.content
+             and not sighting(m.content)
+             and not (listener_name and (listener_name in m.content
+                                         or first_name(listener_name) in unwrap(m.content)[0]))
              and not (own_name and m.content.startswith(own_name))]
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 
 
-_GREETINGS = ("Hi {first}!", "Hey {first}, good to see you.", "Oh, hello {first}!",
-              "Got a minute, {first}?", "Morning, {first}.", "Hello there, {first}.")
-#: Asking for news (``{first}``: the listener's first name, ``{since}``: see :func:`last_talk`).
-PROMPTS = ("Good to see you too, {first}. What's new{since}?", "Hi {first}! Any news{since}?",
-           "Oh hi {first}, what have you been up to{since}?", "Hey {first}. Anything new{since}?")
-_REACTIONS = ("Really, {first}? ", "Oh, I had no idea: ", "Thanks for telling me, {first}: ",
-              "Good to know: ", "Wow, {first}: ")
-_CLOSINGS = ("Anyway, I should get going.", "I'd better get back to it.", "Take care, {first}.",
-             "See you around, {first}.", "Let's catch up again soon.", "I have to run, bye {first}!")
+def _now(q) -> datetime | None:
+    return datetime.fromisoformat(q.now) if q.now else None
 
 
-def small_talk(line: str, first: str) -> bool:
-    """Whether ``line`` (said to ``first``) is a greeting, a reaction or a goodbye, not news."""
-    starts = tuple(t.format(first=first, since="").split(first)[0] or t.format(first=first, since="")
-                   for t in _GREETINGS + PROMPTS + _REACTIONS + _CLOSINGS)
-    return line.startswith(starts) and " told me: " not in line and "Did you hear?" not in line \
-        and not line.startswith("I ")
+def _talks(name: str, memories) -> list:
+    """Retrieved summaries of talks with ``name``, newest first."""
+    return sorted((m for m in memories if m.content.startswith(f"I talked with {name}") and m.created),
+                  key=lambda m: (m.created, m.id), reverse=True)
 
 
-def reaction(first: str, heard: str, rng: random.Random) -> str:
-    """A reply to news just heard, echoing its first words."""
-    said = gist(re.sub(r"^.*?(Did you hear\? )", "", heard), 60)
-    return _REACTIONS[rng.randrange(len(_REACTIONS))].format(first=first) + f"“{said}”?"
+def _knows(name: str, memories) -> bool:
+    return any(name in m.content or first_name(name) in unwrap(m.content)[0] for m in memories)
 
 
-def _about(name: str, memories) -> list:
-    """Retrieved memories about ``name``, newest first: not plans, not the speaker's own feelings."""
-    first = first_name(name)
-    about = [m for m in memories if first in m.content and m.kind != "plan"
-             and not m.content.startswith(("I ", "I'"))]
-    return sorted(about, key=lambda m: (m.created, m.id), reverse=True)
+def greeting(first: str, name: str, memories, now: datetime | None, rng: random.Random) -> str:
+    """A greeting that fits the hour and what the speaker recalls of the pair.
 
-
-def last_talk(name: str, memories) -> str:
-    """" since we talked at 10:03" when a retrieved summary of a talk with ``name`` says when."""
-    talks = [m for m in _about(name, memories) if m.content.startswith(f"I talked with {name}")]
-    return f" since we talked at {talks[0].created[11:16]}" if talks and talks[0].created else ""
-
-
-def opening(first: str, name: str, memories, rng: random.Random) -> str:
-    """A greeting plus a remark drawn from the newest retrieved memory about the listener."""
-    greeting = _GREETINGS[rng.randrange(len(_GREETINGS))].format(first=first)
-    about = _about(name, memories)
-    if not about:
-        return f"{greeting} I don't think we've met properly yet."
-    m = next((m for m in about if not gist(m.content).startswith(("I ", "I'"))), None)
-    if m is None:
-        return f"{greeting} How are you doing?"
-    seen = re.match(rf"^{re.escape(name)} is (?P<doing>.+?)\.?$", m.content)
-    if seen:
-        doing = seen.group("doing")
-        if doing.split(" ", 1)[0].endswith("ing"):
-            return f"{greeting} Are you still {doing}?"
-        if doing.startswith("my "):
-            return f"{greeting} Always nice to run into {doing}."
-    last = re.match(rf"^I talked with {re.escape(name)}(?:: (?P<topic>.+))?$", m.content, re.S)
-    if last:
-        topic = last.group("topic")
-        when = m.created[11:16] if m.created else "last time"
-        if topic and name not in topic and first not in topic:
-            return f"{greeting} I keep thinking about what we said at {when}: {gist(topic, 80)}."
-        return f"{greeting} We last talked at {when}, didn't we?"
-    if m.kind == "reflection":
-        return f"{greeting} I've been thinking about you lately."
-    return f"{greeting} I remember that {_lower(gist(m.content, 90))}."
-
-
-def _lower(text: str) -> str:
-    return text if text[:2] in ("I ", "I'") else text[:1].lower() + text[1:]
-
-
-def closing(first: str, memories, rng: random.Random) -> str:
-    """A goodbye, with the speaker's next plan item when a retrieved plan names one.
-
-    "Next" is after the newest retrieved memory's time (the latest moment the speaker recalls).
+    "Good morning" from 05:00, "Good afternoon" from 12:00, "Good evening" from 17:00, "Hi" in
+    the small hours; "again" only after a recalled talk (today: "Hello again"); when nothing of
+    the listener is recalled, no claim about the pair's history at all (retrieval may miss a
+    talk long ago).
     """
+    hour = now.hour if now else 12
+    part = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening" if hour >= 17 else ""
+    hello = f"Good {part}" if part else "Hi"
+    talks = _talks(name, memories)
+    if talks:
+        last = datetime.fromisoformat(talks[0].created)
+        if now and last.date() == now.date():
+            return rng.choice((f"Hello again, {first}!", f"Oh, {first}, hi again."))
+        since = "yesterday" if now and (now.date() - last.date()).days == 1 else f"{last:%A}"
+        return rng.choice((f"{hello}, {first}! Good to see you again.",
+                           f"{hello}, {first}. We haven't talked since {since}."))
+    if _knows(name, memories):
+        return rng.choice((f"{hello}, {first}!", f"Hi {first}, good {part}." if part else f"Hi {first}!",
+                           f"{hello}, {first}. How are you?"))
+    return f"{hello}, {first}."  # nothing recalled of them: no claim either way
+
+
+_CLOSINGS = ("Anyway, I should get going.", "Take care, {first}.", "See you around, {first}.",
+             "Let's catch up again soon, {first}.", "I have to run, bye {first}!")
+
+
+def closing(first: str, memories, now: datetime | None, rng: random.Random, last: str = "") -> str:
+    """A goodbye naming the speaker's next plan item when a retrieved plan for today has one ahead
+    (not in the words of the partner's ``last`` line: no echo)."""
     goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
-    plans = sorted((m for m in memories if m.kind == "plan" and m.created), key=lambda m: m.created)
-    if plans:
-        latest = max(m.created for m in memories if m.created)
-        items = [i.strip() for i in plans[-1].content.partition(": ")[2].split(";") if i.strip()]
-        later = [i for i in items if i[:5] > latest[11:16] and plans[-1].created[:10] == latest[:10]]
-        if later:
-            return f"{goodbye} Next on my list: {later[0]}."
+    ahead = [(t, what) for t, what in plan_items(memories, now) if now and t > f"{now:%H:%M}"
+             and not shared_run(what, last)]
+    if ahead:
+        what = re.sub(r"\b(?:her|his)\b", "my", act_of(ahead[0][1]))  # a routine's words, one's own voice
+        return f"{goodbye} I need to {what} at {ahead[0][0]}."
     return goodbye
 
 
-def retell(m) -> str:
-    """Say a memory aloud.
+def _invite(m) -> str:
+    """An invitation added to telling one's own plan for an event ("Would you like to come?")."""
+    if m.kind != "plan" and re.match(r"^I(?:'m| am) (?:planning|throwing|hosting|organi[sz]ing)\b", m.content):
+        return " Would you like to come?"
+    return ""
 
-    Own first-person memories as they are, heard ones with who said them, sights as news;
-    relative days become the absolute date the memory meant.
-    """
-    text = absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
-    if text.startswith(("I ", "I'")) or HEARD.match(text):
-        return text
-    return f"Did you hear? {text}"
+
+def next_line(q) -> answers.LineAnswer:
+    """The scripted answer to a NextLine question (see the module's docstring for the acts)."""
+    rng = random.Random(q.seed)
+    now = _now(q)
+    first = first_name(q.listener_name)
+    told = set(q.told)
+    turn = len(q.history)
+    last = q.history[-1][1] if q.history else ""
+    news = [m for m in worth_telling(q.memories, q.listener_name, q.persona_name)
+            if m.id not in told and not shared_run(retell(m, now), last)]
+    if len(told) >= SHARE_PER_TALK:
+        news = []
+    if turn == 0:
+        return answers.LineAnswer(line=greeting(first, q.listener_name, q.memories, now, rng)[:1000])
+    ending = turn + 1 >= q.max_lines
+    reply = reply_to_invite(last, q, now)
+    if reply is None and is_question(last):
+        reply = answer_question(last, q, now, news)
+    if reply is not None:
+        return reply.model_copy(update={"end": ending})
+    if not ending:
+        reaction = react(last, q, now, rng)
+        if reaction is not None and news and len(reaction.line.split()) <= 5:  # react, then tell
+            said = f"{reaction.line} {retell(news[0], now)}{_invite(news[0])}"
+            return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
+        if reaction is not None:
+            return reaction
+        if news:
+            return answers.LineAnswer(line=(retell(news[0], now) + _invite(news[0]))[:1000],
+                                      shared=[news[0].id])
+        if turn == 1:
+            return answers.LineAnswer(line=rng.choice((f"What's new with you, {first}?", "Any news?",
+                                                       "How have you been?")))
+    return answers.LineAnswer(line=closing(first, q.memories, now, rng, last)[:1000], end=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ObjectUse", "use_of", "names", "mentions"]
+__all__ = ["ObjectUse", "use_of", "names", "mentions", "act_of"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,3 +102,17 @@ def use_of(object_name: str) -> ObjectUse:
         if words.intersection(use.words):
             return use
     return ObjectUse(words=(), verb=f"use the {object_name}", doing=f"using the {object_name}", emoji="🙂")
+
+
+_GIST_IN = re.compile(r"\((go to [^:()]+): .*\)$", re.S)
+_GIST = re.compile(r"^(go to [^:]+): .*$", re.S)
+
+
+def act_of(activity: str) -> str:
+    """An action's words without a memory's text in them.
+
+    A plan block for an event is "go to Hobbs Cafe: <the memory that stated it>"; its steps and
+    what others see of them name the act only: "check the fridge (go to Hobbs Cafe: I am
+    planning ...)" -> "check the fridge (go to Hobbs Cafe)".
+    """
+    return _GIST.sub(r"\1", _GIST_IN.sub(r"(\1)", activity))

@@ -1,0 +1,94 @@
+"""The talk reads like people: counted on the party run (the_ville, 36 game hours) and on
+hand-built questions to the scripted backend. Each count is worked out by the rule in
+:mod:`town.analysis.talk`; a mutation in scripts/mutate.py makes each one non-zero."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from town.analysis.talk import talk_counts
+from town.simulation import Simulation
+from town.config import load_config
+from town.scenario import load_scenario
+from town.thinking.questions import MemoryView, NextLine
+from town.thinking.scripted import ScriptedBackend
+
+from pathlib import Path
+
+THE_VILLE = Path(__file__).resolve().parents[2] / "personas" / "the_ville"
+
+WHO = dict(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+           persona_summary="Isabella Rodriguez owns and runs Hobbs Cafe. She is friendly.")
+PLAN = MemoryView(id=1, kind="plan", importance=3, created="2023-02-13 06:00:00",
+                  content="Isabella Rodriguez's plan for Monday February 13: 06:00 take a shower; "
+                          "08:00 brew coffee; 12:00 cook lunch; 17:00 serve evening customers; 20:00 close the cafe")
+
+
+def _line(history=(), memories=(), now="2023-02-13 18:04:00", seed=1):
+    return ScriptedBackend().ask(NextLine(**WHO, seed=seed, listener="maria_lopez", listener_name="Maria Lopez",
+                                          history=history, memories=memories, now=now))
+
+
+def test_the_party_run_reads_like_people(party_run):
+    counts = talk_counts(str(party_run))
+    assert {k: counts[k] for k in ("deep_hearsay", "echoes", "leaks", "greetings", "past_goodbyes",
+                                   "second_person_whispers", "heard_sightings")} == dict.fromkeys(
+        ("deep_hearsay", "echoes", "leaks", "greetings", "past_goodbyes", "second_person_whispers",
+         "heard_sightings"), 0)
+    assert counts["heard"] > 0  # news did spread
+
+
+def test_a_greeting_fits_the_hour_and_the_history():
+    """18:04, nothing recalled of Maria: evening, no claim about the pair; after a talk this
+    morning, "again"; in the morning, knowing her from her file but no talk: no "again"."""
+    assert _line().line == "Good evening, Maria."
+    talk = MemoryView(id=2, kind="chat", importance=3, created="2023-02-13 08:14:00",
+                      content="I talked with Maria Lopez: Maria Lopez has a physics exam")
+    assert "again" in _line(memories=(talk,)).line
+    morning = _line(now="2023-02-13 08:00:00", memories=(MemoryView(
+        id=3, kind="observation", importance=3, created="2023-02-13 07:00:00",
+        content="Maria Lopez is a cheerful student."),)).line
+    assert "morning" in morning.lower() and "again" not in morning
+
+
+def test_a_goodbye_names_a_plan_item_still_ahead():
+    """At 18:04 the items ahead are 20:00 only; at 21:00 none."""
+    history = tuple(("Maria Lopez" if i % 2 else "Isabella Rodriguez", "Hi.") for i in range(7))
+    bye = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
+                                         history=history, memories=(PLAN,), now="2023-02-13 18:04:00", max_lines=8))
+    assert bye.end and bye.line.endswith("I need to close the cafe at 20:00.")
+    late = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
+                                          history=history, memories=(PLAN,), now="2023-02-13 21:00:00"))
+    assert "at " not in late.line
+
+
+def test_an_invitation_that_clashes_is_declined_naming_the_plan_item():
+    """Klaus invites Isabella for 17:30 today; her plan holds "serve evening customers" 17:00-20:00."""
+    invite = ("Klaus Mueller", "I am hosting a quiz night at The Rose and Crown Pub today at 5:30pm. Would you like to come?")
+    said = ScriptedBackend().ask(NextLine(**WHO, seed=1, listener="klaus_mueller", listener_name="Klaus Mueller",
+                                          history=(("Isabella Rodriguez", "Hi!"), invite), memories=(PLAN,),
+                                          now="2023-02-13 10:00:00"))
+    assert said.line == "I'd love to, but I need to serve evening customers until 20:00."
+    free = ("Klaus Mueller", "I am hosting a quiz night at The Rose and Crown Pub today at 9pm. Would you like to come?")
+    said = ScriptedBackend().ask(NextLine(**WHO, seed=1, listener="klaus_mueller", listener_name="Klaus Mueller",
+                                          history=(("Isabella Rodriguez", "Hi!"), free), memories=(PLAN,),
+                                          now="2023-02-13 10:00:00"))
+    assert said.line.startswith("I'd love to, but I need to close the cafe")  # 20:00-24:00 is closing time
+    said = ScriptedBackend().ask(NextLine(**WHO, seed=1, listener="klaus_mueller", listener_name="Klaus Mueller",
+                                          history=(("Isabella Rodriguez", "Hi!"), free), memories=(),
+                                          now="2023-02-13 10:00:00"))
+    assert said.line == "I'd love to come today! Thanks for telling me."
+
+
+def test_a_reaction_takes_a_stance_and_never_quotes():
+    news = ("Maria Lopez", "I have a physics exam next week and need to study in the library.")
+    said = _line(history=(("Isabella Rodriguez", "Hi!"), news), now="2023-02-13 10:00:00")
+    assert said.line in ("Good luck with it!", "Good luck, I hope it goes well.")
+
+
+def test_a_second_person_whisper_is_stored_in_the_first_person():
+    sim = Simulation(load_scenario(THE_VILLE), load_config(None, {"embedder": "hashing"}))
+    rid = sim.whisper("maria_lopez", "You want to throw a board-game night at your place on Friday.")
+    record = next(r for r in sim.personas["maria_lopez"].stream.records() if r.id == rid)
+    assert record.content == "I want to throw a board-game night at my place on Friday."
+    assert record.predicate == "want"

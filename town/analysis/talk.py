@@ -1,0 +1,109 @@
+"""How a recorded run's talk and memories read: counts of the defects a person would notice.
+
+Each count is over the run file's events, never written to it:
+
+- ``deep_hearsay``: memories or lines reporting hearsay more than one level deep in words
+  (:func:`town.hearsay.depth` > 1);
+- ``echoes``: lines sharing six or more consecutive lower-case words with the partner's line
+  just before (:func:`town.perspective.shared_run`);
+- ``leaks``: observations and actions sharing six such words with an earlier memory that was
+  heard, whispered or seeded (a persona file's);
+- ``greetings``: first lines whose part of day is wrong for the clock ("Good morning" at 18:04),
+  or that claim a first meeting after a recorded talk of the pair, or "again" before any;
+- ``past_goodbyes``: last lines naming a plan item ("at 08:00") earlier than their time;
+- ``second_person_whispers``: whispers kept in the second person ("You want ...");
+- ``heard_sightings``: heard memories whose statement is a routine sighting, with ``heard``
+  (all heard memories) and ``memories_per_persona_day``.
+
+Usage: ``python -m town.analysis.talk RUN.sqlite`` prints them as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import sys
+from datetime import datetime
+
+from ..hearsay import depth
+from ..perspective import lower_words
+from ..thinking.scripted_talk import sighting
+
+__all__ = ["talk_counts"]
+
+_PART = {"morning": range(5, 12), "afternoon": range(12, 17), "evening": range(17, 24)}
+
+
+def _grams(text: str, n: int = 6) -> set[tuple[str, ...]]:
+    w = lower_words(text)
+    return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+
+
+def _bad_greeting(line: str, at: datetime, met_before: bool) -> bool:
+    m = re.search(r"\bgood (morning|afternoon|evening)\b|^(morning|evening)\b", line, re.I)
+    if m and at.hour not in _PART[(m.group(1) or m.group(2)).lower()]:
+        return True
+    if re.search(r"\bwe(?:'ve| have)n?'?t? (?:met|never met)|don't think we've met", line, re.I) and met_before:
+        return True
+    return bool(re.search(r"\bagain\b|haven't talked since", line)) and not met_before
+
+
+def talk_counts(path: str) -> dict:
+    """The counts of the module docstring for the run file at ``path``."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        events = db.execute("select seq, time, kind, persona, data from events where kind in "
+                            "('memory','chat','conversation','action','whisper') order by seq").fetchall()
+    finally:
+        db.close()
+    counts: dict[str, float] = dict(deep_hearsay=0, echoes=0, leaks=0, greetings=0, past_goodbyes=0,
+                  second_person_whispers=0, heard=0, heard_sightings=0)
+    sources: set[tuple[str, ...]] = set()
+    lines: dict[int, list[tuple[str, str, datetime]]] = {}
+    met: set[frozenset] = set()
+    per_day: dict[tuple[str, str], int] = {}
+    seeding = True  # the memories written before the first action are the persona files'
+    for _, time, kind, persona, raw in events:
+        d = json.loads(raw)
+        at = datetime.fromisoformat(time)
+        if kind == "memory":
+            per_day[(persona, time[:10])] = per_day.get((persona, time[:10]), 0) + 1
+            content = d["content"]
+            counts["deep_hearsay"] += depth(content) > 1
+            heard = d["kind"] == "chat" and " told me" in content and not content.startswith("I talked")
+            if heard:
+                counts["heard"] += 1
+                counts["heard_sightings"] += sighting(content)
+            if d["kind"] == "whisper" and re.search(r"\b(?:you|your)\b", content, re.I):
+                counts["second_person_whispers"] += 1
+            if heard or d["kind"] == "whisper" or (seeding and d["kind"] != "plan" and not sighting(content)):
+                sources |= _grams(content)
+            elif d["kind"] == "observation":
+                counts["leaks"] += bool(_grams(content) & sources)
+        elif kind == "action":
+            seeding = False
+            counts["leaks"] += bool(_grams(d.get("description", "")) & sources)
+        elif kind == "chat":
+            conv = lines.setdefault(d["conversation"], [])
+            counts["deep_hearsay"] += depth(d["line"]) > 1
+            if conv and conv[-1][0] != d["speaker"] and _grams(conv[-1][1]) & _grams(d["line"]):
+                counts["echoes"] += 1
+            if not conv:
+                pair = frozenset((d["speaker"], d["listener"]))
+                counts["greetings"] += _bad_greeting(d["line"], at, pair in met)
+            conv.append((d["speaker"], d["line"], at))
+        elif kind == "conversation":
+            met.add(frozenset(d["participants"]))
+            last = lines.get(d["conversation"], [])
+            if last:
+                said = re.search(r"\bat (\d\d:\d\d)\.?$", last[-1][1])
+                counts["past_goodbyes"] += bool(said and said.group(1) < f"{last[-1][2]:%H:%M}")
+    days = {day for _, day in per_day}
+    personas = {p for p, _ in per_day}
+    counts["memories_per_persona_day"] = round(sum(per_day.values()) / max(1, len(days) * len(personas)), 1)
+    return counts
+
+
+if __name__ == "__main__":  # pragma: no cover - a measuring aid
+    print(json.dumps(talk_counts(sys.argv[1]), indent=1))

@@ -1,0 +1,260 @@
+"""A scripted persona's reply to the partner's last line: an answer, a reaction, or accepting or
+declining an invitation.
+
+A question is answered from the memories retrieved for it (the conversation retrieves on the
+partner's line) and the persona's own file, in the first person: the partner's name as they
+told it, the persona's work, what it plans at a time. News gets a reaction taking a stance from
+the listener's own memories and traits ("I heard about that too", "Good luck with it"), never
+quoting the line. An invitation is accepted or declined by the plan item the persona recalls
+for the event's time ("I'd love to, but I need to serve customers until 20:00").
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+from datetime import datetime, time
+
+from ..hearsay import unwrap
+from ..perspective import own_voice, relative_days
+from ..textevent import absolute_days, stated_day, stated_times
+from ..world.objects import act_of
+from . import answers
+
+__all__ = ["is_question", "answer_question", "react", "LEISURE", "is_news", "reply_to_invite", "first_name", "plan_items", "retell"]
+
+#: Plan items that do not clash with an invitation (leisure, not a task elsewhere).
+LEISURE = re.compile(r"\b(?:relax\w*|read\w*|novel|free|leisure|stroll|walk\w*|rest\w*|idle|hang\w* out|"
+                     r"watch\w*|tv|nap|sofa|game|games|play\w*)\b", re.I)
+_WORK_WORDS = frozenset("work works worked job owns own runs run manages study studies student teach "
+                        "teaches".split())
+_STOP = frozenset("""a an the and or but if of to in on at by for with about from into is are was were
+be been am do does did have has had i me my you your he she it its we they them their what which who
+when where why how that this there here any some not no yes just really very so""".split())
+
+
+def first_name(name: str) -> str:
+    """The first word of ``name`` (how a persona addresses another)."""
+    return name.split()[0] if name.strip() else name
+
+
+def plan_items(memories, now: datetime | None) -> list[tuple[str, str]]:
+    """(HH:MM, what) items of the newest retrieved plan for ``now``'s day, in order ([] if none)."""
+    if now is None:
+        return []
+    day = f"{now:%A %B} {now.day}:"
+    plans = sorted((m for m in memories if m.kind == "plan" and day in m.content), key=lambda m: m.created)
+    if not plans:
+        return []
+    items = [i.strip() for i in plans[-1].content.partition(": ")[2].split(";") if i.strip()]
+    return [(i[:5], i[6:]) for i in items if re.match(r"^\d\d:\d\d ", i)]
+
+
+def retell(m, now: datetime | None = None) -> str:
+    """Say a memory aloud, days relative to ``now``.
+
+    Own first-person memories as they are, heard ones as 'Maria told me that S' (the teller's
+    first name; one level), anything else as news ("Did you hear? ...").
+    """
+    text = absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
+    if now is not None:
+        text = relative_days(text, now)
+    names, statement = unwrap(text)
+    if names:
+        return f"{first_name(names[0])} told me that {statement.rstrip('.')}."
+    if text.startswith(("I ", "I'")):
+        return text
+    return f"Did you hear? {text}"
+
+
+def _words(text: str) -> set[str]:
+    """Topic words of ``text``: lower-case words (names left out), no function words."""
+    return {w.lower() for w in re.findall(r"\b[a-z][a-z']+", text) if len(w) > 2 and w not in _STOP}
+
+
+def is_question(line: str) -> bool:
+    """Whether ``line`` asks something (a sentence of it ends with "?"; "Did you hear?" does not ask)."""
+    return "?" in re.sub(r"^Did you hear\? ", "", line)
+
+
+def _question(line: str) -> str:
+    parts = [p for p in re.split(r"(?<=[.!?])\s+", line.strip()) if p.endswith("?")]
+    return parts[-1] if parts else line
+
+
+def _said(m, now: datetime | None) -> str:
+    """A memory said in the first person by its owner, days relative to ``now``."""
+    text = absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
+    text = relative_days(text, now) if now else text
+    names, statement = unwrap(text)
+    if names:
+        return f"{names[0].split()[0]} told me that {statement.rstrip('.')}."
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _window(question: str, now: datetime) -> tuple[datetime, time, time] | None:
+    """(day, from, to) a question about plans asks about ("tomorrow evening" -> 17:00-22:00)."""
+    day = stated_day(question, now)
+    low = question.lower()
+    if day is None and not re.search(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", low):
+        if not re.search(r"\b(?:morning|afternoon|evening|later)\b", low):
+            return None
+    day = day or now.date()
+    spans = {"morning": (6, 12), "afternoon": (12, 17), "evening": (17, 22), "tonight": (17, 24), "night": (20, 24)}
+    lo, hi = next((v for k, v in spans.items() if k in low), (0, 24))
+    times = stated_times(question)
+    if times is not None:
+        lo, hi = times[0].hour, min(24, times[0].hour + 2)
+    return datetime.combine(day, time()), time(lo), time(min(hi, 23), 59)
+
+
+def _event_at(m) -> tuple[datetime, datetime | None] | None:
+    """(start, end or None) of the event a memory's text states with a day and a clock time."""
+    if not m.created:
+        return None
+    created = datetime.fromisoformat(m.created)
+    times = stated_times(m.content)
+    day = stated_day(m.content, created) if times else None
+    if day is None or times is None:
+        return None
+    return datetime.combine(day, times[0]), (datetime.combine(day, times[1]) if times[1] else None)
+
+
+def _plans_then(q, now: datetime, day: datetime, lo: time, hi: time) -> str | None:
+    for m in q.memories:
+        at = _event_at(m)
+        if at and at[0].date() == day.date() and lo <= at[0].time() <= hi and not unwrap(m.content)[0] \
+                and m.kind != "plan":
+            return _said(m, now)
+    if day.date() == now.date():
+        items = [(t, what) for t, what in plan_items(q.memories, now) if f"{lo:%H:%M}" <= t <= f"{hi:%H:%M}"]
+        if items:
+            return f"I'll {items[0][1]} at {items[0][0]}."
+    return None
+
+
+def answer_question(line: str, q, now: datetime | None, news: list) -> answers.LineAnswer | None:
+    """The answer to the question in ``line`` from the retrieved memories and the persona's file.
+
+    Returns None for a question that needs no answer of its own (none is asked).
+    """
+    asked = _question(line)
+    low = asked.lower()
+    listener = q.listener_name
+    if q.recalled:  # the whole retrieval for the question, things told before included
+        q = replace(q, memories=q.recalled)
+    if re.search(r"\bmy name\b|\bwho am i\b", low):
+        for m in q.memories:
+            names, statement = unwrap(m.content)
+            found = re.search(r"\bname is ([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)", statement)
+            if found and (not names or first_name(names[0]) == first_name(listener)):
+                return answers.LineAnswer(line=f"Your name is {found.group(1).rstrip('.')}: you told me.")
+        return answers.LineAnswer(line="I'm sorry, I don't think you've told me your name.")
+    if re.search(r"\bwhere do you (?:work|study)\b|\byour (?:job|work|occupation)\b|\bwhat do you do\b|"
+                 r"\bdo you work\b", low):
+        return answers.LineAnswer(line=_self_line(q, _WORK_WORDS, "I'd rather not talk about work."))
+    if re.search(r"\bwhere do you live\b|\byour home\b", low):
+        return answers.LineAnswer(line=_self_line(q, frozenset({"live", "lives", "home"}), "Not far from here."))
+    if now is not None and re.search(r"\b(?:doing|plans?|up to|busy|free)\b", low):
+        window = _window(asked, now)
+        if window is not None:
+            said = _plans_then(q, now, *window)
+            return answers.LineAnswer(line=said or "Nothing special, as far as I know.")
+    if re.search(r"\bwhat'?s new\b|\bany news\b|\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s it going\b", low):
+        lead = "I'm well, thanks. " if re.search(r"\bhow (?:are|have)", low) else ""
+        if news:
+            return answers.LineAnswer(line=(lead + retell(news[0], now))[:1000], shared=[news[0].id])
+        return answers.LineAnswer(line=lead + "Not much, just the usual." if not lead else lead.strip())
+    words = _words(asked)
+    best = max(((len(words & _words(unwrap(m.content)[1])), -i, m) for i, m in enumerate(q.memories)
+                if m.kind != "plan" and not m.content.startswith(f"{listener} asked me")),
+               key=lambda s: s[:2], default=None)
+    if best is not None and best[0] >= 1:
+        return answers.LineAnswer(line=_said(best[2], now)[:1000])
+    return answers.LineAnswer(line="I'm not sure; I don't know much about that.")
+
+
+def _self_line(q, marks: frozenset[str], fallback: str) -> str:
+    """The persona file's sentence holding the most of ``marks``, in its own first person."""
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", q.persona_summary.strip()) if x]
+    scored = [(len(marks & set(re.findall(r"[a-z]+", x.lower()))), -i, x) for i, x in enumerate(sentences)]
+    best = max(scored, default=(0, 0, ""))
+    return own_voice(best[2], q.persona_name) if best[0] else fallback
+
+
+_SMALL_TALK = ("Good morning", "Good afternoon", "Good evening", "Hi ", "Hello", "Oh, ", "Anyway,", "Take care",
+               "See you", "Let's catch up", "I have to run", "Not much", "Nothing special")
+_REACTION_STARTS = ("Yes, I heard", "I know,", "Good luck", "Oh no", "That's", "How lovely", "Interesting",
+                    "I'd love to", "Thanks", "Sounds")
+
+
+def is_news(line: str) -> bool:
+    """Whether ``line`` tells something (a statement of five words or more), not a greeting,
+    a question, a reaction or a goodbye."""
+    if line.startswith(_REACTION_STARTS + _SMALL_TALK) or "?" in re.sub(r"^Did you hear\? ", "", line):
+        return False
+    return len(line.split()) >= 5
+
+
+def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | None:
+    """Accept or decline an event ``line`` states for a day and a time, by the recalled plan.
+
+    The plan item at the event's start (today's retrieved plan, else the newest retrieved plan
+    as the usual day) clashes unless it is leisure (:data:`LEISURE`): then the decline names
+    it and until when ("I'd love to, but I need to serve customers until 20:00"). None when the
+    line states no such event.
+    """
+    said = _invite_words(line, q, now) if now is not None else None
+    return None if said is None else answers.LineAnswer(line=said)
+
+
+def _invite_words(line: str, q, now: datetime) -> str | None:
+    times = stated_times(line)
+    day = stated_day(line, now) if times else None
+    if times is None or day is None or not re.search(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|"
+                                                     r"celebrat\w*|event|meet\w*)\b", line, re.I):
+        return None
+    if line.startswith(("I'd love to", "Thanks")):  # an answer to an invitation is none
+        return None
+    items = plan_items(q.memories, now)
+    if not items:  # no plan for today recalled: the newest plan is the usual day
+        plans = sorted((m for m in q.memories if m.kind == "plan"), key=lambda m: m.created)
+        if plans:
+            raw = [i.strip() for i in plans[-1].content.partition(": ")[2].split(";")]
+            items = [(i[:5], i[6:]) for i in raw if re.match(r"^\d\d:\d\d ", i)]
+    at = f"{times[0]:%H:%M}"
+    current = [(t, what, nxt) for (t, what), nxt in zip(items, [*[t for t, _ in items[1:]], "24:00"])
+               if t <= at < nxt]
+    place = re.findall(r"\bat ((?:[A-Z][\w'’]*\s?)+)", line)
+    going = current and any(p.strip() in current[0][1] for p in place)  # the event is in the plan
+    if current and not going and not LEISURE.search(current[0][1]):
+        _, what, until = current[0]
+        usual = "" if day == now.date() else "usually "
+        until = "tonight" if until == "24:00" else f"until {until}"
+        return f"I'd love to, but I {usual}need to {act_of(what)} {until}."
+    when = "today" if day == now.date() else "tomorrow" if (day - now.date()).days == 1 else f"on {day:%A}"
+    return f"I'd love to come {when}! Thanks for telling me."
+
+
+def react(line: str, q, now: datetime | None, rng: random.Random) -> answers.LineAnswer | None:
+    """A reaction to news in ``line`` (None when the line is not news): a stance of the
+    listener's own, from its memories (already heard, a clash with its plan) and its traits."""
+    if not is_news(line) or now is None:
+        return None
+    speaker = q.listener_name.split()[0]
+    heard = _words(re.sub(r"^.*? told me that |^Did you hear\? ", "", line))
+    for m in q.memories:
+        names, statement = unwrap(m.content)
+        if m.kind != "plan" and len(heard & _words(statement)) >= max(3, len(heard) // 2):
+            teller = names[0].split()[0] if names and names[0].split()[0] != speaker else ""
+            return answers.LineAnswer(line=f"I know, {teller} told me about it." if teller
+                                      else "Yes, I heard about that too.")
+    low = line.lower()
+    if re.search(r"\b(?:paper|research|exam|thesis|project|essay|studying|finish\w*|deadline|due)\b", low):
+        return answers.LineAnswer(line=rng.choice(("Good luck with it!", "Good luck, I hope it goes well.")))
+    if re.search(r"\b(?:clos\w*|renovation|cancel\w*|sick|broke\w*|lost)\b", low):
+        return answers.LineAnswer(line=rng.choice(("Oh no, that's a nuisance.", "Oh no, thanks for warning me.")))
+    warm = re.search(r"\b(?:friendly|outgoing|cheerful|warm|kind|hospitable|sociable)\b", q.persona_summary, re.I)
+    return answers.LineAnswer(line=rng.choice(("How lovely!", "That's great to hear!")) if warm
+                              else "Interesting, thanks for telling me.")
