@@ -173,9 +173,13 @@ class InsightsAnswer(BaseModel):
 
 
 class InterviewAnswer(BaseModel):
-    """An interview answer in the persona's voice."""
+    """An interview answer in the persona's voice; ``evidence``: ids of the memories it used.
+
+    ``evidence`` is optional (a model is not asked for it: the request's shape leaves it out).
+    """
 
     answer: str = Field(min_length=1, max_length=1000)
+    evidence: list[int] | None = None
 
 
 # ---------------------------------------------------------------- procedural memory (docs/design, §2)

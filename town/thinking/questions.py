@@ -283,12 +283,19 @@ class Insights(Question[InsightsAnswer]):
 
 @dataclass(frozen=True, kw_only=True)
 class AnswerInterview(Question[InterviewAnswer]):
-    """Answer an interviewer's question from retrieved memories (Park et al. 2023 §6.1)."""
+    """Answer an interviewer's question from retrieved memories (Park et al. 2023 §6.1).
+
+    ``now`` is the game time asked at ("YYYY-MM-DD HH:MM:SS"; empty: unknown), ``routine`` the
+    persona file's routine, ``people`` the names of the town's personas (to recognise them).
+    """
 
     template: ClassVar[str] = "answer_interview"
     answer_model = InterviewAnswer
     question: str
     memories: tuple[MemoryView, ...] = ()
+    now: str = ""
+    routine: tuple[PlanItemView, ...] = ()
+    people: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from datetime import date
-from functools import lru_cache, singledispatchmethod
+from functools import singledispatchmethod
 from typing import cast
 
 from pydantic import BaseModel
@@ -26,6 +26,7 @@ from . import answers, questions
 from .backend import ThinkingBackend
 from .dayplan import events_on, minutes_of, with_events
 from .questions import A, Question
+from .scripted_interview import answer_interview
 from .scripted_talk import (
     PROMPTS,
     SHARE_PER_TALK,
@@ -39,6 +40,7 @@ from .scripted_talk import (
     small_talk,
     worth_telling,
 )
+from .words import content_words, name_words
 
 __all__ = ["ScriptedBackend"]
 
@@ -112,8 +114,8 @@ class ScriptedBackend(ThinkingBackend):
             beds = [o for o in objects if names(_leaf(o), "bed")] or objects
             return answers.StepsAnswer(steps=[dict(description=q.task, object=beds[0], minutes=q.minutes)])
         # a known procedure the task names (all its words in the task) is done first, as is
-        words = _content_words(q.task)
-        part = next((k for k in q.procedures if (named := _content_words(k["name"])) and named <= words
+        words = content_words(q.task)
+        part = next((k for k in q.procedures if (named := content_words(k["name"])) and named <= words
                      and all(s["object"] in objects for s in k["steps"])), None)
         steps = [] if part is None else [dict(s) for s in part["steps"]]
         left = q.minutes - sum(s["minutes"] for s in steps)
@@ -204,7 +206,7 @@ class ScriptedBackend(ThinkingBackend):
                 if name in m.content:
                     weight[name] = weight.get(name, 0) + m.importance
             if m.importance >= 5:
-                for w in _content_words(m.content) - _name_words(people):
+                for w in content_words(m.content) - name_words(people):
                     topics[w] = topics.get(w, 0) + m.importance
         points = [f"What do I know about the {t}?"
                   for t in sorted(topics, key=lambda t: (-topics[t], t))[:2]]
@@ -229,20 +231,7 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: questions.AnswerInterview) -> answers.InterviewAnswer:
-        # A question about the persona itself is answered from its own description: "I am
-        # <name>." and the description's sentences holding the most of that facet's words.
-        for pattern, marks in _SELF_FACETS:
-            if pattern.search(q.question):
-                return answers.InterviewAnswer(answer=" ".join([f"I am {q.persona_name}.",
-                                                        *_self_sentences(q.persona_summary, marks)])[:1000])
-        # Relevance: how many of the question's content words a retrieved memory holds; ties
-        # keep retrieval order. No shared word: the persona does not know.
-        words = _content_words(q.question)
-        scored = [(len(words & _content_words(m.content)), -i, m) for i, m in enumerate(q.memories)]
-        best = max(scored, key=lambda s: s[:2], default=None)
-        if best is None or best[0] == 0:
-            return answers.InterviewAnswer(answer="No, I don't know anything about that.")
-        return answers.InterviewAnswer(answer=f"Yes. {best[2].content}"[:1000])
+        return answer_interview(q)
 
     # ------------------------------------------------------------------ procedures (docs/design, §2)
     @_answer.register
@@ -251,56 +240,12 @@ class ScriptedBackend(ThinkingBackend):
         return answers.ProcedureAnswer(name=text, when=text)
 
 
-#: Interview questions about the persona itself: (question pattern, words marking the sentences
-#: of its description that answer it). Name: no sentence, "I am <name>." says it.
-_SELF_FACETS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
-    (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b", re.IGNORECASE), frozenset()),
-    (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b",
-                re.IGNORECASE),
-     frozenset("work works worked job owns runs manages study studies student teach teaches".split())),
-    (re.compile(r"\bdo you live\b|\byour home\b", re.IGNORECASE), frozenset("live lives home".split())),
-)
-
-
-def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str]:
-    """Up to ``n`` sentences of ``summary`` holding the most of ``marks`` (at least one), in order."""
-    sentences = [x for x in re.split(r"(?<=[.!?])\s+", summary.strip()) if x]
-    counts = [len(marks & set(re.findall(r"[a-z]+", x.lower()))) for x in sentences]
-    best = max(counts, default=0)
-    return [x for x, c in zip(sentences, counts) if best and c == best][:n]
-
-
-#: Words that carry no topic in an interview question (function words and asking verbs).
-_STOPWORDS = frozenset("""
-a an the and or but if of to in on at by for with about from into over under up out as so than
-is are was were be been being am do does did done have has had i me my mine you your yours he him
-his she her hers it its we us our they them their what which who whom whose when where why how
-that this these those there here any anything anyone some something someone know knew known
-heard hear tell told think thought can could would should will shall may might must not no yes
-please going get got
-""".split())
-
-
-@lru_cache(maxsize=65536)
-def _content_words(text: str) -> frozenset[str]:
-    """Lower-case topic words of ``text``: no stopwords, no possessive "'s", at least 3 letters.
-
-    Remembers recent texts: interviews and reflections read the same memories again and again.
-    """
-    words = (w.removesuffix("'s").strip("'") for w in re.findall(r"[a-z']+", text.lower()))
-    return frozenset(w for w in words if len(w) >= 3 and w not in _STOPWORDS)
-
-
-def _name_words(names) -> set[str]:
-    return {w.lower() for n in names for w in n.split()}
-
-
 def _synthesis(subject: str, group) -> str:
     """An insight about ``subject`` from two or more memories.
 
     Built from the topic words they share (or each one's main words), never one memory's sentence.
     """
-    words = [_content_words(m.content) for m in group]
+    words = [content_words(m.content) for m in group]
     counts: dict[str, int] = {}
     for ws in words:
         for w in ws:
