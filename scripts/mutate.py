@@ -52,6 +52,13 @@ MUTATIONS = (
              "content=told(speaker.name, line),",
              "content=line,",
              ("tests/mind/test_converse.py",)),
+    Mutation("insight drawn from one memory", "town/thinking/scripted_insight.py",
+             "MIN_SUPPORT = 2", "MIN_SUPPORT = 1",
+             ("tests/mind/test_insights.py",)),
+    Mutation("insight listing words", "town/thinking/scripted_insight.py",
+             'f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}."',
+             '", ".join([who, where, _part_of_day([_created(m) for m in ms])])',
+             ("tests/mind/test_insights.py",)),
 )
 
 

@@ -272,13 +272,20 @@ class FocalPoints(Question[FocalPointsAnswer]):
 
 @dataclass(frozen=True, kw_only=True)
 class Insights(Question[InsightsAnswer]):
-    """Draw insights about a focal point, each citing evidence memory ids (§4.2)."""
+    """Draw insights about a focal point, each citing evidence memory ids (§4.2).
+
+    ``people``: the names of the town's personas; ``places``: the map's sector and arena addresses
+    (to recognise them in the text); ``now``: the game time ("YYYY-MM-DD HH:MM:SS").
+    """
 
     template: ClassVar[str] = "insights"
     answer_model = InsightsAnswer
     focal_point: str
     memories: tuple[MemoryView, ...]
     n: int = 2
+    people: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    now: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

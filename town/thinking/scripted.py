@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import date
+from datetime import date, datetime
 from functools import singledispatchmethod
 from typing import cast
 
@@ -26,6 +26,7 @@ from . import answers, questions
 from .backend import ThinkingBackend
 from .dayplan import events_on, minutes_of, with_events
 from .questions import A, Question
+from .scripted_insight import insights_from
 from .scripted_interview import answer_interview
 from .scripted_talk import (
     PROMPTS,
@@ -216,18 +217,14 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: questions.Insights) -> answers.InsightsAnswer:
-        subject = re.sub(r"^(What do I know about|How do I feel about|What have I been)\s*(the )?",
-                         "", q.focal_point).rstrip("?") or "my days"
-        ranked = sorted(q.memories, key=lambda m: (-m.importance, m.id))
-        insights: list[dict[str, object]] = []
-        for group in (ranked[:3], ranked[3:6]):
-            if len(group) < 2 or len(insights) >= q.n:
-                continue
-            insights.append(dict(text=_synthesis(subject, group)[:400], evidence=[m.id for m in group]))
-        if not insights:  # fewer than two memories: nothing to conclude (reflection drops it)
-            insights.append(dict(text=f"I know too little yet about {subject}."[:400],
-                                 evidence=[m.id for m in ranked] or [0]))
-        return answers.InsightsAnswer(insights=insights)
+        now = datetime.fromisoformat(q.now) if q.now else max(
+            (datetime.fromisoformat(m.created) for m in q.memories if m.created), default=datetime(2000, 1, 1))
+        found = insights_from(q.memories, me=q.persona_name, people=q.people, places=q.places, now=now,
+                              subject=q.focal_point)[: q.n]
+        if not found:  # nothing two memories support: one cited id, so reflection writes nothing
+            return answers.InsightsAnswer(insights=[dict(text="Nothing stands out to me yet.",
+                                                         evidence=[m.id for m in q.memories[:1]] or [0])])
+        return answers.InsightsAnswer(insights=[dict(text=t[:400], evidence=ids) for t, ids in found])
 
     @_answer.register
     def _(self, q: questions.AnswerInterview) -> answers.InterviewAnswer:
@@ -238,22 +235,3 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: questions.GeneraliseProcedure) -> answers.ProcedureAnswer:
         text = generalise_text(q.task, dict(q.parameters))
         return answers.ProcedureAnswer(name=text, when=text)
-
-
-def _synthesis(subject: str, group) -> str:
-    """An insight about ``subject`` from two or more memories.
-
-    Built from the topic words they share (or each one's main words), never one memory's sentence.
-    """
-    words = [content_words(m.content) for m in group]
-    counts: dict[str, int] = {}
-    for ws in words:
-        for w in ws:
-            counts[w] = counts.get(w, 0) + 1
-    shared = sorted((w for w, c in counts.items() if c >= 2), key=lambda w: (-counts[w], w))[:4]
-    mean = round(sum(m.importance for m in group) / len(group))
-    if shared:
-        return (f"Thinking about {subject}: {len(group)} things I remember keep coming back to "
-                f"{', '.join(shared)}, and they matter to me ({mean}/10).")
-    heads = [", ".join(sorted(ws)[:2]) for ws in words if ws]
-    return f"Thinking about {subject}, I connect {' with '.join(heads)} ({mean}/10)."
