@@ -18,13 +18,15 @@ from typing import cast
 
 from pydantic import BaseModel
 
+from ..hearsay import unwrap
 from ..importance import prepare, rate
 from ..procedures.generalise import generalise_text
 from ..textevent import place_names
 from ..world.objects import mentions, names, use_of
 from . import answers, questions
 from .backend import ThinkingBackend
-from .dayplan import events_on, minutes_of, with_events
+from .attend import decide
+from .dayplan import event_block, events_on, minutes_of, with_events
 from .questions import A, Question
 from .scripted_insight import insights_from
 from .scripted_interview import answer_interview
@@ -98,14 +100,23 @@ class ScriptedBackend(ThinkingBackend):
         day = date.fromisoformat(q.date)
         found = events_on(q.memories, day, place_names(tuple(q.places)))
         by_id = {m.id: m for m in q.memories}
-        events = [(e, f"go to {_leaf(e.place)}: {gist(by_id[ids[0]].content, 60)}") for e, ids in found]
+        choices, events = [], []
+        for e, ids in found:
+            stating = [by_id[i] for i in ids]
+            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.seed)
+            clash = d.clash and f"{d.clash.start}-{d.clash.end} {d.clash.description} at {d.clash.place}"
+            choices.append(answers.EventChoice(place=e.place, start=f"{e.start:%Y-%m-%d %H:%M}",
+                                               end=f"{e.end:%Y-%m-%d %H:%M}", go=d.go, reason=d.reason,
+                                               evidence=list(ids), clash=clash))
+            if d.go:
+                events.append((e, event_block(e, unwrap(stating[0].content)[1])))
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
         said = {d for _, d in events}
         added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
         return answers.DayPlanAnswer(add=[
             answers.PlanItemAnswer(start=b["start"], minutes=minutes_of(b["end"]) - minutes_of(b["start"]),
                            description=b["description"][:120], place=b["place"])
-            for b in added], drop=[])
+            for b in added], drop=[], events=choices)
 
     @_answer.register
     def _(self, q: questions.DecomposeTask) -> answers.StepsAnswer:

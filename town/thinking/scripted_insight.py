@@ -25,24 +25,16 @@ from datetime import datetime
 
 from ..hearsay import unwrap
 from ..textevent import find_event, place_names
+from .dayplan import event_noun
 from .recount import base_form, gerund
 from .words import content_words, name_words
 
-__all__ = ["MIN_SUPPORT", "insights_from", "event_noun"]
+__all__ = ["MIN_SUPPORT", "insights_from"]
 
 #: The fewest memories an insight rests on.
 MIN_SUPPORT = 2
 
-_EVENT = re.compile(r"\b((?:[A-Z][\w']*\s)*(?:[a-z-]+\s)?(?:party|night|dinner|concert|meeting|festival|fair|"
-                    r"market|show|game|games|reading|lecture|talk|club|match|picnic|celebration|"
-                    r"exhibition|quiz|session|workshop|tournament|walk|gathering))\b")
 _TALKED = re.compile(r"^I talked with (?P<who>[^:]+?)(?::|$)")
-
-
-def event_noun(text: str) -> str | None:
-    """The event a sentence names, from its last capitalised words ("Valentine's Day party")."""
-    found = _EVENT.search(text)
-    return found.group(1).strip() if found else None
 
 
 def _part_of_day(times: list[datetime]) -> str:
