@@ -115,10 +115,10 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
     Returns:
         The :class:`Decision`; its reason names the clash, the tie or the trait that decided.
     """
-    speakers = [s for m in evidence for s in unwrap(m.content)[0]]
-    if not speakers:
+    chains = [unwrap(m.content)[0] for m in evidence]
+    if not all(chains):  # a memory of its own states it (its own plan, a whisper, its file)
         return Decision(True, "it is my own plan")
-    host, teller = unwrap(evidence[0].content)[0][-1], unwrap(evidence[0].content)[0][0]
+    host, teller = chains[0][-1], chains[0][0]
     end = "24:00" if event.end.date() > event.start.date() else f"{event.end:%H:%M}"
     clash = clash_with(routine, f"{event.start:%H:%M}", end, event.place)
     traits = _traits(summary)
