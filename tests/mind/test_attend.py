@@ -73,3 +73,10 @@ def test_ones_own_event_is_kept():
     answer = _plan("I am hosting a picnic at Green Park tomorrow from 12pm to 1pm.")
     assert [(c.go, c.reason) for c in answer.events] == [(True, "it is my own plan")]
     assert [a.start for a in answer.add] == ["12:00"]
+
+
+def test_a_talk_summary_stating_it_was_heard_not_planned():
+    """"I talked with Cat Cole: ..." is Cat's news, not Ann's own plan: the clash declines it."""
+    answer = _plan("I talked with Cat Cole: Bob is hosting a picnic at Green Park tomorrow from 12pm to 1pm.")
+    assert [(c.go, c.reason) for c in answer.events] == [
+        (False, "it clashes with serving coffee at Corner Cafe until 17:00")]

@@ -95,3 +95,15 @@ def test_the_focal_points_subject_comes_first():
         "I see Carmen at Hobbs Cafe most mornings."]
     assert [t for t, _ in _insights(*stream, focal="How do I feel about Carmen Ortiz?")][0] == (
         "I see Carmen at Hobbs Cafe most mornings.")
+
+
+def test_a_talk_topic_that_is_a_thing_takes_the_article_and_yesterdays_insight_counts_as_thought():
+    """"paper" in both talks with Klaus (not "tomorrow": the calendar is no topic). The party
+    insight already thought yesterday ("... tomorrow ...") is not thought again today."""
+    assert _insights(("chat", "I talked with Klaus Mueller: his paper, due tomorrow.", "10:00"),
+                     ("chat", 'Klaus Mueller told me: "My paper is nearly done, tomorrow I send it."', "11:00")) == [
+        ("Klaus and I keep ending up talking about the paper.", [0, 1])]
+    thought = ("reflection", "Isabella's Valentine's Day party tomorrow is what everyone is talking about.", "09:00")
+    assert _insights(thought, ("chat", PARTY.format("Maria Lopez"), "10:00"),
+                     ("chat", PARTY.format("Klaus Mueller"), "11:00"), now="2023-02-14 08:00:00")[0][0] == (
+        "Nothing stands out to me yet.")

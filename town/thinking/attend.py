@@ -87,6 +87,12 @@ def decline_reason(clash: PlanItemView) -> str:
     return f"I have to {clash.description} at {sector_name(clash.place)} until {clash.end}"
 
 
+def _told_by(content: str) -> list[str]:
+    """Who passed a memory on, outermost first: a heard line's chain, or the partner of a talk summary."""
+    talked = re.match(r"^I talked with ([^:]+):", content)
+    return [talked.group(1)] if talked else unwrap(content)[0]
+
+
 def _traits(summary: str) -> set[str]:
     found = re.search(r"Traits: ([^.]*)\.", summary)
     return {t.strip().lower() for t in found.group(1).split(",")} if found else set()
@@ -106,7 +112,9 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
 
     Args:
         event: the stated event (its place and game datetimes).
-        evidence: the retrieved views stating it (``content``), first the one that put it in.
+        evidence: the retrieved views stating it (``content``), first the one that put it in. The
+            host is the first speaker of the longest chain of who told whom; the teller the one
+            who passed on the first; a talk summary ("I talked with X: ...") was told by X.
         routine: the persona's routine blocks that day.
         memories: every view the day plan's retrieval returned.
         summary: the persona's own description ("Traits: ..." read from it).
@@ -115,10 +123,11 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
     Returns:
         The :class:`Decision`; its reason names the clash, the tie or the trait that decided.
     """
-    chains = [unwrap(m.content)[0] for m in evidence]
+    chains = [_told_by(m.content) for m in evidence]
     if not all(chains):  # a memory of its own states it (its own plan, a whisper, its file)
         return Decision(True, "it is my own plan")
-    host, teller = chains[0][-1], chains[0][0]
+    longest = max(chains, key=len)
+    host, teller = longest[-1], chains[0][0]
     end = "24:00" if event.end.date() > event.start.date() else f"{event.end:%H:%M}"
     clash = clash_with(routine, f"{event.start:%H:%M}", end, event.place)
     traits = _traits(summary)

@@ -9,7 +9,7 @@ An insight is one sentence about a person, a place, an activity or an event, res
   talking about" (two or more tellers), "Maria keeps telling me about Isabella's party" (one);
 - talk with a person (talks had, or their words about themselves) in two or more memories
   sharing a topic word: "Maria and I keep ending up
-  talking about streaming";
+  talking about streaming" (or "about the paper");
 - the persona's own activity in two or more memories: "I have been reading a lot lately".
 
 Nothing is an insight that rests on one memory, or that lists words. The text reads only the
@@ -34,6 +34,12 @@ __all__ = ["MIN_SUPPORT", "insights_from"]
 #: The fewest memories an insight rests on.
 MIN_SUPPORT = 2
 
+#: Words that are no topic of talk: talking itself, the calendar, the clock.
+_NO_TOPIC = frozenset("""talked told said did hear want like really just also day today tomorrow tonight
+morning afternoon evening week time close open opens closes every january february march april may june
+july august september october november december monday tuesday wednesday thursday friday saturday sunday
+2023 2024 5pm 7pm""".split())
+_DAY_WORDS = re.compile(r" (today|tomorrow|on [A-Z]\w+day)\b")
 _TALKED = re.compile(r"^I talked with (?P<who>[^:]+?)(?::|$)")
 
 
@@ -122,7 +128,7 @@ def _talks(memories, people, me) -> list[tuple[str, list]]:
         if who is not None and who in people and who != me:
             groups[who].append(m)
     out = []
-    skip = name_words(people) | {"talked", "told", "said", "did", "hear"}
+    skip = name_words(people) | _NO_TOPIC
     for who, ms in groups.items():
         if len(ms) < MIN_SUPPORT:
             continue
@@ -132,7 +138,8 @@ def _talks(memories, people, me) -> list[tuple[str, list]]:
                 counts[w].append(m)
         shared = sorted((w for w, xs in counts.items() if len(xs) >= MIN_SUPPORT), key=lambda w: (-len(counts[w]), w))
         if shared:
-            out.append((f"{who.split()[0]} and I keep ending up talking about {shared[0]}.", counts[shared[0]]))
+            topic = shared[0] if shared[0].endswith("ing") else f"the {shared[0]}"
+            out.append((f"{who.split()[0]} and I keep ending up talking about {topic}.", counts[shared[0]]))
     return out
 
 
@@ -169,7 +176,7 @@ def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[s
     sightings = _sightings(memories, people, me, _sectors(places))
     found = (_events(memories, now, place_names(places)) + _person_at_place(sightings) + _talks(memories, people, me)
              + _place(sightings) + _activities(memories, me))
-    said = {m.content for m in memories if m.kind == "reflection"}
+    said = {_DAY_WORDS.sub("", m.content) for m in memories if m.kind == "reflection"}
     topic = content_words(subject) | {w.lower() for w in re.findall(r"[A-Z]\w+", subject)}
 
     def rank(item):
@@ -178,7 +185,7 @@ def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[s
 
     out, seen = [], set()
     for text, ms in sorted(found, key=rank):
-        if text not in said and text not in seen:
+        if _DAY_WORDS.sub("", text) not in said and text not in seen:
             seen.add(text)
             out.append((text, [m.id for m in ms]))
     return out
