@@ -80,3 +80,16 @@ def test_a_talk_summary_stating_it_was_heard_not_planned():
     answer = _plan("I talked with Cat Cole: Bob is hosting a picnic at Green Park tomorrow from 12pm to 1pm.")
     assert [(c.go, c.reason) for c in answer.events] == [
         (False, "it clashes with serving coffee at Corner Cafe until 17:00")]
+
+
+def test_a_walk_with_a_task_is_leisure_a_session_elsewhere_is_not():
+    """17:00-18:00 instead of cooking dinner: a walk in Green Park (a task, but not at the
+    workplace, Corner Cafe, 540 minutes, and no commitment word) does not clash with an event at
+    the Plaza; a council session at Town Hall ("session", "council") does."""
+    walk = PlanItemView(start="17:00", end="18:00", description="walk in Green Park", place="w:Green Park:path:bench",
+                        task="take a walk")
+    council = PlanItemView(start="17:00", end="18:00", description="watch the council session",
+                           place="w:Town Hall:chamber:bench", task="attend council session")
+    for extra, clash in ((walk, None), (council, council)):
+        routine = (*ROUTINE[:2], extra, *ROUTINE[3:])
+        assert clash_with(routine, "17:00", "18:00", "w:Plaza") == clash

@@ -3,9 +3,9 @@
 The scripted day plan (``PlanDay``) asks this for every event that retrieval brought back
 (:func:`town.thinking.dayplan.events_on`). It weighs, from the question's inputs only:
 
-- a clash with the persona's own routine then (:func:`clash_with`): a block with a task at
-  another place than the event and than home (work, a session, a class). Leisure (a block
-  without a task) and chores at home do not clash;
+- a clash with the persona's own routine then (:func:`clash_with`): an obligation (a task at
+  its workplace, or one naming a session, a class, a shift) at another place than the event and
+  than home. Leisure (a walk, shopping, a block without a task) and chores at home do not clash;
 - how the persona knows the host (who said it first) or the one who told it: a retrieved memory
   naming them with a word of closeness (friend, wife, neighbour, ...);
 - its traits: sociable ones make going likelier, reserved ones less.
@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from ..hearsay import unwrap
 from ..textevent import StatedEvent
 from ..world.address import sector_name
-from .recount import gerund
+from .recount import gerund, told_by
 from .views import PlanItemView
 
-__all__ = ["Decision", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
+__all__ = ["Decision", "COMMITMENT", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
 
 #: Traits that make going to an event likelier.
 SOCIABLE = frozenset("friendly outgoing sociable hospitable cheerful warm curious energetic social chatty".split())
@@ -61,6 +61,27 @@ def _home(routine) -> str:
     return next((sector_name(r.place) for r in routine if "sleep" in r.description.lower()), "")
 
 
+#: Words of a routine block that make it an obligation wherever it is (a session, a class, a shift).
+COMMITMENT = frozenset("""session class classes seminar lecture lectures meeting shift appointment council
+lesson lessons rehearsal exam work serve open close teach tutor office""".split())
+
+
+def _workplace(routine) -> str:
+    """The sector where the routine's tasks outside home take the most minutes ("" if none)."""
+    home, minutes = _home(routine), {}  # type: ignore[var-annotated]
+    for r in routine:
+        sector = sector_name(r.place)
+        if r.task and sector != home:
+            minutes[sector] = minutes.get(sector, 0) + _minutes(r.end) - _minutes(r.start)
+    return max(sorted(minutes), key=lambda s: minutes[s]) if minutes else ""
+
+
+def obligation(r: PlanItemView, routine) -> bool:
+    """Whether block ``r`` is an obligation: a task at the workplace, or one naming a commitment."""
+    words = set(re.findall(r"[a-z]+", f"{r.description} {r.task or ''}".lower()))
+    return bool(r.task) and (sector_name(r.place) == _workplace(routine) or bool(words & COMMITMENT))
+
+
 def clash_with(routine, start: str, end: str, place: str) -> PlanItemView | None:
     """The first block of ``routine`` that is an obligation elsewhere while an event runs.
 
@@ -71,26 +92,27 @@ def clash_with(routine, start: str, end: str, place: str) -> PlanItemView | None
         place: the event's address.
 
     Returns:
-        The overlapping block that has a task at a sector other than the event's and the home's,
-        or None (free, leisure, or chores at home).
+        The overlapping :func:`obligation` (a task at the workplace, the sector where the
+        routine's tasks outside home take longest, or one naming a session, a class, a shift ...)
+        at a sector other than the event's and the home's; None when free, at leisure (a walk,
+        shopping), or doing chores at home.
     """
     s, e = _minutes(start), _minutes(end)
     there, home = sector_name(place), _home(routine)
     for r in routine:
-        if r.task and _minutes(r.start) < e and s < _minutes(r.end) and sector_name(r.place) not in (there, home):
+        if (_minutes(r.start) < e and s < _minutes(r.end) and sector_name(r.place) not in (there, home)
+                and obligation(r, routine)):
             return r
     return None
 
 
+def _mine(text: str) -> str:
+    return re.sub(r"\b(his|her|their)\b", "my", text)
+
+
 def decline_reason(clash: PlanItemView) -> str:
-    """The clash said in the first person: "I have to serve customers at Hobbs Cafe until 20:00"."""
-    return f"I have to {clash.description} at {sector_name(clash.place)} until {clash.end}"
-
-
-def _told_by(content: str) -> list[str]:
-    """Who passed a memory on, outermost first: a heard line's chain, or the partner of a talk summary."""
-    talked = re.match(r"^I talked with ([^:]+):", content)
-    return [talked.group(1)] if talked else unwrap(content)[0]
+    """The clash said in the first person: "I have to write my paper in the library at Oak Hill College until 18:00"."""
+    return f"I have to {_mine(clash.description)} at {sector_name(clash.place)} until {clash.end}"
 
 
 def _traits(summary: str) -> set[str]:
@@ -123,7 +145,7 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
     Returns:
         The :class:`Decision`; its reason names the clash, the tie or the trait that decided.
     """
-    chains = [_told_by(m.content) for m in evidence]
+    chains = [told_by(m.content) for m in evidence]
     if not all(chains):  # a memory of its own states it (its own plan, a whisper, its file)
         return Decision(True, "it is my own plan")
     longest = max(chains, key=len)
@@ -143,8 +165,8 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         shy = sorted(traits & RESERVED)
         reason = "I am free then" if go else f"I am {shy[0] if shy else 'not in the mood'} and would rather not"
     elif not go:
-        reason = f"it clashes with {gerund(clash.description)} at {sector_name(clash.place)} until {clash.end}"
+        reason = f"it clashes with {_mine(gerund(clash.description))} at {sector_name(clash.place)} until {clash.end}"
     else:
         why = f"{tie}" if tie else "I want to be there"
-        reason = f"it clashes with {gerund(clash.description)} at {sector_name(clash.place)}, but {why}"
+        reason = f"it clashes with {_mine(gerund(clash.description))} at {sector_name(clash.place)}, but {why}"
     return Decision(go, reason, clash)

@@ -17,7 +17,7 @@ from lemminflect import getInflection, getLemma
 
 from ..hearsay import unwrap
 
-__all__ = ["third_person", "first_person", "recount", "base_form", "gerund", "sentence"]
+__all__ = ["told_by", "third_person", "first_person", "recount", "base_form", "gerund", "sentence"]
 
 #: Words after "I" that keep their form in the third person (modal verbs, past tense).
 _KEEP = frozenset("will would can could should might must may shall did was had".split())
@@ -104,6 +104,13 @@ def sentence(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?…" else text + "."
+
+
+def told_by(content: str) -> list[str]:
+    """Who passed a memory on, outermost first: a heard line's chain (:func:`town.hearsay.unwrap`),
+    or the partner of a talk summary ("I talked with Maria Lopez: ..." -> ["Maria Lopez"]); [] if neither."""
+    talked = re.match(r"^I talked with ([^:]+):", content)
+    return [talked.group(1)] if talked else unwrap(content)[0]
 
 
 def recount(content: str, me: str = "") -> str:

@@ -26,7 +26,7 @@ from datetime import datetime
 from ..hearsay import unwrap
 from ..textevent import find_event, place_names
 from .dayplan import event_noun
-from .recount import base_form, gerund
+from .recount import base_form, gerund, told_by
 from .words import content_words, name_words
 
 __all__ = ["MIN_SUPPORT", "insights_from"]
@@ -93,29 +93,34 @@ def _place(sightings) -> list[tuple[str, list]]:
 
 
 def _events(memories, now: datetime, places: dict[str, str]) -> list[tuple[str, list]]:
-    groups: dict[tuple[str, str], list] = defaultdict(list)
+    """One insight per event (what it is called, where, when) that two or more memories state."""
+    groups: dict[tuple[str, str, datetime], list] = defaultdict(list)
+    hosts: dict[tuple[str, str, datetime], str] = {}
     for m in memories:
-        speakers, said = unwrap(m.content)
+        said = re.sub(r"^I talked with [^:]+: ", "", unwrap(m.content)[1])
         noun = event_noun(said)
         found = find_event(said, _created(m), places) if noun else None
-        if found is None or found.start < now:
+        if noun is None or found is None or found.start < now:
             continue
-        host = speakers[-1].split()[0] + "'s " if speakers and re.match(r"^I\b", said) else "the "
-        groups[(f"{host}{noun} {_when(found.start, now)}", found.place)].append((m, speakers[:1]))
+        key = (noun, found.place, found.start)
+        heard = unwrap(m.content)[0]  # the host: who said it first, in the first person
+        if heard and re.match(r"^I\b", said):
+            hosts.setdefault(key, heard[-1].split()[0])
+        groups[key].append((m, told_by(m.content)[:1]))
     out = []
-    for (what, _), items in groups.items():
+    for key, items in groups.items():
         if len(items) < MIN_SUPPORT:
             continue
+        noun, _, start = key
+        what = f"{hosts[key]}'s {noun} {_when(start, now)}" if key in hosts else f"the {noun} {_when(start, now)}"
         tellers = {s[0] for _, s in items if s}
         ms = [m for m, _ in items]
-        what = what[0].upper() + what[1:]
         if len(tellers) >= 2:
-            out.append((f"{what} is what everyone is talking about.", ms))
+            out.append((f"{what[0].upper() + what[1:]} is what everyone is talking about.", ms))
         elif tellers:
-            about = "the" + what[3:] if what.startswith("The ") else what
-            out.append((f"{next(iter(tellers)).split()[0]} keeps telling me about {about}.", ms))
+            out.append((f"{next(iter(tellers)).split()[0]} keeps telling me about {what}.", ms))
         else:
-            out.append((f"{what} keeps coming back to me.", ms))
+            out.append((f"{what[0].upper() + what[1:]} keeps coming back to me.", ms))
     return out
 
 
