@@ -137,3 +137,24 @@ def test_only_yes_no_questions_are_answered_yes_or_no():
                 answer, _ = _ask(question, stream=stream)
                 if kind_of(question) != "yes/no":
                     assert not answer.startswith(("Yes", "No")), (question, answer)
+
+
+def test_a_person_only_in_the_chain_of_who_passed_news_on_is_someone_talked_with():
+    """Cat appears only as the one who passed the quiz on (memory 2): no memory tells of her."""
+    assert _ask("Who is Cat Cole?") == ("I've talked with Cat, but I don't know much more about Cat.", [2])
+    assert _ask("How do you feel about Cat Cole?") == ("I don't really know Cat Cole yet.", [])
+
+
+def test_a_heard_first_person_is_retold_in_the_third_throughout():
+    said = ('Dan Dale told me: "Bob Brown told me: "I am hosting a quiz, and I want to invite everyone I '
+            'meet.""')
+    assert _ask("Did you hear about a quiz?", stream=(("chat", said, 6),)) == (
+        "Yes. Dan Dale told me that Bob is hosting a quiz, and Bob wants to invite everyone Bob meets.", [0])
+
+
+def test_a_wish_without_a_memory_bearing_on_it_comes_from_the_file():
+    """Nothing retrieved: the first leisure block of the routine (17:00 read a book), the traits."""
+    assert _ask("If you could change one thing about this week, what would it be?", stream=()) == (
+        "I'd make more time to read a book.", [])
+    assert _ask("What have you learned about yourself recently?", stream=()) == (
+        "I keep finding that I am calm and friendly.", [])

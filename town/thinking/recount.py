@@ -17,7 +17,7 @@ from lemminflect import getInflection, getLemma
 
 from ..hearsay import unwrap
 
-__all__ = ["told_by", "third_person", "first_person", "recount", "base_form", "gerund", "sentence"]
+__all__ = ["is_about", "told_by", "third_person", "first_person", "recount", "base_form", "gerund", "sentence"]
 
 #: Words after "I" that keep their form in the third person (modal verbs, past tense).
 _KEEP = frozenset("will would can could should might must may shall did was had".split())
@@ -64,7 +64,8 @@ def third_person(statement: str, name: str) -> str:
     """``statement`` said by ``name`` in the first person, retold about them.
 
     "I am planning a party at my cafe" by Isabella Rodriguez -> "Isabella is planning a party at
-    Isabella's cafe". Only a leading "I" (and "I'm") and later "my"/"me" change; other text stays.
+    Isabella's cafe"; "... and I want to invite everyone I meet" -> "... and Isabella wants to
+    invite everyone Isabella meets". "I", "I'm", "my" and "me" change; other text stays.
     """
     first = name.split()[0] if name else "they"
     text = statement.strip()
@@ -73,6 +74,7 @@ def third_person(statement: str, name: str) -> str:
         verb = "'m" if m.group(1) is None else m.group(1)
         rest = m.group(2)
         text = f"{first} {_vbz(verb.lower())}{rest}" if verb != "'m" else f"{first} is{rest}"
+    text = re.sub(r"(?<=[\s,;])I (\w+)\b", lambda v: f"{first} {_vbz(v.group(1).lower())}", text)
     text = re.sub(r"\bmy\b", f"{first}'s", text)
     return re.sub(r"\bme\b", first, text)
 
@@ -111,6 +113,18 @@ def told_by(content: str) -> list[str]:
     or the partner of a talk summary ("I talked with Maria Lopez: ..." -> ["Maria Lopez"]); [] if neither."""
     talked = re.match(r"^I talked with ([^:]+):", content)
     return [talked.group(1)] if talked else unwrap(content)[0]
+
+
+def is_about(content: str, first: str) -> bool:
+    """Whether a memory tells something of the person called ``first``: it names them in what was
+    said or seen, or is a talk with them. Being only in the chain of who passed news on is not."""
+    talked = re.match(r"^I talked with ([^:]+):", content)
+    if talked:
+        return talked.group(1).split()[0] == first or first in content[talked.end():]
+    chain, said = unwrap(content)
+    if chain and chain[-1].split()[0] == first and re.match(r"^I\b", said):
+        return True  # what they said of themselves
+    return bool(re.search(rf"\b{re.escape(first)}\b", said))
 
 
 def recount(content: str, me: str = "") -> str:

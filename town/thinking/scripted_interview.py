@@ -17,8 +17,8 @@ from datetime import datetime, time
 from ..textevent import stated_day, stated_times
 from . import answers
 from .questions import AnswerInterview
-from .recount import first_person, gerund, recount, sentence
-from .scripted_reaction import REACTION, react
+from .recount import first_person, gerund, is_about, recount, sentence
+from .scripted_reaction import REACTION, react, traits_of
 from .words import content_words
 
 __all__ = ["KINDS", "kind_of", "answer_interview", "DONT_KNOW"]
@@ -151,8 +151,11 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
     name = _WHO.search(q.question).group("name").strip().rstrip(".")  # type: ignore[union-attr]
     full = next((p for p in q.people if p.lower() == name.lower() or p.split()[0].lower() == name.lower()), name)
     first = full.split()[0]
-    about = [m for m in q.memories if first in m.content]
+    about = [m for m in q.memories if is_about(m.content, first)]
     if not about:
+        met = [m for m in q.memories if first in m.content]
+        if met:  # only in a chain of who passed news on: that they talked
+            return _said(f"I've talked with {first}, but I don't know much more about {first}.", [met[0].id])
         return _said(f"I don't know anyone called {name}.", [])
     # what the persona knows of them: insights first, then what it heard or knows, sightings last
     about = sorted(about, key=lambda m: (m.kind != "reflection", bool(_SIGHTING.search(m.content)),
@@ -195,18 +198,18 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
     named = [p for p in q.people if p != q.persona_name and p.split()[0] in q.question]
     if named:
         first = named[0].split()[0]
-        about = [m for m in q.memories if first in m.content]
+        about = [m for m in q.memories if is_about(m.content, first)]
         if not about:
-            return _said(f"I don't really know {named[0]}.", [])
+            return _said(f"I don't really know {named[0]} yet.", [])
         best = sorted(about, key=lambda m: (m.kind != "reflection", -m.importance))[:2]
         stance = "I like" if len(about) >= 2 else "I don't know well yet, but I think well of"
         return _said(f"{stance} {first}. " + " ".join(recount(m.content, q.persona_name) for m in best), [m.id for m in best])
     chosen = (insights or relevant)[:2]
     if re.search(r"\bspend more time with\b|\bwho in town\b", q.question, re.I):
-        counts = {p: sum(p.split()[0] in m.content for m in q.memories) for p in q.people if p != q.persona_name}
+        counts = {p: sum(is_about(m.content, p.split()[0]) for m in q.memories) for p in q.people if p != q.persona_name}
         who = max(sorted(counts), key=lambda p: counts[p], default=None)
         if who and counts[who]:
-            about = [m for m in q.memories if who.split()[0] in m.content][:2]
+            about = [m for m in q.memories if is_about(m.content, who.split()[0])][:2]
             return _said(f"{who}: I'd like to see more of {who.split()[0]}. "
                          + " ".join(recount(m.content, q.persona_name) for m in about), [m.id for m in about])
     loves = [first_person(x, q.persona_name) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
@@ -215,9 +218,21 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
         return _said(" ".join([sentence(loves[0]), *(recount(m.content, q.persona_name) for m in chosen[:1])]),
                      [m.id for m in chosen[:1]])
     if not chosen:
-        return _said(DONT_KNOW, [])
+        return _said(_from_file(q), [])
     lead = "I'd change how I spend my time: " if re.search(r"could change", q.question, re.I) else "I've noticed this: "
     return _said(lead + " ".join(recount(m.content, q.persona_name) for m in chosen), [m.id for m in chosen])
+
+
+def _from_file(q: AnswerInterview) -> str:
+    """A feeling or a wish the persona's file supports when no retrieved memory bears on it."""
+    leisure = [r.description for r in q.routine if not r.task and "sleep" not in r.description.lower()]
+    traits = traits_of(q.persona_summary)
+    if re.search(r"could change|would you (most )?like", q.question, re.I) and leisure:
+        return f"I'd make more time to {leisure[0]}."
+    if traits:
+        listed = traits[0] if len(traits) == 1 else f"{', '.join(traits[:-1])} and {traits[-1]}"
+        return f"I keep finding that I am {listed}."
+    return DONT_KNOW
 
 
 def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from ..world.address import sector_name
 from .questions import AnswerInterview
-from .recount import recount
+from .recount import is_about, recount
 from .words import content_words
 
 __all__ = ["REACTION", "react", "traits_of", "HELPFUL"]
@@ -56,7 +56,7 @@ def _where(sector: str, home: str) -> str:
 
 
 def _about(q: AnswerInterview, first: str) -> list:
-    return sorted((m for m in q.memories if first in m.content),
+    return sorted((m for m in q.memories if is_about(m.content, first)),
                   key=lambda m: (m.kind != "reflection", m.kind != "observation", -m.importance))
 
 
