@@ -76,6 +76,9 @@ def test_plans_at_a_time_name_the_plan_item_then():
     quiz night" (memory 3). Without a plan memory for the day, the routine's 08:00-17:00 block."""
     assert _ask("What will you be doing on Tuesday, February 14 at 18:30?") == (
         "At 18:30 I'll be going to Corner Cafe for the quiz night.", [3])
+    # the plan memory's 08:00 item is the routine's "serve coffee", which the file puts at Corner Cafe
+    assert _ask("Where will you be on Tuesday, February 14 at 09:00?") == (
+        "At 09:00 I'll be serving coffee at Corner Cafe.", [3])
     assert _ask("What is on your schedule on Wednesday, February 15 at 12:00?") == (
         "At 12:00 I'll be serving coffee at Corner Cafe.", [])
 
@@ -141,7 +144,7 @@ def test_only_yes_no_questions_are_answered_yes_or_no():
 
 def test_a_person_only_in_the_chain_of_who_passed_news_on_is_someone_talked_with():
     """Cat appears only as the one who passed the quiz on (memory 2): no memory tells of her."""
-    assert _ask("Who is Cat Cole?") == ("I've talked with Cat, but I don't know much more about Cat.", [2])
+    assert _ask("Who is Cat Cole?") == (f"Cat is someone I've talked with. {QUIZ}", [2])
     assert _ask("How do you feel about Cat Cole?") == ("I don't really know Cat Cole yet.", [])
 
 
@@ -158,3 +161,11 @@ def test_a_wish_without_a_memory_bearing_on_it_comes_from_the_file():
         "I'd make more time to read a book.", [])
     assert _ask("What have you learned about yourself recently?", stream=()) == (
         "I keep finding that I am calm and friendly.", [])
+
+
+def test_a_plan_items_second_verb_and_the_files_his_or_her_are_said_by_the_persona():
+    from town.thinking.recount import gerund, mine
+
+    assert gerund("brew coffee and serve the morning customers") == "brewing coffee and serving the morning customers"
+    assert gerund("buy canvas and paint at the store") == "buying canvas and paint at the store"
+    assert mine(gerund("write his paper in the library")) == "writing my paper in the library"

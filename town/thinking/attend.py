@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ..hearsay import unwrap
 from ..textevent import StatedEvent
 from ..world.address import sector_name
-from .recount import gerund, told_by
+from .recount import gerund, mine, told_by
 from .views import PlanItemView
 
 __all__ = ["Decision", "COMMITMENT", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
@@ -106,13 +106,9 @@ def clash_with(routine, start: str, end: str, place: str) -> PlanItemView | None
     return None
 
 
-def _mine(text: str) -> str:
-    return re.sub(r"\b(his|her|their)\b", "my", text)
-
-
 def decline_reason(clash: PlanItemView) -> str:
     """The clash said in the first person: "I have to write my paper in the library at Oak Hill College until 18:00"."""
-    return f"I have to {_mine(clash.description)} at {sector_name(clash.place)} until {clash.end}"
+    return f"I have to {mine(clash.description)} at {sector_name(clash.place)} until {clash.end}"
 
 
 def _traits(summary: str) -> set[str]:
@@ -165,8 +161,8 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         shy = sorted(traits & RESERVED)
         reason = "I am free then" if go else f"I am {shy[0] if shy else 'not in the mood'} and would rather not"
     elif not go:
-        reason = f"it clashes with {_mine(gerund(clash.description))} at {sector_name(clash.place)} until {clash.end}"
+        reason = f"it clashes with {mine(gerund(clash.description))} at {sector_name(clash.place)} until {clash.end}"
     else:
         why = f"{tie}" if tie else "I want to be there"
-        reason = f"it clashes with {_mine(gerund(clash.description))} at {sector_name(clash.place)}, but {why}"
+        reason = f"it clashes with {mine(gerund(clash.description))} at {sector_name(clash.place)}, but {why}"
     return Decision(go, reason, clash)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from lemminflect import getInflection, getLemma
+from lemminflect import getAllLemmas, getInflection, getLemma
 
 from ..hearsay import unwrap
 
-__all__ = ["is_about", "told_by", "third_person", "first_person", "recount", "base_form", "gerund", "sentence"]
+__all__ = ["mine", "is_about", "told_by", "third_person", "first_person", "recount", "base_form", "gerund", "sentence"]
 
 #: Words after "I" that keep their form in the third person (modal verbs, past tense).
 _KEEP = frozenset("will would can could should might must may shall did was had".split())
@@ -51,13 +51,32 @@ def _unthird(word: str) -> str:
     return lemma if lemma != word and _vbz(lemma) == word else word
 
 
+#: "and <verb> <determiner or preposition>": a second verb of a plan item ("... and serve the customers").
+_AND_VERB = re.compile(r"\band ([a-z]+) (the|a|an|with|to|his|her|their|my|some|up|out|over|around)\b")
+
+
 def gerund(phrase: str) -> str:
-    """A plan item's words after "I'll be": "brew coffee" -> "brewing coffee"; "sleeping" stays."""
+    """A plan item's words after "I'll be": "brew coffee and serve the customers" -> "brewing
+    coffee and serving the customers"; "sleeping" stays."""
     verb, _, rest = phrase.partition(" ")
     if verb.endswith("ing") or not verb.isalpha():
         return phrase
     forms = getInflection(base_form(verb), tag="VBG")
+    rest = _AND_VERB.sub(lambda m: f"and {_ing(m.group(1))} {m.group(2)}", rest)
     return f"{forms[0] if forms else verb} {rest}".strip()
+
+
+def _ing(word: str) -> str:
+    """``word`` as a gerund when the dictionary knows it as a verb; itself otherwise."""
+    if not getAllLemmas(word, upos="VERB"):
+        return word
+    forms = getInflection(word, tag="VBG")
+    return forms[0] if forms else word
+
+
+def mine(text: str) -> str:
+    """A persona file's words about the persona, said by it: "his"/"her"/"their" -> "my"."""
+    return re.sub(r"\b(his|her|their)\b", "my", text)
 
 
 def third_person(statement: str, name: str) -> str:

@@ -17,7 +17,7 @@ from datetime import datetime, time
 from ..textevent import stated_day, stated_times
 from . import answers
 from .questions import AnswerInterview
-from .recount import first_person, gerund, is_about, recount, sentence
+from .recount import first_person, gerund, is_about, mine, recount, sentence
 from .scripted_reaction import REACTION, react, traits_of
 from .words import content_words
 
@@ -45,6 +45,7 @@ _WHO = re.compile(r"^\s*(who is|who's|what do you (know|remember|think) (about|o
 _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall)\b", re.I)
 _PARTS_OF_DAY = {"morning": time(9), "afternoon": time(15), "evening": time(18), "tonight": time(20),
                  "night": time(21), "noon": time(12), "lunchtime": time(12)}
+_BARE_TALK = re.compile(r"I talked with [^:]+\.?")  # a talk remembered without what about
 _SIGHTING = re.compile(r"\bis (at|in) the\b")
 _PLACE = re.compile(r"\b(?:at|in|to) (?:the )?((?:[A-Z][\w']*\s?)+)")
 
@@ -121,15 +122,20 @@ _PLAN_MEMORY = re.compile(r"^.+?'s plan for (?P<day>\w+ \w+ \d{1,2}): (?P<items>
 _ITEM = re.compile(r"(?P<h>\d{2}):(?P<m>\d{2}) (?P<what>[^;]+)")
 
 
+def _sector(place: str) -> str:
+    return place.split(":")[1] if ":" in place else ""
+
+
 def _plan_items(q: AnswerInterview, when: datetime) -> tuple[list[tuple[int, str, str]], list[int]]:
     """(start minute, what, where) of the day's plan: a retrieved plan memory for that day, else the routine."""
     for m in q.memories:
         found = _PLAN_MEMORY.match(m.content)
         if found and found.group("day") == f"{when:%A %B} {when.day}":
-            items = [(int(i["h"]) * 60 + int(i["m"]), i["what"].strip(), "") for i in _ITEM.finditer(found["items"])]
+            where = {r.description: _sector(r.place) for r in q.routine}  # the file says where each is
+            items = [(int(i["h"]) * 60 + int(i["m"]), i["what"].strip(), where.get(i["what"].strip(), ""))
+                     for i in _ITEM.finditer(found["items"])]
             return items, [m.id]
-    items = [(int(r.start[:2]) * 60 + int(r.start[3:]), r.description, r.place.split(":")[1] if ":" in r.place else "")
-             for r in q.routine]
+    items = [(int(r.start[:2]) * 60 + int(r.start[3:]), r.description, _sector(r.place)) for r in q.routine]
     return items, []
 
 
@@ -144,7 +150,7 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
         return _said(f"I have nothing planned for {when:%H:%M} that I remember.", cited)
     _, what, where = before[-1]
     there = f" at {where}" if where and where.lower() not in what.lower() and "'s " not in where else ""
-    return _said(f"At {when:%H:%M} I'll be {gerund(what)}{there}.", cited)
+    return _said(f"At {when:%H:%M} I'll be {mine(gerund(what))}{there}.", cited)
 
 
 def _who(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -154,12 +160,13 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
     about = [m for m in q.memories if is_about(m.content, first)]
     if not about:
         met = [m for m in q.memories if first in m.content]
-        if met:  # only in a chain of who passed news on: that they talked
-            return _said(f"I've talked with {first}, but I don't know much more about {first}.", [met[0].id])
+        if met:  # only in a chain of who passed news on: that they talked, and what they passed on
+            return _said(f"{first} is someone I've talked with. {recount(met[0].content, q.persona_name)}",
+                         [met[0].id])
         return _said(f"I don't know anyone called {name}.", [])
     # what the persona knows of them: insights first, then what it heard or knows, sightings last
     about = sorted(about, key=lambda m: (m.kind != "reflection", bool(_SIGHTING.search(m.content)),
-                                         m.kind == "plan", -m.importance))[:3]
+                                         m.kind == "plan", bool(_BARE_TALK.fullmatch(m.content)), -m.importance))[:3]
     return _said(" ".join(recount(m.content, q.persona_name) for m in about), [m.id for m in about])
 
 
