@@ -89,7 +89,7 @@ def test_a_reaction_proposes_an_act_with_an_object_the_persona_knows():
         "I'd turn off the stove at home straight away, take the pan off the heat and open a window; "
         "then I'd start breakfast again.", [])
     assert _ask("Bob Brown looks upset today. What would you do?") == (
-        "I'd go over to Bob, ask what's wrong and listen. I know Bob: I see Bob Brown at Corner Cafe most "
+        "I'd go over to Bob, ask what's wrong and listen. I see Bob Brown at Corner Cafe most "
         "evenings.", [4])
     # friendly is a helpful trait; her last obligation away from home ends at 17:00 at Corner Cafe;
     # memory 3 holds "plan" (the first memory holding one of the event words)
@@ -169,3 +169,12 @@ def test_a_plan_items_second_verb_and_the_files_his_or_her_are_said_by_the_perso
     assert gerund("brew coffee and serve the morning customers") == "brewing coffee and serving the morning customers"
     assert gerund("buy canvas and paint at the store") == "buying canvas and paint at the store"
     assert mine(gerund("write his paper in the library")) == "writing my paper in the library"
+
+
+def test_a_talk_summary_in_the_partners_words_is_quoted_once():
+    from town.thinking.recount import first_person, recount
+
+    assert recount("I talked with Mei Lin: I am planning a party at Hobbs Cafe.") == (
+        'I talked with Mei Lin, who told me: "I am planning a party at Hobbs Cafe."')
+    assert first_person("Tom wakes at 6am, works at the market and goes to bed at 10pm", "Tom Moreno") == (
+        "I wake at 6am, work at the market and go to bed at 10pm")

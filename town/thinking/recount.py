@@ -47,6 +47,8 @@ def base_form(verb: str) -> str:
 
 def _unthird(word: str) -> str:
     """``word`` in the first person when it is a verb's third-person singular ("loves" -> "love")."""
+    if not getAllLemmas(word, upos="VERB"):
+        return word
     lemma = base_form(word)
     return lemma if lemma != word and _vbz(lemma) == word else word
 
@@ -112,7 +114,7 @@ def first_person(text: str, name: str) -> str:
     verb, rest = m.group(1), m.group(2)
     lemma = base_form(verb)
     said = {"be": "am", "have": "have"}.get(lemma, lemma if verb.lower() != lemma else verb)
-    rest = re.sub(r"\b(and|or|but) (\w+s)\b", lambda w: f"{w.group(1)} {_unthird(w.group(2))}", rest)
+    rest = re.sub(r"(\band|\bor|\bbut|,) (\w+s)\b", lambda w: f"{w.group(1)} {_unthird(w.group(2))}", rest)
     rest = re.sub(r"\b(her|his|their)\b", "my", rest)
     rest = re.sub(rf"\b(?:{re.escape(name)}|{re.escape(first)})'s\b", "my", rest)
     return f"I {said}{rest}"
@@ -155,6 +157,9 @@ def recount(content: str, me: str = "") -> str:
     told me that Isabella is planning a party."; heard from the one who said it, it stays quoted:
     'Isabella Rodriguez told me: "I am planning a party."'.
     """
+    talked = re.match(r"^I talked with ([^:]+): (I\b.*)$", content, re.S)
+    if talked:  # a talk summary in the partner's words: theirs, quoted once
+        return f'I talked with {talked.group(1)}, who told me: "{sentence(talked.group(2))}"'
     speakers, said = unwrap(content)
     if not speakers:
         if me and content.startswith(f"{me}'s plan for "):

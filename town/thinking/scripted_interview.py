@@ -149,7 +149,8 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     if not before:
         return _said(f"I have nothing planned for {when:%H:%M} that I remember.", cited)
     _, what, where = before[-1]
-    there = f" at {where}" if where and where.lower() not in what.lower() and "'s " not in where else ""
+    placed = where.lower() in what.lower() or re.search(r"\b(at|in) (the )?[A-Z]", what)
+    there = f" at {where}" if where and not placed and "'s " not in where else ""
     return _said(f"At {when:%H:%M} I'll be {mine(gerund(what))}{there}.", cited)
 
 

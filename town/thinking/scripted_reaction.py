@@ -77,7 +77,7 @@ def _fire(q: AnswerInterview) -> tuple[str, list[int]]:
 def _upset(q: AnswerInterview, who: str) -> tuple[str, list[int]]:
     first = who.split()[0]
     about = _about(q, first)[:1]
-    known = f" I know {first}: {recount(about[0].content, q.persona_name)}" if about else ""
+    known = f" {recount(about[0].content, q.persona_name)}" if about else ""
     return f"I'd go over to {first}, ask what's wrong and listen.{known}", [m.id for m in about]
 
 
