@@ -178,3 +178,14 @@ def test_a_talk_summary_in_the_partners_words_is_quoted_once():
         'I talked with Mei Lin, who told me: "I am planning a party at Hobbs Cafe."')
     assert first_person("Tom wakes at 6am, works at the market and goes to bed at 10pm", "Tom Moreno") == (
         "I wake at 6am, work at the market and go to bed at 10pm")
+
+
+def test_facts_come_before_an_insight_and_an_insight_is_said_once():
+    """"quiz": the insight (0) and the heard quiz (1) share one word each; the heard fact answers,
+    the insight follows. Two copies of an insight (written on two days) are said once."""
+    insight = ("reflection", "Bob and I keep ending up talking about the quiz.", 6)
+    stream = (insight, ("chat", 'Bob Brown told me: "I am hosting a quiz at Corner Cafe."', 6), insight)
+    assert _ask("Did you hear about a quiz?", stream=stream) == (
+        'Yes. Bob Brown told me: "I am hosting a quiz at Corner Cafe."', [1])
+    assert _ask("What have you learned about yourself recently?", stream=stream) == (
+        "I've noticed this: Bob and I keep ending up talking about the quiz.", [0])

@@ -78,11 +78,25 @@ def _said(text: str, evidence: list[int]) -> answers.InterviewAnswer:
     return answers.InterviewAnswer(answer=text.strip()[:1000], evidence=list(dict.fromkeys(evidence)))
 
 
+def _unique(memories) -> list:
+    """``memories`` without a repeated text (the same insight written on two days), first kept."""
+    out, seen = [], set()
+    for m in memories:
+        if m.content not in seen:
+            seen.add(m.content)
+            out.append(m)
+    return out
+
+
 def _relevant(q: AnswerInterview, words: frozenset[str] | None = None) -> list:
-    """Retrieved memories sharing a topic word with the question, most shared first (ties: retrieval order)."""
+    """Retrieved memories sharing a topic word with the question, most shared first.
+
+    Ties: what was seen or heard before insights (an insight says less of the facts), then
+    retrieval order. Repeated texts are left out.
+    """
     words = content_words(q.question) if words is None else words
-    scored = [(len(words & content_words(m.content)), -i, m) for i, m in enumerate(q.memories)]
-    return [m for n, _, m in sorted(scored, key=lambda s: s[:2], reverse=True) if n > 0]
+    scored = [(len(words & content_words(m.content)), m.kind != "reflection", -i, m) for i, m in enumerate(q.memories)]
+    return _unique(m for n, _, _, m in sorted(scored, key=lambda s: s[:3], reverse=True) if n > 0)
 
 
 def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str]:
@@ -166,7 +180,9 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
                          [met[0].id])
         return _said(f"I don't know anyone called {name}.", [])
     # what the persona knows of them: insights first, then what it heard or knows, sightings last
-    about = sorted(about, key=lambda m: (m.kind != "reflection", bool(_SIGHTING.search(m.content)),
+    if any(not _BARE_TALK.fullmatch(m.content) for m in about):
+        about = [m for m in about if not _BARE_TALK.fullmatch(m.content)]
+    about = sorted(_unique(about), key=lambda m: (m.kind != "reflection", bool(_SIGHTING.search(m.content)),
                                          m.kind == "plan", bool(_BARE_TALK.fullmatch(m.content)), -m.importance))[:3]
     return _said(" ".join(recount(m.content, q.persona_name) for m in about), [m.id for m in about])
 
@@ -202,7 +218,7 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
 def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
     """A feeling or a preference: insights first (reflection), then the memories and the file."""
     relevant = _relevant(q)
-    insights = [m for m in q.memories if m.kind == "reflection"]
+    insights = _unique(m for m in q.memories if m.kind == "reflection")
     named = [p for p in q.people if p != q.persona_name and p.split()[0] in q.question]
     if named:
         first = named[0].split()[0]
@@ -212,7 +228,7 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
         best = sorted(about, key=lambda m: (m.kind != "reflection", -m.importance))[:2]
         stance = "I like" if len(about) >= 2 else "I don't know well yet, but I think well of"
         return _said(f"{stance} {first}. " + " ".join(recount(m.content, q.persona_name) for m in best), [m.id for m in best])
-    chosen = (insights or relevant)[:2]
+    chosen = (insights or [m for m in relevant if m.kind != "plan"])[:2]
     if re.search(r"\bspend more time with\b|\bwho in town\b", q.question, re.I):
         counts = {p: sum(is_about(m.content, p.split()[0]) for m in q.memories) for p in q.people if p != q.persona_name}
         who = max(sorted(counts), key=lambda p: counts[p], default=None)
