@@ -233,7 +233,7 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
         counts = {p: sum(is_about(m.content, p.split()[0]) for m in q.memories) for p in q.people if p != q.persona_name}
         who = max(sorted(counts), key=lambda p: counts[p], default=None)
         if who and counts[who]:
-            about = [m for m in q.memories if is_about(m.content, who.split()[0])][:2]
+            about = _unique(m for m in q.memories if is_about(m.content, who.split()[0]))[:2]
             return _said(f"{who}: I'd like to see more of {who.split()[0]}. "
                          + " ".join(recount(m.content, q.persona_name) for m in about), [m.id for m in about])
     loves = [first_person(x, q.persona_name) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
@@ -243,7 +243,8 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
                      [m.id for m in chosen[:1]])
     if not chosen:
         return _said(_from_file(q), [])
-    lead = "I'd change how I spend my time: " if re.search(r"could change", q.question, re.I) else "I've noticed this: "
+    lead = ("I'd change how I spend my time. What stands out to me: " if re.search(r"could change", q.question, re.I)
+            else "I've noticed this: ")
     return _said(lead + " ".join(recount(m.content, q.persona_name) for m in chosen), [m.id for m in chosen])
 
 
@@ -252,7 +253,7 @@ def _from_file(q: AnswerInterview) -> str:
     leisure = [r.description for r in q.routine if not r.task and "sleep" not in r.description.lower()]
     traits = traits_of(q.persona_summary)
     if re.search(r"could change|would you (most )?like", q.question, re.I) and leisure:
-        return f"I'd make more time to {leisure[0]}."
+        return f"I'd make more time to {mine(leisure[0])}."
     if traits:
         listed = traits[0] if len(traits) == 1 else f"{', '.join(traits[:-1])} and {traits[-1]}"
         return f"I keep finding that I am {listed}."
