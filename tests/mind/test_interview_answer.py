@@ -122,6 +122,9 @@ def test_i_dont_know_only_when_nothing_retrieved_bears_on_it():
     assert _ask("Did you hear about a dog show?") == ("No, I don't know anything about that.", [])
     assert _ask("What is the dog show about?") == ("I don't know anything about that.", [])
     assert _ask("Did you hear about a quiz night?", stream=()) == ("No, I don't know anything about that.", [])
+    # a name no retrieved memory holds: nothing bears on it, though "week" or "park" might match
+    assert _ask("What did Dan Dale tell you last week?") == ("I don't know anything about Dan Dale.", [])
+    assert _ask("Did you see Dan Dale at the park?") == ("No, I don't know anything about Dan Dale.", [])
 
 
 def test_questions_about_herself_are_answered_from_her_own_description():

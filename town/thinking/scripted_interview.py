@@ -45,6 +45,7 @@ _WHO = re.compile(r"^\s*(who is|who's|what do you (know|remember|think) (about|o
 _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall)\b", re.I)
 _PARTS_OF_DAY = {"morning": time(9), "afternoon": time(15), "evening": time(18), "tonight": time(20),
                  "night": time(21), "noon": time(12), "lunchtime": time(12)}
+_NAMED = re.compile(r"(?<!^)(?<![.!?] )\b([A-Z][a-z]+(?: [A-Z][a-z]+)+)\b")  # a name inside a question
 _BARE_TALK = re.compile(r"I talked with [^:]+\.?")  # a talk remembered without what about
 _SIGHTING = re.compile(r"\bis (at|in) the\b")
 _PLACE = re.compile(r"\b(?:at|in|to) (?:the )?((?:[A-Z][\w']*\s?)+)")
@@ -195,6 +196,11 @@ def _place_in(text: str) -> str | None:
 def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     """Who, when, where, why, what and yes/no: the memories bearing on the question, recounted."""
     relevant = _relevant(q)
+    unknown = [n for n in _NAMED.findall(q.question)
+               if n not in q.people and not any(n.split()[0] in m.content for m in q.memories)]
+    if unknown:  # the question is about someone or somewhere no retrieved memory names
+        return _said(f"No, I don't know anything about {unknown[0]}." if kind == "yes/no"
+                     else f"I don't know anything about {unknown[0]}.", [])
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
