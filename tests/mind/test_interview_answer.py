@@ -192,3 +192,12 @@ def test_facts_come_before_an_insight_and_an_insight_is_said_once():
         'Yes. Bob Brown told me: "I am hosting a quiz at Corner Cafe."', [1])
     assert _ask("What have you learned about yourself recently?", stream=stream) == (
         "I've noticed this: Bob and I keep ending up talking about the quiz.", [0])
+
+
+def test_the_same_news_from_two_people_is_said_once_and_a_value_comes_from_the_file():
+    heard = ("chat", 'Cat Cole told me: "Bob Brown told me: "I am hosting a quiz at Corner Cafe.""', 6)
+    again = ("chat", 'Dan Dale told me: "Bob Brown told me: "I am hosting a quiz at Corner Cafe.""', 6)
+    assert _ask("Who is Bob Brown?", stream=(heard, again)) == (
+        "Cat Cole told me that Bob is hosting a quiz at Corner Cafe.", [0])
+    # the file's sentence of what she loves, in the first person
+    assert _ask("What matters to you?", stream=()) == ("I sing in a choir and love my garden.", [])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, time
 
+from ..hearsay import unwrap
 from ..textevent import stated_day, stated_times
 from . import answers
 from .questions import AnswerInterview
@@ -80,11 +81,13 @@ def _said(text: str, evidence: list[int]) -> answers.InterviewAnswer:
 
 
 def _unique(memories) -> list:
-    """``memories`` without a repeated text (the same insight written on two days), first kept."""
+    """``memories`` without a repeated statement (an insight written on two days, news heard from
+    two people), first kept."""
     out, seen = [], set()
     for m in memories:
-        if m.content not in seen:
-            seen.add(m.content)
+        said = re.sub(r"^I talked with [^:]+: ", "", unwrap(m.content)[1]).rstrip(".…")[:80]
+        if said not in seen:
+            seen.add(said)
             out.append(m)
     return out
 
@@ -262,6 +265,8 @@ def _from_file(q: AnswerInterview) -> str:
         return f"I'd make more time to {mine(leisure[0])}."
     if traits:
         listed = traits[0] if len(traits) == 1 else f"{', '.join(traits[:-1])} and {traits[-1]}"
+        if re.search(r"\bvalue\b|\bmatters?\b", q.question, re.I):
+            return f"I value being {listed}, and the people I see every day."
         return f"I keep finding that I am {listed}."
     return DONT_KNOW
 

@@ -95,7 +95,9 @@ def _meet(q: AnswerInterview, who: str) -> tuple[str, list[int]]:
 
 def _closed(q: AnswerInterview) -> tuple[str, list[int]]:
     home, now = _home(q), q.now[11:16] if q.now else ""
-    usual = next((sector_name(r.place) for r in q.routine if r.start <= now < r.end), "")
+    ahead = [sector_name(r.place) for r in q.routine if r.end > now and sector_name(r.place) != home]
+    usual = next((sector_name(r.place) for r in q.routine if r.start <= now < r.end and sector_name(r.place) != home),
+                 ahead[0] if ahead else "")
     others = [sector_name(r.place) for r in q.routine if sector_name(r.place) not in (home, usual)]
     if others:
         return f"I'd go to {others[0]} instead and come back to {usual or 'the usual place'} later.", []
