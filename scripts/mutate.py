@@ -121,6 +121,16 @@ MUTATIONS = (
     Mutation("routine sightings are passed on as news", "town/thinking/scripted_talk.py",
              "and not sighting(m.content)", "",
              ("tests/sim/test_talk_checks.py::test_the_party_run_reads_like_people",)),
+    Mutation("ignores its own plan", "town/thinking/attend.py",
+             'clash = clash_with(routine, f"{event.start:%H:%M}", end, event.place)', "clash = None",
+             ("tests/mind/test_attend.py",)),
+    Mutation("insight drawn from one memory", "town/thinking/scripted_insight.py",
+             "MIN_SUPPORT = 2", "MIN_SUPPORT = 1",
+             ("tests/mind/test_insights.py",)),
+    Mutation("insight listing words", "town/thinking/scripted_insight.py",
+             'f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}."',
+             '", ".join([who, where, _part_of_day([_created(m) for m in ms])])',
+             ("tests/mind/test_insights.py",)),
 )
 
 

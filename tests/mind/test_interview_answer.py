@@ -1,58 +1,203 @@
-"""Interview answers come from the memories retrieved for the question, by relevance."""
+"""Interview answers answer the question asked, by its kind, from the retrieved memories and the
+persona's file, citing the memories used (Park et al. 2023 §6.1). Each expected answer below is
+worked out by hand from the stream and the rules of town.thinking.scripted_interview."""
 
 from __future__ import annotations
 
-from town.thinking.questions import AnswerInterview, MemoryView
+import pytest
+
+from town.analysis.battery import BATTERY
+from town.thinking.questions import AnswerInterview, MemoryView, PlanItemView
 from town.thinking.scripted import ScriptedBackend
+from town.thinking.scripted_interview import kind_of
+
+# Ann's description as the interview carries it (town.analysis.interview.identity).
+ANN = ("Ann Able, 40. Traits: calm, friendly. Ann Able runs the Corner Cafe on Elm Street. She sings in a "
+       "choir and loves her garden. Ann lives in Ann's home.")
+ROUTINE = (
+    PlanItemView(start="00:00", end="07:00", description="sleeping", place="w:Ann's home:ann room:bed"),
+    PlanItemView(start="07:00", end="08:00", description="eat breakfast", place="w:Ann's home:kitchen:stove",
+                 task="have breakfast"),
+    PlanItemView(start="08:00", end="17:00", description="serve coffee", place="w:Corner Cafe:cafe:counter",
+                 task="serve customers"),
+    PlanItemView(start="17:00", end="22:00", description="read a book", place="w:Ann's home:ann room:armchair"),
+    PlanItemView(start="22:00", end="24:00", description="sleeping", place="w:Ann's home:ann room:bed"),
+)
+STREAM = (  # (kind, text, importance), ids 0-5 in retrieval order
+    ("observation", "Bob Brown is at the piano of the cafe in Corner Cafe: play the piano.", 3),
+    ("observation", "Bob Brown is my neighbour, a retired piano teacher.", 3),
+    ("chat", 'Cat Cole told me: "Bob Brown told me: "I am hosting a quiz night at Corner Cafe tomorrow from '
+             '6pm to 8pm.""', 6),
+    ("plan", "Ann Able's plan for Tuesday February 14: 07:00 eat breakfast; 08:00 serve coffee; 18:00 go to "
+             "Corner Cafe for the quiz night", 5),
+    ("reflection", "I see Bob Brown at Corner Cafe most evenings.", 6),
+    ("observation", "The park has new benches.", 2),
+)
+PEOPLE = ("Ann Able", "Bob Brown", "Cat Cole")
+QUIZ = "Cat Cole told me that Bob is hosting a quiz night at Corner Cafe tomorrow from 6pm to 8pm."
 
 
-def _answer(*contents: str) -> str:
-    memories = tuple(MemoryView(id=i, content=c, kind="observation", importance=3,
-                                created="2023-02-13 09:00:00") for i, c in enumerate(contents))
-    q = AnswerInterview(persona="ann", persona_name="Ann Able", question="Did you hear about a party?",
-                        memories=memories)
-    return ScriptedBackend().ask(q).answer
+def _ask(question: str, stream=STREAM, now: str = "2023-02-14 10:00:00"):
+    memories = tuple(MemoryView(id=i, content=c, kind=k, importance=n, created="2023-02-13 09:00:00")
+                     for i, (k, c, n) in enumerate(stream))
+    q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=ANN, question=question,
+                        memories=memories, now=now, routine=ROUTINE, people=PEOPLE)
+    answer = ScriptedBackend().ask(q)
+    return answer.answer, answer.evidence
 
 
-def test_the_memory_sharing_the_question_words_answers_it():
-    """Only the second memory holds "party" (the question's one content word): it is the answer,
-    even though it was retrieved second."""
-    assert _answer("The park has new benches.",
-                   'Bob Brown told me: "I am hosting a party at Corner Cafe tomorrow at 6pm."') == (
-        'Yes. Bob Brown told me: "I am hosting a party at Corner Cafe tomorrow at 6pm."')
+@pytest.mark.parametrize("question, kind", [
+    ("What is your name?", "self"), ("Where do you work or study during the day?", "self"),
+    ("What will you be doing on Tuesday, February 14 at 15:00?", "plan"),
+    ("Where will you be tomorrow evening?", "plan"),
+    ("Your breakfast is burning on the stove! What do you do?", "reaction"),
+    ("A neighbour asks you to help organise an event. How do you respond?", "reaction"),
+    ("How do you feel about Bob Brown?", "preference"), ("What do you value most in your life?", "preference"),
+    ("Who is Bob Brown?", "who"), ("What do you remember about Bob Brown?", "who"),
+    ("When is the quiz night?", "when"), ("Where is the quiz night?", "where"),
+    ("Why is Bob hosting a quiz night?", "why"), ("Did you hear about a quiz night?", "yes/no"),
+    ("What is happening at the park?", "what"), ("What do you know about the park?", "what"),
+])
+def test_the_kind_of_question_is_told(question, kind):
+    assert kind_of(question) == kind
 
 
-def test_nothing_retrieved_about_it_means_no():
-    assert _answer("The park has new benches.") == "No, I don't know anything about that."
-    assert _answer() == "No, I don't know anything about that."
+def test_who_says_what_the_persona_knows_of_them():
+    """Memories naming Bob: 0, 1, 2, 4. Insight first (4), then the not-sightings by importance (2,
+    then 1); the sighting (0) is fourth and left out. Heard through Cat from Bob: one level."""
+    assert _ask("Who is Bob Brown?") == (
+        f"I see Bob Brown at Corner Cafe most evenings. {QUIZ} Bob Brown is my neighbour, a retired piano "
+        "teacher.", [4, 2, 1])
+    assert _ask("Who is Dan Dale?") == ("I don't know anyone called Dan Dale.", [])
 
 
-# Ann's description as the interview carries it (town.analysis.interview.identity), worked by hand:
-# sentences "Ann Able, 40." / "Traits: calm." / "Ann Able runs the Corner Cafe on Elm Street."
-# (work marks: runs) / "She sings in a choir." / "Ann lives in Ann Able's house." (home marks: lives).
-ANN = "Ann Able, 40. Traits: calm. Ann Able runs the Corner Cafe on Elm Street. She sings in a choir. " \
-      "Ann lives in Ann Able's house."
+def test_plans_at_a_time_name_the_plan_item_then():
+    """14 Feb 18:30: the retrieved plan's last item at or before it is 18:00 "go to Corner Cafe for the
+    quiz night" (memory 3). Without a plan memory for the day, the routine's 08:00-17:00 block."""
+    assert _ask("What will you be doing on Tuesday, February 14 at 18:30?") == (
+        "At 18:30 I'll be going to Corner Cafe for the quiz night.", [3])
+    # the plan memory's 08:00 item is the routine's "serve coffee", which the file puts at Corner Cafe
+    assert _ask("Where will you be on Tuesday, February 14 at 09:00?") == (
+        "At 09:00 I'll be serving coffee at Corner Cafe.", [3])
+    assert _ask("What is on your schedule on Wednesday, February 15 at 12:00?") == (
+        "At 12:00 I'll be serving coffee at Corner Cafe.", [])
 
 
-def _about_herself(question: str, summary: str = ANN) -> str:
-    q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=summary, question=question,
-                        memories=(MemoryView(id=0, content="The park has new benches.", kind="observation",
-                                             importance=3),))
-    return ScriptedBackend().ask(q).answer
+def test_a_reaction_proposes_an_act_with_an_object_the_persona_knows():
+    """The stove is in Ann's routine, in her home (where she sleeps)."""
+    assert _ask("Your breakfast is burning on the stove! What do you do?") == (
+        "I'd turn off the stove at home straight away, take the pan off the heat and open a window; "
+        "then I'd start breakfast again.", [])
+    assert _ask("Bob Brown looks upset today. What would you do?") == (
+        "I'd go over to Bob, ask what's wrong and listen. I see Bob Brown at Corner Cafe most "
+        "evenings.", [4])
+    # friendly is a helpful trait; her last obligation away from home ends at 17:00 at Corner Cafe;
+    # memory 3 holds "plan" (the first memory holding one of the event words)
+    assert _ask("A neighbour asks you to help organise an event. How do you respond?")[0].startswith(
+        "I'd gladly help and ask what needs doing. I'm free after 17:00, once I'm done at Corner Cafe.")
+
+
+def test_a_feeling_comes_from_insights_first():
+    """About Bob: four memories (0, 1, 2, 4), so "I like"; the insight (4) then the most important
+    other (2, importance 6)."""
+    assert _ask("How do you feel about Bob Brown?") == (f"I like Bob. I see Bob Brown at Corner Cafe most "
+                                                        f"evenings. {QUIZ}", [4, 2])
+    assert _ask("What do you value most in your life?")[0].startswith(
+        "I sing in a choir and love my garden.")
+
+
+def test_when_where_why_what_and_yes_no():
+    """"quiz night": memories 2 and 3 share both words; 2 is retrieved first and states 6pm-8pm."""
+    assert _ask("When is the quiz night?") == (f"It is from 18:00 to 20:00, as far as I know. {QUIZ}", [2])
+    assert _ask("Where is the quiz night?") == (f"At Corner Cafe. {QUIZ}", [2])
+    # why: memory 2 shares bob/hosting/quiz/night; next 3 (quiz/night, a plan: not recounted), then
+    # 0, 1 and 4 (bob), in retrieval order: 0
+    assert _ask("Why is Bob hosting a quiz night?") == (
+        f"{QUIZ} Bob Brown is at the piano of the cafe in Corner Cafe: play the piano.", [2, 0])
+    assert _ask("Did you hear about a quiz night?") == (f"Yes. {QUIZ}", [2])
+    assert _ask("What is happening at the park?") == ("The park has new benches.", [5])
+
+
+def test_i_dont_know_only_when_nothing_retrieved_bears_on_it():
+    assert _ask("Did you hear about a dog show?") == ("No, I don't know anything about that.", [])
+    assert _ask("What is the dog show about?") == ("I don't know anything about that.", [])
+    assert _ask("Did you hear about a quiz night?", stream=()) == ("No, I don't know anything about that.", [])
+    # a name no retrieved memory holds: nothing bears on it, though "week" or "park" might match
+    assert _ask("What did Dan Dale tell you last week?") == ("I don't know anything about Dan Dale.", [])
+    assert _ask("Did you see Dan Dale at the park?") == ("No, I don't know anything about Dan Dale.", [])
 
 
 def test_questions_about_herself_are_answered_from_her_own_description():
-    assert _about_herself("What is your name?") == "I am Ann Able."
-    assert _about_herself("Please introduce yourself: who are you?") == "I am Ann Able."
-    assert _about_herself("What is your occupation?") == "I am Ann Able. Ann Able runs the Corner Cafe on Elm Street."
-    assert _about_herself("Where do you live?") == "I am Ann Able. Ann lives in Ann Able's house."
+    assert _ask("What is your name?")[0] == "I am Ann Able."
+    assert _ask("What is your occupation?")[0] == "I am Ann Able. I run the Corner Cafe on Elm Street."
+    assert _ask("Where do you live?")[0] == "I am Ann Able. I live in my home."
 
 
-def test_without_a_description_only_the_name_is_known():
-    assert _about_herself("What is your occupation?", summary="") == "I am Ann Able."
+def test_only_yes_no_questions_are_answered_yes_or_no():
+    """Every battery question but the yes/no ones, asked of this stream and of an empty one."""
+    for stream in (STREAM, ()):
+        for category in BATTERY.values():
+            for template, _ in category:
+                question = template.format(other="Bob Brown", stranger="Dan Dale", news="Is the park open?",
+                                           time="on Tuesday, February 14 at 15:00")
+                answer, _ = _ask(question, stream=stream)
+                if kind_of(question) != "yes/no":
+                    assert not answer.startswith(("Yes", "No")), (question, answer)
 
 
-def test_other_questions_still_come_from_memories():
-    """"What do you value most in your life?" asks no facet ("life" is not "live")."""
-    assert _about_herself("What do you remember about the park?") == "Yes. The park has new benches."
-    assert _about_herself("What do you value most in your life?") == "No, I don't know anything about that."
+def test_a_person_only_in_the_chain_of_who_passed_news_on_is_someone_talked_with():
+    """Cat appears only as the one who passed the quiz on (memory 2): no memory tells of her."""
+    assert _ask("Who is Cat Cole?") == (f"Cat is someone I've talked with. {QUIZ}", [2])
+    assert _ask("How do you feel about Cat Cole?") == ("I don't really know Cat Cole yet.", [])
+
+
+def test_a_heard_first_person_is_retold_in_the_third_throughout():
+    said = ('Dan Dale told me: "Bob Brown told me: "I am hosting a quiz, and I want to invite everyone I '
+            'meet.""')
+    assert _ask("Did you hear about a quiz?", stream=(("chat", said, 6),)) == (
+        "Yes. Dan Dale told me that Bob is hosting a quiz, and Bob wants to invite everyone Bob meets.", [0])
+
+
+def test_a_wish_without_a_memory_bearing_on_it_comes_from_the_file():
+    """Nothing retrieved: the first leisure block of the routine (17:00 read a book), the traits."""
+    assert _ask("If you could change one thing about this week, what would it be?", stream=()) == (
+        "I'd make more time to read a book.", [])
+    assert _ask("What have you learned about yourself recently?", stream=()) == (
+        "I keep finding that I am calm and friendly.", [])
+
+
+def test_a_plan_items_second_verb_and_the_files_his_or_her_are_said_by_the_persona():
+    from town.thinking.recount import gerund, mine
+
+    assert gerund("brew coffee and serve the morning customers") == "brewing coffee and serving the morning customers"
+    assert gerund("buy canvas and paint at the store") == "buying canvas and paint at the store"
+    assert mine(gerund("write his paper in the library")) == "writing my paper in the library"
+
+
+def test_a_talk_summary_in_the_partners_words_is_quoted_once():
+    from town.thinking.recount import first_person, recount
+
+    assert recount("I talked with Mei Lin: I am planning a party at Hobbs Cafe.") == (
+        'I talked with Mei Lin, who told me: "I am planning a party at Hobbs Cafe."')
+    assert first_person("Tom wakes at 6am, works at the market and goes to bed at 10pm", "Tom Moreno") == (
+        "I wake at 6am, work at the market and go to bed at 10pm")
+
+
+def test_facts_come_before_an_insight_and_an_insight_is_said_once():
+    """"quiz": the insight (0) and the heard quiz (1) share one word each; the heard fact answers,
+    the insight follows. Two copies of an insight (written on two days) are said once."""
+    insight = ("reflection", "Bob and I keep ending up talking about the quiz.", 6)
+    stream = (insight, ("chat", 'Bob Brown told me: "I am hosting a quiz at Corner Cafe."', 6), insight)
+    assert _ask("Did you hear about a quiz?", stream=stream) == (
+        'Yes. Bob Brown told me: "I am hosting a quiz at Corner Cafe."', [1])
+    assert _ask("What have you learned about yourself recently?", stream=stream) == (
+        "I've noticed this: Bob and I keep ending up talking about the quiz.", [0])
+
+
+def test_the_same_news_from_two_people_is_said_once_and_a_value_comes_from_the_file():
+    heard = ("chat", 'Cat Cole told me: "Bob Brown told me: "I am hosting a quiz at Corner Cafe.""', 6)
+    again = ("chat", 'Dan Dale told me: "Bob Brown told me: "I am hosting a quiz at Corner Cafe.""', 6)
+    assert _ask("Who is Bob Brown?", stream=(heard, again)) == (
+        "Cat Cole told me that Bob is hosting a quiz at Corner Cafe.", [0])
+    # the file's sentence of what she loves, in the first person
+    assert _ask("What matters to you?", stream=()) == ("I sing in a choir and love my garden.", [])

@@ -19,7 +19,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 
 import numpy as np
@@ -30,10 +30,10 @@ from ..errors import ConfigError, RecordingError
 from ..memory.trace import CandidateScore
 from ..memory.vectors import VectorIndex
 from ..recording.lab import score_stream, stream_ages
-from ..thinking.questions import AnswerInterview, MemoryView
+from ..thinking.questions import AnswerInterview, MemoryView, PlanItemView
 from .recorded import load_embedder, run_backend, run_config, seq_after, tick_at
 
-__all__ = ["InterviewResult", "Interviewer", "identity", "interview", "says_yes"]
+__all__ = ["InterviewResult", "Interviewer", "identity", "interview", "routine_of", "says_yes"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,7 +45,8 @@ class InterviewResult:
         question: the interviewer's question.
         at: game time asked about; tick: the last tick at or before it; seq: the stream holds the
             memories of events with seq < this.
-        answer: the persona's answer.
+        answer: the persona's answer; evidence: the ids of the memories it says it used (empty
+            when the backend cites none).
         weights: (recency, importance, relevance) used; k: records retrieved.
         n_scored: records in the stream as of then.
         candidates: the top k then the runners-up, best first (trace rows).
@@ -61,6 +62,7 @@ class InterviewResult:
     tick: int
     seq: int
     answer: str
+    evidence: tuple[int, ...] = ()
     weights: tuple[float, ...]  # recency, importance, relevance (as the config holds them)
     k: int
     n_scored: int
@@ -76,6 +78,7 @@ class InterviewResult:
             "tick": self.tick,
             "seq": self.seq,
             "answer": self.answer,
+            "evidence": list(self.evidence),
             "weights": list(self.weights),
             "k": self.k,
             "n_scored": self.n_scored,
@@ -94,8 +97,15 @@ def identity(spec) -> str:
     return f"{spec.summary()} {spec.name.split()[0]} lives in {spec.home_sector}."
 
 
-def _identities(reader, scenario) -> dict[str, str]:
-    """Persona id -> :func:`identity`, from ``scenario`` or the town folder the run's meta names.
+def routine_of(spec) -> tuple[PlanItemView, ...]:
+    """The routine of a persona's file as the interview question carries it ("HH:MM" blocks)."""
+    return tuple(PlanItemView(start=f"{r.start:%H:%M}",
+                              end="24:00" if r.end == time(0) and r.start != time(0) else f"{r.end:%H:%M}",
+                              description=r.activity, place=r.place, task=r.task) for r in spec.routine)
+
+
+def _specs(reader, scenario) -> dict[str, Any]:
+    """Persona id -> its file (:class:`town.scenario.PersonaSpec`), from ``scenario`` or the run's town folder.
 
     Empty when the folder is missing or no longer loads, or ``scenario`` has no persona files
     (the interview then goes without).
@@ -107,7 +117,7 @@ def _identities(reader, scenario) -> dict[str, str]:
             scenario = load_scenario(reader.meta["scenario"])
         except (KeyError, ConfigError):
             return {}
-    return {s.id: identity(s) for s in getattr(scenario, "personas", ())}
+    return {s.id: s for s in getattr(scenario, "personas", ())}
 
 
 def says_yes(answer: str) -> bool:
@@ -151,7 +161,9 @@ class Interviewer:
 
     def __init__(self, reader, *, backend=None, embedder: Embedder | None = None, scenario=None):
         self.reader = reader
-        self.identities = _identities(reader, scenario)
+        specs = _specs(reader, scenario)
+        self.identities = {pid: identity(spec) for pid, spec in specs.items()}
+        self.routines = {pid: routine_of(spec) for pid, spec in specs.items()}
         config = run_config(reader) or load_config()
         self.weights, self.k = config.retrieval.weights, config.retrieval.k
         self.embedder = embedder or load_embedder(reader)
@@ -240,11 +252,14 @@ class Interviewer:
                 seed=zlib.crc32(f"{persona}|{tick}|{question}".encode()),
                 question=question,
                 memories=views,
+                now=f"{at:%Y-%m-%d %H:%M:%S}",
+                routine=self.routines.get(persona, ()),
+                people=tuple(self.names.values()),
             )
         )
         return InterviewResult(
             persona=persona, question=question, at=at, tick=tick, seq=seq, answer=answer.answer,
-            weights=self.weights, k=self.k, n_scored=n, candidates=candidates,
+            evidence=tuple(answer.evidence or ()), weights=self.weights, k=self.k, n_scored=n, candidates=candidates,
             retrieved=tuple({k: v for k, v in r.items() if k != "embedding"} for r in top),
         )
 

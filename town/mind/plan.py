@@ -42,7 +42,9 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
 
     The PLAN event carries ``retrieval`` (the seq of the retrieval the plan came from) and, on
     each block, ``evidence``: the ids of the retrieved memories whose text states an event at
-    that block's place and time (``town.thinking.dayplan``), empty for routine blocks.
+    that block's place and time (``town.thinking.dayplan``), empty for routine blocks; and
+    ``events`` when the backend decided on the events retrieval brought back: each one's place,
+    times, go, reason, clash and evidence (``town.thinking.attend``).
 
     Returns:
         The new plan blocks (also stored on ``p.plan``); ``p.steps`` is cleared.
@@ -68,9 +70,11 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     p.needs_replan = False
     stated = events_on(records, today, place_names(addresses))
     evidence = [block_evidence(b.place, b.start, b.end, stated) for b in p.plan]
+    decided = [c.model_dump() for c in answer.events or ()]
     ctx.publish(EventKind.PLAN, p.id, {"level": "day", "date": p.plan_date, "retrieval": seq,
                                        "items": [{**b.to_dict(), "evidence": e}
-                                                 for b, e in zip(p.plan, evidence)]})
+                                                 for b, e in zip(p.plan, evidence)],
+                                       **({"events": decided} if decided else {})})
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",

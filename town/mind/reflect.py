@@ -37,7 +37,9 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
         known = {r.id for r in records}
         answer = ctx.backend.ask(Insights(persona=p.id, persona_name=p.name, persona_summary=p.summary(),
                                           seed=seed_for(ctx, p.id, "insight", point),
-                                          focal_point=point, memories=views(records)))
+                                          focal_point=point, memories=views(records),
+                                          people=tuple(ctx.names.values()), places=ctx.world.tilemap.places(),
+                                          now=f"{ctx.now:%Y-%m-%d %H:%M:%S}"))
         fresh = []
         for item in answer.insights:
             evidence = tuple(dict.fromkeys(i for i in item.evidence if i in known))

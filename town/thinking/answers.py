@@ -20,6 +20,7 @@ __all__ = [
     "ImportanceAnswer",
     "ImportancesAnswer",
     "PlanItemAnswer",
+    "EventChoice",
     "DayPlanAnswer",
     "StepAnswer",
     "StepsAnswer",
@@ -67,6 +68,23 @@ class PlanItemAnswer(BaseModel):
         return f"{total // 60:02d}:{total % 60:02d}"
 
 
+class EventChoice(BaseModel):
+    """Whether the persona goes to an event a retrieved memory states, and why.
+
+    ``place`` is the event's address, ``start``/``end`` "YYYY-MM-DD HH:MM"; ``evidence`` the ids
+    of the memories stating it; ``clash`` the routine block it clashes with ("HH:MM-HH:MM what at
+    where"), if any.
+    """
+
+    place: str
+    start: str
+    end: str
+    go: bool
+    reason: str
+    evidence: list[int]
+    clash: str | None = None
+
+
 class DayPlanAnswer(BaseModel):
     """Today's changes to the routine (Park et al. 2023 §4.3 plans from the routine).
 
@@ -77,6 +95,7 @@ class DayPlanAnswer(BaseModel):
 
     add: list[PlanItemAnswer] = Field(max_length=4)
     drop: list[int] = Field(max_length=12)
+    events: list[EventChoice] | None = None  # the scripted rule's decisions (a model is not asked)
 
     def day(self, routine: tuple[PlanItemView, ...]) -> list[PlanItemView]:
         """The day these changes make of ``routine``: blocks in time order covering 00:00-24:00.
@@ -173,9 +192,13 @@ class InsightsAnswer(BaseModel):
 
 
 class InterviewAnswer(BaseModel):
-    """An interview answer in the persona's voice."""
+    """An interview answer in the persona's voice; ``evidence``: ids of the memories it used.
+
+    ``evidence`` is optional (a model is not asked for it: the request's shape leaves it out).
+    """
 
     answer: str = Field(min_length=1, max_length=1000)
+    evidence: list[int] | None = None
 
 
 # ---------------------------------------------------------------- procedural memory (docs/design, §2)

@@ -7,12 +7,33 @@ block of a plan from any backend, the memories that put it there (the PLAN event
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time, timedelta
 
 from ..clock import clock_text
 from ..textevent import StatedEvent, find_event
 
-__all__ = ["events_on", "with_events", "block_evidence", "minutes_of"]
+__all__ = ["events_on", "with_events", "block_evidence", "minutes_of", "event_noun", "event_block"]
+
+_EVENT = re.compile(r"\b((?:[A-Z][\w']*\s)*(?:(?!(?:a|an|the|my|our|his|her)\s)[a-z-]+\s)?(?:party|night|dinner|concert|meeting|festival|fair|"
+                    r"market|show|game|games|reading|lecture|talk|club|match|picnic|celebration|"
+                    r"exhibition|quiz|session|workshop|tournament|walk|gathering))\b")
+
+
+def event_noun(text: str) -> str | None:
+    """The event a sentence names, with the capitalised words before it ("Valentine's Day party")."""
+    found = _EVENT.search(text)
+    return found.group(1).strip() if found else None
+
+
+def event_block(event: StatedEvent, statement: str) -> str:
+    """A plan block's words for going to ``event``: "go to Hobbs Cafe for the Valentine's Day party".
+
+    Only the event's place and what the statement calls it; never the statement's own words.
+    """
+    noun = event_noun(statement)
+    where = event.place.rsplit(":", 1)[-1]
+    return f"go to {where} for the {noun}" if noun else f"go to {where}"
 
 
 def _created(value: str | datetime) -> datetime:

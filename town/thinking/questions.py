@@ -277,23 +277,37 @@ class FocalPoints(Question[FocalPointsAnswer]):
 
 @dataclass(frozen=True, kw_only=True)
 class Insights(Question[InsightsAnswer]):
-    """Draw insights about a focal point, each citing evidence memory ids (§4.2)."""
+    """Draw insights about a focal point, each citing evidence memory ids (§4.2).
+
+    ``people``: the names of the town's personas; ``places``: the map's sector and arena addresses
+    (to recognise them in the text); ``now``: the game time ("YYYY-MM-DD HH:MM:SS").
+    """
 
     template: ClassVar[str] = "insights"
     answer_model = InsightsAnswer
     focal_point: str
     memories: tuple[MemoryView, ...]
     n: int = 2
+    people: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    now: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
 class AnswerInterview(Question[InterviewAnswer]):
-    """Answer an interviewer's question from retrieved memories (Park et al. 2023 §6.1)."""
+    """Answer an interviewer's question from retrieved memories (Park et al. 2023 §6.1).
+
+    ``now`` is the game time asked at ("YYYY-MM-DD HH:MM:SS"; empty: unknown), ``routine`` the
+    persona file's routine, ``people`` the names of the town's personas (to recognise them).
+    """
 
     template: ClassVar[str] = "answer_interview"
     answer_model = InterviewAnswer
     question: str
     memories: tuple[MemoryView, ...] = ()
+    now: str = ""
+    routine: tuple[PlanItemView, ...] = ()
+    people: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import date
-from functools import lru_cache, singledispatchmethod
+from datetime import date, datetime
+from functools import singledispatchmethod
 from typing import cast
 
 from pydantic import BaseModel
 
+from ..hearsay import unwrap
 from ..importance import prepare, rate
 from ..perspective import heard_statement
 from ..procedures.generalise import generalise_text
@@ -25,10 +26,14 @@ from ..textevent import place_names
 from ..world.objects import act_of, mentions, names, use_of
 from . import answers, questions
 from .backend import ThinkingBackend
-from .dayplan import events_on, minutes_of, with_events
+from .attend import decide
+from .dayplan import event_block, events_on, minutes_of, with_events
 from .questions import A, Question
+from .scripted_insight import insights_from
+from .scripted_interview import answer_interview
 from .scripted_reply import is_news
 from .scripted_talk import first_name, gist, next_line, worth_telling
+from .words import content_words, name_words
 
 __all__ = ["ScriptedBackend"]
 
@@ -85,14 +90,23 @@ class ScriptedBackend(ThinkingBackend):
         day = date.fromisoformat(q.date)
         found = events_on(q.memories, day, place_names(tuple(q.places)))
         by_id = {m.id: m for m in q.memories}
-        events = [(e, f"go to {_leaf(e.place)}: {gist(by_id[ids[0]].content, 60)}") for e, ids in found]
+        choices, events = [], []
+        for e, ids in found:
+            stating = [by_id[i] for i in ids]
+            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.seed)
+            clash = d.clash and f"{d.clash.start}-{d.clash.end} {d.clash.description} at {d.clash.place}"
+            choices.append(answers.EventChoice(place=e.place, start=f"{e.start:%Y-%m-%d %H:%M}",
+                                               end=f"{e.end:%Y-%m-%d %H:%M}", go=d.go, reason=d.reason,
+                                               evidence=list(ids), clash=clash))
+            if d.go:
+                events.append((e, event_block(e, unwrap(stating[0].content)[1])))
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
         said = {d for _, d in events}
         added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
         return answers.DayPlanAnswer(add=[
             answers.PlanItemAnswer(start=b["start"], minutes=minutes_of(b["end"]) - minutes_of(b["start"]),
                            description=b["description"][:120], place=b["place"])
-            for b in added], drop=[])
+            for b in added], drop=[], events=choices)
 
     @_answer.register
     def _(self, q: questions.DecomposeTask) -> answers.StepsAnswer:
@@ -102,8 +116,8 @@ class ScriptedBackend(ThinkingBackend):
             beds = [o for o in objects if names(_leaf(o), "bed")] or objects
             return answers.StepsAnswer(steps=[dict(description=q.task, object=beds[0], minutes=q.minutes)])
         # a known procedure the task names (all its words in the task) is done first, as is
-        words = _content_words(q.task)
-        part = next((k for k in q.procedures if (named := _content_words(k["name"])) and named <= words
+        words = content_words(q.task)
+        part = next((k for k in q.procedures if (named := content_words(k["name"])) and named <= words
                      and all(s["object"] in objects for s in k["steps"])), None)
         steps = [] if part is None else [dict(s) for s in part["steps"]]
         left = q.minutes - sum(s["minutes"] for s in steps)
@@ -176,7 +190,7 @@ class ScriptedBackend(ThinkingBackend):
                 if name in m.content:
                     weight[name] = weight.get(name, 0) + m.importance
             if m.importance >= 5:
-                for w in _content_words(m.content) - _name_words(people):
+                for w in content_words(m.content) - name_words(people):
                     topics[w] = topics.get(w, 0) + m.importance
         points = [f"What do I know about the {t}?"
                   for t in sorted(topics, key=lambda t: (-topics[t], t))[:2]]
@@ -186,101 +200,21 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: questions.Insights) -> answers.InsightsAnswer:
-        subject = re.sub(r"^(What do I know about|How do I feel about|What have I been)\s*(the )?",
-                         "", q.focal_point).rstrip("?") or "my days"
-        ranked = sorted(q.memories, key=lambda m: (-m.importance, m.id))
-        insights: list[dict[str, object]] = []
-        for group in (ranked[:3], ranked[3:6]):
-            if len(group) < 2 or len(insights) >= q.n:
-                continue
-            insights.append(dict(text=_synthesis(subject, group)[:400], evidence=[m.id for m in group]))
-        if not insights:  # fewer than two memories: nothing to conclude (reflection drops it)
-            insights.append(dict(text=f"I know too little yet about {subject}."[:400],
-                                 evidence=[m.id for m in ranked] or [0]))
-        return answers.InsightsAnswer(insights=insights)
+        now = datetime.fromisoformat(q.now) if q.now else max(
+            (datetime.fromisoformat(m.created) for m in q.memories if m.created), default=datetime(2000, 1, 1))
+        found = insights_from(q.memories, me=q.persona_name, people=q.people, places=q.places, now=now,
+                              subject=q.focal_point)[: q.n]
+        if not found:  # nothing two memories support: one cited id, so reflection writes nothing
+            return answers.InsightsAnswer(insights=[dict(text="Nothing stands out to me yet.",
+                                                         evidence=[m.id for m in q.memories[:1]] or [0])])
+        return answers.InsightsAnswer(insights=[dict(text=t[:400], evidence=ids) for t, ids in found])
 
     @_answer.register
     def _(self, q: questions.AnswerInterview) -> answers.InterviewAnswer:
-        # A question about the persona itself is answered from its own description: "I am
-        # <name>." and the description's sentences holding the most of that facet's words.
-        for pattern, marks in _SELF_FACETS:
-            if pattern.search(q.question):
-                return answers.InterviewAnswer(answer=" ".join([f"I am {q.persona_name}.",
-                                                        *_self_sentences(q.persona_summary, marks)])[:1000])
-        # Relevance: how many of the question's content words a retrieved memory holds; ties
-        # keep retrieval order. No shared word: the persona does not know.
-        words = _content_words(q.question)
-        scored = [(len(words & _content_words(m.content)), -i, m) for i, m in enumerate(q.memories)]
-        best = max(scored, key=lambda s: s[:2], default=None)
-        if best is None or best[0] == 0:
-            return answers.InterviewAnswer(answer="No, I don't know anything about that.")
-        return answers.InterviewAnswer(answer=f"Yes. {best[2].content}"[:1000])
+        return answer_interview(q)
 
     # ------------------------------------------------------------------ procedures (docs/design, §2)
     @_answer.register
     def _(self, q: questions.GeneraliseProcedure) -> answers.ProcedureAnswer:
         text = generalise_text(q.task, dict(q.parameters))
         return answers.ProcedureAnswer(name=text, when=text)
-
-
-#: Interview questions about the persona itself: (question pattern, words marking the sentences
-#: of its description that answer it). Name: no sentence, "I am <name>." says it.
-_SELF_FACETS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
-    (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b", re.IGNORECASE), frozenset()),
-    (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b",
-                re.IGNORECASE),
-     frozenset("work works worked job owns runs manages study studies student teach teaches".split())),
-    (re.compile(r"\bdo you live\b|\byour home\b", re.IGNORECASE), frozenset("live lives home".split())),
-)
-
-
-def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str]:
-    """Up to ``n`` sentences of ``summary`` holding the most of ``marks`` (at least one), in order."""
-    sentences = [x for x in re.split(r"(?<=[.!?])\s+", summary.strip()) if x]
-    counts = [len(marks & set(re.findall(r"[a-z]+", x.lower()))) for x in sentences]
-    best = max(counts, default=0)
-    return [x for x, c in zip(sentences, counts) if best and c == best][:n]
-
-
-#: Words that carry no topic in an interview question (function words and asking verbs).
-_STOPWORDS = frozenset("""
-a an the and or but if of to in on at by for with about from into over under up out as so than
-is are was were be been being am do does did done have has had i me my mine you your yours he him
-his she her hers it its we us our they them their what which who whom whose when where why how
-that this these those there here any anything anyone some something someone know knew known
-heard hear tell told think thought can could would should will shall may might must not no yes
-please going get got
-""".split())
-
-
-@lru_cache(maxsize=65536)
-def _content_words(text: str) -> frozenset[str]:
-    """Lower-case topic words of ``text``: no stopwords, no possessive "'s", at least 3 letters.
-
-    Remembers recent texts: interviews and reflections read the same memories again and again.
-    """
-    words = (w.removesuffix("'s").strip("'") for w in re.findall(r"[a-z']+", text.lower()))
-    return frozenset(w for w in words if len(w) >= 3 and w not in _STOPWORDS)
-
-
-def _name_words(names) -> set[str]:
-    return {w.lower() for n in names for w in n.split()}
-
-
-def _synthesis(subject: str, group) -> str:
-    """An insight about ``subject`` from two or more memories.
-
-    Built from the topic words they share (or each one's main words), never one memory's sentence.
-    """
-    words = [_content_words(m.content) for m in group]
-    counts: dict[str, int] = {}
-    for ws in words:
-        for w in ws:
-            counts[w] = counts.get(w, 0) + 1
-    shared = sorted((w for w, c in counts.items() if c >= 2), key=lambda w: (-counts[w], w))[:4]
-    mean = round(sum(m.importance for m in group) / len(group))
-    if shared:
-        return (f"Thinking about {subject}: {len(group)} things I remember keep coming back to "
-                f"{', '.join(shared)}, and they matter to me ({mean}/10).")
-    heads = [", ".join(sorted(ws)[:2]) for ws in words if ws]
-    return f"Thinking about {subject}, I connect {' with '.join(heads)} ({mean}/10)."

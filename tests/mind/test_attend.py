@@ -1,0 +1,95 @@
+"""Going to an event one heard of is a decision: a clash with one's own obligations elsewhere
+(not leisure, not chores at home), how one knows the host or teller, and one's traits; seeded,
+and recorded with its reason in the day plan's answer (town.thinking.attend)."""
+
+from __future__ import annotations
+
+from town.thinking.attend import P_CLASH, P_CLASH_CLOSE, clash_with, decline_reason
+from town.thinking.questions import MemoryView, PlanDay, PlanItemView
+from town.thinking.scripted import ScriptedBackend
+
+ROUTINE = (
+    PlanItemView(start="00:00", end="07:00", description="sleeping", place="w:Ann's home:ann room:bed"),
+    PlanItemView(start="08:00", end="17:00", description="serve coffee", place="w:Corner Cafe:cafe:counter",
+                 task="serve customers"),
+    PlanItemView(start="17:00", end="18:00", description="cook dinner", place="w:Ann's home:kitchen:stove",
+                 task="cook dinner"),
+    PlanItemView(start="18:00", end="22:00", description="read a book", place="w:Ann's home:ann room:armchair"),
+    PlanItemView(start="22:00", end="24:00", description="sleeping", place="w:Ann's home:ann room:bed"),
+)
+PLACES = ("w:Ann's home", "w:Corner Cafe", "w:Corner Cafe:cafe", "w:Green Park")
+PICNIC = 'Cat Cole told me: "Bob Brown told me: "I am hosting a picnic at Green Park tomorrow from 12pm to 1pm.""'
+QUIZ = 'Cat Cole told me: "Bob Brown told me: "I am hosting a quiz at Green Park tomorrow from 5pm to 7pm.""'
+FRIEND = "Bob Brown is my friend from the choir."
+
+
+def _plan(*texts: str, seed: int = 0, summary: str = "Ann Able, 40. Traits: calm."):
+    memories = tuple(MemoryView(id=i, content=t, kind="chat", importance=6, created="2023-02-13 12:00:00")
+                     for i, t in enumerate(texts))
+    q = PlanDay(persona="ann", persona_name="Ann Able", persona_summary=summary, seed=seed, date="2023-02-14",
+                routine=ROUTINE, memories=memories, places=PLACES)
+    return ScriptedBackend().ask(q)
+
+
+def test_work_elsewhere_clashes_leisure_and_chores_at_home_do_not():
+    """12:00-13:00 falls in serving coffee at Corner Cafe (a task elsewhere). 17:00-19:00 covers
+    cooking dinner (a task at home) and reading (leisure): no clash. At Corner Cafe itself, work
+    there is no clash either."""
+    assert clash_with(ROUTINE, "12:00", "13:00", "w:Green Park") == ROUTINE[1]
+    assert clash_with(ROUTINE, "17:00", "19:00", "w:Green Park") is None
+    assert clash_with(ROUTINE, "12:00", "13:00", "w:Corner Cafe") is None
+    assert decline_reason(ROUTINE[1]) == "I have to serve coffee at Corner Cafe until 17:00"
+
+
+def test_a_clash_with_work_is_declined_naming_it():
+    answer = _plan(PICNIC)
+    assert answer.add == []
+    (choice,) = answer.events
+    assert (choice.go, choice.reason, choice.clash, choice.evidence, choice.start) == (
+        False, "it clashes with serving coffee at Corner Cafe until 17:00",
+        "08:00-17:00 serve coffee at w:Corner Cafe:cafe:counter", [0], "2023-02-14 12:00")
+
+
+def test_free_time_goes_and_the_block_says_what_it_is_for():
+    answer = _plan(QUIZ)
+    assert [(a.start, a.minutes, a.description, a.place) for a in answer.add] == [
+        ("17:00", 120, "go to Green Park for the quiz", "w:Green Park")]
+    assert [(c.go, c.reason) for c in answer.events] == [(True, "I am free then")]
+
+
+def test_the_share_that_goes_anyway_follows_the_clash_and_the_tie():
+    """Over 300 seeds: with the clash about P_CLASH (0.1) go; with a friend's memory naming the
+    host, about P_CLASH_CLOSE (0.6), each reason naming the tie; without the clash, all go."""
+    seeds = range(300)
+    alone = sum(_plan(PICNIC, seed=s).events[0].go for s in seeds) / 300
+    close = [_plan(PICNIC, FRIEND, seed=s).events[0] for s in seeds]
+    assert abs(alone - P_CLASH) < 0.06
+    assert abs(sum(c.go for c in close) / 300 - P_CLASH_CLOSE) < 0.1
+    assert all(c.reason.endswith(f"but {FRIEND[:-1]}") for c in close if c.go)
+    assert all(_plan(QUIZ, seed=s).events[0].go for s in seeds[:50])
+
+
+def test_ones_own_event_is_kept():
+    answer = _plan("I am hosting a picnic at Green Park tomorrow from 12pm to 1pm.")
+    assert [(c.go, c.reason) for c in answer.events] == [(True, "it is my own plan")]
+    assert [a.start for a in answer.add] == ["12:00"]
+
+
+def test_a_talk_summary_stating_it_was_heard_not_planned():
+    """"I talked with Cat Cole: ..." is Cat's news, not Ann's own plan: the clash declines it."""
+    answer = _plan("I talked with Cat Cole: Bob is hosting a picnic at Green Park tomorrow from 12pm to 1pm.")
+    assert [(c.go, c.reason) for c in answer.events] == [
+        (False, "it clashes with serving coffee at Corner Cafe until 17:00")]
+
+
+def test_a_walk_with_a_task_is_leisure_a_session_elsewhere_is_not():
+    """17:00-18:00 instead of cooking dinner: a walk in Green Park (a task, but not at the
+    workplace, Corner Cafe, 540 minutes, and no commitment word) does not clash with an event at
+    the Plaza; a council session at Town Hall ("session", "council") does."""
+    walk = PlanItemView(start="17:00", end="18:00", description="walk in Green Park", place="w:Green Park:path:bench",
+                        task="take a walk")
+    council = PlanItemView(start="17:00", end="18:00", description="watch the council session",
+                           place="w:Town Hall:chamber:bench", task="attend council session")
+    for extra, clash in ((walk, None), (council, council)):
+        routine = (*ROUTINE[:2], extra, *ROUTINE[3:])
+        assert clash_with(routine, "17:00", "18:00", "w:Plaza") == clash

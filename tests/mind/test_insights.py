@@ -1,0 +1,109 @@
+"""Reflection's insights are sentences about a person, a place, an event, a talk or an activity,
+each resting on two or more retrieved memories that support it (Park et al. 2023 §4.2). Every
+expected insight is worked out by hand from its stream and the rules of
+town.thinking.scripted_insight."""
+
+from __future__ import annotations
+
+from town.thinking.questions import Insights, MemoryView
+from town.thinking.scripted import ScriptedBackend
+
+PEOPLE = ("Ann Able", "Carmen Ortiz", "Maria Lopez", "Klaus Mueller", "Isabella Rodriguez")
+PLACES = ("w:Hobbs Cafe", "w:Hobbs Cafe:cafe", "w:Park", "w:Ann's home")
+AT_CAFE = "{} is at the counter of the cafe in Hobbs Cafe: order a coffee."
+PARTY = ('{} told me: "Isabella Rodriguez told me: "I am planning a Valentine\'s Day party at Hobbs Cafe '
+         'tomorrow from 5pm to 7pm.""')
+
+
+def _insights(*stream, focal: str = "What have I been spending my time on?", now: str = "2023-02-13 12:00:00"):
+    """``stream``: (kind, text, created "HH:MM" on 13 Feb) per memory, ids in order."""
+    memories = tuple(MemoryView(id=i, content=text, kind=kind, importance=5, created=f"2023-02-13 {hm}:00")
+                     for i, (kind, text, hm) in enumerate(stream))
+    q = Insights(persona="ann", persona_name="Ann Able", focal_point=focal, memories=memories,
+                 people=PEOPLE, places=PLACES, now=now)
+    return [(i.text, i.evidence) for i in ScriptedBackend().ask(q).insights]
+
+
+def test_a_person_seen_at_one_place_again_and_again():
+    """Three sightings of Carmen at Hobbs Cafe, at 08:10, 09:20 and 10:30: the middle hour is 9,
+    before noon, so mornings. The park memory supports nothing."""
+    assert _insights(("observation", AT_CAFE.format("Carmen Ortiz"), "08:10"),
+                     ("observation", AT_CAFE.format("Carmen Ortiz"), "09:20"),
+                     ("observation", "The park has new benches.", "09:40"),
+                     ("observation", AT_CAFE.format("Carmen Ortiz"), "10:30")) == [
+        ("I see Carmen at Hobbs Cafe most mornings.", [0, 1, 3])]
+
+
+def test_a_place_where_several_people_are_met():
+    """Maria and Klaus each seen once at Hobbs Cafe: no insight about either, one about the place."""
+    assert _insights(("observation", AT_CAFE.format("Maria Lopez"), "14:00"),
+                     ("observation", AT_CAFE.format("Klaus Mueller"), "15:00")) == [
+        ("Hobbs Cafe is where I keep running into Maria and Klaus.", [0, 1])]
+
+
+def test_an_event_everyone_is_talking_about():
+    """Isabella's party, heard from Maria (10:00) and from Klaus (11:00), on 14 Feb (tomorrow at
+    noon on the 13th). Two tellers: everyone; one teller: that teller keeps telling me."""
+    assert _insights(("chat", PARTY.format("Maria Lopez"), "10:00"), ("chat", PARTY.format("Klaus Mueller"), "11:00"),
+                     focal="What do I know about the party?") == [
+        ("Isabella's Valentine's Day party tomorrow is what everyone is talking about.", [0, 1])]
+    assert _insights(("chat", PARTY.format("Maria Lopez"), "10:00"), ("chat", PARTY.format("Maria Lopez"), "11:00")) == [
+        ("Maria keeps telling me about Isabella's Valentine's Day party tomorrow.", [0, 1])]
+    # the day after the party it is news no more
+    assert _insights(("chat", PARTY.format("Maria Lopez"), "10:00"), ("chat", PARTY.format("Klaus Mueller"), "11:00"),
+                     now="2023-02-15 09:00:00")[0][1] == [0]
+
+
+def test_talk_with_a_person_that_keeps_coming_back_to_one_topic():
+    """Three memories of talk with Maria; "streaming" is the one topic word in two of them (0, 1)."""
+    assert _insights(("chat", "I talked with Maria Lopez: her streaming channel on Twitch.", "10:00"),
+                     ("chat", 'Maria Lopez told me: "I am streaming tonight at nine."', "11:00"),
+                     ("chat", "I talked with Maria Lopez: the weather.", "12:00")) == [
+        ("Maria and I keep ending up talking about streaming.", [0, 1])]
+
+
+def test_an_activity_of_ones_own():
+    assert _insights(("observation", "I read a book about music history in my armchair.", "20:00"),
+                     ("observation", "I read the newspaper at breakfast.", "07:30")) == [
+        ("I have been reading a lot lately.", [0, 1])]
+
+
+def test_nothing_rests_on_one_memory():
+    """One memory of each kind: no insight; the answer cites one id, so reflection writes nothing."""
+    one = _insights(("observation", AT_CAFE.format("Carmen Ortiz"), "08:10"),
+                    ("chat", PARTY.format("Maria Lopez"), "10:00"),
+                    ("chat", "I talked with Klaus Mueller: his paper on gentrification.", "11:00"),
+                    ("observation", "I read a book about music history in my armchair.", "20:00"))
+    assert one == [("Nothing stands out to me yet.", [0])]
+
+
+def test_an_insight_already_thought_is_not_thought_again():
+    """A retrieved reflection saying the same thing: the rule has nothing new."""
+    assert _insights(("observation", AT_CAFE.format("Carmen Ortiz"), "08:10"),
+                     ("observation", AT_CAFE.format("Carmen Ortiz"), "09:20"),
+                     ("reflection", "I see Carmen at Hobbs Cafe most mornings.", "10:00")) == [
+        ("Nothing stands out to me yet.", [0])]
+
+
+def test_the_focal_points_subject_comes_first():
+    """Both a sighting pattern (Carmen) and a party pattern; asked about the party, the party first."""
+    stream = (("observation", AT_CAFE.format("Carmen Ortiz"), "08:10"),
+              ("observation", AT_CAFE.format("Carmen Ortiz"), "09:20"),
+              ("chat", PARTY.format("Maria Lopez"), "10:00"), ("chat", PARTY.format("Klaus Mueller"), "11:00"))
+    assert [t for t, _ in _insights(*stream, focal="What do I know about the party?")] == [
+        "Isabella's Valentine's Day party tomorrow is what everyone is talking about.",
+        "I see Carmen at Hobbs Cafe most mornings."]
+    assert [t for t, _ in _insights(*stream, focal="How do I feel about Carmen Ortiz?")][0] == (
+        "I see Carmen at Hobbs Cafe most mornings.")
+
+
+def test_a_talk_topic_that_is_a_thing_takes_the_article_and_yesterdays_insight_counts_as_thought():
+    """"paper" in both talks with Klaus (not "tomorrow": the calendar is no topic). The party
+    insight already thought yesterday ("... tomorrow ...") is not thought again today."""
+    assert _insights(("chat", "I talked with Klaus Mueller: his paper, due tomorrow.", "10:00"),
+                     ("chat", 'Klaus Mueller told me: "My paper is nearly done, tomorrow I send it."', "11:00")) == [
+        ("Klaus and I keep ending up talking about the paper.", [0, 1])]
+    thought = ("reflection", "Isabella's Valentine's Day party tomorrow is what everyone is talking about.", "09:00")
+    assert _insights(thought, ("chat", PARTY.format("Maria Lopez"), "10:00"),
+                     ("chat", PARTY.format("Klaus Mueller"), "11:00"), now="2023-02-14 08:00:00")[0][0] == (
+        "Nothing stands out to me yet.")

@@ -1,0 +1,168 @@
+"""Whether to go to an event a retrieved memory states: a decision from the plan, the people, the traits.
+
+The scripted day plan (``PlanDay``) asks this for every event that retrieval brought back
+(:func:`town.thinking.dayplan.events_on`). It weighs, from the question's inputs only:
+
+- a clash with the persona's own routine then (:func:`clash_with`): an obligation (a task at
+  its workplace, or one naming a session, a class, a shift) at another place than the event and
+  than home. Leisure (a walk, shopping, a block without a task) and chores at home do not clash;
+- how the persona knows the host (who said it first) or the one who told it: a retrieved memory
+  naming them with a word of closeness (friend, wife, neighbour, ...);
+- its traits: sociable ones make going likelier, reserved ones less.
+
+Seeded by the question's seed and the event, so the same question decides the same way.
+:func:`decline_reason` phrases the clash for a spoken decline ("I have to serve customers at
+Hobbs Cafe until 20:00").
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import zlib
+from dataclasses import dataclass
+
+from ..hearsay import unwrap
+from ..textevent import StatedEvent
+from ..world.address import sector_name
+from .recount import gerund, mine, told_by
+from .views import PlanItemView
+
+__all__ = ["Decision", "COMMITMENT", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
+
+#: Traits that make going to an event likelier.
+SOCIABLE = frozenset("friendly outgoing sociable hospitable cheerful warm curious energetic social chatty".split())
+#: Traits that make it less likely.
+RESERVED = frozenset("shy reserved introverted quiet private solitary withdrawn".split())
+#: Words of a memory that say the persona is close to someone it names.
+CLOSE = frozenset("""friend friends best wife husband partner mother father son daughter sister brother
+housemate roommate neighbour neighbor girlfriend boyfriend crush mentor""".split())
+
+#: Chance to go: free then / free but reserved / a clash / a clash but close to the host or teller.
+P_FREE, P_FREE_RESERVED, P_CLASH, P_CLASH_CLOSE = 1.0, 0.5, 0.1, 0.6
+#: Added to the chance for a sociable trait (at most 1).
+SOCIABLE_BONUS = 0.1
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Whether to go (``go``), why (one sentence), the routine block it clashes with (or None)."""
+
+    go: bool
+    reason: str
+    clash: PlanItemView | None = None
+
+
+def _minutes(hm: str) -> int:
+    return int(hm[:2]) * 60 + int(hm[3:])
+
+
+def _home(routine) -> str:
+    return next((sector_name(r.place) for r in routine if "sleep" in r.description.lower()), "")
+
+
+#: Words of a routine block that make it an obligation wherever it is (a session, a class, a shift).
+COMMITMENT = frozenset("""session class classes seminar lecture lectures meeting shift appointment council
+lesson lessons rehearsal exam work serve open close teach tutor office""".split())
+
+
+def _workplace(routine) -> str:
+    """The sector where the routine's tasks outside home take the most minutes ("" if none)."""
+    home, minutes = _home(routine), {}  # type: ignore[var-annotated]
+    for r in routine:
+        sector = sector_name(r.place)
+        if r.task and sector != home:
+            minutes[sector] = minutes.get(sector, 0) + _minutes(r.end) - _minutes(r.start)
+    return max(sorted(minutes), key=lambda s: minutes[s]) if minutes else ""
+
+
+def obligation(r: PlanItemView, routine) -> bool:
+    """Whether block ``r`` is an obligation: a task at the workplace, or one naming a commitment."""
+    words = set(re.findall(r"[a-z]+", f"{r.description} {r.task or ''}".lower()))
+    return bool(r.task) and (sector_name(r.place) == _workplace(routine) or bool(words & COMMITMENT))
+
+
+def clash_with(routine, start: str, end: str, place: str) -> PlanItemView | None:
+    """The first block of ``routine`` that is an obligation elsewhere while an event runs.
+
+    Args:
+        routine: the persona file's blocks (:class:`PlanItemView`, "HH:MM" times, ``task`` None
+            for leisure).
+        start, end: the event's "HH:MM" times on that day ("24:00" allowed).
+        place: the event's address.
+
+    Returns:
+        The overlapping :func:`obligation` (a task at the workplace, the sector where the
+        routine's tasks outside home take longest, or one naming a session, a class, a shift ...)
+        at a sector other than the event's and the home's; None when free, at leisure (a walk,
+        shopping), or doing chores at home.
+    """
+    s, e = _minutes(start), _minutes(end)
+    there, home = sector_name(place), _home(routine)
+    for r in routine:
+        if (_minutes(r.start) < e and s < _minutes(r.end) and sector_name(r.place) not in (there, home)
+                and obligation(r, routine)):
+            return r
+    return None
+
+
+def decline_reason(clash: PlanItemView) -> str:
+    """The clash said in the first person: "I have to write my paper in the library at Oak Hill College until 18:00"."""
+    return f"I have to {mine(clash.description)} at {sector_name(clash.place)} until {clash.end}"
+
+
+def _traits(summary: str) -> set[str]:
+    found = re.search(r"Traits: ([^.]*)\.", summary)
+    return {t.strip().lower() for t in found.group(1).split(",")} if found else set()
+
+
+def _close(memories, name: str) -> str | None:
+    """A retrieved memory (not heard from others) naming ``name`` with a word of closeness."""
+    first = name.split()[0]
+    for m in memories:
+        if first in m.content and not unwrap(m.content)[0] and CLOSE & set(re.findall(r"[a-z]+", m.content.lower())):
+            return m.content.strip().rstrip(".")
+    return None
+
+
+def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, seed: int) -> Decision:
+    """Go to ``event`` or not, and why.
+
+    Args:
+        event: the stated event (its place and game datetimes).
+        evidence: the retrieved views stating it (``content``), first the one that put it in. The
+            host is the first speaker of the longest chain of who told whom; the teller the one
+            who passed on the first; a talk summary ("I talked with X: ...") was told by X.
+        routine: the persona's routine blocks that day.
+        memories: every view the day plan's retrieval returned.
+        summary: the persona's own description ("Traits: ..." read from it).
+        seed: the question's seed.
+
+    Returns:
+        The :class:`Decision`; its reason names the clash, the tie or the trait that decided.
+    """
+    chains = [told_by(m.content) for m in evidence]
+    if not all(chains):  # a memory of its own states it (its own plan, a whisper, its file)
+        return Decision(True, "it is my own plan")
+    longest = max(chains, key=len)
+    host, teller = longest[-1], chains[0][0]
+    end = "24:00" if event.end.date() > event.start.date() else f"{event.end:%H:%M}"
+    clash = clash_with(routine, f"{event.start:%H:%M}", end, event.place)
+    traits = _traits(summary)
+    tie = _close(memories, host) or _close(memories, teller)
+    if clash is None:
+        p = P_FREE_RESERVED if traits & RESERVED and not tie else P_FREE
+    else:
+        p = P_CLASH_CLOSE if tie else P_CLASH
+    if traits & SOCIABLE:
+        p = min(1.0, p + SOCIABLE_BONUS)
+    go = random.Random(seed ^ zlib.crc32(f"{event.place}|{event.start}".encode())).random() < p
+    if clash is None:
+        shy = sorted(traits & RESERVED)
+        reason = "I am free then" if go else f"I am {shy[0] if shy else 'not in the mood'} and would rather not"
+    elif not go:
+        reason = f"it clashes with {mine(gerund(clash.description))} at {sector_name(clash.place)} until {clash.end}"
+    else:
+        why = f"{tie}" if tie else "I want to be there"
+        reason = f"it clashes with {mine(gerund(clash.description))} at {sector_name(clash.place)}, but {why}"
+    return Decision(go, reason, clash)

@@ -1,0 +1,196 @@
+"""Scripted reflection: insights drawn from what two or more retrieved memories share (Park et al. 2023 §4.2).
+
+An insight is one sentence about a person, a place, an activity or an event, resting on at least
+:data:`MIN_SUPPORT` retrieved memories that support it, and citing them:
+
+- a person seen at one place in two or more sightings: "I see Carmen at Hobbs Cafe most mornings";
+- a place where two or more people were seen: "Hobbs Cafe is where I keep running into Maria and Klaus";
+- an event heard of in two or more memories: "Isabella's party tomorrow is what everyone is
+  talking about" (two or more tellers), "Maria keeps telling me about Isabella's party" (one);
+- talk with a person (talks had, or their words about themselves) in two or more memories
+  sharing a topic word: "Maria and I keep ending up
+  talking about streaming" (or "about the paper");
+- the persona's own activity in two or more memories: "I have been reading a lot lately".
+
+Nothing is an insight that rests on one memory, or that lists words. The text reads only the
+memories' content and creation times, the names of the town's people and places (as the mind
+knows them), and the clock; a heard memory is read through :func:`town.hearsay.unwrap`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from datetime import datetime
+
+from ..hearsay import unwrap
+from ..textevent import find_event, place_names
+from .dayplan import event_noun
+from .recount import base_form, gerund, told_by
+from .words import content_words, name_words
+
+__all__ = ["MIN_SUPPORT", "insights_from"]
+
+#: The fewest memories an insight rests on.
+MIN_SUPPORT = 2
+
+#: Words that are no topic of talk: talking itself, the calendar, the clock.
+_NO_TOPIC = frozenset("""talked told said did hear want like really just also day today tomorrow tonight
+morning afternoon evening week time close open opens closes every january february march april may june
+july august september october november december monday tuesday wednesday thursday friday saturday sunday
+2023 2024 5pm 7pm""".split())
+_DAY_WORDS = re.compile(r" (today|tomorrow|on [A-Z]\w+day)\b")
+_TALKED = re.compile(r"^I talked with (?P<who>[^:]+?)(?::|$)")
+
+
+def _part_of_day(times: list[datetime]) -> str:
+    hours = sorted(t.hour for t in times)
+    h = hours[len(hours) // 2]
+    return "mornings" if h < 12 else "afternoons" if h < 17 else "evenings"
+
+
+def _when(day: datetime, now: datetime) -> str:
+    delta = (day.date() - now.date()).days
+    return "today" if delta == 0 else "tomorrow" if delta == 1 else f"on {day:%A}"
+
+
+def _sectors(places: tuple[str, ...]) -> list[str]:
+    return sorted({a.split(":")[1] for a in places if a.count(":") == 1}, key=lambda s: (-len(s), s))
+
+
+def _sightings(memories, people, me, sectors):
+    """(person, sector, memory) of each memory whose text opens with a person seen at a sector."""
+    out = []
+    for m in memories:
+        if unwrap(m.content)[0] or m.kind != "observation":
+            continue
+        who = next((p for p in people if m.content.startswith(p + " ") and p != me), None)
+        where = next((s for s in sectors if s in m.content), None)
+        if who and where:
+            out.append((who, where, m))
+    return out
+
+
+def _person_at_place(sightings) -> list[tuple[str, list]]:
+    groups: dict[tuple[str, str], list] = defaultdict(list)
+    for who, where, m in sightings:
+        groups[(who, where)].append(m)
+    return [(f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}.", ms)
+            for (who, where), ms in groups.items() if len(ms) >= MIN_SUPPORT]
+
+
+def _place(sightings) -> list[tuple[str, list]]:
+    groups: dict[str, dict[str, object]] = defaultdict(dict)
+    for who, where, m in sightings:
+        groups[where].setdefault(who, m)
+    out = []
+    for where, seen in groups.items():
+        if len(seen) >= MIN_SUPPORT:
+            firsts = [w.split()[0] for w in list(seen)[:3]]
+            said = " and ".join([", ".join(firsts[:-1]), firsts[-1]]) if len(firsts) > 1 else firsts[0]
+            out.append((f"{where} is where I keep running into {said}.", list(seen.values())))
+    return out
+
+
+def _events(memories, now: datetime, places: dict[str, str]) -> list[tuple[str, list]]:
+    """One insight per event (what it is called, where, when) that two or more memories state."""
+    groups: dict[tuple[str, str, datetime], list] = defaultdict(list)
+    hosts: dict[tuple[str, str, datetime], str] = {}
+    for m in memories:
+        said = re.sub(r"^I talked with [^:]+: ", "", unwrap(m.content)[1])
+        noun = event_noun(said)
+        found = find_event(said, _created(m), places) if noun else None
+        if noun is None or found is None or found.start < now:
+            continue
+        key = (noun, found.place, found.start)
+        heard = unwrap(m.content)[0]  # the host: who said it first, in the first person
+        if heard and re.match(r"^I\b", said):
+            hosts.setdefault(key, heard[-1].split()[0])
+        groups[key].append((m, told_by(m.content)[:1]))
+    out = []
+    for key, items in groups.items():
+        if len(items) < MIN_SUPPORT:
+            continue
+        noun, _, start = key
+        what = f"{hosts[key]}'s {noun} {_when(start, now)}" if key in hosts else f"the {noun} {_when(start, now)}"
+        tellers = {s[0] for _, s in items if s}
+        ms = [m for m, _ in items]
+        if len(tellers) >= 2:
+            out.append((f"{what[0].upper() + what[1:]} is what everyone is talking about.", ms))
+        elif tellers:
+            out.append((f"{next(iter(tellers)).split()[0]} keeps telling me about {what}.", ms))
+        else:
+            out.append((f"{what[0].upper() + what[1:]} keeps coming back to me.", ms))
+    return out
+
+
+def _talks(memories, people, me) -> list[tuple[str, list]]:
+    groups: dict[str, list] = defaultdict(list)
+    for m in memories:
+        talked = _TALKED.match(m.content)
+        tellers = unwrap(m.content)[0]  # heard: only what they said of themselves, not a retelling
+        who = talked.group("who") if talked else (tellers[0] if len(tellers) == 1 else None)
+        if who is not None and who in people and who != me:
+            groups[who].append(m)
+    out = []
+    skip = name_words(people) | _NO_TOPIC
+    for who, ms in groups.items():
+        if len(ms) < MIN_SUPPORT:
+            continue
+        counts: dict[str, list] = defaultdict(list)
+        for m in ms:
+            for w in content_words(unwrap(m.content)[1]) - skip:
+                counts[w].append(m)
+        shared = sorted((w for w, xs in counts.items() if len(xs) >= MIN_SUPPORT), key=lambda w: (-len(counts[w]), w))
+        if shared:
+            topic = shared[0] if shared[0].endswith("ing") else f"the {shared[0]}"
+            out.append((f"{who.split()[0]} and I keep ending up talking about {topic}.", counts[shared[0]]))
+    return out
+
+
+def _activities(memories, me) -> list[tuple[str, list]]:
+    groups: dict[str, list] = defaultdict(list)
+    for m in memories:
+        found = re.match(r"^I (\w+)\b", m.content) or re.match(rf"^{re.escape(me)} is [^:]*: (\w+)\b", m.content)
+        if found and m.kind in ("observation", "chat") and not unwrap(m.content)[0]:
+            verb = base_form(found.group(1))
+            if verb not in ("be", "have", "talk", "want", "think", "know", "see", "hear"):
+                groups[verb].append(m)
+    return [(f"I have been {gerund(verb)} a lot lately.", ms) for verb, ms in groups.items() if len(ms) >= MIN_SUPPORT]
+
+
+def _created(m) -> datetime:
+    return m.created if isinstance(m.created, datetime) else datetime.fromisoformat(m.created)
+
+
+def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[str, ...], now: datetime,
+                  subject: str = "") -> list[tuple[str, list[int]]]:
+    """Every insight the memories support, as (sentence, evidence ids), best first.
+
+    Args:
+        memories: retrieved views (``id``, ``content``, ``kind``, ``importance``, ``created``).
+        me: the persona's full name; people: the town's people it knows of; places: map addresses.
+        now: the game time of the reflection (days are said relative to it).
+        subject: the focal point; insights naming one of its words come first.
+
+    Returns:
+        Insights, those mentioning ``subject``'s words first, then by support and importance;
+        none that a retrieved reflection already says.
+    """
+    people = tuple(p for p in people if p)
+    sightings = _sightings(memories, people, me, _sectors(places))
+    found = (_events(memories, now, place_names(places)) + _person_at_place(sightings) + _talks(memories, people, me)
+             + _place(sightings) + _activities(memories, me))
+    said = {_DAY_WORDS.sub("", m.content) for m in memories if m.kind == "reflection"}
+    topic = content_words(subject) | {w.lower() for w in re.findall(r"[A-Z]\w+", subject)}
+
+    def rank(item):
+        text, ms = item
+        return (not topic & content_words(text), -len(ms), -sum(m.importance for m in ms))
+
+    out, seen = [], set()
+    for text, ms in sorted(found, key=rank):
+        if _DAY_WORDS.sub("", text) not in said and text not in seen:
+            seen.add(text)
+            out.append((text, [m.id for m in ms]))
+    return out

@@ -1,0 +1,288 @@
+"""The scripted interview answer: the kind of question, then an answer built from retrieval.
+
+Park et al. 2023 §6.1 interview their agents; here a rule answers. :func:`kind_of` tells the kind
+of question (about the persona itself, plans at a time, a reaction to a situation, a preference
+or feeling, who, when, where, why, yes/no, or what). Each kind's answer is in the first person,
+from the memories retrieved for the question and the persona's own file (its description and
+routine), and cites the ids of the memories it used. "I don't know" is said only when no
+retrieved memory bears on the question; only a yes/no question is answered "Yes." or "No.".
+Reactions to a situation are :mod:`town.thinking.scripted_reaction`.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, time
+
+from ..hearsay import unwrap
+from ..textevent import stated_day, stated_times
+from . import answers
+from .questions import AnswerInterview
+from .recount import first_person, gerund, is_about, mine, recount, sentence
+from .scripted_reaction import REACTION, react, traits_of
+from .words import content_words
+
+__all__ = ["KINDS", "kind_of", "answer_interview", "DONT_KNOW"]
+
+#: The kinds of question :func:`kind_of` tells apart, in the order they are tried.
+KINDS = ("self", "plan", "reaction", "preference", "who", "when", "where", "why", "yes/no", "what")
+
+#: The answer when no retrieved memory bears on the question.
+DONT_KNOW = "I don't know anything about that."
+
+_SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words marking the description's sentences that answer it)
+    (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b", re.I), frozenset()),
+    (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b", re.I),
+     frozenset("work works worked job owns runs manages study studies student teach teaches".split())),
+    (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
+)
+_PLAN = re.compile(r"\b(will you|are you (going|planning)|your schedule|on your schedule|you expect|"
+                   r"do you plan)\b", re.I)
+_WHEN_WORDS = re.compile(r"\b(at \d{1,2}(:\d\d)?|tomorrow|tonight|today|this (morning|afternoon|evening)|"
+                         r"on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b", re.I)
+_PREFERENCE = re.compile(r"\b(how do you feel|value most|would you (most )?like|do you (like|prefer|enjoy)|"
+                         r"your favou?rite|learned about yourself|could change|matters? (most )?to you)\b", re.I)
+_WHO = re.compile(r"^\s*(who is|who's|what do you (know|remember|think) (about|of))\s+(?P<name>[^?]+)", re.I)
+_YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall)\b", re.I)
+_PARTS_OF_DAY = {"morning": time(9), "afternoon": time(15), "evening": time(18), "tonight": time(20),
+                 "night": time(21), "noon": time(12), "lunchtime": time(12)}
+_NAMED = re.compile(r"(?<!^)(?<![.!?] )\b([A-Z][a-z]+(?: [A-Z][a-z]+)+)\b")  # a name inside a question
+_BARE_TALK = re.compile(r"I talked with [^:]+\.?")  # a talk remembered without what about
+_SIGHTING = re.compile(r"\bis (at|in) the\b")
+_PLACE = re.compile(r"\b(?:at|in|to) (?:the )?((?:[A-Z][\w']*\s?)+)")
+
+
+def kind_of(question: str) -> str:
+    """The kind of ``question``, one of :data:`KINDS`.
+
+    "What will you be doing tomorrow at 15:00?" -> "plan"; "Your breakfast is burning! What do
+    you do?" -> "reaction"; "How do you feel about Klaus?" -> "preference"; "Who is Klaus
+    Mueller?" -> "who"; "Did you hear about a party?" -> "yes/no".
+    """
+    if any(p.search(question) for p, _ in _SELF):
+        return "self"
+    if _PLAN.search(question) and (_WHEN_WORDS.search(question) or stated_times(question)):
+        return "plan"
+    if REACTION.search(question):
+        return "reaction"
+    if _PREFERENCE.search(question):
+        return "preference"
+    who = _WHO.search(question)
+    if who and who.group("name").strip()[:1].isupper():
+        return "who"
+    word = question.strip().split(" ", 1)[0].lower()
+    if word in ("when", "where", "why"):
+        return word
+    return "yes/no" if _YES_NO.search(question) else "what"
+
+
+def _said(text: str, evidence: list[int]) -> answers.InterviewAnswer:
+    return answers.InterviewAnswer(answer=text.strip()[:1000], evidence=list(dict.fromkeys(evidence)))
+
+
+def _unique(memories) -> list:
+    """``memories`` without a repeated statement (an insight written on two days, news heard from
+    two people), first kept."""
+    out, seen = [], set()
+    for m in memories:
+        said = re.sub(r"^I talked with [^:]+: ", "", unwrap(m.content)[1]).rstrip(".…")[:80]
+        if said not in seen:
+            seen.add(said)
+            out.append(m)
+    return out
+
+
+def _relevant(q: AnswerInterview, words: frozenset[str] | None = None) -> list:
+    """Retrieved memories sharing a topic word with the question, most shared first.
+
+    Ties: what was seen or heard before insights (an insight says less of the facts), then
+    retrieval order. Repeated texts are left out.
+    """
+    words = content_words(q.question) if words is None else words
+    scored = [(len(words & content_words(m.content)), m.kind != "reflection", -i, m) for i, m in enumerate(q.memories)]
+    return _unique(m for n, _, _, m in sorted(scored, key=lambda s: s[:3], reverse=True) if n > 0)
+
+
+def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str]:
+    """Up to ``n`` sentences of ``summary`` holding the most of ``marks`` (at least one), in order."""
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", summary.strip()) if x]
+    counts = [len(marks & set(re.findall(r"[a-z]+", x.lower()))) for x in sentences]
+    best = max(counts, default=0)
+    return [x for x, c in zip(sentences, counts) if best and c == best][:n]
+
+
+def _about_self(q: AnswerInterview) -> answers.InterviewAnswer:
+    marks = next(m for p, m in _SELF if p.search(q.question))
+    said = [sentence(first_person(x, q.persona_name)) for x in _self_sentences(q.persona_summary, marks)]
+    return _said(" ".join([f"I am {q.persona_name}.", *said]), [])
+
+
+def _now(q: AnswerInterview) -> datetime | None:
+    return datetime.fromisoformat(q.now) if q.now else None
+
+
+def _asked_time(q: AnswerInterview) -> datetime | None:
+    """The game time a plan question asks about (day by parsedatetime, hour by clock or part of day)."""
+    now = _now(q)
+    if now is None:
+        return None
+    day = stated_day(q.question, now) or now.date()
+    found = stated_times(q.question)
+    if found is not None:
+        at = found[0]
+    else:
+        part = next((t for w, t in _PARTS_OF_DAY.items() if re.search(rf"\b{w}\b", q.question, re.I)), None)
+        at = part or time(now.hour, now.minute)
+    return datetime.combine(day, at)
+
+
+_PLAN_MEMORY = re.compile(r"^.+?'s plan for (?P<day>\w+ \w+ \d{1,2}): (?P<items>.*)$", re.S)
+_ITEM = re.compile(r"(?P<h>\d{2}):(?P<m>\d{2}) (?P<what>[^;]+)")
+
+
+def _sector(place: str) -> str:
+    return place.split(":")[1] if ":" in place else ""
+
+
+def _plan_items(q: AnswerInterview, when: datetime) -> tuple[list[tuple[int, str, str]], list[int]]:
+    """(start minute, what, where) of the day's plan: a retrieved plan memory for that day, else the routine."""
+    for m in q.memories:
+        found = _PLAN_MEMORY.match(m.content)
+        if found and found.group("day") == f"{when:%A %B} {when.day}":
+            where = {r.description: _sector(r.place) for r in q.routine}  # the file says where each is
+            items = [(int(i["h"]) * 60 + int(i["m"]), i["what"].strip(), where.get(i["what"].strip(), ""))
+                     for i in _ITEM.finditer(found["items"])]
+            return items, [m.id]
+    items = [(int(r.start[:2]) * 60 + int(r.start[3:]), r.description, _sector(r.place)) for r in q.routine]
+    return items, []
+
+
+def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
+    when = _asked_time(q)
+    if when is None:
+        return _general(q, "what")
+    items, cited = _plan_items(q, when)
+    minute = when.hour * 60 + when.minute
+    before = [item for item in items if item[0] <= minute]
+    if not before:
+        return _said(f"I have nothing planned for {when:%H:%M} that I remember.", cited)
+    _, what, where = before[-1]
+    placed = where.lower() in what.lower() or re.search(r"\b(at|in) (the )?[A-Z]", what)
+    there = f" at {where}" if where and not placed and "'s " not in where else ""
+    return _said(f"At {when:%H:%M} I'll be {mine(gerund(what))}{there}.", cited)
+
+
+def _who(q: AnswerInterview) -> answers.InterviewAnswer:
+    name = _WHO.search(q.question).group("name").strip().rstrip(".")  # type: ignore[union-attr]
+    full = next((p for p in q.people if p.lower() == name.lower() or p.split()[0].lower() == name.lower()), name)
+    first = full.split()[0]
+    about = [m for m in q.memories if is_about(m.content, first)]
+    if not about:
+        met = [m for m in q.memories if first in m.content]
+        if met:  # only in a chain of who passed news on: that they talked, and what they passed on
+            return _said(f"{first} is someone I've talked with. {recount(met[0].content, q.persona_name)}",
+                         [met[0].id])
+        return _said(f"I don't know anyone called {name}.", [])
+    # what the persona knows of them: insights first, then what it heard or knows, sightings last
+    if any(not _BARE_TALK.fullmatch(m.content) for m in about):
+        about = [m for m in about if not _BARE_TALK.fullmatch(m.content)]
+    about = sorted(_unique(about), key=lambda m: (m.kind != "reflection", bool(_SIGHTING.search(m.content)),
+                                         m.kind == "plan", bool(_BARE_TALK.fullmatch(m.content)), -m.importance))[:3]
+    return _said(" ".join(recount(m.content, q.persona_name) for m in about), [m.id for m in about])
+
+
+def _place_in(text: str) -> str | None:
+    found = _PLACE.search(text)
+    return found.group(1).strip() if found else None
+
+
+def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
+    """Who, when, where, why, what and yes/no: the memories bearing on the question, recounted."""
+    relevant = _relevant(q)
+    unknown = [n for n in _NAMED.findall(q.question)
+               if n not in q.people and not any(n.split()[0] in m.content for m in q.memories)]
+    if unknown:  # the question is about someone or somewhere no retrieved memory names
+        return _said(f"No, I don't know anything about {unknown[0]}." if kind == "yes/no"
+                     else f"I don't know anything about {unknown[0]}.", [])
+    if not relevant:
+        return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
+    best = relevant[0]
+    said = recount(best.content, q.persona_name)
+    if kind == "when":
+        timed = next((m for m in relevant if stated_times(m.content)), None)
+        if timed is not None:
+            start, end, _ = stated_times(timed.content)  # type: ignore[misc]
+            span = f"from {start:%H:%M} to {end:%H:%M}" if end else f"at {start:%H:%M}"
+            return _said(f"It is {span}, as far as I know. {recount(timed.content, q.persona_name)}", [timed.id])
+    if kind == "where":
+        placed = next((m for m in relevant if _place_in(m.content)), None)
+        if placed is not None:
+            return _said(f"At {_place_in(placed.content)}. {recount(placed.content, q.persona_name)}", [placed.id])
+    if kind == "yes/no":
+        return _said(f"Yes. {said}", [best.id])
+    more = [m for m in relevant[1:] if m.kind != "plan" and m.content[:30] != best.content[:30]][:1]
+    return _said(" ".join([said, *(recount(m.content, q.persona_name) for m in more)]), [best.id, *(m.id for m in more)])
+
+
+def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
+    """A feeling or a preference: insights first (reflection), then the memories and the file."""
+    relevant = _relevant(q)
+    insights = _unique(m for m in q.memories if m.kind == "reflection")
+    named = [p for p in q.people if p != q.persona_name and p.split()[0] in q.question]
+    if named:
+        first = named[0].split()[0]
+        about = [m for m in q.memories if is_about(m.content, first)]
+        if not about:
+            return _said(f"I don't really know {named[0]} yet.", [])
+        best = sorted(about, key=lambda m: (m.kind != "reflection", -m.importance))[:2]
+        stance = "I like" if len(about) >= 2 else "I don't know well yet, but I think well of"
+        return _said(f"{stance} {first}. " + " ".join(recount(m.content, q.persona_name) for m in best), [m.id for m in best])
+    chosen = (insights or [m for m in relevant if m.kind != "plan"])[:2]
+    if re.search(r"\bspend more time with\b|\bwho in town\b", q.question, re.I):
+        counts = {p: sum(is_about(m.content, p.split()[0]) for m in q.memories) for p in q.people if p != q.persona_name}
+        who = max(sorted(counts), key=lambda p: counts[p], default=None)
+        if who and counts[who]:
+            about = _unique(m for m in q.memories if is_about(m.content, who.split()[0]))[:2]
+            return _said(f"{who}: I'd like to see more of {who.split()[0]}. "
+                         + " ".join(recount(m.content, q.persona_name) for m in about), [m.id for m in about])
+    loves = [first_person(x, q.persona_name) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
+             if re.search(r"\b(love|loves|cares?|values?|enjoys?|wants?)\b", x)]
+    if re.search(r"\bvalue most|matters? (most )?to you\b", q.question, re.I) and loves:
+        return _said(" ".join([sentence(loves[0]), *(recount(m.content, q.persona_name) for m in chosen[:1])]),
+                     [m.id for m in chosen[:1]])
+    if not chosen:
+        return _said(_from_file(q), [])
+    lead = ("I'd change how I spend my time. What stands out to me: " if re.search(r"could change", q.question, re.I)
+            else "I've noticed this: ")
+    return _said(lead + " ".join(recount(m.content, q.persona_name) for m in chosen), [m.id for m in chosen])
+
+
+def _from_file(q: AnswerInterview) -> str:
+    """A feeling or a wish the persona's file supports when no retrieved memory bears on it."""
+    leisure = [r.description for r in q.routine if not r.task and "sleep" not in r.description.lower()]
+    traits = traits_of(q.persona_summary)
+    if re.search(r"could change|would you (most )?like", q.question, re.I) and leisure:
+        return f"I'd make more time to {mine(leisure[0])}."
+    if traits:
+        listed = traits[0] if len(traits) == 1 else f"{', '.join(traits[:-1])} and {traits[-1]}"
+        if re.search(r"\bvalue\b|\bmatters?\b", q.question, re.I):
+            return f"I value being {listed}, and the people I see every day."
+        return f"I keep finding that I am {listed}."
+    return DONT_KNOW
+
+
+def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
+    """The scripted answer to ``q`` by its kind (:func:`kind_of`), citing the memories used."""
+    kind = kind_of(q.question)
+    if kind == "self":
+        return _about_self(q)
+    if kind == "plan":
+        return _plan(q)
+    if kind == "reaction":
+        text, cited = react(q)
+        return _said(text, cited)
+    if kind == "preference":
+        return _preference(q)
+    if kind == "who":
+        return _who(q)
+    return _general(q, kind)
