@@ -8,6 +8,7 @@ and her seeded memory plans a Valentine's Day party at Hobbs Cafe on February 14
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from town.config import load_config
@@ -15,7 +16,9 @@ from town.events import EventKind
 from town.player import add_player, player_says
 from town.scenario import load_scenario
 from town.simulation import Simulation
-from tests.mind.mind_events import retrieval_ids
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mind"))  # a dependency ships a top-level `tests`
+from mind_events import retrieval_ids  # noqa: E402
 
 THE_VILLE = Path(__file__).resolve().parents[2] / "personas" / "the_ville"
 
