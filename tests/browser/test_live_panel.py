@@ -23,6 +23,7 @@ def test_whisper_appears_in_the_memory_stream(live_town, page, artifacts):
     page.wait_for_selector("#whisper-status:has-text('remembered as memory')")
     memory = int(page.text_content("#whisper-status").rsplit("#", 1)[1])
     page.wait_for_selector(f"#persona-memories .memory[data-id='{memory}'][data-kind='whisper']", timeout=10000)
+    text = "I want to throw a Valentine's Day party at Hobbs Cafe on Feb 14, 5-7 pm."  # the inner voice
     assert page.text_content(f"#persona-memories .memory[data-id='{memory}'] .content") == text
     api = requests.get(f"{town.url}/api/personas/klaus_mueller/memories?kind=whisper", timeout=10).json()
     assert [(m["id"], m["content"]) for m in api["memories"]] == [(memory, text)]
