@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from town.analysis.talk import talk_counts
+import json
+import random
+import sqlite3
+
+from town.analysis.talk import sample_lines, talk_counts
 from town.simulation import Simulation
 from town.config import load_config
 from town.scenario import load_scenario
@@ -27,6 +31,18 @@ PLAN = MemoryView(id=1, kind="plan", importance=3, created="2023-02-13 06:00:00"
 def _line(history=(), memories=(), now="2023-02-13 18:04:00", seed=1):
     return ScriptedBackend().ask(NextLine(**WHO, seed=seed, listener="maria_lopez", listener_name="Maria Lopez",
                                           history=history, memories=memories, now=now))
+
+
+def test_sample_lines_are_the_seeded_draw_of_the_runs_lines(party_run):
+    db = sqlite3.connect(party_run)
+    rows = [json.loads(d) for (d,) in db.execute("select data from events where kind = 'chat' order by seq")]
+    db.close()
+    assert len(rows) > 20
+    picked = sorted(random.Random(7).sample(range(len(rows)), 20))  # the draw, by its definition
+    lines = sample_lines(str(party_run), 20, seed=7)
+    assert [(s, l, t) for _, s, l, t in lines] == [(rows[i]["speaker"], rows[i]["listener"], rows[i]["line"])
+                                                  for i in picked]
+    assert len(sample_lines(str(party_run), len(rows) + 5)) == len(rows)
 
 
 def test_the_party_run_reads_like_people(party_run):

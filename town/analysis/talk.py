@@ -15,22 +15,28 @@ Each count is over the run file's events, never written to it:
 - ``heard_sightings``: heard memories whose statement is a routine sighting, with ``heard``
   (all heard memories) and ``memories_per_persona_day``.
 
-Usage: ``python -m town.analysis.talk RUN.sqlite`` prints them as JSON.
+:func:`sample_lines` picks lines at random with a fixed seed, good and bad alike, for a person to
+read (docs/evaluation.md's "what the talk looks like").
+
+Usage: ``python -m town.analysis.talk RUN.sqlite`` prints the counts as JSON;
+``python -m town.analysis.talk RUN.sqlite --sample 20 --seed 1`` prints 20 lines instead, one a
+row: ``time  speaker -> listener: line``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import random
 import re
 import sqlite3
-import sys
 from datetime import datetime
 
 from ..hearsay import depth
 from ..perspective import lower_words
 from ..thinking.scripted_talk import sighting
 
-__all__ = ["talk_counts"]
+__all__ = ["talk_counts", "sample_lines"]
 
 _PART = {"morning": range(5, 12), "afternoon": range(12, 17), "evening": range(17, 24)}
 
@@ -105,5 +111,34 @@ def talk_counts(path: str) -> dict:
     return counts
 
 
+def sample_lines(path: str, n: int = 20, seed: int = 1) -> list[tuple[str, str, str, str]]:
+    """``n`` conversation lines of the run at ``path`` drawn uniformly with ``random.Random(seed)``.
+
+    Returns:
+        (game time "YYYY-MM-DD HH:MM", speaker id, listener id, line) in the run's order; all the
+        lines when the run holds ``n`` or fewer.
+    """
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        rows = db.execute("select time, data from events where kind = 'chat' order by seq").fetchall()
+    finally:
+        db.close()
+    picked = sorted(random.Random(seed).sample(range(len(rows)), min(n, len(rows))))
+    out = []
+    for i in picked:
+        d = json.loads(rows[i][1])
+        out.append((rows[i][0][:16].replace("T", " "), d["speaker"], d["listener"], d["line"]))
+    return out
+
+
 if __name__ == "__main__":  # pragma: no cover - a measuring aid
-    print(json.dumps(talk_counts(sys.argv[1]), indent=1))
+    cli = argparse.ArgumentParser(prog="python -m town.analysis.talk", description=__doc__.split("\n")[0])
+    cli.add_argument("run", help="a run file (.sqlite)")
+    cli.add_argument("--sample", type=int, default=0, help="print this many random lines instead of the counts")
+    cli.add_argument("--seed", type=int, default=1, help="the sample's seed")
+    args = cli.parse_args()
+    if args.sample:
+        for at, speaker, listener, line in sample_lines(args.run, args.sample, args.seed):
+            print(f"{at}  {speaker} -> {listener}: {line}")
+    else:
+        print(json.dumps(talk_counts(args.run), indent=1))
