@@ -23,9 +23,11 @@ import zlib
 from dataclasses import dataclass
 
 from ..hearsay import unwrap
+from ..inflection import gerund
+from ..perspective import mine
 from ..textevent import StatedEvent
 from ..world.address import sector_name
-from .recount import gerund, mine, told_by
+from .recount import told_by
 from .views import PlanItemView
 
 __all__ = ["Decision", "COMMITMENT", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
