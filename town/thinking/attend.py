@@ -30,7 +30,7 @@ from ..world.address import sector_name
 from .recount import told_by
 from .views import PlanItemView
 
-__all__ = ["Decision", "COMMITMENT", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
+__all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
 
 #: Traits that make going to an event likelier.
 SOCIABLE = frozenset("friendly outgoing sociable hospitable cheerful warm curious energetic social chatty".split())
@@ -68,8 +68,14 @@ COMMITMENT = frozenset("""session class classes seminar lecture lectures meeting
 lesson lessons rehearsal exam work serve open close teach tutor office""".split())
 
 
-def _workplace(routine) -> str:
-    """The sector where the routine's tasks outside home take the most minutes ("" if none)."""
+def workplace(routine) -> str:
+    """The sector where ``routine``'s tasks outside home take the most minutes ("" if none).
+
+    ``routine``: a persona file's blocks (:class:`PlanItemView`, "HH:MM" times, ``task`` None for
+    leisure); home is the sector of its sleeping block. A tie goes to the sector first in
+    alphabetical order. The interview grader reads a persona's occupation here too
+    (:func:`town.analysis.grading.workplace`).
+    """
     home, minutes = _home(routine), {}  # type: ignore[var-annotated]
     for r in routine:
         sector = sector_name(r.place)
@@ -81,7 +87,7 @@ def _workplace(routine) -> str:
 def obligation(r: PlanItemView, routine) -> bool:
     """Whether block ``r`` is an obligation: a task at the workplace, or one naming a commitment."""
     words = set(re.findall(r"[a-z]+", f"{r.description} {r.task or ''}".lower()))
-    return bool(r.task) and (sector_name(r.place) == _workplace(routine) or bool(words & COMMITMENT))
+    return bool(r.task) and (sector_name(r.place) == workplace(routine) or bool(words & COMMITMENT))
 
 
 def clash_with(routine, start: str, end: str, place: str) -> PlanItemView | None:
