@@ -10,9 +10,10 @@ The scripted day plan (``PlanDay``) asks this for every event that retrieval bro
   naming them with a word of closeness (friend, wife, neighbour, ...);
 - its traits: sociable ones make going likelier, reserved ones less.
 
-Seeded by the question's seed and the event, so the same question decides the same way.
-:func:`decline_reason` phrases the clash for a spoken decline ("I have to serve customers at
-Hobbs Cafe until 20:00").
+Seeded by the question's seed and the event, so the same question decides the same way. A
+decline over a clash gives :func:`decline_reason` ("I have to serve customers at Hobbs Cafe
+until 20:00"), the words a spoken decline says too (:func:`town.thinking.scripted_reply.reply_to_invite`
+asks this at the invitation).
 """
 
 from __future__ import annotations
@@ -169,7 +170,7 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         shy = sorted(traits & RESERVED)
         reason = "I am free then" if go else f"I am {shy[0] if shy else 'not in the mood'} and would rather not"
     elif not go:
-        reason = f"it clashes with {mine(gerund(clash.description))} at {sector_name(clash.place)} until {clash.end}"
+        reason = decline_reason(clash)
     else:
         why = f"{tie}" if tie else "I want to be there"
         reason = f"it clashes with {mine(gerund(clash.description))} at {sector_name(clash.place)}, but {why}"
