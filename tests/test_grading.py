@@ -56,6 +56,16 @@ def test_truth_from_the_persona_file(isabella):
     assert home_sector(isabella) == "Isabella Rodriguez's apartment"
 
 
+def test_the_workplace_counts_tasks_not_leisure():
+    """Smallville's Ryan Park, read from his file: tasks outside home at Hobbs Cafe 08:00-12:00
+    (240 min, write code) and Johnson Park 17:00-18:00 (60, go for a jog); his evening at the
+    pub, 19:00-24:00 (300 min), has no task: leisure, not work."""
+    from town.scenario import load_scenario
+
+    ryan = next(s for s in load_scenario("smallville").personas if s.name == "Ryan Park")
+    assert workplace(ryan) == "Hobbs Cafe"
+
+
 @pytest.mark.parametrize("answer, denial", [
     ("No, I don't know anything about that.", True), ("I have never heard of her.", True),
     ("I'm not sure.", True), ("Yes. Isabella runs the cafe.", False), ("I know Klaus.", False)])

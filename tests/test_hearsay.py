@@ -82,6 +82,14 @@ def test_a_persona_file_sentence_in_its_own_voice():
     assert own_voice("Isabella Rodriguez owns and runs Hobbs Cafe, the coffee shop.", "Isabella Rodriguez") == \
         "I own and run Hobbs Cafe, the coffee shop."
     assert own_voice("She knows most regulars by name.", "Isabella Rodriguez") == "I know most regulars by name."
+    # an adverb before the verb; each joined verb; "is" -> "am"; a clause of its own keeps its verbs
+    assert own_voice("He still argues about ethics and walks in the park.", "Adam Smith") == \
+        "I still argue about ethics and walk in the park."
+    assert own_voice("Sam gets up at 6am, walks every morning, and is in bed by 10pm.", "Sam Moore") == \
+        "I get up at 6am, walk every morning, and am in bed by 10pm."
+    assert own_voice("Carmen runs the store, where the town buys its tools, seeds and paint.", "Carmen Ortiz") == \
+        "I run the store, where the town buys its tools, seeds and paint."
+    assert own_voice("Adam Smith, 60.", "Adam Smith") == "Adam Smith, 60."  # no verb after the name
 
 
 def test_meaning_reads_the_verb_and_the_place_of_the_statement():

@@ -7,75 +7,30 @@ means the listener (:func:`heard_statement`). Going back, a persona's file says 
 Rodriguez owns and runs Hobbs Cafe" and she says "I own and run Hobbs Cafe" (:func:`own_voice`).
 
 Only the person of the subject and the verb after it change; every other word is kept as typed.
-Verbs are inflected with ``lemminflect`` (its cost: docs/performance.md). Days are absolute in
+Verb forms come from :mod:`town.inflection`. Days are absolute in
 storage ("on Tuesday, February 14", :func:`town.textevent.absolute_days`) and said relative to
 the moment of speaking ("tomorrow", :func:`relative_days`).
 
-Imports nothing of ``town`` but :mod:`town.hearsay`, so any layer may use it.
+Imports nothing of ``town`` but :mod:`town.hearsay`, :mod:`town.inflection` and
+:mod:`town.textevent`, so any layer may use it.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date, datetime
-from functools import lru_cache
 from typing import Any
 
-from lemminflect import getAllLemmas, getInflection
-
 from .hearsay import unwrap
+from .inflection import BE_HAVE, MODALS, first_singular, is_verb, lemmas, third_singular
 from .textevent import place_in
 
-__all__ = ["inner_voice", "third_person", "own_voice", "heard_statement", "relative_days",
+__all__ = ["inner_voice", "third_person", "own_voice", "mine", "heard_statement", "relative_days",
            "lower_words", "shared_run", "person_of", "verb_of", "meaning"]
 
-_MODALS = frozenset("can could will would shall should may might must".split())
 _ADVERBS = frozenset("also just really still often never always already usually sometimes even "
                      "only soon actually finally probably definitely".split())
-#: A subject-verb pair moved between persons: (first person, third person).
-_BE_HAVE = {"am": "is", "'m": "is", "’m": "is", "was": "was", "have": "has", "'ve": "has", "’ve": "has",
-            "do": "does", "don't": "doesn't", "'d": "would", "’d": "would", "'ll": "will", "’ll": "will",
-            "haven't": "hasn't", "wasn't": "wasn't"}
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-
-
-@lru_cache(maxsize=4096)
-def _lemmas(word: str) -> dict:
-    return getAllLemmas(word.lower())
-
-
-def _third_verb(word: str) -> str:
-    """The third-person singular present of a first-person verb form ("want" -> "wants")."""
-    low = word.lower()
-    if low in _BE_HAVE:
-        return _BE_HAVE[low]
-    if low in _MODALS or low.endswith("n't"):
-        return word
-    verb = _lemmas(low).get("VERB") or _lemmas(low).get("AUX")
-    if verb and verb[0] == low:
-        forms = getInflection(low, tag="VBZ")
-        return forms[0] if forms else word
-    return word  # past tense, or not a verb: the same in every person
-
-
-def _first_verb(word: str) -> str:
-    """The first-person present of a third-person singular verb ("owns" -> "own", "is" -> "am")."""
-    low = word.lower()
-    back = {"is": "am", "has": "have", "does": "do", "doesn't": "don't", "hasn't": "haven't"}
-    if low in back:
-        return back[low]
-    verb = _lemmas(low).get("VERB")
-    if verb and verb[0] != low and getInflection(verb[0], tag="VBZ") == (low,):
-        return verb[0]
-    return word
-
-
-def _verb_index(words: list[str], at: int) -> int | None:
-    """Index of the verb after the subject at ``at`` (adverbs like "really" skipped), or None."""
-    i = at + 1
-    while i < len(words) and words[i].lower() in _ADVERBS:
-        i += 1
-    return i if i < len(words) else None
 
 
 _TOKENS = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|[^A-Za-z]+")
@@ -116,7 +71,7 @@ def third_person(text: str, name: str) -> str:
         if word == "I":
             out.append(who())
             if clitic:
-                out.append(" " + _BE_HAVE.get(clitic, clitic))
+                out.append(" " + BE_HAVE.get(clitic, clitic))
             else:
                 pending_verb = True
             continue
@@ -124,7 +79,7 @@ def third_person(text: str, name: str) -> str:
             if tok.lower() in _ADVERBS:
                 out.append(tok)
                 continue
-            out.append(_third_verb(tok))
+            out.append(third_singular(tok))
             pending_verb = False
             continue
         low = tok.lower()
@@ -183,22 +138,42 @@ def inner_voice(text: str) -> str:
 
 def own_voice(text: str, name: str) -> str:
     """A sentence about ``name`` (a persona file's "Isabella Rodriguez owns and runs ...") in their
-    own first person ("I own and run ..."). Only a sentence that begins with the name or its
-    first word changes; a verb joined by "and" follows the first.
+    own first person ("I own and run ...").
+
+    Only a sentence that begins with the name, its first word, "She", "He" or "They" and then a
+    verb (adverbs like "still" skipped) changes: the verb takes the first person ("owns" -> "own",
+    "is" -> "am"; "was", "can", "studied" stay), and so does each verb joined to it by "and",
+    "or", "but" or a comma before any clause of its own ("where", "which", ...: "where the town
+    buys its tools, seeds" stays). "his"/"her"/"their" and the persona's "Name's" become "my"
+    (:func:`mine`). Any other sentence is returned stripped, as it is ("Abigail Chen, 25.").
     """
+    text = text.strip()
     first = name.split()[0] if name.strip() else name
-    for lead in (name, first, "She", "He"):
-        if text.startswith(lead + " "):
-            rest = text[len(lead) + 1:].split(" ")
-            if rest and rest[0] in ("is", "has", "does", "was") or _first_verb(rest[0]) != rest[0]:
-                rest[0] = _first_verb(rest[0]) if rest[0] != "was" else "was"
-                for i in range(1, len(rest) - 1):
-                    if rest[i] == "and" and _first_verb(rest[i + 1].rstrip(",.")) != rest[i + 1].rstrip(",."):
-                        tail = rest[i + 1][len(rest[i + 1].rstrip(",.")):]
-                        rest[i + 1] = _first_verb(rest[i + 1].rstrip(",.")) + tail
-                        break
-                return " ".join(["I", *rest]).replace(" her ", " my ").replace(" his ", " my ")
-    return text
+    m = re.match(rf"^(?:{re.escape(name)}|{re.escape(first)}|She|He|They)\s+(.*)$", text, re.S)
+    if m is None:
+        return text
+    words = m.group(1).split(" ")
+    at = next((i for i, w in enumerate(words) if w.lower() not in _ADVERBS), None)
+    if at is None or not is_verb(words[at]):
+        return text
+    words[at] = first_singular(words[at])
+    rest = " ".join(words)
+    clause = _CLAUSE.search(rest)
+    head, tail = (rest[:clause.start()], rest[clause.start():]) if clause else (rest, "")
+    head = _JOINED.sub(lambda w: f"{w.group(1)} {first_singular(w.group(2))}", head)
+    rest = re.sub(rf"\b(?:{re.escape(name)}|{re.escape(first)})['’]s\b", "my", mine(head + tail))
+    return f"I {rest}"
+
+
+#: Where a sentence's own clause ends: a verb after it is not the subject's.
+_CLAUSE = re.compile(r"\b(?:where|whose|which|because|while|when)\b")
+#: A verb joined to the one before: "..., works", "and goes", "or reads".
+_JOINED = re.compile(r"(\band|\bor|\bbut|,) ([a-z]+s)\b")
+
+
+def mine(text: str) -> str:
+    """A persona file's words about the persona, said by it: "his"/"her"/"their" -> "my"."""
+    return re.sub(r"\b(his|her|their)\b", "my", text)
 
 
 def person_of(text: str) -> int | None:
@@ -229,20 +204,20 @@ def verb_of(text: str) -> str | None:
     prev = ""
     for word in _WORD.findall(text)[:12]:
         low = word.lower()
-        if low in _AUX or low in _MODALS:
+        if low in _AUX or low in MODALS:
             aux = aux or _AUX.get(low, low)
             prev = low
             continue
-        verb = (_lemmas(low).get("VERB") or (None,))[0] if not word[0].isupper() or low == "i" else None
+        verb = (lemmas(low).get("VERB") or (None,))[0] if not word[0].isupper() or low == "i" else None
         if verb:
-            if aux in _MODALS or (aux and verb != low):  # "will go", "is planning", "has gone"
+            if aux in MODALS or (aux and verb != low):  # "will go", "is planning", "has gone"
                 return verb
             if not aux and (verb != low or prev in ("i", "you", "we", "they")):
                 return verb
         if aux:
-            return None if aux in _MODALS else aux
+            return None if aux in MODALS else aux
         prev = low
-    return aux if aux not in _MODALS else None
+    return aux if aux not in MODALS else None
 
 
 def meaning(text: str, places: dict[str, str]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ and recorded with its reason in the day plan's answer (town.thinking.attend)."""
 from __future__ import annotations
 
 from town.thinking.attend import P_CLASH, P_CLASH_CLOSE, clash_with, decline_reason
-from town.thinking.questions import MemoryView, PlanDay, PlanItemView
+from town.thinking.questions import MemoryView, NextLine, PlanDay, PlanItemView
 from town.thinking.scripted import ScriptedBackend
 
 ROUTINE = (
@@ -46,7 +46,7 @@ def test_a_clash_with_work_is_declined_naming_it():
     assert answer.add == []
     (choice,) = answer.events
     assert (choice.go, choice.reason, choice.clash, choice.evidence, choice.start) == (
-        False, "it clashes with serving coffee at Corner Cafe until 17:00",
+        False, "I have to serve coffee at Corner Cafe until 17:00",
         "08:00-17:00 serve coffee at w:Corner Cafe:cafe:counter", [0], "2023-02-14 12:00")
 
 
@@ -79,7 +79,7 @@ def test_a_talk_summary_stating_it_was_heard_not_planned():
     """"I talked with Cat Cole: ..." is Cat's news, not Ann's own plan: the clash declines it."""
     answer = _plan("I talked with Cat Cole: Bob is hosting a picnic at Green Park tomorrow from 12pm to 1pm.")
     assert [(c.go, c.reason) for c in answer.events] == [
-        (False, "it clashes with serving coffee at Corner Cafe until 17:00")]
+        (False, "I have to serve coffee at Corner Cafe until 17:00")]
 
 
 def test_a_walk_with_a_task_is_leisure_a_session_elsewhere_is_not():
@@ -93,3 +93,29 @@ def test_a_walk_with_a_task_is_leisure_a_session_elsewhere_is_not():
     for extra, clash in ((walk, None), (council, council)):
         routine = (*ROUTINE[:2], extra, *ROUTINE[3:])
         assert clash_with(routine, "17:00", "18:00", "w:Plaza") == clash
+
+
+def _invited(line: str, seed: int = 0, summary: str = "Ann Able, 40. Traits: calm."):
+    """Bob Brown says ``line`` to Ann on Monday 2023-02-13 at 10:00; her reply."""
+    q = NextLine(persona="ann", persona_name="Ann Able", persona_summary=summary, seed=seed, listener="bob",
+                 listener_name="Bob Brown", history=(("Ann Able", "Hi Bob!"), ("Bob Brown", line)),
+                 now="2023-02-13 10:00:00", routine=ROUTINE, places=PLACES)
+    return ScriptedBackend().ask(q).line
+
+
+def test_the_spoken_reply_to_an_invitation_is_the_day_plans_decision():
+    """Invited to a picnic at Green Park tomorrow 12:00-13:00, which falls in serving coffee at
+    Corner Cafe 08:00-17:00 (a task at another place): the reply declines naming it, in the words
+    the day plan's decision gives for the same picnic heard from Bob. Ann is calm (no sociable or
+    reserved trait) and ties to no one, so going anyway has P_CLASH (0.1); seed 0 draws above it,
+    both in the line (seed 0) and in the plan (seed 0). At 18:00-19:00 she reads at home
+    (leisure, at home): no clash, a calm persona is free, P_FREE = 1, and she accepts."""
+    picnic = "I am hosting a picnic at Green Park tomorrow from 12pm to 1pm. Would you like to come?"
+    reason = "I have to serve coffee at Corner Cafe until 17:00"
+    assert _invited(picnic) == f"I'd love to, but {reason}."
+    (choice,) = _plan('Bob Brown told me: "I am hosting a picnic at Green Park tomorrow from 12pm to 1pm."').events
+    assert (choice.go, choice.reason) == (False, reason)
+    evening = "I am hosting a picnic at Green Park tomorrow from 6pm to 7pm. Would you like to come?"
+    assert _invited(evening) == "I'd love to come tomorrow! Thanks for telling me."
+    (choice,) = _plan('Bob Brown told me: "I am hosting a picnic at Green Park tomorrow from 6pm to 7pm."').events
+    assert (choice.go, choice.reason) == (True, "I am free then")

@@ -167,7 +167,8 @@ def test_a_wish_without_a_memory_bearing_on_it_comes_from_the_file():
 
 
 def test_a_plan_items_second_verb_and_the_files_his_or_her_are_said_by_the_persona():
-    from town.thinking.recount import gerund, mine
+    from town.inflection import gerund
+    from town.perspective import mine
 
     assert gerund("brew coffee and serve the morning customers") == "brewing coffee and serving the morning customers"
     assert gerund("buy canvas and paint at the store") == "buying canvas and paint at the store"
@@ -175,11 +176,12 @@ def test_a_plan_items_second_verb_and_the_files_his_or_her_are_said_by_the_perso
 
 
 def test_a_talk_summary_in_the_partners_words_is_quoted_once():
-    from town.thinking.recount import first_person, recount
+    from town.perspective import own_voice
+    from town.thinking.recount import recount
 
     assert recount("I talked with Mei Lin: I am planning a party at Hobbs Cafe.") == (
         'I talked with Mei Lin, who told me: "I am planning a party at Hobbs Cafe."')
-    assert first_person("Tom wakes at 6am, works at the market and goes to bed at 10pm", "Tom Moreno") == (
+    assert own_voice("Tom wakes at 6am, works at the market and goes to bed at 10pm", "Tom Moreno") == (
         "I wake at 6am, work at the market and go to bed at 10pm")
 
 

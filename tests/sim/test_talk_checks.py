@@ -16,6 +16,7 @@ from town.config import load_config
 from town.scenario import load_scenario
 from town.thinking.questions import MemoryView, NextLine
 from town.thinking.scripted import ScriptedBackend
+from town.thinking.views import routine_views
 
 from pathlib import Path
 
@@ -79,21 +80,23 @@ def test_a_goodbye_names_a_plan_item_still_ahead():
 
 
 def test_an_invitation_that_clashes_is_declined_naming_the_plan_item():
-    """Klaus invites Isabella for 17:30 today; her plan holds "serve evening customers" 17:00-20:00."""
-    invite = ("Klaus Mueller", "I am hosting a quiz night at The Rose and Crown Pub today at 5:30pm. Would you like to come?")
-    said = ScriptedBackend().ask(NextLine(**WHO, seed=1, listener="klaus_mueller", listener_name="Klaus Mueller",
-                                          history=(("Isabella Rodriguez", "Hi!"), invite), memories=(PLAN,),
-                                          now="2023-02-13 10:00:00"))
-    assert said.line == "I'd love to, but I need to serve evening customers until 20:00."
-    free = ("Klaus Mueller", "I am hosting a quiz night at The Rose and Crown Pub today at 9pm. Would you like to come?")
-    said = ScriptedBackend().ask(NextLine(**WHO, seed=1, listener="klaus_mueller", listener_name="Klaus Mueller",
-                                          history=(("Isabella Rodriguez", "Hi!"), free), memories=(PLAN,),
-                                          now="2023-02-13 10:00:00"))
-    assert said.line.startswith("I'd love to, but I need to close the cafe")  # 20:00-24:00 is closing time
-    said = ScriptedBackend().ask(NextLine(**WHO, seed=1, listener="klaus_mueller", listener_name="Klaus Mueller",
-                                          history=(("Isabella Rodriguez", "Hi!"), free), memories=(),
-                                          now="2023-02-13 10:00:00"))
-    assert said.line == "I'd love to come today! Thanks for telling me."
+    """Klaus invites Isabella for 17:30 today at The Rose and Crown Pub; her file's routine holds
+    "serve evening customers and tidy the tables" at Hobbs Cafe 17:00-20:00 (a task at her
+    workplace): declined, naming it (her summary states no traits and no memory ties her to
+    Klaus: going anyway has P_CLASH, 0.1, and seed 1 draws above it). At 9pm (an hour, the
+    default length) she cooks at home and reads (leisure): she comes."""
+    routine = routine_views(next(p for p in load_scenario(THE_VILLE).personas if p.id == "isabella_rodriguez").routine)
+
+    def reply(line: str) -> str:
+        return ScriptedBackend().ask(NextLine(
+            **WHO, seed=1, listener="klaus_mueller", listener_name="Klaus Mueller",
+            history=(("Isabella Rodriguez", "Hi!"), ("Klaus Mueller", line)), memories=(PLAN,),
+            now="2023-02-13 10:00:00", routine=routine, places=("the_ville:The Rose and Crown Pub",))).line
+
+    assert reply("I am hosting a quiz night at The Rose and Crown Pub today at 5:30pm. Would you like to come?") == (
+        "I'd love to, but I have to serve evening customers and tidy the tables at Hobbs Cafe until 20:00.")
+    assert reply("I am hosting a quiz night at The Rose and Crown Pub today at 9pm. Would you like to come?") == (
+        "I'd love to come today! Thanks for telling me.")
 
 
 def test_a_reaction_takes_a_stance_and_never_quotes():

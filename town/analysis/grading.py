@@ -2,8 +2,9 @@
 
 Where the run knows the answer (Park et al. 2023 §6's categories, graded without a judge):
 
-- self-knowledge: the name, the occupation (the sector where the persona's routine spends most
-  awake time outside its home: "Hobbs Cafe", "Oak Hill College") and the home (its home sector,
+- self-knowledge: the name, the occupation (the sector where the persona's routine's tasks
+  outside its home take the most minutes, as the mind reads its workplace: "Hobbs Cafe", "Oak
+  Hill College"; a block without a task is leisure) and the home (its home sector,
   or "my <apartment|house|...>") from the persona file;
 - plans: what the persona was actually doing at the asked hour (the recorded ACTION in force
   then): the answer names its sector, or shares two words of its task (one if the task has one;
@@ -26,14 +27,15 @@ someone it holds no memory of).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from ..thinking import attend
 from ..world.address import sector_name
 from .battery import BATTERY, CATEGORIES
 from .diffusion import recalls
+from .interview import routine_of
 
 __all__ = ["VERDICTS", "is_denial", "grade", "grade_answer", "workplace", "home_sector", "summarise"]
 
@@ -62,15 +64,10 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in _words(text)}
 
 
-def workplace(spec) -> str | None:
-    """The sector where the routine spends the most awake minutes outside home (None: only home)."""
-    home = spec.home_sector
-    minutes: Counter[str] = Counter()
-    for r in spec.routine:
-        if "sleep" in r.activity.lower() or sector_name(r.place) == home:
-            continue
-        minutes[sector_name(r.place)] += r.end_minutes - r.start_minutes
-    return max(sorted(minutes), key=lambda s: minutes[s]) if minutes else None
+def workplace(spec) -> str:
+    """The persona's workplace from its file: :func:`town.thinking.attend.workplace` of its routine
+    (the sector where its tasks outside home take the most minutes; "" when it has none)."""
+    return attend.workplace(routine_of(spec))
 
 
 def home_sector(spec) -> str:
@@ -89,7 +86,7 @@ def _self(answer: str, grader: str, spec) -> tuple[str, str]:
         return ("correct" if ok else "wrong"), spec.name
     if grader == "occupation":
         place = workplace(spec)
-        if place is None:
+        if not place:
             return "ungraded", "no workplace in the routine"
         return ("correct" if _mentions(answer, place) else "wrong"), place
     home = home_sector(spec)

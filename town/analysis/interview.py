@@ -19,7 +19,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, time
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -31,6 +31,7 @@ from ..memory.trace import CandidateScore
 from ..memory.vectors import VectorIndex
 from ..recording.lab import score_stream, stream_ages
 from ..thinking.questions import AnswerInterview, MemoryView, PlanItemView
+from ..thinking.views import routine_views
 from .recorded import load_embedder, run_backend, run_config, seq_after, tick_at
 
 __all__ = ["InterviewResult", "Interviewer", "identity", "interview", "routine_of", "says_yes"]
@@ -99,9 +100,7 @@ def identity(spec) -> str:
 
 def routine_of(spec) -> tuple[PlanItemView, ...]:
     """The routine of a persona's file as the interview question carries it ("HH:MM" blocks)."""
-    return tuple(PlanItemView(start=f"{r.start:%H:%M}",
-                              end="24:00" if r.end == time(0) and r.start != time(0) else f"{r.end:%H:%M}",
-                              description=r.activity, place=r.place, task=r.task) for r in spec.routine)
+    return routine_views(spec.routine)
 
 
 def _specs(reader, scenario) -> dict[str, Any]:

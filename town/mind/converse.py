@@ -19,6 +19,7 @@ from ..persona import Persona
 from ..perspective import heard_statement, meaning
 from ..textevent import absolute_days, find_event, place_names
 from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
+from ..thinking.views import routine_views
 from .context import MindContext, Seq, recall, remember, seed_for, views
 from .perceive import View
 
@@ -151,7 +152,8 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         seed=seed_for(ctx, speaker.id, "line", conv.id), listener=listener.id,
         listener_name=listener.name, history=tuple((personas[w].name, t) for w, t in conv.lines),
         memories=views(tellable), told=tuple(told), max_lines=MAX_LINES,
-        now=ctx.now.isoformat(sep=" "), recalled=views(records) if "?" in _NEWS.sub("", last) else ()))
+        now=ctx.now.isoformat(sep=" "), recalled=views(records) if "?" in _NEWS.sub("", last) else (),
+        routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places()))
     known = {r.id: r for r in tellable}
     shared = [i for i in answer.shared if i in known and i not in told]
     conv.lines.append((speaker_id, answer.line))

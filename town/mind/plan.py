@@ -14,7 +14,8 @@ from ..events import EventKind
 from ..persona import Persona, PlanBlock, Step
 from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
-from ..thinking.questions import DecomposeTask, PlanDay, PlanItemView
+from ..thinking.questions import DecomposeTask, PlanDay
+from ..thinking.views import routine_views
 from . import practice
 from .context import MindContext, recall, remember, seed_for, views
 from .learn import prune
@@ -52,12 +53,7 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     today = ctx.now.date()
     query = f"Plans, appointments and events on {today:%A, %B} {today.day}, {today.year}"
     records, seq = recall(p, ctx, query, purpose="plan_day")
-    routine = tuple(
-        PlanItemView(start=f"{r.start:%H:%M}",
-                     end="24:00" if r.end == time(0) and r.start != time(0) else f"{r.end:%H:%M}",
-                     description=r.activity, place=r.place, task=r.task)
-        for r in p.spec.routine
-    )
+    routine = routine_views(p.spec.routine)
     addresses = ctx.world.tilemap.addresses()
     answer = ctx.backend.ask(PlanDay(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),

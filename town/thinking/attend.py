@@ -10,9 +10,10 @@ The scripted day plan (``PlanDay``) asks this for every event that retrieval bro
   naming them with a word of closeness (friend, wife, neighbour, ...);
 - its traits: sociable ones make going likelier, reserved ones less.
 
-Seeded by the question's seed and the event, so the same question decides the same way.
-:func:`decline_reason` phrases the clash for a spoken decline ("I have to serve customers at
-Hobbs Cafe until 20:00").
+Seeded by the question's seed and the event, so the same question decides the same way. A
+decline over a clash gives :func:`decline_reason` ("I have to serve customers at Hobbs Cafe
+until 20:00"), the words a spoken decline says too (:func:`town.thinking.scripted_reply.reply_to_invite`
+asks this at the invitation).
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ import zlib
 from dataclasses import dataclass
 
 from ..hearsay import unwrap
+from ..inflection import gerund
+from ..perspective import mine
 from ..textevent import StatedEvent
 from ..world.address import sector_name
-from .recount import gerund, mine, told_by
+from .recount import told_by
 from .views import PlanItemView
 
-__all__ = ["Decision", "COMMITMENT", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
+__all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
 
 #: Traits that make going to an event likelier.
 SOCIABLE = frozenset("friendly outgoing sociable hospitable cheerful warm curious energetic social chatty".split())
@@ -66,8 +69,14 @@ COMMITMENT = frozenset("""session class classes seminar lecture lectures meeting
 lesson lessons rehearsal exam work serve open close teach tutor office""".split())
 
 
-def _workplace(routine) -> str:
-    """The sector where the routine's tasks outside home take the most minutes ("" if none)."""
+def workplace(routine) -> str:
+    """The sector where ``routine``'s tasks outside home take the most minutes ("" if none).
+
+    ``routine``: a persona file's blocks (:class:`PlanItemView`, "HH:MM" times, ``task`` None for
+    leisure); home is the sector of its sleeping block. A tie goes to the sector first in
+    alphabetical order. The interview grader reads a persona's occupation here too
+    (:func:`town.analysis.grading.workplace`).
+    """
     home, minutes = _home(routine), {}  # type: ignore[var-annotated]
     for r in routine:
         sector = sector_name(r.place)
@@ -79,7 +88,7 @@ def _workplace(routine) -> str:
 def obligation(r: PlanItemView, routine) -> bool:
     """Whether block ``r`` is an obligation: a task at the workplace, or one naming a commitment."""
     words = set(re.findall(r"[a-z]+", f"{r.description} {r.task or ''}".lower()))
-    return bool(r.task) and (sector_name(r.place) == _workplace(routine) or bool(words & COMMITMENT))
+    return bool(r.task) and (sector_name(r.place) == workplace(routine) or bool(words & COMMITMENT))
 
 
 def clash_with(routine, start: str, end: str, place: str) -> PlanItemView | None:
@@ -161,7 +170,7 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         shy = sorted(traits & RESERVED)
         reason = "I am free then" if go else f"I am {shy[0] if shy else 'not in the mood'} and would rather not"
     elif not go:
-        reason = f"it clashes with {mine(gerund(clash.description))} at {sector_name(clash.place)} until {clash.end}"
+        reason = decline_reason(clash)
     else:
         why = f"{tie}" if tie else "I want to be there"
         reason = f"it clashes with {mine(gerund(clash.description))} at {sector_name(clash.place)}, but {why}"

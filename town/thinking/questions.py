@@ -237,6 +237,8 @@ class NextLine(Question[LineAnswer]):
     is the game time of the line ("YYYY-MM-DD HH:MM:SS", the clock a person reads). When the
     partner's last line asks something, ``recalled`` is the whole retrieval for it (memories told
     before or heard from the partner included: "what's my name?" is answered from what they said).
+    ``routine`` is the speaker's own file's routine and ``places`` the map's addresses (as
+    :class:`PlanDay` carries them): an invitation is decided as the day plan decides it.
     """
 
     template: ClassVar[str] = "next_line"
@@ -249,6 +251,8 @@ class NextLine(Question[LineAnswer]):
     max_lines: int = 8
     now: str = ""
     recalled: tuple[MemoryView, ...] = ()
+    routine: tuple[PlanItemView, ...] = ()
+    places: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -24,9 +24,10 @@ from collections import defaultdict
 from datetime import datetime
 
 from ..hearsay import unwrap
+from ..inflection import base_form, gerund
 from ..textevent import find_event, place_names
 from .dayplan import event_noun
-from .recount import base_form, gerund, told_by
+from .recount import told_by
 from .words import content_words, name_words
 
 __all__ = ["MIN_SUPPORT", "insights_from"]

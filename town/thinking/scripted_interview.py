@@ -15,10 +15,12 @@ import re
 from datetime import datetime, time
 
 from ..hearsay import unwrap
+from ..inflection import gerund
+from ..perspective import mine, own_voice
 from ..textevent import stated_day, stated_times
 from . import answers
 from .questions import AnswerInterview
-from .recount import first_person, gerund, is_about, mine, recount, sentence
+from .recount import is_about, recount, sentence
 from .scripted_reaction import REACTION, react, traits_of
 from .words import content_words
 
@@ -113,7 +115,7 @@ def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str
 
 def _about_self(q: AnswerInterview) -> answers.InterviewAnswer:
     marks = next(m for p, m in _SELF if p.search(q.question))
-    said = [sentence(first_person(x, q.persona_name)) for x in _self_sentences(q.persona_summary, marks)]
+    said = [sentence(own_voice(x, q.persona_name)) for x in _self_sentences(q.persona_summary, marks)]
     return _said(" ".join([f"I am {q.persona_name}.", *said]), [])
 
 
@@ -245,7 +247,7 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
             about = _unique(m for m in q.memories if is_about(m.content, who.split()[0]))[:2]
             return _said(f"{who}: I'd like to see more of {who.split()[0]}. "
                          + " ".join(recount(m.content, q.persona_name) for m in about), [m.id for m in about])
-    loves = [first_person(x, q.persona_name) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
+    loves = [own_voice(x, q.persona_name) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
              if re.search(r"\b(love|loves|cares?|values?|enjoys?|wants?)\b", x)]
     if re.search(r"\bvalue most|matters? (most )?to you\b", q.question, re.I) and loves:
         return _said(" ".join([sentence(loves[0]), *(recount(m.content, q.persona_name) for m in chosen[:1])]),

@@ -5,8 +5,9 @@ A question is answered from the memories retrieved for it (the conversation retr
 partner's line) and the persona's own file, in the first person: the partner's name as they
 told it, the persona's work, what it plans at a time. News gets a reaction taking a stance from
 the listener's own memories and traits ("I heard about that too", "Good luck with it"), never
-quoting the line. An invitation is accepted or declined by the plan item the persona recalls
-for the event's time ("I'd love to, but I need to serve customers until 20:00").
+quoting the line. An invitation is accepted or declined by the day plan's own decision
+(:func:`town.thinking.attend.decide`: "I'd love to, but I have to serve customers at Hobbs Cafe
+until 20:00").
 """
 
 from __future__ import annotations
@@ -16,17 +17,15 @@ import re
 from dataclasses import replace
 from datetime import datetime, time
 
-from ..hearsay import unwrap
+from ..hearsay import told, unwrap
 from ..perspective import own_voice, relative_days
-from ..textevent import absolute_days, stated_day, stated_times
-from ..world.objects import act_of
+from ..textevent import absolute_days, find_event, place_names, stated_day, stated_times
 from . import answers
+from .attend import decide
+from .views import MemoryView
 
-__all__ = ["is_question", "answer_question", "react", "LEISURE", "is_news", "reply_to_invite", "first_name", "plan_items", "retell"]
+__all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items", "retell"]
 
-#: Plan items that do not clash with an invitation (leisure, not a task elsewhere).
-LEISURE = re.compile(r"\b(?:relax\w*|read\w*|novel|free|leisure|stroll|walk\w*|rest\w*|idle|hang\w* out|"
-                     r"watch\w*|tv|nap|sofa|game|games|play\w*)\b", re.I)
 _WORK_WORDS = frozenset("work works worked job owns own runs run manages study studies student teach "
                         "teaches".split())
 _STOP = frozenset("""a an the and or but if of to in on at by for with about from into is are was were
@@ -198,43 +197,33 @@ def is_news(line: str) -> bool:
 
 
 def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | None:
-    """Accept or decline an event ``line`` states for a day and a time, by the recalled plan.
+    """Accept or decline an event ``line`` states at a place, a day and a time, by the same
+    decision the day plan makes (:func:`town.thinking.attend.decide`).
 
-    The plan item at the event's start (today's retrieved plan, else the newest retrieved plan
-    as the usual day) clashes unless it is leisure (:data:`LEISURE`): then the decline names
-    it and until when ("I'd love to, but I need to serve customers until 20:00"). None when the
-    line states no such event.
+    The line is the evidence, heard from the partner; the decision sees the persona's own
+    routine (``q.routine``), its retrieved memories, its file's summary and the question's seed.
+    A clash (an obligation elsewhere: a task at another place, not leisure) is declined in the
+    decision's words ("I'd love to, but I have to serve customers at Hobbs Cafe until 20:00.").
+    None when the line states no such event or is itself an answer to one.
     """
-    said = _invite_words(line, q, now) if now is not None else None
-    return None if said is None else answers.LineAnswer(line=said)
-
-
-def _invite_words(line: str, q, now: datetime) -> str | None:
     times = stated_times(line)
-    day = stated_day(line, now) if times else None
-    if times is None or day is None or not re.search(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|"
-                                                     r"celebrat\w*|event|meet\w*)\b", line, re.I):
+    day = stated_day(line, now) if times and now is not None else None
+    if now is None or day is None or not _INVITING.search(line) or line.startswith(("I'd love to", "Thanks")):
         return None
-    if line.startswith(("I'd love to", "Thanks")):  # an answer to an invitation is none
+    event = find_event(line, now, place_names(tuple(q.places)))
+    if event is None:
         return None
-    items = plan_items(q.memories, now)
-    if not items:  # no plan for today recalled: the newest plan is the usual day
-        plans = sorted((m for m in q.memories if m.kind == "plan"), key=lambda m: m.created)
-        if plans:
-            raw = [i.strip() for i in plans[-1].content.partition(": ")[2].split(";")]
-            items = [(i[:5], i[6:]) for i in raw if re.match(r"^\d\d:\d\d ", i)]
-    at = f"{times[0]:%H:%M}"
-    current = [(t, what, nxt) for (t, what), nxt in zip(items, [*[t for t, _ in items[1:]], "24:00"])
-               if t <= at < nxt]
-    place = re.findall(r"\bat ((?:[A-Z][\w'’]*\s?)+)", line)
-    going = current and any(p.strip() in current[0][1] for p in place)  # the event is in the plan
-    if current and not going and not LEISURE.search(current[0][1]):
-        _, what, until = current[0]
-        usual = "" if day == now.date() else "usually "
-        until = "tonight" if until == "24:00" else f"until {until}"
-        return f"I'd love to, but I {usual}need to {act_of(what)} {until}."
+    heard = MemoryView(id=-1, content=told(q.listener_name, line), kind="chat", importance=1,
+                       created=f"{now:%Y-%m-%d %H:%M:%S}")
+    d = decide(event, [heard], routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.seed)
+    if not d.go:
+        return answers.LineAnswer(line=f"I'd love to, but {d.reason}." if d.clash else f"Thanks, but {d.reason}.")
     when = "today" if day == now.date() else "tomorrow" if (day - now.date()).days == 1 else f"on {day:%A}"
-    return f"I'd love to come {when}! Thanks for telling me."
+    return answers.LineAnswer(line=f"I'd love to come {when}! Thanks for telling me.")
+
+
+#: Words that make a line stating a day and a time an invitation.
+_INVITING = re.compile(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|celebrat\w*|event|meet\w*)\b", re.I)
 
 
 def react(line: str, q, now: datetime | None, rng: random.Random) -> answers.LineAnswer | None:

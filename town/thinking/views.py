@@ -8,8 +8,9 @@ blocks into the day's (:meth:`town.thinking.answers.DayPlanAnswer.day`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import time
 
-__all__ = ["MemoryView", "PlanItemView"]
+__all__ = ["MemoryView", "PlanItemView", "routine_views"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -35,3 +36,11 @@ class PlanItemView:
     description: str
     place: str
     task: str | None = None
+
+
+def routine_views(routine) -> tuple[PlanItemView, ...]:
+    """A persona file's routine (:class:`town.scenario.RoutineItem` blocks) as plan views:
+    "HH:MM" times, a block ending at midnight ending "24:00"; ``description`` is the activity."""
+    return tuple(PlanItemView(start=f"{r.start:%H:%M}",
+                              end="24:00" if r.end == time(0) and r.start != time(0) else f"{r.end:%H:%M}",
+                              description=r.activity, place=r.place, task=r.task) for r in routine)
