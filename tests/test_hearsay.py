@@ -40,6 +40,18 @@ def test_own_words_are_heard_from_nobody():
     assert unwrap("Klaus Mueller told me he is writing a paper.") == (["Klaus Mueller"], "he is writing a paper.")
 
 
+def test_surname_particles_are_part_of_a_name():
+    """Generated towns draw Dutch, French and German names ("Loes de Hoog"): the teller and a
+    sighting's subject keep their particles, so such a sighting is still not news."""
+    from town.thinking.scripted_talk import sighting
+
+    heard = "François Almagià told me that Loes de Hoog is at the student desks of the classroom in Orellana College."
+    assert unwrap(heard) == (["François Almagià"], "Loes de Hoog is at the student desks of the classroom in Orellana College.")
+    assert unwrap("Fedde van de Plas told me that the bakery opens at 7.") == (["Fedde van de Plas"], "the bakery opens at 7.")
+    assert sighting(heard) and sighting("Rafał die Bont is at the bar of The Rose and Crown Pub.")
+    assert not sighting("Loes de Hoog told me that Ivy da Rocha is planning a quiz night.")
+
+
 def test_a_whisper_in_the_second_person_is_the_inner_voice():
     assert inner_voice("You want to throw a board-game night at your place.") == \
         "I want to throw a board-game night at my place."

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["HEARD", "told", "unwrap", "depth"]
+__all__ = ["NAME", "HEARD", "told", "unwrap", "depth"]
 
-_NAME = r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}"
+#: A person's name in a memory's text: up to four capitalised words, with the lower-case particles
+#: of Dutch, German, French, Spanish, Italian and Portuguese surnames ("Loes de Hoog", "Fedde van
+#: de Plas", "Rafał die Bont").
+NAME = (r"[A-Z][\w.'’-]*(?: (?:(?:van|von|de|da|di|do|du|der|den|das|dos|del|die|la|le|het|ten|ter|zu|y) ){0,2}"
+        r"[A-Z][\w.'’-]*){0,3}")
 #: One level of a heard statement: groups ``speaker`` and ``statement``.
-HEARD = re.compile(r'^(?P<speaker>' + _NAME + r') told me(?: that |: "(?=.*"$)|: | (?=(?:he|she|they|it|I|we)\b))'
+HEARD = re.compile(r'^(?P<speaker>' + NAME + r') told me(?: that |: "(?=.*"$)|: | (?=(?:he|she|they|it|I|we)\b))'
                    r'(?P<statement>.*?)"?$', re.S)
 
 

@@ -20,7 +20,7 @@ from functools import cache
 import numpy as np
 
 from .embedding import shared_minilm
-from .hearsay import unwrap
+from .hearsay import NAME, unwrap
 
 __all__ = ["ANCHORS", "TEMPERATURE", "rate"]
 
@@ -80,7 +80,7 @@ def _rated_text(content: str) -> str:
     or "X asked me:" around it."""
     text = unwrap(content)[1]  # what was said matters, not who passed it on
     text = re.sub(r"^Did you hear\? ", "", text)
-    return re.sub(r"^[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3} asked me: ", "", text)
+    return re.sub("^" + NAME + " asked me: ", "", text)
 
 
 def prepare(contents: list[str]) -> None:

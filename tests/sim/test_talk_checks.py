@@ -55,6 +55,27 @@ def test_the_party_run_reads_like_people(party_run):
     assert counts["heard"] > 0  # news did spread
 
 
+def test_memories_per_persona_day_spans_the_run_not_its_dates(tmp_path):
+    """Four memories of two personas in a run of ticks 0..4319 at 10 s a tick (12 game hours,
+    one calendar day): 4 / (2 personas x 0.5 days) = 4.0, not 4 / (2 x 1 date) = 2.0."""
+    path = tmp_path / "r.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("create table meta (key text primary key, value text not null)")
+    db.execute("create table events (seq integer primary key, tick integer, time text, kind text, persona text, data text)")
+    db.execute("insert into meta values ('seconds_per_tick', '10')")
+    rows = [(0, "a", "memory", dict(kind="observation", content="Ada is at the bar.")),
+            (0, "a", "memory", dict(kind="observation", content="Bo is at the bar.")),
+            (5, "b", "memory", dict(kind="observation", content="Ada is at the desk.")),
+            (9, "a", "memory", dict(kind="plan", content="Ada's plan for Monday.")),
+            (4319, "a", "action", dict(description="closing the bar"))]
+    for seq, (tick, who, kind, data) in enumerate(rows):
+        db.execute("insert into events values (?, ?, ?, ?, ?, ?)",
+                   (seq, tick, "2023-02-13 00:00:00", kind, who, json.dumps(data)))
+    db.commit()
+    db.close()
+    assert talk_counts(str(path))["memories_per_persona_day"] == 4.0
+
+
 def test_a_greeting_fits_the_hour_and_the_history():
     """18:04, nothing recalled of Maria: evening, no claim about the pair; after a talk this
     morning, "again"; in the morning, knowing her from her file but no talk: no "again"."""

@@ -13,7 +13,9 @@ Each count is over the run file's events, never written to it:
 - ``past_goodbyes``: last lines naming a plan item ("at 08:00") earlier than their time;
 - ``second_person_whispers``: whispers kept in the second person ("You want ...");
 - ``heard_sightings``: heard memories whose statement is a routine sighting, with ``heard``
-  (all heard memories) and ``memories_per_persona_day``.
+  (all heard memories) and ``memories_per_persona_day``: memories written (the persona files'
+  included) over personas times the game days the run spans, from its first event's tick to its last
+  one's, inclusive (a 12-hour run is half a day).
 
 :func:`sample_lines` picks lines at random with a fixed seed, good and bad alike, for a person to
 read (docs/evaluation.md's "what the talk looks like").
@@ -61,6 +63,8 @@ def talk_counts(path: str) -> dict:
     try:
         events = db.execute("select seq, time, kind, persona, data from events where kind in "
                             "('memory','chat','conversation','action','whisper') order by seq").fetchall()
+        first_tick, last_tick = db.execute("select min(tick), max(tick) from events").fetchone()
+        spt = db.execute("select value from meta where key = 'seconds_per_tick'").fetchone()
     finally:
         db.close()
     counts: dict[str, float] = dict(deep_hearsay=0, echoes=0, leaks=0, greetings=0, past_goodbyes=0,
@@ -68,13 +72,13 @@ def talk_counts(path: str) -> dict:
     sources: set[tuple[str, ...]] = set()
     lines: dict[int, list[tuple[str, str, datetime]]] = {}
     met: set[frozenset] = set()
-    per_day: dict[tuple[str, str], int] = {}
+    written: dict[str, int] = {}
     seeding = True  # the memories written before the first action are the persona files'
     for _, time, kind, persona, raw in events:
         d = json.loads(raw)
         at = datetime.fromisoformat(time)
         if kind == "memory":
-            per_day[(persona, time[:10])] = per_day.get((persona, time[:10]), 0) + 1
+            written[persona] = written.get(persona, 0) + 1
             content = d["content"]
             counts["deep_hearsay"] += depth(content) > 1
             heard = d["kind"] == "chat" and " told me" in content and not content.startswith("I talked")
@@ -105,9 +109,8 @@ def talk_counts(path: str) -> dict:
             if last:
                 said = re.search(r"\bat (\d\d:\d\d)\.?$", last[-1][1])
                 counts["past_goodbyes"] += bool(said and said.group(1) < f"{last[-1][2]:%H:%M}")
-    days = {day for _, day in per_day}
-    personas = {p for p, _ in per_day}
-    counts["memories_per_persona_day"] = round(sum(per_day.values()) / max(1, len(days) * len(personas)), 1)
+    days = (last_tick - first_tick + 1) * json.loads(spt[0] if spt else "10") / 86400 if events else 1.0
+    counts["memories_per_persona_day"] = round(sum(written.values()) / (max(1, len(written)) * days), 1)
     return counts
 
 

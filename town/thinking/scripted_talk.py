@@ -15,7 +15,7 @@ import random
 import re
 from datetime import datetime
 
-from ..hearsay import unwrap
+from ..hearsay import NAME, unwrap
 from ..perspective import shared_run
 from ..world.objects import act_of
 from . import answers
@@ -37,9 +37,8 @@ NEWS_IMPORTANCE = 5
 #: Memories one speaker passes on in one conversation at most (then they react or say goodbye).
 SHARE_PER_TALK = 2
 
-_NAME = r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}"
 #: A routine sighting: someone at a place, or doing there what one does (the observation's words).
-_SIGHTING = re.compile(_NAME + r" is (?:(?:at|in|out)\b|\w+ing\b.* at the [\w ]+(?: of the| in) |"
+_SIGHTING = re.compile(NAME + r" is (?:(?:at|in|out)\b|\w+ing\b.* at the [\w ]+(?: of the| in) |"
                        r"(?:sleeping|eating|walking|resting|idle)\b)", re.S)
 
 
