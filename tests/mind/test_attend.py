@@ -4,6 +4,9 @@ and recorded with its reason in the day plan's answer (town.thinking.attend)."""
 
 from __future__ import annotations
 
+import random
+import zlib
+
 from town.thinking.attend import P_CLASH, P_CLASH_CLOSE, clash_with, decline_reason
 from town.thinking.questions import MemoryView, NextLine, PlanDay, PlanItemView
 from town.thinking.scripted import ScriptedBackend
@@ -27,7 +30,7 @@ def _plan(*texts: str, seed: int = 0, summary: str = "Ann Able, 40. Traits: calm
     memories = tuple(MemoryView(id=i, content=t, kind="chat", importance=6, created="2023-02-13 12:00:00")
                      for i, t in enumerate(texts))
     q = PlanDay(persona="ann", persona_name="Ann Able", persona_summary=summary, seed=seed, date="2023-02-14",
-                routine=ROUTINE, memories=memories, places=PLACES)
+                routine=ROUTINE, memories=memories, places=PLACES, attend_seed=seed)
     return ScriptedBackend().ask(q)
 
 
@@ -95,11 +98,11 @@ def test_a_walk_with_a_task_is_leisure_a_session_elsewhere_is_not():
         assert clash_with(routine, "17:00", "18:00", "w:Plaza") == clash
 
 
-def _invited(line: str, seed: int = 0, summary: str = "Ann Able, 40. Traits: calm."):
+def _invited(line: str, seed: int = 0, summary: str = "Ann Able, 40. Traits: calm.", attend_seed: int = 0):
     """Bob Brown says ``line`` to Ann on Monday 2023-02-13 at 10:00; her reply."""
     q = NextLine(persona="ann", persona_name="Ann Able", persona_summary=summary, seed=seed, listener="bob",
                  listener_name="Bob Brown", history=(("Ann Able", "Hi Bob!"), ("Bob Brown", line)),
-                 now="2023-02-13 10:00:00", routine=ROUTINE, places=PLACES)
+                 now="2023-02-13 10:00:00", routine=ROUTINE, places=PLACES, attend_seed=attend_seed)
     return ScriptedBackend().ask(q).line
 
 
@@ -119,3 +122,18 @@ def test_the_spoken_reply_to_an_invitation_is_the_day_plans_decision():
     assert _invited(evening) == "I'd love to come tomorrow! Thanks for telling me."
     (choice,) = _plan('Bob Brown told me: "I am hosting a picnic at Green Park tomorrow from 6pm to 7pm."').events
     assert (choice.go, choice.reason) == (True, "I am free then")
+
+
+def test_the_spoken_reply_and_the_day_plan_draw_alike():
+    """The line and the plan are different questions (seeds 1000 + s and s) of one persona whose
+    ``attend_seed`` is s: the picnic clashes with work and Ann ties to no one, so both go with
+    P_CLASH, by one draw, Random(s ^ crc32("w:Green Park|2023-02-14 12:00:00")) < P_CLASH. Over
+    200 attend seeds the reply accepts exactly when the plan goes, on the seeds that draw computes."""
+    picnic = "I am hosting a picnic at Green Park tomorrow from 12pm to 1pm. Would you like to come?"
+    heard = 'Bob Brown told me: "I am hosting a picnic at Green Park tomorrow from 12pm to 1pm."'
+    crc = zlib.crc32(b"w:Green Park|2023-02-14 12:00:00")
+    expected = [s for s in range(200) if random.Random(s ^ crc).random() < P_CLASH]
+    spoken = [s for s in range(200) if _invited(picnic, seed=1000 + s, attend_seed=s).startswith("I'd love to come")]
+    planned = [s for s in range(200) if _plan(heard, seed=s).events[0].go]
+    assert spoken == planned == expected
+    assert 5 < len(expected) < 40  # about 0.1 of 200: the draw varies with the seed

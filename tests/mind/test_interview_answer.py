@@ -181,6 +181,9 @@ def test_a_talk_summary_in_the_partners_words_is_quoted_once():
 
     assert recount("I talked with Mei Lin: I am planning a party at Hobbs Cafe.") == (
         'I talked with Mei Lin, who told me: "I am planning a party at Hobbs Cafe."')
+    # kept in the listener's words already: said as kept, never quoted in the third person
+    assert recount("Isabella Rodriguez told me that Isabella Rodriguez is planning a party at Hobbs Cafe") == (
+        "Isabella Rodriguez told me that Isabella Rodriguez is planning a party at Hobbs Cafe.")
     assert own_voice("Tom wakes at 6am, works at the market and goes to bed at 10pm", "Tom Moreno") == (
         "I wake at 6am, work at the market and go to bed at 10pm")
 

@@ -180,9 +180,14 @@ class MindContext:
                                              persona=event.persona, data=data)).seq
 
 
-def seed_for(ctx: MindContext, persona: str, purpose: str, extra: object = "") -> int:
-    """A deterministic 31-bit seed for one question: run seed, tick, persona, purpose, extra."""
-    key = f"{ctx.config.seed}|{ctx.tick}|{persona}|{purpose}|{extra}".encode()
+def seed_for(ctx: MindContext, persona: str, purpose: str, extra: object = "", *, every_tick: bool = True) -> int:
+    """A deterministic 31-bit seed for one question: run seed, tick, persona, purpose, extra.
+
+    ``every_tick=False`` leaves the tick out: one seed for the whole run (a persona's choices that
+    several questions make, such as whether to go to an event).
+    """
+    tick = ctx.tick if every_tick else ""
+    key = f"{ctx.config.seed}|{tick}|{persona}|{purpose}|{extra}".encode()
     return zlib.crc32(key) & 0x7FFFFFFF
 
 

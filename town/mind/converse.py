@@ -153,7 +153,8 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         listener_name=listener.name, history=tuple((personas[w].name, t) for w, t in conv.lines),
         memories=views(tellable), told=tuple(told), max_lines=MAX_LINES,
         now=ctx.now.isoformat(sep=" "), recalled=views(records) if "?" in _NEWS.sub("", last) else (),
-        routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places()))
+        routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places(),
+        attend_seed=seed_for(ctx, speaker.id, "attend", every_tick=False)))
     known = {r.id: r for r in tellable}
     shared = [i for i in answer.shared if i in known and i not in told]
     conv.lines.append((speaker_id, answer.line))

@@ -58,7 +58,8 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     answer = ctx.backend.ask(PlanDay(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
-        memories=views(records), places=ctx.world.tilemap.places()))
+        memories=views(records), places=ctx.world.tilemap.places(),
+        attend_seed=seed_for(ctx, p.id, "attend", every_tick=False)))
     p.plan = [PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
                         place=i.place, task=i.task) for i in answer.day(routine)]
     p.plan_date = today.isoformat()

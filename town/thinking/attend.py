@@ -145,7 +145,7 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         routine: the persona's routine blocks that day.
         memories: every view the day plan's retrieval returned.
         summary: the persona's own description ("Traits: ..." read from it).
-        seed: the question's seed.
+        seed: the persona's ``attend_seed`` (the same for its day plans and its spoken replies).
 
     Returns:
         The :class:`Decision`; its reason names the clash, the tie or the trait that decided.

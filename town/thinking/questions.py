@@ -113,7 +113,9 @@ class RateImportances(Question[ImportancesAnswer]):
 class PlanDay(Question[DayPlanAnswer]):
     """Plan a day from the routine, adjusted by what the retrieved memories say (§4.3).
 
-    An appointment enters the plan only when a retrieved memory's text states it.
+    An appointment enters the plan only when a retrieved memory's text states it. ``attend_seed``
+    is the persona's seed for deciding whether to go to an event: one per persona and run, not
+    per question, so the day plan and a spoken reply to an invitation draw alike.
     """
 
     template: ClassVar[str] = "plan_day"
@@ -122,6 +124,7 @@ class PlanDay(Question[DayPlanAnswer]):
     routine: tuple[PlanItemView, ...]
     memories: tuple[MemoryView, ...] = ()
     places: tuple[str, ...] = ()
+    attend_seed: int = 0
 
     def offered(self) -> list[str]:
         """The places an added block may use: the routine's, and those a retrieved memory names.
@@ -238,7 +241,8 @@ class NextLine(Question[LineAnswer]):
     partner's last line asks something, ``recalled`` is the whole retrieval for it (memories told
     before or heard from the partner included: "what's my name?" is answered from what they said).
     ``routine`` is the speaker's own file's routine and ``places`` the map's addresses (as
-    :class:`PlanDay` carries them): an invitation is decided as the day plan decides it.
+    :class:`PlanDay` carries them, with its ``attend_seed``): an invitation is decided as the day
+    plan decides it.
     """
 
     template: ClassVar[str] = "next_line"
@@ -253,6 +257,7 @@ class NextLine(Question[LineAnswer]):
     recalled: tuple[MemoryView, ...] = ()
     routine: tuple[PlanItemView, ...] = ()
     places: tuple[str, ...] = ()
+    attend_seed: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

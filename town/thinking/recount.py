@@ -53,7 +53,9 @@ def recount(content: str, me: str = "") -> str:
 
     'Maria Lopez told me: "Isabella Rodriguez told me: "I am planning a party""' -> "Maria Lopez
     told me that Isabella is planning a party."; heard from the one who said it, it stays quoted:
-    'Isabella Rodriguez told me: "I am planning a party."'.
+    'Isabella Rodriguez told me: "I am planning a party."'. A memory already kept in the
+    listener's words ('Maria Lopez told me that Isabella is planning a party', :func:`town.hearsay.told`)
+    is said as kept: quoting it would put the listener's third person in the speaker's mouth.
     """
     talked = re.match(r"^I talked with ([^:]+): (I\b.*)$", content, re.S)
     if talked:  # a talk summary in the partner's words: theirs, quoted once
@@ -62,6 +64,8 @@ def recount(content: str, me: str = "") -> str:
     if not speakers:
         if me and content.startswith(f"{me}'s plan for "):
             content = "My" + content[len(me) + 2:]
+        return sentence(content)
+    if content.startswith(f"{speakers[0]} told me that "):  # stored in my words already
         return sentence(content)
     said = said.strip().rstrip(".")
     if len(speakers) == 1:

@@ -93,7 +93,7 @@ class ScriptedBackend(ThinkingBackend):
         choices, events = [], []
         for e, ids in found:
             stating = [by_id[i] for i in ids]
-            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.seed)
+            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed)
             clash = d.clash and f"{d.clash.start}-{d.clash.end} {d.clash.description} at {d.clash.place}"
             choices.append(answers.EventChoice(place=e.place, start=f"{e.start:%Y-%m-%d %H:%M}",
                                                end=f"{e.end:%Y-%m-%d %H:%M}", go=d.go, reason=d.reason,

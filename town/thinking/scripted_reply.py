@@ -24,7 +24,8 @@ from . import answers
 from .attend import decide
 from .views import MemoryView
 
-__all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items", "retell"]
+__all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
+           "retell"]
 
 _WORK_WORDS = frozenset("work works worked job owns own runs run manages study studies student teach "
                         "teaches".split())
@@ -201,7 +202,7 @@ def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | 
     decision the day plan makes (:func:`town.thinking.attend.decide`).
 
     The line is the evidence, heard from the partner; the decision sees the persona's own
-    routine (``q.routine``), its retrieved memories, its file's summary and the question's seed.
+    routine (``q.routine``), its retrieved memories, its file's summary and its ``attend_seed`` (the day plan's).
     A clash (an obligation elsewhere: a task at another place, not leisure) is declined in the
     decision's words ("I'd love to, but I have to serve customers at Hobbs Cafe until 20:00.").
     None when the line states no such event or is itself an answer to one.
@@ -215,7 +216,7 @@ def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | 
         return None
     heard = MemoryView(id=-1, content=told(q.listener_name, line), kind="chat", importance=1,
                        created=f"{now:%Y-%m-%d %H:%M:%S}")
-    d = decide(event, [heard], routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.seed)
+    d = decide(event, [heard], routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed)
     if not d.go:
         return answers.LineAnswer(line=f"I'd love to, but {d.reason}." if d.clash else f"Thanks, but {d.reason}.")
     when = "today" if day == now.date() else "tomorrow" if (day - now.date()).days == 1 else f"on {day:%A}"
