@@ -137,3 +137,12 @@ def test_the_spoken_reply_and_the_day_plan_draw_alike():
     planned = [s for s in range(200) if _plan(heard, seed=s).events[0].go]
     assert spoken == planned == expected
     assert 5 < len(expected) < 40  # about 0.1 of 200: the draw varies with the seed
+
+
+def test_a_clash_that_names_its_place_says_it_once():
+    """Sam Moore's routine reads "attend the town council session at Town Hall" at Town Hall: the
+    reason names Town Hall once ("... at Town Hall until 18:00", not "at Town Hall at Town Hall")."""
+    session = PlanItemView(start="16:00", end="18:00", description="attend the town council session at Town Hall",
+                           place="w:Town Hall:council chamber:public bench", task="attend the session")
+    assert decline_reason(session) == "I have to attend the town council session at Town Hall until 18:00"
+    assert decline_reason(ROUTINE[1]) == "I have to serve coffee at Corner Cafe until 17:00"

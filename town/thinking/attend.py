@@ -115,9 +115,15 @@ def clash_with(routine, start: str, end: str, place: str) -> PlanItemView | None
     return None
 
 
+def _where(description: str, place: str) -> str:
+    """``description`` with its place's sector ("... at Town Hall"), unless it names it already."""
+    sector = sector_name(place)
+    return description if sector in description else f"{description} at {sector}"
+
+
 def decline_reason(clash: PlanItemView) -> str:
     """The clash said in the first person: "I have to write my paper in the library at Oak Hill College until 18:00"."""
-    return f"I have to {mine(clash.description)} at {sector_name(clash.place)} until {clash.end}"
+    return f"I have to {_where(mine(clash.description), clash.place)} until {clash.end}"
 
 
 def _traits(summary: str) -> set[str]:
@@ -173,5 +179,5 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         reason = decline_reason(clash)
     else:
         why = f"{tie}" if tie else "I want to be there"
-        reason = f"it clashes with {mine(gerund(clash.description))} at {sector_name(clash.place)}, but {why}"
+        reason = f"it clashes with {_where(mine(gerund(clash.description)), clash.place)}, but {why}"
     return Decision(go, reason, clash)
