@@ -42,6 +42,8 @@ def test_work_elsewhere_clashes_leisure_and_chores_at_home_do_not():
     assert clash_with(ROUTINE, "17:00", "19:00", "w:Green Park") is None
     assert clash_with(ROUTINE, "12:00", "13:00", "w:Corner Cafe") is None
     assert decline_reason(ROUTINE[1]) == "I have to serve coffee at Corner Cafe until 17:00"
+    late = PlanItemView(start="15:00", end="24:00", description="pour drinks at the bar", place="w:Rascón Arms:pub:bar")
+    assert decline_reason(late) == "I have to pour drinks at the bar at Rascón Arms until midnight"
 
 
 def test_a_clash_with_work_is_declined_naming_it():
@@ -146,3 +148,5 @@ def test_a_clash_that_names_its_place_says_it_once():
                            place="w:Town Hall:council chamber:public bench", task="attend the session")
     assert decline_reason(session) == "I have to attend the town council session at Town Hall until 18:00"
     assert decline_reason(ROUTINE[1]) == "I have to serve coffee at Corner Cafe until 17:00"
+    late = PlanItemView(start="15:00", end="24:00", description="pour drinks at the bar", place="w:Rascón Arms:pub:bar")
+    assert decline_reason(late) == "I have to pour drinks at the bar at Rascón Arms until midnight"

@@ -77,3 +77,27 @@ def test_perceiving_a_change_of_action_leaves_an_observation(tiny):
     observed = [r.content for r in ann.stream.records() if r.kind is MemoryKind.OBSERVATION]
     assert observed == ["Bob Brown is at the armchair of the ann room in Ann's home: read a book."]
     assert bob.stream.records() == []
+
+
+def test_an_insight_held_already_is_not_written_again(tiny, events):
+    """Ann sees Bob at Corner Cafe on two mornings and reflects after each: the second
+    reflection draws the first one's insight ("I see Bob at Corner Cafe most mornings.") again,
+    which is among the 100 most recent memories it reads, so it is not written a second time."""
+    sim = tiny()
+    seen = events(sim)
+    ann = sim.personas["ann"]
+
+    def mornings(day: int) -> None:
+        for i, (text, importance) in enumerate(MEMORIES):
+            ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
+                           created=datetime(2023, 2, day, 7, i), importance=importance)
+        ann.importance_acc = 1000
+        assert maybe_reflect(ann, sim.ctx)
+
+    mornings(13)
+    mornings(14)
+    first, second = [e.data["insights"] for e in seen if e.kind is EventKind.REFLECTION]
+    assert [i["content"] for i in first] == ["I see Bob at Corner Cafe most mornings."]
+    assert {i["content"] for i in second}.isdisjoint({i["content"] for i in first}), second
+    held = [r.content for r in ann.stream.last_records(100) if r.kind is MemoryKind.REFLECTION]
+    assert len(held) == len(set(held))

@@ -3,6 +3,8 @@
 When the summed importance of memories since the last reflection reaches the threshold (150),
 the persona picks focal points from its 100 most recent memories, retrieves for each, and
 writes insights that cite their evidence: at least two of the memory ids that retrieval returned.
+An insight already among those 100 memories or what the focal point's retrieval returned, word
+for word, is not written again.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
     for point in focal.questions:
         records, seq = recall(p, ctx, point, purpose="reflect")
         known = {r.id for r in records}
+        held = {r.content for r in (*recent, *records)}  # insights seen or recalled are held already
         answer = ctx.backend.ask(Insights(persona=p.id, persona_name=p.name, persona_summary=p.summary(),
                                           seed=seed_for(ctx, p.id, "insight", point),
                                           focal_point=point, memories=views(records),
@@ -43,7 +46,7 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
         fresh = []
         for item in answer.insights:
             evidence = tuple(dict.fromkeys(i for i in item.evidence if i in known))
-            if len(evidence) < MIN_EVIDENCE or item.text in written:
+            if len(evidence) < MIN_EVIDENCE or item.text in written or item.text in held:
                 continue
             written.add(item.text)
             fresh.append(dict(kind="reflection", content=item.text, evidence=evidence))
