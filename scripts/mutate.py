@@ -141,7 +141,7 @@ MUTATIONS = (
              ("tests/mind/test_attend.py::test_a_clash_that_names_its_place_says_it_once",)),
     Mutation("an insight held already is written again", "town/mind/reflect.py",
              "or item.text in written or item.text in held:", "or item.text in written:",
-             ("tests/mind/test_reflect_act_perceive.py::test_an_insight_retrieval_returns_already_is_not_written_again",)),
+             ("tests/mind/test_reflect_act_perceive.py::test_an_insight_held_already_is_not_written_again",)),
     Mutation("insight drawn from one memory", "town/thinking/scripted_insight.py",
              "MIN_SUPPORT = 2", "MIN_SUPPORT = 1",
              ("tests/mind/test_insights.py",)),
