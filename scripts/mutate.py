@@ -153,7 +153,7 @@ MUTATIONS = (
 
 
 def run(m: Mutation) -> tuple[bool, list[str]]:
-    """Apply ``m``, run its tests, restore; returns (caught, failing test ids)."""
+    """Apply ``m``, run its tests, restore; returns (caught, failing or erroring test ids)."""
     path = REPO / m.file
     original = path.read_text()
     if original.count(m.old) != 1:
@@ -165,8 +165,10 @@ def run(m: Mutation) -> tuple[bool, list[str]]:
                                "-o", "addopts=", *m.tests], cwd=REPO, capture_output=True, text=True)
     finally:
         path.write_text(original)
-    failed = re.findall(r"^FAILED (.+?)(?: - .*)?$", done.stdout, re.M)
-    return done.returncode != 0, failed
+    failed = re.findall(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", done.stdout, re.M)
+    # pytest's 1 is "tests failed"; 2, 4 and 5 (collection error, unknown test id, none collected)
+    # mean the tests never judged the mutation, which is not a catch
+    return done.returncode == 1 and bool(failed), failed
 
 
 def main(argv: list[str]) -> int:

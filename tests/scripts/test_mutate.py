@@ -4,6 +4,7 @@ not only when someone next runs the (slow) mutation script."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -22,4 +23,8 @@ def test_each_mutation_finds_its_text_once_and_its_tests_exist(m):
     assert source.count(m.old) == 1, f"{m.file}: {m.old!r} occurs {source.count(m.old)} times"
     assert m.new not in source or m.new in m.old
     for test in m.tests:
-        assert (REPO / test.split("::")[0]).is_file(), test
+        path, *names = test.split("::")
+        assert (REPO / path).is_file(), test
+        if names:  # the test function (or class) is defined there: a renamed test would never run
+            name = names[-1].split("[")[0]
+            assert re.search(rf"^\s*(?:def|class) {re.escape(name)}\b", (REPO / path).read_text(), re.M), test
