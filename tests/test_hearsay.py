@@ -40,6 +40,23 @@ def test_own_words_are_heard_from_nobody():
     assert unwrap("Klaus Mueller told me he is writing a paper.") == (["Klaus Mueller"], "he is writing a paper.")
 
 
+def test_a_retelling_names_the_teller_once_then_uses_their_pronouns():
+    """Worked by hand: the first "I" is the name, later ones the file's pronoun with the verb
+    agreeing ("she wants", "they want", "they are"); "my", "me", "mine", "myself" follow. Without
+    pronouns the first name stands in, as before."""
+    said = "I am planning a party, and I want to invite everyone I meet."
+    assert third_person(said, "Isabella Rodriguez", "she") == (
+        "Isabella Rodriguez is planning a party, and she wants to invite everyone she meets.")
+    assert third_person(said, "Isabella Rodriguez") == (
+        "Isabella Rodriguez is planning a party, and Isabella wants to invite everyone Isabella meets.")
+    assert third_person("I was at my desk, and I'm tired; it's mine, so tell me. I did it myself.", "Sam Lee", "they") == (
+        "Sam Lee was at their desk, and they are tired; it's theirs, so tell them. They did it themselves.")
+    assert third_person("I finished my paper and I am proud of it.", "Klaus Mueller", "he") == (
+        "Klaus Mueller finished his paper and he is proud of it.")
+    assert heard_statement("I am hosting a quiz, and I hope to see everyone.", "Bob Brown", "he") == (
+        "Bob Brown is hosting a quiz, and he hopes to see everyone.")
+
+
 def test_surname_particles_are_part_of_a_name():
     """Generated towns draw Dutch, French and German names ("Loes de Hoog"): the teller and a
     sighting's subject keep their particles, so such a sighting is still not news."""

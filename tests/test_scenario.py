@@ -120,6 +120,11 @@ def _set_routine(i, key, value):
             "routine[0].goal",
             "a goal needs the block's task",
         ),
+        (
+            lambda d: d.__setitem__("pronouns", "xe/xem"),
+            "pronouns",
+            "must be one of she/her, he/him, they/them, got 'xe/xem'",
+        ),
     ],
 )
 def test_persona_file_errors(town_copy, change, field, reason):
@@ -130,6 +135,14 @@ def test_persona_file_errors(town_copy, change, field, reason):
     assert err.value.file.endswith("klaus_mueller.yaml")
     assert err.value.field == field
     assert reason in err.value.reason
+
+
+def test_pronouns_are_read_from_the_persona_file(ville, town_copy):
+    """the_ville's files say she/her, he/him, she/her; a file without the field has none."""
+    assert {p.id: p.pronoun for p in ville.personas} == dict(
+        isabella_rodriguez="she", klaus_mueller="he", maria_lopez="she")
+    _edit(town_copy / "klaus_mueller.yaml", lambda d: d.pop("pronouns"))
+    assert {p.id: p.pronoun for p in load_scenario(town_copy).personas}["klaus_mueller"] is None
 
 
 def test_routine_goal_is_read_from_the_persona_file(town_copy):

@@ -25,7 +25,7 @@ from .hearsay import unwrap
 from .inflection import BE_HAVE, MODALS, first_singular, is_verb, lemmas, third_singular
 from .textevent import place_in
 
-__all__ = ["inner_voice", "third_person", "own_voice", "mine", "heard_statement", "relative_days",
+__all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "heard_statement", "relative_days",
            "lower_words", "shared_run", "person_of", "verb_of", "meaning"]
 
 _ADVERBS = frozenset("also just really still often never always already usually sometimes even "
@@ -45,24 +45,39 @@ def _split_contraction(token: str) -> tuple[str, str]:
     return (m.group(1), m.group(2)) if m else (token, "")
 
 
-def third_person(text: str, name: str) -> str:
+#: A persona's pronouns (its file's ``pronouns``): subject, object, possessive, its own, reflexive.
+PRONOUNS = {"she": ("she", "her", "her", "hers", "herself"), "he": ("he", "him", "his", "his", "himself"),
+            "they": ("they", "them", "their", "theirs", "themselves")}
+#: "I" + these become "they" + the plural forms ("I am" -> "they are"); other verbs keep the first person's.
+_PLURAL = {"am": "are", "'m": "are", "’m": "are", "was": "were", "wasn't": "weren't", "'ve": "have",
+           "’ve": "have", "'d": "would", "’d": "would", "'ll": "will", "’ll": "will"}
+
+
+def third_person(text: str, name: str, pronoun: str | None = None) -> str:
     """``text`` said by ``name`` in the first person, retold in the third ("I am" -> "Name is").
 
-    The first "I" becomes ``name``, later ones its first word; "my" -> "Name's", "me" -> the
-    first name. Other words are kept.
+    The first "I" becomes ``name``. Later ones become ``pronoun`` ("she", "he" or "they", from the
+    persona's file; :data:`PRONOUNS`), or the first name when the file gives none; "my", "me",
+    "mine" and "myself" follow ("her", "his", "their" ...; else "Name's", the first name). "they"
+    takes the plural verb ("they are", "they want"). Other words are kept.
     """
     first = name.split()[0] if name.strip() else name
+    forms = PRONOUNS.get(pronoun or "")
     out: list[str] = []
     said = [False]
 
     def who() -> str:
         if said[0]:
-            return first
+            if not forms:
+                return first
+            starts = not "".join(out).strip() or "".join(out).rstrip()[-1] in ".!?"
+            return forms[0].capitalize() if starts else forms[0]
         said[0] = True
         return name
 
     toks = _tokens(text)
     pending_verb = False
+    plural = False
     for tok in toks:
         if not tok[0].isalpha():
             out.append(tok)
@@ -70,8 +85,9 @@ def third_person(text: str, name: str) -> str:
         word, clitic = _split_contraction(tok)
         if word == "I":
             out.append(who())
+            plural = out[-1] in ("they", "They")
             if clitic:
-                out.append(" " + BE_HAVE.get(clitic, clitic))
+                out.append(" " + (_PLURAL if plural else BE_HAVE).get(clitic, clitic))
             else:
                 pending_verb = True
             continue
@@ -79,16 +95,18 @@ def third_person(text: str, name: str) -> str:
             if tok.lower() in _ADVERBS:
                 out.append(tok)
                 continue
-            out.append(third_singular(tok))
+            out.append(_PLURAL.get(tok, tok) if plural else third_singular(tok))
             pending_verb = False
             continue
         low = tok.lower()
         if low == "my":
-            out.append(f"{who()}'s" if not said[0] else f"{first}'s")
-        elif low in ("me", "myself"):
-            out.append(first)
+            out.append(f"{who()}'s" if not said[0] else (forms[2] if forms else f"{first}'s"))
+        elif low == "me":
+            out.append(forms[1] if forms and said[0] else first)
+        elif low == "myself":
+            out.append(forms[4] if forms and said[0] else first)
         elif low == "mine":
-            out.append(f"{first}'s")
+            out.append(forms[3] if forms and said[0] else f"{first}'s")
         else:
             out.append(tok)
     return _capital("".join(out))
@@ -234,13 +252,13 @@ _HELLO = re.compile(r"^(?:Hi|Hello|Hey|Good (?:morning|afternoon|evening))(?: [A
 _OPENERS = re.compile(r"^(?:Did you hear\?|Guess what[:!]?|By the way,?)\s+", re.I)
 
 
-def heard_statement(line: str, teller: str) -> str:
+def heard_statement(line: str, teller: str, pronoun: str | None = None) -> str:
     """What a listener keeps of ``line`` said by ``teller``: the statement, in its own perspective.
 
     "Did you hear? ..." loses its opener; "I'm well, thanks.", a short reaction before it ("Good
     luck with it!") and a closing question ("Would you like to come?") are not part of it; "Maria told me that S" keeps S only (hearsay is one
     level in words; who told whom stays in the record's ``source``); the teller's "I" becomes
-    their name and the listener's "you" becomes "I".
+    their name, then their ``pronoun`` (:func:`third_person`), and the listener's "you" becomes "I".
     """
     sentences = re.split(r"(?<=[.!?])\s+", line.strip())
     kept = [x for i, x in enumerate(sentences) if not x.endswith("?") and not _PLEASANTRY.match(x)
@@ -252,7 +270,7 @@ def heard_statement(line: str, teller: str) -> str:
         if lead:  # "Klaus told me that he is writing": "he" is the one who told
             statement = names[0] + " " + statement[lead.end():]
         return _capital(inner_voice(statement))
-    return inner_voice(third_person(text, teller))
+    return inner_voice(third_person(text, teller, pronoun))
 
 
 _MONTHS = ("January February March April May June July August September October November "

@@ -55,6 +55,35 @@ def test_the_party_run_reads_like_people(party_run):
     assert counts["heard"] > 0  # news did spread
 
 
+def test_a_heard_party_names_the_host_once_then_her_pronoun(party_run):
+    """Isabella's file says she/her: her "I am planning ... and I want to invite everyone", as
+    heard and retold, reads "... and she wants to invite everyone", never "and Isabella wants"."""
+    db = sqlite3.connect(party_run)
+    heard = [c for (c,) in db.execute("select content from memories where kind = 'chat' and "
+                                      "content like '%told me that Isabella Rodriguez is planning%'")]
+    db.close()
+    assert heard
+    assert all("and she wants to invite everyone" in c for c in heard), heard
+    assert not any("Isabella wants" in c for c in heard)
+
+
+def test_a_routine_sighting_is_not_news_however_it_was_rated():
+    """Three memories rated above the news threshold (5): two sightings, one seen and one heard
+    (a surname with a particle among them), and a party. Only the party is worth telling."""
+    from town.thinking.scripted_talk import worth_telling
+
+    at = "2023-02-13 09:00:00"
+    memories = (
+        MemoryView(id=1, kind="observation", importance=7, created=at,
+                   content="Loes de Hoog is at the student desks of the classroom in Orellana College: attend classes."),
+        MemoryView(id=2, kind="chat", importance=8, created=at,
+                   content="Maria Lopez told me that Klaus Mueller is at the library of Oak Hill College: write a paper."),
+        MemoryView(id=3, kind="chat", importance=6, created=at,
+                   content="Maria Lopez told me that Isabella Rodriguez is planning a party at Hobbs Cafe."),
+    )
+    assert [m.id for m in worth_telling(memories, "Ada Able", "Ann Able")] == [3]
+
+
 def test_memories_per_persona_day_spans_the_run_not_its_dates(tmp_path):
     """Four memories of two personas in a run of ticks 0..4319 at 10 s a tick (12 game hours,
     one calendar day): 4 / (2 personas x 0.5 days) = 4.0, not 4 / (2 x 1 date) = 2.0."""

@@ -101,7 +101,10 @@ _PERSONA_KEYS = (
     "routine",
     "relationships",
     "memories",
+    "pronouns",
 )
+#: A file's ``pronouns`` -> the subject pronoun others retell its words with.
+_PRONOUNS = {"she/her": "she", "he/him": "he", "they/them": "they"}
 
 
 def read_persona(path: Path, tilemap: TileMap, ids: set[str], probes: set[str]) -> PersonaSpec:
@@ -147,6 +150,9 @@ def read_persona(path: Path, tilemap: TileMap, ids: set[str], probes: set[str]) 
                 kind=MemoryKind(kind),
             )
         )
+    pronouns = f.get(data, "pronouns", str, default=None)
+    if pronouns is not None and pronouns.strip().lower() not in _PRONOUNS:
+        raise f.error("pronouns", f"must be one of {', '.join(_PRONOUNS)}, got {pronouns!r}")
     return PersonaSpec(
         id=path.stem,
         name=f.get(data, "name", str).strip(),
@@ -159,5 +165,6 @@ def read_persona(path: Path, tilemap: TileMap, ids: set[str], probes: set[str]) 
         routine=_routine(f, f.get(data, "routine", list), tilemap),
         relationships=tuple(rels),
         memories=tuple(memories),
+        pronoun=_PRONOUNS[pronouns.strip().lower()] if pronouns is not None else None,
     )
 

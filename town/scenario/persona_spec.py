@@ -96,6 +96,7 @@ class PersonaSpec:
     routine: tuple[RoutineItem, ...]
     relationships: tuple[Relationship, ...] = ()
     memories: tuple[SeedMemory, ...] = ()
+    pronoun: str | None = None  # "she", "he" or "they" (the file's ``pronouns``); None: retold by name
 
     def routine_at(self, minutes: int) -> RoutineItem:
         """The routine block covering ``minutes`` after midnight (0-1439)."""
