@@ -70,8 +70,8 @@ def third_person(text: str, name: str, pronoun: str | None = None) -> str:
         if said[0]:
             if not forms:
                 return first
-            starts = not "".join(out).strip() or "".join(out).rstrip()[-1] in ".!?"
-            return forms[0].capitalize() if starts else forms[0]
+            before = "".join(out).rstrip()
+            return forms[0].capitalize() if not before or before[-1] in ".!?" else forms[0]
         said[0] = True
         return name
 
@@ -85,7 +85,7 @@ def third_person(text: str, name: str, pronoun: str | None = None) -> str:
         word, clitic = _split_contraction(tok)
         if word == "I":
             out.append(who())
-            plural = out[-1] in ("they", "They")
+            plural = out[-1].lower() == "they"
             if clitic:
                 out.append(" " + (_PLURAL if plural else BE_HAVE).get(clitic, clitic))
             else:

@@ -34,10 +34,11 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
         persona=p.id, persona_name=p.name, persona_summary=p.summary(), seed=seed_for(ctx, p.id, "focal"),
         memories=views(recent), people=tuple(ctx.names.values())))
     insights, written = [], set()
+    seen = {r.content for r in recent}
     for point in focal.questions:
         records, seq = recall(p, ctx, point, purpose="reflect")
         known = {r.id for r in records}
-        held = {r.content for r in (*recent, *records)}  # insights seen or recalled are held already
+        held = seen | {r.content for r in records}  # insights seen or recalled are held already
         answer = ctx.backend.ask(Insights(persona=p.id, persona_name=p.name, persona_summary=p.summary(),
                                           seed=seed_for(ctx, p.id, "insight", point),
                                           focal_point=point, memories=views(records),

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..clock import clock_text
 from ..memory.record import MemoryKind
+from ..perspective import PRONOUNS
 from ..procedures.episode import Goal
 from ..world import TileMap
 from ..world.fields import REQUIRED, Fields
@@ -103,8 +104,8 @@ _PERSONA_KEYS = (
     "memories",
     "pronouns",
 )
-#: A file's ``pronouns`` -> the subject pronoun others retell its words with.
-_PRONOUNS = {"she/her": "she", "he/him": "he", "they/them": "they"}
+#: A file's ``pronouns`` ("she/her") -> the subject pronoun others retell its words with.
+_PRONOUNS = {f"{subject}/{forms[1]}": subject for subject, forms in PRONOUNS.items()}
 
 
 def read_persona(path: Path, tilemap: TileMap, ids: set[str], probes: set[str]) -> PersonaSpec:

@@ -123,7 +123,7 @@ def _where(description: str, place: str) -> str:
 
 def decline_reason(clash: PlanItemView) -> str:
     """The clash said in the first person: "I have to write my paper in the library at Oak Hill College until 18:00"."""
-    until = "midnight" if clash.end in ("24:00", "00:00") else clash.end
+    until = "midnight" if clash.end == "24:00" else clash.end
     return f"I have to {_where(mine(clash.description), clash.place)} until {until}"
 
 
