@@ -4,7 +4,7 @@ the modules' docstrings (person of the subject, the verb's form, days)."""
 
 from datetime import datetime
 
-from town.hearsay import HEARD, depth, told, unwrap
+from town.hearsay import HEARD, depth, pronoun_of, told, unwrap
 from town.perspective import (
     heard_statement,
     inner_voice,
@@ -37,7 +37,21 @@ def test_own_words_are_heard_from_nobody():
     """A memory in the persona's own words (even one quoting someone) has no teller."""
     assert unwrap('I said "hello" to Maria.') == ([], 'I said "hello" to Maria.')
     assert HEARD.match("Maria told me about a book.") is None
-    assert unwrap("Klaus Mueller told me he is writing a paper.") == (["Klaus Mueller"], "he is writing a paper.")
+    assert unwrap("Klaus Mueller told me he is writing a paper.") == (["Klaus Mueller"], "Klaus Mueller is writing a paper.")
+
+
+def test_a_teller_speaking_of_themselves_is_named_once():
+    """Worked by hand: the statement opens with the teller's own name, so the file's "she" or "he"
+    stands in (without one, the first name); the name is read back as the statement's subject. A
+    possessive ("Isabella Rodriguez's party") is not the teller as subject and is kept."""
+    text = told("Isabella Rodriguez", "Isabella Rodriguez is planning a party at Hobbs Cafe.", "she")
+    assert text == "Isabella Rodriguez told me that she is planning a party at Hobbs Cafe."
+    assert unwrap(text) == (["Isabella Rodriguez"], "Isabella Rodriguez is planning a party at Hobbs Cafe.")
+    assert pronoun_of(text) == "she" and pronoun_of("Ann told me that the shop is shut.") is None
+    assert told("Isabella", "Isabella Rodriguez is planning a party.", "she") == "Isabella told me that she is planning a party."
+    assert told("Sam Moore", "Sam Moore has decided to run.", "they") == "Sam Moore told me that Sam has decided to run."
+    assert told("Isabella Rodriguez", "Isabella Rodriguez's party is tomorrow.", "she") == (
+        "Isabella Rodriguez told me that Isabella Rodriguez's party is tomorrow.")
 
 
 def test_a_retelling_names_the_teller_once_then_uses_their_pronouns():

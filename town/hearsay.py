@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NAME", "HEARD", "told", "unwrap", "depth"]
+__all__ = ["NAME", "HEARD", "told", "unwrap", "pronoun_of", "depth"]
 
 #: A person's name in a memory's text: up to four capitalised words, with the lower-case particles
 #: of Dutch, German, French, Spanish, Italian and Portuguese surnames ("Loes de Hoog", "Fedde van
@@ -25,13 +25,20 @@ HEARD = re.compile(r'^(?P<speaker>' + NAME + r') told me(?: that |: "(?=.*"$)|: 
                    r'(?P<statement>.*?)"?$', re.S)
 
 
-def told(speaker: str, statement: str) -> str:
+def told(speaker: str, statement: str, pronoun: str | None = None) -> str:
     """What a listener remembers of ``statement`` heard from ``speaker``: '<speaker> told me that S'.
 
     ``statement`` is already in the listener's perspective (:func:`town.perspective.heard_statement`);
-    its own first letter is lower-cased unless it starts a name or "I".
+    its own first letter is lower-cased unless it starts a name or "I". A statement that opens with
+    the teller's own name says it once: with ``pronoun`` "she" or "he" (the persona file's),
+    'Isabella told me that she is planning a party', not '... that Isabella Rodriguez is planning'
+    (:func:`unwrap` reads the name back). "they" would change the verb, so otherwise the first name
+    stands: 'Sam Moore told me that Sam has decided to run'.
     """
     s = statement.strip()
+    own = _opens_with(speaker, s)
+    if own:
+        s = f"{pronoun if pronoun in ('she', 'he') else speaker.split()[0]} {s[own:]}"
     first = s.split(" ", 1)[0]
     if s and not (first == "I" or first.startswith("I'") or (first[:1].isupper() and first[1:2].islower()
                                                              and first not in _COMMON)):
@@ -49,6 +56,8 @@ def unwrap(text: str) -> tuple[list[str], str]:
 
     'Klaus Mueller told me that S' -> (["Klaus Mueller"], "S"); an older run's nested
     'A told me: "B told me: "S""' -> (["A", "B"], "S"); a text not heard from anyone -> ([], text).
+    The statement stands alone: 'Klaus Mueller told me that he is writing' -> (["Klaus Mueller"],
+    "Klaus Mueller is writing"), since "he" is the one who told it.
     """
     speakers = []
     m = HEARD.match(text)
@@ -56,7 +65,34 @@ def unwrap(text: str) -> tuple[list[str], str]:
         speakers.append(m.group("speaker"))
         text = m.group("statement")
         m = HEARD.match(text)
+    lead = _LEAD.match(text) if speakers else None
+    if lead:
+        text = f"{speakers[-1]} {text[lead.end():]}"
     return speakers, text
+
+
+def pronoun_of(text: str) -> str | None:
+    """The pronoun a heard memory's text uses for its teller ("she", "he"), or None.
+
+    'Isabella Rodriguez told me that she is planning a party' -> "she", so a retelling says the
+    teller once too (:func:`told`).
+    """
+    m = HEARD.match(text)
+    lead = _LEAD.match(m.group("statement")) if m else None
+    return lead.group(1).lower() if lead else None
+
+
+#: A statement's opening "he" or "she" (then a lower-case word): the one who told it.
+_LEAD = re.compile(r"^(he|she) (?=[a-z])", re.I)
+
+
+def _opens_with(speaker: str, statement: str) -> int:
+    """The length of the speaker's name (full, or first name and more capitalised words) that
+    ``statement`` opens with, before its lower-case verb; 0 if it does not ("Isabella
+    Rodriguez's party" does not: that is not her as the subject)."""
+    first = re.escape(speaker.split()[0]) if speaker.split() else None
+    m = re.match(rf"^{first}(?: [A-Z][a-z-]*)* (?=[a-z])", statement) if first else None
+    return m.end() if m else 0
 
 
 def depth(text: str) -> int:

@@ -264,11 +264,8 @@ def heard_statement(line: str, teller: str, pronoun: str | None = None) -> str:
     kept = [x for i, x in enumerate(sentences) if not x.endswith("?") and not _PLEASANTRY.match(x)
             and not (i == 0 and len(sentences) > 1 and len(x.split()) <= 5)] or sentences
     text = _OPENERS.sub("", _HELLO.sub("", " ".join(kept)))
-    names, statement = unwrap(text)
+    names, statement = unwrap(text)  # "Klaus told me that he is writing": "Klaus ... is writing"
     if names:
-        lead = re.match(r"^(?:he|she) (?=[a-z])", statement, re.I)
-        if lead:  # "Klaus told me that he is writing": "he" is the one who told
-            statement = names[0] + " " + statement[lead.end():]
         return _capital(inner_voice(statement))
     return inner_voice(third_person(text, teller, pronoun))
 

@@ -209,7 +209,8 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     if all(x.endswith("?") for x in re.split(r"(?<=[.!?])\s+", line.strip()) if x):  # only asks
         content = f"{speaker.name} asked me: {line.strip()}"
     else:
-        content = told(speaker.name, absolute_days(heard_statement(line, speaker.name, speaker.spec.pronoun), ctx.now))
+        content = told(speaker.name, absolute_days(heard_statement(line, speaker.name, speaker.spec.pronoun), ctx.now),
+                       speaker.spec.pronoun)
     heard = remember(listener, ctx, kind="chat", content=content, conversation=conv.id,
                      source=source, subject=speaker.id, **meaning(content, places))
     # The listener now knows the speaker knows this: it will not tell it back to them.

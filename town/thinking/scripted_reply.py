@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 from datetime import datetime, time
 
-from ..hearsay import told, unwrap
+from ..hearsay import pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
 from ..textevent import absolute_days, find_event, place_names, stated_day, stated_times
 from . import answers
@@ -62,7 +62,7 @@ def retell(m, now: datetime | None = None) -> str:
         text = relative_days(text, now)
     names, statement = unwrap(text)
     if names:
-        return f"{first_name(names[0])} told me that {statement.rstrip('.')}."
+        return told(first_name(names[0]), statement.rstrip("."), pronoun_of(text)) + "."
     if text.startswith(("I ", "I'")):
         return text
     return f"Did you hear? {text}"
@@ -89,7 +89,7 @@ def _said(m, now: datetime | None) -> str:
     text = relative_days(text, now) if now else text
     names, statement = unwrap(text)
     if names:
-        return f"{names[0].split()[0]} told me that {statement.rstrip('.')}."
+        return told(first_name(names[0]), statement.rstrip("."), pronoun_of(text)) + "."
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
