@@ -49,7 +49,8 @@ MUTATIONS = (
              "memories=views(_tellable(p, other_id, other_name, records))", "memories=()",
              ("tests/mind/test_converse.py",)),
     Mutation("the listener stores the line without who said it", "town/mind/converse.py",
-             "content = told(speaker.name, absolute_days(heard_statement(line, speaker.name, speaker.spec.pronoun), ctx.now))",
+             "content = told(speaker.name, absolute_days(heard_statement(line, speaker.name, speaker.spec.pronoun), ctx.now),\n"
+             "                       speaker.spec.pronoun)",
              "content = line",
              ("tests/mind/test_converse.py",)),
     # bad input at the doors (docs/testing.md, "Eleven ways to break `town`")
@@ -96,8 +97,8 @@ MUTATIONS = (
              "    if not start <= when <= end:", "    if False:",
              ("tests/test_cli_input.py::test_interview_refuses_a_time_outside_the_run",)),
     Mutation("hearsay nests: a retold line keeps its teller", "town/perspective.py",
-             "    names, statement = unwrap(text)\n    if names:\n        lead",
-             "    names, statement = [], text\n    if names:\n        lead",
+             "    names, statement = unwrap(text)  # \"Klaus",
+             "    names, statement = [], text  # \"Klaus",
              ("tests/test_hearsay.py",)),
     Mutation("a reaction quotes the partner's line", "town/thinking/scripted_reply.py",
              'line=rng.choice(("How lovely!", "That\'s great to hear!")) if warm',
@@ -156,6 +157,17 @@ MUTATIONS = (
              'f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}."',
              '", ".join([who, where, _part_of_day([_created(m) for m in ms])])',
              ("tests/mind/test_insights.py",)),
+    Mutation("a teller speaking of themselves named twice", "town/hearsay.py",
+             "    if own:\n", "    if False:\n", ("tests/test_hearsay.py", "tests/mind/test_converse.py")),
+    Mutation("an event under way told as news", "town/thinking/scripted_talk.py",
+             "and not sighting(m.content) and not under_way(m, now)", "and not sighting(m.content)",
+             ("tests/mind/test_converse.py",)),
+    Mutation("who-answers without the persona's file", "town/thinking/scripted_interview.py",
+             'if re.search(rf"\\b{re.escape(first)}\\b", x)][:2]', 'if False]',
+             ("tests/mind/test_interview_answer.py",)),
+    Mutation("the same news said twice", "town/thinking/scripted_interview.py",
+             "if not any(len(words & w) >= 0.8 * max(len(words | w), 1) for w in seen):", "if True:",
+             ("tests/mind/test_interview_answer.py",)),
 )
 
 

@@ -142,3 +142,19 @@ def test_a_pair_with_nothing_new_talks_briefly(tiny, events):
     again = [e for e in seen if e.kind is EventKind.CHAT][first:]
     assert len(conv.lines) <= 4 and all(not e.data["shared"] for e in again)
 
+
+
+def test_an_event_under_way_is_no_longer_news():
+    """Worked by hand: heard on 13 Feb, "tomorrow from 6pm to 8pm" is 14 Feb 18:00. At 17:59 it is
+    still news; at 18:00, and on the 15th, it has begun or passed and is not told. A memory that
+    states no day is news at any hour."""
+    from town.thinking.questions import MemoryView
+    from town.thinking.scripted_talk import worth_telling
+
+    quiz = MemoryView(id=1, kind="chat", importance=7, created="2023-02-13 09:00:00",
+                      content="Cat Cole told me that Bob Brown is hosting a quiz at Corner Cafe tomorrow from 6pm to 8pm.")
+    bench = MemoryView(id=2, kind="observation", importance=6, created="2023-02-13 09:00:00",
+                       content="The park has new benches painted green by the council.")
+    told = {at: [m.id for m in worth_telling([quiz, bench], now=datetime.fromisoformat(at))]
+            for at in ("2023-02-14 17:59", "2023-02-14 18:00", "2023-02-15 09:00")}
+    assert told == {"2023-02-14 17:59": [1, 2], "2023-02-14 18:00": [2], "2023-02-15 09:00": [2]}

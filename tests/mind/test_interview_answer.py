@@ -37,10 +37,10 @@ PEOPLE = ("Ann Able", "Bob Brown", "Cat Cole")
 QUIZ = "Cat Cole told me that Bob is hosting a quiz night at Corner Cafe tomorrow from 6pm to 8pm."
 
 
-def _ask(question: str, stream=STREAM, now: str = "2023-02-14 10:00:00"):
+def _ask(question: str, stream=STREAM, now: str = "2023-02-14 10:00:00", summary: str = ANN):
     memories = tuple(MemoryView(id=i, content=c, kind=k, importance=n, created="2023-02-13 09:00:00")
                      for i, (k, c, n) in enumerate(stream))
-    q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=ANN, question=question,
+    q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=summary, question=question,
                         memories=memories, now=now, routine=ROUTINE, people=PEOPLE)
     answer = ScriptedBackend().ask(q)
     return answer.answer, answer.evidence
@@ -64,11 +64,37 @@ def test_the_kind_of_question_is_told(question, kind):
 
 def test_who_says_what_the_persona_knows_of_them():
     """Memories naming Bob: 0, 1, 2, 4. Insight first (4), then the not-sightings by importance (2,
-    then 1); the sighting (0) is fourth and left out. Heard through Cat from Bob: one level."""
+    then 1); the sighting (0) is fourth and left out. Heard through Cat from Bob: one level. Heard
+    on 13 Feb, "tomorrow" is 14 Feb: "today" when asked on the 14th."""
     assert _ask("Who is Bob Brown?") == (
-        f"I see Bob Brown at Corner Cafe most evenings. {QUIZ} Bob Brown is my neighbour, a retired piano "
+        f"I see Bob Brown at Corner Cafe most evenings. {QUIZ.replace('tomorrow', 'today')} Bob Brown is my neighbour, a retired piano "
         "teacher.", [4, 2, 1])
     assert _ask("Who is Dan Dale?") == ("I don't know anyone called Dan Dale.", [])
+
+
+def test_who_starts_from_the_file_and_knows_the_persona_itself():
+    """Ann's file names Cat: that sentence in her own voice comes first, then what she remembers of
+    Cat (the only memory naming Cat in its statement is none here: 2 is Bob's news passed on by
+    Cat, so not about her). Asked who Ann is, Ann speaks of herself from her file ("Traits: ..." is
+    not a sentence to say)."""
+    summary = ANN.replace("She sings", "Ann Able is close friends with Cat Cole, who teaches at the school. She sings")
+    assert _ask("Who is Cat Cole?", summary=summary) == (
+        "I am close friends with Cat Cole, who teaches at the school.", [])
+    assert _ask("Who is Ann Able?") == (
+        "That's me: I am Ann Able. I run the Corner Cafe on Elm Street.", [])
+
+
+def test_the_same_news_heard_twice_is_said_once():
+    """Two tellers gave Bob's quiz, one saying "tomorrow" and one the date: the same statement, so
+    the who-answer says it once (2), then the neighbour memory (1); the days are said relative to
+    14 Feb 10:00 ("today")."""
+    stream = (("chat", "Cat Cole told me that Bob Brown is hosting a quiz night at Corner Cafe tomorrow from 6pm to 8pm.", 6),
+              ("observation", "Bob Brown is my neighbour, a retired piano teacher.", 3),
+              ("chat", "Dan Dale told me that Bob Brown is hosting a quiz night at Corner Cafe on Tuesday, February 14 "
+                       "from 6pm to 8pm.", 6))
+    assert _ask("Who is Bob Brown?", stream=stream) == (
+        "Cat Cole told me that Bob Brown is hosting a quiz night at Corner Cafe today from 6pm to 8pm. "
+        "Bob Brown is my neighbour, a retired piano teacher.", [0, 1])
 
 
 def test_plans_at_a_time_name_the_plan_item_then():

@@ -121,7 +121,7 @@ def _decide_to_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "accept" if invited else "talk", other_id), other=other_id,
         other_name=other_name, other_action=other_action, own_action=own,
-        relationship=_relationship(p, other_id), invited=invited,
+        relationship=_relationship(p, other_id), invited=invited, now=ctx.now.isoformat(sep=" "),
         memories=views(_tellable(p, other_id, other_name, records))))
     hours = TALK_COOLDOWN_HOURS if answer.talk else DECLINE_COOLDOWN_HOURS
     p.cooldown[other_id] = ctx.tick + hours * hour_ticks
@@ -249,8 +249,8 @@ def _finish(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) 
         answer = ctx.backend.ask(SummariseConversation(
             persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "summary", conv.id),
             other_name=personas[other].name, history=history))
-        record = remember(p, ctx, kind="chat", content=answer.summary, conversation=conv.id,
-                          subject=other)
+        record = remember(p, ctx, kind="chat", content=absolute_days(answer.summary, ctx.now),  # dates, not "tomorrow"
+                          conversation=conv.id, subject=other)
         p.conversation = None
         p.action = None
         p.cooldown[other] = ctx.tick + TALK_COOLDOWN_HOURS * hour_ticks

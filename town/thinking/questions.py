@@ -218,7 +218,8 @@ class DecideToTalk(Question[TalkAnswer]):
     """Decide whether to start a conversation with a perceived persona (§4.3.2).
 
     ``invited`` is True when the other persona asked to talk and this one decides whether to
-    accept; ``memories`` are the retrieved memories not yet told to the other persona.
+    accept; ``memories`` are the retrieved memories not yet told to the other persona; ``now``
+    is the game time ("YYYY-MM-DD HH:MM:SS").
     """
 
     template: ClassVar[str] = "decide_to_talk"
@@ -230,6 +231,7 @@ class DecideToTalk(Question[TalkAnswer]):
     relationship: str = ""
     memories: tuple[MemoryView, ...] = ()
     invited: bool = False
+    now: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -159,7 +159,7 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: questions.DecideToTalk) -> answers.TalkAnswer:
         if any(w in q.other_action.lower() for w in ("sleep", "talking")):
             return answers.TalkAnswer(talk=False, reason=f"{q.other_name} is busy")
-        news = worth_telling(q.memories, q.other_name, q.persona_name)
+        news = worth_telling(q.memories, q.other_name, q.persona_name, datetime.fromisoformat(q.now) if q.now else None)
         if news:
             return answers.TalkAnswer(talk=True, reason=f"I want to tell them: {gist(news[0].content)}"[:300])
         about = [m for m in q.memories if first_name(q.other_name) in m.content]

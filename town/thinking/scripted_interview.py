@@ -16,8 +16,8 @@ from datetime import datetime, time
 
 from ..hearsay import unwrap
 from ..inflection import gerund
-from ..perspective import mine, own_voice
-from ..textevent import stated_day, stated_times
+from ..perspective import mine, own_voice, relative_days
+from ..textevent import absolute_days, stated_day, stated_times
 from . import answers
 from .questions import AnswerInterview
 from .recount import is_about, recount, sentence
@@ -84,14 +84,21 @@ def _said(text: str, evidence: list[int]) -> answers.InterviewAnswer:
 
 def _unique(memories) -> list:
     """``memories`` without a repeated statement (an insight written on two days, news heard from
-    two people), first kept."""
-    out, seen = [], set()
+    two people, one saying "today" and one "on Tuesday, February 14"), first kept: a statement
+    repeats when four in five of its topic words (days left out) are an earlier one's."""
+    out: list = []
+    seen: list[frozenset[str]] = []
     for m in memories:
-        said = re.sub(r"^I talked with [^:]+: ", "", unwrap(m.content)[1]).rstrip(".…")[:80]
-        if said not in seen:
-            seen.add(said)
+        said = re.sub(r"^I talked with [^:]+: ", "", unwrap(m.content)[1])
+        words = content_words(said) - _DAY_WORDS
+        if not any(len(words & w) >= 0.8 * max(len(words | w), 1) for w in seen):
+            seen.append(words)
             out.append(m)
     return out
+
+
+_DAY_WORDS = frozenset("today tonight tomorrow yesterday monday tuesday wednesday thursday friday saturday sunday "
+                       "january february march april may june july august september october november december".split())
 
 
 def _relevant(q: AnswerInterview, words: frozenset[str] | None = None) -> list:
@@ -178,7 +185,15 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
     name = _WHO.search(q.question).group("name").strip().rstrip(".")  # type: ignore[union-attr]
     full = next((p for p in q.people if p.lower() == name.lower() or p.split()[0].lower() == name.lower()), name)
     first = full.split()[0]
+    if full == q.persona_name:  # "Who is Maria Lopez?" asked of Maria
+        said = [sentence(own_voice(x, q.persona_name)) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)[:3]
+                if len(x.split()) > 3 and not re.match(r"^\w+:", x)]  # not "Traits: ..."
+        return _said(" ".join([f"That's me: I am {q.persona_name}.", *said[:2]]), [])
+    known = [sentence(own_voice(x, q.persona_name)) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
+             if re.search(rf"\b{re.escape(first)}\b", x)][:2]  # what the file says of them, first
     about = [m for m in q.memories if is_about(m.content, first)]
+    if known and not about:
+        return _said(" ".join(known), [])
     if not about:
         met = [m for m in q.memories if first in m.content]
         if met:  # only in a chain of who passed news on: that they talked, and what they passed on
@@ -190,7 +205,15 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
         about = [m for m in about if not _BARE_TALK.fullmatch(m.content)]
     about = sorted(_unique(about), key=lambda m: (m.kind != "reflection", bool(_SIGHTING.search(m.content)),
                                          m.kind == "plan", bool(_BARE_TALK.fullmatch(m.content)), -m.importance))[:3]
-    return _said(" ".join(recount(m.content, q.persona_name) for m in about), [m.id for m in about])
+    about = about[:max(1, 3 - len(known))]  # three sentences in all, at least one memory
+    now = _now(q)
+    text = " ".join(known + [recount(_dated(m), q.persona_name) for m in about])
+    return _said(relative_days(text, now) if now else text, [m.id for m in about])
+
+
+def _dated(m) -> str:
+    """A memory's text with its relative days as the dates they meant when it was made."""
+    return absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
 
 
 def _place_in(text: str) -> str | None:

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from ..hearsay import NAME, unwrap
 from ..perspective import shared_run
+from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
 from . import answers
 from .scripted_reply import (
@@ -54,11 +55,25 @@ def sighting(text: str) -> bool:
     return bool(_SIGHTING.match(unwrap(text)[1]))
 
 
-def worth_telling(memories, listener_name: str = "", own_name: str = "") -> list:
+def under_way(m, now: datetime | None) -> bool:
+    """Whether a memory states an event that has begun by ``now``: its day (read on the memory's
+    creation, :func:`town.textevent.stated_day`) and first clock time are not after ``now``, or
+    the day it names is already past. False when it states no day, or ``now`` is unknown."""
+    if now is None or not m.created:
+        return False
+    day = stated_day(m.content, datetime.fromisoformat(m.created))
+    if day is None:
+        return False
+    times = stated_times(m.content)
+    return day < now.date() or (times is not None and datetime.combine(day, times[0]) <= now)
+
+
+def worth_telling(memories, listener_name: str = "", own_name: str = "", now: datetime | None = None) -> list:
     """Memories worth telling, best first.
 
     Important, not a plan, reflection, summary or question, not a routine sighting (someone at
-    their place, eating, walking: not news), not naming the listener (news about someone is not
+    their place, eating, walking: not news), not an event already under way at ``now`` (the
+    party at 5pm is no news at 18:00), not naming the listener (news about someone is not
     news to them) nor heard from them, not what the speaker saw themselves doing; ranked by
     importance and retrieval order (the views arrive best-scored first).
     """
@@ -66,7 +81,7 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "") -> list
     fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
              if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
              and not m.content.startswith("I talked with") and " asked me: " not in m.content
-             and not sighting(m.content)
+             and not sighting(m.content) and not under_way(m, now)
              and not (listener_name and (listener_name in m.content
                                          or first_name(listener_name) in unwrap(m.content)[0]))
              and not (own_name and m.content.startswith(own_name))]
@@ -143,7 +158,7 @@ def next_line(q) -> answers.LineAnswer:
     told = set(q.told)
     turn = len(q.history)
     last = q.history[-1][1] if q.history else ""
-    news = [m for m in worth_telling(q.memories, q.listener_name, q.persona_name)
+    news = [m for m in worth_telling(q.memories, q.listener_name, q.persona_name, now)
             if m.id not in told and not shared_run(retell(m, now), last)]
     if len(told) >= SHARE_PER_TALK:
         news = []
