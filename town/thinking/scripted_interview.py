@@ -206,9 +206,7 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
     about = sorted(_unique(about), key=lambda m: (m.kind != "reflection", bool(_SIGHTING.search(m.content)),
                                          m.kind == "plan", bool(_BARE_TALK.fullmatch(m.content)), -m.importance))[:3]
     about = about[:max(1, 3 - len(known))]  # three sentences in all, at least one memory
-    now = _now(q)
-    text = " ".join(known + [recount(_dated(m), q.persona_name) for m in about])
-    return _said(relative_days(text, now) if now else text, [m.id for m in about])
+    return _said(" ".join(known + [recount(_dated(m), q.persona_name) for m in about]), [m.id for m in about])
 
 
 def _dated(m) -> str:
@@ -297,7 +295,14 @@ def _from_file(q: AnswerInterview) -> str:
 
 
 def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
-    """The scripted answer to ``q`` by its kind (:func:`kind_of`), citing the memories used."""
+    """The scripted answer to ``q`` by its kind (:func:`kind_of`), citing the memories used, with
+    stated dates said relative to the question's time ("today", "tomorrow", "on Tuesday")."""
+    answer = _by_kind(q)
+    now = _now(q)
+    return answer.model_copy(update={"answer": relative_days(answer.answer, now)}) if now else answer
+
+
+def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     kind = kind_of(q.question)
     if kind == "self":
         return _about_self(q)
