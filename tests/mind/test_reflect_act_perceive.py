@@ -101,3 +101,30 @@ def test_an_insight_held_already_is_not_written_again(tiny, events):
     assert {i["content"] for i in second}.isdisjoint({i["content"] for i in first}), second
     held = [r.content for r in ann.stream.last_records(100) if r.kind is MemoryKind.REFLECTION]
     assert len(held) == len(set(held))
+
+
+def test_an_insight_keeps_the_date_it_meant(tiny, events):
+    """The clock is Monday 13 Feb 07:00, so an insight saying "today" is stored as "on Monday,
+    February 13": read on the 15th, it does not say the concert is that day."""
+    from town.thinking.answers import InsightAnswer, InsightsAnswer
+    from town.thinking.questions import Insights
+
+    sim = tiny()
+    ann = sim.personas["ann"]
+    for i, (text, importance) in enumerate(MEMORIES):
+        ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
+                       created=datetime(2023, 2, 13, 6, i), importance=importance)
+    ann.importance_acc = 1000
+    ask = sim.ctx.backend.ask
+
+    def insight_today(q):
+        if isinstance(q, Insights):
+            ids = [m.id for m in q.memories][:2]
+            return InsightsAnswer(insights=[InsightAnswer(text="Bob's piano concert today is all I hear about.",
+                                                          evidence=ids)])
+        return ask(q)
+
+    sim.ctx.backend.ask = insight_today
+    assert maybe_reflect(ann, sim.ctx)
+    held = [r.content for r in ann.stream.records() if r.kind is MemoryKind.REFLECTION]
+    assert held == ["Bob's piano concert on Monday, February 13 is all I hear about."]

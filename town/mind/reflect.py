@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..events import EventKind
 from ..persona import Persona
+from ..textevent import absolute_days
 from ..thinking.questions import FocalPoints, Insights
 from .context import MindContext, recall, remember_many, seed_for, views
 
@@ -47,10 +48,11 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
         fresh = []
         for item in answer.insights:
             evidence = tuple(dict.fromkeys(i for i in item.evidence if i in known))
-            if len(evidence) < MIN_EVIDENCE or item.text in written or item.text in held:
+            text = absolute_days(item.text, ctx.now)  # "the party today" read on a later day names its date
+            if len(evidence) < MIN_EVIDENCE or text in written or text in held:
                 continue
-            written.add(item.text)
-            fresh.append(dict(kind="reflection", content=item.text, evidence=evidence))
+            written.add(text)
+            fresh.append(dict(kind="reflection", content=text, evidence=evidence))
         for record in remember_many(p, ctx, fresh):  # a focal point's insights rated together
             insights.append({"memory": record.id, "content": record.content,
                              "evidence": list(record.evidence), "focal_point": point, "retrieval": seq})
