@@ -142,7 +142,7 @@ MUTATIONS = (
              "return description if sector in description else", "return",
              ("tests/mind/test_attend.py::test_a_clash_that_names_its_place_says_it_once",)),
     Mutation("an insight held already is written again", "town/mind/reflect.py",
-             "or item.text in written or item.text in held:", "or item.text in written:",
+             "or text in written or text in held:", "or text in written:",
              ("tests/mind/test_reflect_act_perceive.py::test_an_insight_held_already_is_not_written_again",)),
     Mutation("a retelling ignores the teller's pronouns", "town/mind/converse.py",
              "heard_statement(line, speaker.name, speaker.spec.pronoun)", "heard_statement(line, speaker.name)",
