@@ -20,6 +20,7 @@ from ..perspective import shared_run
 from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
 from . import answers
+from .recount import is_about
 from .scripted_reply import (
     answer_question,
     first_name,
@@ -82,7 +83,7 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
              if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
              and not m.content.startswith("I talked with") and " asked me: " not in m.content
              and not sighting(m.content) and not under_way(m, now)
-             and not (listener_name and (listener_name in m.content
+             and not (listener_name and (listener_name in m.content or is_about(m.content, first_name(listener_name))
                                          or first_name(listener_name) in unwrap(m.content)[0]))
              and not (own_name and m.content.startswith(own_name))]
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
