@@ -11,11 +11,19 @@ persona file's sentences in the first person is :func:`town.perspective.own_voic
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from ..hearsay import unwrap
 from ..perspective import third_person
+from ..textevent import absolute_days
 
-__all__ = ["is_about", "told_by", "recount", "sentence"]
+__all__ = ["is_about", "told_by", "recount", "sentence", "dated"]
+
+
+def dated(m) -> str:
+    """A memory view's text with its relative days ("tomorrow") as the dates they meant when it
+    was made (:func:`town.textevent.absolute_days` on its ``created``)."""
+    return absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
 
 
 def sentence(text: str) -> str:

@@ -17,10 +17,10 @@ from datetime import datetime, time
 from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
-from ..textevent import absolute_days, stated_day, stated_times
+from ..textevent import stated_day, stated_times
 from . import answers
 from .questions import AnswerInterview
-from .recount import is_about, recount, sentence
+from .recount import dated, is_about, recount, sentence
 from .scripted_reaction import REACTION, react, traits_of
 from .words import content_words
 
@@ -206,12 +206,7 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
     about = sorted(_unique(about), key=lambda m: (m.kind != "reflection", bool(_SIGHTING.search(m.content)),
                                          m.kind == "plan", bool(_BARE_TALK.fullmatch(m.content)), -m.importance))[:3]
     about = about[:max(1, 3 - len(known))]  # three sentences in all, at least one memory
-    return _said(" ".join(known + [recount(_dated(m), q.persona_name) for m in about]), [m.id for m in about])
-
-
-def _dated(m) -> str:
-    """A memory's text with its relative days as the dates they meant when it was made."""
-    return absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
+    return _said(" ".join(known + [recount(dated(m), q.persona_name) for m in about]), [m.id for m in about])
 
 
 def _place_in(text: str) -> str | None:

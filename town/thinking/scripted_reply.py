@@ -19,9 +19,10 @@ from datetime import datetime, time
 
 from ..hearsay import pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
-from ..textevent import absolute_days, find_event, place_names, stated_day, stated_times
+from ..textevent import find_event, place_names, stated_day, stated_times
 from . import answers
 from .attend import decide
+from .recount import dated
 from .views import MemoryView
 
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
@@ -57,15 +58,21 @@ def retell(m, now: datetime | None = None) -> str:
     Own first-person memories as they are, heard ones as 'Maria told me that S' (the teller's
     first name; one level), anything else as news ("Did you hear? ...").
     """
-    text = absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
+    text = dated(m)
     if now is not None:
         text = relative_days(text, now)
-    names, statement = unwrap(text)
-    if names:
-        return told(first_name(names[0]), statement.rstrip("."), pronoun_of(text)) + "."
+    if unwrap(text)[0]:
+        return _heard_aloud(text)
     if text.startswith(("I ", "I'")):
         return text
     return f"Did you hear? {text}"
+
+
+def _heard_aloud(text: str) -> str:
+    """A heard memory said aloud: 'Maria told me that S.' (the teller's first name, one level,
+    the teller named once: :func:`town.hearsay.told`)."""
+    names, statement = unwrap(text)
+    return told(first_name(names[0]), statement.rstrip("."), pronoun_of(text)) + "."
 
 
 def _words(text: str) -> set[str]:
@@ -85,11 +92,9 @@ def _question(line: str) -> str:
 
 def _said(m, now: datetime | None) -> str:
     """A memory said in the first person by its owner, days relative to ``now``."""
-    text = absolute_days(m.content, datetime.fromisoformat(m.created)) if m.created else m.content
-    text = relative_days(text, now) if now else text
-    names, statement = unwrap(text)
-    if names:
-        return told(first_name(names[0]), statement.rstrip("."), pronoun_of(text)) + "."
+    text = relative_days(dated(m), now) if now else dated(m)
+    if unwrap(text)[0]:
+        return _heard_aloud(text)
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
