@@ -22,11 +22,10 @@ from ..errors import ThinkingError
 from .backend import ThinkingBackend
 from .prompting import SYSTEM_PROMPT, PromptSet
 from .questions import A, Question
-from .schema import CONSTRAINED, answer_schema
+from .schema import CONSTRAINED
 from .validate import InvalidAnswer, parse_answer
 
-__all__ = ["CallOutcome", "Attempt", "Completion", "TransportFailure", "ModelBackend", "PURPOSES",
-           "estimate_tokens"]
+__all__ = ["CallOutcome", "Attempt", "Completion", "TransportFailure", "ModelBackend", "estimate_tokens"]
 
 
 class CallOutcome(str, enum.Enum):
@@ -53,29 +52,13 @@ class CallOutcome(str, enum.Enum):
         return self in (CallOutcome.TIMEOUT, CallOutcome.SERVER_ERROR, CallOutcome.CONNECTION_ERROR)
 
 
-#: Question template -> the decision it serves (the ``purpose`` of a MODEL_CALL event).
-PURPOSES = {
-    "rate_importance": "importance",
-    "rate_importances": "importance",
-    "plan_day": "plan",
-    "decompose_task": "plan",
-    "choose_place": "act",
-    "next_action": "act",
-    "decide_to_talk": "react",
-    "next_line": "chat",
-    "summarise_conversation": "chat",
-    "focal_points": "reflect",
-    "insights": "reflect",
-    "answer_interview": "interview",
-}
-
-
 @dataclass(frozen=True, kw_only=True)
 class Attempt:
     """One request to a model and what came of it.
 
     Attributes:
         template: the question's template name.
+        purpose: the decision the question serves (``Question.purpose``).
         persona: persona id asking.
         outcome: how it ended.
         answer: the validated answer when ``outcome`` is OK, else None.
@@ -95,6 +78,7 @@ class Attempt:
     """
 
     template: str
+    purpose: str
     persona: str
     outcome: CallOutcome
     answer: BaseModel | None = None
@@ -112,6 +96,7 @@ class _Asked(TypedDict):
     """The fields of an :class:`Attempt` known before the request: what was asked."""
 
     template: str
+    purpose: str
     persona: str
     dropped: int
 
@@ -268,7 +253,7 @@ class ModelBackend(ThinkingBackend):
 
     def schema(self, question: Question) -> dict[str, Any] | None:
         """The answer schema sent with ``question`` (None unless the dialect constrains)."""
-        return answer_schema(question) if self.structured in CONSTRAINED else None
+        return question.answer_schema() if self.structured in CONSTRAINED else None
 
     def cache_identity(self, question: Question) -> tuple[str, str, str, str, dict[str, Any]]:
         """(backend, model, template, rendered prompt, params): what a cached answer is keyed by."""
@@ -291,7 +276,8 @@ class ModelBackend(ThinkingBackend):
         """
         prompt, dropped = self.fitted(question)
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
-        base: _Asked = {"template": question.template, "persona": question.persona, "dropped": dropped}
+        base: _Asked = {"template": question.template, "purpose": question.purpose, "persona": question.persona,
+                        "dropped": dropped}
         started = time.perf_counter()
         try:
             reply = self._complete(messages, self.schema(question))
