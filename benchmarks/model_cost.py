@@ -166,9 +166,9 @@ def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict
         steps.reset()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "run.sqlite"
-        backend = make_backend(config, backoff_s=0.01)
-        sim = Simulation(load_scenario(town), config, backend=backend, run_path=path)
-        backend.recorder.bind(sim.ctx.publish)
+        parts = make_backend(config, backoff_s=0.01)
+        sim = Simulation(load_scenario(town), config, backend=parts.backend, stall=parts.stall, run_path=path)
+        sim.bind_recorder(parts.recorder)
         started = time.perf_counter()
         try:
             for _ in range(sim.clock.ticks_for(hours=hours)):

@@ -58,8 +58,9 @@ def _simulate(town: str, hours: float, ablate: str, path: Path, overrides: dict,
 
     config = load_config(None, {**overrides, "ablate": ablate})
     scenario = load_scenario(town)
-    sim = Simulation(scenario, config, backend=make_backend(config), run_path=path)
-    sim.bind_recorder()
+    parts = make_backend(config)
+    sim = Simulation(scenario, config, backend=parts.backend, stall=parts.stall, run_path=path)
+    sim.bind_recorder(parts.recorder)
     ticks = int(round(hours * 3600 / config.seconds_per_tick))
     started = time.perf_counter()
     bar.update(task, total=ticks)

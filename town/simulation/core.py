@@ -27,6 +27,7 @@ from ..procedures import ProceduralMemory, ProcedureLibrary
 from ..textevent import place_names
 from ..thinking.backend import ThinkingBackend
 from ..thinking.scripted import ScriptedBackend
+from ..thinking.wrappers import CallRecorder, StallGuard
 from ..world import World
 from .conversations import due_lines, open_conversation, start_conversations, talk
 from .decisions import decide, views
@@ -50,6 +51,8 @@ class Simulation:
         scenario: a loaded ``town.scenario.Scenario``.
         config: the effective ``town.config.Config``.
         backend: thinking backend (default: :class:`ScriptedBackend`).
+        stall: a model backend's stall guard (``ThinkingParts.stall``): :meth:`cancel` and a
+            failed tick end its waits; None: nothing to end (the scripted backend).
         embedder: embedder for memory streams (default: ``make_embedder(config.embedder)``).
         run_path: SQLite run file to record to (None: not recorded).
         bus: an event bus to publish on (default: a new one).
@@ -59,13 +62,14 @@ class Simulation:
     """
 
     def __init__(self, scenario: Scenario, config: Config, *, backend: ThinkingBackend | None = None,
-                 embedder: Embedder | None = None, run_path: str | Path | None = None,
-                 bus: EventBus | None = None, seed_memories: bool = True):
+                 stall: StallGuard | None = None, embedder: Embedder | None = None,
+                 run_path: str | Path | None = None, bus: EventBus | None = None, seed_memories: bool = True):
         self.scenario = scenario
         self.config = config
         self.tilemap = scenario.tilemap
         self.world = World(scenario.tilemap)
         self.backend = backend or ScriptedBackend()
+        self.stall = stall
         self.embedder = embedder or make_embedder(config.embedder, backend=config.backend)
         self.bus = bus or EventBus()
         start = config.start or scenario.start
@@ -90,7 +94,7 @@ class Simulation:
                                config=config,
                                names={pid: p.name for pid, p in self.personas.items()})
         # the side pool: a job's own independent requests (never nested further)
-        self._pool, self.ctx.side = thread_pools(self.backend, int(config.backend.pool_size))
+        self._pool, self.ctx.side = thread_pools(self.backend, int(config.backend.pool_size), stall)
         self.run_path = None if run_path is None else Path(run_path)
         self.writer = None
         self.interrupted: str | None = None  # why a tick did not complete (then no snapshot)
@@ -122,20 +126,21 @@ class Simulation:
         """
         return continue_run(cls, run_path, snapshot, config=config, backend=backend, fork_to=fork_to)
 
-    def bind_recorder(self) -> None:
-        """Publish the backend's MODEL_CALL events with the persona's others, its STATUS at once."""
-        recorder = self.backend.recorder
+    def bind_recorder(self, recorder: CallRecorder | None) -> None:
+        """Publish ``recorder``'s MODEL_CALL events (``ThinkingParts.recorder``) with the
+        persona's others, its STATUS at once; None: nothing to record."""
         if recorder is not None:
             recorder.bind(self.ctx.publish, announce=self.ctx.announce)
 
     def cancel(self) -> None:
         """End the model calls waiting now (requests in flight, stall, backoff, 429) and refuse
-        new ones (``ThinkingBackend.cancel``).
+        new ones (``StallGuard.cancel``).
 
         A stop request when the tick does not end by itself: the tick then fails with
         :class:`~town.errors.RunStopped` and is not recorded.
         """
-        self.backend.cancel()
+        if self.stall is not None:
+            self.stall.cancel()
 
     def abandon(self, reason: str) -> None:
         """Give up the tick another thread is stuck in (a model request that does not end).
@@ -181,7 +186,7 @@ class Simulation:
         try:
             return self._step()
         except BaseException as exc:
-            end_waits(self.backend, self._pool, self.ctx.side)  # no job goes on waiting
+            end_waits(self.stall, self._pool, self.ctx.side)  # no job goes on waiting
             self.interrupted = f"tick {self.clock.tick} did not complete: {type(exc).__name__}: {exc}"
             self._failed = not isinstance(exc, (RunStopped, KeyboardInterrupt))
             if self.writer is not None:

@@ -121,11 +121,12 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
     scenario = load_scenario(meta["scenario"])
     if fork_to is None and meta.get("persona_files") is not None:
         check_persona_files(meta["persona_files"], scenario)
-    if backend is None:
-        from ..thinking.factory import make_backend
+    from ..thinking.factory import ThinkingParts, make_backend
 
-        backend = make_backend(config)  # checks a model server before anything is written
-    sim = cls(scenario, config, backend=backend, bus=EventBus(start_seq=seq), seed_memories=False)
+    # a model server is checked before anything is written
+    parts = make_backend(config) if backend is None else ThinkingParts(backend=backend)
+    sim = cls(scenario, config, backend=parts.backend, stall=parts.stall, bus=EventBus(start_seq=seq),
+              seed_memories=False)
     try:
         recorded = meta.get("embedder")
         if recorded and recorded != sim.embedder.name:
@@ -133,7 +134,7 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
                 f"{run_path}: its memories were embedded with {recorded!r}, but the configuration "
                 f"asks for {sim.embedder.name!r} (dim {sim.embedder.dim}); a run never mixes "
                 "embedders: keep the run's embedder", field="embedder")
-        sim.bind_recorder()
+        sim.bind_recorder(parts.recorder)
         sim.set_state(state, vectors)
         if fork_to is None:
             truncate_after_snapshot(run_path, tick)

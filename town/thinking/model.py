@@ -25,7 +25,8 @@ from .questions import A, Question
 from .schema import CONSTRAINED
 from .validate import InvalidAnswer, parse_answer
 
-__all__ = ["CallOutcome", "Attempt", "Completion", "TransportFailure", "ModelBackend", "estimate_tokens"]
+__all__ = ["CallOutcome", "Attempt", "Completion", "Settled", "TransportFailure", "ModelBackend",
+           "estimate_tokens"]
 
 
 class CallOutcome(str, enum.Enum):
@@ -123,6 +124,16 @@ class Completion:
     endpoint: str = ""
 
 
+@dataclass(frozen=True, kw_only=True)
+class Settled:
+    """What a start-up check settled: how requests carry the answer's schema, and the slots
+    each endpoint reported (in the order given; empty when none were asked for, or for an
+    in-process model). A run stores both in its configuration (``ThinkingParts.settled``)."""
+
+    dialect: Dialect
+    slots: tuple[int, ...] = ()
+
+
 class TransportFailure(Exception):
     """Raised by :meth:`ModelBackend._complete` when a request got no usable reply.
 
@@ -189,8 +200,11 @@ class ModelBackend(ThinkingBackend):
         """
 
     @abc.abstractmethod
-    def check(self) -> None:
+    def check(self) -> Settled:
         """Start-up check: the model can answer (server reachable, key accepted, model known).
+
+        Returns:
+            What the check settled (the dialect requests use from now on, slots).
 
         Raises:
             ThinkingError: with one clear line naming the cause and the fix.
@@ -203,6 +217,13 @@ class ModelBackend(ThinkingBackend):
             ThinkingError: with one clear line naming the cause.
         """
         self.check()
+
+    def cancel(self) -> None:
+        """End the requests in flight now and refuse new ones (a stop request; not undone).
+
+        The requests then raise :class:`~town.errors.RunStopped`. Default: nothing (a request
+        that cannot be interrupted runs to its end).
+        """
 
     # ------------------------------------------------------------------ shared
     @property
