@@ -171,6 +171,22 @@ MUTATIONS = (
     Mutation("the same news said twice", "town/thinking/scripted_interview.py",
              "if not any(len(words & w) >= 0.8 * max(len(words | w), 1) for w in seen):", "if True:",
              ("tests/mind/test_interview_answer.py",)),
+    # the clock, reflection's trigger, a question's rules, a stop request
+    Mutation("clock off by one tick", "town/clock.py",
+             "timedelta(seconds=self._spt * int(tick))", "timedelta(seconds=self._spt * (int(tick) + 1))",
+             ("tests/test_clock.py",)),
+    Mutation("reflection threshold ignored", "town/mind/reflect.py",
+             "if p.importance_acc < ctx.config.reflection.threshold or p.asleep:", "if p.asleep:",
+             ("tests/mind/test_reflect_act_perceive.py::test_reflection_waits_until_new_memories_reach_its_threshold",)),
+    Mutation("a question's own checks skipped", "town/thinking/questions/base.py",
+             "for rule in self.checks:", "for rule in self.checks[:1]:",
+             ("tests/thinking/test_validate.py",)),
+    Mutation("a rejection does not name its check", "town/thinking/questions/base.py",
+             "exc.check = exc.check or rule.__name__", "pass",
+             ("tests/thinking/test_questions.py",)),
+    Mutation("a stop leaves the request in flight", "town/thinking/factory.py",
+             "on_cancel=model.cancel,", "on_cancel=None,",
+             ("tests/thinking/test_parts.py::test_the_stall_guards_cancel_ends_a_request_in_flight",)),
 )
 
 

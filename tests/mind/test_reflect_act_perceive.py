@@ -9,7 +9,7 @@ from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind
-from town.mind import maybe_reflect, perceive
+from town.mind import maybe_reflect, perceive, remember
 from town.mind.perceive import View
 from town.thinking.questions import DecomposeTask, MemoryView
 from town.thinking.scripted import ScriptedBackend
@@ -49,6 +49,25 @@ def _steps(memories=()):
                       objects=("w:Corner Cafe:cafe:piano", "w:Corner Cafe:cafe:table",
                                "w:Corner Cafe:cafe:counter"), memories=memories)
     return [s.object for s in ScriptedBackend().ask(q).steps]
+
+
+def test_reflection_waits_until_new_memories_reach_its_threshold(tiny, events):
+    """Park et al. 2023 §4.2: a persona reflects once the importance of its new memories sums to
+    the threshold (150). Worked by hand: 18 memories of importance 8 and one of 5 sum to 149, no
+    reflection; one more of importance 1 makes 150, and Ann reflects (the sum starts again at 0)."""
+    sim = tiny()
+    seen = events(sim)
+    ann = sim.personas["ann"]
+    assert sim.config.reflection.threshold == 150
+    for i, importance in enumerate([8] * 18 + [5]):
+        remember(ann, sim.ctx, kind="observation", content=f"Bob Brown plays song {i} at Corner Cafe.",
+                 importance=importance)
+    assert ann.importance_acc == 149
+    assert maybe_reflect(ann, sim.ctx) is False
+    assert not [e for e in seen if e.kind in (EventKind.REFLECTION, EventKind.RETRIEVAL)]
+    remember(ann, sim.ctx, kind="observation", content="The park has new benches.", importance=1)
+    assert maybe_reflect(ann, sim.ctx) is True
+    assert [e.kind for e in seen].count(EventKind.REFLECTION) == 1 and ann.importance_acc == 0
 
 
 def test_the_act_retrieval_changes_the_decomposition():

@@ -66,10 +66,10 @@ def test_the_server_check_returns_what_it_settled_and_sets_nothing(fake_server, 
 
 
 def test_the_stall_guards_cancel_ends_a_request_in_flight():
-    """A stop request (``stall.cancel``) during a reply trickling a byte a second (timeout 5 s)
+    """A stop request (``stall.cancel``) during a reply trickling a byte a second (timeout 3 s)
     ends the question within 1 s with RunStopped: the guard also cancels the model's requests."""
     server = FakeOpenAIServer(lambda messages: '{"importance": 5}', api_key=None)
-    config = ville_config(server, "NO_KEY_NEEDED", cache=False, timeout_s=5.0)
+    config = ville_config(server, "NO_KEY_NEEDED", cache=False, timeout_s=3.0)
     parts = make_backend(config, backoff_s=0.01)
     server.trickle = True
     assert parts.stall is not None

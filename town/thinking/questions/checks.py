@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from ...errors import ThinkingError
 
-__all__ = ["InvalidAnswer", "AnswerCheck", "match_option", "own_words", "time_of_day", "WORDS"]
+__all__ = ["InvalidAnswer", "AnswerCheck", "match_option", "own_words", "time_of_day", "ids_shown", "WORDS"]
 
 #: ``check(question, answer, prompt) -> answer``: raises :class:`InvalidAnswer`, or returns the
 #: answer with its names resolved to full options. ``prompt`` is the rendered prompt ("" when
