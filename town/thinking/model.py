@@ -126,9 +126,8 @@ class Completion:
 
 @dataclass(frozen=True, kw_only=True)
 class Settled:
-    """What a start-up check settled: how requests carry the answer's schema, and the slots
-    each endpoint reported (in the order given; empty when none were asked for, or for an
-    in-process model). A run stores both in its configuration (``ThinkingParts.settled``)."""
+    """What a start-up check settled: how requests carry the answer's schema, and the slots each
+    endpoint reported, in the order given (empty: none asked for, or an in-process model)."""
 
     dialect: Dialect
     slots: tuple[int, ...] = ()
@@ -219,11 +218,8 @@ class ModelBackend(ThinkingBackend):
         self.check()
 
     def cancel(self) -> None:
-        """End the requests in flight now and refuse new ones (a stop request; not undone).
-
-        The requests then raise :class:`~town.errors.RunStopped`. Default: nothing (a request
-        that cannot be interrupted runs to its end).
-        """
+        """End the requests in flight now (they raise ``RunStopped``) and refuse new ones: a stop
+        request, not undone. Default: nothing (a request that cannot be interrupted runs on)."""
 
     # ------------------------------------------------------------------ shared
     @property
@@ -267,10 +263,7 @@ class ModelBackend(ThinkingBackend):
         Raises:
             ThinkingError: when the template is missing or fails to render.
         """
-        return [
-            {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": self.fitted(question)[0]},
-        ]
+        return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": self.fitted(question)[0]}]
 
     def schema(self, question: Question) -> dict[str, Any] | None:
         """The answer schema sent with ``question`` (None unless the dialect constrains)."""
@@ -278,13 +271,7 @@ class ModelBackend(ThinkingBackend):
 
     def cache_identity(self, question: Question) -> tuple[str, str, str, str, dict[str, Any]]:
         """(backend, model, template, rendered prompt, params): what a cached answer is keyed by."""
-        return (
-            self.name,
-            self.model,
-            question.template,
-            self.fitted(question)[0],
-            self.params,
-        )
+        return self.name, self.model, question.template, self.fitted(question)[0], self.params
 
     def attempt(self, question: Question) -> Attempt:
         """Make one request for ``question``; parse, schema-check and domain-check the reply.
