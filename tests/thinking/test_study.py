@@ -7,7 +7,7 @@ import json
 from cli_helpers import run_cli
 from fake_server import FakeOpenAIServer
 
-from town.analysis.study import condition_ablate
+from town.studies.plan import condition_ablate
 
 
 def test_condition_names():
