@@ -141,8 +141,8 @@ def conduct(spec: StudySpec, workers: int | str, *, quiet: bool = False) -> tupl
                 run_in_processes(todo, workers, on_done)
             else:
                 run_on_ray(todo, workers, on_done)
-        except KeyboardInterrupt:
-            done = sum(o.result is not None for o in outcomes.values())
+        except KeyboardInterrupt:  # the workers are stopped: count what is on disk
+            done = sum(read_result(t) is not None for t in tasks)
             raise StudyInterrupted(done, len(tasks), spec.out) from None
     driver = {"workers": str(workers), "wall_s": round(time.perf_counter() - started, 1), "skipped": skipped}
     return [outcomes[t.name] for t in tasks], driver

@@ -126,8 +126,8 @@ def sweep_conditions(vary: dict[str, list[Any]]) -> list[Condition]:
         name = ",".join(f"{k.rsplit('.', 1)[-1]}={_value_name(v)}" for k, v in settings.items())
         out.append(Condition(name, settings))
     if len({c.name for c in out}) != len(out):
-        raise ConfigError("two combinations get the same run name; vary keys whose last parts differ",
-                          field="--vary")
+        raise ConfigError("two combinations get the same run name (values that read alike, such as "
+                          "[1,1,1] and \"1-1-1\"); give values that differ in their digits or letters", field="--vary")
     return out
 
 

@@ -156,7 +156,7 @@ def measures(battery: dict[str, Any], report: dict[str, Any]) -> dict[str, float
     ``hallucinations``: their share of the battery's answers; ``density``: the relationship
     network density at the run's end; per probe ``diffusion:<probe>`` (the share who recall it
     when asked at the end) and, for a gathering, ``invited:<probe>`` and ``came:<probe>`` (the
-    invited who came).
+    invited who came; None when the run ended before the gathering did).
     """
     summary = battery["summary"]
     out: dict[str, float | None] = {c: summary["categories"][c]["accuracy"]
@@ -165,9 +165,10 @@ def measures(battery: dict[str, Any], report: dict[str, Any]) -> dict[str, float
     out["density"] = report["density"]["end"]
     for probe, d in report["diffusion"].items():
         out[f"diffusion:{probe}"] = d["end"]
+    end = report["moments"][-1]["time"]  # both "YYYY-MM-DD HH:MM:SS"
     for probe, a in report["attendance"].items():
         out[f"invited:{probe}"] = len(a["invited"])
-        out[f"came:{probe}"] = len(a["invited_attended"])
+        out[f"came:{probe}"] = len(a["invited_attended"]) if a["end"] <= end else None
     return out
 
 
