@@ -54,7 +54,7 @@ def _conduct(args: argparse.Namespace, kind: str, conditions, judge=None) -> int
     spec = StudySpec(kind=kind, town=args.town, hours=args.hours, conditions=conditions,
                      seeds=list(range(first, first + args.seeds)), out=Path(args.out), config=args.config,
                      overrides=over, prompts=args.prompts, model_path=args.model_path)
-    console = Console(width=None if sys.stdout.isatty() else 160)
+    console = Console(width=None if sys.stdout.isatty() else 200)
     try:
         outcomes, driver = conduct(spec, workers, quiet=args.quiet)
     except StudyInterrupted as stop:
@@ -69,7 +69,7 @@ def _conduct(args: argparse.Namespace, kind: str, conditions, judge=None) -> int
                     f"mean [95% bootstrap interval] ({driver['wall_s']:.0f} s on {driver['workers']} worker(s))")
     extra = ["judge μ ± σ", "paper TrueSkill μ"] if kind == "study" else []
     for col in header + extra:
-        t.add_column(col)
+        t.add_column(col, overflow="fold")
     for name, row in zip(report["conditions"], rows, strict=True):
         if kind == "study":
             rank, paper = (ranking or {}).get(name), report["paper"]["trueskill"].get(name)
