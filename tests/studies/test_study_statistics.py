@@ -61,12 +61,13 @@ def test_difference_of_two_studies():
 def test_summary_ignores_the_order_runs_finished_in():
     """The same runs given in any order give the same summary, bit for bit; None is left out."""
     runs = {0: {"plans": 0.6, "came:party": None}, 1: {"plans": 0.8, "came:party": 3.0},
-            2: {"plans": 0.73, "came:party": 5.0}}
-    shuffled = {2: runs[2], 0: runs[0], 1: runs[1]}
+            2: {"plans": 0.73, "came:party": 5.0}, 3: {"plans": 0.53}, 4: {"plans": 0.67}}
+    shuffled = {4: runs[4], 2: runs[2], 0: runs[0], 3: runs[3], 1: runs[1]}
     assert summarise(runs) == summarise(shuffled)
     assert summarise(runs)["came:party"]["n"] == 2
     assert summarise(runs)["came:party"]["mean"] == 4.0
     assert list(summarise(runs)) == ["plans", "came:party"]
+    assert summarise(runs)["plans"] == bootstrap_mean([0.6, 0.8, 0.73, 0.53, 0.67])  # in seed order
 
 
 def test_contrast_of_two_studies():

@@ -1,10 +1,11 @@
 """Running a study's runs on this machine: in this process, or in N worker processes.
 
 ``--workers 1`` runs each :class:`~town.studies.task.RunTask` here, one after another. ``--workers
-N`` keeps N worker processes busy, each run in a fresh process (``spawn``: nothing of this
-process's threads or open files is inherited), so a worker that dies takes only its own run
-down. A run whose worker dies (killed, out of memory: it ends without an answer) is given to a
-new process once more, as Ray's ``max_retries=1`` does for ``--workers ray``; a run that fails
+N`` starts N worker processes (``spawn``: nothing of this process's threads or open files is
+inherited), each running one run after another, so the libraries and the embedder load once per
+process; a worker that dies takes only its own run down and is replaced. A run whose worker died
+(killed, out of memory: it ends without an answer) is given out once more, as Ray's
+``max_retries=1`` does for ``--workers ray``; a run that fails
 with an error (a bad town, a model server that cannot be reached) is not retried, and is
 reported with its error while the others go on. Ctrl-C stops every worker and keeps the runs
 that finished.
@@ -61,20 +62,23 @@ def run_here(tasks: list[RunTask], on_done: Callable[[Outcome], None]) -> None:
             on_done(Outcome(task, result, None, 1))
 
 
-def _work(task: RunTask, conn) -> None:
-    """A worker process: perform ``task``; send ``("ok", None)`` (the result is in its file) or
-    ``("error", line)``, a few hundred bytes at most, so the pipe never fills."""
+def _serve(conn) -> None:
+    """A worker process: perform each task received, answering ``("ok", None)`` (the result is in
+    its file) or ``("error", line)`` (a few hundred bytes at most); ``None`` ends it."""
     try:
-        perform(task)
-        conn.send(("ok", None))
+        while (task := conn.recv()) is not None:
+            try:
+                perform(task)
+            except Exception as exc:
+                if not isinstance(exc, TownError):
+                    traceback.print_exc()
+                conn.send(("error", error_line(exc)[:500]))
+            else:
+                conn.send(("ok", None))
     except KeyboardInterrupt:  # Ctrl-C reached the worker too; the driver reports it
         raise SystemExit(130) from None
-    except Exception as exc:
-        if not isinstance(exc, TownError):
-            traceback.print_exc()
-        conn.send(("error", error_line(exc)[:500]))
-    finally:
-        conn.close()
+    except EOFError:  # the driver went away
+        pass
 
 
 def _death(exitcode: int | None) -> str:
@@ -83,52 +87,84 @@ def _death(exitcode: int | None) -> str:
     return f"exit code {exitcode}"
 
 
-def _stop(running: dict) -> None:
-    """Stop every worker still running (SIGTERM, then SIGKILL after 5 s)."""
-    for process, *_ in running.values():
-        process.terminate()
-    for process, *_ in running.values():
-        process.join(5)
-        if process.is_alive():
-            process.kill()
-            process.join()
+@dataclass
+class _Worker:
+    process: Any
+    conn: Any
+    task: RunTask | None = None
+    attempt: int = 0
+
+
+def _start(ctx) -> _Worker:
+    mine, theirs = ctx.Pipe()
+    process = ctx.Process(target=_serve, args=(theirs,), name="town study worker")
+    process.start()
+    theirs.close()
+    return _Worker(process, mine)
+
+
+def _answer(worker: _Worker) -> tuple[str, str | None] | None:
+    """The worker's answer if it sent one, else None (it died: its pipe is closed)."""
+    try:
+        return worker.conn.recv() if worker.conn.poll() else None
+    except (EOFError, OSError):
+        return None
+
+
+def _stop(pool: list[_Worker], *, now: bool) -> None:
+    """End every worker: ask them to stop, or (``now``) SIGTERM; SIGKILL after 5 s."""
+    for w in pool:
+        try:
+            w.conn.send(None) if not now else w.process.terminate()
+        except OSError:
+            pass
+    for w in pool:
+        w.process.join(5)
+        if w.process.is_alive():
+            w.process.kill()
+            w.process.join()
+        w.conn.close()
 
 
 def run_in_processes(tasks: list[RunTask], workers: int, on_done: Callable[[Outcome], None]) -> None:
-    """Run ``tasks`` in up to ``workers`` worker processes at once, calling ``on_done`` as each ends.
+    """Run ``tasks`` in ``workers`` worker processes, calling ``on_done`` as each run ends.
+
+    A worker runs one task after another (it loads the libraries and the embedder once); one that
+    dies is replaced by a new process, and its run is given out again once.
 
     Raises:
-        KeyboardInterrupt: after stopping every worker still running (finished runs are kept).
+        KeyboardInterrupt: after stopping every worker (finished runs are kept).
     """
     ctx = multiprocessing.get_context("spawn")
     todo: deque[tuple[RunTask, int]] = deque((t, 1) for t in tasks)
-    running: dict[Any, tuple] = {}  # process sentinel -> (process, receiving end, task, attempt)
+    pool = [_start(ctx) for _ in range(min(workers, len(todo)))]
     try:
-        while todo or running:
-            while todo and len(running) < workers:
-                task, attempt = todo.popleft()
-                receive, send = ctx.Pipe(duplex=False)
-                process = ctx.Process(target=_work, args=(task, send), name=f"town study {task.name}")
-                process.start()
-                send.close()
-                running[process.sentinel] = (process, receive, task, attempt)
-            for sentinel in wait(list(running)):
-                process, receive, task, attempt = running.pop(sentinel)
-                try:
-                    message = receive.recv() if receive.poll() else None
-                except EOFError:
-                    message = None
-                receive.close()
-                process.join()
-                if message is not None:
-                    kind, error = message
+        while todo or any(w.task for w in pool):
+            for w in pool:
+                if w.task is None and todo:
+                    w.task, w.attempt = todo.popleft()
+                    w.conn.send(w.task)
+            busy = [w for w in pool if w.task is not None]
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+            for i, w in enumerate(pool):
+                if w.task is None or not ready & {w.conn, w.process.sentinel}:
+                    continue
+                task, attempt, answer = w.task, w.attempt, _answer(w)
+                w.task = None
+                if answer is not None:
+                    kind, error = answer
                     on_done(Outcome(task, read_result(task) if kind == "ok" else None, error, attempt))
-                elif attempt < ATTEMPTS:
-                    log.warning("the worker of %s died (%s); running it again", task.name, _death(process.exitcode))
+                    continue
+                w.process.join(5)
+                log.warning("the worker running %s died (%s)", task.name, _death(w.process.exitcode))
+                if attempt < ATTEMPTS:
                     todo.append((task, attempt + 1))
                 else:
                     on_done(Outcome(task, None, f"its worker died {attempt} times (last: "
-                                                f"{_death(process.exitcode)})", attempt))
+                                                f"{_death(w.process.exitcode)})", attempt))
+                w.conn.close()
+                pool[i] = _start(ctx)
     except BaseException:
-        _stop(running)
+        _stop(pool, now=True)
         raise
+    _stop(pool, now=False)
