@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..analysis.recorded import flatten
 from .aggregate import CONFIDENCE, RESAMPLES, summarise
 from .conduct import StudySpec
 from .plan import PAPER_TRUESKILL
@@ -22,16 +23,6 @@ __all__ = ["compared", "timing", "label", "cell", "table", "write_study"]
 
 #: Measures that are counts of personas (the rest are shares between 0 and 1).
 _COUNTS = ("invited:", "came:")
-
-
-def _flat(d: dict, prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in d.items():
-        if isinstance(value, dict):
-            out.update(_flat(value, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = value
-    return out
 
 
 def compared(spec: StudySpec, outcomes: list[Outcome], *, ranking: dict | None = None) -> dict[str, Any]:
@@ -51,7 +42,7 @@ def compared(spec: StudySpec, outcomes: list[Outcome], *, ranking: dict | None =
                               "failed": [o.task.seed for o in mine if o.result is None],
                               "summary": summarise(runs)}
     varied = {"seed", *(k for c in spec.conditions for k in c.settings)}
-    shared = {k: v for k, v in _flat(outcomes[0].task.config).items() if k not in varied} if outcomes else {}
+    shared = {k: v for k, v in flatten(outcomes[0].task.config).items() if k not in varied} if outcomes else {}
     report: dict[str, Any] = {
         "kind": spec.kind, "town": spec.town, "hours": spec.hours, "seeds": spec.seeds, "settings": shared,
         "conditions": conditions,

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..analysis.recorded import flatten
 from ..errors import ConfigError, RecordingError
 
 __all__ = ["RunTask", "perform", "measures", "read_result", "result_path"]
@@ -83,18 +84,8 @@ def read_result(task: RunTask) -> dict[str, Any] | None:
     return result
 
 
-def _flat(d: dict, prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in d.items():
-        if isinstance(value, dict):
-            out.update(_flat(value, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = value
-    return out
-
-
 def _same_settings(recorded: dict | None, wanted: dict) -> bool:
-    a, b = _flat(recorded or {}), _flat(wanted)
+    a, b = flatten(recorded or {}), flatten(wanted)
     return {k: v for k, v in a.items() if k not in _SETTLED} == {k: v for k, v in b.items() if k not in _SETTLED}
 
 
