@@ -10,8 +10,11 @@ import signal
 import time
 from pathlib import Path
 
+from ..recording.runs import remove_run
 from ..runner import STOP_GRACE_S
 from .options import overrides
+
+__all__ = ["build_simulation", "remove_run", "drive", "saved_line"]
 
 
 def build_simulation(args: argparse.Namespace, run_path: Path):
@@ -33,12 +36,6 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     sim = Simulation(scenario, config, backend=parts.backend, stall=parts.stall, run_path=run_path)
     sim.bind_recorder(parts.recorder)
     return sim
-
-
-def remove_run(out: Path) -> None:
-    """Delete a run file that never got going (and its WAL side files)."""
-    for suffix in ("", "-wal", "-shm", ".lock"):
-        Path(f"{out}{suffix}").unlink(missing_ok=True)
 
 
 def drive(sim, total: int, out: Path, *, quiet: bool) -> int:
