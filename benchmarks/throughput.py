@@ -40,7 +40,7 @@ from town.embedding import CachedEmbedder  # noqa: E402
 from town.memory.stream import MemoryStream  # noqa: E402
 from town.recording.writer import RunWriter  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
-from town.simulation import conversations, core, decisions  # noqa: E402
+from town.simulation import conversations, decide  # noqa: E402
 
 PHASES = ("perceive", "retrieve", "embed", "plan", "reflect", "converse", "record", "other")
 
@@ -76,16 +76,16 @@ class PhaseTimer:
 def instrument(timer: PhaseTimer) -> None:
     """Patch the phase functions where the simulation's modules look them up (module and class attributes)."""
     for module, name, phase in (
-        (decisions, "perceive", "perceive"),
-        (decisions, "plan_day", "plan"),
-        (decisions, "decide_action", "plan"),
-        (decisions, "maybe_reflect", "reflect"),
-        (decisions, "want_to_talk", "converse"),
+        (decide, "perceive", "perceive"),
+        (decide, "plan_day", "plan"),
+        (decide, "decide_action", "plan"),
+        (decide, "maybe_reflect", "reflect"),
+        (decide, "want_to_talk", "converse"),
         (conversations, "say_next_line", "converse"),
-        (core, "start_conversations", "converse"),
     ):
         setattr(module, name, timer.wrap(phase, getattr(module, name)))
     Sim = sim_module.Simulation
+    Sim._invite = timer.wrap("converse", Sim._invite)  # starting conversations
     Sim.get_state = timer.wrap("record", Sim.get_state)
     Sim.step = timer.wrap("other", Sim.step)
     MemoryStream.retrieve = timer.wrap("retrieve", MemoryStream.retrieve)

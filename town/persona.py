@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any, SupportsInt
+from typing import Any
 
 from .memory import MemoryStream
 from .procedures import ProceduralMemory
@@ -29,9 +29,7 @@ class Action:
         end_tick: tick it ends (exclusive); the mind decides anew at ``end_tick``.
         kind: "do" | "walk" | "sleep" | "talk".
         task: the plan block's task it serves, if any.
-        decision: seq of the retrieval event that preceded the decision (0 if none); while that
-            event is held back (personas deciding side by side), a ``town.mind.context.SeqRef``
-            that ``int()`` turns into the seq once the event is published.
+        decision: seq of the retrieval event that preceded the decision (0 if none).
     """
 
     description: str
@@ -41,7 +39,7 @@ class Action:
     end_tick: int
     kind: str = "do"
     task: str | None = None
-    decision: SupportsInt = 0
+    decision: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,13 +4,14 @@ returned (Park et al. 2023 §4.2, §4.3)."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind
 from town.mind import maybe_reflect, perceive
-from town.mind.perceive import View
+from town.mind.perceive import Appearance
 from town.thinking.questions import DecomposeTask, MemoryView
 from town.thinking.scripted import ScriptedBackend
 
@@ -33,7 +34,7 @@ def test_insights_cite_two_or_more_retrieved_memories_and_copy_none(tiny, events
         ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                        created=datetime(2023, 2, 13, 7, i), importance=importance)
     ann.importance_acc = 1000
-    assert maybe_reflect(ann, sim.ctx)
+    assert sim.think(partial(maybe_reflect, ann))
     (reflection,) = [e for e in seen if e.kind is EventKind.REFLECTION]
     insights = reflection.data["insights"]
     assert insights
@@ -66,14 +67,14 @@ def test_perceiving_a_change_of_action_leaves_an_observation(tiny):
     activity as written; seeing the same action again adds nothing."""
     sim = tiny()
     ann, bob = sim.personas["ann"], sim.personas["bob"]
-    me = View(id="ann", name="Ann Able", x=ann.x, y=ann.y, arena="w:Ann's home:ann room",
+    me = Appearance(id="ann", name="Ann Able", x=ann.x, y=ann.y, arena="w:Ann's home:ann room",
               action="reading", kind="do", address="w:Ann's home:ann room:armchair", conversation=None)
-    him = View(id="bob", name="Bob Brown", x=ann.x + 1, y=ann.y, arena="w:Ann's home:ann room",
+    him = Appearance(id="bob", name="Bob Brown", x=ann.x + 1, y=ann.y, arena="w:Ann's home:ann room",
                action="read a book", kind="do", address="w:Ann's home:ann room:armchair",
                conversation=None)
     snapshot = {"ann": me, "bob": him}
-    assert [v.id for v in perceive(ann, sim.ctx, snapshot)] == ["bob"]
-    perceive(ann, sim.ctx, snapshot)
+    assert [v.id for v in sim.think(lambda ctx: perceive(ann, ctx, snapshot))] == ["bob"]
+    sim.think(lambda ctx: perceive(ann, ctx, snapshot))
     observed = [r.content for r in ann.stream.records() if r.kind is MemoryKind.OBSERVATION]
     assert observed == ["Bob Brown is at the armchair of the ann room in Ann's home: read a book."]
     assert bob.stream.records() == []
@@ -92,7 +93,7 @@ def test_an_insight_held_already_is_not_written_again(tiny, events):
             ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                            created=datetime(2023, 2, day, 7, i), importance=importance)
         ann.importance_acc = 1000
-        assert maybe_reflect(ann, sim.ctx)
+        assert sim.think(partial(maybe_reflect, ann))
 
     mornings(13)
     mornings(14)
@@ -115,7 +116,7 @@ def test_an_insight_keeps_the_date_it_meant(tiny, events):
         ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                        created=datetime(2023, 2, 13, 6, i), importance=importance)
     ann.importance_acc = 1000
-    ask = sim.ctx.backend.ask
+    ask = sim.backend.ask
 
     def insight_today(q):
         if isinstance(q, Insights):
@@ -124,7 +125,7 @@ def test_an_insight_keeps_the_date_it_meant(tiny, events):
                                                           evidence=ids)])
         return ask(q)
 
-    sim.ctx.backend.ask = insight_today
-    assert maybe_reflect(ann, sim.ctx)
+    sim.backend.ask = insight_today
+    assert sim.think(partial(maybe_reflect, ann))
     held = [r.content for r in ann.stream.records() if r.kind is MemoryKind.REFLECTION]
     assert held == ["Bob's piano concert on Monday, February 13 is all I hear about."]

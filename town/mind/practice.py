@@ -13,6 +13,7 @@ counted. Otherwise the mind decomposes and calls :func:`begin`. The world checks
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..persona import Persona, Step
@@ -20,7 +21,8 @@ from ..procedures import Episode, Goal, Outcome, ProcedureError, ProcedureStep, 
 from ..world.address import sector_address
 from .context import MindContext
 from .learn import learn, prune
-from .procedural import memory_of, on_library, publish_procedure
+from .effects import Outbox
+from .procedural import memory_of, note_procedure, on_library
 
 __all__ = [
     "APPLIES_AT",
@@ -131,18 +133,9 @@ def follow(p: Persona, ctx: MindContext, *, task: str, place: str, minutes: int)
                 continue  # a parameter this persona cannot fill ({other}): it does not apply
             closed = next((s.object for s in steps if knows_closed(p, ctx, s.object)), None)
             if closed is not None:
-                publish_procedure(
-                    p,
-                    ctx,
-                    "deviation",
-                    which,
-                    lib,
-                    name,
-                    task=task,
-                    place=place,
-                    reason=f"{sector_address(closed)} is known to be closed",
-                    counted=False,
-                )
+                reason = f"{sector_address(closed)} is known to be closed"
+                on_library(ctx, which, partial(note_procedure, p=p, op="deviation", which=which, lib=lib, name=name,
+                                               task=task, place=place, reason=reason, counted=False))
                 continue
             steps = fit_minutes(steps, minutes)
             planned = tuple(s.to_dict() for s in steps)
@@ -151,25 +144,15 @@ def follow(p: Persona, ctx: MindContext, *, task: str, place: str, minutes: int)
                 (sub, lo, min(hi, len(planned))) for sub, lo, hi in lib.calls(name) if lo < len(planned)
             )
 
-            def used(lib=lib, which=which, name=name, match=match, planned=planned, calls=calls) -> None:
+            def used(out: Outbox, lib=lib, which=which, name=name, match=match, planned=planned,
+                     calls=calls) -> None:
                 lib.record_use(name, now=ctx.now)
-                publish_procedure(
-                    p,
-                    ctx,
-                    "use",
-                    which,
-                    lib,
-                    name,
-                    task=task,
-                    place=place,
-                    similarity=round(match.similarity, 6),
-                    values=values,
-                    steps=list(planned),
-                    calls=[list(c) for c in calls],
-                )
+                note_procedure(out, p, "use", which, lib, name, task=task, place=place,
+                               similarity=round(match.similarity, 6), values=values, steps=list(planned),
+                               calls=[list(c) for c in calls])
                 for sub in dict.fromkeys(c[0] for c in calls):
                     lib.record_use(sub, now=ctx.now)
-                    publish_procedure(p, ctx, "use", which, lib, sub, task=task, place=place, via=name)
+                    note_procedure(out, p, "use", which, lib, sub, task=task, place=place, via=name)
 
             on_library(ctx, which, used)
             mem.episode = Episode(
@@ -252,38 +235,16 @@ def close(p: Persona, ctx: MindContext) -> None:
         lib = mem.library(ep.library)
         counted = outcome is not Outcome.UNVERIFIED
 
-        def feedback(lib=lib, ep=ep) -> None:  # ep as narrowed here (procedure and library set)
+        def feedback(out: Outbox, lib=lib, ep=ep) -> None:  # ep as narrowed here (procedure and library set)
             if counted:
                 lib.record_outcome(ep.procedure, success=outcome is Outcome.SUCCESS, now=ctx.now)
-            publish_procedure(
-                p,
-                ctx,
-                "outcome",
-                ep.library,
-                lib,
-                ep.procedure,
-                task=ep.task,
-                place=ep.place,
-                result=outcome.value,
-                reason=why,
-                counted=counted,
-            )
+            note_procedure(out, p, "outcome", ep.library, lib, ep.procedure, task=ep.task, place=ep.place,
+                           result=outcome.value, reason=why, counted=counted)
             for sub, result in ep.call_outcomes():
                 lib.record_outcome(sub, success=result is Outcome.SUCCESS, now=ctx.now)
-                publish_procedure(
-                    p,
-                    ctx,
-                    "outcome",
-                    ep.library,
-                    lib,
-                    sub,
-                    task=ep.task,
-                    place=ep.place,
-                    result=result.value,
-                    reason=f"part of {ep.procedure!r}: {why}",
-                    counted=True,
-                    via=ep.procedure,
-                )
+                note_procedure(out, p, "outcome", ep.library, lib, sub, task=ep.task, place=ep.place,
+                               result=result.value, reason=f"part of {ep.procedure!r}: {why}", counted=True,
+                               via=ep.procedure)
 
         on_library(ctx, ep.library, feedback)
         if outcome is Outcome.SUCCESS and ep.library == "town":

@@ -1,4 +1,4 @@
-"""The mind's hold on procedural memory: a persona's, reached for use, and the event each use publishes.
+"""The mind's hold on procedural memory: a persona's, reached for use, and the event each use notes.
 
 Every save, use, outcome, deviation and prune of a procedure is a PROCEDURE event carrying the
 procedure as its library describes it, so a recorded run shows how each library grew and was
@@ -15,8 +15,9 @@ from ..events import EventKind
 from ..persona import Persona
 from ..procedures import ProceduralMemory, ProcedureLibrary
 from .context import MindContext
+from .effects import LibraryChange, Outbox
 
-__all__ = ["memory_of", "publish_procedure", "on_library"]
+__all__ = ["memory_of", "note_procedure", "on_library"]
 
 
 def memory_of(p: Persona) -> ProceduralMemory:
@@ -30,40 +31,32 @@ def memory_of(p: Persona) -> ProceduralMemory:
     return p.procedures
 
 
-def publish_procedure(p: Persona, ctx: MindContext, op: str, which: str, lib: ProcedureLibrary, name: str,
-                      **data: Any) -> None:
-    """Publish a PROCEDURE event about procedure ``name`` of ``lib`` (the town's in turn).
+def note_procedure(out: Outbox, p: Persona, op: str, which: str, lib: ProcedureLibrary, name: str,
+                   **data: Any) -> None:
+    """Note a PROCEDURE event about procedure ``name`` of ``lib``, as the library describes it now.
 
     Args:
+        out: the outbox of the job (or of the town library's change) the event belongs to.
         p: the persona whose mind acted.
-        ctx: the mind's context.
         op: "save" | "use" | "outcome" | "deviation" | "prune".
         which: "persona" (the persona's own library) or "town" (the shared one).
         lib: that library (its ``describe(name)`` goes into the event).
         name: the procedure's name.
         **data: the op's own fields (task, place, result, reason, ...).
     """
-    on_library(ctx, which, lambda: ctx.publish(
-        EventKind.PROCEDURE,
-        p.id,
-        {
-            "op": op,
-            "library": "town" if which == "town" else p.id,
-            "name": name,
-            "procedure": lib.describe(name),
-            **data,
-        },
-    ))
+    out.note(EventKind.PROCEDURE, p.id, {"op": op, "library": "town" if which == "town" else p.id,
+                                         "name": name, "procedure": lib.describe(name), **data})
 
 
-def on_library(ctx: MindContext, which: str, work: Callable[[], Any]) -> None:
-    """Make a change to library ``which`` (and publish its events) with ``work()``.
+def on_library(ctx: MindContext, which: str, work: Callable[[Outbox], Any]) -> None:
+    """Change library ``which`` with ``work(out)``, which notes the change's events in ``out``.
 
-    The town library is shared: its changes are made in turn (:meth:`MindContext.in_turn`), so
-    concurrent decisions change it in persona order, as a sequential run would. A persona's
-    own library is only ever touched by its own jobs: changed at once.
+    A persona's own library is its mind's: changed now, by the job that owns it. The town
+    library is shared: its change is a :class:`~town.mind.effects.LibraryChange`, made when the
+    job's effects are applied, so the personas change it in persona order whatever the threads'
+    timing.
     """
     if which == "town":
-        ctx.in_turn(work)
+        ctx.out.add(LibraryChange(work))
     else:
-        work()
+        work(ctx.out)

@@ -14,7 +14,6 @@ import numpy as np
 
 from .. import __version__
 from ..events import EventBus
-from ..mind import Conversation
 from ..scenario import check_persona_files, persona_fingerprints
 from ..thinking.backend import ThinkingBackend
 
@@ -43,19 +42,20 @@ def state_of(sim: Simulation, *, vectors: bool = False) -> dict[str, Any]:
     """JSON-able full state (:meth:`Simulation.get_state`)."""
     personas = {}
     # players belong to a live session: resume and fork go on without them
-    played = [c for c in sim.conversations.values() if {c.a, c.b} & sim.players]
+    players = sim.players
+    played = [c for c in sim.conversations if {c.a, c.b} & players]
     for pid, p in sim.personas.items():
-        if pid in sim.players:
+        if pid in players:
             continue
         personas[pid] = {**p.get_state(), "stream": p.stream.get_state(vectors=vectors)}
     for c in played:
-        for pid in {c.a, c.b} - sim.players:
+        for pid in {c.a, c.b} - players:
             personas[pid].update(conversation=None, action=None, speech=None)
+    talk = sim.conversations.get_state(players)
     return {
         "clock": sim.clock.get_state(), "world": sim.world.get_state(), "personas": personas,
-        "conversations": [c.get_state() for c in sim.conversations.values() if c not in played],
-        "next_conversation": sim._next_conversation, "next_event": sim._next_event,
-        "town_procedures": sim.procedures.get_state(),
+        "conversations": talk["conversations"], "next_conversation": talk["next_conversation"],
+        "next_event": sim.timeline.fired, "town_procedures": sim.procedures.get_state(),
     }
 
 
@@ -69,10 +69,8 @@ def restore(sim: Simulation, state: dict[str, Any],
         p.set_state(ps)
         stream = ps["stream"]
         p.stream.set_state(stream, vectors=None if "index" in stream or vectors is None else vectors[pid])
-    sim.conversations = {c["id"]: Conversation.from_state(c) for c in state["conversations"]}
-    sim._said_last = {pid for pid, p in sim.personas.items() if p.speech is not None and p.conversation is None}
-    sim._next_conversation = int(state["next_conversation"])
-    sim._next_event = int(state["next_event"])
+    sim.conversations.set_state(state["conversations"], state["next_conversation"])
+    sim.timeline.set_fired(state["next_event"])
     if "town_procedures" in state:
         sim.procedures.set_state(state["town_procedures"])
 
