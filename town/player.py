@@ -74,8 +74,8 @@ def add_player(sim, name: str) -> str:
     tiles = sorted(tm.walkable_tiles(), key=lambda t: ((t[0] - cx) ** 2 + (t[1] - cy) ** 2, t[1], t[0]))
     x, y = next((t for t in tiles if ":" not in (tm.address_at(*t) or "")), tiles[0])
     p = Persona(spec=_spec(pid, name, tm.address_at(x, y) or ""), stream=MemoryStream(pid, sim.embedder))
-    p.x, p.y = x, y
-    p.action = _looking(sim, p)
+    p.place(x, y)
+    p.start(_looking(sim, p))
     sim.join(p)
     return pid
 
@@ -103,8 +103,7 @@ def move_player(sim, pid: str, x: int, y: int) -> list[tuple[int, int]]:
         raise ConfigError(f"({x}, {y}) cannot be reached from ({p.x}, {p.y})", field="x, y") from None
     if p.conversation is not None and path:
         sim.leave_conversation(p.conversation)
-    p.path = path
-    p.action = _looking(sim, p, walking=bool(path))
+    p.start(_looking(sim, p, walking=bool(path)), path=tuple(path))
     return list(path)
 
 
@@ -157,6 +156,6 @@ def tend_players(sim) -> None:
     for pid in sorted(sim.players):
         p = sim.personas[pid]
         if p.action is not None and p.action.kind == "walk" and not p.path:
-            p.action = _looking(sim, p)
+            p.start(_looking(sim, p))
     for conv in sim.conversations.waited_out(sim.players, PATIENCE_MINUTES * 60 // sim.clock.seconds_per_tick):
         sim.leave_conversation(conv.id)

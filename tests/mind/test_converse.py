@@ -92,7 +92,6 @@ def test_hearing_an_event_for_today_makes_the_listener_replan(tiny):
         sim = tiny()
         sim.personas["ann"].stream.add(kind=MemoryKind.OBSERVATION, content=text,
                                        created=datetime(2023, 2, 13, 7), importance=7)
-        sim.personas["bob"].needs_replan = False
         _talk(sim, 8)
         assert sim.personas["bob"].needs_replan is replan, text
 
@@ -109,7 +108,7 @@ def test_the_talk_decision_depends_on_retrieved_memories(tiny):
         talks = 0
         for _ in range(10):
             sim.clock.advance(400)
-            ann.cooldown.clear()
+            ann.cool_down("bob", 0)
             talks += sim.think(lambda ctx: want_to_talk(ann, ctx, [_bob_view(sim)])) is not None
         return talks
 

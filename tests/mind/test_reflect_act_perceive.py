@@ -33,7 +33,7 @@ def test_insights_cite_two_or_more_retrieved_memories_and_copy_none(tiny, events
     for i, (text, importance) in enumerate(MEMORIES):
         ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                        created=datetime(2023, 2, 13, 7, i), importance=importance)
-    ann.importance_acc = 1000
+    ann.gain_importance(1000)
     assert sim.think(partial(maybe_reflect, ann))
     (reflection,) = [e for e in seen if e.kind is EventKind.REFLECTION]
     insights = reflection.data["insights"]
@@ -92,7 +92,7 @@ def test_an_insight_held_already_is_not_written_again(tiny, events):
         for i, (text, importance) in enumerate(MEMORIES):
             ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                            created=datetime(2023, 2, day, 7, i), importance=importance)
-        ann.importance_acc = 1000
+        ann.gain_importance(1000)
         assert sim.think(partial(maybe_reflect, ann))
 
     mornings(13)
@@ -115,7 +115,7 @@ def test_an_insight_keeps_the_date_it_meant(tiny, events):
     for i, (text, importance) in enumerate(MEMORIES):
         ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                        created=datetime(2023, 2, 13, 6, i), importance=importance)
-    ann.importance_acc = 1000
+    ann.gain_importance(1000)
     ask = sim.backend.ask
 
     def insight_today(q):

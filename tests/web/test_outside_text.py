@@ -26,8 +26,8 @@ def _next_to_isabella(sim) -> str:
     isabella = sim.personas["isabella_rodriguez"]
     assert not isabella.asleep and isabella.conversation is None
     me = sim.personas[pid]
-    me.x, me.y = next((isabella.x + dx, isabella.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                      if sim.tilemap.walkable(isabella.x + dx, isabella.y + dy))
+    me.place(*next((isabella.x + dx, isabella.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                   if sim.tilemap.walkable(isabella.x + dx, isabella.y + dy)))
     return pid
 
 

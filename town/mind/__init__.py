@@ -17,7 +17,7 @@ Parts:
     reflect: focal points, retrieval, insights with evidence.
 """
 
-from .act import decide_action, move
+from .act import decide_action
 from .context import MindContext, Services, observe, recall, remember, remember_many
 from .converse import Conversation, accept_talk, say_next_line, want_to_talk
 from .perceive import Appearance, perceive
@@ -25,5 +25,5 @@ from .plan import plan_day
 from .reflect import maybe_reflect
 
 __all__ = ["MindContext", "Services", "recall", "remember", "remember_many", "observe", "perceive", "Appearance",
-           "plan_day", "decide_action", "move", "want_to_talk", "accept_talk", "say_next_line", "Conversation",
+           "plan_day", "decide_action", "want_to_talk", "accept_talk", "say_next_line", "Conversation",
            "maybe_reflect"]

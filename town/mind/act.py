@@ -20,7 +20,7 @@ from .context import MindContext, memory_views, observe, rate, recall, seed_for
 from .effects import Cite, Start
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
-__all__ = ["decide_action", "move", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
+__all__ = ["decide_action", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
 
 #: A walk longer than this is split into several "walking" actions (13 game minutes at 10 s/tick).
 MAX_WALK_TICKS = 80
@@ -141,7 +141,7 @@ def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decisio
     if reason is StepFailure.CLOSED and not practice.knows_closed(p, ctx, step.object):
         observe(p, ctx, f"{sector_name(step.object)} is closed.")
     practice.step_failed(p, ctx, step, reason)
-    p.steps = []
+    p.set_steps(())
     tick = ctx.tick
     wait = 5 * 60 // ctx.seconds_per_tick if reason is StepFailure.BUSY else 1
     ctx.out.add(Start(p.id, Action(
@@ -181,7 +181,7 @@ def _start(p: Persona, ctx: MindContext, step: Step, decision: Cite, path: tuple
                     end_tick=tick + ticks, kind="sleep" if sleep else "do", task=step.task)
     seen = _seen(p, step)
     if p.observed.get(p.id) != seen:  # the same sentence twice in a row adds nothing
-        p.observed[p.id] = seen
+        p.note_seen(p.id, seen)
         observe(p, ctx, seen, importance=step.importance)
     ctx.out.add(Start(p.id, action, decision))
 
@@ -199,7 +199,7 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
         return
     if a is not None and a.kind == "walk" and p.pending is not None:
         # Still on the way (or just arrived): the same decision continues.
-        _start(p, ctx, p.pending, a.decision, tuple(p.path))
+        _start(p, ctx, p.pending, a.decision, p.path)
         return
     if p.pending is not None:  # interrupted (e.g. by a conversation): walk there again
         step = p.pending
@@ -218,11 +218,11 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
     query = f"{block.description} at {label}" if label else block.description
     records, seq = recall(p, ctx, query, purpose="act")
     if not p.steps or p.steps[0].task != (block.task or block.description):
-        p.steps = _plan_steps(p, ctx, block, records)
+        p.set_steps(_plan_steps(p, ctx, block, records))
     if not p.steps:
         _stay(p, ctx, block.task or block.description, seq)
         return
-    step = p.steps.pop(0)
+    step = p.next_step()
     following = practice.followed(p) is not None
     # A followed procedure is checked by the world on arrival (docs/design, §2: it fails there).
     if (not following and ctx.world.tilemap.has_address(step.object)
@@ -283,10 +283,10 @@ def _stay(p: Persona, ctx: MindContext, task: str, decision: Cite) -> None:
 
     The world is not asked (the place itself may be closed); the persona plans anew after.
     """
-    p.steps = []
+    p.set_steps(())
     seen = f"{p.name} is waiting: nowhere is open for {task}."
     if p.observed.get(p.id) != seen:
-        p.observed[p.id] = seen
+        p.note_seen(p.id, seen)
         observe(p, ctx, seen)
     tick = ctx.tick
     ctx.out.add(Start(p.id, Action(
@@ -308,8 +308,3 @@ def _walk_and_start(p: Persona, ctx: MindContext, step: Step, decision: Cite) ->
         return
     _start(p, ctx, step, decision, path)
 
-
-def move(p: Persona) -> None:
-    """Take one step along the path (one tile per tick)."""
-    if p.path and p.conversation is None:
-        p.x, p.y = p.path.pop(0)

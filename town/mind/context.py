@@ -134,7 +134,7 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
     record = p.stream.add(kind=kind, content=content, created=ctx.now, importance=importance,
                           **provenance)
     if kind is not MemoryKind.REFLECTION:
-        p.importance_acc += record.importance
+        p.gain_importance(record.importance)
     ctx.out.note(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})
     return record
 

@@ -142,7 +142,7 @@ def _decide_to_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str
         relationship=_relationship(p, other_id), invited=invited, now=ctx.now.isoformat(sep=" "),
         memories=memory_views(_tellable(p, other_id, other_name, records))))
     hours = TALK_COOLDOWN_HOURS if answer.talk else DECLINE_COOLDOWN_HOURS
-    p.cooldown[other_id] = ctx.tick + hours * hour_ticks
+    p.cool_down(other_id, ctx.tick + hours * hour_ticks)
     return answer.talk, seq
 
 
@@ -181,7 +181,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     line = Line(conv.id, speaker.id, listener.id, answer.line, shared, statements, retrieval=seq)
     ctx.out.add(line)
     for statement in statements:
-        speaker.told.setdefault(listener.id, []).append(statement)
+        speaker.knows_told(listener.id, statement)
     if shared:
         _hear(listener, speaker, answer.line, conv, ctx, source=(speaker.id, shared[0]))
     return line, answer.end or len(conv.lines) + 1 >= MAX_LINES
@@ -222,10 +222,10 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     heard = remember(listener, ctx, kind="chat", content=content, conversation=conv.id,
                      source=source, subject=speaker.id, **meaning(content, places))
     # The listener now knows the speaker knows this: it will not tell it back to them.
-    listener.told.setdefault(speaker.id, []).append(_chain(heard)[1])
+    listener.knows_told(speaker.id, _chain(heard)[1])
     event = find_event(heard.content, heard.created, places)
     if event is not None and event.start.date() == ctx.now.date() and event.end > ctx.now:
-        listener.needs_replan = True
+        listener.must_replan()
 
 
 _NEWS = re.compile(r"^Did you hear\? ", re.S)
@@ -261,7 +261,7 @@ def summarise(lines: list[tuple[str, str]], conv: Conversation, p: Persona, othe
         other_name=other.name, history=tuple((names[w], t) for w, t in lines)))
     record = remember(p, ctx, kind="chat", content=absolute_days(answer.summary, ctx.now),  # dates, not "tomorrow"
                       conversation=conv.id, subject=other.id)
-    p.cooldown[other.id] = ctx.tick + TALK_COOLDOWN_HOURS * hour_ticks
+    p.cool_down(other.id, ctx.tick + TALK_COOLDOWN_HOURS * hour_ticks)
     return record.content
 
 

@@ -157,7 +157,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: Mapping[str, Appearance], *
                                                        index=index)
     views = {v.id: v for v in seen}
     for item in new:
-        p.observed[item["subject"]] = views[item["subject"]].action
+        p.note_seen(item["subject"], views[item["subject"]].action)
     if observing(ctx):  # the observation ablation perceives nothing into memory
         remember_many(p, ctx, new)  # a tick's observations are rated together
     return seen

@@ -35,7 +35,7 @@ def is_sleep(description: str) -> bool:
     return "sleep" in description.lower()
 
 
-def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
+def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     """Make (or remake) today's plan: retrieve, then ask PlanDay; publish and remember it.
 
     The answer is today's changes to the routine (blocks added, moved or dropped), applied with
@@ -60,11 +60,8 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
         seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
         memories=memory_views(records), places=ctx.world.tilemap.places(),
         attend_seed=seed_for(ctx, p.id, "attend", every_tick=False)))
-    p.plan = [PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
-                        place=i.place, task=i.task) for i in answer.day(routine)]
-    p.plan_date = today.isoformat()
-    p.steps = []
-    p.needs_replan = False
+    p.adopt_plan([PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
+                            place=i.place, task=i.task) for i in answer.day(routine)], today.isoformat())
     stated = events_on(records, today, place_names(addresses))
     evidence = [block_evidence(b.place, b.start, b.end, stated) for b in p.plan]
     decided = [c.model_dump() for c in answer.events or ()]

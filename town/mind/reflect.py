@@ -56,7 +56,7 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
         for record in remember_many(p, ctx, fresh):  # a focal point's insights rated together
             insights.append({"memory": record.id, "content": record.content,
                              "evidence": list(record.evidence), "focal_point": point, "retrieval": seq})
-    p.importance_acc = 0
+    p.reflected()
     ctx.out.note(EventKind.REFLECTION, p.id, {"focal_points": list(focal.questions), "insights": insights},
                  cites=tuple(("insights", i, "retrieval") for i in range(len(insights))))
     return True

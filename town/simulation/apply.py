@@ -70,22 +70,20 @@ class Applier:
             elif isinstance(effect, Start):
                 action = replace(effect.action, decision=self._numbers[effect.decision]
                                  if isinstance(effect.decision, Note) else effect.decision)
-                p = self._personas[effect.persona]
-                p.action, p.path, p.pending = action, list(effect.path), effect.pending
-                self.publish(EventKind.ACTION, p.id, action_data(action))
+                self._personas[effect.persona].start(action, path=effect.path, pending=effect.pending)
+                self.publish(EventKind.ACTION, effect.persona, action_data(action))
             elif isinstance(effect, Line):
                 self._conversation(effect.conversation).add_line(
                     effect.speaker, effect.text, effect.statements,
                     None if effect.retrieval is None else effect.shared)
-                self._personas[effect.speaker].speech = effect.text
+                self._personas[effect.speaker].say(effect.text)
                 self.publish(EventKind.CHAT, effect.speaker, {
                     "conversation": effect.conversation, "speaker": effect.speaker,
                     "listener": effect.listener, "line": effect.text, "shared": list(effect.shared),
                     "retrieval": self.seq(effect.retrieval)})
             elif isinstance(effect, Ended):
                 for pid in effect.participants:
-                    p = self._personas[pid]
-                    p.conversation, p.action = None, None
+                    self._personas[pid].leave_conversation(effect.conversation)
             elif isinstance(effect, LibraryChange):
                 out = Outbox()
                 effect.change(out)

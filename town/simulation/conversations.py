@@ -78,16 +78,15 @@ class Conversations:
         self._open[conv.id] = conv
         for pid, other, seq in ((a, b, decision), (b, a, accepted)):
             p = self._personas[pid]
-            p.conversation = conv.id
-            p.path = []
-            if p.action is not None and p.action.kind == "do" and p.pending is None:
-                p.steps.insert(0, _resume_step(p.action, tick, self._clock.seconds_per_tick))
-            p.action = Action(description=f"talking with {self._personas[other].name}",
-                              address=self._address_at(p.x, p.y) or p.spec.home, emoji="💬",
-                              start_tick=tick, end_tick=tick + 10**6, kind="talk")
+            interrupted = p.action is not None and p.action.kind == "do" and p.pending is None
+            talk = Action(description=f"talking with {self._personas[other].name}",
+                          address=self._address_at(p.x, p.y) or p.spec.home, emoji="💬",
+                          start_tick=tick, end_tick=tick + 10**6, kind="talk")
+            p.enter_conversation(conv.id, talk, _resume_step(p.action, tick, self._clock.seconds_per_tick)
+                                 if interrupted and p.action is not None else None)
             self._publish(EventKind.ACTION, pid, {
-                "description": p.action.description, "address": p.action.address, "emoji": "💬",
-                "kind": "talk", "start": p.action.start_tick, "end": None, "task": None,
+                "description": talk.description, "address": talk.address, "emoji": "💬",
+                "kind": "talk", "start": talk.start_tick, "end": None, "task": None,
                 "decision": seq, "conversation": conv.id, "with": other})
         return conv
 
@@ -104,13 +103,13 @@ class Conversations:
             if shown:
                 self._said_last.add(pid)
             else:
-                self._personas[pid].speech = None
+                self._personas[pid].fall_silent()
         return conv
 
     def fall_silent(self) -> None:
         """At a tick's start: those whose conversation ended last tick say nothing any more."""
         for pid in self._said_last:
-            self._personas[pid].speech = None
+            self._personas[pid].fall_silent()
         self._said_last = set()
 
     def due(self, players: set[str] | frozenset[str]) -> list[Conversation]:

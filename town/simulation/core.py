@@ -20,7 +20,7 @@ from ..embedding import Embedder, make_embedder
 from ..errors import RunStopped
 from ..events import EventBus, EventKind
 from ..memory import MemoryStream
-from ..mind import Conversation, MindContext, Services, move
+from ..mind import Conversation, MindContext, Services
 from ..persona import Persona
 from ..player import tend_players
 from ..procedures import ProceduralMemory, ProcedureLibrary
@@ -84,7 +84,7 @@ class Simulation:
             p = Persona(spec=spec, stream=MemoryStream(spec.id, self.embedder),
                         procedures=ProceduralMemory(ProcedureLibrary(self.embedder, threshold=threshold),
                                                     self.procedures, roster))
-            p.x, p.y = self.world.tile_for(spec.home)
+            p.place(*self.world.tile_for(spec.home))
             self._personas[spec.id] = p
         self._players: set[str] = set()  # personas played from the viewer (town.player): no mind
         self._names = {pid: p.name for pid, p in self._personas.items()}
@@ -250,7 +250,7 @@ class Simulation:
             self._invite(pairs(intents, snapshot.appearances, radius, self.personas, self._players))
             self._talk(ahead)
         for p in self.personas.values():
-            move(p)
+            p.walk()
         self.apply.publish(EventKind.FRAME, None, {"personas": self.frame()})
         tick = self.clock.tick
         self.clock.advance()
