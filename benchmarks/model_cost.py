@@ -110,23 +110,19 @@ class TickSteps:
         self.now: tuple[int, int] | None = None  # (tick, step) of the step running
         self.sent: list[tuple[tuple[int, int], str]] = []  # ((tick, step), persona) per request
         lock = threading.Lock()
-        stepping, mapping, ahead, send = Simulation._step, Pool.map, Pool.map_ahead, OpenAIBackend.send
+        self.tick = 0  # the tick running (the FRAME events tell: :meth:`seen`)
+        mapping, ahead, send = Pool.map, Pool.map_ahead, OpenAIBackend.send
         steps = self
-        ticks = [0]
 
         def step_of(tick: int) -> tuple[int, int]:
             return (tick, steps.now[1] + 1 if steps.now and steps.now[0] == tick else 1)
 
-        def ticking(sim):
-            ticks[0] = sim.clock.tick
-            return stepping(sim)
-
         def counting(pool, jobs):
-            steps.now = step_of(ticks[0])
+            steps.now = step_of(steps.tick)
             return mapping(pool, jobs)
 
         def deciding(pool, jobs, lines):
-            steps.now = step_of(ticks[0])
+            steps.now = step_of(steps.tick)
             return ahead(pool, jobs, lines)
 
         def sending(backend, endpoint, messages, fields, max_tokens=None):
@@ -136,14 +132,18 @@ class TickSteps:
                     steps.sent.append((steps.now, question.persona))
             return send(backend, endpoint, messages, fields, max_tokens)
 
-        Simulation._step = ticking
         Pool.map = counting
         Pool.map_ahead = deciding
         OpenAIBackend.send = sending
 
     def reset(self) -> None:
         """Forget the requests seen (a new run starts)."""
-        self.now, self.sent = None, []
+        self.now, self.sent, self.tick = None, [], 0
+
+    def seen(self, event) -> None:
+        """A FRAME ends its tick: the next one runs."""
+        if event.kind is EventKind.FRAME:
+            self.tick = event.tick + 1
 
 
 def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict, *,
@@ -173,6 +173,8 @@ def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict
         backend = make_backend(config, backoff_s=0.01)
         sim = Simulation(load_scenario(town), config, backend=backend, run_path=path)
         sim.bind_recorder()
+        if steps is not None:
+            sim.bus.subscribe(steps.seen)
         started = time.perf_counter()
         try:
             for _ in range(sim.clock.ticks_for(hours=hours)):

@@ -73,8 +73,9 @@ class PhaseTimer:
         return timed
 
 
-def instrument(timer: PhaseTimer) -> None:
-    """Patch the phase functions where the simulation's modules look them up (module and class attributes)."""
+def instrument(timer: PhaseTimer) -> type[sim_module.Simulation]:
+    """Patch the phase functions where the simulation's modules look them up (module and class
+    attributes); returns a Simulation whose own phases are timed."""
     for module, name, phase in (
         (decide, "perceive", "perceive"),
         (decide, "plan_day", "plan"),
@@ -85,13 +86,15 @@ def instrument(timer: PhaseTimer) -> None:
     ):
         setattr(module, name, timer.wrap(phase, getattr(module, name)))
     Sim = sim_module.Simulation
-    Sim._invite = timer.wrap("converse", Sim._invite)  # starting conversations
-    Sim.get_state = timer.wrap("record", Sim.get_state)
-    Sim.step = timer.wrap("other", Sim.step)
     MemoryStream.retrieve = timer.wrap("retrieve", MemoryStream.retrieve)
     CachedEmbedder.embed = timer.wrap("embed", CachedEmbedder.embed)
     RunWriter.handle = timer.wrap("record", RunWriter.handle)
     RunWriter.snapshot = timer.wrap("record", RunWriter.snapshot)
+    return type("TimedSimulation", (Sim,), {
+        "_invite": timer.wrap("converse", Sim._invite),  # starting conversations
+        "get_state": timer.wrap("record", Sim.get_state),
+        "step": timer.wrap("other", Sim.step),
+    })
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,13 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     timer = PhaseTimer()
-    instrument(timer)
+    timed = instrument(timer)
     config = load_config(None, {"embedder": args.embedder})
     scenario = load_scenario(args.town)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sqlite"
         started = time.perf_counter()
-        sim = sim_module.Simulation(scenario, config, run_path=path)
+        sim = timed(scenario, config, run_path=path)
         setup = time.perf_counter() - started
         ticks = sim.clock.ticks_for(hours=args.hours)
         profiler = cProfile.Profile() if args.profile else None
