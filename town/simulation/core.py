@@ -8,8 +8,7 @@ run is deterministic for a given seed and backend (docs/design).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -24,14 +23,16 @@ from ..mind import Conversation, MindContext, Services
 from ..persona import Persona
 from ..player import tend_players
 from ..procedures import ProceduralMemory, ProcedureLibrary
+from ..recording import RunWriter
 from ..textevent import place_names
 from ..thinking.backend import ThinkingBackend
 from ..thinking.scripted import ScriptedBackend
 from ..world import World
 from .apply import Applier
-from .conversations import Conversations, finish, pairs, turn
-from .decide import answer_invitation, decide
-from .jobs import Pool, Thought, note_call, think
+from .conversations import Conversations
+from .jobs import Pool, note_call
+from .phases import TickPhases
+from .record import frame, snapshot_due
 from .seeding import seed
 from .snapshot import take
 from .state import continue_run, meta_of, restore, state_of
@@ -97,15 +98,13 @@ class Simulation:
         if threads is None:
             threads = 0 if self.backend.name == "scripted" else int(config.backend.pool_size)
         self._pool = Pool(self.backend, threads)
-        self.run_path = None if run_path is None else Path(run_path)
-        self.writer = None
+        self._phases = TickPhases(self.services, self.clock, self.personas, self.conversations, self.apply, self._pool)
+        self.run_path: Path | None = None
+        self.writer: RunWriter | None = None
         self.interrupted: str | None = None  # why a tick did not complete (then no snapshot)
         self._failed = False  # ... by an error, not a stop request
-        if self.run_path is not None:
-            from ..recording import RunWriter
-
-            self.writer = RunWriter(self.run_path, self.meta())
-            self.bus.subscribe(self.writer.handle)
+        if run_path is not None:
+            self.record_to(Path(run_path), RunWriter(run_path, self.meta()))
         if seed_memories:
             seed(self.personas, self._names, self.tilemap, self._embed_ahead, self.think)
             self.snapshot()
@@ -143,7 +142,15 @@ class Simulation:
             ConfigError if the town or a persona file is gone, or the embedder differs;
             ThinkingError when the model server cannot be reached.
         """
-        return continue_run(cls, run_path, snapshot, config=config, backend=backend, fork_to=fork_to)
+        def make(scenario: Scenario, config: Config, backend: ThinkingBackend, bus: EventBus) -> Simulation:
+            return cls(scenario, config, backend=backend, bus=bus, seed_memories=False)
+
+        return continue_run(make, run_path, snapshot, config=config, backend=backend, fork_to=fork_to)
+
+    def record_to(self, path: Path, writer: RunWriter) -> None:
+        """Record to the run file ``path`` through ``writer`` (a new run's, or a resumed or forked one)."""
+        self.run_path, self.writer = Path(path), writer
+        self.bus.subscribe(writer.handle)
 
     def bind_recorder(self) -> None:
         """Publish the backend's MODEL_CALL events with the persona's others, its STATUS at once."""
@@ -185,13 +192,9 @@ class Simulation:
 
         For what happens between ticks or at a tick's start: a whisper, news, a player's line.
         """
-        thought = self._think(work)
+        thought = self._phases.think(work)
         self.apply(thought.effects)
         return thought.result
-
-    def _think(self, work: Callable[[MindContext], T]) -> Thought[T]:
-        """``work`` as a job thinking in the current tick (:func:`~town.simulation.jobs.think`)."""
-        return think(self.services, self.clock.tick, self.clock.now, work)
 
     def whisper(self, persona: str, text: str, *, probe: str | None = None,
                 importance: int | None = None) -> int:
@@ -235,72 +238,21 @@ class Simulation:
         snapshot = take(self.personas, [p.id for p in minds], self.tilemap, self.clock.tick, self.clock.now, radius)
         observed = [item["content"] for _, new in snapshot.looks.values() for item in new]
         self._embed_ahead(observed, observed)
-        jobs = {p.id: partial(self._think, partial(decide, p, snapshot)) for p in minds}
         with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
-            ahead: dict = {}
-            if not self._pool.threaded:
-                decided = self._pool.map(list(jobs.values()))
-            else:  # a conversation under way says its line once both speakers have decided
-                lines = {c.id: ((c.a, c.b), partial(self._think, partial(self._turn, c)))
-                         for c in self.conversations.due(self._players)}
-                decided, ahead = self._pool.map_ahead(jobs, lines)
-            for thought in decided:
-                self.apply(thought.effects)
-            intents = [(p.id, *t.result) for p, t in zip(minds, decided) if t.result is not None]
-            self._invite(pairs(intents, snapshot.appearances, radius, self.personas, self._players))
-            self._talk(ahead)
+            self._phases.run(snapshot, minds, self.players, radius)
         for p in self.personas.values():
             p.walk()
         self.apply.publish(EventKind.FRAME, None, {"personas": self.frame()})
         tick = self.clock.tick
         self.clock.advance()
-        every = max(1, int(round(self.config.recording.snapshot_every_hours * 3600 / self.clock.seconds_per_tick)))
-        if self.clock.tick % every == 0:
+        if snapshot_due(self.clock.tick, self.config.recording.snapshot_every_hours, self.clock.seconds_per_tick):
             self.snapshot(tick)
         return self.clock.tick
 
-    def _invite(self, invitations: list) -> None:
-        """Ask each one addressed (the pairs share nobody: all at once); open the accepted."""
-        answers = self._pool.map([partial(self._think, partial(answer_invitation, self.personas[a], self.personas[b]))
-                                  for a, b, _ in invitations])
-        for answer in answers:
-            self.apply(answer.effects)
-        for (a, b, wish), answer in zip(invitations, answers):
-            if answer.result is not None:
-                self.conversations.open(a, b, self.apply.seq(wish), self.apply.seq(answer.result))
-
-    def _talk(self, ahead: dict) -> None:
-        """Say the next line of each conversation due one (not a player's); end those over.
-
-        Args:
-            ahead: conversation id -> future of its line started ahead (during the decisions, as
-                soon as both speakers had decided). Those conversations were open before this
-                tick, so their ids come before any opened in it, and their effects are applied
-                first, as if said here.
-        """
-        talking = self.conversations.due(self._players)
-        rest = [c for c in talking if c.id not in ahead]
-        said = {c.id: ahead[c.id].result() for c in talking if c.id in ahead}
-        said.update(zip((c.id for c in rest), self._pool.map(
-            [partial(self._think, partial(self._turn, c)) for c in rest])))
-        for conv in talking:
-            self.apply(said[conv.id].effects)
-            if said[conv.id].result:  # the last line stays in this tick's frame; the next tick clears it
-                self.conversations.close(conv.id, shown=True)
-
-    def _turn(self, conv: Conversation, ctx: MindContext) -> bool:
-        """A conversation's turn (:func:`~town.simulation.conversations.turn`): True when over."""
-        return turn(conv, self.personas, ctx, self._side)
-
-    def _side(self, works: Sequence[Callable[[MindContext], T]]) -> list[Thought[T]]:
-        """Run a job's independent parts side by side; their thoughts in order."""
-        return self._pool.map_side([partial(self._think, w) for w in works])
-
     def leave_conversation(self, cid: int) -> None:
         """End conversation ``cid`` now (a player walked away or stayed silent): both fall
-        silent, summarise and remember it, as at any end."""
-        conv = self.conversations.close(cid, shown=False)
-        self.think(partial(finish, list(conv.lines), conv, self.personas, side=self._side))
+        silent, summarise and remember it, as at any end (:meth:`TickPhases.leave`)."""
+        self._phases.leave(cid)
 
     def _embed_ahead(self, texts: list[str], rated: list[str]) -> None:
         """Embed memories every persona is about to write, in one batch, before any is written.
@@ -325,15 +277,8 @@ class Simulation:
         return self.conversations.open(a, b, decision, accepted)
 
     def frame(self) -> dict[str, dict[str, Any]]:
-        """The current frame: per persona position, address, action, emoji, speech, conversation."""
-        out = {}
-        for pid, p in self.personas.items():
-            a = p.action
-            out[pid] = {"x": p.x, "y": p.y, "address": self.tilemap.address_at(p.x, p.y),
-                        "action": a.description if a else "idle", "emoji": a.emoji if a else "🙂",
-                        "kind": a.kind if a else "idle", "target": a.address if a else None,
-                        "speech": p.speech, "conversation": p.conversation}
-        return out
+        """The current frame (:func:`~town.simulation.record.frame`)."""
+        return frame(self.personas, self.tilemap)
 
     # ------------------------------------------------------------------ driving
     def run(self, ticks: int, *, progress=None) -> None:
