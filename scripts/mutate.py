@@ -182,7 +182,7 @@ MUTATIONS = (
              "return [future.result() for future in"
              "            __import__('concurrent.futures').futures.as_completed([pool.submit(job) for job in jobs])]",
              ("tests/sim/test_jobs.py::test_results_come_back_in_job_order_whatever_finishes_first",)),
-    Mutation("the town library changed by the job, not when applied", "town/mind/procedural.py",
+    Mutation("the town library changed by the job, not when applied", "town/mind/practice/events.py",
              "        ctx.out.add(LibraryChange(work))", "        work(ctx.out)  # at once, in the job",
              ("tests/sim/test_determinism.py::test_lines_said_ahead_and_town_library_changes_keep_the_sequential_run",)),
     Mutation("the run state names the simulation's type back (an import cycle)", "town/simulation/state.py",

@@ -10,9 +10,8 @@ Parts:
     perceive: what a persona sees of the others; observations.
     plan: day plan from routine + retrieved memories; hour chunks; decomposition into steps.
     act: choose the next step (after a retrieval), walk, use objects.
-    practice: carry out a task with procedural memory: follow a procedure, or track the steps.
-    learn: learn a procedure from a verified success; prune the libraries.
-    procedural: a persona's procedural memory, reached for use; the PROCEDURE event.
+    practice: procedural memory in use: follow a procedure or track a task's steps, learn from
+        a verified success, prune; the PROCEDURE events (its store is ``town.procedures``).
     converse: react (decide to talk), say lines that pass on retrieved memories, summarise.
     reflect: focal points, retrieval, insights with evidence.
 """

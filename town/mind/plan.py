@@ -18,7 +18,6 @@ from ..thinking.questions import DecomposeTask, PlanDay
 from ..thinking.views import routine_views
 from . import practice
 from .context import MindContext, memory_views, recall, remember, seed_for
-from .learn import prune
 
 __all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep"]
 
@@ -73,7 +72,7 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
              evidence=tuple(dict.fromkeys(i for e in evidence for i in e)))
-    prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
+    practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 
 

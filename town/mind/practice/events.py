@@ -1,4 +1,5 @@
-"""The mind's hold on procedural memory: a persona's, reached for use, and the event each use notes.
+"""A persona's procedural memory reached for use, the PROCEDURE event each use notes, and when a
+library changes.
 
 Every save, use, outcome, deviation and prune of a procedure is a PROCEDURE event carrying the
 procedure as its library describes it, so a recorded run shows how each library grew and was
@@ -10,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ProcedureError
-from ..events import EventKind
-from ..persona import Persona
-from ..procedures import ProceduralMemory, ProcedureLibrary
-from .context import MindContext
-from .effects import LibraryChange, Outbox
+from ...errors import ProcedureError
+from ...events import EventKind
+from ...persona import Persona
+from ...procedures import ProceduralMemory, ProcedureLibrary
+from ..context import MindContext
+from ..effects import LibraryChange, Outbox
 
 __all__ = ["memory_of", "note_procedure", "on_library"]
 

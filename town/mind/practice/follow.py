@@ -1,4 +1,4 @@
-"""How the mind carries out a task with procedural memory: follow a procedure, or track its own steps.
+"""Carrying out a task with procedural memory: follow a procedure, or track the task's own steps.
 
 When a persona starts a task (a plan block's ``task``), :func:`follow` retrieves procedures (own
 library first, then the town library): reliability >= threshold, top 2 by similarity of ``when``
@@ -7,8 +7,8 @@ step at a place the persona knows is closed) is followed and no decomposition is
 a retrieved procedure because the persona knows it cannot work is a *deviation*: recorded, not
 counted. Otherwise the mind decomposes and calls :func:`begin`. The world checks each step
 (:func:`check_step`); :func:`close` checks the goal, gives feedback to a followed procedure, or has
-:mod:`town.mind.learn` generalise and save a verified success (docs/design, §2; Voyager, Wang et al.
-2023). Every use, outcome and deviation is a PROCEDURE event (:mod:`town.mind.procedural`).
+:mod:`~town.mind.practice.learn` generalise and save a verified success (docs/design, §2; Voyager, Wang
+et al. 2023). Every use, outcome and deviation is a PROCEDURE event (:mod:`~town.mind.practice.events`).
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..persona import Persona, Step
-from ..procedures import Episode, Goal, Outcome, ProcedureError, ProcedureStep, StepFailure, persona_values
-from ..world.address import sector_address
-from .context import MindContext
+from ...persona import Persona, Step
+from ...procedures import Episode, Goal, Outcome, ProcedureError, ProcedureStep, StepFailure, persona_values
+from ...world.address import sector_address
+from ..context import MindContext
+from ..effects import Outbox
+from .events import memory_of, note_procedure, on_library
 from .learn import learn, prune
-from .effects import Outbox
-from .procedural import memory_of, note_procedure, on_library
 
 __all__ = [
     "APPLIES_AT",

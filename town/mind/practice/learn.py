@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..persona import Persona
-from ..procedures import (
+from ...persona import Persona
+from ...procedures import (
     Episode,
     Procedure,
     ProcedureError,
@@ -24,11 +24,11 @@ from ..procedures import (
     generalise_text,
     parameters_of,
 )
-from ..procedures.generalise import compose
-from ..thinking.questions import GeneraliseProcedure
-from .context import MindContext, seed_for
-from .effects import Outbox
-from .procedural import memory_of, note_procedure, on_library
+from ...procedures.generalise import compose
+from ...thinking.questions import GeneraliseProcedure
+from ..context import MindContext, seed_for
+from ..effects import Outbox
+from .events import memory_of, note_procedure, on_library
 
 __all__ = ["learn", "prune"]
 
