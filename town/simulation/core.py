@@ -1,9 +1,11 @@
-"""The Simulation: clock + world + personas + event bus, advanced one tick at a time.
+"""The Simulation: it composes the owners of a town's state and advances them one tick at a time.
 
-Within a tick every persona decides on the same snapshot of the world (positions and actions
-at the start of the tick); the effects that cross personas (starting conversations, lines
-heard, moves) are then applied in a fixed order (persona id order, conversation id order), so a
-run is deterministic for a given seed and backend (docs/design).
+The owners: the personas (``Persona``), the conversations (``Conversations``), the timed events
+(``Timeline``), the world, the clock, the town library and the event bus. A tick is snapshot ->
+decide -> apply -> record: every persona decides on the same snapshot of the town, its decision
+a job that hands back effects, and the apply step makes them real in a fixed order (persona id,
+then pair, then conversation id), so a run is deterministic for a given seed and backend
+however its jobs were scheduled (ARCHITECTURE.md, "A tick").
 """
 
 from __future__ import annotations
