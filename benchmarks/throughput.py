@@ -40,7 +40,7 @@ from town.embedding import CachedEmbedder  # noqa: E402
 from town.memory.stream import MemoryStream  # noqa: E402
 from town.recording.writer import RunWriter  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
-from town.simulation import conversations, decide  # noqa: E402
+from town.simulation import conversations, decide, phases  # noqa: E402
 
 PHASES = ("perceive", "retrieve", "embed", "plan", "reflect", "converse", "record", "other")
 
@@ -90,8 +90,8 @@ def instrument(timer: PhaseTimer) -> type[sim_module.Simulation]:
     CachedEmbedder.embed = timer.wrap("embed", CachedEmbedder.embed)
     RunWriter.handle = timer.wrap("record", RunWriter.handle)
     RunWriter.snapshot = timer.wrap("record", RunWriter.snapshot)
+    phases.TickPhases._invite = timer.wrap("converse", phases.TickPhases._invite)  # starting conversations
     return type("TimedSimulation", (Sim,), {
-        "_invite": timer.wrap("converse", Sim._invite),  # starting conversations
         "get_state": timer.wrap("record", Sim.get_state),
         "step": timer.wrap("other", Sim.step),
     })
