@@ -123,14 +123,14 @@ def _simulate(task: RunTask, run: Path) -> None:
     from ..scenario import load_scenario
     from ..simulation import Simulation
     from ..thinking.cache import default_cache_path
-    from ..thinking.factory import make_backend, settled
+    from ..thinking.factory import make_backend
 
     config = Config.from_dict(task.config, file=f"the study's run {task.name}")
     scenario = load_scenario(task.town)
     cache = default_cache_path().with_name(f"answers-seed{task.seed}.sqlite")
-    backend = make_backend(config, prompts_dir=task.prompts, model_path=task.model_path, cache_path=cache)
-    sim = Simulation(scenario, settled(config, backend), backend=backend, run_path=run)
-    sim.bind_recorder()
+    parts = make_backend(config, prompts_dir=task.prompts, model_path=task.model_path, cache_path=cache)
+    sim = Simulation(scenario, parts.run_config(config), backend=parts.backend, stall=parts.stall, run_path=run)
+    sim.bind_recorder(parts.recorder)
     finished = False
     try:
         for _ in range(int(round(task.hours * 3600 / config.seconds_per_tick))):
