@@ -175,12 +175,9 @@ class Simulation:
         return self.apply.publish(kind, persona, data)
 
     def cancel(self) -> None:
-        """End the model calls waiting now (requests in flight, stall, backoff, 429) and refuse
-        new ones (``StallGuard.cancel``).
-
-        A stop request when the tick does not end by itself: the tick then fails with
-        :class:`~town.errors.RunStopped` and is not recorded.
-        """
+        """A stop request: end the model calls waiting now (requests in flight, stall, backoff,
+        429) and refuse new ones (``StallGuard.cancel``); the tick fails with
+        :class:`~town.errors.RunStopped` and is not recorded."""
         if self.stall is not None:
             self.stall.cancel()
 
