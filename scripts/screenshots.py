@@ -61,7 +61,7 @@ def main() -> int:
             town.runner.step(30)
             page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
             page.goto(town.url)
-            page.wait_for_function("() => window.townMap && Object.keys(window.townMap.drawn).length > 0")
+            page.wait_for_function("() => window.townMap && Object.keys(window.townMap.where).length > 0")
             for _ in range(120):  # until a few people talk
                 _settle(page, town, 4)
                 if len(_talking(page)) >= 2:

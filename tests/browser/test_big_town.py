@@ -84,8 +84,8 @@ def test_two_hundred_personas_live(big_town, quick_rater, live_town, page, artif
     assert len(shown) == PERSONAS
     assert shown == recorded["personas"]  # the deltas rebuild the whole frame the run file holds
     page.wait_for_timeout(600)  # let the last movement finish and the map draw
-    drawn = page.evaluate("() => window.townMap.drawn")
-    assert {pid: (round(d["x"], 3), round(d["y"], 3)) for pid, d in drawn.items()} == {
+    where = page.evaluate("() => window.townMap.where")
+    assert {pid: (round(d["x"], 3), round(d["y"], 3)) for pid, d in where.items()} == {
         pid: (p["x"], p["y"]) for pid, p in recorded["personas"].items()}
     rows = page.eval_on_selector_all(
         ".persona-item", "bs => bs.map(b => [b.dataset.persona, Number(b.dataset.x), Number(b.dataset.y)])")

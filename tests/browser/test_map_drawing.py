@@ -43,7 +43,7 @@ def test_a_walking_persona_is_drawn_between_two_tiles(live_town, page):
     page.evaluate(f"""() => {{
         window.trail = [];
         const map = window.townMap, draw = map.draw.bind(map);
-        map.draw = () => {{ draw(); window.trail.push({{...map.drawn[{walker!r}]}}); }};
+        map.draw = () => {{ draw(); window.trail.push({{...map.where[{walker!r}]}}); }};
     }}""")
     town.runner.step(1)
     after = (town.simulation.frame()[walker]["x"], town.simulation.frame()[walker]["y"])

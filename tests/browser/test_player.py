@@ -23,7 +23,7 @@ def test_the_player_tells_klaus_about_an_event_and_he_remembers_it(live_town, pa
     sim = town.simulation
     town.runner.step(30)
     page.goto(town.url)
-    page.wait_for_function("() => window.townMap && Object.keys(window.townMap.drawn).length === 3")
+    page.wait_for_function("() => window.townMap && Object.keys(window.townMap.where).length === 3")
     page.fill("#join-name", "Ada")
     page.click("#btn-join")
     page.wait_for_selector("#player-bar:not([hidden])")

@@ -1,7 +1,10 @@
 // The live map: the static town plus personas (walking sprites with a badge, idle signs, action
-// labels, speech bubbles), smooth movement between frames, following a persona, and
-// clicking/hovering. Every label drawn is laid out so that none overlaps another; the boxes of
-// the last drawing are kept in `drawnLabels` (and on window.townLabels, for tests).
+// labels, speech bubbles), smooth movement between frames, a camera that zooms and pans
+// (view.js), following a persona, and clicking/hovering. Where people stand closer than a
+// walker's width, only some are drawn and the others are counted in their place's badge
+// (crowding.js). Every label drawn (town names, crowd badges, notes, action labels, speech
+// bubbles) is laid out so that none overlaps another; the boxes of the last drawing are kept in
+// `drawnLabels`.
 //
 // A drawing repaints only what changed: while the view and the labels stay as they were, only
 // the boxes of personas that changed, move, or animate (and what overlaps them) are painted
@@ -9,52 +12,76 @@
 // than ANIMATED_SIGNS idle signs on the canvas, the signs stand still (so a sleeping town costs
 // nothing to keep on screen). In a town of more than CROWDED personas, walkers may be drawn as
 // small as 5 px, without their initials badge, so that a whole-town view is not a heap of them.
+// The town image is rendered for the part of the town in view (and a margin), at the view's
+// scale once the view has settled; while it moves, the image drawn last is scaled.
 
-import { drawTownLabel, fitText, layoutLabels, overlaps, placeAt, renderTown } from "./townscape.js";
+import { drawTownLabel, fitText, layoutLabels, placeAt, renderTown } from "./townscape.js";
+import { BoxIndex } from "./boxes.js";
+import { crowdGroups, declutter, placeName, placeRect } from "./crowding.js";
 import { initials, personaColor, shownEmoji, shownName } from "./dom.js";
 import { drawIdleSign, drawWalker, facingOf, idleSign } from "./sprites.js";
+import { MapView } from "./view.js";
 
 const FONT = '"Segoe UI", "Helvetica Neue", Helvetica, Arial, sans-serif';
-const FOLLOW_ZOOM = 2.2;
-const PAD = 14; // px around the whole-town view
 const SPEECH_MS = 3500; // a line stays readable this long (wall ms), however fast the town runs
+const NOTE_MS = 2500;   // a note on the map (a blocked move) stays this long
 const STEP_MS = 260; // one walking cycle (two steps), wall ms
 const IDLE_FPS = 12; // redraws per second when only idle signs move
 const ANIMATED_SIGNS = 80; // above this many idle signs in view, they stand still
 const CROWDED = 250; // above this many personas, walkers may be drawn smaller (and without badges)
+const LAYOUTS_KEPT = 6; // town label layouts kept (one per scale)
 
 export class TownMap {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {object} map TileMap.to_dict() from /api/town
-   * @param {Array<object>} personas persona identities ({id, name, emoji, ...})
-   * @param {{onPick: function(string), onTile?: function(number, number), tip: HTMLElement}} options
-   *   onTile(x, y) gets clicks on a tile where no persona stands
+   * @param {Array<object>} personas persona identities ({id, name, emoji, color?, ...})
+   * @param {{onPick: function(string), onTile?: function(number, number), tip: HTMLElement,
+   *   onBubble?: function(string), onCrowd?: function(object), onFollowEnd?: function()}} options
+   *   onTile(x, y) gets clicks on a tile where no persona stands; onBubble(id) clicks on a
+   *   speech bubble; onCrowd(badge) clicks on a crowd badge; onFollowEnd() when a drag or "fit"
+   *   ends following
    */
-  constructor(canvas, map, personas, { onPick, onTile, tip }) {
+  constructor(canvas, map, personas, { onPick, onTile, tip, onBubble, onCrowd, onFollowEnd }) {
     this.canvas = canvas;
     this.map = map;
     this.personas = personas;
-    this.colors = Object.fromEntries(personas.map((p, i) => [p.id, personaColor(p.id, i)]));
+    this.colors = Object.fromEntries(personas.map((p, i) => [p.id, p.color || personaColor(p.id, i)]));
     this.state = {};      // id -> {x, y, fromX, fromY, t0, facing, action, emoji, said, saidUntil, ...}
     this.follow = "";
     this.selected = "";
     this.hovered = "";
     this.moveMs = 125;
-    this.cache = null;
+    this.cache = null;    // the town image: {s, dpr, image (canvas with .region)}
+    this.layouts = new Map(); // scale -> the town's label layout at it
     this.dirty = true;
     this.movingUntil = 0;
     this.lastDraw = 0;
     this.drawnLabels = [];
-    this.drawn = {};      // id -> {x, y} in tiles, as last drawn
+    this.where = {};      // id -> {x, y} in tiles: every persona in view, as last laid out
+    this.drawnIds = new Set(); // the personas whose walker was drawn last
     this.boxes = {};      // id -> {x, y, w, h} in CSS px: what its sprite covered when last drawn
     this.touched = new Set(); // ids whose look changed since the last drawing
     this.speakers = new Set(); // ids whose frame entry has a line (speech) now
+    this.notes = [];      // {text, x, y (tiles), until}
     this.last = null;     // the view and labels of the last drawing
     this.stats = { draws: 0, partial: 0, frames: 0, framesDrawn: 0, ms: 0 }; // for benchmarks/viewer.py
     this.onPick = onPick;
     this.onTile = onTile;
+    this.onBubble = onBubble;
+    this.onCrowd = onCrowd;
     this.tip = tip;
+    this.camera = new MapView(canvas, map, {
+      onChange: () => { this.dirty = true; clearTimeout(this.settle); this.settle = setTimeout(() => { this.dirty = true; }, 220); },
+      onFollowEnd: () => { this.setFollow(""); if (onFollowEnd) onFollowEnd(); },
+      followed: () => (this.follow && this.state[this.follow] ? this.position(this.follow, performance.now()) : null),
+    });
+    const tools = canvas.parentElement.querySelector(".map-tools");
+    if (tools) {
+      tools.querySelector("#zoom-in").addEventListener("click", () => this.camera.zoomBy(1.25));
+      tools.querySelector("#zoom-out").addEventListener("click", () => this.camera.zoomBy(1 / 1.25));
+      tools.querySelector("#zoom-fit").addEventListener("click", () => this.camera.fitTown());
+    }
     window.townMap = this; // the page's map, for tests and the browser console
     canvas.addEventListener("click", (e) => this.click(e));
     canvas.addEventListener("mousemove", (e) => this.hover(e));
@@ -63,34 +90,51 @@ export class TownMap {
     this.resize();
     const loop = () => {
       const now = performance.now();
-      if (this.dirty || now < this.movingUntil + 40 || this.speaking() || (this.animating && now - this.lastDraw > 1000 / IDLE_FPS)) this.draw();
+      if (this.dirty || now < this.movingUntil + 40 || this.speaking() || this.notes.length
+          || (this.animating && now - this.lastDraw > 1000 / IDLE_FPS)) this.draw();
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);
   }
 
-  /** Add a persona (the player) after the start. */
+  /** Add a persona (a player) after the start, or update its identity (name, colour). */
   addPersona(identity) {
-    if (this.personas.some((p) => p.id === identity.id)) return;
-    this.personas.push(identity);
-    this.colors[identity.id] = identity.color || personaColor(identity.id, this.personas.length - 1);
+    const known = this.personas.find((p) => p.id === identity.id);
+    if (known) Object.assign(known, identity);
+    else this.personas.push(identity);
+    this.colors[identity.id] = identity.color || this.colors[identity.id] || personaColor(identity.id, this.personas.length - 1);
     this.identity = null;
-    this.dirty = true;
+    this.touch(identity.id);
+  }
+
+  /** Forget a persona (a player who left). */
+  removePersona(id) {
+    this.personas = this.personas.filter((p) => p.id !== id);
+    delete this.state[id];
+    this.identity = null;
+    this.touch(id);
   }
 
   resize() {
     const box = this.canvas.parentElement.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
-    this.fit = Math.max(4, Math.min((box.width - 2 * PAD) / this.map.width, (box.height - 2 * PAD) / this.map.height));
     this.canvas.style.width = `${Math.floor(box.width)}px`;
     this.canvas.style.height = `${Math.floor(box.height)}px`;
     this.canvas.width = Math.floor(box.width * dpr);
     this.canvas.height = Math.floor(box.height * dpr);
     this.dpr = dpr;
     this.cssW = Math.floor(box.width); this.cssH = Math.floor(box.height);
+    this.camera.resize(this.cssW, this.cssH);
+    // no label goes under the map's buttons
+    const tools = this.canvas.parentElement.querySelector(".map-tools");
+    const at = tools && tools.getBoundingClientRect();
+    this.reserved = at && at.width ? { x: at.left - box.left - 2, y: at.top - box.top - 2, w: at.width + 4, h: at.height + 4 } : null;
     this.last = null; // setting the canvas size cleared it: the next drawing repaints everything
     this.dirty = true;
   }
+
+  /** The scale that shows the whole town (px per tile). */
+  get fit() { return this.camera.fit; }
 
   /** Wall ms between frames at the current speed (ticks per second), for smooth movement. */
   setSpeed(ticksPerSecond) {
@@ -122,9 +166,19 @@ export class TownMap {
     this.newFrame = true;
   }
 
-  setFollow(id) { this.touch(this.follow, id); this.follow = id || ""; }
+  setFollow(id) {
+    this.touch(this.follow, id);
+    this.follow = id || "";
+    if (this.follow) this.camera.startFollow();
+  }
   setSelected(id) { this.touch(this.selected, id); this.selected = id || ""; }
   setHovered(id) { if (this.hovered !== (id || "")) { this.touch(this.hovered, id); this.hovered = id || ""; } }
+
+  /** A short note on the map at tile (x, y), e.g. "You can't walk there". */
+  note(x, y, text) {
+    this.notes = [...this.notes.filter((n) => n.x !== x || n.y !== y), { x, y, text, until: performance.now() + NOTE_MS }];
+    this.dirty = true;
+  }
 
   /** Mark personas whose look changes (a ring, a label) for the next drawing. */
   touch(...ids) {
@@ -145,17 +199,7 @@ export class TownMap {
   }
 
   /** The view: scale (px per tile) and offset (px) in CSS pixels. */
-  view(now) {
-    const s = this.follow && this.state[this.follow] ? this.fit * FOLLOW_ZOOM : this.fit;
-    const W = this.map.width * s, H = this.map.height * s;
-    let ox = (this.cssW - W) / 2, oy = (this.cssH - H) / 2;
-    if (s !== this.fit) {
-      const c = this.position(this.follow, now);
-      ox = Math.min(0, Math.max(this.cssW - W, this.cssW / 2 - (c.x + 0.5) * s));
-      oy = Math.min(0, Math.max(this.cssH - H, this.cssH / 2 - (c.y + 0.5) * s));
-    }
-    return { s, ox, oy };
-  }
+  view() { return this.camera.current(); }
 
   /** Personas whose action label shows: followed, selected, hovered, or speaking now. */
   focused(id, now) {
@@ -163,41 +207,95 @@ export class TownMap {
     return id === this.follow || id === this.selected || id === this.hovered || (p.said && now <= p.saidUntil);
   }
 
+  /** Who is drawn first when people crowd: followed, selected, hovered, players, speakers, the rest. */
+  rank(now) {
+    const first = [this.follow, this.selected, this.hovered].filter((id) => id && this.state[id]);
+    const players = this.personas.filter((p) => p.player && this.state[p.id]).map((p) => p.id);
+    const speaking = [...this.speakers].filter((id) => this.state[id] && this.state[id].saidUntil >= now);
+    const ahead = new Set([...first, ...players, ...speaking]);
+    return [...ahead, ...this.personas.map((p) => p.id).filter((id) => this.state[id] && !ahead.has(id))];
+  }
+
+  /** The town image for the view: the cached one while it covers the view (scaled while the view
+   * moves), else a new one of the part in view and a margin. */
+  townImage(s, ox, oy, now) {
+    const x0 = Math.max(0, Math.floor(-ox / s)), y0 = Math.max(0, Math.floor(-oy / s));
+    const x1 = Math.min(this.map.width, Math.ceil((this.cssW - ox) / s)), y1 = Math.min(this.map.height, Math.ceil((this.cssH - oy) / s));
+    const c = this.cache;
+    const covers = c && c.dpr === this.dpr && c.image.region.x0 <= x0 && c.image.region.y0 <= y0
+      && c.image.region.x1 >= x1 && c.image.region.y1 >= y1;
+    if (covers && (c.s === s || this.camera.moving(now))) return c;
+    const mx = Math.ceil((x1 - x0) / 2), my = Math.ceil((y1 - y0) / 2);
+    const region = { x0: Math.max(0, x0 - mx), y0: Math.max(0, y0 - my),
+      x1: Math.min(this.map.width, x1 + mx), y1: Math.min(this.map.height, y1 + my) };
+    this.cache = { s, dpr: this.dpr, image: renderTown(this.map, s, this.dpr, region) };
+    return this.cache;
+  }
+
+  /** The town's label layout at scale s (px from the map's corner), kept for a few scales. */
+  townLabels(s) {
+    if (!this.layouts.has(s)) {
+      if (this.layouts.size >= LAYOUTS_KEPT) this.layouts.delete(this.layouts.keys().next().value);
+      this.layouts.set(s, layoutLabels(this.map, s));
+    }
+    return this.layouts.get(s);
+  }
+
   draw() {
     this.dirty = false;
     const t0 = performance.now();
     const now = t0;
     this.lastDraw = now;
-    const { s, ox, oy } = this.view(now);
-    if (!this.cache || this.cache.s !== s || this.cache.dpr !== this.dpr) {
-      this.cache = { s, dpr: this.dpr, image: renderTown(this.map, s, this.dpr), labels: layoutLabels(this.map, s) };
-    }
+    const { s, ox, oy } = this.view();
+    const cache = this.townImage(s, ox, oy, now);
     const ctx = this.canvas.getContext("2d");
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    const order = this.personas.map((p) => p.id).filter((id) => this.state[id]);
-    const spots = order.map((id) => ({ id, ...this.position(id, now) }));
-    this.drawn = Object.fromEntries(spots.map((p) => [p.id, { x: p.x, y: p.y }]));
-    // lay out first (speech, then action labels, then the town's names), draw after
-    const placed = [];
-    const bubbles = spots.map((spot) => this.bubbleBox(ctx, spot, s, ox, oy, placed, now)).filter(Boolean);
-    const labels = spots.filter((spot) => this.focused(spot.id, now))
-      .map((spot) => this.labelBox(ctx, spot, s, ox, oy, placed)).filter(Boolean);
+    this.notes = this.notes.filter((n) => n.until > now);
+    // who is in view, and who of them is drawn (the others are counted in a badge)
+    const r = this.radius(s);
+    const spots = [];
+    for (const id of this.rank(now)) {
+      const { x, y } = this.position(id, now);
+      const px = ox + (x + 0.5) * s, base = oy + (y + 0.5) * s;
+      if (px < -2 * r || base < -2 * r || px > this.cssW + 2 * r || base > this.cssH + 6 * r) continue;
+      spots.push({ id, x, y, px, py: base + r * 0.8 });
+    }
+    const { drawn, hidden } = declutter(spots, r);
+    this.where = Object.fromEntries(spots.map((p) => [p.id, { x: p.x, y: p.y }]));
+    this.drawnIds = new Set(drawn.map((p) => p.id));
+    // lay out first (notes and crowd badges, building names, speech, action labels, room names), draw after
+    const placed = new BoxIndex();
+    if (this.reserved) placed.add({ ...this.reserved });
+    const notes = this.notes.map((n) => this.noteBox(ctx, n, s, ox, oy, placed)).filter(Boolean);
+    const bySpot = new Map(spots.map((p) => [p.id, p]));
+    const badges = this.crowdBadges(ctx, crowdGroups(hidden, (id) => this.state[id].address, (id) => bySpot.get(id)), s, ox, oy, placed);
+    const townBoxes = this.townLabels(s);
+    const inView = (b) => !(b.x + b.w < 0 || b.y + b.h < 0 || b.x > this.cssW || b.y > this.cssH);
     const town = [];
-    for (const label of this.cache.labels) {
+    for (const label of townBoxes) {
+      if (label.kind !== "sector") continue;
       const box = { ...label, x: label.x + ox, y: label.y + oy };
-      if (box.x + box.w < 0 || box.y + box.h < 0 || box.x > this.cssW || box.y > this.cssH) continue;
-      if (overlaps(box, placed)) continue; // a speech bubble or a label is over it now
-      town.push(box);
+      if (inView(box) && !placed.hits(box)) town.push(placed.add(box));
+    }
+    const bubbles = drawn.map((spot) => this.bubbleBox(ctx, spot, s, ox, oy, placed, now)).filter(Boolean);
+    const labels = drawn.filter((spot) => this.focused(spot.id, now))
+      .map((spot) => this.labelBox(ctx, spot, s, ox, oy, placed)).filter(Boolean);
+    for (const label of townBoxes) {
+      if (label.kind === "sector") continue;
+      const box = { ...label, x: label.x + ox, y: label.y + oy };
+      if (inView(box) && !placed.hits(box)) town.push(placed.add(box)); // a bubble or a label is over it now
     }
     const drawnLabels = [...town.map((b) => ({ kind: b.kind, text: b.text, x: b.x, y: b.y, w: b.w, h: b.h })),
+      ...notes.map((b) => ({ kind: "note", text: b.text, x: b.x, y: b.y, w: b.w, h: b.h })),
+      ...badges.map((b) => ({ kind: "crowd", text: b.text, ids: b.ids, places: b.places, x: b.x, y: b.y, w: b.w, h: b.h })),
       ...labels.map((b) => ({ kind: "action", id: b.id, text: b.text, x: b.x, y: b.y, w: b.w, h: b.h })),
       ...bubbles.map((b) => ({ kind: "speech", id: b.id, text: b.lines.join(" "), x: b.x, y: b.y, w: b.w, h: b.h }))];
     // idle signs animate while few are in view; many stand still
-    const signs = spots.filter((spot) => this.signOf(spot.id) && this.inView(ox + (spot.x + 0.5) * s, oy + (spot.y + 0.5) * s));
+    const signs = drawn.filter((spot) => this.signOf(spot.id) && this.inView(spot.px, spot.py));
     this.animating = signs.length > 0 && signs.length <= ANIMATED_SIGNS;
-    const view = { s, ox, oy, w: this.cssW, h: this.cssH, image: this.cache.image, labels: JSON.stringify(drawnLabels), animating: this.animating };
-    const boxes = Object.fromEntries(spots.map((spot) => [spot.id, this.spriteBox(spot, s, ox, oy)]));
-    const clip = this.changedBoxes(view, spots, boxes, now);
+    const view = { s, ox, oy, w: this.cssW, h: this.cssH, image: cache.image, labels: JSON.stringify(drawnLabels), animating: this.animating };
+    const boxes = Object.fromEntries(drawn.map((spot) => [spot.id, this.spriteBox(spot, s, ox, oy)]));
+    const clip = this.changedBoxes(view, drawn, boxes, now);
     const inClip = (box) => !clip || clip.some((c) => box.x < c.x + c.w && c.x < box.x + box.w && box.y < c.y + c.h && c.y < box.y + box.h);
     ctx.save();
     if (clip) {
@@ -206,14 +304,18 @@ export class TownMap {
       ctx.clip();
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.drawImage(this.backdrop(view, town), 0, 0);
+    ctx.drawImage(this.backdrop(view, cache, town), 0, 0);
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    const sorted = spots.filter((spot) => inClip(boxes[spot.id])).sort((a, b) => a.y - b.y); // nearer (lower) people in front
+    const sorted = drawn.filter((spot) => inClip(boxes[spot.id])).sort((a, b) => a.y - b.y); // nearer (lower) people in front
     for (const spot of sorted) this.sprite(ctx, spot, s, ox, oy, now);
+    for (const box of badges) if (inClip(box)) this.drawBadge(ctx, box);
+    for (const box of notes) if (inClip(box)) this.drawNote(ctx, box);
     for (const box of labels) if (inClip(box)) this.drawLabel(ctx, box);
     for (const box of bubbles) if (inClip(box)) this.drawBubble(ctx, box);
     ctx.restore();
     this.drawnLabels = drawnLabels;
+    this.bubbles = bubbles;
+    this.badges = badges;
     this.boxes = boxes;
     this.last = view;
     this.touched.clear();
@@ -224,7 +326,7 @@ export class TownMap {
   }
 
   /** The ground, the town image and the town's name labels of a view, painted once per view. */
-  backdrop(view, town) {
+  backdrop(view, cache, town) {
     const key = [view.s, view.ox, view.oy, view.w, view.h, this.dpr, JSON.stringify(town.map((b) => [b.text, b.x, b.y]))].join("|");
     if (this.ground && this.ground.key === key && this.ground.image === view.image) return this.ground.canvas;
     const canvas = (this.ground && this.ground.canvas) || document.createElement("canvas");
@@ -233,7 +335,9 @@ export class TownMap {
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.fillStyle = "#a9cf8f";
     ctx.fillRect(0, 0, this.cssW, this.cssH);
-    ctx.drawImage(view.image, view.ox, view.oy, this.map.width * view.s, this.map.height * view.s);
+    const { region } = cache.image;
+    ctx.drawImage(cache.image, view.ox + region.x0 * view.s, view.oy + region.y0 * view.s,
+      (region.x1 - region.x0) * view.s, (region.y1 - region.y0) * view.s);
     for (const box of town) drawTownLabel(ctx, box, 0, 0);
     this.ground = { key, image: view.image, canvas };
     return canvas;
@@ -256,7 +360,7 @@ export class TownMap {
         add(boxes[spot.id]);
       }
     }
-    for (const id of this.touched) if (!boxes[id]) add(this.boxes[id]); // gone
+    for (const id of Object.keys(this.boxes)) if (!boxes[id]) add(this.boxes[id]); // gone, or no longer drawn
     return clip.length > spots.length ? null : clip;
   }
 
@@ -304,13 +408,74 @@ export class TownMap {
     for (const [x0, y0] of candidates) {
       const x = Math.max(2, Math.min(this.cssW - box.w - 2, x0));
       const y = Math.max(2, Math.min(this.cssH - box.h - 2, y0));
-      if (!overlaps({ ...box, x, y }, placed)) {
+      if (!placed.hits({ ...box, x, y })) {
         Object.assign(box, { x, y });
-        placed.push(box);
-        return box;
+        return placed.add(box);
       }
     }
     return null; // nowhere free: not drawn this time
+  }
+
+  /**
+   * One badge per crowded place ("+N": N people there are not drawn), placed before any other
+   * label. A badge with no free spot joins the nearest badge placed, so everyone hidden is counted.
+   */
+  crowdBadges(ctx, groups, s, ox, oy, placed) {
+    const badges = [];
+    ctx.font = `700 11px ${FONT}`;
+    // wide enough for everyone hidden, so that a badge others join never grows
+    const total = [...groups.values()].reduce((n, g) => n + g.ids.length, 0);
+    const w = ctx.measureText(`+${total}`).width + 14;
+    for (const g of groups.values()) {
+      const rect = placeRect(this.map, g.place);
+      const box = { ids: [...g.ids], places: [g.place], h: 18, w };
+      box.text = `+${box.ids.length}`;
+      const spots = [];
+      if (rect) {
+        const [x, y, w, h] = rect;
+        const cx = ox + (x + w / 2) * s, cy = oy + (y + h / 2) * s;
+        spots.push([cx - box.w / 2, cy - box.h / 2], [cx - box.w / 2, oy + y * s + 2], [cx - box.w / 2, oy + (y + h) * s - box.h - 2],
+          [ox + x * s + 2, cy - box.h / 2], [ox + (x + w) * s - box.w - 2, cy - box.h / 2]);
+      }
+      spots.push([g.near.px + 6, g.near.py - box.h], ...this.near(g.near.px, g.near.py - 3 * this.radius(s), g.near.py, box.w, box.h));
+      if (this.place(box, spots, placed)) { badges.push(box); continue; }
+      const cx = spots[0][0] + box.w / 2, cy = spots[0][1] + box.h / 2;
+      const nearest = badges.reduce((best, b) => {
+        const d = Math.hypot(b.x + b.w / 2 - cx, b.y + b.h / 2 - cy);
+        return !best || d < best.d ? { b, d } : best;
+      }, null);
+      nearest.b.ids.push(...box.ids);
+      nearest.b.places.push(g.place);
+      nearest.b.text = `+${nearest.b.ids.length}`;
+    }
+    return badges;
+  }
+
+  drawBadge(ctx, box) {
+    ctx.fillStyle = "rgba(47, 42, 34, 0.88)"; ctx.strokeStyle = "#fffdf6"; ctx.lineWidth = 1.5;
+    ctx.beginPath(); ctx.roundRect(box.x, box.y, box.w, box.h, box.h / 2); ctx.fill(); ctx.stroke();
+    ctx.fillStyle = "#fffdf6"; ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.font = `700 11px ${FONT}`;
+    ctx.fillText(box.text, box.x + box.w / 2, box.y + box.h / 2 + 0.5);
+  }
+
+  /** A badge's places and people, in words (its tooltip). */
+  badgeTitle(box) {
+    const places = [...new Set(box.places.map((p) => placeName(this.map, p)))].join(", ");
+    return `${places}: ${box.ids.length} more ${box.ids.length === 1 ? "person" : "people"} here; click for the list`;
+  }
+
+  noteBox(ctx, note, s, ox, oy, placed) {
+    ctx.font = `600 12px ${FONT}`;
+    const box = { text: note.text, w: ctx.measureText(note.text).width + 16, h: 22 };
+    const cx = ox + (note.x + 0.5) * s, cy = oy + (note.y + 0.5) * s;
+    return this.place(box, [[cx - box.w / 2, cy - box.h - s / 2 - 4], [cx - box.w / 2, cy + s / 2 + 4], [cx + s, cy - box.h / 2], [cx - box.w - s, cy - box.h / 2]], placed);
+  }
+
+  drawNote(ctx, box) {
+    ctx.fillStyle = "#fff3cd"; ctx.strokeStyle = "#d9a92a"; ctx.lineWidth = 1;
+    ctx.beginPath(); ctx.roundRect(box.x, box.y, box.w, box.h, 6); ctx.fill(); ctx.stroke();
+    ctx.fillStyle = "#5a4510"; ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.font = `600 12px ${FONT}`;
+    ctx.fillText(box.text, box.x + box.w / 2, box.y + box.h / 2 + 0.5);
   }
 
   labelBox(ctx, { id, x, y }, s, ox, oy, placed) {
@@ -366,18 +531,21 @@ export class TownMap {
     return Object.values(this.state).some((p) => p.said && now <= p.saidUntil + 50);
   }
 
+  /** Where a pointer event is: CSS px on the canvas and the tile (fractional) under it. */
   toTile(event) {
     const rect = this.canvas.getBoundingClientRect();
-    const { s, ox, oy } = this.view(performance.now());
-    return { x: (event.clientX - rect.left - ox) / s, y: (event.clientY - rect.top - oy) / s, s };
+    const px = event.clientX - rect.left, py = event.clientY - rect.top;
+    return { ...this.camera.tileAt(px, py), px, py };
   }
 
+  /** The drawn persona nearest the pointer, within reach. */
   personaAt(event) {
     const { x, y, s } = this.toTile(event);
     const now = performance.now();
     const reach = Math.max(0.9, 10 / s);
     let best = null, bestD = reach;
-    for (const id of Object.keys(this.state)) {
+    for (const id of this.drawnIds) {
+      if (!this.state[id]) continue;
       const p = this.position(id, now);
       const d = Math.hypot(p.x + 0.5 - x, p.y + 0.5 - y);
       if (d < bestD) { best = id; bestD = d; }
@@ -385,7 +553,21 @@ export class TownMap {
     return best;
   }
 
+  /** The bubble or crowd badge under the pointer, if any. */
+  labelAt(event) {
+    const { px, py } = this.toTile(event);
+    const inBox = (b) => px >= b.x && px <= b.x + b.w && py >= b.y && py <= b.y + b.h;
+    const bubble = (this.bubbles || []).find(inBox);
+    if (bubble) return { bubble };
+    const badge = (this.badges || []).find(inBox);
+    return badge ? { badge } : null;
+  }
+
   click(event) {
+    if (this.camera.dragged) { this.camera.dragged = false; return; } // the end of a drag
+    const hit = this.labelAt(event);
+    if (hit && hit.bubble && this.onBubble) { this.onBubble(hit.bubble.id); return; }
+    if (hit && hit.badge && this.onCrowd) { this.onCrowd(hit.badge); return; }
     const id = this.personaAt(event);
     if (id) this.onPick(id);
     else if (this.onTile) {
@@ -395,15 +577,19 @@ export class TownMap {
   }
 
   hover(event) {
-    const id = this.personaAt(event);
-    const { x, y } = this.toTile(event);
+    if (this.camera.gesture && this.camera.gesture.moved) return;
+    const hit = this.labelAt(event);
+    const id = hit ? "" : this.personaAt(event);
+    const { x, y, px, py } = this.toTile(event);
     this.setHovered(id);
-    const label = id ? shownName(this.personas.find((p) => p.id === id) || { id }) : placeAt(this.map, Math.floor(x), Math.floor(y));
-    this.canvas.style.cursor = id ? "pointer" : "default";
+    const label = hit && hit.badge ? this.badgeTitle(hit.badge)
+      : hit && hit.bubble ? `${shownName({ id: hit.bubble.id, ...this.who(hit.bubble.id) })}: click for the whole conversation`
+        : id ? shownName(this.who(id).id ? this.who(id) : { id }) : placeAt(this.map, Math.floor(x), Math.floor(y));
+    this.canvas.style.cursor = hit || id ? "pointer" : "default";
     if (!label) { this.tip.hidden = true; return; }
     this.tip.textContent = label;
-    this.tip.style.left = `${event.offsetX + 14}px`;
-    this.tip.style.top = `${event.offsetY + 10}px`;
+    this.tip.style.left = `${px + 14}px`;
+    this.tip.style.top = `${py + 10}px`;
     this.tip.hidden = false;
   }
 }
