@@ -202,6 +202,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     lines = [f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C stops and saves it)"]
     if session.token:
         lines.append(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}")
+    from web.live import live
+
+    for seat in live(session.app).seats.seats.values():  # `--player NAME`: the page that plays it
+        lines.append(f"town: you are {seat.name}: play at {url}{'&' if '?' in url else '?'}player={seat.secret}")
     lines.append(TRY_FIRST)
     return _serve_until_stopped(session, sim, lines)
 
