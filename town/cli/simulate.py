@@ -89,7 +89,8 @@ def cmd_fork(args: argparse.Namespace) -> int:
         remove_run(out)  # leave no half-made fork behind
         raise
     if args.hours is None:
-        print(f"town: the fork runs {ticks * config.seconds_per_tick / 3600:g} game hours, to the end of "
+        hours = ticks * config.seconds_per_tick / 3600
+        print(f"town: the fork runs {hours:g} game hour{'' if hours == 1 else 's'}, to the end of "
               f"{args.run} ({span['end'][:16]}); --hours N runs N game hours instead", file=sys.stderr, flush=True)
     return drive(sim, ticks, out, quiet=args.quiet)
 
