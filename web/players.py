@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from town.errors import ConfigError
+from town.errors import ConfigError, TownError
 from town.player import add_player, remove_player
 
 __all__ = ["Seat", "Seats", "PALETTE", "check_color"]
@@ -189,10 +189,12 @@ class Seats:
                 return
             del self.seats[pid]
             self._timers.pop(pid, None)
+        if self.runner.status()["state"] in ("stopped", "finished", "failed"):
+            return  # the run is over: the player goes with it
         try:
             self.runner.call(lambda: remove_player(self.simulation, pid) if pid in self.simulation.players else None)
-        except (TimeoutError, ConfigError):
-            pass  # the runner has stopped: the player goes with the run
+        except (TimeoutError, TownError):
+            pass  # the run ended meanwhile (its file closed): the player goes with it
 
     def players(self) -> list[dict[str, Any]]:
         """Every player's public face, by id."""

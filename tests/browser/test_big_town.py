@@ -11,6 +11,7 @@ import time
 from collections import Counter
 
 import pytest
+from test_crowds import check_view
 
 import town.importance
 import town.thinking.scripted
@@ -108,4 +109,18 @@ def test_two_hundred_personas_live(big_town, quick_rater, live_town, page, artif
     page.press("#persona-search", "Enter")
     page.wait_for_function(f"() => document.querySelector('#persona-name')?.textContent === {json.dumps(name)}")
     page.screenshot(path=str(artifacts / "big-town.png"))
+
+    # at three zoom levels on the busiest place no label boxes overlap, everyone in view is drawn
+    # or counted; every building's whole name is laid out at 24 px a tile
+    frame = recorded["personas"]
+    check_view(page, frame)
+    busiest = next(s["rect"] for s in scenario.tilemap.to_dict()["sectors"] if s["address"] == crowds[0][0])
+    for zoom in (3, 8):
+        page.evaluate(f"""() => {{ const c = window.townMap.camera; c.zoom = {zoom};
+            c.cx = {busiest[0] + busiest[2] / 2}; c.cy = {busiest[1] + busiest[3] / 2}; c.settleCentre(); c.changed(); }}""")
+        check_view(page, frame)
+    page.screenshot(path=str(artifacts / "big-town-zoomed.png"))
+    names = page.evaluate("""async () => (await import('/static/js/townscape.js'))
+        .layoutLabels(window.townMap.map, 24).filter(b => b.kind === 'sector').map(b => b.text)""")
+    assert sorted(names) == sorted(sectors.values())
     assert page.errors == []

@@ -75,8 +75,7 @@ export class Feed {
       text = [el("b", { class: "speaker" }, this.nameOf(item.speaker)), ` → ${this.nameOf(item.listener)}: `, el("q", {}, item.line)];
       onclick = () => this.onConversation(item.conversation);
     } else if (item.kind === "conversation") {
-      const n = (item.lines || []).length;
-      text = `${(item.participants || []).map((p) => this.nameOf(p)).join(" & ")}: conversation ended (${n} line${n === 1 ? "" : "s"})`;
+      text = `${(item.participants || []).map((p) => this.nameOf(p)).join(" & ")}: conversation ended`;
       onclick = () => this.onConversation(item.conversation);
     } else if (item.kind === "retrieval") {
       text = `${who} recalled for ${item.purpose}: “${item.query}”`;

@@ -277,9 +277,10 @@ export class TownMap {
       const box = { ...label, x: label.x + ox, y: label.y + oy };
       if (inView(box) && !placed.hits(box)) town.push(placed.add(box));
     }
-    const bubbles = drawn.map((spot) => this.bubbleBox(ctx, spot, s, ox, oy, placed, now)).filter(Boolean);
+    const people = this.peopleBoxes(drawn, s);
+    const bubbles = drawn.map((spot) => this.bubbleBox(ctx, spot, s, ox, oy, placed, now, people)).filter(Boolean);
     const labels = drawn.filter((spot) => this.focused(spot.id, now))
-      .map((spot) => this.labelBox(ctx, spot, s, ox, oy, placed)).filter(Boolean);
+      .map((spot) => this.labelBox(ctx, spot, s, ox, oy, placed, people)).filter(Boolean);
     for (const label of townBoxes) {
       if (label.kind === "sector") continue;
       const box = { ...label, x: label.x + ox, y: label.y + oy };
@@ -403,17 +404,30 @@ export class TownMap {
       [cx + 12, headY], [cx - w - 12, headY], [left, headY - 2 * h - 10], [left, feetY + h + 8]];
   }
 
-  /** Place `box` (w, h set) at the first candidate inside the canvas that overlaps nothing placed. */
-  place(box, candidates, placed) {
-    for (const [x0, y0] of candidates) {
-      const x = Math.max(2, Math.min(this.cssW - box.w - 2, x0));
-      const y = Math.max(2, Math.min(this.cssH - box.h - 2, y0));
-      if (!placed.hits({ ...box, x, y })) {
-        Object.assign(box, { x, y });
-        return placed.add(box);
+  /**
+   * Place `box` (w, h set) at the first candidate inside the canvas that overlaps nothing placed,
+   * preferring one that covers no walker drawn (`people`, a BoxIndex).
+   */
+  place(box, candidates, placed, people = null) {
+    for (const avoid of people ? [people, null] : [null]) {
+      for (const [x0, y0] of candidates) {
+        const x = Math.max(2, Math.min(this.cssW - box.w - 2, x0));
+        const y = Math.max(2, Math.min(this.cssH - box.h - 2, y0));
+        const at = { ...box, x, y };
+        if (!placed.hits(at) && !(avoid && avoid.hits(at))) {
+          Object.assign(box, { x, y });
+          return placed.add(box);
+        }
       }
     }
     return null; // nowhere free: not drawn this time
+  }
+
+  /** The walkers drawn, as boxes (head to feet) that bubbles and labels keep off when they can. */
+  peopleBoxes(drawn, s) {
+    const r = this.radius(s), people = new BoxIndex();
+    for (const spot of drawn) people.add({ x: spot.px - r * 0.8, y: spot.py - r * 3, w: r * 1.6, h: r * 3.2 });
+    return people;
   }
 
   /**
@@ -478,7 +492,7 @@ export class TownMap {
     ctx.fillText(box.text, box.x + box.w / 2, box.y + box.h / 2 + 0.5);
   }
 
-  labelBox(ctx, { id, x, y }, s, ox, oy, placed) {
+  labelBox(ctx, { id, x, y }, s, ox, oy, placed, people) {
     const p = this.state[id];
     const persona = this.who(id);
     const text = `${shownName({ id, ...persona })}: ${shownEmoji(p.emoji)} ${p.action || ""}`.replace(/\s+/g, " ").trim();
@@ -487,7 +501,7 @@ export class TownMap {
     const r = this.radius(s), cx = ox + (x + 0.5) * s, base = oy + (y + 0.5) * s;
     if (!this.inView(cx, base)) return null;
     const box = { id, text: fit.text, px: fit.px, w: ctx.measureText(fit.text).width + 10, h: fit.px + 7 };
-    return this.place(box, [[cx - box.w / 2, base + r * 0.8 + 4], ...this.near(cx, base - r * 1.6, base + r, box.w, box.h)], placed);
+    return this.place(box, [[cx - box.w / 2, base + r * 0.8 + 4], ...this.near(cx, base - r * 1.6, base + r, box.w, box.h)], placed, people);
   }
 
   drawLabel(ctx, box) {
@@ -499,7 +513,7 @@ export class TownMap {
     ctx.fillText(box.text, box.x + box.w / 2, box.y + box.h / 2 + 0.5);
   }
 
-  bubbleBox(ctx, { id, x, y }, s, ox, oy, placed, now) {
+  bubbleBox(ctx, { id, x, y }, s, ox, oy, placed, now, people) {
     const { said: speech, saidUntil } = this.state[id];
     if (!speech || now > saidUntil) return null;
     ctx.font = `400 12px ${FONT}`;
@@ -508,7 +522,7 @@ export class TownMap {
     const r = this.radius(s), cx = ox + (x + 0.5) * s, base = oy + (y + 0.5) * s;
     if (!this.inView(cx, base)) return null; // a speaker out of sight has no bubble
     box.tipX = cx; box.tipY = base - r * 1.7;
-    return this.place(box, this.near(cx, base - r * 1.7, base + r, box.w, box.h), placed);
+    return this.place(box, this.near(cx, base - r * 1.7, base + r, box.w, box.h), placed, people);
   }
 
   drawBubble(ctx, box) {

@@ -2,6 +2,7 @@
 // canvas, from the map data of /api/town (TileMap.to_dict()). Coordinates are tiles.
 
 import { BoxIndex } from "./boxes.js";
+import { drawKind } from "./buildings.js";
 
 const GRASS = ["#b7d89c", "#b2d496", "#bcdca2"];
 const ROAD = "#9aa1a9";
@@ -60,18 +61,34 @@ function groundPlan(map) {
   };
   const emptyRow = lot.map((row) => row.every((v) => !v));
   const emptyCol = Array.from({ length: W }, (_, x) => lot.every((row) => !row[x]));
+  const streetRow = streets(emptyRow), streetCol = streets(emptyCol);
+  const nearLot = (x, y) => {
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (lot[y + dy] && lot[y + dy][x + dx]) return true;
+    return false;
+  };
+  // a street: a band of at least two rows or columns that no lot crosses; the rest is gardens
   const kind = (x, y) => {
     if (lot[y][x]) return "lot";
-    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-      if (lot[y + dy] && lot[y + dy][x + dx]) return "pavement";
-    }
-    return emptyRow[y] || emptyCol[x] ? "road" : "grass";
+    if (streetRow[y] || streetCol[x]) return "road";
+    return nearLot(x, y) ? "yard" : "grass";
   };
   const sectorAt = (x, y) => (x >= 0 && y >= 0 && x < W && y < H && owner[y * W + x] >= 0 ? map.sectors[owner[y * W + x]] : null);
   const openSectors = new Set(map.sectors.filter((sec) => !sec.walls && !hasWall(sec.rect)));
   const plan = { kind, emptyRow, emptyCol, wall, sectorAt, openSectors };
   plans.set(map, plan);
   return plan;
+}
+
+/** Which entries of `empty` lie in a run of at least two empty ones (a street's rows or columns). */
+function streets(empty) {
+  const out = new Uint8Array(empty.length);
+  for (let i = 0; i < empty.length;) {
+    let j = i;
+    while (j < empty.length && empty[j]) j++;
+    if (j - i >= 2) out.fill(1, i, j);
+    i = j === i ? i + 1 : j;
+  }
+  return out;
 }
 
 /** Whether rect [x, y, w, h] (tiles) meets region {x0, y0, x1, y1} (tiles, end exclusive). */
@@ -90,7 +107,7 @@ function drawGround(ctx, map, s, region) {
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const k = plan.kind(x, y);
-      ctx.fillStyle = k === "road" ? ROAD : k === "pavement" ? PAVEMENT : GRASS[Math.floor(hash(x, y) * 3)];
+      ctx.fillStyle = k === "road" ? ROAD : GRASS[Math.floor(hash(x, y) * 3)];
       ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
     }
   }
@@ -120,6 +137,13 @@ function drawGround(ctx, map, s, region) {
     ctx.beginPath(); ctx.moveTo(x * s, y0 * s); ctx.lineTo(x * s, y1 * s); ctx.stroke();
   }
   ctx.setLineDash([]);
+  // the pavement around every building and park: a kerb of half a tile
+  ctx.fillStyle = PAVEMENT;
+  for (const sec of map.sectors) {
+    if (!meets(sec.rect, region)) continue;
+    const [x, y, w, h] = sec.rect;
+    roundRect(ctx, (x - 0.45) * s, (y - 0.45) * s, (w + 0.9) * s, (h + 0.9) * s, s * 0.7); ctx.fill();
+  }
 
   for (const sec of map.sectors) {
     if (!meets(sec.rect, region)) continue;
@@ -149,6 +173,7 @@ function drawGround(ctx, map, s, region) {
     ctx.fillStyle = sec ? shade(sec.color, -0.3) : WALL;
     ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
   }
+  for (const sec of map.sectors) if (sec.kind && meets([sec.rect[0] - 1, sec.rect[1] - 2, sec.rect[2] + 2, sec.rect[3] + 3], region)) drawKind(ctx, sec, s);
   for (const o of map.obstacles || []) {
     if (!meets(o.rect, region)) continue;
     const [x, y, w, h] = o.rect;
@@ -174,7 +199,7 @@ function drawGround(ctx, map, s, region) {
     const k = plan.kind(x, y);
     const r = hash(x + 7, y + 3);
     const openPark = k === "lot" && plan.openSectors.has(plan.sectorAt(x, y));
-    if ((k === "grass" && r < 0.35) || (openPark && r < 0.1)) tree(ctx, (x + 0.5) * s, (y + 0.5) * s, s * (0.38 + 0.12 * hash(y, x)));
+    if ((k === "grass" && r < 0.35) || (k === "yard" && r < 0.12) || (openPark && r < 0.1)) tree(ctx, (x + 0.5) * s, (y + 0.5) * s, s * (0.38 + 0.12 * hash(y, x)));
   }
   ctx.restore();
 }
