@@ -17,31 +17,31 @@ const CELL = 96; // px
 export class BoxIndex {
   constructor() { this.cells = new Map(); this.boxes = []; }
 
-  *cellsOf(box) {
-    for (let i = Math.floor(box.x / CELL); i <= Math.floor((box.x + box.w) / CELL); i++) {
-      for (let j = Math.floor(box.y / CELL); j <= Math.floor((box.y + box.h) / CELL); j++) yield `${i},${j}`;
+  /** The keys of the cells `box` touches (a cell (i, j) as one number). */
+  cellsOf(box) {
+    const keys = [];
+    const i1 = Math.floor((box.x + box.w) / CELL), j1 = Math.floor((box.y + box.h) / CELL);
+    for (let i = Math.floor(box.x / CELL); i <= i1; i++) {
+      for (let j = Math.floor(box.y / CELL); j <= j1; j++) keys.push((i + 4096) * 8192 + (j + 4096));
     }
+    return keys;
   }
 
   add(box) {
     this.boxes.push(box);
     for (const key of this.cellsOf(box)) {
-      if (!this.cells.has(key)) this.cells.set(key, []);
-      this.cells.get(key).push(box);
+      const list = this.cells.get(key);
+      if (list) list.push(box); else this.cells.set(key, [box]);
     }
     return box;
   }
 
   /** Whether `box` overlaps a box placed. */
   hits(box) {
-    for (const key of this.cellsOf(box)) for (const b of this.cells.get(key) || []) if (meet(box, b)) return true;
+    for (const key of this.cellsOf(box)) {
+      const list = this.cells.get(key);
+      if (list) for (const b of list) if (meet(box, b)) return true;
+    }
     return false;
-  }
-
-  /** The placed boxes that overlap `box`. */
-  hitting(box) {
-    const out = new Set();
-    for (const key of this.cellsOf(box)) for (const b of this.cells.get(key) || []) if (meet(box, b)) out.add(b);
-    return [...out];
   }
 }

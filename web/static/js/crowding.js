@@ -19,21 +19,22 @@ export const SPACING_Y = 1.6;
  */
 export function declutter(spots, r) {
   const cw = SPACING_X * r, ch = SPACING_Y * r;
-  const grid = new Map(); // "i,j" -> drawn spots whose feet are in that cell
+  const grid = new Map(); // cell (i, j) as one number -> drawn spots whose feet are in that cell
+  const cell = (i, j) => (i + 4096) * 8192 + (j + 4096);
   const drawn = [], hidden = [];
   for (const spot of spots) {
     const i = Math.floor(spot.px / cw), j = Math.floor(spot.py / ch);
     let by = null;
     for (let di = -1; di <= 1 && !by; di++) {
       for (let dj = -1; dj <= 1 && !by; dj++) {
-        for (const other of grid.get(`${i + di},${j + dj}`) || []) {
+        for (const other of grid.get(cell(i + di, j + dj)) || []) {
           if (Math.abs(other.px - spot.px) < cw && Math.abs(other.py - spot.py) < ch) { by = other.id; break; }
         }
       }
     }
     if (by) { hidden.push({ spot, by }); continue; }
     drawn.push(spot);
-    const key = `${i},${j}`;
+    const key = cell(i, j);
     if (!grid.has(key)) grid.set(key, []);
     grid.get(key).push(spot);
   }
@@ -69,13 +70,13 @@ export function crowdGroups(hidden, addressOf, spotOf) {
   return groups;
 }
 
-/** The map's rectangle [x, y, w, h] (tiles) of a place key, or null. */
+const rects = new WeakMap(); // map -> Map(address -> rect), built once
+
+/** The map's rectangle [x, y, w, h] (tiles) of a place key (a room or a building), or null. */
 export function placeRect(map, key) {
   if (!key) return null;
-  const arena = (map.arenas || []).find((a) => a.address === key);
-  if (arena) return arena.rect;
-  const sector = (map.sectors || []).find((s) => s.address === key);
-  return sector ? sector.rect : null;
+  if (!rects.has(map)) rects.set(map, new Map([...(map.sectors || []), ...(map.arenas || [])].map((p) => [p.address, p.rect])));
+  return rects.get(map).get(key) || null;
 }
 
 /** A place's name for people: "Hobbs Cafe › kitchen", or "the street". */

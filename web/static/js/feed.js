@@ -46,8 +46,10 @@ export class Feed {
       const node = this.node(item);
       if (!node) continue;
       this.seen.add(item.seq);
-      // newest first: before the first item older than this one
-      const later = [...this.list.children].find((li) => Number(li.dataset.seq) < item.seq);
+      // newest first: before the first item older than this one (most often the first of all)
+      const first = this.list.firstElementChild;
+      const later = !first || Number(first.dataset.seq) < item.seq ? first
+        : [...this.list.children].find((li) => Number(li.dataset.seq) < item.seq);
       this.list.insertBefore(node, later || null);
     }
     while (this.list.children.length > KEPT) {

@@ -6,9 +6,10 @@
 // bubbles) is laid out so that none overlaps another; the boxes of the last drawing are kept in
 // `drawnLabels`.
 //
-// A drawing repaints only what changed: while the view and the labels stay as they were, only
-// the boxes of personas that changed, move, or animate (and what overlaps them) are painted
-// again; a new view, new labels, or changes over most of the town repaint all of it. With more
+// A drawing repaints only what changed: while the view stays as it was, only the boxes of
+// personas that changed, move, animate, or are newly drawn or hidden, and of labels that
+// appeared, moved or went (and what overlaps them) are painted again; a new view, or changes over
+// most of the town, repaint all of it. With more
 // than ANIMATED_SIGNS idle signs on the canvas, the signs stand still (so a sleeping town costs
 // nothing to keep on screen). In a town of more than CROWDED personas, walkers may be drawn as
 // small as 5 px, without their initials badge, so that a whole-town view is not a heap of them.
@@ -151,7 +152,7 @@ export class TownMap {
       const pos = old && animate ? this.position(id, now) : { x: p.x, y: p.y };
       const said = p.speech ? { said: p.speech, saidUntil: now + SPEECH_MS } : { said: old && old.said, saidUntil: old ? old.saidUntil : 0 };
       const facing = facingOf(p.x - pos.x, p.y - pos.y) || (old && old.facing) || "down";
-      this.state[id] = { ...p, ...said, facing, fromX: pos.x, fromY: pos.y, t0: now };
+      this.state[id] = { ...p, ...said, facing, fromX: pos.x, fromY: pos.y, t0: now, sign: idleSign(p.kind, p.action, p.emoji) };
       this.touched.add(id);
       if (p.speech) this.speakers.add(id);
     }
@@ -274,7 +275,7 @@ export class TownMap {
     const town = [];
     for (const label of townBoxes) {
       if (label.kind !== "sector") continue;
-      const box = { ...label, x: label.x + ox, y: label.y + oy };
+      const box = { ...label, x: label.x + ox, y: label.y + oy, src: label };
       if (inView(box) && !placed.hits(box)) town.push(placed.add(box));
     }
     const people = this.peopleBoxes(drawn, s);
@@ -283,7 +284,7 @@ export class TownMap {
       .map((spot) => this.labelBox(ctx, spot, s, ox, oy, placed, people)).filter(Boolean);
     for (const label of townBoxes) {
       if (label.kind === "sector") continue;
-      const box = { ...label, x: label.x + ox, y: label.y + oy };
+      const box = { ...label, x: label.x + ox, y: label.y + oy, src: label };
       if (inView(box) && !placed.hits(box)) town.push(placed.add(box)); // a bubble or a label is over it now
     }
     const drawnLabels = [...town.map((b) => ({ kind: b.kind, text: b.text, x: b.x, y: b.y, w: b.w, h: b.h })),
@@ -294,10 +295,20 @@ export class TownMap {
     // idle signs animate while few are in view; many stand still
     const signs = drawn.filter((spot) => this.signOf(spot.id) && this.inView(spot.px, spot.py));
     this.animating = signs.length > 0 && signs.length <= ANIMATED_SIGNS;
-    const view = { s, ox, oy, w: this.cssW, h: this.cssH, image: cache.image, labels: JSON.stringify(drawnLabels), animating: this.animating };
+    const view = { s, ox, oy, w: this.cssW, h: this.cssH, image: cache.image, animating: this.animating };
     const boxes = Object.fromEntries(drawn.map((spot) => [spot.id, this.spriteBox(spot, s, ox, oy)]));
-    const clip = this.changedBoxes(view, drawn, boxes, now);
-    const inClip = (box) => !clip || clip.some((c) => box.x < c.x + c.w && c.x < box.x + box.w && box.y < c.y + c.h && c.y < box.y + box.h);
+    // what each label covers, a bubble's tail included: a label that appears, moves or goes is repainted
+    const covers = new Map(town.map((b) => [b.src, b])); // a town name by its place in the layout
+    for (const b of drawnLabels.slice(town.length)) covers.set(`${b.kind}|${b.id || ""}|${b.text}|${b.x}|${b.y}|${b.w}|${b.h}`, b);
+    for (const b of bubbles) {
+      const key = `speech|${b.id}|${b.lines.join(" ")}|${b.x}|${b.y}|${b.w}|${b.h}`;
+      const x = Math.min(b.x, b.tipX - 6), y = Math.min(b.y, b.tipY - 2);
+      covers.set(key, { x, y, w: Math.max(b.x + b.w, b.tipX + 6) - x, h: Math.max(b.y + b.h, b.tipY + 2) - y });
+    }
+    const clip = this.changedBoxes(view, drawn, boxes, now, covers);
+    const clipIndex = clip && new BoxIndex();
+    if (clip) for (const c of clip) clipIndex.add(c);
+    const inClip = (box) => !clip || clipIndex.hits(box);
     ctx.save();
     if (clip) {
       ctx.beginPath();
@@ -305,8 +316,9 @@ export class TownMap {
       ctx.clip();
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.drawImage(this.backdrop(view, cache, town), 0, 0);
+    ctx.drawImage(this.backdrop(view, cache), 0, 0);
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    for (const box of town) if (inClip(box)) drawTownLabel(ctx, box, 0, 0);
     const sorted = drawn.filter((spot) => inClip(boxes[spot.id])).sort((a, b) => a.y - b.y); // nearer (lower) people in front
     for (const spot of sorted) this.sprite(ctx, spot, s, ox, oy, now);
     for (const box of badges) if (inClip(box)) this.drawBadge(ctx, box);
@@ -326,9 +338,9 @@ export class TownMap {
     this.stats.ms += performance.now() - t0;
   }
 
-  /** The ground, the town image and the town's name labels of a view, painted once per view. */
-  backdrop(view, cache, town) {
-    const key = [view.s, view.ox, view.oy, view.w, view.h, this.dpr, JSON.stringify(town.map((b) => [b.text, b.x, b.y]))].join("|");
+  /** The ground and the town image of a view, painted once per view. */
+  backdrop(view, cache) {
+    const key = [view.s, view.ox, view.oy, view.w, view.h, this.dpr].join("|");
     if (this.ground && this.ground.key === key && this.ground.image === view.image) return this.ground.canvas;
     const canvas = (this.ground && this.ground.canvas) || document.createElement("canvas");
     canvas.width = this.canvas.width; canvas.height = this.canvas.height;
@@ -339,24 +351,30 @@ export class TownMap {
     const { region } = cache.image;
     ctx.drawImage(cache.image, view.ox + region.x0 * view.s, view.oy + region.y0 * view.s,
       (region.x1 - region.x0) * view.s, (region.y1 - region.y0) * view.s);
-    for (const box of town) drawTownLabel(ctx, box, 0, 0);
     this.ground = { key, image: view.image, canvas };
     return canvas;
   }
 
   /**
-   * The boxes to repaint (CSS px), or null to repaint everything: each changed, moving or
-   * animated persona's box as last drawn and as drawn now, while the view and labels stay.
+   * The boxes to repaint (CSS px), or null to repaint everything: while the view stays, each
+   * changed, moving or animated persona's box as last drawn and as drawn now, the box of each
+   * walker newly drawn or no longer drawn, and each label that appeared or went (a label that
+   * moved does both).
    */
-  changedBoxes(view, spots, boxes, now) {
+  changedBoxes(view, spots, boxes, now, covers) {
     const last = this.last;
-    if (!last || ["s", "ox", "oy", "w", "h", "image", "labels", "animating"].some((k) => last[k] !== view[k])) return null;
+    const before = this.covers || new Map();
+    this.covers = covers;
+    if (!last || ["s", "ox", "oy", "w", "h", "image", "animating"].some((k) => last[k] !== view[k])) return null;
     const clip = [];
     const add = (box) => { if (box) clip.push(box); };
+    for (const [key, box] of covers) if (!before.has(key)) add(box);
+    for (const [key, box] of before) if (!covers.has(key)) add(box);
     for (const spot of spots) {
       const p = this.state[spot.id];
       const moving = now < p.t0 + this.moveMs + 40 && (p.x !== p.fromX || p.y !== p.fromY);
-      if (this.touched.has(spot.id) || moving || p.kind === "walk" || (this.animating && this.signOf(spot.id))) {
+      if (this.touched.has(spot.id) || moving || p.kind === "walk" || (this.animating && this.signOf(spot.id))
+          || !this.boxes[spot.id]) {
         add(this.boxes[spot.id]);
         add(boxes[spot.id]);
       }
@@ -365,10 +383,9 @@ export class TownMap {
     return clip.length > spots.length ? null : clip;
   }
 
-  /** The idle sign a persona shows now ("sleep", "steam" or null). */
+  /** The idle sign a persona shows now ("sleep", "steam" or null), worked out when its frame came. */
   signOf(id) {
-    const p = this.state[id];
-    return idleSign(p.kind, p.action, p.emoji);
+    return this.state[id].sign;
   }
 
   /** What a sprite at `spot` covers (CSS px): the walker, its ring, badge and idle sign. */
@@ -393,8 +410,7 @@ export class TownMap {
       phase: ((now - p.t0) / STEP_MS) % 1, badge: r >= 7 ? initials(shownName({ id, ...persona })) : null,
       ring: id === this.selected || id === this.follow,
     });
-    const sign = idleSign(p.kind, p.action, p.emoji);
-    if (sign && !walking) drawIdleSign(ctx, sign, cx, top, r, this.animating ? now : 0);
+    if (p.sign && !walking) drawIdleSign(ctx, p.sign, cx, top, r, this.animating ? now : 0);
   }
 
   /** Free spots for a box of w x h near a persona at (cx, headY)..(feetY), in order of preference. */
