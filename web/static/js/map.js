@@ -9,7 +9,7 @@
 // A drawing repaints only what changed: while the view stays as it was, only the boxes of
 // personas that changed, move, animate, or are newly drawn or hidden, and of labels that
 // appeared, moved or went (and what overlaps them) are painted again; a new view, or changes over
-// most of the town, repaint all of it. With more
+// more than half of it, repaint all of it. With more
 // than ANIMATED_SIGNS idle signs on the canvas, the signs stand still (so a sleeping town costs
 // nothing to keep on screen). In a town of more than CROWDED personas, walkers may be drawn as
 // small as 5 px, without their initials badge, so that a whole-town view is not a heap of them.
@@ -31,6 +31,8 @@ const IDLE_FPS = 12; // redraws per second when only idle signs move
 const ANIMATED_SIGNS = 80; // above this many idle signs in view, they stand still
 const CROWDED = 250; // above this many personas, walkers may be drawn smaller (and without badges)
 const LAYOUTS_KEPT = 6; // town label layouts kept (one per scale)
+const EDGE = 2; // CSS px a label's outline and antialiasing reach beyond its box
+const WHOLE_AREA = 0.5; // repaint the whole view when the boxes that changed cover more than this share of it
 
 export class TownMap {
   /**
@@ -63,6 +65,7 @@ export class TownMap {
     this.drawnIds = new Set(); // the personas whose walker was drawn last
     this.boxes = {};      // id -> {x, y, w, h} in CSS px: what its sprite covered when last drawn
     this.touched = new Set(); // ids whose look changed since the last drawing
+    this.striding = new Set(); // ids whose walker is on the canvas mid-stride (repainted until it stands)
     this.speakers = new Set(); // ids whose frame entry has a line (speech) now
     this.notes = [];      // {text, x, y (tiles), until}
     this.last = null;     // the view and labels of the last drawing
@@ -300,11 +303,7 @@ export class TownMap {
     // what each label covers, a bubble's tail included: a label that appears, moves or goes is repainted
     const covers = new Map(town.map((b) => [b.src, b])); // a town name by its place in the layout
     for (const b of drawnLabels.slice(town.length)) covers.set(`${b.kind}|${b.id || ""}|${b.text}|${b.x}|${b.y}|${b.w}|${b.h}`, b);
-    for (const b of bubbles) {
-      const key = `speech|${b.id}|${b.lines.join(" ")}|${b.x}|${b.y}|${b.w}|${b.h}`;
-      const x = Math.min(b.x, b.tipX - 6), y = Math.min(b.y, b.tipY - 2);
-      covers.set(key, { x, y, w: Math.max(b.x + b.w, b.tipX + 6) - x, h: Math.max(b.y + b.h, b.tipY + 2) - y });
-    }
+    for (const b of bubbles) covers.set(`speech|${b.id}|${b.lines.join(" ")}|${b.x}|${b.y}|${b.w}|${b.h}`, tailed(b));
     const clip = this.changedBoxes(view, drawn, boxes, now, covers);
     const clipIndex = clip && new BoxIndex();
     if (clip) for (const c of clip) clipIndex.add(c);
@@ -324,7 +323,7 @@ export class TownMap {
     for (const box of badges) if (inClip(box)) this.drawBadge(ctx, box);
     for (const box of notes) if (inClip(box)) this.drawNote(ctx, box);
     for (const box of labels) if (inClip(box)) this.drawLabel(ctx, box);
-    for (const box of bubbles) if (inClip(box)) this.drawBubble(ctx, box);
+    for (const box of bubbles) if (inClip(tailed(box))) this.drawBubble(ctx, box);
     ctx.restore();
     this.drawnLabels = drawnLabels;
     this.bubbles = bubbles;
@@ -366,21 +365,27 @@ export class TownMap {
     const before = this.covers || new Map();
     this.covers = covers;
     if (!last || ["s", "ox", "oy", "w", "h", "image", "animating"].some((k) => last[k] !== view[k])) return null;
+    // a box grown by its outline's width and antialiasing, out to whole device pixels
+    const d = this.dpr, grown = (b) => {
+      const x = Math.floor((b.x - EDGE) * d) / d, y = Math.floor((b.y - EDGE) * d) / d;
+      return { x, y, w: Math.ceil((b.x + b.w + EDGE) * d) / d - x, h: Math.ceil((b.y + b.h + EDGE) * d) / d - y };
+    };
     const clip = [];
-    const add = (box) => { if (box) clip.push(box); };
+    const add = (box) => { if (box) clip.push(grown(box)); };
     for (const [key, box] of covers) if (!before.has(key)) add(box);
     for (const [key, box] of before) if (!covers.has(key)) add(box);
     for (const spot of spots) {
       const p = this.state[spot.id];
       const moving = now < p.t0 + this.moveMs + 40 && (p.x !== p.fromX || p.y !== p.fromY);
       if (this.touched.has(spot.id) || moving || p.kind === "walk" || (this.animating && this.signOf(spot.id))
-          || !this.boxes[spot.id]) {
+          || !this.boxes[spot.id] || this.striding.has(spot.id)) {
         add(this.boxes[spot.id]);
         add(boxes[spot.id]);
       }
     }
     for (const id of Object.keys(this.boxes)) if (!boxes[id]) add(this.boxes[id]); // gone, or no longer drawn
-    return clip.length > spots.length ? null : clip;
+    const area = clip.reduce((sum, c) => sum + c.w * c.h, 0);
+    return area > WHOLE_AREA * view.w * view.h ? null : clip;
   }
 
   /** The idle sign a persona shows now ("sleep", "steam" or null), worked out when its frame came. */
@@ -405,6 +410,7 @@ export class TownMap {
     const r = this.radius(s);
     const cx = ox + (x + 0.5) * s, feetY = oy + (y + 0.5) * s + r * 0.8;
     const walking = now < p.t0 + this.moveMs && (p.x !== p.fromX || p.y !== p.fromY);
+    if (walking || p.kind === "walk") this.striding.add(id); else this.striding.delete(id);
     const { top } = drawWalker(ctx, cx, feetY, r, {
       id, color: this.colors[id], facing: p.facing, walking: walking || p.kind === "walk",
       phase: ((now - p.t0) / STEP_MS) % 1, badge: r >= 7 ? initials(shownName({ id, ...persona })) : null,
@@ -622,6 +628,12 @@ export class TownMap {
     this.tip.style.top = `${py + 10}px`;
     this.tip.hidden = false;
   }
+}
+
+/** What a speech bubble covers, its tail to the speaker's head included (CSS px). */
+function tailed(b) {
+  const x = Math.min(b.x, b.tipX - 6), y = Math.min(b.y, b.tipY - 2);
+  return { x, y, w: Math.max(b.x + b.w, b.tipX + 6) - x, h: Math.max(b.y + b.h, b.tipY + 2) - y };
 }
 
 /** Word-wrap `text` to at most `maxLines` lines of `maxWidth` px (last one cut with "…"). */
