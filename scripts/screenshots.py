@@ -5,7 +5,7 @@
 Writes ``screenshot-live.png`` (Smallville live, people talking), ``screenshot-follow.png`` (one
 persona followed, its panel open), ``screenshot-player.png`` (a player talking with a persona),
 ``screenshot-conversation.png`` (a conversation's transcript) and ``screenshot-generated.png`` (a
-generated town of 60, seed 1, zoomed in) at 1400x900. The towns run in this process on free
+generated town of 60, seed 1, the whole of it) at 1400x900. The towns run in this process on free
 loopback ports, recorded to temporary run files; nothing else is written.
 """
 
@@ -124,6 +124,8 @@ def _conversation(page, town) -> None:
         if done:
             break
         _settle(page, town, 30)
+    else:
+        raise SystemExit("screenshots: no conversation of four lines ended in 1,800 ticks")
     page.click("#tab-conversations")
     page.click(f".conversation-link[data-conversation='{max(done)}']")
     page.wait_for_selector("#transcript .transcript-line")
@@ -131,7 +133,8 @@ def _conversation(page, town) -> None:
 
 
 def _generated(pw, tmp: Path, path: Path) -> None:
-    """A generated town of 60 residents (seed 1) at its second game hour, zoomed in on its middle."""
+    """A generated town of 60 residents (seed 1) at its second game hour, the whole town in view
+    (streets, homes, shops, offices, a college and a park)."""
     from town.generator import generate_town
 
     folder = tmp / "Millbrook"
@@ -145,8 +148,6 @@ def _generated(pw, tmp: Path, path: Path) -> None:
         page.goto(town.url)
         page.wait_for_function("() => window.townMap && Object.keys(window.townMap.where).length > 0")
         _settle(page, town, 300)
-        page.evaluate("() => window.townMap.camera.zoomBy(1.6)")
-        page.wait_for_timeout(800)
         page.screenshot(path=str(path))
     finally:
         browser.close()
