@@ -159,3 +159,42 @@ def test_two_tabs_are_two_players_who_talk_to_isabella_in_turn_and_leave_with_th
     assert bo_page.console_errors == [] and bo_page.text_content("#playing") == "you are Bo"
     tabs["Bo"][0].close()
     _wait(lambda: sim.players == set())
+
+
+def test_a_persona_who_speaks_first_to_the_player_is_heard_in_the_talk_bar(live_town, page):
+    """When a persona opens a conversation with the player (the frames and CHAT events the engine
+    publishes for any conversation: both in conversation 900, Isabella the speaker, the player
+    the listener), the player's talk bar shows her line and addresses the answer to her, wherever
+    the player stands; the speech bubble over her head is drawn."""
+    from town.events import Event, EventKind
+    from web import live
+
+    town = live_town(speed=8, paused=True)
+    sim = town.simulation
+    _step(town, 30)
+    page.goto(town.url)
+    page.wait_for_function("() => window.townMap && window.townMap.state.isabella_rodriguez")
+    page.fill("#join-name", "Ada")
+    page.click("#btn-join")
+    page.wait_for_selector("#player-bar:not([hidden])")
+    _step(town, 1)
+    page.wait_for_function("() => window.townMap.state.player_ada")
+    assert page.get_attribute("#player-to", "data-to") != "isabella_rodriguez"
+
+    line = "Hello Ada! Are you coming to the party at Hobbs Cafe tomorrow?"
+    tick = town.runner.status()["tick"]
+    frame = {pid: dict(p) for pid, p in sim.frame().items()}
+    frame["isabella_rodriguez"].update(kind="talk", conversation=900, speech=line, target="player_ada")
+    frame["player_ada"].update(kind="talk", conversation=900, target="isabella_rodriguez")
+    relay = live(town.app).relay
+    relay.handle(Event(kind=EventKind.FRAME, tick=tick, time=sim.clock.time_of(tick), data={"personas": frame}))
+    relay.handle(Event(kind=EventKind.CHAT, tick=tick, time=sim.clock.time_of(tick), persona="isabella_rodriguez",
+                       seq=10**6, data={"conversation": 900, "speaker": "isabella_rodriguez", "listener": "player_ada",
+                                        "line": line, "shared": [], "retrieval": None}))
+    heard = page.wait_for_selector("#player-heard li.theirs")
+    assert heard.text_content() == f"Isabella Rodriguez: {line}"
+    assert page.get_attribute("#player-to", "data-to") == "isabella_rodriguez"
+    assert page.text_content("#player-to") == "Say to Isabella Rodriguez:"
+    assert page.is_enabled("#player-line")
+    page.wait_for_function("() => window.townMap.drawnLabels.some(b => b.kind === 'speech' && b.id === 'isabella_rodriguez')")
+    assert page.errors == []
