@@ -1,5 +1,6 @@
-"""Moving the map's view in headless chromium: the wheel zooms around the cursor, a drag pans by
-the pointer's movement, keys and buttons zoom and fit, and a drag leaves a follow.
+"""Moving the map's view in headless chromium: the wheel and a pinch zoom around the cursor or the
+fingers, a drag pans by the pointer's movement, keys and buttons zoom, pan and fit, and a drag
+leaves a follow.
 
 Expected views are worked out from the view before each gesture: a wheel of deltaY = -300 px
 doubles the scale (web/static/js/view.js: WHEEL_OCTAVE), keeping the tile under the cursor under
@@ -95,3 +96,45 @@ def test_a_drag_leaves_a_follow(live_town, page):
     assert page.evaluate(VIEW) == pytest.approx([s1, _clamped(ox1 + 60, w * s1, box["w"]),
                                                  _clamped(oy1 + 20, h * s1, box["h"])])
     assert page.errors == []
+
+
+def test_a_pinch_zooms_around_the_fingers_and_keys_pan_by_a_quarter(live_town, browser):
+    """Two fingers 100 px apart move apart to 200 px while their midpoint moves 40 px down (touch
+    events, each finger's move its own pointer event): the scale doubles and the tile under the
+    fingers' first midpoint is under their last one. Then W and A pan the map down and right by
+    a quarter of the view, and - zooms out by 1.25."""
+    town = live_town(speed=8, paused=True)
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(town.url)
+    page.wait_for_function("() => window.townMap && window.townMap.stats.draws > 0")
+    box = _canvas(page)
+    s0, ox0, oy0 = page.evaluate(VIEW)
+    cx, cy = round(box["x"] + box["w"] / 2), round(box["y"] + box["h"] / 2)
+    tile = ((cx - box["x"] - ox0) / s0, (cy - box["y"] - oy0) / s0)
+    cdp = context.new_cdp_session(page)
+
+    def touch(kind: str, spread: float, down: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": cx - spread / 2, "y": cy + down, "id": 0},
+                                                 {"x": cx + spread / 2, "y": cy + down, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 100, 0)
+    for i in range(1, 5):
+        touch("touchMove", 100 + 25 * i, 10 * i)
+    touch("touchEnd", 0, 0)
+    s1, ox1, oy1 = page.evaluate(VIEW)
+    assert s1 == pytest.approx(2 * s0)
+    assert (cx - box["x"] - ox1) / s1 == pytest.approx(tile[0], abs=1e-6)
+    assert (cy + 40 - box["y"] - oy1) / s1 == pytest.approx(tile[1], abs=1e-6)
+
+    page.locator("body").press("w")
+    page.locator("body").press("a")
+    w, h = page.evaluate("() => [window.townMap.cssW, window.townMap.cssH]")
+    assert page.evaluate(VIEW) == pytest.approx([s1, ox1 + w / 4, oy1 + h / 4])
+    page.locator("body").press("-")
+    assert page.evaluate(VIEW)[0] == pytest.approx(s1 / 1.25)
+    assert errors == []
+    context.close()

@@ -171,7 +171,9 @@ export class MapView {
     const now = this.pinchState();
     const rect = this.canvas.getBoundingClientRect();
     this.gesture.moved = this.dragged = true;
-    if (this.gesture.d0 > 0) this.zoomBy(now.d0 / this.gesture.d0, now.x0 - rect.left, now.y0 - rect.top);
+    // zoom around where the fingers' midpoint was, then move that point to where it is now: the
+    // tile under the fingers stays under them
+    if (this.gesture.d0 > 0) this.zoomBy(now.d0 / this.gesture.d0, this.gesture.x0 - rect.left, this.gesture.y0 - rect.top);
     this.panBy(now.x0 - this.gesture.x0, now.y0 - this.gesture.y0);
     Object.assign(this.gesture, now);
   }
