@@ -25,7 +25,7 @@ from .names import look_alike
 from .persona import Action, Persona
 from .scenario import PersonaSpec, RoutineItem
 
-__all__ = ["add_player", "move_player", "player_says", "tend_players",
+__all__ = ["add_player", "remove_player", "move_player", "player_says", "tend_players",
            "TALK_REACH", "MAX_LINE_CHARS", "PATIENCE_MINUTES"]
 
 #: Tiles (in x and in y) within which the player can talk to a persona.
@@ -84,6 +84,17 @@ def _player(sim, pid: str) -> Persona:
     if pid not in sim.players:
         raise ConfigError(f"{pid!r} is not a player of this town", field="player")
     return sim.personas[pid]
+
+
+def remove_player(sim, pid: str) -> None:
+    """The player leaves the town: a conversation it is in ends (both remember it, as when one
+    walks away) and it is gone from the next frame. Its name may be taken again afterwards.
+
+    Raises:
+        ConfigError: naming ``player`` when ``pid`` is not a player of this town.
+    """
+    _player(sim, pid)
+    sim.leave(pid)
 
 
 def move_player(sim, pid: str, x: int, y: int) -> list[tuple[int, int]]:

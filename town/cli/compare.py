@@ -64,7 +64,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from ..analysis.compare import compare, divergence_text, over_time_rows, retrieval_text, span_note, span_text
+    from ..analysis.compare import (changes_text, compare, divergence_text, identity_text, over_time_rows,
+                                    retrieval_text, span_note, span_text)
     from ..recording import RunReader
 
     with RunReader(args.run_a) as a, RunReader(args.run_b) as b:
@@ -74,8 +75,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         report = compare(a, b)
     console = Console(width=None if sys.stdout.isatty() else 140)
     for side, path in (("a", args.run_a), ("b", args.run_b)):
-        console.print(f"{side.upper()} {path} ({report[side]['ablate'] or 'full'}): "
-                      f"{span_text(report['span'][side])}", highlight=False)
+        console.print(f"{side.upper()} {path}: {identity_text(report[side])}; {span_text(report['span'][side])}",
+                      highlight=False)
+    changed = changes_text(report)
+    console.print("configuration that differs: " + ("none" if not changed else "; ".join(changed)), highlight=False)
     note = span_note(report)
     if note:
         console.print(f"note: {note}", highlight=False)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 
 
-def add_sim_options(p: argparse.ArgumentParser) -> None:
-    """Add the options that make a simulation (town, config, backend, embedder, overrides) to ``p``."""
-    p.add_argument("--town", default="the_ville", help="town folder or name under personas/ (default the_ville)")
+def add_sim_options(p: argparse.ArgumentParser, town: str = "the_ville") -> None:
+    """Add the options that make a simulation (town, config, backend, embedder, overrides) to ``p``;
+    ``town`` is the default of ``--town``."""
+    p.add_argument("--town", default=town, help=f"town folder or name under personas/ (default {town})")
     p.add_argument("--config", help="TOML configuration file (see town/default.toml)")
     p.add_argument("--seed", type=int, help="random seed (overrides the configuration)")
     p.add_argument("--backend", choices=["scripted", "openai", "local"], help="thinking backend")
@@ -81,7 +82,8 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, help="another seed from the fork on")
     s.add_argument("--config", help="another TOML configuration from the fork on")
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a key")
-    s.add_argument("--hours", type=float, default=1.0, help="game hours to simulate after the fork (default 1)")
+    s.add_argument("--hours", type=float, help="game hours to simulate after the fork (default: to the end of "
+                   "the parent run)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
     s = sub.add_parser("stats", help="model calls and tokens of a run, per persona per game hour and per template")

@@ -323,7 +323,8 @@ class Runner(CallQueue):
                     try:
                         self._publish_status()
                     except Exception:  # noqa: BLE001 - a subscriber may be what failed
-                        logger.exception("could not publish the failed status")
+                        if not self._want_stop:  # after a stop the run file may be closed: the tick was abandoned
+                            logger.exception("could not publish the failed status")
                     self._cond.notify_all()
                 return
             with self._cond:

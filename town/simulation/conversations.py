@@ -106,6 +106,10 @@ class Conversations:
                 self._personas[pid].fall_silent()
         return conv
 
+    def forget(self, pid: str) -> None:
+        """``pid`` has left the town: its last line is not cleared at the next tick's start."""
+        self._said_last.discard(pid)
+
     def fall_silent(self) -> None:
         """At a tick's start: those whose conversation ended last tick say nothing any more."""
         for pid in self._said_last:

@@ -134,6 +134,15 @@ class Simulation:
         self._players.add(p.id)
         self._names[p.id] = p.name
 
+    def leave(self, pid: str) -> None:
+        """Player ``pid`` leaves (``town.player.remove_player``); its conversation ends as by walking away."""
+        cid = self._personas[pid].conversation
+        if cid is not None and cid in self.conversations:
+            self.leave_conversation(cid)
+        self.conversations.forget(pid)
+        self._players.discard(pid)
+        del self._personas[pid], self._names[pid]
+
     # ------------------------------------------------------------------ set-up
     def meta(self) -> dict[str, Any]:
         """Run metadata stored in the run file (no secrets; :func:`~town.simulation.state.meta_of`)."""
@@ -261,18 +270,10 @@ class Simulation:
         self._phases.leave(cid)
 
     def _embed_ahead(self, texts: list[str], rated: list[str]) -> None:
-        """Embed memories every persona is about to write, in one batch, before any is written.
-
-        Used for a tick's new observations (before anyone decides) and for the seeded memories
-        (before the first is written). Only fills the embedding caches (the stream's embedder's,
-        and the scripted importance rater's): each persona then writes and rates its own memories
-        in its own turn as before, so what a decision can retrieve does not change, but the
-        model runs once instead of once per persona.
-
-        Args:
-            texts: contents of the memories to be written.
-            rated: those of them whose importance will be rated.
-        """
+        """Embed, in one batch, the memories (``texts``; ``rated``: those to be rated) every persona
+        is about to write (a tick's observations, the seeded memories). Only fills the embedder's
+        and the scripted rater's caches: each persona still writes its own, so retrieval is
+        unchanged, but the model runs once instead of once per persona."""
         if texts:
             self.embedder.embed(sorted(set(texts)))
         if rated and self.backend.name == "scripted":
