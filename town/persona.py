@@ -95,7 +95,9 @@ class Persona:
         conversation: id of the conversation the persona is in, or None.
         cooldown: other persona id -> tick before which they will not start another talk.
         importance_acc: summed importance since the last reflection (§4.2, threshold 150).
-        observed: other persona id -> the action last observed (to record changes only).
+        observed: other persona id -> what was last seen of them, their action and its place
+            (``town.mind.perceive.sighting``: changes only are observations); own id -> the
+            last sentence written of one's own action.
         speech: the line spoken this tick (for the viewer), or None.
         needs_replan: set when something heard changes today's plan (react, §4.3.1).
         pending: the step the persona is walking to, started on arrival.

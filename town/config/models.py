@@ -143,9 +143,11 @@ class RecordingConfig(_Settings):
 
 
 class PerceptionConfig(_Settings):
-    """How far (in tiles) a persona sees."""
+    """How far (in tiles) a persona sees, and for how many game hours an observation counts as
+    recent (not written again; 0: every change is written)."""
 
     vision_radius: int
+    retention_hours: float
 
     @model_validator(mode="after")
     def _check(self) -> PerceptionConfig:
@@ -153,6 +155,11 @@ class PerceptionConfig(_Settings):
             self.vision_radius >= 0,
             "vision_radius",
             f"must be >= 0 tiles, got {self.vision_radius}",
+        )
+        _require(
+            math.isfinite(self.retention_hours) and 0 <= self.retention_hours <= 24 * 365,
+            "retention_hours",
+            f"must be 0-8760 game hours, got {self.retention_hours}",
         )
         return self
 

@@ -9,7 +9,7 @@ aligned with the index's storage order; :func:`~town.memory.scoring.rank_block` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -174,6 +174,17 @@ class MemoryStream:
     def last_records(self, n: int) -> list[MemoryRecord]:
         """The ``n`` most recently written records, oldest first."""
         return list(self._records.values())[-n:] if n > 0 else []
+
+    def since(self, start: datetime) -> Iterator[MemoryRecord]:
+        """The records created at or after ``start``, newest first.
+
+        Records are written in game-time order, so this reads back from the newest only as far
+        as ``start``: its cost is the number of records it yields.
+        """
+        for record in reversed(self._records.values()):
+            if record.created < start:
+                return
+            yield record
 
     def vector(self, record_id: int) -> np.ndarray:
         """The record's ``(d,) float32`` embedding, read back from FAISS.

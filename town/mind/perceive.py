@@ -3,21 +3,30 @@
 A persona sees the awake personas of its own arena: the whole room (an arena is one room or one
 open area), but nobody through the walls between rooms. Outside any arena (a street, a sector's
 open ground) it sees those on the same kind of ground within the vision radius (tiles). Like
-the paper's code, perception stays within the persona's arena. A change in what someone is
-doing becomes an observation memory; walking is seen but not remembered. :func:`in_sight` is
-the one rule: a faster search for candidates (e.g. a spatial index by arena and by tile) must
-still pass each candidate through it.
+the paper's code, perception stays within the persona's arena. :func:`in_sight` is the one
+rule: a faster search for candidates (e.g. a spatial index by arena and by tile) must still pass
+each candidate through it.
+
+A change in what someone is doing, or where, becomes an observation memory, unless the same
+observation (the same person, action and place) is among the persona's recent ones: those
+written in the last ``perception.retention_hours`` game hours (:func:`retained`). Park et al.
+2023's code keeps an event only when it is not among the persona's ``retention`` (5) latest; a
+window in game time does the same in a crowd, where a room of 40 people cycling through their
+routines' steps passes far more than 5 observations between two repeats. Walking is seen but
+not remembered.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from ..memory import MemoryKind
 from ..persona import Persona
 from .act import doing_sentence
 from .context import MindContext, observing, remember_many
 
-__all__ = ["View", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake"]
+__all__ = ["View", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake", "sighting", "retained"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,33 +114,65 @@ class SightIndex:
                 for v in self._buckets.get((me.arena, cx + dx, cy + dy), ())]
 
 
-def look(p: Persona, snapshot: dict[str, View], radius: int, *,
-         index: SightIndex | None = None) -> tuple[list[View], list[dict]]:
-    """What ``p`` sees this tick, without remembering it yet (a pure function of the snapshot).
+def sighting(view: View) -> str:
+    """What a persona notes of another to tell a change: the action and where it is done.
+
+    The value of ``Persona.observed``: "read a book @ w:Ann's home:ann room:armchair".
+    """
+    return f"{view.action} @ {view.address}"
+
+
+def retained(p: Persona, now: datetime, hours: float) -> set[str]:
+    """The persona's recent observations: the contents of those written in the last ``hours``.
+
+    Args:
+        p: the persona.
+        now: the game time of the tick.
+        hours: the retention window in game hours (``perception.retention_hours``; 0: none).
+
+    Returns:
+        Their contents (an observation's content names the person, the action and the place).
+    """
+    if hours <= 0:
+        return set()
+    return {r.content for r in p.stream.since(now - timedelta(hours=hours)) if r.kind is MemoryKind.OBSERVATION}
+
+
+def look(p: Persona, snapshot: dict[str, View], radius: int, *, index: SightIndex | None = None,
+         now: datetime | None = None, retention_hours: float = 0.0) -> tuple[list[View], list[dict]]:
+    """What ``p`` sees this tick, without remembering it yet (a pure function of the snapshot
+    and the persona's memory).
 
     Args:
         p: the persona looking (its ``observed`` says what it already noted of each other).
         snapshot: persona id -> :class:`View` at the start of the tick.
         radius: the vision radius in tiles.
         index: the tick's :class:`SightIndex` of ``snapshot`` (without it, everyone is checked).
+        now: the game time of the tick (needed for a retention window).
+        retention_hours: an observation among those written in this many game hours before
+            ``now`` is not written again (:func:`retained`; 0: every change is written).
 
     Returns:
         (awake personas in sight, nearest first by (distance in tiles, id); the observation
-        memories a change in what they do makes: keyword arguments of ``remember``).
+        memories a change in what they do, or where, makes: keyword arguments of ``remember``).
     """
     me = snapshot[p.id]
     if p.asleep or not awake(me):
         return [], []
     seen, new = [], []
+    recent: set[str] | None = None
     for other in (snapshot.values() if index is None else index.near(me)):
         if other.id == p.id or not awake(other) or not in_sight(me, other, radius):
             continue
         dist = max(abs(other.x - me.x), abs(other.y - me.y))
         seen.append((dist, other.id, other))
-        if other.kind in ("walk", "talk") or p.observed.get(other.id) == other.action:
+        if other.kind in ("walk", "talk") or p.observed.get(other.id) == sighting(other):
             continue
-        new.append(dict(kind="observation", subject=other.id,
-                        content=doing_sentence(other.name, other.action, other.address)))
+        content = doing_sentence(other.name, other.action, other.address)
+        if recent is None:
+            recent = retained(p, now, retention_hours) if now is not None else set()
+        if content not in recent:
+            new.append(dict(kind="observation", subject=other.id, content=content))
     return [v for _, _, v in sorted(seen)], new
 
 
@@ -152,11 +193,12 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
     Returns:
         Awake personas (not ``p``) :func:`in_sight` of ``p``, sorted by (distance in tiles, id).
     """
-    seen, new = looked if looked is not None else look(p, snapshot, ctx.config.perception.vision_radius,
-                                                       index=index)
-    views = {v.id: v for v in seen}
-    for item in new:
-        p.observed[item["subject"]] = views[item["subject"]].action
+    perception = ctx.config.perception
+    seen, new = looked if looked is not None else look(p, snapshot, perception.vision_radius, index=index,
+                                                       now=ctx.now, retention_hours=perception.retention_hours)
+    for view in seen:
+        if view.kind not in ("walk", "talk"):
+            p.observed[view.id] = sighting(view)
     if observing(ctx):  # the observation ablation perceives nothing into memory
         remember_many(p, ctx, new)  # a tick's observations are rated together
     return seen

@@ -197,10 +197,10 @@ class Simulation:
             tend_players(self)
         fire_scenario_events(self)
         snapshot = views(self)
-        radius = self.config.perception.vision_radius
+        radius, retention = self.config.perception.vision_radius, self.config.perception.retention_hours
         sight = SightIndex(snapshot, radius)
-        looks = {pid: look(p, snapshot, radius, index=sight) for pid, p in self.personas.items()
-                 if pid not in self.players}
+        looks = {pid: look(p, snapshot, radius, index=sight, now=ctx.now, retention_hours=retention)
+                 for pid, p in self.personas.items() if pid not in self.players}
         observed = [item["content"] for _, new in looks.values() for item in new]
         self._embed_ahead(observed, observed)
         jobs = {pid: lambda p=p: decide(self, p, snapshot, looks.get(p.id))
