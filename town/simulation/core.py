@@ -329,9 +329,10 @@ class Simulation:
         """JSON-able full state: clock, world, personas (with memory streams), conversations.
 
         Args:
-            vectors: include each stream's FAISS index and access log. Snapshots leave them
-                out: the run file already holds every memory's embedding and every access, so a
-                snapshot stays small (docs/design, §4) and :meth:`from_run` rebuilds them.
+            vectors: include each stream's records, FAISS index and access log. Snapshots
+                leave them out: the run file already holds every memory, its embedding and every
+                access, so a snapshot stays small (docs/design, §4) and :meth:`from_run` rebuilds
+                them.
         """
         return state_of(self, vectors=vectors)
 
@@ -339,7 +340,8 @@ class Simulation:
         """Restore from :meth:`get_state` output (resume and fork).
 
         Args:
-            state: the state; streams without an ``index`` need ``vectors``.
+            state: the state; streams without an ``index`` need their ``records`` put in and
+                ``vectors``.
             vectors: persona id -> (ids ``(n,) int64``, embeddings ``(n, d) float32``).
         """
         restore(self, state, vectors)
