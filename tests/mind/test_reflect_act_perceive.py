@@ -163,3 +163,25 @@ def test_an_observation_among_the_recent_ones_is_not_written_again(tiny, retenti
     assert see(_bob("read a book"), 30) == ([] if retention_hours else [reading])
     assert see(_bob("read a book", "bed"), 10) == [at_bed]  # the place is part of what is seen
     assert see(_bob("read a book"), 130) == [reading]  # 3 h after the first: no longer recent
+
+
+def test_only_the_nearest_attended_to_become_observations(tiny):
+    """With attention 2, Ann (at x=1) sees Bob, Cy and Di at 1, 2 and 3 tiles, each starting to
+    do something: she writes observations of the nearest two only, and all three are in sight
+    (any may be talked to). When Di comes nearest, she notices Di too."""
+    sim = tiny(**{"perception.attention": 2})
+    ann = sim.personas["ann"]
+    me = View(id="ann", name="Ann Able", x=1, y=1, arena="w:Ann's home:ann room", action="reading", kind="do",
+              address="w:Ann's home:ann room:armchair", conversation=None)
+
+    def other(pid, name, x):
+        return View(id=pid, name=name, x=x, y=1, arena="w:Ann's home:ann room", action="stretch", kind="do",
+                    address="w:Ann's home:ann room:bed", conversation=None)
+
+    snapshot = {"ann": me, "bob": other("bob", "Bob Brown", 2), "cy": other("cy", "Cy Cole", 3),
+                "di": other("di", "Di Dunn", 4)}
+    assert [v.id for v in perceive(ann, sim.ctx, snapshot)] == ["bob", "cy", "di"]
+    assert [r.content.split(" is ")[0] for r in ann.stream.records()] == ["Bob Brown", "Cy Cole"]
+    snapshot["di"] = other("di", "Di Dunn", 1)  # Di steps up to Ann, Bob is now the third
+    perceive(ann, sim.ctx, snapshot)
+    assert [r.content.split(" is ")[0] for r in ann.stream.records()] == ["Bob Brown", "Cy Cole", "Di Dunn"]

@@ -7,13 +7,15 @@ the paper's code, perception stays within the persona's arena. :func:`in_sight` 
 rule: a faster search for candidates (e.g. a spatial index by arena and by tile) must still pass
 each candidate through it.
 
-A change in what someone is doing, or where, becomes an observation memory, unless the same
-observation (the same person, action and place) is among the persona's recent ones: those
-written in the last ``perception.retention_hours`` game hours (:func:`retained`). Park et al.
-2023's code keeps an event only when it is not among the persona's ``retention`` (5) latest; a
-window in game time does the same in a crowd, where a room of 40 people cycling through their
-routines' steps passes far more than 5 observations between two repeats. Walking is seen but
-not remembered.
+As in Park et al. 2023's code, a persona attends to the nearest few it sees
+(``perception.attention``, their ``att_bandwidth`` of 3; :func:`attended`), and a change in
+what one of them is doing, or where, becomes an observation memory unless the same observation
+(the same person, action and place) is among the persona's recent ones: those written in the
+last ``perception.retention_hours`` game hours (:func:`retained`). Their code keeps an event only
+when it is not among the persona's ``retention`` (5) latest; a window in game time does the same
+in a crowd, where a room of 40 people cycling through their routines' steps passes far more than
+5 observations between two repeats. Walking is seen but not remembered. Everyone in sight may
+still be talked to.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from ..config import PerceptionConfig
 from ..memory import MemoryKind
 from ..persona import Persona
 from .act import doing_sentence
 from .context import MindContext, observing, remember_many
 
-__all__ = ["View", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake", "sighting", "retained"]
+__all__ = ["View", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake", "sighting", "attended",
+           "retained"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,42 +142,50 @@ def retained(p: Persona, now: datetime, hours: float) -> set[str]:
     return {r.content for r in p.stream.since(now - timedelta(hours=hours)) if r.kind is MemoryKind.OBSERVATION}
 
 
-def look(p: Persona, snapshot: dict[str, View], radius: int, *, index: SightIndex | None = None,
-         now: datetime | None = None, retention_hours: float = 0.0) -> tuple[list[View], list[dict]]:
+def attended(seen: list[View], attention: int) -> list[View]:
+    """The ones among ``seen`` (nearest first) a persona attends to: the nearest ``attention``
+    (0: all). Park et al. 2023's code perceives only its ``att_bandwidth`` (3) nearest events."""
+    return seen[:attention] if attention > 0 else seen
+
+
+def look(p: Persona, snapshot: dict[str, View], perception: PerceptionConfig, *, now: datetime,
+         index: SightIndex | None = None) -> tuple[list[View], list[dict]]:
     """What ``p`` sees this tick, without remembering it yet (a pure function of the snapshot
     and the persona's memory).
 
     Args:
         p: the persona looking (its ``observed`` says what it already noted of each other).
         snapshot: persona id -> :class:`View` at the start of the tick.
-        radius: the vision radius in tiles.
+        perception: the vision radius (tiles), how many of the nearest it attends to
+            (:func:`attended`) and the retention window (:func:`retained`).
+        now: the game time of the tick.
         index: the tick's :class:`SightIndex` of ``snapshot`` (without it, everyone is checked).
-        now: the game time of the tick (needed for a retention window).
-        retention_hours: an observation among those written in this many game hours before
-            ``now`` is not written again (:func:`retained`; 0: every change is written).
 
     Returns:
         (awake personas in sight, nearest first by (distance in tiles, id); the observation
-        memories a change in what they do, or where, makes: keyword arguments of ``remember``).
+        memories a change in what the attended ones do, or where, makes: keyword arguments of
+        ``remember``).
     """
     me = snapshot[p.id]
     if p.asleep or not awake(me):
         return [], []
-    seen, new = [], []
-    recent: set[str] | None = None
+    near = []
     for other in (snapshot.values() if index is None else index.near(me)):
-        if other.id == p.id or not awake(other) or not in_sight(me, other, radius):
+        if other.id == p.id or not awake(other) or not in_sight(me, other, perception.vision_radius):
             continue
-        dist = max(abs(other.x - me.x), abs(other.y - me.y))
-        seen.append((dist, other.id, other))
+        near.append((max(abs(other.x - me.x), abs(other.y - me.y)), other.id, other))
+    seen = [v for _, _, v in sorted(near)]
+    new: list[dict] = []
+    recent: set[str] | None = None
+    for other in attended(seen, perception.attention):
         if other.kind in ("walk", "talk") or p.observed.get(other.id) == sighting(other):
             continue
         content = doing_sentence(other.name, other.action, other.address)
         if recent is None:
-            recent = retained(p, now, retention_hours) if now is not None else set()
+            recent = retained(p, now, perception.retention_hours)
         if content not in recent:
             new.append(dict(kind="observation", subject=other.id, content=content))
-    return [v for _, _, v in sorted(seen)], new
+    return seen, new
 
 
 def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
@@ -194,9 +206,8 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
         Awake personas (not ``p``) :func:`in_sight` of ``p``, sorted by (distance in tiles, id).
     """
     perception = ctx.config.perception
-    seen, new = looked if looked is not None else look(p, snapshot, perception.vision_radius, index=index,
-                                                       now=ctx.now, retention_hours=perception.retention_hours)
-    for view in seen:
+    seen, new = looked if looked is not None else look(p, snapshot, perception, now=ctx.now, index=index)
+    for view in attended(seen, perception.attention):
         if view.kind not in ("walk", "talk"):
             p.observed[view.id] = sighting(view)
     if observing(ctx):  # the observation ablation perceives nothing into memory

@@ -197,9 +197,9 @@ class Simulation:
             tend_players(self)
         fire_scenario_events(self)
         snapshot = views(self)
-        radius, retention = self.config.perception.vision_radius, self.config.perception.retention_hours
+        radius = self.config.perception.vision_radius
         sight = SightIndex(snapshot, radius)
-        looks = {pid: look(p, snapshot, radius, index=sight, now=ctx.now, retention_hours=retention)
+        looks = {pid: look(p, snapshot, self.config.perception, now=ctx.now, index=sight)
                  for pid, p in self.personas.items() if pid not in self.players}
         observed = [item["content"] for _, new in looks.values() for item in new]
         self._embed_ahead(observed, observed)
