@@ -206,15 +206,20 @@ class CachedEmbedder:
     Args:
         inner: the embedder whose vectors are cached.
         maxsize: texts kept (least recently used dropped first).
+
+    Attributes:
+        hits, misses: texts asked for so far that were cached, and that were not (each distinct
+            text of a call missing counts once; the benchmarks read them).
     """
 
     def __init__(self, inner: Embedder, *, maxsize: int = 65536):
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
-        self._maxsize = int(maxsize)
+        self.maxsize = int(maxsize)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
+        self.hits = self.misses = 0
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``, computing only those not cached; returns ``(n, dim) float32``.
@@ -223,6 +228,8 @@ class CachedEmbedder:
         """
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            self.misses += len(missing)
+            self.hits += len(texts) - len(missing)
             if missing:
                 for text, row in zip(missing, self.inner.embed(missing), strict=True):
                     self._cache[text] = row
@@ -230,7 +237,7 @@ class CachedEmbedder:
             for i, text in enumerate(texts):
                 self._cache.move_to_end(text)
                 out[i] = self._cache[text]
-            while len(self._cache) > self._maxsize:
+            while len(self._cache) > self.maxsize:
                 self._cache.popitem(last=False)
             return out
 
