@@ -32,7 +32,7 @@ import numpy as np
 from town.errors import ConfigError, ThinkingError
 
 __all__ = ["Embedder", "MiniLMEmbedder", "HashingEmbedder", "OpenAIEmbedder", "CachedEmbedder",
-           "make_embedder"]
+           "TEXTS_PER_PERSONA", "make_embedder"]
 
 
 @runtime_checkable
@@ -200,12 +200,18 @@ class HashingEmbedder:
         return _normalise(rows)
 
 
+#: Texts the cache keeps per persona of the town it serves (:meth:`CachedEmbedder.fit`): a
+#: generated town's persona brings about 60 new texts a game day (its sightings, plans,
+#: reflections, and queries naming people), so a day of the town stays cached twice over.
+TEXTS_PER_PERSONA = 128
+
+
 class CachedEmbedder:
     """LRU cache by text around an embedder; same protocol, same name and dim.
 
     Args:
         inner: the embedder whose vectors are cached.
-        maxsize: texts kept (least recently used dropped first).
+        maxsize: texts kept (least recently used dropped first); :meth:`fit` raises it.
 
     Attributes:
         hits, misses: texts asked for so far that were cached, and that were not (each distinct
@@ -220,6 +226,11 @@ class CachedEmbedder:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = self.misses = 0
+
+    def fit(self, personas: int) -> None:
+        """Keep at least :data:`TEXTS_PER_PERSONA` texts per persona of a town (never fewer than
+        now: the cache may serve several runs of one process)."""
+        self.maxsize = max(self.maxsize, TEXTS_PER_PERSONA * int(personas))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``, computing only those not cached; returns ``(n, dim) float32``.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import importance
 from ..clock import GameClock
-from ..embedding import Embedder, make_embedder
+from ..embedding import CachedEmbedder, Embedder, make_embedder
 from ..errors import RunStopped
 from ..events import EventBus, EventKind
 from ..memory import MemoryStream
@@ -67,6 +67,8 @@ class Simulation:
         self.world = World(scenario.tilemap)
         self.backend = backend or ScriptedBackend()
         self.embedder = embedder or make_embedder(config.embedder, backend=config.backend)
+        if isinstance(self.embedder, CachedEmbedder):  # a cache that holds a day of this town's texts
+            self.embedder.fit(len(scenario.personas))
         self.bus = bus or EventBus()
         start = config.start or scenario.start
         self.clock = GameClock(start, config.seconds_per_tick)
