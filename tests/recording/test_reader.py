@@ -235,9 +235,8 @@ def test_damaged_frame_and_snapshot_blobs_name_file_and_what(synthetic):
     with RunReader(path) as reader:
         (snap_tick, _, _), = reader.snapshots()
         assert reader.frame(0)["tick"] == 0  # the frame before still reads
-        for tick in (1, 2):
-            with pytest.raises(RecordingError, match=rf"{path}.*frame at tick 1"):
-                reader.frame(tick)
+        with pytest.raises(RecordingError, match=rf"{path}.*frame at tick 1"):
+            reader.frame(1)
         with pytest.raises(RecordingError, match=rf"{path}.*frame at tick 1"):
             reader.frames(0, 2)
         with pytest.raises(RecordingError, match=rf"{path}.*snapshot at tick {snap_tick}"):

@@ -2,10 +2,12 @@
 
 A run's FRAME events carry every persona's position and action each tick; most of it does not
 change from one tick to the next. A row is a keyframe (the whole FRAME data, ``base`` = its own
-tick) every :data:`KEYFRAME_TICKS` ticks and at a run's first tick; every other row is the change
-from the tick before (:func:`frame_delta`). The frame of a tick is its keyframe with the deltas
-up to it applied (:func:`replay`): at most ``KEYFRAME_TICKS - 1`` of them. :class:`FrameHistory`
-is the reader's part that seeks them.
+tick) or the change from the tick before (:func:`frame_delta`). The frame of a tick is its
+keyframe with the changes up to it applied. :class:`FrameLog` (the writer's) starts a new
+keyframe at a run's first tick, after a gap, once :data:`KEYFRAME_TICKS` ticks have passed, or
+when the changes since the keyframe would outweigh it (stored bytes), so reading any frame costs
+at most about two whole frames, in a town of 3 or of 1,000. :class:`FrameHistory` is the
+reader's part that seeks them.
 """
 
 from __future__ import annotations
@@ -17,18 +19,54 @@ from typing import Any
 
 from town.errors import RecordingError
 from town.recording.database import damaged
+from town.recording.schema import pack_json
 
-__all__ = ["KEYFRAME_TICKS", "is_keyframe", "frame_delta", "apply_delta", "replay", "FrameHistory"]
+__all__ = ["KEYFRAME_TICKS", "FrameLog", "frame_delta", "apply_delta", "replay", "latest", "FrameHistory"]
 
-#: A row is a keyframe every this many ticks (10 game minutes at 10 s a tick).
+#: A keyframe at least every this many ticks (10 game minutes at 10 s a tick).
 KEYFRAME_TICKS = 60
 
+#: The stored form of a tick in which nothing changed (read without decoding it, so it costs
+#: nothing to read and counts no bytes against the keyframe).
+_UNCHANGED = pack_json({"personas": {}})
 
-def is_keyframe(tick: int, previous: int | None) -> bool:
-    """Whether the row of ``tick`` is a keyframe, ``previous`` being the run's tick before it
-    (None at its first tick). By tick number only, so a resumed run writes the rows an unbroken
-    one would."""
-    return previous is None or previous != tick - 1 or tick % KEYFRAME_TICKS == 0
+
+class FrameLog:
+    """The writer's frames: the last one, its keyframe, and the bytes stored since it.
+
+    The rule depends only on the frames and the stored bytes, so a writer that goes on with a
+    run (:meth:`load`) stores the rows an unbroken one would.
+    """
+
+    def __init__(self) -> None:
+        self.frame: dict[str, Any] | None = None
+        self.tick: int | None = None
+        self.base = 0
+        self.key_bytes = 0
+        self.since = 0  # bytes of the changes stored after the keyframe (unchanged ticks: none)
+
+    def row(self, tick: int, data: dict[str, Any]) -> tuple[int, bytes]:
+        """``(base, packed data)`` of the row for the FRAME data ``data`` of ``tick``."""
+        if self.frame is not None and self.tick == tick - 1 and tick - self.base < KEYFRAME_TICKS:
+            blob = pack_json(frame_delta(self.frame, data))
+            cost = 0 if blob == _UNCHANGED else len(blob)
+            if self.since + cost <= self.key_bytes:
+                self.frame, self.tick, self.since = data, tick, self.since + cost
+                return self.base, blob
+        blob = pack_json(data)
+        self.frame, self.tick, self.base, self.key_bytes, self.since = data, tick, tick, len(blob), 0
+        return tick, blob
+
+    def load(self, rows: list[tuple[int, int, bytes]], decode: Callable[[Any, str], Any]) -> None:
+        """Go on after a run's last rows: ``(tick, base, data)`` from its last keyframe on.
+
+        Raises:
+            ValueError: when the rows do not start at a keyframe (as :func:`replay`).
+        """
+        for tick, frame in replay(rows, decode):
+            self.frame, self.tick = frame, tick
+        self.base, self.key_bytes = rows[0][0], len(rows[0][2])
+        self.since = sum(0 if data == _UNCHANGED else len(data) for _, _, data in rows[1:])
 
 
 def frame_delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -88,6 +126,37 @@ def replay(rows: Iterable[tuple[int, int, Any]], decode: Callable[[Any, str], An
         yield tick, frame
 
 
+def latest(rows: list[tuple[int, int, Any]], decode: Callable[[Any, str], Any]) -> dict[str, Any]:
+    """The FRAME data of the last of ``rows`` (from its keyframe on), each change folded into
+    one copy of the keyframe (what :func:`replay` yields last, without a frame per row).
+
+    Raises:
+        ValueError: as :func:`replay`.
+    """
+    (key_tick, key_base, key_data), changes = rows[0], rows[1:]
+    if key_base != key_tick:
+        raise ValueError(f"the frame at tick {key_tick} is a change from tick {key_base}, which is not "
+                         "recorded before it")
+    frame = decode(key_data, f"frame at tick {key_tick}")
+    personas, copied = dict(frame["personas"]), set[str]()
+    for tick, base, data in changes:
+        if base != key_tick:
+            raise ValueError(f"the frame at tick {tick} is a change from tick {base}, which is not "
+                             "recorded before it")
+        if data == _UNCHANGED:
+            continue
+        delta = decode(data, f"frame at tick {tick}")
+        for pid in delta.get("gone", ()):
+            personas.pop(pid, None)
+        for pid, fields in delta["personas"].items():
+            if pid in copied:
+                personas[pid].update(fields)
+            else:  # the keyframe's own dict stays as decoded
+                personas[pid] = {**personas.get(pid, {}), **fields}
+                copied.add(pid)
+    return {**frame, "personas": personas}
+
+
 class FrameHistory(ABC):
     """Seeking a run's frames (a part of :class:`~town.recording.reader.RunReader`).
 
@@ -132,7 +201,10 @@ class FrameHistory(ABC):
         if not rows:
             span = f"{self.first_tick}-{self.last_tick}"
             raise RecordingError(f"{self.path}: no frame at tick {tick} (recorded ticks {span})")
-        *_, (_, data) = self._replay([r[:3] for r in rows])
+        try:
+            data = latest([r[:3] for r in rows], self._decode)
+        except ValueError as exc:
+            raise damaged(self.path, exc) from None
         return {"tick": int(tick), "time": rows[-1][3], **data}
 
     def frames(self, start: int, end: int) -> list[dict[str, Any]]:

@@ -11,10 +11,9 @@ Tables (``SCHEMA_VERSION`` 3):
   clean end, or a clean stop such as Ctrl-C on ``serve``); neither: still being written, or
   stopped inside a tick (resume cuts back to the newest snapshot).
 - ``frames(tick, time, seq, base, data)``: one row per tick. A keyframe (``base`` = its own
-  tick, every ``KEYFRAME_TICKS`` ticks and the first of a run) holds the whole FRAME data;
-  every other row the change from the tick before, so the frame of any tick is its keyframe
-  and at most ``KEYFRAME_TICKS - 1`` small deltas (:mod:`town.recording.frames`). ``data`` is
-  zlib JSON.
+  tick) holds the whole FRAME data, every other row the change from the tick before; the frame
+  of a tick is its keyframe and the changes after it (:mod:`town.recording.frames` says when a
+  keyframe starts). ``data`` is zlib JSON.
 - ``events(seq, tick, time, kind, persona, data)``: every other event, ``data`` JSON without
   vectors. A retrieval's row holds its summary (no candidates); the full trace is in
   ``retrievals``.
@@ -128,7 +127,7 @@ def unpack_json(blob: bytes) -> Any:
         zlib.error, ValueError: when the blob is damaged (the reader turns these into
             RecordingError).
     """
-    return json.loads(zlib.decompress(blob))
+    return json.loads(zlib.decompress(blob).decode())  # str: json need not detect the encoding
 
 
 def pack_vector(vector: Any) -> bytes:

@@ -23,7 +23,7 @@ from typing import Any
 from town.errors import RecordingError
 from town.events import VECTOR_KEYS, Event, EventKind
 from town.recording.database import create_run, decode, open_run
-from town.recording.frames import frame_delta, is_keyframe, replay
+from town.recording.frames import FrameLog
 from town.recording.lock import WriterLock
 from town.recording.schema import digest_of, format_time, pack_json, pack_vector
 from town.recording.snapshots import PartLog, split
@@ -94,27 +94,24 @@ class RunWriter:
         self._broken: str | None = None
         self._pending: list[Event] = []
         self._last_tick: int | None = None
-        # the last frame written (the next one is stored as the change from it) and its keyframe
-        self._frame: dict[str, Any] | None = None
-        self._frame_base: int | None = None
+        self._frames = FrameLog()  # the last frame written: the next is stored as the change from it
         self._vector_ids: dict[bytes, int] = {}  # digest -> vectors.id of what this writer stored
         self._parts = PartLog(self._conn if conn_state else None)
         if conn_state:
             self._load_last_frame()
 
     def _load_last_frame(self) -> None:
-        """Take the run's last frame (and its keyframe) from the file, to write on after it."""
+        """Take the run's last frames (from their keyframe on) from the file, to write on after them."""
         row = self._conn.execute("SELECT tick, base FROM frames ORDER BY tick DESC LIMIT 1").fetchone()
         if row is None:
             return
         rows = self._conn.execute("SELECT tick, base, data FROM frames WHERE tick BETWEEN ? AND ? ORDER BY tick",
                                   (row[1], row[0])).fetchall()
         try:
-            for tick, frame in replay(rows, lambda raw, what: decode(self.path, raw, what)):
-                self._last_tick, self._frame = tick, frame
+            self._frames.load(rows, lambda raw, what: decode(self.path, raw, what))
         except ValueError as exc:
             raise RecordingError(f"{self.path} is not a town run file (or is damaged): {exc}") from None
-        self._frame_base = row[1]
+        self._last_tick = row[0]
 
     @classmethod
     def append(cls, path: str | Path) -> RunWriter:
@@ -236,16 +233,12 @@ class RunWriter:
         )
 
     def _write_frame(self, event: Event, time: str) -> None:
-        """A keyframe, or the change from the frame before (``town.recording.frames``)."""
-        base: int = event.tick
-        data = event.data
-        if not is_keyframe(event.tick, self._last_tick) and self._frame is not None and self._frame_base is not None:
-            base, data = self._frame_base, frame_delta(self._frame, event.data)
+        """A keyframe, or the change from the frame before (``town.recording.frames.FrameLog``)."""
+        base, blob = self._frames.row(event.tick, event.data)
         self._conn.execute(
             "INSERT OR REPLACE INTO frames (tick, time, seq, base, data) VALUES (?, ?, ?, ?, ?)",
-            (event.tick, time, event.seq, base, pack_json(data)),
+            (event.tick, time, event.seq, base, blob),
         )
-        self._frame, self._frame_base = event.data, base
 
     def _vector_id(self, vector: Any) -> int:
         """The ``vectors`` id of an embedding, stored now if the file does not hold it yet."""
