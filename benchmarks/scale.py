@@ -46,17 +46,16 @@ def one(n: int, hours: float, embedder: str, phases: bool) -> dict:
     """Generate and simulate one town of ``n`` personas; returns its figures."""
     from throughput import PhaseTimer, instrument
 
-    from town import simulation as sim_module
     from town.config import load_config
     from town.embedding import CachedEmbedder, make_embedder
     from town.events import EventKind
     from town.generator import generate_town
     from town.recording import RunReader
     from town.scenario import load_scenario
+    from town.simulation import Simulation
 
     timer = PhaseTimer()
-    if phases:
-        instrument(timer)
+    simulation = instrument(timer) if phases else Simulation
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         generate_town(n, 1, Path(tmp) / f"scale_{n}")
@@ -67,7 +66,7 @@ def one(n: int, hours: float, embedder: str, phases: bool) -> dict:
         assert isinstance(cache, CachedEmbedder)
         path = Path(tmp) / "run.sqlite"
         started, cpu_started = time.perf_counter(), time.process_time()
-        sim = sim_module.Simulation(scenario, config, run_path=path)
+        sim = simulation(scenario, config, run_path=path)
         setup, setup_cpu = time.perf_counter() - started, time.process_time() - cpu_started
         ticks = sim.clock.ticks_for(hours=hours)
         for phase in PHASES:

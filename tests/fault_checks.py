@@ -87,16 +87,16 @@ def crash_at(tick: int) -> None:
             raise RuntimeError(f"injected bug at tick {ctx.tick}")
         return decide(p, ctx, *rest)
 
-    import town.simulation.decisions
+    import town.simulation.decide
 
-    town.simulation.decisions.decide_action = crashing
+    town.simulation.decide.decide_action = crashing
 
 
 def kill_at(tick: int) -> None:
     """From now on (in this process) the process kills itself (SIGKILL) inside tick ``tick``."""
     import signal
 
-    import town.simulation.decisions
+    import town.simulation.decide
     from town.mind import act
 
     decide = act.decide_action
@@ -106,7 +106,7 @@ def kill_at(tick: int) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         return decide(p, ctx, *rest)
 
-    town.simulation.decisions.decide_action = killing
+    town.simulation.decide.decide_action = killing
 
 
 def slow_start(seconds: float) -> None:

@@ -4,14 +4,15 @@ returned (Park et al. 2023 §4.2, §4.3)."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 import pytest
 from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind
-from town.mind import maybe_reflect, perceive
-from town.mind.perceive import View
+from town.mind import maybe_reflect, perceive, remember
+from town.mind.perceive import Appearance
 from town.thinking.questions import DecomposeTask, MemoryView
 from town.thinking.scripted import ScriptedBackend
 
@@ -33,8 +34,8 @@ def test_insights_cite_two_or_more_retrieved_memories_and_copy_none(tiny, events
     for i, (text, importance) in enumerate(MEMORIES):
         ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                        created=datetime(2023, 2, 13, 7, i), importance=importance)
-    ann.importance_acc = 1000
-    assert maybe_reflect(ann, sim.ctx)
+    ann.gain_importance(1000)
+    assert sim.think(partial(maybe_reflect, ann))
     (reflection,) = [e for e in seen if e.kind is EventKind.REFLECTION]
     insights = reflection.data["insights"]
     assert insights
@@ -52,6 +53,25 @@ def _steps(memories=()):
     return [s.object for s in ScriptedBackend().ask(q).steps]
 
 
+def test_reflection_waits_until_new_memories_reach_its_threshold(tiny, events):
+    """Park et al. 2023 §4.2: a persona reflects once the importance of its new memories sums to
+    the threshold (150). Worked by hand: 18 memories of importance 8 and one of 5 sum to 149, no
+    reflection; one more of importance 1 makes 150, and Ann reflects (the sum starts again at 0)."""
+    sim = tiny()
+    seen = events(sim)
+    ann = sim.personas["ann"]
+    assert sim.config.reflection.threshold == 150
+    for i, importance in enumerate([8] * 18 + [5]):
+        sim.think(lambda ctx, i=i, importance=importance: remember(
+            ann, ctx, kind="observation", content=f"Bob Brown plays song {i} at Corner Cafe.", importance=importance))
+    assert ann.importance_acc == 149
+    assert sim.think(partial(maybe_reflect, ann)) is False
+    assert not [e for e in seen if e.kind in (EventKind.REFLECTION, EventKind.RETRIEVAL)]
+    sim.think(lambda ctx: remember(ann, ctx, kind="observation", content="The park has new benches.", importance=1))
+    assert sim.think(partial(maybe_reflect, ann)) is True
+    assert [e.kind for e in seen].count(EventKind.REFLECTION) == 1 and ann.importance_acc == 0
+
+
 def test_the_act_retrieval_changes_the_decomposition():
     """A retrieved memory naming the counter sends the first step there, whatever the seed's
     choice without it (which, for seed 11, is not the counter)."""
@@ -67,14 +87,14 @@ def test_perceiving_a_change_of_action_leaves_an_observation(tiny):
     activity as written; seeing the same action again adds nothing."""
     sim = tiny()
     ann, bob = sim.personas["ann"], sim.personas["bob"]
-    me = View(id="ann", name="Ann Able", x=ann.x, y=ann.y, arena="w:Ann's home:ann room",
+    me = Appearance(id="ann", name="Ann Able", x=ann.x, y=ann.y, arena="w:Ann's home:ann room",
               action="reading", kind="do", address="w:Ann's home:ann room:armchair", conversation=None)
-    him = View(id="bob", name="Bob Brown", x=ann.x + 1, y=ann.y, arena="w:Ann's home:ann room",
+    him = Appearance(id="bob", name="Bob Brown", x=ann.x + 1, y=ann.y, arena="w:Ann's home:ann room",
                action="read a book", kind="do", address="w:Ann's home:ann room:armchair",
                conversation=None)
     snapshot = {"ann": me, "bob": him}
-    assert [v.id for v in perceive(ann, sim.ctx, snapshot)] == ["bob"]
-    perceive(ann, sim.ctx, snapshot)
+    assert [v.id for v in sim.think(lambda ctx: perceive(ann, ctx, snapshot))] == ["bob"]
+    sim.think(lambda ctx: perceive(ann, ctx, snapshot))
     observed = [r.content for r in ann.stream.records() if r.kind is MemoryKind.OBSERVATION]
     assert observed == ["Bob Brown is at the armchair of the ann room in Ann's home: read a book."]
     assert bob.stream.records() == []
@@ -92,8 +112,8 @@ def test_an_insight_held_already_is_not_written_again(tiny, events):
         for i, (text, importance) in enumerate(MEMORIES):
             ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                            created=datetime(2023, 2, day, 7, i), importance=importance)
-        ann.importance_acc = 1000
-        assert maybe_reflect(ann, sim.ctx)
+        ann.gain_importance(1000)
+        assert sim.think(partial(maybe_reflect, ann))
 
     mornings(13)
     mornings(14)
@@ -115,8 +135,8 @@ def test_an_insight_keeps_the_date_it_meant(tiny, events):
     for i, (text, importance) in enumerate(MEMORIES):
         ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                        created=datetime(2023, 2, 13, 6, i), importance=importance)
-    ann.importance_acc = 1000
-    ask = sim.ctx.backend.ask
+    ann.gain_importance(1000)
+    ask = sim.backend.ask
 
     def insight_today(q):
         if isinstance(q, Insights):
@@ -125,15 +145,15 @@ def test_an_insight_keeps_the_date_it_meant(tiny, events):
                                                           evidence=ids)])
         return ask(q)
 
-    sim.ctx.backend.ask = insight_today
-    assert maybe_reflect(ann, sim.ctx)
+    sim.backend.ask = insight_today
+    assert sim.think(partial(maybe_reflect, ann))
     held = [r.content for r in ann.stream.records() if r.kind is MemoryKind.REFLECTION]
     assert held == ["Bob's piano concert on Monday, February 13 is all I hear about."]
 
 
-def _bob(action: str, obj: str = "armchair") -> View:
+def _bob(action: str, obj: str = "armchair") -> Appearance:
     """Bob as Ann sees him in her room, doing ``action`` at ``obj``."""
-    return View(id="bob", name="Bob Brown", x=2, y=1, arena="w:Ann's home:ann room", action=action, kind="do",
+    return Appearance(id="bob", name="Bob Brown", x=2, y=1, arena="w:Ann's home:ann room", action=action, kind="do",
                 address=f"w:Ann's home:ann room:{obj}", conversation=None)
 
 
@@ -145,16 +165,16 @@ def test_an_observation_among_the_recent_ones_is_not_written_again(tiny, retenti
     Without a window (0) every change is written, as before the window existed."""
     sim = tiny(**{"perception.retention_hours": retention_hours})
     ann = sim.personas["ann"]
-    me = View(id="ann", name="Ann Able", x=1, y=1, arena="w:Ann's home:ann room", action="reading", kind="do",
+    me = Appearance(id="ann", name="Ann Able", x=1, y=1, arena="w:Ann's home:ann room", action="reading", kind="do",
               address="w:Ann's home:ann room:armchair", conversation=None)
     reading = "Bob Brown is at the armchair of the ann room in Ann's home: read a book."
     knitting = "Bob Brown is at the armchair of the ann room in Ann's home: knit a scarf."
     at_bed = "Bob Brown is at the bed of the ann room in Ann's home: read a book."
 
-    def see(bob: View, minutes: int) -> list[str]:
+    def see(bob: Appearance, minutes: int) -> list[str]:
         sim.clock.advance(minutes * 6)  # 6 ticks of 10 s a minute
         before = len(ann.stream)
-        perceive(ann, sim.ctx, {"ann": me, "bob": bob})
+        sim.think(lambda ctx: perceive(ann, ctx, {"ann": me, "bob": bob}))
         return [r.content for r in ann.stream.records()[before:]]
 
     assert see(_bob("read a book"), 0) == [reading]
@@ -171,17 +191,17 @@ def test_only_the_nearest_attended_to_become_observations(tiny):
     (any may be talked to). When Di comes nearest, she notices Di too."""
     sim = tiny(**{"perception.attention": 2})
     ann = sim.personas["ann"]
-    me = View(id="ann", name="Ann Able", x=1, y=1, arena="w:Ann's home:ann room", action="reading", kind="do",
+    me = Appearance(id="ann", name="Ann Able", x=1, y=1, arena="w:Ann's home:ann room", action="reading", kind="do",
               address="w:Ann's home:ann room:armchair", conversation=None)
 
     def other(pid, name, x):
-        return View(id=pid, name=name, x=x, y=1, arena="w:Ann's home:ann room", action="stretch", kind="do",
+        return Appearance(id=pid, name=name, x=x, y=1, arena="w:Ann's home:ann room", action="stretch", kind="do",
                     address="w:Ann's home:ann room:bed", conversation=None)
 
     snapshot = {"ann": me, "bob": other("bob", "Bob Brown", 2), "cy": other("cy", "Cy Cole", 3),
                 "di": other("di", "Di Dunn", 4)}
-    assert [v.id for v in perceive(ann, sim.ctx, snapshot)] == ["bob", "cy", "di"]
+    assert [v.id for v in sim.think(lambda ctx: perceive(ann, ctx, snapshot))] == ["bob", "cy", "di"]
     assert [r.content.split(" is ")[0] for r in ann.stream.records()] == ["Bob Brown", "Cy Cole"]
     snapshot["di"] = other("di", "Di Dunn", 1)  # Di steps up to Ann, Bob is now the third
-    perceive(ann, sim.ctx, snapshot)
+    sim.think(lambda ctx: perceive(ann, ctx, snapshot))
     assert [r.content.split(" is ")[0] for r in ann.stream.records()] == ["Bob Brown", "Cy Cole", "Di Dunn"]

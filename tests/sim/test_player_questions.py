@@ -31,7 +31,7 @@ def test_a_players_questions_are_answered_from_what_was_retrieved():
     pid = add_player(sim, "Ada")
     isabella = sim.personas["isabella_rodriguez"]
     me = sim.personas[pid]
-    me.x, me.y = isabella.x, isabella.y
+    me.place(isabella.x, isabella.y)
 
     def ask(text: str) -> tuple[str, list[int]]:
         player_says(sim, pid, text, "isabella_rodriguez")

@@ -105,18 +105,18 @@ def test_the_two_summaries_that_end_a_conversation_are_asked_at_once(fake_server
     The summaries do not depend on each other; asked one after another, the server would never
     hold two requests at once (each takes 0.5 s).
     """
-    from town.mind.converse import leave_conversation
     from town.thinking.factory import make_backend
 
     server = fake_server(latency_s=0.5, slots=2)
     config = ville_config(server, api_key, cache=False, timeout_s=30.0, pool_size=2, max_concurrency="2")
-    sim = Simulation(load_scenario("the_ville"), config, backend=make_backend(config, backoff_s=0.01))
+    parts = make_backend(config, backoff_s=0.01)
+    sim = Simulation(load_scenario("the_ville"), config, backend=parts.backend, stall=parts.stall)
     try:
         conv = sim.open_conversation("isabella_rodriguez", "klaus_mueller", None, None)
         conv.lines.append(("isabella_rodriguez", "Good morning, Klaus."))
         server.log.clear()
         server.bodies.clear()
-        leave_conversation(sim.conversations.pop(conv.id), sim.personas, sim.ctx)
+        sim.leave_conversation(conv.id)
     finally:
         sim.close()
     asked = [b["messages"][-1]["content"] for b in server.bodies]
@@ -148,9 +148,10 @@ def test_a_pooled_run_on_four_endpoints_equals_the_sequential_run(fake_server, a
         servers = [fake_server(latency_s=0.005 * (i + 1), slots=1) for i in range(endpoints)]
         config = ville_config(servers[0], api_key, cache=False, pool_size=pool, max_concurrency="1",
                               more_base_urls=[s.base_url for s in servers[1:]], timeout_s=10.0)
-        sim = Simulation(load_scenario(str(folder)), config, backend=make_backend(config),
+        parts = make_backend(config)
+        sim = Simulation(load_scenario(str(folder)), config, backend=parts.backend, stall=parts.stall,
                          run_path=tmp_path / f"{name}.sqlite")
-        sim.bind_recorder()
+        sim.bind_recorder(parts.recorder)
         sim.run(sim.clock.ticks_for(hours=1))
         sim.close()
         runs.append(tmp_path / f"{name}.sqlite")

@@ -69,10 +69,10 @@ def live_run(tmp_path):
     made = []
 
     def start(config):
-        backend = make_backend(config, backoff_s=0.01, recheck_interval_s=0.2)
-        sim = Simulation(load_scenario("the_ville"), config, backend=backend,
+        parts = make_backend(config, backoff_s=0.01, recheck_interval_s=0.2)
+        sim = Simulation(load_scenario("the_ville"), config, backend=parts.backend, stall=parts.stall,
                          run_path=tmp_path / "live.sqlite")
-        sim.bind_recorder()
+        sim.bind_recorder(parts.recorder)
         runner = Runner(sim, speed=None)
         app = create_app({"RUNNER": runner, "RUN_PATH": sim.run_path, "TESTING": True})
         viewer = socketio.test_client(app, flask_test_client=app.test_client())
@@ -116,7 +116,7 @@ def test_a_hanging_server_shows_stalled_within_2_s_and_stop_ends_within_5_s(fake
     server.down()
     hole = Blackhole(server.port)  # the server hangs: connections open, no answer
     try:
-        _until(lambda: sim.backend.stall.stalled, timeout=30)
+        _until(lambda: sim.stall.stalled, timeout=30)
         seen = _until(lambda: app.test_client().get("/api/status").get_json()["state"] == "stalled", 2)
         assert seen < 2
         assert _until(lambda: "stalled" in _file_states(sim.run_path), 2) < 2

@@ -11,7 +11,7 @@ from samples import SAMPLES
 
 from town.config import Dialect
 from town.thinking.openai_backend import OpenAIBackend
-from town.thinking.schema import answer_schema, portable_problems, to_gbnf
+from town.thinking.schema import portable_problems, to_gbnf
 from town.thinking.validate import parse_answer
 
 CONSTRAINED = ("json_schema", "json_object_schema", "grammar")
@@ -31,7 +31,7 @@ def _at(schema: dict, path: str) -> dict:
 @pytest.mark.parametrize("question,options", SAMPLES, ids=[q.template for q, _ in SAMPLES])
 def test_every_emitted_schema_is_portable_and_offers_the_questions_options(question, options):
     """Only constructs the common converters handle; enums equal the offered options."""
-    schema = answer_schema(question)
+    schema = question.answer_schema()
     assert portable_problems(schema) == []
     assert "\\" not in json.dumps(schema)  # no \d and friends
     for path, values in options.items():
@@ -51,7 +51,7 @@ def test_a_shown_memory_already_told_cannot_be_shared_again():
     question, _ = next(s for s in SAMPLES if s[0].template == "next_line")
     from dataclasses import replace
 
-    schema = answer_schema(replace(question, told=(3, 7)))
+    schema = replace(question, told=(3, 7)).answer_schema()
     assert schema["properties"]["shared"]["maxItems"] == 0
 
 
@@ -126,7 +126,7 @@ def test_a_class_repeated_m_to_n_times_becomes_nested_optionals():
 def test_a_procedures_name_and_kind_are_words_not_addresses_times_or_code():
     """GeneraliseProcedure's name and "when": what SmolLM2 wrote there fails the schema."""
     question = next(q for q, _ in SAMPLES if q.template == "generalise_procedure")
-    schema = answer_schema(question)
+    schema = question.answer_schema()
 
     def ok(name: str, when: str = "opening a cafe") -> bool:
         try:
@@ -146,7 +146,7 @@ def test_llama_cpp_parses_every_grammar():
     """llama.cpp's own GBNF parser accepts each question's grammar (when llama-cpp-python is here)."""
     llama_grammar = pytest.importorskip("llama_cpp.llama_grammar")
     for question, _ in SAMPLES:
-        llama_grammar.LlamaGrammar.from_string(to_gbnf(answer_schema(question)), verbose=False)
+        llama_grammar.LlamaGrammar.from_string(to_gbnf(question.answer_schema()), verbose=False)
 
 
 def test_dialect_values_are_the_cli_choices():
@@ -205,10 +205,10 @@ def test_a_day_plan_adds_blocks_only_at_times_its_memories_state():
         MemoryView(id=1, content="The party at Hobbs Cafe starts at 5pm.", kind="chat", importance=6),
         MemoryView(id=2, content="Class moved to 9:10 today.", kind="chat", importance=4),
     ))
-    schema = answer_schema(timed)
+    schema = timed.answer_schema()
     assert _at(schema, "add[].start")["enum"] == ["09:00", "17:00"]
     assert schema["properties"]["add"]["maxItems"] == 2  # one block per stated time
-    untimed = answer_schema(plan)
+    untimed = plan.answer_schema()
     for changes in ("add", "drop"):
         assert untimed["properties"][changes]["maxItems"] == 0
     assert parse_answer(plan, '{"add": [], "drop": []}').day(plan.routine) == list(plan.routine)
@@ -217,7 +217,7 @@ def test_a_day_plan_adds_blocks_only_at_times_its_memories_state():
 def test_an_actions_minutes_are_the_step_lengths_that_fit():
     """Worked by hand from STEP_MINUTES (5, 10, 15, 20, 30, 45, 60): 12 minutes allow 5 and 10;
     a 3-minute chunk allows only 3; 90 allow all seven."""
-    from town.thinking.schema import step_minutes
+    from town.thinking.questions.decompose_task import step_minutes
 
     assert step_minutes(12) == [5, 10]
     assert step_minutes(3) == [3]

@@ -179,9 +179,11 @@ def test_a_tick_that_raises_while_stalled_leaves_no_thread_behind(fake_server, a
     server = fake_server()
     config = ville_config(server, api_key, cache=False, max_retries=3, max_consecutive_failures=2,
                           pool_size=4, timeout_s=1, max_concurrency="4")
-    backend = make_backend(config, backoff_s=0.01, recheck_interval_s=0.2)
-    sim = Simulation(load_scenario("the_ville"), config, backend=backend, run_path=tmp_path / "r.sqlite")
-    sim.bind_recorder()
+    parts = make_backend(config, backoff_s=0.01, recheck_interval_s=0.2)
+    stall = parts.stall
+    sim = Simulation(load_scenario("the_ville"), config, backend=parts.backend, stall=stall,
+                     run_path=tmp_path / "r.sqlite")
+    sim.bind_recorder(parts.recorder)
     main = threading.main_thread()
     assert threading.current_thread() is main
     for _ in range(3):
@@ -192,9 +194,9 @@ def test_a_tick_that_raises_while_stalled_leaves_no_thread_behind(fake_server, a
 
     def interrupt_when_stalled():
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not backend.stall.stalled:
+        while time.monotonic() < deadline and not stall.stalled:
             time.sleep(0.01)
-        if backend.stall.stalled:  # the tick's jobs wait in StallGuard.wait, its checks failing
+        if stall.stalled:  # the tick's jobs wait in StallGuard.wait, its checks failing
             time.sleep(0.5)
             raised.set()
         signal.pthread_kill(main.ident, signal.SIGINT)  # KeyboardInterrupt inside step(), always
@@ -215,25 +217,27 @@ def test_a_tick_that_raises_while_stalled_leaves_no_thread_behind(fake_server, a
 
 
 EXIT_SCRIPT = """
-import sys, time
+import sys, threading, time
 sys.path[:0] = [{tests!r}, {thinking!r}]
 from fake_server import FakeOpenAIServer
 from samples import WHO
 from test_stop_and_status import Blackhole
 from ville_runs import ville_config
-from town.simulation.pools import thread_pools
+from town.simulation.jobs import Pool
 from town.thinking.factory import make_backend
 from town.thinking.questions import RateImportance
 
 server = FakeOpenAIServer(lambda messages: '{{"importance": 5}}', api_key=None)
 config = ville_config(server, "NO_KEY_NEEDED", cache=False, max_consecutive_failures=1, timeout_s=0.5)
-backend = make_backend(config, backoff_s=0.01, recheck_interval_s=0.2)
-pool, side = thread_pools(backend, 2)
+parts = make_backend(config, backoff_s=0.01, recheck_interval_s=0.2)
+pool = Pool(2, parts.stall)
 server.down()
 hole = Blackhole(server.port)
-for n in range(2):
-    pool.submit(backend.ask, RateImportance(**WHO, content=f"memory {{n}}", kind="observation"))
-while not backend.stall.stalled:
+waiting = threading.Thread(target=pool.map, args=([
+    lambda n=n: parts.backend.ask(RateImportance(**WHO, content=f"memory {{n}}", kind="observation")) for n in range(2)],),
+    daemon=True)
+waiting.start()
+while not parts.stall.stalled:
     time.sleep(0.01)
 time.sleep(0.5)
 print("stalled", flush=True)

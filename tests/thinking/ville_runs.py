@@ -42,11 +42,12 @@ def run_ville(
     ``during(sim, tick)`` is called after each tick (e.g. to take the server down);
     ``before(sim)`` once the simulation exists, before its first tick.
     """
-    backend = make_backend(
+    parts = make_backend(
         config, cache_path=cache_path, backoff_s=0.01, recheck_interval_s=recheck_interval_s
     )
-    sim = Simulation(load_scenario("the_ville"), config, backend=backend, run_path=run_path)
-    sim.bind_recorder()
+    sim = Simulation(load_scenario("the_ville"), config, backend=parts.backend, stall=parts.stall,
+                     run_path=run_path)
+    sim.bind_recorder(parts.recorder)
     if before is not None:
         before(sim)
     try:

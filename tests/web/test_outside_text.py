@@ -26,8 +26,8 @@ def _next_to_isabella(sim) -> str:
     isabella = sim.personas["isabella_rodriguez"]
     assert not isabella.asleep and isabella.conversation is None
     me = sim.personas[pid]
-    me.x, me.y = next((isabella.x + dx, isabella.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                      if sim.tilemap.walkable(isabella.x + dx, isabella.y + dy))
+    me.place(*next((isabella.x + dx, isabella.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                   if sim.tilemap.walkable(isabella.x + dx, isabella.y + dy)))
     return pid
 
 
@@ -58,7 +58,7 @@ def test_a_lone_surrogate_said_by_the_player_is_a_400_and_the_run_goes_on(make_a
     assert response.status_code == 400
     assert response.get_json()["error"] == ("text: is not valid UTF-8 text (character 6: U+D800, a lone "
                                             "surrogate or a byte that is not UTF-8)")
-    assert simulation.conversations == {}
+    assert len(simulation.conversations) == 0
     # the same line without the bad character is taken: the refusal was the character's
     fine = _post(client, "/api/player/say", SAY.replace(b"\\ud800 ", b""))
     assert fine.status_code == 200, fine.get_json()

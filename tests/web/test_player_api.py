@@ -65,7 +65,7 @@ def test_a_silent_player_is_left_after_twenty_game_minutes(simulation):
     """Klaus answers, then waits 20 game minutes (120 ticks) for the player's next line, no more."""
     pid = add_player(simulation, "Ada")
     klaus, me = simulation.personas["klaus_mueller"], simulation.personas[pid]
-    me.x, me.y = klaus.x, klaus.y  # set down next to him (walking is tested above)
+    me.place(klaus.x, klaus.y)  # set down next to him (walking is tested above)
     cid = player_says(simulation, pid, "Hello Klaus!", "klaus_mueller")
     simulation.step()  # Klaus answers on this tick
     conv = simulation.conversations.get(cid)

@@ -48,7 +48,7 @@ def interview_backend(reader, *, name: str | None = None, model: str | None = No
     if not over:
         return run_backend(reader)
     config = load_config(None, {**flatten((run_config(reader) or load_config()).to_dict()), **over})
-    return ScriptedBackend() if config.backend.name == "scripted" else make_backend(config)
+    return ScriptedBackend() if config.backend.name == "scripted" else make_backend(config).backend
 
 
 def run_battery(run: str | Path, *, at: datetime | str | None = None, backend=None, embedder=None,

@@ -77,7 +77,7 @@ def run_backend(reader):
         return ScriptedBackend()
     from ..thinking.factory import make_backend
 
-    return make_backend(config)
+    return make_backend(config).backend
 
 
 def tick_at(reader, at: datetime | str) -> tuple[datetime, int]:

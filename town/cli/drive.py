@@ -10,8 +10,11 @@ import signal
 import time
 from pathlib import Path
 
+from ..recording.runs import remove_run
 from ..runner import STOP_GRACE_S
 from .options import overrides
+
+__all__ = ["build_simulation", "remove_run", "drive", "saved_line"]
 
 
 def build_simulation(args: argparse.Namespace, run_path: Path):
@@ -23,22 +26,16 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     from ..config import load_config
     from ..scenario import load_scenario
     from ..simulation import Simulation
-    from ..thinking.factory import make_backend, settled
+    from ..thinking.factory import make_backend
 
     config = load_config(args.config, overrides(args))
     scenario = load_scenario(args.town)
     # the model server is checked here, before the run file and its first tick
-    backend = make_backend(config, prompts_dir=args.prompts, model_path=args.model_path)
-    config = settled(config, backend)
-    sim = Simulation(scenario, config, backend=backend, run_path=run_path)
-    sim.bind_recorder()
+    parts = make_backend(config, prompts_dir=args.prompts, model_path=args.model_path)
+    config = parts.run_config(config)
+    sim = Simulation(scenario, config, backend=parts.backend, stall=parts.stall, run_path=run_path)
+    sim.bind_recorder(parts.recorder)
     return sim
-
-
-def remove_run(out: Path) -> None:
-    """Delete a run file that never got going (and its WAL side files)."""
-    for suffix in ("", "-wal", "-shm", ".lock"):
-        Path(f"{out}{suffix}").unlink(missing_ok=True)
 
 
 def drive(sim, total: int, out: Path, *, quiet: bool) -> int:

@@ -20,6 +20,7 @@ still be talked to.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -29,12 +30,12 @@ from ..persona import Persona
 from .act import doing_sentence
 from .context import MindContext, observing, remember_many
 
-__all__ = ["View", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake", "sighting", "attended",
+__all__ = ["Appearance", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake", "sighting", "attended",
            "retained"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class View:
+class Appearance:
     """What others can see of a persona at the start of a tick (the shared snapshot).
 
     ``arena`` is :func:`arena_of` the tile it stands on; ``address`` is where its action is
@@ -61,12 +62,12 @@ def arena_of(address: str) -> str:
     return ":".join(address.split(":")[:3])
 
 
-def awake(view: View) -> bool:
+def awake(view: Appearance) -> bool:
     """Whether the snapshot shows ``view``'s persona awake (not sleeping, nor due to by routine)."""
     return view.kind != "sleep"
 
 
-def in_sight(me: View, other: View, radius: int) -> bool:
+def in_sight(me: Appearance, other: Appearance, radius: int) -> bool:
     """Whether ``other`` is within sight of ``me``.
 
     In an arena: anywhere in the same arena. Outside any arena: the same ground (the street, or
@@ -91,23 +92,23 @@ class SightIndex:
     the same as scanning everyone (Park et al. 2023's perception, without its quadratic cost).
 
     Args:
-        snapshot: persona id -> :class:`View` at the start of the tick.
+        snapshot: persona id -> :class:`Appearance` at the start of the tick.
         radius: the vision radius in tiles (``perception.vision_radius``).
     """
 
-    def __init__(self, snapshot: dict[str, View], radius: int):
+    def __init__(self, snapshot: Mapping[str, Appearance], radius: int):
         self.radius = max(1, int(radius))
-        self._buckets: dict[tuple, list[View]] = {}
+        self._buckets: dict[tuple, list[Appearance]] = {}
         for view in snapshot.values():
             if view.arena and awake(view):
                 self._buckets.setdefault(self._key(view, view.x, view.y), []).append(view)
 
-    def _key(self, view: View, x: int, y: int) -> tuple:
+    def _key(self, view: Appearance, x: int, y: int) -> tuple:
         if view.arena.count(":") >= 2:
             return (view.arena,)
         return (view.arena, x // self.radius, y // self.radius)
 
-    def near(self, me: View) -> list[View]:
+    def near(self, me: Appearance) -> list[Appearance]:
         """Awake personas that may be in sight of ``me`` (a superset; :func:`in_sight` decides)."""
         if not me.arena:
             return []
@@ -118,7 +119,7 @@ class SightIndex:
                 for v in self._buckets.get((me.arena, cx + dx, cy + dy), ())]
 
 
-def sighting(view: View) -> str:
+def sighting(view: Appearance) -> str:
     """What a persona notes of another to tell a change: the action and where it is done.
 
     The value of ``Persona.observed``: "read a book @ w:Ann's home:ann room:armchair".
@@ -142,20 +143,20 @@ def retained(p: Persona, now: datetime, hours: float) -> set[str]:
     return {r.content for r in p.stream.since(now - timedelta(hours=hours)) if r.kind is MemoryKind.OBSERVATION}
 
 
-def attended(seen: list[View], attention: int) -> list[View]:
+def attended(seen: list[Appearance], attention: int) -> list[Appearance]:
     """The ones among ``seen`` (nearest first) a persona attends to: the nearest ``attention``
     (0: all). Park et al. 2023's code perceives only its ``att_bandwidth`` (3) nearest events."""
     return seen[:attention] if attention > 0 else seen
 
 
-def look(p: Persona, snapshot: dict[str, View], perception: PerceptionConfig, *, now: datetime,
-         index: SightIndex | None = None) -> tuple[list[View], list[dict]]:
+def look(p: Persona, snapshot: Mapping[str, Appearance], perception: PerceptionConfig, *, now: datetime,
+         index: SightIndex | None = None) -> tuple[list[Appearance], list[dict]]:
     """What ``p`` sees this tick, without remembering it yet (a pure function of the snapshot
     and the persona's memory).
 
     Args:
         p: the persona looking (its ``observed`` says what it already noted of each other).
-        snapshot: persona id -> :class:`View` at the start of the tick.
+        snapshot: persona id -> :class:`Appearance` at the start of the tick.
         perception: the vision radius (tiles), how many of the nearest it attends to
             (:func:`attended`) and the retention window (:func:`retained`).
         now: the game time of the tick.
@@ -188,8 +189,8 @@ def look(p: Persona, snapshot: dict[str, View], perception: PerceptionConfig, *,
     return seen, new
 
 
-def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
-             index: SightIndex | None = None, looked: tuple[list[View], list[dict]] | None = None) -> list[View]:
+def perceive(p: Persona, ctx: MindContext, snapshot: Mapping[str, Appearance], *,
+             index: SightIndex | None = None, looked: tuple[list[Appearance], list[dict]] | None = None) -> list[Appearance]:
     """Observe the others visible to ``p``; remember changes; return them nearest first.
 
     A persona asleep, or whose routine says it sleeps before its first action, sees nobody.
@@ -197,7 +198,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
     Args:
         p: the persona perceiving.
         ctx: the mind's context.
-        snapshot: persona id -> :class:`View` at the start of the tick.
+        snapshot: persona id -> :class:`Appearance` at the start of the tick.
         index: the tick's :class:`SightIndex` of ``snapshot``.
         looked: :func:`look` already done for ``p`` this tick (the simulation looks for everyone
             first, to embed the tick's new observations in one batch).
@@ -209,7 +210,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
     seen, new = looked if looked is not None else look(p, snapshot, perception, now=ctx.now, index=index)
     for view in attended(seen, perception.attention):
         if view.kind not in ("walk", "talk"):
-            p.observed[view.id] = sighting(view)
+            p.note_seen(view.id, sighting(view))
     if observing(ctx):  # the observation ablation perceives nothing into memory
         remember_many(p, ctx, new)  # a tick's observations are rated together
     return seen

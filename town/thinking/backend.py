@@ -1,18 +1,17 @@
 """The thinking-backend interface: anything that can answer the mind's typed questions.
 
 After Concordia's small language-model interface: retry, caching and call recording are
-wrappers with this same interface, not flags inside one class.
+wrappers with this same interface, not flags inside one class. What surrounds a model backend
+and is not answering (the recorder of its calls, the stall guard whose ``cancel`` is a stop
+request, what its start-up check settled) is built beside it, as separate objects
+(:class:`town.thinking.factory.ThinkingParts`), not reached through it.
 """
 
 from __future__ import annotations
 
 import abc
-from typing import TYPE_CHECKING
 
 from .questions import A, Question
-
-if TYPE_CHECKING:
-    from .wrappers import CallRecorder, StallGuard
 
 __all__ = ["ThinkingBackend"]
 
@@ -27,10 +26,6 @@ class ThinkingBackend(abc.ABC):
 
     #: Short name stored in run metadata (e.g. "scripted", "openai").
     name: str = "abstract"
-    #: Records the calls as MODEL_CALL events (the model wrappers); None: nothing to record.
-    recorder: CallRecorder | None = None
-    #: Pauses the calls while the model server is down (the model wrappers), or None.
-    stall: StallGuard | None = None
 
     @abc.abstractmethod
     def ask(self, question: Question[A]) -> A:
@@ -38,13 +33,7 @@ class ThinkingBackend(abc.ABC):
 
         Raises:
             ThinkingError: only for failures that must stop the run (e.g. at start-up).
-        """
-
-    def cancel(self) -> None:
-        """End every wait for the model now, requests in flight included, and refuse new ones.
-
-        A stop request (not undone): the waiting calls raise :class:`~town.errors.RunStopped`.
-        Default: nothing (the scripted backend never waits).
+            RunStopped: when a stop request ended the wait for the model (model backends).
         """
 
     def close(self) -> None:

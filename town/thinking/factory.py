@@ -1,25 +1,61 @@
 """Build the configured thinking backend, checked before the first tick (docs/design, §3).
 
-``make_backend(config, publish=...)`` returns the scripted backend, or a model backend wrapped
-for retries, fallbacks, stall handling, accounting and (by default) caching. A model server
-that cannot be reached, refuses the key or does not know the model raises
-:class:`~town.errors.ThinkingError` here, with one line naming the cause, so the run stops
-before its first tick.
+``make_backend(config, publish=...)`` returns :class:`ThinkingParts`: the backend to ask (the
+scripted backend, or a model backend wrapped for retries, fallbacks and, by default, caching)
+and, beside it as separate objects, the recorder of its calls, the stall guard (whose
+``cancel`` is a stop request) and what the start-up check settled. A model server that cannot be
+reached, refuses the key or does not know the model raises :class:`~town.errors.ThinkingError`
+here, with one line naming the cause, so the run stops before its first tick.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
 from .backend import ThinkingBackend
 from .cache import AnswerCache, default_cache_path
-from .model import ModelBackend
+from .model import ModelBackend, Settled
 from .prompting import PromptSet
 from .scripted import ScriptedBackend
 from .wrappers import CachingBackend, CallRecorder, Publish, RetryingBackend, StallGuard
 
-__all__ = ["make_backend", "settled"]
+__all__ = ["ThinkingParts", "make_backend"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThinkingParts:
+    """What :func:`make_backend` builds, each part its own object.
+
+    Attributes:
+        backend: answers the questions (thread-safe).
+        recorder: publishes each model call as a MODEL_CALL event and the model's STATUS events
+            (keeping them until :meth:`CallRecorder.bind` gives a publisher); None for the
+            scripted backend.
+        stall: the gate every model call and wait passes; its ``cancel`` is a stop request
+            that ends them all, requests in flight included; None for the scripted backend.
+        settled: what the start-up check settled (dialect, slots); None without a check.
+    """
+
+    backend: ThinkingBackend
+    recorder: CallRecorder | None = None
+    stall: StallGuard | None = None
+    settled: Settled | None = None
+
+    def run_config(self, config):
+        """``config`` with what the start-up check settled: the schema dialect, and the slots
+        per server when ``max_concurrency`` is "auto" (the fewest any server reported).
+
+        The run stores this configuration, so it records the dialect the requests used, and a
+        resumed run sends the same dialect.
+        """
+        if self.settled is None:  # no model server behind the backend
+            return config
+        changes = {"structured": self.settled.dialect.value}
+        if self.settled.slots and config.backend.max_concurrency == "auto":
+            changes["max_concurrency"] = str(min(self.settled.slots))
+        return config.model_copy(update={"backend": config.backend.model_copy(update=changes)})
 
 
 def make_backend(
@@ -31,29 +67,27 @@ def make_backend(
     model_path: str | Path | None = None,
     backoff_s: float = 1.0,
     recheck_interval_s: float = 2.0,
-    check: bool = True,
-) -> ThinkingBackend:
-    """The thinking backend named by ``config.backend``, ready to answer.
+) -> ThinkingParts:
+    """The thinking backend named by ``config.backend``, ready to answer, and its parts.
 
     Args:
         config: the effective ``town.config.Config`` (uses ``config.backend``: name, base_url,
             more_base_urls, model, api_key_env, timeout_s, max_retries, pool_size, cache,
             max_consecutive_failures, structured, max_concurrency, max_prompt_tokens).
         publish: ``publish(kind, persona, data)`` for MODEL_CALL and STATUS events (e.g.
-            ``MindContext.publish``); when None, events wait in the backend's ``recorder``
-            until ``backend.recorder.bind(publish)``.
+            ``MindContext.publish``); when None, events wait in the ``recorder`` until
+            ``recorder.bind(publish)``.
         prompts_dir: folder of ``<template>.j2`` overrides (``--prompts``).
         cache_path: answer cache file (default ``~/.cache/town/answers.sqlite``, or
             ``$TOWN_CACHE_DIR``); unused when ``config.backend.cache`` is false.
         model_path: the GGUF file of the local backend (``--model-path``).
         backoff_s: first retry wait, wall seconds (tests use less).
         recheck_interval_s: wall seconds between checks while stalled.
-        check: run the start-up check (list the server's models / load the GGUF file).
 
     Returns:
-        A thread-safe backend with ``name`` and ``pool_size``; model backends also carry
-        ``recorder`` (a :class:`CallRecorder`, which publishes each call as a MODEL_CALL event) and
-        ``stall`` (the :class:`StallGuard`).
+        The :class:`ThinkingParts`: a thread-safe backend with ``name``; for a model backend also
+        its recorder, its stall guard, and what its start-up check (the server's models, a
+        completion and the schema dialect; or loading the GGUF file) settled.
 
     Raises:
         ConfigError: a missing ``base_url``/``model``/``model_path`` or a bad prompts folder.
@@ -63,7 +97,7 @@ def make_backend(
     cfg = config.backend
     name = getattr(cfg.name, "value", cfg.name)
     if name == "scripted":
-        return ScriptedBackend()
+        return ThinkingParts(backend=ScriptedBackend())
     prompts = PromptSet(prompts_dir)
     model: ModelBackend
     if name == "openai":
@@ -99,18 +133,18 @@ def make_backend(
         raise ConfigError(
             f"unknown backend {name!r}; use scripted, openai or local", field="backend.name"
         )
-    if check:
-        try:
-            model.check()
-        except BaseException:
-            model.close()  # its connections, not left to the garbage collector
-            raise
+    try:
+        settled = model.check()
+    except BaseException:
+        model.close()  # its connections, not left to the garbage collector
+        raise
     recorder = CallRecorder(publish)
     stall = StallGuard(
         threshold=cfg.max_consecutive_failures,
         check_server=model.check_server,
         on_status=recorder.status,
         recheck_interval_s=recheck_interval_s,
+        on_cancel=model.cancel,
     )
     retrying = RetryingBackend(
         model,
@@ -121,26 +155,8 @@ def make_backend(
         backoff_s=backoff_s,
         max_consecutive_fallbacks=cfg.max_consecutive_fallbacks,
     )
+    backend: ThinkingBackend = retrying
     if cfg.cache:
-        return CachingBackend(
-            retrying, cache=AnswerCache(cache_path or default_cache_path()), recorder=recorder
-        )
-    return retrying
+        backend = CachingBackend(retrying, cache=AnswerCache(cache_path or default_cache_path()), recorder=recorder)
+    return ThinkingParts(backend=backend, recorder=recorder, stall=stall, settled=settled)
 
-
-def settled(config, backend: ThinkingBackend):
-    """``config`` with what the start-up check settled: the schema dialect and slots per server.
-
-    The run stores this configuration, so it records the dialect the requests used, and a
-    resumed run sends the same dialect.
-    """
-    model: ThinkingBackend | None = backend
-    while model is not None and not isinstance(model, ModelBackend):
-        model = getattr(model, "inner", None) or getattr(model, "model", None)
-    if not isinstance(model, ModelBackend):  # no model server behind the wrappers
-        return config
-    changes = {"structured": model.structured.value}
-    endpoints = getattr(model, "endpoints", None)
-    if endpoints and config.backend.max_concurrency == "auto":
-        changes["max_concurrency"] = str(min(e.slots for e in endpoints))
-    return config.model_copy(update={"backend": config.backend.model_copy(update=changes)})

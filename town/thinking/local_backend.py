@@ -13,7 +13,7 @@ from typing import Any
 
 from ..config import Dialect
 from ..errors import ConfigError, ThinkingError
-from .model import CallOutcome, Completion, ModelBackend, TransportFailure
+from .model import CallOutcome, Completion, ModelBackend, Settled, TransportFailure
 from .prompting import PromptSet
 
 __all__ = ["LocalBackend"]
@@ -72,26 +72,27 @@ class LocalBackend(ModelBackend):
         self._llm: Any = None  # a llama_cpp.Llama once loaded (the package ships no types)
         self._lock = threading.Lock()
 
-    def check(self) -> None:
+    def check(self) -> Settled:
         """Load the model (once).
+
+        Returns:
+            The dialect it decodes under (llama-cpp-python's ``json_object`` + ``schema``).
 
         Raises:
             ThinkingError: when llama.cpp cannot load the file.
         """
         with self._lock:
-            if self._llm is not None:
-                return
-            try:
-                self._llm = self._llama_module.Llama(
-                    model_path=str(self.model_path),
-                    n_ctx=self.n_ctx,
-                    n_threads=self.n_threads,
-                    verbose=False,
-                )
-            except Exception as exc:  # llama.cpp reports a bad file as ValueError or RuntimeError
-                raise ThinkingError(
-                    f"{self.model_path}: llama.cpp cannot load it ({exc})"
-                ) from None
+            if self._llm is None:
+                try:
+                    self._llm = self._llama_module.Llama(
+                        model_path=str(self.model_path),
+                        n_ctx=self.n_ctx,
+                        n_threads=self.n_threads,
+                        verbose=False,
+                    )
+                except Exception as exc:  # llama.cpp reports a bad file as ValueError or RuntimeError
+                    raise ThinkingError(f"{self.model_path}: llama.cpp cannot load it ({exc})") from None
+        return Settled(dialect=self.structured)
 
     def _complete(self, messages: list[dict[str, str]], schema: dict | None) -> Completion:
         """One chat completion under ``schema`` (JSON mode when None), in-process.

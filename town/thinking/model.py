@@ -22,10 +22,10 @@ from ..errors import ThinkingError
 from .backend import ThinkingBackend
 from .prompting import SYSTEM_PROMPT, PromptSet
 from .questions import A, Question
-from .schema import CONSTRAINED, answer_schema
+from .schema import CONSTRAINED
 from .validate import InvalidAnswer, parse_answer
 
-__all__ = ["CallOutcome", "Attempt", "Completion", "TransportFailure", "ModelBackend", "PURPOSES",
+__all__ = ["CallOutcome", "Attempt", "Completion", "Settled", "TransportFailure", "ModelBackend",
            "estimate_tokens"]
 
 
@@ -53,29 +53,13 @@ class CallOutcome(str, enum.Enum):
         return self in (CallOutcome.TIMEOUT, CallOutcome.SERVER_ERROR, CallOutcome.CONNECTION_ERROR)
 
 
-#: Question template -> the decision it serves (the ``purpose`` of a MODEL_CALL event).
-PURPOSES = {
-    "rate_importance": "importance",
-    "rate_importances": "importance",
-    "plan_day": "plan",
-    "decompose_task": "plan",
-    "choose_place": "act",
-    "next_action": "act",
-    "decide_to_talk": "react",
-    "next_line": "chat",
-    "summarise_conversation": "chat",
-    "focal_points": "reflect",
-    "insights": "reflect",
-    "answer_interview": "interview",
-}
-
-
 @dataclass(frozen=True, kw_only=True)
 class Attempt:
     """One request to a model and what came of it.
 
     Attributes:
         template: the question's template name.
+        purpose: the decision the question serves (``Question.purpose``).
         persona: persona id asking.
         outcome: how it ended.
         answer: the validated answer when ``outcome`` is OK, else None.
@@ -95,6 +79,7 @@ class Attempt:
     """
 
     template: str
+    purpose: str
     persona: str
     outcome: CallOutcome
     answer: BaseModel | None = None
@@ -112,6 +97,7 @@ class _Asked(TypedDict):
     """The fields of an :class:`Attempt` known before the request: what was asked."""
 
     template: str
+    purpose: str
     persona: str
     dropped: int
 
@@ -136,6 +122,15 @@ class Completion:
     tokens_out: int | None = None
     latency_ms: float = 0.0
     endpoint: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settled:
+    """What a start-up check settled: how requests carry the answer's schema, and the slots each
+    endpoint reported, in the order given (empty: none asked for, or an in-process model)."""
+
+    dialect: Dialect
+    slots: tuple[int, ...] = ()
 
 
 class TransportFailure(Exception):
@@ -204,8 +199,11 @@ class ModelBackend(ThinkingBackend):
         """
 
     @abc.abstractmethod
-    def check(self) -> None:
+    def check(self) -> Settled:
         """Start-up check: the model can answer (server reachable, key accepted, model known).
+
+        Returns:
+            What the check settled (the dialect requests use from now on, slots).
 
         Raises:
             ThinkingError: with one clear line naming the cause and the fix.
@@ -218,6 +216,10 @@ class ModelBackend(ThinkingBackend):
             ThinkingError: with one clear line naming the cause.
         """
         self.check()
+
+    def cancel(self) -> None:
+        """End the requests in flight now (they raise ``RunStopped``) and refuse new ones: a stop
+        request, not undone. Default: nothing (a request that cannot be interrupted runs on)."""
 
     # ------------------------------------------------------------------ shared
     @property
@@ -261,24 +263,15 @@ class ModelBackend(ThinkingBackend):
         Raises:
             ThinkingError: when the template is missing or fails to render.
         """
-        return [
-            {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": self.fitted(question)[0]},
-        ]
+        return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": self.fitted(question)[0]}]
 
     def schema(self, question: Question) -> dict[str, Any] | None:
         """The answer schema sent with ``question`` (None unless the dialect constrains)."""
-        return answer_schema(question) if self.structured in CONSTRAINED else None
+        return question.answer_schema() if self.structured in CONSTRAINED else None
 
     def cache_identity(self, question: Question) -> tuple[str, str, str, str, dict[str, Any]]:
         """(backend, model, template, rendered prompt, params): what a cached answer is keyed by."""
-        return (
-            self.name,
-            self.model,
-            question.template,
-            self.fitted(question)[0],
-            self.params,
-        )
+        return self.name, self.model, question.template, self.fitted(question)[0], self.params
 
     def attempt(self, question: Question) -> Attempt:
         """Make one request for ``question``; parse, schema-check and domain-check the reply.
@@ -291,7 +284,8 @@ class ModelBackend(ThinkingBackend):
         """
         prompt, dropped = self.fitted(question)
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
-        base: _Asked = {"template": question.template, "persona": question.persona, "dropped": dropped}
+        base: _Asked = {"template": question.template, "purpose": question.purpose, "persona": question.persona,
+                        "dropped": dropped}
         started = time.perf_counter()
         try:
             reply = self._complete(messages, self.schema(question))

@@ -28,7 +28,7 @@ from ..errors import RunStopped
 from . import server_check
 from .deadline import DeadlineTransport
 from .endpoints import Endpoint, EndpointPool, error_text
-from .model import CallOutcome, Completion, ModelBackend, TransportFailure, elapsed_ms
+from .model import CallOutcome, Completion, ModelBackend, Settled, TransportFailure, elapsed_ms
 from .prompting import PromptSet
 from .schema import request_fields
 from .validate import MAX_ANSWER_CHARS
@@ -231,13 +231,18 @@ class OpenAIBackend(ModelBackend):
             transport.cancel()
 
     # ------------------------------------------------------------------ start-up
-    def check(self) -> None:
-        """Start-up check of every endpoint, then the schema dialect (:func:`.server_check.check`).
+    def check(self) -> Settled:
+        """Start-up check of every endpoint, then the schema dialect (:func:`.server_check.check`);
+        requests use what it settled from now on (the dialect, the slots it reported).
 
         Raises:
             ThinkingError: one line naming the cause and the fix.
         """
-        server_check.check(self)
+        settled = server_check.check(self)
+        self.structured = settled.dialect
+        for endpoint, slots in zip(self.endpoints, settled.slots):
+            endpoint.slots = slots
+        return settled
 
     def check_server(self) -> None:
         """Check cheaply that the model answers again (ends a stall): the model lists.
@@ -250,8 +255,6 @@ class OpenAIBackend(ModelBackend):
     def close(self) -> None:
         """Close the HTTP connection pools."""
         _close_all([e.client for e in self.endpoints])
-
-
 
 
 def _close_all(clients: list[openai.OpenAI]) -> None:

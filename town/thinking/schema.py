@@ -1,10 +1,11 @@
 r"""The JSON schema of one request's answer, and how each server dialect is sent it.
 
 The shape of an answer is known before the request: places and objects come from the options the
-question offers, importance is 1-10, memory ids come from those shown. :func:`answer_schema`
-turns a question's pydantic answer model into a JSON schema and narrows it to this request
-(enums of the offered places, objects and ids; bounded lists), so a server that decodes under a
-schema can only produce a valid answer.
+question offers, importance is 1-10, memory ids come from those shown. :func:`model_schema`
+turns a question's pydantic answer model into a JSON schema, and each question narrows it to
+its request (``Question.answer_schema``, with :func:`enum_at` and :func:`ids_among`: enums of
+the offered places, objects and ids; bounded lists), so a server that decodes under a schema
+can only produce a valid answer.
 
 Schemas use only what the common grammar converters (llama.cpp's ``json-schema-to-grammar``, its
 Python port in llama-cpp-python, vLLM's and Ollama's) handle: objects with ``properties`` and
@@ -31,22 +32,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..config import Dialect
-from .questions import (
-    ChoosePlace,
-    DecomposeTask,
-    GeneraliseProcedure,
-    Insights,
-    NextAction,
-    NextLine,
-    PlanDay,
-    Question,
-    RateImportances,
-)
 
 __all__ = [
     "CONSTRAINED",
-    "answer_schema",
     "model_schema",
+    "enum_at",
+    "ids_among",
     "request_fields",
     "portable_problems",
     "to_gbnf",
@@ -67,24 +58,6 @@ PORTABLE_KEYS = frozenset(
 _PORTABLE_PATTERN = re.compile(
     r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9{}' ,-]+\](?:\{[0-9]+(?:,[0-9]+)?\})?)*\$$"
 )
-
-#: A procedure's name or kind of task: words, ``{parameters}``, ``'``, ``,`` and ``-``; no
-#: addresses (``:``), times, digits, code or line breaks, which SmolLM2 wrote there.
-TITLE_PATTERN = "^[A-Za-z{}' ,-]{1,80}$"
-
-#: Lengths of a day plan's added block, in game minutes.
-BLOCK_MINUTES = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 480]
-
-#: Lengths of one action (a decomposed step, or the next action without a plan), in game minutes:
-#: the 5-15 minute actions of Park et al. 2023 §4.3, and longer ones for long activities. The
-#: portable keywords have no ``minimum``, so an integer's range is an enum (SmolLM2 wrote 0).
-STEP_MINUTES = [5, 10, 15, 20, 30, 45, 60]
-
-
-def step_minutes(most: int) -> list[int]:
-    """The :data:`STEP_MINUTES` up to ``most`` game minutes; ``[most]`` when that is under 5."""
-    return [m for m in STEP_MINUTES if m <= most] or [max(1, most)]
-
 
 #: Longest string a schema allows (characters): one or two sentences; grammars grow with it.
 MAX_STRING = 160
@@ -142,8 +115,9 @@ def _model_schema_text(model: type[BaseModel]) -> str:
     return json.dumps(_clean(raw, raw.get("$defs", {})))
 
 
-def _narrow(schema: dict[str, Any], path: tuple[str, ...], values: list) -> None:
-    """Give the string or integer at ``path`` (property names; "[]" = array items) an enum."""
+def enum_at(schema: dict[str, Any], path: tuple[str, ...], values: list) -> None:
+    """Give the string or integer at ``path`` (property names; "[]" = array items) an enum of
+    ``values`` (repeats dropped), in place, instead of its length or pattern bounds."""
     node = schema
     for part in path:
         node = node["items"] if part == "[]" else node["properties"][part]
@@ -152,56 +126,9 @@ def _narrow(schema: dict[str, Any], path: tuple[str, ...], values: list) -> None
     node["enum"] = list(dict.fromkeys(values))
 
 
-def answer_schema(question: Question) -> dict[str, Any]:
-    """The JSON schema of this request's answer: the model's, with the offered options as enums.
-
-    Places, objects and memory ids become ``enum`` s of what the question offers (a list of ids
-    with nothing to cite gets ``maxItems`` 0); a day plan's added blocks start at a time a
-    retrieved memory states (at most one block per stated time) and its dropped blocks are
-    routine numbers, and with no time stated both lists are empty; a list of ratings has
-    exactly one 1-10 rating per memory; an action's minutes are :func:`step_minutes` of the time
-    it may fill; a procedure's name and kind of task match :data:`TITLE_PATTERN`.
-    """
-    schema = model_schema(type(question).answer_model)
-    schema["title"] = question.template
-    if isinstance(question, PlanDay):
-        starts = question.stated_starts()  # no 30:57, and no block no memory states
-        _narrow(schema, ("add", "[]", "place"), question.offered())
-        _narrow(schema, ("add", "[]", "start"), starts or ["00:00"])
-        _narrow(schema, ("add", "[]", "minutes"), BLOCK_MINUTES)
-        _ids(schema["properties"]["drop"], list(range(1, len(question.routine) + 1)))
-        if not starts:  # no memory states a time: the routine stays as it is
-            for changes in ("add", "drop"):
-                schema["properties"][changes].update(minItems=0, maxItems=0)
-        else:  # one block per stated time at most (two at one time overlap)
-            add = schema["properties"]["add"]
-            add["maxItems"] = min(add.get("maxItems", len(starts)), len(starts))
-    elif isinstance(question, RateImportances):
-        ratings = schema["properties"]["ratings"]
-        ratings["items"] = {"type": "integer", "enum": list(range(1, 11))}
-        ratings["minItems"] = ratings["maxItems"] = len(question.items)
-    elif isinstance(question, DecomposeTask):
-        _narrow(schema, ("steps", "[]", "object"), list(question.objects) or [question.place])
-        _narrow(schema, ("steps", "[]", "minutes"), step_minutes(question.minutes))
-        steps = schema["properties"]["steps"]  # steps of 5 minutes or more fill the chunk
-        steps["maxItems"] = max(1, min(steps.get("maxItems", 24), question.minutes // 5))
-    elif isinstance(question, ChoosePlace):
-        _narrow(schema, ("place",), list(question.candidates))
-    elif isinstance(question, NextAction):
-        _narrow(schema, ("object",), list(question.objects))
-        _narrow(schema, ("minutes",), step_minutes(question.max_minutes))
-    elif isinstance(question, NextLine):
-        _ids(schema["properties"]["shared"], [m.id for m in question.memories if m.id not in question.told])
-    elif isinstance(question, Insights):
-        _ids(schema["properties"]["insights"]["items"]["properties"]["evidence"],
-             [m.id for m in question.memories])
-    elif isinstance(question, GeneraliseProcedure):
-        for text in ("name", "when"):
-            schema["properties"][text] = {"type": "string", "pattern": TITLE_PATTERN}
-    return schema
-
-
-def _ids(array: dict[str, Any], ids: list[int]) -> None:
+def ids_among(array: dict[str, Any], ids: list[int]) -> None:
+    """Make ``array`` (a list of memory ids) a list of ``ids`` only, at most one each, in place;
+    with no ids it must stay empty."""
     if ids:
         array["items"] = {"type": "integer", "enum": list(dict.fromkeys(ids))}
         array["maxItems"] = min(array.get("maxItems", len(ids)), len(ids))
@@ -282,7 +209,7 @@ def _repeat(item: str, low: int, high: int | None, sep: str = "") -> str:
 def to_gbnf(schema: dict[str, Any]) -> str:
     """A llama.cpp GBNF grammar accepting exactly the JSON texts ``schema`` describes.
 
-    Handles the portable subset :func:`answer_schema` produces (see :func:`portable_problems`).
+    Handles the portable subset ``Question.answer_schema`` produces (see :func:`portable_problems`).
     """
     rules: list[str] = []
 

@@ -5,27 +5,25 @@ name), one real completion request, and the slot count a llama.cpp server report
 ``max_concurrency`` is "auto". Then it settles the schema dialect (see
 :mod:`town.thinking.schema`) by asking for a JSON object whose schema allows one word,
 :data:`CHECK_WORD`. Each failure is one :class:`~town.errors.ThinkingError` line naming the cause
-and the fix.
+and the fix. The check sets nothing: it returns what it settled (:class:`~.model.Settled`), and
+the backend takes it on (``OpenAIBackend.check``).
 """
 
 from __future__ import annotations
 
 import json
 import urllib.request
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import openai
 
 from ..config import Dialect
 from ..errors import ThinkingError
 from .endpoints import Endpoint, error_text
-from .model import CallOutcome, Completion, TransportFailure
+from .model import CallOutcome, Completion, Settled, TransportFailure
 from .schema import CONSTRAINED, request_fields
 
-if TYPE_CHECKING:
-    from .openai_backend import OpenAIBackend
-
-__all__ = ["CHECK_MARK", "CHECK_WORD", "check", "check_server", "choose_dialect"]
+__all__ = ["CHECK_MARK", "CHECK_WORD", "Server", "check", "check_server", "choose_dialect"]
 
 #: Opens the start-up check's prompt (proxies and test servers tell checks from questions by it).
 CHECK_MARK = "town start-up check."
@@ -44,27 +42,53 @@ _CHECK_MESSAGES = [
 ]
 
 
-def check(backend: OpenAIBackend) -> None:
+class Server(Protocol):
+    """What the check reads of the backend (``OpenAIBackend``): its endpoints and settings, and
+    how it sends one request."""
+
+    model: str
+    api_key_env: str
+    key_set: bool
+    timeout_s: float
+    max_concurrency: str | int
+    auto: bool
+    structured: Dialect
+
+    @property
+    def endpoints(self) -> list[Endpoint]:
+        """The servers, in the order given."""
+
+    def send(self, endpoint: Endpoint, messages: list[dict[str, str]], fields: dict[str, Any],
+             max_tokens: int | None = None) -> Completion:
+        """Send one request to ``endpoint`` now (raises ``TransportFailure``)."""
+
+
+def check(backend: Server) -> Settled:
     """Start-up check of every endpoint, then the schema dialect.
 
     For each endpoint: the model list (``GET /models``: key, model name), one real completion
     request (a 404 or a reply that is not an OpenAI chat completion stops here), and its slot
     count when ``max_concurrency`` is "auto". Then :func:`choose_dialect`.
 
+    Returns:
+        The dialect chosen, and the slots of each endpoint when ``max_concurrency`` is "auto"
+        (what it reports at ``/props``, else 1); nothing is set on ``backend``.
+
     Raises:
         ThinkingError: one line naming the cause and the fix: unreachable server, refused
             key, unknown model, a URL that is not an OpenAI-compatible API root, or a model
             that does not follow the answer schema.
     """
+    slots = []
     for endpoint in backend.endpoints:
         _check_models(backend, endpoint)
         _check_completion(backend, endpoint)
         if backend.max_concurrency == "auto":
-            endpoint.slots = _reported_slots(endpoint.base_url) or 1
-    choose_dialect(backend)
+            slots.append(_reported_slots(endpoint.base_url) or 1)
+    return Settled(dialect=choose_dialect(backend), slots=tuple(slots))
 
 
-def check_server(backend: OpenAIBackend) -> None:
+def check_server(backend: Server) -> None:
     """Check cheaply that the model answers again (ends a stall): the model lists.
 
     Raises:
@@ -79,7 +103,7 @@ def check_server(backend: OpenAIBackend) -> None:
     raise last
 
 
-def _check_models(backend: OpenAIBackend, endpoint: Endpoint) -> None:
+def _check_models(backend: Server, endpoint: Endpoint) -> None:
     try:
         listed = endpoint.client.models.list()
     except openai.AuthenticationError as exc:
@@ -129,12 +153,12 @@ def _check_models(backend: OpenAIBackend, endpoint: Endpoint) -> None:
         )
 
 
-def _try_dialect(backend: OpenAIBackend, endpoint: Endpoint, dialect: Dialect) -> Completion:
+def _try_dialect(backend: Server, endpoint: Endpoint, dialect: Dialect) -> Completion:
     fields = request_fields(dialect, _CHECK_SCHEMA if dialect in CONSTRAINED else None)
     return backend.send(endpoint, [dict(m) for m in _CHECK_MESSAGES], fields, max_tokens=24)
 
 
-def _check_completion(backend: OpenAIBackend, endpoint: Endpoint) -> None:
+def _check_completion(backend: Server, endpoint: Endpoint) -> None:
     """One plain completion request: the URL is a chat-completions API and the model answers."""
     try:
         _try_dialect(backend, endpoint, Dialect.NONE)
@@ -149,7 +173,7 @@ def _check_completion(backend: OpenAIBackend, endpoint: Endpoint) -> None:
         raise ThinkingError(f"the model server at {endpoint.where} {cause}") from None
 
 
-def choose_dialect(backend: OpenAIBackend) -> Dialect:
+def choose_dialect(backend: Server) -> Dialect:
     """Settle how requests carry the schema: try each dialect with a one-value enum.
 
     A dialect works when the model *obeyed* the schema (its reply names the one allowed
@@ -159,7 +183,7 @@ def choose_dialect(backend: OpenAIBackend) -> Dialect:
     taken as given.
 
     Returns:
-        The dialect now in use (``backend.structured``).
+        The dialect that works (``backend.structured`` when it was given, not "auto").
 
     Raises:
         ThinkingError: when the chosen dialect (or, with "auto", every constrained dialect)
@@ -181,7 +205,6 @@ def choose_dialect(backend: OpenAIBackend) -> Dialect:
             ) from None
         word = _check_word(reply.text)
         if word == CHECK_WORD:
-            backend.structured = dialect
             return dialect
         seen.append(f"{dialect.value}: ignored (said {(reply.text or '')[:40]!r})")
     raise ThinkingError(

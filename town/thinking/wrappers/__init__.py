@@ -1,6 +1,9 @@
-"""Wrappers around a model backend, each with the ``ThinkingBackend`` interface (after Concordia).
+"""What surrounds a model backend: two wrappers with its interface, and two parts beside them.
 
-One module per wrapper:
+The wrappers (retrying, caching) have the ``ThinkingBackend`` interface (after Concordia); the
+recorder and the stall guard are not backends: the wrappers use them, and
+:func:`town.thinking.factory.make_backend` hands them to the run as separate objects. One module
+each:
 
 - :mod:`.recorder`: :class:`CallRecorder` turns every call into a MODEL_CALL event (template,
   purpose, persona, tick, tokens in and out, latency, cache hit, outcome); totals are counted
@@ -9,7 +12,7 @@ One module per wrapper:
   failures, publishes STATUS "stalled", re-checks the server, and publishes STATUS "running" when
   it answers again. It is the gate every attempt and every wait passes, so
   :meth:`StallGuard.cancel` (a stop request) ends all of them at once with
-  :class:`~town.errors.RunStopped`.
+  :class:`~town.errors.RunStopped`, and the model's requests in flight with them.
 - :mod:`.retrying`: :class:`RetryingBackend` retries one question with tenacity backoff
   (honouring Retry-After, shown as STATUS "rate_limited" when longer than
   :data:`RATE_LIMIT_NOTICE_S`) and falls back to the scripted answer after ``max_retries``
@@ -21,7 +24,8 @@ One module per wrapper:
 
 The usual stack (see :func:`town.thinking.factory.make_backend`)::
 
-    CachingBackend(RetryingBackend(OpenAIBackend(...), fallback=ScriptedBackend(), ...), ...)
+    CachingBackend(RetryingBackend(OpenAIBackend(...), fallback=ScriptedBackend(), recorder=,
+                                   stall=), recorder=, ...)
 
 All are thread-safe: the simulation asks questions from a pool of ``pool_size`` threads.
 """

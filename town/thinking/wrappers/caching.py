@@ -31,13 +31,10 @@ class CachingBackend(ThinkingBackend):
         recorder: records cache hits.
     """
 
-    recorder: CallRecorder
-
     def __init__(self, inner: RetryingBackend, *, cache: AnswerCache, recorder: CallRecorder):
         self.inner = inner
         self.cache = cache
         self.recorder = recorder
-        self.stall = inner.stall
         self.name = inner.name
         self.pool_size = inner.pool_size
         self._lock = threading.Lock()
@@ -76,10 +73,6 @@ class CachingBackend(ThinkingBackend):
         finally:
             with self._lock:
                 self._in_flight.pop(key, None)
-
-    def cancel(self) -> None:
-        """End the inner backend's waits (see ``RetryingBackend.cancel``)."""
-        self.inner.cancel()
 
     def close(self) -> None:
         """Close the inner backend and the cache."""

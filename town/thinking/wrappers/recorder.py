@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...events import EventKind
-from ..model import PURPOSES, Attempt, CallOutcome
+from ..model import Attempt, CallOutcome
 from ..questions import Question
 
 __all__ = ["Publish", "CallRecorder"]
@@ -51,7 +51,7 @@ class CallRecorder:
             publish: for MODEL_CALL events (``MindContext.publish``: held back with the
                 persona's other events while it decides).
             announce: for STATUS events, published at once from whatever thread notices
-                (``MindContext.announce``), so viewers and the run file learn of a stall while
+                (``Simulation.announce``), so viewers and the run file learn of a stall while
                 the tick still waits; default ``publish``.
         """
         with self._lock:
@@ -86,6 +86,7 @@ class CallRecorder:
         """Record HTTP attempt number ``number`` (1-based) of a question."""
         self._emit(
             a.template,
+            a.purpose,
             a.persona,
             outcome=a.outcome,
             request=True,
@@ -108,6 +109,7 @@ class CallRecorder:
         if fallback or cache_hit:
             self._emit(
                 question.template,
+                question.purpose,
                 question.persona,
                 request=False,
                 attempt=0,
@@ -119,6 +121,7 @@ class CallRecorder:
     def _emit(
         self,
         template: str,
+        purpose: str,
         persona: str,
         *,
         outcome: CallOutcome,
@@ -136,7 +139,7 @@ class CallRecorder:
             persona,
             {
                 "template": template,
-                "purpose": PURPOSES.get(template, template),
+                "purpose": purpose,
                 "tokens_in": tokens_in,
                 "tokens_out": tokens_out,
                 "latency_ms": latency_ms,

@@ -52,14 +52,13 @@ class RetryingBackend(ThinkingBackend):
         fallback: answers a question when the model could not (the scripted backend).
         recorder: records every attempt and every fallback.
         max_retries: retries after the first attempt (so ``max_retries + 1`` attempts at most).
-        stall: pauses attempts while the server is down, or None.
+        stall: pauses attempts while the server is down, and ends the waits (backoff,
+            Retry-After, a stall) when cancelled; or None.
         backoff_s, max_backoff_s: wall seconds of the exponential backoff.
         max_retry_after_s: longest Retry-After honoured, wall seconds.
         max_consecutive_fallbacks: questions in a row that may fall back before the run stops
             (0: never).
     """
-
-    recorder: CallRecorder
 
     def __init__(
         self,
@@ -185,12 +184,6 @@ class RetryingBackend(ThinkingBackend):
     def ask(self, question: Question[A]) -> A:
         """The resolved answer (see :meth:`resolve`)."""
         return cast(A, self.resolve(question).answer)  # resolve answers with the question's model
-
-    def cancel(self) -> None:
-        """End the stall, backoff and Retry-After waits and the model's requests in flight."""
-        if self.stall is not None:
-            self.stall.cancel()
-        self.model.cancel()
 
     def close(self) -> None:
         """Close the model and the fallback."""

@@ -3,7 +3,8 @@
 :class:`StallGuard` pauses all calls after N consecutive unavailable-server failures, publishes
 STATUS "stalled", re-checks the server, and publishes STATUS "running" when it answers again.
 It is the gate every attempt and every wait passes, so :meth:`StallGuard.cancel` (a stop
-request) ends all of them at once with :class:`~town.errors.RunStopped`.
+request) ends all of them at once with :class:`~town.errors.RunStopped`, and with its
+``on_cancel`` (the model's ``cancel``) the requests in flight too.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class StallGuard:
         on_status: ``on_status(state, reason)`` publishes a STATUS event
             (``CallRecorder.status``), or None.
         recheck_interval_s: wall seconds between checks while stalled.
+        on_cancel: called by :meth:`cancel` to end what no wait of the guard's holds: the
+            model's requests in flight (``ModelBackend.cancel``), or None.
     """
 
     def __init__(
@@ -45,11 +48,13 @@ class StallGuard:
         check_server: Callable[[], None],
         on_status: Callable[[str, str], None] | None = None,
         recheck_interval_s: float = 2.0,
+        on_cancel: Callable[[], None] | None = None,
     ):
         self.threshold = int(threshold)
         self.check_server = check_server
         self.on_status = on_status
         self.recheck_interval_s = float(recheck_interval_s)
+        self.on_cancel = on_cancel
         self._cond = threading.Condition()
         self._failures = 0
         self._stalled = False
@@ -59,10 +64,13 @@ class StallGuard:
         self.stalls = 0
 
     def cancel(self) -> None:
-        """End every wait now and refuse further attempts (a stop request; not undone)."""
+        """End every wait now, the requests in flight (``on_cancel``) too, and refuse further
+        attempts (a stop request; not undone): the waiting calls raise :class:`RunStopped`."""
         self._cancelled.set()
         with self._cond:
             self._cond.notify_all()
+        if self.on_cancel is not None:
+            self.on_cancel()
 
     def check(self) -> None:
         """Raise :class:`RunStopped` once :meth:`cancel` was called."""

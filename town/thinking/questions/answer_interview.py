@@ -1,0 +1,42 @@
+"""Answer an interviewer's question from retrieved memories (Park et al. 2023 §6.1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from pydantic import BaseModel, Field
+
+from ..views import MemoryView, PlanItemView
+from .base import Question
+
+__all__ = ["InterviewAnswer", "AnswerInterview"]
+
+
+class InterviewAnswer(BaseModel):
+    """An interview answer in the persona's voice; ``evidence``: ids of the memories it used.
+
+    ``evidence`` is optional (a model is not asked for it: the request's shape leaves it out).
+    """
+
+    answer: str = Field(min_length=1, max_length=1000)
+    evidence: list[int] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerInterview(Question[InterviewAnswer]):
+    """Answer an interviewer's question from retrieved memories (Park et al. 2023 §6.1).
+
+    ``now`` is the game time asked at ("YYYY-MM-DD HH:MM:SS"; empty: unknown), ``routine`` the
+    persona file's routine, ``people`` the names of the town's personas (to recognise them).
+    """
+
+    template: ClassVar[str] = "answer_interview"
+    answer_model = InterviewAnswer
+    purpose: ClassVar[str] = "interview"
+    question: str
+    memories: tuple[MemoryView, ...] = ()
+    now: str = ""
+    routine: tuple[PlanItemView, ...] = ()
+    people: tuple[str, ...] = ()
+    extra: dict = field(default_factory=dict)

@@ -1,0 +1,141 @@
+"""What every question's answer checks share: the rejection, option matching, and own words.
+
+A language model can return well-formed JSON naming a place that does not exist, citing a memory
+it was never shown, or a plan block ending at 27:90. Those answers are *invalid* exactly like
+unparsable ones: the caller retries and, after N failures, falls back to the scripted answer.
+
+An answer check is a function ``check(question, answer, prompt) -> answer``: it raises
+:class:`InvalidAnswer` naming the field and the bad value, or returns the answer, names resolved
+to full options. Each question lists its checks (``Question.checks``) and runs them in order
+(``Question.check``); a rejection carries the name of the check that made it
+(``InvalidAnswer.check``, the function's name), so rejections can be counted per check.
+
+A named place or object is accepted when it equals one of the question's options, ignoring case,
+or is the unique option it ends with (``"cafe:counter"`` for
+``"the_ville:Hobbs Cafe:cafe:counter"``); it is then replaced by the full option.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from pydantic import BaseModel
+
+from ...errors import ThinkingError
+
+__all__ = ["InvalidAnswer", "AnswerCheck", "match_option", "own_words", "time_of_day", "ids_shown", "WORDS"]
+
+#: ``check(question, answer, prompt) -> answer``: raises :class:`InvalidAnswer`, or returns the
+#: answer with its names resolved to full options. ``prompt`` is the rendered prompt ("" when
+#: none was rendered, e.g. a cached answer).
+AnswerCheck = Callable[[Any, Any, str], BaseModel]
+
+
+class InvalidAnswer(ThinkingError):
+    """A model's answer is unparsable (``unparsable=True``) or fails its schema or a check.
+
+    ``check`` names the answer check that rejected it ("" when parsing or the schema did).
+    """
+
+    def __init__(self, reason: str, *, unparsable: bool = False, check: str = ""):
+        super().__init__(reason)
+        self.unparsable = unparsable
+        self.check = check
+
+
+#: Words of a text, lower-cased: what "says nothing" and "copies" are counted in.
+WORDS = re.compile(r"[a-z0-9']+")
+#: Text that is no content: ellipses, "<...>" placeholders, "TODO", punctuation alone.
+_PLACEHOLDER = re.compile(r"^\W*$|^\s*(\.\.\.|…)|<[^<>]*>|^\s*(todo|tbd|n/?a|none|string|text)\s*$", re.I)
+#: Fields holding one of the question's options (checked against them, not as free text).
+_OPTION_FIELDS = frozenset({"place", "object", "start", "end"})
+
+
+def match_option(value: str, options: Iterable[str]) -> str | None:
+    """The option ``value`` names (exact, case-insensitive, or unique ``:``-suffix), else None."""
+    options = list(dict.fromkeys(options))
+    low = value.strip().lower()
+    exact = [o for o in options if o.lower() == low]
+    if exact:
+        return exact[0]
+    tail = [o for o in options if o.lower().endswith(":" + low)]
+    return tail[0] if len(tail) == 1 else None
+
+
+def time_of_day(hm: str, field: str) -> int:
+    """Minutes since midnight of an "HH:MM" time, 00:00-24:00.
+
+    Raises:
+        InvalidAnswer: naming ``field`` when ``hm`` is no time of day (e.g. "27:90").
+    """
+    h, m = int(hm[:2]), int(hm[3:])
+    if m >= 60 or h > 24 or (h == 24 and m):
+        raise InvalidAnswer(f"{field}: {hm!r} is not a time of day 00:00-24:00")
+    return h * 60 + m
+
+
+def _instructions(prompt: str) -> list[str]:
+    """The prompt's own sentences (not its lists of memories, places or lines), normalised."""
+    out = []
+    for line in prompt.splitlines():
+        if not line.strip() or line.lstrip().startswith("-") or re.match(r"^\s*\d+\.", line):
+            continue
+        for sentence in re.split(r"(?<=[.?!])\s+", line):
+            words = WORDS.findall(sentence.lower())
+            if len(words) >= 5:
+                out.append(" ".join(words))
+    return out
+
+
+def _texts(value: Any, where: str, key: str = "") -> Iterator[tuple[str, str, str]]:
+    """(where, field name, text) for every free-text string in an answer (a model dump)."""
+    if isinstance(value, str):
+        yield where, key, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k not in _OPTION_FIELDS:
+                yield from _texts(v, f"{where}.{k}" if where else k, k)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _texts(v, f"{where}[{i}]", key)
+
+
+def own_words(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
+    """Text a model wrote must be its own (every question's first check).
+
+    Rejects, field by field: placeholder or ellipsis text (``"..."``, ``"<one of the
+    objects>"``), a field holding its own name (``"reason": "reason"``), text without a word, a
+    text of five or more words found inside one of the prompt's instruction sentences, and a
+    text that opens with the prompt's opening sentence ("You are Isabella Rodriguez."), which
+    addresses the persona and is never its answer.
+
+    Raises:
+        InvalidAnswer: naming the field and its text.
+    """
+    sentences = _instructions(prompt)
+    first = re.split(r"(?<=[.?!])\s", prompt.strip().split("\n", 1)[0], maxsplit=1)[0]
+    opening = " ".join(WORDS.findall(first.lower()))
+    for where, key, text in _texts(answer.model_dump(mode="json"), ""):
+        if _PLACEHOLDER.search(text) or text.strip(" .\"'").lower() == key.lower():
+            raise InvalidAnswer(f"{where}: {text[:60]!r} is placeholder text, not an answer")
+        if not re.search(r"[A-Za-z]{2}", text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} holds no words")
+        words = " ".join(WORDS.findall(text.lower()))
+        if len(words.split()) >= 5 and any(words in s for s in sentences):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's instructions")
+        if len(opening.split()) >= 3 and (words + " ").startswith(opening + " "):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's opening")
+    return answer
+
+
+def ids_shown(ids: Iterable[int], shown: Iterable[int], field: str) -> None:
+    """Memory ids an answer cites must be among those the question showed.
+
+    Raises:
+        InvalidAnswer: naming ``field`` and the ids never shown.
+    """
+    unknown = set(ids) - set(shown)
+    if unknown:
+        raise InvalidAnswer(f"{field}: memory ids {sorted(unknown)} were not shown")

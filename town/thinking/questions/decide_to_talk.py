@@ -1,0 +1,42 @@
+"""Decide whether to start a conversation with a perceived persona (Park et al. 2023 §4.3.2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from ..views import MemoryView
+from .base import Question
+
+__all__ = ["TalkAnswer", "DecideToTalk"]
+
+
+class TalkAnswer(BaseModel):
+    """Whether to start a conversation, and why."""
+
+    talk: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecideToTalk(Question[TalkAnswer]):
+    """Decide whether to start a conversation with a perceived persona (§4.3.2).
+
+    ``invited`` is True when the other persona asked to talk and this one decides whether to
+    accept; ``memories`` are the retrieved memories not yet told to the other persona; ``now``
+    is the game time ("YYYY-MM-DD HH:MM:SS").
+    """
+
+    template: ClassVar[str] = "decide_to_talk"
+    answer_model = TalkAnswer
+    purpose: ClassVar[str] = "react"
+    other: str
+    other_name: str
+    other_action: str
+    own_action: str
+    relationship: str = ""
+    memories: tuple[MemoryView, ...] = ()
+    invited: bool = False
+    now: str = ""

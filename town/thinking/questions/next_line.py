@@ -1,0 +1,81 @@
+"""Say the next line of a conversation, grounded in retrieved memories (Park et al. 2023 §4.3.2)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from ..schema import ids_among
+from ..views import MemoryView, PlanItemView
+from .base import Question
+from .checks import WORDS, InvalidAnswer, ids_shown, own_words
+
+__all__ = ["LineAnswer", "NextLine", "shared_ids_shown", "speaks", "shares_in_words"]
+
+#: A chat line opening with a memory id ("7: ...", "7. ...", "[7] ...").
+_RECITED = re.compile(r"^\s*\[?\d+\]?\s*[:.)-]\s")
+
+
+class LineAnswer(BaseModel):
+    """The next utterance; ``shared`` cites the memory ids whose content it passes on."""
+
+    line: str = Field(min_length=1, max_length=1000)
+    shared: list[int] = Field(default_factory=list)
+    end: bool = False
+
+
+def shared_ids_shown(q: NextLine, a: LineAnswer, prompt: str) -> LineAnswer:
+    """The ids ``shared`` are among the memories shown."""
+    ids_shown(a.shared, (m.id for m in q.memories), "shared")
+    return a
+
+
+def speaks(q: NextLine, a: LineAnswer, prompt: str) -> LineAnswer:
+    """The line speaks: it does not recite a memory id ("7: Klaus Mueller is ...")."""
+    if _RECITED.match(a.line):
+        raise InvalidAnswer(f"line: {a.line[:60]!r} recites a memory id instead of speaking")
+    return a
+
+
+def shares_in_words(q: NextLine, a: LineAnswer, prompt: str) -> LineAnswer:
+    """A line that shares memories says something (three words or more)."""
+    if a.shared and len(WORDS.findall(a.line.lower())) < 3:
+        raise InvalidAnswer(f"shared: ids {a.shared} on a line that says nothing ({a.line!r})")
+    return a
+
+
+@dataclass(frozen=True, kw_only=True)
+class NextLine(Question[LineAnswer]):
+    """Say the next line of a conversation, grounded in retrieved memories (§4.3.2).
+
+    ``told`` lists memory ids already passed on to this listener (never repeat them); ``now``
+    is the game time of the line ("YYYY-MM-DD HH:MM:SS", the clock a person reads). When the
+    partner's last line asks something, ``recalled`` is the whole retrieval for it (memories told
+    before or heard from the partner included: "what's my name?" is answered from what they said).
+    ``routine`` is the speaker's own file's routine and ``places`` the map's addresses (as
+    :class:`~.plan_day.PlanDay` carries them, with its ``attend_seed``): an invitation is decided
+    as the day plan decides it.
+    """
+
+    template: ClassVar[str] = "next_line"
+    answer_model = LineAnswer
+    purpose: ClassVar[str] = "chat"
+    checks = (own_words, shared_ids_shown, speaks, shares_in_words)
+    listener: str
+    listener_name: str
+    history: tuple[tuple[str, str], ...] = ()
+    memories: tuple[MemoryView, ...] = ()
+    told: tuple[int, ...] = ()
+    max_lines: int = 8
+    now: str = ""
+    recalled: tuple[MemoryView, ...] = ()
+    routine: tuple[PlanItemView, ...] = ()
+    places: tuple[str, ...] = ()
+    attend_seed: int = 0
+
+    def narrow(self, schema: dict[str, Any]) -> None:
+        """``shared`` cites shown memories not yet told to this listener."""
+        ids_among(schema["properties"]["shared"], [m.id for m in self.memories if m.id not in self.told])

@@ -1,0 +1,212 @@
+"""Plan a day from the routine and the retrieved memories (Park et al. 2023 §4.3).
+
+The answer is the day's changes to the routine (blocks added, routine blocks dropped), which
+:meth:`DayPlanAnswer.day` applies. An appointment enters the plan only when a retrieved memory's
+text states it, with a time: the schema offers only the stated start times and the places the
+memories name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from ...textevent import stated_times
+from ..schema import enum_at, ids_among
+from ..views import MemoryView, PlanItemView
+from .base import Question
+from .checks import InvalidAnswer, match_option, own_words, time_of_day
+
+__all__ = ["BLOCK_MINUTES", "PlanItemAnswer", "EventChoice", "DayPlanAnswer", "PlanDay",
+           "added_blocks", "routine_numbers", "a_day_left"]
+
+#: Lengths of a day plan's added block, in game minutes.
+BLOCK_MINUTES = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 480]
+
+
+class PlanItemAnswer(BaseModel):
+    """One block added to the day: its start ("HH:MM", game time), length in game minutes, what, where."""
+
+    start: str = Field(pattern=r"^[0-9]{2}:[0-9]{2}$")
+    minutes: int = Field(ge=5, le=1440)
+    description: str = Field(min_length=1, max_length=120)
+    place: str = Field(min_length=1)
+
+    @property
+    def end(self) -> str:
+        """``start`` + ``minutes`` as "HH:MM", at most "24:00"."""
+        h, m = int(self.start[:2]), int(self.start[3:])
+        total = min(24 * 60, h * 60 + m + self.minutes)
+        return f"{total // 60:02d}:{total % 60:02d}"
+
+
+class EventChoice(BaseModel):
+    """Whether the persona goes to an event a retrieved memory states, and why.
+
+    ``place`` is the event's address, ``start``/``end`` "YYYY-MM-DD HH:MM"; ``evidence`` the ids
+    of the memories stating it; ``clash`` the routine block it clashes with ("HH:MM-HH:MM what at
+    where"), if any.
+    """
+
+    place: str
+    start: str
+    end: str
+    go: bool
+    reason: str
+    evidence: list[int]
+    clash: str | None = None
+
+
+class DayPlanAnswer(BaseModel):
+    """Today's changes to the routine (Park et al. 2023 §4.3 plans from the routine).
+
+    ``add``: blocks added today; an added block replaces the routine for its time (a moved block
+    is dropped and added again). ``drop``: 1-based numbers of routine blocks skipped today; the
+    block before a dropped one runs on until the next. Both empty: the routine unchanged.
+    """
+
+    add: list[PlanItemAnswer] = Field(max_length=4)
+    drop: list[int] = Field(max_length=12)
+    events: list[EventChoice] | None = None  # the scripted rule's decisions (a model is not asked)
+
+    def day(self, routine: tuple[PlanItemView, ...]) -> list[PlanItemView]:
+        """The day these changes make of ``routine``: blocks in time order covering 00:00-24:00.
+
+        Raises:
+            ValueError: when every routine block is dropped and nothing is added.
+        """
+        blocks: list[PlanItemView] = []
+        early = None  # start of leading dropped blocks: the first kept block starts there
+        for i, r in enumerate(routine, 1):
+            if i in self.drop:
+                if blocks:
+                    blocks[-1] = replace(blocks[-1], end=r.end)  # the block before runs on
+                else:
+                    early = early or r.start
+                continue
+            blocks.append(replace(r, start=early) if early else r)
+            early = None
+        for a in sorted(self.add, key=lambda a: a.start):
+            cut = []
+            for b in blocks:
+                if b.end <= a.start or b.start >= a.end:
+                    cut.append(b)
+                    continue
+                if b.start < a.start:
+                    cut.append(replace(b, end=a.start))
+                if b.end > a.end:
+                    cut.append(replace(b, start=a.end))
+            cut.append(PlanItemView(start=a.start, end=a.end, description=a.description, place=a.place))
+            blocks = sorted(cut, key=lambda b: b.start)
+        if not blocks:
+            raise ValueError("every routine block is dropped and nothing is added")
+        return blocks
+
+
+# ---------------------------------------------------------------- the answer's checks
+def added_blocks(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
+    """Each added block is at an offered place (resolved to its full address) and runs between
+    two times of day 00:00-24:00, its start before its end.
+
+    Added blocks that overlap are not an error: :meth:`DayPlanAnswer.day` applies them in time
+    order, the later one cutting into the earlier, as it cuts into the routine.
+    """
+    places = q.offered()
+    added: list[PlanItemAnswer] = []
+    for i, item in enumerate(a.add):
+        place = match_option(item.place, places)
+        if place is None:
+            raise InvalidAnswer(f"add[{i}].place: {item.place!r} is not a place of this plan")
+        start = time_of_day(item.start, f"add[{i}].start")
+        end = time_of_day(item.end, f"add[{i}].end")
+        if not start < end:
+            raise InvalidAnswer(f"add[{i}]: {item.start}-{item.end} starts at the end of the day")
+        added.append(item.model_copy(update={"place": place}))
+    return a.model_copy(update={"add": added})
+
+
+def routine_numbers(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
+    """Dropped blocks are numbers of the routine's blocks."""
+    bad = [n for n in a.drop if not 1 <= n <= len(q.routine)]
+    if bad:
+        raise InvalidAnswer(f"drop: {bad} are not routine block numbers 1-{len(q.routine)}")
+    return a
+
+
+def a_day_left(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
+    """The changes leave a day to live (not every block dropped with nothing added)."""
+    try:
+        a.day(q.routine)
+    except ValueError as exc:
+        raise InvalidAnswer(f"the plan is empty: {exc}") from None
+    return a
+
+
+# ---------------------------------------------------------------- the question
+@dataclass(frozen=True, kw_only=True)
+class PlanDay(Question[DayPlanAnswer]):
+    """Plan a day from the routine, adjusted by what the retrieved memories say (§4.3).
+
+    An appointment enters the plan only when a retrieved memory's text states it. ``attend_seed``
+    is the persona's seed for deciding whether to go to an event: one per persona and run, not
+    per question, so the day plan and a spoken reply to an invitation draw alike.
+    """
+
+    template: ClassVar[str] = "plan_day"
+    answer_model = DayPlanAnswer
+    purpose: ClassVar[str] = "plan"
+    checks = (own_words, added_blocks, routine_numbers, a_day_left)
+    date: str
+    routine: tuple[PlanItemView, ...]
+    memories: tuple[MemoryView, ...] = ()
+    places: tuple[str, ...] = ()
+    attend_seed: int = 0
+
+    def offered(self) -> list[str]:
+        """The places an added block may use: the routine's, and those a retrieved memory names.
+
+        A change comes from a remembered appointment, so a place of ``places`` is offered only
+        when its name (the address's last part, e.g. "Hobbs Cafe") appears in a memory's text.
+        Keeping the list short keeps the prompt and the answer's grammar small.
+        """
+        text = " ".join(m.content.lower() for m in self.memories)
+        named = [p for p in self.places if p.rsplit(":", 1)[-1].lower() in text]
+        return list(dict.fromkeys([r.place for r in self.routine] + named))
+
+    def stated_starts(self) -> list[str]:
+        """Start times ("HH:MM", down to the quarter hour) that the retrieved memories state.
+
+        Only an appointment a memory states, with a time, changes the routine, so these are the
+        times an added block may start at; none means the answer keeps the routine as it is.
+        Times are read by :func:`town.textevent.stated_times` (the first time or range of each
+        memory).
+        """
+        starts = []
+        for m in self.memories:
+            found = stated_times(m.content)
+            if found is not None:
+                t = found[0]
+                starts.append(f"{t.hour:02d}:{t.minute - t.minute % 15:02d}")
+        return sorted(set(starts))
+
+    def context(self) -> dict:
+        """The fields, ``offered`` (places an added block may use) and ``starts`` (its start times)."""
+        return {**asdict(self), "offered": self.offered(), "starts": self.stated_starts()}
+
+    def narrow(self, schema: dict[str, Any]) -> None:
+        """Added blocks at an offered place, starting at a time a retrieved memory states (at
+        most one block per stated time), :data:`BLOCK_MINUTES` long; dropped blocks are routine
+        numbers; with no time stated both lists are empty."""
+        starts = self.stated_starts()  # no 30:57, and no block no memory states
+        enum_at(schema, ("add", "[]", "place"), self.offered())
+        enum_at(schema, ("add", "[]", "start"), starts or ["00:00"])
+        enum_at(schema, ("add", "[]", "minutes"), BLOCK_MINUTES)
+        ids_among(schema["properties"]["drop"], list(range(1, len(self.routine) + 1)))
+        if not starts:  # no memory states a time: the routine stays as it is
+            for changes in ("add", "drop"):
+                schema["properties"][changes].update(minItems=0, maxItems=0)
+        else:  # one block per stated time at most (two at one time overlap)
+            add = schema["properties"]["add"]
+            add["maxItems"] = min(add.get("maxItems", len(starts)), len(starts))
