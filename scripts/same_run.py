@@ -27,8 +27,9 @@ from typing import Any
 SET_ASIDE = ("created", "scenario")
 
 #: Table -> its key columns (rows are compared in key order).
-KEYS = {"meta": ("key",), "frames": ("tick",), "events": ("seq",), "memories": ("persona", "id"),
-        "retrievals": ("seq",), "query_vectors": ("id",), "snapshots": ("tick",)}
+KEYS = {"meta": ("key",), "frames": ("tick",), "events": ("seq",), "vectors": ("id",),
+        "memories": ("persona", "id"), "retrievals": ("seq",), "snapshots": ("tick",),
+        "snapshot_parts": ("part", "tick")}
 
 
 def _decoded(value: Any) -> Any:

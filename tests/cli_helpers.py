@@ -14,3 +14,9 @@ def run_cli(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
     """Run ``python run.py ARGS`` from the repository root; returns the CompletedProcess."""
     return subprocess.run([sys.executable, str(REPO / "run.py"), *args], cwd=REPO, capture_output=True,
                           text=True, timeout=timeout)
+
+
+def same_run(a: Path, b: Path) -> subprocess.CompletedProcess:
+    """``python scripts/same_run.py A B`` from the repository root (prints "same run", exit 0)."""
+    return subprocess.run([sys.executable, str(REPO / "scripts" / "same_run.py"), str(a), str(b)], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)

@@ -13,6 +13,7 @@ def test_defaults_are_the_documented_ones():
     assert (c.retrieval.k, c.retrieval.weights) == (10, (1.0, 1.0, 1.0))
     assert (c.reflection.threshold, c.procedures.threshold) == (150, 0.6)
     assert (c.recording.snapshot_every_hours, c.perception.vision_radius) == (1.0, 4)
+    assert (c.perception.attention, c.perception.retention_hours) == (3, 2.0)
     b = c.backend
     assert (
         b.name,
@@ -58,6 +59,8 @@ def test_dict_round_trip():
         ("colour = 1\n", "colour", "unknown setting"),
         ("[retrieval]\nk = 'ten'\n", "retrieval.k", "must be an integer"),
         ("[backend]\ncache = 1\n", "backend.cache", "must be true or false"),
+        ("[perception]\nretention_hours = -1\n", "perception.retention_hours", "must be 0-8760 game hours, got -1.0"),
+        ("[perception]\nattention = -2\n", "perception.attention", "must be >= 0 personas, got -2"),
         ("[backend]\nname = 'gpt'\n", "backend.name", "one of 'scripted', 'openai', 'local'"),
         ("[retrieval]\nweights = [0, 0, 0]\n", "retrieval.weights", "not all zero"),
         ("[procedures]\nthreshold = 1.5\n", "procedures.threshold", "in [0, 1]"),

@@ -144,3 +144,20 @@ def test_minilm_batches_by_length_give_each_text_its_own_vector_in_order():
     batched = MiniLMEmbedder(batch=2).embed(texts)
     np.testing.assert_array_equal(batched, reference)
     assert MiniLMEmbedder(batch=64).embed([]).shape == (0, 384)
+
+
+def test_the_cache_is_sized_to_the_town_and_never_shrinks():
+    """128 texts per persona: a town of 1,000 gets 128,000; a later town of 10 leaves it so; the
+    LRU drops the oldest text once more are embedded than it keeps."""
+    from town.embedding import TEXTS_PER_PERSONA, CachedEmbedder, HashingEmbedder
+
+    cache = CachedEmbedder(HashingEmbedder(), maxsize=2)
+    cache.fit(1000)
+    assert cache.maxsize == TEXTS_PER_PERSONA * 1000 == 128_000
+    cache.fit(10)
+    assert cache.maxsize == 128_000
+    small = CachedEmbedder(HashingEmbedder(), maxsize=2)
+    small.embed(["a", "b", "c"])
+    assert (small.hits, small.misses) == (0, 3)
+    small.embed(["c", "a"])  # "a" was dropped: the oldest of three when two are kept
+    assert (small.hits, small.misses) == (1, 4)

@@ -32,7 +32,7 @@ import numpy as np
 from town.errors import ConfigError, ThinkingError
 
 __all__ = ["Embedder", "MiniLMEmbedder", "HashingEmbedder", "OpenAIEmbedder", "CachedEmbedder",
-           "make_embedder"]
+           "TEXTS_PER_PERSONA", "make_embedder"]
 
 
 @runtime_checkable
@@ -200,21 +200,37 @@ class HashingEmbedder:
         return _normalise(rows)
 
 
+#: Texts the cache keeps per persona of the town it serves (:meth:`CachedEmbedder.fit`): a
+#: generated town's persona brings about 60 new texts a game day (its sightings, plans,
+#: reflections, and queries naming people), so a day of the town stays cached twice over.
+TEXTS_PER_PERSONA = 128
+
+
 class CachedEmbedder:
     """LRU cache by text around an embedder; same protocol, same name and dim.
 
     Args:
         inner: the embedder whose vectors are cached.
-        maxsize: texts kept (least recently used dropped first).
+        maxsize: texts kept (least recently used dropped first); :meth:`fit` raises it.
+
+    Attributes:
+        hits, misses: texts asked for so far that were cached, and that were not (each distinct
+            text of a call missing counts once; the benchmarks read them).
     """
 
     def __init__(self, inner: Embedder, *, maxsize: int = 65536):
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
-        self._maxsize = int(maxsize)
+        self.maxsize = int(maxsize)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def fit(self, personas: int) -> None:
+        """Keep at least :data:`TEXTS_PER_PERSONA` texts per persona of a town (never fewer than
+        now: the cache may serve several runs of one process)."""
+        self.maxsize = max(self.maxsize, TEXTS_PER_PERSONA * int(personas))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``, computing only those not cached; returns ``(n, dim) float32``.
@@ -223,6 +239,8 @@ class CachedEmbedder:
         """
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            self.misses += len(missing)
+            self.hits += len(texts) - len(missing)
             if missing:
                 for text, row in zip(missing, self.inner.embed(missing), strict=True):
                     self._cache[text] = row
@@ -230,7 +248,7 @@ class CachedEmbedder:
             for i, text in enumerate(texts):
                 self._cache.move_to_end(text)
                 out[i] = self._cache[text]
-            while len(self._cache) > self._maxsize:
+            while len(self._cache) > self.maxsize:
                 self._cache.popitem(last=False)
             return out
 

@@ -133,7 +133,9 @@ class Persona:
         steps: remaining steps of the current plan chunk.
         needs_replan: something heard changes today's plan (react, §4.3.1).
         importance_acc: summed importance since the last reflection (§4.2, threshold 150).
-        observed: other persona id -> the action last observed (to record changes only).
+        observed: other persona id -> what was last seen of them, their action and its place
+            (``town.mind.perceive.sighting``: changes only are observations); own id -> the
+            last sentence written of one's own action.
         cooldown: other persona id -> tick before which they will not start another talk.
         told: persona id -> statements that persona knows from us (passed on to them, or
             heard from them): not told to them again.

@@ -316,22 +316,25 @@ def cmd_replay(args: argparse.Namespace, tick: int | None = None) -> int:
     return 0
 
 
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
     """`town demo`: replay a cached 36-hour Smallville run, simulating it first if there is none.
 
     The run is ``<runs>/demo-smallville.sqlite``: a finished one is opened at once; an
     interrupted one is resumed from its last snapshot to the end of its 36 hours; else it is
     simulated (scripted mind, default embedder, with a progress bar, or progress lines without a
-    terminal). The replay opens at the run's liveliest moment (:func:`town.analysis.moments.liveliest`).
+    terminal); an older town's, refused. The replay opens at the run's liveliest moment
+    (:func:`town.analysis.moments.liveliest`).
     """
     from town.cli import build_parser, cmd_resume, cmd_simulate
-    from town.recording import RunReader
+    from town.errors import RecordingError
+    from town.recording import SCHEMA_VERSION, RunReader, stored_version
 
     path = Path(args.runs) / f"{DEMO_NAME}.sqlite"
     quiet = ["--quiet"] if args.quiet else []
     parse = build_parser(add_commands).parse_args
+    if path.exists() and isinstance(version := stored_version(path), int) and version < SCHEMA_VERSION:
+        raise RecordingError(f"{path} was made by an older town (run file schema_version {version}, this town "
+                             f"reads {SCHEMA_VERSION}): delete it, and `python run.py demo` makes it again")
     if not path.exists():
         print(f"town: simulating {DEMO_TOWN} for {DEMO_HOURS} game hours into {path} (once; later "
               "`demo` opens it at once)", flush=True)

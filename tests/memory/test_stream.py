@@ -216,9 +216,9 @@ def test_state_round_trip_through_json_retrieves_the_same(hashing_embedder):
     assert restored.add(kind="plan", content="new", created=T0, importance=3).id == 12
 
 
-def test_state_without_vectors_restores_from_given_vectors(hashing_embedder, monkeypatch):
-    """A snapshot's stream state holds neither index nor access log, and serialises no index;
-    restored with the records' own (ids, embeddings) it retrieves as the original does."""
+def test_state_without_vectors_restores_from_given_records_and_vectors(hashing_embedder, monkeypatch):
+    """A snapshot's stream state holds no records, index or access log, and serialises no index;
+    restored with the records and their own (ids, embeddings) it retrieves as the original does."""
     stream = MemoryStream("maria", hashing_embedder)
     for i in range(8):
         stream.add(kind="chat", content=f"Maria talked about topic {i} and physics",
@@ -228,11 +228,12 @@ def test_state_without_vectors_restores_from_given_vectors(hashing_embedder, mon
     with monkeypatch.context() as m:
         m.setattr("town.memory.vectors.VectorIndex.to_base64", lambda self: pytest.fail("index serialised"))
         state = json.loads(json.dumps(stream.get_state(vectors=False)))
-    assert list(state) == ["persona", "embedder", "dim", "next_id", "records"]
+    assert list(state) == ["persona", "embedder", "dim", "next_id"]
     ids = np.array([r.id for r in stream.records()], dtype=np.int64)
     embeddings = np.stack([stream.vector(int(i)) for i in ids])
     restored = MemoryStream("maria", HashingEmbedder(dim=64))
-    restored.set_state(state, vectors=(ids, embeddings))
+    records = json.loads(json.dumps([r.to_dict() for r in stream.records()]))
+    restored.set_state({**state, "records": records}, vectors=(ids, embeddings))
     assert [r.to_dict() for r in restored.records()] == [r.to_dict() for r in stream.records()]
     assert restored.access_log() == []
     for when, query in ((10, "topic 3"), (12, "physics and topic 7")):

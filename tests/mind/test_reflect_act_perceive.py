@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
+import pytest
 from mind_events import retrieval_ids
 
 from town.events import EventKind
@@ -148,3 +149,59 @@ def test_an_insight_keeps_the_date_it_meant(tiny, events):
     assert sim.think(partial(maybe_reflect, ann))
     held = [r.content for r in ann.stream.records() if r.kind is MemoryKind.REFLECTION]
     assert held == ["Bob's piano concert on Monday, February 13 is all I hear about."]
+
+
+def _bob(action: str, obj: str = "armchair") -> Appearance:
+    """Bob as Ann sees him in her room, doing ``action`` at ``obj``."""
+    return Appearance(id="bob", name="Bob Brown", x=2, y=1, arena="w:Ann's home:ann room", action=action, kind="do",
+                address=f"w:Ann's home:ann room:{obj}", conversation=None)
+
+
+@pytest.mark.parametrize("retention_hours", [2.0, 0.0])
+def test_an_observation_among_the_recent_ones_is_not_written_again(tiny, retention_hours):
+    """Ann sees Bob read at the armchair, knit there, read there again 30 game minutes later,
+    then read at the bed (a new place). With a 2-hour window the second reading at the armchair is
+    among her recent observations and adds nothing; after 2 more game hours it counts again.
+    Without a window (0) every change is written, as before the window existed."""
+    sim = tiny(**{"perception.retention_hours": retention_hours})
+    ann = sim.personas["ann"]
+    me = Appearance(id="ann", name="Ann Able", x=1, y=1, arena="w:Ann's home:ann room", action="reading", kind="do",
+              address="w:Ann's home:ann room:armchair", conversation=None)
+    reading = "Bob Brown is at the armchair of the ann room in Ann's home: read a book."
+    knitting = "Bob Brown is at the armchair of the ann room in Ann's home: knit a scarf."
+    at_bed = "Bob Brown is at the bed of the ann room in Ann's home: read a book."
+
+    def see(bob: Appearance, minutes: int) -> list[str]:
+        sim.clock.advance(minutes * 6)  # 6 ticks of 10 s a minute
+        before = len(ann.stream)
+        sim.think(lambda ctx: perceive(ann, ctx, {"ann": me, "bob": bob}))
+        return [r.content for r in ann.stream.records()[before:]]
+
+    assert see(_bob("read a book"), 0) == [reading]
+    assert see(_bob("read a book"), 10) == []  # no change
+    assert see(_bob("knit a scarf"), 10) == [knitting]
+    assert see(_bob("read a book"), 30) == ([] if retention_hours else [reading])
+    assert see(_bob("read a book", "bed"), 10) == [at_bed]  # the place is part of what is seen
+    assert see(_bob("read a book"), 130) == [reading]  # 3 h after the first: no longer recent
+
+
+def test_only_the_nearest_attended_to_become_observations(tiny):
+    """With attention 2, Ann (at x=1) sees Bob, Cy and Di at 1, 2 and 3 tiles, each starting to
+    do something: she writes observations of the nearest two only, and all three are in sight
+    (any may be talked to). When Di comes nearest, she notices Di too."""
+    sim = tiny(**{"perception.attention": 2})
+    ann = sim.personas["ann"]
+    me = Appearance(id="ann", name="Ann Able", x=1, y=1, arena="w:Ann's home:ann room", action="reading", kind="do",
+              address="w:Ann's home:ann room:armchair", conversation=None)
+
+    def other(pid, name, x):
+        return Appearance(id=pid, name=name, x=x, y=1, arena="w:Ann's home:ann room", action="stretch", kind="do",
+                    address="w:Ann's home:ann room:bed", conversation=None)
+
+    snapshot = {"ann": me, "bob": other("bob", "Bob Brown", 2), "cy": other("cy", "Cy Cole", 3),
+                "di": other("di", "Di Dunn", 4)}
+    assert [v.id for v in sim.think(lambda ctx: perceive(ann, ctx, snapshot))] == ["bob", "cy", "di"]
+    assert [r.content.split(" is ")[0] for r in ann.stream.records()] == ["Bob Brown", "Cy Cole"]
+    snapshot["di"] = other("di", "Di Dunn", 1)  # Di steps up to Ann, Bob is now the third
+    sim.think(lambda ctx: perceive(ann, ctx, snapshot))
+    assert [r.content.split(" is ")[0] for r in ann.stream.records()] == ["Bob Brown", "Cy Cole", "Di Dunn"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 import numpy as np
@@ -132,11 +133,13 @@ class SyntheticRun:
         self.clock.advance()
         return event
 
-    def snapshot(self) -> None:
-        """Snapshot the state after the last finished tick."""
+    def snapshot(self) -> dict:
+        """Snapshot the state after the last finished tick; returns it as read back from JSON."""
         tick = self.tick - 1
-        state = {"tick": tick, "records": self.records, "rng": "opaque"}
+        state = {"tick": tick, "personas": {p: {"records": self.records[p]} for p in self.personas},
+                 "world": {"rng": "opaque"}}
         self.writer.snapshot(tick, self.clock.time_of(tick), self.bus.seq, state)
+        return json.loads(json.dumps(state))
 
 
 @pytest.fixture

@@ -12,15 +12,17 @@ from town.recording.continuation import fork_copy, truncate_after_snapshot
 from town.recording.reader import RunReader
 
 TABLE_DUMPS = {
-    "frames": "SELECT tick, time, seq, data FROM frames ORDER BY tick",
+    "frames": "SELECT tick, time, seq, base, data FROM frames ORDER BY tick",
     "events": "SELECT * FROM events ORDER BY seq",
-    "memories": "SELECT * FROM memories ORDER BY persona, id",
+    "memories": "SELECT m.persona, m.id, m.seq, m.tick, m.created, m.kind, m.importance, m.content, m.probe,"
+                " v.vector FROM memories m JOIN vectors v ON v.id = m.vector ORDER BY m.persona, m.id",
     "retrievals": "SELECT r.seq, r.persona, r.tick, r.time, r.purpose, r.query, r.returned,"
                   " r.candidates, v.vector FROM retrievals r"
-                  " JOIN query_vectors v ON v.id = r.vector"
+                  " JOIN vectors v ON v.id = r.vector"
                   " ORDER BY r.seq",
     "snapshots": "SELECT * FROM snapshots ORDER BY tick",
-    "query_vectors": "SELECT vector FROM query_vectors ORDER BY vector",
+    "snapshot_parts": "SELECT * FROM snapshot_parts ORDER BY part, tick",
+    "vectors": "SELECT id, vector FROM vectors ORDER BY id",
 }
 
 
@@ -59,7 +61,7 @@ def test_truncate_after_snapshot_leaves_exactly_the_pre_snapshot_run(synthetic):
     assert dump(full.writer.path) != dump(twin.writer.path)
     tick, seq, state = truncate_after_snapshot(full.writer.path)
     assert (tick, seq) == (4, snapshot_seq)
-    assert state["tick"] == 4 and state["records"]["ana"]["4"]["content"] == "ana notices 4"
+    assert state["tick"] == 4 and state["personas"]["ana"]["records"]["4"]["content"] == "ana notices 4"
     assert dump(full.writer.path) == dump(twin.writer.path)
     reader = RunReader(full.writer.path)
     assert reader.last_tick == 4 and reader.meta["finished"] is False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 
 import numpy as np
@@ -135,8 +136,8 @@ def test_snapshot_round_trip(synthetic):
     run.end_tick()
     run.end_tick()
     run.snapshot()  # after tick 1
-    state_1 = {"tick": 1, "records": {"ana": {"0": run.records["ana"][0]}, "bo": {}},
-               "rng": "opaque"}
+    state_1 = {"tick": 1, "personas": {"ana": {"records": {"0": run.records["ana"][0]}}, "bo": {"records": {}}},
+               "world": {"rng": "opaque"}}
     seq_1 = run.bus.seq
     run.end_tick()
     run.snapshot()  # after tick 2
@@ -145,6 +146,28 @@ def test_snapshot_round_trip(synthetic):
     assert reader.snapshot_at_or_before(1) == (1, seq_1, state_1)
     assert reader.snapshot_at_or_before(100)[0] == 2
     assert [s[0] for s in reader.snapshots()] == [1, 2]
+
+
+def test_a_snapshot_stores_only_the_parts_that_changed(synthetic):
+    """Three snapshots: ana writes a memory before each, bo only before the third, the world never
+    changes. The parts table holds ana's state three times, bo's twice and the world's once,
+    and each snapshot reads back as the whole state it was given."""
+    run = synthetic()
+    given = {}
+    for tick in range(3):
+        run.memory("ana", f"ana notices {tick}", 3)
+        if tick == 2:
+            run.memory("bo", "bo notices", 4)
+        run.end_tick()
+        given[tick] = run.snapshot()
+    conn = sqlite3.connect(run.writer.path)
+    stored = conn.execute("SELECT part, tick FROM snapshot_parts ORDER BY part, tick").fetchall()
+    assert stored == [("persona:ana", 0), ("persona:ana", 1), ("persona:ana", 2), ("persona:bo", 0),
+                      ("persona:bo", 2), ("world", 0)]
+    with RunReader(run.writer.path) as reader:
+        for tick, state in given.items():
+            assert reader.snapshot_at_or_before(tick)[2] == state
+        assert reader.snapshot_at_or_before(1)[2]["personas"]["bo"] == {"records": {}}
 
 
 def test_summary_and_personas(synthetic):
@@ -197,7 +220,10 @@ def test_meta_value_that_is_not_json_is_refused_on_open_naming_file_and_key(synt
 
 
 def test_damaged_frame_and_snapshot_blobs_name_file_and_what(synthetic):
-    """A frame or snapshot blob that is not zlib JSON is a RecordingError saying which one."""
+    """A frame or snapshot blob that is not zlib JSON is a RecordingError saying which one.
+
+    A frame row after a keyframe holds the change from the tick before, so a damaged row takes
+    the frames after it up to the next keyframe with it; the frames before it still read."""
     run = synthetic()
     for _ in range(3):
         run.end_tick()
@@ -208,7 +234,7 @@ def test_damaged_frame_and_snapshot_blobs_name_file_and_what(synthetic):
     _damage(path, "UPDATE snapshots SET state = ?", b"not zlib")
     with RunReader(path) as reader:
         (snap_tick, _, _), = reader.snapshots()
-        assert reader.frame(2)["tick"] == 2  # the other frames still read
+        assert reader.frame(0)["tick"] == 0  # the frame before still reads
         with pytest.raises(RecordingError, match=rf"{path}.*frame at tick 1"):
             reader.frame(1)
         with pytest.raises(RecordingError, match=rf"{path}.*frame at tick 1"):

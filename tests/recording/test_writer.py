@@ -33,27 +33,32 @@ def test_refuses_to_overwrite_an_existing_run(synthetic, tmp_path):
     assert reader.last_tick is None and reader.meta["town"] == "x"
 
 
-def test_vectors_are_float32_blobs_never_json(synthetic):
-    """Embeddings are 4*d-byte blobs; event JSON holds no vector; a query vector is kept once."""
+def test_vectors_are_float32_blobs_never_json_each_stored_once(synthetic):
+    """Embeddings are 4*d-byte blobs; event JSON holds no vector; a vector is kept once, whether
+    two memories (of two personas) or a memory and a query share it."""
     run = synthetic()
     vector = np.arange(8, dtype=np.float32) / 10
     run.memory("ana", "a", 3, vector=vector)
     run.memory("ana", "b", 4)
+    run.memory("bo", "a", 3, vector=vector)  # bo saw the same thing: the same embedding
     query = run.unit()
     run.retrieve("ana", vector=query)
     run.end_tick()
     run.retrieve("ana", vector=query)
-    run.retrieve("ana", vector=run.unit())
+    run.retrieve("bo", vector=vector)  # a query worded as a memory
     run.end_tick()
     conn = sqlite3.connect(run.writer.path)
-    rows = conn.execute("SELECT typeof(embedding), length(embedding), embedding FROM memories"
-                        " ORDER BY id").fetchall()
-    assert [(t, n) for t, n, _ in rows] == [("blob", 32), ("blob", 32)]
-    np.testing.assert_array_equal(np.frombuffer(rows[0][2], "<f4"), vector)
+    rows = conn.execute("SELECT m.persona, m.vector, typeof(v.vector), length(v.vector), v.vector FROM memories m"
+                        " JOIN vectors v ON v.id = m.vector ORDER BY m.seq").fetchall()
+    assert [(p, t, n) for p, _, t, n, _ in rows] == [("ana", "blob", 32)] * 2 + [("bo", "blob", 32)]
+    np.testing.assert_array_equal(np.frombuffer(rows[0][4], "<f4"), vector)
+    assert rows[0][1] == rows[2][1] != rows[1][1]
     with_vectors = "SELECT COUNT(*) FROM events WHERE data LIKE '%embedding%'"
     assert conn.execute(with_vectors).fetchone() == (0,)
-    assert conn.execute("SELECT COUNT(*) FROM query_vectors").fetchone() == (2,)
-    assert conn.execute("SELECT COUNT(*) FROM retrievals").fetchone() == (3,)
+    # the memories' two vectors and the one new query vector; the repeated query and the query
+    # equal to a memory's vector add none
+    assert conn.execute("SELECT COUNT(*) FROM vectors").fetchone() == (3,)
+    assert [r for r, in conn.execute("SELECT vector FROM retrievals ORDER BY seq")] == [3, 3, rows[0][1]]
 
 
 def test_close_marks_finished_and_append_reopens(synthetic):

@@ -54,15 +54,16 @@ def test_a_changed_memory_is_named_by_persona_id_and_column(runs):
 
 
 def test_a_changed_frame_is_named_down_to_the_field(runs):
-    """A frame is zlib-compressed JSON: the line names the path inside it, with both values."""
+    """A frame is zlib-compressed JSON (tick 0 a keyframe, the whole frame): the line names the
+    path inside it, with both values."""
     a, b = runs
     with sqlite3.connect(b) as db:
-        data = json.loads(zlib.decompress(db.execute("SELECT data FROM frames WHERE tick = 7").fetchone()[0]))
+        data = json.loads(zlib.decompress(db.execute("SELECT data FROM frames WHERE tick = 0").fetchone()[0]))
         was = data["personas"]["d"]["x"]
         data["personas"]["d"]["x"] = was + 1
-        db.execute("UPDATE frames SET data = ? WHERE tick = 7", (zlib.compress(json.dumps(data).encode()),))
+        db.execute("UPDATE frames SET data = ? WHERE tick = 0", (zlib.compress(json.dumps(data).encode()),))
     done = same_run(a, b)
-    assert (done.returncode, done.stdout) == (1, f"frames {{'tick': 7}} column data: .personas.d.x: "
+    assert (done.returncode, done.stdout) == (1, f"frames {{'tick': 0}} column data: .personas.d.x: "
                                                  f"A '{was}', B '{was + 1}'\n")
 
 

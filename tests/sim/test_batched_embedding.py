@@ -34,7 +34,8 @@ def test_seeded_memories_of_all_personas_are_embedded_in_one_run():
     """
     inner = RecordingEmbedder()
     sim = Simulation(load_scenario(SMALLVILLE), load_config(None, {"embedder": "hashing"}),
-                     embedder=CachedEmbedder(inner))
+                     embedder=CachedEmbedder(inner, maxsize=10))
+    assert sim.embedder.maxsize == 128 * 25  # sized to the town's 25 personas (TEXTS_PER_PERSONA)
     records = [(p.stream, r) for p in sim.personas.values() for r in p.stream.records()]
     # the persona files of Smallville seed 20 memories, in the streams of several personas
     assert len(records) == 20 and len({r.persona for _, r in records}) > 5

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from cli_helpers import same_run
+
 from town.config import load_config
 from town.scenario import load_scenario
 from town.simulation import Simulation
@@ -22,14 +24,15 @@ def _rows(path, table):
 
 
 def test_same_seed_gives_identical_runs(tmp_path):
-    """Frames, events (memories, retrievals with traces, chats) and memories are equal."""
+    """Every table is equal row by row (scripts/same_run.py): frames, events (memories,
+    retrievals with traces, chats), memories, vectors, snapshots and their parts."""
     a, b = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
     _run(a, 7)
     _run(b, 7)
-    for table in ("frames", "events", "memories", "retrievals", "snapshots"):
-        rows = _rows(a, table)
-        assert rows, table
-        assert rows == _rows(b, table), table
+    for table in ("frames", "events", "memories", "retrievals", "vectors", "snapshots", "snapshot_parts"):
+        assert _rows(a, table), table
+    compared = same_run(a, b)
+    assert (compared.returncode, compared.stdout) == (0, "same run\n"), compared.stdout
 
 
 def test_concurrent_decisions_publish_the_same_events(tmp_path):

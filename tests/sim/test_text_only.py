@@ -71,8 +71,9 @@ def test_removing_every_probe_leaves_frames_events_and_memories_identical(party_
     frames = f"SELECT tick, time, seq, data FROM frames WHERE tick < {TICKS_36H} ORDER BY tick"
     assert _rows(party_run, frames) == _rows(probe_free_run, frames)
     assert _events(party_run) == _events(probe_free_run)
-    memories = (f"SELECT persona, id, seq, tick, created, kind, importance, content, embedding "
-                f"FROM memories WHERE tick < {TICKS_36H} ORDER BY persona, id")
+    memories = (f"SELECT m.persona, m.id, m.seq, m.tick, m.created, m.kind, m.importance, m.content, v.vector "
+                f"FROM memories m JOIN vectors v ON v.id = m.vector WHERE m.tick < {TICKS_36H} "
+                f"ORDER BY m.persona, m.id")
     assert _rows(party_run, memories) == _rows(probe_free_run, memories)
     # The party run did carry probes: the comparison left something out.
     assert _rows(party_run, "SELECT count(*) FROM memories WHERE probe IS NOT NULL")[0][0] >= 2

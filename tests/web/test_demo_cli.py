@@ -61,3 +61,26 @@ def test_the_demo_runs_through_smallvilles_party():
     party = next(p.gathering for p in scenario.probes if p.gathering)
     assert (party.start - scenario.start, party.end - scenario.start) == (timedelta(hours=34), timedelta(hours=36))
     assert scenario.start + timedelta(hours=DEMO_HOURS) >= party.end
+
+
+def test_an_older_cached_demo_is_refused_in_one_line_saying_how_to_make_it_again(tmp_path):
+    """A cached demo run of an older schema_version is not opened (the replay cannot read it) nor
+    changed: one line says to delete it and run the demo again."""
+    import sqlite3
+
+    from town.recording import SCHEMA_VERSION
+
+    runs = tmp_path / "runs"
+    cached = runs / "demo-smallville.sqlite"
+    done = run_cli("simulate", "--hours", "0.05", "--embedder", "hashing", "--out", str(cached), "--quiet")
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(cached) as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION - 1),))
+    db.close()
+    digest = hashlib.sha256(cached.read_bytes()).hexdigest()
+    done = run_cli("demo", "--runs", str(runs), "--port", "0", "--no-open")
+    assert done.returncode == 2
+    assert done.stderr == (f"town: error: {cached} was made by an older town (run file schema_version "
+                           f"{SCHEMA_VERSION - 1}, this town reads {SCHEMA_VERSION}): delete it, and "
+                           "`python run.py demo` makes it again\n")
+    assert hashlib.sha256(cached.read_bytes()).hexdigest() == digest

@@ -143,9 +143,12 @@ class RecordingConfig(_Settings):
 
 
 class PerceptionConfig(_Settings):
-    """How far (in tiles) a persona sees."""
+    """How far (in tiles) a persona sees, how many of the nearest it attends to (0: all), and for
+    how many game hours an observation counts as recent (not written again; 0: none)."""
 
     vision_radius: int
+    attention: int
+    retention_hours: float
 
     @model_validator(mode="after")
     def _check(self) -> PerceptionConfig:
@@ -153,6 +156,12 @@ class PerceptionConfig(_Settings):
             self.vision_radius >= 0,
             "vision_radius",
             f"must be >= 0 tiles, got {self.vision_radius}",
+        )
+        _require(self.attention >= 0, "attention", f"must be >= 0 personas, got {self.attention}")
+        _require(
+            math.isfinite(self.retention_hours) and 0 <= self.retention_hours <= 24 * 365,
+            "retention_hours",
+            f"must be 0-8760 game hours, got {self.retention_hours}",
         )
         return self
 

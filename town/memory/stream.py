@@ -9,7 +9,7 @@ aligned with the index's storage order; :func:`~town.memory.scoring.rank_block` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -175,6 +175,14 @@ class MemoryStream:
         """The ``n`` most recently written records, oldest first."""
         return list(self._records.values())[-n:] if n > 0 else []
 
+    def since(self, start: datetime) -> Iterator[MemoryRecord]:
+        """The records created at or after ``start``, newest first (records are written in game-time
+        order: this reads back from the newest as far as ``start``, at the cost of what it yields)."""
+        for record in reversed(self._records.values()):
+            if record.created < start:
+                return
+            yield record
+
     def vector(self, record_id: int) -> np.ndarray:
         """The record's ``(d,) float32`` embedding, read back from FAISS.
 
@@ -278,18 +286,20 @@ class MemoryStream:
         """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim.
 
         Args:
-            vectors: include the FAISS index and the access log. Without them (a run's
-                snapshot: its file holds every embedding and access already) neither is
-                computed; :meth:`set_state` then takes the vectors from the caller.
+            vectors: include the records, the FAISS index and the access log. Without them (a
+                run's snapshot: its file holds every record, embedding and access already)
+                none is computed, and the state is the same size however long the stream;
+                :meth:`set_state` then takes the records (in the state) and the vectors from
+                the caller.
         """
         state: dict[str, Any] = {
             "persona": self.persona,
             "embedder": self._embedder.name,
             "dim": self._dim,
             "next_id": self._next_id,
-            "records": [r.to_dict() for r in self._records.values()],
         }
         if vectors:
+            state["records"] = [r.to_dict() for r in self._records.values()]
             state["access_log"] = self.access_log()
             state["index"] = self._index.to_base64()
         return state
@@ -299,7 +309,8 @@ class MemoryStream:
         """Restore a state from :meth:`get_state`.
 
         Args:
-            state: the state; without ``vectors`` it must hold the ``index``.
+            state: the state with its ``records`` (oldest id first); without ``vectors`` it must
+                hold the ``index``.
             vectors: ids ``(n,) int64`` and embeddings ``(n, d) float32`` of the records, to
                 index instead of the state's ``index``; the access log then starts empty
                 unless the state holds one.

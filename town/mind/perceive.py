@@ -3,22 +3,35 @@
 A persona sees the awake personas of its own arena: the whole room (an arena is one room or one
 open area), but nobody through the walls between rooms. Outside any arena (a street, a sector's
 open ground) it sees those on the same kind of ground within the vision radius (tiles). Like
-the paper's code, perception stays within the persona's arena. A change in what someone is
-doing becomes an observation memory; walking is seen but not remembered. :func:`in_sight` is
-the one rule: a faster search for candidates (e.g. a spatial index by arena and by tile) must
-still pass each candidate through it.
+the paper's code, perception stays within the persona's arena. :func:`in_sight` is the one
+rule: a faster search for candidates (e.g. a spatial index by arena and by tile) must still pass
+each candidate through it.
+
+As in Park et al. 2023's code, a persona attends to the nearest few it sees
+(``perception.attention``, their ``att_bandwidth`` of 3; :func:`attended`), and a change in
+what one of them is doing, or where, becomes an observation memory unless the same observation
+(the same person, action and place) is among the persona's recent ones: those written in the
+last ``perception.retention_hours`` game hours (:func:`retained`). Their code keeps an event only
+when it is not among the persona's ``retention`` (5) latest; a window in game time does the same
+in a crowd, where a room of 40 people cycling through their routines' steps passes far more than
+5 observations between two repeats. Walking is seen but not remembered. Everyone in sight may
+still be talked to.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from ..config import PerceptionConfig
+from ..memory import MemoryKind
 from ..persona import Persona
 from .act import doing_sentence
 from .context import MindContext, observing, remember_many
 
-__all__ = ["Appearance", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake"]
+__all__ = ["Appearance", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake", "sighting", "attended",
+           "retained"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,34 +119,74 @@ class SightIndex:
                 for v in self._buckets.get((me.arena, cx + dx, cy + dy), ())]
 
 
-def look(p: Persona, snapshot: Mapping[str, Appearance], radius: int, *,
+def sighting(view: Appearance) -> str:
+    """What a persona notes of another to tell a change: the action and where it is done.
+
+    The value of ``Persona.observed``: "read a book @ w:Ann's home:ann room:armchair".
+    """
+    return f"{view.action} @ {view.address}"
+
+
+def retained(p: Persona, now: datetime, hours: float) -> set[str]:
+    """The persona's recent observations: the contents of those written in the last ``hours``.
+
+    Args:
+        p: the persona.
+        now: the game time of the tick.
+        hours: the retention window in game hours (``perception.retention_hours``; 0: none).
+
+    Returns:
+        Their contents (an observation's content names the person, the action and the place).
+    """
+    if hours <= 0:
+        return set()
+    return {r.content for r in p.stream.since(now - timedelta(hours=hours)) if r.kind is MemoryKind.OBSERVATION}
+
+
+def attended(seen: list[Appearance], attention: int) -> list[Appearance]:
+    """The ones among ``seen`` (nearest first) a persona attends to: the nearest ``attention``
+    (0: all). Park et al. 2023's code perceives only its ``att_bandwidth`` (3) nearest events."""
+    return seen[:attention] if attention > 0 else seen
+
+
+def look(p: Persona, snapshot: Mapping[str, Appearance], perception: PerceptionConfig, *, now: datetime,
          index: SightIndex | None = None) -> tuple[list[Appearance], list[dict]]:
-    """What ``p`` sees this tick, without remembering it yet (a pure function of the snapshot).
+    """What ``p`` sees this tick, without remembering it yet (a pure function of the snapshot
+    and the persona's memory).
 
     Args:
         p: the persona looking (its ``observed`` says what it already noted of each other).
         snapshot: persona id -> :class:`Appearance` at the start of the tick.
-        radius: the vision radius in tiles.
+        perception: the vision radius (tiles), how many of the nearest it attends to
+            (:func:`attended`) and the retention window (:func:`retained`).
+        now: the game time of the tick.
         index: the tick's :class:`SightIndex` of ``snapshot`` (without it, everyone is checked).
 
     Returns:
         (awake personas in sight, nearest first by (distance in tiles, id); the observation
-        memories a change in what they do makes: keyword arguments of ``remember``).
+        memories a change in what the attended ones do, or where, makes: keyword arguments of
+        ``remember``).
     """
     me = snapshot[p.id]
     if p.asleep or not awake(me):
         return [], []
-    seen, new = [], []
+    near = []
     for other in (snapshot.values() if index is None else index.near(me)):
-        if other.id == p.id or not awake(other) or not in_sight(me, other, radius):
+        if other.id == p.id or not awake(other) or not in_sight(me, other, perception.vision_radius):
             continue
-        dist = max(abs(other.x - me.x), abs(other.y - me.y))
-        seen.append((dist, other.id, other))
-        if other.kind in ("walk", "talk") or p.observed.get(other.id) == other.action:
+        near.append((max(abs(other.x - me.x), abs(other.y - me.y)), other.id, other))
+    seen = [v for _, _, v in sorted(near)]
+    new: list[dict] = []
+    recent: set[str] | None = None
+    for other in attended(seen, perception.attention):
+        if other.kind in ("walk", "talk") or p.observed.get(other.id) == sighting(other):
             continue
-        new.append(dict(kind="observation", subject=other.id,
-                        content=doing_sentence(other.name, other.action, other.address)))
-    return [v for _, _, v in sorted(seen)], new
+        content = doing_sentence(other.name, other.action, other.address)
+        if recent is None:
+            recent = retained(p, now, perception.retention_hours)
+        if content not in recent:
+            new.append(dict(kind="observation", subject=other.id, content=content))
+    return seen, new
 
 
 def perceive(p: Persona, ctx: MindContext, snapshot: Mapping[str, Appearance], *,
@@ -153,11 +206,11 @@ def perceive(p: Persona, ctx: MindContext, snapshot: Mapping[str, Appearance], *
     Returns:
         Awake personas (not ``p``) :func:`in_sight` of ``p``, sorted by (distance in tiles, id).
     """
-    seen, new = looked if looked is not None else look(p, snapshot, ctx.config.perception.vision_radius,
-                                                       index=index)
-    views = {v.id: v for v in seen}
-    for item in new:
-        p.note_seen(item["subject"], views[item["subject"]].action)
+    perception = ctx.config.perception
+    seen, new = looked if looked is not None else look(p, snapshot, perception, now=ctx.now, index=index)
+    for view in attended(seen, perception.attention):
+        if view.kind not in ("walk", "talk"):
+            p.note_seen(view.id, sighting(view))
     if observing(ctx):  # the observation ablation perceives nothing into memory
         remember_many(p, ctx, new)  # a tick's observations are rated together
     return seen

@@ -2,7 +2,9 @@
 
 Parts:
     schema: the tables, ``SCHEMA_VERSION`` and the column codecs (zlib JSON, float32 blobs).
-    database: opening and validating run files.
+    database: opening and validating run files; :func:`stored_version` of any run file.
+    frames: frames as keyframes and changes.
+    snapshots: incremental snapshots (a state in parts, each stored when it changed).
     writer: :class:`RunWriter`, the event-bus subscriber that records a run.
     reader: :class:`RunReader` (seek, events, traces, snapshots).
     streams: a persona's memory stream as of an event (:class:`RecordedStream`), read through the reader.
@@ -13,6 +15,7 @@ Parts:
 """
 
 from town.recording.continuation import fork_copy, newest_snapshot, truncate_after_snapshot
+from town.recording.database import stored_version
 from town.recording.lab import rescore
 from town.recording.reader import RunReader
 from town.recording.runs import list_runs, resolve_run
@@ -22,6 +25,7 @@ from town.recording.writer import RunWriter
 
 __all__ = [
     "SCHEMA_VERSION",
+    "stored_version",
     "RunWriter",
     "RunReader",
     "RecordedStream",

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from town.errors import RecordingError
-from town.recording.database import connect, decode, open_run
+from town.recording.database import connect, damaged, decode, open_run
 from town.recording.lock import WriterLock
 from town.recording.schema import format_time
+from town.recording.snapshots import read_state
 
 __all__ = ["newest_snapshot", "truncate_after_snapshot", "fork_copy"]
 
@@ -28,11 +29,14 @@ Snapshot = tuple[int, int, dict[str, Any]]
 
 def _drop_after(conn: sqlite3.Connection, tick: int, seq: int) -> None:
     """Delete everything recorded after tick ``tick`` / event ``seq`` (caller's transaction)."""
-    conn.execute("DELETE FROM frames WHERE tick > ?", (tick,))
-    conn.execute("DELETE FROM snapshots WHERE tick > ?", (tick,))
+    for table in ("frames", "snapshots", "snapshot_parts"):
+        conn.execute(f"DELETE FROM {table} WHERE tick > ?", (tick,))
     for table in ("events", "memories", "retrievals"):
         conn.execute(f"DELETE FROM {table} WHERE seq > ?", (seq,))
-    conn.execute("DELETE FROM query_vectors WHERE id NOT IN (SELECT vector FROM retrievals)")
+    # a vector is stored when first referred to, so those after the cut have the highest ids
+    (last,) = conn.execute("SELECT MAX(v) FROM (SELECT MAX(vector) AS v FROM memories"
+                           " UNION ALL SELECT MAX(vector) FROM retrievals)").fetchone()
+    conn.execute("DELETE FROM vectors WHERE id > ?", (-1 if last is None else last,))
 
 
 def _set_meta(conn: sqlite3.Connection, **values: Any) -> None:
@@ -52,7 +56,12 @@ def _snapshot(conn: sqlite3.Connection, path: Path, where: str, params: tuple, w
         if first is None:
             raise RecordingError(f"{path}: the run has no snapshot to continue from")
         raise RecordingError(f"{path}: no snapshot {wanted}; its first snapshot is at {first[0]}")
-    return row[0], row[1], decode(path, row[2], f"snapshot at tick {row[0]}")
+    try:
+        state = read_state(lambda sql, args: conn.execute(sql, args).fetchall(), row[0], row[2],
+                           lambda raw, what: decode(path, raw, what))
+    except KeyError as exc:
+        raise damaged(path, exc.args[0]) from None
+    return row[0], row[1], state
 
 
 def _where(at: int | datetime | None) -> tuple[str, tuple, str]:
@@ -84,7 +93,7 @@ def newest_snapshot(path: str | Path, at: int | datetime | None = None) -> Snaps
 def truncate_after_snapshot(path: str | Path, tick: int | None = None) -> Snapshot:
     """Cut a run back to its newest snapshot (or the one after tick ``tick``), for resume.
 
-    Frames, events, memories, retrievals and snapshots after the snapshot are deleted in one
+    Frames, events, memories, retrievals, vectors and snapshots after the snapshot are deleted in one
     transaction, and the run is marked unfinished and open (meta ``finished``, ``closed``).
 
     Returns:

@@ -19,7 +19,7 @@ from urllib.parse import quote
 from town.errors import RecordingError
 from town.recording.schema import DDL, SCHEMA_VERSION, TABLES, unpack_json
 
-__all__ = ["connect", "create_run", "open_run", "damaged", "decode", "where_given"]
+__all__ = ["connect", "create_run", "open_run", "stored_version", "damaged", "decode", "where_given"]
 
 def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` in WAL mode with per-commit durability against process crashes.
@@ -156,7 +156,8 @@ def open_run(path: str | Path, *, read_only: bool = False) -> sqlite3.Connection
     Raises:
         RecordingError: "run file not found: PATH"; "PATH is not a town run file (or is
             damaged): ..." for a foreign, truncated or table-less file; or a message naming both
-            versions when its ``schema_version`` is not :data:`SCHEMA_VERSION`; on read-only
+            versions when its ``schema_version`` is not :data:`SCHEMA_VERSION` (for an older
+            file, with the command that makes the run again); on read-only
             storage, one naming an un-checkpointed ``-wal`` file it cannot read.
     """
     path = Path(path)
@@ -177,22 +178,64 @@ def open_run(path: str | Path, *, read_only: bool = False) -> sqlite3.Connection
             conn.close()
             raise
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        row = (conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+               if "meta" in names else None)
+        try:
+            version = None if row is None else decode(path, row[0], "meta 'schema_version'")
+        except RecordingError:
+            conn.close()
+            raise
+        if row is not None and version != SCHEMA_VERSION:
+            message = _other_version(conn, path, version)
+            conn.close()
+            raise RecordingError(message)
         missing = [t for t in TABLES if t not in names]
         if missing:
             conn.close()
             raise damaged(path, f"missing tables {', '.join(missing)}")
-        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
         raise damaged(path, exc) from None
-    try:
-        version = None if row is None else decode(path, row[0], "meta 'schema_version'")
-    except RecordingError:
+    if row is None:
         conn.close()
-        raise
-    if version != SCHEMA_VERSION:
-        conn.close()
-        raise RecordingError(
-            f"{path}: run file has schema_version {version!r}, this town reads schema_version "
-            f"{SCHEMA_VERSION}; open it with the town version that wrote it"
-        )
+        raise RecordingError(f"{path}: run file has schema_version None, this town reads schema_version "
+                             f"{SCHEMA_VERSION}")
     return conn
+
+
+def _other_version(conn: sqlite3.Connection, path: Path, version: Any) -> str:
+    """The one line refusing a file of another ``schema_version``; for an older one, the
+    command that makes the run again (from its own meta: town, game hours, seed)."""
+    head = f"{path}: run file has schema_version {version!r}, this town reads schema_version {SCHEMA_VERSION}"
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        return f"{head}; open it with the town version that wrote it"
+    try:
+        meta = {k: json.loads(v) for k, v in conn.execute(
+            "SELECT key, value FROM meta WHERE key IN ('scenario', 'seed', 'seconds_per_tick')")}
+        (last,) = conn.execute("SELECT MAX(tick) FROM frames").fetchone()
+        hours = (int(last) + 1) * float(meta["seconds_per_tick"]) / 3600
+        command = (f"python run.py simulate --town {meta['scenario']} --hours {hours:g} "
+                   f"--seed {int(meta['seed'])} --out {path}")
+    except (sqlite3.Error, ValueError, TypeError, KeyError):
+        command = f"python run.py simulate ... --out {path}"
+    return (f"{head} (written by an older town); make the run again, after moving this file away: "
+            f"{command}")
+
+
+def stored_version(path: str | Path) -> Any:
+    """The ``schema_version`` a run file says it has (None when it says none or is no run file).
+
+    Reads the meta table only, so it answers for files of any version (the demo asks it of its
+    cached run before opening it).
+    """
+    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        return None if row is None else json.loads(row[0])
+    except (sqlite3.Error, ValueError):
+        return None
+    finally:
+        conn.close()

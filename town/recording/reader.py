@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import zlib
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,13 +18,16 @@ from typing import Any
 from town.errors import RecordingError
 from town.events import Event, EventKind
 from town.recording.database import damaged, decode, open_run, where_given
+from town.recording.frames import FrameHistory
 from town.recording.schema import parse_time, unpack_vector
+from town.recording.snapshots import read_state
 from town.recording.streams import StreamHistory
+from town.recording.traces import unpack_candidates
 
 __all__ = ["RunReader"]
 
 
-class RunReader(StreamHistory):
+class RunReader(StreamHistory, FrameHistory):
     """Read access to one run file.
 
     Args:
@@ -78,16 +82,6 @@ class RunReader(StreamHistory):
         return {key: self._decode(value, f"meta {key!r}")
                 for key, value in self._rows("SELECT key, value FROM meta")}
 
-    @property
-    def first_tick(self) -> int | None:
-        """The first recorded tick, or None before the first frame is committed."""
-        return self._rows("SELECT MIN(tick) FROM frames")[0][0]
-
-    @property
-    def last_tick(self) -> int | None:
-        """The last committed tick, or None before the first frame is committed."""
-        return self._rows("SELECT MAX(tick) FROM frames")[0][0]
-
     def personas(self) -> list[str]:
         """Persona ids of the run (from meta ``personas``, else from the last frame)."""
         listed = self.meta.get("personas")
@@ -140,34 +134,6 @@ class RunReader(StreamHistory):
         }
 
     # -- frames --------------------------------------------------------------------------
-
-    def frame(self, tick: int | None) -> dict[str, Any]:
-        """The frame of one tick: ``{"tick", "time", "personas": {pid: {x, y, address, ...}}}``.
-
-        Args:
-            tick: the tick; None (what :attr:`last_tick` is before the first frame) is refused.
-
-        Raises:
-            RecordingError: when the run has no frame at ``tick`` ("PATH has no recorded tick
-                yet" for None), or the frame's data is damaged.
-        """
-        if tick is None:
-            raise RecordingError(f"{self.path} has no recorded tick yet")
-        rows = self._rows("SELECT time, data FROM frames WHERE tick = ?", (int(tick),))
-        if not rows:
-            span = f"{self.first_tick}-{self.last_tick}"
-            raise RecordingError(f"{self.path}: no frame at tick {tick} (recorded ticks {span})")
-        return {"tick": int(tick), "time": rows[0][0],
-                **self._decode(rows[0][1], f"frame at tick {tick}")}
-
-    def frames(self, start: int, end: int) -> list[dict[str, Any]]:
-        """Frames of ticks ``start..end`` (inclusive), in tick order, shaped as :meth:`frame`."""
-        rows = self._rows(
-            "SELECT tick, time, data FROM frames WHERE tick BETWEEN ? AND ? ORDER BY tick",
-            (int(start), int(end)),
-        )
-        return [{"tick": t, "time": time, **self._decode(data, f"frame at tick {t}")}
-                for t, time, data in rows]
 
     # -- events --------------------------------------------------------------------------
 
@@ -270,7 +236,7 @@ class RunReader(StreamHistory):
         """
         rows = self._rows(
             "SELECT e.data, r.candidates, v.vector FROM retrievals r JOIN events e USING (seq)"
-            " JOIN query_vectors v ON v.id = r.vector WHERE r.seq = ?",
+            " JOIN vectors v ON v.id = r.vector WHERE r.seq = ?",
             (int(seq),),
         )
         if not rows:
@@ -278,7 +244,11 @@ class RunReader(StreamHistory):
         data, candidates, vector = rows[0]
         trace = self._decode(data, f"data of event {seq}")
         trace["seq"] = int(seq)
-        trace["candidates"] = self._decode(candidates, f"candidates of retrieval {seq}")
+        try:
+            trace["candidates"] = unpack_candidates(candidates, weights=trace["weights"], k=trace["k"],
+                                                    memories=lambda ids: self.contents(trace["persona"], ids))
+        except (zlib.error, ValueError, KeyError, TypeError) as exc:
+            raise damaged(self.path, f"candidates of retrieval {seq}: {exc!r}") from None
         trace["query_embedding"] = unpack_vector(vector)
         return trace
 
@@ -332,5 +302,8 @@ class RunReader(StreamHistory):
         )
         if not rows:
             return None
-        snap_tick, seq, state = rows[0]
-        return snap_tick, seq, self._decode(state, f"snapshot at tick {snap_tick}")
+        snap_tick, seq, head = rows[0]
+        try:
+            return snap_tick, seq, read_state(self._rows, snap_tick, head, self._decode)
+        except KeyError as exc:
+            raise damaged(self.path, exc.args[0]) from None

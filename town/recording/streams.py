@@ -151,8 +151,8 @@ class StreamHistory(ABC):
             A :class:`RecordedStream` of the records written before ``seq``, in id order.
         """
         rows = self._rows(
-            "SELECT id, created, importance, content, embedding FROM memories"
-            " WHERE persona = ? AND seq < ? ORDER BY id",
+            "SELECT m.id, m.created, m.importance, m.content, v.vector FROM memories m"
+            " JOIN vectors v ON v.id = m.vector WHERE m.persona = ? AND m.seq < ? ORDER BY m.id",
             (persona, int(seq)),
         )
         accessed = self._last_access(persona, seq)
@@ -172,3 +172,23 @@ class StreamHistory(ABC):
             contents=[r[3] for r in rows],
             embeddings=embeddings,
         )
+
+    def stream_records(self, persona: str, seq: int) -> list[dict[str, Any]]:
+        """The persona's memory records just before event ``seq``, oldest id first, as
+        ``MemoryRecord.to_dict()`` (``last_accessed`` as of then): a snapshot's stream has
+        only its counters, and resume and fork take its records from here."""
+        accessed = self._last_access(persona, seq)
+        rows = self._rows("SELECT m.seq, e.data FROM memories m JOIN events e USING (seq)"
+                          " WHERE m.persona = ? AND m.seq < ? ORDER BY m.id", (persona, int(seq)))
+        records = []
+        for memory_seq, data in rows:
+            record = self._decode(data, f"data of event {memory_seq}")
+            record["last_accessed"] = accessed.get(record["id"], record["last_accessed"])
+            records.append(record)
+        return records
+
+    def contents(self, persona: str, ids: list[int]) -> dict[int, tuple[str, int]]:
+        """Record id -> (content, importance) of some of a persona's records (a trace's candidates)."""
+        rows = self._rows(f"SELECT id, content, importance FROM memories WHERE persona = ? AND id IN"
+                          f" ({','.join('?' * len(ids))})", (persona, *ids))
+        return {i: (content, importance) for i, content, importance in rows}

@@ -13,7 +13,6 @@ the writer then drops further events (``broken``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
@@ -23,9 +22,12 @@ from typing import Any
 
 from town.errors import RecordingError
 from town.events import VECTOR_KEYS, Event, EventKind
-from town.recording.database import create_run, open_run
+from town.recording.database import create_run, decode, open_run
+from town.recording.frames import FrameLog
 from town.recording.lock import WriterLock
-from town.recording.schema import format_time, pack_json, pack_vector
+from town.recording.schema import digest_of, format_time, pack_json, pack_vector
+from town.recording.snapshots import PartLog, split
+from town.recording.traces import pack_candidates
 
 __all__ = ["RunWriter", "retrieval_summary"]
 
@@ -85,12 +87,31 @@ class RunWriter:
             self._writer_lock.release()
             raise RecordingError(f"cannot create run file {self.path}: {exc}") from None
 
-    def _init_state(self) -> None:
+    def _init_state(self, conn_state: bool = False) -> None:
+        """Fresh bookkeeping; ``conn_state``: read what the file holds already (append)."""
         self._lock = threading.Lock()
         self._closed = False
         self._broken: str | None = None
         self._pending: list[Event] = []
         self._last_tick: int | None = None
+        self._frames = FrameLog()  # the last frame written: the next is stored as the change from it
+        self._vector_ids: dict[bytes, int] = {}  # digest -> vectors.id of what this writer stored
+        self._parts = PartLog(self._conn if conn_state else None)
+        if conn_state:
+            self._load_last_frame()
+
+    def _load_last_frame(self) -> None:
+        """Take the run's last frames (from their keyframe on) from the file, to write on after them."""
+        row = self._conn.execute("SELECT tick, base FROM frames ORDER BY tick DESC LIMIT 1").fetchone()
+        if row is None:
+            return
+        rows = self._conn.execute("SELECT tick, base, data FROM frames WHERE tick BETWEEN ? AND ? ORDER BY tick",
+                                  (row[1], row[0])).fetchall()
+        try:
+            self._frames.load(rows, lambda raw, what: decode(self.path, raw, what))
+        except ValueError as exc:
+            raise RecordingError(f"{self.path} is not a town run file (or is damaged): {exc}") from None
+        self._last_tick = row[0]
 
     @classmethod
     def append(cls, path: str | Path) -> RunWriter:
@@ -107,12 +128,14 @@ class RunWriter:
         except RecordingError:
             writer._writer_lock.release()
             raise
-        writer._init_state()
         try:
+            writer._init_state(conn_state=True)
             writer._set_meta({"finished": False, "closed": False})
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, RecordingError) as exc:
             writer._conn.close()
             writer._writer_lock.release()
+            if isinstance(exc, RecordingError):
+                raise
             raise RecordingError(f"cannot write run file {writer.path}: {exc}") from None
         return writer
 
@@ -188,10 +211,7 @@ class RunWriter:
     def _write(self, event: Event) -> None:
         time = format_time(event.time)
         if event.kind is EventKind.FRAME:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO frames (tick, time, seq, data) VALUES (?, ?, ?, ?)",
-                (event.tick, time, event.seq, pack_json(event.data)),
-            )
+            self._write_frame(event, time)
             return
         data = {k: v for k, v in event.data.items() if k not in VECTOR_KEYS}
         if event.kind is EventKind.RETRIEVAL:
@@ -201,10 +221,10 @@ class RunWriter:
         elif event.kind is EventKind.MEMORY:
             self._conn.execute(
                 "INSERT INTO memories (persona, id, seq, tick, created, kind, importance, content,"
-                " probe, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " probe, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (data["persona"], data["id"], event.seq, event.tick, data["created"], data["kind"],
                  data["importance"], data["content"], data.get("probe"),
-                 pack_vector(event.data["embedding"])),
+                 self._vector_id(event.data["embedding"])),
             )
         self._conn.execute(
             "INSERT INTO events (seq, tick, time, kind, persona, data) VALUES (?, ?, ?, ?, ?, ?)",
@@ -212,26 +232,42 @@ class RunWriter:
              json.dumps(data, separators=(",", ":"))),
         )
 
+    def _write_frame(self, event: Event, time: str) -> None:
+        """A keyframe, or the change from the frame before (``town.recording.frames.FrameLog``)."""
+        base, blob = self._frames.row(event.tick, event.data)
+        self._conn.execute(
+            "INSERT OR REPLACE INTO frames (tick, time, seq, base, data) VALUES (?, ?, ?, ?, ?)",
+            (event.tick, time, event.seq, base, blob),
+        )
+
+    def _vector_id(self, vector: Any) -> int:
+        """The ``vectors`` id of an embedding, stored now if the file does not hold it yet."""
+        blob = pack_vector(vector)
+        digest = digest_of(blob)
+        known = self._vector_ids.get(digest)
+        if known is None:
+            self._conn.execute("INSERT OR IGNORE INTO vectors (digest, vector) VALUES (?, ?)", (digest, blob))
+            (known,) = self._conn.execute("SELECT id FROM vectors WHERE digest = ?", (digest,)).fetchone()
+            self._vector_ids[digest] = known
+        return known
+
     def _write_retrieval(
         self, event: Event, time: str, trace: dict[str, Any], returned: list[int]
     ) -> None:
-        blob = pack_vector(event.data["query_embedding"])
-        digest = hashlib.blake2b(blob, digest_size=16).digest()
-        self._conn.execute(
-            "INSERT OR IGNORE INTO query_vectors (digest, vector) VALUES (?, ?)", (digest, blob)
-        )
-        (vector_id,) = self._conn.execute(
-            "SELECT id FROM query_vectors WHERE digest = ?", (digest,)
-        ).fetchone()
         self._conn.execute(
             "INSERT INTO retrievals (seq, persona, tick, time, purpose, query, returned,"
             " candidates, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (event.seq, trace["persona"], event.tick, time, trace["purpose"], trace["query"],
-             json.dumps(returned), pack_json(trace["candidates"]), vector_id),
+             json.dumps(returned), pack_candidates(trace["candidates"]),
+             self._vector_id(event.data["query_embedding"])),
         )
 
     def snapshot(self, tick: int, time: datetime, seq: int, state: dict[str, Any]) -> None:
-        """Store the full simulation state after tick ``tick`` and commit.
+        """Store the simulation state after tick ``tick``, incrementally, and commit.
+
+        The head of the state is written every time; each part (a persona, the world, the town
+        library: ``town.recording.snapshots``) only when it differs from the part as last
+        stored.
 
         Args:
             tick: the last tick the state includes.
@@ -247,13 +283,17 @@ class RunWriter:
                 raise RecordingError(self._broken)
             if self._closed:
                 raise RecordingError(f"run file {self.path} is closed; cannot snapshot tick {tick}")
+            head, parts = split(state)
             try:
                 with self._conn:
                     self._write_pending()
+                    self._conn.executemany(
+                        "INSERT OR REPLACE INTO snapshot_parts (part, tick, state) VALUES (?, ?, ?)",
+                        [(part, tick, blob) for part, blob in self._parts.changed(parts)])
                     self._conn.execute(
                         "INSERT OR REPLACE INTO snapshots (tick, time, seq, state)"
                         " VALUES (?, ?, ?, ?)",
-                        (tick, format_time(time), seq, pack_json(state)),
+                        (tick, format_time(time), seq, pack_json(head)),
                     )
             except sqlite3.Error as exc:
                 raise self._fail(exc) from None

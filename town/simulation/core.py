@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import importance
 from ..clock import GameClock
-from ..embedding import Embedder, make_embedder
+from ..embedding import CachedEmbedder, Embedder, make_embedder
 from ..errors import RunStopped
 from ..events import EventBus, EventKind
 from ..memory import MemoryStream
@@ -81,6 +81,8 @@ class Simulation:
         self.backend = backend or ScriptedBackend()
         self.stall = stall
         self.embedder = embedder or make_embedder(config.embedder, backend=config.backend)
+        if isinstance(self.embedder, CachedEmbedder):  # a cache that holds a day of this town's texts
+            self.embedder.fit(len(scenario.personas))
         self.bus = bus or EventBus()
         start = config.start or scenario.start
         self.clock = GameClock(start, config.seconds_per_tick)
@@ -249,12 +251,12 @@ class Simulation:
             tend_players(self)
         self.timeline.fire_due(self.clock.now)
         minds = [p for pid, p in self.personas.items() if pid not in self._players]
-        radius = self.config.perception.vision_radius
-        snapshot = take(self.personas, [p.id for p in minds], self.tilemap, self.clock.tick, self.clock.now, radius)
+        perception = self.config.perception
+        snapshot = take(self.personas, [p.id for p in minds], self.tilemap, self.clock.tick, self.clock.now, perception)
         observed = [item["content"] for _, new in snapshot.looks.values() for item in new]
         self._embed_ahead(observed, observed)
         with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
-            self._phases.run(snapshot, minds, self.players, radius)
+            self._phases.run(snapshot, minds, self.players, perception.vision_radius)
         for p in self.personas.values():
             p.walk()
         self.apply.publish(EventKind.FRAME, None, {"personas": self.frame()})
@@ -334,9 +336,8 @@ class Simulation:
         """JSON-able full state: clock, world, personas (with memory streams), conversations.
 
         Args:
-            vectors: include each stream's FAISS index and access log. Snapshots leave them
-                out: the run file already holds every memory's embedding and every access, so a
-                snapshot stays small (docs/design, §4) and :meth:`from_run` rebuilds them.
+            vectors: include each stream's records, FAISS index and access log. Snapshots leave
+                them out: the run file holds them (docs/design, §4); :meth:`from_run` rebuilds them.
         """
         return state_of(self, vectors=vectors)
 
@@ -344,7 +345,7 @@ class Simulation:
         """Restore from :meth:`get_state` output (resume and fork).
 
         Args:
-            state: the state; streams without an ``index`` need ``vectors``.
+            state: the state; a stream without an ``index`` needs its ``records`` and ``vectors``.
             vectors: persona id -> (ids ``(n,) int64``, embeddings ``(n, d) float32``).
         """
         restore(self, state, vectors)

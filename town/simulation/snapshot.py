@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..config import PerceptionConfig
 from ..mind import Appearance
 from ..mind.perceive import SightIndex, arena_of, look
 from ..mind.plan import is_sleep
@@ -62,7 +63,7 @@ def appearances(personas: Mapping[str, Persona], tilemap: TileMap, now: datetime
 
 
 def take(personas: Mapping[str, Persona], minds: Collection[str], tilemap: TileMap, tick: int, now: datetime,
-         radius: int) -> Snapshot:
+         perception: PerceptionConfig) -> Snapshot:
     """The snapshot of tick ``tick``.
 
     Args:
@@ -71,9 +72,9 @@ def take(personas: Mapping[str, Persona], minds: Collection[str], tilemap: TileM
         tilemap: the town's map.
         tick: the tick.
         now: its game time.
-        radius: the vision radius in tiles.
+        perception: the vision radius (tiles), attention and retention window (``perceive.look``).
     """
     seen = appearances(personas, tilemap, now)
-    sight = SightIndex(seen, radius)
+    sight = SightIndex(seen, perception.vision_radius)
     return Snapshot(tick=tick, now=now, appearances=seen,
-                    looks={pid: look(personas[pid], seen, radius, index=sight) for pid in minds})
+                    looks={pid: look(personas[pid], seen, perception, now=now, index=sight) for pid in minds})

@@ -1,8 +1,8 @@
 """A simulation in its run file: the run's meta, snapshots of its state, restoring one, going on.
 
-A snapshot leaves out each memory stream's FAISS index and access log: the run file already
-holds every memory's embedding and every access (docs/design, §4), so the index is rebuilt from
-the memories table when a run goes on (resume or fork).
+A snapshot leaves out each memory stream's records, FAISS index and access log: the run file
+already holds every memory, its embedding and every access (docs/design, §4), so the stream is
+rebuilt from the memories table when a run goes on (resume or fork).
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def continue_run(make: Callable[[Scenario, Config, ThinkingParts, EventBus], S],
     server (``make_backend``) and the embedder. Only then is the run cut back to the snapshot
     in one transaction (resume) or copied up to it into ``fork_to`` (fork), and the simulation
     writes on to that file, recording the persona files it goes on with. A failed check leaves
-    every file as it was. Memory vectors come from the run's memories table.
+    every file as it was. Memory records and vectors come from the run's memories table.
 
     Args:
         make: builds the simulation (scenario, config, the backend's parts, bus), its memories not
@@ -160,9 +160,10 @@ def continue_run(make: Callable[[Scenario, Config, ThinkingParts, EventBus], S],
     with RunReader(run_path) as reader:
         meta = reader.meta
         vectors = {}
-        for pid in state["personas"]:
+        for pid, ps in state["personas"].items():
             rs = reader.stream_as_of(pid, seq + 1)
             vectors[pid] = (rs.ids, rs.embeddings)
+            ps["stream"]["records"] = reader.stream_records(pid, seq + 1)
     config = config or Config.from_dict(meta["config"])
     scenario = load_scenario(meta["scenario"])
     if fork_to is None and meta.get("persona_files") is not None:
