@@ -139,7 +139,7 @@ def slow_tick(seconds: float) -> None:
         if sim.clock.tick == 0:
             end = time.monotonic() + seconds
             while time.monotonic() < end:
-                sim.ctx.publish(EventKind.SCENARIO, None, {"type": "busy"})
+                sim.apply.publish(EventKind.SCENARIO, None, {"type": "busy"})
                 time.sleep(0.02)
         return step(sim)
 

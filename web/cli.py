@@ -7,10 +7,8 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import logging
 import os
-import re
 import sys
 import time
 from pathlib import Path
@@ -19,6 +17,8 @@ from urllib.parse import quote
 from town.cli import add_sim_options, build_simulation, remove_run, saved_line
 from town.cli import main as town_main
 from town.errors import ConfigError, RecordingError, TownError
+
+from web.listen import allowed_hosts, check_listen, host_name, port
 
 __all__ = ["main", "cmd_serve", "cmd_replay", "cmd_demo", "DEMO_TOWN", "DEMO_HOURS", "SERVE_TOWN", "STOP_TIMEOUT_S"]
 
@@ -31,66 +31,6 @@ DEMO_TOWN, DEMO_HOURS = "smallville", 36
 #: What `serve` (and plain `python run.py`) runs without --town: the 25-person town.
 SERVE_TOWN = "smallville"
 DEMO_NAME = f"demo-{DEMO_TOWN}"
-
-
-def _port(text: str) -> int:
-    """Parse --port: a TCP port 0..65535 (0 picks a free one), for argparse."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port (0..65535)")
-    return port
-
-
-def _host_name(text: str) -> str:
-    """Parse --allowed-host: a bare host name or IP address (no scheme, port or path), for argparse."""
-    bare = text.strip().lower().removeprefix("[").removesuffix("]")
-    if re.fullmatch(r"[a-z0-9]([a-z0-9.-]*[a-z0-9])?", bare):
-        return bare
-    try:
-        return str(ipaddress.IPv6Address(bare))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a host name (give e.g. town.example or "
-                                         "192.168.1.9, without scheme, port or path)") from None
-
-
-def _allowed_hosts(args: argparse.Namespace) -> tuple[str, ...]:
-    """The --allowed-host names, which only apply beyond loopback.
-
-    Raises:
-        ConfigError: naming --allowed-host when --host is loopback.
-    """
-    from web.security import is_loopback  # the web layer loads only for serve and replay
-
-    names = tuple(args.allowed_host or ())
-    if names and is_loopback(args.host):
-        raise ConfigError(f"--allowed-host applies only beyond loopback, but --host is {args.host}; "
-                          "pass --host 0.0.0.0 (or this machine's address) too", field="--allowed-host")
-    return names
-
-
-def _check_listen(host: str, port: int) -> None:
-    """Fail early, with one line, when ``host:port`` cannot be listened on.
-
-    Raises:
-        ConfigError: naming --port or --host.
-    """
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError) as exc:
-        raise ConfigError(f"cannot resolve {host!r}: {exc}", field="--host") from None
-    family, kind, proto, _, address = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}; pass another --port",
-                              field="--port") from None
 
 
 VERBOSE_HELP = "also log every HTTP request the viewer answers (off by default: about 20 lines a page load)"
@@ -121,8 +61,8 @@ def add_commands(sub) -> None:
     s = sub.add_parser("serve", help="run a town live and serve the viewer (default)")
     add_sim_options(s, town=SERVE_TOWN)
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
-    s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
+    s.add_argument("--port", type=port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--allowed-host", action="append", type=host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--speed", default="8", help="ticks per wall second: 1..64 or 'max' (default 8)")
     s.add_argument("--runs", default="runs", help="runs folder (default runs/)")
     s.add_argument("--out", help="run file to record to (default runs/<timestamp>.sqlite)")
@@ -133,8 +73,8 @@ def add_commands(sub) -> None:
     s = sub.add_parser("replay", help="serve the viewer over a saved run and open its replay page")
     s.add_argument("run", help="run file (.sqlite); the viewer serves the runs in its folder")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
-    s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
+    s.add_argument("--port", type=port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--allowed-host", action="append", type=host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
     _add_verbose(s)
 
@@ -142,7 +82,7 @@ def add_commands(sub) -> None:
                                     "(once; cached) and open its replay with the evaluation charts")
     s.add_argument("--runs", default="runs", help=f"runs folder holding {DEMO_NAME}.sqlite (default runs/)")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
+    s.add_argument("--port", type=port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_verbose(s)
@@ -170,8 +110,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     runs = Path(args.runs)
     if args.out and Path(args.out).exists():
         raise ConfigError(f"{args.out} already exists; choose another --out", field="--out")
-    allowed = _allowed_hosts(args)
-    _check_listen(args.host, args.port)
+    allowed = allowed_hosts(args)
+    check_listen(args.host, args.port)
     _request_log(args.verbose)
     out = Path(args.out) if args.out else new_run_path(runs)
     sim = session = None
@@ -293,8 +233,8 @@ def cmd_replay(args: argparse.Namespace, tick: int | None = None) -> int:
     from web import create_app
     from web.server import LiveServer
 
-    allowed = _allowed_hosts(args)
-    _check_listen(args.host, args.port)
+    allowed = allowed_hosts(args)
+    check_listen(args.host, args.port)
     _request_log(args.verbose)
     app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host, "ALLOWED_HOSTS": allowed})
     try:

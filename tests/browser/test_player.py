@@ -122,8 +122,8 @@ def test_two_tabs_are_two_players_who_talk_to_isabella_in_turn_and_leave_with_th
 
     def next_to_isabella(pid: str) -> None:
         me = sim.personas[pid]
-        me.x, me.y = next((isabella.x + dx, isabella.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                          if sim.tilemap.walkable(isabella.x + dx, isabella.y + dy))
+        me.place(*next((isabella.x + dx, isabella.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                       if sim.tilemap.walkable(isabella.x + dx, isabella.y + dy)))
 
     answers = {}
     for name, line in (("Ada", "Hello Isabella, I'm Ada."), ("Bo", "Hi Isabella! I am Bo, new in town.")):
@@ -149,7 +149,7 @@ def test_two_tabs_are_two_players_who_talk_to_isabella_in_turn_and_leave_with_th
                 if not sim.tilemap.walkable(x, y) and 5 < x < sim.tilemap.width - 5 and 5 < y < sim.tilemap.height - 5)
     _click_tile(bo_page, *wall)
     bo_page.wait_for_function("() => window.townMap.drawnLabels.some(b => b.kind === 'note' && b.text === \"You can't walk there\")")
-    assert sim.personas["player_bo"].path == []
+    assert sim.personas["player_bo"].path == ()
 
     tabs["Ada"][0].close()
     _wait(lambda: "player_ada" not in sim.players)

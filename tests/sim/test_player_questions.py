@@ -72,7 +72,7 @@ def test_a_player_who_says_who_they_are_is_met_by_name_and_never_told_their_own_
     sim.run(30)
     pid = add_player(sim, "Bo")
     isabella = sim.personas["isabella_rodriguez"]
-    sim.personas[pid].x, sim.personas[pid].y = isabella.x, isabella.y
+    sim.personas[pid].place(isabella.x, isabella.y)
     player_says(sim, pid, "Hi Isabella! I am Bo. What is happening this week?", "isabella_rodriguez")
     sim.step()
     player_says(sim, pid, "Thanks! Who runs the pharmacy?", "isabella_rodriguez")  # nothing she knows

@@ -52,7 +52,7 @@ def test_a_blocked_move_is_a_note_not_an_http_error(make_app, simulation, runner
     response = client.post("/api/player/move", json={"x": wall[0], "y": wall[1]}, headers=ada)
     assert response.status_code == 200
     assert response.get_json() == {"ok": False, "blocked": f"({wall[0]}, {wall[1]}) is not a walkable tile"}
-    assert simulation.personas["player_ada"].path == []
+    assert simulation.personas["player_ada"].path == ()
 
 
 def test_each_tab_moves_only_its_own_player(make_app, simulation, runner):
@@ -72,7 +72,7 @@ def test_each_tab_moves_only_its_own_player(make_app, simulation, runner):
         assert response.status_code == 403 and "plays nobody" in response.get_json()["error"]
     moved = client.post("/api/player/move", json={"x": step[0], "y": step[1]}, headers={"X-Player-Secret": bo["secret"]})
     assert moved.status_code == 200 and moved.get_json()["path"] == [list(step)]
-    assert me.path == [step] and simulation.personas["player_ada"].path == []
+    assert me.path == (step,) and simulation.personas["player_ada"].path == ()
 
 
 def _gone(simulation, pid: str, within: float = 5.0) -> bool:
@@ -124,7 +124,7 @@ def test_a_player_leaving_ends_its_conversation(simulation):
     """Ada leaves mid-conversation: Klaus is free, both remember the talk, Ada is in no frame."""
     pid = add_player(simulation, "Ada")
     klaus, me = simulation.personas["klaus_mueller"], simulation.personas[pid]
-    me.x, me.y = klaus.x, klaus.y
+    me.place(klaus.x, klaus.y)
     cid = player_says(simulation, pid, "Hello Klaus!", "klaus_mueller")
     simulation.step()
     remove_player(simulation, pid)
