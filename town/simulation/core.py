@@ -138,8 +138,7 @@ class Simulation:
 
     def leave(self, pid: str) -> None:
         """Player ``pid`` leaves (``town.player.remove_player``); its conversation ends as by walking away."""
-        cid = self._personas[pid].conversation
-        if cid is not None and cid in self.conversations:
+        if (cid := self._personas[pid].conversation) is not None and cid in self.conversations:
             self.leave_conversation(cid)
         self.conversations.forget(pid)
         self._players.discard(pid)
