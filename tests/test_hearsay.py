@@ -83,6 +83,21 @@ def test_surname_particles_are_part_of_a_name():
     assert not sighting("Loes de Hoog told me that Ivy da Rocha is planning a quiz night.")
 
 
+def test_a_name_may_begin_with_any_capital_letter():
+    """Generated towns draw Brazilian, Polish and Turkish names: 'Ísis Brown is out: attend
+    classes.' is a sighting (a 1,000-person town passed it on as news 44,897 times when only
+    A-Z began a name), and 'Łucja ... told me' names its teller."""
+    from town.thinking.scripted_talk import sighting
+
+    assert sighting("Ísis Brown is out: attend classes.")
+    assert sighting("Gina Lopes told me that Ísis Brown is out: attend classes.")
+    assert sighting("Özlem Çelik is at the desk of the office in Town Hall.")
+    assert unwrap("Łucja Nowak told me that Émile is planning a quiz night.") == (["Łucja Nowak"],
+                                                                                 "Émile is planning a quiz night.")
+    assert not sighting("Ísis Brown is planning a quiz night at The Carvajal Arms.")
+    assert unwrap("isis told me that the bakery opens at 7.") == ([], "isis told me that the bakery opens at 7.")
+
+
 def test_a_whisper_in_the_second_person_is_the_inner_voice():
     assert inner_voice("You want to throw a board-game night at your place.") == \
         "I want to throw a board-game night at my place."

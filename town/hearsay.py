@@ -13,13 +13,30 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NAME", "HEARD", "told", "unwrap", "pronoun_of", "depth"]
+__all__ = ["CAPITAL", "NAME", "HEARD", "told", "unwrap", "pronoun_of", "depth"]
 
+
+
+def _capitals() -> str:
+    """A character class of every upper- and title-case letter of the Basic Multilingual Plane
+    (``re`` has no ``\\p{Lu}``): names begin with "Í", "Ł" or "Ö" as well as "I"."""
+    codes = [c for c in range(0x10000) if chr(c).isupper() or chr(c).istitle()]
+    runs: list[list[int]] = []
+    for c in codes:
+        if runs and c == runs[-1][1] + 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return "[" + "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in runs) + "]"
+
+
+#: A capital letter, in any script that has case.
+CAPITAL = _capitals()
 #: A person's name in a memory's text: up to four capitalised words, with the lower-case particles
 #: of Dutch, German, French, Spanish, Italian and Portuguese surnames ("Loes de Hoog", "Fedde van
-#: de Plas", "Rafał die Bont").
-NAME = (r"[A-Z][\w.'’-]*(?: (?:(?:van|von|de|da|di|do|du|der|den|das|dos|del|die|la|le|het|ten|ter|zu|y) ){0,2}"
-        r"[A-Z][\w.'’-]*){0,3}")
+#: de Plas", "Rafał die Bont", "Ísis Brown").
+NAME = (CAPITAL + r"[\w.'’-]*(?: (?:(?:van|von|de|da|di|do|du|der|den|das|dos|del|die|la|le|het|ten|ter|zu|y) ){0,2}"
+        + CAPITAL + r"[\w.'’-]*){0,3}")
 #: One level of a heard statement: groups ``speaker`` and ``statement``.
 HEARD = re.compile(r'^(?P<speaker>' + NAME + r') told me(?: that |: "(?=.*"$)|: | (?=(?:he|she|they|it|I|we)\b))'
                    r'(?P<statement>.*?)"?$', re.S)
