@@ -152,7 +152,7 @@ def player_says(sim, pid: str, text: str, to: str) -> int:
         # the persona is addressed: it retrieves what it knows of the player, as for anyone
         addressed = sim.think(lambda ctx: recall(other, ctx, f"{p.name} wants to talk to me.", purpose="react")[1])
         conv = sim.open_conversation(pid, to, None, sim.apply.seq(addressed))
-    elif len(conv.lines) % 2 == 1:
+    elif conv.next_speaker != pid:
         raise ConfigError(f"wait for {other.name} to answer", field="text")
     sim.think(lambda ctx: say_line(conv, pid, text, sim.personas, ctx))
     return conv.id

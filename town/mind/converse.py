@@ -64,6 +64,11 @@ class Conversation:
             self.told.setdefault(speaker, []).extend(shared)
         self.said.extend(statements)
 
+    @property
+    def next_speaker(self) -> str:
+        """Whose line is next: ``a`` (who started it) says the even lines, ``b`` the odd ones."""
+        return self.a if len(self.lines) % 2 == 0 else self.b
+
     def get_state(self) -> dict:
         """JSON-able state."""
         return {"id": self.id, "a": self.a, "b": self.b, "start_tick": self.start_tick,
@@ -154,7 +159,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     that states an event for today (``town.textevent``) makes the listener replan. When it is
     over, each side summarises it (:func:`summarise`), then :func:`conversation_over`.
     """
-    speaker_id = conv.a if len(conv.lines) % 2 == 0 else conv.b
+    speaker_id = conv.next_speaker
     listener_id = conv.b if speaker_id == conv.a else conv.a
     speaker, listener = personas[speaker_id], personas[listener_id]
     last = conv.lines[-1][1] if conv.lines else ""
