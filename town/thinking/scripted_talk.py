@@ -103,6 +103,18 @@ def _knows(name: str, memories) -> bool:
     return any(name in m.content or first_name(name) in unwrap(m.content)[0] for m in memories)
 
 
+def _part_of_day(now: datetime | None) -> str:
+    """"morning" from 05:00, "afternoon" from 12:00, "evening" from 17:00, "" in the small hours."""
+    hour = now.hour if now else 12
+    return "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening" if hour >= 17 else ""
+
+
+def _hello(now: datetime | None) -> str:
+    """"Good morning" (afternoon, evening) by the hour, "Hi" in the small hours."""
+    part = _part_of_day(now)
+    return f"Good {part}" if part else "Hi"
+
+
 def greeting(first: str, name: str, memories, now: datetime | None, rng: random.Random) -> str:
     """A greeting that fits the hour and what the speaker recalls of the pair.
 
@@ -111,9 +123,8 @@ def greeting(first: str, name: str, memories, now: datetime | None, rng: random.
     the listener is recalled, no claim about the pair's history at all (retrieval may miss a
     talk long ago).
     """
-    hour = now.hour if now else 12
-    part = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening" if hour >= 17 else ""
-    hello = f"Good {part}" if part else "Hi"
+    part = _part_of_day(now)
+    hello = _hello(now)
     talks = _talks(name, memories)
     if talks:
         last = datetime.fromisoformat(talks[0].created)
@@ -179,6 +190,8 @@ def _next_line(q) -> answers.LineAnswer:
             if m.id not in told and not shared_run(retell(m, now), last)]
     if len(told) >= SHARE_PER_TALK:
         news = []
+    if turn == 0 and q.stranger:  # a newcomer: no name to greet by, so one's own
+        return answers.LineAnswer(line=f"{_hello(now)}! I don't think we've met. I'm {first_name(q.persona_name)}.")
     if turn == 0:
         return answers.LineAnswer(line=greeting(first, q.listener_name, q.memories, now, rng)[:1000])
     ending = turn + 1 >= q.max_lines
