@@ -5,7 +5,10 @@ remembers what it is told) but no plan; it moves where the viewer sends it, one 
 When the player speaks to a persona next to it, a conversation starts like any other; the
 player's line is heard as a chat line (the persona remembers 'Ada told me: "..."', so what the
 player says can spread), and the persona answers with the ordinary conversation code
-(``say_next_line``: a retrieval, then the backend's ``NextLine``) on the next line tick.
+(``say_next_line``: a retrieval, then the backend's ``NextLine``) on the next line tick. A
+persona may also address the player, deciding as for anyone; the player, who has no mind, is
+taken to accept, and the talk waits for its words (:func:`tend_players` ends it when they do
+not come).
 
 These functions change the simulation: call them on the runner's thread between ticks
 (``Runner.call``), like a whisper. A player is not recorded in snapshots (resume and fork go on
