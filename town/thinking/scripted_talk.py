@@ -155,6 +155,10 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random, last
     return goodbye
 
 
+#: A line that takes leave ("Thanks, bye!", "See you later", "Goodbye").
+_GOODBYE = re.compile(r"\b(?:bye|goodbye|see you|take care|so long)\b", re.I)
+
+
 def _invite(m) -> str:
     """An invitation added to telling one's own plan for an event ("Would you like to come?")."""
     if m.kind != "plan" and re.match(r"^I(?:'m| am) (?:planning|throwing|hosting|organi[sz]ing)\b", m.content):
@@ -200,6 +204,8 @@ def _next_line(q) -> answers.LineAnswer:
         reply = answer_question(last, q, now, news)
     if reply is not None:
         return reply.model_copy(update={"end": ending})
+    if _GOODBYE.search(last):  # the partner takes leave (a player: a persona's goodbye ends the talk)
+        return answers.LineAnswer(line=closing(first, q.memories, now, rng, last)[:1000], end=True)
     if not ending:
         reaction = react(last, q, now, rng)
         if reaction is not None and news and len(reaction.line.split()) <= 5:  # react, then tell
