@@ -59,14 +59,23 @@ def test_a_persona_who_knows_the_player_addresses_it_waits_for_its_line_and_answ
     sim.run(6)  # three line ticks: it is Ada's turn, so nobody speaks
     assert waits_for_player(conv, sim.players) and len(_chat(seen, ISABELLA)) == 1 and conv.lines[-1][0] == ISABELLA
 
-    player_says(sim, pid, "Hi Isabella! What are you doing tomorrow evening?", ISABELLA)
-    sim.run(2)  # her next line tick
+    player_says(sim, pid, "Hi Isabella! Is anything happening this week?", ISABELLA)  # at tick 37
+    sim.run(2)  # tick 38, her next line tick (30 + 2k)
     answer = _chat(seen, ISABELLA)[-1]
-    assert answer.data["listener"] == pid and answer.seq > first.seq
-    # her seeded plan, said relative to Monday 13 February
+    assert (answer.tick, answer.data["listener"]) == (38, pid)
+    # a question for news: her seeded party memory, said relative to Monday 13 February
     assert answer.data["line"] == ("I am planning a Valentine's Day party at Hobbs Cafe tomorrow from 5pm to 7pm, "
                                    "and I want to invite everyone.")
     assert len(conv.lines) == 3 and waits_for_player(conv, sim.players)
+
+    player_says(sim, pid, "Thanks, bye!", ISABELLA)
+    sim.run(2)  # tick 40: she takes leave too, and that ends the talk
+    bye = _chat(seen, ISABELLA)[-1]
+    assert bye.tick == 40 and bye.data["line"] in {"Anyway, I should get going.", "Take care, Ada.",
+                                                   "See you around, Ada.", "Let's catch up again soon, Ada.",
+                                                   "I have to run, bye Ada!"}
+    (over,) = [e for e in seen if e.kind is EventKind.CONVERSATION]
+    assert over.data["end_tick"] == 40 and len(over.data["lines"]) == 5
 
 
 def test_a_newcomer_is_greeted_as_a_stranger_and_a_silent_one_is_left_after_the_persona_s_patience():
