@@ -56,6 +56,10 @@ def test_a_persona_who_knows_the_player_addresses_it_waits_for_its_line_and_answ
     conv = sim.conversations[talks[pid]["conversation"]]
     assert (conv.a, conv.b) == (ISABELLA, pid)
 
+    state = sim.get_state()  # a player and its talk belong to the live session, not to a snapshot
+    assert pid not in state["personas"] and state["conversations"] == []
+    assert state["personas"][ISABELLA]["conversation"] is None
+
     sim.run(6)  # three line ticks: it is Ada's turn, so nobody speaks
     assert waits_for_player(conv, sim.players) and len(_chat(seen, ISABELLA)) == 1 and conv.lines[-1][0] == ISABELLA
 
