@@ -110,3 +110,12 @@ def test_a_player_on_its_way_is_not_stopped():
     move_player(sim, pid, *far)
     sim.step()
     assert not _chat(seen, ISABELLA) and me.conversation is None
+
+
+def test_a_silent_player_the_persona_knows_is_remembered_by_name():
+    """Told of Ada (the whisper, retrieved for the summary), Isabella remembers the silent talk
+    as one with Ada, not with someone new."""
+    sim, seen, pid = _ada_by_isabella(knows=True)
+    sim.run(1 + 1 + PATIENCE_MINUTES * 60 // sim.clock.seconds_per_tick)  # through tick 151
+    (over,) = [e for e in seen if e.kind is EventKind.CONVERSATION]
+    assert over.data["end_tick"] == 151 and over.data["summary"][ISABELLA] == "I talked with Ada"

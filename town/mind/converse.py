@@ -272,8 +272,11 @@ def summarise(lines: list[tuple[str, str]], conv: Conversation, p: Persona, othe
         ctx: the job's context.
     """
     hour_ticks = 3600 // ctx.seconds_per_tick
-    # a newcomer who never said a word is remembered as such, not by a name never heard
-    other_name = other.name if _knows_name(p, other.name, p.stream.records()) else "someone new in town"
+    # a newcomer whose name was never heard is remembered as such (someone not of the town: what
+    # its memory holds of them is retrieved first, so this costs the town's own talks nothing)
+    known = _knows_name(p, other.name, ()) or _knows_name(
+        p, other.name, recall(p, ctx, f"What do I know about {other.name}?", purpose="chat")[0])
+    other_name = other.name if known else "someone new in town"
     names = {p.id: p.name, other.id: other_name}
     answer = ctx.backend.ask(SummariseConversation(
         persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "summary", conv.id),
