@@ -5,7 +5,9 @@ greet (fitting the time of day and what the speaker recalls of the pair's last t
 who says who they are is met by name), answer a question in the partner's line, react to news or an invitation
 (:mod:`town.thinking.scripted_reply`), tell the best retrieved memory the listener has not
 heard from the speaker (one level of hearsay, days said relative to now), invite to an event
-the speaker plans, ask for news, or close naming a plan item still ahead. Every line is said
+the speaker plans, ask for news, or close naming a plan item still ahead (as
+soon as the partner takes leave). Someone the speaker has never met (``stranger``) is greeted
+without a name, the speaker giving its own. Every line is said
 in the speaker's own words; none quotes the partner's line.
 """
 
