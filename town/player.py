@@ -5,7 +5,10 @@ remembers what it is told) but no plan; it moves where the viewer sends it, one 
 When the player speaks to a persona next to it, a conversation starts like any other; the
 player's line is heard as a chat line (the persona remembers 'Ada told me: "..."', so what the
 player says can spread), and the persona answers with the ordinary conversation code
-(``say_next_line``: a retrieval, then the backend's ``NextLine``) on the next line tick.
+(``say_next_line``: a retrieval, then the backend's ``NextLine``) on the next line tick. A
+persona may also address the player, deciding as for anyone; the player, who has no mind, is
+taken to accept, and the talk waits for its words (:func:`tend_players` ends it when they do
+not come).
 
 These functions change the simulation: call them on the runner's thread between ticks
 (``Runner.call``), like a whisper. A player is not recorded in snapshots (resume and fork go on
@@ -152,7 +155,7 @@ def player_says(sim, pid: str, text: str, to: str) -> int:
         # the persona is addressed: it retrieves what it knows of the player, as for anyone
         addressed = sim.think(lambda ctx: recall(other, ctx, f"{p.name} wants to talk to me.", purpose="react")[1])
         conv = sim.open_conversation(pid, to, None, sim.apply.seq(addressed))
-    elif len(conv.lines) % 2 == 1:
+    elif conv.next_speaker != pid:
         raise ConfigError(f"wait for {other.name} to answer", field="text")
     sim.think(lambda ctx: say_line(conv, pid, text, sim.personas, ctx))
     return conv.id

@@ -176,5 +176,9 @@ def test_who_may_be_invited_is_read_from_the_ticks_snapshot():
     assert pairs([(a, b, 1)], free, 4, sim.personas, frozenset()) == [(a, b, 1)]
     talking = {a: here, b: replace(here, id=b, name=b, conversation=7)}
     assert pairs([(a, b, 1)], talking, 4, sim.personas, frozenset()) == []
-    assert pairs([(a, b, 1)], free, 4, sim.personas, frozenset({b})) == []  # nobody invites a player
+    # a player may be invited like anyone, unless it is on its way somewhere
+    assert pairs([(a, b, 1)], free, 4, sim.personas, frozenset({b})) == [(a, b, 1)]
+    walking = {a: here, b: replace(here, id=b, name=b, kind="walk")}
+    assert pairs([(a, b, 1)], walking, 4, sim.personas, frozenset({b})) == []
+    assert pairs([(a, b, 1)], walking, 4, sim.personas, frozenset()) == [(a, b, 1)]
     sim.close()

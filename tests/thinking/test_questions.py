@@ -72,3 +72,17 @@ def test_a_question_without_options_checks_only_that_the_words_are_its_own():
     assert questions.SummariseConversation.checks == (own_words,)
     summary = questions.SummariseConversation(persona="a", persona_name="Ann Lee", other_name="Bo Yu", history=())
     assert _rejected_by(summary, '{"summary": "<one sentence>"}') == "own_words"
+
+
+def test_a_stranger_is_spoken_to_without_their_name():
+    """``stranger``: the prompt says the speaker has not met the listener and does not name them,
+    and the scripted first line greets without a name, giving the speaker's own (09:00: morning)."""
+    from dataclasses import replace
+
+    from town.thinking.prompting import PromptSet
+
+    met, new = replace(LINE, now="2023-02-13 09:00:00"), replace(LINE, now="2023-02-13 09:00:00", stranger=True)
+    assert "You are talking with Klaus Mueller." in PromptSet().render(met)
+    prompt = PromptSet().render(new)
+    assert "whom you have not met: you do not know their name" in prompt and "Klaus" not in prompt
+    assert ScriptedBackend().ask(new).line == "Good morning! I don't think we've met. I'm Isabella."

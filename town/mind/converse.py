@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..events import EventKind
 from ..hearsay import told, unwrap
+from ..memory import MemoryKind
 from ..persona import Persona
 from ..perspective import heard_statement, meaning
 from ..textevent import absolute_days, find_event, place_names
@@ -64,6 +65,11 @@ class Conversation:
             self.told.setdefault(speaker, []).extend(shared)
         self.said.extend(statements)
 
+    @property
+    def next_speaker(self) -> str:
+        """Whose line is next: ``a`` (who started it) says the even lines, ``b`` the odd ones."""
+        return self.a if len(self.lines) % 2 == 0 else self.b
+
     def get_state(self) -> dict:
         """JSON-able state."""
         return {"id": self.id, "a": self.a, "b": self.b, "start_tick": self.start_tick,
@@ -96,6 +102,16 @@ def _tellable(p: Persona, other_id: str, other_name: str, records) -> list:
         if other_name not in names and statement not in old:
             out.append(r)
     return out
+
+
+def _knows_name(p: Persona, name: str, records) -> bool:
+    """Whether ``p`` knows someone called ``name``: one of its town's people (the roster it lives
+    among), or named in one of ``records`` that is more than a sighting (a line they said, a talk
+    with them, a whisper). A newcomer seen but never met is a stranger. A player (no procedural
+    memory) reads every name on the viewer's map."""
+    if p.procedures is None or any(n == name for n, _ in p.procedures.roster):
+        return True
+    return any(r.kind != MemoryKind.OBSERVATION and name in r.content for r in records)
 
 
 def want_to_talk(p: Persona, ctx: MindContext, seen: list[Appearance]) -> tuple[str, Note] | None:
@@ -154,7 +170,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     that states an event for today (``town.textevent``) makes the listener replan. When it is
     over, each side summarises it (:func:`summarise`), then :func:`conversation_over`.
     """
-    speaker_id = conv.a if len(conv.lines) % 2 == 0 else conv.b
+    speaker_id = conv.next_speaker
     listener_id = conv.b if speaker_id == conv.a else conv.a
     speaker, listener = personas[speaker_id], personas[listener_id]
     last = conv.lines[-1][1] if conv.lines else ""
@@ -174,7 +190,8 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
         memories=memory_views(tellable), told=tuple(told), max_lines=MAX_LINES,
         now=ctx.now.isoformat(sep=" "), recalled=memory_views(records) if "?" in _NEWS.sub("", last) else (),
         routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places(),
-        attend_seed=seed_for(ctx, speaker.id, "attend", every_tick=False)))
+        attend_seed=seed_for(ctx, speaker.id, "attend", every_tick=False),
+        stranger=not _knows_name(speaker, listener.name, records)))
     known = {r.id: r for r in tellable}
     shared = tuple(i for i in answer.shared if i in known and i not in told)
     statements = tuple(_chain(known[rid])[1] for rid in shared)
@@ -255,10 +272,15 @@ def summarise(lines: list[tuple[str, str]], conv: Conversation, p: Persona, othe
         ctx: the job's context.
     """
     hour_ticks = 3600 // ctx.seconds_per_tick
-    names = {p.id: p.name, other.id: other.name}
+    # a newcomer whose name was never heard is remembered as such (someone not of the town: what
+    # its memory holds of them is retrieved first, so this costs the town's own talks nothing)
+    known = _knows_name(p, other.name, ()) or _knows_name(
+        p, other.name, recall(p, ctx, f"What do I know about {other.name}?", purpose="chat")[0])
+    other_name = other.name if known else "someone new in town"
+    names = {p.id: p.name, other.id: other_name}
     answer = ctx.backend.ask(SummariseConversation(
         persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "summary", conv.id),
-        other_name=other.name, history=tuple((names[w], t) for w, t in lines)))
+        other_name=other_name, history=tuple((names[w], t) for w, t in lines)))
     record = remember(p, ctx, kind="chat", content=absolute_days(answer.summary, ctx.now),  # dates, not "tomorrow"
                       conversation=conv.id, subject=other.id)
     p.cool_down(other.id, ctx.tick + TALK_COOLDOWN_HOURS * hour_ticks)

@@ -2,7 +2,9 @@
 
 A persona who wants to talk names someone (``want_to_talk``); the pairs are formed in persona
 id order from the tick's snapshot, each persona in at most one, both awake and within sight
-(:func:`pairs`), and the addressed one decides whether to accept. :meth:`Conversations.open`
+(:func:`pairs`), and the addressed one decides whether to accept (a player, who has no mind,
+is taken to accept: it answers in words from the viewer, or stays silent until the persona's
+patience ends the talk, ``town.player``). :meth:`Conversations.open`
 stops both where they are; an action it interrupts is picked up again as the first step after
 it. A conversation says a line every ``LINE_EVERY_TICKS`` ticks until one side ends it
 (:func:`turn`: the line, then, when it is over, both sides' summaries side by side).
@@ -148,8 +150,8 @@ class Conversations:
 
 
 def waits_for_player(conv: Conversation, players: set[str] | frozenset[str]) -> bool:
-    """Whether ``conv`` waits for a player's line (the player started it and speaks on even lines)."""
-    return conv.a in players and len(conv.lines) % 2 == 0
+    """Whether ``conv`` waits for a player's line: the next line is a player's (whoever started it)."""
+    return conv.next_speaker in players
 
 
 def pairs(intents: Sequence[tuple[str, str, Any]], snapshot: Mapping[str, Appearance], radius: int,
@@ -161,14 +163,15 @@ def pairs(intents: Sequence[tuple[str, str, Any]], snapshot: Mapping[str, Appear
         snapshot: the tick's views of every persona.
         radius: vision radius in tiles.
         personas: persona id -> persona (whether the one addressed sleeps now).
-        players: the players' ids (nobody starts a conversation with one).
+        players: the players' ids: a player may be addressed like anyone, unless it is on its
+            way somewhere (its walk is the viewer's; a conversation would stop it).
     """
     busy: set[str] = set()
     out = []
     for a, b, cite in intents:
         # both awake (in the snapshot and now) and within sight of each other
         # in a conversation at the tick's start (one ending this tick may end before this runs)
-        if ({a, b} & busy or b in players or snapshot[b].conversation is not None
+        if ({a, b} & busy or (b in players and snapshot[b].kind == "walk") or snapshot[b].conversation is not None
                 or personas[b].asleep or not (awake(snapshot[a]) and awake(snapshot[b]))
                 or not in_sight(snapshot[a], snapshot[b], radius)):
             continue

@@ -56,7 +56,8 @@ class TickPhases:
         Args:
             snapshot: the tick's snapshot.
             minds: the personas who decide, in persona order.
-            players: the players' ids (nobody invites one; their lines come from the viewer).
+            players: the players' ids (none decides; a persona may address one, whose lines come
+                from the viewer).
             radius: the vision radius in tiles.
         """
         jobs = {p.id: partial(self.think, partial(decide, p, snapshot)) for p in minds}
@@ -70,18 +71,25 @@ class TickPhases:
         for thought in decided:
             self._apply(thought.effects)
         intents = [(p.id, *t.result) for p, t in zip(minds, decided) if t.result is not None]
-        self._invite(pairs(intents, snapshot.appearances, radius, self._personas, players))
+        self._invite(pairs(intents, snapshot.appearances, radius, self._personas, players), players)
         self._talk(players, ahead)
 
-    def _invite(self, invitations: list[tuple[str, str, Any]]) -> None:
-        """Ask each one addressed (the pairs share nobody: all at once); open the accepted."""
-        answers = self._pool.map([partial(self.think, partial(answer_invitation, self._personas[a], self._personas[b]))
-                                  for a, b, _ in invitations])
-        for answer in answers:
-            self._apply(answer.effects)
-        for (a, b, wish), answer in zip(invitations, answers):
-            if answer.result is not None:
-                self._conversations.open(a, b, self._apply.seq(wish), self._apply.seq(answer.result))
+    def _invite(self, invitations: list[tuple[str, str, Any]], players: frozenset[str]) -> None:
+        """Ask each one addressed (the pairs share nobody: all at once); open the accepted.
+
+        A player has no mind to ask: it is taken to accept (no retrieval behind it), and answers
+        the persona's first line in words from the viewer, or not at all.
+        """
+        asked = [(a, b) for a, b, _ in invitations if b not in players]
+        answers = dict(zip(asked, self._pool.map(
+            [partial(self.think, partial(answer_invitation, self._personas[a], self._personas[b])) for a, b in asked])))
+        for thought in answers.values():
+            self._apply(thought.effects)
+        for a, b, wish in invitations:
+            answer = answers.get((a, b))
+            if answer is None or answer.result is not None:
+                self._conversations.open(a, b, self._apply.seq(wish),
+                                         None if answer is None else self._apply.seq(answer.result))
 
     def _talk(self, players: frozenset[str], ahead: dict[int, Future]) -> None:
         """Say the next line of each conversation due one (not a player's); end those over.

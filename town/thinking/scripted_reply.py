@@ -172,8 +172,8 @@ def answer_question(line: str, q, now: datetime | None, news: list) -> answers.L
         if window is not None:
             said = _plans_then(q, now, *window)
             return answers.LineAnswer(line=said or "Nothing special, as far as I know.")
-    if re.search(r"\bwhat(?:'?s| is) (?:new|happening|going on)\b|\bany news\b|\bbeen up to\b|\bhow (?:are|have) you\b|"
-                 r"\bhow'?s it going\b", low):
+    if re.search(r"\bwhat(?:'?s| is) (?:new|happening|going on)\b|\bany news\b|\banything (?:new|happening|going on)\b|"
+                 r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s it going\b", low):
         lead = "I'm well, thanks. " if re.search(r"\bhow (?:are|have)", low) else ""
         if news:
             return answers.LineAnswer(line=(lead + retell(news[0], now))[:1000], shared=[news[0].id])

@@ -5,7 +5,9 @@ greet (fitting the time of day and what the speaker recalls of the pair's last t
 who says who they are is met by name), answer a question in the partner's line, react to news or an invitation
 (:mod:`town.thinking.scripted_reply`), tell the best retrieved memory the listener has not
 heard from the speaker (one level of hearsay, days said relative to now), invite to an event
-the speaker plans, ask for news, or close naming a plan item still ahead. Every line is said
+the speaker plans, ask for news, or close naming a plan item still ahead (as
+soon as the partner takes leave). Someone the speaker has never met (``stranger``) is greeted
+without a name, the speaker giving its own. Every line is said
 in the speaker's own words; none quotes the partner's line.
 """
 
@@ -103,6 +105,18 @@ def _knows(name: str, memories) -> bool:
     return any(name in m.content or first_name(name) in unwrap(m.content)[0] for m in memories)
 
 
+def _part_of_day(now: datetime | None) -> str:
+    """"morning" from 05:00, "afternoon" from 12:00, "evening" from 17:00, "" in the small hours."""
+    hour = now.hour if now else 12
+    return "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening" if hour >= 17 else ""
+
+
+def _hello(now: datetime | None) -> str:
+    """"Good morning" (afternoon, evening) by the hour, "Hi" in the small hours."""
+    part = _part_of_day(now)
+    return f"Good {part}" if part else "Hi"
+
+
 def greeting(first: str, name: str, memories, now: datetime | None, rng: random.Random) -> str:
     """A greeting that fits the hour and what the speaker recalls of the pair.
 
@@ -111,9 +125,8 @@ def greeting(first: str, name: str, memories, now: datetime | None, rng: random.
     the listener is recalled, no claim about the pair's history at all (retrieval may miss a
     talk long ago).
     """
-    hour = now.hour if now else 12
-    part = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening" if hour >= 17 else ""
-    hello = f"Good {part}" if part else "Hi"
+    part = _part_of_day(now)
+    hello = _hello(now)
     talks = _talks(name, memories)
     if talks:
         last = datetime.fromisoformat(talks[0].created)
@@ -142,6 +155,10 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random, last
         what = re.sub(r"\b(?:her|his)\b", "my", act_of(ahead[0][1]))  # a routine's words, one's own voice
         return f"{goodbye} I need to {what} at {ahead[0][0]}."
     return goodbye
+
+
+#: A line that takes leave ("Thanks, bye!", "See you later", "Goodbye").
+_GOODBYE = re.compile(r"\b(?:bye|goodbye|see you|take care|so long)\b", re.I)
 
 
 def _invite(m) -> str:
@@ -179,6 +196,8 @@ def _next_line(q) -> answers.LineAnswer:
             if m.id not in told and not shared_run(retell(m, now), last)]
     if len(told) >= SHARE_PER_TALK:
         news = []
+    if turn == 0 and q.stranger:  # a newcomer: no name to greet by, so one's own
+        return answers.LineAnswer(line=f"{_hello(now)}! I don't think we've met. I'm {first_name(q.persona_name)}.")
     if turn == 0:
         return answers.LineAnswer(line=greeting(first, q.listener_name, q.memories, now, rng)[:1000])
     ending = turn + 1 >= q.max_lines
@@ -187,6 +206,8 @@ def _next_line(q) -> answers.LineAnswer:
         reply = answer_question(last, q, now, news)
     if reply is not None:
         return reply.model_copy(update={"end": ending})
+    if _GOODBYE.search(last):  # the partner takes leave (a player: a persona's goodbye ends the talk)
+        return answers.LineAnswer(line=closing(first, q.memories, now, rng, last)[:1000], end=True)
     if not ending:
         reaction = react(last, q, now, rng)
         if reaction is not None and news and len(reaction.line.split()) <= 5:  # react, then tell

@@ -57,7 +57,8 @@ class NextLine(Question[LineAnswer]):
     before or heard from the partner included: "what's my name?" is answered from what they said).
     ``routine`` is the speaker's own file's routine and ``places`` the map's addresses (as
     :class:`~.plan_day.PlanDay` carries them, with its ``attend_seed``): an invitation is decided
-    as the day plan decides it.
+    as the day plan decides it. ``stranger``: the speaker does not know the listener's name (not
+    one of the town's people, and no memory but a sighting names them): it is not said.
     """
 
     template: ClassVar[str] = "next_line"
@@ -75,6 +76,7 @@ class NextLine(Question[LineAnswer]):
     routine: tuple[PlanItemView, ...] = ()
     places: tuple[str, ...] = ()
     attend_seed: int = 0
+    stranger: bool = False
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """``shared`` cites shown memories not yet told to this listener."""
