@@ -64,7 +64,7 @@ from town.generator import generate_town  # noqa: E402
 from town.recording.reader import RunReader  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
 from town.simulation import Simulation  # noqa: E402
-from town.simulation import core as simulation_core  # noqa: E402
+from town.simulation.jobs import Pool  # noqa: E402
 from town.thinking.factory import make_backend  # noqa: E402
 from town.thinking.openai_backend import OpenAIBackend  # noqa: E402
 from town.thinking.prompting import PromptSet  # noqa: E402
@@ -109,28 +109,27 @@ class TickSteps:
     A tick runs its decisions, then its invitations, then the lines of the conversations it
     opened, each step waiting for all of its jobs before the next starts. The lines of the
     conversations already under way start during the decisions, once both speakers have decided
-    (``run_with_followers``): a request is counted in the step running when it is sent.
+    (``Pool.map_ahead``): a request is counted in the step running when it is sent.
     """
 
     def __init__(self, book: PromptBook):
         self.now: tuple[int, int] | None = None  # (tick, step) of the step running
         self.sent: list[tuple[tuple[int, int], str]] = []  # ((tick, step), persona) per request
         lock = threading.Lock()
-        concurrently, send = Simulation._concurrently, OpenAIBackend.send
+        self.tick = 0  # the tick running (the FRAME events tell: :meth:`seen`)
+        mapping, ahead, send = Pool.map, Pool.map_ahead, OpenAIBackend.send
         steps = self
-
-        followers = simulation_core.run_with_followers
 
         def step_of(tick: int) -> tuple[int, int]:
             return (tick, steps.now[1] + 1 if steps.now and steps.now[0] == tick else 1)
 
-        def counting(sim, jobs):
-            steps.now = step_of(sim.clock.tick)
-            return concurrently(sim, jobs)
+        def counting(pool, jobs):
+            steps.now = step_of(steps.tick)
+            return mapping(pool, jobs)
 
-        def deciding(pool, ctx, jobs, lines):
-            steps.now = step_of(ctx.tick)
-            return followers(pool, ctx, jobs, lines)
+        def deciding(pool, jobs, lines):
+            steps.now = step_of(steps.tick)
+            return ahead(pool, jobs, lines)
 
         def sending(backend, endpoint, messages, fields, max_tokens=None):
             question = book.book.get(messages[-1]["content"])
@@ -139,13 +138,18 @@ class TickSteps:
                     steps.sent.append((steps.now, question.persona))
             return send(backend, endpoint, messages, fields, max_tokens)
 
-        Simulation._concurrently = counting
-        simulation_core.run_with_followers = deciding
+        Pool.map = counting
+        Pool.map_ahead = deciding
         OpenAIBackend.send = sending
 
     def reset(self) -> None:
         """Forget the requests seen (a new run starts)."""
-        self.now, self.sent = None, []
+        self.now, self.sent, self.tick = None, [], 0
+
+    def seen(self, event) -> None:
+        """A FRAME ends its tick: the next one runs."""
+        if event.kind is EventKind.FRAME:
+            self.tick = event.tick + 1
 
 
 def run(town: str, hours: float, servers: list, settings: dict, *,
@@ -176,6 +180,8 @@ def run(town: str, hours: float, servers: list, settings: dict, *,
         parts = make_backend(config, backoff_s=0.01)
         sim = Simulation(load_scenario(town), config, backend=parts.backend, stall=parts.stall, run_path=path)
         sim.bind_recorder(parts.recorder)
+        if steps is not None:
+            sim.bus.subscribe(steps.seen)
         started = time.perf_counter()
         try:
             for _ in range(sim.clock.ticks_for(hours=hours)):

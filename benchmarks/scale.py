@@ -36,7 +36,6 @@ def one(n: int, hours: float, embedder: str) -> dict:
     """Generate and simulate one town of ``n`` personas; returns its figures."""
     from throughput import PhaseTimer, instrument
 
-    from town import simulation as sim_module
     from town.config import load_config
     from town.events import EventKind
     from town.generator import generate_town
@@ -44,7 +43,7 @@ def one(n: int, hours: float, embedder: str) -> dict:
     from town.scenario import load_scenario
 
     timer = PhaseTimer()
-    instrument(timer)
+    timed = instrument(timer)
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         generate_town(n, 1, Path(tmp) / f"scale_{n}")
@@ -53,7 +52,7 @@ def one(n: int, hours: float, embedder: str) -> dict:
         config = load_config(None, {"embedder": embedder})
         path = Path(tmp) / "run.sqlite"
         started = time.perf_counter()
-        sim = sim_module.Simulation(scenario, config, run_path=path)
+        sim = timed(scenario, config, run_path=path)
         setup = time.perf_counter() - started
         ticks = sim.clock.ticks_for(hours=hours)
         for phase in PHASES:

@@ -40,7 +40,7 @@ from town.embedding import CachedEmbedder  # noqa: E402
 from town.memory.stream import MemoryStream  # noqa: E402
 from town.recording.writer import RunWriter  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
-from town.simulation import conversations, core, decisions  # noqa: E402
+from town.simulation import conversations, decide, phases  # noqa: E402
 
 PHASES = ("perceive", "retrieve", "embed", "plan", "reflect", "converse", "record", "other")
 
@@ -73,25 +73,28 @@ class PhaseTimer:
         return timed
 
 
-def instrument(timer: PhaseTimer) -> None:
-    """Patch the phase functions where the simulation's modules look them up (module and class attributes)."""
+def instrument(timer: PhaseTimer) -> type[sim_module.Simulation]:
+    """Patch the phase functions where the simulation's modules look them up (module and class
+    attributes); returns a Simulation whose own phases are timed."""
     for module, name, phase in (
-        (decisions, "perceive", "perceive"),
-        (decisions, "plan_day", "plan"),
-        (decisions, "decide_action", "plan"),
-        (decisions, "maybe_reflect", "reflect"),
-        (decisions, "want_to_talk", "converse"),
+        (decide, "perceive", "perceive"),
+        (decide, "plan_day", "plan"),
+        (decide, "decide_action", "plan"),
+        (decide, "maybe_reflect", "reflect"),
+        (decide, "want_to_talk", "converse"),
         (conversations, "say_next_line", "converse"),
-        (core, "start_conversations", "converse"),
     ):
         setattr(module, name, timer.wrap(phase, getattr(module, name)))
     Sim = sim_module.Simulation
-    Sim.get_state = timer.wrap("record", Sim.get_state)
-    Sim.step = timer.wrap("other", Sim.step)
     MemoryStream.retrieve = timer.wrap("retrieve", MemoryStream.retrieve)
     CachedEmbedder.embed = timer.wrap("embed", CachedEmbedder.embed)
     RunWriter.handle = timer.wrap("record", RunWriter.handle)
     RunWriter.snapshot = timer.wrap("record", RunWriter.snapshot)
+    phases.TickPhases._invite = timer.wrap("converse", phases.TickPhases._invite)  # starting conversations
+    return type("TimedSimulation", (Sim,), {
+        "get_state": timer.wrap("record", Sim.get_state),
+        "step": timer.wrap("other", Sim.step),
+    })
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,13 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     timer = PhaseTimer()
-    instrument(timer)
+    timed = instrument(timer)
     config = load_config(None, {"embedder": args.embedder})
     scenario = load_scenario(args.town)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sqlite"
         started = time.perf_counter()
-        sim = sim_module.Simulation(scenario, config, run_path=path)
+        sim = timed(scenario, config, run_path=path)
         setup = time.perf_counter() - started
         ticks = sim.clock.ticks_for(hours=args.hours)
         profiler = cProfile.Profile() if args.profile else None

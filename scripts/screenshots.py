@@ -3,9 +3,10 @@
     .venv/bin/python scripts/screenshots.py [--out docs]
 
 Writes ``screenshot-live.png`` (Smallville live, people talking), ``screenshot-follow.png`` (one
-persona followed, its panel open) and ``screenshot-player.png`` (a player talking with a
-persona) at 1400x900. The town runs in this process on a free loopback port, recorded to a
-temporary run file; nothing else is written.
+persona followed, its panel open), ``screenshot-player.png`` (a player talking with a persona),
+``screenshot-conversation.png`` (a conversation's transcript) and ``screenshot-generated.png`` (a
+generated town of 60, seed 1, the whole of it) at 1400x900. The towns run in this process on free
+loopback ports, recorded to temporary run files; nothing else is written.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def main() -> int:
             town.runner.step(30)
             page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
             page.goto(town.url)
-            page.wait_for_function("() => window.townMap && Object.keys(window.townMap.drawn).length > 0")
+            page.wait_for_function("() => window.townMap && Object.keys(window.townMap.where).length > 0")
             for _ in range(120):  # until a few people talk
                 _settle(page, town, 4)
                 if len(_talking(page)) >= 2:
@@ -95,13 +96,63 @@ def main() -> int:
             town.runner.step(1)  # the persona answers on this tick
             page.wait_for_timeout(800)
             page.screenshot(path=str(out / "screenshot-player.png"))
+            _conversation(page, town)
+            page.screenshot(path=str(out / "screenshot-conversation.png"))
         finally:
             browser.close()
             town.close()
             sim.close()
-    for name in ("screenshot-live.png", "screenshot-follow.png", "screenshot-player.png"):
+        _generated(pw, Path(tmp), out / "screenshot-generated.png")
+    for name in NAMES:
         print(out / name)
     return 0
+
+
+NAMES = ("screenshot-live.png", "screenshot-follow.png", "screenshot-player.png", "screenshot-conversation.png",
+         "screenshot-generated.png")
+
+
+def _conversation(page, town) -> None:
+    """Run on until a conversation of four lines or more has ended, and open its transcript."""
+    from town.recording import RunReader
+
+    for _ in range(60):
+        with RunReader(town.simulation.run_path) as reader:
+            ended = {e.data["conversation"] for e in reader.events(["conversation"])}
+            lines = [e.data["conversation"] for e in reader.events(["chat"])]
+        done = [c for c in ended if lines.count(c) >= 4]
+        if done:
+            break
+        _settle(page, town, 30)
+    else:
+        raise SystemExit("screenshots: no conversation of four lines ended in 1,800 ticks")
+    page.click("#tab-conversations")
+    page.click(f".conversation-link[data-conversation='{max(done)}']")
+    page.wait_for_selector("#transcript .transcript-line")
+    page.wait_for_timeout(500)
+
+
+def _generated(pw, tmp: Path, path: Path) -> None:
+    """A generated town of 60 residents (seed 1) at its second game hour, the whole town in view
+    (streets, homes, shops, offices, a college and a park)."""
+    from town.generator import generate_town
+
+    folder = tmp / "Millbrook"
+    generate_town(60, 1, folder)
+    sim = Simulation(load_scenario(folder), load_config(None, {}), run_path=tmp / "generated.sqlite")
+    town = LiveSession(sim, port=0, speed=8, paused=True).start()
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    try:
+        town.runner.step(60)
+        page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        page.goto(town.url)
+        page.wait_for_function("() => window.townMap && Object.keys(window.townMap.where).length > 0")
+        _settle(page, town, 300)
+        page.screenshot(path=str(path))
+    finally:
+        browser.close()
+        town.close()
+        sim.close()
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
 writes fail with SQLite's own "database or disk is full" error from a chosen point on: no
 special mount is needed. Run as a script (``python tests/fault_checks.py ARGS``), this module
 runs the `town` command line with the faults named by the environment (``TOWN_TEST_FULL_AT``,
-``TOWN_TEST_CRASH_AT_TICK``, ``TOWN_TEST_KILL_AT_TICK``, ``TOWN_TEST_SLOW_START_S``), for the
-tests that need a process of their own.
+``TOWN_TEST_CRASH_AT_TICK``, ``TOWN_TEST_KILL_AT_TICK``, ``TOWN_TEST_SLOW_START_S``,
+``TOWN_TEST_SLOW_TICK_S``), for the tests that need a process of their own.
 """
 
 from __future__ import annotations
@@ -87,16 +87,16 @@ def crash_at(tick: int) -> None:
             raise RuntimeError(f"injected bug at tick {ctx.tick}")
         return decide(p, ctx, *rest)
 
-    import town.simulation.decisions
+    import town.simulation.decide
 
-    town.simulation.decisions.decide_action = crashing
+    town.simulation.decide.decide_action = crashing
 
 
 def kill_at(tick: int) -> None:
     """From now on (in this process) the process kills itself (SIGKILL) inside tick ``tick``."""
     import signal
 
-    import town.simulation.decisions
+    import town.simulation.decide
     from town.mind import act
 
     decide = act.decide_action
@@ -106,7 +106,7 @@ def kill_at(tick: int) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         return decide(p, ctx, *rest)
 
-    town.simulation.decisions.decide_action = killing
+    town.simulation.decide.decide_action = killing
 
 
 def slow_start(seconds: float) -> None:
@@ -122,6 +122,28 @@ def slow_start(seconds: float) -> None:
         seed(sim)
 
     town.simulation.core.seed = slow
+
+
+def slow_tick(seconds: float) -> None:
+    """From now on (in this process) the first tick works ``seconds`` longer before its own work,
+    publishing an event every 20 ms as a busy tick writes its memories: a first tick of a large
+    town on a busy machine, which nothing a stop does can cut short."""
+    import time
+
+    import town.simulation.core
+    from town.events import EventKind
+
+    step = town.simulation.core.Simulation._step
+
+    def slow(sim):
+        if sim.clock.tick == 0:
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                sim.ctx.publish(EventKind.SCENARIO, None, {"type": "busy"})
+                time.sleep(0.02)
+        return step(sim)
+
+    town.simulation.core.Simulation._step = slow
 
 
 def integrity(path: Path) -> str:
@@ -197,6 +219,8 @@ if __name__ == "__main__":
         slow_start(float(os.environ["TOWN_TEST_SLOW_START_S"]))
     if os.environ.get("TOWN_TEST_KILL_AT_TICK"):
         kill_at(int(os.environ["TOWN_TEST_KILL_AT_TICK"]))
+    if os.environ.get("TOWN_TEST_SLOW_TICK_S"):
+        slow_tick(float(os.environ["TOWN_TEST_SLOW_TICK_S"]))
     from web.cli import main
 
     sys.exit(main(sys.argv[1:]))

@@ -48,6 +48,36 @@ def test_a_thousand_residents_make_a_valid_town(tmp_path):
     assert all(len(p.relationships) >= 1 for p in town.personas)
 
 
+def test_houses_fit_their_households_and_every_lot_says_what_it_is(tmp_path):
+    """Houses are 7 x 7 for one, 8 x 8 for two or three, 10 x 8 for four, inside their 10 x 8 lot
+    with the door on the street below, in several colours; workplaces and parks say their kind."""
+    from town.generator.townmap import CELL_H, CELL_W, HOUSE_COLORS
+
+    generate_town(120, 2, tmp_path / "t")
+    data = yaml.safe_load((tmp_path / "t" / "map.yaml").read_text(encoding="utf-8"))
+    town = load_scenario(tmp_path / "t")
+    sleepers: dict[str, int] = {}
+    for p in town.personas:
+        house = p.home.split(":")[1]
+        sleepers[house] = sleepers.get(house, 0) + 1
+    size = {1: [7, 7], 2: [8, 8], 3: [8, 8], 4: [10, 8]}
+    kinds = {}
+    for sector in data["sectors"]:
+        x, y, w, h = sector["rect"]
+        kinds.setdefault(sector["kind"], 0)
+        kinds[sector["kind"]] += 1
+        lot_x, lot_y = x - x % CELL_W + 1, y - y % CELL_H + 1  # the lot's 10 x 8 area in its cell
+        assert lot_x <= x and x + w <= lot_x + 10 and y + h == lot_y + 8, sector["name"]
+        if sector["kind"] == "home":
+            assert [w, h] == size[sleepers[sector["name"]]], sector["name"]
+            assert sector["doors"] == [[x + w // 2, y + h - 1]] and sector["color"] in HOUSE_COLORS
+    homes = [s for s in data["sectors"] if s["kind"] == "home"]
+    assert {tuple(s["rect"][2:]) for s in homes} == {(7, 7), (8, 8), (10, 8)}
+    assert len({s["color"] for s in homes}) >= 5
+    assert set(kinds) == {"home", "shop", "work", "school", "park"}
+    assert all(s["kind"] == "shop" for s in data["sectors"] if "Cafe" in s["name"] or "Market" in s["name"])
+
+
 def test_news_is_plain_text_in_one_memory_with_a_probe(tmp_path):
     """The seeded news is a sentence stating place, day and time; its probe names the same place."""
     generate_town(60, 3, tmp_path / "t")

@@ -20,12 +20,12 @@ from datetime import time
 from .errors import ConfigError, WorldError
 from .memory import MemoryStream
 from .mind.context import recall
+from .mind.converse import say_line
 from .names import look_alike
-from .mind.converse import Conversation, leave_conversation, say_line
 from .persona import Action, Persona
 from .scenario import PersonaSpec, RoutineItem
 
-__all__ = ["add_player", "move_player", "player_says", "player_conversation", "tend_players",
+__all__ = ["add_player", "remove_player", "move_player", "player_says", "tend_players",
            "TALK_REACH", "MAX_LINE_CHARS", "PATIENCE_MINUTES"]
 
 #: Tiles (in x and in y) within which the player can talk to a persona.
@@ -74,11 +74,9 @@ def add_player(sim, name: str) -> str:
     tiles = sorted(tm.walkable_tiles(), key=lambda t: ((t[0] - cx) ** 2 + (t[1] - cy) ** 2, t[1], t[0]))
     x, y = next((t for t in tiles if ":" not in (tm.address_at(*t) or "")), tiles[0])
     p = Persona(spec=_spec(pid, name, tm.address_at(x, y) or ""), stream=MemoryStream(pid, sim.embedder))
-    p.x, p.y = x, y
-    p.action = _looking(sim, p)
-    sim.personas[pid] = p
-    sim.players.add(pid)
-    sim.ctx.names[pid] = name
+    p.place(x, y)
+    p.start(_looking(sim, p))
+    sim.join(p)
     return pid
 
 
@@ -86,6 +84,17 @@ def _player(sim, pid: str) -> Persona:
     if pid not in sim.players:
         raise ConfigError(f"{pid!r} is not a player of this town", field="player")
     return sim.personas[pid]
+
+
+def remove_player(sim, pid: str) -> None:
+    """The player leaves the town: a conversation it is in ends (both remember it, as when one
+    walks away) and it is gone from the next frame. Its name may be taken again afterwards.
+
+    Raises:
+        ConfigError: naming ``player`` when ``pid`` is not a player of this town.
+    """
+    _player(sim, pid)
+    sim.leave(pid)
 
 
 def move_player(sim, pid: str, x: int, y: int) -> list[tuple[int, int]]:
@@ -104,9 +113,8 @@ def move_player(sim, pid: str, x: int, y: int) -> list[tuple[int, int]]:
     except WorldError:
         raise ConfigError(f"({x}, {y}) cannot be reached from ({p.x}, {p.y})", field="x, y") from None
     if p.conversation is not None and path:
-        leave_conversation(sim.conversations.pop(p.conversation), sim.personas, sim.ctx)
-    p.path = path
-    p.action = _looking(sim, p, walking=bool(path))
+        sim.leave_conversation(p.conversation)
+    p.start(_looking(sim, p, walking=bool(path)), path=tuple(path))
     return list(path)
 
 
@@ -130,7 +138,7 @@ def player_says(sim, pid: str, text: str, to: str) -> int:
     other = sim.personas.get(to)
     if other is None or to in sim.players:
         raise ConfigError(f"{to!r} is not a persona of this town", field="to")
-    conv = sim.conversations.get(p.conversation) if p.conversation is not None else None
+    conv = sim.conversations.get(p.conversation)
     if conv is None or to not in (conv.a, conv.b):
         far = max(abs(other.x - p.x), abs(other.y - p.y))
         if far > TALK_REACH:
@@ -140,19 +148,14 @@ def player_says(sim, pid: str, text: str, to: str) -> int:
         if other.conversation is not None:
             raise ConfigError(f"{other.name} is talking with someone else", field="to")
         if conv is not None:
-            leave_conversation(sim.conversations.pop(conv.id), sim.personas, sim.ctx)
+            sim.leave_conversation(conv.id)
         # the persona is addressed: it retrieves what it knows of the player, as for anyone
-        _, seq = recall(other, sim.ctx, f"{p.name} wants to talk to me.", purpose="react")
-        conv = sim.open_conversation(pid, to, None, seq)
+        addressed = sim.think(lambda ctx: recall(other, ctx, f"{p.name} wants to talk to me.", purpose="react")[1])
+        conv = sim.open_conversation(pid, to, None, sim.apply.seq(addressed))
     elif len(conv.lines) % 2 == 1:
         raise ConfigError(f"wait for {other.name} to answer", field="text")
-    say_line(conv, pid, text, sim.personas, sim.ctx)
+    sim.think(lambda ctx: say_line(conv, pid, text, sim.personas, ctx))
     return conv.id
-
-
-def player_conversation(conv: Conversation, players: set[str]) -> bool:
-    """Whether ``conv`` waits for a player's line (the player started it and speaks on even lines)."""
-    return conv.a in players and len(conv.lines) % 2 == 0
 
 
 def tend_players(sim) -> None:
@@ -161,15 +164,9 @@ def tend_players(sim) -> None:
     A player whose walk is over is "looking around" again; a conversation in which the player
     has been silent for :data:`PATIENCE_MINUTES` ends (the persona goes back to its plan).
     """
-    for pid in sim.players:
+    for pid in sorted(sim.players):
         p = sim.personas[pid]
         if p.action is not None and p.action.kind == "walk" and not p.path:
-            p.action = _looking(sim, p)
-    limit = PATIENCE_MINUTES * 60 // sim.clock.seconds_per_tick
-    for conv in [c for c in sim.conversations.values() if player_conversation(c, sim.players)]:
-        lines, since = sim.player_waits.get(conv.id, (-1, 0))
-        if lines != len(conv.lines):
-            sim.player_waits[conv.id] = (len(conv.lines), sim.clock.tick)
-        elif sim.clock.tick - since >= limit:
-            del sim.conversations[conv.id], sim.player_waits[conv.id]
-            leave_conversation(conv, sim.personas, sim.ctx)
+            p.start(_looking(sim, p))
+    for conv in sim.conversations.waited_out(sim.players, PATIENCE_MINUTES * 60 // sim.clock.seconds_per_tick):
+        sim.leave_conversation(conv.id)

@@ -2,10 +2,13 @@
 
 Parts:
     extensions.py    the unbound ``SocketIO`` (threading mode)
-    live.py          per-app live state: runner, relay, run reader, control token
+    live.py          per-app live state: runner, relay, run reader, control token, players
+    players.py       one player per browser tab: its secret, colour, and leaving after a grace period
     relay.py         bus -> Socket.IO with bounded buffers ("latest frame wins")
     events.py        the Socket.IO namespace (hello, control)
     views.py         the live page and its JSON API (Blueprint ``views``)
+    conversations.py the conversations of a run (list, transcripts), read from its events
+    conversation_views.py  their API, live and in replay, and the live feed's last hour
     replay_views.py  the runs page, the replay page and their JSON API (Blueprint ``replay``)
     run_files.py     runs served by name (resolve_run first, 404/422), per-app caches
     params.py        checked query parameters (400 naming the parameter)
@@ -27,6 +30,7 @@ from typing import Any
 from flask import Flask
 
 from .compare_views import bp as compare_bp
+from .conversation_views import bp as conversations_bp
 from .events import LiveNamespace
 from .extensions import socketio
 from .live import Live, live
@@ -49,7 +53,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             random token is made when HOST is not loopback; on loopback none is needed),
             ``RELAY_INTERVAL`` (wall seconds between frame sends, default 1/30),
             ``ALLOWED_HOSTS`` (further names the Host header may give beyond loopback, default
-            none), ``PORT`` (the bound port, set by ``web.server.LiveServer``; None: not checked).
+            none), ``PORT`` (the bound port, set by ``web.server.LiveServer``; None: not checked),
+            ``PLAYER_GRACE_S`` (wall seconds a player whose tabs all closed stays, default 15).
 
     Returns:
         The app, with ``app.config["CONTROL_TOKEN"]`` set (print it for the user) and the
@@ -66,6 +71,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         RELAY_INTERVAL=1 / 30,
         ALLOWED_HOSTS=(),
         PORT=None,
+        PLAYER_GRACE_S=15.0,
         SECRET_KEY=secrets.token_hex(16),
         MAX_CONTENT_LENGTH=MAX_BODY,
     )
@@ -83,10 +89,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     relay = None if runner is None else FrameRelay(
         socketio, runner.status, interval=float(app.config["RELAY_INTERVAL"]))
     state = Live(runner=runner, run_path=app.config["RUN_PATH"],
-                 token=app.config["CONTROL_TOKEN"], relay=relay)
+                 token=app.config["CONTROL_TOKEN"], relay=relay,
+                 player_grace_s=float(app.config["PLAYER_GRACE_S"]))
     app.extensions["town_live"] = state
     app.register_blueprint(bp)
     app.register_blueprint(replay_bp)
     app.register_blueprint(compare_bp)
+    app.register_blueprint(conversations_bp)
     state.attach()
     return app

@@ -20,7 +20,7 @@ from town.cli import add_sim_options, build_simulation, remove_run, saved_line
 from town.cli import main as town_main
 from town.errors import ConfigError, RecordingError, TownError
 
-__all__ = ["main", "cmd_serve", "cmd_replay", "cmd_demo", "DEMO_TOWN", "DEMO_HOURS", "STOP_TIMEOUT_S"]
+__all__ = ["main", "cmd_serve", "cmd_replay", "cmd_demo", "DEMO_TOWN", "DEMO_HOURS", "SERVE_TOWN", "STOP_TIMEOUT_S"]
 
 #: Wall seconds a stop request waits for the runner (2 s of grace, then its model waits are
 #: cancelled) before a tick stuck in a model request is abandoned and the process ends.
@@ -28,6 +28,8 @@ STOP_TIMEOUT_S = 3.0
 #: The demo: 36 game hours of the 25-person town (Monday 07:00 to Tuesday 19:00, so through
 #: Isabella's Valentine's party, 17:00-19:00), cached as runs/demo-smallville.sqlite.
 DEMO_TOWN, DEMO_HOURS = "smallville", 36
+#: What `serve` (and plain `python run.py`) runs without --town: the 25-person town.
+SERVE_TOWN = "smallville"
 DEMO_NAME = f"demo-{DEMO_TOWN}"
 
 
@@ -117,7 +119,7 @@ ALLOWED_HELP = ("beyond loopback, a further name the Host header may give (repea
 def add_commands(sub) -> None:
     """Add the serve and replay parsers to the CLI's sub-parsers."""
     s = sub.add_parser("serve", help="run a town live and serve the viewer (default)")
-    add_sim_options(s)
+    add_sim_options(s, town=SERVE_TOWN)
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
     s.add_argument("--allowed-host", action="append", type=_host_name, metavar="NAME", help=ALLOWED_HELP)
@@ -202,6 +204,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     lines = [f"town: {sim.scenario.name} is live at {url}  (recording to {out}; Ctrl-C stops and saves it)"]
     if session.token:
         lines.append(f"town: listening beyond loopback on {args.host}; controls need the token {session.token}")
+    from web.live import live
+
+    for seat in live(session.app).seats.seats.values():  # `--player NAME`: the page that plays it
+        lines.append(f"town: you are {seat.name}: play at {url}{'&' if '?' in url else '?'}player={seat.secret}")
     lines.append(TRY_FIRST)
     return _serve_until_stopped(session, sim, lines)
 
@@ -267,11 +273,11 @@ def _number(text: str, field: str) -> float:
         raise ConfigError(f"{text!r} is not a number (1..64 or 'max')", field=field) from None
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def cmd_replay(args: argparse.Namespace, tick: int | None = None) -> int:
     """`town replay RUN`: serve the replay page of a saved run until Ctrl-C.
 
-    The viewer's runs folder is the run's folder; the replay URL is printed (and opened). Only
-    the run file is read.
+    The viewer's runs folder is the run's folder; the replay URL is printed (and opened), at
+    ``tick`` when given. Only the run file is read.
     """
     import webbrowser
 
@@ -297,7 +303,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
         raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
                           "or --host", field="--port") from None
-    url = f"{server.url}/replay/{quote(path.stem)}"
+    url = f"{server.url}/replay/{quote(path.stem)}" + ("" if tick is None else f"#t={tick}")
     print(f"town: replaying {path} at {url}  (all runs: {server.url}/runs; Ctrl-C to stop)", flush=True)
     if not args.no_open:
         webbrowser.open(url)
@@ -317,7 +323,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     The run is ``<runs>/demo-smallville.sqlite``: a finished one is opened at once; an
     interrupted one is resumed from its last snapshot to the end of its 36 hours; else it is
-    simulated (scripted mind, default embedder, with a progress bar).
+    simulated (scripted mind, default embedder, with a progress bar, or progress lines without a
+    terminal). The replay opens at the run's liveliest moment (:func:`town.analysis.moments.liveliest`).
     """
     from town.cli import build_parser, cmd_resume, cmd_simulate
     from town.recording import RunReader
@@ -338,8 +345,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if left > 0:
             print(f"town: {path} was interrupted; simulating the remaining {left:.1f} game hours", flush=True)
             cmd_resume(parse(["resume", str(path), "--hours", f"{left:.4f}", *quiet]))
+    from town.analysis.moments import liveliest
+
+    with RunReader(path) as reader:
+        lively = liveliest(reader)
     replay = ["replay", str(path), "--host", args.host, "--port", str(args.port)] + (["-v"] if args.verbose else [])
-    return cmd_replay(parse(replay + (["--no-open"] if args.no_open else [])))
+    return cmd_replay(parse(replay + (["--no-open"] if args.no_open else [])), tick=lively)
 
 
 def main(argv: list[str] | None = None) -> int:

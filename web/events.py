@@ -8,7 +8,10 @@ deltas), ``activity`` and ``status`` from :class:`~web.relay.FrameRelay`. ``resy
 asks for the latest frame whole, when a delta's ``base`` is not the tick the page holds.
 
 The token comes in the connection's auth payload (``{"token": ...}``) or in each control
-message; it is needed only when the server listens beyond loopback.
+message; it is needed only when the server listens beyond loopback. A tab that plays a player
+names it by its secret, in the auth payload (``{"player": secret}``) or in a ``player`` message
+(``secret``), answered ``{"ok": true, "player": id}``; while one of its tabs is connected, the
+player stays (:class:`web.players.Seats`).
 """
 
 from __future__ import annotations
@@ -48,7 +51,11 @@ class LiveNamespace(Namespace):
             state.controllers.add(request.sid)
         if state.relay is not None:
             state.relay.add_viewer(request.sid)
+        seat = None
+        if state.seats is not None and isinstance(auth, dict) and auth.get("player"):
+            seat = state.seats.attach(auth.get("player"), request.sid)
         emit("hello", {
+            "player": None if seat is None else seat.pid,
             "status": None if state.runner is None else state.runner.status(),
             "model_calls": 0 if state.relay is None else state.relay.model_calls,
             "control": can_control,
@@ -60,6 +67,18 @@ class LiveNamespace(Namespace):
         state.controllers.discard(request.sid)
         if state.relay is not None:
             state.relay.remove_viewer(request.sid)
+        if state.seats is not None:
+            state.seats.detach(request.sid)
+
+    def on_player(self, secret: Any = None, *_more: Any) -> dict[str, Any]:
+        """This connection's tab plays the player whose secret is ``secret``."""
+        state = live()
+        if state.seats is None or not isinstance(secret, str) or _more:
+            return {"ok": False, "error": "send the secret the join answered"}
+        seat = state.seats.attach(secret, request.sid)
+        if seat is None:
+            return {"ok": False, "error": "no player has this secret (it left the town)"}
+        return {"ok": True, "player": seat.pid}
 
     def on_resync(self, *_args: Any) -> None:
         """Send this viewer the latest frame whole next."""

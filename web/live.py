@@ -11,6 +11,7 @@ from flask import Flask, current_app
 from town.recording.reader import RunReader
 from town.runner import Runner
 
+from .players import Seats
 from .relay import FrameRelay
 from .security import token_ok
 
@@ -25,11 +26,13 @@ class Live:
         run_path: the live run's SQLite file, or None.
         token: the control token, or None when control is open (loopback).
         relay: the relay forwarding the runner's bus to viewers, or None.
+        player_grace_s: wall seconds a player whose tabs all closed stays (:class:`~web.players.Seats`).
     """
 
     def __init__(self, *, runner: Runner | None, run_path: str | Path | None,
-                 token: str | None, relay: FrameRelay | None):
+                 token: str | None, relay: FrameRelay | None, player_grace_s: float = 15.0):
         self.runner = runner
+        self.seats = None if runner is None else Seats(runner, player_grace_s)
         self.run_path = None if run_path is None else Path(run_path)
         self.token = token
         self.relay = relay
@@ -66,6 +69,8 @@ class Live:
 
     def close(self) -> None:
         """Detach the relay and close the reader (the runner is its owner's to stop)."""
+        if self.seats is not None:
+            self.seats.close()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

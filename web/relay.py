@@ -37,7 +37,7 @@ __all__ = ["FrameRelay", "activity_item", "frame_delta"]
 ACTIVITY_KINDS = frozenset({EventKind.CHAT, EventKind.RETRIEVAL, EventKind.CONVERSATION,
                             EventKind.REFLECTION, EventKind.PROCEDURE, EventKind.SCENARIO,
                             EventKind.WHISPER, EventKind.STATUS})
-_ACTIVITY_KEYS = ("speaker", "listener", "line", "conversation", "purpose", "query",
+_ACTIVITY_KEYS = ("speaker", "listener", "line", "conversation", "retrieval", "purpose", "query",
                   "participants", "summary", "op", "name", "library", "result", "merged", "via", "text", "state",
                   "reason", "speed")
 

@@ -15,9 +15,11 @@ API (all JSON; errors are ``{"error": str}`` with status 400/403/404/503):
   run on the runner's thread between ticks; needs the token like control
 - ``POST /api/control`` ``{op, value}``: ``{ok, status}``; needs the token beyond loopback
   (header ``X-Control-Token``, or ``token`` in the body or query)
-- ``POST /api/player`` ``{name}``: ``{ok, player, at: {x, y}}`` (joins the town, :func:`town.player.add_player`);
-  ``POST /api/player/move`` ``{x, y}``: ``{ok, path}``; ``POST /api/player/say`` ``{text, to}``:
-  ``{ok, conversation}``; all on the runner's thread between ticks, with the token like control
+- ``POST /api/player`` ``{name, color?}``: ``{ok, player, at: {x, y}, secret}`` (joins the town as a
+  new player, :class:`web.players.Seats`); ``POST /api/player/move`` ``{x, y}``: ``{ok, path}`` or
+  ``{ok: false, blocked}``; ``POST /api/player/say`` ``{text, to}``: ``{ok, conversation}``; moves
+  and lines carry the tab's secret (``X-Player-Secret``); all run on the runner's thread between
+  ticks, with the token like control. ``GET /api/players``: ``{players: [{id, name, color, here}]}``
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from town.errors import RecordingError, TownError
+from town.errors import ConfigError, RecordingError, TownError
 from town.events import VECTOR_KEYS
-from town.player import add_player, move_player, player_says
+from town.player import move_player, player_says
 from town.runner import SPEEDS
 
 from .control import apply_control
@@ -241,55 +243,78 @@ def control():
     return jsonify(ok=True, status=status)
 
 
-def _on_runner(job, body_hint: str):
-    """Run ``job(simulation, body)`` on the runner's thread; a ConfigError is a 400 naming the field."""
-    body = _controller(body_hint)
-    sim = live().simulation
-    try:
-        return live().runner.call(lambda: job(sim, body))
-    except TownError as exc:
-        _fail(400, str(exc))
-    except TimeoutError as exc:
-        _fail(503, str(exc))
-
-
-def _the_player(sim) -> str:
-    players = sorted(sim.players)
-    if not players:
-        raise TownError("nobody has joined: POST /api/player {name} first")
-    return players[0]
+def _seated(body: dict[str, Any]) -> str:
+    """The player of the tab that sent ``body`` (its secret in ``X-Player-Secret`` or ``secret``), or 403."""
+    seats = live().seats
+    seat = None if seats is None else seats.seat_of(request.headers.get("X-Player-Secret") or body.get("secret"))
+    if seat is None:
+        _fail(403, "this tab plays nobody: join first (each tab plays only the player it joined as)")
+    return seat.pid
 
 
 @bp.post("/api/player")
 def join():
-    """Add the player (``serve --player NAME`` does it at start); one player per town."""
-    def job(sim, body):
-        if sim.players:
-            return _the_player(sim)
-        return add_player(sim, body.get("name") if isinstance(body.get("name"), str) else "")
-    pid = _on_runner(job, '{"name": ...}')
-    p = live().simulation.personas[pid]
-    return jsonify(ok=True, player=spec_dict(p.spec), at={"x": p.x, "y": p.y})
+    """Join as a new player ``{name, color?}``; the answer's ``secret`` lets this tab (only) act as it.
+
+    A name whose player left its tab moments ago takes that player back (:class:`web.players.Seats`).
+    """
+    body = _controller('{"name": ..., "color": "#rrggbb"}')
+    try:
+        seat, secret = live().seats.join(body.get("name"), body.get("color"))
+    except TownError as exc:
+        _fail(400, str(exc))
+    except TimeoutError as exc:
+        _fail(503, str(exc))
+    p = live().simulation.personas[seat.pid]
+    return jsonify(ok=True, player={**spec_dict(p.spec), "color": seat.color}, at={"x": p.x, "y": p.y},
+                   secret=secret)
+
+
+@bp.get("/api/players")
+def players():
+    """The town's players: ``{players: [{id, name, color, here}]}`` (``here``: a tab plays it now)."""
+    seats = live().seats
+    if seats is None:
+        _fail(503, "no live run")
+    return jsonify(players=seats.players())
 
 
 @bp.post("/api/player/move")
 def player_move():
-    """Send the player to a tile ``{x, y}`` (it walks one tile per tick)."""
-    def job(sim, body):
-        x, y = body.get("x"), body.get("y")
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
-            raise TownError("x, y: tile coordinates (integers)")
-        return move_player(sim, _the_player(sim), x, y)
-    path = _on_runner(job, '{"x": ..., "y": ...}')
+    """Send this tab's player to a tile ``{x, y}`` (it walks one tile per tick).
+
+    A tile it cannot walk to is no HTTP error: the answer is ``{ok: false, blocked: why}``.
+    """
+    body = _controller('{"x": ..., "y": ..., "secret": ...}')
+    pid = _seated(body)
+    x, y = body.get("x"), body.get("y")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
+        _fail(400, "x, y: tile coordinates (integers)")
+    sim = live().simulation
+    try:
+        path = live().runner.call(lambda: move_player(sim, pid, x, y))
+    except ConfigError as exc:
+        if exc.field == "x, y":
+            return jsonify(ok=False, blocked=exc.reason)
+        _fail(400, str(exc))
+    except TimeoutError as exc:
+        _fail(503, str(exc))
     return jsonify(ok=True, path=[list(t) for t in path])
 
 
 @bp.post("/api/player/say")
 def player_say():
-    """The player says ``text`` to the persona ``to`` next to it; the answer comes as a chat event."""
-    def job(sim, body):
-        text, to = body.get("text"), body.get("to")
-        if not isinstance(text, str) or not isinstance(to, str):
-            raise TownError("text, to: a line and the persona id it is said to")
-        return player_says(sim, _the_player(sim), text, to)
-    return jsonify(ok=True, conversation=_on_runner(job, '{"text": ..., "to": ...}'))
+    """This tab's player says ``text`` to the persona ``to`` next to it; the answer comes as a chat event."""
+    body = _controller('{"text": ..., "to": ..., "secret": ...}')
+    pid = _seated(body)
+    text, to = body.get("text"), body.get("to")
+    if not isinstance(text, str) or not isinstance(to, str):
+        _fail(400, "text, to: a line and the persona id it is said to")
+    sim = live().simulation
+    try:
+        conversation = live().runner.call(lambda: player_says(sim, pid, text, to))
+    except TownError as exc:
+        _fail(400, str(exc))
+    except TimeoutError as exc:
+        _fail(503, str(exc))
+    return jsonify(ok=True, conversation=conversation)

@@ -22,14 +22,14 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 @pytest.fixture
 def live_town(tmp_path):
-    """Factory: ``live_town(folder=THE_VILLE, speed=8, paused=False)`` -> a started LiveSession
-    of a real Simulation (hashing embedder) on a free loopback port; closed after the test."""
+    """Factory: ``live_town(folder=THE_VILLE, speed=8, paused=False, **app_config)`` -> a started
+    LiveSession of a real Simulation (hashing embedder) on a free loopback port; closed after the test."""
     sessions = []
 
-    def start(folder: Path = THE_VILLE, *, speed: float | None = 8.0, paused: bool = False):
+    def start(folder: Path = THE_VILLE, *, speed: float | None = 8.0, paused: bool = False, **config):
         sim = Simulation(load_scenario(folder), load_config(None, {"embedder": "hashing"}),
                          run_path=tmp_path / f"live{len(sessions)}.sqlite")
-        session = LiveSession(sim, port=0, speed=speed, paused=paused).start()
+        session = LiveSession(sim, port=0, speed=speed, paused=paused, config=config).start()
         sessions.append(session)
         return session
 

@@ -11,6 +11,7 @@ import time
 from collections import Counter
 
 import pytest
+from test_crowds import check_view
 
 import town.importance
 import town.thinking.scripted
@@ -84,8 +85,8 @@ def test_two_hundred_personas_live(big_town, quick_rater, live_town, page, artif
     assert len(shown) == PERSONAS
     assert shown == recorded["personas"]  # the deltas rebuild the whole frame the run file holds
     page.wait_for_timeout(600)  # let the last movement finish and the map draw
-    drawn = page.evaluate("() => window.townMap.drawn")
-    assert {pid: (round(d["x"], 3), round(d["y"], 3)) for pid, d in drawn.items()} == {
+    where = page.evaluate("() => window.townMap.where")
+    assert {pid: (round(d["x"], 3), round(d["y"], 3)) for pid, d in where.items()} == {
         pid: (p["x"], p["y"]) for pid, p in recorded["personas"].items()}
     rows = page.eval_on_selector_all(
         ".persona-item", "bs => bs.map(b => [b.dataset.persona, Number(b.dataset.x), Number(b.dataset.y)])")
@@ -108,4 +109,18 @@ def test_two_hundred_personas_live(big_town, quick_rater, live_town, page, artif
     page.press("#persona-search", "Enter")
     page.wait_for_function(f"() => document.querySelector('#persona-name')?.textContent === {json.dumps(name)}")
     page.screenshot(path=str(artifacts / "big-town.png"))
+
+    # at three zoom levels on the busiest place no label boxes overlap, everyone in view is drawn
+    # or counted; every building's whole name is laid out at 24 px a tile
+    frame = recorded["personas"]
+    check_view(page, frame)
+    busiest = next(s["rect"] for s in scenario.tilemap.to_dict()["sectors"] if s["address"] == crowds[0][0])
+    for zoom in (3, 8):
+        page.evaluate(f"""() => {{ const c = window.townMap.camera; c.zoom = {zoom};
+            c.cx = {busiest[0] + busiest[2] / 2}; c.cy = {busiest[1] + busiest[3] / 2}; c.settleCentre(); c.changed(); }}""")
+        check_view(page, frame)
+    page.screenshot(path=str(artifacts / "big-town-zoomed.png"))
+    names = page.evaluate("""async () => (await import('/static/js/townscape.js'))
+        .layoutLabels(window.townMap.map, 24).filter(b => b.kind === 'sector').map(b => b.text)""")
+    assert sorted(names) == sorted(sectors.values())
     assert page.errors == []

@@ -84,6 +84,23 @@ def test_compare_page_draws_both_curves_and_opens_the_inspector(server, page):
     assert other["weights"] == [1.0, 1.0, 3.0]
 
 
+@pytest.mark.parametrize("width", [1280, 1920])
+def test_compare_page_names_each_run_and_what_b_changed_and_fits(server, page, width):
+    """Each run by its file, condition and fork (never "[object Object]"), the one key B changed
+    with both values, and no horizontal scrolling at 1280 and 1920 px."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{server.url}/compare/base/heavy")
+    page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=30000)
+    assert "[object Object]" not in page.text_content("body")
+    assert page.text_content("#run-a") == "A: base — full architecture, seed 0; 2023-02-13 07:00 → 2023-02-13 10:00 (3 game hours)"
+    assert page.text_content("#run-b") == ("B: heavy — full architecture, seed 0, fork of base after its tick 719 "
+                                           "(2023-02-13 08:59:50); 2023-02-13 07:00 → 2023-02-13 10:00 (3 game hours)")
+    rows = page.eval_on_selector_all("#changed-rows tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+    assert rows == [["retrieval.weights", "[1,1,1]", "[1,1,3]"]]
+    assert page.evaluate("() => document.documentElement.scrollWidth") == width
+    assert page.errors == []
+
+
 def test_compare_page_says_which_run_ends_first(server, pair, page):
     """A fork at 09:00 for half an hour ends at 09:30, 2.5 game hours after 07:00: the page says
     that B ends 0.5 game hours before the 3-hour base, and its density curve stops at its end."""

@@ -18,7 +18,7 @@ def test_a_saved_and_shared_procedure_is_one_feed_line(live_town, page):
 
     def learn():
         for library, name in (("klaus_mueller", "get ready"), ("town", "get ready at home")):
-            sim.ctx.publish(EventKind.PROCEDURE, "klaus_mueller", {
+            sim.announce(EventKind.PROCEDURE, "klaus_mueller", {
                 "op": "save", "library": library, "name": name, "procedure": {}, "merged": False})
 
     town.runner.call(learn)

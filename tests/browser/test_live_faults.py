@@ -7,7 +7,7 @@ import pytest
 
 from fault_checks import assert_sound
 
-import town.simulation.decisions
+import town.simulation.decide
 from town.events import EventKind
 from town.mind import act
 
@@ -21,11 +21,11 @@ def test_a_model_stall_shows_on_the_page_while_the_tick_waits(live_town, page):
     page.wait_for_selector("#status[data-state='paused']")
     town.runner.resume()
     sim = town.simulation
-    sim.ctx.announce(EventKind.STATUS, None, {"state": "stalled", "reason": "5 consecutive failed model calls",
+    sim.announce(EventKind.STATUS, None, {"state": "stalled", "reason": "5 consecutive failed model calls",
                                              "source": "model"})
     page.wait_for_selector("#status[data-state='stalled']", timeout=2000)
     assert page.text_content("#status") == "stalled: 5 consecutive failed model calls"
-    sim.ctx.announce(EventKind.STATUS, None, {"state": "running", "reason": "answers again", "source": "model"})
+    sim.announce(EventKind.STATUS, None, {"state": "running", "reason": "answers again", "source": "model"})
     page.wait_for_selector("#status[data-state='running']", timeout=2000)
     assert page.errors == []
     _closed_and_sound(town)
@@ -40,7 +40,7 @@ def test_a_failed_tick_shows_failed_and_why(live_town, page, monkeypatch):
             raise RuntimeError("injected bug")
         return decide(p, ctx, *rest)
 
-    monkeypatch.setattr(town.simulation.decisions, "decide_action", crashing)
+    monkeypatch.setattr(town.simulation.decide, "decide_action", crashing)
     session = live_town(paused=True)
     page.goto(session.url)
     page.wait_for_selector("#status[data-state='paused']")

@@ -3,6 +3,8 @@ Klaus answers through the conversation code and his memory stream holds what he 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
@@ -23,7 +25,7 @@ def test_the_player_tells_klaus_about_an_event_and_he_remembers_it(live_town, pa
     sim = town.simulation
     town.runner.step(30)
     page.goto(town.url)
-    page.wait_for_function("() => window.townMap && Object.keys(window.townMap.drawn).length === 3")
+    page.wait_for_function("() => window.townMap && Object.keys(window.townMap.where).length === 3")
     page.fill("#join-name", "Ada")
     page.click("#btn-join")
     page.wait_for_selector("#player-bar:not([hidden])")
@@ -71,4 +73,128 @@ def test_the_player_tells_klaus_about_an_event_and_he_remembers_it(live_town, pa
     assert heard in [m["content"] for m in rows]
     page.wait_for_timeout(300)
     page.screenshot(path=str(artifacts / "player.png"))
+    assert page.errors == []
+
+
+def _wait(pred, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.05)
+
+
+def _step(town, ticks: int) -> None:
+    target = town.runner.status()["tick"] + ticks
+    town.runner.step(ticks)
+    _wait(lambda: town.runner.status()["tick"] >= target)
+
+
+def test_two_tabs_are_two_players_who_talk_to_isabella_in_turn_and_leave_with_their_tabs(live_town, browser):
+    """Ada's tab and Bo's tab join as two players in their own colours (the second tab still
+    has its Join box). Ada, next to Isabella, says who she is: Isabella answers her by name, in
+    Ada's talk bar; Ada walks off, Bo says who he is and is answered by name. A wall tile clicked
+    gets a note on the map and no console error. Each player leaves once its tab has been closed
+    for the grace period (1 s here), the other staying."""
+    town = live_town(speed=8, paused=True, PLAYER_GRACE_S=1.0)
+    sim = town.simulation
+    _step(town, 30)
+    isabella = sim.personas["isabella_rodriguez"]
+    tabs = {}
+    for name, color in (("Ada", "#ee6c4d"), ("Bo", "#5fa8d3")):
+        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        page = context.new_page()
+        page.console_errors = []
+        page.on("console", lambda m, p=page: p.console_errors.append(m.text) if m.type == "error" else None)
+        page.goto(town.url)
+        page.wait_for_function("() => window.townMap && window.townMap.state.isabella_rodriguez")
+        assert page.is_visible("#join")  # another tab's player takes nobody's Join box
+        page.fill("#join-name", name)
+        page.fill("#join-color", color)
+        page.click("#btn-join")
+        page.wait_for_selector("#player-bar:not([hidden])")
+        assert page.text_content("#playing") == f"you are {name}"
+        tabs[name] = (context, page)
+    assert sim.players == {"player_ada", "player_bo"}
+    _step(town, 1)
+    ada_page, bo_page = tabs["Ada"][1], tabs["Bo"][1]
+    bo_page.wait_for_function("() => window.townMap.who('player_ada').color === '#ee6c4d'")
+    ada_page.wait_for_function("() => window.townMap.who('player_bo').color === '#5fa8d3'")
+
+    def next_to_isabella(pid: str) -> None:
+        me = sim.personas[pid]
+        me.x, me.y = next((isabella.x + dx, isabella.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                          if sim.tilemap.walkable(isabella.x + dx, isabella.y + dy))
+
+    answers = {}
+    for name, line in (("Ada", "Hello Isabella, I'm Ada."), ("Bo", "Hi Isabella! I am Bo, new in town.")):
+        pid, page = f"player_{name.lower()}", tabs[name][1]
+        town.runner.call(lambda pid=pid: next_to_isabella(pid))
+        _step(town, 1)
+        page.wait_for_function("() => document.querySelector('#player-to').dataset.to === 'isabella_rodriguez'")
+        page.fill("#player-line", line)
+        page.press("#player-line", "Enter")
+        page.wait_for_function("() => document.querySelector('#player-line').value === ''")
+        _step(town, 2)  # she answers on the next line tick
+        answer = page.wait_for_selector("#player-heard li.theirs")
+        answers[name] = answer.text_content()
+        page.evaluate("() => document.activeElement.blur()")  # keys typed in the talk bar do not walk
+        page.keyboard.press("ArrowUp" if sim.tilemap.walkable(sim.personas[pid].x, sim.personas[pid].y - 1) else "ArrowDown")
+        _wait(lambda pid=pid: bool(sim.personas[pid].path))
+        _step(town, 2)  # walking off ends the talk: Isabella is free for the next one
+        assert isabella.conversation is None
+    assert answers["Ada"].startswith("Isabella Rodriguez: Nice to meet you, Ada! ")
+    assert answers["Bo"].startswith("Isabella Rodriguez: Nice to meet you, Bo! ")
+
+    wall = next((x, y) for y in range(sim.tilemap.height) for x in range(sim.tilemap.width)
+                if not sim.tilemap.walkable(x, y) and 5 < x < sim.tilemap.width - 5 and 5 < y < sim.tilemap.height - 5)
+    _click_tile(bo_page, *wall)
+    bo_page.wait_for_function("() => window.townMap.drawnLabels.some(b => b.kind === 'note' && b.text === \"You can't walk there\")")
+    assert sim.personas["player_bo"].path == []
+
+    tabs["Ada"][0].close()
+    _wait(lambda: "player_ada" not in sim.players)
+    assert sim.players == {"player_bo"}
+    _step(town, 1)
+    bo_page.wait_for_function("() => !window.townMap.state.player_ada")
+    assert bo_page.console_errors == [] and bo_page.text_content("#playing") == "you are Bo"
+    tabs["Bo"][0].close()
+    _wait(lambda: sim.players == set())
+
+
+def test_a_persona_who_speaks_first_to_the_player_is_heard_in_the_talk_bar(live_town, page):
+    """When a persona opens a conversation with the player (the frames and CHAT events the engine
+    publishes for any conversation: both in conversation 900, Isabella the speaker, the player
+    the listener), the player's talk bar shows her line and addresses the answer to her, wherever
+    the player stands; the speech bubble over her head is drawn."""
+    from town.events import Event, EventKind
+    from web import live
+
+    town = live_town(speed=8, paused=True)
+    sim = town.simulation
+    _step(town, 30)
+    page.goto(town.url)
+    page.wait_for_function("() => window.townMap && window.townMap.state.isabella_rodriguez")
+    page.fill("#join-name", "Ada")
+    page.click("#btn-join")
+    page.wait_for_selector("#player-bar:not([hidden])")
+    _step(town, 1)
+    page.wait_for_function("() => window.townMap.state.player_ada")
+    assert page.get_attribute("#player-to", "data-to") != "isabella_rodriguez"
+
+    line = "Hello Ada! Are you coming to the party at Hobbs Cafe tomorrow?"
+    tick = town.runner.status()["tick"]
+    frame = {pid: dict(p) for pid, p in sim.frame().items()}
+    frame["isabella_rodriguez"].update(kind="talk", conversation=900, speech=line, target="player_ada")
+    frame["player_ada"].update(kind="talk", conversation=900, target="isabella_rodriguez")
+    relay = live(town.app).relay
+    relay.handle(Event(kind=EventKind.FRAME, tick=tick, time=sim.clock.time_of(tick), data={"personas": frame}))
+    relay.handle(Event(kind=EventKind.CHAT, tick=tick, time=sim.clock.time_of(tick), persona="isabella_rodriguez",
+                       seq=10**6, data={"conversation": 900, "speaker": "isabella_rodriguez", "listener": "player_ada",
+                                        "line": line, "shared": [], "retrieval": None}))
+    heard = page.wait_for_selector("#player-heard li.theirs")
+    assert heard.text_content() == f"Isabella Rodriguez: {line}"
+    assert page.get_attribute("#player-to", "data-to") == "isabella_rodriguez"
+    assert page.text_content("#player-to") == "Say to Isabella Rodriguez:"
+    assert page.is_enabled("#player-line")
+    page.wait_for_function("() => window.townMap.drawnLabels.some(b => b.kind === 'speech' && b.id === 'isabella_rodriguez')")
     assert page.errors == []

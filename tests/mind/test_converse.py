@@ -4,32 +4,39 @@ keeps the words said (Park et al. 2023 §4.3.2)."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind
-from town.mind.converse import Conversation, accept_talk, say_next_line, want_to_talk
-from town.mind.perceive import View
+from town.mind.converse import Conversation, accept_talk, want_to_talk
+from town.mind.perceive import Appearance
+from town.simulation.conversations import turn
+from town.simulation.jobs import think
 from town.textevent import find_event, place_names
 
 QUIZ = "I am hosting a quiz at Corner Cafe tomorrow from 6pm to 8pm."
 TONIGHT = "I am hosting a quiz at Corner Cafe tonight from 6pm to 8pm."
 
 
-def _bob_view(sim) -> View:
+def _bob_view(sim) -> Appearance:
     bob = sim.personas["bob"]
-    return View(id="bob", name="Bob Brown", x=bob.x, y=bob.y, arena="w:Bob's flat:bob room",
+    return Appearance(id="bob", name="Bob Brown", x=bob.x, y=bob.y, arena="w:Bob's flat:bob room",
                 action="reading a book", kind="do", address="w:Bob's flat:bob room:armchair", conversation=None)
 
 
-def _talk(sim, lines: int) -> tuple[Conversation, list]:
-    conv = Conversation(id=1, a="ann", b="bob", start_tick=sim.clock.tick)
-    for pid in ("ann", "bob"):
-        sim.personas[pid].conversation = 1
+def _talk(sim, lines: int) -> Conversation:
+    """Ann and Bob talk: at most ``lines`` lines, a line every 2 ticks, each side's summary at the end."""
+    conv = sim.open_conversation("ann", "bob", None, None)
+
+    def side_by_side(works):  # the summaries, one after the other
+        return [think(sim.services, sim.clock.tick, sim.clock.now, work) for work in works]
+
     for _ in range(lines):
         sim.clock.advance(2)
-        if say_next_line(conv, sim.personas, sim.ctx):
+        if sim.think(partial(turn, conv, sim.personas, side=side_by_side)):
+            sim.conversations.close(conv.id, shown=True)
             break
     return conv
 
@@ -85,7 +92,6 @@ def test_hearing_an_event_for_today_makes_the_listener_replan(tiny):
         sim = tiny()
         sim.personas["ann"].stream.add(kind=MemoryKind.OBSERVATION, content=text,
                                        created=datetime(2023, 2, 13, 7), importance=7)
-        sim.personas["bob"].needs_replan = False
         _talk(sim, 8)
         assert sim.personas["bob"].needs_replan is replan, text
 
@@ -102,8 +108,8 @@ def test_the_talk_decision_depends_on_retrieved_memories(tiny):
         talks = 0
         for _ in range(10):
             sim.clock.advance(400)
-            ann.cooldown.clear()
-            talks += want_to_talk(ann, sim.ctx, [_bob_view(sim)]) is not None
+            ann.cool_down("bob", 0)
+            talks += sim.think(lambda ctx: want_to_talk(ann, ctx, [_bob_view(sim)])) is not None
         return talks
 
     assert tries(True) == 10
@@ -122,7 +128,7 @@ def test_the_addressed_side_decides_from_its_own_retrieval(tiny):
         n = 0
         for _ in range(10):
             sim.clock.advance(400)
-            n += accept_talk(bob, sim.ctx, "ann", "Ann Able")[0]
+            n += sim.think(lambda ctx: accept_talk(bob, ctx, "ann", "Ann Able"))[0]
         return n
 
     assert accepted(True) == 10

@@ -91,18 +91,16 @@ def test_a_crowds_observations_are_rated_in_parts_the_answer_allows():
     from datetime import datetime
     from types import SimpleNamespace
 
-    from town.clock import GameClock
     from town.config import load_config
-    from town.events import EventBus
-    from town.mind.context import MindContext
+    from town.mind.context import MindContext, Services
     from town.mind.context import rate as rate_new
     from town.thinking.scripted import ScriptedBackend
 
     asked = []
     scripted = ScriptedBackend()
     backend = SimpleNamespace(ask=lambda q: asked.append(len(q.items)) or scripted.ask(q))
-    ctx = MindContext(world=None, backend=backend, bus=EventBus(), clock=GameClock(datetime(2023, 2, 13, 12), 10),
-                      config=load_config(), names={})
+    ctx = MindContext(Services(world=None, backend=backend, config=load_config(), names={}, seconds_per_tick=10),
+                      0, datetime(2023, 2, 13, 12))
     me = SimpleNamespace(id="ann", name="Ann Able", summary=lambda: "")
     items = [("observation", f"Person {i} is {'reading' if i % 2 else 'arguing loudly'} at the pub.")
              for i in range(60)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 
 from mind_events import retrieval_ids
 
@@ -63,7 +64,7 @@ def test_plan_day_cites_its_retrieval_and_the_memory_that_put_the_event_in(tiny,
     quiz = ann.stream.add(kind=MemoryKind.CHAT, content=QUIZ, created=datetime(2023, 2, 13, 12),
                           importance=6)
     sim.clock.advance(sim.clock.ticks_for(hours=24))  # Tuesday 14 Feb 07:00
-    plan_day(ann, sim.ctx)
+    sim.think(partial(plan_day, ann))
     (plan,) = [e for e in seen if e.kind is EventKind.PLAN]
     assert quiz.id in retrieval_ids(seen, plan.data["retrieval"])
     cafe = [i for i in plan.data["items"] if i["place"] == "w:Corner Cafe"]

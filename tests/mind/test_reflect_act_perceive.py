@@ -4,13 +4,14 @@ returned (Park et al. 2023 §4.2, §4.3)."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind
 from town.mind import maybe_reflect, perceive, remember
-from town.mind.perceive import View
+from town.mind.perceive import Appearance
 from town.thinking.questions import DecomposeTask, MemoryView
 from town.thinking.scripted import ScriptedBackend
 
@@ -32,8 +33,8 @@ def test_insights_cite_two_or_more_retrieved_memories_and_copy_none(tiny, events
     for i, (text, importance) in enumerate(MEMORIES):
         ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                        created=datetime(2023, 2, 13, 7, i), importance=importance)
-    ann.importance_acc = 1000
-    assert maybe_reflect(ann, sim.ctx)
+    ann.gain_importance(1000)
+    assert sim.think(partial(maybe_reflect, ann))
     (reflection,) = [e for e in seen if e.kind is EventKind.REFLECTION]
     insights = reflection.data["insights"]
     assert insights
@@ -60,13 +61,13 @@ def test_reflection_waits_until_new_memories_reach_its_threshold(tiny, events):
     ann = sim.personas["ann"]
     assert sim.config.reflection.threshold == 150
     for i, importance in enumerate([8] * 18 + [5]):
-        remember(ann, sim.ctx, kind="observation", content=f"Bob Brown plays song {i} at Corner Cafe.",
-                 importance=importance)
+        sim.think(lambda ctx, i=i, importance=importance: remember(
+            ann, ctx, kind="observation", content=f"Bob Brown plays song {i} at Corner Cafe.", importance=importance))
     assert ann.importance_acc == 149
-    assert maybe_reflect(ann, sim.ctx) is False
+    assert sim.think(partial(maybe_reflect, ann)) is False
     assert not [e for e in seen if e.kind in (EventKind.REFLECTION, EventKind.RETRIEVAL)]
-    remember(ann, sim.ctx, kind="observation", content="The park has new benches.", importance=1)
-    assert maybe_reflect(ann, sim.ctx) is True
+    sim.think(lambda ctx: remember(ann, ctx, kind="observation", content="The park has new benches.", importance=1))
+    assert sim.think(partial(maybe_reflect, ann)) is True
     assert [e.kind for e in seen].count(EventKind.REFLECTION) == 1 and ann.importance_acc == 0
 
 
@@ -85,14 +86,14 @@ def test_perceiving_a_change_of_action_leaves_an_observation(tiny):
     activity as written; seeing the same action again adds nothing."""
     sim = tiny()
     ann, bob = sim.personas["ann"], sim.personas["bob"]
-    me = View(id="ann", name="Ann Able", x=ann.x, y=ann.y, arena="w:Ann's home:ann room",
+    me = Appearance(id="ann", name="Ann Able", x=ann.x, y=ann.y, arena="w:Ann's home:ann room",
               action="reading", kind="do", address="w:Ann's home:ann room:armchair", conversation=None)
-    him = View(id="bob", name="Bob Brown", x=ann.x + 1, y=ann.y, arena="w:Ann's home:ann room",
+    him = Appearance(id="bob", name="Bob Brown", x=ann.x + 1, y=ann.y, arena="w:Ann's home:ann room",
                action="read a book", kind="do", address="w:Ann's home:ann room:armchair",
                conversation=None)
     snapshot = {"ann": me, "bob": him}
-    assert [v.id for v in perceive(ann, sim.ctx, snapshot)] == ["bob"]
-    perceive(ann, sim.ctx, snapshot)
+    assert [v.id for v in sim.think(lambda ctx: perceive(ann, ctx, snapshot))] == ["bob"]
+    sim.think(lambda ctx: perceive(ann, ctx, snapshot))
     observed = [r.content for r in ann.stream.records() if r.kind is MemoryKind.OBSERVATION]
     assert observed == ["Bob Brown is at the armchair of the ann room in Ann's home: read a book."]
     assert bob.stream.records() == []
@@ -110,8 +111,8 @@ def test_an_insight_held_already_is_not_written_again(tiny, events):
         for i, (text, importance) in enumerate(MEMORIES):
             ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                            created=datetime(2023, 2, day, 7, i), importance=importance)
-        ann.importance_acc = 1000
-        assert maybe_reflect(ann, sim.ctx)
+        ann.gain_importance(1000)
+        assert sim.think(partial(maybe_reflect, ann))
 
     mornings(13)
     mornings(14)
@@ -133,8 +134,8 @@ def test_an_insight_keeps_the_date_it_meant(tiny, events):
     for i, (text, importance) in enumerate(MEMORIES):
         ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
                        created=datetime(2023, 2, 13, 6, i), importance=importance)
-    ann.importance_acc = 1000
-    ask = sim.ctx.backend.ask
+    ann.gain_importance(1000)
+    ask = sim.backend.ask
 
     def insight_today(q):
         if isinstance(q, Insights):
@@ -143,7 +144,7 @@ def test_an_insight_keeps_the_date_it_meant(tiny, events):
                                                           evidence=ids)])
         return ask(q)
 
-    sim.ctx.backend.ask = insight_today
-    assert maybe_reflect(ann, sim.ctx)
+    sim.backend.ask = insight_today
+    assert sim.think(partial(maybe_reflect, ann))
     held = [r.content for r in ann.stream.records() if r.kind is MemoryKind.REFLECTION]
     assert held == ["Bob's piano concert on Monday, February 13 is all I hear about."]

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from town.mind.perceive import SightIndex, View, in_sight
+from town.mind.perceive import SightIndex, Appearance, in_sight
 
 
-def _town(rng: random.Random, n: int) -> dict[str, View]:
+def _town(rng: random.Random, n: int) -> dict[str, Appearance]:
     arenas = ["w", "w:Park", "w:Cafe:cafe", "w:Cafe:kitchen", "w:Home:bedroom", ""]
     views = {}
     for i in range(n):
-        views[f"p{i}"] = View(id=f"p{i}", name=f"P {i}", x=rng.randrange(60), y=rng.randrange(40),
+        views[f"p{i}"] = Appearance(id=f"p{i}", name=f"P {i}", x=rng.randrange(60), y=rng.randrange(40),
                               arena=rng.choice(arenas), action="reading", kind=rng.choice(["do", "walk", "sleep"]),
                               address="w", conversation=None)
     return views
@@ -33,11 +33,11 @@ def test_index_candidates_in_sight_equal_a_scan_of_everyone():
 
 def test_a_sleeper_is_not_indexed_and_off_map_sees_nobody():
     """Sleepers are never candidates; a view with no arena (off the map) gets no candidates."""
-    views = {"a": View(id="a", name="A", x=0, y=0, arena="w", action="sleeping", kind="sleep", address="w",
+    views = {"a": Appearance(id="a", name="A", x=0, y=0, arena="w", action="sleeping", kind="sleep", address="w",
                        conversation=None),
-             "b": View(id="b", name="B", x=1, y=0, arena="w", action="idle", kind="do", address="w",
+             "b": Appearance(id="b", name="B", x=1, y=0, arena="w", action="idle", kind="do", address="w",
                        conversation=None),
-             "c": View(id="c", name="C", x=1, y=0, arena="", action="idle", kind="do", address="",
+             "c": Appearance(id="c", name="C", x=1, y=0, arena="", action="idle", kind="do", address="",
                        conversation=None)}
     index = SightIndex(views, 4)
     assert [v.id for v in index.near(views["b"])] == ["b"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from types import SimpleNamespace
 
-from town.clock import GameClock
+from applied_at_once import context
+
 from town.embedding import HashingEmbedder
-from town.events import Event
 from town.mind import practice
 from town.procedures import (
     Goal,
@@ -58,22 +58,8 @@ def make(*, routine=(), procedures=(OPEN,)):
         summary=lambda: "",
         stream=SimpleNamespace(records=lambda: []),
     )
-    events: list[Event] = []
-    clock = GameClock(T0, 10)
-    ctx = SimpleNamespace(
-        backend=ScriptedBackend(),
-        clock=clock,
-        now=clock.now,
-        tick=0,
-        config=SimpleNamespace(seed=1),
-        in_turn=lambda work: work(),  # a sequential run: changes made at once
-        world=SimpleNamespace(
-            tilemap=SimpleNamespace(has_address=lambda a: True), is_open=lambda a: True
-        ),
-        publish=lambda kind, pid, data: events.append(
-            Event(kind=kind, tick=0, time=clock.now, persona=pid, data=data)
-        ),
-    )
+    ctx, events = context(T0, world=SimpleNamespace(tilemap=SimpleNamespace(has_address=lambda a: True),
+                                                    is_open=lambda a: True))
     return p, ctx, events
 
 

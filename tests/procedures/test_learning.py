@@ -7,9 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from town.clock import GameClock
+from applied_at_once import context
+
 from town.embedding import HashingEmbedder
-from town.events import Event, EventBus, EventKind
+from town.events import EventKind
 from town.mind import practice
 from town.procedures import (
     Episode,
@@ -22,7 +23,6 @@ from town.procedures import (
     home_of,
     persona_values,
 )
-from town.thinking.scripted import ScriptedBackend
 
 ISABELLA = ("Isabella Rodriguez", "the_ville:Isabella Rodriguez's apartment:bedroom:bed")
 KLAUS = ("Klaus Mueller", "the_ville:Dorm for Oak Hill College:Klaus Mueller's room:bed")
@@ -40,21 +40,7 @@ def make(place: str = STOVE):
         procedures=ProceduralMemory(ProcedureLibrary(emb), town, (ISABELLA, KLAUS)),
         summary=lambda: "",
     )
-    bus, events = EventBus(), []
-    bus.subscribe(events.append)
-    clock = GameClock(datetime(2023, 2, 13, 20, 30), 10)
-    ctx = SimpleNamespace(
-        backend=ScriptedBackend(),
-        bus=bus,
-        clock=clock,
-        now=clock.now,
-        tick=0,
-        config=SimpleNamespace(seed=1),
-        in_turn=lambda work: work(),  # a sequential run: changes made at once
-        publish=lambda kind, pid, data: bus.publish(
-            Event(kind=kind, tick=0, time=clock.now, persona=pid, data=data)
-        ),
-    )
+    ctx, events = context(datetime(2023, 2, 13, 20, 30))
     steps = [
         SimpleNamespace(description="cook (cook dinner)", object=place, minutes=10),
         SimpleNamespace(description="wash up (cook dinner)", object=place, minutes=5),

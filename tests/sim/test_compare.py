@@ -137,13 +137,21 @@ def test_fork_with_the_same_config_only_differs_in_length(family):
 
 
 def test_compare_cli(family, tmp_path):
-    """The CLI names the first diverging tick and writes the JSON."""
+    """The CLI names the first diverging tick and writes the JSON; it names each run by its
+    condition and fork, and prints the configuration that differs (and only that)."""
     out = tmp_path / "c.json"
     done = run_cli("compare", str(family["parent"]), str(family["weights"]), "--json", str(out))
     assert done.returncode == 0, done.stderr
     expected = _brute_force(family["parent"], family["weights"])
     assert f"first diverging tick: tick {expected}" in done.stdout
     assert "B ends 3 game hours before A" in done.stdout
-    assert f"A {family['parent']} (full): 2023-02-13 07:00 -> 2023-02-13 15:00 (8 game hours)" in done.stdout
+    flat = " ".join(done.stdout.split())  # rich wraps long lines
+    assert (f"A {family['parent']}: full architecture, seed 0; 2023-02-13 07:00 -> 2023-02-13 15:00 (8 game hours)"
+            in flat)
+    assert (f"B {family['weights']}: full architecture, seed 0, fork of parent after its tick {FORK_TICK - 1} "
+            "(2023-02-13 10:59:50); 2023-02-13 07:00 -> 2023-02-13 12:00 (5 game hours)") in flat
+    assert "configuration that differs: retrieval.weights: A [1.0, 1.0, 1.0], B [1.0, 1.0, 3.0]" in flat
+    same = run_cli("compare", str(family["parent"]), str(family["same"]))
+    assert "configuration that differs: none" in same.stdout
     assert "network density by interview" in done.stdout and "density A" in done.stdout
     assert json.loads(out.read_text())["first_divergence"]["tick"] == expected

@@ -35,17 +35,13 @@ def test_same_seed_gives_identical_runs(tmp_path):
 def test_concurrent_decisions_publish_the_same_events(tmp_path):
     """With the thread pools used for model backends, events come out in the same order.
 
-    One pool runs the personas' decisions and the invitations; the other the two summaries
-    that end a conversation.
+    One pool runs the personas' decisions, the invitations and the lines; the other the two
+    summaries that end a conversation.
     """
-    from concurrent.futures import ThreadPoolExecutor
-
     a, b = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
     _run(a, 3, hours=2)
     config = load_config(None, {"embedder": "hashing", "seed": 3})
-    sim = Simulation(load_scenario("the_ville"), config, run_path=b)
-    sim._pool = ThreadPoolExecutor(3)
-    sim.ctx.side = ThreadPoolExecutor(2)
+    sim = Simulation(load_scenario("the_ville"), config, run_path=b, threads=3)
     sim.run(sim.clock.ticks_for(hours=2))
     sim.close()
     for table in ("frames", "events", "memories"):
@@ -56,19 +52,14 @@ def test_lines_said_ahead_and_town_library_changes_keep_the_sequential_run(tmp_p
     """Smallville, 3 game hours: the pooled run equals the sequential one, table by table.
 
     In a pool, a conversation under way says its line as soon as both speakers have decided,
-    and the town library, which 25 personas save to and use, changes in persona order
-    (``MindContext.in_turn``). Publishing those lines' events late, or changing the town
-    library as the threads finish, each make the runs differ.
+    and the town library, which 25 personas save to and use, changes in persona order (a
+    ``LibraryChange`` effect, made when applied). Applying those lines' effects late, or
+    changing the town library as the threads finish, each make the runs differ.
     """
-    from concurrent.futures import ThreadPoolExecutor
-
     a, b = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
     config = load_config(None, {"embedder": "hashing", "seed": 3})
     for path, pooled in ((a, False), (b, True)):
-        sim = Simulation(load_scenario("smallville"), config, run_path=path)
-        if pooled:
-            sim._pool = ThreadPoolExecutor(3)
-            sim.ctx.side = ThreadPoolExecutor(2)
+        sim = Simulation(load_scenario("smallville"), config, run_path=path, threads=3 if pooled else None)
         sim.run(sim.clock.ticks_for(hours=3))
         sim.close()
     with sqlite3.connect(a) as conn:  # the run has what the test is about

@@ -1,102 +1,160 @@
-"""A tick's jobs in a pool: events in job order, and a line started ahead of the step's end."""
+"""A tick's jobs: run to their effects, mapped over a pool in job order, a line started ahead."""
 
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 
-from town.simulation.jobs import in_order, run_with_followers
+import pytest
 
-
-class Context:
-    """The two methods the jobs module uses, as MindContext has them: held events, then flushed."""
-
-    def __init__(self) -> None:
-        self.local = threading.local()
-        self.published: list[str] = []
-
-    def publish(self, text: str) -> None:
-        buffer = getattr(self.local, "buffer", None)
-        (self.published if buffer is None else buffer).append(text)
-
-    def buffered(self, work):
-        self.local.buffer = []
-        try:
-            return work(), self.local.buffer
-        finally:
-            self.local.buffer = None
-
-    def flush(self, events) -> None:
-        self.published.extend(events)
+from town.clock import GameClock
+from town.events import EventBus, EventKind
+from town.mind import MindContext, Services
+from town.simulation.apply import Applier
+from town.simulation.jobs import Pool, note_call, think
+from town.thinking.scripted import ScriptedBackend
 
 
-def test_events_come_out_in_job_order_whatever_finishes_first():
-    """The second job finishes first (the first waits for it); events still read a, b."""
-    ctx, second_done = Context(), threading.Event()
+@pytest.fixture
+def pool():
+    made = Pool(3)
+    yield made
+    made.close(wait=True)
+
+
+def test_results_come_back_in_job_order_whatever_finishes_first(pool):
+    """The second job finishes first (the first waits for it); the results still read 1, 2."""
+    second_done = threading.Event()
 
     def first():
         assert second_done.wait(5)
-        ctx.publish("a")
         return 1
 
     def second():
-        ctx.publish("b")
         second_done.set()
         return 2
 
-    with ThreadPoolExecutor(2) as pool:
-        assert in_order(pool, ctx, [first, second]) == [1, 2]
-    assert ctx.published == ["a", "b"]
+    assert pool.threaded
+    assert pool.map([first, second]) == [1, 2]
 
 
-def test_a_follower_starts_once_its_jobs_are_done_not_the_whole_step():
+def test_a_follower_starts_once_its_jobs_are_done_not_the_whole_step(pool):
     """The follower of "a" runs while "slow" still waits, and only after "a" has finished.
 
     "slow" finishes only once the follower has run: with the step as a barrier (the follower
-    started after every job), it would time out. The follower's events are held for the caller.
+    started after every job), it would time out.
     """
-    ctx, followed = Context(), threading.Event()
-    a_done = threading.Event()
+    followed, a_done = threading.Event(), threading.Event()
 
     def a():
-        ctx.publish("a")
         a_done.set()
         return "a"
 
     def slow():
-        ctx.publish("slow")
         return followed.wait(5)
 
     def line():
-        ctx.publish("line")
         followed.set()
         return a_done.is_set()
 
-    with ThreadPoolExecutor(3) as pool:
-        results, ahead = run_with_followers(pool, ctx, {"a": a, "slow": slow}, {"line": (["a"], line)})
-        assert results == ["a", True]  # "slow" saw the line said before it ended
-        assert ahead["line"].result() == (True, ["line"])  # "a" had finished; events held back
-    assert ctx.published == ["a", "slow"]
+    results, ahead = pool.map_ahead({"a": a, "slow": slow}, {"line": (["a"], line)})
+    assert results == ["a", True]  # "slow" saw the line said before it ended
+    assert ahead["line"].result() is True  # "a" had finished
 
 
-def test_a_follower_of_a_failed_job_fails_with_its_error():
+def test_a_follower_of_a_failed_job_fails_with_its_error(pool):
     """A decision that raised: the line that waited for it is not said, and reports the error."""
-    ctx, said = Context(), []
+    said = []
 
     def broken():
         raise ValueError("no answer")
 
-    with ThreadPoolExecutor(2) as pool:
-        try:
-            run_with_followers(pool, ctx, {"x": broken}, {"line": (["x"], lambda: said.append(1))})
-        except ValueError:
-            pass
-        else:
-            raise AssertionError("the job's error was not raised")
+    with pytest.raises(ValueError, match="no answer"):
+        pool.map_ahead({"x": broken}, {"line": (["x"], lambda: said.append(1))})
     assert said == []
 
 
-def test_who_may_be_invited_is_read_from_the_ticks_snapshot(monkeypatch):
+def test_without_threads_jobs_run_one_after_another_and_nothing_starts_ahead():
+    """A scripted run's pool: the jobs run in order on the calling thread."""
+    order, sequential = [], Pool(1)
+    assert not sequential.threaded
+    assert sequential.map([lambda: order.append(1) or 1, lambda: order.append(2) or 2]) == [1, 2]
+    assert order == [1, 2]
+    with pytest.raises(RuntimeError, match="thread pool"):
+        sequential.map_ahead({}, {})
+
+
+def _services():
+    return Services(world=None, backend=ScriptedBackend(), config=None, names={}, seconds_per_tick=10)
+
+
+def test_jobs_side_by_side_overlap_and_their_events_are_numbered_in_job_order(pool):
+    """Each job waits for the other to note its first event, so both ran at once; applied in job
+    order, the events are numbered a1, a2, b1, b2, as if the jobs had run one after another."""
+    clock, bus, seen = GameClock(datetime(2023, 2, 13, 7), 10), EventBus(), []
+    bus.subscribe(lambda e: seen.append((e.seq, e.data["who"], e.data["step"])))
+    both = threading.Barrier(2)
+
+    def job(name):
+        def work(ctx: MindContext):
+            ctx.out.note(EventKind.STATUS, None, {"who": name, "step": 1})
+            both.wait(timeout=5)  # BrokenBarrierError if they ran one after another
+            ctx.out.note(EventKind.STATUS, None, {"who": name, "step": 2})
+            return name
+        return lambda: think(_services(), 0, clock.now, work)
+
+    thoughts = pool.map_side([job("a"), job("b")])
+    assert [t.result for t in thoughts] == ["a", "b"]
+    assert seen == []  # nothing is published while the jobs think
+    apply = Applier(bus, clock, {}, lambda cid: None)
+    for thought in thoughts:
+        apply(thought.effects)
+    assert seen == [(1, "a", 1), (2, "a", 2), (3, "b", 1), (4, "b", 2)]
+
+
+def test_a_note_that_cites_another_gets_its_number_when_applied():
+    """An ACTION-like event citing its retrieval: the apply step writes the retrieval's seq."""
+    clock, bus, seen = GameClock(datetime(2023, 2, 13, 7), 10), EventBus(start_seq=40), []
+    bus.subscribe(seen.append)
+
+    def work(ctx: MindContext):
+        ctx.out.note(EventKind.STATUS, None, {"first": True})
+        retrieval = ctx.out.note(EventKind.RETRIEVAL, "ann", {"query": "q"})
+        ctx.out.note(EventKind.REFLECTION, "ann", {"insights": [{"retrieval": retrieval}, {"retrieval": retrieval}]},
+                     cites=(("insights", 0, "retrieval"), ("insights", 1, "retrieval")))
+        ctx.out.note(EventKind.PLAN, "ann", {"retrieval": retrieval}, cites=("retrieval",))
+        return retrieval
+
+    thought = think(_services(), 0, clock.now, work)
+    apply = Applier(bus, clock, {}, lambda cid: None)
+    apply(thought.effects)
+    assert [e.seq for e in seen] == [41, 42, 43, 44]
+    assert seen[2].data == {"insights": [{"retrieval": 42}, {"retrieval": 42}]}
+    assert seen[3].data == {"retrieval": 42}
+    assert apply.seq(thought.result) == 42 and apply.seq(7) == 7
+
+
+def test_a_model_call_made_in_a_job_is_one_of_its_effects():
+    """The recorder's MODEL_CALL event joins the running job's effects in its place; made outside
+    any job it is published at once."""
+    clock = GameClock(datetime(2023, 2, 13, 7), 10)
+    published = []
+
+    def publish(kind, persona, data):
+        published.append(data)
+
+    def work(ctx: MindContext):
+        ctx.out.note(EventKind.RETRIEVAL, "ann", {"n": 1})
+        note_call(EventKind.MODEL_CALL, "ann", {"n": 2}, publish)
+        ctx.out.note(EventKind.PLAN, "ann", {"n": 3})
+
+    thought = think(_services(), 0, clock.now, work)
+    assert [e.data["n"] for e in thought.effects] == [1, 2, 3] and published == []
+    note_call(EventKind.MODEL_CALL, "ann", {"n": 4}, publish)
+    assert published == [{"n": 4}]
+
+
+def test_who_may_be_invited_is_read_from_the_ticks_snapshot():
     """A persona the snapshot shows talking is not invited, though its conversation has ended.
 
     A line said ahead may end a conversation before the invitations are formed; a sequential
@@ -105,20 +163,18 @@ def test_who_may_be_invited_is_read_from_the_ticks_snapshot(monkeypatch):
     from dataclasses import replace
 
     from town.config import load_config
-    from town.mind import View
+    from town.mind import Appearance
     from town.scenario import load_scenario
-    from town.simulation import Simulation, conversations
+    from town.simulation import Simulation
+    from town.simulation.conversations import pairs
 
-    sim = Simulation(load_scenario("the_ville"), load_config(None, {"embedder": "hashing"}))
+    sim = Simulation(load_scenario("the_ville"), load_config(None, {"embedder": "hashing"}), seed_memories=False)
     a, b = list(sim.personas)[:2]
-    here = View(id=a, name=a, x=1, y=1, arena="w:s:a", action="reading", kind="idle",
+    here = Appearance(id=a, name=a, x=1, y=1, arena="w:s:a", action="reading", kind="idle",
                 address="w:s:a", conversation=None)
-    asked = []
-    monkeypatch.setattr(conversations, "answer_invitation", lambda sim, a, b: asked.append((a, b)))
     free = {a: here, b: replace(here, id=b, name=b)}
-    conversations.start_conversations(sim, [(a, b, 1)], free, radius=4)
-    assert asked == [(a, b)]
+    assert pairs([(a, b, 1)], free, 4, sim.personas, frozenset()) == [(a, b, 1)]
     talking = {a: here, b: replace(here, id=b, name=b, conversation=7)}
-    conversations.start_conversations(sim, [(a, b, 1)], talking, radius=4)
-    assert asked == [(a, b)]
+    assert pairs([(a, b, 1)], talking, 4, sim.personas, frozenset()) == []
+    assert pairs([(a, b, 1)], free, 4, sim.personas, frozenset({b})) == []  # nobody invites a player
     sim.close()

@@ -8,7 +8,7 @@ import pytest
 
 from town.config import load_config
 from town.events import EventKind
-from town.mind.perceive import View, arena_of, in_sight
+from town.mind.perceive import Appearance, arena_of, in_sight
 from town.scenario import load_scenario
 from town.simulation import Simulation
 
@@ -18,7 +18,7 @@ DORM = "the_ville:Dorm for Oak Hill College"
 
 def view(pid, x, y, address, kind="do"):
     """A snapshot view of persona ``pid`` standing at (x, y) on a tile of ``address``."""
-    return View(id=pid, name=pid, x=x, y=y, arena=arena_of(address), action="reading", kind=kind, address=address,
+    return Appearance(id=pid, name=pid, x=x, y=y, arena=arena_of(address), action="reading", kind=kind, address=address,
                 conversation=None)
 
 
@@ -60,7 +60,7 @@ def first_tick():
 def test_no_one_talks_from_bed_through_a_wall_at_tick_0(first_tick):
     """No conversation starts at tick 0: Maria is asleep by routine and Klaus is in another room."""
     sim, events = first_tick
-    assert sim.conversations == {}
+    assert len(sim.conversations) == 0
     assert all(p.conversation is None for p in sim.personas.values())
     assert not [e for e in events if e.kind in (EventKind.CHAT, EventKind.CONVERSATION)]
     assert not [e for e in events if e.kind is EventKind.ACTION and e.data["kind"] == "talk"]

@@ -31,7 +31,7 @@ def test_a_players_questions_are_answered_from_what_was_retrieved():
     pid = add_player(sim, "Ada")
     isabella = sim.personas["isabella_rodriguez"]
     me = sim.personas[pid]
-    me.x, me.y = isabella.x, isabella.y
+    me.place(isabella.x, isabella.y)
 
     def ask(text: str) -> tuple[str, list[int]]:
         player_says(sim, pid, text, "isabella_rodriguez")
@@ -58,3 +58,25 @@ def test_a_players_questions_are_answered_from_what_was_retrieved():
     asked[0] = seen[-1].seq
     line, _ = ask("Where do you work?")
     assert line.startswith("I own and run Hobbs Cafe")
+
+
+def test_a_player_who_says_who_they_are_is_met_by_name_and_never_told_their_own_words():
+    """As found with two players: "Hi Isabella! I am Bo. What is happening this week?" was
+    answered "Bo told me that What is happening this week?." (his own words back), and nobody
+    was met by name. Now she meets him by the name he gave and answers with her news: the
+    party memory of her file, said relative to Monday 13 February ("tomorrow"); a question about
+    what none of her memories says gets "I'm not sure", never his question back."""
+    sim = Simulation(load_scenario(THE_VILLE), load_config(None, {"embedder": "hashing"}))
+    seen = []
+    sim.bus.subscribe(seen.append)
+    sim.run(30)
+    pid = add_player(sim, "Bo")
+    isabella = sim.personas["isabella_rodriguez"]
+    sim.personas[pid].x, sim.personas[pid].y = isabella.x, isabella.y
+    player_says(sim, pid, "Hi Isabella! I am Bo. What is happening this week?", "isabella_rodriguez")
+    sim.step()
+    player_says(sim, pid, "Thanks! Who runs the pharmacy?", "isabella_rodriguez")  # nothing she knows
+    sim.run(2)
+    said = [e.data["line"] for e in seen if e.kind is EventKind.CHAT and e.data["speaker"] == isabella.id]
+    assert said == ["Nice to meet you, Bo! I am planning a Valentine's Day party at Hobbs Cafe tomorrow from "
+                    "5pm to 7pm, and I want to invite everyone.", "I'm not sure; I don't know much about that."]

@@ -25,7 +25,7 @@ def test_a_players_words_are_retold_from_person_to_person():
     pid = add_player(sim, "Ada")
     klaus, maria, isabella = (sim.personas[q] for q in ("klaus_mueller", "maria_lopez", "isabella_rodriguez"))
     me = sim.personas[pid]
-    me.x, me.y = klaus.x, klaus.y  # set down next to him (walking up is the browser test's)
+    me.place(klaus.x, klaus.y)  # set down next to him (walking up is the browser test's)
     player_says(sim, pid, f"There is {NEWS} tonight at 8 pm.", "klaus_mueller")
     sim.run(2)
     away = next(t for t in ((me.x + 1, me.y), (me.x - 1, me.y), (me.x, me.y + 1), (me.x, me.y - 1))

@@ -74,14 +74,23 @@ def test_sigkill_mid_run_then_resume_equals_uninterrupted(tmp_path):
 
 def test_fork_keeps_the_past_and_differs_after_with_another_seed(tmp_path):
     """A fork's contents up to the fork time equal the parent's; with the same configuration it
-    continues identically; with another seed or other retrieval weights it differs after."""
+    continues identically, without --hours to the parent's end, and says so; with another seed or
+    other retrieval weights it differs after."""
     parent = tmp_path / "parent.sqlite"
     _simulate(parent, 6)
     same, seeded, weighted = (tmp_path / f"{n}.sqlite" for n in ("same", "seeded", "weighted"))
-    for out, extra in ((same, []), (seeded, ["--seed", "99"]), (weighted, ["--set", "retrieval.weights=0,0,1"])):
-        done = run_cli("fork", str(parent), "--at", "2023-02-13 09:30", "--out", str(out), "--hours", "3",
-                       "--quiet", *extra)
+    said = {}
+    for out, extra in ((same, []), (seeded, ["--seed", "99", "--hours", "3"]),
+                       (weighted, ["--set", "retrieval.weights=0,0,1", "--hours", "3"])):
+        done = run_cli("fork", str(parent), "--at", "2023-02-13 09:30", "--out", str(out), "--quiet", *extra)
         assert done.returncode == 0, done.stderr
+        said[out] = done.stderr
+    # 09:30 forks from the snapshot after 08:59:50 (tick 719); the parent ends at 13:00, its tick 6 * 360 - 1
+    assert said[same] == (f"town: the fork runs 4 game hours, to the end of {parent} (2023-02-13 13:00); "
+                          "--hours N runs N game hours instead\n")
+    assert said[seeded] == said[weighted] == ""
+    with RunReader(same) as r, RunReader(parent) as p:
+        assert r.last_tick == p.last_tick == 2159
     with RunReader(same) as r:
         assert r.meta["parent"]["run"] in ("parent", "parent.sqlite", str(parent))
         tick, seq = r.meta["parent"]["tick"], r.meta["parent"]["seq"]
@@ -93,7 +102,7 @@ def test_fork_keeps_the_past_and_differs_after_with_another_seed(tmp_path):
     def no_status(rows):  # the fork's closing STATUS "finished" is its own
         return [r for r in rows if r[3:4] != ("status",)]
 
-    last = (tick + 1080, max(r[0] for r in no_status(_rows(same, "events"))))
+    last = (tick + 1440, max(r[0] for r in no_status(_rows(same, "events"))))
     assert last[1] > seq
     for table in TABLES:
         assert no_status(_rows(same, table)) == no_status(_rows(parent, table, upto=last)), table

@@ -134,7 +134,6 @@ def test_the_two_summaries_that_end_a_conversation_are_asked_at_once(fake_server
     The summaries do not depend on each other; asked one after another, the server would never
     hold two requests at once (each takes 0.5 s).
     """
-    from town.mind.converse import leave_conversation
     from town.thinking.factory import make_backend
 
     server = fake_server(latency_s=0.5, slots=2)
@@ -146,7 +145,7 @@ def test_the_two_summaries_that_end_a_conversation_are_asked_at_once(fake_server
         conv.lines.append(("isabella_rodriguez", "Good morning, Klaus."))
         server.log.clear()
         server.bodies.clear()
-        leave_conversation(sim.conversations.pop(conv.id), sim.personas, sim.ctx)
+        sim.leave_conversation(conv.id)
     finally:
         sim.close()
     asked = [b["messages"][-1]["content"] for b in server.bodies]

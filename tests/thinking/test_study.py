@@ -7,7 +7,7 @@ import json
 from cli_helpers import run_cli
 from fake_server import FakeOpenAIServer
 
-from town.analysis.study import condition_ablate
+from town.studies.plan import condition_ablate
 
 
 def test_condition_names():
@@ -24,7 +24,7 @@ def test_condition_names():
 
 
 def test_study_cli_with_a_judge(tmp_path):
-    """Two conditions of 2 game hours; a judge that always says "tie" leaves both at mu 25."""
+    """Two conditions of 2 game hours, one seed; a judge that always says "tie" leaves both at mu 25."""
     server = FakeOpenAIServer(lambda messages: '{"better": "tie", "reason": "same"}', api_key=None)
     try:
         done = run_cli("study", "--town", "the_ville", "--hours", "2", "--embedder", "hashing",
@@ -35,12 +35,12 @@ def test_study_cli_with_a_judge(tmp_path):
     assert done.returncode == 0, done.stderr
     study = json.loads((tmp_path / "study.json").read_text())
     assert list(study["conditions"]) == ["full", "no-planning"]
-    assert study["conditions"]["no-planning"]["ablate"] == "planning"
+    assert study["conditions"]["no-planning"]["set"] == {"ablate": "planning"}
     assert (tmp_path / "study.png").stat().st_size > 0
-    assert (tmp_path / "full.evaluation" / "battery.json").exists()
+    assert (tmp_path / "full-s0.evaluation" / "battery.json").exists()
     # 3 personas x 10 judged questions, one pair of conditions: 30 ties keep both at mu 25
     assert study["ranking"]["full"]["ties"] == 30
     assert abs(study["ranking"]["full"]["mu"] - 25) < 1e-9
     assert "29.89" in done.stdout and "self-knowledge" in done.stdout
     again = run_cli("study", "--town", "the_ville", "--hours", "2", "--conditions", "full", "--out", str(tmp_path))
-    assert again.returncode == 2 and "exists already" in again.stderr
+    assert again.returncode == 2 and "other settings" in again.stderr  # MiniLM, not the study's hashing

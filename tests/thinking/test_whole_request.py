@@ -255,24 +255,26 @@ def test_a_tick_that_raises_while_stalled_leaves_no_thread_behind(fake_server, a
 
 
 EXIT_SCRIPT = """
-import sys, time
+import sys, threading, time
 sys.path[:0] = [{tests!r}, {thinking!r}]
 from fake_server import FakeOpenAIServer
 from samples import WHO
 from test_stop_and_status import Blackhole
 from ville_runs import ville_config
-from town.simulation.pools import thread_pools
+from town.simulation.jobs import Pool
 from town.thinking.factory import make_backend
 from town.thinking.questions import RateImportance
 
 server = FakeOpenAIServer(lambda messages: '{{"importance": 5}}', api_key=None)
 config = ville_config(server, "NO_KEY_NEEDED", cache=False, max_consecutive_failures=1, timeout_s=0.5)
 parts = make_backend(config, backoff_s=0.01, recheck_interval_s=0.2)
-pool, side = thread_pools(parts.backend, 2, parts.stall)
+pool = Pool(2, parts.stall)
 server.down()
 hole = Blackhole(server.port)
-for n in range(2):
-    pool.submit(parts.backend.ask, RateImportance(**WHO, content=f"memory {{n}}", kind="observation"))
+waiting = threading.Thread(target=pool.map, args=([
+    lambda n=n: parts.backend.ask(RateImportance(**WHO, content=f"memory {{n}}", kind="observation")) for n in range(2)],),
+    daemon=True)
+waiting.start()
 while not parts.stall.stalled:
     time.sleep(0.01)
 time.sleep(0.5)

@@ -11,13 +11,14 @@ from fault_checks import assert_replays_and_resumes
 from test_control import received, socket_client
 
 from town.player import add_player
+from web import live
 
 #: The raw body as found: a JSON escape of a lone surrogate, which Python's json accepts.
 SAY = b'{"text":"hello \\ud800 there","to":"isabella_rodriguez"}'
 
 
-def _post(client, url, raw: bytes):
-    return client.post(url, data=raw, content_type="application/json")
+def _post(client, url, raw: bytes, headers: dict | None = None):
+    return client.post(url, data=raw, content_type="application/json", headers=headers or {})
 
 
 def _next_to_isabella(sim) -> str:
@@ -26,8 +27,8 @@ def _next_to_isabella(sim) -> str:
     isabella = sim.personas["isabella_rodriguez"]
     assert not isabella.asleep and isabella.conversation is None
     me = sim.personas[pid]
-    me.x, me.y = next((isabella.x + dx, isabella.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                      if sim.tilemap.walkable(isabella.x + dx, isabella.y + dy))
+    me.place(*next((isabella.x + dx, isabella.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                   if sim.tilemap.walkable(isabella.x + dx, isabella.y + dy)))
     return pid
 
 
@@ -53,14 +54,16 @@ def test_a_lone_surrogate_said_by_the_player_is_a_400_and_the_run_goes_on(make_a
     (it was a 500, then the next tick failed in ``encode_batch``)."""
     runner.step(30)
     runner.call(lambda: _next_to_isabella(simulation))
-    client = make_app().test_client()
-    response = _post(client, "/api/player/say", SAY)
+    app = make_app()
+    client = app.test_client()
+    ada = {"X-Player-Secret": live(app).seats.seats["player_ada"].secret}  # a player with no tab, as `serve --player`
+    response = _post(client, "/api/player/say", SAY, ada)
     assert response.status_code == 400
     assert response.get_json()["error"] == ("text: is not valid UTF-8 text (character 6: U+D800, a lone "
                                             "surrogate or a byte that is not UTF-8)")
-    assert simulation.conversations == {}
+    assert len(simulation.conversations) == 0
     # the same line without the bad character is taken: the refusal was the character's
-    fine = _post(client, "/api/player/say", SAY.replace(b"\\ud800 ", b""))
+    fine = _post(client, "/api/player/say", SAY.replace(b"\\ud800 ", b""), ada)
     assert fine.status_code == 200, fine.get_json()
     _goes_on_and_is_sound(runner, simulation)
 

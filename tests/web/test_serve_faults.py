@@ -14,7 +14,7 @@ from datetime import datetime
 
 import requests
 from cli_helpers import REPO
-from fault_checks import assert_sound, leftovers
+from fault_checks import integrity, assert_sound, leftovers
 
 from town.events import EventKind
 from town.recording import RunReader
@@ -145,3 +145,23 @@ def test_a_tick_that_raises_shows_failed_keeps_the_viewer_and_exits_1(tmp_path):
         states = [e.data["state"] for e in reader.events(kinds=[EventKind.STATUS])]
         assert states[-1] == "failed" and "finished" not in states
         assert reader.snapshots()[-1][0] <= 39
+
+
+def test_ctrl_c_during_a_first_tick_that_outlasts_the_stop_says_one_line(tmp_path):
+    """Ctrl-C while the first tick works 6 s (as Smallville's first tick can on a busy machine):
+    the stop gives up on the tick after 3 s, the run keeps its snapshot before tick 0, and stderr
+    holds only "stopping" (the abandoned tick's failure to write to the closed file was logged
+    with two tracebacks)."""
+    out = tmp_path / "live.sqlite"
+    proc = _serve("--out", str(out), TOWN_TEST_SLOW_TICK_S="6")
+    try:
+        assert "is live at" in proc.stdout.readline()
+        time.sleep(0.5)  # inside the first tick
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert err == "town: stopping after this tick ...\n", err[-3000:]
+    assert proc.returncode == 0
+    assert integrity(out) == "ok"
+    with RunReader(out) as reader:
+        assert reader.last_tick is None and [tick for tick, _, _ in reader.snapshots()] == [-1]

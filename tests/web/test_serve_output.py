@@ -43,9 +43,11 @@ def _serve(tmp_path, *extra: str) -> tuple[list[str], str, str]:
 
 def test_serve_prints_a_few_lines_and_nothing_per_page_load(tmp_path):
     """Start: the URL with the run file and how to stop, then what to try first (2 lines, at most
-    5); four requests add nothing; Ctrl-C adds "stopping" (stderr) and "saved" (stdout)."""
+    5); four requests add nothing; Ctrl-C adds "stopping" (stderr) and "saved" (stdout). Without
+    --town the town is Smallville, the 25-person one."""
     start, rest, err = _serve(tmp_path)
     assert len(start) <= START_LINES and start[-1] == TRY_FIRST
+    assert start[0].startswith("town: Smallville is live at http://127.0.0.1:")
     assert "Ctrl-C" in start[0] and "live.sqlite" in start[0]
     assert [line for line in rest.splitlines() if line] == [next(line for line in rest.splitlines()
                                                                  if line.startswith("town: saved "))]

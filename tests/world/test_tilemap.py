@@ -51,6 +51,7 @@ def test_to_dict_shape(tiny):
             "name": "house",
             "address": "w:house",
             "label": "house",
+            "kind": "",
             "color": "#aabbcc",
             "rect": [0, 0, 5, 5],
             "walls": True,
@@ -83,6 +84,8 @@ def test_to_dict_shape(tiny):
             ">= 1",
         ),
         (lambda d: d["sectors"][0].update(colour="#000000"), "sectors[0].colour", "unknown field"),
+        (lambda d: d["sectors"][0].update(kind="castle"), "sectors[0].kind",
+         "must be one of home, shop, work, school, park, got 'castle'"),
         (
             lambda d: d["sectors"].append({"name": "shed", "rect": [4, 4, 3, 2]}),
             "sectors[1].rect",

@@ -1,1 +1,1 @@
-"""Measuring a recorded run: interviews, diffusion, relationships, attendance, cost, battery, study."""
+"""Measuring a recorded run: interviews, diffusion, relationships, attendance, cost, battery, judge."""

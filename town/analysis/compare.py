@@ -25,6 +25,7 @@ from typing import Any
 from .recorded import run_span
 
 __all__ = ["first_divergence", "diffusion_curves", "density_curve", "retrieval_overlap", "day_plans", "compare",
+           "run_identity", "config_changes", "identity_text", "changes_text",
            "divergence_text", "span_text", "span_note", "retrieval_text", "over_time_rows"]
 
 CHUNK = 360  # ticks read at a time while looking for the first difference
@@ -152,6 +153,35 @@ def retrieval_overlap(a, b) -> dict[str, Any]:
             "first_differing": rows[0] if rows else None, "differing": rows[:50]}
 
 
+def run_identity(reader) -> dict[str, Any]:
+    """What names a run beside another: its file, its condition, its seed, the run it was forked
+    from, and its retrieval weights.
+
+    Returns:
+        ``{"name", "file", "ablate", "condition", "seed", "parent": {"run", "tick", "time"} | None,
+        "weights"}``; ``condition`` is "full architecture" or "no reflection, no planning" (the
+        parts switched off, as the study names its conditions).
+    """
+    s = reader.summary()
+    ablate = s["ablate"] or ""
+    parent = s["parent"] if isinstance(s["parent"], dict) else None
+    return {"name": s["name"], "file": str(reader.path), "ablate": ablate,
+            "condition": ", ".join(f"no {part}" for part in ablate.split(",") if part) or "full architecture",
+            "seed": s["seed"], "parent": parent,
+            "weights": (reader.meta.get("config") or {}).get("retrieval", {}).get("weights")}
+
+
+def config_changes(a, b) -> list[dict[str, Any]]:
+    """The configuration keys whose values differ between runs ``a`` and ``b`` (each run's stored
+    configuration, flattened to dotted keys): ``[{"key", "a", "b"}]`` by key; a key one run lacks
+    has None there."""
+    from .recorded import flatten
+
+    ca, cb = (flatten(r.meta.get("config") or {}) for r in (a, b))
+    return [{"key": key, "a": ca.get(key), "b": cb.get(key)} for key in sorted(set(ca) | set(cb))
+            if ca.get(key) != cb.get(key)]
+
+
 def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, Any]:
     """Everything :mod:`town.analysis.compare` measures, for readers ``a`` and ``b``.
 
@@ -163,7 +193,7 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
         embedder: embeds their questions (default: each run's own).
 
     Returns:
-        ``{"a", "b": {"name", "ablate", "seed", "config"}, "span": {"a", "b": run_span(...)},
+        ``{"a", "b": run_identity(...), "changed": config_changes(a, b), "span": {"a", "b": run_span(...)},
         "first_divergence", "diffusion": {probe: {"a": [...], "b": [...]}}, "density": {"a",
         "b": density_curve(...)}, "attendance": {probe: {"a", "b": attendance(...) and
         "seen": "all" | "part" | "none", how much of the gathering the run covers}}, "plans":
@@ -174,11 +204,6 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
     from .stats import cost
 
     scenario = scenario or load_scenario(a.meta["scenario"])
-
-    def who(r) -> dict[str, Any]:
-        s = r.summary()
-        return {"name": s["name"], "ablate": s["ablate"], "seed": s["seed"], "parent": s["parent"],
-                "weights": (r.meta.get("config") or {}).get("retrieval", {}).get("weights")}
 
     da, db = diffusion_curves(a, scenario.probes), diffusion_curves(b, scenario.probes)
     spans = {"a": run_span(a), "b": run_span(b)}
@@ -198,7 +223,8 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
                    for d in sorted(set(pa.get(pid, {})) | set(pb.get(pid, {})))}
              for pid in sorted(set(pa) | set(pb))}
     ca, cb = cost(a), cost(b)
-    return {"a": who(a), "b": who(b), "start": a.meta["start"], "span": spans,
+    return {"a": run_identity(a), "b": run_identity(b), "changed": config_changes(a, b),
+            "start": a.meta["start"], "span": spans,
             "seconds_per_tick": int(a.meta.get("seconds_per_tick", 10)),
             "first_divergence": first_divergence(a, b),
             "diffusion": {n: {"a": da[n], "b": db[n]} for n in da},
@@ -206,6 +232,19 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
                         for side, r in (("a", a), ("b", b))},
             "attendance": gathering, "plans": plans, "retrievals": retrieval_overlap(a, b),
             "cost": {"a": ca["total"], "b": cb["total"]}}
+
+
+def identity_text(who: dict[str, Any]) -> str:
+    """A run in words: "full architecture, seed 0, fork of party after its tick 9359 (2023-02-14 08:59:50)"."""
+    parent = who["parent"]
+    fork = "" if parent is None else (f", fork of {parent.get('run')} after its tick {parent.get('tick')} "
+                                      f"({str(parent.get('time', ''))[:19]})")
+    return f"{who['condition']}, seed {who['seed']}{fork}"
+
+
+def changes_text(report: dict[str, Any]) -> list[str]:
+    """The configuration that differs, one line a key: "retrieval.weights: A [1.0, 1.0, 1.0], B [0.0, 0.0, 1.0]"."""
+    return [f"{c['key']}: A {c['a']}, B {c['b']}" for c in report["changed"]]
 
 
 def divergence_text(report: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .recorded import seq_after
 
-__all__ = ["start_seq", "Moment", "moments", "minutes_at"]
+__all__ = ["start_seq", "Moment", "moments", "minutes_at", "liveliest"]
 
 
 def start_seq(reader) -> int:
@@ -92,3 +92,29 @@ def minutes_at(reader, place: str, start: datetime, end: datetime) -> dict[str, 
             if address == place or address.startswith(prefix):
                 out[pid] = out.get(pid, 0.0) + spt / 60
     return out
+
+
+def liveliest(reader, window_minutes: float = 10.0) -> int | None:
+    """The tick that ends the game window of ``window_minutes`` in which the most conversations
+    said a line (the earliest such window); None for a run without talk.
+
+    What the demo opens at: people about and talking.
+    """
+    from collections import Counter, deque
+
+    spt = int(reader.meta.get("seconds_per_tick", 10))
+    width = max(1, int(window_minutes * 60 // spt))
+    inside: deque[tuple[int, int]] = deque()
+    talking: Counter[int] = Counter()
+    best, best_tick = 0, None
+    for e in reader.events(["chat"]):
+        inside.append((e.tick, e.data.get("conversation")))
+        talking[e.data.get("conversation")] += 1
+        while inside[0][0] <= e.tick - width:
+            _, old = inside.popleft()
+            talking[old] -= 1
+            if not talking[old]:
+                del talking[old]
+        if len(talking) > best:
+            best, best_tick = len(talking), e.tick
+    return best_tick

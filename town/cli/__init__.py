@@ -1,6 +1,6 @@
 """The `town` command line (also `python run.py`).
 
-Sub-commands: simulate, resume, fork, inspect, interview, evaluate, stats, compare, study,
+Sub-commands: simulate, resume, fork, inspect, interview, evaluate, stats, compare, study, sweep,
 generate (a module each); the viewer's serve (the default of ``python run.py``) and replay are
 added by ``web.cli``, because the engine never imports the web layer. Any :class:`TownError` ends
 the command with exit code 2 and one line naming the file/field and the fix.

@@ -1,4 +1,4 @@
-"""`town compare`: two runs of one town side by side."""
+"""`town compare`: two runs of one town side by side, or two study folders."""
 
 from __future__ import annotations
 
@@ -9,14 +9,63 @@ from pathlib import Path
 from ..errors import ConfigError
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
-    """`town compare`: print where two runs part and how their outcomes differ."""
+def _compare_studies(args: argparse.Namespace) -> int:
+    """Two study folders: per condition and measure, both means and intervals and B - A."""
     import json
 
     from rich.console import Console
     from rich.table import Table
 
-    from ..analysis.compare import compare, divergence_text, over_time_rows, retrieval_text, span_note, span_text
+    from ..studies.contrast import contrast, read_study
+    from ..studies.report import cell, label
+
+    a, b = read_study(args.run_a), read_study(args.run_b)
+    report = contrast(a, b)
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    for side, path in (("a", args.run_a), ("b", args.run_b)):
+        r = report[side]
+        console.print(f"{side.upper()} {path}: {r['town']}, {r['hours']:g} game hours, {len(r['seeds'])} seeds",
+                      highlight=False)
+    for side in ("a", "b"):
+        if report[f"only_{side}"]:
+            console.print(f"only in {side.upper()}: {', '.join(report[f'only_{side}'])}", highlight=False)
+    t = Table(title="mean [95% bootstrap interval]; B - A with its interval (* when it excludes 0)")
+    for col in ("condition", "measure", "A", "B", "B - A"):
+        t.add_column(col)
+    for name, rows in report["conditions"].items():
+        for measure, r in rows.items():
+            if r["difference"] is None:
+                diff = "-"
+            else:
+                diff = f"{r['difference']:+.3f}"
+                if r["low"] is not None:
+                    diff += f" [{r['low']:+.3f}, {r['high']:+.3f}]" + ("*" if r["low"] > 0 or r["high"] < 0 else "")
+            t.add_row(name, label(measure), cell(measure, r["a"], len(a["seeds"])), cell(measure, r["b"], len(b["seeds"])),
+                      diff)
+    console.print(t)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+        console.print(f"written: {args.json}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """`town compare`: print where two runs part and how their outcomes differ (or two studies)."""
+    import json
+
+    from ..studies.contrast import is_study
+
+    if is_study(args.run_a) or is_study(args.run_b):
+        if not (is_study(args.run_a) and is_study(args.run_b)):
+            raise ConfigError(f"compare two run files or two study folders, not {args.run_a} and {args.run_b}",
+                              field="run_b")
+        return _compare_studies(args)
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..analysis.compare import (changes_text, compare, divergence_text, identity_text, over_time_rows,
+                                    retrieval_text, span_note, span_text)
     from ..recording import RunReader
 
     with RunReader(args.run_a) as a, RunReader(args.run_b) as b:
@@ -26,8 +75,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         report = compare(a, b)
     console = Console(width=None if sys.stdout.isatty() else 140)
     for side, path in (("a", args.run_a), ("b", args.run_b)):
-        console.print(f"{side.upper()} {path} ({report[side]['ablate'] or 'full'}): "
-                      f"{span_text(report['span'][side])}", highlight=False)
+        console.print(f"{side.upper()} {path}: {identity_text(report[side])}; {span_text(report['span'][side])}",
+                      highlight=False)
+    changed = changes_text(report)
+    console.print("configuration that differs: " + ("none" if not changed else "; ".join(changed)), highlight=False)
     note = span_note(report)
     if note:
         console.print(f"note: {note}", highlight=False)

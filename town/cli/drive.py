@@ -11,8 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+from ..recording.runs import remove_run
 from ..runner import STOP_GRACE_S
 from .options import overrides
+
+__all__ = ["build_simulation", "remove_run", "drive", "saved_line"]
 
 
 def build_simulation(args: argparse.Namespace, run_path: Path):
@@ -42,14 +45,11 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     return sim
 
 
-def remove_run(out: Path) -> None:
-    """Delete a run file that never got going (and its WAL side files)."""
-    for suffix in ("", "-wal", "-shm", ".lock"):
-        Path(f"{out}{suffix}").unlink(missing_ok=True)
-
-
 def drive(sim, total: int, out: Path, *, quiet: bool) -> int:
     """Step ``sim`` ``total`` ticks with a progress bar; Ctrl-C finishes the tick and saves.
+
+    Without a terminal (output to a file or a pipe), and unless ``quiet``, a plain progress line
+    goes to stderr at every tenth of the ticks instead of the bar.
 
     A tick still waiting for the model :data:`STOP_GRACE_S` wall seconds after Ctrl-C is
     cancelled (``Simulation.cancel``): it is not recorded, and the run keeps its last snapshot.
@@ -76,6 +76,8 @@ def drive(sim, total: int, out: Path, *, quiet: bool) -> int:
     console = Console(stderr=True)
     started = time.perf_counter()
     completed = False
+    # no terminal to draw a bar on (a log, a pipe): a plain line at every tenth of the run
+    plain_every = 0 if quiet or console.is_terminal else max(1, total // 10)
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} ticks"),
                       TextColumn("{task.fields[rate]} ticks/s"), TimeElapsedColumn(), console=console,
@@ -94,6 +96,10 @@ def drive(sim, total: int, out: Path, *, quiet: bool) -> int:
                     rate = (i + 1) / max(1e-9, time.perf_counter() - started)
                     bar.update(task, completed=i + 1, rate=f"{rate:,.0f}",
                                description=sim.clock.now.strftime("%a %d %b %H:%M"))
+                if plain_every and ((i + 1) % plain_every == 0 or i == total - 1):
+                    rate = (i + 1) / max(1e-9, time.perf_counter() - started)
+                    console.print(f"town: {sim.clock.now:%a %d %b %H:%M}, tick {i + 1:,} of {total:,} "
+                                  f"({100 * (i + 1) // total}%), {rate:,.0f} ticks/s", highlight=False)
             else:
                 completed = True
     finally:

@@ -16,11 +16,12 @@ from .interview import cmd_interview
 from .parser import build_parser
 from .simulate import cmd_fork, cmd_resume, cmd_simulate
 from .stats import cmd_stats
-from .study import cmd_study
+from .study import cmd_study, cmd_sweep
 
 COMMANDS = {"generate": cmd_generate, "stats": cmd_stats, "simulate": cmd_simulate,
             "inspect": cmd_inspect, "resume": cmd_resume, "fork": cmd_fork, "interview": cmd_interview,
-            "evaluate": cmd_evaluate, "study": cmd_study, "compare": cmd_compare}
+            "evaluate": cmd_evaluate, "study": cmd_study, "sweep": cmd_sweep,
+            "compare": cmd_compare}
 
 
 def _terminate(signum, frame) -> None:

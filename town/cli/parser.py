@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 
 
-def add_sim_options(p: argparse.ArgumentParser) -> None:
-    """Add the options that make a simulation (town, config, backend, embedder, overrides) to ``p``."""
-    p.add_argument("--town", default="the_ville", help="town folder or name under personas/ (default the_ville)")
+def add_sim_options(p: argparse.ArgumentParser, town: str = "the_ville") -> None:
+    """Add the options that make a simulation (town, config, backend, embedder, overrides) to ``p``;
+    ``town`` is the default of ``--town``."""
+    p.add_argument("--town", default=town, help=f"town folder or name under personas/ (default {town})")
     p.add_argument("--config", help="TOML configuration file (see town/default.toml)")
     p.add_argument("--seed", type=int, help="random seed (overrides the configuration)")
     p.add_argument("--backend", choices=["scripted", "openai", "local"], help="thinking backend")
@@ -33,6 +34,19 @@ def add_sim_options(p: argparse.ArgumentParser) -> None:
                         "(Park et al. 2023 §6.2's ablations); the config key `ablate`")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a configuration key, e.g. --set retrieval.k=5 (repeatable)")
+
+
+def add_study_options(p: argparse.ArgumentParser) -> None:
+    """Add what `study` and `sweep` share: hours, seeds, workers, the folder, quiet."""
+    p.add_argument("--hours", type=float, required=True, help="game hours per run")
+    p.add_argument("--seeds", type=int, default=1, metavar="N",
+                   help="seeds per condition: --seed (default the config's) and the N-1 after it (default 1)")
+    p.add_argument("--workers", default="1", metavar="N|ray|ray://HOST:PORT",
+                   help="N local processes (default 1: this one), or Ray: 'ray' joins this machine's cluster "
+                        "(ray start), ray://HOST:PORT a head node's client port; needs pip install 'town[ray]'")
+    p.add_argument("--out", required=True, help="folder for the runs and study.json, study-timing.json, "
+                                                "study.md, study.png (shared by every machine with Ray)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def build_parser(add_commands=None) -> argparse.ArgumentParser:
@@ -68,7 +82,8 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, help="another seed from the fork on")
     s.add_argument("--config", help="another TOML configuration from the fork on")
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a key")
-    s.add_argument("--hours", type=float, default=1.0, help="game hours to simulate after the fork (default 1)")
+    s.add_argument("--hours", type=float, help="game hours to simulate after the fork (default: to the end of "
+                   "the parent run)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
     s = sub.add_parser("stats", help="model calls and tokens of a run, per persona per game hour and per template")
@@ -109,24 +124,29 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--base-url", help="battery: OpenAI-compatible API root")
 
     s = sub.add_parser("compare", help="two runs side by side: first diverging tick, diffusion and density "
-                                       "over time, attendance, plans, retrieval overlap, cost")
-    s.add_argument("run_a", help="run file A (e.g. a run)")
-    s.add_argument("run_b", help="run file B (e.g. its fork)")
+                                       "over time, attendance, plans, retrieval overlap, cost; or two study folders")
+    s.add_argument("run_a", help="run file A (e.g. a run), or study folder A")
+    s.add_argument("run_b", help="run file B (e.g. its fork), or study folder B")
     s.add_argument("--json", metavar="FILE", help="also write the full comparison as JSON")
 
-    s = sub.add_parser("study", help="the paper's controlled study: run each condition with one seed, "
-                                     "interview, grade, rank (Park et al. 2023 §6)")
+    s = sub.add_parser("study", help="the paper's controlled study: each condition with N seeds, interviewed, "
+                                     "graded, mean and 95%% interval per measure (Park et al. 2023 §6)")
     add_sim_options(s)
-    s.add_argument("--hours", type=float, required=True, help="game hours per condition")
     s.add_argument("--conditions", default="full,no-reflection,no-reflection-planning,"
                                            "no-observation-reflection-planning",
                    help="comma-separated: full, or no- and parts joined by '-' (default: the paper's four)")
-    s.add_argument("--out", required=True, help="folder for the runs, study.json and study.png")
+    add_study_options(s)
     s.add_argument("--judge-base-url", help="OpenAI-compatible API root of a judge model (optional)")
     s.add_argument("--judge-model", help="the judge model's name")
     s.add_argument("--judge-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
                    help="environment variable holding the judge's API key (default OPENAI_API_KEY)")
-    s.add_argument("--quiet", action="store_true", help="no progress bars")
+
+    s = sub.add_parser("sweep", help="every combination of config values, each with N seeds, measured like a study")
+    add_sim_options(s)
+    s.add_argument("--vary", action="append", default=[], required=True, metavar="KEY=JSON_LIST",
+                   help="a config key and its values, e.g. 'retrieval.weights=[[1,1,1],[1,0,1],[0,0,1]]' "
+                        "(repeatable: every combination runs)")
+    add_study_options(s)
 
     s = sub.add_parser("generate", help="write a new town folder of N generated residents (no model needed)")
     s.add_argument("--personas", type=int, required=True, metavar="N", help="number of residents")

@@ -51,7 +51,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
-    """`town fork`: copy a run up to the newest snapshot at or before --at, then simulate on.
+    """`town fork`: copy a run up to the newest snapshot at or before --at, then simulate on for
+    --hours game hours, or (without it) to the end of the parent run, which it says.
 
     Raises:
         ConfigError: naming ``--at`` when it is after the end of the run's last tick.
@@ -62,13 +63,15 @@ def cmd_fork(args: argparse.Namespace) -> int:
     from ..simulation import Simulation
 
     at = parse_game_time(args.at, field="--at")
-    check_hours(args.hours)
+    if args.hours is not None:
+        check_hours(args.hours)
     out = Path(args.out)
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out", field="--out")
     with RunReader(args.run) as reader:
         parent_config = reader.meta["config"]
         span = run_span(reader)
+        parent_last = reader.last_tick
     if at > datetime.fromisoformat(span["end"]):
         raise ConfigError(f"{at:%Y-%m-%d %H:%M} is after the end of {args.run}, whose last tick ends at "
                           f"{span['end']}; fork at or before then", field="--at")
@@ -78,11 +81,30 @@ def cmd_fork(args: argparse.Namespace) -> int:
     config = (load_config(args.config, over) if args.config
               else load_config(None, {**flatten(parent_config), **over}) if over
               else Config.from_dict(parent_config))
-    ticks = ticks_for(args.hours, config.seconds_per_tick)
     snapshot = newest_snapshot(args.run, at)
+    ticks = _fork_ticks(args, snapshot[0], parent_last, config.seconds_per_tick)
     try:
         sim = Simulation.from_run(args.run, snapshot, config=config, fork_to=out)
     except (TownError, KeyboardInterrupt):
         remove_run(out)  # leave no half-made fork behind
         raise
+    if args.hours is None:
+        hours = ticks * config.seconds_per_tick / 3600
+        print(f"town: the fork runs {hours:g} game hour{'' if hours == 1 else 's'}, to the end of "
+              f"{args.run} ({span['end'][:16]}); --hours N runs N game hours instead", file=sys.stderr, flush=True)
     return drive(sim, ticks, out, quiet=args.quiet)
+
+
+def _fork_ticks(args: argparse.Namespace, snapshot_tick: int, parent_last: int | None, seconds_per_tick: int) -> int:
+    """Ticks a fork simulates after its snapshot: ``--hours``, else up to the parent's last tick.
+
+    Raises:
+        ConfigError: naming --hours when the snapshot is the parent's end and no --hours is given.
+    """
+    if args.hours is not None:
+        return ticks_for(args.hours, seconds_per_tick)
+    ticks = (parent_last if parent_last is not None else snapshot_tick) - snapshot_tick
+    if ticks < 1:
+        raise ConfigError(f"the snapshot at or before --at is the end of {args.run}; pass --hours to go on "
+                          "past it", field="--hours")
+    return ticks

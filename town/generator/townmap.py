@@ -1,10 +1,15 @@
 """The map of a generated town: a grid of lots (houses, workplaces, parks) between streets.
 
-Every lot is one cell of ``CELL_W`` x ``CELL_H`` tiles: a 10 x 8 sector in the middle and a street
-two tiles wide around it (everything outside the sectors is street, address ``<world>``), so every
-door opens on the street grid and every place is reachable. A house holds one household: one bed
-per resident (capacity 1), a kitchen with a stove, a dining table and a sofa. Workplaces hold
-objects whose capacity fits the staff and the customers who come.
+Every lot is one cell of ``CELL_W`` x ``CELL_H`` tiles: a sector of at most 10 x 8 tiles and a
+street two tiles wide around it (everything outside the sectors is street, address ``<world>``:
+the yard of a small house too), so every door opens on the street grid and every place is
+reachable. A house holds one household: one bed per resident (capacity 1), a kitchen with a
+stove, a dining table and a sofa; it is as large as its household (a cottage of 7 x 7 tiles for
+one, 8 x 8 for two or three, 10 x 8 for four), set at the front of its lot (the door on the street
+below) and painted one of :data:`HOUSE_COLORS`, both picked by a hash of its name so that the
+town's other random choices stay as they were. Workplaces hold objects whose capacity fits the
+staff and the customers who come. Each sector has a ``kind`` (home, shop, work, school, park) that
+tells the viewer how to draw it.
 
 The output is the ``map.yaml`` mapping documented in ``docs/scenario-files.md``.
 """
@@ -13,10 +18,11 @@ from __future__ import annotations
 
 import math
 import random
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CELL_W", "CELL_H", "Lot", "WORKPLACE_KINDS", "lay_out"]
+__all__ = ["CELL_W", "CELL_H", "Lot", "WORKPLACE_KINDS", "HOUSE_COLORS", "lay_out"]
 
 #: Tiles per lot: a 10 x 8 sector plus a street of 2 tiles between neighbouring sectors.
 CELL_W, CELL_H = 12, 10
@@ -46,6 +52,13 @@ WORKPLACE_KINDS: dict[str, dict[str, Any]] = {
     "park": {"color": "#a8cf8e", "staff": 0, "walls": False, "arenas": {"green": [
         ("benches", [1, 1, 8, 1], 16), ("garden", [1, 3, 8, 2], 20), ("lawn", [1, 6, 8, 1], 30)]}},
 }
+#: How the viewer draws each kind of lot (the map's sector ``kind``).
+_DRAWN_AS = {"house": "home", "cafe": "shop", "pub": "shop", "market": "shop", "bookshop": "shop",
+             "pharmacy": "shop", "bakery": "shop", "office": "work", "college": "school", "park": "park"}
+#: Wall colours of houses.
+HOUSE_COLORS = ("#e6d5c3", "#f0d9b5", "#e8c4b8", "#d9c7a8", "#cfd8c4", "#d6cfe3", "#f2e3c6", "#c9d6df")
+#: A house's (width, height) in tiles by the beds it holds.
+_HOUSE_SIZES = {1: (7, 7), 2: (8, 8), 3: (8, 8), 4: (10, 8)}
 
 
 @dataclass
@@ -70,23 +83,32 @@ class Lot:
 
 
 def _house(lot: Lot, world: str) -> dict[str, Any]:
-    x, y = lot.x, lot.y
+    """A house as large as its household, at the front of its lot: a bedroom row with a bed per
+    resident over a kitchen row (stove, dining table, sofa), the door in the middle of the front."""
+    w, h = _HOUSE_SIZES[min(4, max(1, lot.beds))]
+    pick = zlib.crc32(lot.name.encode("utf-8"))
+    x = lot.x + pick % (_SECTOR_W - w + 1)  # somewhere along the front of the lot
+    y = lot.y + _SECTOR_H - h
+    bedroom_h = 2 if h == 7 else 3
     beds = [{"name": f"bed {i + 1}", "at": [x + 1 + 2 * i, y + 1]} for i in range(lot.beds)]
     for i in range(lot.beds):
         lot.places[f"bed {i + 1}"] = f"{world}:{lot.name}:bedroom:bed {i + 1}"
+    row = y + 1 + bedroom_h + 1  # the kitchen's middle row: free rows above and below to walk
+    sofa = 3 if w >= 8 else 2
     kitchen = [
-        {"name": "stove", "at": [x + 1, y + 5]},
-        {"name": "dining table", "rect": [x + 3, y + 5, 2, 1], "capacity": 6},
-        {"name": "sofa", "rect": [x + 6, y + 5, 3, 1], "capacity": 6},
+        {"name": "stove", "at": [x + 1, row]},
+        {"name": "dining table", "rect": [x + 2, row, 2, 1], "capacity": 6},
+        {"name": "sofa", "rect": [x + w - 1 - sofa, row, sofa, 1], "capacity": 6},
     ]
     for obj in ("stove", "dining table", "sofa"):
         lot.places[obj] = f"{world}:{lot.name}:kitchen:{obj}"
     return {
-        "name": lot.name, "rect": [x, y, _SECTOR_W, _SECTOR_H], "color": "#e6d5c3",
-        "doors": [[x + 4, y + _SECTOR_H - 1]],
+        "name": lot.name, "rect": [x, y, w, h], "kind": "home",
+        "color": HOUSE_COLORS[(pick // 16) % len(HOUSE_COLORS)],
+        "doors": [[x + w // 2, y + h - 1]],
         "arenas": [
-            {"name": "bedroom", "rect": [x + 1, y + 1, 8, 3], "objects": beds},
-            {"name": "kitchen", "rect": [x + 1, y + 4, 8, 3], "objects": kitchen},
+            {"name": "bedroom", "rect": [x + 1, y + 1, w - 2, bedroom_h], "objects": beds},
+            {"name": "kitchen", "rect": [x + 1, y + 1 + bedroom_h, w - 2, h - 2 - bedroom_h], "objects": kitchen},
         ],
     }
 
@@ -106,8 +128,8 @@ def _workplace(lot: Lot, world: str) -> dict[str, Any]:
         hs = [dy + h for _, (_, dy, _, h), _ in objects]
         arenas.append({"name": arena, "rect": [x + min(xs), y + min(ys), max(ws) - min(xs), max(hs) - min(ys)],
                        "objects": objs})
-    sector: dict[str, Any] = {"name": lot.name, "rect": [x, y, _SECTOR_W, _SECTOR_H], "color": spec["color"],
-                              "arenas": arenas}
+    sector: dict[str, Any] = {"name": lot.name, "rect": [x, y, _SECTOR_W, _SECTOR_H], "kind": _DRAWN_AS[lot.kind],
+                              "color": spec["color"], "arenas": arenas}
     if spec.get("walls", True):
         sector["doors"] = [[x + 4, y + _SECTOR_H - 1]]
     else:

@@ -7,7 +7,6 @@ carries, so a recorded run shows why each action was chosen (Park et al. 2023 §
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import SupportsInt
 
 from ..errors import WorldError
 from ..events import EventKind
@@ -17,10 +16,11 @@ from ..thinking.questions import ChoosePlace, NextAction, PlanItemView
 from ..world.address import sector_name
 from ..world.objects import act_of, use_of
 from . import practice
-from .context import MindContext, observe, rate, recall, seed_for, views
+from .context import MindContext, memory_views, observe, rate, recall, seed_for
+from .effects import Cite, Start
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
-__all__ = ["decide_action", "move", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
+__all__ = ["decide_action", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
 
 #: A walk longer than this is split into several "walking" actions (13 game minutes at 10 s/tick).
 MAX_WALK_TICKS = 80
@@ -117,7 +117,7 @@ def _steps_for(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[
     steps = practice.follow(p, ctx, task=task, place=block.place,
                             minutes=chunk_minutes(p, ctx, block, block.place))
     if steps is not None:
-        ctx.publish(EventKind.PLAN, p.id, {
+        ctx.out.note(EventKind.PLAN, p.id, {
             "level": "hour", "date": p.plan_date, "task": task, "place": block.place,
             "procedure": practice.followed(p),
             "items": [{"description": s.description, "object": s.object, "minutes": s.minutes}
@@ -133,7 +133,7 @@ def _steps_for(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[
     return steps
 
 
-def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decision: SupportsInt) -> None:
+def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decision: Cite) -> None:
     """The world refused ``step``: record it, drop the chunk's steps and rethink next tick.
 
     A busy object is waited for 5 game minutes before the persona plans anew.
@@ -141,59 +141,49 @@ def _fail(p: Persona, ctx: MindContext, step: Step, reason: StepFailure, decisio
     if reason is StepFailure.CLOSED and not practice.knows_closed(p, ctx, step.object):
         observe(p, ctx, f"{sector_name(step.object)} is closed.")
     practice.step_failed(p, ctx, step, reason)
-    p.steps, p.path, p.pending = [], [], None
+    p.set_steps(())
     tick = ctx.tick
-    wait = 5 * 60 // ctx.clock.seconds_per_tick if reason is StepFailure.BUSY else 1
-    p.action = Action(description=f"rethinking: {place_label(step.object)} is {reason.value}",
-                      address=ctx.world.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="🤔",
-                      start_tick=tick, end_tick=tick + max(1, wait), kind="do", task=step.task,
-                      decision=decision)
-    a = p.action
-    ctx.publish(EventKind.ACTION, p.id, {
-        "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,
-        "start": a.start_tick, "end": a.end_tick, "task": a.task, "decision": a.decision})
+    wait = 5 * 60 // ctx.seconds_per_tick if reason is StepFailure.BUSY else 1
+    ctx.out.add(Start(p.id, Action(
+        description=f"rethinking: {place_label(step.object)} is {reason.value}",
+        address=ctx.world.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="🤔",
+        start_tick=tick, end_tick=tick + max(1, wait), kind="do", task=step.task), decision))
 
 
-def _start(p: Persona, ctx: MindContext, step: Step, decision: SupportsInt) -> None:
-    """Start ``step``: walk first if needed, else check it with the world and do it.
+def _start(p: Persona, ctx: MindContext, step: Step, decision: Cite, path: tuple[tuple[int, int], ...]) -> None:
+    """Start ``step``: walk ``path`` first if there is one, else check it with the world and do it.
 
-    Publishes the ACTION event; a step the world refuses goes to :func:`_fail`.
+    Hands back a :class:`~town.mind.effects.Start`; a step the world refuses goes to :func:`_fail`.
     """
     tick = ctx.tick
-    if p.path:
-        n = min(len(p.path), MAX_WALK_TICKS)
-        p.pending = step
+    if path:
+        n = min(len(path), MAX_WALK_TICKS)
         # "walking to <building>" only while outside it (frames show the tile after this tick's
         # move): the walk is cut where it enters, and inside it walks "to the <object>"
         sector, address_at = sector_name(step.object), ctx.world.tilemap.address_at
-        entered = next((i for i, xy in enumerate(p.path) if sector_name(address_at(*xy) or "") == sector), n)
+        entered = next((i for i, xy in enumerate(path) if sector_name(address_at(*xy) or "") == sector), n)
         outside = entered > 0
         n = min(n, entered) if outside else n
         where = sector if outside else f"the {step.object.rsplit(':', 1)[-1]}"
-        p.action = Action(description=f"walking to {where}", address=step.object,
-                          emoji="🚶", start_tick=tick, end_tick=tick + n, kind="walk",
-                          task=step.task, decision=decision)
-    else:
-        p.pending = None
-        failure = practice.check_step(p, ctx, step.object)
-        if failure is not None:
-            _fail(p, ctx, step, failure, decision)
-            return
-        practice.step_started(p, step)
-        sleep = is_sleep(step.description)
-        emoji = "😴" if sleep else use_of(step.object.rsplit(":", 1)[-1]).emoji
-        ticks = max(1, step.minutes * 60 // ctx.clock.seconds_per_tick)
-        p.action = Action(description=step.description, address=step.object, emoji=emoji,
-                          start_tick=tick, end_tick=tick + ticks, kind="sleep" if sleep else "do",
-                          task=step.task, decision=decision)
-        seen = _seen(p, step)
-        if p.observed.get(p.id) != seen:  # the same sentence twice in a row adds nothing
-            p.observed[p.id] = seen
-            observe(p, ctx, seen, importance=step.importance)
-    a = p.action
-    ctx.publish(EventKind.ACTION, p.id, {
-        "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,
-        "start": a.start_tick, "end": a.end_tick, "task": a.task, "decision": a.decision})
+        ctx.out.add(Start(p.id, Action(description=f"walking to {where}", address=step.object, emoji="🚶",
+                                       start_tick=tick, end_tick=tick + n, kind="walk", task=step.task),
+                          decision, path=path, pending=step))
+        return
+    failure = practice.check_step(p, ctx, step.object)
+    if failure is not None:
+        _fail(p, ctx, step, failure, decision)
+        return
+    practice.step_started(p, step)
+    sleep = is_sleep(step.description)
+    emoji = "😴" if sleep else use_of(step.object.rsplit(":", 1)[-1]).emoji
+    ticks = max(1, step.minutes * 60 // ctx.seconds_per_tick)
+    action = Action(description=step.description, address=step.object, emoji=emoji, start_tick=tick,
+                    end_tick=tick + ticks, kind="sleep" if sleep else "do", task=step.task)
+    seen = _seen(p, step)
+    if p.observed.get(p.id) != seen:  # the same sentence twice in a row adds nothing
+        p.note_seen(p.id, seen)
+        observe(p, ctx, seen, importance=step.importance)
+    ctx.out.add(Start(p.id, action, decision))
 
 
 def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
@@ -202,14 +192,14 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
     Args:
         p: the persona.
         ctx: the mind's context.
-        seen: the ``View``s the persona perceives this tick (used without a plan).
+        seen: the ``Appearance``s the persona perceives this tick (used without a plan).
     """
     a = p.action
     if a is not None and ctx.tick < a.end_tick and not (a.kind == "walk" and not p.path):
         return
     if a is not None and a.kind == "walk" and p.pending is not None:
         # Still on the way (or just arrived): the same decision continues.
-        _start(p, ctx, p.pending, a.decision)
+        _start(p, ctx, p.pending, a.decision, p.path)
         return
     if p.pending is not None:  # interrupted (e.g. by a conversation): walk there again
         step = p.pending
@@ -228,11 +218,11 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
     query = f"{block.description} at {label}" if label else block.description
     records, seq = recall(p, ctx, query, purpose="act")
     if not p.steps or p.steps[0].task != (block.task or block.description):
-        p.steps = _plan_steps(p, ctx, block, records)
+        p.set_steps(_plan_steps(p, ctx, block, records))
     if not p.steps:
         _stay(p, ctx, block.task or block.description, seq)
         return
-    step = p.steps.pop(0)
+    step = p.next_step()
     following = practice.followed(p) is not None
     # A followed procedure is checked by the world on arrival (docs/design, §2: it fails there).
     if (not following and ctx.world.tilemap.has_address(step.object)
@@ -275,7 +265,7 @@ def _decide_unplanned(p: Persona, ctx: MindContext, seen) -> None:
         seed=seed_for(ctx, p.id, "next_action"), now=f"{now:%H:%M}", habit=habit,
         seen=tuple(doing_sentence(v.name, v.action, v.address) for v in seen),
         objects=objects, max_minutes=left if is_sleep(habit.description) else min(UNPLANNED_MINUTES, left),
-        memories=views(records)))
+        memories=memory_views(records)))
     task = habit.task or habit.description
     step = Step(description=answer.description, object=answer.object, minutes=answer.minutes, task=task)
     if ctx.world.tilemap.has_address(step.object) and not ctx.world.is_open(step.object):
@@ -288,42 +278,33 @@ def _decide_unplanned(p: Persona, ctx: MindContext, seen) -> None:
     _walk_and_start(p, ctx, step, seq)
 
 
-def _stay(p: Persona, ctx: MindContext, task: str, decision: SupportsInt) -> None:
+def _stay(p: Persona, ctx: MindContext, task: str, decision: Cite) -> None:
     """Nowhere else is open: wait where the persona is for 15 game minutes, and say so.
 
     The world is not asked (the place itself may be closed); the persona plans anew after.
     """
-    p.steps, p.path, p.pending = [], [], None
+    p.set_steps(())
     seen = f"{p.name} is waiting: nowhere is open for {task}."
     if p.observed.get(p.id) != seen:
-        p.observed[p.id] = seen
+        p.note_seen(p.id, seen)
         observe(p, ctx, seen)
     tick = ctx.tick
-    p.action = Action(description=f"waiting here: nowhere is open for {task}",
-                      address=ctx.world.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="⏳",
-                      start_tick=tick, end_tick=tick + max(1, STAY_MINUTES * 60 // ctx.clock.seconds_per_tick),
-                      kind="do", task=task, decision=decision)
-    a = p.action
-    ctx.publish(EventKind.ACTION, p.id, {
-        "description": a.description, "address": a.address, "emoji": a.emoji, "kind": a.kind,
-        "start": a.start_tick, "end": a.end_tick, "task": a.task, "decision": a.decision})
+    ctx.out.add(Start(p.id, Action(
+        description=f"waiting here: nowhere is open for {task}",
+        address=ctx.world.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="⏳", start_tick=tick,
+        end_tick=tick + max(1, STAY_MINUTES * 60 // ctx.seconds_per_tick), kind="do", task=task), decision))
 
 
-def _walk_and_start(p: Persona, ctx: MindContext, step: Step, decision: SupportsInt) -> None:
+def _walk_and_start(p: Persona, ctx: MindContext, step: Step, decision: Cite) -> None:
     """Path to the step's object and start it; a missing or unreachable object fails the step."""
     world = ctx.world
     if not world.tilemap.has_address(step.object):
         _fail(p, ctx, step, StepFailure.MISSING, decision)
         return
     try:
-        p.path = world.path((p.x, p.y), world.tile_for(step.object, near=(p.x, p.y)))[1:]
+        path = tuple(world.path((p.x, p.y), world.tile_for(step.object, near=(p.x, p.y)))[1:])
     except WorldError:
         _fail(p, ctx, step, StepFailure.UNREACHABLE, decision)
         return
-    _start(p, ctx, step, decision)
+    _start(p, ctx, step, decision, path)
 
-
-def move(p: Persona) -> None:
-    """Take one step along the path (one tile per tick)."""
-    if p.path and p.conversation is None:
-        p.x, p.y = p.path.pop(0)

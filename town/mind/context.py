@@ -1,183 +1,94 @@
-"""What a mind step can reach: the world, the thinking backend, the clock and the event bus.
+"""What a mind step can reach, and the two primitives every cognitive step goes through.
 
-Also the two primitives every cognitive step goes through: :func:`remember` (write a memory,
-rated by the backend, published as an event) and :func:`recall` (retrieve with a trace,
-published as an event), after Park et al. 2023 §4.1.
+A :class:`MindContext` is one job's: the town's services (the world, the thinking backend, the
+configuration, the personas' names: shared and only read), the tick the job thinks in, and the
+:class:`~town.mind.effects.Outbox` it hands back. :func:`remember` writes a memory (rated by the
+backend) to the persona's own stream and notes its event; :func:`recall` retrieves with a trace
+and notes it, after Park et al. 2023 §4.1.
 """
 
 from __future__ import annotations
 
-import threading
 import zlib
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..clock import GameClock
 from ..config import Config
-from ..events import Event, EventBus, EventKind
+from ..events import EventKind
 from ..memory import MemoryKind, MemoryRecord
 from ..persona import Persona
 from ..thinking.answers import MAX_RATINGS
 from ..thinking.backend import ThinkingBackend
 from ..thinking.questions import MemoryView, RateImportance, RateImportances
 from ..world import World
+from .effects import Note, Outbox
 
-__all__ = ["MindContext", "SeqRef", "Seq", "remember", "remember_many", "observe", "observing", "rate", "recall",
-           "views", "seed_for"]
-
-
-class SeqRef:
-    """A reference to an event held back by :meth:`MindContext.buffered`.
-
-    ``seq`` is filled in when the event is published; ``int(ref)`` gives it.
-    """
-
-    __slots__ = ("seq",)
-
-    def __init__(self) -> None:
-        self.seq: int | None = None
-
-    def __int__(self) -> int:
-        if self.seq is None:
-            raise ValueError("the referenced event has not been published yet")
-        return self.seq
-
-    def __deepcopy__(self, memo: dict) -> int | None:
-        return self.seq
+__all__ = ["Services", "MindContext", "remember", "remember_many", "observe", "observing", "rate", "recall",
+           "memory_views", "seed_for"]
 
 
-#: An event's seq as a decision holds it: an int, or a :class:`SeqRef` while the event is held back.
-Seq = int | SeqRef
-
-
-def _resolve(value: Any) -> Any:
-    if isinstance(value, SeqRef):
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _resolve(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_resolve(v) for v in value]
-    return value
-
-
-@dataclass
-class MindContext:
-    """Services shared by all personas' minds during a simulation.
+@dataclass(frozen=True)
+class Services:
+    """What every mind step can reach, shared by all and never written by a mind.
 
     Attributes:
-        world: the world (places, objects, paths).
+        world: the world (places, objects, paths; which places are closed).
         backend: the thinking backend answering questions.
-        bus: the event bus of the simulation.
-        clock: the world clock (read-only for minds).
         config: the effective configuration.
         names: persona id -> full name.
-        side: threads for :meth:`side_by_side` (None: its jobs run one after another).
+        seconds_per_tick: game seconds per tick.
     """
 
     world: World
     backend: ThinkingBackend
-    bus: EventBus
-    clock: GameClock
     config: Config
-    names: dict[str, str]
-    side: Executor | None = None
-    _local: threading.local = field(default_factory=threading.local, repr=False)
-    _refs_made: bool = field(default=False, repr=False)
+    names: Mapping[str, str]
+    seconds_per_tick: int
+
+
+class MindContext:
+    """One job's context: the services, the tick it thinks in, and its effects (``out``).
+
+    Args:
+        services: the town's services.
+        tick: the tick the job thinks in.
+        now: its game time.
+    """
+
+    __slots__ = ("services", "tick", "now", "out")
+
+    def __init__(self, services: Services, tick: int, now: datetime):
+        self.services = services
+        self.tick = tick
+        self.now = now
+        self.out = Outbox()
 
     @property
-    def tick(self) -> int:
-        """The current tick."""
-        return self.clock.tick
+    def world(self) -> World:
+        """The world."""
+        return self.services.world
 
     @property
-    def now(self) -> datetime:
-        """Game datetime of the current tick."""
-        return self.clock.now
+    def backend(self) -> ThinkingBackend:
+        """The thinking backend."""
+        return self.services.backend
 
-    def publish(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> Seq:
-        """Publish an event stamped with the current tick and game time.
+    @property
+    def config(self) -> Config:
+        """The effective configuration."""
+        return self.services.config
 
-        Returns:
-            Its seq; inside :meth:`buffered` work, a :class:`SeqRef` resolved when flushed.
-        """
-        event = Event(kind=kind, tick=self.tick, time=self.now, persona=persona, data=data)
-        buffer = getattr(self._local, "buffer", None)
-        if buffer is not None:
-            ref = SeqRef()
-            buffer.append((event, ref))
-            return ref
-        # SeqRefs exist only once buffered work has run (a pooled backend); a sequential run
-        # never walks the event data looking for them.
-        return self.bus.publish(replace(event, data=_resolve(data)) if self._refs_made else event).seq
+    @property
+    def names(self) -> Mapping[str, str]:
+        """Persona id -> full name."""
+        return self.services.names
 
-    def announce(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> int:
-        """Publish an event at once, never held back (a STATUS noticed inside a decision).
-
-        Returns:
-            Its seq.
-        """
-        return self.bus.publish(Event(kind=kind, tick=self.tick, time=self.now, persona=persona,
-                                      data=data)).seq
-
-    def buffered(self, work) -> tuple[Any, list[tuple[Any, SeqRef | None]]]:
-        """Run ``work()`` with this thread's events held back; returns (result, events).
-
-        Lets several personas decide concurrently (their backend calls overlap) while events
-        are published afterwards in a fixed order with :meth:`flush` (docs/design, §3).
-        """
-        self._refs_made = True
-        self._local.buffer = []
-        try:
-            return work(), self._local.buffer
-        finally:
-            self._local.buffer = None
-
-    def in_turn(self, work: Callable[[], Any]) -> None:
-        """Run ``work()`` now, or, inside :meth:`buffered` work, when its events are published.
-
-        For changes to what personas share (the town library) and the events that describe
-        them: run from concurrent jobs, they take effect in job order, at the place a sequential
-        run would make them, whatever the threads' timing (docs/design, §3).
-        """
-        buffer = getattr(self._local, "buffer", None)
-        if buffer is None:
-            work()
-        else:
-            buffer.append((work, None))
-
-    def side_by_side(self, jobs: list) -> list:
-        """Run independent jobs of one mind step at once; their results and events in job order.
-
-        For work whose model requests do not depend on each other (both sides summarising one
-        conversation): the requests overlap, and the events are published (or held back, inside
-        :meth:`buffered` work) in the order the jobs are given, as if they had run one by one.
-        """
-        if self.side is None or len(jobs) < 2:
-            return [job() for job in jobs]
-        outer = getattr(self._local, "buffer", None)
-        done = [future.result() for future in [self.side.submit(self.buffered, job) for job in jobs]]
-        for _, events in done:
-            if outer is None:
-                self.flush(events)
-            else:
-                outer.extend(events)
-        return [result for result, _ in done]
-
-    def flush(self, events: Sequence[tuple[Any, SeqRef | None]]) -> None:
-        """Publish held-back events in order, filling in their :class:`SeqRef` s.
-
-        A held-back :meth:`in_turn` change is made at its place in the order.
-        """
-        for event, ref in events:
-            if ref is None:
-                event()
-                continue
-            data = _resolve(event.data)
-            ref.seq = self.bus.publish(Event(kind=event.kind, tick=event.tick, time=event.time,
-                                             persona=event.persona, data=data)).seq
+    @property
+    def seconds_per_tick(self) -> int:
+        """Game seconds per tick."""
+        return self.services.seconds_per_tick
 
 
 def seed_for(ctx: MindContext, persona: str, purpose: str, extra: object = "", *, every_tick: bool = True) -> int:
@@ -191,7 +102,7 @@ def seed_for(ctx: MindContext, persona: str, purpose: str, extra: object = "", *
     return zlib.crc32(key) & 0x7FFFFFFF
 
 
-def views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:
+def memory_views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:
     """Memory records as the compact views questions carry."""
     return tuple(
         MemoryView(id=r.id, content=r.content, kind=r.kind.value, importance=r.importance,
@@ -206,7 +117,7 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
 
     Args:
         p: the persona whose stream receives the memory.
-        ctx: the mind's context (backend for the rating, bus for the event).
+        ctx: the job's context (backend for the rating, its outbox for the event).
         kind: observation | chat | reflection | plan | whisper.
         content: one sentence.
         importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
@@ -223,8 +134,8 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
     record = p.stream.add(kind=kind, content=content, created=ctx.now, importance=importance,
                           **provenance)
     if kind is not MemoryKind.REFLECTION:
-        p.importance_acc += record.importance
-    ctx.publish(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})
+        p.gain_importance(record.importance)
+    ctx.out.note(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})
     return record
 
 
@@ -292,13 +203,13 @@ def remember_many(p: Persona, ctx: MindContext, items: list[dict[str, Any]]) -> 
 
 
 def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str,
-           k: int | None = None) -> tuple[list[MemoryRecord], Seq]:
-    """Retrieve from the persona's stream with the run's k and weights; publish the trace.
+           k: int | None = None) -> tuple[list[MemoryRecord], Note]:
+    """Retrieve from the persona's stream with the run's k and weights; note the trace.
 
     Returns:
-        (records best first, seq of the RETRIEVAL event) — the seq ties decisions to it.
+        (records best first, the RETRIEVAL event) — decisions cite it.
     """
     cfg = ctx.config.retrieval
     records, trace = p.stream.retrieve(query, now=ctx.now, k=k or cfg.k, weights=tuple(cfg.weights),
                                        purpose=purpose, tick=ctx.tick)
-    return records, ctx.publish(EventKind.RETRIEVAL, p.id, trace.to_dict(vectors=True))
+    return records, ctx.out.note(EventKind.RETRIEVAL, p.id, trace.to_dict(vectors=True))

@@ -11,6 +11,7 @@ speaker's record) is kept for measurement only; no decision reads it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..events import EventKind
@@ -20,11 +21,12 @@ from ..perspective import heard_statement, meaning
 from ..textevent import absolute_days, find_event, place_names
 from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
 from ..thinking.views import routine_views
-from .context import MindContext, Seq, recall, remember, seed_for, views
-from .perceive import View
+from .context import MindContext, memory_views, recall, remember, seed_for
+from .effects import Ended, Line, Note
+from .perceive import Appearance
 
-__all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "say_line",
-           "leave_conversation", "LINE_EVERY_TICKS", "MAX_LINES"]
+__all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "say_line", "summarise",
+           "conversation_over", "LINE_EVERY_TICKS", "MAX_LINES"]
 
 #: A line is spoken every 2 ticks (20 game seconds at 10 s/tick).
 LINE_EVERY_TICKS = 2
@@ -45,6 +47,22 @@ class Conversation:
     lines: list[tuple[str, str]] = field(default_factory=list)
     told: dict[str, list[int]] = field(default_factory=dict)
     said: list[str] = field(default_factory=list)
+
+    def add_line(self, speaker: str, text: str, statements: tuple[str, ...],
+                 shared: tuple[int, ...] | None) -> None:
+        """Record a line: who said it, what it stated, the speaker's memories it passed on.
+
+        Args:
+            speaker: who said it.
+            text: the line.
+            statements: what it stated (nobody says them again in this conversation).
+            shared: ids of the speaker's memories it passed on (``told``); None for words not
+                chosen from memories (a player's).
+        """
+        self.lines.append((speaker, text))
+        if shared is not None:
+            self.told.setdefault(speaker, []).extend(shared)
+        self.said.extend(statements)
 
     def get_state(self) -> dict:
         """JSON-able state."""
@@ -80,14 +98,14 @@ def _tellable(p: Persona, other_id: str, other_name: str, records) -> list:
     return out
 
 
-def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> tuple[str, Seq] | None:
+def want_to_talk(p: Persona, ctx: MindContext, seen: list[Appearance]) -> tuple[str, Note] | None:
     """React to the first visible, free persona not on cooldown: retrieve, then DecideToTalk.
 
     The question shows the retrieved memories not yet told to that persona.
 
     Returns:
-        (the other persona's id, seq of the retrieval behind the decision) if ``p`` wants to
-        start a conversation, else None.
+        (the other persona's id, the retrieval behind the decision) if ``p`` wants to start a
+        conversation, else None.
     """
     if p.asleep or p.conversation is not None:
         return None
@@ -100,11 +118,11 @@ def want_to_talk(p: Persona, ctx: MindContext, seen: list[View]) -> tuple[str, S
     return None
 
 
-def accept_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str) -> tuple[bool, Seq]:
+def accept_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str) -> tuple[bool, Note]:
     """The addressed side's decision: retrieve what it knows of the other, then DecideToTalk.
 
     Returns:
-        (whether ``p`` accepts, seq of the retrieval behind the decision).
+        (whether ``p`` accepts, the retrieval behind the decision).
     """
     own = p.action.description if p.action else "idle"
     return _decide_to_talk(p, ctx, other_id, other_name, f"wants to talk to {p.name}", own,
@@ -112,8 +130,8 @@ def accept_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str) ->
 
 
 def _decide_to_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str, other_action: str,
-                    own: str, *, invited: bool) -> tuple[bool, Seq]:
-    hour_ticks = 3600 // ctx.clock.seconds_per_tick
+                    own: str, *, invited: bool) -> tuple[bool, Note]:
+    hour_ticks = 3600 // ctx.seconds_per_tick
     query = (f"{other_name} wants to talk to me. What do I know about {other_name}?" if invited
              else f"What do I know about {other_name}? What should I tell them?")
     records, seq = recall(p, ctx, query, purpose="react")
@@ -122,17 +140,19 @@ def _decide_to_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str
         seed=seed_for(ctx, p.id, "accept" if invited else "talk", other_id), other=other_id,
         other_name=other_name, other_action=other_action, own_action=own,
         relationship=_relationship(p, other_id), invited=invited, now=ctx.now.isoformat(sep=" "),
-        memories=views(_tellable(p, other_id, other_name, records))))
+        memories=memory_views(_tellable(p, other_id, other_name, records))))
     hours = TALK_COOLDOWN_HOURS if answer.talk else DECLINE_COOLDOWN_HOURS
-    p.cooldown[other_id] = ctx.tick + hours * hour_ticks
+    p.cool_down(other_id, ctx.tick + hours * hour_ticks)
     return answer.talk, seq
 
 
-def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> bool:
-    """The next speaker retrieves and says a line; returns True when the conversation ended.
+def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> tuple[Line, bool]:
+    """The next speaker retrieves and says a line; returns it and whether the conversation is over.
 
-    The listener remembers what was said in words only: 'Isabella Rodriguez told me that S'.
-    Hearing a line that states an event for today (``town.textevent``) makes the listener replan.
+    The line is a :class:`~town.mind.effects.Line`, added to ``conv`` when applied. The listener
+    remembers what was said in words only: 'Isabella Rodriguez told me that S'. Hearing a line
+    that states an event for today (``town.textevent``) makes the listener replan. When it is
+    over, each side summarises it (:func:`summarise`), then :func:`conversation_over`.
     """
     speaker_id = conv.a if len(conv.lines) % 2 == 0 else conv.b
     listener_id = conv.b if speaker_id == conv.a else conv.a
@@ -141,7 +161,7 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
     # the first line recalls the pair's history (when they last talked); later ones, the line heard
     query = f"{listener.name}. {last}".strip() if last else f"When did I last talk with {listener.name}?"
     records, seq = recall(speaker, ctx, query, purpose="chat")
-    told = conv.told.setdefault(speaker_id, [])
+    told = conv.told.get(speaker_id, [])
     # Never tell the listener what they said themselves (no echo back along provenance), nor
     # repeat a statement already made in this conversation or told them before.
     said = set(conv.said)
@@ -151,45 +171,33 @@ def say_next_line(conv: Conversation, personas: dict[str, Persona], ctx: MindCon
         persona=speaker.id, persona_name=speaker.name, persona_summary=speaker.summary(),
         seed=seed_for(ctx, speaker.id, "line", conv.id), listener=listener.id,
         listener_name=listener.name, history=tuple((personas[w].name, t) for w, t in conv.lines),
-        memories=views(tellable), told=tuple(told), max_lines=MAX_LINES,
-        now=ctx.now.isoformat(sep=" "), recalled=views(records) if "?" in _NEWS.sub("", last) else (),
+        memories=memory_views(tellable), told=tuple(told), max_lines=MAX_LINES,
+        now=ctx.now.isoformat(sep=" "), recalled=memory_views(records) if "?" in _NEWS.sub("", last) else (),
         routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places(),
         attend_seed=seed_for(ctx, speaker.id, "attend", every_tick=False)))
     known = {r.id: r for r in tellable}
-    shared = [i for i in answer.shared if i in known and i not in told]
-    conv.lines.append((speaker_id, answer.line))
-    speaker.speech = answer.line
-    ctx.publish(EventKind.CHAT, speaker.id, {
-        "conversation": conv.id, "speaker": speaker.id, "listener": listener.id,
-        "line": answer.line, "shared": shared, "retrieval": seq})
-    for rid in shared:
-        told.append(rid)
-        statement = _chain(known[rid])[1]
-        conv.said.append(statement)
-        speaker.told.setdefault(listener.id, []).append(statement)
+    shared = tuple(i for i in answer.shared if i in known and i not in told)
+    statements = tuple(_chain(known[rid])[1] for rid in shared)
+    line = Line(conv.id, speaker.id, listener.id, answer.line, shared, statements, retrieval=seq)
+    ctx.out.add(line)
+    for statement in statements:
+        speaker.knows_told(listener.id, statement)
     if shared:
         _hear(listener, speaker, answer.line, conv, ctx, source=(speaker.id, shared[0]))
-    if answer.end or len(conv.lines) >= MAX_LINES:
-        _finish(conv, personas, ctx)
-        return True
-    return False
+    return line, answer.end or len(conv.lines) + 1 >= MAX_LINES
 
 
-def say_line(conv: Conversation, speaker_id: str, line: str, personas: dict[str, Persona],
+def say_line(conv: Conversation, speaker_id: str, line: str, personas: Mapping[str, Persona],
              ctx: MindContext) -> None:
     """``speaker_id`` says ``line``, chosen outside the mind (a player's words from the viewer).
 
-    The line is published like any (CHAT, nothing ``shared``, no retrieval) and the listener
-    remembers it in words, as a heard line: 'Ada told me that S'; retold later, it spreads.
+    The line is a :class:`~town.mind.effects.Line` like any (nothing ``shared``, no retrieval)
+    and the listener remembers it in words, as a heard line: 'Ada told me that S'; retold later,
+    it spreads.
     """
     listener_id = conv.b if speaker_id == conv.a else conv.a
     speaker, listener = personas[speaker_id], personas[listener_id]
-    conv.lines.append((speaker_id, line))
-    conv.said.append(line)
-    speaker.speech = line
-    ctx.publish(EventKind.CHAT, speaker.id, {
-        "conversation": conv.id, "speaker": speaker.id, "listener": listener.id,
-        "line": line, "shared": [], "retrieval": None})
+    ctx.out.add(Line(conv.id, speaker.id, listener.id, line, statements=(line,)))
     _hear(listener, speaker, line, conv, ctx, source=None)
 
 
@@ -214,17 +222,10 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     heard = remember(listener, ctx, kind="chat", content=content, conversation=conv.id,
                      source=source, subject=speaker.id, **meaning(content, places))
     # The listener now knows the speaker knows this: it will not tell it back to them.
-    listener.told.setdefault(speaker.id, []).append(_chain(heard)[1])
+    listener.knows_told(speaker.id, _chain(heard)[1])
     event = find_event(heard.content, heard.created, places)
     if event is not None and event.start.date() == ctx.now.date() and event.end > ctx.now:
-        listener.needs_replan = True
-
-
-def leave_conversation(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> None:
-    """End ``conv`` now (one side walked away): both summarise and remember it, as at any end."""
-    for pid in (conv.a, conv.b):
-        personas[pid].speech = None
-    _finish(conv, personas, ctx)
+        listener.must_replan()
 
 
 _NEWS = re.compile(r"^Did you hear\? ", re.S)
@@ -240,27 +241,41 @@ def _chain(record) -> tuple[list[str], str]:
     return names, _NEWS.sub("", text)
 
 
-def _finish(conv: Conversation, personas: dict[str, Persona], ctx: MindContext) -> None:
-    hour_ticks = 3600 // ctx.clock.seconds_per_tick
-    history = tuple((personas[w].name, t) for w, t in conv.lines)
+def summarise(lines: list[tuple[str, str]], conv: Conversation, p: Persona, other: Persona,
+              ctx: MindContext) -> str:
+    """``p``'s summary of a finished conversation, remembered (a chat memory); returns its text.
 
-    def summarise(pid: str, other: str) -> str:
-        p = personas[pid]
-        answer = ctx.backend.ask(SummariseConversation(
-            persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "summary", conv.id),
-            other_name=personas[other].name, history=history))
-        record = remember(p, ctx, kind="chat", content=absolute_days(answer.summary, ctx.now),  # dates, not "tomorrow"
-                          conversation=conv.id, subject=other)
-        p.conversation = None
-        p.action = None
-        p.cooldown[other] = ctx.tick + TALK_COOLDOWN_HOURS * hour_ticks
-        return record.content
+    Each side summarises and rates its own memory: the two sides do not depend on each other.
 
-    # each side summarises and rates its own memory: the two chains do not depend on each other
-    sides = ((conv.a, conv.b), (conv.b, conv.a))
-    summaries = dict(zip((conv.a, conv.b),
-                         ctx.side_by_side([lambda pid=pid, other=other: summarise(pid, other)
-                                           for pid, other in sides])))
-    ctx.publish(EventKind.CONVERSATION, None, {
+    Args:
+        lines: the conversation's lines, its last included.
+        conv: the conversation.
+        p: the side summarising.
+        other: the other side.
+        ctx: the job's context.
+    """
+    hour_ticks = 3600 // ctx.seconds_per_tick
+    names = {p.id: p.name, other.id: other.name}
+    answer = ctx.backend.ask(SummariseConversation(
+        persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "summary", conv.id),
+        other_name=other.name, history=tuple((names[w], t) for w, t in lines)))
+    record = remember(p, ctx, kind="chat", content=absolute_days(answer.summary, ctx.now),  # dates, not "tomorrow"
+                      conversation=conv.id, subject=other.id)
+    p.cool_down(other.id, ctx.tick + TALK_COOLDOWN_HOURS * hour_ticks)
+    return record.content
+
+
+def conversation_over(lines: list[tuple[str, str]], conv: Conversation, summaries: dict[str, str],
+                      ctx: MindContext) -> None:
+    """Both sides leave ``conv`` (:class:`~town.mind.effects.Ended`); the CONVERSATION event.
+
+    Args:
+        lines: the conversation's lines, its last included.
+        conv: the conversation.
+        summaries: persona id -> its summary (:func:`summarise`), ``conv.a``'s first.
+        ctx: the job's context.
+    """
+    ctx.out.add(Ended(conv.id, (conv.a, conv.b)))
+    ctx.out.note(EventKind.CONVERSATION, None, {
         "conversation": conv.id, "participants": [conv.a, conv.b], "start_tick": conv.start_tick,
-        "end_tick": ctx.tick, "lines": [list(x) for x in conv.lines], "summary": summaries})
+        "end_tick": ctx.tick, "lines": [list(x) for x in lines], "summary": summaries})

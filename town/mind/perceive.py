@@ -11,17 +11,18 @@ still pass each candidate through it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..persona import Persona
 from .act import doing_sentence
 from .context import MindContext, observing, remember_many
 
-__all__ = ["View", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake"]
+__all__ = ["Appearance", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class View:
+class Appearance:
     """What others can see of a persona at the start of a tick (the shared snapshot).
 
     ``arena`` is :func:`arena_of` the tile it stands on; ``address`` is where its action is
@@ -48,12 +49,12 @@ def arena_of(address: str) -> str:
     return ":".join(address.split(":")[:3])
 
 
-def awake(view: View) -> bool:
+def awake(view: Appearance) -> bool:
     """Whether the snapshot shows ``view``'s persona awake (not sleeping, nor due to by routine)."""
     return view.kind != "sleep"
 
 
-def in_sight(me: View, other: View, radius: int) -> bool:
+def in_sight(me: Appearance, other: Appearance, radius: int) -> bool:
     """Whether ``other`` is within sight of ``me``.
 
     In an arena: anywhere in the same arena. Outside any arena: the same ground (the street, or
@@ -78,23 +79,23 @@ class SightIndex:
     the same as scanning everyone (Park et al. 2023's perception, without its quadratic cost).
 
     Args:
-        snapshot: persona id -> :class:`View` at the start of the tick.
+        snapshot: persona id -> :class:`Appearance` at the start of the tick.
         radius: the vision radius in tiles (``perception.vision_radius``).
     """
 
-    def __init__(self, snapshot: dict[str, View], radius: int):
+    def __init__(self, snapshot: Mapping[str, Appearance], radius: int):
         self.radius = max(1, int(radius))
-        self._buckets: dict[tuple, list[View]] = {}
+        self._buckets: dict[tuple, list[Appearance]] = {}
         for view in snapshot.values():
             if view.arena and awake(view):
                 self._buckets.setdefault(self._key(view, view.x, view.y), []).append(view)
 
-    def _key(self, view: View, x: int, y: int) -> tuple:
+    def _key(self, view: Appearance, x: int, y: int) -> tuple:
         if view.arena.count(":") >= 2:
             return (view.arena,)
         return (view.arena, x // self.radius, y // self.radius)
 
-    def near(self, me: View) -> list[View]:
+    def near(self, me: Appearance) -> list[Appearance]:
         """Awake personas that may be in sight of ``me`` (a superset; :func:`in_sight` decides)."""
         if not me.arena:
             return []
@@ -105,13 +106,13 @@ class SightIndex:
                 for v in self._buckets.get((me.arena, cx + dx, cy + dy), ())]
 
 
-def look(p: Persona, snapshot: dict[str, View], radius: int, *,
-         index: SightIndex | None = None) -> tuple[list[View], list[dict]]:
+def look(p: Persona, snapshot: Mapping[str, Appearance], radius: int, *,
+         index: SightIndex | None = None) -> tuple[list[Appearance], list[dict]]:
     """What ``p`` sees this tick, without remembering it yet (a pure function of the snapshot).
 
     Args:
         p: the persona looking (its ``observed`` says what it already noted of each other).
-        snapshot: persona id -> :class:`View` at the start of the tick.
+        snapshot: persona id -> :class:`Appearance` at the start of the tick.
         radius: the vision radius in tiles.
         index: the tick's :class:`SightIndex` of ``snapshot`` (without it, everyone is checked).
 
@@ -135,8 +136,8 @@ def look(p: Persona, snapshot: dict[str, View], radius: int, *,
     return [v for _, _, v in sorted(seen)], new
 
 
-def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
-             index: SightIndex | None = None, looked: tuple[list[View], list[dict]] | None = None) -> list[View]:
+def perceive(p: Persona, ctx: MindContext, snapshot: Mapping[str, Appearance], *,
+             index: SightIndex | None = None, looked: tuple[list[Appearance], list[dict]] | None = None) -> list[Appearance]:
     """Observe the others visible to ``p``; remember changes; return them nearest first.
 
     A persona asleep, or whose routine says it sleeps before its first action, sees nobody.
@@ -144,7 +145,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
     Args:
         p: the persona perceiving.
         ctx: the mind's context.
-        snapshot: persona id -> :class:`View` at the start of the tick.
+        snapshot: persona id -> :class:`Appearance` at the start of the tick.
         index: the tick's :class:`SightIndex` of ``snapshot``.
         looked: :func:`look` already done for ``p`` this tick (the simulation looks for everyone
             first, to embed the tick's new observations in one batch).
@@ -156,7 +157,7 @@ def perceive(p: Persona, ctx: MindContext, snapshot: dict[str, View], *,
                                                        index=index)
     views = {v.id: v for v in seen}
     for item in new:
-        p.observed[item["subject"]] = views[item["subject"]].action
+        p.note_seen(item["subject"], views[item["subject"]].action)
     if observing(ctx):  # the observation ablation perceives nothing into memory
         remember_many(p, ctx, new)  # a tick's observations are rated together
     return seen

@@ -17,8 +17,7 @@ from ..thinking.dayplan import block_evidence, events_on
 from ..thinking.questions import DecomposeTask, PlanDay
 from ..thinking.views import routine_views
 from . import practice
-from .context import MindContext, recall, remember, seed_for, views
-from .learn import prune
+from .context import MindContext, memory_views, recall, remember, seed_for
 
 __all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep"]
 
@@ -35,7 +34,7 @@ def is_sleep(description: str) -> bool:
     return "sleep" in description.lower()
 
 
-def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
+def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     """Make (or remake) today's plan: retrieve, then ask PlanDay; publish and remember it.
 
     The answer is today's changes to the routine (blocks added, moved or dropped), applied with
@@ -58,25 +57,22 @@ def plan_day(p: Persona, ctx: MindContext) -> list[PlanBlock]:
     answer = ctx.backend.ask(PlanDay(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
-        memories=views(records), places=ctx.world.tilemap.places(),
+        memories=memory_views(records), places=ctx.world.tilemap.places(),
         attend_seed=seed_for(ctx, p.id, "attend", every_tick=False)))
-    p.plan = [PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
-                        place=i.place, task=i.task) for i in answer.day(routine)]
-    p.plan_date = today.isoformat()
-    p.steps = []
-    p.needs_replan = False
+    p.adopt_plan([PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
+                            place=i.place, task=i.task) for i in answer.day(routine)], today.isoformat())
     stated = events_on(records, today, place_names(addresses))
     evidence = [block_evidence(b.place, b.start, b.end, stated) for b in p.plan]
     decided = [c.model_dump() for c in answer.events or ()]
-    ctx.publish(EventKind.PLAN, p.id, {"level": "day", "date": p.plan_date, "retrieval": seq,
-                                       "items": [{**b.to_dict(), "evidence": e}
-                                                 for b, e in zip(p.plan, evidence)],
-                                       **({"events": decided} if decided else {})})
+    ctx.out.note(EventKind.PLAN, p.id, {"level": "day", "date": p.plan_date, "retrieval": seq,
+                                        "items": [{**b.to_dict(), "evidence": e}
+                                                  for b, e in zip(p.plan, evidence)],
+                                        **({"events": decided} if decided else {})}, cites=("retrieval",))
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
              evidence=tuple(dict.fromkeys(i for e in evidence for i in e)))
-    prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
+    practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 
 
@@ -109,7 +105,7 @@ def chunk_minutes(p: Persona, ctx: MindContext, block: PlanBlock, place: str) ->
     if world.tilemap.has_address(place):
         goal = world.tile_for(place, near=(p.x, p.y))
         if world.reachable((p.x, p.y), goal):
-            walk = (len(world.path((p.x, p.y), goal)) - 1) * ctx.clock.seconds_per_tick // 60
+            walk = (len(world.path((p.x, p.y), goal)) - 1) * ctx.seconds_per_tick // 60
             minutes = max(min(minutes, 5), minutes - walk)
     return minutes
 
@@ -133,11 +129,11 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
     answer = ctx.backend.ask(DecomposeTask(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=f"{now:%H:%M}",
-        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=views(records),
+        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=memory_views(records),
         procedures=practice.known_for(p, task=task, place=place, minutes=minutes)))
     steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
              for s in answer.steps]
-    ctx.publish(EventKind.PLAN, p.id, {
+    ctx.out.note(EventKind.PLAN, p.id, {
         "level": "hour", "date": p.plan_date, "task": task, "place": place,
         "items": [{"description": s.description, "object": s.object, "minutes": s.minutes} for s in steps]})
     return steps

@@ -13,7 +13,7 @@ from ..events import EventKind
 from ..persona import Persona
 from ..textevent import absolute_days
 from ..thinking.questions import FocalPoints, Insights
-from .context import MindContext, recall, remember_many, seed_for, views
+from .context import MindContext, memory_views, recall, remember_many, seed_for
 
 __all__ = ["maybe_reflect", "MIN_EVIDENCE"]
 
@@ -33,7 +33,7 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
     recent = p.stream.last_records(100)
     focal = ctx.backend.ask(FocalPoints(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(), seed=seed_for(ctx, p.id, "focal"),
-        memories=views(recent), people=tuple(ctx.names.values())))
+        memories=memory_views(recent), people=tuple(ctx.names.values())))
     insights, written = [], set()
     seen = {r.content for r in recent}
     for point in focal.questions:
@@ -42,7 +42,7 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
         held = seen | {r.content for r in records}  # insights seen or recalled are held already
         answer = ctx.backend.ask(Insights(persona=p.id, persona_name=p.name, persona_summary=p.summary(),
                                           seed=seed_for(ctx, p.id, "insight", point),
-                                          focal_point=point, memories=views(records),
+                                          focal_point=point, memories=memory_views(records),
                                           people=tuple(ctx.names.values()), places=ctx.world.tilemap.places(),
                                           now=f"{ctx.now:%Y-%m-%d %H:%M:%S}"))
         fresh = []
@@ -56,6 +56,7 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
         for record in remember_many(p, ctx, fresh):  # a focal point's insights rated together
             insights.append({"memory": record.id, "content": record.content,
                              "evidence": list(record.evidence), "focal_point": point, "retrieval": seq})
-    p.importance_acc = 0
-    ctx.publish(EventKind.REFLECTION, p.id, {"focal_points": list(focal.questions), "insights": insights})
+    p.reflected()
+    ctx.out.note(EventKind.REFLECTION, p.id, {"focal_points": list(focal.questions), "insights": insights},
+                 cites=tuple(("insights", i, "retrieval") for i in range(len(insights))))
     return True

@@ -9,8 +9,8 @@ Parts:
     episode: :class:`Episode`: one attempt at a task, verified step by step by the world.
     memory: :class:`ProceduralMemory`: a persona's library, the town library, the episode.
 
-The mind's use of all this is ``town.mind.practice`` (following a procedure, tracking a task) and
-``town.mind.learn`` (learning from a verified success, pruning); nothing here imports the mind.
+The mind's use of all this is ``town.mind.practice`` (following a procedure, tracking a task,
+learning from a verified success, pruning); nothing here imports the mind.
 """
 
 from .episode import Episode, Goal, Outcome, StepFailure

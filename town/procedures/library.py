@@ -86,7 +86,7 @@ class ProcedureLibrary:
         The town library is shared by personas that decide concurrently within a tick; a
         procedure one of them saves or updates that tick reaches the others' retrievals from the
         next tick on, whatever the threads' timing, so a run stays deterministic. Writes go on
-        as usual (the mind makes them in persona order: ``MindContext.in_turn``). Procedures
+        as usual (in persona order: the apply step makes each ``LibraryChange``). Procedures
         are immutable, so the view is two shallow dict copies.
         """
         with self._lock:

@@ -15,7 +15,7 @@ from urllib.parse import unquote
 from town.errors import RecordingError
 from town.recording.reader import RunReader
 
-__all__ = ["RUN_SUFFIX", "resolve_run", "list_runs", "new_run_path"]
+__all__ = ["RUN_SUFFIX", "resolve_run", "list_runs", "new_run_path", "remove_run"]
 
 #: File suffix of run files.
 RUN_SUFFIX = ".sqlite"
@@ -118,3 +118,9 @@ def new_run_path(runs_dir: str | Path, now: datetime | None = None) -> Path:
             return path
     except OSError as exc:
         raise RecordingError(f"cannot create a run file in {root}: {exc.strerror}") from None
+
+
+def remove_run(path: str | Path) -> None:
+    """Delete a run file that is not worth keeping, with its WAL and lock side files."""
+    for suffix in ("", "-wal", "-shm", ".lock"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)

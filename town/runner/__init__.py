@@ -2,7 +2,7 @@
 
 Parts:
     pacing: the speeds (ticks per wall second) and when the next tick is due.
-    jobs: callables from other threads, run on the runner's thread between ticks.
+    calls: callables from other threads, run on the runner's thread between ticks.
     runner: :class:`Runner`, the thread that steps the simulation, and its status.
 """
 

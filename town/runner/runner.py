@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from ..clock import GameClock
 from ..errors import ConfigError, RunStopped, TownError
 from ..events import Event, EventBus, EventKind
-from .jobs import JobQueue
+from .calls import CallQueue
 from .pacing import Pacer, check_speed
 
 __all__ = ["Runner", "RunnerState", "Steppable", "STOP_GRACE_S"]
@@ -58,7 +58,7 @@ class Steppable(Protocol):
         """End the waits of the tick in progress (it then raises ``RunStopped``)."""
 
 
-class Runner(JobQueue):
+class Runner(CallQueue):
     """Runs a simulation tick by tick at a wall-clock speed, in a daemon thread.
 
     Args:
@@ -97,7 +97,7 @@ class Runner(JobQueue):
         self._pacer = Pacer()
         self._published: tuple[str, str, float | None] | None = None
         self._thread: threading.Thread | None = None
-        self._jobs = deque()
+        self._calls = deque()
         self._exited = False
         self._health: tuple[RunnerState, str] | None = None
         self.error: BaseException | None = None
@@ -268,18 +268,18 @@ class Runner(JobQueue):
     # -- the runner's thread ---------------------------------------------------------------
 
     def _run(self) -> None:
-        """The thread: the tick loop, then the jobs queued while it ended."""
+        """The thread: the tick loop, then the calls queued while it ended."""
         try:
             self._loop()
         finally:
             with self._cond:
                 self._exited = True
-            self._run_jobs()
+            self._run_calls()
 
     def _loop(self) -> None:
-        """Pace ticks until stopped, finished or failed; run queued jobs between ticks."""
+        """Pace ticks until stopped, finished or failed; run queued calls between ticks."""
         while True:
-            self._run_jobs()
+            self._run_calls()
             with self._cond:
                 self._publish_status()
                 if self._want_stop:
@@ -293,7 +293,7 @@ class Runner(JobQueue):
                     self._publish_status()
                     self._cond.notify_all()
                     return
-                if self._jobs:
+                if self._calls:
                     continue
                 if self._state is RunnerState.PAUSED:
                     if self._pending_steps == 0:
@@ -323,7 +323,8 @@ class Runner(JobQueue):
                     try:
                         self._publish_status()
                     except Exception:  # noqa: BLE001 - a subscriber may be what failed
-                        logger.exception("could not publish the failed status")
+                        if not self._want_stop:  # after a stop the run file may be closed: the tick was abandoned
+                            logger.exception("could not publish the failed status")
                     self._cond.notify_all()
                 return
             with self._cond:

@@ -1,118 +1,207 @@
-"""Conversations in a tick: which wishes to talk start one, opening it, and its lines.
+"""Conversations: their owner, which wishes to talk start one, and a conversation's turn.
 
 A persona who wants to talk names someone (``want_to_talk``); the pairs are formed in persona
-id order from the tick's snapshot, each persona in at most one, both awake and within sight,
-and the addressed one decides whether to accept. Opening a conversation stops both where they
-are; an action it interrupts is picked up again as the first step after it. A conversation
-says a line every ``LINE_EVERY_TICKS`` ticks until one side ends it. With a model backend, a
-conversation already under way says its line as soon as both its speakers have decided
-(:mod:`town.simulation.jobs`): nothing else in the tick reads or writes their minds.
+id order from the tick's snapshot, each persona in at most one, both awake and within sight
+(:func:`pairs`), and the addressed one decides whether to accept. :meth:`Conversations.open`
+stops both where they are; an action it interrupts is picked up again as the first step after
+it. A conversation says a line every ``LINE_EVERY_TICKS`` ticks until one side ends it
+(:func:`turn`: the line, then, when it is over, both sides' summaries side by side).
 """
 
 from __future__ import annotations
 
-from concurrent.futures import Future
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
+from typing import Any
 
+from ..clock import GameClock
 from ..events import EventKind
-from ..mind import Conversation, View, say_next_line
-from ..mind.context import SeqRef
-from ..mind.converse import LINE_EVERY_TICKS
+from ..mind import Conversation, MindContext, Appearance
+from ..mind.converse import LINE_EVERY_TICKS, conversation_over, say_next_line, summarise
 from ..mind.perceive import awake, in_sight
-from ..persona import Action, Step
-from ..player import player_conversation
-from .decisions import answer_invitation
+from ..persona import Action, Persona, Step
+from .jobs import Thought
 
-if TYPE_CHECKING:
-    from .core import Simulation
-
-__all__ = ["start_conversations", "open_conversation", "due_lines", "talk"]
+__all__ = ["Conversations", "pairs", "turn"]
 
 
-def start_conversations(sim: Simulation, intents: list[tuple[str, str, int | SeqRef]],
-                        snapshot: dict[str, View], radius: int) -> None:
-    """Open the conversations the tick's wishes to talk lead to.
+class Conversations:
+    """The open conversations, their ids, whose conversation ended last tick, a player's waits.
 
     Args:
-        sim: the simulation.
-        intents: ``(who, whom, seq of the retrieval behind it)`` in persona id order.
+        personas: persona id -> persona (who enters and leaves).
+        clock: the world clock.
+        address_at: tile -> its address ("" or None off the map).
+        publish: publishes an event of the simulation's own; returns its seq.
+    """
+
+    def __init__(self, personas: Mapping[str, Persona], clock: GameClock,
+                 address_at: Callable[[int, int], str | None], publish: Callable[..., int]):
+        self._personas, self._clock, self._address_at, self._publish = personas, clock, address_at, publish
+        self._open: dict[int, Conversation] = {}
+        self._next = 1
+        self._said_last: set[str] = set()  # whose conversation ended last tick (speech shown once)
+        self._waits: dict[int, tuple[int, int]] = {}  # a player's conversation -> (lines, since tick)
+
+    def __getitem__(self, cid: int) -> Conversation:
+        return self._open[cid]
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self._open
+
+    def __iter__(self) -> Iterator[Conversation]:
+        """The open conversations, in the order they were opened."""
+        return iter(list(self._open.values()))
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def get(self, cid: int | None) -> Conversation | None:
+        """The open conversation ``cid``, or None."""
+        return None if cid is None else self._open.get(cid)
+
+    def open(self, a: str, b: str, decision: int | None, accepted: int | None) -> Conversation:
+        """Open a conversation of ``a`` (who speaks first) and ``b``: both stop and talk.
+
+        Args:
+            a: persona id of the one who starts it (says the first line).
+            b: persona id of the one addressed.
+            decision: seq of the retrieval behind ``a``'s decision (None: no mind decided, a player).
+            accepted: seq of the retrieval behind ``b``'s.
+
+        Returns:
+            The new conversation.
+        """
+        tick = self._clock.tick
+        conv = Conversation(id=self._next, a=a, b=b, start_tick=tick)
+        self._next += 1
+        self._open[conv.id] = conv
+        for pid, other, seq in ((a, b, decision), (b, a, accepted)):
+            p = self._personas[pid]
+            interrupted = p.action is not None and p.action.kind == "do" and p.pending is None
+            talk = Action(description=f"talking with {self._personas[other].name}",
+                          address=self._address_at(p.x, p.y) or p.spec.home, emoji="💬",
+                          start_tick=tick, end_tick=tick + 10**6, kind="talk")
+            p.enter_conversation(conv.id, talk, _resume_step(p.action, tick, self._clock.seconds_per_tick)
+                                 if interrupted and p.action is not None else None)
+            self._publish(EventKind.ACTION, pid, {
+                "description": talk.description, "address": talk.address, "emoji": "💬",
+                "kind": "talk", "start": talk.start_tick, "end": None, "task": None,
+                "decision": seq, "conversation": conv.id, "with": other})
+        return conv
+
+    def close(self, cid: int, *, shown: bool) -> Conversation:
+        """Close conversation ``cid`` (its sides left it); returns it.
+
+        Args:
+            shown: its last line stays in this tick's frame and is cleared at the next tick's
+                start (it ended by a line); else both fall silent now (one side walked away).
+        """
+        conv = self._open.pop(cid)
+        self._waits.pop(cid, None)
+        for pid in (conv.a, conv.b):
+            if shown:
+                self._said_last.add(pid)
+            else:
+                self._personas[pid].fall_silent()
+        return conv
+
+    def forget(self, pid: str) -> None:
+        """``pid`` has left the town: its last line is not cleared at the next tick's start."""
+        self._said_last.discard(pid)
+
+    def fall_silent(self) -> None:
+        """At a tick's start: those whose conversation ended last tick say nothing any more."""
+        for pid in self._said_last:
+            self._personas[pid].fall_silent()
+        self._said_last = set()
+
+    def due(self, players: set[str] | frozenset[str]) -> list[Conversation]:
+        """The conversations due a line this tick (not a player's), in conversation id order."""
+        tick = self._clock.tick
+        return [c for _, c in sorted(self._open.items())
+                if (tick - c.start_tick) % LINE_EVERY_TICKS == 0 and not waits_for_player(c, players)]
+
+    def waited_out(self, players: set[str] | frozenset[str], limit: int) -> list[Conversation]:
+        """The conversations whose player has been silent ``limit`` ticks (their waits are noted)."""
+        tick, out = self._clock.tick, []
+        for conv in [c for c in self._open.values() if waits_for_player(c, players)]:
+            lines, since = self._waits.get(conv.id, (-1, 0))
+            if lines != len(conv.lines):
+                self._waits[conv.id] = (len(conv.lines), tick)
+            elif tick - since >= limit:
+                out.append(conv)
+        return out
+
+    def get_state(self, players: set[str] | frozenset[str]) -> dict[str, Any]:
+        """``{"conversations": [state...], "next_conversation": id}``, players' left out."""
+        return {"conversations": [c.get_state() for c in self._open.values() if not {c.a, c.b} & players],
+                "next_conversation": self._next}
+
+    def set_state(self, conversations: list[dict[str, Any]], next_conversation: int) -> None:
+        """Restore from :meth:`get_state` output; those whose speech shows ended last tick."""
+        self._open = {c["id"]: Conversation.from_state(c) for c in conversations}
+        self._next = int(next_conversation)
+        self._waits = {}
+        self._said_last = {pid for pid, p in self._personas.items()
+                           if p.speech is not None and p.conversation is None}
+
+
+def waits_for_player(conv: Conversation, players: set[str] | frozenset[str]) -> bool:
+    """Whether ``conv`` waits for a player's line (the player started it and speaks on even lines)."""
+    return conv.a in players and len(conv.lines) % 2 == 0
+
+
+def pairs(intents: Sequence[tuple[str, str, Any]], snapshot: Mapping[str, Appearance], radius: int,
+          personas: Mapping[str, Persona], players: set[str] | frozenset[str]) -> list[tuple[str, str, Any]]:
+    """The wishes to talk that may start a conversation, each persona in at most one.
+
+    Args:
+        intents: ``(who, whom, what the wish cites)`` in persona id order.
         snapshot: the tick's views of every persona.
         radius: vision radius in tiles.
+        personas: persona id -> persona (whether the one addressed sleeps now).
+        players: the players' ids (nobody starts a conversation with one).
     """
     busy: set[str] = set()
-    pairs = []
-    for a, b, seq in intents:
+    out = []
+    for a, b, cite in intents:
         # both awake (in the snapshot and now) and within sight of each other
         # in a conversation at the tick's start (one ending this tick may end before this runs)
-        if ({a, b} & busy or b in sim.players or snapshot[b].conversation is not None
-                or sim.personas[b].asleep or not (awake(snapshot[a]) and awake(snapshot[b]))
+        if ({a, b} & busy or b in players or snapshot[b].conversation is not None
+                or personas[b].asleep or not (awake(snapshot[a]) and awake(snapshot[b]))
                 or not in_sight(snapshot[a], snapshot[b], radius)):
             continue
         busy |= {a, b}
-        pairs.append((a, b, seq))
-    # the pairs share nobody, so whether each b accepts is asked of all of them at once
-    answers = sim._concurrently([lambda a=a, b=b: answer_invitation(sim, a, b) for a, b, _ in pairs])
-    for (a, b, seq), accepted in zip(pairs, answers):
-        if accepted is not None:
-            sim.open_conversation(a, b, seq, accepted)
+        out.append((a, b, cite))
+    return out
 
 
-def due_lines(sim: Simulation) -> list[Conversation]:
-    """The conversations due a line this tick (not a player's), in conversation id order."""
-    return [c for _, c in sorted(sim.conversations.items())
-            if (sim.clock.tick - c.start_tick) % LINE_EVERY_TICKS == 0
-            and not player_conversation(c, sim.players)]
-
-
-def talk(sim: Simulation, ahead: dict[int, Future] | None = None) -> None:
-    """Say the next line of each conversation due one this tick (not a player's); end those done.
+def turn(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext,
+         side: Callable[[Sequence[Callable[[MindContext], str]]], list[Thought[str]]]) -> bool:
+    """A conversation's line; when that ends it, both sides' summaries and its end. True if over.
 
     Args:
-        sim: the simulation.
-        ahead: conversation id -> future of its line started ahead (during the decisions, as
-            soon as both speakers had decided; :func:`~town.simulation.jobs.run_with_followers`),
-            with its events held back. Those conversations were open before this tick, so their
-            ids come before any opened in it, and their events are published first, as if said
-            here.
+        conv: the conversation.
+        personas: persona id -> persona.
+        ctx: the job's context.
+        side: runs independent jobs (at once on the side threads) and returns their thoughts in
+            order: the two summaries do not depend on each other.
     """
-    ahead = ahead or {}
-    talking = due_lines(sim)
-    said = {}
-    for conv in talking:
-        if conv.id in ahead:
-            said[conv.id], events = ahead[conv.id].result()
-            sim.ctx.flush(events)
-    rest = [c for c in talking if c.id not in ahead]
-    for conv, done in zip(rest, sim._concurrently(
-            [lambda c=c: say_next_line(c, sim.personas, sim.ctx) for c in rest]), strict=True):
-        said[conv.id] = done
-    for conv in talking:
-        if said[conv.id]:  # the last line stays in this tick's frame; the next tick clears it
-            sim._said_last.update((conv.a, conv.b))
-            del sim.conversations[conv.id]
+    line, over = say_next_line(conv, personas, ctx)
+    if over:
+        finish([*conv.lines, (line.speaker, line.text)], conv, personas, ctx, side)
+    return over
 
 
-def open_conversation(sim: Simulation, a: str, b: str, decision: int | SeqRef | None,
-                      accepted: int | SeqRef | None) -> Conversation:
-    """Open a conversation of ``a`` and ``b`` (:meth:`Simulation.open_conversation`)."""
-    cid = sim._next_conversation
-    sim._next_conversation += 1
-    conv = Conversation(id=cid, a=a, b=b, start_tick=sim.clock.tick)
-    sim.conversations[cid] = conv
-    for pid, other, seq in ((a, b, decision), (b, a, accepted)):
-        p = sim.personas[pid]
-        p.conversation = cid
-        p.path = []
-        if p.action is not None and p.action.kind == "do" and p.pending is None:
-            p.steps.insert(0, _resume_step(p.action, sim.clock.tick, sim.clock.seconds_per_tick))
-        p.action = Action(description=f"talking with {sim.personas[other].name}",
-                          address=sim.tilemap.address_at(p.x, p.y) or p.spec.home, emoji="💬",
-                          start_tick=sim.clock.tick, end_tick=sim.clock.tick + 10**6, kind="talk")
-        sim.ctx.publish(EventKind.ACTION, pid, {
-            "description": p.action.description, "address": p.action.address, "emoji": "💬",
-            "kind": "talk", "start": p.action.start_tick, "end": None, "task": None,
-            "decision": seq, "conversation": cid, "with": other})
-    return conv
+def finish(lines: list[tuple[str, str]], conv: Conversation, personas: Mapping[str, Persona],
+           ctx: MindContext, side: Callable[[Sequence[Callable[[MindContext], str]]], list[Thought[str]]]) -> None:
+    """Both sides summarise ``conv`` (side by side), then it is over (``conversation_over``)."""
+    thoughts = side([partial(summarise, lines, conv, personas[pid], personas[other])
+                     for pid, other in ((conv.a, conv.b), (conv.b, conv.a))])
+    for thought in thoughts:
+        ctx.out.extend(thought.effects)
+    conversation_over(lines, conv, {conv.a: thoughts[0].result, conv.b: thoughts[1].result}, ctx)
 
 
 def _resume_step(action: Action, tick: int, seconds_per_tick: int) -> Step:

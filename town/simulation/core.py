@@ -1,15 +1,19 @@
-"""The Simulation: clock + world + personas + event bus, advanced one tick at a time.
+"""The Simulation: it composes the owners of a town's state and advances them one tick at a time.
 
-Within a tick every persona decides on the same snapshot of the world (positions and actions
-at the start of the tick); the effects that cross personas (starting conversations, lines
-heard, moves) are then applied in a fixed order (persona id order, conversation id order), so a
-run is deterministic for a given seed and backend (docs/design).
+The owners: the personas (``Persona``), the conversations (``Conversations``), the timed events
+(``Timeline``), the world, the clock, the town library and the event bus. A tick is snapshot ->
+decide -> apply -> record: every persona decides on the same snapshot of the town, its decision
+a job that hands back effects, and the apply step makes them real in a fixed order (persona id,
+then pair, then conversation id), so a run is deterministic for a given seed and backend
+however its jobs were scheduled (ARCHITECTURE.md, "A tick").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import importance
 from ..clock import GameClock
@@ -17,31 +21,34 @@ from ..embedding import Embedder, make_embedder
 from ..errors import RunStopped
 from ..events import EventBus, EventKind
 from ..memory import MemoryStream
-from ..mind import Conversation, MindContext, move, remember, say_next_line
-from ..mind.context import SeqRef
-from ..mind.perceive import SightIndex, look
+from ..mind import Conversation, MindContext, Services
 from ..persona import Persona
-from ..perspective import inner_voice, meaning
 from ..player import tend_players
 from ..procedures import ProceduralMemory, ProcedureLibrary
+from ..recording import RunWriter
 from ..textevent import place_names
 from ..thinking.backend import ThinkingBackend
 from ..thinking.scripted import ScriptedBackend
 from ..thinking.wrappers import CallRecorder, StallGuard
 from ..world import World
-from .conversations import due_lines, open_conversation, start_conversations, talk
-from .decisions import decide, views
-from .jobs import in_order, run_with_followers
-from .pools import end_waits, thread_pools
+from .apply import Applier
+from .conversations import Conversations
+from .jobs import Pool, note_call
+from .phases import TickPhases
+from .record import frame, snapshot_due
 from .seeding import seed
+from .snapshot import take
 from .state import continue_run, meta_of, restore, state_of
-from .timed_events import fire_scenario_events
+from .timeline import Timeline
 
 if TYPE_CHECKING:
     from ..config import Config
     from ..scenario import Scenario
+    from ..thinking.factory import ThinkingParts
 
 __all__ = ["Simulation"]
+
+T = TypeVar("T")
 
 
 class Simulation:
@@ -56,6 +63,8 @@ class Simulation:
         embedder: embedder for memory streams (default: ``make_embedder(config.embedder)``).
         run_path: SQLite run file to record to (None: not recorded).
         bus: an event bus to publish on (default: a new one).
+        threads: threads for a tick's jobs (default: ``backend.pool_size`` for a model backend,
+            none for the scripted one, whose answers take no waiting).
 
     Raises:
         RecordingError: when ``run_path`` exists already.
@@ -63,7 +72,8 @@ class Simulation:
 
     def __init__(self, scenario: Scenario, config: Config, *, backend: ThinkingBackend | None = None,
                  stall: StallGuard | None = None, embedder: Embedder | None = None,
-                 run_path: str | Path | None = None, bus: EventBus | None = None, seed_memories: bool = True):
+                 run_path: str | Path | None = None, bus: EventBus | None = None, seed_memories: bool = True,
+                 threads: int | None = None):
         self.scenario = scenario
         self.config = config
         self.tilemap = scenario.tilemap
@@ -74,7 +84,8 @@ class Simulation:
         self.bus = bus or EventBus()
         start = config.start or scenario.start
         self.clock = GameClock(start, config.seconds_per_tick)
-        self.personas: dict[str, Persona] = {}
+        self._personas: dict[str, Persona] = {}
+        self.personas = MappingProxyType(self._personas)
         threshold = config.procedures.threshold
         self.procedures = ProcedureLibrary(self.embedder, threshold=threshold)  # the town library
         roster = tuple((s.name, s.home) for s in scenario.personas)
@@ -82,31 +93,55 @@ class Simulation:
             p = Persona(spec=spec, stream=MemoryStream(spec.id, self.embedder),
                         procedures=ProceduralMemory(ProcedureLibrary(self.embedder, threshold=threshold),
                                                     self.procedures, roster))
-            p.x, p.y = self.world.tile_for(spec.home)
-            self.personas[spec.id] = p
-        self.conversations: dict[int, Conversation] = {}
-        self.players: set[str] = set()  # personas played from the viewer (town.player): no mind
-        self.player_waits: dict[int, tuple[int, int]] = {}  # conversation -> (lines, since tick)
-        self._said_last: set[str] = set()  # whose conversation ended last tick (speech shown once)
-        self._next_conversation = 1
-        self._next_event = 0
-        self.ctx = MindContext(world=self.world, backend=self.backend, bus=self.bus, clock=self.clock,
-                               config=config,
-                               names={pid: p.name for pid, p in self.personas.items()})
-        # the side pool: a job's own independent requests (never nested further)
-        self._pool, self.ctx.side = thread_pools(self.backend, int(config.backend.pool_size), stall)
-        self.run_path = None if run_path is None else Path(run_path)
-        self.writer = None
+            p.place(*self.world.tile_for(spec.home))
+            self._personas[spec.id] = p
+        self._players: set[str] = set()  # personas played from the viewer (town.player): no mind
+        self._names = {pid: p.name for pid, p in self._personas.items()}
+        self.services = Services(world=self.world, backend=self.backend, config=config,
+                                 names=MappingProxyType(self._names), seconds_per_tick=self.clock.seconds_per_tick)
+        self.apply = Applier(self.bus, self.clock, self.personas, lambda cid: self.conversations[cid])
+        self.conversations = Conversations(self.personas, self.clock, self.tilemap.address_at, self.apply.publish)
+        self.timeline = Timeline(scenario.events, self.world, self.personas, place_names(self.tilemap.addresses()),
+                                 self.think, self.apply.publish)
+        if threads is None:
+            threads = 0 if self.backend.name == "scripted" else int(config.backend.pool_size)
+        self._pool = Pool(threads, stall)
+        self._phases = TickPhases(self.services, self.clock, self.personas, self.conversations, self.apply, self._pool)
+        self.run_path: Path | None = None
+        self.writer: RunWriter | None = None
         self.interrupted: str | None = None  # why a tick did not complete (then no snapshot)
         self._failed = False  # ... by an error, not a stop request
-        if self.run_path is not None:
-            from ..recording import RunWriter
-
-            self.writer = RunWriter(self.run_path, self.meta())
-            self.bus.subscribe(self.writer.handle)
+        if run_path is not None:
+            self.record_to(Path(run_path), RunWriter(run_path, self.meta()))
         if seed_memories:
-            seed(self)
+            seed(self.personas, self._names, self.tilemap, self._embed_ahead, self.think)
             self.snapshot()
+
+    @property
+    def players(self) -> frozenset[str]:
+        """Ids of the personas played from the viewer (no mind; ``town.player``)."""
+        return frozenset(self._players)
+
+    def join(self, p: Persona) -> None:
+        """Add a player (``town.player.add_player``): a persona without a mind, not recorded in snapshots.
+
+        Raises:
+            ValueError: when its id is taken.
+        """
+        if p.id in self._personas:
+            raise ValueError(f"{p.id!r} is already in the town")
+        self._personas[p.id] = p
+        self._players.add(p.id)
+        self._names[p.id] = p.name
+
+    def leave(self, pid: str) -> None:
+        """Player ``pid`` leaves (``town.player.remove_player``); its conversation ends as by walking away."""
+        cid = self._personas[pid].conversation
+        if cid is not None and cid in self.conversations:
+            self.leave_conversation(cid)
+        self.conversations.forget(pid)
+        self._players.discard(pid)
+        del self._personas[pid], self._names[pid]
 
     # ------------------------------------------------------------------ set-up
     def meta(self) -> dict[str, Any]:
@@ -124,21 +159,34 @@ class Simulation:
             ConfigError if the town or a persona file is gone, or the embedder differs;
             ThinkingError when the model server cannot be reached.
         """
-        return continue_run(cls, run_path, snapshot, config=config, backend=backend, fork_to=fork_to)
+        def make(scenario: Scenario, config: Config, parts: ThinkingParts, bus: EventBus) -> Simulation:
+            return cls(scenario, config, backend=parts.backend, stall=parts.stall, bus=bus, seed_memories=False)
+
+        return continue_run(make, run_path, snapshot, config=config, backend=backend, fork_to=fork_to)
+
+    def record_to(self, path: Path, writer: RunWriter) -> None:
+        """Record to the run file ``path`` through ``writer`` (a new run's, or a resumed or forked one)."""
+        self.run_path, self.writer = Path(path), writer
+        self.bus.subscribe(writer.handle)
 
     def bind_recorder(self, recorder: CallRecorder | None) -> None:
         """Publish ``recorder``'s MODEL_CALL events (``ThinkingParts.recorder``) with the
         persona's others, its STATUS at once; None: nothing to record."""
         if recorder is not None:
-            recorder.bind(self.ctx.publish, announce=self.ctx.announce)
+            recorder.bind(self._note_call, announce=self.announce)
+
+    def _note_call(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> None:
+        """A model call's event: among the running job's effects, else published now."""
+        note_call(kind, persona, data, self.apply.publish)
+
+    def announce(self, kind: EventKind, persona: str | None, data: dict[str, Any]) -> int:
+        """Publish an event at once, from any thread (a STATUS noticed while a tick waits); its seq."""
+        return self.apply.publish(kind, persona, data)
 
     def cancel(self) -> None:
-        """End the model calls waiting now (requests in flight, stall, backoff, 429) and refuse
-        new ones (``StallGuard.cancel``).
-
-        A stop request when the tick does not end by itself: the tick then fails with
-        :class:`~town.errors.RunStopped` and is not recorded.
-        """
+        """A stop request: end the model calls waiting now (requests in flight, stall, backoff,
+        429) and refuse new ones (``StallGuard.cancel``); the tick fails with
+        :class:`~town.errors.RunStopped` and is not recorded."""
         if self.stall is not None:
             self.stall.cancel()
 
@@ -154,22 +202,23 @@ class Simulation:
             self.writer.discard_tick()
 
     # ------------------------------------------------------------------ the tick
+    def think(self, work: Callable[[MindContext], T]) -> T:
+        """Run a mind step now, outside a tick's jobs, and apply its effects; what it returned.
+
+        For what happens between ticks or at a tick's start: a whisper, news, a player's line.
+        """
+        thought = self._phases.think(work)
+        self.apply(thought.effects)
+        return thought.result
+
     def whisper(self, persona: str, text: str, *, probe: str | None = None,
                 importance: int | None = None) -> int:
-        """Inject an inner-voice memory (kind ``whisper``) into a persona; returns its id.
-
-        ``probe`` names the evaluation probe the whisper seeds (measurement only; no decision
-        reads it). ``importance`` is rated like any memory's when None.
+        """Inject an inner-voice memory into a persona; returns its id (:meth:`Timeline.whisper`).
 
         Raises:
             KeyError: for an unknown persona id.
         """
-        p = self.personas[persona]
-        thought = inner_voice(text)  # "You want to ..." is remembered as "I want to ..."
-        record = remember(p, self.ctx, kind="whisper", content=thought, probe=probe, importance=importance,
-                          **meaning(thought, place_names(self.tilemap.addresses())))
-        self.ctx.publish(EventKind.WHISPER, persona, {"text": text, "memory": record.id})
-        return record.id
+        return self.timeline.whisper(persona, text, probe=probe, importance=importance)
 
     def step(self) -> int:
         """Simulate one tick; publish its events, the FRAME last. Returns the new tick count.
@@ -186,7 +235,7 @@ class Simulation:
         try:
             return self._step()
         except BaseException as exc:
-            end_waits(self.stall, self._pool, self.ctx.side)  # no job goes on waiting
+            self._pool.end_waits()  # no job goes on waiting
             self.interrupted = f"tick {self.clock.tick} did not complete: {type(exc).__name__}: {exc}"
             self._failed = not isinstance(exc, (RunStopped, KeyboardInterrupt))
             if self.writer is not None:
@@ -194,95 +243,49 @@ class Simulation:
             raise
 
     def _step(self) -> int:
-        ctx = self.ctx
-        for pid in self._said_last:
-            self.personas[pid].speech = None
-        self._said_last = set()
-        if self.players:
+        self.apply.new_tick()
+        self.conversations.fall_silent()
+        if self._players:
             tend_players(self)
-        fire_scenario_events(self)
-        snapshot = views(self)
+        self.timeline.fire_due(self.clock.now)
+        minds = [p for pid, p in self.personas.items() if pid not in self._players]
         radius = self.config.perception.vision_radius
-        sight = SightIndex(snapshot, radius)
-        looks = {pid: look(p, snapshot, radius, index=sight) for pid, p in self.personas.items()
-                 if pid not in self.players}
-        observed = [item["content"] for _, new in looks.values() for item in new]
+        snapshot = take(self.personas, [p.id for p in minds], self.tilemap, self.clock.tick, self.clock.now, radius)
+        observed = [item["content"] for _, new in snapshot.looks.values() for item in new]
         self._embed_ahead(observed, observed)
-        jobs = {pid: lambda p=p: decide(self, p, snapshot, looks.get(p.id))
-                for pid, p in self.personas.items()}
-        ahead: dict = {}
         with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
-            if self._pool is None:
-                wanted = in_order(None, ctx, list(jobs.values()))
-            else:  # a conversation under way says its line once both speakers have decided
-                lines = {c.id: ((c.a, c.b), lambda c=c: say_next_line(c, self.personas, ctx))
-                         for c in due_lines(self)}
-                wanted, ahead = run_with_followers(self._pool, ctx, jobs, lines)
-            intents = [(pid, *want) for pid, want in zip(self.personas, wanted) if want is not None]
-            start_conversations(self, intents, snapshot, radius)
-            talk(self, ahead)
+            self._phases.run(snapshot, minds, self.players, radius)
         for p in self.personas.values():
-            move(p)
-        ctx.publish(EventKind.FRAME, None, {"personas": self.frame()})
+            p.walk()
+        self.apply.publish(EventKind.FRAME, None, {"personas": self.frame()})
         tick = self.clock.tick
         self.clock.advance()
-        every = max(1, int(round(self.config.recording.snapshot_every_hours * 3600 / self.clock.seconds_per_tick)))
-        if self.clock.tick % every == 0:
+        if snapshot_due(self.clock.tick, self.config.recording.snapshot_every_hours, self.clock.seconds_per_tick):
             self.snapshot(tick)
         return self.clock.tick
 
+    def leave_conversation(self, cid: int) -> None:
+        """End conversation ``cid`` now (a player walked away or stayed silent): both fall
+        silent, summarise and remember it, as at any end (:meth:`TickPhases.leave`)."""
+        self._phases.leave(cid)
+
     def _embed_ahead(self, texts: list[str], rated: list[str]) -> None:
-        """Embed memories every persona is about to write, in one batch, before any is written.
-
-        Used for a tick's new observations (before anyone decides) and for the seeded memories
-        (before the first is written). Only fills the embedding caches (the stream's embedder's,
-        and the scripted importance rater's): each persona then writes and rates its own memories
-        in its own turn as before, so what a decision can retrieve does not change, but the
-        model runs once instead of once per persona.
-
-        Args:
-            texts: contents of the memories to be written.
-            rated: those of them whose importance will be rated.
-        """
+        """Embed, in one batch, the memories (``texts``; ``rated``: those to be rated) every persona
+        is about to write (a tick's observations, the seeded memories). Only fills the embedder's
+        and the scripted rater's caches: each persona still writes its own, so retrieval is
+        unchanged, but the model runs once instead of once per persona."""
         if texts:
             self.embedder.embed(sorted(set(texts)))
         if rated and self.backend.name == "scripted":
             importance.prepare(rated)
 
-    def _concurrently(self, jobs: list) -> list:
-        """Run independent jobs (a persona or a conversation each); publish events in job order.
-
-        With a model backend they run in a thread pool, so calls within a tick overlap
-        (:func:`~town.simulation.jobs.in_order`).
-        """
-        return in_order(self._pool, self.ctx, jobs)
-
-    def open_conversation(self, a: str, b: str, decision: int | SeqRef | None,
-                          accepted: int | SeqRef | None) -> Conversation:
-        """Open a conversation of ``a`` (who speaks first) and ``b``: both stop and talk.
-
-        Args:
-            a: persona id of the one who starts it (says the first line).
-            b: persona id of the one addressed.
-            decision: seq of the retrieval behind ``a``'s decision.
-            accepted: seq of the retrieval behind ``b``'s. Both may be
-                a ``SeqRef`` inside a buffered job, or None when no mind decided (a player).
-
-        Returns:
-            The new conversation.
-        """
-        return open_conversation(self, a, b, decision, accepted)
+    def open_conversation(self, a: str, b: str, decision: int | None, accepted: int | None) -> Conversation:
+        """Open a conversation of ``a`` (who speaks first) and ``b`` (:meth:`Conversations.open`)."""
+        return self.conversations.open(a, b, decision, accepted)
 
     def frame(self) -> dict[str, dict[str, Any]]:
-        """The current frame: per persona position, address, action, emoji, speech, conversation."""
-        out = {}
-        for pid, p in self.personas.items():
-            a = p.action
-            out[pid] = {"x": p.x, "y": p.y, "address": self.tilemap.address_at(p.x, p.y),
-                        "action": a.description if a else "idle", "emoji": a.emoji if a else "🙂",
-                        "kind": a.kind if a else "idle", "target": a.address if a else None,
-                        "speech": p.speech, "conversation": p.conversation}
-        return out
+        """The current frame (:func:`~town.simulation.record.frame`)."""
+        return frame(self.personas, self.tilemap)
 
     # ------------------------------------------------------------------ driving
     def run(self, ticks: int, *, progress=None) -> None:
@@ -318,15 +321,12 @@ class Simulation:
                 status = {"state": "finished", "reason": "closed"} if finished else {
                     "state": "failed" if self._failed else "stopped",
                     "reason": self.interrupted or "interrupted"}
-                self.ctx.publish(EventKind.STATUS, None, status)
+                self.apply.publish(EventKind.STATUS, None, status)
                 self.writer.close(finished=finished)
         finally:
             self.writer = None
-            if self._pool is not None:
-                # a worker stuck in a model request must not hold the process: it is abandoned
-                self._pool.shutdown(wait=self.interrupted is None, cancel_futures=True)
-            if self.ctx.side is not None:
-                self.ctx.side.shutdown(wait=self.interrupted is None, cancel_futures=True)
+            # a worker stuck in a model request must not hold the process: it is abandoned
+            self._pool.close(wait=self.interrupted is None)
             self.backend.close()
 
     # ------------------------------------------------------------------ state

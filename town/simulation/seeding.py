@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
 
-from ..mind import remember_many
+from ..mind import MindContext, remember_many
+from ..persona import Persona
 from ..perspective import meaning
 from ..textevent import place_names
-
-if TYPE_CHECKING:
-    from .core import Simulation
+from ..world import TileMap
 
 __all__ = ["RELATIONSHIP_IMPORTANCE", "seed"]
 
@@ -18,28 +19,41 @@ __all__ = ["RELATIONSHIP_IMPORTANCE", "seed"]
 RELATIONSHIP_IMPORTANCE = 3
 
 
-def seed(sim: Simulation) -> None:
+def seed(personas: Mapping[str, Persona], names: Mapping[str, str], tilemap: TileMap,
+         embed_ahead: Callable[[list[str], list[str]], None], think: Callable[[Callable[[MindContext], Any]], Any]) -> None:
     """Write each persona's seeded memories and relationships (tick 0).
 
     A relationship from the persona file is long-known background, not news: it is written
     with importance ``RELATIONSHIP_IMPORTANCE`` instead of being rated.
+
+    Args:
+        personas: persona id -> persona, in persona order.
+        names: persona id -> full name.
+        tilemap: the town's map (its place names).
+        embed_ahead: embeds (and rates, scripted) the memories before any is written
+            (``Simulation._embed_ahead``).
+        think: runs a mind step and applies its effects (``Simulation.think``).
     """
     seeded: dict[str, list[dict[str, Any]]] = {}
-    places = place_names(sim.tilemap.addresses())
-    for pid, p in sim.personas.items():
+    places = place_names(tilemap.addresses())
+    for pid, p in personas.items():
         items = [dict(kind=m.kind, content=m.content, importance=m.importance, probe=m.probe,
                       **meaning(m.content, places)) for m in p.spec.memories]
         for rel in p.spec.relationships:
-            other = sim.ctx.names.get(rel.persona, rel.persona)
+            other = names.get(rel.persona, rel.persona)
             items.append(dict(kind="observation", subject=rel.persona,
                               content=_relationship_sentence(other, rel.description),
                               importance=RELATIONSHIP_IMPORTANCE))
         seeded[pid] = items
     every = [item for items in seeded.values() for item in items]
-    sim._embed_ahead([item["content"] for item in every],
-                     [item["content"] for item in every if item.get("importance") is None])
-    for pid, items in seeded.items():
-        remember_many(sim.personas[pid], sim.ctx, items)  # the rest rated in one request per persona
+    embed_ahead([item["content"] for item in every],
+                [item["content"] for item in every if item.get("importance") is None])
+    for pid, items in seeded.items():  # the rest rated in one request per persona
+        think(partial(_remember_many, personas[pid], items))
+
+
+def _remember_many(p: Persona, items: list[dict[str, Any]], ctx: MindContext) -> None:
+    remember_many(p, ctx, items)
 
 
 def _relationship_sentence(other: str, description: str) -> str:

@@ -7,25 +7,72 @@ the memories table when a run goes on (resume or fork).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
 from .. import __version__
+from ..clock import GameClock
+from ..config import Config
+from ..embedding import Embedder
 from ..events import EventBus
-from ..mind import Conversation
-from ..scenario import check_persona_files, persona_fingerprints
+from ..persona import Persona
+from ..procedures import ProcedureLibrary
+from ..recording import RunWriter
+from ..scenario import Scenario, check_persona_files, persona_fingerprints
 from ..thinking.backend import ThinkingBackend
+from ..world import TileMap, World
+from .conversations import Conversations
+from .timeline import Timeline
 
 if TYPE_CHECKING:
-    from ..config import Config
-    from .core import Simulation
+    from ..thinking.factory import ThinkingParts
+    from ..thinking.wrappers import CallRecorder
 
-__all__ = ["meta_of", "state_of", "restore", "continue_run"]
+__all__ = ["Composed", "meta_of", "state_of", "restore", "continue_run"]
 
 
-def meta_of(sim: Simulation) -> dict[str, Any]:
+class Composed(Protocol):
+    """What a run's meta, a snapshot and going on read of a simulation (``Simulation`` is one)."""
+
+    @property
+    def scenario(self) -> Scenario: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def tilemap(self) -> TileMap: ...
+    @property
+    def world(self) -> World: ...
+    @property
+    def backend(self) -> ThinkingBackend: ...
+    @property
+    def embedder(self) -> Embedder: ...
+    @property
+    def bus(self) -> EventBus: ...
+    @property
+    def clock(self) -> GameClock: ...
+    @property
+    def personas(self) -> Mapping[str, Persona]: ...
+    @property
+    def players(self) -> frozenset[str]: ...
+    @property
+    def conversations(self) -> Conversations: ...
+    @property
+    def timeline(self) -> Timeline: ...
+    @property
+    def procedures(self) -> ProcedureLibrary: ...
+    def bind_recorder(self, recorder: CallRecorder | None) -> None: ...
+    def set_state(self, state: dict[str, Any], vectors: dict[str, tuple] | None = None) -> None: ...
+    def record_to(self, path: Path, writer: RunWriter) -> None: ...
+    def close(self, *, finished: bool = True) -> None: ...
+
+
+S = TypeVar("S", bound=Composed)
+
+
+def meta_of(sim: Composed) -> dict[str, Any]:
     """Run metadata stored in the run file (no secrets)."""
     return {
         "scenario": str(sim.scenario.folder), "town": sim.scenario.name,
@@ -39,27 +86,28 @@ def meta_of(sim: Simulation) -> dict[str, Any]:
     }
 
 
-def state_of(sim: Simulation, *, vectors: bool = False) -> dict[str, Any]:
+def state_of(sim: Composed, *, vectors: bool = False) -> dict[str, Any]:
     """JSON-able full state (:meth:`Simulation.get_state`)."""
     personas = {}
     # players belong to a live session: resume and fork go on without them
-    played = [c for c in sim.conversations.values() if {c.a, c.b} & sim.players]
+    players = sim.players
+    played = [c for c in sim.conversations if {c.a, c.b} & players]
     for pid, p in sim.personas.items():
-        if pid in sim.players:
+        if pid in players:
             continue
         personas[pid] = {**p.get_state(), "stream": p.stream.get_state(vectors=vectors)}
     for c in played:
-        for pid in {c.a, c.b} - sim.players:
+        for pid in {c.a, c.b} - players:
             personas[pid].update(conversation=None, action=None, speech=None)
+    talk = sim.conversations.get_state(players)
     return {
         "clock": sim.clock.get_state(), "world": sim.world.get_state(), "personas": personas,
-        "conversations": [c.get_state() for c in sim.conversations.values() if c not in played],
-        "next_conversation": sim._next_conversation, "next_event": sim._next_event,
-        "town_procedures": sim.procedures.get_state(),
+        "conversations": talk["conversations"], "next_conversation": talk["next_conversation"],
+        "next_event": sim.timeline.fired, "town_procedures": sim.procedures.get_state(),
     }
 
 
-def restore(sim: Simulation, state: dict[str, Any],
+def restore(sim: Composed, state: dict[str, Any],
             vectors: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> None:
     """Restore from :func:`state_of` output (:meth:`Simulation.set_state`)."""
     sim.clock.set_state(state["clock"])
@@ -69,17 +117,15 @@ def restore(sim: Simulation, state: dict[str, Any],
         p.set_state(ps)
         stream = ps["stream"]
         p.stream.set_state(stream, vectors=None if "index" in stream or vectors is None else vectors[pid])
-    sim.conversations = {c["id"]: Conversation.from_state(c) for c in state["conversations"]}
-    sim._said_last = {pid for pid, p in sim.personas.items() if p.speech is not None and p.conversation is None}
-    sim._next_conversation = int(state["next_conversation"])
-    sim._next_event = int(state["next_event"])
+    sim.conversations.set_state(state["conversations"], state["next_conversation"])
+    sim.timeline.set_fired(state["next_event"])
     if "town_procedures" in state:
         sim.procedures.set_state(state["town_procedures"])
 
 
-def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[int, int, dict[str, Any]], *,
-                 config: Config | None = None, backend: ThinkingBackend | None = None,
-                 fork_to: str | Path | None = None) -> Simulation:
+def continue_run(make: Callable[[Scenario, Config, ThinkingParts, EventBus], S], run_path: str | Path,
+                 snapshot: tuple[int, int, dict[str, Any]], *, config: Config | None = None,
+                 backend: ThinkingBackend | None = None, fork_to: str | Path | None = None) -> S:
     """Continue a recorded run from one of its snapshots.
 
     Everything that can refuse is checked first: the run's town folder and persona files
@@ -91,7 +137,8 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
     every file as it was. Memory vectors come from the run's memories table.
 
     Args:
-        cls: the simulation class to build.
+        make: builds the simulation (scenario, config, the backend's parts, bus), its memories not
+            seeded.
         run_path: the recorded run.
         snapshot: ``(tick, seq, state)`` of the snapshot to continue from
             (``recording.newest_snapshot``).
@@ -105,9 +152,8 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
         the run started (resume), or the embedder differs;
         ThinkingError when the model server cannot be reached.
     """
-    from ..config import Config
     from ..errors import ConfigError
-    from ..recording import RunReader, RunWriter, fork_copy, truncate_after_snapshot
+    from ..recording import RunReader, fork_copy, truncate_after_snapshot
     from ..scenario import load_scenario
 
     tick, seq, state = snapshot
@@ -125,8 +171,7 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
 
     # a model server is checked before anything is written
     parts = make_backend(config) if backend is None else ThinkingParts(backend=backend)
-    sim = cls(scenario, config, backend=parts.backend, stall=parts.stall, bus=EventBus(start_seq=seq),
-              seed_memories=False)
+    sim = make(scenario, config, parts, EventBus(start_seq=seq))
     try:
         recorded = meta.get("embedder")
         if recorded and recorded != sim.embedder.name:
@@ -142,12 +187,11 @@ def continue_run(cls: type[Simulation], run_path: str | Path, snapshot: tuple[in
         else:
             fork_copy(run_path, fork_to, tick)
             path = Path(fork_to)
-        sim.run_path = path
-        sim.writer = RunWriter.append(path)
+        writer = RunWriter.append(path)
     except BaseException:
         sim.close(finished=False)
         raise
-    sim.writer.set_meta(config=config.to_dict(), seed=config.seed, ablate=config.ablate,
-                        backend=sim.backend.name, persona_files=persona_fingerprints(scenario))
-    sim.bus.subscribe(sim.writer.handle)
+    writer.set_meta(config=config.to_dict(), seed=config.seed, ablate=config.ablate,
+                    backend=sim.backend.name, persona_files=persona_fingerprints(scenario))
+    sim.record_to(path, writer)
     return sim

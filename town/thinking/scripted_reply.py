@@ -139,6 +139,12 @@ def _plans_then(q, now: datetime, day: datetime, lo: time, hi: time) -> str | No
     return None
 
 
+def _from(memory, name: str) -> bool:
+    """Whether ``memory`` is something ``name`` told (its first teller, in its words)."""
+    names = unwrap(memory.content)[0]
+    return bool(names) and first_name(names[0]) == first_name(name)
+
+
 def answer_question(line: str, q, now: datetime | None, news: list) -> answers.LineAnswer | None:
     """The answer to the question in ``line`` from the retrieved memories and the persona's file.
 
@@ -166,14 +172,16 @@ def answer_question(line: str, q, now: datetime | None, news: list) -> answers.L
         if window is not None:
             said = _plans_then(q, now, *window)
             return answers.LineAnswer(line=said or "Nothing special, as far as I know.")
-    if re.search(r"\bwhat'?s new\b|\bany news\b|\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s it going\b", low):
+    if re.search(r"\bwhat(?:'?s| is) (?:new|happening|going on)\b|\bany news\b|\bbeen up to\b|\bhow (?:are|have) you\b|"
+                 r"\bhow'?s it going\b", low):
         lead = "I'm well, thanks. " if re.search(r"\bhow (?:are|have)", low) else ""
         if news:
             return answers.LineAnswer(line=(lead + retell(news[0], now))[:1000], shared=[news[0].id])
         return answers.LineAnswer(line=lead + "Not much, just the usual." if not lead else lead.strip())
     words = _words(asked)
     best = max(((len(words & _words(unwrap(m.content)[1])), -i, m) for i, m in enumerate(q.memories)
-                if m.kind != "plan" and not m.content.startswith(f"{listener} asked me")),
+                if m.kind != "plan" and not m.content.startswith(f"{listener} asked me")
+                and not _from(m, listener)),  # never the asker's own words back
                key=lambda s: s[:2], default=None)
     if best is not None and best[0] >= 1:
         return answers.LineAnswer(line=_said(best[2], now)[:1000])

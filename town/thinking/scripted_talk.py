@@ -1,8 +1,8 @@
 """What a scripted persona says in a conversation: one dialogue act per line, from retrieval.
 
 A line is one act (Park et al. 2023 §4.3.2, the lines grounded in what the speaker retrieved):
-greet (fitting the time of day and what the speaker recalls of the pair's last talk), answer
-a question in the partner's line, react to news or an invitation
+greet (fitting the time of day and what the speaker recalls of the pair's last talk; someone
+who says who they are is met by name), answer a question in the partner's line, react to news or an invitation
 (:mod:`town.thinking.scripted_reply`), tell the best retrieved memory the listener has not
 heard from the speaker (one level of hearsay, days said relative to now), invite to an event
 the speaker plans, ask for news, or close naming a plan item still ahead. Every line is said
@@ -151,8 +151,24 @@ def _invite(m) -> str:
     return ""
 
 
+#: "I am Ada", "I'm Ada", "my name is Ada": someone saying who they are (the name is checked apart).
+_INTRODUCES = re.compile(r"\b(?:I am|I'm|my name is|call me)\s+([A-Z][\w'-]*)")
+
+
+def met(last: str, first: str) -> str:
+    """"Nice to meet you, Ada! " when ``last`` is the listener, ``first``, saying who they are, else ""."""
+    found = _INTRODUCES.search(last)
+    return f"Nice to meet you, {first}! " if found and found.group(1) == first else ""
+
+
 def next_line(q) -> answers.LineAnswer:
     """The scripted answer to a NextLine question (see the module's docstring for the acts)."""
+    answer = _next_line(q)
+    lead = met(q.history[-1][1], first_name(q.listener_name)) if q.history else ""
+    return answer.model_copy(update={"line": (lead + answer.line)[:1000]}) if lead else answer
+
+
+def _next_line(q) -> answers.LineAnswer:
     rng = random.Random(q.seed)
     now = _now(q)
     first = first_name(q.listener_name)

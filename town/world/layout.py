@@ -20,6 +20,9 @@ MAX_SIDE = 1000
 
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 DEFAULT_SECTOR_COLOR = "#d8cfc0"
+#: What a sector is, for the viewer's drawing only ("" draws it plainly): a home, a shop (cafes,
+#: pubs and other places people buy things), a workplace, a school or a park.
+SECTOR_KINDS = ("", "home", "shop", "work", "school", "park")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,6 +108,7 @@ class SectorSpec:
     walls: bool
     doors: tuple[tuple[int, int], ...]
     arenas: tuple[ArenaSpec, ...]
+    kind: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -220,8 +224,11 @@ def _color(f: Fields, data: dict, field: str, default: str) -> str:
 
 
 def _sector(f: Fields, data: Any, field: str, size: Rect) -> SectorSpec:
-    f.mapping(data, field, ("name", "rect", "color", "label", "walls", "doors", "arenas"))
+    f.mapping(data, field, ("name", "rect", "color", "label", "kind", "walls", "doors", "arenas"))
     name = _check_name(f, data, field)
+    kind = f.get(data, "kind", str, field, default="")
+    if kind not in SECTOR_KINDS:
+        raise f.error(f"{field}.kind", f"must be one of {', '.join(k for k in SECTOR_KINDS if k)}, got {kind!r}")
     rect = _rect(f, f.get(data, "rect", list, field), f"{field}.rect")
     if not rect.within(size):
         raise f.error(
@@ -241,6 +248,7 @@ def _sector(f: Fields, data: Any, field: str, size: Rect) -> SectorSpec:
         walls=walls,
         doors=doors,
         arenas=arenas,
+        kind=kind,
     )
 
 

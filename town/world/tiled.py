@@ -4,8 +4,8 @@ Conventions (see docs/scenario-files.md): a tile layer named ``collision`` (any 
 walls (any non-empty tile); object layers hold rectangles (or points, one tile) whose Tiled
 class is ``sector``, ``arena``, ``object`` or ``obstacle``. Layers may sit in group layers (their
 offsets add up). An arena belongs to the sector containing it, an object to the arena containing
-it. Properties: ``color``/``label`` on sectors and obstacles, ``capacity`` on objects. The world
-name is the map property ``world`` (default: the file stem).
+it. Properties: ``color``/``label``/``kind`` on sectors, ``color`` on obstacles, ``capacity`` on
+objects. The world name is the map property ``world`` (default: the file stem).
 
 Anything else Tiled can express but a tile grid of rectangles cannot (isometric or hexagonal
 maps, ellipses, polygons, polylines, text, tile objects, rotation, infinite maps, a tile layer
@@ -210,7 +210,7 @@ def tiled_map_document(path: str | Path) -> dict[str, Any]:
                 "rect": rect.to_list(),
                 "walls": False,
                 "arenas": [],
-                **{k: v for k, v in _props(obj).items() if k in ("color", "label")},
+                **{k: v for k, v in _props(obj).items() if k in ("color", "label", "kind")},
             }
         )
     arenas: list[tuple[Rect, dict]] = []

@@ -184,7 +184,7 @@ class TileMap:
 
         Returns:
             ``{"world", "width", "height", "collision": [row strings], "sectors": [{name,
-            address, label, color, rect, walls, doors}], "arenas": [{name, address, sector,
+            address, label, kind, color, rect, walls, doors}], "arenas": [{name, address, sector,
             rect, walls, doors}], "objects": [{name, address, arena, rect, capacity}],
             "obstacles": [{name, rect, color}]}``; rects are ``[x, y, w, h]`` in tiles.
         """
@@ -199,6 +199,7 @@ class TileMap:
                     "name": s.name,
                     "address": sa,
                     "label": s.label,
+                    "kind": s.kind,
                     "color": s.color,
                     "rect": s.rect.to_list(),
                     "walls": s.walls,

@@ -65,7 +65,7 @@ class GeneraliseProcedure(Question[ProcedureAnswer]):
     ``parameters`` pairs each parameter name with the concrete value it replaces (e.g.
     ``("place", "the_ville:Hobbs Cafe:cafe:counter")``). The answer is the procedure's name and
     when it applies, with those values written as ``{name}``; the saved steps are the verified
-    ones with the same substitution (:mod:`town.mind.learn`).
+    ones with the same substitution (:mod:`town.mind.practice.learn`).
     """
 
     template: ClassVar[str] = "generalise_procedure"

@@ -52,7 +52,7 @@ class CallRecorder:
             publish: for MODEL_CALL events (``MindContext.publish``: held back with the
                 persona's other events while it decides).
             announce: for STATUS events, published at once from whatever thread notices
-                (``MindContext.announce``), so viewers and the run file learn of a stall while
+                (``Simulation.announce``), so viewers and the run file learn of a stall while
                 the tick still waits; default ``publish``.
         """
         with self._lock:

@@ -13,9 +13,9 @@ export async function getJSON(path) {
   return parse(await fetch(path, { headers: { Accept: "application/json" } }));
 }
 
-/** POST `body` as JSON (with the control token, if any); throws Error(message) on an error status. */
-export async function postJSON(path, body) {
-  const headers = { Accept: "application/json", "Content-Type": "application/json" };
+/** POST `body` as JSON (with the control token, if any, and `extra` headers); throws Error(message) on an error status. */
+export async function postJSON(path, body, extra = {}) {
+  const headers = { Accept: "application/json", "Content-Type": "application/json", ...extra };
   if (token) headers["X-Control-Token"] = token;
   return parse(await fetch(path, { method: "POST", headers, body: JSON.stringify(body) }));
 }

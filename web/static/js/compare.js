@@ -72,12 +72,17 @@ async function boot() {
     fill($("runs-info"), el("p", { class: "error" }, err.message));
     return;
   }
-  const who = (s, x) => `${s}: ${x.name} (${x.ablate || "full"}, seed ${x.seed}${x.parent ? `, fork of ${x.parent}` : ""}, weights ${JSON.stringify(x.weights)})`;
   const hours = (h) => String(+h.toFixed(2));
   const span = (x) => `${x.start.slice(0, 16)} → ${x.end.slice(0, 16)} (${hours(x.hours)} game hours)`;
+  const fork = (p) => (p ? `, fork of ${p.run} after its tick ${p.tick} (${String(p.time || "").slice(0, 19)})` : "");
+  const who = (side, x) => el("div", { class: "run-who", id: `run-${side.toLowerCase()}` }, [
+    el("b", {}, `${side}: ${x.name}`), ` — ${x.condition}, seed ${x.seed}${fork(x.parent)}; ${span(r.span[side.toLowerCase()])}`]);
+  const value = (v) => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
   const [ha, hb] = [r.span.a.hours, r.span.b.hours];
   const [short, long] = ha < hb ? ["A", "B"] : ["B", "A"];
-  fill($("runs-info"), [el("div", {}, `${who("A", r.a)}: ${span(r.span.a)}`), el("div", {}, `${who("B", r.b)}: ${span(r.span.b)}`),
+  fill($("runs-info"), [who("A", r.a), who("B", r.b),
+    r.changed.length ? table(["what B changed", "A", "B"], r.changed.map((c) => [c.key, value(c.a), value(c.b)]), { id: "changed-rows" })
+      : el("p", { id: "changed-none" }, "The two runs have the same configuration."),
     ha === hb ? null : el("p", { id: "span-note" }, `${short} ends ${hours(Math.abs(ha - hb))} game hours before ${long}: its curves stop at its end, and a gathering after its end was not seen.`)]);
   const d = r.first_divergence;
   $("divergence").dataset.tick = d ? d.tick : "";

@@ -1,5 +1,6 @@
 // Per-place crowd counts: how many personas are in each sector of the town (a home, the cafe,
-// a street...), kept up to date from the personas that changed and listed busiest first.
+// a street...), kept up to date from the personas that changed and listed busiest first; a
+// click on a place shows it on the map. And the list a crowd badge on the map opens.
 
 import { el, fill } from "./dom.js";
 
@@ -16,9 +17,11 @@ export class CrowdCounts {
   /**
    * @param {HTMLElement} list the <ol> to fill
    * @param {object} map TileMap.to_dict() (sector labels)
+   * @param {function(string)} onPlace a click on a place (its sector address)
    */
-  constructor(list, map) {
+  constructor(list, map, onPlace = () => {}) {
     this.list = list;
+    this.onPlace = onPlace;
     this.labels = Object.fromEntries((map.sectors || []).map((s) => [s.address, s.label || s.name]));
     this.where = new Map();  // persona id -> sector address
     this.counts = new Map(); // sector address -> personas there
@@ -53,11 +56,47 @@ export class CrowdCounts {
 
   render() {
     const rows = this.top();
-    fill(this.list, rows.length ? rows.map((r) => el("li", { class: "crowd", data: { place: r.address, count: r.count } }, [
+    fill(this.list, rows.length ? rows.map((r) => el("li", { class: "crowd", data: { place: r.address, count: r.count },
+      title: "show this place on the map", onclick: () => this.onPlace(r.address) }, [
       el("span", { class: "crowd-place" }, r.label), el("b", { class: "crowd-count" }, String(r.count))]))
       : el("li", { class: "muted" }, "nobody is in a place yet"));
     const more = this.counts.size - rows.length;
     this.list.dataset.places = this.counts.size;
     if (more > 0) this.list.append(el("li", { class: "muted small" }, `…and ${more} more places`));
   }
+}
+
+/**
+ * The list a crowd badge opens (#crowd-pop, over the map): the people in its places, drawn or
+ * not, and the conversations among them.
+ * @param {HTMLElement} pop the popover
+ * @param {{ids: string[], places: Array<?string>, x: number, y: number, h: number}} badge a map badge
+ * @param {object} state the map's state: id -> {address, conversation, action}
+ * @param {{title: string, nameOf: function(string): string, onPick: function(string), onConversation: function(number)}} options
+ */
+export function showCrowd(pop, badge, state, { title, nameOf, onPick, onConversation }) {
+  const places = badge.places.filter(Boolean);
+  const inPlace = (p) => places.some((key) => p.address === key || String(p.address || "").startsWith(`${key}:`));
+  const ids = Object.keys(state).filter((id) => badge.ids.includes(id) || (places.length && inPlace(state[id])));
+  const talks = new Map();
+  for (const id of ids) {
+    const cid = state[id].conversation;
+    if (cid === null || cid === undefined) continue;
+    if (!talks.has(cid)) talks.set(cid, Object.keys(state).filter((other) => state[other].conversation === cid));
+  }
+  const close = el("button", { type: "button", class: "close", "aria-label": "Close", onclick: () => { pop.hidden = true; } }, "×");
+  fill(pop, [close, el("h3", {}, title),
+    el("p", { class: "muted small" }, `${ids.length} here, ${badge.ids.length} of them not drawn at this zoom`),
+    el("h4", {}, `Conversations (${talks.size})`),
+    talks.size ? el("ul", { class: "crowd-talks" }, [...talks].map(([cid, who]) => el("li", {}, el("button", {
+      type: "button", class: "link-button", data: { conversation: cid }, onclick: () => { pop.hidden = true; onConversation(cid); },
+    }, who.map(nameOf).join(" & "))))) : el("p", { class: "muted small" }, "nobody here is talking"),
+    el("h4", {}, "People"),
+    el("ul", { class: "crowd-people" }, ids.sort((a, b) => nameOf(a).localeCompare(nameOf(b))).map((id) => el("li", {}, el("button", {
+      type: "button", class: "link-button", data: { persona: id }, onclick: () => { pop.hidden = true; onPick(id); },
+    }, `${nameOf(id)}${state[id].action ? ` — ${state[id].action}` : ""}`)))),
+  ]);
+  pop.style.left = `${Math.max(8, badge.x - 20)}px`;
+  pop.style.top = `${badge.y + badge.h + 6}px`;
+  pop.hidden = false;
 }

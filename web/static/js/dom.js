@@ -136,3 +136,22 @@ export function place(address) {
   if (parts.length <= 1) return "the street";
   return parts.slice(1).join(" › ");
 }
+
+/**
+ * Tabs over panes: `pairs` are [tab button id, pane id]; a click shows that pane and hides the
+ * others. Returns show(tab id); onShow(tab id) runs after each switch.
+ */
+export function tabs(pairs, onShow = () => {}) {
+  const show = (which) => {
+    for (const [tab, pane] of pairs) {
+      const on = tab === which;
+      const button = document.getElementById(tab);
+      button.classList.toggle("active", on);
+      button.setAttribute("aria-selected", String(on));
+      document.getElementById(pane).hidden = !on;
+    }
+    onShow(which);
+  };
+  for (const [tab] of pairs) document.getElementById(tab).addEventListener("click", () => show(tab));
+  return show;
+}

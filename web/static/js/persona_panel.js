@@ -1,7 +1,8 @@
 // The persona panel: identity, current action and place, today's plan, latest memories and
 // retrievals (each opens the retrieval inspector); a Procedures tab (the persona's library); an
 // Interview tab (answers from memory as of now / the scrubbed time, with the retrieval it used);
-// and, live with control, a Whisper box that injects a memory. The data source is given by the
+// the persona's latest conversations (each opens its transcript); and, live with control, a
+// Whisper box that injects a memory. The data source is given by the
 // page: GET /api/personas/<id> live, /api/runs/<name>/personas/<id>?tick= in replay.
 
 import { getJSON } from "./api.js";
@@ -15,9 +16,10 @@ export class PersonaPanel {
    * @param {HTMLElement} root the drawer (#persona-panel)
    * @param {{url: function(string): string, procedures: function(string): Promise<{threshold, procedures}>,
    *          interview: function(string, string): Promise<object>, whisper: ?function(string, string): Promise<object>,
-   *          poll: boolean, onRetrieval: function(number), onClose: function()}} options
+   *          conversations: function(string): Promise<{open, past}>, nameOf: function(string): string,
+   *          poll: boolean, onRetrieval: function(number), onConversation: function(number), onClose: function()}} options
    */
-  constructor(root, { url, procedures, interview, whisper = null, poll = true, onRetrieval, onClose }) {
+  constructor(root, { url, procedures, interview, whisper = null, conversations, nameOf, poll = true, onRetrieval, onConversation, onClose }) {
     this.root = root;
     this.body = root.querySelector("#persona-body");
     this.url = url;
@@ -26,6 +28,10 @@ export class PersonaPanel {
     this.whisperTo = whisper;
     this.poll = poll;
     this.onRetrieval = onRetrieval;
+    this.conversationsOf = conversations;
+    this.nameOf = nameOf;
+    this.onConversation = onConversation;
+    this.talks = null;
     this.id = "";
     this.tab = "overview";
     this.timer = null;
@@ -56,9 +62,10 @@ export class PersonaPanel {
     const ticket = ++this.seen;
     try {
       if (this.tab === "overview" || !this.data) {
-        const data = await getJSON(this.url(id));
+        const [data, talks] = await Promise.all([getJSON(this.url(id)), this.conversationsOf(id).catch(() => null)]);
         if (ticket !== this.seen || id !== this.id) return;
         this.data = data;
+        this.talks = talks;
       }
       if (this.tab === "procedures") {
         const libs = await this.proceduresOf(id);
@@ -113,6 +120,8 @@ export class PersonaPanel {
         el("div", { class: "now-action" }, `${shownEmoji(now.emoji)} ${now.action || "—"}`.trim()),
         el("div", { class: "muted", id: "persona-address" }, `at ${place(now.address)}`),
         now.speech ? el("div", { class: "now-speech" }, `“${now.speech}”`) : null,
+        now.conversation ? el("button", { type: "button", class: "link-button", id: "persona-conversation",
+          data: { conversation: now.conversation }, onclick: () => this.onConversation(now.conversation) }, "open this conversation") : null,
       ] : el("div", { class: "muted" }, "not seen yet")),
       this.whisperTo ? this.whisperBox() : null,
       section("About", [
@@ -121,6 +130,7 @@ export class PersonaPanel {
         row("Home", identity.home && place(identity.home)),
       ]),
       section("Today's plan", planList(plan), "persona-plan"),
+      section("Latest conversations", this.talkList(), "persona-conversations"),
       section("Latest memories", memories.length ? el("ul", { class: "memories", id: "persona-memories" },
         memories.map((m) => el("li", { class: `memory kind-${m.kind}`, data: { id: m.id, importance: m.importance, kind: m.kind } }, [
           el("span", { class: "badge" }, m.kind),
@@ -135,6 +145,18 @@ export class PersonaPanel {
         }, [el("span", { class: "when" }, hhmm(r.game_time || r.time)), el("span", { class: "badge" }, r.purpose),
           el("span", { class: "content" }, r.query)])))) : el("p", { class: "muted" }, "no retrievals yet")),
     ]);
+  }
+
+  /** The persona's newest conversations (open ones first), each a link to its transcript. */
+  talkList() {
+    const talks = this.talks ? [...this.talks.open, ...this.talks.past].slice(0, 5) : [];
+    if (!talks.length) return el("p", { class: "muted" }, "no conversation yet");
+    return el("ul", { class: "conversations" }, talks.map((c) => el("li", {}, el("button", {
+      type: "button", class: `conversation-link${c.end_tick === null ? " open" : ""}`, data: { conversation: c.id },
+      onclick: () => this.onConversation(c.id),
+    }, [el("span", { class: "when" }, hhmm(c.start_time)),
+      el("span", { class: "who" }, `with ${c.participants.filter((p) => p !== this.id).map(this.nameOf).join(", ")}`),
+      el("span", { class: "muted small" }, c.end_tick === null ? "now" : `${c.lines} lines`)]))));
   }
 
   whisperBox() {

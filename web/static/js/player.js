@@ -1,51 +1,102 @@
-// Join the town: a player walks with the arrow keys (or a click on a tile) and talks to the
-// persona next to it. Every action is a POST the server runs between two ticks; the persona's
-// answer comes back like any chat line (speech bubble, "Around town").
+// Joining the town: each browser tab may play its own player, with its own name and colour. The
+// join answers a secret that only this tab keeps (sessionStorage) and sends with every move and
+// line, and on its Socket.IO connection (so the server knows the tab is open: a closed tab's
+// player leaves after a grace period, web/players.py). A player walks with the arrow keys (or a
+// click on a tile) and talks to the persona next to it; the lines said to it show in its talk bar.
+// A tile it cannot walk to gets a short note on the map, never an HTTP error.
 
-import { postJSON } from "./api.js";
-import { el } from "./dom.js";
+import { getJSON, postJSON } from "./api.js";
+import { el, fill } from "./dom.js";
+import { typing } from "./view.js";
 
 const REACH = 2; // tiles in x and y within which the player can talk (town.player.TALK_REACH)
 const KEYS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+const STORE = "town-player"; // sessionStorage: {secret} of this tab's player
+const HEARD = 4; // lines of the current conversation shown above the talk bar
+
+/** This tab's player secret: from the URL (`serve --player` prints it; then dropped from the
+ * address bar) or from this tab's storage. */
+export function storedSecret() {
+  const url = new URL(window.location.href);
+  const given = url.searchParams.get("player");
+  if (given) {
+    sessionStorage.setItem(STORE, JSON.stringify({ secret: given }));
+    url.searchParams.delete("player");
+    history.replaceState(null, "", url);
+  }
+  try { return JSON.parse(sessionStorage.getItem(STORE) || "{}").secret || null; } catch { return null; }
+}
 
 export class Player {
   /**
    * @param {HTMLElement} wrap the map's container (the talk bar goes at its bottom)
    * @param {import("./map.js").TownMap} map
    * @param {Object<string, string>} names persona id -> name
-   * @param {{notice: function(string)}} options
+   * @param {{notice: function(string), socket: object, onJoined: function(?string), onConversation: function(number)}} options
    */
-  constructor(wrap, map, names, { notice }) {
+  constructor(wrap, map, names, { notice, socket, onJoined, onConversation }) {
     this.map = map;
     this.names = names;
     this.notice = notice;
+    this.socket = socket;
+    this.onJoined = onJoined;
+    this.onConversation = onConversation;
     this.id = "";
+    this.secret = storedSecret();
+    this.lines = []; // chat items of the conversation this player is in
     this.bar = el("form", { id: "player-bar", class: "player-bar", hidden: true });
+    this.heardList = el("ol", { id: "player-heard", class: "player-heard" });
     this.to = el("span", { id: "player-to", class: "player-to" }, "");
     this.input = el("input", { id: "player-line", type: "text", maxlength: "300", autocomplete: "off",
       placeholder: "walk up to someone (arrow keys or click a tile)" });
     this.send = el("button", { id: "player-say", type: "submit" }, "Say");
-    this.bar.append(this.to, this.input, this.send);
+    this.bar.append(this.heardList, el("div", { class: "player-talk" }, [this.to, this.input, this.send]));
     wrap.append(this.bar);
     this.bar.addEventListener("submit", (e) => { e.preventDefault(); this.say(); });
     document.addEventListener("keydown", (e) => this.key(e));
     setInterval(() => this.refresh(), 300);
   }
 
-  /** Become the player `identity` ({id, name, ...}), standing at `at` ({x, y}) until a frame says more. */
+  /** Headers that say which player this tab plays. */
+  headers() { return this.secret ? { "X-Player-Secret": this.secret } : {}; }
+
+  /** The connection's hello named the player this tab plays (or none: it left, or never joined). */
+  async greeted(pid) {
+    if (!pid) {
+      if (this.secret) sessionStorage.removeItem(STORE);
+      this.secret = null;
+      if (this.id) this.leave();
+      this.onJoined(null);
+      return;
+    }
+    const { players } = await getJSON("/api/players");
+    const me = players.find((p) => p.id === pid);
+    if (me) this.become(me);
+  }
+
+  /** Become the player `identity` ({id, name, color}), standing at `at` ({x, y}) until a frame says more. */
   become(identity, at) {
     this.id = identity.id;
     this.names[identity.id] = identity.name;
-    this.map.addPersona({ ...identity, color: "#f4d35e" });
+    this.map.addPersona({ ...identity, player: true, mine: true });
     if (at && !this.map.state[identity.id]) this.map.setFrame({ personas: { [identity.id]: { ...at, action: "looking around", kind: "do" } } }, false);
     this.bar.hidden = false;
+    this.onJoined(identity);
     this.refresh();
   }
 
-  /** Join with a name (the "Join" button). */
-  async join(name) {
+  leave() {
+    this.id = "";
+    this.bar.hidden = true;
+  }
+
+  /** Join with a name and colour (the "Join" button). */
+  async join(name, color) {
     try {
-      const body = await postJSON("/api/player", { name });
+      const body = await postJSON("/api/player", { name, color });
+      this.secret = body.secret;
+      sessionStorage.setItem(STORE, JSON.stringify({ secret: body.secret }));
+      this.socket.emit("player", body.secret);
       this.become(body.player, body.at);
     } catch (err) { this.notice(err.message); }
   }
@@ -62,7 +113,7 @@ export class Player {
     }
     let best = "", bestD = Infinity;
     for (const [id, p] of Object.entries(this.map.state)) {
-      if (id === this.id) continue;
+      if (id === this.id || this.map.who(id).player) continue;
       const d = Math.max(Math.abs(p.x - me.x), Math.abs(p.y - me.y));
       if (d <= REACH && d < bestD) { best = id; bestD = d; }
     }
@@ -77,18 +128,41 @@ export class Player {
     this.input.disabled = !to;
     this.send.disabled = !to;
     if (to) this.input.placeholder = "type a line and press Enter";
+    const me = this.here();
+    const now = me && me.conversation;
+    const shown = this.lines.filter((l) => l.conversation === now).slice(-HEARD);
+    if (this.heardList.dataset.shown !== shown.map((l) => l.seq).join(",")) {
+      this.heardList.dataset.shown = shown.map((l) => l.seq).join(",");
+      fill(this.heardList, shown.map((l) => el("li", { class: l.speaker === this.id ? "mine" : "theirs", data: { seq: l.seq } }, [
+        el("b", {}, `${l.speaker === this.id ? "You" : this.names[l.speaker] || l.speaker}: `), l.line])));
+      if (shown.length) {
+        this.heardList.append(el("li", { class: "small" }, el("button", { type: "button", class: "link-button",
+          onclick: () => this.onConversation(now) }, "the whole conversation")));
+      }
+    }
   }
 
+  /** A chat line said (activity): kept when this player said it or was told it. */
+  heard(item) {
+    if (!this.id || item.kind !== "chat" || (item.speaker !== this.id && item.listener !== this.id)) return;
+    this.lines = [...this.lines.filter((l) => l.seq !== item.seq), item].slice(-50);
+    this.refresh();
+  }
+
+  /** Walk to tile (x, y): a tile the map shows as a wall, a tree or water gets a note at once. */
   async go(x, y) {
     if (!this.id) return;
-    try { await postJSON("/api/player/move", { x, y }); } catch (err) { this.notice(err.message); }
+    const row = this.map.map.collision[y];
+    if (!row || x < 0 || x >= row.length || row[x] === "#") { this.map.note(x, y, "You can't walk there"); return; }
+    try {
+      const reply = await postJSON("/api/player/move", { x, y }, this.headers());
+      if (!reply.ok) this.map.note(x, y, /reached/.test(reply.blocked) ? "No way there from here" : "You can't walk there");
+    } catch (err) { this.notice(err.message); }
   }
 
   key(event) {
     const step = KEYS[event.key];
-    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement
-      || event.target instanceof HTMLSelectElement;
-    if (!this.id || !step || typing) return;
+    if (!this.id || !step || typing(event)) return;
     event.preventDefault();
     const me = this.here();
     if (me) this.go(me.x + step[0], me.y + step[1]);
@@ -98,7 +172,7 @@ export class Player {
     const to = this.target(), text = this.input.value.trim();
     if (!to || !text) return;
     try {
-      await postJSON("/api/player/say", { text, to });
+      await postJSON("/api/player/say", { text, to }, this.headers());
       this.input.value = "";
     } catch (err) { this.notice(err.message); }
   }

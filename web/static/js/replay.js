@@ -5,12 +5,14 @@
 // the evaluation charts and the interview battery. The position is kept in the URL (#t=<tick>&p=<persona>).
 
 import { getJSON, withQuery } from "./api.js";
-import { el, fill, gameTime, hhmm, shownName } from "./dom.js";
+import { el, fill, gameTime, hhmm, shownName, tabs } from "./dom.js";
 import { noBattery, renderBattery } from "./battery.js";
 import { renderEvaluation } from "./charts.js";
 import { Inspector } from "./inspector.js";
 import { markList, personaList, personaSearch, showClock, updateList } from "./residents.js";
-import { CrowdCounts } from "./crowds.js";
+import { CrowdCounts, showCrowd } from "./crowds.js";
+import { placeName, placeRect } from "./crowding.js";
+import { Conversations } from "./conversations.js";
 import { TownMap } from "./map.js";
 import { PersonaPanel } from "./persona_panel.js";
 import { renderLibrary } from "./procedures.js";
@@ -81,7 +83,8 @@ async function boot() {
     labUrl: (seq, w, k) => withQuery(`${BASE}/retrievals/${encodeURIComponent(seq)}/lab`, { w: w.join(","), k }),
   });
   const procedures = async (tick) => getJSON(withQuery(`${BASE}/procedures`, { tick }));
-  let map;
+  const nameOf = (id) => names[id] || id;
+  let map, conversations;
   const panel = new PersonaPanel($("persona-panel"), {
     url: (id) => withQuery(`${BASE}/personas/${encodeURIComponent(id)}`, { tick: state.tick }),
     procedures: async (id) => {
@@ -89,19 +92,37 @@ async function boot() {
       return { threshold: libs.threshold, procedures: libs.libraries[id] || [] };
     },
     interview: (id, q) => getJSON(withQuery(`${BASE}/personas/${encodeURIComponent(id)}/interview`, { q, tick: state.tick })),
+    conversations: (id) => getJSON(withQuery(`${BASE}/conversations`, { tick: state.tick, persona: id, limit: 5 })),
+    nameOf,
     poll: false,
     onRetrieval: (seq) => inspector.open(seq),
+    onConversation: (cid) => conversations.open(cid),
     onClose: () => { map.setSelected(""); markList(""); saveHash(); },
   });
   const pick = (id) => {
+    $("conversation-panel").hidden = true;
     map.setSelected(id); panel.open(id); markList(id);
     $("ret-persona").value = id; $("jump-persona").value = id;
     loadRetrievals(); saveHash();
   };
-  map = new TownMap($("map"), run.map, run.personas, { onPick: pick, tip: $("map-tip") });
+  map = new TownMap($("map"), run.map, run.personas, {
+    onPick: pick, tip: $("map-tip"),
+    onBubble: async (id) => { const cid = await conversations.latestOf(id); if (cid) conversations.open(cid); },
+    onCrowd: (badge) => showCrowd($("crowd-pop"), badge, map.state, {
+      title: [...new Set(badge.places.map((p) => placeName(run.map, p)))].join(", "), nameOf, onPick: pick,
+      onConversation: (cid) => conversations.open(cid),
+    }),
+  });
+  conversations = new Conversations($("conversation-list"), $("conversation-panel"), {
+    listUrl: (persona) => withQuery(`${BASE}/conversations`, { tick: state.tick, persona, limit: persona ? 1 : 60 }),
+    oneUrl: (id) => withQuery(`${BASE}/conversations/${encodeURIComponent(id)}`, { tick: state.tick }),
+    nameOf, onRetrieval: (seq) => inspector.open(seq), onPick: pick,
+  });
+  tabs([["tab-retrievals", "retrieval-pane"], ["tab-conversations", "conversation-list"]],
+    (which) => { if (which === "tab-conversations") conversations.refresh(); });
   personaList(run.personas, pick);
   personaSearch($("persona-search"), run.personas, pick);
-  const crowds = new CrowdCounts($("crowds"), run.map || {});
+  const crowds = new CrowdCounts($("crowds"), run.map || {}, (address) => { const r = placeRect(run.map, address); if (r) map.camera.show(r); });
   for (const p of run.personas) {
     $("ret-persona").append(el("option", { value: p.id }, shownName(p)));
     $("jump-persona").append(el("option", { value: p.id }, shownName(p)));
@@ -129,6 +150,8 @@ async function boot() {
   const settled = () => {
     saveHash();
     if (panel.id) panel.refresh();
+    if (!$("conversation-list").hidden) conversations.refresh();
+    else if (conversations.id !== null) conversations.load();
     loadRetrievals();
     if (evaluation.report) renderEvaluation($("evaluation"), evaluation.report, names, state.tick / ticksPerHour);
     if (!$("library").hidden) openLibrary();

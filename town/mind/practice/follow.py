@@ -1,4 +1,4 @@
-"""How the mind carries out a task with procedural memory: follow a procedure, or track its own steps.
+"""Carrying out a task with procedural memory: follow a procedure, or track the task's own steps.
 
 When a persona starts a task (a plan block's ``task``), :func:`follow` retrieves procedures (own
 library first, then the town library): reliability >= threshold, top 2 by similarity of ``when``
@@ -7,20 +7,22 @@ step at a place the persona knows is closed) is followed and no decomposition is
 a retrieved procedure because the persona knows it cannot work is a *deviation*: recorded, not
 counted. Otherwise the mind decomposes and calls :func:`begin`. The world checks each step
 (:func:`check_step`); :func:`close` checks the goal, gives feedback to a followed procedure, or has
-:mod:`town.mind.learn` generalise and save a verified success (docs/design, §2; Voyager, Wang et al.
-2023). Every use, outcome and deviation is a PROCEDURE event (:mod:`town.mind.procedural`).
+:mod:`~town.mind.practice.learn` generalise and save a verified success (docs/design, §2; Voyager, Wang
+et al. 2023). Every use, outcome and deviation is a PROCEDURE event (:mod:`~town.mind.practice.events`).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from ..persona import Persona, Step
-from ..procedures import Episode, Goal, Outcome, ProcedureError, ProcedureStep, StepFailure, persona_values
-from ..world.address import sector_address
-from .context import MindContext
+from ...persona import Persona, Step
+from ...procedures import Episode, Goal, Outcome, ProcedureError, ProcedureStep, StepFailure, persona_values
+from ...world.address import sector_address
+from ..context import MindContext
+from ..effects import Outbox
+from .events import memory_of, note_procedure, on_library
 from .learn import learn, prune
-from .procedural import memory_of, on_library, publish_procedure
 
 __all__ = [
     "APPLIES_AT",
@@ -131,18 +133,9 @@ def follow(p: Persona, ctx: MindContext, *, task: str, place: str, minutes: int)
                 continue  # a parameter this persona cannot fill ({other}): it does not apply
             closed = next((s.object for s in steps if knows_closed(p, ctx, s.object)), None)
             if closed is not None:
-                publish_procedure(
-                    p,
-                    ctx,
-                    "deviation",
-                    which,
-                    lib,
-                    name,
-                    task=task,
-                    place=place,
-                    reason=f"{sector_address(closed)} is known to be closed",
-                    counted=False,
-                )
+                reason = f"{sector_address(closed)} is known to be closed"
+                on_library(ctx, which, partial(note_procedure, p=p, op="deviation", which=which, lib=lib, name=name,
+                                               task=task, place=place, reason=reason, counted=False))
                 continue
             steps = fit_minutes(steps, minutes)
             planned = tuple(s.to_dict() for s in steps)
@@ -151,25 +144,15 @@ def follow(p: Persona, ctx: MindContext, *, task: str, place: str, minutes: int)
                 (sub, lo, min(hi, len(planned))) for sub, lo, hi in lib.calls(name) if lo < len(planned)
             )
 
-            def used(lib=lib, which=which, name=name, match=match, planned=planned, calls=calls) -> None:
+            def used(out: Outbox, lib=lib, which=which, name=name, match=match, planned=planned,
+                     calls=calls) -> None:
                 lib.record_use(name, now=ctx.now)
-                publish_procedure(
-                    p,
-                    ctx,
-                    "use",
-                    which,
-                    lib,
-                    name,
-                    task=task,
-                    place=place,
-                    similarity=round(match.similarity, 6),
-                    values=values,
-                    steps=list(planned),
-                    calls=[list(c) for c in calls],
-                )
+                note_procedure(out, p, "use", which, lib, name, task=task, place=place,
+                               similarity=round(match.similarity, 6), values=values, steps=list(planned),
+                               calls=[list(c) for c in calls])
                 for sub in dict.fromkeys(c[0] for c in calls):
                     lib.record_use(sub, now=ctx.now)
-                    publish_procedure(p, ctx, "use", which, lib, sub, task=task, place=place, via=name)
+                    note_procedure(out, p, "use", which, lib, sub, task=task, place=place, via=name)
 
             on_library(ctx, which, used)
             mem.episode = Episode(
@@ -252,38 +235,16 @@ def close(p: Persona, ctx: MindContext) -> None:
         lib = mem.library(ep.library)
         counted = outcome is not Outcome.UNVERIFIED
 
-        def feedback(lib=lib, ep=ep) -> None:  # ep as narrowed here (procedure and library set)
+        def feedback(out: Outbox, lib=lib, ep=ep) -> None:  # ep as narrowed here (procedure and library set)
             if counted:
                 lib.record_outcome(ep.procedure, success=outcome is Outcome.SUCCESS, now=ctx.now)
-            publish_procedure(
-                p,
-                ctx,
-                "outcome",
-                ep.library,
-                lib,
-                ep.procedure,
-                task=ep.task,
-                place=ep.place,
-                result=outcome.value,
-                reason=why,
-                counted=counted,
-            )
+            note_procedure(out, p, "outcome", ep.library, lib, ep.procedure, task=ep.task, place=ep.place,
+                           result=outcome.value, reason=why, counted=counted)
             for sub, result in ep.call_outcomes():
                 lib.record_outcome(sub, success=result is Outcome.SUCCESS, now=ctx.now)
-                publish_procedure(
-                    p,
-                    ctx,
-                    "outcome",
-                    ep.library,
-                    lib,
-                    sub,
-                    task=ep.task,
-                    place=ep.place,
-                    result=result.value,
-                    reason=f"part of {ep.procedure!r}: {why}",
-                    counted=True,
-                    via=ep.procedure,
-                )
+                note_procedure(out, p, "outcome", ep.library, lib, sub, task=ep.task, place=ep.place,
+                               result=result.value, reason=f"part of {ep.procedure!r}: {why}", counted=True,
+                               via=ep.procedure)
 
         on_library(ctx, ep.library, feedback)
         if outcome is Outcome.SUCCESS and ep.library == "town":

@@ -12,10 +12,10 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["JobQueue"]
+__all__ = ["CallQueue"]
 
 
-class _Job:
+class _Call:
     """A callable waiting to run on the runner's thread, and its result."""
 
     def __init__(self, fn: Callable[[], Any]):
@@ -33,15 +33,15 @@ class _Job:
             self.done.set()
 
 
-class JobQueue:
-    """The runner's job queue (a part of :class:`~town.runner.runner.Runner`).
+class CallQueue:
+    """The runner's queue of calls (a part of :class:`~town.runner.runner.Runner`).
 
-    Uses the runner's condition ``_cond`` (it guards ``_jobs``, ``_busy`` and ``_exited``), and
-    its ``_thread``: before the thread starts or after it ended, a job runs at once.
+    Uses the runner's condition ``_cond`` (it guards ``_calls``, ``_busy`` and ``_exited``), and
+    its ``_thread``: before the thread starts or after it ended, a call runs at once.
     """
 
     _cond: threading.Condition
-    _jobs: deque[_Job]
+    _calls: deque[_Call]
     _thread: threading.Thread | None
     _exited: bool
     _busy: bool
@@ -49,50 +49,50 @@ class JobQueue:
     def call(self, fn: Callable[[], Any], timeout: float = 30.0) -> Any:
         """Run ``fn()`` on the runner's thread between two ticks and return its result.
 
-        Running or paused, the runner takes the job before its next tick (a paused runner wakes
+        Running or paused, the runner takes the call before its next tick (a paused runner wakes
         for it and stays paused). Before the runner starts or after it ended, nothing steps the
         simulation, so ``fn`` runs at once on the calling thread.
 
         Args:
             fn: a callable without arguments (e.g. ``lambda: sim.whisper(pid, text)``).
-            timeout: wall seconds to wait for the runner to take the job.
+            timeout: wall seconds to wait for the runner to take the call.
 
         Returns:
             What ``fn`` returned.
 
         Raises:
-            TimeoutError: when the runner did not run the job within ``timeout`` (it then will
+            TimeoutError: when the runner did not run the call within ``timeout`` (it then will
                 not run it).
             Exception: whatever ``fn`` raised.
         """
-        job = _Job(fn)
+        call = _Call(fn)
         with self._cond:
             queued = self._thread is not None and not self._exited
             if queued:
-                self._jobs.append(job)
+                self._calls.append(call)
                 self._cond.notify_all()
         if not queued:
-            job.run()
-        elif not job.done.wait(timeout):
+            call.run()
+        elif not call.done.wait(timeout):
             with self._cond:
-                if job in self._jobs:
-                    self._jobs.remove(job)
-                    raise TimeoutError(f"the runner did not take the job within {timeout:g} s")
-            job.done.wait()
-        if job.error is not None:
-            raise job.error
-        return job.result
+                if call in self._calls:
+                    self._calls.remove(call)
+                    raise TimeoutError(f"the runner did not take the call within {timeout:g} s")
+            call.done.wait()
+        if call.error is not None:
+            raise call.error
+        return call.result
 
-    def _run_jobs(self) -> None:
-        """Run the queued jobs (on the runner's thread, between ticks)."""
+    def _run_calls(self) -> None:
+        """Run the queued calls (on the runner's thread, between ticks)."""
         while True:
             with self._cond:
-                if not self._jobs:
+                if not self._calls:
                     return
-                job = self._jobs.popleft()
+                call = self._calls.popleft()
                 self._busy = True
             try:
-                job.run()
+                call.run()
             finally:
                 with self._cond:
                     self._busy = False

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..persona import Persona
-from ..procedures import (
+from ...persona import Persona
+from ...procedures import (
     Episode,
     Procedure,
     ProcedureError,
@@ -24,10 +24,11 @@ from ..procedures import (
     generalise_text,
     parameters_of,
 )
-from ..procedures.generalise import compose
-from ..thinking.questions import GeneraliseProcedure
-from .context import MindContext, seed_for
-from .procedural import memory_of, on_library, publish_procedure
+from ...procedures.generalise import compose
+from ...thinking.questions import GeneraliseProcedure
+from ..context import MindContext, seed_for
+from ..effects import Outbox
+from .events import memory_of, note_procedure, on_library
 
 __all__ = ["learn", "prune"]
 
@@ -102,21 +103,19 @@ def learn(p: Persona, ctx: MindContext, ep: Episode) -> None:
     mem = memory_of(p)
     proc = _generalise(p, ctx, ep)
     stored, merged = mem.own.save(proc, now=ctx.now)
-    publish_procedure(
-        p, ctx, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place, merged=merged
-    )
+    note_procedure(ctx.out, p, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place,
+                   merged=merged)
     if mem.town is not None:
         # the town library holds flat copies: the parts a composite calls are the persona's own
         flat = replace(proc, steps=tuple(mem.own.expand(stored.name)))
         others = [r for r in mem.roster if r[0] != p.name]
         town = mem.town
 
-        def share() -> None:
+        def share(out: Outbox) -> None:
             shared, merged = town.save(anonymise(flat, owner=(p.name, p.spec.home), others=others),
                                        now=ctx.now)
-            publish_procedure(
-                p, ctx, "save", "town", town, shared.name, task=ep.task, place=ep.place, merged=merged
-            )
+            note_procedure(out, p, "save", "town", town, shared.name, task=ep.task, place=ep.place,
+                           merged=merged)
 
         on_library(ctx, "town", share)
 
@@ -128,8 +127,8 @@ def prune(p: Persona, ctx: MindContext) -> None:
         if which == "town" and mem.town is None:
             continue
 
-        def pruned(lib: ProcedureLibrary = mem.library(which), which: str = which) -> None:
+        def pruned(out: Outbox, lib: ProcedureLibrary = mem.library(which), which: str = which) -> None:
             for proc, rule in lib.prune(ctx.now):
-                publish_procedure(p, ctx, "prune", which, lib, proc.name, rule=rule.value)
+                note_procedure(out, p, "prune", which, lib, proc.name, rule=rule.value)
 
         on_library(ctx, which, pruned)

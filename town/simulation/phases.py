@@ -1,0 +1,118 @@
+"""A tick's decide and apply phases: the decisions, then the invitations, then the lines.
+
+Each phase is a map of jobs over the pool (``jobs.Pool``), its thoughts applied in order: the
+decisions in persona order, the answers to invitations in pair order (then the accepted
+conversations open), the lines in conversation order. With threads, a conversation already
+under way says its line as soon as both of its speakers have decided, while the others still
+decide (nothing else in the tick reads or writes those two minds); its effects are applied in
+the line phase all the same, so the run is the one a sequential run gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
+from functools import partial
+from typing import Any, TypeVar
+
+from ..clock import GameClock
+from ..mind import Conversation, MindContext, Services
+from ..persona import Persona
+from .apply import Applier
+from .conversations import Conversations, finish, pairs, turn
+from .decide import answer_invitation, decide
+from .jobs import Pool, Thought, think
+from .snapshot import Snapshot
+
+__all__ = ["TickPhases"]
+
+T = TypeVar("T")
+
+
+class TickPhases:
+    """Runs a tick's jobs and applies them.
+
+    Args:
+        services: what the jobs' minds reach.
+        clock: the world clock (the tick the jobs think in).
+        personas: persona id -> persona.
+        conversations: the conversations' owner.
+        apply: the apply step.
+        pool: the threads (or none).
+    """
+
+    def __init__(self, services: Services, clock: GameClock, personas: Mapping[str, Persona],
+                 conversations: Conversations, apply: Applier, pool: Pool):
+        self._services, self._clock, self._personas = services, clock, personas
+        self._conversations, self._apply, self._pool = conversations, apply, pool
+
+    def think(self, work: Callable[[MindContext], T]) -> Thought[T]:
+        """``work`` as a job thinking in the current tick (:func:`~town.simulation.jobs.think`)."""
+        return think(self._services, self._clock.tick, self._clock.now, work)
+
+    def run(self, snapshot: Snapshot, minds: Sequence[Persona], players: frozenset[str], radius: int) -> None:
+        """Decide, invite, talk: the jobs of the tick whose snapshot is ``snapshot``.
+
+        Args:
+            snapshot: the tick's snapshot.
+            minds: the personas who decide, in persona order.
+            players: the players' ids (nobody invites one; their lines come from the viewer).
+            radius: the vision radius in tiles.
+        """
+        jobs = {p.id: partial(self.think, partial(decide, p, snapshot)) for p in minds}
+        ahead: dict[int, Future] = {}
+        if not self._pool.threaded:
+            decided = self._pool.map(list(jobs.values()))
+        else:  # a conversation under way says its line once both speakers have decided
+            lines = {c.id: ((c.a, c.b), partial(self.think, partial(self._turn, c)))
+                     for c in self._conversations.due(players)}
+            decided, ahead = self._pool.map_ahead(jobs, lines)
+        for thought in decided:
+            self._apply(thought.effects)
+        intents = [(p.id, *t.result) for p, t in zip(minds, decided) if t.result is not None]
+        self._invite(pairs(intents, snapshot.appearances, radius, self._personas, players))
+        self._talk(players, ahead)
+
+    def _invite(self, invitations: list[tuple[str, str, Any]]) -> None:
+        """Ask each one addressed (the pairs share nobody: all at once); open the accepted."""
+        answers = self._pool.map([partial(self.think, partial(answer_invitation, self._personas[a], self._personas[b]))
+                                  for a, b, _ in invitations])
+        for answer in answers:
+            self._apply(answer.effects)
+        for (a, b, wish), answer in zip(invitations, answers):
+            if answer.result is not None:
+                self._conversations.open(a, b, self._apply.seq(wish), self._apply.seq(answer.result))
+
+    def _talk(self, players: frozenset[str], ahead: dict[int, Future]) -> None:
+        """Say the next line of each conversation due one (not a player's); end those over.
+
+        Args:
+            players: the players' ids.
+            ahead: conversation id -> future of its line started ahead (during the decisions).
+                Those conversations were open before this tick, so their ids come before any
+                opened in it, and their effects are applied first, as if said here.
+        """
+        talking = self._conversations.due(players)
+        rest = [c for c in talking if c.id not in ahead]
+        said = {c.id: ahead[c.id].result() for c in talking if c.id in ahead}
+        said.update(zip((c.id for c in rest), self._pool.map(
+            [partial(self.think, partial(self._turn, c)) for c in rest])))
+        for conv in talking:
+            self._apply(said[conv.id].effects)
+            if said[conv.id].result:  # the last line stays in this tick's frame; the next tick clears it
+                self._conversations.close(conv.id, shown=True)
+
+    def _turn(self, conv: Conversation, ctx: MindContext) -> bool:
+        """A conversation's turn (:func:`~town.simulation.conversations.turn`): True when over."""
+        return turn(conv, self._personas, ctx, self.side)
+
+    def side(self, works: Sequence[Callable[[MindContext], T]]) -> list[Thought[T]]:
+        """Run a job's independent parts side by side (the side threads); their thoughts in order."""
+        return self._pool.map_side([partial(self.think, w) for w in works])
+
+    def leave(self, cid: int) -> None:
+        """End conversation ``cid`` now (one side walked away): both fall silent, summarise and
+        remember it, as at any end; applied at once."""
+        conv = self._conversations.close(cid, shown=False)
+        thought = self.think(partial(finish, list(conv.lines), conv, self._personas, side=self.side))
+        self._apply(thought.effects)

@@ -1,0 +1,208 @@
+"""One run of a study, in whatever process runs it: simulate, interview, measure, write the result.
+
+:func:`perform` is what a local worker process or a Ray task calls. It needs only the
+:class:`RunTask` (plain, picklable values) and writes into the study's folder: the run file
+``<name>.sqlite``, ``<name>.evaluation/battery.json`` and ``report.json``, and last
+``<name>.evaluation/result.json``, whose presence marks the run done (:func:`read_result`), so an
+interrupted study resumes where it stopped. A run file left unfinished (a worker killed, Ctrl-C)
+is removed and simulated again from the start, which gives the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..analysis.recorded import flatten
+from ..errors import ConfigError, RecordingError
+
+__all__ = ["RunTask", "perform", "measures", "read_result", "result_path"]
+
+#: Config keys a model server's start-up check settles, so a recorded run may differ there.
+_SETTLED = ("backend.structured", "backend.max_concurrency")
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """One run of a study (what a worker needs; paths must be reachable from the worker).
+
+    Attributes:
+        name: ``<condition>-s<seed>`` (:func:`town.studies.plan.run_name`).
+        condition: the condition's name.
+        seed: the run's seed (also in ``config``).
+        town: town folder or name.
+        hours: game hours to simulate.
+        config: the run's whole configuration, :meth:`town.config.Config.to_dict`.
+        out: the study's folder (absolute).
+        prompts: a folder of prompt overrides (``--prompts``), or None.
+        model_path: the local backend's GGUF file, or None.
+    """
+
+    name: str
+    condition: str
+    seed: int
+    town: str
+    hours: float
+    config: dict[str, Any]
+    out: str
+    prompts: str | None = None
+    model_path: str | None = None
+
+    def identity(self) -> dict[str, Any]:
+        """What makes the run's result: the fields above but the folder (stored in the result)."""
+        return {k: v for k, v in asdict(self).items() if k != "out"}
+
+
+def result_path(out: str | Path, name: str) -> Path:
+    """``<out>/<name>.evaluation/result.json``."""
+    return Path(out) / f"{name}.evaluation" / "result.json"
+
+
+def read_result(task: RunTask) -> dict[str, Any] | None:
+    """The task's finished result in its folder, or None when there is none yet.
+
+    Raises:
+        ConfigError: naming ``--out`` when the folder holds a run of that name made with other
+            settings (another town, hours or configuration), or a damaged result file.
+    """
+    path = result_path(task.out, task.name)
+    try:
+        result = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not a result file ({exc}); remove it to run {task.name} again",
+                          field="--out") from None
+    if result.get("task") != task.identity():
+        raise ConfigError(f"{path} is of a run with other settings (town, hours or configuration); "
+                          "choose another --out", field="--out")
+    return result
+
+
+def _same_settings(recorded: dict | None, wanted: dict) -> bool:
+    a, b = flatten(recorded or {}), flatten(wanted)
+    return {k: v for k, v in a.items() if k not in _SETTLED} == {k: v for k, v in b.items() if k not in _SETTLED}
+
+
+def _kept_run(task: RunTask, run: Path) -> bool:
+    """Whether ``run`` is this task's finished run; an unfinished one is removed.
+
+    Raises:
+        ConfigError: when ``run`` was recorded with other settings.
+    """
+    from ..recording import RunReader
+    from ..recording.runs import remove_run
+
+    if not run.exists():
+        remove_run(run)  # side files of a run that died while being created
+        return False
+    try:
+        with RunReader(run) as reader:
+            finished, recorded = bool(reader.meta.get("finished")), reader.meta.get("config")
+    except RecordingError:
+        finished, recorded = False, task.config  # damaged while being written: simulate it again
+    if not _same_settings(recorded, task.config):
+        raise ConfigError(f"{run} was recorded with other settings; choose another --out", field="--out")
+    if not finished:
+        remove_run(run)
+    return finished
+
+
+def _simulate(task: RunTask, run: Path) -> None:
+    """Simulate ``task`` into ``run`` from the start.
+
+    A model backend keeps one answer cache per seed beside the default one: the cache is keyed by
+    the prompt, which holds no seed, so seeds sharing it would replay one another's answers.
+    """
+    from ..config import Config
+    from ..scenario import load_scenario
+    from ..simulation import Simulation
+    from ..thinking.cache import default_cache_path
+    from ..thinking.factory import make_backend
+
+    config = Config.from_dict(task.config, file=f"the study's run {task.name}")
+    scenario = load_scenario(task.town)
+    cache = default_cache_path().with_name(f"answers-seed{task.seed}.sqlite")
+    parts = make_backend(config, prompts_dir=task.prompts, model_path=task.model_path, cache_path=cache)
+    sim = Simulation(scenario, parts.run_config(config), backend=parts.backend, stall=parts.stall, run_path=run)
+    sim.bind_recorder(parts.recorder)
+    finished = False
+    try:
+        for _ in range(int(round(task.hours * 3600 / config.seconds_per_tick))):
+            sim.step()
+        finished = True
+    finally:
+        sim.close(finished=finished)
+
+
+def measures(battery: dict[str, Any], report: dict[str, Any]) -> dict[str, float | None]:
+    """The study's measures of one run, by name (None where a run has nothing to measure).
+
+    ``self_knowledge``, ``memory``, ``plans``: the battery's accuracy (correct / graded);
+    ``hallucinations``: their share of the battery's answers; ``density``: the relationship
+    network density at the run's end; per probe ``diffusion:<probe>`` (the share who recall it
+    when asked at the end) and, for a gathering, ``invited:<probe>`` and ``came:<probe>`` (the
+    invited who came; None when the run ended before the gathering did).
+    """
+    summary = battery["summary"]
+    out: dict[str, float | None] = {c: summary["categories"][c]["accuracy"]
+                                    for c in ("self_knowledge", "memory", "plans")}
+    out["hallucinations"] = summary["hallucinations"] / summary["answers"] if summary["answers"] else None
+    out["density"] = report["density"]["end"]
+    for probe, d in report["diffusion"].items():
+        out[f"diffusion:{probe}"] = d["end"]
+    end = report["moments"][-1]["time"]  # both "YYYY-MM-DD HH:MM:SS"
+    for probe, a in report["attendance"].items():
+        out[f"invited:{probe}"] = len(a["invited"])
+        out[f"came:{probe}"] = len(a["invited_attended"]) if a["end"] <= end else None
+    return out
+
+
+def perform(task: RunTask) -> dict[str, Any]:
+    """Simulate (unless its finished run is there), interview and measure one run; write its result.
+
+    Returns:
+        ``{"name", "condition", "seed", "task": RunTask.identity(), "measures": measures(...),
+        "timing": {"simulate_s", "measure_s", "cpu_s", "host", "pid", "restarted"}}``;
+        ``restarted``: an unfinished run file of this name was found and simulated again.
+
+    Raises:
+        ConfigError: for a run of this name made with other settings, a bad town or config.
+        ThinkingError: when a model server cannot be reached.
+    """
+    from ..analysis.battery_run import run_battery
+    from ..analysis.evaluate import evaluate
+    from ..recording import RunReader
+
+    out = Path(task.out)
+    out.mkdir(parents=True, exist_ok=True)
+    done = read_result(task)
+    if done is not None:
+        return done
+    run = out / f"{task.name}.sqlite"
+    cpu, started = time.process_time(), time.perf_counter()
+    existed = run.exists()
+    kept = _kept_run(task, run)
+    if not kept:
+        _simulate(task, run)
+    simulated = time.perf_counter()
+    battery, battery_file = run_battery(run)
+    with RunReader(run) as reader:
+        report = evaluate(reader, every_hours=task.hours)
+    (battery_file.parent / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    result = {"name": task.name, "condition": task.condition, "seed": task.seed, "task": task.identity(),
+              "measures": measures(battery, report),
+              "timing": {"simulate_s": round(simulated - started, 2),
+                         "measure_s": round(time.perf_counter() - simulated, 2),
+                         "cpu_s": round(time.process_time() - cpu, 2), "host": socket.gethostname(),
+                         "pid": os.getpid(), "restarted": existed and not kept}}
+    path = result_path(out, task.name)
+    partial_file = path.with_suffix(".json.part")
+    partial_file.write_text(json.dumps(result, indent=1), encoding="utf-8")
+    os.replace(partial_file, path)  # the result appears whole or not at all
+    return result
