@@ -80,7 +80,7 @@ def test_the_party_of_tomorrow_is_not_added_to_todays_plan():
 
 def test_a_party_is_not_held_at_the_shower_nor_sleep_at_a_grocery_shelf():
     """On the party's day the same block is on the right day but at the wrong place: the memory
-    stating it says Hobbs Cafe. At Hobbs Cafe it is accepted.
+    stating it says Hobbs Cafe; so is the same party at the pub. At Hobbs Cafe it is accepted.
 
     Where no memory names the place, the place's kind still must fit: SmolLM2's "I go to bed" at
     a grocery shelf (without its "at midnight", another check's) does not, nor writing a letter in
@@ -88,6 +88,12 @@ def test_a_party_is_not_held_at_the_shower_nor_sleep_at_a_grocery_shelf():
     plan = _plan("isabella_rodriguez", "2023-02-14", PARTY, OPENS)
     assert _rejected_by(plan, _block("08:00", 120, "Start the party and invite everyone", SHOWER)) == "fits_its_place"
     assert parse_answer(plan, _block("17:00", 120, "Start the party and invite everyone", COUNTER)).add
+    # a place that suits a party, but not the one the memory names
+    darts = MemoryView(id=8, kind="observation", importance=3, created=SEEDED,
+                       content="The Rose and Crown Pub has a dartboard.")
+    pub = "the_ville:The Rose and Crown Pub"
+    assert _rejected_by(_plan("isabella_rodriguez", "2023-02-14", PARTY, darts),
+                        _block("17:00", 120, "Start the party and invite everyone", pub)) == "fits_its_place"
     call = MemoryView(id=7, kind="chat", importance=4, created=SEEDED, content="Maria Lopez said she would call me at 9pm.")
     evening = _plan("isabella_rodriguez", "2023-02-14", call)
     shelf = "the_ville:The Willows Market and Pharmacy:aisles:grocery shelf"
