@@ -130,10 +130,8 @@ class Completion:
 
 @dataclass(frozen=True, kw_only=True)
 class Settled:
-    """What a start-up check settled: how requests carry the answer's schema, the slots each
-    endpoint reported, in the order given (empty: none asked for, or an in-process model), the
-    server's speed as measured (None: not measured) and the request timeout from then on (None:
-    the backend's own)."""
+    """What a start-up check settled: the schema dialect, each endpoint's slots in order (empty:
+    not asked, or in-process), the speed measured and the timeout set (None: not measured)."""
 
     dialect: Dialect
     slots: tuple[int, ...] = ()
