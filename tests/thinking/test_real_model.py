@@ -167,8 +167,6 @@ def test_the_ville_on_smollm2_answers_right_the_first_time(tmp_path, capsys):
                 MODEL,
                 "--no-cache",
                 "--set",
-                "backend.timeout_s=120",
-                "--set",
                 "backend.max_prompt_tokens=700",  # a 135M model's prompt eval is the main cost
             ]
         )
