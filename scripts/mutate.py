@@ -243,6 +243,9 @@ MUTATIONS = (
     Mutation("a stop leaves the request in flight", "town/thinking/factory.py",
              "on_cancel=model.cancel,", "on_cancel=None,",
              ("tests/thinking/test_parts.py::test_the_stall_guards_cancel_ends_a_request_in_flight",)),
+    Mutation("interview always scripted", "town/cli/interview.py",
+             "parts = run_backend(reader, name=args.backend,", 'parts = run_backend(reader, name="scripted",',
+             ("tests/thinking/test_interview_backend.py",)),
     # sense checks: an answer that parses but makes no sense (docs/testing.md)
     Mutation("sense: a copied memory passes", "town/thinking/questions/sense.py",
              "copied = next((run for run in _runs(text) if run in shown), None)", "copied = None",
