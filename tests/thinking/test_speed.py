@@ -122,3 +122,33 @@ def test_a_server_too_slow_for_any_timeout_is_refused_in_one_line_naming_its_spe
     line, = [x for x in err.splitlines() if x.strip()]
     assert "is too slow for any request timeout up to 1 s (backend.max_timeout_s)" in line
     assert "0.6 s per request besides" in line or "0.7 s per request besides" in line
+
+
+
+@pytest.mark.parametrize("timeout, grows", [("auto", True), (1.0, False)])
+def test_a_timeout_on_a_server_slower_than_measured_lengthens_the_auto_timeout(fake_server, api_key, timeout, grows):
+    """The start-up check measures a fast server (its check requests answer at once), so an auto
+    timeout is the least, 1 s; then every answer takes 1.3 s (a busier machine). The first
+    attempt times out after 1 s; the auto timeout becomes 1.5 times that wait (about 1.5 s), and
+    the second attempt is answered. A fixed timeout of 1 s stays 1 s, and times out again."""
+    from town.thinking.model import CallOutcome
+    from town.thinking.openai_backend import OpenAIBackend
+    from town.thinking.questions import RateImportance
+
+    question = RateImportance(persona="p", persona_name="P", content="ate breakfast", kind="observation")
+    server = fake_server(latency_s=1.3, check_latency_s=0.0)
+    backend = OpenAIBackend(base_url=server.base_url, model=server.model, api_key_env=api_key, timeout_s=timeout,
+                            timeout_bounds=(1.0, 10.0))
+    try:
+        assert backend.check().timeout_s == 1.0
+        first = backend.attempt(question)
+        after = backend.timeout_s
+        second = backend.attempt(question)
+    finally:
+        backend.close()
+    assert first.outcome is CallOutcome.TIMEOUT
+    if grows:
+        assert 1.5 <= after < 1.5 * 1.15 and all(t.seconds == after for t in backend.transports)
+        assert second.outcome is CallOutcome.OK
+    else:
+        assert after == 1.0 and second.outcome is CallOutcome.TIMEOUT

@@ -14,7 +14,9 @@ A request that times out is abandoned: its connection is closed (llama.cpp's ser
 Ollama then stop working on it), and its endpoint's slot is given back only once the server is
 free again: llama-cpp-python's server works on to the end of a request whose client went, and
 answers ``GET /models`` only when its model is free (both hold its one lock), so a retry never
-queues behind the abandoned work on a one-slot server.
+queues behind the abandoned work on a one-slot server. An "auto" timeout that fired is
+lengthened by half, up to ``backend.max_timeout_s``: a machine busier than when the speed was
+measured slows every request.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ MAX_REPLY_BYTES = 6 * MAX_ANSWER_CHARS + 65536
 MAX_OTHER_REPLY_BYTES = 8 * 1024 * 1024
 #: Times an endpoint is asked whether it is free after an abandoned request (each within the timeout).
 FREE_TRIES = 3
+#: An "auto" timeout after a request timed out: this many times the wait that was cut short.
+TIMEOUT_GROWTH = 1.5
 
 
 def _reply_limit(request: httpx2.Request) -> int:
@@ -160,15 +164,30 @@ class OpenAIBackend(ModelBackend):
         else:
             endpoint = self.pool.take()  # all set aside: send anyway (a failure counts to a stall)
         outcome = None
+        sent = time.monotonic()
         try:
             return self.send(endpoint, messages, request_fields(self.structured, schema))
         except TransportFailure as exc:
             outcome = exc.outcome
             if outcome is CallOutcome.TIMEOUT:
+                self._lengthen_timeout(time.monotonic() - sent)
                 self._until_free(endpoint)  # its slot is not given back while the server works on
             raise
         finally:
             self.pool.give_back(endpoint, outcome)
+
+    def _lengthen_timeout(self, waited_s: float) -> None:
+        """After a request timed out having waited ``waited_s`` wall seconds, an "auto" timeout
+        becomes :data:`TIMEOUT_GROWTH` times that, up to its most: the server is slower than the
+        start-up check measured (a busier machine, a costlier schema). Requests that time out
+        together waited alike, so they lengthen it once, not once each."""
+        if self.timeout_bounds is None:
+            return
+        longer = min(self.timeout_bounds[1], max(self.timeout_s, TIMEOUT_GROWTH * waited_s))
+        if longer > self.timeout_s:
+            self.timeout_s = longer
+            for transport in self.transports:
+                transport.seconds = longer
 
     def _until_free(self, endpoint: Endpoint) -> None:
         """Wait until ``endpoint`` is free after an abandoned request: until it answers ``GET
