@@ -6,9 +6,13 @@ Two parts:
    invocation: with the defaults (importance rated a batch at a time, answer schemas, one
    request in flight per server, a prompt budget) and with the old settings (one importance
    request per memory, JSON mode without a schema, unlimited concurrency, no prompt budget).
-   Per persona per game hour: questions, requests, tokens in and out, retries and fallbacks,
-   then the ratios old / new. Park et al. 2023's code spent about 54 calls and 26k tokens per
-   agent per game hour.
+   Per persona: questions, requests, tokens in and out, retries and fallbacks in the first game
+   hour (07:00, when everyone plans the day: the morning burst) and per game hour over the whole
+   run, then the ratios old / new. Park et al. 2023's code spent about 54 calls and 26k tokens
+   per agent per game hour. With ``--base-url URL --model NAME`` (e.g. CI's SmolLM2 server,
+   ``scripts/ci_llama_server.sh``) the defaults run once more against that real server, for
+   ``--model-hours`` (default 1: the first hour only; 12 gives its average too), its timeout
+   set by the start-up check.
 2. **Several endpoints.** Smallville for one game hour (07:00, the scenario's first) against 1,
    2 and 4 single-slot fake endpoints (each works on one request at a time,
    ``--endpoint-latency`` wall seconds each): calls per second and the speed-up over one
@@ -27,6 +31,7 @@ The fake model answers each question as the scripted backend would (tests/thinki
 and reports tokens as characters / 4. Usage:
 
     .venv/bin/python benchmarks/model_cost.py [--hours 12] [--latency 0.02]
+        [--base-url URL --model NAME [--model-hours 1]]
         [--endpoint-latency 0.2] [--endpoint-hours 1] [--town-personas 100] [--town-seed 1]
         [--town-hours 0.75] [--town-latency 0.2] [--ceiling-hours 12] [--part 1|2|3]
 
@@ -43,6 +48,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +57,7 @@ sys.path.insert(0, str(ROOT / "tests" / "thinking"))
 
 from fake_server import FakeOpenAIServer, model_answer  # noqa: E402
 
-from town.analysis.stats import compute_stats  # noqa: E402
+from town.analysis.stats import blank_row, compute_stats  # noqa: E402
 from town.config import load_config  # noqa: E402
 from town.events import EventKind  # noqa: E402
 from town.generator import generate_town  # noqa: E402
@@ -146,9 +152,10 @@ class TickSteps:
             self.tick = event.tick + 1
 
 
-def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict, *,
+def run(town: str, hours: float, servers: list, settings: dict, *,
         pool_size: int = 4, steps: TickSteps | None = None) -> tuple[dict, float, int, list[tuple[int, str]]]:
-    """Simulate ``town`` for ``hours`` against ``servers`` (``steps``: reset, then filled by the run).
+    """Simulate ``town`` for ``hours`` against ``servers`` (fake ones, or any with ``base_url``
+    and ``model``; ``steps``: reset, then filled by the run).
 
     Returns:
         (stats, wall seconds, personas, (tick, persona) of every request sent).
@@ -188,8 +195,22 @@ def run(town: str, hours: float, servers: list[FakeOpenAIServer], settings: dict
         return compute_stats(path), wall, len(sim.personas), calls
 
 
-def part1(book: PromptBook, hours: float, latency: float) -> None:
-    """the_ville, new vs old settings, per persona per game hour."""
+def per_persona(stats: dict, personas: int, hours: float) -> tuple[dict, dict]:
+    """(the first game hour, the average game hour) of a run's :data:`COLUMNS`, per persona."""
+    first = blank_row()
+    start = min(hour for _, hour in stats["by_persona_hour"])
+    for (_, hour), row in stats["by_persona_hour"].items():
+        if hour == start:
+            for c in COLUMNS:
+                first[c] += row[c]
+    return ({c: first[c] / personas for c in COLUMNS},
+            {c: stats["total"][c] / (personas * hours) for c in COLUMNS})
+
+
+def part1(book: PromptBook, hours: float, latency: float, model_server: tuple[str, str] | None = None,
+          model_hours: float = 1.0) -> None:
+    """the_ville, new vs old settings (and the defaults on a real server), per persona: the first
+    game hour and the average game hour."""
     rows = {}
     for name, settings in (("new", NEW), ("old", OLD)):
         server = FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency)
@@ -197,17 +218,28 @@ def part1(book: PromptBook, hours: float, latency: float) -> None:
             stats, wall, personas, _ = run("the_ville", hours, [server], settings)
         finally:
             server.close()
-        total = stats["total"]
-        rows[name] = {c: total[c] / (personas * hours) for c in COLUMNS}
-        rows[name]["wall_s"] = wall
+        rows[f"{name}, first hour"], rows[f"{name}, per hour"] = per_persona(stats, personas, hours)
+        rows[f"{name}, per hour"]["wall_s"] = rows[f"{name}, first hour"]["wall_s"] = wall
     print(f"\nthe_ville, 07:00 + {hours:g} game hours, fake server at {latency:g} s per request; "
-          "per persona per game hour:")
-    print(f"{'settings':10}" + "".join(f"{c:>12}" for c in COLUMNS) + f"{'wall s':>10}")
+          "per persona, in the first game hour and per game hour over the run:")
+    print(f"{'settings':20}" + "".join(f"{c:>12}" for c in COLUMNS) + f"{'wall s':>10}")
     for name, row in rows.items():
-        print(f"{name:10}" + "".join(f"{row[c]:12.1f}" for c in COLUMNS) + f"{row['wall_s']:10.1f}")
-    ratio = {c: rows["old"][c] / rows["new"][c] if rows["new"][c] else float("inf") for c in COLUMNS}
-    print(f"{'old / new':10}" + "".join(f"{ratio[c]:11.1f}x" for c in COLUMNS))
-    print(f"{'paper':10}{'':12}{54:12.1f}{26000:12.1f}   (Park et al. 2023's code: calls, tokens)")
+        print(f"{name:20}" + "".join(f"{row[c]:12.1f}" for c in COLUMNS) + f"{row['wall_s']:10.1f}")
+    new, old = rows["new, per hour"], rows["old, per hour"]
+    ratio = {c: old[c] / new[c] if new[c] else float("inf") for c in COLUMNS}
+    print(f"{'old / new per hour':20}" + "".join(f"{ratio[c]:11.1f}x" for c in COLUMNS))
+    print(f"{'paper':20}{'':12}{54:12.1f}{26000:12.1f}   (Park et al. 2023's code: calls, tokens)")
+    if model_server is None:
+        return
+    url, model = model_server
+    stats, wall, personas, _ = run("the_ville", model_hours, [SimpleNamespace(base_url=url, model=model)],
+                                   {"backend.timeout_s": "auto"})
+    first, average = per_persona(stats, personas, model_hours)
+    print(f"\nthe_ville, 07:00 + {model_hours:g} game hours, the defaults on {model} at {url} "
+          f"({wall:.0f} s wall); per persona:")
+    print(f"{'':20}" + "".join(f"{c:>12}" for c in COLUMNS))
+    for name, row in (("first hour", first), ("per hour", average)):
+        print(f"{name:20}" + "".join(f"{row[c]:12.1f}" for c in COLUMNS))
 
 
 def in_flight(servers: list[FakeOpenAIServer]) -> tuple[list[float], list[float]]:
@@ -331,6 +363,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hours", type=float, default=12.0, help="the_ville game hours from 07:00")
     ap.add_argument("--latency", type=float, default=0.02, help="wall seconds per request, part 1")
+    ap.add_argument("--base-url", help="part 1 also runs the defaults on this real server (e.g. SmolLM2's)")
+    ap.add_argument("--model", default="smollm2", help="the real server's model name (default smollm2)")
+    ap.add_argument("--model-hours", type=float, default=1.0, help="the_ville game hours on the real server")
     ap.add_argument("--endpoint-hours", type=float, default=1.0, help="Smallville game hours, part 2")
     ap.add_argument("--endpoint-latency", type=float, default=0.2,
                     help="wall seconds per request of each single-slot endpoint, part 2")
@@ -346,7 +381,8 @@ def main() -> None:
     os.environ[KEY_ENV] = "bench"
     book = PromptBook()
     if args.part in (None, 1):
-        part1(book, args.hours, args.latency)
+        part1(book, args.hours, args.latency, (args.base_url, args.model) if args.base_url else None,
+              args.model_hours)
     if args.part in (None, 2):
         part2(book, TickSteps(book), args.endpoint_hours, args.endpoint_latency, args.town_personas, args.town_seed,
               args.town_hours, args.town_latency)

@@ -25,7 +25,8 @@ def test_defaults_are_the_documented_ones():
         b.max_consecutive_failures,
         b.base_url,
         b.model,
-    ) == (BackendName.SCRIPTED, "OPENAI_API_KEY", 30.0, 3, 4, True, 5, None, None)
+    ) == (BackendName.SCRIPTED, "OPENAI_API_KEY", "auto", 3, 4, True, 5, None, None)
+    assert (b.fixed_timeout_s, b.min_timeout_s, b.max_timeout_s) == (None, 30.0, 600.0)
 
 
 def test_file_then_overrides(tmp_path):
@@ -97,20 +98,41 @@ def test_dict_keys_keep_their_order():
     assert list(d["backend"]) == [
         "name", "api_key_env", "timeout_s", "max_retries", "pool_size", "cache", "max_consecutive_failures",
         "max_consecutive_fallbacks", "structured", "max_concurrency", "importance", "max_prompt_tokens",
-        "base_url", "more_base_urls", "model", "embed_model",
+        "base_url", "more_base_urls", "model", "embed_model", "min_timeout_s", "max_timeout_s",
     ]
 
 
 def test_an_integer_is_a_number_but_never_a_bool(tmp_path):
-    """timeout_s = 30 is read as 30.0 (and stored so); a bool where an integer goes is refused."""
+    """min_timeout_s = 30 is read as 30.0 (and stored so); a bool where an integer goes is refused."""
     path = tmp_path / "c.toml"
-    path.write_text("ablate = ' reflection, planning ,'\n[backend]\ntimeout_s = 30\n")
+    path.write_text("ablate = ' reflection, planning ,'\n[backend]\nmin_timeout_s = 30\n")
     c = load_config(path)
-    assert (c.backend.timeout_s, c.to_dict()["backend"]["timeout_s"], c.ablate) == (30.0, 30.0, "planning,reflection")
+    assert (c.backend.min_timeout_s, c.to_dict()["backend"]["min_timeout_s"], c.ablate) == (
+        30.0, 30.0, "planning,reflection")
     path.write_text("seed = true\n")
     with pytest.raises(ConfigError) as err:
         load_config(path)
     assert (err.value.field, err.value.reason) == ("seed", "must be an integer, got True")
+
+
+@pytest.mark.parametrize("given, fixed", [("auto", None), (300, 300.0), ("45.5", 45.5), (30.0, 30.0)])
+def test_the_timeout_is_auto_or_seconds_as_a_run_recorded_it(given, fixed):
+    """"auto" (from the server's speed) or seconds, from a file, the command line (text) or a run
+    recorded before "auto" (30.0)."""
+    c = load_config(None, {"backend.timeout_s": given})
+    assert c.backend.fixed_timeout_s == fixed
+    assert Config.from_dict(c.to_dict()).backend.fixed_timeout_s == fixed
+
+
+@pytest.mark.parametrize("over, field", [({"backend.timeout_s": "fast"}, "backend.timeout_s"),
+                                         ({"backend.timeout_s": 0}, "backend.timeout_s"),
+                                         ({"backend.min_timeout_s": -1}, "backend.min_timeout_s"),
+                                         ({"backend.max_timeout_s": 10}, "backend.max_timeout_s")])
+def test_a_bad_timeout_names_its_field(over, field):
+    """Not auto nor seconds, no seconds, bounds below zero or the wrong way round."""
+    with pytest.raises(ConfigError) as err:
+        load_config(None, over)
+    assert err.value.field == field
 
 
 def _default_dict(**changes):

@@ -312,7 +312,8 @@ def make_embedder(name: str, *, backend=None) -> Embedder:
     Args:
         name: ``"minilm"`` (default model), ``"hashing"`` (64-dim test embedder), or
             ``"openai"`` / ``"openai:MODEL"`` (the server of ``backend``).
-        backend: the run's ``BackendConfig`` (base_url, embed_model, api_key_env, timeout_s).
+        backend: the run's ``BackendConfig`` (base_url, embed_model, api_key_env, timeout_s: when "auto",
+            min_timeout_s).
 
     Raises:
         ConfigError: for an unknown name, a missing model package, or "openai" without a
@@ -330,6 +331,6 @@ def make_embedder(name: str, *, backend=None) -> Embedder:
                               "(--base-url URL --embed-model NAME)", field="embedder")
         return CachedEmbedder(OpenAIEmbedder(base_url=backend.base_url, model=model,
                                              api_key_env=backend.api_key_env,
-                                             timeout_s=backend.timeout_s))
+                                             timeout_s=backend.fixed_timeout_s or backend.min_timeout_s))
     raise ConfigError(f"unknown embedder {name!r}: use 'minilm', 'hashing' or 'openai'",
                       field="embedder")

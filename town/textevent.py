@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import parsedatetime
 
-__all__ = ["StatedEvent", "find_event", "stated_day", "stated_times", "place_names",
+__all__ = ["StatedEvent", "find_event", "stated_day", "event_day", "stated_times", "place_names",
            "absolute_days", "place_in", "DEFAULT_MINUTES"]
 
 #: Length of an event stated with a start time only ("at noon"), in game minutes.
@@ -150,6 +150,14 @@ def stated_day(text: str, created: datetime) -> date | None:
     """
     best = max(_days(text, created), key=lambda d: d[0], default=None)
     return best[1] if best else None
+
+
+def event_day(text: str, created: datetime) -> date | None:
+    """The day ``text`` states for what it tells, read on ``created``: :func:`stated_day` of the
+    text with its clock times blanked out (parsedatetime would read "Tuesday from 5pm" as one
+    time), as :func:`find_event` reads it; None when no day is named."""
+    times = stated_times(text)
+    return stated_day(_blank(text, times[2]) if times else text, created)
 
 
 def absolute_days(text: str, created: datetime) -> str:

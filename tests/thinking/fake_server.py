@@ -8,8 +8,11 @@ check's one-value enum it answers the allowed word) and answers the others as ``
 HTTP 400 or 500, or ``"ignore"`` (a 200 reply that ignores the schema). Each chat request's body
 is kept in ``bodies``, and ``log`` holds one entry per request with its wall start and end and
 how many requests the server held at once; ``latency_s`` is how long every chat answer takes
-(the reply is worked out within it). A "slow" answer watches its connection: ``closed_at``
-records when a client gave up and closed it. Faults (chosen by a seeded generator at
+(the reply is worked out within it; the server works on for all of it when the client goes, as
+llama-cpp-python's does), ``check_latency_s`` how long a start-up check's request takes. A
+request being worked on watches its connection: ``closed_at`` records when a client gave up and
+closed it. With ``models_wait_for_slot`` (as llama-cpp-python's, whose model list takes the lock
+its completions hold), ``GET /v1/models`` waits for a free slot. Faults (chosen by a seeded generator at
 ``fault_rate``, in turn from ``faults``): ``"500"``, ``"429"`` (with ``Retry-After``), ``"slow"`` (answers after
 ``slow_s`` wall seconds, past the client's timeout), ``"malformed"`` (content that is not JSON)
 and ``"invalid"`` (JSON that fails the answer schema). While ``trickle`` is set, every chat
@@ -33,8 +36,8 @@ from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from town.thinking.answers import ImportanceAnswer, ImportancesAnswer
-from town.thinking.questions import RateImportance, RateImportances
+from town.thinking.answers import ImportanceAnswer, ImportancesAnswer, SummaryAnswer
+from town.thinking.questions import RateImportance, RateImportances, SummariseConversation
 from town.thinking.scripted import ScriptedBackend
 from town.thinking.server_check import CHECK_MARK, CHECK_WORD
 
@@ -45,12 +48,20 @@ MODEL_SHIFT = 1  # the fake model rates importance this much above the scripted 
 
 
 def model_answer(question) -> str:
-    """The fake model's JSON reply to ``question``."""
+    """The fake model's JSON reply to ``question``: the scripted answer, importance one point
+    higher, and a conversation's summary as a whole sentence.
+
+    The scripted summary is a label ("I talked with Maria Lopez", or with the news cut off by
+    "…"), which a model's summary may not be (``whole_sentence``); kept as it is so scripted runs
+    stay the same, it is ended with a full stop here so the fake model's answers pass the checks.
+    """
     answer = ScriptedBackend().ask(question)
     if isinstance(question, RateImportance):
         answer = ImportanceAnswer(importance=min(10, answer.importance + MODEL_SHIFT))
     elif isinstance(question, RateImportances):
         answer = ImportancesAnswer(ratings=[min(10, r + MODEL_SHIFT) for r in answer.ratings])
+    elif isinstance(question, SummariseConversation):
+        answer = SummaryAnswer(summary=answer.summary.rstrip("…").rstrip(" ,;") + ".")
     return answer.model_dump_json()
 
 
@@ -81,6 +92,8 @@ class FakeOpenAIServer:
         dialects: the structured-output dialects it obeys.
         reject: how it answers another constrained dialect: "400", "500" or "ignore".
         latency_s: wall seconds every chat answer takes.
+        check_latency_s: wall seconds every start-up check request takes.
+        models_wait_for_slot: ``GET /v1/models`` answers only when a slot is free.
         slots: chat requests it works on at once (like llama.cpp's slots; others wait their
             turn inside the server); None: no limit.
     """
@@ -99,9 +112,13 @@ class FakeOpenAIServer:
         dialects: tuple[str, ...] = ("json_schema", "json_object_schema", "grammar"),
         reject: str = "400",
         latency_s: float = 0.0,
+        check_latency_s: float = 0.0,
+        models_wait_for_slot: bool = False,
         slots: int | None = None,
     ):
         self.slots = None if slots is None else threading.Semaphore(slots)
+        self.check_latency_s = check_latency_s
+        self.models_wait_for_slot = models_wait_for_slot
         self.dialects = dialects
         self.reject = reject
         self.latency_s = latency_s
@@ -210,7 +227,11 @@ class _Handler(BaseHTTPRequestHandler):
         if mangle is not None:
             data = mangle(data)
         if self.reply_at is not None:
-            time.sleep(max(0.0, self.reply_at - time.monotonic()))
+            gone = self._wait_watching(max(0.0, self.reply_at - time.monotonic()))
+            if gone is not None:  # the client went: the work goes on to its end (llama-cpp-python)
+                with self.owner._lock:
+                    self.owner.closed_at.append(gone)
+                time.sleep(max(0.0, self.reply_at - time.monotonic()))
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -243,6 +264,9 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._authorised():
             return
         if self.path.rstrip("/") == "/v1/models":
+            if self.owner.models_wait_for_slot and self.owner.slots is not None:
+                with self.owner.slots:  # llama-cpp-python: the model list waits for the model's lock
+                    pass
             self._send(
                 200,
                 {
@@ -290,8 +314,10 @@ class _Handler(BaseHTTPRequestHandler):
             obeyed = False
         else:
             obeyed = dialect in owner.dialects
-        if probe:
-            self._complete(json.dumps({"word": CHECK_WORD if obeyed else "cat"}))
+        if probe:  # the start-up check's requests: a word, answered after check_latency_s
+            self.reply_at = time.monotonic() + owner.check_latency_s
+            self._complete(json.dumps({"word": CHECK_WORD if obeyed else "cat"}), body["messages"], check=True)
+            self.reply_at = None
             return
         arrived = time.monotonic()
         with owner._lock:
@@ -306,12 +332,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(body)
         finally:
             self.reply_at = None
-            if owner.slots is not None:
-                owner.slots.release()
             with owner._lock:
                 owner.active -= 1
                 entry["end"] = time.monotonic()
                 owner.log.append(entry)
+            if owner.slots is not None:  # released once the request has left: its slot is free
+                owner.slots.release()
 
     def _wait_watching(self, seconds: float) -> float | None:
         """Sleep ``seconds``, watching the connection; when the client closed it, the time it did."""
@@ -391,10 +417,9 @@ class _Handler(BaseHTTPRequestHandler):
         content += " " * owner.padding
         self._complete(content, body["messages"])
 
-    def _complete(self, content: str, messages: list[dict] | None = None) -> None:
+    def _complete(self, content: str, messages: list[dict], *, check: bool = False) -> None:
         owner = self.owner
-        mangle = owner.mangle if messages else None  # not the start-up check's answers
-        messages = messages or []
+        mangle = None if check else owner.mangle  # not the start-up check's answers
         self._send(
             200,
             {
@@ -409,7 +434,7 @@ class _Handler(BaseHTTPRequestHandler):
                         "message": {"role": "assistant", "content": content},
                     }
                 ],
-                "usage": owner.usage or {
+                "usage": (None if check else owner.usage) or {
                     # characters / 4: the usual estimate of BPE tokens in English text
                     "prompt_tokens": max(1, sum(len(m["content"]) for m in messages) // 4),
                     "completion_tokens": max(1, len(content) // 4),

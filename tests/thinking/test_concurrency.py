@@ -99,6 +99,35 @@ def test_a_timed_out_request_is_closed_before_it_is_retried(fake_server, api_key
     assert server.closed_at and server.closed_at[0] - sent_again < 0.1
 
 
+def test_a_busy_single_slot_gets_no_retry_until_its_abandoned_request_is_done(fake_server, api_key):
+    """llama-cpp-python's server works on to the end of a request whose client went, one request at
+    a time; the fake server here does the same (and, like it, answers its model list only once the
+    slot is free). The first answer takes 3 s, the client gives up after 1 s: the connection is
+    closed then, and the retry is sent only when the server is free again. Sent at once, it would
+    queue behind the abandoned work (the server would hold two requests) and time out in turn."""
+    from town.thinking.factory import make_backend
+    from town.thinking.questions import RateImportance
+
+    server = fake_server(latency_s=3.0, slots=1, models_wait_for_slot=True)
+
+    def then_fast(messages):
+        server.latency_s = 0.05  # only the first answer is slow
+        return '{"importance": 4}'
+
+    server.responder = then_fast
+    parts = make_backend(ville_config(server, api_key, cache=False, timeout_s=1.0, max_retries=1), backoff_s=0.01)
+    try:
+        answer = parts.backend.ask(RateImportance(persona="p", persona_name="P", content="ate breakfast",
+                                                  kind="observation"))
+    finally:
+        parts.backend.close()
+    assert answer.importance == 4 and len(server.log) == 2
+    first, retry = sorted(server.log, key=lambda e: e["arrived"])
+    assert server.closed_at and 0.9 <= server.closed_at[0] - first["start"] < 1.5  # closed when it timed out
+    assert retry["arrived"] >= first["end"] >= first["start"] + 3.0  # sent once the abandoned work was done
+    assert max(e["held"] for e in server.log) == 1  # never two of our requests at once
+
+
 def test_the_two_summaries_that_end_a_conversation_are_asked_at_once(fake_server, api_key):
     """Each side summarises a finished conversation on its own: a two-slot server holds both.
 

@@ -19,7 +19,6 @@ from town.errors import RunStopped
 from town.thinking import server_check
 from town.thinking.backend import ThinkingBackend
 from town.thinking.factory import make_backend
-from town.thinking.model import Settled
 from town.thinking.openai_backend import OpenAIBackend
 from town.thinking.questions import RateImportance
 from town.thinking.scripted import ScriptedBackend
@@ -37,14 +36,17 @@ def test_the_backend_interface_is_asking_and_closing():
 
 def test_a_model_backend_comes_with_its_recorder_stall_guard_and_settled_dialect(fake_server, api_key):
     """Against a server obeying every dialect with no ``/props``: ``auto`` settles on json_schema
-    (the first tried) and one slot, and the run's configuration records both."""
+    (the first tried) and one slot, and the run's configuration records both; the server's speed
+    is measured, and the timeout given (1 s) is kept."""
     server = fake_server()
     config = ville_config(server, api_key)
     parts = make_backend(config)
     try:
         assert isinstance(parts.backend, CachingBackend)
         assert isinstance(parts.recorder, CallRecorder) and isinstance(parts.stall, StallGuard)
-        assert parts.settled == Settled(dialect=Dialect.JSON_SCHEMA, slots=(1,))
+        settled = parts.settled
+        assert (settled.dialect, settled.slots, settled.timeout_s) == (Dialect.JSON_SCHEMA, (1,), 1.0)
+        assert settled.speed is not None and parts.run_meta(config, 3)["model_server"]["timeout_s"] == 1.0
         assert (config.backend.structured, config.backend.max_concurrency) == ("auto", "auto")
         run = parts.run_config(config).backend
         assert (run.structured, run.max_concurrency) == ("json_schema", "1")
@@ -58,9 +60,13 @@ def test_the_server_check_returns_what_it_settled_and_sets_nothing(fake_server, 
     backend = OpenAIBackend(base_url=server.base_url, model=server.model, api_key_env=api_key)
     try:
         settled = server_check.check(backend)
-        assert settled == Settled(dialect=Dialect.GRAMMAR, slots=(1,))
+        assert (settled.dialect, settled.slots, settled.timeout_s) == (Dialect.GRAMMAR, (1,), 30.0)  # the least
         assert backend.structured is Dialect.JSON_OBJECT  # "auto" asks in JSON mode until checked
-        assert backend.check() == settled and backend.structured is Dialect.GRAMMAR
+        assert backend.timeout_s == 600.0  # an "auto" timeout is the most until checked
+        again = backend.check()
+        assert (again.dialect, again.slots) == (settled.dialect, settled.slots)
+        assert backend.structured is Dialect.GRAMMAR and backend.timeout_s == 30.0
+        assert all(t.seconds == 30.0 for t in backend.transports)
     finally:
         backend.close()
 

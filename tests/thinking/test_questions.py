@@ -8,6 +8,7 @@ from town.thinking import questions
 from town.thinking.prompting import PACKAGED_PROMPTS
 from town.thinking.questions import LineAnswer, MemoryView, NextLine, Question
 from town.thinking.questions.checks import InvalidAnswer, own_words
+from town.thinking.questions.summarise_conversation import whole_sentence
 from town.thinking.scripted import ScriptedBackend
 from town.thinking.validate import parse_answer
 
@@ -44,7 +45,8 @@ def _rejected_by(question: Question, reply: str) -> str:
 
 def test_a_rejection_names_the_check_that_made_it():
     """NextLine's checks run in their listed order; the first to reject names itself."""
-    assert [c.__name__ for c in NextLine.checks] == ["own_words", "shared_ids_shown", "speaks", "shares_in_words"]
+    assert [c.__name__ for c in NextLine.checks] == ["own_words", "shared_ids_shown", "speaks", "shares_in_words",
+                                                     "not_copied"]
     assert _rejected_by(LINE, '{"line": "...", "shared": [4]}') == "own_words"
     assert _rejected_by(LINE, '{"line": "4: The party is on Friday", "shared": [77]}') == "shared_ids_shown"
     assert _rejected_by(LINE, '{"line": "4: The party is on Friday", "shared": [4]}') == "speaks"
@@ -67,11 +69,13 @@ def test_a_check_added_to_a_question_runs_in_its_turn_and_names_itself(monkeypat
     assert parse_answer(LINE, '{"line": "The party is on Friday!", "shared": [4]}').line == "The party is on Friday!"
 
 
-def test_a_question_without_options_checks_only_that_the_words_are_its_own():
-    """A question that offers nothing to choose from (a summary) has the shared text check alone."""
-    assert questions.SummariseConversation.checks == (own_words,)
+def test_a_question_without_options_checks_its_words_and_their_sense():
+    """A question that offers nothing to choose from (a summary) has the shared text check and its
+    own sense check (a whole sentence), in that order."""
+    assert questions.SummariseConversation.checks == (own_words, whole_sentence)
     summary = questions.SummariseConversation(persona="a", persona_name="Ann Lee", other_name="Bo Yu", history=())
     assert _rejected_by(summary, '{"summary": "<one sentence>"}') == "own_words"
+    assert _rejected_by(summary, '{"summary": "Bo told me about"}') == "whole_sentence"
 
 
 def test_a_stranger_is_spoken_to_without_their_name():

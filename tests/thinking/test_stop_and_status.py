@@ -153,7 +153,8 @@ def test_sigterm_to_serve_with_a_hanging_request_exits_within_5_s(tmp_path):
     server = FakeOpenAIServer(lambda messages: "{}")  # invalid answers: scripted fallbacks
     out = tmp_path / "live.sqlite"
     proc = subprocess.Popen(
-        [sys.executable, str(REPO / "run.py"), "serve", "--port", "0", "--speed", "max", "--out", str(out),
+        [sys.executable, str(REPO / "run.py"), "serve", "--town", "the_ville", "--port", "0", "--speed", "max",
+         "--out", str(out),
          "--embedder", "hashing", "--backend", "openai", "--base-url", server.base_url, "--model",
          server.model, "--api-key-env", "TOWN_TEST_KEY", "--no-cache", "--set", "backend.timeout_s=30",
          "--set", "backend.max_retries=0", "--set", "backend.max_consecutive_fallbacks=0"],

@@ -135,13 +135,13 @@ def test_day_plan_changes_are_applied_to_the_routine():
 def test_day_plans_need_known_places_and_ordered_times():
     """Added places come from the plan's; times of day, positive lengths; real drops.
 
-    Each rejection names the check of PlanDay's that made it ("" for the answer model's schema).
+    Each rejection names the check of PlanDay's that made it ("schema" for the answer model's).
     """
     late = parse_answer(PLAN, _plan(("23:00", 120, "counter"))).day(PLAN.routine)
     assert (late[-1].start, late[-1].end) == ("23:00", "24:00")  # cut at the end of the day
     for bad, match, check in (
         (_plan(("25:00", 60, "counter")), "time of day", "added_blocks"),
-        (_plan(("09:00", -60, "counter")), "minutes", ""),
+        (_plan(("09:00", -60, "counter")), "minutes", "schema"),
         (_plan(("08:00", 120, "the moon")), "place", "added_blocks"),
         (_plan(drop=(4,)), "routine block numbers", "routine_numbers"),
         (_plan(drop=(1, 2, 3)), "empty", "a_day_left"),

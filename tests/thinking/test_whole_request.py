@@ -172,6 +172,44 @@ def test_sigint_ends_simulate_waiting_on_a_silent_server_within_5_s_and_drops_th
     server.close()
 
 
+def test_sigint_ends_simulate_within_5_s_with_a_request_in_flight_on_a_busy_single_slot(tmp_path):
+    """As found with llama-cpp-python: a one-slot server working 30 s on each request (and on to
+    its end when the client goes; its model list waits for the slot), the tick's other questions
+    waiting for that slot on our side, the timeout chosen at start (30 s). SIGINT with the first
+    question in flight exits within 5 s, and the tick is not recorded."""
+    server = FakeOpenAIServer(lambda messages: "{}", latency_s=30.0, slots=1, models_wait_for_slot=True)
+    out = tmp_path / "busy.sqlite"
+    proc = _simulate(server, out)
+    try:
+        _until(lambda: server.active >= 1, timeout=60, every=0.1)
+        time.sleep(1.0)
+        code, took, err = _stopped(proc, signal.SIGINT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        server.close()
+    assert code == 0 and took < 5, (took, err)
+    assert "is not recorded" in err
+
+
+def test_sigint_during_the_start_up_checks_speed_request_exits_within_5_s_leaving_no_run(tmp_path):
+    """The start-up check's requests take 30 s each (the reading one is in flight): SIGINT ends
+    `simulate` within 5 s, one line, and no run file is left."""
+    server = FakeOpenAIServer(lambda messages: "{}", check_latency_s=30.0)
+    out = tmp_path / "checking.sqlite"
+    proc = _simulate(server, out)
+    try:
+        _until(lambda: server.counts["probe"] >= 1, timeout=60, every=0.1)
+        time.sleep(1.0)
+        code, took, err = _stopped(proc, signal.SIGINT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        server.close()
+    assert code == 130 and took < 5, (took, err)
+    assert err.strip() == "town: interrupted" and not out.exists()
+
+
 def test_a_tick_that_raises_while_stalled_leaves_no_thread_behind(fake_server, api_key, tmp_path):
     """The server hangs at tick 3 and the run stalls with pool threads in StallGuard.wait and in
     requests (timeout 1 s); an exception raised in the tick (as a test timeout raises it) ends every

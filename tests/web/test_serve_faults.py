@@ -59,7 +59,11 @@ def test_ctrl_c_while_the_run_is_being_created_leaves_nothing_in_runs(tmp_path):
     exit 130, one line, and no run file, -wal, -shm or stale .lock in runs/."""
     runs = tmp_path / "runs"
     proc = _serve("--runs", str(runs), TOWN_TEST_SLOW_START_S="5")
-    _until(lambda: runs.exists() and any(p.suffix == ".sqlite" for p in runs.iterdir()))
+    try:
+        _until(lambda: runs.exists() and any(p.suffix == ".sqlite" for p in runs.iterdir()))
+    except AssertionError:
+        proc.kill()
+        raise AssertionError(f"no run file in 60 s; the serve said: {proc.communicate()}") from None
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130

@@ -201,7 +201,8 @@ def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) 
 
     Returns:
         ``{"at", "backend", "stranger", "answers": [{persona, category, index, template, grader,
-        question, time, probe, answer, evidence (memory ids the answer cites), tick, seq (memories before it), retrieval: {weights, k,
+        question, time, probe, answer, evidence (memory ids the answer cites), tick, seq (memories before it),
+        backend (whose answer it is), fallback (a model's answer fell back to it), retrieval: {weights, k,
         n_scored, retrieved: [candidate rows of the top k]}}]}``.
     """
     from .interview import Interviewer
@@ -217,6 +218,7 @@ def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) 
         answers.append({"persona": s.persona, "category": s.category, "index": s.index,
                         "template": s.template, "grader": s.grader, "question": s.question, "time": s.time,
                         "probe": s.probe, "answer": r.answer, "evidence": list(r.evidence), "tick": r.tick, "seq": r.seq,
+                        "backend": r.backend, "fallback": r.fallback,
                         "retrieval": {"weights": list(r.weights), "k": r.k, "n_scored": r.n_scored,
                                       "retrieved": top}})
     return {"at": f"{at:%Y-%m-%d %H:%M}", "backend": getattr(asker.backend, "name", "scripted"),

@@ -12,9 +12,9 @@ from typing import Any
 
 from .battery import ask_battery
 from .grading import grade
-from .recorded import flatten, run_backend, run_config, tick_at
+from .recorded import tick_at
 
-__all__ = ["default_at", "interview_backend", "run_battery", "write_battery"]
+__all__ = ["default_at", "run_battery", "write_battery"]
 
 
 def default_at(reader) -> datetime:
@@ -26,29 +26,6 @@ def default_at(reader) -> datetime:
     spt = int(reader.meta.get("seconds_per_tick", 10))
     middle = start + timedelta(seconds=(reader.last_tick or 0) * spt / 2)
     return max(start, middle.replace(minute=0, second=0, microsecond=0))
-
-
-def interview_backend(reader, *, name: str | None = None, model: str | None = None,
-                      base_url: str | None = None):
-    """The backend that answers: the run's own, or another.
-
-    Without ``name``/``model``/``base_url`` this is :func:`town.analysis.recorded.run_backend`; with
-    any, the run's recorded configuration with those replaced.
-
-    Raises:
-        ConfigError: for a bad recorded config or missing model settings.
-        ThinkingError: when the model server cannot be reached.
-    """
-    from ..config import load_config
-    from ..thinking.factory import make_backend
-    from ..thinking.scripted import ScriptedBackend
-
-    over = {k: v for k, v in (("backend.name", name), ("backend.model", model),
-                              ("backend.base_url", base_url)) if v}
-    if not over:
-        return run_backend(reader)
-    config = load_config(None, {**flatten((run_config(reader) or load_config()).to_dict()), **over})
-    return ScriptedBackend() if config.backend.name == "scripted" else make_backend(config).backend
 
 
 def run_battery(run: str | Path, *, at: datetime | str | None = None, backend=None, embedder=None,

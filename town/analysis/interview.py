@@ -3,9 +3,11 @@
 The persona's memory stream is rebuilt as it was at that time from the run file
 (:meth:`RunReader.stream_as_of`), the question is embedded with the run's embedder, the stream is
 ranked with the run's retrieval weights and k through :func:`town.memory.scoring.rank` (the one
-scoring function), and the retrieved memories go to an :class:`AnswerInterview` question (one
-interview: the scripted backend by default; :class:`Interviewer`, which ``evaluate`` uses: the
-run's backend, :func:`town.analysis.recorded.run_backend`). The question carries the persona's own description
+scoring function), and the retrieved memories go to an :class:`AnswerInterview` question,
+answered by the backend given (``town interview`` and :class:`Interviewer` by default: the
+run's own, :func:`town.analysis.recorded.run_backend`, so a run recorded with a model asks that
+model); each answer says which backend gave it, and whether a model's answer fell back to the
+scripted one. The question carries the persona's own description
 (:func:`identity`, from its persona file), as every decision does, so questions about the persona
 itself can be answered from it. The answer comes with the retrieval trace and the
 retrieved records it was given (question in; answer text and memories out). :class:`Interviewer`
@@ -30,6 +32,7 @@ from ..errors import ConfigError, RecordingError
 from ..memory.trace import CandidateScore
 from ..memory.vectors import VectorIndex
 from ..recording.lab import score_stream, stream_ages
+from ..thinking.factory import ThinkingParts
 from ..thinking.questions import AnswerInterview, MemoryView, PlanItemView
 from ..thinking.views import routine_views
 from .recorded import load_embedder, run_backend, run_config, seq_after, tick_at
@@ -51,6 +54,10 @@ class InterviewResult:
         weights: (recency, importance, relevance) used; k: records retrieved.
         n_scored: records in the stream as of then.
         candidates: the top k then the runners-up, best first (trace rows).
+        backend: the backend whose answer this is ("openai", "local" or "scripted"; "scripted"
+            when a model's answer fell back); fallback: a model was asked and its answer fell back
+            to the scripted one; requests: HTTP requests the answer took (0: no model, or the
+            answer cache).
         retrieved: the records the answer was given (the top k), best first, each the recorded
             memory (``MemoryRecord.to_dict()`` fields, provenance included: ``kind``,
             ``subject``, ``source``, ``evidence``, ``probe``) plus ``seq`` and ``tick`` of its
@@ -69,6 +76,9 @@ class InterviewResult:
     n_scored: int
     candidates: tuple[CandidateScore, ...]
     retrieved: tuple[dict[str, Any], ...] = ()
+    backend: str = "scripted"
+    fallback: bool = False
+    requests: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict (``at`` as "YYYY-MM-DD HH:MM:SS")."""
@@ -85,6 +95,9 @@ class InterviewResult:
             "n_scored": self.n_scored,
             "candidates": [c.to_dict() for c in self.candidates],
             "retrieved": [dict(m) for m in self.retrieved],
+            "backend": self.backend,
+            "fallback": self.fallback,
+            "requests": self.requests,
         }
 
 
@@ -148,7 +161,9 @@ class Interviewer:
 
     Args:
         reader: a :class:`town.recording.RunReader` (only read).
-        backend: a thinking backend (default: the run's, :func:`run_backend`).
+        backend: a thinking backend, or the :class:`~town.thinking.factory.ThinkingParts` of one
+            (whose recorder tells which answers fell back); default: the run's,
+            :func:`run_backend`.
         embedder: embeds the questions (default: the run's, :func:`load_embedder`).
         scenario: the run's :class:`town.scenario.Scenario`, for each persona's :func:`identity`
             (default: loaded from the folder the run's meta names).
@@ -166,7 +181,12 @@ class Interviewer:
         config = run_config(reader) or load_config()
         self.weights, self.k = config.retrieval.weights, config.retrieval.k
         self.embedder = embedder or load_embedder(reader)
-        self.backend = backend if backend is not None else run_backend(reader)
+        parts = run_backend(reader) if backend is None else backend if isinstance(backend, ThinkingParts) \
+            else ThinkingParts(backend=backend)
+        self.backend = parts.backend
+        self._calls: list[dict[str, Any]] = []  # the MODEL_CALL events of the question being asked
+        if parts.recorder is not None:
+            parts.recorder.bind(lambda kind, persona, data: self._calls.append(data))
         listed = reader.meta.get("personas")
         self.names = {pid: ((listed.get(pid) or {}).get("name", pid) if isinstance(listed, dict) else pid)
                       for pid in reader.personas()}
@@ -243,6 +263,7 @@ class Interviewer:
                        created=r["created"])
             for r in top
         )
+        self._calls.clear()
         answer = self.backend.ask(
             AnswerInterview(
                 persona=persona,
@@ -256,10 +277,13 @@ class Interviewer:
                 people=tuple(self.names.values()),
             )
         )
+        fallback = any(c["outcome"] == "fallback" for c in self._calls)
         return InterviewResult(
             persona=persona, question=question, at=at, tick=tick, seq=seq, answer=answer.answer,
             evidence=tuple(answer.evidence or ()), weights=self.weights, k=self.k, n_scored=n, candidates=candidates,
             retrieved=tuple({k: v for k, v in r.items() if k != "embedding"} for r in top),
+            backend="scripted" if fallback else self.backend.name, fallback=fallback,
+            requests=sum(1 for c in self._calls if c.get("request")),
         )
 
 
@@ -280,8 +304,10 @@ def interview(
         at: game time (datetime or "YYYY-MM-DD HH:MM"); the stream holds what was written by the
             end of the last tick at or before it.
         question: the interviewer's question.
-        backend: a thinking backend (default: :class:`~town.thinking.scripted.ScriptedBackend`,
-            which needs no model server; :func:`run_backend` gives the run's own).
+        backend: a thinking backend or its parts (default:
+            :class:`~town.thinking.scripted.ScriptedBackend`, which needs no model server, as the
+            viewer's interview tab asks; :func:`run_backend` gives the run's own, as
+            ``town interview`` asks).
         embedder: embeds the question (default: the run's, :func:`load_embedder`).
 
     Returns:

@@ -60,24 +60,33 @@ def load_embedder(reader) -> Embedder:
                          backend=None if config is None else config.backend)
 
 
-def run_backend(reader):
-    """The thinking backend the run was recorded with, from its meta ``config`` (scripted when absent).
+def run_backend(reader, *, name: str | None = None, model: str | None = None, base_url: str | None = None):
+    """The thinking backend that answers questions about a run: the one it was recorded with (its
+    meta ``config``; scripted when absent), or with ``name``/``model``/``base_url`` replaced.
 
     A model backend is built as the run had it (:func:`town.thinking.factory.make_backend`:
-    retries, scripted fallback and, by default, the answer cache), with its start-up check.
+    retries, scripted fallback and, by default, the answer cache), with a start-up check that
+    does not measure the server's speed: an "auto" timeout is the one the run settled (meta
+    ``model_server``), else ``max_timeout_s``.
+
+    Returns:
+        The :class:`town.thinking.factory.ThinkingParts` (``backend``; for a model, its
+        ``recorder`` too).
 
     Raises:
         ConfigError: for a bad meta ``config`` or missing model settings.
-        ThinkingError: when the run's model server cannot be reached.
+        ThinkingError: when the model server cannot be reached.
     """
-    config = run_config(reader)
-    if config is None or config.backend.name == "scripted":
-        from ..thinking.scripted import ScriptedBackend
-
-        return ScriptedBackend()
     from ..thinking.factory import make_backend
 
-    return make_backend(config).backend
+    over = {k: v for k, v in (("backend.name", name), ("backend.model", model), ("backend.base_url", base_url)) if v}
+    config = run_config(reader) or load_config()
+    settled = reader.meta.get("model_server") or {}
+    if not over and config.backend.timeout_s == "auto" and settled.get("timeout_s"):
+        over["backend.timeout_s"] = settled["timeout_s"]
+    if over:
+        config = load_config(None, {**flatten(config.to_dict()), **over})
+    return make_backend(config, measure_speed=False)
 
 
 def tick_at(reader, at: datetime | str) -> tuple[datetime, int]:

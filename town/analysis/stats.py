@@ -6,8 +6,14 @@ hour and per template, with the retry and fallback rates.
 
 Definitions: a *question* is resolved once, by a first attempt (``attempt == 1``) or by a cache
 hit; the *retry rate* is the share of requests that were retries (``attempt > 1``); the
-*fallback rate* is the share of questions answered by the scripted fallback. :func:`cost` is the
-evaluation's cost measure (Park et al. 2023 §7), counted the same way per persona per game hour.
+*fallback rate* is the share of questions answered by the scripted fallback. An *answer* is a
+request the server replied to; the share each answer check rejects (:func:`rejected`) is of a
+template's answers, by the check each rejected one names. :func:`cost` is the evaluation's cost
+measure (Park et al. 2023 §7), counted the same way per persona per game hour.
+
+A tick's events are written with the tick, so a run stopped inside its first tick holds no
+model call: :func:`print_stats` then says so, with the model's STATUS events the run kept (a
+stall, the stop and why) and the server's speed measured at start (meta ``model_server``).
 """
 
 from __future__ import annotations
@@ -19,7 +25,10 @@ from typing import Any
 
 from ..events import EventKind
 
-__all__ = ["blank_row", "tally", "compute_stats", "print_stats", "cost"]
+__all__ = ["blank_row", "tally", "rejected", "compute_stats", "print_stats", "cost"]
+
+#: An answer's outcomes: the server replied (the answer passed its checks, or one rejected it).
+ANSWERED = ("ok", "invalid", "bad_json")
 
 
 def blank_row() -> dict[str, float]:
@@ -64,6 +73,20 @@ def tally(row: dict[str, float], d: dict[str, Any]) -> None:
     row["fallbacks"] += d["outcome"] == "fallback"
 
 
+def rejected(d: dict[str, Any]) -> str | None:
+    """The check a MODEL_CALL event's answer was rejected by, or None (no answer, or accepted).
+
+    ``check`` is the answer check's name ("schema": the answer model); an unparsable reply is
+    "unparsable"; an answer rejected for its size or text, "reply"; a run recorded before
+    rejections named their check, "(not recorded)".
+    """
+    if d["outcome"] == "bad_json":
+        return "unparsable"
+    if d["outcome"] != "invalid":
+        return None
+    return d.get("check") or ("reply" if "check" in d else "(not recorded)")
+
+
 def compute_stats(run: str | Path) -> dict[str, Any]:
     """Accounting of a run's model calls.
 
@@ -72,7 +95,11 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
         "YYYY-MM-DD HH:00"): row}, "by_template": {template: row},
         "by_day_template": {(game day, template): row}, "procedures_by_day": {(game day, op):
         count}, "total": row, "retry_rate": float, "fallback_rate": float, "importance":
-        {"backend": name (and schema dialect), "counts": {1..10: memories so rated}}}`` where a
+        {"backend": name (and schema dialect), "counts": {1..10: memories so rated}},
+        "rejections": {template: {"answers": n, "checks": {check: answers it rejected}}},
+        "backend": the run's backend name, "model": {"name", "base_url"} (a model backend's),
+        "model_server": meta ``model_server`` (speeds measured at start) or None, "last_tick":
+        int or None, "status": [(game time, state, reason)] of the run's STATUS events}`` where a
         row counts questions, requests, failed (requests), retries, fallbacks, cache_hits,
         tokens_in, tokens_out, latency_ms (sum over requests, wall milliseconds), estimated
         (requests whose tokens are an estimate: the server did not count them, e.g. a timeout)
@@ -88,12 +115,18 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
     by_day: dict[tuple[str, str], dict] = defaultdict(blank_row)
     procedures: dict[tuple[str, str], int] = defaultdict(int)
     ratings = dict.fromkeys(range(1, 11), 0)
+    rejections: dict[str, dict[str, Any]] = defaultdict(lambda: {"answers": 0, "checks": defaultdict(int)})
     total = blank_row()
     with RunReader(run) as reader:
-        backend = str(reader.meta.get("backend", "?"))
-        structured = (reader.meta.get("config") or {}).get("backend", {}).get("structured")
+        name = backend = str(reader.meta.get("backend", "?"))
+        recorded = (reader.meta.get("config") or {}).get("backend", {})
+        structured = recorded.get("structured")
         if backend != "scripted" and structured:
             backend = f"{backend} ({structured})"
+        status = [(e.time, e.data.get("state"), e.data.get("reason", ""))
+                  for e in reader.events(kinds=[EventKind.STATUS])]
+        last_tick = reader.last_tick
+        measured = reader.meta.get("model_server")
         for e in reader.events(kinds=[EventKind.MEMORY]):
             ratings[int(e.data["importance"])] += 1
         for e in reader.events(kinds=[EventKind.MODEL_CALL]):
@@ -102,6 +135,12 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
             for row in (by_hour[(e.persona or "-", hour)], by_template[e.data["template"]],
                         by_day[(day, e.data["template"])], total):
                 tally(row, e.data)
+            if e.data.get("request") and e.data["outcome"] in ANSWERED:
+                counts = rejections[e.data["template"]]
+                counts["answers"] += 1
+                check = rejected(e.data)
+                if check is not None:
+                    counts["checks"][check] += 1
         for e in reader.events(kinds=[EventKind.PROCEDURE]):
             procedures[(e.time.strftime("%Y-%m-%d"), e.data["op"])] += 1
         ablate = reader.summary()["ablate"]
@@ -115,6 +154,13 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
         "retry_rate": total["retries"] / total["requests"] if total["requests"] else 0.0,
         "fallback_rate": total["fallbacks"] / total["questions"] if total["questions"] else 0.0,
         "importance": {"backend": backend, "counts": ratings},
+        "rejections": {t: {"answers": r["answers"], "checks": dict(sorted(r["checks"].items()))}
+                       for t, r in sorted(rejections.items())},
+        "backend": name,
+        "model": {"name": recorded.get("model"), "base_url": recorded.get("base_url")},
+        "model_server": measured,
+        "last_tick": last_tick,
+        "status": status,
     }
 
 
@@ -127,9 +173,16 @@ def print_stats(run: str | Path) -> None:
     console = Console(width=None if sys.stdout.isatty() else 140)
     if s["ablate"]:
         console.print(f"{run}: ablated (switched off): {s['ablate']}")
+    if s["model_server"]:
+        from ..thinking.speed import describe
+
+        console.print(f"{run}: at its start, {describe(s['model_server'])}", highlight=False)
     if not s["total"]["questions"]:
-        console.print(f"{run}: no model calls: this run's thinking backend (e.g. the scripted "
-                      "default) answers without a language model")
+        if s["backend"] == "scripted":
+            console.print(f"{run}: no model calls: this run's thinking backend (the scripted "
+                          "default) answers without a language model")
+        else:
+            _print_no_calls(console, run, s)
         return
     cols = (
         "questions",
@@ -170,6 +223,15 @@ def print_stats(run: str | Path) -> None:
             t.add_row(day, op, str(n))
         console.print(t)
     console.print(table("total", ("",), [("all", s["total"])]))
+    if any(r["checks"] for r in s["rejections"].values()):
+        t = Table(title="answers rejected, per template and check (share of the template's answers)",
+                  title_justify="left")
+        for c in ("template", "answers", "check", "rejected", "share"):
+            t.add_column(c, justify="left" if c in ("template", "check") else "right")
+        for template, r in s["rejections"].items():
+            for check, n in r["checks"].items():
+                t.add_row(template, str(r["answers"]), check, str(n), f"{n / r['answers']:.0%}")
+        console.print(t)
     console.print(
         f"retry rate {s['retry_rate']:.1%} of requests; "
         f"fallback rate {s['fallback_rate']:.1%} of questions"
@@ -192,6 +254,23 @@ def print_stats(run: str | Path) -> None:
             t.add_column(str(k), justify="right")
         t.add_row(*(str(v) for v in counts.values()))
         console.print(t)
+
+
+def _print_no_calls(console, run: str | Path, s: dict[str, Any]) -> None:
+    """What a model run without a recorded model call holds: why, and what the model did."""
+    model = s["model"]
+    at = f" at {model['base_url']}" if model.get("base_url") else ""
+    who = f"backend {s['backend']} (model {model.get('name')}{at})"
+    if s["last_tick"] is None:
+        console.print(f"{run}: {who}, but no tick was recorded: the run stopped inside its first tick, and "
+                      "a tick's model calls are written with the tick", highlight=False)
+    else:
+        console.print(f"{run}: {who}: no model calls in ticks 0..{s['last_tick']}", highlight=False)
+    seen = [(time, state, reason) for time, state, reason in s["status"] if state not in ("running", "finished")]
+    if not seen:
+        console.print("the run recorded no failure of the model server", highlight=False)
+    for time, state, reason in seen:
+        console.print(f"  {time:%Y-%m-%d %H:%M:%S} {state}: {reason}", highlight=False)
 
 
 def _count(row: dict[str, float], column: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -27,13 +28,19 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     from ..scenario import load_scenario
     from ..simulation import Simulation
     from ..thinking.factory import make_backend
+    from ..thinking.speed import describe
 
     config = load_config(args.config, overrides(args))
     scenario = load_scenario(args.town)
     # the model server is checked here, before the run file and its first tick
     parts = make_backend(config, prompts_dir=args.prompts, model_path=args.model_path)
+    meta = parts.run_meta(config, len(scenario.personas))
+    if meta:
+        print(f"town: {describe(meta['model_server'], getattr(args, 'hours', None))}", file=sys.stderr, flush=True)
     config = parts.run_config(config)
     sim = Simulation(scenario, config, backend=parts.backend, stall=parts.stall, run_path=run_path)
+    if meta and sim.writer is not None:
+        sim.writer.set_meta(**meta)
     sim.bind_recorder(parts.recorder)
     return sim
 

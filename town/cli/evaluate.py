@@ -65,11 +65,12 @@ def cmd_battery(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from ..analysis.battery_run import interview_backend, run_battery
+    from ..analysis.battery_run import run_battery
+    from ..analysis.recorded import run_backend
     from ..recording import RunReader
 
     with RunReader(args.run) as reader:
-        backend = interview_backend(reader, name=args.backend, model=args.model, base_url=args.base_url)
+        backend = run_backend(reader, name=args.backend, model=args.model, base_url=args.base_url)
     result, path = run_battery(args.run, at=args.at, backend=backend, out_dir=args.out)
     s = result["summary"]
     t = Table(title=f"{args.run}: battery at {result['at']} ({result['backend']}"

@@ -32,18 +32,33 @@ def _moment(reader, at: str | None) -> str | datetime:
     return when
 
 
+def _answered_by(result) -> str:
+    """Which backend gave the answer, in one line."""
+    if result.fallback:
+        return (f"answered by the scripted backend: the model's answer failed after {result.requests} "
+                "request(s) and fell back")
+    requests = f", {result.requests} request(s)" if result.requests else ""
+    return f"answered by the {result.backend} backend{requests}"
+
+
 def cmd_interview(args: argparse.Namespace) -> int:
     """`town interview`: answer a question from a persona's memory as of --at, with the retrieval trace.
+
+    The answer comes from the backend the run was recorded with (a model run asks its model
+    server), or from ``--backend`` (with ``--model``, ``--base-url``); the line after it says
+    which backend gave it.
 
     Raises:
         ConfigError: naming ``question`` when it is empty (or only spaces), ``--at`` outside the
             run's span (:func:`_moment`), ``--persona`` for an unknown persona.
+        ThinkingError: when the model server cannot be reached.
     """
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
 
     from ..analysis.interview import interview
+    from ..analysis.recorded import run_backend
     from ..recording import RunReader
 
     question = args.question.strip()
@@ -53,11 +68,17 @@ def cmd_interview(args: argparse.Namespace) -> int:
         if reader.last_tick is None:
             raise ConfigError(f"{reader.path} has no recorded tick yet", field="run")
         persona = persona_id(reader, args.persona)
-        result = interview(reader, persona, _moment(reader, args.at), question)
+        at = _moment(reader, args.at)
+        parts = run_backend(reader, name=args.backend, model=args.model, base_url=args.base_url)
+        try:
+            result = interview(reader, persona, at, question, backend=parts)
+        finally:
+            parts.backend.close()
     console = Console()
     console.print(Text(persona, style="bold") + Text(f" at {result.at:%Y-%m-%d %H:%M} (tick {result.tick}): "
                                                      f"{result.question}"))
     console.print(Padding(Text(result.answer), (0, 0, 0, 2)))
+    console.print(Text(_answered_by(result)), style="dim")
     print_candidates(console, f"retrieval: weights={list(result.weights)} k={result.k} scored={result.n_scored}",
                      [c.to_dict() for c in result.candidates])
     return 0

@@ -100,6 +100,10 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("run", help="run file")
     s.add_argument("--persona", required=True, help="persona id or full name")
     s.add_argument("--at", help='game time, e.g. "2023-02-14 12:00" (default: the end of the run)')
+    s.add_argument("--backend", choices=["scripted", "openai", "local"],
+                   help="answer with this backend (default: the one the run was recorded with)")
+    s.add_argument("--model", help="model name on the OpenAI-compatible server (default: the run's)")
+    s.add_argument("--base-url", help="OpenAI-compatible API root (default: the run's)")
     s.add_argument("question", help='e.g. "Do you know about a party?"')
 
     s = sub.add_parser("evaluate", help="interview every persona: diffusion, relationship density, "

@@ -72,6 +72,20 @@ def _listed(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+def _number_text(value: Any) -> Any:
+    """A number as its text (a setting that is "auto" or a number; runs recorded a number)."""
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+
+
+def _seconds(text: str) -> float | None:
+    """The seconds a text states (a finite number > 0), else None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value > 0 else None
+
+
 def _game_time(value: Any) -> Any:
     """A text as a game datetime (``"2023-02-13 07:00"``); any other value as it is."""
     return parse_game_time(value, field="start") if isinstance(value, str) else value
@@ -170,12 +184,13 @@ class BackendConfig(_Settings):
     """The thinking backend and its wrappers (docs/design, §3). Times are wall seconds.
 
     ``structured`` is ``"auto"`` or a :class:`Dialect` value; ``max_concurrency`` is ``"auto"``
-    or an integer text.
+    or an integer text; ``timeout_s`` is ``"auto"`` (from the server's speed measured at start,
+    within ``min_timeout_s`` and ``max_timeout_s``: :mod:`town.thinking.speed`) or seconds.
     """
 
     name: BackendName = Field(strict=False)
     api_key_env: str
-    timeout_s: float
+    timeout_s: Annotated[str, BeforeValidator(_number_text)]
     max_retries: int
     pool_size: int
     cache: bool
@@ -189,6 +204,8 @@ class BackendConfig(_Settings):
     more_base_urls: Annotated[tuple[str, ...], BeforeValidator(_listed)] = ()
     model: str | None = None
     embed_model: str | None = None
+    min_timeout_s: float = 30.0
+    max_timeout_s: float = 600.0
 
     @model_validator(mode="after")
     def _check(self) -> BackendConfig:
@@ -201,13 +218,23 @@ class BackendConfig(_Settings):
                  f"must be batch (one request per persona per tick) or each (per memory), got {self.importance!r}")
         _require(self.max_prompt_tokens >= 0, "max_prompt_tokens",
                  f"must be >= 0 tokens (0: no budget), got {self.max_prompt_tokens}")
-        _require(self.timeout_s > 0, "timeout_s", f"must be > 0 seconds, got {self.timeout_s}")
+        _require(self.timeout_s == "auto" or _seconds(self.timeout_s) is not None, "timeout_s",
+                 f"must be auto or a number of seconds > 0, got {self.timeout_s!r}")
+        _require(_seconds(str(self.min_timeout_s)) is not None, "min_timeout_s",
+                 f"must be > 0 seconds, got {self.min_timeout_s}")
+        _require(math.isfinite(self.max_timeout_s) and self.max_timeout_s >= self.min_timeout_s, "max_timeout_s",
+                 f"must be >= min_timeout_s ({self.min_timeout_s:g} s), got {self.max_timeout_s}")
         _require(self.max_retries >= 0, "max_retries", f"must be >= 0, got {self.max_retries}")
         for name in ("pool_size", "max_consecutive_failures"):
             _require(getattr(self, name) >= 1, name, f"must be >= 1, got {getattr(self, name)}")
         _require(self.max_consecutive_fallbacks >= 0, "max_consecutive_fallbacks",
                  f"must be >= 0 (0: never stop), got {self.max_consecutive_fallbacks}")
         return self
+
+    @property
+    def fixed_timeout_s(self) -> float | None:
+        """``timeout_s`` in seconds, or None when it is "auto" (set from the server's speed)."""
+        return None if self.timeout_s == "auto" else _seconds(self.timeout_s)
 
 
 #: Parts of the architecture a run can switch off (Park et al. 2023 §6.2's ablations).

@@ -19,6 +19,7 @@ from .cache import AnswerCache, default_cache_path
 from .model import ModelBackend, Settled
 from .prompting import PromptSet
 from .scripted import ScriptedBackend
+from .speed import expected_hours
 from .wrappers import CachingBackend, CallRecorder, Publish, RetryingBackend, StallGuard
 
 __all__ = ["ThinkingParts", "make_backend"]
@@ -35,7 +36,8 @@ class ThinkingParts:
             scripted backend.
         stall: the gate every model call and wait passes; its ``cancel`` is a stop request
             that ends them all, requests in flight included; None for the scripted backend.
-        settled: what the start-up check settled (dialect, slots); None without a check.
+        settled: what the start-up check settled (dialect, slots, the server's speed and the
+            request timeout); None without a check.
     """
 
     backend: ThinkingBackend
@@ -57,6 +59,28 @@ class ThinkingParts:
             changes["max_concurrency"] = str(min(self.settled.slots))
         return config.model_copy(update={"backend": config.backend.model_copy(update=changes)})
 
+    def run_meta(self, config, personas: int) -> dict:
+        """What the run's meta records of the check: ``{"model_server": ...}``, the speed measured
+        and the timeout used (:meth:`town.thinking.speed.Speed.to_meta`) with the wall seconds to
+        expect for the first game hour and each one after it (``first_hour_s``,
+        ``later_hour_s``: :func:`town.thinking.speed.expected_hours` for ``personas`` and the
+        requests ``config``'s servers take at once, ``at_once``); ``{}`` when nothing was measured.
+
+        The configuration keeps ``timeout_s`` as it was given ("auto": a resumed run measures
+        its server again).
+        """
+        settled = self.settled
+        if settled is None or settled.speed is None or settled.timeout_s is None:
+            return {}
+        cfg = config.backend
+        per_server = settled.slots or (1 if cfg.max_concurrency == "auto" else int(cfg.max_concurrency),)
+        servers = 1 + len(cfg.more_base_urls)
+        at_once = min(cfg.pool_size, sum(per_server) if settled.slots else per_server[0] * servers, personas)
+        first, later = expected_hours(settled.speed, personas, at_once)
+        return {"model_server": {**settled.speed.to_meta(settled.timeout_s), "personas": personas,
+                                 "at_once": at_once, "first_hour_s": round(first, 1),
+                                 "later_hour_s": round(later, 1)}}
+
 
 def make_backend(
     config,
@@ -67,12 +91,14 @@ def make_backend(
     model_path: str | Path | None = None,
     backoff_s: float = 1.0,
     recheck_interval_s: float = 2.0,
+    measure_speed: bool = True,
 ) -> ThinkingParts:
     """The thinking backend named by ``config.backend``, ready to answer, and its parts.
 
     Args:
         config: the effective ``town.config.Config`` (uses ``config.backend``: name, base_url,
-            more_base_urls, model, api_key_env, timeout_s, max_retries, pool_size, cache,
+            more_base_urls, model, api_key_env, timeout_s, min_timeout_s, max_timeout_s,
+            max_retries, pool_size, cache,
             max_consecutive_failures, structured, max_concurrency, max_prompt_tokens).
         publish: ``publish(kind, persona, data)`` for MODEL_CALL and STATUS events (e.g.
             ``MindContext.publish``); when None, events wait in the ``recorder`` until
@@ -83,6 +109,8 @@ def make_backend(
         model_path: the GGUF file of the local backend (``--model-path``).
         backoff_s: first retry wait, wall seconds (tests use less).
         recheck_interval_s: wall seconds between checks while stalled.
+        measure_speed: the start-up check measures the server's speed, which sets an "auto"
+            timeout (False: a shorter check; an "auto" timeout is then ``max_timeout_s``).
 
     Returns:
         The :class:`ThinkingParts`: a thread-safe backend with ``name``; for a model backend also
@@ -111,7 +139,9 @@ def make_backend(
             base_url=cfg.base_url,
             model=cfg.model,
             api_key_env=cfg.api_key_env,
-            timeout_s=cfg.timeout_s,
+            timeout_s=cfg.fixed_timeout_s or "auto",
+            timeout_bounds=(cfg.min_timeout_s, cfg.max_timeout_s),
+            measure_speed=measure_speed,
             more_base_urls=cfg.more_base_urls,
             structured=cfg.structured,
             max_concurrency=cfg.max_concurrency,

@@ -23,6 +23,7 @@ from .backend import ThinkingBackend
 from .prompting import SYSTEM_PROMPT, PromptSet
 from .questions import A, Question
 from .schema import CONSTRAINED
+from .speed import Speed
 from .validate import InvalidAnswer, parse_answer
 
 __all__ = ["CallOutcome", "Attempt", "Completion", "Settled", "TransportFailure", "ModelBackend",
@@ -76,6 +77,8 @@ class Attempt:
         endpoint: the base URL the request went to ("" for an in-process model).
         retry_after_s: the server's Retry-After in wall seconds, or None.
         error: a one-line reason for a failure ("" when OK).
+        check: for a rejected answer, the answer check that rejected it (``InvalidAnswer.check``:
+            a question's check, "schema", or "" for an unparsable reply); "" otherwise.
     """
 
     template: str
@@ -89,6 +92,7 @@ class Attempt:
     latency_ms: float = 0.0
     retry_after_s: float | None = None
     error: str = ""
+    check: str = ""
     dropped: int = 0
     endpoint: str = ""
 
@@ -126,11 +130,13 @@ class Completion:
 
 @dataclass(frozen=True, kw_only=True)
 class Settled:
-    """What a start-up check settled: how requests carry the answer's schema, and the slots each
-    endpoint reported, in the order given (empty: none asked for, or an in-process model)."""
+    """What a start-up check settled: the schema dialect, each endpoint's slots in order (empty:
+    not asked, or in-process), the speed measured and the timeout set (None: not measured)."""
 
     dialect: Dialect
     slots: tuple[int, ...] = ()
+    speed: Speed | None = None
+    timeout_s: float | None = None
 
 
 class TransportFailure(Exception):
@@ -317,7 +323,7 @@ class ModelBackend(ThinkingBackend):
             answer = parse_answer(question, reply.text, prompt)
         except InvalidAnswer as exc:
             outcome = CallOutcome.BAD_JSON if exc.unparsable else CallOutcome.INVALID
-            return Attempt(**base, **usage, outcome=outcome, error=str(exc)[:300])
+            return Attempt(**base, **usage, outcome=outcome, error=str(exc)[:300], check=exc.check)
         return Attempt(**base, **usage, outcome=CallOutcome.OK, answer=answer)
 
     def ask(self, question: Question[A]) -> A:

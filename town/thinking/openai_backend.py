@@ -7,8 +7,16 @@ the client; it is never written to a file or a run record.
 
 Each request carries its answer's JSON schema in the server's dialect (``--structured``; see
 :mod:`town.thinking.schema`). Several endpoints (``--base-url`` given more than once) share the
-load (:mod:`town.thinking.endpoints`); the start-up check and the choice of dialect are
-:mod:`town.thinking.server_check`.
+load (:mod:`town.thinking.endpoints`); the start-up check, the choice of dialect and the
+measured speed that sets an "auto" timeout are :mod:`town.thinking.server_check`.
+
+A request that times out is abandoned: its connection is closed (llama.cpp's server, vLLM and
+Ollama then stop working on it), and its endpoint's slot is given back only once the server is
+free again: llama-cpp-python's server works on to the end of a request whose client went, and
+answers ``GET /models`` only when its model is free (both hold its one lock), so a retry never
+queues behind the abandoned work on a one-slot server. An "auto" timeout that fired is
+lengthened by half, up to ``backend.max_timeout_s``: a machine busier than when the speed was
+measured slows every request.
 """
 
 from __future__ import annotations
@@ -43,6 +51,10 @@ _NO_KEY = "not-set"
 MAX_REPLY_BYTES = 6 * MAX_ANSWER_CHARS + 65536
 #: Most bytes of any other reply (a model list: OpenAI's is about 10 KB).
 MAX_OTHER_REPLY_BYTES = 8 * 1024 * 1024
+#: Times an endpoint is asked whether it is free after an abandoned request (each within the timeout).
+FREE_TRIES = 3
+#: An "auto" timeout after a request timed out: this many times the wait that was cut short.
+TIMEOUT_GROWTH = 1.5
 
 
 def _reply_limit(request: httpx2.Request) -> int:
@@ -58,7 +70,12 @@ class OpenAIBackend(ModelBackend):
         base_url: the API root, e.g. ``http://127.0.0.1:8080/v1`` (None: OpenAI's).
         model: model name the server knows.
         api_key_env: environment variable holding the key; unset is allowed (local servers).
-        timeout_s: wall seconds per request, counted from when it is sent.
+        timeout_s: wall seconds per request, counted from when it is sent; or "auto": set by
+            :meth:`check` from the server's speed, within ``timeout_bounds`` (until then the
+            larger bound).
+        timeout_bounds: (least, most) wall seconds of an "auto" timeout.
+        measure_speed: :meth:`check` measures the server's speed (False: the check is shorter,
+            and an "auto" timeout stays the larger bound).
         more_base_urls: further endpoints serving the same model; they share the load.
         structured: a :class:`~town.config.Dialect` value, or "auto" (tried by
             :meth:`check`; JSON mode until then).
@@ -75,7 +92,9 @@ class OpenAIBackend(ModelBackend):
         base_url: str | None,
         model: str,
         api_key_env: str = "OPENAI_API_KEY",
-        timeout_s: float = 30.0,
+        timeout_s: float | str = "auto",
+        timeout_bounds: tuple[float, float] = (30.0, 600.0),
+        measure_speed: bool = True,
         more_base_urls: tuple[str, ...] = (),
         structured: str = "auto",
         max_concurrency: str | int = "auto",
@@ -97,7 +116,12 @@ class OpenAIBackend(ModelBackend):
         self.auto = structured == "auto"
         self.base_url = base_url
         self.api_key_env = api_key_env
-        self.timeout_s = float(timeout_s)
+        auto = timeout_s == "auto"
+        # an auto timeout is settled by the check; until then, and per HTTP operation, the most
+        self.timeout_bounds: tuple[float, float] | None = (float(timeout_bounds[0]), float(timeout_bounds[1])) \
+            if auto else None
+        self.timeout_s = float(timeout_bounds[1]) if auto else float(timeout_s)
+        self.measure_speed = measure_speed
         self.key_set = bool(os.environ.get(api_key_env))
         self.max_concurrency = max_concurrency
         # timeout_s bounds each whole request, however its bytes arrive (town.thinking.deadline)
@@ -140,13 +164,48 @@ class OpenAIBackend(ModelBackend):
         else:
             endpoint = self.pool.take()  # all set aside: send anyway (a failure counts to a stall)
         outcome = None
+        sent = time.monotonic()
         try:
             return self.send(endpoint, messages, request_fields(self.structured, schema))
         except TransportFailure as exc:
             outcome = exc.outcome
+            if outcome is CallOutcome.TIMEOUT:
+                self._lengthen_timeout(time.monotonic() - sent)
+                self._until_free(endpoint)  # its slot is not given back while the server works on
             raise
         finally:
             self.pool.give_back(endpoint, outcome)
+
+    def _lengthen_timeout(self, waited_s: float) -> None:
+        """After a request timed out having waited ``waited_s`` wall seconds, an "auto" timeout
+        becomes :data:`TIMEOUT_GROWTH` times that, up to its most: the server is slower than the
+        start-up check measured (a busier machine, a costlier schema). Requests that time out
+        together waited alike, so they lengthen it once, not once each."""
+        if self.timeout_bounds is None:
+            return
+        longer = min(self.timeout_bounds[1], max(self.timeout_s, TIMEOUT_GROWTH * waited_s))
+        if longer > self.timeout_s:
+            self.timeout_s = longer
+            for transport in self.transports:
+                transport.seconds = longer
+
+    def _until_free(self, endpoint: Endpoint) -> None:
+        """Wait until ``endpoint`` is free after an abandoned request: until it answers ``GET
+        /models``, asked up to :data:`FREE_TRIES` times (each within ``timeout_s``).
+
+        llama-cpp-python's server answers it only once its model is free (it works on to the
+        end of a request whose client went); llama.cpp's server, vLLM and Ollama stopped working
+        on the request when its connection closed, and answer at once. A stop request ends the
+        wait; any other failure is the server's, which the retry finds out.
+        """
+        for _ in range(FREE_TRIES):
+            try:
+                endpoint.client.models.list()
+            except openai.APITimeoutError:
+                continue  # still busy
+            except Exception:  # noqa: BLE001 (stopped, refused, or an odd reply: ask no more)
+                return
+            return
 
     def send(self, endpoint: Endpoint, messages: list[dict[str, str]], fields: dict[str, Any],
              max_tokens: int | None = None) -> Completion:
@@ -232,16 +291,21 @@ class OpenAIBackend(ModelBackend):
 
     # ------------------------------------------------------------------ start-up
     def check(self) -> Settled:
-        """Start-up check of every endpoint, then the schema dialect (:func:`.server_check.check`);
-        requests use what it settled from now on (the dialect, the slots it reported).
+        """Start-up check of every endpoint, then the schema dialect and the server's speed
+        (:func:`.server_check.check`); requests use what it settled from now on (the dialect,
+        the slots it reported, the timeout).
 
         Raises:
             ThinkingError: one line naming the cause and the fix.
         """
-        settled = server_check.check(self)
+        settled = server_check.check(self, measure_speed=self.measure_speed)
         self.structured = settled.dialect
         for endpoint, slots in zip(self.endpoints, settled.slots):
             endpoint.slots = slots
+        if settled.timeout_s is not None:
+            self.timeout_s = settled.timeout_s
+            for transport in self.transports:
+                transport.seconds = settled.timeout_s
         return settled
 
     def check_server(self) -> None:

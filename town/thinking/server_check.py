@@ -1,17 +1,23 @@
-"""The start-up check of an OpenAI-compatible server, and how its requests carry the schema.
+"""The start-up check of an OpenAI-compatible server, how its requests carry the schema, its speed.
 
 Before a run the backend checks every endpoint: the model list (``GET /models``: key, model
 name), one real completion request, and the slot count a llama.cpp server reports when
 ``max_concurrency`` is "auto". Then it settles the schema dialect (see
 :mod:`town.thinking.schema`) by asking for a JSON object whose schema allows one word,
-:data:`CHECK_WORD`. Each failure is one :class:`~town.errors.ThinkingError` line naming the cause
-and the fix. The check sets nothing: it returns what it settled (:class:`~.model.Settled`), and
-the backend takes it on (``OpenAIBackend.check``).
+:data:`CHECK_WORD`, and measures the first server's speed (:mod:`town.thinking.speed`): the
+completion request of the first server reads a prompt as long as the prompt budget, one more
+request writes a list of words in the dialect, and the dialect's probe is the tiny one. The
+speed sets the request timeout when ``timeout_s`` is "auto", and a server too slow for any
+timeout up to ``max_timeout_s`` is refused. Each failure is one
+:class:`~town.errors.ThinkingError` line naming the cause and the fix. The check sets nothing:
+it returns what it settled (:class:`~.model.Settled`), and the backend takes it on
+(``OpenAIBackend.check``). Every request of the check opens its prompt with :data:`CHECK_MARK`.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import urllib.request
 from typing import Any, Protocol
 
@@ -20,10 +26,11 @@ import openai
 from ..config import Dialect
 from ..errors import ThinkingError
 from .endpoints import Endpoint, error_text
-from .model import CallOutcome, Completion, Settled, TransportFailure
+from .model import CallOutcome, Completion, Settled, TransportFailure, estimate_tokens
 from .schema import CONSTRAINED, request_fields
+from .speed import Timing, measure, timeout_for
 
-__all__ = ["CHECK_MARK", "CHECK_WORD", "Server", "check", "check_server", "choose_dialect"]
+__all__ = ["CHECK_MARK", "CHECK_WORD", "Server", "check", "check_server", "choose_dialect", "READING_TOKENS"]
 
 #: Opens the start-up check's prompt (proxies and test servers tell checks from questions by it).
 CHECK_MARK = "town start-up check."
@@ -36,10 +43,33 @@ _CHECK_SCHEMA = {
     "required": ["word"],
     "additionalProperties": False,
 }
-_CHECK_MESSAGES = [
-    {"role": "system", "content": CHECK_MARK + " Reply with one JSON object and nothing else."},
-    {"role": "user", "content": CHECK_MARK + ' Reply with {"word": "<any animal>"}.'},
-]
+_CHECK_SYSTEM = {"role": "system", "content": CHECK_MARK + " Reply with one JSON object and nothing else."}
+_CHECK_MESSAGES = [_CHECK_SYSTEM, {"role": "user", "content": CHECK_MARK + ' Reply with {"word": "<any animal>"}.'}]
+#: The reading request's prompt, in estimated tokens, when the backend has no prompt budget.
+READING_TOKENS = 1200
+#: Sentences of town life the reading prompt is made of (its length is what counts).
+_NOTES = (
+    "Isabella Rodriguez is brewing coffee at the counter of Hobbs Cafe.",
+    "Klaus Mueller is reading articles about housing prices at the library.",
+    "Maria Lopez is drinking a latte at the corner table before class.",
+    "The Willows Market opens at 7am and sells milk, beans and pastries.",
+    "A sign on the door of the pharmacy says it will close early today.",
+    "Klaus told me he is writing a paper about gentrification in small towns.",
+    "I saw two students playing chess in Johnson Park by the pond.",
+    "The town council meets at Town Hall on Thursday evening at 7pm.",
+)
+#: The writing request: a list of words, as long as the answer budget it is given.
+_WRITING_SCHEMA = {
+    "title": "town_check_words",
+    "type": "object",
+    "properties": {"words": {"type": "array", "items": {"type": "string", "maxLength": 16}, "maxItems": 48}},
+    "required": ["words"],
+    "additionalProperties": False,
+}
+_WRITING_MESSAGES = [_CHECK_SYSTEM, {"role": "user", "content": CHECK_MARK + (
+    ' Name 40 different animals, one word each, as {"words": ["...", "..."]}.')}]
+#: Answer tokens the writing request may write.
+WRITING_TOKENS = 64
 
 
 class Server(Protocol):
@@ -50,9 +80,12 @@ class Server(Protocol):
     api_key_env: str
     key_set: bool
     timeout_s: float
+    timeout_bounds: tuple[float, float] | None
     max_concurrency: str | int
     auto: bool
     structured: Dialect
+    max_tokens: int
+    max_prompt_tokens: int
 
     @property
     def endpoints(self) -> list[Endpoint]:
@@ -63,29 +96,83 @@ class Server(Protocol):
         """Send one request to ``endpoint`` now (raises ``TransportFailure``)."""
 
 
-def check(backend: Server) -> Settled:
-    """Start-up check of every endpoint, then the schema dialect.
+def check(backend: Server, *, measure_speed: bool = True) -> Settled:
+    """Start-up check of every endpoint, then the schema dialect, then the first one's speed.
 
     For each endpoint: the model list (``GET /models``: key, model name), one real completion
-    request (a 404 or a reply that is not an OpenAI chat completion stops here), and its slot
-    count when ``max_concurrency`` is "auto". Then :func:`choose_dialect`.
+    request (a 404 or a reply that is not an OpenAI chat completion stops here; the first
+    endpoint's reads a prompt of the prompt budget's length, timed), and its slot count when
+    ``max_concurrency`` is "auto". Then :func:`choose_dialect`, and one request writing a list
+    of words in that dialect (timed).
+
+    Args:
+        backend: the backend to check (only read).
+        measure_speed: measure the speed and settle the timeout (False: a short completion per
+            endpoint, no speed; an interview of a recorded run uses the run's timeout).
 
     Returns:
-        The dialect chosen, and the slots of each endpoint when ``max_concurrency`` is "auto"
-        (what it reports at ``/props``, else 1); nothing is set on ``backend``.
+        The dialect chosen, the slots of each endpoint when ``max_concurrency`` is "auto"
+        (what it reports at ``/props``, else 1), the first endpoint's speed and the request
+        timeout (the backend's own when ``timeout_bounds`` is None, else from the speed); nothing
+        is set on ``backend``.
 
     Raises:
         ThinkingError: one line naming the cause and the fix: unreachable server, refused
-            key, unknown model, a URL that is not an OpenAI-compatible API root, or a model
-            that does not follow the answer schema.
+            key, unknown model, a URL that is not an OpenAI-compatible API root, a model that
+            does not follow the answer schema, or a server too slow for any timeout up to
+            ``max_timeout_s`` (naming its measured speed).
     """
     slots = []
-    for endpoint in backend.endpoints:
+    reading: Timing | None = None
+    budget = (backend.max_prompt_tokens or READING_TOKENS) + estimate_tokens(_CHECK_SYSTEM["content"])
+    for i, endpoint in enumerate(backend.endpoints):
         _check_models(backend, endpoint)
-        _check_completion(backend, endpoint)
+        if i == 0 and measure_speed:
+            reading = _timing(_check_completion(backend, endpoint, _reading_messages(budget), max_tokens=1), budget, 1)
+        else:
+            _check_completion(backend, endpoint, _CHECK_MESSAGES)
         if backend.max_concurrency == "auto":
             slots.append(_reported_slots(endpoint.base_url) or 1)
-    return Settled(dialect=choose_dialect(backend), slots=tuple(slots))
+    dialect, probe = choose_dialect(backend)
+    if reading is None:
+        return Settled(dialect=dialect, slots=tuple(slots))
+    first = backend.endpoints[0]
+    fields = request_fields(dialect, _WRITING_SCHEMA if dialect in CONSTRAINED else None)
+    try:
+        wrote = backend.send(first, [dict(m) for m in _WRITING_MESSAGES], fields, max_tokens=WRITING_TOKENS)
+    except TransportFailure as exc:
+        raise ThinkingError(f"the model server at {first.where} failed the start-up check's speed "
+                            f"request ({exc})") from None
+    speed = measure(reading=reading, writing=_timing(wrote, _estimated(_WRITING_MESSAGES), WRITING_TOKENS),
+                    tiny=None if probe is None else _timing(probe, _estimated(_CHECK_MESSAGES), 4),
+                    estimated_in=budget)
+    timeout = backend.timeout_s
+    if backend.timeout_bounds is not None:
+        least, most = backend.timeout_bounds
+        timeout = timeout_for(speed, prompt_tokens=budget, max_tokens=backend.max_tokens, least_s=least,
+                              most_s=most, where=f"the model server at {first.where}")
+    return Settled(dialect=dialect, slots=tuple(slots), speed=speed, timeout_s=timeout)
+
+
+def _reading_messages(tokens: int) -> list[dict[str, str]]:
+    """The reading request: town notes up to ``tokens`` estimated tokens, in an order drawn
+    afresh (a server's prompt cache must not have read them before)."""
+    rng = random.Random()
+    lines = [CHECK_MARK + " Read these notes, then reply with the word ok."]
+    while estimate_tokens("\n".join(lines)) < tokens - estimate_tokens(_CHECK_SYSTEM["content"]):
+        lines.append(f"- {len(lines)}: {rng.choice(_NOTES)}")
+    return [_CHECK_SYSTEM, {"role": "user", "content": "\n".join(lines)}]
+
+
+def _estimated(messages: list[dict[str, str]]) -> int:
+    """The estimated prompt tokens of ``messages`` (characters / 4)."""
+    return estimate_tokens("".join(m["content"] for m in messages))
+
+
+def _timing(reply: Completion, estimated_in: int, estimated_out: int) -> Timing:
+    """A check request's timing: the server's token counts (else the estimates) and seconds."""
+    return Timing(tokens_in=reply.tokens_in or estimated_in, tokens_out=reply.tokens_out or estimated_out,
+                  seconds=reply.latency_ms / 1000.0)
 
 
 def check_server(backend: Server) -> None:
@@ -158,10 +245,11 @@ def _try_dialect(backend: Server, endpoint: Endpoint, dialect: Dialect) -> Compl
     return backend.send(endpoint, [dict(m) for m in _CHECK_MESSAGES], fields, max_tokens=24)
 
 
-def _check_completion(backend: Server, endpoint: Endpoint) -> None:
+def _check_completion(backend: Server, endpoint: Endpoint, messages: list[dict[str, str]], *,
+                      max_tokens: int = 24) -> Completion:
     """One plain completion request: the URL is a chat-completions API and the model answers."""
     try:
-        _try_dialect(backend, endpoint, Dialect.NONE)
+        return backend.send(endpoint, [dict(m) for m in messages], {}, max_tokens=max_tokens)
     except TransportFailure as exc:
         if "HTTP 404" in str(exc):
             cause = ("answered HTTP 404 to POST /chat/completions; is --base-url the API "
@@ -173,7 +261,7 @@ def _check_completion(backend: Server, endpoint: Endpoint) -> None:
         raise ThinkingError(f"the model server at {endpoint.where} {cause}") from None
 
 
-def choose_dialect(backend: Server) -> Dialect:
+def choose_dialect(backend: Server) -> tuple[Dialect, Completion | None]:
     """Settle how requests carry the schema: try each dialect with a one-value enum.
 
     A dialect works when the model *obeyed* the schema (its reply names the one allowed
@@ -183,14 +271,15 @@ def choose_dialect(backend: Server) -> Dialect:
     taken as given.
 
     Returns:
-        The dialect that works (``backend.structured`` when it was given, not "auto").
+        The dialect that works (``backend.structured`` when it was given, not "auto"), and the
+        reply that showed it (None when no probe was sent).
 
     Raises:
         ThinkingError: when the chosen dialect (or, with "auto", every constrained dialect)
             was ignored or rejected, or the server stopped answering.
     """
     if not backend.auto and backend.structured not in CONSTRAINED:
-        return backend.structured
+        return backend.structured, None
     endpoint = backend.endpoints[0]
     seen = []
     for dialect in CONSTRAINED if backend.auto else (backend.structured,):
@@ -205,7 +294,7 @@ def choose_dialect(backend: Server) -> Dialect:
             ) from None
         word = _check_word(reply.text)
         if word == CHECK_WORD:
-            return dialect
+            return dialect, reply
         seen.append(f"{dialect.value}: ignored (said {(reply.text or '')[:40]!r})")
     raise ThinkingError(
         f"the model at {endpoint.where} does not follow an answer schema ({'; '.join(seen)}); "

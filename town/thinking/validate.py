@@ -36,8 +36,9 @@ def parse_answer(question: Question[A], text: str | None, prompt: str = "") -> A
     first ``{`` to the last ``}``). ``prompt`` is the rendered prompt, to reject echoes of it.
 
     Raises:
-        InvalidAnswer: unparsable (``unparsable=True``), schema-invalid, or rejected by a check
-            (``check``: its name).
+        InvalidAnswer: unparsable (``unparsable=True``), too long or holding text that may not
+            enter the town (``check`` ""), schema-invalid (``check`` "schema"), or rejected by a
+            check of the question's (``check``: its name).
     """
     if text is not None and len(text) > MAX_ANSWER_CHARS:
         raise InvalidAnswer(f"a reply of {len(text)} characters (at most {MAX_ANSWER_CHARS})")
@@ -56,7 +57,7 @@ def parse_answer(question: Question[A], text: str | None, prompt: str = "") -> A
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(root)"
-        raise InvalidAnswer(f"schema: {where}: {first['msg']}") from exc
+        raise InvalidAnswer(f"schema: {where}: {first['msg']}", check="schema") from exc
     return question.check(answer, prompt)
 
 

@@ -25,7 +25,8 @@ from pydantic import BaseModel
 
 from ...errors import ThinkingError
 
-__all__ = ["InvalidAnswer", "AnswerCheck", "match_option", "own_words", "time_of_day", "ids_shown", "WORDS"]
+__all__ = ["InvalidAnswer", "AnswerCheck", "match_option", "own_words", "time_of_day", "ids_shown", "free_texts",
+           "WORDS"]
 
 #: ``check(question, answer, prompt) -> answer``: raises :class:`InvalidAnswer`, or returns the
 #: answer with its names resolved to full options. ``prompt`` is the rendered prompt ("" when
@@ -36,7 +37,8 @@ AnswerCheck = Callable[[Any, Any, str], BaseModel]
 class InvalidAnswer(ThinkingError):
     """A model's answer is unparsable (``unparsable=True``) or fails its schema or a check.
 
-    ``check`` names the answer check that rejected it ("" when parsing or the schema did).
+    ``check`` names the answer check that rejected it: "schema" for the answer model, "" when
+    the reply was unparsable, too long or held text that may not enter the town.
     """
 
     def __init__(self, reason: str, *, unparsable: bool = False, check: str = ""):
@@ -89,17 +91,17 @@ def _instructions(prompt: str) -> list[str]:
     return out
 
 
-def _texts(value: Any, where: str, key: str = "") -> Iterator[tuple[str, str, str]]:
+def free_texts(value: Any, where: str = "", key: str = "") -> Iterator[tuple[str, str, str]]:
     """(where, field name, text) for every free-text string in an answer (a model dump)."""
     if isinstance(value, str):
         yield where, key, value
     elif isinstance(value, dict):
         for k, v in value.items():
             if k not in _OPTION_FIELDS:
-                yield from _texts(v, f"{where}.{k}" if where else k, k)
+                yield from free_texts(v, f"{where}.{k}" if where else k, k)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from _texts(v, f"{where}[{i}]", key)
+            yield from free_texts(v, f"{where}[{i}]", key)
 
 
 def own_words(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
@@ -117,7 +119,7 @@ def own_words(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     sentences = _instructions(prompt)
     first = re.split(r"(?<=[.?!])\s", prompt.strip().split("\n", 1)[0], maxsplit=1)[0]
     opening = " ".join(WORDS.findall(first.lower()))
-    for where, key, text in _texts(answer.model_dump(mode="json"), ""):
+    for where, key, text in free_texts(answer.model_dump(mode="json")):
         if _PLACEHOLDER.search(text) or text.strip(" .\"'").lower() == key.lower():
             raise InvalidAnswer(f"{where}: {text[:60]!r} is placeholder text, not an answer")
         if not re.search(r"[A-Za-z]{2}", text):

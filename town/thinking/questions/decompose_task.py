@@ -11,6 +11,7 @@ from ..schema import enum_at
 from ..views import MemoryView
 from .base import Question
 from .checks import InvalidAnswer, match_option, own_words
+from .sense import not_copied, plain_descriptions
 
 __all__ = ["STEP_MINUTES", "step_minutes", "StepAnswer", "StepsAnswer", "DecomposeTask",
            "objects_at_the_place"]
@@ -65,7 +66,7 @@ class DecomposeTask(Question[StepsAnswer]):
     template: ClassVar[str] = "decompose_task"
     answer_model = StepsAnswer
     purpose: ClassVar[str] = "plan"
-    checks = (own_words, objects_at_the_place)
+    checks = (own_words, objects_at_the_place, not_copied, plain_descriptions)
     task: str
     place: str
     start: str

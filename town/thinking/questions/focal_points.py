@@ -9,6 +9,8 @@ from pydantic import BaseModel, Field
 
 from ..views import MemoryView
 from .base import Question
+from .checks import own_words
+from .sense import not_copied
 
 __all__ = ["FocalPointsAnswer", "FocalPoints"]
 
@@ -29,6 +31,7 @@ class FocalPoints(Question[FocalPointsAnswer]):
     template: ClassVar[str] = "focal_points"
     answer_model = FocalPointsAnswer
     purpose: ClassVar[str] = "reflect"
+    checks = (own_words, not_copied)
     memories: tuple[MemoryView, ...]
     n: int = 3
     people: tuple[str, ...] = ()

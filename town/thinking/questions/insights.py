@@ -11,6 +11,7 @@ from ..schema import ids_among
 from ..views import MemoryView
 from .base import Question
 from .checks import ids_shown, own_words
+from .sense import not_copied
 
 __all__ = ["InsightAnswer", "InsightsAnswer", "Insights", "evidence_shown"]
 
@@ -47,7 +48,7 @@ class Insights(Question[InsightsAnswer]):
     template: ClassVar[str] = "insights"
     answer_model = InsightsAnswer
     purpose: ClassVar[str] = "reflect"
-    checks = (own_words, evidence_shown)
+    checks = (own_words, evidence_shown, not_copied)
     focal_point: str
     memories: tuple[MemoryView, ...]
     n: int = 2

@@ -10,6 +10,7 @@ from ..views import MemoryView, PlanItemView
 from .base import Question
 from .checks import InvalidAnswer, match_option, own_words
 from .decompose_task import StepAnswer, step_minutes
+from .sense import not_copied, plain_descriptions
 
 __all__ = ["NextAction", "an_object_shown"]
 
@@ -38,7 +39,7 @@ class NextAction(Question[StepAnswer]):
     template: ClassVar[str] = "next_action"
     answer_model = StepAnswer
     purpose: ClassVar[str] = "act"
-    checks = (own_words, an_object_shown)
+    checks = (own_words, an_object_shown, not_copied, plain_descriptions)
     now: str
     habit: PlanItemView
     seen: tuple[str, ...]

@@ -12,6 +12,7 @@ from ..schema import ids_among
 from ..views import MemoryView, PlanItemView
 from .base import Question
 from .checks import WORDS, InvalidAnswer, ids_shown, own_words
+from .sense import not_copied
 
 __all__ = ["LineAnswer", "NextLine", "shared_ids_shown", "speaks", "shares_in_words"]
 
@@ -64,7 +65,7 @@ class NextLine(Question[LineAnswer]):
     template: ClassVar[str] = "next_line"
     answer_model = LineAnswer
     purpose: ClassVar[str] = "chat"
-    checks = (own_words, shared_ids_shown, speaks, shares_in_words)
+    checks = (own_words, shared_ids_shown, speaks, shares_in_words, not_copied)
     listener: str
     listener_name: str
     history: tuple[tuple[str, str], ...] = ()

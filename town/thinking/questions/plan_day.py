@@ -9,18 +9,24 @@ memories name.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from datetime import date, datetime
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from ...textevent import stated_times
+from ...textevent import event_day, place_in, place_names, stated_times
+from ...world.objects import use_of
+from ..dayplan import event_noun
 from ..schema import enum_at, ids_among
 from ..views import MemoryView, PlanItemView
+from ..words import content_words
 from .base import Question
-from .checks import InvalidAnswer, match_option, own_words, time_of_day
+from .checks import WORDS, InvalidAnswer, match_option, own_words, time_of_day
+from .sense import not_copied, plain_descriptions
 
 __all__ = ["BLOCK_MINUTES", "PlanItemAnswer", "EventChoice", "DayPlanAnswer", "PlanDay",
-           "added_blocks", "routine_numbers", "a_day_left"]
+           "added_blocks", "routine_numbers", "a_day_left", "on_the_stated_day", "fits_its_place",
+           "changes_the_routine"]
 
 #: Lengths of a day plan's added block, in game minutes.
 BLOCK_MINUTES = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 480]
@@ -144,6 +150,91 @@ def a_day_left(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
     return a
 
 
+def _stated_start(text: str) -> str | None:
+    """The start ("HH:MM", down to the quarter hour) of the first time or range ``text`` states."""
+    found = stated_times(text)
+    if found is None:
+        return None
+    t = found[0]
+    return f"{t.hour:02d}:{t.minute - t.minute % 15:02d}"
+
+
+def _stating(q: PlanDay, item: PlanItemAnswer) -> list[MemoryView]:
+    """The retrieved memories that state an added block's event: those stating its start time,
+    and those naming the event its description names ("the party": the last word of
+    :func:`~town.thinking.dayplan.event_noun`)."""
+    noun = event_noun(item.description)
+    head = noun.split()[-1].lower() if noun else None
+    out = []
+    for m in q.memories:
+        named = event_noun(m.content)
+        if _stated_start(m.content) == item.start or (head and named and named.split()[-1].lower() == head):
+            out.append(m)
+    return out
+
+
+def on_the_stated_day(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
+    """An added block is for today: when the memories stating its event name its day, one of
+    them names today (a party planned for tomorrow is not added to today's plan).
+    """
+    for i, item in enumerate(a.add):
+        days = {day for m in _stating(q, item) if m.created
+                and (day := event_day(m.content, datetime.fromisoformat(m.created))) is not None}
+        if days and date.fromisoformat(q.date) not in days:
+            said = ", ".join(f"{d:%Y-%m-%d}" for d in sorted(days))
+            raise InvalidAnswer(f"add[{i}]: {item.description[:60]!r} is on {said}, as the memories "
+                                f"stating it say, not today ({q.date})")
+    return a
+
+
+#: Activities that need an object of their own kind, by the words that say them.
+_NEEDS = {"bed": frozenset({"bed", "bedtime", "sleep", "sleeping", "asleep", "nap", "napping"}),
+          "shower": frozenset({"shower", "showers", "showering", "bathe", "bath"}),
+          "toilet": frozenset({"toilet", "loo"})}
+#: Objects used for nothing but their own activity (one may read in bed, not hold a party in the shower).
+_ONLY_FOR = frozenset({"shower", "toilet"})
+
+
+def _needs(description: str) -> str | None:
+    """The kind of object ``description``'s activity needs ("go to bed" -> "bed"), or None."""
+    words = set(WORDS.findall(description.lower()))
+    return next((kind for kind, said in _NEEDS.items() if words & said), None)
+
+
+def fits_its_place(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
+    """An added block is at a place its activity fits: at (or inside) the place the memories
+    stating its event name, neither at an object used for nothing else (a party at the shower)
+    nor, for an activity that needs its own object (sleep), at an object of another kind (a
+    grocery shelf).
+    """
+    names = place_names(tuple(q.places))
+    for i, item in enumerate(a.add):
+        stated = {p for m in _stating(q, item) if (p := place_in(m.content, names)) is not None}
+        if stated and not any(item.place == p or item.place.startswith(p + ":") for p in stated):
+            raise InvalidAnswer(f"add[{i}].place: {item.description[:60]!r} is at {', '.join(sorted(stated))} "
+                                f"in the memories stating it, not at {item.place}")
+        use = use_of(item.place.rsplit(":", 1)[-1])
+        kind = use.words[0] if use.words else None  # None: not an object of the vocabulary
+        needs = _needs(item.description)
+        if needs != kind and (kind in _ONLY_FOR or (needs is not None and kind is not None)):
+            raise InvalidAnswer(f"add[{i}]: {item.description[:60]!r} does not fit {item.place}, "
+                                f"a place to {use.verb}")
+    return a
+
+
+def changes_the_routine(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
+    """An added block changes the day: it does not only repeat the routine block of its time
+    (the same activity at the same place, its address perhaps written in)."""
+    for i, item in enumerate(a.add):
+        said = content_words(item.description) - content_words(item.place.replace(":", " ").replace("_", " "))
+        for r in q.routine:
+            if r.place == item.place and r.start < item.end and item.start < r.end \
+                    and said <= content_words(r.description):
+                raise InvalidAnswer(f"add[{i}]: {item.description[:60]!r} only repeats the routine's "
+                                    f"{r.start}-{r.end} {r.description!r}")
+    return a
+
+
 # ---------------------------------------------------------------- the question
 @dataclass(frozen=True, kw_only=True)
 class PlanDay(Question[DayPlanAnswer]):
@@ -157,7 +248,8 @@ class PlanDay(Question[DayPlanAnswer]):
     template: ClassVar[str] = "plan_day"
     answer_model = DayPlanAnswer
     purpose: ClassVar[str] = "plan"
-    checks = (own_words, added_blocks, routine_numbers, a_day_left)
+    checks = (own_words, added_blocks, routine_numbers, a_day_left, not_copied, plain_descriptions,
+              on_the_stated_day, fits_its_place, changes_the_routine)
     date: str
     routine: tuple[PlanItemView, ...]
     memories: tuple[MemoryView, ...] = ()
@@ -183,13 +275,7 @@ class PlanDay(Question[DayPlanAnswer]):
         Times are read by :func:`town.textevent.stated_times` (the first time or range of each
         memory).
         """
-        starts = []
-        for m in self.memories:
-            found = stated_times(m.content)
-            if found is not None:
-                t = found[0]
-                starts.append(f"{t.hour:02d}:{t.minute - t.minute % 15:02d}")
-        return sorted(set(starts))
+        return sorted({start for m in self.memories if (start := _stated_start(m.content)) is not None})
 
     def context(self) -> dict:
         """The fields, ``offered`` (places an added block may use) and ``starts`` (its start times)."""

@@ -30,7 +30,8 @@ class CallRecorder:
     request`` (True for an HTTP attempt), ``attempt`` (1-based within the question, 0 when no
     request) and ``error``; an HTTP attempt also carries ``estimated`` (its tokens are an
     estimate: the server reported none), ``dropped_memories`` (left out to fit the prompt
-    budget) and ``endpoint`` (the server it went to). The persona is the event's persona; the tick is stamped by
+    budget), ``endpoint`` (the server it went to) and ``check`` (for a rejected answer, the answer
+    check that rejected it: ``Attempt.check``). The persona is the event's persona; the tick is stamped by
     ``publish``. It also publishes the stall guard's STATUS events.
 
     Args:
@@ -95,7 +96,8 @@ class CallRecorder:
             tokens_out=a.tokens_out,
             latency_ms=a.latency_ms,
             error=a.error,
-            extra={"estimated": a.estimated, "dropped_memories": a.dropped, "endpoint": a.endpoint},
+            extra={"estimated": a.estimated, "dropped_memories": a.dropped, "endpoint": a.endpoint,
+                   "check": a.check},
         )
 
     def resolved(

@@ -158,7 +158,7 @@ class RetryingBackend(ThinkingBackend):
             number += 1
             self.recorder.attempt(result, number=number)
             if self.stall is not None:
-                self.stall.report(result.outcome)
+                self.stall.report(result.outcome, result.error)
             return result
 
         last: Attempt = tenacity.Retrying(

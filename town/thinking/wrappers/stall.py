@@ -92,8 +92,11 @@ class StallGuard:
         with self._cond:
             return self._stalled
 
-    def report(self, outcome: CallOutcome) -> None:
-        """Count an attempt's outcome; the ``threshold``-th unavailable one in a row stalls."""
+    def report(self, outcome: CallOutcome, error: str = "") -> None:
+        """Count an attempt's outcome; the ``threshold``-th unavailable one in a row stalls.
+
+        ``error`` is the attempt's one-line reason, named in the "stalled" STATUS event (a run
+        stopped inside its first tick keeps nothing else of its failed calls)."""
         with self._cond:
             if not outcome.unavailable:
                 self._failures = 0
@@ -107,7 +110,8 @@ class StallGuard:
         log.warning("model server stalled after %d consecutive failures", failures)
         self._status(
             "stalled",
-            f"{failures} consecutive failed model calls ({outcome.value}); "
+            f"{failures} consecutive failed model calls (the last: {outcome.value}"
+            f"{': ' + error[:160] if error else ''}); "
             f"re-checking every {self.recheck_interval_s:g} s",
         )
 

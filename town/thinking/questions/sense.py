@@ -1,0 +1,100 @@
+"""Checks that a model's answer makes sense, not only that it parses (shared by several questions).
+
+Answers a small model wrote passed the schema and the form checks and still said nothing of their
+own: a conversation line or a plan step that was a memory copied word for word, a step or a plan
+block with its address, its clock time or "10 min" written into its description. Stored, such
+text becomes an observation that the next prompts read again. These checks reject it, so the
+question is asked again or falls back to the scripted answer; each is an answer check
+(:mod:`.checks`) that names itself in its rejection, so ``town stats`` counts what each rejects.
+
+The checks only one question needs live in its own module: a day plan's date, place and routine
+(:mod:`.plan_day`), a procedure's name (:mod:`.generalise_procedure`), a summary's end
+(:mod:`.summarise_conversation`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel
+
+from ...textevent import stated_times
+from .checks import WORDS, InvalidAnswer, free_texts
+
+__all__ = ["COPY_WORDS", "not_copied", "plain_descriptions"]
+
+#: Consecutive words an answer may share with a line of its prompt; this many is a copy.
+COPY_WORDS = 8
+
+#: An address written as text: words joined by ":" ("the_ville:Hobbs Cafe", "cafe:counter").
+_ADDRESS = re.compile(r"[^\W\d]:[^\W\d]")
+#: A length of time: "10 min", "30-minute", "2 hours", "an hour", "half an hour".
+_DURATION = re.compile(r"\b\d+\s*-?\s*(?:min|mins|minutes?|h|hrs?|hours?)\b|\b(?:an?|one|half an?)\s+hours?\b",
+                       re.I)
+
+
+def _runs(text: str) -> list[tuple[str, ...]]:
+    """Every run of :data:`COPY_WORDS` consecutive words of ``text`` (lower-case), in order."""
+    words = WORDS.findall(text.lower())
+    return [tuple(words[i:i + COPY_WORDS]) for i in range(len(words) - COPY_WORDS + 1)]
+
+
+def _shown(question: Any, answer: BaseModel) -> set[tuple[str, ...]]:
+    """The word runs an answer may not copy: those of the memories the question showed
+    (``memories``, ``recalled``; not when the answer passes on their news: a line's ``shared``
+    ids) and of the conversation's lines (``history``), less those of what the answer may name:
+    the task it is about and the persona's own routine (``task``, ``habit``, ``routine``)."""
+    memories = () if getattr(answer, "shared", None) else (*getattr(question, "memories", ()),
+                                                            *getattr(question, "recalled", ()))
+    shown = [m.content for m in memories] + [line for _, line in getattr(question, "history", ())]
+    habit = getattr(question, "habit", None)
+    own = [getattr(question, "task", "")] + [b.description for b in (*getattr(question, "routine", ()),
+                                                                      *([habit] if habit else []))]
+    return {run for text in shown for run in _runs(text)} - {run for text in own for run in _runs(text)}
+
+
+def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
+    """No text of the answer repeats :data:`COPY_WORDS` consecutive words of a memory or a line
+    of the conversation the question showed.
+
+    A line of talk, a plan step or a summary that is a memory copied out ("Isabella Rodriguez is
+    planning a Valentine's Day party at Hobbs Cafe ...") is rejected, however it was cut. What
+    the question asks for is not a copy: news a line passes on (it cites the memories in
+    ``shared``) may be told in the memories' words, a step may name its task, a goodbye the
+    persona's own routine. Questions that ask for what the persona remembers or was told (an
+    interview, a conversation's summary) do not run this check; the prompt's instructions are
+    :func:`.checks.own_words`'.
+
+    Raises:
+        InvalidAnswer: naming the field, its text and the words it copies.
+    """
+    shown = _shown(question, answer)
+    if not shown:
+        return answer
+    for where, _, text in free_texts(answer.model_dump(mode="json")):
+        copied = next((run for run in _runs(text) if run in shown), None)
+        if copied is not None:
+            raise InvalidAnswer(f"{where}: {text[:60]!r} copies {COPY_WORDS} words of what it was shown "
+                                f"({' '.join(copied)!r})")
+    return answer
+
+
+def plain_descriptions(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
+    """A description says what is done, in words: no clock time, address or duration in it.
+
+    The answer's own fields hold those (a block's start and minutes, a step's object and
+    minutes); written into the description ("Have lunch at the_ville:Hobbs Cafe:cafe:corner
+    table", "12:00 Have lunch", "wipe the counter 10 min") they are read as what the persona does.
+
+    Raises:
+        InvalidAnswer: naming the field, its text and what it holds.
+    """
+    for where, key, text in free_texts(answer.model_dump(mode="json")):
+        if key != "description":
+            continue
+        held = ("a clock time" if stated_times(text) is not None else "an address" if _ADDRESS.search(text)
+                else "a duration" if _DURATION.search(text) else None)
+        if held is not None:
+            raise InvalidAnswer(f"{where}: {text[:60]!r} holds {held}; say only what is done")
+    return answer
