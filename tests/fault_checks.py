@@ -117,9 +117,9 @@ def slow_start(seconds: float) -> None:
 
     seed = town.simulation.core.seed
 
-    def slow(sim):
+    def slow(*args, **kwargs):
         time.sleep(seconds)
-        seed(sim)
+        seed(*args, **kwargs)
 
     town.simulation.core.seed = slow
 
