@@ -158,9 +158,10 @@ def test_a_composite_is_learned_and_followed_on_day_3_at_both_levels(run):
     assert use.data["calls"][0][0] == "open the cafe"
     part_use = next(e for e in day3 if e.data["op"] == "use" and e.data.get("via") == name)
     assert part_use.data["name"] == "open the cafe" and part_use.seq > use.seq
-    outcomes = {
-        e.data["name"]: e.data for e in day3 if e.data["op"] == "outcome" and e.seq > use.seq
-    }
+    outcomes = {}  # the first outcome of each after the use (the part may be used again later that day)
+    for e in day3:
+        if e.data["op"] == "outcome" and e.seq > use.seq:
+            outcomes.setdefault(e.data["name"], e.data)
     before = {
         n: next(e for e in reversed(mine) if e.seq < use.seq and e.data["name"] == n)
         for n in (name, "open the cafe")
