@@ -2,7 +2,7 @@
 
 The arithmetic is checked by hand; then whole runs against a loopback fake server that answers
 every request, the start-up check's included, in ``L`` wall seconds. At ``L`` = 60 s (the
-issue's case: a 0.5B model on two CPU cores took 41-95 s a request, against the old fixed 30 s)
+case that was reported: a 0.5B model on two CPU cores took 41-95 s a request, against the old fixed 30 s)
 the_ville's half hour takes about 20 minutes of waiting, so the suite runs it scaled down: ``L``
 = 1 s with the timeout bounds scaled alike (30 s and 600 s become 0.5 s and 10 s). What it
 proves is the same: the old fixed timeout (0.5 s scaled) would have failed every request, the
@@ -24,7 +24,7 @@ from town.recording import RunReader
 from town.thinking import speed
 from town.thinking.speed import Speed, Timing, expected_hours, expected_run_s, measure, timeout_for
 
-#: Wall seconds the fake server takes for every request (TOWN_TEST_SLOW_S=60: the issue's case).
+#: Wall seconds the fake server takes for every request (TOWN_TEST_SLOW_S=60: the reported case).
 SLOW_S = float(os.environ.get("TOWN_TEST_SLOW_S", "1"))
 #: The default timeout bounds (30 s, 600 s), scaled as the server is.
 SCALE = SLOW_S / 60
