@@ -61,6 +61,8 @@ def test_a_transcript_is_the_runs_chat_events_and_its_lines_open_their_retrieval
     page.click(f"#persona-conversations .conversation-link[data-conversation='{cid}']")
     page.wait_for_function(f"() => document.querySelector('#conversation-panel').dataset.conversation === '{cid}' "
                            f"&& !document.querySelector('#conversation-panel').hidden")
+    # the transcript arrives after the panel opens: wait for its lines, then count them
+    page.wait_for_function("() => document.querySelectorAll('#transcript .transcript-line').length > 0")
     assert page.locator("#transcript .transcript-line").count() == len(said)
 
     # a speech bubble opens its speaker's conversation
