@@ -103,7 +103,9 @@ def test_a_slow_server_runs_with_the_timeout_its_measured_speed_sets(fake_server
         assert reader.last_tick == 179 and reader.meta["finished"]
         server = reader.meta["model_server"]
         requests = [e.data for e in reader.events(kinds=[EventKind.MODEL_CALL]) if e.data["request"]]
-    assert 2 * SLOW_S <= server["timeout_s"] <= 2.2 * SLOW_S
+    # twice the longest request measured: at least the server's time, plus the client's own
+    # overhead (up to 0.5 s a request on a busy machine; at 1 s a request, 10% was too tight)
+    assert 2 * SLOW_S <= server["timeout_s"] <= 2 * (SLOW_S + 0.5)
     assert server["timeout_s"] > 30 * SCALE  # the old fixed timeout would have cut every request
     assert requests and all(r["outcome"] == "ok" and r["latency_ms"] >= 1000 * SLOW_S for r in requests)
     assert "expected wall time for 3 personas, 1 request(s) at once" in err
