@@ -75,25 +75,30 @@ class _Recorder(EventBus):
 
     def __init__(self) -> None:
         super().__init__()
-        self.items: list[tuple[Provisional | None, Any]] = []
+        self.items: list[tuple[tuple[int, Any], Provisional | None, Any]] = []
+        self._step: tuple[int, Any] = (-1, "")  # before any thought: the tick's start
+
+    def mark(self, step: int, key: Any) -> None:
+        """What follows belongs to thought ``(step, key)`` (``TickPhases``'s ``mark``)."""
+        self._step = (step, key)
 
     def publish(self, event: Event) -> Event:
         number = Provisional(-next(_PROVISIONAL))
-        self.items.append((number, event))
+        self.items.append((self._step, number, event))
         return replace(event, seq=number)
 
     def library(self, change: LibraryChange) -> None:
         """A change to the town library, made when the tick is recorded."""
-        self.items.append((None, change))
+        self.items.append((self._step, None, change))
 
 
 @dataclass
 class _Done:
-    """A cluster's tick, run: its events and library changes, and its members' frame entries."""
+    """A cluster's tick, run: its events and library changes by thought, and its members' frame entries."""
 
-    items: list[tuple[Provisional | None, Any]]
+    items: list[tuple[tuple[int, Any], Provisional | None, Any]]
     frame: dict[str, dict[str, Any]]
-    first: int = 0  # its first member's rank (the order of clusters in the recorded tick)
+    first: int = 0  # its first member's rank (ties between clusters' thoughts: none but the tick's start)
 
 
 def renumber(value: Any, seqs: Mapping[int, int]) -> Any:
@@ -298,7 +303,7 @@ class RunAhead:
         conversations.fall_silent()
         own = {pid: self._personas[pid] for pid in ids}
         snapshot = take(own, ids, self._tilemap, t, clock.now, self._perception)
-        phases = TickPhases(self._services, clock, self._personas, conversations, apply, self._pool)
+        phases = TickPhases(self._services, clock, self._personas, conversations, apply, self._pool, recorder.mark)
         phases.run(snapshot, list(own.values()), frozenset(), self._perception.vision_radius)
         for p in own.values():
             p.walk()
@@ -311,12 +316,14 @@ class RunAhead:
         if t >= self._barrier or self._ticks.min() <= t:
             return False
         personas: dict[str, dict[str, Any]] = {}
-        for part in sorted(self._parts.pop(t, []), key=lambda d: d.first):
-            for number, item in part.items:
-                if number is None:
-                    self._apply([item])
-                else:
-                    self._seqs[number] = self._bus.publish(replace(item, data=renumber(item.data, self._seqs))).seq
+        parts = sorted(self._parts.pop(t, []), key=lambda d: d.first)
+        # the thoughts of all clusters in a tick-synchronous tick's order; a thought's items in theirs
+        for _, number, item in sorted((i for part in parts for i in part.items), key=lambda i: i[0]):
+            if number is None:
+                self._apply([item])
+            else:
+                self._seqs[number] = self._bus.publish(replace(item, data=renumber(item.data, self._seqs))).seq
+        for part in parts:
             personas.update(part.frame)
         self._apply.publish(EventKind.FRAME, None, {"personas": {pid: personas[pid] for pid in self._ids}})
         self._clock.advance()
