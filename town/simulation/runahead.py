@@ -55,7 +55,7 @@ from .apply import Applier
 from .conversations import Conversations
 from .jobs import Pool
 from .phases import TickPhases
-from .reach import ready_clusters
+from .reach import Reach, ready_clusters
 from .record import frame
 from .snapshot import take
 from .timeline import Timeline
@@ -154,7 +154,7 @@ class RunAhead:
         self._timeline, self._perception, self._bus, self._after_tick = timeline, perception, bus, after_tick
         self._every = tuple(max(1, int(e)) for e in barrier_every)
         self._executor = ThreadPoolExecutor(threads, thread_name_prefix="cluster") if threads > 1 else None
-        self._rooms: dict[str, tuple[int, int, int, int]] = {}
+        self._reach = Reach(tilemap)
         self._span: ExitStack | None = None
         self._seqs: dict[int, int] = {}
         self._parts: dict[int, list[_Done]] = {}
@@ -163,7 +163,8 @@ class RunAhead:
         self._rank: dict[str, int] = {}
         self._ticks = np.zeros(0, dtype=np.int64)  # the tick each runs next
         self._busy = np.zeros(0, dtype=bool)  # its cluster's job runs now
-        self._boxes = np.zeros((0, 4), dtype=np.int64)  # its region (reach.gaps)
+        self._where = np.zeros((0, 2), dtype=np.int64)  # its tile
+        self._arenas: list[str] = []  # its arena
         self._partner: list[int] = []  # its conversation partner's rank, or -1
         self._barrier = 0  # no cluster runs this tick or later in the span
         self.until: int | None = None  # no cluster runs past this tick (the run's end)
@@ -221,7 +222,8 @@ class RunAhead:
         self._rank = {pid: k for k, pid in enumerate(self._ids)}
         self._ticks = np.full(n, t, dtype=np.int64)
         self._busy = np.zeros(n, dtype=bool)
-        self._boxes = np.zeros((n, 4), dtype=np.int64)
+        self._where = np.zeros((n, 2), dtype=np.int64)
+        self._arenas = [""] * n
         self._partner = [-1] * n
         for k in range(n):
             self._place(k)
@@ -241,26 +243,18 @@ class RunAhead:
         return max(self._clock.tick + 1, -int(-seconds // self._clock.seconds_per_tick))
 
     def _place(self, k: int) -> None:
-        """Note persona ``k``'s region (its room's box, or its tile) and partner, as it is now."""
+        """Note persona ``k``'s tile, arena and conversation partner, as they are now."""
         p = self._personas[self._ids[k]]
-        address = self._tilemap.address_at(p.x, p.y) or ""
-        arena = arena_of(address)
-        if arena.count(":") >= 2:
-            if arena not in self._rooms:
-                tiles = np.array(self._tilemap.tiles(arena), dtype=np.int64).reshape(-1, 2)
-                self._rooms[arena] = (int(tiles[:, 0].min()), int(tiles[:, 1].min()),
-                                      int(tiles[:, 0].max()), int(tiles[:, 1].max()))
-            self._boxes[k] = self._rooms[arena]
-        else:
-            self._boxes[k] = (p.x, p.y, p.x, p.y)
+        self._where[k] = (p.x, p.y)
+        self._arenas[k] = arena_of(self._tilemap.address_at(p.x, p.y) or "")
         other = self._conversations.get(p.conversation)
         self._partner[k] = -1 if other is None else self._rank.get(other.b if other.a == p.id else other.a, -1)
 
     # ------------------------------------------------------------------ clusters
     def _dispatch(self) -> None:
         """Start every cluster that may run (one, furthest ahead, without threads); wait for one to end."""
-        ready = ready_clusters(self._ticks, self._busy, self._boxes, self._partner,
-                               self._perception.vision_radius, self._barrier)
+        ready = ready_clusters(self._ticks, self._busy, self._where, self._arenas, self._partner,
+                               self._perception.vision_radius, self._barrier, self._reach)
         if self._executor is None:
             if not ready:
                 raise RuntimeError(f"no cluster can run at tick {self._clock.tick}")  # the rule's bug
