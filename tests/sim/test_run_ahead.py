@@ -24,81 +24,122 @@ from town.recording.reader import RunReader
 from town.scenario import load_scenario
 from town.simulation import Simulation
 from town.simulation import runahead as runahead_module
-from town.simulation.reach import gaps, ready_clusters
+from town.simulation.reach import HORIZON, Reach, ready_clusters
 
 TICKS = 420  # Smallville from 07:00 to 08:10: the morning's conversations and library saves, past an hour's end
 IDS = ("conversation", "retrieval", "decision", "evidence", "accepted", "memory")  # numbers, not what happened
 
 
 # ---------------------------------------------------------------------------------------- the rule
-def _brute(ticks, running, boxes, partner, radius, barrier):
+class _Fields:
+    """A stand-in for ``reach.Reach``: walking distances to each room given by the test."""
+
+    def __init__(self, fields):
+        self.fields = fields
+
+    def to_room(self, arena):
+        return self.fields[arena]
+
+
+def _brute(ticks, running, where, arenas, partner, radius, barrier, reach):
     """ready_clusters by its definition, pair by pair."""
     n = len(ticks)
 
-    def gap(i, j):
-        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[i], boxes[j]
-        return max(0, bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1)
+    def room(i):
+        return arenas[i].count(":") >= 2
+
+    def cheb(i, j):
+        return max(abs(int(where[i][0]) - int(where[j][0])), abs(int(where[i][1]) - int(where[j][1])))
+
+    def sees(i, j):
+        return bool(arenas[i]) and arenas[i] == arenas[j] and (room(i) or cheb(i, j) <= radius)
+
+    def steps(i, j):  # the fewest steps j needs to come into i's sight
+        return int(reach.to_room(arenas[i])[where[j][0], where[j][1]]) if room(i) else max(0, cheb(i, j) - radius)
 
     out = []
     for t in sorted({int(ticks[i]) for i in range(n) if not running[i] and ticks[i] < barrier}):
         group = {i: {i} for i in range(n) if ticks[i] == t}
         for i, j in itertools.combinations(list(group), 2):
-            if gap(i, j) <= radius or partner[i] == j:
+            if sees(i, j) or partner[i] == j:
                 merged = group[i] | group[j]
                 for k in merged:
                     group[k] = merged
         for cluster in sorted({frozenset(g) for g in group.values()}, key=min):
             if any(running[i] for i in cluster):
                 continue
-            if all(gap(i, q) > radius + t - ticks[q] for i in cluster for q in range(n) if ticks[q] < t):
+            if all(steps(i, q) > t - ticks[q] for i in cluster for q in range(n) if ticks[q] < t):
                 out.append((t, sorted(cluster)))
     return out
 
 
 def test_the_rule_by_hand():
-    """Radius 4. A (tick 5, tile 0,0) may run when B (tick 0) is 10 tiles away (> 4 + 5), not 9;
-    C and D, 4 tiles apart at tick 3, are one cluster; E, in a room spanning x 20-30, sees F 4
-    tiles outside it; G and H, 50 tiles apart, are one cluster by their conversation."""
-    boxes = np.array([(0, 0, 0, 0), (10, 0, 10, 0), (0, 40, 0, 40), (4, 40, 4, 40), (20, 80, 30, 90),
-                      (34, 85, 34, 85), (0, 200, 0, 200), (50, 200, 50, 200)])
+    """Radius 4. A (tick 5, open ground) may run when B (tick 0) is 10 tiles away (10 - 4 > 5),
+    not 9; C and D, 4 tiles apart on the street at tick 3, are one cluster; E and F, 10 tiles
+    apart in one room, too; G and H, 50 tiles apart, are one by their conversation. Then X, 3
+    steps from E's room at tick 0, lets E and F (tick 2) run; 2 steps away, it does not."""
+    where = np.array([(0, 0), (10, 0), (0, 40), (4, 40), (25, 85), (30, 95), (0, 200), (50, 200)])
+    arenas = ["w:street", "w:street", "w:street", "w:street", "w:house:room", "w:house:room", "w:park", "w:park"]
     ticks = np.array([5, 0, 3, 3, 2, 2, 7, 7])
     partner = [-1, -1, -1, -1, -1, -1, 7, 6]
-    got = ready_clusters(ticks, np.zeros(8, bool), boxes, partner, 4, 100)
+    field = np.full((300, 300), 50)
+    reach = _Fields({"w:house:room": field})
+    idle = np.zeros(8, bool)
+    got = ready_clusters(ticks, idle, where, arenas, partner, 4, 100, reach)
     assert got == [(0, [1]), (2, [4, 5]), (3, [2, 3]), (5, [0]), (7, [6, 7])]
-    boxes[1] = (9, 0, 9, 0)
-    assert (5, [0]) not in ready_clusters(ticks, np.zeros(8, bool), boxes, partner, 4, 100)
-    assert [t for t, _ in ready_clusters(ticks, np.zeros(8, bool), boxes, partner, 4, 5)] == [0, 2, 3]  # the barrier
-    running = np.zeros(8, bool)
+    where[1] = (9, 0)
+    assert (5, [0]) not in ready_clusters(ticks, idle, where, arenas, partner, 4, 100, reach)
+    assert [t for t, _ in ready_clusters(ticks, idle, where, arenas, partner, 4, 5, reach)] == [0, 2, 3]  # the barrier
+    running = idle.copy()
     running[3] = True  # a cluster with a member running does not start again
-    assert (3, [2, 3]) not in ready_clusters(ticks, running, boxes, partner, 4, 100)
+    assert (3, [2, 3]) not in ready_clusters(ticks, running, where, arenas, partner, 4, 100, reach)
+    where[1], field[10, 10] = (10, 10), 3
+    assert (2, [4, 5]) in ready_clusters(ticks, idle, where, arenas, partner, 4, 100, reach)
+    field[10, 10] = 2
+    assert (2, [4, 5]) not in ready_clusters(ticks, idle, where, arenas, partner, 4, 100, reach)
 
 
 def test_the_rule_against_its_definition():
-    """600 random towns of 2-12 personas: the clusters that may run are those the definition
-    gives, pair by pair."""
+    """800 random towns of 2-12 personas on two streets and in two rooms: the clusters that may
+    run are those the definition gives, pair by pair."""
     rng = random.Random(5)
-    for _ in range(600):
+    for _ in range(800):
         n = rng.randint(2, 12)
-        boxes = []
-        for _ in range(n):
-            x, y = rng.randint(0, 40), rng.randint(0, 40)
-            w, h = (rng.randint(0, 8), rng.randint(0, 8)) if rng.random() < 0.3 else (0, 0)
-            boxes.append((x, y, x + w, y + h))
+        where = np.array([(rng.randint(0, 30), rng.randint(0, 30)) for _ in range(n)])
+        arenas = [rng.choice(["w:a", "w:b", "w:x:room", "w:y:room", ""]) for _ in range(n)]
+        reach = _Fields({a: np.array([[rng.randint(0, 9) for _ in range(31)] for _ in range(31)])
+                         for a in ("w:x:room", "w:y:room")})
         ticks = np.array([rng.randint(0, 6) for _ in range(n)])
         running = np.array([rng.random() < 0.15 for _ in range(n)])
         partner = [-1] * n
         if n >= 4 and rng.random() < 0.5:
             a, b = rng.sample(range(n), 2)
-            if ticks[a] == ticks[b] or rng.random() < 0.5:
-                ticks[b] = ticks[a]
-                running[b] = running[a]
-                partner[a], partner[b] = b, a
-        boxes = np.array(boxes)
-        radius = rng.randint(1, 6)
-        barrier = rng.randint(3, 8)
-        assert ready_clusters(ticks, running, boxes, partner, radius, barrier) == \
-            _brute(ticks, running, boxes, partner, radius, barrier)
-        assert (gaps(boxes) == gaps(boxes).T).all()
+            ticks[b], running[b] = ticks[a], running[a]
+            partner[a], partner[b] = b, a
+        radius, barrier = rng.randint(1, 6), rng.randint(3, 8)
+        assert ready_clusters(ticks, running, where, arenas, partner, radius, barrier, reach) == \
+            _brute(ticks, running, where, arenas, partner, radius, barrier, reach)
+
+
+def test_walking_distances_go_around_walls():
+    """On the_ville's map, a room's own tiles are 0 steps from it, a tile next to one 1, and
+    every walkable tile's distance is one more than its nearest neighbour's closer to the room
+    (a breadth-first search's property), checked on every tile for one room."""
+    tilemap = load_scenario("the_ville").tilemap
+    room = next(a for a in tilemap.places() if a.count(":") >= 2 and tilemap.tiles(a))
+    field = Reach(tilemap).to_room(room)
+    inside = set(tilemap.tiles(room))
+    walkable = set(tilemap.walkable_tiles())
+    for x, y in walkable:
+        d = int(field[x, y])
+        if (x, y) in inside:
+            assert d == 0
+            continue
+        near = [int(field[a, b]) for a, b in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if (a, b) in walkable]
+        if d < HORIZON:
+            assert d == 1 + min(near), (x, y)
+        else:
+            assert not near or min(near) >= HORIZON - 1
 
 
 # ---------------------------------------------------------------------------------------- the runs
@@ -172,10 +213,15 @@ def test_running_ahead_changes_nothing_but_numbers(runs):
     assert max(progress.ahead) >= 20
 
 
-def test_a_town_library_change_is_seen_from_the_next_game_hour(runs):
+def test_a_town_library_change_is_seen_from_the_next_game_hour(tmp_path):
     """A procedure saved to the town library in one game hour of the run is used by others only
-    in a later one (tick-synchronous, the next tick can: the reference of this rule has it)."""
-    _, _, _, ahead_path = runs
+    in a later one (tick-synchronous, the next tick can: the reference of this rule has it).
+    The clusters furthest behind run first, so each tick is recorded as early as it can be."""
+    ahead_path = tmp_path / "behind_first.sqlite"
+    sim = Simulation(load_scenario("smallville"), _config("run-ahead"), run_path=ahead_path)
+    sim._ahead.furthest_first = False
+    sim.run(TICKS)
+    sim.close()
     with RunReader(ahead_path) as r:
         procedures = [e for e in r.events(kinds=[EventKind.PROCEDURE]) if e.data["library"] == "town"]
     saved = {}

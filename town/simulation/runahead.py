@@ -168,6 +168,7 @@ class RunAhead:
         self._partner: list[int] = []  # its conversation partner's rank, or -1
         self._barrier = 0  # no cluster runs this tick or later in the span
         self.until: int | None = None  # no cluster runs past this tick (the run's end)
+        self.furthest_first = True  # without threads: run the cluster furthest ahead (else the one furthest behind)
         self.progress = Progress()
 
     # ------------------------------------------------------------------ driving
@@ -258,7 +259,7 @@ class RunAhead:
         if self._executor is None:
             if not ready:
                 raise RuntimeError(f"no cluster can run at tick {self._clock.tick}")  # the rule's bug
-            t, members = max(ready, key=lambda r: (r[0], -r[1][0]))
+            t, members = (max if self.furthest_first else min)(ready, key=lambda r: (r[0], -r[1][0]))
             self._start(t, members)
             self._done(t, members, self._job(t, members))
             return
