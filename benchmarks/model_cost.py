@@ -23,6 +23,14 @@ Two parts:
    ``--town-seed``) from 07:00 for ``--town-hours`` at ``--town-latency``, and how many of its
    requests fall in the first tick (everyone plans the day) and how many after it: a town of 25
    has too few independent requests per tick for 4 endpoints, a town of 100 has enough.
+   For each town, then, a fleet of 4 endpoints of 4 slots each (16 requests at once) under the
+   tick-synchronous and the run-ahead scheduler (``schedule = "run-ahead"``,
+   town/simulation/runahead.py), one line each: calls per second and the speed-up over the one
+   single-slot endpoint above, the share of wall time with 0, 1-4, ... requests in flight, and
+   for run-ahead how far ahead of the last recorded tick its jobs ran (median, max) and its
+   ceiling: the same run with 64 slots per endpoint, whose wall time is the critical path of
+   dependent requests. ``--day-hours 24`` ends the part with a whole Smallville day on that fleet,
+   both schedulers: requests and wall time.
 3. **Ceilings by hour** (only with ``--part 3``): Smallville from 07:00 at no latency, the
    ceiling of 4 endpoints over one for each game hour, to see whether the hour of part 2 is
    typical.
@@ -33,7 +41,8 @@ and reports tokens as characters / 4. Usage:
     .venv/bin/python benchmarks/model_cost.py [--hours 12] [--latency 0.02]
         [--base-url URL --model NAME [--model-hours 1]]
         [--endpoint-latency 0.2] [--endpoint-hours 1] [--town-personas 100] [--town-seed 1]
-        [--town-hours 0.75] [--town-latency 0.2] [--ceiling-hours 12] [--part 1|2|3]
+        [--town-hours 0.75] [--town-latency 0.2] [--single-endpoints 1,2,4] [--day-hours 0]
+        [--ceiling-hours 12] [--part 1|2|3]
 
 Figures only, no assertions.
 """
@@ -42,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import threading
@@ -152,10 +162,11 @@ class TickSteps:
             self.tick = event.tick + 1
 
 
-def run(town: str, hours: float, servers: list, settings: dict, *,
-        pool_size: int = 4, steps: TickSteps | None = None) -> tuple[dict, float, int, list[tuple[int, str]]]:
+def run(town: str, hours: float, servers: list, settings: dict, *, pool_size: int = 4,
+        steps: TickSteps | None = None, ahead: list | None = None) -> tuple[dict, float, int, list[tuple[int, str]]]:
     """Simulate ``town`` for ``hours`` against ``servers`` (fake ones, or any with ``base_url``
-    and ``model``; ``steps``: reset, then filled by the run).
+    and ``model``; ``steps``: reset, then filled by the run; ``ahead``: filled with the
+    run-ahead scheduler's ticks ahead of the last recorded one, per job).
 
     Returns:
         (stats, wall seconds, personas, (tick, persona) of every request sent).
@@ -184,11 +195,12 @@ def run(town: str, hours: float, servers: list, settings: dict, *,
             sim.bus.subscribe(steps.seen)
         started = time.perf_counter()
         try:
-            for _ in range(sim.clock.ticks_for(hours=hours)):
-                sim.step()
+            sim.run(sim.clock.ticks_for(hours=hours))
         finally:
             sim.close()
         wall = time.perf_counter() - started
+        if ahead is not None and sim._ahead is not None:
+            ahead.extend(sim._ahead.progress.ahead)
         with RunReader(path) as reader:
             calls = [(e.tick, e.persona) for e in reader.events(kinds=[EventKind.MODEL_CALL])
                      if e.data["outcome"] != "fallback"]
@@ -242,24 +254,25 @@ def part1(book: PromptBook, hours: float, latency: float, model_server: tuple[st
         print(f"{name:20}" + "".join(f"{row[c]:12.1f}" for c in COLUMNS))
 
 
-def in_flight(servers: list[FakeOpenAIServer]) -> tuple[list[float], list[float]]:
+def in_flight(servers: list[FakeOpenAIServer], most: int | None = None) -> tuple[list[float], list[float]]:
     """Requests in flight, from the servers' own logs.
 
     Returns:
         (each server's busy share of the run's wall time, the share of that time with 0, 1, ...,
-        len(servers) requests being worked on across all of them).
+        ``most`` (default: len(servers)) requests being worked on across all of them).
     """
+    most = len(servers) if most is None else most
     spans = [(e["start"], e["end"]) for s in servers for e in s.log]
     if not spans:
-        return [0.0] * len(servers), [1.0] + [0.0] * len(servers)
+        return [0.0] * len(servers), [1.0] + [0.0] * most
     first, last = min(a for a, _ in spans), max(b for _, b in spans)
     wall = max(last - first, 1e-9)
     busy = [sum(e["end"] - e["start"] for e in s.log) / wall for s in servers]
     edges = sorted([(a, 1) for a, _ in spans] + [(b, -1) for _, b in spans])
-    share = [0.0] * (len(servers) + 1)
+    share = [0.0] * (most + 1)
     level, at = 0, first
     for t, step in edges:
-        share[min(level, len(servers))] += t - at
+        share[min(level, most)] += t - at
         level, at = level + step, t
     return busy, [x / wall for x in share]
 
@@ -282,15 +295,15 @@ def ceiling(calls: list[tuple[Any, str]], endpoints: int) -> float:
     return len(calls) / slots if slots else 1.0
 
 
-def endpoint_rows(book: PromptBook, steps: TickSteps, town: str, hours: float,
-                  latency: float) -> list[tuple[int, str]]:
-    """Print one row per 1, 2 and 4 single-slot endpoints for ``town``; the requests of the last run.
+def endpoint_rows(book: PromptBook, steps: TickSteps, town: str, hours: float, latency: float,
+                  single: tuple[int, ...] = (1, 2, 4)) -> tuple[list[tuple[int, str]], float]:
+    """Print one row per 1, 2 and 4 (``single``) single-slot endpoints for ``town``.
 
     A first tick against a fast server comes first (a warm-up). Then the ceiling when each step of
-    a tick also waits for the one before (:class:`TickSteps`).
+    a tick also waits for the one before (:class:`TickSteps`), then the fleet's rows (:func:`fleet_rows`).
 
     Returns:
-        (tick, persona) of every request the 4-endpoint run sent.
+        ((tick, persona) of every request the last run sent, calls per second of the first).
     """
     warm = FakeOpenAIServer(book.respond, api_key="bench")
     try:  # one-time costs (templates compiled, modules loaded, caches filled) must not land on the first run
@@ -301,7 +314,7 @@ def endpoint_rows(book: PromptBook, steps: TickSteps, town: str, hours: float,
           f"{'ceiling':>9}   busy share per endpoint; share of wall with 0..n in flight")
     base = None
     calls: list[tuple[int, str]] = []
-    for n in (1, 2, 4):
+    for n in single:
         servers = [FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency, slots=1)
                    for _ in range(n)]
         cpu = time.process_time()
@@ -320,21 +333,88 @@ def endpoint_rows(book: PromptBook, steps: TickSteps, town: str, hours: float,
               + " ".join(f"{b:.2f}" for b in busy) + "; " + " ".join(f"{x:.2f}" for x in share))
     print(f"ceiling when each step of a tick (decisions, invitations, lines) waits for the one before: "
           f"2 endpoints {ceiling(steps.sent, 2):.2f}x, 4 endpoints {ceiling(steps.sent, 4):.2f}x")
-    return calls
+    return calls, base or 1.0
+
+
+def fleet_rows(book: PromptBook, town: str, hours: float, latency: float, base: float, endpoints: int = 4,
+               slots: int = 4, wide: int = 64) -> None:
+    """``town`` on ``endpoints`` fake endpoints of ``slots`` slots each, tick-synchronous and
+    run-ahead (``schedule = "run-ahead"``), against ``base`` calls per second (one single-slot
+    endpoint, the same invocation). The run-ahead ceiling is the same run with ``wide`` slots per
+    endpoint: with a slot free for every request, its wall time is the critical path of dependent
+    requests (and the engine's own time between them)."""
+    total = endpoints * slots
+    results = {}
+    for name, schedule, per in (("tick-synchronous", "tick", slots), ("run-ahead", "run-ahead", slots),
+                                ("ceiling", "run-ahead", wide)):
+        servers = [FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency, slots=per)
+                   for _ in range(endpoints)]
+        ahead: list[int] = []
+        cpu = time.process_time()
+        try:
+            stats, wall, _, _ = run(town, hours, servers, {"backend.max_concurrency": str(per), "schedule": schedule},
+                                    pool_size=max(32, 2 * endpoints * per), ahead=ahead)
+            _, share = in_flight(servers, most=endpoints * per)
+        finally:
+            for s in servers:
+                s.close()
+        results[name] = (stats["total"]["requests"], wall, time.process_time() - cpu, share, ahead)
+    ceiling_rate = results["ceiling"][0] / results["ceiling"][1]
+    for name in ("tick-synchronous", "run-ahead"):
+        requests, wall, cpu, share, ahead = results[name]
+        rate = requests / wall
+        groups = [sum(share[1 + k:1 + k + slots]) for k in range(0, total, slots)]
+        flight = f"0: {share[0]:.2f}, " + ", ".join(f"{k + 1}-{k + slots}: {g:.2f}"
+                                                   for k, g in zip(range(0, total, slots), groups))
+        line = (f"{name} scheduler, {total} slots ({endpoints} endpoints x {slots}): {requests} requests in "
+                f"{wall:.1f} s ({cpu:.1f} s CPU), {rate:.2f} calls/s, {rate / base:.2f}x one single-slot "
+                f"endpoint; share of wall with requests in flight {flight}")
+        if name == "run-ahead":
+            line += (f"; ahead of the last recorded tick: median {statistics.median(ahead):.0f}, max {max(ahead)} "
+                     f"ticks; run-ahead ceiling {ceiling_rate / base:.2f}x ({wide} slots per endpoint: "
+                     f"{results['ceiling'][1]:.1f} s), reached {rate / ceiling_rate:.0%}")
+        print(line)
+
+
+def day(book: PromptBook, hours: float, latency: float, endpoints: int = 4, slots: int = 4) -> None:
+    """Smallville for ``hours`` from 07:00 on the fleet, both schedulers: requests and wall time."""
+    print(f"\nSmallville, {hours:g} game hours, {endpoints} fake endpoints x {slots} slots at {latency:g} s per request:")
+    for schedule in ("tick", "run-ahead"):
+        servers = [FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency, slots=slots)
+                   for _ in range(endpoints)]
+        try:
+            stats, wall, _, _ = run("smallville", hours, servers, {"backend.max_concurrency": str(slots),
+                                                                   "schedule": schedule}, pool_size=32)
+        finally:
+            for s in servers:
+                s.close()
+        name = "run-ahead" if schedule == "run-ahead" else "tick-synchronous"
+        print(f"{name} scheduler: {stats['total']['requests']} requests, {wall / 60:.1f} min ({wall:.0f} s) wall")
 
 
 def part2(book: PromptBook, steps: TickSteps, hours: float, latency: float, personas: int, seed: int, town_hours: float,
-          town_latency: float) -> None:
-    """Smallville, then a generated town of ``personas`` (0: none), against 1, 2 and 4 single-slot endpoints."""
+          town_latency: float, single: tuple[int, ...] = (1, 2, 4), day_hours: float = 0.0) -> None:
+    """Smallville, then a generated town of ``personas`` (0: none), against 1, 2 and 4 single-slot
+    endpoints, then a fleet of 4 x 4 slots with either scheduler; then Smallville for
+    ``day_hours`` on that fleet (0: not)."""
     print(f"\nSmallville, {hours:g} game hour(s), single-slot fake endpoints at {latency:g} s per request:")
-    endpoint_rows(book, steps, "smallville", hours, latency)
-    if not personas:
-        return
+    _, base = endpoint_rows(book, steps, "smallville", hours, latency, single)
+    fleet_rows(book, "smallville", hours, latency, base)
+    if personas:
+        generated(book, steps, personas, seed, town_hours, town_latency, single)
+    if day_hours:
+        day(book, day_hours, latency)
+
+
+def generated(book: PromptBook, steps: TickSteps, personas: int, seed: int, town_hours: float, town_latency: float,
+              single: tuple[int, ...]) -> None:
+    """Part 2's generated town of ``personas`` (seed ``seed``) for ``town_hours``."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = generate_town(personas, seed, Path(tmp) / "town")["folder"]
         print(f"\nA generated town of {personas} personas (seed {seed}), 07:00 + {town_hours:g} game hour(s), "
               f"single-slot fake endpoints at {town_latency:g} s per request:")
-        calls = endpoint_rows(book, steps, str(folder), town_hours, town_latency)
+        calls, base = endpoint_rows(book, steps, str(folder), town_hours, town_latency, single)
+        fleet_rows(book, str(folder), town_hours, town_latency, base)
     first = [c for c in calls if c[0] == 0]
     later = [c for c in calls if c[0] > 0]
     print(f"requests in tick 0 (everyone plans the day): {len(first)}; in later ticks: {len(later)}, "
@@ -375,6 +455,10 @@ def main() -> None:
     ap.add_argument("--town-hours", type=float, default=0.75, help="the generated town's game hours, part 2")
     ap.add_argument("--town-latency", type=float, default=0.2,
                     help="wall seconds per request of each endpoint for the generated town, part 2")
+    ap.add_argument("--single-endpoints", default="1,2,4",
+                    help="the numbers of single-slot endpoints of part 2's first rows (the first is the base)")
+    ap.add_argument("--day-hours", type=float, default=0.0,
+                    help="part 2 ends with Smallville for this many game hours on 4 x 4 slots, both schedulers")
     ap.add_argument("--ceiling-hours", type=float, default=12.0, help="Smallville game hours, part 3")
     ap.add_argument("--part", type=int, choices=(1, 2, 3), help="run only this part (3 runs only when asked)")
     args = ap.parse_args()
@@ -385,7 +469,8 @@ def main() -> None:
               args.model_hours)
     if args.part in (None, 2):
         part2(book, TickSteps(book), args.endpoint_hours, args.endpoint_latency, args.town_personas, args.town_seed,
-              args.town_hours, args.town_latency)
+              args.town_hours, args.town_latency, tuple(int(n) for n in args.single_endpoints.split(",")),
+              args.day_hours)
     if args.part == 3:
         part3(book, args.ceiling_hours)
 

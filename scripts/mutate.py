@@ -325,6 +325,13 @@ MUTATIONS = (
              "town/thinking/questions/generalise_procedure.py",
              'if not content_words(_PARAMETER.sub(" ", text).replace(":", " ")) - known:', "if False:",
              ("tests/thinking/test_sense.py",)),
+    # run-ahead scheduling (docs/testing.md, "Running ahead")
+    Mutation("a persona runs ahead past a neighbour", "town/simulation/reach.py",
+             "> slack).all()", "> 0).all()",
+             ("tests/sim/test_run_ahead.py::test_running_ahead_changes_nothing_but_numbers",)),
+    Mutation("a library change seen early", "town/simulation/runahead.py",
+             "        self._span.enter_context(self._procedures.reads_as_of_now())", "        pass",
+             ("tests/sim/test_run_ahead.py::test_a_town_library_change_is_seen_from_the_next_game_hour",)),
     Mutation("sense: a cut-off summary passes", "town/thinking/questions/summarise_conversation.py",
              "if not _ENDED.search(a.summary):", "if False:",
              ("tests/thinking/test_sense.py",)),

@@ -1,6 +1,7 @@
 """Are two run files the same run? Compares them table by table, row by row, byte for byte.
 
     python scripts/same_run.py A.sqlite B.sqlite
+    python scripts/same_run.py --ignore-timing A.sqlite B.sqlite
 
 Every row of every table of the run file (town/recording/schema.py) must be equal, blobs byte for
 byte (zlib output is a function of its input, so equal blobs mean equal frames, states and
@@ -8,6 +9,12 @@ candidates). Two ``meta`` keys are set aside, since they say where and when a ru
 what happened: ``created`` (the wall-clock time the file was made) and ``scenario`` (the town
 folder's path, which differs between two checkouts). No other column holds wall-clock time: a
 MODEL_CALL event's ``latency_ms`` does, but the scripted backend publishes none.
+
+``--ignore-timing`` also leaves out how long model calls took and where they went, which
+differ between two runs of the same town on other servers or slots: a MODEL_CALL event's
+``latency_ms`` and ``endpoint``, and in the stored configuration the servers' addresses, their
+slots and the threads (``backend`` keys :data:`TIMING_BACKEND`). What each call asked and
+answered, its tokens and outcome, stay compared.
 
 Prints the first difference of each table (the row's key and, for JSON, the first differing
 path inside it) and exits 1, or prints "same run" and exits 0. The SQLite files themselves differ
@@ -25,6 +32,10 @@ from typing import Any
 
 #: meta keys that record where and when, not what.
 SET_ASIDE = ("created", "scenario")
+
+#: With ``--ignore-timing``: MODEL_CALL data keys, and the config's backend keys, that say how fast and where.
+TIMING_DATA = ("latency_ms", "endpoint")
+TIMING_BACKEND = ("base_url", "more_base_urls", "max_concurrency", "pool_size", "timeout_s")
 
 #: Table -> its key columns (rows are compared in key order).
 KEYS = {"meta": ("key",), "frames": ("tick",), "events": ("seq",), "vectors": ("id",),
@@ -68,20 +79,35 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
     return None
 
 
-def _rows(db: sqlite3.Connection, table: str) -> list[tuple]:
+def _rows(db: sqlite3.Connection, table: str, timing: bool = True) -> list[tuple]:
     columns = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
     rows = db.execute(f"SELECT * FROM {table} ORDER BY {', '.join(KEYS[table])}").fetchall()
-    return [(tuple(dict(zip(columns, r, strict=True))[k] for k in KEYS[table]), columns, r) for r in rows
+    return [(tuple(dict(zip(columns, r, strict=True))[k] for k in KEYS[table]), columns,
+             r if timing else _timeless(table, columns, r)) for r in rows
             if not (table == "meta" and r[0] in SET_ASIDE)]
 
 
-def compare(path_a: str | Path, path_b: str | Path) -> list[str]:
+def _timeless(table: str, columns: list[str], row: tuple) -> tuple:
+    """A row without timing: a MODEL_CALL event without :data:`TIMING_DATA`, the stored config
+    without :data:`TIMING_BACKEND`."""
+    cells = dict(zip(columns, row, strict=True))
+    if table == "events" and cells["kind"] == "model_call":
+        data = json.loads(cells["data"])
+        cells["data"] = json.dumps({k: v for k, v in data.items() if k not in TIMING_DATA}, sort_keys=True)
+    elif table == "meta" and cells["key"] == "config":
+        config = json.loads(cells["value"])
+        config["backend"] = {k: v for k, v in config["backend"].items() if k not in TIMING_BACKEND}
+        cells["value"] = json.dumps(config, sort_keys=True)
+    return tuple(cells.values())
+
+
+def compare(path_a: str | Path, path_b: str | Path, *, timing: bool = True) -> list[str]:
     """One line per table that differs: its first differing row and where in it."""
     found = []
     with sqlite3.connect(f"file:{path_a}?mode=ro", uri=True) as a, \
             sqlite3.connect(f"file:{path_b}?mode=ro", uri=True) as b:
         for table in KEYS:
-            rows_a, rows_b = _rows(a, table), _rows(b, table)
+            rows_a, rows_b = _rows(a, table, timing), _rows(b, table, timing)
             for (key_a, columns, row_a), (key_b, _, row_b) in zip(rows_a, rows_b):
                 if key_a != key_b:
                     found.append(f"{table}: row {key_a} in A where B has {key_b}")
@@ -99,11 +125,15 @@ def compare(path_a: str | Path, path_b: str | Path) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    """Compare the two run files named in ``argv``; print the differences; 0 if none."""
-    if len(argv) != 2 or not all(Path(p).is_file() for p in argv):
-        print("usage: python scripts/same_run.py A.sqlite B.sqlite (two existing run files)", file=sys.stderr)
+    """Compare the two run files named in ``argv`` (``--ignore-timing`` first, optionally); print
+    the differences; 0 if none, 1 if some, 2 for bad arguments."""
+    timing = "--ignore-timing" not in argv[:1]
+    files = argv if timing else argv[1:]
+    if len(files) != 2 or not all(Path(p).is_file() for p in files):
+        print("usage: python scripts/same_run.py [--ignore-timing] A.sqlite B.sqlite (two existing run files)",
+              file=sys.stderr)
         return 2
-    differences = compare(*argv)
+    differences = compare(*files, timing=timing)
     for line in differences:
         print(line)
     if not differences:

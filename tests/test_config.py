@@ -93,7 +93,7 @@ def test_dict_keys_keep_their_order():
     """to_dict lists the settings in the order a run's meta has always stored them."""
     d = load_config().to_dict()
     assert list(d) == ["seconds_per_tick", "seed", "embedder", "retrieval", "reflection", "procedures",
-                       "recording", "perception", "backend", "start", "ablate"]
+                       "recording", "perception", "backend", "start", "ablate", "schedule"]
     assert list(d["retrieval"]) == ["k", "weights"]
     assert list(d["backend"]) == [
         "name", "api_key_env", "timeout_s", "max_retries", "pool_size", "cache", "max_consecutive_failures",
@@ -154,7 +154,7 @@ def _default_dict(**changes):
         # an earlier setting's error before a later table's unknown key; a table's own keys first
         ({"seed": "x", "backend__zz": 1}, "seed", "must be an integer, got 'x'"),
         ({"retrieval__k": "x", "zz": 1}, "zz", "unknown setting; allowed: seconds_per_tick, seed, embedder, "
-         "retrieval, reflection, procedures, recording, perception, backend, start, ablate"),
+         "retrieval, reflection, procedures, recording, perception, backend, start, ablate, schedule"),
         # the run-wide checks come after every table's
         ({"seconds_per_tick": 0, "procedures__threshold": 2}, "procedures.threshold", "must be in [0, 1], got 2.0"),
         ({"seconds_per_tick": 0, "ablate": "dreams"}, "seconds_per_tick", "must be 1-3600 game seconds, got 0"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -262,6 +262,13 @@ class Persona:
         self.conversation, self.path, self.action = conversation, (), action
         if resume is not None:
             self.steps = (resume, *self.steps)
+
+    @_changes
+    def renumber(self, seqs: Mapping[int, int]) -> None:
+        """Give the action's ``decision`` its event's seq, when ``seqs`` maps the number it has
+        (the run-ahead scheduler numbers events when their tick is recorded)."""
+        if self.action is not None and self.action.decision in seqs:
+            self.action = replace(self.action, decision=seqs[self.action.decision])
 
     @_changes
     def leave_conversation(self, conversation: int) -> None:

@@ -72,6 +72,8 @@ def overrides(args: argparse.Namespace) -> dict:
         over["backend.more_base_urls"] = list(args.base_url[1:])
     if getattr(args, "no_cache", False):
         over["backend.cache"] = False
+    if getattr(args, "run_ahead", False):
+        over["schedule"] = "run-ahead"
     return over
 
 

@@ -23,6 +23,8 @@ def add_sim_options(p: argparse.ArgumentParser, town: str = "the_ville") -> None
                    help="how requests carry the answer's JSON schema (default auto: probed at start)")
     m.add_argument("--max-concurrency", metavar="N|auto",
                    help="requests in flight per server (default auto: the slots it reports, else 1)")
+    m.add_argument("--run-ahead", action="store_true", help="personas who cannot affect each other run ahead, "
+                   "so more requests are in flight (schedule = run-ahead; ARCHITECTURE.md)")
     m.add_argument("--model", help="model name the server knows (openai backend)")
     m.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the API key "
                    "(default OPENAI_API_KEY; the key is never written anywhere)")

@@ -29,7 +29,7 @@ from ..errors import ConfigError
 from ..memory.scoring import MAX_WEIGHT
 from .messages import config_error
 
-__all__ = ["BackendName", "EmbedderName", "Dialect", "RetrievalConfig", "ReflectionConfig", "ProceduresConfig",
+__all__ = ["BackendName", "EmbedderName", "Schedule", "Dialect", "RetrievalConfig", "ReflectionConfig", "ProceduresConfig",
            "RecordingConfig", "PerceptionConfig", "BackendConfig", "Config", "ABLATIONS"]
 
 
@@ -50,6 +50,13 @@ class EmbedderName(str, enum.Enum):
     MINILM = "minilm"
     HASHING = "hashing"
     OPENAI = "openai"
+
+
+class Schedule(str, enum.Enum):
+    """How ticks are scheduled: every tick in step, or clusters running ahead (``town.simulation.runahead``)."""
+
+    TICK = "tick"
+    RUN_AHEAD = "run-ahead"
 
 
 class Dialect(str, enum.Enum):
@@ -252,6 +259,8 @@ class Config(_Settings):
         start: game start datetime, or None for the town's own start.
         ablate: comma-separated parts switched off, a subset of :data:`ABLATIONS` ("" = the
             full architecture); stored sorted, e.g. "planning,reflection".
+        schedule: "tick" (each tick waits for all its requests) or "run-ahead" (personas who
+            cannot affect each other run ahead; ARCHITECTURE.md, "Running ahead").
     """
 
     seconds_per_tick: int
@@ -265,6 +274,7 @@ class Config(_Settings):
     backend: BackendConfig
     start: Annotated[datetime | None, BeforeValidator(_game_time)] = None
     ablate: str = ""
+    schedule: Schedule = Field(default=Schedule.TICK, strict=False)
 
     @field_validator("ablate")
     @classmethod

@@ -185,7 +185,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
                 if _chain(r)[1] not in said]
     answer = ctx.backend.ask(NextLine(
         persona=speaker.id, persona_name=speaker.name, persona_summary=speaker.summary(),
-        seed=seed_for(ctx, speaker.id, "line", conv.id), listener=listener.id,
+        seed=seed_for(ctx, speaker.id, "line", conv.start_tick), listener=listener.id,
         listener_name=listener.name, history=tuple((personas[w].name, t) for w, t in conv.lines),
         memories=memory_views(tellable), told=tuple(told), max_lines=MAX_LINES,
         now=ctx.now.isoformat(sep=" "), recalled=memory_views(records) if "?" in _NEWS.sub("", last) else (),
@@ -279,7 +279,7 @@ def summarise(lines: list[tuple[str, str]], conv: Conversation, p: Persona, othe
     other_name = other.name if known else "someone new in town"
     names = {p.id: p.name, other.id: other_name}
     answer = ctx.backend.ask(SummariseConversation(
-        persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "summary", conv.id),
+        persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "summary", conv.start_tick),
         other_name=other_name, history=tuple((names[w], t) for w, t in lines)))
     record = remember(p, ctx, kind="chat", content=absolute_days(answer.summary, ctx.now),  # dates, not "tomorrow"
                       conversation=conv.id, subject=other.id)

@@ -37,11 +37,14 @@ class Applier:
         clock: the world clock (events are stamped with its tick and time).
         personas: persona id -> persona.
         conversation: conversation id -> the open conversation.
+        library: takes each change to the town library instead of making it now (the run-ahead
+            scheduler makes them when their tick is recorded); None: made now.
     """
 
     def __init__(self, bus: EventBus, clock: GameClock, personas: Mapping[str, Persona],
-                 conversation: Callable[[int], Conversation]):
+                 conversation: Callable[[int], Conversation], library: Callable[[LibraryChange], None] | None = None):
         self._bus, self._clock, self._personas, self._conversation = bus, clock, personas, conversation
+        self._library = library
         self._numbers: dict[Note, int] = {}
 
     def new_tick(self) -> None:
@@ -84,6 +87,8 @@ class Applier:
             elif isinstance(effect, Ended):
                 for pid in effect.participants:
                     self._personas[pid].leave_conversation(effect.conversation)
+            elif isinstance(effect, LibraryChange) and self._library is not None:
+                self._library(effect)
             elif isinstance(effect, LibraryChange):
                 out = Outbox()
                 effect.change(out)

@@ -12,7 +12,9 @@ it. A conversation says a line every ``LINE_EVERY_TICKS`` ticks until one side e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import copy
+import threading
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -41,9 +43,24 @@ class Conversations:
                  address_at: Callable[[int, int], str | None], publish: Callable[..., int]):
         self._personas, self._clock, self._address_at, self._publish = personas, clock, address_at, publish
         self._open: dict[int, Conversation] = {}
-        self._next = 1
+        self._next = [1]  # the next id, shared with the scoped views
         self._said_last: set[str] = set()  # whose conversation ended last tick (speech shown once)
         self._waits: dict[int, tuple[int, int]] = {}  # a player's conversation -> (lines, since tick)
+        self._lock = threading.Lock()  # run-ahead opens and closes from several threads
+        self._members: frozenset[str] | None = None  # a scoped view's personas (None: everyone)
+        self._id: Callable[[str], int] | None = None  # a scoped view's id of a conversation ``a`` opens
+
+    def scoped(self, clock: GameClock, publish: Callable[..., int], members: Collection[str],
+               ids: Callable[[str], int]) -> Conversations:
+        """A view for the run-ahead scheduler's job of ``members`` at ``clock``'s tick.
+
+        It shares the open conversations with this owner, publishes with ``publish``, says which
+        are due and falls silent for ``members`` only, and numbers a conversation that ``a``
+        opens ``ids(a)`` (the scheduler's rule, the same whatever order jobs run in).
+        """
+        view = copy.copy(self)
+        view._clock, view._publish, view._members, view._id = clock, publish, frozenset(members), ids
+        return view
 
     def __getitem__(self, cid: int) -> Conversation:
         return self._open[cid]
@@ -75,9 +92,13 @@ class Conversations:
             The new conversation.
         """
         tick = self._clock.tick
-        conv = Conversation(id=self._next, a=a, b=b, start_tick=tick)
-        self._next += 1
-        self._open[conv.id] = conv
+        with self._lock:
+            cid = self._next[0] if self._id is None else self._id(a)
+            if cid in self._open:
+                raise ValueError(f"conversation {cid} is open already")
+            conv = Conversation(id=cid, a=a, b=b, start_tick=tick)
+            self._next[0] = max(self._next[0], cid + 1)
+            self._open[conv.id] = conv
         for pid, other, seq in ((a, b, decision), (b, a, accepted)):
             p = self._personas[pid]
             interrupted = p.action is not None and p.action.kind == "do" and p.pending is None
@@ -99,11 +120,13 @@ class Conversations:
             shown: its last line stays in this tick's frame and is cleared at the next tick's
                 start (it ended by a line); else both fall silent now (one side walked away).
         """
-        conv = self._open.pop(cid)
-        self._waits.pop(cid, None)
+        with self._lock:
+            conv = self._open.pop(cid)
+            self._waits.pop(cid, None)
         for pid in (conv.a, conv.b):
             if shown:
-                self._said_last.add(pid)
+                with self._lock:
+                    self._said_last.add(pid)
             else:
                 self._personas[pid].fall_silent()
         return conv
@@ -113,16 +136,21 @@ class Conversations:
         self._said_last.discard(pid)
 
     def fall_silent(self) -> None:
-        """At a tick's start: those whose conversation ended last tick say nothing any more."""
-        for pid in self._said_last:
+        """At a tick's start: those whose conversation ended last tick say nothing any more (of
+        a scoped view: its members)."""
+        with self._lock:
+            silent = set(self._said_last if self._members is None else self._said_last & self._members)
+            self._said_last -= silent
+        for pid in silent:
             self._personas[pid].fall_silent()
-        self._said_last = set()
 
     def due(self, players: set[str] | frozenset[str]) -> list[Conversation]:
         """The conversations due a line this tick (not a player's), in conversation id order."""
         tick = self._clock.tick
-        return [c for _, c in sorted(self._open.items())
-                if (tick - c.start_tick) % LINE_EVERY_TICKS == 0 and not waits_for_player(c, players)]
+        with self._lock:
+            open_now = sorted(self._open.items())
+        return [c for _, c in open_now if (tick - c.start_tick) % LINE_EVERY_TICKS == 0
+                and not waits_for_player(c, players) and (self._members is None or c.a in self._members)]
 
     def waited_out(self, players: set[str] | frozenset[str], limit: int) -> list[Conversation]:
         """The conversations whose player has been silent ``limit`` ticks (their waits are noted)."""
@@ -138,12 +166,12 @@ class Conversations:
     def get_state(self, players: set[str] | frozenset[str]) -> dict[str, Any]:
         """``{"conversations": [state...], "next_conversation": id}``, players' left out."""
         return {"conversations": [c.get_state() for c in self._open.values() if not {c.a, c.b} & players],
-                "next_conversation": self._next}
+                "next_conversation": self._next[0]}
 
     def set_state(self, conversations: list[dict[str, Any]], next_conversation: int) -> None:
         """Restore from :meth:`get_state` output; those whose speech shows ended last tick."""
         self._open = {c["id"]: Conversation.from_state(c) for c in conversations}
-        self._next = int(next_conversation)
+        self._next[0] = int(next_conversation)
         self._waits = {}
         self._said_last = {pid for pid, p in self._personas.items()
                            if p.speech is not None and p.conversation is None}

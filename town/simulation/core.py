@@ -10,6 +10,7 @@ however its jobs were scheduled (ARCHITECTURE.md, "A tick").
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
@@ -36,6 +37,7 @@ from .conversations import Conversations
 from .jobs import Pool, note_call
 from .phases import TickPhases
 from .record import frame, snapshot_due
+from .runahead import RunAhead
 from .seeding import seed
 from .snapshot import take
 from .state import continue_run, meta_of, restore, state_of
@@ -63,8 +65,8 @@ class Simulation:
         embedder: embedder for memory streams (default: ``make_embedder(config.embedder)``).
         run_path: SQLite run file to record to (None: not recorded).
         bus: an event bus to publish on (default: a new one).
-        threads: threads for a tick's jobs (default: ``backend.pool_size`` for a model backend,
-            none for the scripted one, whose answers take no waiting).
+        threads: threads for a tick's jobs, and run-ahead's clusters at once (default:
+            ``backend.pool_size`` for a model backend, none for the scripted one).
 
     Raises:
         RecordingError: when ``run_path`` exists already.
@@ -109,6 +111,12 @@ class Simulation:
             threads = 0 if self.backend.name == "scripted" else int(config.backend.pool_size)
         self._pool = Pool(threads, stall)
         self._phases = TickPhases(self.services, self.clock, self.personas, self.conversations, self.apply, self._pool)
+        self._ahead = None if config.schedule != "run-ahead" else RunAhead(
+            personas=self.personas, tilemap=self.tilemap, clock=self.clock, services=self.services,
+            conversations=self.conversations, apply=self.apply, pool=self._pool, procedures=self.procedures,
+            timeline=self.timeline, perception=config.perception, bus=self.bus, after_tick=self._recorded,
+            barrier_every=(self.clock.ticks_for(hours=1), self.clock.ticks_for(hours=config.recording.snapshot_every_hours)),
+            threads=threads)
         self.run_path: Path | None = None
         self.writer: RunWriter | None = None
         self.interrupted: str | None = None  # why a tick did not complete (then no snapshot)
@@ -120,24 +128,22 @@ class Simulation:
             self.snapshot()
 
     @property
-    def players(self) -> frozenset[str]:
-        """Ids of the personas played from the viewer (no mind; ``town.player``)."""
+    def players(self) -> frozenset[str]:  # the personas played from the viewer (no mind; town.player)
         return frozenset(self._players)
 
     def join(self, p: Persona) -> None:
-        """Add a player (``town.player.add_player``): a persona without a mind, not recorded in snapshots.
-
-        Raises:
-            ValueError: when its id is taken.
-        """
+        """Add a player (``town.player.add_player``): a persona without a mind, not recorded in
+        snapshots (ValueError when its id is taken)."""
         if p.id in self._personas:
             raise ValueError(f"{p.id!r} is already in the town")
+        self.settle()
         self._personas[p.id] = p
         self._players.add(p.id)
         self._names[p.id] = p.name
 
     def leave(self, pid: str) -> None:
         """Player ``pid`` leaves (``town.player.remove_player``); its conversation ends as by walking away."""
+        self.settle()
         if (cid := self._personas[pid].conversation) is not None and cid in self.conversations:
             self.leave_conversation(cid)
         self.conversations.forget(pid)
@@ -156,9 +162,8 @@ class Simulation:
         """Continue a recorded run from one of its snapshots (:func:`~town.simulation.state.continue_run`).
 
         Raises:
-            RecordingError: for a missing or damaged run, or one another process writes;
-            ConfigError if the town or a persona file is gone, or the embedder differs;
-            ThinkingError when the model server cannot be reached.
+            RecordingError (a missing, damaged or busy run), ConfigError (a file gone, another
+            embedder), ThinkingError (the model server cannot be reached).
         """
         def make(scenario: Scenario, config: Config, parts: ThinkingParts, bus: EventBus) -> Simulation:
             return cls(scenario, config, backend=parts.backend, stall=parts.stall, bus=bus, seed_memories=False)
@@ -171,8 +176,7 @@ class Simulation:
         self.bus.subscribe(writer.handle)
 
     def bind_recorder(self, recorder: CallRecorder | None) -> None:
-        """Publish ``recorder``'s MODEL_CALL events (``ThinkingParts.recorder``) with the
-        persona's others, its STATUS at once; None: nothing to record."""
+        """Publish ``recorder``'s MODEL_CALL events with the persona's others, STATUS at once."""
         if recorder is not None:
             recorder.bind(self._note_call, announce=self.announce)
 
@@ -185,18 +189,14 @@ class Simulation:
         return self.apply.publish(kind, persona, data)
 
     def cancel(self) -> None:
-        """A stop request: end the model calls waiting now (requests in flight, stall, backoff,
-        429) and refuse new ones (``StallGuard.cancel``); the tick fails with
-        :class:`~town.errors.RunStopped` and is not recorded."""
+        """A stop request: end the model calls waiting now and refuse new ones (``StallGuard.cancel``);
+        the tick fails with :class:`~town.errors.RunStopped` and is not recorded."""
         if self.stall is not None:
             self.stall.cancel()
 
     def abandon(self, reason: str) -> None:
-        """Give up the tick another thread is stuck in (a model request that does not end).
-
-        Its events are not recorded and :meth:`close` takes no snapshot (the state is half a
-        tick); the run file keeps the ticks before it.
-        """
+        """Give up the tick another thread is stuck in (a model request that does not end): its
+        events are not recorded, :meth:`close` takes no snapshot; the run keeps the ticks before it."""
         self.interrupted = f"tick {self.clock.tick} was abandoned: {reason}"
         self._failed = False
         if self.writer is not None:
@@ -208,33 +208,30 @@ class Simulation:
 
         For what happens between ticks or at a tick's start: a whisper, news, a player's line.
         """
+        self.settle()
         thought = self._phases.think(work)
         self.apply(thought.effects)
         return thought.result
 
     def whisper(self, persona: str, text: str, *, probe: str | None = None,
                 importance: int | None = None) -> int:
-        """Inject an inner-voice memory into a persona; returns its id (:meth:`Timeline.whisper`).
-
-        Raises:
-            KeyError: for an unknown persona id.
-        """
+        """Inject an inner-voice memory into a persona; returns its id (:meth:`Timeline.whisper`;
+        KeyError for an unknown persona id)."""
         return self.timeline.whisper(persona, text, probe=probe, importance=importance)
 
     def step(self) -> int:
-        """Simulate one tick; publish its events, the FRAME last. Returns the new tick count.
-
-        A tick that raises is not recorded (the run file keeps the ticks before it) and leaves
-        the simulation ``interrupted``: its state is half a tick, so :meth:`close` takes no
-        snapshot and it must not step again.
-
-        Raises:
-            RuntimeError: when an earlier tick was interrupted.
-        """
+        """Simulate one tick (run-ahead: until it is recorded); publish its events, the FRAME
+        last. Returns the new tick count. A tick that raises is not recorded (the run file keeps
+        the ticks before it) and leaves the simulation ``interrupted``: its state is half a tick,
+        so :meth:`close` takes no snapshot and it must not step again (RuntimeError)."""
         if self.interrupted is not None:
             raise RuntimeError(f"the simulation was interrupted ({self.interrupted}); resume the run instead")
+        return self._guard(self._step if self._ahead is None or self._players else self._ahead.step)
+
+    def _guard(self, work: Callable[[], T]) -> T:
+        """``work()``, which runs ticks; when it raises, the simulation is ``interrupted``."""
         try:
-            return self._step()
+            return work()
         except BaseException as exc:
             self._pool.end_waits()  # no job goes on waiting
             self.interrupted = f"tick {self.clock.tick} did not complete: {type(exc).__name__}: {exc}"
@@ -259,22 +256,28 @@ class Simulation:
         for p in self.personas.values():
             p.walk()
         self.apply.publish(EventKind.FRAME, None, {"personas": self.frame()})
-        tick = self.clock.tick
         self.clock.advance()
+        self._recorded(self.clock.tick - 1)
+        return self.clock.tick
+
+    def _recorded(self, tick: int) -> None:  # tick ``tick`` is recorded: a snapshot when due
         if snapshot_due(self.clock.tick, self.config.recording.snapshot_every_hours, self.clock.seconds_per_tick):
             self.snapshot(tick)
-        return self.clock.tick
+
+    def settle(self) -> None:
+        """Run-ahead: bring every persona to the same tick, recorded (``RunAhead.settle``); else nothing."""
+        if self._ahead is not None and self.interrupted is None:
+            self._guard(self._ahead.settle)
 
     def leave_conversation(self, cid: int) -> None:
         """End conversation ``cid`` now (a player walked away or stayed silent): both fall
         silent, summarise and remember it, as at any end (:meth:`TickPhases.leave`)."""
+        self.settle()
         self._phases.leave(cid)
 
     def _embed_ahead(self, texts: list[str], rated: list[str]) -> None:
-        """Embed, in one batch, the memories (``texts``; ``rated``: those to be rated) every persona
-        is about to write (a tick's observations, the seeded memories). Only fills the embedder's
-        and the scripted rater's caches: each persona still writes its own, so retrieval is
-        unchanged, but the model runs once instead of once per persona."""
+        """Embed in one batch the memories (``texts``; ``rated``: to be rated) everyone is about to
+        write, filling the caches only: the model runs once instead of once per persona."""
         if texts:
             self.embedder.embed(sorted(set(texts)))
         if rated and self.backend.name == "scripted":
@@ -291,6 +294,8 @@ class Simulation:
     # ------------------------------------------------------------------ driving
     def run(self, ticks: int, *, progress=None) -> None:
         """Simulate ``ticks`` ticks; ``progress(tick)`` is called after each one."""
+        if self._ahead is not None:
+            self._ahead.until = self.clock.tick + int(ticks)
         for _ in range(int(ticks)):
             self.step()
             if progress is not None:
@@ -300,14 +305,13 @@ class Simulation:
         """Write a full-state snapshot to the run file (after ``tick``; -1 = before any tick)."""
         if self.writer is None:
             return
+        self.settle()
         last = self.clock.tick - 1 if tick is None else tick
         self.writer.snapshot(last, self.clock.time_of(last), self.bus.seq, self.get_state())
 
     def close(self, *, finished: bool = True) -> None:
-        """Snapshot and close the run file (idempotent).
-
-        After an interrupted tick no snapshot is taken and the run stays unfinished; after a
-        write failure (``writer.broken``) the file is left as the failure left it.
+        """Snapshot and close the run file (idempotent). After an interrupted tick no snapshot is
+        taken and the run stays unfinished; after a write failure the file is left as it was.
 
         Args:
             finished: the run reached its end (else it was interrupted: meta ``finished`` stays
@@ -315,6 +319,8 @@ class Simulation:
         """
         try:
             if self.writer is not None and self.writer.broken is None:
+                with contextlib.suppress(Exception):  # run-ahead catching up failed: interrupted
+                    self.settle()
                 if self.interrupted is None:
                     self.snapshot()  # only ever between ticks
                 else:
@@ -328,23 +334,17 @@ class Simulation:
             self.writer = None
             # a worker stuck in a model request must not hold the process: it is abandoned
             self._pool.close(wait=self.interrupted is None)
+            if self._ahead is not None:
+                self._ahead.close()
             self.backend.close()
 
     # ------------------------------------------------------------------ state
     def get_state(self, *, vectors: bool = False) -> dict[str, Any]:
-        """JSON-able full state: clock, world, personas (with memory streams), conversations.
-
-        Args:
-            vectors: include each stream's records, FAISS index and access log. Snapshots leave
-                them out: the run file holds them (docs/design, §4); :meth:`from_run` rebuilds them.
-        """
+        """JSON-able full state: clock, world, personas (with memory streams), conversations;
+        ``vectors``: with each stream's records, index and access log (snapshots leave them out)."""
         return state_of(self, vectors=vectors)
 
     def set_state(self, state: dict[str, Any], vectors: dict[str, tuple] | None = None) -> None:
-        """Restore from :meth:`get_state` output (resume and fork).
-
-        Args:
-            state: the state; a stream without an ``index`` needs its ``records`` and ``vectors``.
-            vectors: persona id -> (ids ``(n,) int64``, embeddings ``(n, d) float32``).
-        """
+        """Restore from :meth:`get_state` output (resume and fork); a stream without an ``index``
+        needs its ``records`` and ``vectors``: persona id -> (ids ``(n,)``, embeddings ``(n, d)``)."""
         restore(self, state, vectors)

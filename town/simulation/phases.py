@@ -39,12 +39,17 @@ class TickPhases:
         conversations: the conversations' owner.
         apply: the apply step.
         pool: the threads (or none).
+        mark: told ``(step, key)`` before each thought is applied: step 0 a decision (key: the
+            persona's id), 1 an answer to an invitation and 2 the conversation it opens (the id
+            of the one inviting), 3 a line (the conversation's id). The run-ahead scheduler
+            records a tick's clusters in this order, the order of a tick-synchronous run.
     """
 
     def __init__(self, services: Services, clock: GameClock, personas: Mapping[str, Persona],
-                 conversations: Conversations, apply: Applier, pool: Pool):
+                 conversations: Conversations, apply: Applier, pool: Pool,
+                 mark: Callable[[int, Any], None] = lambda step, key: None):
         self._services, self._clock, self._personas = services, clock, personas
-        self._conversations, self._apply, self._pool = conversations, apply, pool
+        self._conversations, self._apply, self._pool, self._mark = conversations, apply, pool, mark
 
     def think(self, work: Callable[[MindContext], T]) -> Thought[T]:
         """``work`` as a job thinking in the current tick (:func:`~town.simulation.jobs.think`)."""
@@ -68,7 +73,8 @@ class TickPhases:
             lines = {c.id: ((c.a, c.b), partial(self.think, partial(self._turn, c)))
                      for c in self._conversations.due(players)}
             decided, ahead = self._pool.map_ahead(jobs, lines)
-        for thought in decided:
+        for p, thought in zip(minds, decided):
+            self._mark(0, p.id)
             self._apply(thought.effects)
         intents = [(p.id, *t.result) for p, t in zip(minds, decided) if t.result is not None]
         self._invite(pairs(intents, snapshot.appearances, radius, self._personas, players), players)
@@ -83,11 +89,13 @@ class TickPhases:
         asked = [(a, b) for a, b, _ in invitations if b not in players]
         answers = dict(zip(asked, self._pool.map(
             [partial(self.think, partial(answer_invitation, self._personas[a], self._personas[b])) for a, b in asked])))
-        for thought in answers.values():
+        for (a, _), thought in answers.items():
+            self._mark(1, a)
             self._apply(thought.effects)
         for a, b, wish in invitations:
             answer = answers.get((a, b))
             if answer is None or answer.result is not None:
+                self._mark(2, a)
                 self._conversations.open(a, b, self._apply.seq(wish),
                                          None if answer is None else self._apply.seq(answer.result))
 
@@ -106,6 +114,7 @@ class TickPhases:
         said.update(zip((c.id for c in rest), self._pool.map(
             [partial(self.think, partial(self._turn, c)) for c in rest])))
         for conv in talking:
+            self._mark(3, conv.id)
             self._apply(said[conv.id].effects)
             if said[conv.id].result:  # the last line stays in this tick's frame; the next tick clears it
                 self._conversations.close(conv.id, shown=True)

@@ -52,6 +52,10 @@ class Timeline:
         """Restore :attr:`fired`."""
         self._next = int(n)
 
+    def next_at(self) -> datetime | None:
+        """When the next timed event not fired yet is due (None: none is left)."""
+        return self._events[self._next].at if self._next < len(self._events) else None
+
     def fire_due(self, now: datetime) -> None:
         """Fire the timed events due by ``now`` that have not fired yet."""
         while self._next < len(self._events) and self._events[self._next].at <= now:
