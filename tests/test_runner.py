@@ -10,7 +10,7 @@ import pytest
 from town.clock import GameClock
 from town.errors import ConfigError
 from town.events import Event, EventBus, EventKind
-from town.runner import Runner, check_speed
+from town.runner import Runner, check_speed, pacing
 
 
 class CountingSimulation:
@@ -152,3 +152,20 @@ def test_until_tick_must_not_be_negative():
     """A negative until_tick is a ConfigError naming the field."""
     with pytest.raises(ConfigError, match="until_tick"):
         Runner(CountingSimulation(), until_tick=-1)
+
+
+def test_the_pacer_goes_on_after_the_clock_jumps_ahead(monkeypatch):
+    """At 2 ticks a second: tick 1 is due 0.5 s after tick 0. After a jump to tick 200 (a run-ahead
+    town settled many ticks at once) the next tick is due at once, not 99.5 s later, and tick 201
+    0.5 s after it. At 0.1 ticks a second a tick 10 s away is an ordinary wait, not a jump."""
+    now = [100.0]
+    monkeypatch.setattr(pacing.time, "monotonic", lambda: now[0])
+    pacer = pacing.Pacer()
+    assert pacer.delay(0, 2.0) == 0.0
+    assert pacer.delay(1, 2.0) == pytest.approx(0.5)
+    now[0] += 0.5
+    assert pacer.delay(200, 2.0) == 0.0
+    assert pacer.delay(201, 2.0) == pytest.approx(0.5)
+    slow = pacing.Pacer()
+    assert slow.delay(0, 0.1) == 0.0
+    assert slow.delay(1, 0.1) == pytest.approx(10.0)

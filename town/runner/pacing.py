@@ -55,8 +55,10 @@ class Pacer:
     """When the next tick is due: ``1 / speed`` wall seconds after the one before.
 
     The schedule is anchored at a (wall time, tick) pair. It is anchored anew at the first tick,
-    after :meth:`restart` (a resume, a new speed), and when the run has fallen more than
-    ``MAX_LAG_SECONDS`` behind it: a slow tick is not followed by a burst to catch up.
+    after :meth:`restart` (a resume, a new speed), when the run has fallen more than
+    ``MAX_LAG_SECONDS`` behind it (a slow tick is not followed by a burst to catch up), and when
+    the clock jumped ahead of it by more than that (a run-ahead town settled many ticks at once,
+    ``RunAhead.settle``: the next tick is not held back until the wall clock catches up).
     """
 
     def __init__(self) -> None:
@@ -78,4 +80,7 @@ class Pacer:
         delay = due - time.monotonic()
         if -delay > MAX_LAG_SECONDS:  # fell behind: do not burst to catch up
             self._anchor = True
+        elif delay > 1 / speed + MAX_LAG_SECONDS:  # the clock jumped ahead: go on from here
+            self._wall, self._tick = time.monotonic() - 1 / speed, tick - 1
+            return 0.0
         return delay
