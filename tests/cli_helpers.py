@@ -16,7 +16,7 @@ def run_cli(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
                           text=True, timeout=timeout)
 
 
-def same_run(a: Path, b: Path) -> subprocess.CompletedProcess:
-    """``python scripts/same_run.py A B`` from the repository root (prints "same run", exit 0)."""
-    return subprocess.run([sys.executable, str(REPO / "scripts" / "same_run.py"), str(a), str(b)], cwd=REPO,
-                          capture_output=True, text=True, timeout=300)
+def same_run(a: Path, b: Path, *options: str) -> subprocess.CompletedProcess:
+    """``python scripts/same_run.py [OPTIONS] A B`` from the repository root (prints "same run", exit 0)."""
+    return subprocess.run([sys.executable, str(REPO / "scripts" / "same_run.py"), *options, str(a), str(b)],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)

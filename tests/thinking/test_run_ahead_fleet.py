@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from cli_helpers import REPO
+from cli_helpers import same_run
 
 from town.config import load_config
 from town.scenario import load_scenario
@@ -53,10 +50,7 @@ def test_the_same_run_on_1_4_and_16_slots_at_any_speed(fake_server, api_key, tmp
             most = max(sum(1 for a, b in spans if a <= start < b) for start, _ in spans)
             assert most >= 8, most
     for name in ("four", "sixteen"):
-        compared = subprocess.run([sys.executable, str(REPO / "scripts" / "same_run.py"), "--ignore-timing",
-                                   str(runs["one"]), str(runs[name])], cwd=REPO, capture_output=True, text=True,
-                                  timeout=300)
+        compared = same_run(runs["one"], runs[name], "--ignore-timing")
         assert (compared.returncode, compared.stdout) == (0, "same run\n"), (name, compared.stdout)
-    plain = subprocess.run([sys.executable, str(REPO / "scripts" / "same_run.py"), str(runs["one"]),
-                            str(runs["sixteen"])], cwd=REPO, capture_output=True, text=True, timeout=300)
+    plain = same_run(runs["one"], runs["sixteen"])
     assert plain.returncode == 1  # with the timing compared, the runs differ in it

@@ -118,10 +118,9 @@ def renumber(value: Any, seqs: Mapping[int, int]) -> Any:
 
 @dataclass
 class Progress:
-    """What the scheduler did, for the benchmarks: ticks ahead at each dispatch, and the jobs."""
+    """What the scheduler did, for the benchmarks: how far ahead of the last recorded tick each job ran."""
 
     ahead: list[int] = field(default_factory=list)  # ticks past the last recorded one, per job
-    jobs: list[tuple[int, tuple[str, ...]]] | None = None  # (tick, members) per job, when kept
 
 
 class RunAhead:
@@ -276,8 +275,6 @@ class RunAhead:
     def _start(self, t: int, members: list[int]) -> None:
         self._busy[members] = True
         self.progress.ahead.append(t - self._clock.tick)
-        if self.progress.jobs is not None:
-            self.progress.jobs.append((t, tuple(self._ids[k] for k in members)))
 
     def _done(self, t: int, members: list[int], done: _Done) -> None:
         done.first = members[0]
