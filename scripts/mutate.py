@@ -327,7 +327,7 @@ MUTATIONS = (
              ("tests/thinking/test_sense.py",)),
     # run-ahead scheduling (docs/testing.md, "Running ahead")
     Mutation("a persona runs ahead past a neighbour", "town/simulation/reach.py",
-             "> slack).all()", "> 0).all()",
+             "[bx[row], by[row]] > slack[row]", "[bx[row], by[row]] > 0",
              ("tests/sim/test_run_ahead.py::test_running_ahead_changes_nothing_but_numbers",)),
     Mutation("a library change seen early", "town/simulation/runahead.py",
              "        self._span.enter_context(self._procedures.reads_as_of_now())", "        pass",

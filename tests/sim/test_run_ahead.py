@@ -18,6 +18,7 @@ from cli_helpers import same_run
 
 from town.config import load_config
 from town.events import EventKind
+from town.mind.perceive import arena_of
 from town.procedures import ProcedureLibrary
 from town.recording.continuation import newest_snapshot
 from town.recording.reader import RunReader
@@ -39,6 +40,9 @@ class _Fields:
 
     def to_room(self, arena):
         return self.fields[arena]
+
+    def box(self, arena):  # rules nothing out: every pair is looked up
+        return (0, 0, 10**6, 10**6)
 
 
 def _brute(ticks, running, where, arenas, partner, radius, barrier, reach):
@@ -117,6 +121,31 @@ def test_the_rule_against_its_definition():
             ticks[b], running[b] = ticks[a], running[a]
             partner[a], partner[b] = b, a
         radius, barrier = rng.randint(1, 6), rng.randint(3, 8)
+        assert ready_clusters(ticks, running, where, arenas, partner, radius, barrier, reach) == \
+            _brute(ticks, running, where, arenas, partner, radius, barrier, reach)
+
+
+def test_the_rule_on_a_real_map_against_its_definition():
+    """200 crowds of 20-80 personas at random walkable tiles of Smallville's map, with its real
+    walking distances (which the scheduler first bounds by each room's bounding box): the
+    clusters that may run are those the definition gives, pair by pair."""
+    scenario = load_scenario("smallville")
+    tilemap, reach = scenario.tilemap, Reach(scenario.tilemap)
+    tiles = sorted(tilemap.walkable_tiles())
+    rooms = [a for a in tilemap.places() if a.count(":") >= 2 and tilemap.tiles(a)]
+    rng = random.Random(11)
+    for _ in range(200):
+        n = rng.randint(20, 80)
+        picked = []
+        for _ in range(n):  # half in rooms (so behind ones are near them), half anywhere
+            room = rng.choice(rooms) if rng.random() < 0.5 else None
+            picked.append((rng.choice(tilemap.tiles(room)), room) if room else (rng.choice(tiles), None))
+        where = np.array([xy for xy, _ in picked])
+        arenas = [arena_of(tilemap.address_at(*xy) or "") for xy, _ in picked]
+        ticks = np.array([rng.randint(0, 40) for _ in range(n)])
+        running = np.array([rng.random() < 0.1 for _ in range(n)])
+        partner = [-1] * n
+        radius, barrier = rng.randint(2, 8), rng.randint(20, 45)
         assert ready_clusters(ticks, running, where, arenas, partner, radius, barrier, reach) == \
             _brute(ticks, running, where, arenas, partner, radius, barrier, reach)
 
