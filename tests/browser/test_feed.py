@@ -13,8 +13,14 @@ pytestmark = pytest.mark.browser
 def test_a_saved_and_shared_procedure_is_one_feed_line(live_town, page):
     town = live_town(speed=8, paused=True)
     sim = town.simulation
+    received = []  # the socket's frames: the page's first status comes with the page, not the socket
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: received.append(str(frame))))
     page.goto(town.url)
     page.wait_for_selector("#status[data-state='paused']")
+    for _ in range(300):  # connected once the server's hello came
+        if any('"hello"' in frame for frame in received):
+            break
+        page.wait_for_timeout(100)
 
     def learn():
         for library, name in (("klaus_mueller", "get ready"), ("town", "get ready at home")):
