@@ -335,6 +335,9 @@ MUTATIONS = (
     Mutation("sense: a cut-off summary passes", "town/thinking/questions/summarise_conversation.py",
              "if not _ENDED.search(a.summary):", "if False:",
              ("tests/thinking/test_sense.py",)),
+    Mutation("a request's schema offers what its prompt left out", "town/thinking/model.py",
+             "self._complete(messages, self.schema(asked))", "self._complete(messages, self.schema(question))",
+             ("tests/thinking/test_structured.py::test_the_schema_and_checks_judge_by_the_memories_the_prompt_shows",)),
 )
 
 

@@ -7,6 +7,7 @@ import re
 
 import jsonschema
 import pytest
+from fake_server import FakeOpenAIServer
 from samples import SAMPLES
 
 from town.config import Dialect
@@ -185,13 +186,50 @@ def test_a_prompt_over_budget_drops_its_lowest_scored_memories():
 
     question = next(q for q, _ in SAMPLES if q.template == "decompose_task")
     full = OpenAIBackend(base_url="http://127.0.0.1:9/v1", model="m")
-    text, dropped = full.fitted(question)
-    assert dropped == 0 and "Maria Lopez is studying" in text
+    asked, text, dropped = full.fitted(question)
+    assert dropped == 0 and asked == question and "Maria Lopez is studying" in text
     tight = OpenAIBackend(base_url="http://127.0.0.1:9/v1", model="m",
                           max_prompt_tokens=estimate_tokens(text) - 1)
-    text, dropped = tight.fitted(question)
-    assert dropped == 1
+    asked, text, dropped = tight.fitted(question)
+    assert dropped == 1 and asked.memories == question.memories[:-1]
     assert "Maria Lopez is studying" not in text and "Valentine's party" in text
+
+
+def test_the_schema_and_checks_judge_by_the_memories_the_prompt_shows(api_key):
+    """A day plan whose only timed memory (5pm, scored last) is dropped for the budget: the request
+    offers no start (add and drop must stay empty, as with no time stated), and a reply adding a
+    5pm block anyway (a server that ignores the schema) is refused by the checks, because the
+    place it names is named only by the dropped memory.
+    """
+    from dataclasses import replace
+
+    from town.thinking.model import estimate_tokens
+    from town.thinking.prompting import PromptSet
+    from town.thinking.questions import MemoryView, PlanDay
+
+    plan = next(q for q, _ in SAMPLES if isinstance(q, PlanDay))
+    pub = "the_ville:The Rose and Crown Pub:pub"
+    plain = MemoryView(id=1, content="Maria Lopez likes oat milk.", kind="observation", importance=2)
+    timed = MemoryView(id=2, content="Quiz night at The Rose and Crown Pub starts at 5pm.", kind="chat",
+                       importance=6)
+    question = replace(plan, memories=(plain, timed), places=plan.places + (pub,))
+    assert question.stated_starts() == ["17:00"] and pub in question.offered()
+    budget = estimate_tokens(PromptSet().render(replace(question, memories=(plain,))))
+    adds = json.dumps({"add": [{"start": "17:00", "minutes": 120, "description": "go to the quiz night",
+                                "place": pub}], "drop": []})
+    server = FakeOpenAIServer(lambda messages: adds, dialects=("json_object_schema",))
+    backend = OpenAIBackend(base_url=server.base_url, model=server.model, api_key_env=api_key,
+                            structured="json_object_schema", timeout_s=10, max_prompt_tokens=budget)
+    try:
+        attempt = backend.attempt(question)
+        schema = server.bodies[-1]["response_format"]["schema"]
+        assert "5pm" not in server.bodies[-1]["messages"][-1]["content"]
+        assert schema["properties"]["add"]["maxItems"] == 0 and schema["properties"]["drop"]["maxItems"] == 0
+        assert attempt.outcome.value == "invalid" and attempt.dropped == 1
+        assert "add[0].place" in attempt.error
+    finally:
+        backend.close()
+        server.close()
 
 
 def test_a_day_plan_adds_blocks_only_at_times_its_memories_state():

@@ -240,12 +240,12 @@ class ModelBackend(ThinkingBackend):
             params["structured"] = self.structured.value
         return params
 
-    def fitted(self, question: Question) -> tuple[str, int]:
-        """The rendered prompt within the token budget, and how many memories it left out.
-
-        Memories come best first (retrieval order), so the last are the lowest-scored; they are
-        dropped one by one until the prompt's estimated tokens (characters / 4) fit
-        ``max_prompt_tokens`` (0: no budget).
+    def fitted(self, question: Question[A]) -> tuple[Question[A], str, int]:
+        """(question as asked, its rendered prompt, memories left out) within the token budget:
+        memories come best first (retrieval order), so the lowest-scored are dropped one by one
+        until the prompt's estimated tokens (characters / 4) fit ``max_prompt_tokens`` (0: no
+        budget). The question asked holds only the memories shown, so its schema and checks go by
+        what the model read (a start time stated only in a dropped memory is not offered).
 
         Raises:
             ThinkingError: when the template is missing or fails to render.
@@ -257,19 +257,19 @@ class ModelBackend(ThinkingBackend):
             memories = memories[:-1]
             dropped += 1
             # only a question with a ``memories`` field has memories to drop (getattr above)
-            text = self.prompts.render(replace(question, memories=memories))  # type: ignore[call-arg]
-        return text, dropped
+            question = replace(question, memories=memories)  # type: ignore[call-arg]
+            text = self.prompts.render(question)
+        return question, text, dropped
 
     def messages(self, question: Question) -> list[dict[str, str]]:
-        """The chat messages for ``question``: the system prompt and the rendered template.
-
-        The persona's identity opens every user prompt, and the system prompt never changes, so
-        consecutive requests of one persona share a prefix a server's prompt cache can reuse.
+        """The chat messages for ``question``: the system prompt and the rendered template
+        (the persona's identity opens every user prompt and the system prompt never changes, so
+        consecutive requests of one persona share a prefix a server's prompt cache can reuse).
 
         Raises:
             ThinkingError: when the template is missing or fails to render.
         """
-        return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": self.fitted(question)[0]}]
+        return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": self.fitted(question)[1]}]
 
     def schema(self, question: Question) -> dict[str, Any] | None:
         """The answer schema sent with ``question`` (None unless the dialect constrains)."""
@@ -277,7 +277,7 @@ class ModelBackend(ThinkingBackend):
 
     def cache_identity(self, question: Question) -> tuple[str, str, str, str, dict[str, Any]]:
         """(backend, model, template, rendered prompt, params): what a cached answer is keyed by."""
-        return self.name, self.model, question.template, self.fitted(question)[0], self.params
+        return self.name, self.model, question.template, self.fitted(question)[1], self.params
 
     def attempt(self, question: Question) -> Attempt:
         """Make one request for ``question``; parse, schema-check and domain-check the reply.
@@ -288,13 +288,13 @@ class ModelBackend(ThinkingBackend):
         Raises:
             ThinkingError: only when the prompt template cannot be rendered.
         """
-        prompt, dropped = self.fitted(question)
+        asked, prompt, dropped = self.fitted(question)
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
         base: _Asked = {"template": question.template, "purpose": question.purpose, "persona": question.persona,
                         "dropped": dropped}
         started = time.perf_counter()
         try:
-            reply = self._complete(messages, self.schema(question))
+            reply = self._complete(messages, self.schema(asked))
         except TransportFailure as exc:
             # the server may have read the prompt and gone on generating: count an estimate
             return Attempt(
@@ -320,7 +320,7 @@ class ModelBackend(ThinkingBackend):
             "endpoint": reply.endpoint,
         }
         try:
-            answer = parse_answer(question, reply.text, prompt)
+            answer = parse_answer(asked, reply.text, prompt)
         except InvalidAnswer as exc:
             outcome = CallOutcome.BAD_JSON if exc.unparsable else CallOutcome.INVALID
             return Attempt(**base, **usage, outcome=outcome, error=str(exc)[:300], check=exc.check)
