@@ -136,6 +136,23 @@ def test_days_are_absolute_in_storage_and_relative_when_said():
     assert relative_days("on February 28 at 5pm", MONDAY) == "on February 28 at 5pm"
 
 
+def test_a_sentence_whose_days_are_past_is_said_in_the_past():
+    """Asked on Wednesday 15 Feb, a sentence naming only the 14th or earlier is in the past tense;
+    one naming a later day, or no day, keeps its tense (clause by clause when it names both); a
+    possessive's noun stays a noun."""
+    wednesday = datetime(2023, 2, 15, 9)
+    assert relative_days("Isabella Rodriguez is planning a party on February 14 at 5pm. Klaus is writing.",
+                         wednesday) == "Isabella Rodriguez was planning a party yesterday at 5pm. Klaus is writing."
+    assert relative_days("Maria told me that Isabella will host a party on February 14, and they will be there.",
+                         wednesday) == "Maria told me that Isabella hosted a party yesterday, and they were there."
+    assert relative_days("Josefine hosts a quiz on February 13. She won't come on February 14.", wednesday) == \
+        "Josefine hosted a quiz on February 13. She didn't come yesterday."
+    assert relative_days("Isabella's plans are on February 14. The parties are on February 14.", wednesday) == \
+        "Isabella's plans were yesterday. The parties were yesterday."
+    mixed = "Hobbs Cafe opens on February 14, and Isabella is planning a party on February 16."
+    assert relative_days(mixed, wednesday) == "Hobbs Cafe opened yesterday, and Isabella is planning a party tomorrow."
+
+
 def test_a_persona_file_sentence_in_its_own_voice():
     assert own_voice("Isabella Rodriguez owns and runs Hobbs Cafe, the coffee shop.", "Isabella Rodriguez") == \
         "I own and run Hobbs Cafe, the coffee shop."

@@ -1,9 +1,11 @@
-"""Verb forms: a verb in another person, its base form, its gerund (lemminflect's word tables).
+"""Verb forms: a verb in another person, its base form, its gerund, a sentence in the past
+(lemminflect's word tables).
 
 "want" -> "wants" (:func:`third_singular`), "owns" -> "own" (:func:`first_singular`), "sleeping"
--> "sleep" (:func:`base_form`), "brew coffee" -> "brewing coffee" (:func:`gerund`). Used by
-:mod:`town.perspective` to move a sentence between speakers and by the scripted mind to say a
-plan item. The library's cost: docs/performance.md.
+-> "sleep" (:func:`base_form`), "brew coffee" -> "brewing coffee" (:func:`gerund`), "Bob is
+hosting" -> "Bob was hosting" (:func:`in_past`). Used by :mod:`town.perspective` to move a
+sentence between speakers and days, and by the scripted mind to say a plan item. The library's
+cost: docs/performance.md.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas, getInflection, getLemma
 
-__all__ = ["MODALS", "BE_HAVE", "lemmas", "is_verb", "third_singular", "first_singular", "base_form", "gerund"]
+__all__ = ["MODALS", "BE_HAVE", "lemmas", "is_verb", "third_singular", "first_singular", "base_form", "gerund",
+           "in_past"]
 
 #: Modal verbs: the same in every person ("I can" / "she can").
 MODALS = frozenset("can could will would shall should may might must".split())
@@ -69,6 +72,51 @@ def base_form(verb: str) -> str:
         return "be"
     found = getLemma(low, upos="VERB")
     return found[0] if found else low
+
+
+def _simple_past(verb: str) -> str:
+    """The simple past of a verb form ("hosts" -> "hosted", "hold" -> "held"); itself if unknown."""
+    forms = getInflection(base_form(verb), tag="VBD")
+    return forms[0] if forms and is_verb(verb) else verb
+
+
+_BE_PAST = {"am": "was", "is": "was", "are": "were", "isn't": "wasn't", "aren't": "weren't"}
+_PLURAL = frozenset("they we you".split())
+_DETERMINERS = frozenset("The A An This That These Those My Your His Her Our Their Its Every Each".split())
+
+
+def in_past(text: str) -> str:
+    """``text`` with its present and future verbs in the past: "is organising" -> "was organising",
+    "are" -> "were", "will host" -> "hosted", "will be" -> "was" ("were" after they, we, you),
+    "won't come" -> "didn't come", and a verb in the third person after a name or he/she/it
+    ("Josefine hosts" -> "Josefine hosted"). Past verbs ("told") stay as they are.
+    """
+    words = re.split(r"(\s+)", text)
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        w, low = words[i], words[i].lower()
+        prev = out[-2] if len(out) >= 2 else ""
+        after = words[i + 2] if i + 2 < len(words) else ""
+        if low in _BE_PAST:
+            out.append(_like(w, _BE_PAST[low]))
+        elif low in ("will", "won't") and after.isalpha() and is_verb(after):
+            past = ("were" if prev.lower() in _PLURAL else "was") if after == "be" else _simple_past(after)
+            out.append(_like(w, past if low == "will" else f"didn't {after}"))
+            i += 2
+        elif (w.isalpha() and w.islower() and w.endswith("s") and lemmas(w).get("VERB")
+              and (prev.lower() in ("he", "she", "it") or (prev[:1].isupper() and prev.isalpha()
+                                                           and prev not in _DETERMINERS))):
+            out.append(_simple_past(w))
+        else:
+            out.append(w)
+        i += 1
+    return "".join(out)
+
+
+def _like(model: str, word: str) -> str:
+    """``word`` capitalised as ``model`` is."""
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word
 
 
 #: "and <verb> <determiner or preposition>": a second verb of a plan item ("... and serve the customers").

@@ -22,7 +22,7 @@ from datetime import date, datetime
 from typing import Any
 
 from .hearsay import unwrap
-from .inflection import BE_HAVE, MODALS, first_singular, is_verb, lemmas, third_singular
+from .inflection import BE_HAVE, MODALS, first_singular, in_past, is_verb, lemmas, third_singular
 from .textevent import place_in
 
 __all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "heard_statement", "relative_days",
@@ -274,25 +274,43 @@ _MONTHS = ("January February March April May June July August September October 
            "December").split()
 _DAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 _DATE = re.compile(r"(?P<on>\bon )?(?:(?P<wd>" + "|".join(_DAYS) + r"),? )?(?P<month>"
-                   + "|".join(_MONTHS) + r") (?P<day>\d{1,2})(?:st|nd|rd|th)?(?P<year>,? \d{4})?(?P<comma>,(?= ))?")
+                   + "|".join(_MONTHS) + r") (?P<day>\d{1,2})(?:st|nd|rd|th)?(?P<year>,? \d{4}(?:,(?= ))?)?")
 
 
 def relative_days(text: str, now: datetime) -> str:
     """``text`` with each stated date said relative to ``now``: "today", "tomorrow", "yesterday",
-    "on Tuesday" (within the week ahead), else "on February 20" (no year, no weekday).
+    "on Tuesday" (within the week ahead), else "on February 20" (no year, no weekday). A sentence
+    whose every date is past is put in the past tense (:func:`in_past`): news of a quiz night
+    "on February 14" asked about on the 15th "was" yesterday.
     """
-    def say(m: re.Match) -> str:
+    def delta(m: re.Match) -> int | None:
         year = int(m.group("year").strip(", ")) if m.group("year") else now.year
         try:
-            day = date(year, _MONTHS.index(m.group("month")) + 1, int(m.group("day")))
+            return (date(year, _MONTHS.index(m.group("month")) + 1, int(m.group("day"))) - now.date()).days
         except ValueError:
+            return None
+
+    def say(m: re.Match) -> str:
+        days = delta(m)
+        if days is None:
             return m.group(0)
-        delta = (day - now.date()).days
-        words = {0: "today", 1: "tomorrow", -1: "yesterday"}.get(delta)
+        words = {0: "today", 1: "tomorrow", -1: "yesterday"}.get(days)
         if words is None:
-            words = f"on {_DAYS[day.weekday()]}" if 1 < delta < 7 else f"on {m.group('month')} {day.day}"
+            words = f"on {_DAYS[(now.weekday() + days) % 7]}" if 1 < days < 7 else f"on {m.group('month')} {m.group('day').lstrip('0')}"
         return words
-    return _DATE.sub(say, text)
+
+    def past(part: str) -> bool | None:  # True: every date past; None: no date
+        days = [d for d in map(delta, _DATE.finditer(part)) if d is not None]
+        return max(days) < 0 if days else None
+
+    def said(part: str) -> str:
+        if past(part) is None:
+            return part
+        if past(part):
+            return _DATE.sub(say, in_past(part))
+        clauses = re.split(r"(,? (?:and|but) |; )", part)  # some days past: clause by clause
+        return "".join(_DATE.sub(say, in_past(c) if past(c) else c) for c in clauses)
+    return "".join(said(part) for part in re.split(r"(?<=[.!?])(\s+)", text))
 
 
 def lower_words(text: str) -> list[str]:

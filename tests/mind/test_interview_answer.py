@@ -133,15 +133,27 @@ def test_a_feeling_comes_from_insights_first():
 
 
 def test_when_where_why_what_and_yes_no():
-    """"quiz night": memories 2 and 3 share both words; 2 is retrieved first and states 6pm-8pm."""
-    assert _ask("When is the quiz night?") == (f"It is from 18:00 to 20:00, as far as I know. {QUIZ}", [2])
-    assert _ask("Where is the quiz night?") == (f"At Corner Cafe. {QUIZ}", [2])
+    """"quiz night": memories 2 and 3 share both words; 2 is retrieved first and states 6pm-8pm.
+    Heard on 13 Feb, "tomorrow" is 14 Feb: "today" when asked on the 14th."""
+    quiz = QUIZ.replace("tomorrow", "today")
+    assert _ask("When is the quiz night?") == (f"It is today from 18:00 to 20:00, as far as I know. {quiz}", [2])
+    assert _ask("Where is the quiz night?") == (f"At Corner Cafe. {quiz}", [2])
     # why: memory 2 shares bob/hosting/quiz/night; next 3 (quiz/night, a plan: not recounted), then
     # 0, 1 and 4 (bob), in retrieval order: 0
     assert _ask("Why is Bob hosting a quiz night?") == (
-        f"{QUIZ} Bob Brown is at the piano of the cafe in Corner Cafe: play the piano.", [2, 0])
-    assert _ask("Did you hear about a quiz night?") == (f"Yes. {QUIZ}", [2])
+        f"{quiz} Bob Brown is at the piano of the cafe in Corner Cafe: play the piano.", [2, 0])
+    assert _ask("Did you hear about a quiz night?") == (f"Yes. {quiz}", [2])
     assert _ask("What is happening at the park?") == ("The park has new benches.", [5])
+
+
+def test_news_of_a_day_gone_by_is_told_in_the_past():
+    """Asked on 15 Feb, the quiz night of the 14th was yesterday: the sentences naming only that
+    day are in the past ("is hosting" -> "was hosting", "It is" -> "It was"); "told" stays."""
+    later = "2023-02-15 09:00:00"
+    past = "Cat Cole told me that Bob was hosting a quiz night at Corner Cafe yesterday from 6pm to 8pm."
+    assert _ask("Did you hear about a quiz night?", now=later) == (f"Yes. {past}", [2])
+    assert _ask("When is the quiz night?", now=later) == (
+        f"It was yesterday from 18:00 to 20:00, as far as I know. {past}", [2])
 
 
 def test_i_dont_know_only_when_nothing_retrieved_bears_on_it():

@@ -225,21 +225,23 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
-    said = recount(best.content, q.persona_name)
+    said = recount(dated(best), q.persona_name)
     if kind == "when":
         timed = next((m for m in relevant if stated_times(m.content)), None)
         if timed is not None:
             start, end, _ = stated_times(timed.content)  # type: ignore[misc]
             span = f"from {start:%H:%M} to {end:%H:%M}" if end else f"at {start:%H:%M}"
-            return _said(f"It is {span}, as far as I know. {recount(timed.content, q.persona_name)}", [timed.id])
+            day = stated_day(timed.content, datetime.fromisoformat(timed.created)) if timed.created else None
+            span = f"on {day:%B} {day.day} {span}" if day else span  # said relative, in its tense
+            return _said(f"It is {span}, as far as I know. {recount(dated(timed), q.persona_name)}", [timed.id])
     if kind == "where":
         placed = next((m for m in relevant if _place_in(m.content)), None)
         if placed is not None:
-            return _said(f"At {_place_in(placed.content)}. {recount(placed.content, q.persona_name)}", [placed.id])
+            return _said(f"At {_place_in(placed.content)}. {recount(dated(placed), q.persona_name)}", [placed.id])
     if kind == "yes/no":
         return _said(f"Yes. {said}", [best.id])
     more = [m for m in relevant[1:] if m.kind != "plan" and m.content[:30] != best.content[:30]][:1]
-    return _said(" ".join([said, *(recount(m.content, q.persona_name) for m in more)]), [best.id, *(m.id for m in more)])
+    return _said(" ".join([said, *(recount(dated(m), q.persona_name) for m in more)]), [best.id, *(m.id for m in more)])
 
 
 def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
