@@ -114,6 +114,10 @@ def test_a_heard_first_person_statement_is_retold_in_the_third_person():
     assert third_person("I'm writing a paper; I have a deadline and I really need my notes.", "Klaus Mueller") == \
         "Klaus Mueller is writing a paper; Klaus has a deadline and Klaus really needs Klaus's notes."
     assert third_person("I went home.", "Ada") == "Ada went home."  # the past is the same in every person
+    # a second verb of the same subject agrees too; a noun after "and" is no verb
+    assert third_person("I have an exam next week and need to study in the library.", "Maria Lopez", "she") == \
+        "Maria Lopez has an exam next week and needs to study in the library."
+    assert third_person("I love bread and butter with tea.", "Ada") == "Ada loves bread and butter with tea."
 
 
 def test_hearsay_is_one_level_in_words():

@@ -11,12 +11,13 @@ cost: docs/performance.md.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from lemminflect import getAllLemmas, getInflection, getLemma
 
 __all__ = ["MODALS", "BE_HAVE", "lemmas", "is_verb", "third_singular", "first_singular", "base_form", "gerund",
-           "in_past"]
+           "in_past", "and_verbs"]
 
 #: Modal verbs: the same in every person ("I can" / "she can").
 MODALS = frozenset("can could will would shall should may might must".split())
@@ -120,7 +121,9 @@ def _like(model: str, word: str) -> str:
 
 
 #: "and <verb> <determiner or preposition>": a second verb of a plan item ("... and serve the customers").
-_AND_VERB = re.compile(r"\band ([a-z]+) (the|a|an|with|to|his|her|their|my|some|up|out|over|around)\b")
+_OBJECT = "the|a|an|to|his|her|their|my|some"  # what may follow a verb (and not a noun: "bread and butter")
+_AND_VERB = re.compile(rf"\band ([a-z]+) ({_OBJECT}|with|up|out|over|around)\b")
+_AND_VERB_STRICT = re.compile(rf"\band ([a-z]+) ({_OBJECT})\b")
 
 
 def gerund(phrase: str) -> str:
@@ -130,8 +133,17 @@ def gerund(phrase: str) -> str:
     if verb.endswith("ing") or not verb.isalpha():
         return phrase
     forms = getInflection(base_form(verb), tag="VBG")
-    rest = _AND_VERB.sub(lambda m: f"and {_ing(m.group(1))} {m.group(2)}", rest)
+    rest = and_verbs(rest, _ing)
     return f"{forms[0] if forms else verb} {rest}".strip()
+
+
+def and_verbs(text: str, form: Callable[[str], str], *, strict: bool = False) -> str:
+    """``text`` with each second verb of a clause ("and <verb>" before a determiner or a
+    preposition) put in ``form``: "and need to study" -> "and needs to study" with
+    :func:`third_singular`. ``strict``: only before a determiner or "to" (in a sentence that
+    is not a plan item, "bread and butter with tea" has no second verb)."""
+    pattern = _AND_VERB_STRICT if strict else _AND_VERB
+    return pattern.sub(lambda m: f"and {form(m.group(1))} {m.group(2)}", text)
 
 
 def _ing(word: str) -> str:

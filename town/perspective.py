@@ -22,7 +22,7 @@ from datetime import date, datetime
 from typing import Any
 
 from .hearsay import unwrap
-from .inflection import BE_HAVE, MODALS, first_singular, in_past, is_verb, lemmas, third_singular
+from .inflection import BE_HAVE, MODALS, and_verbs, first_singular, in_past, is_verb, lemmas, third_singular
 from .textevent import place_in
 
 __all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "heard_statement", "relative_days",
@@ -59,7 +59,9 @@ def third_person(text: str, name: str, pronoun: str | None = None) -> str:
     The first "I" becomes ``name``. Later ones become ``pronoun`` ("she", "he" or "they", from the
     persona's file; :data:`PRONOUNS`), or the first name when the file gives none; "my", "me",
     "mine" and "myself" follow ("her", "his", "their" ...; else "Name's", the first name). "they"
-    takes the plural verb ("they are", "they want"). Other words are kept.
+    takes the plural verb ("they are", "they want"), and so does a second verb of the sentence
+    ("I have an exam and need to study" -> "Maria has an exam and needs to study"). Other words
+    are kept.
     """
     first = name.split()[0] if name.strip() else name
     forms = PRONOUNS.get(pronoun or "")
@@ -109,7 +111,8 @@ def third_person(text: str, name: str, pronoun: str | None = None) -> str:
             out.append(forms[3] if forms and said[0] else f"{first}'s")
         else:
             out.append(tok)
-    return _capital("".join(out))
+    said_of = "".join(out)  # "I ... and need to" -> "Name ... and needs to" (the same subject)
+    return _capital(and_verbs(said_of, third_singular, strict=True) if said[0] and not plural else said_of)
 
 
 def inner_voice(text: str) -> str:
