@@ -42,7 +42,6 @@ ANCHORS: tuple[tuple[str, int], ...] = (
     ("I bought milk at the market.", 3),
     ("The shop opens at 8am and closes at 8pm.", 3),
     ("I chatted with a neighbour about the weather.", 3),
-    ("I talked with Tom Moreno.", 3),
     ("Tom is my co-worker at the shop.", 3),
     ("Jane is a friend who likes to paint in the park.", 3),
     ("About Sam: a neighbour who walks his dog every morning.", 3),

@@ -35,15 +35,6 @@ def test_the_party_invitation_rates_at_least_6():
     assert rate(f'Isabella Rodriguez told me: "{PARTY}"', "chat") >= 6
 
 
-@pytest.mark.parametrize("name", ["Anthony Martin", "Klas Gregory", "Maria Lopez", "Isabella Rodriguez"])
-def test_a_talk_with_nothing_told_is_mundane(name):
-    """A talk summary that says only who (nothing was told) is an everyday event, rated at most 4
-    (before a bare talk's own anchor, names alone pulled it to 6-7, the party's level, and such
-    summaries filled a crowded town's top ten); told news keeps the news's rating."""
-    assert rate(f"I talked with {name}", "chat") <= 4
-    assert rate(f"I talked with {name}: {PARTY}", "chat") >= 6
-
-
 def test_rating_is_a_pure_function_of_text_and_kind():
     assert [rate(PARTY, "chat") for _ in range(3)] == [rate(PARTY, "chat")] * 3
     assert rate("I tied my shoelaces.", "reflection") >= 3  # an insight is never trivial
