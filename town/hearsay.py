@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CAPITAL", "NAME", "HEARD", "told", "unwrap", "pronoun_of", "depth"]
+__all__ = ["CAPITAL", "NAME", "HEARD", "NOT_NAMES", "told", "unwrap", "pronoun_of", "depth"]
 
 
 
@@ -58,14 +58,14 @@ def told(speaker: str, statement: str, pronoun: str | None = None) -> str:
         s = f"{pronoun if pronoun in ('she', 'he') else speaker.split()[0]} {s[own:]}"
     first = s.split(" ", 1)[0]
     if s and not (first == "I" or first.startswith("I'") or (first[:1].isupper() and first[1:2].islower()
-                                                             and first not in _COMMON)):
+                                                             and first not in NOT_NAMES)):
         s = s[:1].lower() + s[1:]
     return f"{speaker} told me that {s}"
 
 
-#: Sentence openers that are not names (lower-cased after "told me that").
-_COMMON = frozenset("The A An There It This That These Those Some Everyone Everybody Nobody We They "
-                    "He She His Her My Your Our Their".split())
+#: Capitalised words that are not names: sentence openers (lower-cased after "told me that").
+NOT_NAMES = frozenset("The A An There It Its This That These Those Some Every Each Everyone Everybody Nobody "
+                      "We They He She His Her My Your Our Their".split())
 
 
 def unwrap(text: str) -> tuple[list[str], str]:

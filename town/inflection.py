@@ -16,6 +16,8 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas, getInflection, getLemma
 
+from .hearsay import NOT_NAMES
+
 __all__ = ["MODALS", "BE_HAVE", "lemmas", "is_verb", "third_singular", "first_singular", "base_form", "gerund",
            "in_past", "and_verbs"]
 
@@ -83,7 +85,6 @@ def _simple_past(verb: str) -> str:
 
 _BE_PAST = {"am": "was", "is": "was", "are": "were", "isn't": "wasn't", "aren't": "weren't"}
 _PLURAL = frozenset("they we you".split())
-_DETERMINERS = frozenset("The A An This That These Those My Your His Her Our Their Its Every Each".split())
 
 
 def in_past(text: str) -> str:
@@ -107,7 +108,7 @@ def in_past(text: str) -> str:
             i += 2
         elif (w.isalpha() and w.islower() and w.endswith("s") and lemmas(w).get("VERB")
               and (prev.lower() in ("he", "she", "it") or (prev[:1].isupper() and prev.isalpha()
-                                                           and prev not in _DETERMINERS))):
+                                                           and prev not in NOT_NAMES))):
             out.append(_simple_past(w))
         else:
             out.append(w)

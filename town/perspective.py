@@ -307,9 +307,10 @@ def relative_days(text: str, now: datetime) -> str:
         return max(days) < 0 if days else None
 
     def said(part: str) -> str:
-        if past(part) is None:
+        every_past = past(part)
+        if every_past is None:
             return part
-        if past(part):
+        if every_past:
             return _DATE.sub(say, in_past(part))
         clauses = re.split(r"(,? (?:and|but) |; )", part)  # some days past: clause by clause
         return "".join(_DATE.sub(say, in_past(c) if past(c) else c) for c in clauses)
