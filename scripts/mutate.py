@@ -345,6 +345,25 @@ MUTATIONS = (
     Mutation("a request's schema offers what its prompt left out", "town/thinking/model.py",
              "self._complete(messages, self.schema(asked))", "self._complete(messages, self.schema(question))",
              ("tests/thinking/test_structured.py::test_the_schema_and_checks_judge_by_the_memories_the_prompt_shows",)),
+    # run files on damaged pages, read-only storage and a full disk (docs/testing.md)
+    Mutation("a damaged snapshot read unguarded", "town/recording/continuation.py",
+             "        with guarded(path):\n            return _snapshot(conn, path, *_where(at))",
+             "        return _snapshot(conn, path, *_where(at))",
+             ("tests/recording/test_storage_faults.py::test_a_damaged_snapshot_part_names_what_sqlite_found",)),
+    Mutation("storage failures called damage", "town/recording/database.py",
+             "    if about_storage(exc):", "    if False:",
+             ("tests/recording/test_storage_faults.py::test_opening_a_run_on_a_full_disk_says_the_disk_is_full",)),
+    Mutation("a fork opens its parent to write", "town/recording/continuation.py",
+             "source = open_run(src, read_only=True)", "source = open_run(src)",
+             ("tests/recording/test_storage_faults.py::test_a_run_on_read_only_storage_forks",)),
+    Mutation("a lock file left on a full disk", "town/recording/lock.py",
+             "            self.path.unlink(missing_ok=True)\n            os.close(self._fd)\n            self._fd = None",
+             "            os.close(self._fd)\n            self._fd = None",
+             ("tests/recording/test_storage_faults.py::test_resume_on_a_full_disk_leaves_no_lock_and_the_run_as_it_was",)),
+    Mutation("memories whose event a damaged page hides", "town/recording/streams.py",
+             "FROM memories m LEFT JOIN events e USING (seq)\"\n                          \" WHERE m.persona = ? AND m.seq < ? ORDER BY m.id\"",
+             "FROM memories m JOIN events e USING (seq)\"\n                          \" WHERE m.persona = ? AND m.seq < ? ORDER BY m.id\"",
+             ("tests/recording/test_storage_faults.py::test_a_damaged_page_is_one_line_from_every_command",)),
 )
 
 
