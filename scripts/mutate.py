@@ -364,6 +364,9 @@ MUTATIONS = (
              "FROM memories m LEFT JOIN events e USING (seq)\"\n                          \" WHERE m.persona = ? AND m.seq < ? ORDER BY m.id\"",
              "FROM memories m JOIN events e USING (seq)\"\n                          \" WHERE m.persona = ? AND m.seq < ? ORDER BY m.id\"",
              ("tests/recording/test_storage_faults.py::test_a_damaged_page_is_one_line_from_every_command",)),
+    Mutation("the replay opens at its first tick", "web/static/js/replay.js",
+             'const opening = hash.get("p") ? null', "const opening = true ? null",
+             ("tests/browser/test_replay_page.py::test_the_replay_opens_on_a_retrieval_without_pressing_play",)),
 )
 
 

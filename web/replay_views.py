@@ -11,6 +11,8 @@ API (JSON; errors ``{"error"}`` with 400 bad parameter, 404 unknown/refused, 422
 - ``GET /api/runs``: ``{"runs": [RunReader.summary() | {"name", "size_bytes", "error"}]}``
 - ``GET /api/runs/<name>``: ``{"summary", "map", "personas": [identity], "start",
   "seconds_per_tick", "first_tick", "last_tick", "snapshots": [[tick, time, seq]]}``
+- ``GET /api/runs/<name>/opening``: ``{"opening": {"tick", "persona", "retrieval"} | null}``, where the
+  page opens when its address names no tick: the liveliest moment, a speaker and its retrieval
 - ``GET /api/runs/<name>/frames/<tick>``: ``RunReader.frame(tick)``
 - ``GET /api/runs/<name>/frames?start=&end=``: ``{"frames": [...]}`` (at most 600 ticks)
 - ``GET /api/runs/<name>/personas/<pid>?tick=``: the persona panel as of the end of ``tick``
@@ -112,6 +114,15 @@ def run(name: str):
                        seconds_per_tick=meta.get("seconds_per_tick", 10),
                        first_tick=reader.first_tick, last_tick=reader.last_tick,
                        snapshots=reader.snapshots())
+
+
+@bp.get("/api/runs/<name>/opening")
+def opening_moment(name: str):
+    """Where the replay opens without a tick in its address (:func:`town.analysis.moments.opening`)."""
+    from town.analysis.moments import opening
+
+    with open_named(name) as reader:
+        return jsonify(opening=opening(reader))
 
 
 @bp.get("/api/runs/<name>/frames/<int:tick>")
