@@ -367,6 +367,16 @@ MUTATIONS = (
     Mutation("the replay opens at its first tick", "web/static/js/replay.js",
              'const opening = hash.get("p") ? null', "const opening = true ? null",
              ("tests/browser/test_replay_page.py::test_the_replay_opens_on_a_retrieval_without_pressing_play",)),
+    Mutation("badges that share initials", "web/static/js/dom.js",
+             "out.set(p.id, group.length === 1 ? label", "out.set(p.id, true ? label",
+             ("tests/browser/test_tiled_map.py::test_map_badges_are_unique_in_smallville",)),
+    Mutation("game hours unrounded", "town/clock.py",
+             'shown = f"{round(hours, 2):g}"', 'shown = f"{hours:g}"',
+             ("tests/test_clock.py",)),
+    Mutation("focal points about proper nouns", "town/thinking/scripted.py",
+             "content_words(m.content) - name_words(people) - _proper_words(m.content)",
+             "content_words(m.content) - name_words(people)",
+             ("tests/mind/test_reflect_act_perceive.py::test_focal_points_ask_about_common_nouns_not_dates_or_names",)),
 )
 
 
