@@ -300,7 +300,7 @@ MUTATIONS = (
              "self._lengthen_timeout(time.monotonic() - sent)", "None  # the timeout stays",
              ("tests/thinking/test_speed.py::test_a_timeout_on_a_server_slower_than_measured_lengthens_the_auto_timeout",)),
     Mutation("interview always scripted", "town/cli/interview.py",
-             "parts = run_backend(reader, name=args.backend,", 'parts = run_backend(reader, name="scripted",',
+             "parts = run_backend(reader, named)", "parts = run_backend(reader)",
              ("tests/thinking/test_interview_backend.py",)),
     # sense checks: an answer that parses but makes no sense (docs/testing.md)
     Mutation("sense: a copied memory passes", "town/thinking/questions/sense.py",

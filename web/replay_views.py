@@ -2,7 +2,8 @@
 
 Runs are addressed by name only (docs/design, §4); every route goes through
 :func:`web.run_files.open_named`, so a refused name is 404 and nothing outside the runs folder is
-opened. Everything is read from the run file: no model, no network, no Simulation.
+opened. Everything is read from the run file: no model, no network, no Simulation. A run's
+evaluation is served by :mod:`web.evaluation_views`.
 
 Pages: ``GET /runs`` (the runs folder), ``GET /replay/<name>``.
 
@@ -26,8 +27,6 @@ API (JSON; errors ``{"error"}`` with 400 bad parameter, 404 unknown/refused, 422
 - ``GET /api/runs/<name>/procedures?tick=``: :func:`web.procedures_view.procedure_libraries`
 - ``GET /api/runs/<name>/personas/<pid>/interview?q=&tick=``: :func:`town.analysis.interview.interview`
   as of the end of ``tick`` (read-only: the run file is not changed)
-- ``GET /api/runs/<name>/evaluation``: :func:`town.analysis.evaluate.evaluate` (diffusion, density,
-  attendance, cost)
 """
 
 from __future__ import annotations
@@ -45,7 +44,7 @@ from town.recording.runs import list_runs
 from .params import MAX_INT, fail, int_arg, limit_arg, weights_arg
 from .persona_view import memory_rows, persona_panel, seq_after_tick
 from .procedures_view import procedure_libraries
-from .run_files import cached_report, embedder_for, identities, open_named, runs_dir
+from .run_files import embedder_for, identities, open_named, runs_dir
 
 __all__ = ["bp", "JUMP_KINDS", "MAX_BATCH"]
 
@@ -280,21 +279,3 @@ def interview(name: str, pid: str):
         except ConfigError as exc:
             fail(400, str(exc))
         return jsonify(result.to_dict())
-
-
-@bp.get("/api/runs/<name>/evaluation")
-def evaluation(name: str):
-    """The run's evaluation (personas interviewed): diffusion of each probe, density, attendance, cost.
-
-    422 for a damaged run (the reason), 503 when the run's model server does not answer.
-    """
-    from town.analysis.evaluate import evaluate
-
-    with open_named(name) as reader:
-        try:
-            report = cached_report(reader, "evaluation", lambda r: evaluate(r, embedder=embedder_for(r)))
-        except RecordingError:
-            raise  # a damaged run: 422 (open_named)
-        except TownError as exc:  # e.g. the run's model server is down: evaluate asks through it
-            fail(503, str(exc))
-        return jsonify(report)
