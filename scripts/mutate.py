@@ -358,6 +358,9 @@ MUTATIONS = (
     Mutation("a fork forgets its parent's settings", "town/recording/continuation.py",
              '"time": time, **before}', '"time": time}',
              ("tests/sim/test_compare_fork.py",)),
+    Mutation("no local Ray cluster without one running", "town/studies/cluster.py",
+             "        _start_on_loopback(ray)\n", '        raise ConfigError("no Ray cluster", field="--workers") from None\n',
+             ("tests/studies/test_study_ray_local.py",)),
     # run-ahead scheduling (docs/testing.md, "Running ahead")
     Mutation("a persona runs ahead past a neighbour", "town/simulation/reach.py",
              "[bx[row], by[row]] > slack[row]", "[bx[row], by[row]] > 0",
