@@ -251,6 +251,11 @@ def cmd_replay(args: argparse.Namespace, tick: int | None = None) -> int:
                           "or --host", field="--port") from None
     url = f"{server.url}/replay/{quote(path.stem)}" + ("" if tick is None else f"#t={tick}")
     print(f"town: replaying {path} at {url}  (all runs: {server.url}/runs; Ctrl-C to stop)", flush=True)
+    named = app.config["ANALYSIS_MODEL"]
+    if named.name != "scripted":
+        token = app.config["CONTROL_TOKEN"]
+        print(f"town: evaluations are scripted; POST {server.url}/api/runs/{quote(path.stem)}/evaluation asks "
+              f"{named.base_url or named.name}" + (f" (with the token {token})" if token else ""), flush=True)
     if not args.no_open:
         webbrowser.open(url)
     try:

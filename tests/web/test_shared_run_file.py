@@ -12,13 +12,19 @@ with the token it asks the model the server's own command line named, never the 
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import signal
 import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import pytest
+import requests
+from cli_helpers import REPO
 
 from town.analysis.recorded import NamedModel
 from town.config import load_config
@@ -183,4 +189,43 @@ def test_beyond_loopback_a_request_without_the_token_makes_no_model_request(shar
         assert answer.status_code == 503  # the listener answers nothing: the model did not start
     finally:
         live(app).close()
+    assert listener.received and f"Bearer {CANARY}".encode() in listener.received[0]
+
+
+def _replay(run: Path, *options: str) -> tuple[subprocess.Popen, str, str]:
+    """``replay RUN --port 0 --no-open OPTIONS`` started; (the process, its base URL, its first lines)."""
+    proc = subprocess.Popen([sys.executable, str(REPO / "run.py"), "replay", str(run), "--port", "0", "--no-open",
+                             *options], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = proc.stdout.readline()
+    lines = first + (proc.stdout.readline() if options else "")
+    return proc, re.search(r"at (http://127\.0\.0\.1:\d+)/replay/", first).group(1), lines
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=20) == 0
+    proc.stdout.close()
+    proc.stderr.close()
+
+
+def test_the_replay_command_opens_the_shared_file_without_asking_its_model(shared, listener):
+    """`replay shared.sqlite` as a user runs it: the page and its evaluation send the file's
+    listener nothing; a model named on its command line is asked only by a POST."""
+    proc, url, _ = _replay(shared / "shared.sqlite")
+    try:
+        assert requests.get(f"{url}/replay/shared", timeout=30).status_code == 200
+        assert requests.get(f"{url}/api/runs/shared/evaluation", timeout=120).json()["answered_by"] == "scripted"
+        assert requests.post(f"{url}/api/runs/shared/evaluation", timeout=30).status_code == 409
+    finally:
+        _stop(proc)
+    _nothing_sent(listener)
+    proc, url, lines = _replay(shared / "shared.sqlite", "--backend", "openai", "--base-url", listener.url,
+                               "--api-key-env", CANARY_VAR)
+    try:
+        assert f"asks {listener.url}" in lines
+        assert requests.get(f"{url}/api/runs/shared/evaluation", timeout=120).json()["answered_by"] == "scripted"
+        _nothing_sent(listener)
+        assert requests.post(f"{url}/api/runs/shared/evaluation", timeout=120).status_code == 503
+    finally:
+        _stop(proc)
     assert listener.received and f"Bearer {CANARY}".encode() in listener.received[0]
