@@ -52,6 +52,21 @@ def test_a_foreign_file_named_like_a_run_is_refused_and_left_as_it_is(tmp_path, 
     assert not (out / "study.json").exists()
 
 
+def test_a_foreign_side_file_of_a_run_is_refused_and_left_as_it_is(tmp_path, capsys):
+    """A `-wal` (which SQLite would replay into a new file of that name) or a `.lock` of someone
+    else's run being made: refused in one line naming it, its bytes unchanged."""
+    out = tmp_path / "study"
+    out.mkdir()
+    for suffix in ("-wal", ".lock"):
+        side = out / f"full-s0.sqlite{suffix}"
+        side.write_bytes(b"12345\n")
+        assert _study(out) == 2
+        err = capsys.readouterr().err
+        _one_line(err)
+        assert str(side) in err and side.read_bytes() == b"12345\n"
+        side.unlink()
+
+
 def test_a_study_goes_on_from_its_own_unfinished_run(tmp_path, capsys):
     """The study's own run file, left unfinished (a killed worker), is removed and simulated again."""
     out = tmp_path / "study"

@@ -116,7 +116,13 @@ def check_not_foreign(task: RunTask) -> None:
         ConfigError: naming the file, which is left as it is.
     """
     run = Path(task.out) / f"{task.name}.sqlite"
-    if not run.exists() or owned(run, task.identity()):
+    if owned(run, task.identity()):
+        return
+    if not run.exists():
+        sides = [side for suffix in ("-wal", "-shm", ".lock") if (side := Path(f"{run}{suffix}")).exists()]
+        if sides:  # a run being created by someone else, or their leftovers: never taken over
+            raise ConfigError(f"{sides[0]} is not a file this study recorded; it is left as it is: move it or "
+                              "choose another --out", field="--out")
         return
     finished, recorded = _recorded(run, None)
     if not (finished and _same_settings(recorded, task.config)):
