@@ -249,13 +249,15 @@ def cmd_replay(args: argparse.Namespace, tick: int | None = None) -> int:
         reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
         raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
                           "or --host", field="--port") from None
-    url = f"{server.url}/replay/{quote(path.stem)}" + ("" if tick is None else f"#t={tick}")
+    named, token = app.config["ANALYSIS_MODEL"], app.config["CONTROL_TOKEN"]
+    asks = named.name != "scripted"
+    url = (f"{server.url}/replay/{quote(path.stem)}" + (f"?token={token}" if asks and token else "")
+           + ("" if tick is None else f"#t={tick}"))
     print(f"town: replaying {path} at {url}  (all runs: {server.url}/runs; Ctrl-C to stop)", flush=True)
-    named = app.config["ANALYSIS_MODEL"]
-    if named.name != "scripted":
-        token = app.config["CONTROL_TOKEN"]
-        print(f"town: evaluations are scripted; POST {server.url}/api/runs/{quote(path.stem)}/evaluation asks "
-              f"{named.base_url or named.name}" + (f" (with the token {token})" if token else ""), flush=True)
+    if asks:
+        print(f"town: evaluations are scripted; the page's button (POST {server.url}/api/runs/{quote(path.stem)}"
+              f"/evaluation) asks {named.base_url or named.name}" + (f" with the token {token}" if token else ""),
+              flush=True)
     if not args.no_open:
         webbrowser.open(url)
     try:

@@ -11,7 +11,9 @@ API (JSON; errors ``{"error"}`` with 400 bad parameter, 404 unknown/refused, 422
 
 - ``GET /api/runs``: ``{"runs": [RunReader.summary() | {"name", "size_bytes", "error"}]}``
 - ``GET /api/runs/<name>``: ``{"summary", "map", "personas": [identity], "start",
-  "seconds_per_tick", "first_tick", "last_tick", "snapshots": [[tick, time, seq]]}``
+  "seconds_per_tick", "first_tick", "last_tick", "snapshots": [[tick, time, seq]],
+  "analysis_model": {"backend", "model", "base_url"} | null}`` (the model a POST of the
+  evaluation asks: the server's command line named it)
 - ``GET /api/runs/<name>/frames/<tick>``: ``RunReader.frame(tick)``
 - ``GET /api/runs/<name>/frames?start=&end=``: ``{"frames": [...]}`` (at most 600 ticks)
 - ``GET /api/runs/<name>/personas/<pid>?tick=``: the persona panel as of the end of ``tick``
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, render_template, request
 
 from town.errors import ConfigError, MemoryStreamError, RecordingError, TownError
 from town.events import VECTOR_KEYS, EventKind
@@ -103,14 +105,22 @@ def runs():
 
 @bp.get("/api/runs/<name>")
 def run(name: str):
-    """A run's summary, map, personas and span."""
+    """A run's summary, map, personas and span, and the model the server may be asked to evaluate it with."""
     with open_named(name) as reader:
         meta = reader.meta
         return jsonify(summary=reader.summary(), map=meta.get("map"),
                        personas=list(identities(reader).values()), start=meta.get("start"),
                        seconds_per_tick=meta.get("seconds_per_tick", 10),
                        first_tick=reader.first_tick, last_tick=reader.last_tick,
-                       snapshots=reader.snapshots())
+                       snapshots=reader.snapshots(), analysis_model=_analysis_model())
+
+
+def _analysis_model() -> dict[str, Any] | None:
+    """The model the server's command line named for evaluations on request (shown on a button), or None."""
+    named = current_app.config.get("ANALYSIS_MODEL")
+    if named is None or named.name == "scripted":
+        return None
+    return {"backend": named.name, "model": named.model, "base_url": named.base_url}
 
 
 @bp.get("/api/runs/<name>/frames/<int:tick>")
