@@ -127,7 +127,8 @@ def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
     """Start a new run ``dst`` from ``src``'s newest snapshot at or before ``at``.
 
     Everything up to that snapshot is copied; meta ``parent`` names the source run, the
-    snapshot tick, seq and game time.
+    snapshot tick, seq and game time, and holds the source's ``config`` (the settings its ticks up
+    to the snapshot were made with) and its own ``parent`` (a fork of a fork).
 
     Args:
         src: the parent run file (may still be being written).
@@ -162,6 +163,8 @@ def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
         with guarded(src):
             tick, seq, state = _snapshot(source, src, where, params, wanted)
             (time,) = source.execute("SELECT time FROM snapshots WHERE tick = ?", (tick,)).fetchone()
+            before = {key: decode(src, row[0], f"meta {key!r}") for key in ("config", "parent")
+                      if (row := source.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone())}
         with guarded(dst, "create"):
             target = connect(dst)
         try:
@@ -175,7 +178,7 @@ def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
         with target:
             _drop_after(target, tick, seq)
             _set_meta(target, finished=False, closed=False, created=datetime.now().isoformat(timespec="seconds"),
-                      parent={"run": src.stem, "tick": tick, "seq": seq, "time": time})
+                      parent={"run": src.stem, "tick": tick, "seq": seq, "time": time, **before})
         target.execute("VACUUM")
     except sqlite3.DatabaseError as exc:
         raise _fork_failure(src, dst, exc) from None
