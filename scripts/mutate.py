@@ -122,7 +122,7 @@ MUTATIONS = (
              "            self._pending_steps = 0  # a pause also cancels the steps not yet begun", "            pass",
              ("tests/web/test_control.py::test_a_huge_step_is_refused_and_a_day_of_steps_answers_at_once_and_pause_cancels_it",)),
     Mutation("a step holds the request until its ticks are done", "web/control.py",
-             "runner.step(n, timeout=0)", "runner.step(n)",
+             "runner.step(control.value, timeout=0)", "runner.step(control.value)",
              ("tests/web/test_control.py::test_a_huge_step_is_refused_and_a_day_of_steps_answers_at_once_and_pause_cancels_it",)),
     Mutation("a look-alike player name is taken", "town/player.py",
              "    if like is not None:", "    if False:",
