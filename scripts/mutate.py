@@ -389,6 +389,15 @@ MUTATIONS = (
              "    if True:\n        return",
              ("tests/studies/test_study_folder.py::test_a_foreign_file_named_like_a_run_is_refused_and_left_as_it_is",
               "tests/studies/test_study_folder.py::test_a_foreign_side_file_of_a_run_is_refused_and_left_as_it_is")),
+    Mutation("a study writes over a foreign report", "town/studies/folder.py",
+             "    if present and not _study_timing(out / REPORTS[0]):", "    if False:",
+             ("tests/studies/test_study_folder.py::test_a_foreign_file_named_like_a_report_is_refused_and_left_as_it_is",)),
+    Mutation("a study's reports recorded after its summary", "town/studies/report.py",
+             "    write_timing(how, out)  # first: it marks the folder's reports as a study's (folder.check_reports)\n"
+             '    write_atomically(paths["json"], json.dumps(report, indent=1, ensure_ascii=False) + "\\n")\n',
+             '    write_atomically(paths["json"], json.dumps(report, indent=1, ensure_ascii=False) + "\\n")\n'
+             "    write_timing(how, out)\n",
+             ("tests/studies/test_study_folder.py::test_a_study_writes_over_its_own_reports",)),
     Mutation("two studies share a folder", "town/studies/folder.py",
              '        lock = WriterLock(out / "study.json")', '        lock = WriterLock(out / str(id(out)))',
              ("tests/studies/test_study_folder.py::test_the_second_of_two_concurrent_studies_refuses_and_the_first_is_whole",)),

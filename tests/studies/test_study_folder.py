@@ -1,7 +1,8 @@
 """A study owns its folder, and bad folders, reports and sweeps end in one line.
 
-- A file in ``--out`` named like a run that the study did not record is refused, naming it, and
-  left byte for byte as it was.
+- A file in ``--out`` named like a run that the study did not record, or like a report when no
+  study wrote the folder's ``study-timing.json``, is refused, naming it, and left byte for byte
+  as it was.
 - The second of two concurrent studies into one folder refuses (naming the first's pid); the
   first's run equals the run of an uninterrupted study (scripts/same_run.py).
 - ``sweep --vary 'seed=[1,2]'`` is refused: the seeds are what ``--seed``/``--seeds`` give.
@@ -65,6 +66,44 @@ def test_a_foreign_side_file_of_a_run_is_refused_and_left_as_it_is(tmp_path, cap
         _one_line(err)
         assert str(side) in err and side.read_bytes() == b"12345\n"
         side.unlink()
+
+
+@pytest.mark.parametrize("name", ["study.md", "study.json", "study-timing.json", "study.png"])
+def test_a_foreign_file_named_like_a_report_is_refused_and_left_as_it_is(tmp_path, capsys, name):
+    """A user's ``study.md`` (or any report name) in ``--out`` was overwritten with exit 0."""
+    out = tmp_path / "study"
+    out.mkdir()
+    foreign = out / name
+    foreign.write_bytes(b'{"runs": [], "my": "notes"}\n')
+    assert _study(out) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert str(foreign) in err and "not a report a study wrote" in err
+    assert foreign.read_bytes() == b'{"runs": [], "my": "notes"}\n'
+    assert sorted(p.name for p in out.iterdir()) == [name]  # no run either
+
+
+def test_a_study_writes_over_its_own_reports(tmp_path, monkeypatch, capsys):
+    """A study cut by a full disk while writing its reports, then the same study again and again
+    (once with its ``study.json`` gone and an older ``study.md``): each goes on over its own."""
+    out = tmp_path / "study"
+    real = io.open
+
+    def opening(file, mode="r", *args, **kwargs):
+        f = real(file, mode, *args, **kwargs)
+        return _FullDisk(f) if "w" in mode and "study-timing.json" in os.fspath(file) else f
+
+    with monkeypatch.context() as patched:
+        patched.setattr(io, "open", opening)
+        patched.setattr(builtins, "open", opening)
+        assert _study(out) == 2
+    assert _study(out) == 0, capsys.readouterr().err
+    first = (out / "study.json").read_bytes()
+    assert _study(out) == 0
+    (out / "study.json").unlink()
+    (out / "study.md").write_text("an older table\n")
+    assert _study(out) == 0
+    assert (out / "study.json").read_bytes() == first and "an older table" not in (out / "study.md").read_text()
 
 
 def test_a_study_goes_on_from_its_own_unfinished_run(tmp_path, capsys):

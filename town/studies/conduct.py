@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from .cluster import is_ray, run_on_ray
+from .folder import check_reports
 from .plan import Condition, run_name
 from .pool import Outcome, run_here, run_in_processes
 from .task import RunTask, check_not_foreign, read_result
@@ -110,7 +111,8 @@ def conduct(spec: StudySpec, workers: int | str, *, quiet: bool = False) -> tupl
 
     Raises:
         ConfigError: see :func:`plan_tasks`; a folder holding runs of other settings or a file named
-            like a run that the study did not record (:func:`~town.studies.task.check_not_foreign`); Ray missing.
+            like a run that the study did not record (:func:`~town.studies.task.check_not_foreign`), or a
+            report no study wrote (:func:`~town.studies.folder.check_reports`); Ray missing.
         StudyInterrupted: on Ctrl-C, after the workers were stopped.
     """
     from rich.console import Console
@@ -125,7 +127,8 @@ def conduct(spec: StudySpec, workers: int | str, *, quiet: bool = False) -> tupl
             outcomes[task.name] = Outcome(task, result, None, 0)
     skipped = len(outcomes)
     todo = [t for t in tasks if t.name not in outcomes]
-    for task in todo:  # a file the study did not record is refused before any run
+    check_reports(spec.out)  # a file the study did not write is refused before any run
+    for task in todo:
         check_not_foreign(task)
     started = time.perf_counter()
     with Progress(TextColumn("{task.description:<40}"), BarColumn(), MofNCompleteColumn(), TextColumn("runs"),

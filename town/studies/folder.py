@@ -7,6 +7,9 @@
 - :func:`claim` records a run as the study's before its file is created
   (``<out>/<name>.evaluation/run.json``, written atomically); :func:`owned` reads that record.
   A run file without it is someone else's: the study never removes or overwrites it.
+- :func:`check_reports` refuses a report file (``study.json``, ``study.md`` ...) that no study
+  wrote: a study's reports are its own when the folder's ``study-timing.json``, written first, is
+  a study's (:data:`REPORTS`).
 - :func:`remove_own` removes an unfinished run of the study under that run's writer lock, so a
   run another process is writing (a ``resume`` of it, a worker still alive) is never cut.
 """
@@ -23,7 +26,10 @@ from ..errors import ConfigError, RecordingError
 from ..files import write_atomically
 from ..recording.lock import WriterLock
 
-__all__ = ["open_folder", "hold", "claim", "owned", "remove_own", "claim_path"]
+__all__ = ["open_folder", "hold", "claim", "owned", "remove_own", "claim_path", "check_reports", "REPORTS"]
+
+#: The report files a study writes into its folder; the timing file, written first, records them.
+REPORTS = ("study-timing.json", "study.json", "study.md", "study.png")
 
 
 def open_folder(out: str | Path) -> Path:
@@ -66,6 +72,28 @@ def hold(out: Path) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def _study_timing(path: Path) -> bool:
+    """Whether ``path`` is a study's ``study-timing.json`` (a JSON object with its ``workers`` and its ``runs`` by name)."""
+    try:
+        timing = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(timing, dict) and "workers" in timing and isinstance(timing.get("runs"), dict)
+
+
+def check_reports(out: Path) -> None:
+    """Refuse report files in ``out`` that no study wrote: any of :data:`REPORTS` present while
+    ``<out>/study-timing.json`` is missing or not a study's.
+
+    Raises:
+        ConfigError: naming the first such file, which is left as it is.
+    """
+    present = [out / name for name in REPORTS if (out / name).exists() or (out / name).is_symlink()]
+    if present and not _study_timing(out / REPORTS[0]):
+        raise ConfigError(f"{present[0]} is not a report a study wrote; it is left as it is: move it or choose "
+                          "another --out", field="--out")
 
 
 def claim_path(run: Path) -> Path:

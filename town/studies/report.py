@@ -169,8 +169,8 @@ def write_study(report: dict[str, Any], how: dict[str, Any], out: Path) -> dict[
     """
     paths = {"json": out / "study.json", "timing": out / "study-timing.json", "markdown": out / "study.md",
              "png": out / "study.png"}
+    write_timing(how, out)  # first: it marks the folder's reports as a study's (folder.check_reports)
     write_atomically(paths["json"], json.dumps(report, indent=1, ensure_ascii=False) + "\n")
-    write_timing(how, out)
     write_atomically(paths["markdown"], _markdown(report))
     part = out / f".study.{os.getpid()}.part.png"
     try:
