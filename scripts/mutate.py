@@ -72,6 +72,10 @@ MUTATIONS = (
              "            problem = None",
              ("tests/test_cli_input.py::test_a_persona_file_with_a_lone_surrogate_is_refused_at_load",)),
     # outside actions are typed inputs (docs/testing.md, "Outside actions are typed inputs")
+    Mutation("a name that is not text taken as empty", "web/players.py",
+             'join = parse_input({"kind": "join", "name": name})',
+             'join = parse_input({"kind": "join", "name": name if isinstance(name, str) else ""})',
+             ("tests/web/test_player_api.py::test_a_name_that_is_not_text_is_named_as_such",)),
     Mutation("queued inputs never drained by the tick", "town/simulation/core.py",
              "        self.drain_inputs()\n        return self._guard(", "        return self._guard(",
              ("tests/web/test_inputs.py::test_the_same_inputs_at_the_same_ticks_make_the_same_run",)),

@@ -128,7 +128,7 @@ class Seats:
                 a player whose tab is open is taken), ``name`` for an empty one, or ``color``.
         """
         color = check_color(color)
-        join = parse_input({"kind": "join", "name": name if isinstance(name, str) else ""})
+        join = parse_input({"kind": "join", "name": name})  # not text: "name: Input should be a valid string"
         assert isinstance(join, Join)
         tilemap = self.simulation.tilemap
         x, y = start_tile(tilemap)

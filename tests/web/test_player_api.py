@@ -51,6 +51,18 @@ def test_bad_player_input_is_one_clear_400(make_app, simulation, runner):
     assert response.status_code == 400 and response.get_json()["error"] == "x, y: tile coordinates (integers)"
 
 
+def test_a_name_that_is_not_text_is_named_as_such(make_app, simulation, runner):
+    """A number, list, object, null or no name at all was refused as "is empty (nothing but
+    spaces, zero-width or bidi characters)"; a name that is not text now says so, as a whisper does."""
+    client = make_app().test_client()
+    for body in ({"name": 5}, {"name": True}, {"name": ["Ada"]}, {"name": {"first": "Ada"}}, {"name": None}, {}):
+        response = client.post("/api/player", json=body)
+        assert response.status_code == 400
+        assert response.get_json() == {"error": "name: Input should be a valid string"}, body
+    assert client.post("/api/player", json={"name": " "}).get_json()["error"].startswith("player: is empty")
+    assert client.get("/api/players").get_json() == {"players": []}
+
+
 def test_a_blocked_move_is_a_note_not_an_http_error(make_app, simulation, runner):
     """A wall tile answers 200 ``{ok: false, blocked}``: the page shows a note, the console no error."""
     client = make_app().test_client()
