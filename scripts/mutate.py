@@ -385,10 +385,6 @@ MUTATIONS = (
              '    named = named or NamedModel(backend=stored.get("name"), base_url=stored.get("base_url"),\n'
              '                                api_key_env=stored.get("api_key_env"))\n    if named.name == "scripted":',
              ("tests/web/test_shared_run_file.py",)),
-    Mutation("resume and fork use the stored server", "town/cli/options.py",
-             '    if not url and (name == "openai" or embedder == "openai"):',
-             '    url = url or backend.get("base_url")\n    if False:',
-             ("tests/web/test_shared_run_file.py::test_resume_and_fork_of_a_shared_file_ask_only_the_server_the_command_names",)),
     Mutation("a model evaluation without the token", "web/evaluation_views.py",
              '    if not token_ok(current_app.config["CONTROL_TOKEN"],', '    if False and token_ok(current_app.config["CONTROL_TOKEN"],',
              ("tests/web/test_shared_run_file.py::test_beyond_loopback_a_request_without_the_token_makes_no_model_request",)),

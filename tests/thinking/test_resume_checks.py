@@ -74,11 +74,6 @@ def copy(killed, tmp_path, monkeypatch):
     return server, town, tmp_path / "run.sqlite"
 
 
-def _server(copy) -> list[str]:
-    """The options naming the fake server: a run file's own server is never contacted."""
-    return ["--base-url", copy[0].base_url, "--api-key-env", "TOWN_TEST_KEY"]
-
-
 def _refused(capsys, *words):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
@@ -99,7 +94,7 @@ def test_resume_with_the_model_server_down_cuts_nothing(copy, capsys):
     before = counts(run)
     server.down()
     try:
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet", *_server(copy)]) == 2
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
     finally:
         server.up()
     _refused(capsys, "cannot reach")
@@ -115,7 +110,7 @@ def test_resume_with_a_persona_file_missing_cuts_nothing(copy, capsys):
     kept = persona.read_bytes()
     persona.unlink()
     try:
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet", *_server(copy)]) == 2
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
     finally:
         persona.write_bytes(kept)
     _refused(capsys)
@@ -132,11 +127,11 @@ def test_resume_with_a_persona_file_edited_cuts_nothing_and_names_the_fields(cop
     kept = persona.read_text(encoding="utf-8")
     try:
         persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n"), encoding="utf-8")
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet", *_server(copy)]) == 2
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
         _refused(capsys, "klaus_mueller.yaml: age changed since the run started")
         persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n").replace(
             "likes a drink at the pub some evenings", "never goes out"), encoding="utf-8")
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet", *_server(copy)]) == 2
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
         _refused(capsys, "klaus_mueller.yaml: age, lifestyle changed since the run started")
     finally:
         persona.write_text(kept, encoding="utf-8")
@@ -157,7 +152,7 @@ def test_a_run_recorded_without_persona_fingerprints_resumes_with_a_note(copy, c
     kept = persona.read_text(encoding="utf-8")
     try:
         persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n"), encoding="utf-8")
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet", *_server(copy)]) == 0
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 0
         err = capsys.readouterr().err
         assert [line for line in err.splitlines() if "note:" in line] == [
             f"town: note: {run} was recorded before runs kept their persona files' fingerprints; "
@@ -170,7 +165,7 @@ def test_a_run_recorded_without_persona_fingerprints_resumes_with_a_note(copy, c
         assert json.loads(recorded)["klaus_mueller.yaml"]["age"] == hashlib.sha256(b"99").hexdigest()[:16]
     finally:
         persona.write_text(kept, encoding="utf-8")
-    assert main(["resume", str(run), "--hours", "0.05", "--quiet", *_server(copy)]) == 2
+    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
     _refused(capsys, "klaus_mueller.yaml: age changed since the run started")
 
 
@@ -181,7 +176,7 @@ def test_resume_with_the_town_folder_moved_cuts_nothing(copy, capsys):
     moved = town.with_name("moved")
     town.rename(moved)
     try:
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet", *_server(copy)]) == 2
+        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
     finally:
         moved.rename(town)
     _refused(capsys, str(town))
@@ -195,7 +190,7 @@ def test_fork_with_another_embedder_leaves_no_file_and_the_parent_as_it_was(copy
     before = counts(run)
     out = tmp_path / "fork.sqlite"
     assert main(["fork", str(run), "--at", "2023-02-13 07:16", "--out", str(out),
-                 "--set", "embedder=minilm", "--quiet", *_server(copy)]) == 2
+                 "--set", "embedder=minilm", "--quiet"]) == 2
     _refused(capsys, "embedder")
     assert leftovers(out) == []
     assert counts(run) == before
@@ -214,13 +209,13 @@ def test_fork_after_the_run_ends_is_refused_and_at_its_end_is_not(copy, capsys, 
     assert leftovers(out) == []
     assert counts(run) == before
     assert main(["fork", str(run), "--at", "2023-02-13 07:16:40", "--out", str(out), "--hours", "0.01",
-                 "--quiet", *_server(copy)]) == 0
+                 "--quiet"]) == 0
     assert counts(out)["frames"] == (90 + 3, 92)
 
 
 def test_resume_once_it_can_continue_cuts_back_to_the_snapshot_and_goes_on(copy, capsys):
     """With everything in place: ticks 90..99 are dropped, 18 new ticks follow tick 89."""
     _, _, run = copy
-    assert main(["resume", str(run), "--hours", "0.05", "--quiet", *_server(copy)]) == 0
+    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 0
     assert counts(run)["frames"][0] == 90 + 18
     assert assert_sound(run) == 89 + 18

@@ -5,7 +5,6 @@ loopback listener the test starts, which counts every connection and keeps what 
 an environment variable holding a key (here a canary). Opening its replay, its evaluation, a
 compare, an interview and an evaluation (`evaluate`, `evaluate --battery`, `compare`,
 `interview`) sends the listener nothing: the scripted backend answers and the commands say so.
-`resume` and `fork` go on only with a server the command names.
 Beyond loopback, a POST asking for a model evaluation without the token makes no model request;
 with the token it asks the model the server's own command line named, never the file's.
 """
@@ -148,39 +147,6 @@ def test_an_embedder_at_the_files_server_is_refused_in_one_line(made, listener, 
     assert main(["interview", str(run), "--persona", "isabella_rodriguez", "Hello?"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--base-url" in err and "Traceback" not in err
-    _nothing_sent(listener)
-
-
-def _dump(run: Path) -> list[str]:
-    with sqlite3.connect(run) as db:
-        return list(db.iterdump())
-
-
-def test_resume_and_fork_of_a_shared_file_ask_only_the_server_the_command_names(shared, listener, tmp_path,
-                                                                              monkeypatch, capsys):
-    """`resume` and `fork` sent `Authorization: Bearer <canary>` to the file's address. Without
-    `--base-url` they refuse in one line, the file as it was and no fork left; with it they ask that
-    server only, with the key of `--api-key-env` (default OPENAI_API_KEY), never the file's variable."""
-    run, fork = shared / "shared.sqlite", tmp_path / "fork.sqlite"
-    before = _dump(run)
-    for argv in (["resume", str(run), "--hours", "0.01", "--quiet"],
-                 ["fork", str(run), "--at", "2023-02-13 07:10", "--out", str(fork), "--hours", "0.01", "--quiet"]):
-        assert main(argv) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "never contacted" in err and listener.url in err and "Traceback" not in err
-        _nothing_sent(listener)
-    assert _dump(run) == before and not fork.exists()
-    mine = Listener()
-    monkeypatch.setenv("OPENAI_API_KEY", "operator-key")
-    try:
-        assert main(["resume", str(run), "--hours", "0.01", "--quiet", "--base-url", mine.url]) == 2
-        assert main(["fork", str(run), "--at", "2023-02-13 07:10", "--out", str(fork), "--hours", "0.01", "--quiet",
-                     "--base-url", mine.url, "--api-key-env", "TOWN_MINE"]) == 2
-        assert "cannot reach the model server at " + mine.url in capsys.readouterr().err
-    finally:
-        mine.close()
-    assert b"Bearer operator-key" in mine.received[0] and not any(CANARY.encode() in r for r in mine.received)
-    assert not fork.exists()
     _nothing_sent(listener)
 
 

@@ -1,15 +1,12 @@
 """Turning command-line options into checked values.
 
---set pairs, game hours, ticks, config overrides, the model server a run goes on with, a persona
-named by id or full name.
+--set pairs, game hours, ticks, config overrides, a persona named by id or full name.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import math
-from typing import Any
 
 from ..errors import ConfigError
 from ..names import same_name
@@ -79,39 +76,6 @@ def overrides(args: argparse.Namespace) -> dict:
     if getattr(args, "run_ahead", False):
         over["schedule"] = "run-ahead"
     return over
-
-
-def server_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    """The model server ``resume`` and ``fork`` name: ``--base-url`` (repeatable), ``--api-key-env``."""
-    over: dict[str, Any] = {}
-    if args.base_url:
-        over["backend.base_url"], over["backend.more_base_urls"] = args.base_url[0], list(args.base_url[1:])
-    if args.api_key_env:
-        over["backend.api_key_env"] = args.api_key_env
-    return over
-
-
-def named_server(config: dict[str, Any], over: dict[str, Any], run: str) -> dict[str, Any]:
-    """Run ``run``'s stored configuration ``config`` with its model server's address and key
-    variable only those the command names in ``over`` (dotted keys: ``backend.base_url``,
-    ``backend.more_base_urls``, ``backend.api_key_env``, default ``OPENAI_API_KEY``), never the
-    stored ones: a run file is data (ARCHITECTURE.md).
-
-    Raises:
-        ConfigError: naming --base-url when the backend or embedder, as stored or as ``over``
-            sets them, asks a server and the command names none.
-    """
-    config = copy.deepcopy(config)
-    backend = config.setdefault("backend", {})
-    name, embedder = over.get("backend.name", backend.get("name")), over.get("embedder", config.get("embedder"))
-    url = over.get("backend.base_url")
-    if not url and (name == "openai" or embedder == "openai"):
-        raise ConfigError(f"{run} was recorded with a model server ({backend.get('base_url') or 'none stored'}); "
-                          "a run file's server is never contacted: name it with --base-url (and its key's "
-                          "variable with --api-key-env)", field="--base-url")
-    backend.update(base_url=url, more_base_urls=list(over.get("backend.more_base_urls") or []),
-                   api_key_env=over.get("backend.api_key_env") or "OPENAI_API_KEY")
-    return config
 
 
 def persona_id(reader, name: str) -> str:

@@ -5,15 +5,6 @@ from __future__ import annotations
 import argparse
 
 
-def _add_server_options(p: argparse.ArgumentParser) -> None:
-    """``--base-url`` and ``--api-key-env`` of ``resume`` and ``fork``: a run's stored ones are never used."""
-    m = p.add_argument_group("the model server to go on with (a run file's own is never contacted)")
-    m.add_argument("--base-url", action="append", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8080/v1 "
-                   "(repeatable); needed when the run was made with a model server")
-    m.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the API key "
-                   "(default OPENAI_API_KEY)")
-
-
 def add_sim_options(p: argparse.ArgumentParser, town: str = "the_ville") -> None:
     """Add the options that make a simulation (town, config, backend, embedder, overrides) to ``p``;
     ``town`` is the default of ``--town``."""
@@ -96,7 +87,6 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("run", help="run file")
     s.add_argument("--hours", type=float, required=True, help="game hours to add after the snapshot")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    _add_server_options(s)
 
     s = sub.add_parser("fork", help="start a new run from a saved snapshot of another")
     s.add_argument("run", help="parent run file")
@@ -109,7 +99,6 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--hours", type=float, help="game hours to simulate after the fork (default: to the end of "
                    "the parent run)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    _add_server_options(s)
 
     s = sub.add_parser("stats", help="model calls and tokens of a run, per persona per game hour and per template")
     s.add_argument("run", help="run file")

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..analysis.recorded import flatten, run_span
 from ..errors import ConfigError, TownError
 from .drive import build_simulation, drive, remove_run
-from .options import check_hours, named_server, server_overrides, set_pairs, ticks_for
+from .options import check_hours, set_pairs, ticks_for
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -35,7 +35,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """`town resume`: drop what came after the last snapshot and simulate on for --hours."""
-    from ..config import Config
     from ..recording import RunReader, newest_snapshot
     from ..simulation import Simulation
 
@@ -43,12 +42,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
     with RunReader(args.run) as reader:  # clear message for a missing or damaged file
         ticks = ticks_for(args.hours, int(reader.meta["seconds_per_tick"]))
         recorded = "persona_files" in reader.meta
-        config = named_server(reader.meta["config"], server_overrides(args), args.run)
     if not recorded:
         print(f"town: note: {args.run} was recorded before runs kept their persona files' fingerprints; "
               "persona files are not checked against it this time", file=sys.stderr, flush=True)
     # every check (town, persona files, model server, embedder) before the run is cut
-    sim = Simulation.from_run(args.run, newest_snapshot(args.run), config=Config.from_dict(config))
+    sim = Simulation.from_run(args.run, newest_snapshot(args.run))
     return drive(sim, ticks, Path(args.run), quiet=args.quiet)
 
 
@@ -80,9 +78,6 @@ def cmd_fork(args: argparse.Namespace) -> int:
     over = set_pairs(args.set)
     if args.seed is not None:
         over["seed"] = args.seed
-    over.update(server_overrides(args))
-    if not args.config:  # the parent's settings, but never its model server (a run file is data)
-        parent_config = named_server(parent_config, over, args.run)
     config = (load_config(args.config, over) if args.config
               else load_config(None, {**flatten(parent_config), **over}) if over
               else Config.from_dict(parent_config))
