@@ -27,7 +27,7 @@ from ..world.objects import act_of, mentions, names, use_of
 from . import answers, questions
 from .backend import ThinkingBackend
 from .attend import decide
-from .dayplan import event_block, events_on, minutes_of, with_events
+from .dayplan import event_block, events_on, fact_block, minutes_of, with_events
 from .questions import A, Question
 from .scripted_insight import insights_from
 from .scripted_interview import answer_interview
@@ -93,13 +93,16 @@ class ScriptedBackend(ThinkingBackend):
         choices, events = [], []
         for e, ids in found:
             stating = [by_id[i] for i in ids]
-            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed)
+            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed,
+                       me=q.persona_name)
             clash = d.clash and f"{d.clash.start}-{d.clash.end} {d.clash.description} at {d.clash.place}"
             choices.append(answers.EventChoice(place=e.place, start=f"{e.start:%Y-%m-%d %H:%M}",
                                                end=f"{e.end:%Y-%m-%d %H:%M}", go=d.go, reason=d.reason,
                                                evidence=list(ids), clash=clash))
             if d.go:
-                events.append((e, event_block(e, unwrap(stating[0].content)[1])))
+                fact = stating[0].fact
+                events.append((e, fact_block(fact, e, q.persona_name) if fact is not None
+                               else event_block(e, unwrap(stating[0].content)[1])))
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
         said = {d for _, d in events}
         added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
