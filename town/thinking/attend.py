@@ -6,8 +6,9 @@ The scripted day plan (``PlanDay``) asks this for every event that retrieval bro
 - a clash with the persona's own routine then (:func:`clash_with`): an obligation (a task at
   its workplace, or one naming a session, a class, a shift) at another place than the event and
   than home. Leisure (a walk, shopping, a block without a task) and chores at home do not clash;
-- how the persona knows the host (who said it first) or the one who told it: a retrieved memory
-  naming them with a word of closeness (friend, wife, neighbour, ...);
+- how the persona knows the host or the one who told it (read from the memory's fact and
+  tellers; from its words only for a memory made without a fact): a retrieved memory of its
+  own naming them with a word of closeness (friend, wife, neighbour, ...);
 - its traits: sociable ones make going likelier, reserved ones less.
 
 Seeded by the question's seed and the event, so the same question decides the same way. A
