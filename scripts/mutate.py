@@ -355,7 +355,7 @@ MUTATIONS = (
              "event = fact_event(fact, places) if fact is not None else", "event = None if fact is not None else",
              ("tests/mind/test_plan_facts.py::test_the_persona_s_own_commitment_is_in_its_plan_though_its_retrieval_ranks_it_out",)),
     Mutation("importance from the wrapper", "town/mind/context.py",
-             "    if fact is None or kind == MemoryKind.REFLECTION.value:", "    if True:",
+             "    if fact is None or fact.place is None or fact.start is None or kind == MemoryKind.REFLECTION.value:", "    if True:",
              ("tests/mind/test_weigh.py::test_a_heard_invitation_is_rated_from_its_fact_not_from_its_wrapper",)),
     Mutation("a request's schema offers what its prompt left out", "town/thinking/model.py",
              "self._complete(messages, self.schema(asked))", "self._complete(messages, self.schema(question))",

@@ -37,5 +37,5 @@ def test_a_heard_invitation_is_rated_from_its_fact_not_from_its_wrapper(tiny):
     told = ("Bob Brown told me that Tom Moreno is holding a bake sale at Green Park tomorrow from 2pm to 4pm, "
             "and everyone is welcome.")
     record = sim.think(lambda ctx: remember(ann, ctx, kind=MemoryKind.CHAT, content=told, fact=SALE,
-                                            tellers=(("Bob Brown", sim.clock.now),)))
+                                            teller="Bob Brown"))
     assert record.importance == fact_importance(SALE, me="Ann Able", ties=frozenset(), now=sim.clock.now) == 7

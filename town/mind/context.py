@@ -114,8 +114,9 @@ def memory_views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:
 
 
 def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: str,
-             importance: int | None = None, **provenance: Any) -> MemoryRecord:
-    """Write a memory: rate its importance (poignancy), add it, publish a MEMORY event.
+             importance: int | None = None, teller: str | None = None, **provenance: Any) -> MemoryRecord:
+    """Write a memory: rate its importance (poignancy), add it, publish a MEMORY event; or, for a
+    fact the stream holds already, add ``teller`` to that record (one memory per fact).
 
     Args:
         p: the persona whose stream receives the memory.
@@ -123,18 +124,24 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         kind: observation | chat | reflection | plan | whisper.
         content: one sentence.
         importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
-        **provenance: evidence, conversation, source, subject, predicate, object, and the
-            measurement-only key of a seeded memory or whisper (see ``MemoryRecord``: recorded,
-            never read by a decision).
+        teller: who told it (a full name), kept in the record's ``tellers`` with the time.
+        **provenance: fact, plan_items, evidence, conversation, source, subject, predicate,
+            object, and the measurement-only key of a seeded memory or whisper (see
+            ``MemoryRecord``: recorded, never read by a decision).
 
     Returns:
-        The new record.
+        The new record, or the record already holding its fact (refreshed: :func:`retell`).
     """
     kind = MemoryKind(kind)
+    fact = provenance.get("fact")
+    held = None if fact is None or kind is MemoryKind.REFLECTION else p.stream.holding(fact.key())
     if importance is None:
-        importance = _rated(p, ctx, kind.value, content, provenance.get("fact"))
+        importance = _rated(p, ctx, kind.value, content, fact)
+    if held is not None:
+        return retell(p, ctx, held, teller=teller, importance=importance)
+    tellers = () if teller is None else ((teller, ctx.now),)
     record = p.stream.add(kind=kind, content=content, created=ctx.now, importance=importance,
-                          **provenance)
+                          tellers=tellers, **provenance)
     if kind is not MemoryKind.REFLECTION:
         p.gain_importance(record.importance)
     ctx.out.note(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})
@@ -143,11 +150,20 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
 
 def _rated(p: Persona, ctx: MindContext, kind: str, content: str, fact: Fact | None) -> int:
     """Importance of a new memory: from its fact's meaning (:func:`~town.mind.weigh.fact_importance`)
-    when it has one, else asked of the backend (:func:`rate`)."""
-    if fact is None or kind == MemoryKind.REFLECTION.value:
+    when it states an event (a place and a start), else asked of the backend (:func:`rate`)."""
+    if fact is None or fact.place is None or fact.start is None or kind == MemoryKind.REFLECTION.value:
         return rate(p, ctx, [(kind, content)])[0]
     ties = frozenset(ctx.services.names.get(r.persona, r.persona) for r in p.spec.relationships)
     return fact_importance(fact, me=p.name, ties=ties, now=ctx.now)
+
+
+def retell(p: Persona, ctx: MindContext, held: MemoryRecord, *, teller: str | None,
+           importance: int) -> MemoryRecord:
+    """A held fact perceived again: its record gains the teller, is accessed now, and takes
+    ``importance`` if higher; no copy is written (a RETOLD event records the change)."""
+    record = p.stream.retold(held.id, teller=teller, now=ctx.now, importance=importance)
+    ctx.out.note(EventKind.RETOLD, p.id, record.to_dict())
+    return record
 
 
 def observing(ctx: MindContext) -> bool:

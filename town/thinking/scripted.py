@@ -70,6 +70,18 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: questions.RateImportance) -> answers.ImportanceAnswer:
         return answers.ImportanceAnswer(importance=rate(q.content, q.kind))
 
+    @_answer.register
+    def _(self, q: questions.HearLine) -> answers.HeardAnswer:
+        # the rating of the memory the line makes; what it states is the speaker's dialogue act
+        importance = rate(q.content, "chat")
+        if not q.meant:
+            return answers.HeardAnswer(importance=importance)
+        act = q.meant[0]
+        return answers.HeardAnswer(
+            importance=importance, act=act.act, subject=act.subject, place=act.place,
+            start=act.start, end=act.end, host=act.host, everyone="everyone" in act.invited,
+            invites_me=q.persona_name in act.invited, question=act.question)
+
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
     def _(self, q: questions.RateImportances) -> answers.ImportancesAnswer:
