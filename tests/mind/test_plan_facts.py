@@ -72,3 +72,25 @@ def test_the_persona_s_own_commitment_is_in_its_plan_though_its_retrieval_ranks_
     ]
     reasons = {e["place"]: e["reason"] for e in plan.data["events"]}
     assert reasons["w:Green Park"] == "it is my own plan"
+
+
+def test_a_day_of_five_events_plans_four_and_declines_the_last_with_its_reason(tiny, events):
+    """Five events at Green Park, 08:00, 10:00, ... 16:00 (an hour each, Bob's, open): a day plan's
+    answer adds at most four blocks, so the first four (in retrieval order, all free) go in and
+    the fifth is declined saying why."""
+    sim = tiny()
+    seen = events(sim)
+    ann = sim.personas["ann"]
+    for n, hour in enumerate((8, 10, 12, 14, 16)):
+        ann.stream.add(kind=MemoryKind.CHAT, content=f"Bob Brown told me about event {n}.",
+                       created=datetime(2023, 2, 13, 9, n), importance=6, tellers=(("Bob Brown", datetime(2023, 2, 13, 9)),),
+                       fact=Fact(subject="Bob Brown", act=f"hold event {n}", place="w:Green Park",
+                                 start=datetime(2023, 2, 14, hour), end=datetime(2023, 2, 14, hour + 1),
+                                 host="Bob Brown", invited=("everyone",)))
+    sim.clock.advance(sim.clock.ticks_for(hours=17))
+    sim.think(partial(plan_day, ann))
+    (plan,) = [e for e in seen if e.kind is EventKind.PLAN]
+    went = [e for e in plan.data["events"] if e["go"]]
+    declined = [e["reason"] for e in plan.data["events"] if not e["go"]]
+    assert len(went) == 4 and declined == ["I already have 4 other plans that day"]
+    assert len([i for i in plan.data["items"] if i["evidence"]]) == 4

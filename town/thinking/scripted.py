@@ -22,13 +22,14 @@ from ..hearsay import unwrap
 from ..importance import prepare, rate
 from ..perspective import heard_statement
 from ..procedures.generalise import generalise_text
-from ..textevent import place_names
+from ..textevent import StatedEvent, place_names
 from ..world.objects import act_of, mentions, names, use_of
 from . import answers, questions
 from .backend import ThinkingBackend
-from .attend import decide
+from .attend import Decision, decide
 from .dayplan import event_block, events_on, fact_block, minutes_of, with_events
 from .questions import A, Question
+from .questions.plan_day import MAX_ADDED
 from .scripted_insight import insights_from
 from .scripted_interview import answer_interview
 from .scripted_reply import is_news
@@ -102,11 +103,14 @@ class ScriptedBackend(ThinkingBackend):
         day = date.fromisoformat(q.date)
         found = events_on(q.memories, day, place_names(tuple(q.places)))
         by_id = {m.id: m for m in q.memories}
-        choices, events = [], []
+        choices: list[answers.EventChoice] = []
+        events: list[tuple[StatedEvent, str]] = []
         for e, ids in found:
             stating = [by_id[i] for i in ids]
             d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed,
                        me=q.persona_name)
+            if d.go and len(events) == MAX_ADDED:  # the answer adds at most MAX_ADDED blocks
+                d = Decision(False, f"I already have {MAX_ADDED} other plans that day")
             clash = d.clash and f"{d.clash.start}-{d.clash.end} {d.clash.description} at {d.clash.place}"
             choices.append(answers.EventChoice(place=e.place, start=f"{e.start:%Y-%m-%d %H:%M}",
                                                end=f"{e.end:%Y-%m-%d %H:%M}", go=d.go, reason=d.reason,
