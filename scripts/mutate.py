@@ -367,7 +367,7 @@ MUTATIONS = (
              ("tests/mind/test_one_fact.py",)),
     Mutation("a retold fact not replayed on resume", "town/recording/streams.py",
              "record = dict(retold.get(record[\"id\"], record))", "record = dict(record)",
-             ("tests/sim/test_resume_fork.py",)),
+             ("tests/recording/test_retold.py",)),
 )
 
 

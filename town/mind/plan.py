@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 
 from ..events import EventKind
+from ..memory import PlanItem
 from ..persona import Persona, PlanBlock, Step
 from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
@@ -71,7 +72,9 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
-             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)))
+             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
+             plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
+                              for b in p.plan))
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 
