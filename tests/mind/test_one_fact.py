@@ -81,3 +81,23 @@ def test_a_name_is_known_whole_never_as_part_of_another(tiny):
                             importance=4, fact=QUIZ, tellers=(("Dee Dunn", T),))
     records = [words, teller]
     assert [_knows_name(ann, n, records) for n in ("Cara Cole", "Dee Dunn", "Bo")] == [True, True, False]
+
+
+def test_a_players_first_person_line_with_a_question_is_held_as_the_listener_understood_it(tiny):
+    """Ada (a player) tells Ann "I'm holding a vigil at Green Park tomorrow at 8pm, will you
+    come?": Ann's memory holds Ada's vigil, read once at the edge where Ada typed it: Ada
+    holds it at Green Park on 14 Feb 20:00-21:00, a statement (Ada's own plan) though it ends
+    with a question, Ada its one teller."""
+    from town.player import add_player, player_says
+
+    sim = tiny()
+    sim.run(1)
+    pid = add_player(sim, "Ada")
+    ann = sim.personas["ann"]
+    sim.personas[pid].place(ann.x, ann.y)
+    player_says(sim, pid, "I'm holding a vigil at Green Park tomorrow at 8pm, will you come?", "ann")
+    sim.run(2)
+    (heard,) = [r for r in ann.stream.records() if r.fact is not None and r.tellers]
+    assert heard.fact == Fact(subject="Ada", act="hold a vigil", place="w:Green Park",
+                              start=datetime(2023, 2, 14, 20), end=datetime(2023, 2, 14, 21), host="Ada")
+    assert [name for name, _ in heard.tellers] == ["Ada"]

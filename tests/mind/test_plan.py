@@ -11,7 +11,7 @@ from town.events import EventKind
 from town.memory import MemoryKind
 from town.mind import plan_day
 from town.thinking.questions import MemoryView, PlanDay, PlanItemView
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 ROUTINE = (PlanItemView(start="00:00", end="07:00", description="sleeping", place="w:Ann's home:ann room:bed"),
            PlanItemView(start="07:00", end="24:00", description="read a book",

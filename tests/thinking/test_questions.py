@@ -9,7 +9,7 @@ from town.thinking.prompting import PACKAGED_PROMPTS
 from town.thinking.questions import LineAnswer, MemoryView, NextLine, Question
 from town.thinking.questions.checks import InvalidAnswer, own_words
 from town.thinking.questions.summarise_conversation import whole_sentence
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from town.thinking.validate import parse_answer
 
 LINE = NextLine(persona="isabella_rodriguez", persona_name="Isabella Rodriguez", listener="klaus_mueller",

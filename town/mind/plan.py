@@ -45,7 +45,7 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     each block, ``evidence``: the ids of the retrieved memories whose text states an event at
     that block's place and time (``town.thinking.dayplan``), empty for routine blocks; and
     ``events`` when the backend decided on the events retrieval brought back: each one's place,
-    times, go, reason, clash and evidence (``town.thinking.attend``).
+    times, go, reason, clash and evidence (``town.scripted.attend``).
 
     Returns:
         The new plan blocks (also stored on ``p.plan``); ``p.steps`` is cleared.
