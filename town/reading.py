@@ -30,7 +30,7 @@ _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
 
 def _subject(text: str, names: Sequence[str], own_name: str | None) -> tuple[str | None, int]:
     """(full name, where its mention ends) of the first person ``text`` names, by full or first
-    name; the persona's own name for a first-person text; else (None, 0)."""
+    name; the persona's own name for a first-person text ("I", "I'm", "we"); else (None, 0)."""
     best: tuple[int, int, str] | None = None
     for name in names:
         for form in (name, name.split()[0]):
@@ -38,7 +38,7 @@ def _subject(text: str, names: Sequence[str], own_name: str | None) -> tuple[str
             if m and (best is None or m.start() < best[0]):
                 best = (m.start(), m.end(), name)
     first = _WORDS.match(text.lstrip())
-    if first and first.group(0).lower() in ("i", "we") and (best is None or best[0] > 0):
+    if first and re.split(r"['’]", first.group(0).lower())[0] in ("i", "we") and (best is None or best[0] > 0):
         return own_name, first.end() + len(text) - len(text.lstrip())
     return (best[2], best[1]) if best else (None, 0)
 

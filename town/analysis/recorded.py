@@ -64,20 +64,20 @@ def run_backend(reader, *, name: str | None = None, model: str | None = None, ba
     """The thinking backend that answers questions about a run: the one it was recorded with (its
     meta ``config``; scripted when absent), or with ``name``/``model``/``base_url`` replaced.
 
-    A model backend is built as the run had it (:func:`town.thinking.factory.make_backend`:
+    A model backend is built as the run had it (:func:`town.backends.make_backend`:
     retries, scripted fallback and, by default, the answer cache), with a start-up check that
     does not measure the server's speed: an "auto" timeout is the one the run settled (meta
     ``model_server``), else ``max_timeout_s``.
 
     Returns:
-        The :class:`town.thinking.factory.ThinkingParts` (``backend``; for a model, its
+        The :class:`town.backends.ThinkingParts` (``backend``; for a model, its
         ``recorder`` too).
 
     Raises:
         ConfigError: for a bad meta ``config`` or missing model settings.
         ThinkingError: when the model server cannot be reached.
     """
-    from ..thinking.factory import make_backend
+    from ..backends import make_backend
 
     over = {k: v for k, v in (("backend.name", name), ("backend.model", model), ("backend.base_url", base_url)) if v}
     config = run_config(reader) or load_config()

@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from ..events import EventKind
 from ..hearsay import told, unwrap
-from ..memory import Fact, MemoryKind
+from ..memory import Fact, MemoryKind, MemoryRecord
 from ..persona import Persona
 from ..reading import read_fact
 from ..perspective import heard_statement, meaning
@@ -115,7 +115,16 @@ def _knows_name(p: Persona, name: str, records) -> bool:
     memory) reads every name on the viewer's map."""
     if p.procedures is None or any(n == name for n, _ in p.procedures.roster):
         return True
-    return any(r.kind != MemoryKind.OBSERVATION and name in r.content for r in records)
+    return any(r.kind != MemoryKind.OBSERVATION and _names(r, name) for r in records)
+
+
+def _names(record: MemoryRecord, name: str) -> bool:
+    """Whether ``record`` names ``name``: a teller, its fact's subject or host (the fields), or,
+    for a record without a fact, the whole name in its words ("Bo" is not "Bob Brown")."""
+    fact = record.fact
+    if any(t == name for t, _ in record.tellers) or (fact is not None and name in (fact.subject, fact.host)):
+        return True
+    return fact is None and re.search(rf"(?<![\w'-]){re.escape(name)}(?![\w-])", record.content) is not None
 
 
 def want_to_talk(p: Persona, ctx: MindContext, seen: list[Appearance]) -> tuple[str, Note] | None:

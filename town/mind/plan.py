@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 
 from ..events import EventKind
+from ..memory import PlanItem
 from ..persona import Persona, PlanBlock, Step
 from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
@@ -45,7 +46,7 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     each block, ``evidence``: the ids of the retrieved memories whose text states an event at
     that block's place and time (``town.thinking.dayplan``), empty for routine blocks; and
     ``events`` when the backend decided on the events retrieval brought back: each one's place,
-    times, go, reason, clash and evidence (``town.thinking.attend``).
+    times, go, reason, clash and evidence (``town.scripted.attend``).
 
     Returns:
         The new plan blocks (also stored on ``p.plan``); ``p.steps`` is cleared.
@@ -76,7 +77,9 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
-             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)))
+             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
+             plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
+                              for b in p.plan))
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 

@@ -3,7 +3,7 @@
 ``questions/<template>.py`` holds one question type: the frozen dataclass (what it shows), its
 answer model (the pydantic model of ``A`` in ``Question[A]``), its schema narrowing
 (``narrow``) and its answer checks (``checks``); ``prompts/<template>.j2`` is its prompt and the
-scripted backend (:mod:`town.thinking.scripted`) holds its rule. :mod:`.base` is what every
+scripted backend (:mod:`town.scripted`) holds its rule. :mod:`.base` is what every
 question shares, :mod:`.checks` the checks and helpers several share.
 
 To add a question: a module here named after its template, with the question, its answer model,

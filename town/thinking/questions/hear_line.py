@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..schema import enum_at
 from ..views import FactView
@@ -44,6 +44,18 @@ class HeardAnswer(BaseModel):
     everyone: bool = False
     invites_me: bool = False
     question: bool = False
+
+
+class _Given(BaseModel):
+    """The fields of an answer that were given (not empty), for :func:`own_words`."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+def own_words_where_given(q: HearLine, a: HeardAnswer, prompt: str) -> HeardAnswer:
+    """:func:`own_words` on the fields given: an empty field says "the line does not say"."""
+    own_words(q, _Given(**{k: v for k, v in a.model_dump().items() if v != ""}), prompt)
+    return a
 
 
 def stated_times_valid(q: HearLine, a: HeardAnswer, prompt: str) -> HeardAnswer:
@@ -79,7 +91,7 @@ class HearLine(Question[HeardAnswer]):
     template: ClassVar[str] = "hear_line"
     answer_model = HeardAnswer
     purpose: ClassVar[str] = "importance"
-    checks = (own_words, stated_times_valid, names_known)
+    checks = (own_words_where_given, stated_times_valid, names_known)
     speaker_name: str
     line: str
     content: str

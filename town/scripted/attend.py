@@ -13,7 +13,7 @@ The scripted day plan (``PlanDay``) asks this for every event that retrieval bro
 
 Seeded by the question's seed and the event, so the same question decides the same way. A
 decline over a clash gives :func:`decline_reason` ("I have to serve customers at Hobbs Cafe
-until 20:00"), the words a spoken decline says too (:func:`town.thinking.scripted_reply.reply_to_invite`
+until 20:00"), the words a spoken decline says too (:func:`town.scripted.reply.reply_to_invite`
 asks this at the invitation).
 """
 
@@ -30,7 +30,7 @@ from ..perspective import mine
 from ..textevent import StatedEvent
 from ..world.address import sector_name
 from .recount import told_by
-from .views import PlanItemView
+from ..thinking.views import PlanItemView
 
 __all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
 

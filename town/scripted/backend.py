@@ -5,7 +5,7 @@ the retrieved memories' text), so behaviour flows through retrieval as in Park e
 importance comes from the embedded rater (``town.importance``), a day plan adds an event only
 when a retrieved memory's text states it (``town.thinking.dayplan``), and a conversation passes
 on the speaker's best retrieved memories that the listener has not heard from them (the lines
-are :mod:`town.thinking.scripted_talk`).
+are :mod:`town.scripted.talk`).
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ from ..perspective import heard_statement
 from ..procedures.generalise import generalise_text
 from ..textevent import StatedEvent, place_names
 from ..world.objects import act_of, mentions, names, use_of
-from . import answers, questions
-from .backend import ThinkingBackend
+from ..thinking import answers, questions
+from ..thinking.backend import ThinkingBackend
 from .attend import Decision, decide
-from .dayplan import event_block, events_on, fact_block, minutes_of, with_events
-from .questions import A, Question
-from .questions.plan_day import MAX_ADDED
-from .scripted_insight import insights_from
-from .scripted_interview import answer_interview
-from .scripted_reply import is_news
-from .scripted_talk import first_name, gist, next_line, worth_telling
-from .words import content_words, name_words
+from ..thinking.dayplan import event_block, events_on, fact_block, minutes_of, with_events
+from ..thinking.questions import A, Question
+from ..thinking.questions.plan_day import MAX_ADDED
+from .insight import insights_from
+from .interview import answer_interview
+from .reply import is_news
+from .talk import first_name, gist, next_line, worth_telling
+from ..thinking.words import content_words, name_words
 
 __all__ = ["ScriptedBackend"]
 
