@@ -88,7 +88,7 @@ def test_a_players_first_person_line_with_a_question_is_held_as_the_listener_und
     come?": Ann's memory holds Ada's vigil, read once at the edge where Ada typed it: Ada
     holds it at Green Park on 14 Feb 20:00-21:00, a statement (Ada's own plan) though it ends
     with a question, Ada its one teller."""
-    from town.player import add_player, player_says
+    from player_inputs import add_player, player_says
 
     sim = tiny()
     sim.run(1)
