@@ -163,12 +163,11 @@ def run_backend(reader, named: NamedModel | None = None):
             missing model settings.
         ThinkingError: when the model server cannot be reached.
     """
-    from ..backends import ThinkingParts, make_backend
-    from ..scripted import ScriptedBackend
+    from ..backends import ThinkingParts, default_backend, make_backend
 
     named = named or NamedModel()
     if named.name == "scripted":
-        return ThinkingParts(backend=ScriptedBackend())
+        return ThinkingParts(backend=default_backend())
     if named.name == "openai" and not named.base_url:
         raise ConfigError("--backend openai needs --base-url URL: a run file's address is never used",
                           field="--base-url")
