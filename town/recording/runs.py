@@ -133,4 +133,6 @@ def new_run_path(runs_dir: str | Path, now: datetime | None = None) -> Path:
 def remove_run(path: str | Path) -> None:
     """Delete a run file that is not worth keeping, with its WAL and lock side files."""
     for suffix in ("", "-wal", "-shm", ".lock"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+        side = Path(f"{path}{suffix}")
+        if side.exists():  # unlinking even a missing file fails on read-only storage
+            side.unlink(missing_ok=True)
