@@ -124,9 +124,9 @@ def aggregate(rows: list[dict]) -> dict[str, Any]:
 
     Returns:
         ``{"events": n, "host_planned", "host_planned_for_it", "host_attended", "heard3", "came1"}``
-        (shares 0-1 of the events: host planned, and for it, host there half the event, heard by 3 or more, at least one who
-        planned it and came) and ``{"heard", "planned", "attended", "declined"}`` (mean personas
-        per event); all 0 for no rows.
+        (shares 0-1 of the events: host planned, and for it, host there half the event, heard by 3
+        or more, at least one who planned it and came) and ``{"heard", "planned", "attended",
+        "declined"}`` (mean personas per event); all 0 for no rows.
     """
     n = len(rows)
 

@@ -133,9 +133,11 @@ def test_aggregate_shares_and_means(measures, run):
     """Two events: one as measured, one nobody heard: heard-by-3 0/2, came 1/2, heard 1.0 mean."""
     with RunReader(run) as reader:
         one = measures.measure_event(reader, _vigil(measures))
-    none = {**one, "host_planned": False, "host_planned_for_it": False, "heard_by": [], "planned_by": [], "attended_by": [], "declined": {}}
+    none = {**one, "host_planned": False, "host_planned_for_it": False, "heard_by": [], "planned_by": [],
+            "attended_by": [], "declined": {}}
     got = measures.aggregate([one, none])
-    assert got == {"events": 2, "host_planned": 0.5, "host_planned_for_it": 0.5, "host_attended": 1.0, "heard3": 0.0, "came1": 0.5,
+    assert got == {"events": 2, "host_planned": 0.5, "host_planned_for_it": 0.5, "host_attended": 1.0,
+                   "heard3": 0.0, "came1": 0.5,
                    "heard": 1.0, "planned": 0.5, "attended": 0.5, "declined": 0.5}
 
 
