@@ -254,9 +254,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.memory_stats:
         return print_memory_stats(args.memory_stats)
+    unknown = set(args.sets.split(",")) - set(SETS)
+    if unknown:
+        print(f"events benchmark: --sets: unknown {', '.join(sorted(unknown))}; known: {', '.join(SETS)}",
+              file=sys.stderr)
+        return 2
     try:
         docs = [load_set(SETS[s]) for s in args.sets.split(",")]
-    except (KeyError, ValueError) as exc:
+    except (ValueError, yaml.YAMLError) as exc:
         print(f"events benchmark: {exc}", file=sys.stderr)
         return 2
     groups = {int(g) for g in args.groups.split(",")} if args.groups else None
@@ -300,16 +305,20 @@ def main(argv=None) -> int:
 
 
 def print_memory_stats(runs: list[str]) -> int:
-    """Print :func:`memory_stats` of each run file as a Markdown table (exit 2 on a bad file)."""
+    """Print :func:`memory_stats` of each run file as a Markdown table (one line and 2 on a bad file)."""
+    from town.errors import RecordingError
     from town.recording import RunReader
+    stats = {}
+    for run in runs:
+        try:
+            with RunReader(run) as reader:
+                stats[run] = memory_stats(reader)
+        except RecordingError as exc:
+            print(f"events benchmark: {exc}", file=sys.stderr)
+            return 2
     print("| run | personas | game hours | new memories | per persona per game day | repeat a held fact |")
     print("|---|---|---|---|---|---|")
-    for run in runs:
-        if not Path(run).is_file():
-            print(f"events benchmark: {run}: no such run file", file=sys.stderr)
-            return 2
-        with RunReader(run) as reader:
-            s = memory_stats(reader)
+    for run, s in stats.items():
         print(f"| {Path(run).name} | {s['personas']} | {s['game_hours']} | {s['new']} | {s['per_persona_day']} "
               f"| {s['repeat_share']:.1%} ({s['repeats']}) |")
         kinds = ", ".join(f"{k} {v['repeat_share']:.0%} of {v['new']}" for k, v in s["by_kind"].items())
