@@ -286,13 +286,12 @@ def main(argv=None) -> int:
     wall = time.perf_counter() - t0
     rows = [r for b in done for r in b["rows"]]
     md = table(rows, ref)
-    load = os.getloadavg()[0]
+    walls = [b["wall_s"] for b in done if b.get("wall_s")]
+    cpus = [b["cpu_s"] for b in done if b.get("cpu_s")]
     md += (f"\n\n{len(todo)} batches ({sum(len(b['events']) for b in todo)} event runs), {args.workers} at once: "
-           f"{wall / 60:.1f} min wall; batch wall {min(b['wall_s'] for b in done):.0f}-"
-           f"{max(b['wall_s'] for b in done):.0f} s"
-           + (f", {max(b.get('cpu_s', 0) for b in done):.0f} s of CPU at most"
-              if any('cpu_s' in b for b in done) else "")
-           + f"; load average at the end {load:.1f}.")
+           f"{wall / 60:.1f} min wall" + (f"; batch wall {min(walls):.0f}-{max(walls):.0f} s" if walls else "")
+           + (f", CPU {min(cpus):.0f}-{max(cpus):.0f} s" if cpus else "")
+           + f"; load average at the end {os.getloadavg()[0]:.1f}.")
     print(md)
     (work / "events.md").write_text(md + "\n")
     kept = [{k: b.get(k) for k in ("id", "wall_s", "cpu_s", "load")} for b in done]
