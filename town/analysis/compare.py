@@ -5,8 +5,9 @@ or events differ (STATUS events, which say how a process ran rather than what ha
 left out); each probe's diffusion curve (personas whose memory leads to the probe by
 provenance, :func:`town.analysis.provenance.knowledge`, by game hour); the relationship network density at
 the evaluation's sample moments (start, every 12 game hours, end: :func:`town.analysis.evaluate.evaluate`,
-which asks every persona "Do you know <name>?" about every other, through the run's backend, so
-it costs ``N(N-1)`` interviews per moment and run); attendance of each gathering; each
+which asks every persona "Do you know <name>?" about every other, through the backend given
+(default the scripted one), with the retrieval settings each moment was made with (a fork's
+parent's before the fork), so it costs ``N(N-1)`` interviews per moment and run); attendance of each gathering; each
 persona's day plans; for the retrievals made at the same tick by the same persona for the same
 purpose, the overlap of the returned memories (Jaccard over their texts, so independent runs
 compare too) and the first that differs; and model cost. Each run's span is reported, so two
@@ -86,7 +87,7 @@ def density_curve(reader, scenario, *, backend=None, embedder=None) -> dict[str,
     Args:
         reader: the run.
         scenario: its town (the network question).
-        backend: answers (default: the run's own).
+        backend: answers (default: the scripted backend).
         embedder: embeds the questions (default: the run's own).
 
     Returns:
@@ -189,7 +190,7 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
         a: a :class:`town.recording.RunReader`.
         b: another, of the same town.
         scenario: the town (default: loaded from run ``a``'s meta), for probes and gatherings.
-        backend: answers the density interviews (default: each run's own).
+        backend: answers the density interviews (default: the scripted backend).
         embedder: embeds their questions (default: each run's own).
 
     Returns:

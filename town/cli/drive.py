@@ -78,6 +78,7 @@ def drive(sim, total: int, out: Path, *, quiet: bool) -> int:
     completed = False
     # no terminal to draw a bar on (a log, a pipe): a plain line at every tenth of the run
     plain_every = 0 if quiet or console.is_terminal else max(1, total // 10)
+    sim.end_at(sim.clock.tick + total)  # run-ahead runs no persona past the run's end
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} ticks"),
                       TextColumn("{task.fields[rate]} ticks/s"), TimeElapsedColumn(), console=console,

@@ -126,7 +126,8 @@ def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
     """Start a new run ``dst`` from ``src``'s newest snapshot at or before ``at``.
 
     Everything up to that snapshot is copied; meta ``parent`` names the source run, the
-    snapshot tick, seq and game time.
+    snapshot tick, seq and game time, and holds the source's ``config`` (the settings its ticks up
+    to the snapshot were made with) and its own ``parent`` (a fork of a fork).
 
     Args:
         src: the parent run file (may still be being written).
@@ -160,6 +161,8 @@ def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
     try:
         tick, seq, state = _snapshot(source, src, where, params, wanted)
         (time,) = source.execute("SELECT time FROM snapshots WHERE tick = ?", (tick,)).fetchone()
+        before = {key: json.loads(row[0]) for key in ("config", "parent")
+                  if (row := source.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone())}
         try:
             target = connect(dst)
         except sqlite3.Error as exc:
@@ -171,7 +174,7 @@ def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
         with target:
             _drop_after(target, tick, seq)
             _set_meta(target, finished=False, closed=False, created=datetime.now().isoformat(timespec="seconds"),
-                      parent={"run": src.stem, "tick": tick, "seq": seq, "time": time})
+                      parent={"run": src.stem, "tick": tick, "seq": seq, "time": time, **before})
         target.execute("VACUUM")
     except sqlite3.Error as exc:
         raise RecordingError(f"cannot write fork {dst}: {exc}") from None

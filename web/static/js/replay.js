@@ -4,7 +4,7 @@
 // of the scrubbed tick, the retrieval inspector with the weight lab, the town procedure library,
 // the evaluation charts and the interview battery. The position is kept in the URL (#t=<tick>&p=<persona>).
 
-import { getJSON, withQuery } from "./api.js";
+import { getJSON, postJSON, withQuery } from "./api.js";
 import { el, fill, gameTime, hhmm, shownName, tabs } from "./dom.js";
 import { noBattery, renderBattery } from "./battery.js";
 import { renderEvaluation } from "./charts.js";
@@ -279,6 +279,22 @@ async function boot() {
     evaluation.report = report;
     renderEvaluation($("evaluation"), report, names, state.tick / ticksPerHour);
   }).catch((err) => fill($("evaluation"), el("p", { class: "muted" }, `no evaluation: ${err.message}`)));
+  // a model evaluation only on a click, of the model the server's command line named (never the run file's)
+  if (run.analysis_model) {
+    const asked = run.analysis_model;
+    const what = [asked.model, asked.base_url].filter(Boolean).join(" at ") || asked.backend;
+    const button = el("button", { type: "button", id: "evaluate-with-model", class: "small" }, `Evaluate with ${what}`);
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      fill($("evaluation"), el("p", { class: "muted" }, `asking ${what} …`));
+      postJSON(`${BASE}/evaluation`, {}).then((report) => {
+        evaluation.report = report;
+        renderEvaluation($("evaluation"), report, names, state.tick / ticksPerHour);
+      }).catch((err) => fill($("evaluation"), el("p", { class: "muted" }, `no model evaluation: ${err.message}`)))
+        .finally(() => { button.disabled = false; });
+    });
+    $("evaluation-card").append(button);
+  }
   getJSON(`${BASE}/battery`).then((r) => (r.battery ? renderBattery($("battery-panel"), r.battery, names)
     : noBattery($("battery-panel"), r.ask)))
     .catch((err) => fill($("battery-panel"), el("p", { class: "muted" }, `no battery: ${err.message}`)));
