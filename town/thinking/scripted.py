@@ -43,6 +43,14 @@ def _leaf(address: str) -> str:
 
 
 _ROUTINE_WORDS = re.compile(r"\b(sleep|sleeping|idle|walking|rest)\b", re.I)
+#: a capitalised word that does not open a sentence: a name, a place, a month, a weekday
+_MID_CAPITAL = re.compile(r"(?<![.!?:;]\s)(?<!^)\b[A-Z][a-z']+")
+
+
+def _proper_words(text: str) -> set[str]:
+    """The lower-case forms of the proper nouns in ``text`` ("Hobbs Cafe on February 14":
+    hobbs, cafe, february): no topic for "What do I know about the ...?"."""
+    return {w.lower().removesuffix("'s") for w in _MID_CAPITAL.findall(text)}
 
 
 class ScriptedBackend(ThinkingBackend):
@@ -190,7 +198,7 @@ class ScriptedBackend(ThinkingBackend):
                 if name in m.content:
                     weight[name] = weight.get(name, 0) + m.importance
             if m.importance >= 5:
-                for w in content_words(m.content) - name_words(people):
+                for w in content_words(m.content) - name_words(people) - _proper_words(m.content):
                     topics[w] = topics.get(w, 0) + m.importance
         points = [f"What do I know about the {t}?"
                   for t in sorted(topics, key=lambda t: (-topics[t], t))[:2]]
