@@ -505,6 +505,18 @@ MUTATIONS = (
              "content_words(m.content) - name_words(people) - _proper_words(m.content)",
              "content_words(m.content) - name_words(people)",
              ("tests/mind/test_reflect_act_perceive.py::test_focal_points_ask_about_common_nouns_not_dates_or_names",)),
+    # the events benchmark's measures (benchmarks/event_measures.py)
+    Mutation("events benchmark: a routine block counts as planned for the event", "benchmarks/event_measures.py",
+             "if any(verdict.get((pid, int(i))) for b in _blocks(mine, ev) for i in b.get(\"evidence\") or ()):",
+             "if _blocks(mine, ev):",
+             ("tests/test_events_benchmark.py::test_event_measures_match_the_hand_worked_values",)),
+    Mutation("events benchmark: a repeat is judged with the teller's wrapper", "benchmarks/event_measures.py",
+             "statement = _TALKED.sub(\"\", unwrap(data[\"content\"])[1])", "statement = data[\"content\"]",
+             ("tests/test_events_benchmark.py::test_memory_stats_count_repeats_of_a_held_statement",)),
+    Mutation("events benchmark: the host counts among those who heard", "benchmarks/event_measures.py",
+             "heard = sorted(p for p in knowledge(reader, tag, memories=memories) if p != host)",
+             "heard = sorted(knowledge(reader, tag, memories=memories))",
+             ("tests/test_events_benchmark.py::test_event_measures_match_the_hand_worked_values",)),
 )
 
 
