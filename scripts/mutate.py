@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("resume appends to a damaged run", "town/recording/continuation.py",
+             'if check != "ok":', "if False:",
+             ("tests/recording/test_storage_faults.py",)),
     Mutation("the planner ignores memories", "town/scripted/backend.py",
              "found = events_on(q.memories, day,", "found = events_on((), day,",
              ("tests/mind/test_plan.py",)),
