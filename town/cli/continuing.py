@@ -43,11 +43,14 @@ def continued_config(run: str, recorded: dict[str, Any], named: NamedModel, *, m
 
     Raises:
         ConfigError: one line naming the flags to pass when a model backend or a server embedder
-            would need an address the command did not name.
+            would need an address the command did not name; naming the run's ``config`` when it
+            is not a table.
     """
     over = dict(over or {})
     if config_file:
         base = flatten(load_config(config_file, over).to_dict())
+    elif not isinstance(recorded, dict):
+        raise ConfigError(f"must be a table of settings, got {recorded!r}", file=run, field="config")
     else:
         defaults = load_config()
         base = {k: v for k, v in flatten(recorded).items() if k not in ADDRESSES}
@@ -62,15 +65,14 @@ def continued_config(run: str, recorded: dict[str, Any], named: NamedModel, *, m
         base["backend.model"] = named.model
     if named.api_key_env:
         base["backend.api_key_env"] = named.api_key_env
-    config = load_config(None, base)
-    name = getattr(config.backend.name, "value", config.backend.name)
-    server_embedder = str(config.embedder).partition(":")[0] == "openai"
-    if config.backend.base_url or not (name == "openai" or server_embedder):
-        return config
-    if named.backend or urls:
-        raise ConfigError(f"{'--backend openai' if name == 'openai' else f'the {config.embedder} embedder'} needs "
-                          "--base-url URL: a run file's address is never used", field="--base-url")
-    raise ConfigError(_made_with(run, recorded, server_embedder and name != "openai"), field="--base-url")
+    name = str(base.get("backend.name", "scripted"))
+    server_embedder = str(base.get("embedder", "")).partition(":")[0] == "openai"
+    if not base.get("backend.base_url") and (name == "openai" or server_embedder):
+        if named.backend or urls or config_file:
+            what = "--backend openai" if name == "openai" else f"the {base.get('embedder')} embedder"
+            raise ConfigError(f"{what} needs --base-url URL: a run file's address is never used", field="--base-url")
+        raise ConfigError(_made_with(run, recorded, server_embedder and name != "openai"), field="--base-url")
+    return load_config(None, base)
 
 
 def _made_with(run: str, recorded: dict[str, Any], embedder_only: bool) -> str:
