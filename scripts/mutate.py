@@ -384,6 +384,12 @@ MUTATIONS = (
              '    named = named or NamedModel(backend=stored.get("name"), base_url=stored.get("base_url"),\n'
              '                                api_key_env=stored.get("api_key_env"))\n    if named.name == "scripted":',
              ("tests/web/test_shared_run_file.py",)),
+    Mutation("resume honours the stored base_url", "town/cli/continuing.py",
+             "        base = {k: v for k, v in flatten(recorded).items() if k not in ADDRESSES}\n"
+             '        base["backend.api_key_env"] = defaults.backend.api_key_env',
+             "        base = flatten(recorded)",
+             ("tests/web/test_shared_run_file.py::test_resume_and_fork_go_on_only_with_the_backend_their_command_names",
+              "tests/thinking/test_resume_checks.py::test_a_model_run_goes_on_only_with_the_model_the_command_names")),
     Mutation("a model evaluation without the token", "web/evaluation_views.py",
              '    if not token_ok(current_app.config["CONTROL_TOKEN"],', '    if False and token_ok(current_app.config["CONTROL_TOKEN"],',
              ("tests/web/test_shared_run_file.py::test_beyond_loopback_a_request_without_the_token_makes_no_model_request",)),

@@ -36,9 +36,10 @@ def _calls(path) -> list[dict]:
 
 
 def _resumes(path, server, api_key) -> None:
-    """The run is sound, replays and resumes (`resume --hours 0.01`, the same server)."""
+    """The run is sound, replays and resumes (`resume --hours 0.01`, the same server, named)."""
     last = assert_sound(path)
-    assert main(["resume", str(path), "--hours", "0.01", "--quiet"]) == 0
+    assert main(["resume", str(path), "--hours", "0.01", "--quiet", "--backend", "openai", "--base-url",
+                 server.base_url, "--api-key-env", api_key]) == 0
     assert assert_sound(path) >= 2 and last is not None
 
 
