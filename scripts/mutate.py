@@ -325,6 +325,14 @@ MUTATIONS = (
              "town/thinking/questions/generalise_procedure.py",
              'if not content_words(_PARAMETER.sub(" ", text).replace(":", " ")) - known:', "if False:",
              ("tests/thinking/test_sense.py",)),
+    # prompts that agree with their checks (docs/testing.md)
+    Mutation("prompt: a known procedure shown with its addresses", "town/thinking/prompts/decompose_task.j2",
+             "{{ s.description }}{% if not loop.last %}",
+             "{{ s.description }} at {{ s.object }}, {{ s.minutes }} min{% if not loop.last %}",
+             ("tests/thinking/test_prompts_agree.py",)),
+    Mutation("prompt: an invitation says who is wants to talk", "town/mind/converse.py",
+             '"coming over to talk to you", own,', 'f"wants to talk to {p.name}", own,',
+             ("tests/thinking/test_prompts_agree.py::test_an_invitation_reads_as_a_sentence",)),
     # run-ahead scheduling (docs/testing.md, "Running ahead")
     Mutation("a persona runs ahead past a neighbour", "town/simulation/reach.py",
              "[bx[row], by[row]] > slack[row]", "[bx[row], by[row]] > 0",
