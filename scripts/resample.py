@@ -27,9 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from town.analysis.interview import Interviewer  # noqa: E402
 from town.analysis.stats import ANSWERED, rejected  # noqa: E402
 from town.cli import main as town_main  # noqa: E402
 from town.config import load_config  # noqa: E402
+from town.recording import RunReader  # noqa: E402
 from town.thinking.model import Attempt  # noqa: E402
 from town.thinking.openai_backend import OpenAIBackend  # noqa: E402
 from town.thinking.questions import Question  # noqa: E402
@@ -39,8 +41,15 @@ from town.thinking.scripted import ScriptedBackend  # noqa: E402
 ATTEMPTS = load_config().backend.max_retries + 1
 
 
+#: What the interviews of a capture ask each persona at its end (the paper's kinds: self-knowledge,
+#: work, another persona, plans; Park et al. 2023 §6.1).
+INTERVIEW = ("Give an introduction of yourself.", "What is your job?", "Who is Klaus Mueller?",
+             "What are you doing today?")
+
+
 def capture(town: str, minutes: float) -> list[Question]:
-    """The questions a scripted run of ``town`` asks in its first ``minutes`` game minutes, in order."""
+    """The questions a scripted run of ``town`` asks in its first ``minutes`` game minutes, in order,
+    then those an interview of each persona at its end asks (:data:`INTERVIEW`): a run asks none."""
     asked: list[Question] = []
     ask = ScriptedBackend.ask
 
@@ -51,8 +60,16 @@ def capture(town: str, minutes: float) -> list[Question]:
     ScriptedBackend.ask = recording_ask  # type: ignore[method-assign]
     try:
         with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "capture.sqlite"
             code = town_main(["simulate", "--town", town, "--hours", str(minutes / 60), "--quiet",
-                              "--embedder", "hashing", "--out", str(Path(tmp) / "capture.sqlite")])
+                              "--embedder", "hashing", "--out", str(out)])
+            if not code:
+                with RunReader(out) as reader:
+                    asker = Interviewer(reader)
+                    at, tick, seq = asker.moment("9999-12-31 23:59")
+                    for persona in reader.personas():
+                        for question in INTERVIEW:
+                            asker.ask(persona, question, at=at, tick=tick, seq=seq)
     finally:
         ScriptedBackend.ask = ask  # type: ignore[method-assign]
     if code:
