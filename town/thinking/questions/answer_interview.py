@@ -9,6 +9,8 @@ from pydantic import BaseModel, Field
 
 from ..views import MemoryView, PlanItemView
 from .base import Question
+from .character import in_first_person, keeps_to_the_persona
+from .checks import own_words
 
 __all__ = ["InterviewAnswer", "AnswerInterview"]
 
@@ -34,6 +36,7 @@ class AnswerInterview(Question[InterviewAnswer]):
     template: ClassVar[str] = "answer_interview"
     answer_model = InterviewAnswer
     purpose: ClassVar[str] = "interview"
+    checks = (own_words, in_first_person, keeps_to_the_persona)
     question: str
     memories: tuple[MemoryView, ...] = ()
     now: str = ""
