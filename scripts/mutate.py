@@ -353,6 +353,12 @@ MUTATIONS = (
     Mutation('character: a refusal out of character passes', 'town/thinking/questions/character.py',
              '    if _DENIES.search(reason) and any(', '    if False and any(',
              ("tests/thinking/test_small_model_answers.py",)),
+    Mutation("whole answers: every string cut at 160 characters", "town/thinking/schema.py",
+             'MAX_STRING * min(node.get("sentences", 1), MAX_SENTENCES)', "MAX_STRING",
+             ("tests/thinking/test_answer_limits.py::test_an_interview_answer_of_three_sentences_and_400_characters_comes_back_whole",)),
+    Mutation("whole answers: not bounded in sentences", "town/thinking/questions/writing.py",
+             'return "".join(found[:most]).strip() if found else text', "return text",
+             ("tests/thinking/test_answer_limits.py::test_an_answer_longer_than_asked_keeps_its_whole_sentences",)),
     # prompts that agree with their checks (docs/testing.md)
     Mutation("prompt: a known procedure shown with its addresses", "town/thinking/prompts/decompose_task.j2",
              "{{ s.description }}{% if not loop.last %}",

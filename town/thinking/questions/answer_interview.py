@@ -5,24 +5,35 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from ..views import MemoryView, PlanItemView
 from .base import Question
 from .character import in_first_person, keeps_to_the_persona
 from .checks import own_words
+from .writing import whole_sentences
 
-__all__ = ["InterviewAnswer", "AnswerInterview"]
+__all__ = ["SENTENCES", "InterviewAnswer", "AnswerInterview"]
+
+#: Sentences an interview answer holds at most (the prompt asks for one to three).
+SENTENCES = 3
 
 
 class InterviewAnswer(BaseModel):
     """An interview answer in the persona's voice; ``evidence``: ids of the memories it used.
 
     ``evidence`` is optional (a model is not asked for it: the request's shape leaves it out).
+    ``answer`` is bounded in sentences, as the prompt asks (one to three): its first
+    :data:`SENTENCES` whole sentences are kept, a part cut off after them left out.
     """
 
-    answer: str = Field(min_length=1, max_length=1000)
+    answer: str = Field(min_length=1, max_length=1000, json_schema_extra={"sentences": SENTENCES})
     evidence: list[int] | None = None
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _whole(cls, value: object) -> object:
+        return whole_sentences(value, SENTENCES) if isinstance(value, str) else value
 
 
 @dataclass(frozen=True, kw_only=True)

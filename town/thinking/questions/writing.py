@@ -27,7 +27,7 @@ from ...inflection import lemmas
 from ..words import STOPWORDS
 from .checks import InvalidAnswer, free_texts
 
-__all__ = ["WRITING", "not_a_label", "in_english", "not_filler"]
+__all__ = ["WRITING", "not_a_label", "in_english", "not_filler", "whole_sentences"]
 
 #: A label with a number and nothing else: "step1", "Step 2:", "item #3", "Insight 1".
 _LABEL = re.compile(r"^\W*(?:step|item|task|action|activity|block|line|answer|insight|question|point|"
@@ -91,6 +91,19 @@ def not_filler(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
         if _FILLER.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} is filler or broken off, not an answer")
     return answer
+
+
+#: A sentence and the space after it: up to ".", "!" or "?" (and closing quotes) before a space or the end.
+_SENTENCE = re.compile(r".+?[.!?][\"'”’)\]]*(?:\s+|$)", re.S)
+
+
+def whole_sentences(text: str, most: int) -> str:
+    """The first ``most`` whole sentences of ``text``; a part cut off after the last whole
+    sentence is left out ("... from 5pm to"). Text without a whole sentence is returned as it is
+    (a check may reject it). For an answer a grammar stopped at its length bound, or one longer
+    than its prompt asked."""
+    found = _SENTENCE.findall(text.strip())
+    return "".join(found[:most]).strip() if found else text
 
 
 #: The checks every question runs after its own, in this order.
