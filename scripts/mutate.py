@@ -359,6 +359,12 @@ MUTATIONS = (
     Mutation("whole answers: not bounded in sentences", "town/thinking/questions/writing.py",
              'return "".join(found[:most]).strip() if found else text', "return text",
              ("tests/thinking/test_answer_limits.py::test_an_answer_longer_than_asked_keeps_its_whole_sentences",)),
+    Mutation("library: shared at the first success", "town/mind/practice/learn.py",
+             "if mem.town is None or proc.successes < ctx.config.procedures.share_after:", "if mem.town is None:",
+             ("tests/procedures/test_learning.py::test_a_model_named_procedure_is_absent_from_the_town_library_until_its_second_success",)),
+    Mutation("library: shared under a name the checks reject", "town/mind/practice/learn.py",
+             "        _question(p, ctx, ep).check(ProcedureAnswer(name=proc.name, when=proc.when))", "        pass",
+             ("tests/procedures/test_learning.py::test_a_procedure_named_by_its_owner_is_shared_only_under_a_name_the_checks_pass",)),
     # prompts that agree with their checks (docs/testing.md)
     Mutation("prompt: a known procedure shown with its addresses", "town/thinking/prompts/decompose_task.j2",
              "{{ s.description }}{% if not loop.last %}",
