@@ -148,6 +148,15 @@ def main() -> None:
                 args.per_template and seen[q.template] >= args.per_template):
             questions.append(q)
             seen[q.template] += 1
+    # round robin over the templates (each one's first question, then each one's second, ...), so
+    # a run stopped early has sampled every template alike
+    first: dict[str, int] = {}
+    turn: Counter = Counter()
+    order = []
+    for i, q in enumerate(questions):
+        order.append((turn[q.template], first.setdefault(q.template, i), q))
+        turn[q.template] += 1
+    questions = [q for *_, q in sorted(order, key=lambda t: (t[0], t[1]))]
     backend = OpenAIBackend(model=args.model, base_url=args.base_url, structured=args.structured,
                             timeout_s=args.timeout, max_prompt_tokens=args.max_prompt_tokens)
     settled = backend.check()
