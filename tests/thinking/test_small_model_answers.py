@@ -119,6 +119,7 @@ def test_a_refusal_that_denies_what_the_persona_feels_is_rejected():
     assert _rejected_by(_invitation(), {"talk": False, "reason": found}) == "declines_in_character"
     assert _rejected_by(_invitation(()), {"talk": False, "reason": found}) == "declines_in_character"  # her file says so
     assert _accepts(_invitation(), {"talk": False, "reason": "I have to finish my dinner first"}).talk is False
+    assert _accepts(_invitation(), {"talk": False, "reason": "I don't want to talk right now"}).talk is False
     assert _accepts(_invitation(), {"talk": True, "reason": "I like Klaus and want to know him better"}).talk
 
 

@@ -27,8 +27,9 @@ _FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're us our
 _ROLE_AT = re.compile(r"\b(?:[Ii] am|I'm|I work as|I was)\s+(?:a|an|the)\s+(?:[a-z]+\s+)?([a-z]+)\s+"
                       r"(?:at|of|in|for)\s+(?:the\s+)?([A-Z][\w']*(?:\s+[A-Z][\w']*)*)")
 #: A refusal that denies a liking or a wish to talk, rather than giving a reason of the moment.
-_DENIES = re.compile(r"\b(?:not|never|no)\s+(?:\w+\s+)?(?:interested|interest|like|seek|want to talk|care)\b|"
-                     r"\b(?:don't|do not|doesn't)\s+(?:\w+\s+)?(?:like|seek|want to talk|talk to people|care)\b",
+#: ("I don't want to talk now" is a reason of the moment, and passes.)
+_DENIES = re.compile(r"\b(?:not|never|no)\s+(?:\w+\s+)?(?:interested|interest|like|seek|care)\b|"
+                     r"\b(?:don't|do not|doesn't)\s+(?:\w+\s+)?(?:like|seek|talk to people|care)\b",
                      re.I)
 #: What a persona's file or memories say when it likes someone, or likes company.
 _FOND = re.compile(r"\b(?:crush|fond|love|loves|like to know|friend|friends|admire|admires|warm|friendly|"
