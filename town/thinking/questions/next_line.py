@@ -6,14 +6,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from ..schema import ids_among
 from ..views import MemoryView, PlanItemView
 from .base import Question
 from .checks import WORDS, InvalidAnswer, ids_shown, own_words
 from .sense import not_copied
-from .writing import whole_sentences
 
 __all__ = ["LineAnswer", "NextLine", "shared_ids_shown", "speaks", "shares_in_words"]
 
@@ -27,12 +26,6 @@ class LineAnswer(BaseModel):
     line: str = Field(min_length=1, max_length=1000, json_schema_extra={"sentences": 2})  # "one or two sentences"
     shared: list[int] = Field(default_factory=list)
     end: bool = False
-
-    @field_validator("line", mode="before")
-    @classmethod
-    def _whole(cls, value: object) -> object:
-        """At most the two whole sentences asked for; a part cut off after them left out."""
-        return whole_sentences(value, 2) if isinstance(value, str) else value
 
 
 def shared_ids_shown(q: NextLine, a: LineAnswer, prompt: str) -> LineAnswer:
