@@ -101,6 +101,11 @@ def test_a_procedure_condition_holding_an_address_is_rejected():
     found = "the village-Dorm for Oak Hill College, common room-dining table"
     assert _rejected_by(dinner, {"name": "Dinner", "when": found}) == "no_address"
     assert _accepts(dinner, {"name": "Dinner", "when": "having dinner at {place}"}).when == "having dinner at {place}"
+    park = "the_ville:Johnson Park:garden:garden bench"
+    walk = GeneraliseProcedure(persona="maria_lopez", persona_name="Maria Lopez",
+                               task="walk in the garden of Johnson Park", place=park, steps=({"description": "walk", "object": park, "minutes": 30},),
+                               parameters=(("persona", "Maria Lopez"), ("place", park)))
+    assert _accepts(walk, {"name": "walk in the garden of Johnson Park", "when": "a walk"})  # as the task names it
 
 
 def _invitation(memories=(CRUSH,)) -> DecideToTalk:
@@ -117,7 +122,8 @@ def test_a_refusal_that_denies_what_the_persona_feels_is_rejected():
     I am Maria Lopez and do not seek to talk to people." It cancelled the hour's only conversation."""
     found = "I am not interested in Klaus Mueller. I am Maria Lopez and do not seek to talk to people."
     assert _rejected_by(_invitation(), {"talk": False, "reason": found}) == "declines_in_character"
-    assert _rejected_by(_invitation(()), {"talk": False, "reason": found}) == "declines_in_character"  # her file says so
+    # with no memory shown: her file says so
+    assert _rejected_by(_invitation(()), {"talk": False, "reason": found}) == "declines_in_character"
     assert _accepts(_invitation(), {"talk": False, "reason": "I have to finish my dinner first"}).talk is False
     assert _accepts(_invitation(), {"talk": False, "reason": "I don't want to talk right now"}).talk is False
     assert _accepts(_invitation(), {"talk": True, "reason": "I like Klaus and want to know him better"}).talk

@@ -85,18 +85,21 @@ ADDRESS_PARTS = 2
 
 def no_address(q: GeneraliseProcedure, a: ProcedureAnswer, prompt: str) -> ProcedureAnswer:
     """Neither the name nor ``when`` writes out an address shown (its place or a parameter's value):
-    two or more of its parts, however joined ("the village-Dorm for Oak Hill College, common
-    room-dining table"); a procedure that holds one fits one place only, and others read it as
-    their condition.
+    two or more of its parts the task does not name, however joined ("the village-Dorm for Oak
+    Hill College, common room-dining table"); a procedure that holds one fits one place only, and
+    others read it as their condition.
 
     Raises:
         InvalidAnswer: naming the field and its text.
     """
     parts = {part.replace("_", " ").lower() for address in (q.place, *(v for _, v in q.parameters))
              if address.count(":") for part in address.split(":")[1:] if len(part) >= 3}
+    def holds(text: str, part: str) -> bool:
+        return f" {re.sub(r'[^a-z]+', ' ', part).strip()} " in f" {re.sub(r'[^a-z]+', ' ', text.lower())} "
+
+    parts = {part for part in parts if not holds(q.task, part)}  # as the task names them: "the garden of Johnson Park"
     for field in ("name", "when"):
-        text = re.sub(r"[^a-z']+", " ", getattr(a, field).lower())
-        held = [part for part in parts if f" {re.sub(r'[^a-z]+', ' ', part).strip()} " in f" {text} "]
+        held = [part for part in parts if holds(getattr(a, field), part)]
         if len(held) >= ADDRESS_PARTS:
             raise InvalidAnswer(f"{field}: {getattr(a, field)[:60]!r} holds an address ({', '.join(sorted(held))})")
     return a
