@@ -29,7 +29,7 @@ from town.procedures import (
     persona_values,
 )
 from town.thinking.openai_backend import OpenAIBackend
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from town.thinking.wrappers.recorder import CallRecorder
 from town.thinking.wrappers.retrying import RetryingBackend
 

@@ -38,7 +38,7 @@ from town.thinking.questions import (
     StepAnswer,
     StepsAnswer,
 )
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 #: Game hours of the_ville's scripted run whose questions are rendered.
 HOURS = 10
