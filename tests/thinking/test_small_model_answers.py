@@ -152,6 +152,8 @@ def test_an_interview_answer_giving_the_persona_a_role_its_memories_contradict_i
     q = _interview("isabella_rodriguez", "What is your job?")
     found = "I am a student at Hobbs Cafe."
     assert _rejected_by(q, {"answer": found}) == "keeps_to_the_persona"
+    market = "I'm Isabella Rodriguez, the owner and manager of The Willows Market in the heart of town."  # as found
+    assert _rejected_by(q, {"answer": market}) == "keeps_to_the_persona"
     assert _accepts(q, {"answer": "I am the owner of Hobbs Cafe; I brew the coffee and serve customers."})
     maria = _interview("maria_lopez", "What do you do?")
     assert _accepts(maria, {"answer": "I am a physics student at Oak Hill College."})

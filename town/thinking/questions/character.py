@@ -23,8 +23,10 @@ __all__ = ["own_text", "in_first_person", "keeps_to_the_persona", "declines_in_c
 
 #: Words of a speaker talking about itself.
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're us our ours".split())
-#: "I am a student at Hobbs Cafe": the role (the noun before "at") and the capitalised place.
-_ROLE_AT = re.compile(r"\b(?:[Ii] am|I'm|I work as|I was)\s+(?:a|an|the)\s+(?:[a-z]+\s+)?([a-z]+)\s+"
+#: "I am a student at Hobbs Cafe", "I'm the owner and manager of The Willows Market": the role (the
+#: word before "at" or "of") and the capitalised place.
+_ROLE_AT = re.compile(r"\b(?:[Ii] am|I'm|I work as|I was)\s+(?:[A-Z][\w']*\s+){0,2}?(?:[A-Z][\w']*,\s+)?"
+                      r"(?:a|an|the)\s+(?:[a-z-]+\s+){0,3}?([a-z]+)\s+"
                       r"(?:at|of|in|for)\s+(?:the\s+)?([A-Z][\w']*(?:\s+[A-Z][\w']*)*)")
 #: A refusal that denies a liking or a wish to talk, rather than giving a reason of the moment.
 #: ("I don't want to talk now" is a reason of the moment, and passes.)
