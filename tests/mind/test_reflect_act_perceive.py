@@ -14,7 +14,7 @@ from town.memory import MemoryKind
 from town.mind import maybe_reflect, perceive, remember
 from town.mind.perceive import Appearance
 from town.thinking.questions import DecomposeTask, MemoryView
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 MEMORIES = (
     ("Bob Brown plays the piano at Corner Cafe every evening.", 6),

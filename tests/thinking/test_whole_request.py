@@ -27,7 +27,7 @@ from town.errors import RecordingError, RunStopped
 from town.recording import RunReader
 from town.scenario import load_scenario
 from town.simulation import Simulation
-from town.thinking.factory import make_backend
+from town.backends import make_backend
 from town.thinking.model import CallOutcome, TransportFailure
 from town.thinking.openai_backend import OpenAIBackend
 
@@ -67,9 +67,10 @@ def _stopped(proc: subprocess.Popen, sig: int) -> tuple[int, float, str]:
 
 
 def _resumes(out, server: FakeOpenAIServer) -> None:
-    """`resume` continues the run from its snapshot: exit 0, and the run is sound and longer."""
+    """`resume` continues the run from its snapshot at the server it names: exit 0, and the run is
+    sound and longer."""
     done = subprocess.run([sys.executable, str(REPO / "run.py"), "resume", str(out), "--hours", "0.01",
-                           "--quiet"], cwd=REPO, capture_output=True, text=True, timeout=120,
+                           "--quiet", "--base-url", server.base_url, "--api-key-env", "TOWN_TEST_KEY"], cwd=REPO, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "TOWN_TEST_KEY": "test-key"})
     assert done.returncode == 0, done.stderr
     assert assert_sound(out) >= 2  # 0.01 game hours: ticks 0..2 again after the snapshot at -1
@@ -262,7 +263,7 @@ from samples import WHO
 from test_stop_and_status import Blackhole
 from ville_runs import ville_config
 from town.simulation.jobs import Pool
-from town.thinking.factory import make_backend
+from town.backends import make_backend
 from town.thinking.questions import RateImportance
 
 server = FakeOpenAIServer(lambda messages: '{{"importance": 5}}', api_key=None)

@@ -28,7 +28,7 @@ from town.scenario import load_scenario
 from town.simulation import Simulation
 from town.player import start_tile
 from town.simulation.inputs import Join, Move, Whisper
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from web import create_app, live
 
 

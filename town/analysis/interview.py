@@ -32,7 +32,7 @@ from ..errors import ConfigError, RecordingError
 from ..memory.trace import CandidateScore
 from ..memory.vectors import VectorIndex
 from ..recording.lab import score_stream, stream_ages
-from ..thinking.factory import ThinkingParts
+from ..backends import ThinkingParts
 from ..thinking.questions import AnswerInterview, MemoryView, PlanItemView
 from ..thinking.views import routine_views
 from .recorded import config_at, load_embedder, run_backend, run_config, seq_after, tick_at
@@ -161,7 +161,7 @@ class Interviewer:
 
     Args:
         reader: a :class:`town.recording.RunReader` (only read).
-        backend: a thinking backend, or the :class:`~town.thinking.factory.ThinkingParts` of one
+        backend: a thinking backend, or the :class:`~town.backends.ThinkingParts` of one
             (whose recorder tells which answers fell back); default: the scripted backend
             (:func:`run_backend` with no model named: a run file's backend is never contacted).
         embedder: embeds the questions (default: the run's, :func:`load_embedder`).
@@ -308,7 +308,7 @@ def interview(
             end of the last tick at or before it.
         question: the interviewer's question.
         backend: a thinking backend or its parts (default:
-            :class:`~town.thinking.scripted.ScriptedBackend`, which needs no model server, as the
+            :class:`~town.scripted.ScriptedBackend`, which needs no model server, as the
             viewer's interview tab asks; :func:`run_backend` gives the run's own, as
             ``town interview`` asks).
         embedder: embeds the question (default: the run's, :func:`load_embedder`).
@@ -328,9 +328,9 @@ def interview(
             field="--persona",
         )
     if backend is None:
-        from ..thinking.scripted import ScriptedBackend
+        from ..backends import default_backend
 
-        backend = ScriptedBackend()
+        backend = default_backend()
     asker = Interviewer(reader, backend=backend, embedder=embedder)
     at, tick, seq = asker.moment(at)
     return asker.ask(persona, question, at=at, tick=tick, seq=seq)

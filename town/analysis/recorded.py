@@ -149,13 +149,13 @@ def run_backend(reader, named: NamedModel | None = None):
 
     A model backend keeps the run's other settings (timeouts, schema dialect, retries) but
     reaches only ``named.base_url`` and reads only ``named.api_key_env`` (default: the
-    configuration default's); it is built as :func:`town.thinking.factory.make_backend` builds
+    configuration default's); it is built as :func:`town.backends.make_backend` builds
     it (retries, scripted fallback and, by default, the answer cache), with a start-up check that
     does not measure the server's speed: an "auto" timeout is the one the run settled (meta
     ``model_server``), else ``max_timeout_s``.
 
     Returns:
-        The :class:`town.thinking.factory.ThinkingParts` (``backend``; for a model, its
+        The :class:`town.backends.ThinkingParts` (``backend``; for a model, its
         ``recorder`` too).
 
     Raises:
@@ -163,12 +163,11 @@ def run_backend(reader, named: NamedModel | None = None):
             missing model settings.
         ThinkingError: when the model server cannot be reached.
     """
-    from ..thinking.factory import ThinkingParts, make_backend
-    from ..thinking.scripted import ScriptedBackend
+    from ..backends import ThinkingParts, default_backend, make_backend
 
     named = named or NamedModel()
     if named.name == "scripted":
-        return ThinkingParts(backend=ScriptedBackend())
+        return ThinkingParts(backend=default_backend())
     if named.name == "openai" and not named.base_url:
         raise ConfigError("--backend openai needs --base-url URL: a run file's address is never used",
                           field="--base-url")

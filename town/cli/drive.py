@@ -27,7 +27,7 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     from ..config import load_config
     from ..scenario import load_scenario
     from ..simulation import Simulation
-    from ..thinking.factory import make_backend
+    from ..backends import make_backend
     from ..thinking.speed import describe
 
     config = load_config(args.config, overrides(args))

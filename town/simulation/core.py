@@ -28,7 +28,7 @@ from ..procedures import ProceduralMemory, ProcedureLibrary
 from ..recording import RunWriter
 from ..textevent import place_names
 from ..thinking.backend import ThinkingBackend
-from ..thinking.scripted import ScriptedBackend
+from ..backends import default_backend
 from ..thinking.wrappers import CallRecorder, StallGuard
 from ..world import World
 from .apply import Applier
@@ -47,7 +47,7 @@ from .timeline import Timeline
 if TYPE_CHECKING:
     from ..config import Config
     from ..scenario import Scenario
-    from ..thinking.factory import ThinkingParts
+    from ..backends import ThinkingParts
 
 __all__ = ["Simulation"]
 
@@ -60,7 +60,7 @@ class Simulation:
     Args:
         scenario: a loaded ``town.scenario.Scenario``.
         config: the effective ``town.config.Config``.
-        backend: thinking backend (default: :class:`ScriptedBackend`).
+        backend: thinking backend (default: the scripted one, :func:`town.backends.default_backend`).
         stall: a model backend's stall guard (``ThinkingParts.stall``): :meth:`cancel` and a
             failed tick end its waits; None: nothing to end (the scripted backend).
         embedder: embedder for memory streams (default: ``make_embedder(config.embedder)``).
@@ -81,7 +81,7 @@ class Simulation:
         self.config = config
         self.tilemap = scenario.tilemap
         self.world = World(scenario.tilemap)
-        self.backend = backend or ScriptedBackend()
+        self.backend = backend or default_backend()
         self.stall = stall
         self.embedder = embedder or make_embedder(config.embedder, backend=config.backend)
         if isinstance(self.embedder, CachedEmbedder):  # a cache that holds a day of this town's texts

@@ -161,7 +161,7 @@ def _simulate(task: RunTask, run: Path) -> None:
     from ..scenario import load_scenario
     from ..simulation import Simulation
     from ..thinking.cache import default_cache_path
-    from ..thinking.factory import make_backend
+    from ..backends import make_backend
 
     config = Config.from_dict(task.config, file=f"the study's run {task.name}")
     scenario = load_scenario(task.town)

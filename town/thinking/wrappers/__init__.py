@@ -2,7 +2,7 @@
 
 The wrappers (retrying, caching) have the ``ThinkingBackend`` interface (after Concordia); the
 recorder and the stall guard are not backends: the wrappers use them, and
-:func:`town.thinking.factory.make_backend` hands them to the run as separate objects. One module
+:func:`town.backends.make_backend` hands them to the run as separate objects. One module
 each:
 
 - :mod:`.recorder`: :class:`CallRecorder` turns every call into a MODEL_CALL event (template,
@@ -22,7 +22,7 @@ each:
 - :mod:`.caching`: :class:`CachingBackend` answers from the SQLite cache of resolved answers when
   it can.
 
-The usual stack (see :func:`town.thinking.factory.make_backend`)::
+The usual stack (see :func:`town.backends.make_backend`)::
 
     CachingBackend(RetryingBackend(OpenAIBackend(...), fallback=ScriptedBackend(), recorder=,
                                    stall=), recorder=, ...)
