@@ -34,6 +34,16 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("error pages show the runs folder", "web/views.py",
+             "    message = _public(str(exc.description))", "    message = str(exc.description)",
+             ("tests/web/test_run_access.py",)),
+    Mutation("typed text keeps reordering controls and stacked marks", "town/text.py",
+             "    text = \" \".join(_plain(check_text(value, field)).split())",
+             "    text = \" \".join(check_text(value, field).split())",
+             ("tests/web/test_live_extras.py",)),
+    Mutation("a study takes over a foreign evaluation folder", "town/studies/task.py",
+             "        if evaluation.is_dir():", "        if False:",
+             ("tests/studies/test_study_folder.py",)),
     Mutation("resume appends to a damaged run", "town/recording/continuation.py",
              'if check != "ok":', "if False:",
              ("tests/recording/test_storage_faults.py",)),

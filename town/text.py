@@ -97,14 +97,37 @@ def is_blank(value: str) -> bool:
                for c in value)
 
 
+#: Bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): they reorder how the
+#: text around them is drawn, so a typed text could show one thing and hold another.
+_REORDERING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+#: Combining marks kept on one letter; more are stacked marks drawn over the lines around.
+MAX_MARKS = 3
+
+
+def _plain(text: str) -> str:
+    """``text`` without bidi reordering controls and with at most :data:`MAX_MARKS` combining
+    marks (Unicode categories Mn, Me) on a letter."""
+    kept: list[str] = []
+    marks = 0
+    for c in text:
+        if c in _REORDERING:
+            continue
+        marks = marks + 1 if unicodedata.category(c) in ("Mn", "Me") else 0
+        if marks <= MAX_MARKS:
+            kept.append(c)
+    return "".join(kept)
+
+
 def typed_text(value: str, field: str, *, limit: int) -> str:
-    """A text someone typed (a whisper, a line, a name), spaces collapsed, if it is fit and shows something.
+    """A text someone typed (a whisper, a line, a name), if it is fit and shows something: spaces
+    collapsed, bidi reordering controls dropped, stacked combining marks cut to :data:`MAX_MARKS`.
 
     Raises:
         ConfigError: naming ``field`` when the text is unfit (:func:`text_problem`), shows nothing
             (:func:`is_blank`), or is longer than ``limit`` characters.
     """
-    text = " ".join(check_text(value, field).split())
+    text = " ".join(_plain(check_text(value, field)).split())
     if is_blank(text):
         raise ConfigError(f"is empty (nothing but spaces, zero-width or bidi characters); type 1-{limit} "
                           "characters", field=field)

@@ -26,6 +26,8 @@ API (all JSON; errors are ``{"error": str}`` with status 400/403/404/503):
 
 from __future__ import annotations
 
+import os
+
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
@@ -43,7 +45,7 @@ from .params import json_body
 from .params import limit_arg as _limit
 from .persona_view import memory_rows, persona_panel, spec_dict
 from .procedures_view import procedure_libraries
-from .run_files import embedder_for
+from .run_files import embedder_for, runs_dir
 from .security import origin_checker
 
 __all__ = ["bp"]
@@ -52,13 +54,22 @@ bp = Blueprint("views", __name__)
 
 @bp.app_errorhandler(HTTPException)
 def _errors(exc: HTTPException):
-    """API errors as JSON ``{"error"}``; pages get the error page (message escaped)."""
+    """API errors as JSON ``{"error"}``; pages get the error page (message escaped). Neither shows
+    where the server keeps its runs: the runs folder's path is cut from the message, so a run is
+    named as the page names it."""
+    message = _public(str(exc.description))
     if request.path.startswith("/api/"):
-        return jsonify(error=exc.description), exc.code
+        return jsonify(error=message), exc.code
     if request.path.startswith("/static/"):
         return exc
-    return render_template("error.html", code=exc.code, title=exc.name,
-                           message=exc.description), exc.code
+    return render_template("error.html", code=exc.code, title=exc.name, message=message), exc.code
+
+
+def _public(message: str) -> str:
+    """``message`` without the runs folder's path (as configured and as resolved) before a file name."""
+    for folder in {str(runs_dir()), str(runs_dir().resolve())}:
+        message = message.replace(folder.rstrip(os.sep) + os.sep, "")
+    return message
 
 
 def _specs() -> dict[str, Any]:

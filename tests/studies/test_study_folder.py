@@ -68,6 +68,21 @@ def test_a_foreign_side_file_of_a_run_is_refused_and_left_as_it_is(tmp_path, cap
         side.unlink()
 
 
+def test_a_foreign_file_in_a_runs_evaluation_folder_is_refused_and_left_as_it_is(tmp_path, capsys):
+    """A user's ``full-s0.evaluation/report.json`` (no run file, no record of the study's) was
+    replaced by the study's report with exit 0."""
+    out = tmp_path / "study"
+    (out / "full-s0.evaluation").mkdir(parents=True)
+    foreign = out / "full-s0.evaluation" / "report.json"
+    foreign.write_bytes(b"mine\n")
+    assert _study(out) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert str(foreign) in err and "not a file this study recorded" in err
+    assert foreign.read_bytes() == b"mine\n"
+    assert not (out / "full-s0.sqlite").exists()
+
+
 @pytest.mark.parametrize("name", ["study.md", "study.json", "study-timing.json", "study.png"])
 def test_a_foreign_file_named_like_a_report_is_refused_and_left_as_it_is(tmp_path, capsys, name):
     """A user's ``study.md`` (or any report name) in ``--out`` was overwritten with exit 0."""

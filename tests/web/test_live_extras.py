@@ -100,3 +100,19 @@ def test_live_procedures_are_the_published_ones(make_app, runner, published):
     named = {(e.data["library"], e.data["name"]) for e in published if e.kind is EventKind.PROCEDURE}
     shown = {(lib, p["name"]) for lib, procs in body["libraries"].items() for p in procs}
     assert named and shown == named
+
+
+def test_a_whisper_keeps_no_reordering_controls_or_stacked_marks(make_app, runner, published):
+    """As found: "\\u202eevil\\u202c party tonight" (drawn reversed) and an "e" under 27 acute
+    accents became memories as typed. The memory holds the text without the bidi override and
+    with at most three marks on a letter (U+0301 x 3, counted by hand)."""
+    runner.step(1)
+    client = make_app().test_client()
+    for typed, kept in (("\u202eevil\u202c party tonight", "evil party tonight"),
+                        ("Caf" + "e" + "\u0301" * 27 + " opens at noon", "Caf" + "e" + "\u0301" * 3 + " opens at noon")):
+        response = whisper(client, "klaus_mueller", typed)
+        assert response.status_code == 200
+        done = outcome(client, response)
+        assert done["state"] == "done"
+        event = [e for e in published if e.kind is EventKind.WHISPER][-1]
+        assert event.data["text"] == kept

@@ -110,7 +110,8 @@ def _recorded(run: Path, damaged: dict | None) -> tuple[bool, dict | None]:
 
 def check_not_foreign(task: RunTask) -> None:
     """Refuse a run file of the task's name that the study did not record
-    (:func:`town.studies.folder.owned`), unless it is this very run, finished (then it is used as it is).
+    (:func:`town.studies.folder.owned`), unless it is this very run, finished (then it is used as it is);
+    with no run file, refuse its side files and any file in its ``<name>.evaluation/`` folder.
 
     Raises:
         ConfigError: naming the file, which is left as it is.
@@ -120,6 +121,9 @@ def check_not_foreign(task: RunTask) -> None:
         return
     if not run.exists():
         sides = [side for suffix in ("-wal", "-shm", ".lock") if (side := Path(f"{run}{suffix}")).exists()]
+        evaluation = run.with_suffix(".evaluation")
+        if evaluation.is_dir():  # files in the run's evaluation folder that no study recorded
+            sides += sorted(evaluation.iterdir())
         if sides:  # a run being created by someone else, or their leftovers: never taken over
             raise ConfigError(f"{sides[0]} is not a file this study recorded; it is left as it is: move it or "
                               "choose another --out", field="--out")
