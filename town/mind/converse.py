@@ -243,9 +243,9 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
 
     Its ``fact`` is what the listener understood (:func:`.understand.understand`: the speaker's
     dialogue act ``meant`` or the listener's own model). The words are the fact's, with the
-    speaker as teller (:func:`town.realise.heard`, days as dates), when the line put the fact
-    into words (``acted``: it passed on its memories' facts) or the fact is an event (place and
-    start) and the line states nothing besides; else the line as said, quoted ('Ada said to me:
+    speaker as teller (:func:`town.realise.heard`, days as dates), when the fact is an event
+    (place and start) and the line put it into words (``acted``: it passed on its memories'
+    facts) or states nothing besides; else the line as said, quoted ('Ada said to me:
     "..."'), or 'Ada asked me: Q' when it only asks. Nothing is shifted from the speaker's person.
     A held fact gains the speaker as a teller instead of a copy; ``predicate`` and ``object`` are
     the fact's verb and place. It is not told back to the speaker; an event today makes it
@@ -256,10 +256,10 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     said = quoted(speaker.name, line) if stated else asked(speaker.name, line)
     importance, fact = understand(listener, ctx, speaker=speaker.name, line=line, content=said,
                                   places=places, names=names, meant=meant)
-    # the fact's words stand for the line when the line put the fact into words (a dialogue act),
-    # or when the fact is an event and the line states nothing else
+    # an event's words stand for the line when the line put it into words (a dialogue act) or
+    # states nothing else; a fact of no event keeps the line as said (an act read of it is short)
     content = said
-    if fact is not None and not fact.question and (acted or (fact.start and fact.place and len(stated) <= 1)):
+    if fact is not None and not fact.question and fact.start and fact.place and (acted or len(stated) <= 1):
         content = heard(fact, [(speaker.name, ctx.now)], listener.name, pronoun=speaker.spec.pronoun)
     record = remember(listener, ctx, kind="chat", content=content, conversation=conv.id, importance=importance,
                       source=source, subject=speaker.id, fact=fact, teller=speaker.name,

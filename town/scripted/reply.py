@@ -181,6 +181,7 @@ def answer_question(line: str, q, now: datetime | None, news: list) -> answers.L
     words = _words(asked)
     best = max(((len(words & _words(unwrap(m.content)[1])), -i, m) for i, m in enumerate(q.memories)
                 if m.kind != "plan" and not m.content.startswith(f"{listener} asked me")
+                and " said to me: " not in m.content  # a line kept as said is no answer of its own
                 and not _from(m, listener)),  # never the asker's own words back
                key=lambda s: s[:2], default=None)
     if best is not None and best[0] >= 1:
