@@ -36,6 +36,7 @@ from .evaluation_views import bp as evaluation_bp
 from .events import LiveNamespace
 from .extensions import socketio
 from .live import Live, live
+from .packets import guard_packets
 from .params import MAX_BODY, SqlIntConverter
 from .relay import FrameRelay
 from .replay_views import bp as replay_bp
@@ -87,6 +88,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["CONTROL_TOKEN"] = secrets.token_urlsafe(16)
 
     socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_checker(host))
+    guard_packets(socketio.server)  # bound a packet's size and nesting before it is decoded
     # after init_app, so that Socket.IO's own middleware is guarded too
     app.wsgi_app = HostGuard(app.wsgi_app, allowed_names(host, tuple(app.config["ALLOWED_HOSTS"])),
                              lambda: app.config["PORT"])

@@ -14,6 +14,8 @@ API (JSON; errors ``{"error"}`` with 400 bad parameter, 404 unknown/refused, 422
   "seconds_per_tick", "first_tick", "last_tick", "snapshots": [[tick, time, seq]],
   "analysis_model": {"backend", "model", "base_url"} | null}`` (the model a POST of the
   evaluation asks: the server's command line named it)
+- ``GET /api/runs/<name>/opening``: ``{"opening": {"tick", "persona", "retrieval"} | null}``, where the
+  page opens when its address names no tick: the liveliest moment, a speaker and its retrieval
 - ``GET /api/runs/<name>/frames/<tick>``: ``RunReader.frame(tick)``
 - ``GET /api/runs/<name>/frames?start=&end=``: ``{"frames": [...]}`` (at most 600 ticks)
 - ``GET /api/runs/<name>/personas/<pid>?tick=``: the persona panel as of the end of ``tick``
@@ -121,6 +123,15 @@ def _analysis_model() -> dict[str, Any] | None:
     if named is None or named.name == "scripted":
         return None
     return {"backend": named.name, "model": named.model, "base_url": named.base_url}
+
+
+@bp.get("/api/runs/<name>/opening")
+def opening_moment(name: str):
+    """Where the replay opens without a tick in its address (:func:`town.analysis.moments.opening`)."""
+    from town.analysis.moments import opening
+
+    with open_named(name) as reader:
+        return jsonify(opening=opening(reader))
 
 
 @bp.get("/api/runs/<name>/frames/<int:tick>")

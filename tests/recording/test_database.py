@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import subprocess
 
 import numpy as np
 import pytest
+
+from mounts import remount_read_only
 
 from town.errors import RecordingError
 from town.recording.reader import RunReader
@@ -90,33 +91,16 @@ def test_an_older_run_file_is_refused_with_the_command_that_makes_it_again(synth
         f"--hours 1 --seed 7 --out {path}")
 
 
-@pytest.fixture
-def read_only_dir(tmp_path):
-    """``(dir, make_read_only)``: a tmpfs mounted at ``tmp_path/ro`` that the test remounts ro.
-
-    Root ignores file permissions, so only a read-only mount makes SQLite's -shm unwritable the
-    way a read-only disk, CD or ``ro`` share does. Skipped where mounting is not allowed.
-    """
-    mount = tmp_path / "ro"
-    mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(mount)], capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)")
-    try:
-        yield mount, lambda: subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
-    finally:
-        subprocess.run(["umount", str(mount)], check=True)
-
-
-def test_run_on_read_only_storage_is_read_not_called_damaged(synthetic, read_only_dir):
+def test_run_on_read_only_storage_is_read_not_called_damaged(synthetic, tmpfs):
     """A closed run copied to read-only storage (no -wal/-shm) reads like the original."""
     run = synthetic()
     run.memory("ana", "ana sees a kettle", 4)
     for _ in range(3):
         run.end_tick()
     run.writer.close()
-    mount, make_read_only = read_only_dir
+    mount = tmpfs()
     shutil.copy(run.writer.path, mount / "run.sqlite")
-    make_read_only()
+    remount_read_only(mount)
     probe = sqlite3.connect(mount / "run.sqlite")
     with pytest.raises(sqlite3.OperationalError):  # the failure the reader has to get round
         probe.execute("PRAGMA journal_mode=WAL")

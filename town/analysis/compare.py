@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from datetime import datetime
 from typing import Any
 
+from ..clock import hours_text
 from .recorded import run_span
 
 __all__ = ["first_divergence", "diffusion_curves", "density_curve", "retrieval_overlap", "day_plans", "compare",
@@ -258,7 +259,7 @@ def divergence_text(report: dict[str, Any]) -> str:
 
 def span_text(span: dict[str, Any]) -> str:
     """A run's span in words: "2023-02-13 07:00 -> 2023-02-13 15:00 (8 game hours)"."""
-    return f"{span['start'][:16]} -> {span['end'][:16]} ({span['hours']:g} game hours)"
+    return f"{span['start'][:16]} -> {span['end'][:16]} ({hours_text(span['hours'])})"
 
 
 def span_note(report: dict[str, Any]) -> str | None:
@@ -268,8 +269,8 @@ def span_note(report: dict[str, Any]) -> str | None:
     if ha == hb:
         return None
     short, long_ = ("a", "b") if ha < hb else ("b", "a")
-    return (f"{short.upper()} ends {abs(ha - hb):g} game hours before {long_.upper()}: its values after game hour "
-            f"{spans[short]['hours']:g} are shown as 'ended', and a gathering after its end was not seen")
+    return (f"{short.upper()} ends {hours_text(abs(ha - hb))} before {long_.upper()}: its values after game hour "
+            f"{round(spans[short]['hours'], 2):g} are shown as 'ended', and a gathering after its end was not seen")
 
 
 def retrieval_text(row: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ aligned with the index's storage order; :func:`~town.memory.scoring.rank_block` 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +28,7 @@ from town.memory.record import (
     parse_kind,
 )
 from town.memory.stream_state import StreamState
+from town.memory.distinct import kept
 from town.memory.scoring import BLOCK_ROWS, WorkBlock, check_k, check_weights, normalise, rank_block
 from town.memory.trace import RetrievalTrace, candidates_from
 from town.memory.vectors import VectorIndex
@@ -259,6 +260,8 @@ class MemoryStream(StreamState):
         purpose: str,
         tick: int = 0,
         query_embedding: np.ndarray | None = None,
+        one_per_fact: bool = False,
+        among: Callable[[MemoryRecord], bool] | None = None,
     ) -> tuple[list[MemoryRecord], RetrievalTrace]:
         """Exact retrieval: score every record, return the top k (Park et al. 2023 §4.1).
 
@@ -270,6 +273,11 @@ class MemoryStream(StreamState):
             purpose: why the mind retrieves; stored in the trace.
             tick: simulation tick; stored in the trace and the access log.
             query_embedding: a precomputed ``(d,) float32`` unit query vector.
+            one_per_fact: return at most one record per fact (:meth:`Fact.key`): the best scored
+                record of a fact stands for it, the others are skipped, so one fact held in
+                several records (a told memory and a talk's summary of it) cannot fill the top k.
+            among: only records for which this is true are returned (scored as usual, the
+                parts normalised over every record).
 
         Returns:
             The top k records, best first, and the :class:`RetrievalTrace`.
@@ -289,7 +297,11 @@ class MemoryStream(StreamState):
         hours = work.hours
         np.subtract(now_s, cols.accessed, out=hours)
         hours /= 3600.0
-        ranking = rank_block(work, relevance=relevance, keys=cols.ints[:2], weights=weights, k=k)
+        ranking = rank_block(work, relevance=relevance, keys=cols.ints[:2], weights=weights,
+                             k=k if not one_per_fact and among is None else len(cols))
+        if one_per_fact or among is not None:
+            ranked = [self._records[i] for i in self._columns.ints[0, ranking.positions].tolist()]
+            ranking = kept(ranking, ranked, k, one_per_fact=one_per_fact, among=among)
         pos, n_top = ranking.positions, ranking.n_top
         ids, importance = cols.ints[::2, pos].tolist()
         candidates = candidates_from(

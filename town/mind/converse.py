@@ -256,13 +256,15 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     said = quoted(speaker.name, line) if stated else asked(speaker.name, line)
     importance, fact = understand(listener, ctx, speaker=speaker.name, line=line, content=said,
                                   places=places, names=names, meant=meant)
-    # an event's words stand for the line when the line put it into words (a dialogue act) or
-    # states nothing else; a fact of no event keeps the line as said (an act read of it is short)
+    # an event (rated from its meaning, town.mind.weigh) is written from its fact when the line
+    # put it into words or states nothing else; other lines are kept as said
+    event_fact = fact is not None and not fact.question and fact.place is not None and fact.start is not None
     content = said
-    if fact is not None and not fact.question and fact.start and fact.place and (acted or len(stated) <= 1):
+    if event_fact and fact is not None and (acted or len(stated) <= 1):
         content = heard(fact, [(speaker.name, ctx.now)], listener.name, pronoun=speaker.spec.pronoun)
-    record = remember(listener, ctx, kind="chat", content=content, conversation=conv.id, importance=importance,
-                      source=source, subject=speaker.id, fact=fact, teller=speaker.name,
+    record = remember(listener, ctx, kind="chat", content=content, conversation=conv.id,
+                      importance=None if event_fact else importance, source=source, subject=speaker.id,
+                      fact=fact, teller=speaker.name,
                       predicate=fact and base_form(fact.act.split()[0]), object=fact and fact.place)
     # The listener now knows the speaker knows this: it will not tell it back to them.
     listener.knows_told(speaker.id, _statement(record))
@@ -285,8 +287,7 @@ def _chain(record) -> tuple[list[str], str]:
 
 
 def _statement(record: MemoryRecord) -> str:
-    """What a memory states, the same for every holder and teller: its fact in words
-    (:func:`town.realise.statement`, as nobody's own), else the statement of its words."""
+    """What a memory states, the same for every holder: its fact's words, else its statement."""
     if record.fact is not None:
         return statement(record.fact, "")
     return _chain(record)[1]

@@ -17,7 +17,7 @@ from typing import Any
 
 from town.errors import RecordingError
 from town.events import Event, EventKind
-from town.recording.database import damaged, decode, open_run, where_given
+from town.recording.database import damaged, decode, failure, open_run, where_given
 from town.recording.frames import FrameHistory
 from town.recording.schema import parse_time, unpack_vector
 from town.recording.snapshots import read_state
@@ -65,7 +65,7 @@ class RunReader(StreamHistory, FrameHistory):
             try:
                 return self._conn.execute(sql, tuple(params)).fetchall()
             except sqlite3.DatabaseError as exc:
-                raise damaged(self.path, exc) from None
+                raise failure(self.path, exc) from None
 
     def _decode(self, raw: str | bytes, what: str) -> Any:
         return decode(self.path, raw, what)

@@ -11,11 +11,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from town.recording.database import where_given
+from town.recording.database import damaged, where_given
 from town.recording.schema import parse_time, unpack_vector
 
 __all__ = ["RecordedStream", "StreamHistory"]
@@ -73,6 +74,8 @@ class StreamHistory(ABC):
 
     Reads through the reader's ``_rows`` (SQL rows) and ``_decode`` (a stored JSON value).
     """
+
+    path: Path  #: the run file (for messages)
 
     @abstractmethod
     def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]: ...
@@ -197,10 +200,12 @@ class StreamHistory(ABC):
         ``MemoryRecord.to_dict()`` (``last_accessed`` as of then): a snapshot's stream has
         only its counters, and resume and fork take its records from here."""
         accessed, retold = self._last_access(persona, seq), self._retold(persona, seq)
-        rows = self._rows("SELECT m.seq, m.tick, e.data FROM memories m JOIN events e USING (seq)"
+        rows = self._rows("SELECT m.seq, m.tick, e.data FROM memories m LEFT JOIN events e USING (seq)"
                           " WHERE m.persona = ? AND m.seq < ? ORDER BY m.id", (persona, int(seq)))
         records = []
         for memory_seq, tick, data in rows:
+            if data is None:  # a damaged events page can hide rows rather than raise
+                raise damaged(self.path, f"memory event {memory_seq} is missing from the events table")
             record = self._record(memory_seq, tick, data, accessed, retold)
             del record["seq"], record["tick"]
             records.append(record)

@@ -21,13 +21,14 @@ from pydantic import BaseModel
 from ..hearsay import unwrap
 from ..importance import prepare, rate
 from ..procedures.generalise import generalise_text
-from ..textevent import place_names
+from ..textevent import StatedEvent, place_names
 from ..world.objects import act_of, mentions, names, use_of
 from ..thinking import answers, questions
 from ..thinking.backend import ThinkingBackend
-from .attend import decide
-from ..thinking.dayplan import event_block, events_on, minutes_of, with_events
+from .attend import Decision, decide
+from ..thinking.dayplan import event_block, events_on, fact_block, minutes_of, with_events
 from ..thinking.questions import A, Question
+from ..thinking.questions.plan_day import MAX_ADDED
 from .insight import insights_from
 from .interview import answer_interview
 from .reply import is_news
@@ -42,6 +43,14 @@ def _leaf(address: str) -> str:
 
 
 _ROUTINE_WORDS = re.compile(r"\b(sleep|sleeping|idle|walking|rest)\b", re.I)
+#: a capitalised word that does not open a sentence: a name, a place, a month, a weekday
+_MID_CAPITAL = re.compile(r"(?<![.!?:;]\s)(?<!^)\b[A-Z][a-z']+")
+
+
+def _proper_words(text: str) -> set[str]:
+    """The lower-case forms of the proper nouns in ``text`` ("Hobbs Cafe on February 14":
+    hobbs, cafe, february): no topic for "What do I know about the ...?"."""
+    return {w.lower().removesuffix("'s") for w in _MID_CAPITAL.findall(text)}
 
 
 class ScriptedBackend(ThinkingBackend):
@@ -101,16 +110,22 @@ class ScriptedBackend(ThinkingBackend):
         day = date.fromisoformat(q.date)
         found = events_on(q.memories, day, place_names(tuple(q.places)))
         by_id = {m.id: m for m in q.memories}
-        choices, events = [], []
+        choices: list[answers.EventChoice] = []
+        events: list[tuple[StatedEvent, str]] = []
         for e, ids in found:
             stating = [by_id[i] for i in ids]
-            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed)
+            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed,
+                       me=q.persona_name)
+            if d.go and len(events) == MAX_ADDED:  # the answer adds at most MAX_ADDED blocks
+                d = Decision(False, f"I already have {MAX_ADDED} other plans that day")
             clash = d.clash and f"{d.clash.start}-{d.clash.end} {d.clash.description} at {d.clash.place}"
             choices.append(answers.EventChoice(place=e.place, start=f"{e.start:%Y-%m-%d %H:%M}",
                                                end=f"{e.end:%Y-%m-%d %H:%M}", go=d.go, reason=d.reason,
                                                evidence=list(ids), clash=clash))
             if d.go:
-                events.append((e, event_block(e, unwrap(stating[0].content)[1])))
+                fact = stating[0].fact
+                events.append((e, fact_block(fact, e, q.persona_name) if fact is not None
+                               else event_block(e, unwrap(stating[0].content)[1])))
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
         said = {d for _, d in events}
         added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
@@ -202,7 +217,7 @@ class ScriptedBackend(ThinkingBackend):
                 if name in m.content:
                     weight[name] = weight.get(name, 0) + m.importance
             if m.importance >= 5:
-                for w in content_words(m.content) - name_words(people):
+                for w in content_words(m.content) - name_words(people) - _proper_words(m.content):
                     topics[w] = topics.get(w, 0) + m.importance
         points = [f"What do I know about the {t}?"
                   for t in sorted(topics, key=lambda t: (-topics[t], t))[:2]]

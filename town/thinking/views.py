@@ -10,12 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import time
 
+from ..memory.fact import Fact
+
 __all__ = ["MemoryView", "PlanItemView", "FactView", "routine_views"]
 
 
 @dataclass(frozen=True, kw_only=True)
 class MemoryView:
-    """A retrieved memory as shown to a backend: id, text, kind, importance, creation time.
+    """A retrieved memory as shown to a backend: id, text, kind, importance, creation time, and
+    what it states as the persona understood it (``fact``, None where it understood no statement)
+    and who told it (``tellers``, full names, oldest first; none: its own).
 
     Only what the persona remembers: no provenance, no evaluation metadata.
     """
@@ -25,6 +29,8 @@ class MemoryView:
     kind: str
     importance: int
     created: str = ""
+    fact: Fact | None = None
+    tellers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

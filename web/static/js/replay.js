@@ -239,6 +239,7 @@ async function boot() {
 
   // -- retrievals, library, evaluation ----------------------------------------------------
   let retrievalTicket = 0;
+  let selectedRetrieval = null; // the one the page opened on, marked in the list
   const loadRetrievals = async () => {
     const persona = $("ret-persona").value;
     if (!persona) return;
@@ -251,10 +252,12 @@ async function boot() {
     if (ticket !== retrievalTicket) return;
     if (body.error) { fill($("retrieval-list"), el("li", { class: "error" }, body.error)); return; }
     fill($("retrieval-list"), body.retrievals.length ? body.retrievals.map((r) => el("li", {}, el("button", {
-      type: "button", class: "retrieval-link", data: { seq: r.seq, tick: r.tick },
+      type: "button", class: `retrieval-link${r.seq === selectedRetrieval ? " selected" : ""}`, data: { seq: r.seq, tick: r.tick },
+      "aria-current": r.seq === selectedRetrieval ? "true" : null,
       onclick: () => inspector.open(r.seq),
     }, [el("span", { class: "when" }, hhmm(r.game_time || r.time)), el("span", { class: "badge" }, r.purpose),
       el("span", { class: "content" }, r.query)]))) : el("li", { class: "muted" }, "no retrievals in this window"));
+    $("retrieval-list").querySelector(".retrieval-link.selected")?.scrollIntoView({ block: "nearest" });
   };
   for (const id of ["ret-persona", "ret-purpose", "ret-window"]) $(id).addEventListener("change", loadRetrievals);
 
@@ -299,11 +302,19 @@ async function boot() {
     : noBattery($("battery-panel"), r.ask)))
     .catch((err) => fill($("battery-panel"), el("p", { class: "muted" }, `no battery: ${err.message}`)));
 
-  // -- start where the URL says -----------------------------------------------------------
+  // -- start where the URL says, else where something happens ------------------------------
   const hash = new URLSearchParams(window.location.hash.slice(1));
-  $("ret-persona").value = hash.get("p") || run.personas[0]?.id || "";
-  await seek(hash.has("t") ? Number(hash.get("t")) : run.first_tick);
-  if (hash.get("p") && names[hash.get("p")]) pick(hash.get("p"));
+  // without a persona in the address: the liveliest moment, a speaker there and the retrieval
+  // its line was decided on (the same tick `demo` links to)
+  const opening = hash.get("p") ? null
+    : (await getJSON(`${BASE}/opening`).catch(() => ({ opening: null }))).opening;
+  const at = hash.has("t") ? Number(hash.get("t")) : opening ? opening.tick : run.first_tick;
+  const opened = opening && opening.tick <= at ? opening : null;
+  const chosen = hash.get("p") || opened?.persona || "";
+  if (opened) selectedRetrieval = opened.retrieval;
+  $("ret-persona").value = chosen || run.personas[0]?.id || "";
+  await seek(at);
+  if (chosen && names[chosen]) pick(chosen);
   else loadRetrievals();
 
   function saveHash() {
