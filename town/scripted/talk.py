@@ -195,7 +195,7 @@ def _next_line(q) -> answers.LineAnswer:
     turn = len(q.history)
     last = q.history[-1][1] if q.history else ""
     news = [m for m in worth_telling(q.memories, q.listener_name, q.persona_name, now)
-            if m.id not in told and not shared_run(retell(m, now), last)]
+            if m.id not in told and not shared_run(retell(m, now, q.persona_name), last)]
     if len(told) >= SHARE_PER_TALK:
         news = []
     if turn == 0 and q.stranger:  # a newcomer: no name to greet by, so one's own
@@ -213,12 +213,12 @@ def _next_line(q) -> answers.LineAnswer:
     if not ending:
         reaction = react(last, q, now, rng)
         if reaction is not None and news and len(reaction.line.split()) <= 5:  # react, then tell
-            said = f"{reaction.line} {retell(news[0], now)}{_invite(news[0])}"
+            said = f"{reaction.line} {retell(news[0], now, q.persona_name)}{_invite(news[0])}"
             return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
         if reaction is not None:
             return reaction
         if news:
-            return answers.LineAnswer(line=(retell(news[0], now) + _invite(news[0]))[:1000],
+            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name) + _invite(news[0]))[:1000],
                                       shared=[news[0].id])
         if turn == 1:
             return answers.LineAnswer(line=rng.choice((f"What's new with you, {first}?", "Any news?",
