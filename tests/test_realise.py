@@ -50,3 +50,16 @@ def test_a_line_with_no_fact_is_quoted_as_said():
     line = "We are starting a running club; you should join us!"
     assert quoted("Klaus Mueller", line) == 'Klaus Mueller said to me: "We are starting a running club; you should join us!"'
     assert asked("Klaus Mueller", " Are you coming? ") == "Klaus Mueller asked me: Are you coming?"
+
+
+def test_a_scripted_speaker_passes_a_heard_event_on_from_its_fields_not_its_words():
+    """Klaus retells what Maria told him: the view's words are deliberately other words, so the
+    line can only come from the fact and the first teller; said on 13 Feb, the 14th is "tomorrow"."""
+    from town.scripted.reply import retell
+    from town.thinking.views import MemoryView
+
+    view = MemoryView(id=1, content="Words that are not read back.", kind="chat", importance=6,
+                      created="2023-02-13 08:00:00", fact=VIGIL, tellers=("Maria Lopez", "Ada"))
+    assert retell(view, MON, "Klaus Mueller") == (
+        "Maria told me that Isabella Rodriguez is holding a candlelight vigil at Johnson Park tomorrow "
+        "from 7pm to 8pm, and everyone is welcome.")
