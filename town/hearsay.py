@@ -45,7 +45,7 @@ HEARD = re.compile(r'^(?P<speaker>' + NAME + r') told me(?: that |: "(?=.*"$)|: 
 def told(speaker: str, statement: str, pronoun: str | None = None) -> str:
     """What a listener remembers of ``statement`` heard from ``speaker``: '<speaker> told me that S'.
 
-    ``statement`` is already in the listener's perspective (:func:`town.perspective.heard_statement`);
+    ``statement`` is already in the listener's words (:func:`town.realise.statement`);
     its own first letter is lower-cased unless it starts a name or "I". A statement that opens with
     the teller's own name says it once: with ``pronoun`` "she" or "he" (the persona file's),
     'Isabella told me that she is planning a party', not '... that Isabella Rodriguez is planning'

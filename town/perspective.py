@@ -1,9 +1,9 @@
 """Whose words: a sentence moved from one speaker's point of view to another's.
 
 A whisper is the persona's inner voice: "You want to throw a board-game night" is remembered as
-"I want to throw a board-game night" (:func:`inner_voice`). A line heard from Isabella, "I am
-planning a party", is remembered as "Isabella Rodriguez is planning a party", and "you" in it
-means the listener (:func:`heard_statement`). Going back, a persona's file says "Isabella
+"I want to throw a board-game night" (:func:`inner_voice`). A heard line is never shifted here:
+its memory is written from the fact the listener understood (:mod:`town.realise`) or quoted as
+said. Going back, a persona's file says "Isabella
 Rodriguez owns and runs Hobbs Cafe" and she says "I own and run Hobbs Cafe" (:func:`own_voice`).
 
 Only the person of the subject and the verb after it change; every other word is kept as typed.
@@ -25,7 +25,7 @@ from .hearsay import unwrap
 from .inflection import BE_HAVE, MODALS, and_verbs, first_singular, in_past, is_verb, lemmas, third_singular
 from .textevent import place_in
 
-__all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "heard_statement", "relative_days",
+__all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "relative_days",
            "lower_words", "shared_run", "person_of", "verb_of", "meaning"]
 
 _ADVERBS = frozenset("also just really still often never always already usually sometimes even "
@@ -248,29 +248,6 @@ def meaning(text: str, places: dict[str, str]) -> dict[str, Any]:
     """
     statement = unwrap(text)[1]
     return {"predicate": verb_of(statement), "object": place_in(statement, places)}
-
-
-_PLEASANTRY = re.compile(r"^(?:I'm (?:well|fine|good)|Good|Fine|Yes|Oh)\b[^.!?]*\bthanks?\b[^.!?]*[.!]$", re.I)
-_HELLO = re.compile(r"^(?:Hi|Hello|Hey|Good (?:morning|afternoon|evening))(?: [A-Z][\w'-]*)?[,!.]\s*")
-_OPENERS = re.compile(r"^(?:Did you hear\?|Guess what[:!]?|By the way,?)\s+", re.I)
-
-
-def heard_statement(line: str, teller: str, pronoun: str | None = None) -> str:
-    """What a listener keeps of ``line`` said by ``teller``: the statement, in its own perspective.
-
-    "Did you hear? ..." loses its opener; "I'm well, thanks.", a short reaction before it ("Good
-    luck with it!") and a closing question ("Would you like to come?") are not part of it; "Maria told me that S" keeps S only (hearsay is one
-    level in words; who told whom stays in the record's ``source``); the teller's "I" becomes
-    their name, then their ``pronoun`` (:func:`third_person`), and the listener's "you" becomes "I".
-    """
-    sentences = re.split(r"(?<=[.!?])\s+", line.strip())
-    kept = [x for i, x in enumerate(sentences) if not x.endswith("?") and not _PLEASANTRY.match(x)
-            and not (i == 0 and len(sentences) > 1 and len(x.split()) <= 5)] or sentences
-    text = _OPENERS.sub("", _HELLO.sub("", " ".join(kept)))
-    names, statement = unwrap(text)  # "Klaus told me that he is writing": "Klaus ... is writing"
-    if names:
-        return _capital(inner_voice(statement))
-    return inner_voice(third_person(text, teller, pronoun))
 
 
 _MONTHS = ("January February March April May June July August September October November "

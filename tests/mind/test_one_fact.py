@@ -101,3 +101,35 @@ def test_a_players_first_person_line_with_a_question_is_held_as_the_listener_und
     assert heard.fact == Fact(subject="Ada", act="hold a vigil", place="w:Green Park",
                               start=datetime(2023, 2, 14, 20), end=datetime(2023, 2, 14, 21), host="Ada")
     assert [name for name, _ in heard.tellers] == ["Ada"]
+
+
+def _ann_hears(tiny, line: str) -> list[str]:
+    """The chat memories Ann keeps after Ada (a player) says ``line`` to her."""
+    from player_inputs import add_player, player_says
+
+    sim = tiny()
+    sim.run(1)
+    pid = add_player(sim, "Ada")
+    ann = sim.personas["ann"]
+    sim.personas[pid].place(ann.x, ann.y)
+    player_says(sim, pid, line, "ann")
+    sim.run(2)
+    return [r.content for r in ann.stream.records() if r.kind is MemoryKind.CHAT and r.subject == pid]
+
+
+def test_a_line_stating_no_event_is_kept_as_said_never_shifted_into_the_listeners_person(tiny):
+    """Three lines a persona-shifting parser garbled, kept by Ann exactly as Ada said them and
+    quoted with her name: no "me should come", the closure of the cafe kept beside the party,
+    "you should join us" not turned into "I should join us"."""
+    for line in ("I think you should come to my party, I made a cake for you.",
+                 "The cafe closes early. Isabella is planning a party at Corner Cafe tomorrow from 5pm to 7pm.",
+                 "We are starting a running club at Green Park on Saturdays at 8am; you should join us!"):
+        assert _ann_hears(tiny, line) == [f'Ada said to me: "{line}"']
+
+
+def test_a_heard_event_is_written_from_its_fact_with_an_absolute_day(tiny):
+    """Ada's "I'm holding a vigil at Green Park tomorrow at 8pm." (13 Feb): Ann's words are the
+    realiser's, from the fact and its teller: Ada's "I" is her first name (a player has no
+    pronoun), the day a date (14 Feb), a start only lasting an hour: 8pm to 9pm."""
+    (words,) = _ann_hears(tiny, "I'm holding a vigil at Green Park tomorrow at 8pm.")
+    assert words == "Ada told me that Ada is holding a vigil at Green Park on Tuesday, February 14 from 8pm to 9pm."

@@ -105,8 +105,11 @@ def test_party_news_reaches_a_student_who_plans_it_and_comes(reader):
             chat = [c for c in chats if c.data["conversation"] == m["conversation"]
                     and c.data["speaker"] == speaker and original in c.data["shared"]]
             assert chat and chat[0].seq < m["seq"], m
-            # The memory holds what was said, one level of hearsay: who told it, then the statement.
-            assert m["content"].startswith(f"{NAMES[speaker]} told me that ") and depth(m["content"]) == 1
+            # The memory holds what was said, one level of hearsay: who told it, then the fact it
+            # understood, or (no fact understood) the line as said, quoted.
+            told, said = f"{NAMES[speaker]} told me that ", f'{NAMES[speaker]} said to me: "'
+            assert m["content"].startswith((told, said)) and m["content"].count(" said to me: ") <= 1, m
+            assert depth(m["content"]) == m["content"].startswith(told), m
         if heard.get(pid) and _cited_party_blocks(reader, pid) and at_party[pid] >= 30:
             winners.append(pid)
     assert winners, (heard.keys(), at_party)

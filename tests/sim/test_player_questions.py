@@ -45,7 +45,7 @@ def test_a_players_questions_are_answered_from_what_was_retrieved():
     asked = [0]
     asked[0] = seen[-1].seq
     ask("Hello Isabella, my name is Ada.")
-    name = next(r for r in isabella.stream.records() if r.content == "Ada told me that Ada's name is Ada.")
+    name = next(r for r in isabella.stream.records() if r.content == 'Ada said to me: "Hello Isabella, my name is Ada."')
     asked[0] = seen[-1].seq
     line, ids = ask("What's my name?")
     assert line == "Your name is Ada: you told me." and name.id in ids

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from ..events import EventKind
-from ..hearsay import told, unwrap
+from ..hearsay import unwrap
+from ..inflection import base_form
 from ..memory import Fact, MemoryKind, MemoryRecord
 from ..persona import Persona
 from ..reading import read_fact
-from ..perspective import heard_statement, meaning
-from ..textevent import absolute_days, find_event, place_names
+from ..realise import asked, heard, quoted, statement
+from ..textevent import absolute_days, place_names
 from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
 from ..thinking.views import routine_views
 from .context import MindContext, memory_views, recall, remember, seed_for
@@ -102,8 +103,8 @@ def _tellable(p: Persona, other_id: str, other_name: str, records) -> list:
     old = set(p.told.get(other_id, ()))
     out = []
     for r in records:
-        names, statement = _chain(r)
-        if other_name not in names and statement not in old and all(t != other_name for t, _ in r.tellers):
+        names = _chain(r)[0]
+        if other_name not in names and _statement(r) not in old and all(t != other_name for t, _ in r.tellers):
             out.append(r)
     return out
 
@@ -195,7 +196,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     # repeat a statement already made in this conversation or told them before.
     said = set(conv.said)
     tellable = [r for r in _tellable(speaker, listener.id, listener.name, records)
-                if _chain(r)[1] not in said]
+                if _statement(r) not in said]
     answer = ctx.backend.ask(NextLine(
         persona=speaker.id, persona_name=speaker.name, persona_summary=speaker.summary(),
         seed=seed_for(ctx, speaker.id, "line", conv.start_tick), listener=listener.id,
@@ -207,7 +208,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
         stranger=not _knows_name(speaker, listener.name, records)))
     known = {r.id: r for r in tellable}
     shared = tuple(i for i in answer.shared if i in known and i not in told)
-    statements = tuple(_chain(known[rid])[1] for rid in shared)
+    statements = tuple(_statement(known[rid]) for rid in shared)
     line = Line(conv.id, speaker.id, listener.id, answer.line, shared, statements, retrieval=seq)
     ctx.out.add(line)
     for statement in statements:
@@ -215,7 +216,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     if shared:
         meant = [known[rid].fact for rid in shared if known[rid].fact is not None]  # the dialogue act
         _hear(listener, speaker, answer.line, conv, ctx, source=(speaker.id, shared[0]), meant=meant,
-              names=[p.name for p in personas.values()])
+              names=[p.name for p in personas.values()], acted=bool(meant))
     return line, answer.end or len(conv.lines) + 1 >= MAX_LINES
 
 
@@ -232,42 +233,43 @@ def say_line(conv: Conversation, speaker_id: str, line: str, personas: Mapping[s
     ctx.out.add(Line(conv.id, speaker.id, listener.id, line, statements=(line,)))
     names = [p.name for p in personas.values()]
     typed = read_fact(line, ctx.now, place_names(ctx.world.tilemap.addresses()), names, speaker.name)
-    _hear(listener, speaker, line, conv, ctx, source=None, meant=[typed] if typed else [], names=names)
+    _hear(listener, speaker, line, conv, ctx, source=None, meant=[typed] if typed else [], names=names,
+          acted=False)
 
 
 def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ctx: MindContext, *,
-          source: tuple[str, int] | None, meant: Sequence[Fact], names: Sequence[str]) -> None:
-    """The listener remembers ``line`` in its own words: 'Isabella Rodriguez told me that S'.
+          source: tuple[str, int] | None, meant: Sequence[Fact], names: Sequence[str], acted: bool) -> None:
+    """The listener remembers ``line``: what it understood, in words the realiser writes.
 
-    S is the statement in the listener's perspective, one level of hearsay at most, days as
-    dates (:func:`town.perspective.heard_statement`); a line that only asks is kept as 'Ada asked
-    me: Q'.
-    The record's ``predicate`` and ``object`` hold the statement's verb and place where the
-    words state them. It will not tell it back to the speaker, and a line stating an event for
-    today makes it replan (``town.textevent``). ``source`` is the speaker's record the line
-    passed on (None: the speaker's own words, e.g. a player's), kept for measurement only.
-    The record's ``fact`` is what the listener understood (:func:`.understand.understand`, from
-    the speaker's dialogue act ``meant`` or the listener's own model); a fact it holds already
-    gains the speaker as a teller instead of a copy.
+    Its ``fact`` is what the listener understood (:func:`.understand.understand`: the speaker's
+    dialogue act ``meant`` or the listener's own model). The words are the fact's, with the
+    speaker as teller (:func:`town.realise.heard`, days as dates), when the fact is an event
+    (place and start) and the line put it into words (``acted``: it passed on its memories'
+    facts) or states nothing besides; else the line as said, quoted ('Ada said to me:
+    "..."'), or 'Ada asked me: Q' when it only asks. Nothing is shifted from the speaker's person.
+    A held fact gains the speaker as a teller instead of a copy; ``predicate`` and ``object`` are
+    the fact's verb and place. It is not told back to the speaker; an event today makes it
+    replan. ``source``: the speaker's record passed on (None: its own words), for measurement.
     """
     places = place_names(ctx.world.tilemap.addresses())
-    if all(x.endswith("?") for x in re.split(r"(?<=[.!?])\s+", line.strip()) if x):  # only asks
-        content = f"{speaker.name} asked me: {line.strip()}"
-    else:
-        content = told(speaker.name, absolute_days(heard_statement(line, speaker.name, speaker.spec.pronoun), ctx.now),
-                       speaker.spec.pronoun)
-    importance, fact = understand(listener, ctx, speaker=speaker.name, line=line, content=content,
+    stated = [x for x in re.split(r"(?<=[.!?])\s+", line.strip()) if x and not x.endswith("?")]
+    said = quoted(speaker.name, line) if stated else asked(speaker.name, line)
+    importance, fact = understand(listener, ctx, speaker=speaker.name, line=line, content=said,
                                   places=places, names=names, meant=meant)
-    # a line understood as an event is rated from that meaning (town.mind.weigh), not its words
-    event_fact = fact is not None and fact.place is not None and fact.start is not None
-    heard = remember(listener, ctx, kind="chat", content=content, conversation=conv.id,
-                     importance=None if event_fact else importance,
-                     source=source, subject=speaker.id, fact=fact, teller=speaker.name,
-                     **meaning(content, places))
+    # an event (rated from its meaning, town.mind.weigh) is written from its fact when the line
+    # put it into words or states nothing else; other lines are kept as said
+    event_fact = fact is not None and not fact.question and fact.place is not None and fact.start is not None
+    content = said
+    if event_fact and fact is not None and (acted or len(stated) <= 1):
+        content = heard(fact, [(speaker.name, ctx.now)], listener.name, pronoun=speaker.spec.pronoun)
+    record = remember(listener, ctx, kind="chat", content=content, conversation=conv.id,
+                      importance=None if event_fact else importance, source=source, subject=speaker.id,
+                      fact=fact, teller=speaker.name,
+                      predicate=fact and base_form(fact.act.split()[0]), object=fact and fact.place)
     # The listener now knows the speaker knows this: it will not tell it back to them.
-    listener.knows_told(speaker.id, _chain(heard)[1])
-    event = find_event(heard.content, heard.created, places)
-    if event is not None and event.start.date() == ctx.now.date() and event.end > ctx.now:
+    listener.knows_told(speaker.id, _statement(record))
+    if (fact is not None and fact.start is not None and fact.start.date() == ctx.now.date()
+            and (fact.end or fact.start) > ctx.now):
         listener.must_replan()
 
 
@@ -282,6 +284,13 @@ def _chain(record) -> tuple[list[str], str]:
     """
     names, text = unwrap(record.content)
     return names, _NEWS.sub("", text)
+
+
+def _statement(record: MemoryRecord) -> str:
+    """What a memory states, the same for every holder: its fact's words, else its statement."""
+    if record.fact is not None:
+        return statement(record.fact, "")
+    return _chain(record)[1]
 
 
 def summarise(lines: list[tuple[str, str]], conv: Conversation, p: Persona, other: Persona,

@@ -20,7 +20,6 @@ from pydantic import BaseModel
 
 from ..hearsay import unwrap
 from ..importance import prepare, rate
-from ..perspective import heard_statement
 from ..procedures.generalise import generalise_text
 from ..textevent import StatedEvent, place_names
 from ..world.objects import act_of, mentions, names, use_of
@@ -203,7 +202,8 @@ class ScriptedBackend(ThinkingBackend):
     @_answer.register
     def _(self, q: questions.SummariseConversation) -> answers.SummaryAnswer:
         told = [line for who, line in q.history if who == q.other_name and is_news(line)]
-        topic = f": {gist(heard_statement(told[0], q.other_name))}" if told else ""
+        # what they said, quoted as said (never shifted into this persona's person)
+        topic = f': {first_name(q.other_name)} said "{gist(told[0], 200)}"' if told else ""
         return answers.SummaryAnswer(summary=f"I talked with {q.other_name}{topic}"[:400])
 
     # ------------------------------------------------------------------ reflection (§4.2)

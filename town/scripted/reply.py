@@ -19,6 +19,7 @@ from datetime import datetime, time
 
 from ..hearsay import pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
+from ..realise import heard
 from ..textevent import find_event, place_names, stated_day, stated_times
 from ..thinking import answers
 from .attend import decide
@@ -52,12 +53,17 @@ def plan_items(memories, now: datetime | None) -> list[tuple[str, str]]:
     return [(i[:5], i[6:]) for i in items if re.match(r"^\d\d:\d\d ", i)]
 
 
-def retell(m, now: datetime | None = None) -> str:
-    """Say a memory aloud, days relative to ``now``.
+def retell(m, now: datetime | None = None, me: str = "") -> str:
+    """Say a memory of the persona named ``me`` aloud, days relative to ``now``.
 
-    Own first-person memories as they are, heard ones as 'Maria told me that S' (the teller's
-    first name; one level), anything else as news ("Did you hear? ...").
+    A heard memory holding an event (its ``fact`` has a place and a start) is said from its
+    fields by the realiser, never from its words: 'Maria told me that S' (the first teller's
+    first name, one level; :func:`town.realise.heard`). Others: own first-person ones as they
+    are (the persona's own words), heard ones as 'Maria told me that S', anything else as news.
     """
+    fact = getattr(m, "fact", None)
+    if fact is not None and fact.place and fact.start and not fact.question and m.tellers:
+        return heard(fact, [(first_name(m.tellers[0]), fact.start)], me, now=now)
     text = dated(m)
     if now is not None:
         text = relative_days(text, now)
@@ -176,11 +182,12 @@ def answer_question(line: str, q, now: datetime | None, news: list) -> answers.L
                  r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s it going\b", low):
         lead = "I'm well, thanks. " if re.search(r"\bhow (?:are|have)", low) else ""
         if news:
-            return answers.LineAnswer(line=(lead + retell(news[0], now))[:1000], shared=[news[0].id])
+            return answers.LineAnswer(line=(lead + retell(news[0], now, q.persona_name))[:1000], shared=[news[0].id])
         return answers.LineAnswer(line=lead + "Not much, just the usual." if not lead else lead.strip())
     words = _words(asked)
     best = max(((len(words & _words(unwrap(m.content)[1])), -i, m) for i, m in enumerate(q.memories)
                 if m.kind != "plan" and not m.content.startswith(f"{listener} asked me")
+                and " said to me: " not in m.content  # a line kept as said is no answer of its own
                 and not _from(m, listener)),  # never the asker's own words back
                key=lambda s: s[:2], default=None)
     if best is not None and best[0] >= 1:

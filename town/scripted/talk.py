@@ -74,8 +74,9 @@ def under_way(m, now: datetime | None) -> bool:
 def worth_telling(memories, listener_name: str = "", own_name: str = "", now: datetime | None = None) -> list:
     """Memories worth telling, best first.
 
-    Important, not a plan, reflection, summary or question, not a routine sighting (someone at
-    their place, eating, walking: not news), not an event already under way at ``now`` (the
+    Important, not a plan, reflection, summary, question or quoted line (what someone said, no
+    fact understood: it is not passed on), not a routine sighting (someone at their place,
+    eating, walking: not news), not an event already under way at ``now`` (the
     party at 5pm is no news at 18:00), not naming the listener (news about someone is not
     news to them) nor heard from them, not what the speaker saw themselves doing; ranked by
     importance and retrieval order (the views arrive best-scored first).
@@ -84,6 +85,7 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
     fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
              if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
              and not m.content.startswith("I talked with") and " asked me: " not in m.content
+             and " said to me: " not in m.content
              and not sighting(m.content) and not under_way(m, now)
              and not (listener_name and (listener_name in m.content or is_about(m.content, first_name(listener_name))
                                          or first_name(listener_name) in unwrap(m.content)[0]))
@@ -193,7 +195,7 @@ def _next_line(q) -> answers.LineAnswer:
     turn = len(q.history)
     last = q.history[-1][1] if q.history else ""
     news = [m for m in worth_telling(q.memories, q.listener_name, q.persona_name, now)
-            if m.id not in told and not shared_run(retell(m, now), last)]
+            if m.id not in told and not shared_run(retell(m, now, q.persona_name), last)]
     if len(told) >= SHARE_PER_TALK:
         news = []
     if turn == 0 and q.stranger:  # a newcomer: no name to greet by, so one's own
@@ -211,12 +213,12 @@ def _next_line(q) -> answers.LineAnswer:
     if not ending:
         reaction = react(last, q, now, rng)
         if reaction is not None and news and len(reaction.line.split()) <= 5:  # react, then tell
-            said = f"{reaction.line} {retell(news[0], now)}{_invite(news[0])}"
+            said = f"{reaction.line} {retell(news[0], now, q.persona_name)}{_invite(news[0])}"
             return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
         if reaction is not None:
             return reaction
         if news:
-            return answers.LineAnswer(line=(retell(news[0], now) + _invite(news[0]))[:1000],
+            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name) + _invite(news[0]))[:1000],
                                       shared=[news[0].id])
         if turn == 1:
             return answers.LineAnswer(line=rng.choice((f"What's new with you, {first}?", "Any news?",

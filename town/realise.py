@@ -1,0 +1,94 @@
+"""English from a memory's fields: the one place a fact is put into words.
+
+A record's :class:`~town.memory.fact.Fact` and tellers are rendered here for what a persona says,
+what a prompt or an answer shows and what the viewer lists: the person (the holder's own acts
+with "I", a teller's with the teller's pronoun), the tense (an event ahead "is holding", one
+past "held"), names, places (an address as its name) and days, stored absolute ("on Tuesday,
+February 14") and said relative to a moment of speaking ("tomorrow") only when ``now`` is given.
+A heard line that states no fact is kept as it was said, quoted with who said it: no words are
+shifted from the speaker's person to the listener's. Verb forms come from the inflection
+library (:mod:`town.inflection`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from .hearsay import told
+from .inflection import gerund, third_singular
+from .memory.fact import Fact
+from .perspective import relative_days
+
+__all__ = ["place_name", "statement", "heard", "quoted", "asked"]
+
+
+def place_name(place: str) -> str:
+    """A place as a persona says it: "the_ville:Johnson Park" -> "Johnson Park"."""
+    return place.rsplit(":", 1)[-1]
+
+
+def _clock(t: datetime) -> str:
+    """A clock time as said: "5pm", "7:30am", "noon", "midnight"."""
+    if t.minute == 0 and t.hour in (0, 12):
+        return "midnight" if t.hour == 0 else "noon"
+    minutes = f":{t.minute:02d}" if t.minute else ""
+    return f"{t.hour % 12 or 12}{minutes}{'am' if t.hour < 12 else 'pm'}"
+
+
+def _when(fact: Fact) -> str:
+    """" on Tuesday, February 14 from 7pm to 8pm" (or " at 7pm"); "" without a start."""
+    if fact.start is None:
+        return ""
+    day = f" on {fact.start:%A, %B} {fact.start.day}"
+    if fact.end is not None and fact.end > fact.start:
+        return f"{day} from {_clock(fact.start)} to {_clock(fact.end)}"
+    return f"{day} at {_clock(fact.start)}"
+
+
+def statement(fact: Fact, holder: str, *, now: datetime | None = None) -> str:
+    """The clause ``fact`` states, in the words of the persona named ``holder`` (no full stop).
+
+    ``Fact(subject="Isabella Rodriguez", act="hold a candlelight vigil", place="v:Johnson Park",
+    start=14 Feb 19:00, end=20:00)`` -> "Isabella Rodriguez is holding a candlelight vigil at
+    Johnson Park on Tuesday, February 14 from 7pm to 8pm"; held by Isabella herself it opens
+    "I am holding". A fact with no time is in the present ("Klaus Mueller studies ..."); no
+    subject keeps the act as heard ("be a jazz night": "there is a jazz night"). With ``now``, days are said relative to it ("tomorrow") and
+    an event wholly past is in the past tense (:func:`town.perspective.relative_days`).
+    """
+    act = " ".join(fact.act.split())
+    verb, _, rest = act.partition(" ")
+    if fact.subject is None:  # "be a jazz night" -> "there is a jazz night"
+        clause = f"there is {rest}" if verb == "be" else act
+    elif fact.start is not None:  # an arranged event: the progressive
+        clause = f"{'I am' if fact.subject == holder else fact.subject + ' is'} {gerund(act)}"
+    else:
+        clause = "I " + act if fact.subject == holder else f"{fact.subject} {third_singular(verb)} {rest}".rstrip()
+    if fact.place and place_name(fact.place).lower() not in act.lower():
+        clause += f" at {place_name(fact.place)}"
+    clause += _when(fact)
+    if fact.open_invitation:
+        clause += ", and everyone is welcome"
+    elif holder in fact.invited and fact.subject != holder:
+        clause += ", and I am invited"
+    return relative_days(clause, now) if now is not None else clause
+
+
+def heard(fact: Fact, tellers: Sequence[tuple[str, datetime]], holder: str, *, pronoun: str | None = None,
+          now: datetime | None = None) -> str:
+    """A heard fact as its holder remembers or passes it on: "Isabella Rodriguez told me that she
+    is holding ...", the first teller named (one level: who told the teller is not said); the
+    teller's own acts with ``pronoun`` ("she", "he"; else the first name). No tellers: the bare
+    :func:`statement`."""
+    said = statement(fact, holder, now=now)
+    return told(tellers[0][0], said, pronoun) + "." if tellers else said[:1].upper() + said[1:] + "."
+
+
+def quoted(speaker: str, line: str) -> str:
+    """A heard line that states no fact, kept as it was said: 'Klaus Mueller said to me: "..."'."""
+    return f'{speaker} said to me: "{line.strip()}"'
+
+
+def asked(speaker: str, line: str) -> str:
+    """A heard line that only asks, as it was asked: "Klaus Mueller asked me: Are you coming?"."""
+    return f"{speaker} asked me: {line.strip()}"
