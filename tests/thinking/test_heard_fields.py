@@ -20,7 +20,7 @@ UNDERSTOOD = {"importance": 4, "act": "hold a tasting", "host": "", "start": "20
 def test_a_heard_line_keeps_the_listeners_model_reading(prompt_book, api_key, tmp_path):
     """Every heard-line memory (a chat with a conversation and a teller) of a 2-hour ville run
     against the fake server holds the fake model's reading: its act, the speaker as subject,
-    the first offered place as an address, its times, an open invitation and its importance."""
+    the first offered place as an address, its times and an open invitation; its importance from that meaning."""
     offered = set()
 
     def responder(messages):
@@ -46,4 +46,7 @@ def test_a_heard_line_keeps_the_listeners_model_reading(prompt_book, api_key, tm
         assert fact["subject"] == m["tellers"][0][0]  # the speaker, as the model said
         assert fact["place"].count(":") >= 1 and fact["place"].rsplit(":", 1)[-1] in offered  # an address
         assert (fact["start"], fact["end"]) == ("2023-02-14 18:00:00", "2023-02-14 19:30:00")
-        assert fact["invited"] == ["everyone"] and m["importance"] == 4
+        # importance from the meaning (town/mind/weigh.py), not the model's own 4: an event 4, open
+        # to everyone + 2, told by a tie (the_ville's three all know one another) + 1, starting
+        # within 36 game hours of 07:00-09:00 on 13 February + 1
+        assert fact["invited"] == ["everyone"] and m["importance"] == 8
