@@ -6,7 +6,7 @@ case that was reported: a 0.5B model on two CPU cores took 41-95 s a request, ag
 the_ville's half hour takes about 20 minutes of waiting, so the suite runs it scaled down: ``L``
 = 1 s with the timeout bounds scaled alike (30 s and 600 s become 0.5 s and 10 s). What it
 proves is the same: the old fixed timeout (0.5 s scaled) would have failed every request, the
-measured one (2 L) fails none, and the wall time printed at start is within 2x of the run's.
+measured one (2 L, and the writing of the longest answer) fails none, and the wall time printed at start is within 2x of the run's.
 ``TOWN_TEST_SLOW_S=60`` runs it unscaled, with no flag but the server's.
 """
 
@@ -103,9 +103,12 @@ def test_a_slow_server_runs_with_the_timeout_its_measured_speed_sets(fake_server
         assert reader.last_tick == 179 and reader.meta["finished"]
         server = reader.meta["model_server"]
         requests = [e.data for e in reader.events(kinds=[EventKind.MODEL_CALL]) if e.data["request"]]
-    # twice the longest request measured: at least the server's time, plus the client's own
-    # overhead (up to 0.5 s a request on a busy machine; at 1 s a request, 10% was too tight)
-    assert 2 * SLOW_S <= server["timeout_s"] <= 2 * (SLOW_S + 0.5)
+    # twice the longest request measured: the server takes SLOW_S for any request, so the check
+    # cannot tell its writing from its overhead and counts the writing request's whole time as
+    # writing its 120 tokens (40 words of JSON, characters / 4): the longest answer, 400 tokens,
+    # then costs 400 / 120 * SLOW_S besides the overhead; plus the client's own overhead (up to
+    # 0.5 s a request on a busy machine; at 1 s a request, 10% was too tight)
+    assert 2 * SLOW_S * (1 + 400 / 120) <= server["timeout_s"] <= 2 * (SLOW_S + 0.5) * (1 + 400 / 120)
     assert server["timeout_s"] > 30 * SCALE  # the old fixed timeout would have cut every request
     assert requests and all(r["outcome"] == "ok" and r["latency_ms"] >= 1000 * SLOW_S for r in requests)
     assert "expected wall time for 3 personas, 1 request(s) at once" in err
@@ -154,3 +157,40 @@ def test_a_timeout_on_a_server_slower_than_measured_lengthens_the_auto_timeout(f
         assert second.outcome is CallOutcome.OK
     else:
         assert after == 1.0 and second.outcome is CallOutcome.TIMEOUT
+
+
+def test_the_speed_check_times_writing_and_its_timeout_covers_a_400_token_answer(fake_server, api_key):
+    """A fake server writing 40 tokens a wall second (and reading in no time): the check's writing
+    request asks for 40 words, 120 answer tokens (481 characters of JSON; 3 s of writing), so the
+    writing rate is measured: (3.0 - 0.1) / 120 s a token, 41.4 tokens/s, within 15% of 40 (the
+    tiny request's own 4 tokens, 0.1 s, count as overhead). The
+    longest answer, 400 tokens (``max_tokens``), takes 400 / 40 = 10 s to write: the timeout
+    covers it, and is about twice it (2 * (0.1 + 400 / 41.4) = 19.5 s; 18-24 s allowed), not the
+    least allowed (1 s here)."""
+    from town.thinking.openai_backend import OpenAIBackend
+
+    server = fake_server(tokens_per_s=40.0)
+    backend = OpenAIBackend(base_url=server.base_url, model=server.model, api_key_env=api_key, timeout_s="auto",
+                            timeout_bounds=(1.0, 600.0))
+    try:
+        settled = backend.check()
+    finally:
+        backend.close()
+    assert settled.speed is not None and settled.timeout_s is not None
+    rate = settled.speed.to_meta(settled.timeout_s)["output_tokens_per_s"]
+    assert 40 * 0.85 <= rate <= 40 * 1.15, rate
+    assert backend.max_tokens == 400 and settled.timeout_s >= 400 / 40
+    assert 18 <= settled.timeout_s <= 24, settled.timeout_s
+
+
+def test_a_writing_rate_is_always_measured_and_said_plainly():
+    """A writing request no slower than the tiny one (the overhead takes it all) still gives a
+    rate: its 100 tokens in its 0.5 s, 200 tokens/s, a bound the true rate is above; the line
+    says "wrote answers at 200.0 tokens/s"."""
+    s = measure(tiny=Timing(tokens_in=40, tokens_out=4, seconds=0.6),
+                reading=Timing(tokens_in=1000, tokens_out=1, seconds=0.6),
+                writing=Timing(tokens_in=50, tokens_out=100, seconds=0.5))
+    assert s.output_s == pytest.approx(0.005)
+    line = speed.describe(s.to_meta(30.0))
+    assert "wrote answers at 200.0 tokens/s" in line and "read prompts faster than the check could measure" in line
+    assert "too fast to time" not in line
