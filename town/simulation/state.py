@@ -171,7 +171,9 @@ def continue_run(make: Callable[[Scenario, Config, ThinkingParts, EventBus], S],
     from ..thinking.factory import ThinkingParts, make_backend
 
     # a model server is checked before anything is written
-    parts = make_backend(config) if backend is None else ThinkingParts(backend=backend)
+    # the run's importance calibration is kept: a resumed run rates as the uninterrupted one
+    parts = (make_backend(config, calibration=meta.get("importance_calibration")) if backend is None
+             else ThinkingParts(backend=backend))
     sim = make(scenario, config, parts, EventBus(start_seq=seq))
     try:
         recorded = meta.get("embedder")
