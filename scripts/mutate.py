@@ -345,6 +345,26 @@ MUTATIONS = (
     Mutation("a request's schema offers what its prompt left out", "town/thinking/model.py",
              "self._complete(messages, self.schema(asked))", "self._complete(messages, self.schema(question))",
              ("tests/thinking/test_structured.py::test_the_schema_and_checks_judge_by_the_memories_the_prompt_shows",)),
+    # a small local model: importance calibration, the speed check, progress on slow runs
+    Mutation("importance: a model's ratings never blended", "town/thinking/wrappers/calibrated.py",
+             "if weight == 1 or not isinstance(", "if True or not isinstance(",
+             ("tests/thinking/test_calibration.py::test_the_calibrated_backend_blends_or_replaces_each_rating",
+              "tests/thinking/test_calibration.py::test_a_model_rating_only_1s_and_10s_is_blended_and_stats_says_so")),
+    Mutation("importance: bimodal ratings kept", "town/thinking/calibration.py",
+             "got.rank >= MIN_RANK and got.extremes <= MAX_EXTREMES", "got.rank >= MIN_RANK",
+             ("tests/thinking/test_calibration.py::test_a_model_rating_only_1s_and_10s_is_blended_and_stats_says_so",)),
+    Mutation("speed: a writing rate hidden by the overhead is dropped", "town/thinking/speed.py",
+             "output_s = writing.seconds / max(1, writing.tokens_out)", "output_s = 0.0",
+             ("tests/thinking/test_speed.py::test_a_writing_rate_is_always_measured_and_said_plainly",)),
+    Mutation("speed: the timeout leaves out the answer", "town/thinking/speed.py",
+             "longest = speed.request_s(tokens_in, max_tokens)", "longest = speed.request_s(tokens_in, 0)",
+             ("tests/thinking/test_speed.py::test_the_speed_check_times_writing_and_its_timeout_covers_a_400_token_answer",)),
+    Mutation("progress in ticks per second", "town/cli/progress.py",
+             "return ticks * seconds_per_tick / max(1e-9, wall_s)", "return ticks / max(1e-9, wall_s)",
+             ("tests/thinking/test_progress_lines.py::test_a_run_at_one_tick_a_minute_shows_a_non_zero_pace",)),
+    Mutation("progress: nothing said while a tick waits", "town/cli/drive.py",
+             "watch = progress.Watch(recorder.live, say)", "watch = None",
+             ("tests/thinking/test_progress_lines.py::test_a_slow_first_tick_says_what_the_model_is_asked",)),
 )
 
 
