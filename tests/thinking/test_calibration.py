@@ -113,11 +113,13 @@ def bimodal_server(fake_server, prompt_book):
 
 
 def test_a_model_rating_only_1s_and_10s_is_blended_and_stats_says_so(bimodal_server, api_key, tmp_path,
-                                                                      monkeypatch, capsys):
+                                                                      monkeypatch, capsys, prompt_book):
     """The probe's ten memories (hand ratings 1, 2, 3, 2, 5, 6, 7, 8, 9, 10; the embedded rater's
     1, 3, 4, 3, 2, 7, 6, 8, 9, 10) get 1, 1, 1, 1, 1, 10, 10, 10, 10, 10: all at the ends (the
-    hand ratings: 20%), off by (0+1+2+1+4+4+3+2+1+0) / 10 = 1.8, ordered: bimodal, so the run blends (weight 0.5), records why in its meta, and ``stats`` prints the line. A
-    memory's rating is then never 1 or 10 unless the embedded rater says so too."""
+    hand ratings: 20%), off by (0+1+2+1+4+4+3+2+1+0) / 10 = 1.8, ordered: bimodal, so the run blends
+    (weight 0.5), records why in its meta, and ``stats`` prints the line. A memory's rating is
+    then never 10 unless the embedded rater says so too. Resumed when the model rates well, the
+    run keeps its decision (a resumed run rates as the uninterrupted one)."""
     monkeypatch.setenv("TOWN_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "bimodal.sqlite"
     code = main(["simulate", "--town", "the_ville", "--hours", "0.05", "--backend", "openai", "--base-url",
@@ -136,3 +138,11 @@ def test_a_model_rating_only_1s_and_10s_is_blended_and_stats_says_so(bimodal_ser
     assert ("importance: model ratings blended with the embedded rater's (50% model) because they are "
             "bimodal (on 10 memories rated by hand they were off by 1.8 on average") in printed
     assert ratings and 10 not in ratings  # a 10 needs the embedded rater's 10: no such memory in this hour
+    # the model now rates as the usual fake (one above the embedded rater: a probe would keep
+    # it); a resumed run keeps the run's decision all the same
+    from fake_server import model_answer
+
+    bimodal_server.responder = lambda messages: model_answer(prompt_book[messages[-1]["content"]])
+    assert main(["resume", str(out), "--hours", "0.01", "--quiet"]) == 0
+    with RunReader(out) as reader:
+        assert reader.meta["importance_calibration"] == kept

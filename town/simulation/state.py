@@ -196,5 +196,7 @@ def continue_run(make: Callable[[Scenario, Config, ThinkingParts, EventBus], S],
         raise
     writer.set_meta(config=config.to_dict(), seed=config.seed, ablate=config.ablate,
                     backend=sim.backend.name, persona_files=persona_fingerprints(scenario))
+    if parts.calibration is not None:  # the run's own decision, or a first one (a fork to a model)
+        writer.set_meta(importance_calibration=parts.calibration.to_meta())
     sim.record_to(path, writer)
     return sim
