@@ -13,7 +13,7 @@ llama-cpp-python's does), ``check_latency_s`` how long a start-up check's reques
 ``tokens_per_s`` its writing speed: every answer (the start-up check's included) takes its
 completion tokens / ``tokens_per_s`` seconds more. The start-up check's writing request (its
 prompt asks for ``N`` animals) is answered with ``N`` words, its importance probe (a check
-whose user prompt is a question's) by ``responder``. A
+whose user prompt is a question's) by ``probe_responder`` (None: ``{}``, no valid answer). A
 request being worked on watches its connection: ``closed_at`` records when a client gave up and
 closed it. With ``models_wait_for_slot`` (as llama-cpp-python's, whose model list takes the lock
 its completions hold), ``GET /v1/models`` waits for a free slot. Faults (chosen by a seeded generator at
@@ -125,6 +125,7 @@ class FakeOpenAIServer:
         tokens_per_s: float | None = None,
     ):
         self.tokens_per_s = tokens_per_s
+        self.probe_responder: Callable[[list[dict]], str] | None = None  # answers the importance probe
         self.slots = None if slots is None else threading.Semaphore(slots)
         self.check_latency_s = check_latency_s
         self.models_wait_for_slot = models_wait_for_slot
@@ -330,11 +331,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.reply_at = time.monotonic() + owner.check_latency_s
             asked = re.search(r"Name (\d+) different animals", body["messages"][-1]["content"])
             words = {"words": [f"animal{i}" for i in range(int(asked.group(1)))]} if asked else None
-            if rating_probe:
-                try:
-                    content = owner.responder(body["messages"])
-                except Exception:  # a test's own responder that knows no such question
-                    content = "{}"
+            if rating_probe and body.get("model") != owner.model:
+                self._send(404, {"error": {"message": f"The model {body.get('model')!r} does not exist"}})
+                self.reply_at = None
+                return
+            if rating_probe:  # a test's own responder is not called for it (it may count its calls)
+                content = "{}" if owner.probe_responder is None else owner.probe_responder(body["messages"])
             else:
                 content = json.dumps(words or {"word": CHECK_WORD if obeyed else "cat"})
             self._complete(content, body["messages"], check=True)

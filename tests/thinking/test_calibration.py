@@ -108,7 +108,7 @@ def bimodal_server(fake_server, prompt_book):
             return json.dumps({"ratings": [1 if r <= 4 else 10 for r in scripted.ask(question).ratings]})
         return model_answer(question)
 
-    server.responder = responder
+    server.responder = server.probe_responder = responder
     return server
 
 
@@ -142,7 +142,8 @@ def test_a_model_rating_only_1s_and_10s_is_blended_and_stats_says_so(bimodal_ser
     # it); a resumed run keeps the run's decision all the same
     from fake_server import model_answer
 
-    bimodal_server.responder = lambda messages: model_answer(prompt_book[messages[-1]["content"]])
+    bimodal_server.responder = bimodal_server.probe_responder = lambda messages: model_answer(
+        prompt_book[messages[-1]["content"]])
     assert main(["resume", str(out), "--hours", "0.01", "--quiet"]) == 0
     with RunReader(out) as reader:
         assert reader.meta["importance_calibration"] == kept

@@ -37,7 +37,7 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     meta = parts.run_meta(config, len(scenario.personas))
     if "model_server" in meta:
         print(f"town: {describe(meta['model_server'], getattr(args, 'hours', None))}", file=sys.stderr, flush=True)
-    if parts.calibration is not None:
+    if parts.calibration is not None and parts.calibration.fit is not None:  # (else nothing was measured)
         print(f"town: {parts.calibration.line()}", file=sys.stderr, flush=True)
     config = parts.run_config(config)
     sim = Simulation(scenario, config, backend=parts.backend, stall=parts.stall, run_path=run_path)
