@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from town.config import load_config  # noqa: E402
-from town.player import move_player  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
 from town.simulation import Simulation  # noqa: E402
+from town.simulation.inputs import Move  # noqa: E402
 from web.server import LiveSession  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -78,6 +79,8 @@ def main() -> int:
             page.fill("#join-name", "Ada")
             page.click("#btn-join")
             page.wait_for_selector("#player-bar:not([hidden])")
+            while not sim.players:  # the join is an input, applied between two ticks
+                time.sleep(0.05)
             pid = next(iter(sim.players))
             me = sim.personas[pid]
             other = next(p for q, p in sorted(sim.personas.items())  # awake, free, not in a bathroom
@@ -85,7 +88,7 @@ def main() -> int:
                          and "bath" not in (sim.tilemap.address_at(p.x, p.y) or ""))
             spot = next((other.x + dx, other.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1))
                         if sim.tilemap.walkable(other.x + dx, other.y + dy))
-            town.runner.call(lambda: move_player(sim, pid, *spot))
+            town.runner.call(lambda: sim.act(Move(player=pid, x=spot[0], y=spot[1])))
             town.runner.step(len(me.path) + 1)
             page.select_option("#follow", other.spec.id)
             page.click("#persona-close")

@@ -162,7 +162,7 @@ def test_serve_with_a_bad_player_name_fails_before_recording(tmp_path, name):
     out = tmp_path / "live.sqlite"
     done = run_cli("serve", "--port", "0", "--out", str(out), "--embedder", "hashing", "--player", name,
                    timeout=120)  # without the check "" served until stopped
-    _fails_cleanly(done, "player", f"{name!r}: a player's name is 1-40 letters")
+    _fails_cleanly(done, "player", "is empty" if not name else f"{name!r}: a player's name is 1-40 letters")
     assert not out.exists()
 
 

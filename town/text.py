@@ -8,18 +8,27 @@ holds text it cannot embed, record or print. A text is refused when it:
   bytes that are not UTF-8 in a command-line argument, which Python reads as surrogates), or
 - holds a NUL character (SQLite and the tokenizer would cut it there).
 
+Typed text (a whisper, a player's line or name) also passes :func:`typed_text`: its spaces are
+collapsed, and a text that shows nothing (only spaces, zero-width, bidi or other format
+characters) is refused as empty.
+
 The town files' own limits (length per field, no line breaks in short fields) are checked on top
 by :class:`town.world.fields.Fields` (docs/scenario-files.md, "Text limits").
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["check_text", "check_texts", "text_problem"]
+__all__ = ["check_text", "check_texts", "text_problem", "is_blank", "typed_text"]
+
+#: Letters that draw nothing though Unicode calls them letters or marks: the combining grapheme
+#: joiner and the Hangul fillers.
+_FILLERS = frozenset("\u034f\u115f\u1160\u3164\uffa0")
 
 
 def text_problem(value: str) -> str | None:
@@ -78,3 +87,27 @@ def check_texts(value: Any, field: str = "") -> Any:
     for name, text in _texts(value, field):
         check_text(text, name or "(the text)")
     return value
+
+
+def is_blank(value: str) -> bool:
+    """True when ``value`` shows nothing: only spaces and separators (Unicode categories Z),
+    control and format characters (Cc, Cf: zero-width spaces and joiners, bidi marks, embeddings
+    and isolates, the byte order mark) and fillers."""
+    return all(c.isspace() or unicodedata.category(c) in ("Cc", "Cf", "Zs", "Zl", "Zp") or c in _FILLERS
+               for c in value)
+
+
+def typed_text(value: str, field: str, *, limit: int) -> str:
+    """A text someone typed (a whisper, a line, a name), spaces collapsed, if it is fit and shows something.
+
+    Raises:
+        ConfigError: naming ``field`` when the text is unfit (:func:`text_problem`), shows nothing
+            (:func:`is_blank`), or is longer than ``limit`` characters.
+    """
+    text = " ".join(check_text(value, field).split())
+    if is_blank(text):
+        raise ConfigError(f"is empty (nothing but spaces, zero-width or bidi characters); type 1-{limit} "
+                          "characters", field=field)
+    if len(text) > limit:
+        raise ConfigError(f"is {len(text)} characters long; type 1-{limit}", field=field)
+    return text

@@ -117,10 +117,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sim = session = None
     try:
         sim = build_simulation(args, out)
-        if args.player is not None:  # --player "" is refused by add_player, not ignored
-            from town.player import add_player
+        if args.player is not None:  # --player "" is refused, not ignored
+            from town.simulation.inputs import parse_input
 
-            add_player(sim, args.player)
+            sim.act(parse_input({"kind": "join", "name": args.player}))
         from web.server import LiveSession
 
         try:

@@ -5,10 +5,15 @@ A tab that joins (``POST /api/player``) gets its player's secret, keeps it for i
 (``player`` message, or ``{"player": secret}`` in the connection's auth), so the server knows the
 player's tab is open. No tab can move another tab's player: only the secret names a player.
 
+A join is checked at once (the name's form, and that it reads like nobody in the town or among
+the players joining: :func:`town.player.check_name`) and answered with the player's id, where it
+appears and its secret; the player enters the town as an input (``town.simulation.inputs.Join``)
+before the next tick, and a join the town refuses then frees its seat.
+
 When the last connection holding a player's secret closes, the player stays for
 ``grace_s`` wall seconds (a reload takes it back at once); joining with the same name in that
 time takes the player back, with a new secret. After that it leaves the town
-(:func:`town.player.remove_player`, on the runner's thread). A player joined but never connected
+(a ``Leave`` input). A player joined but never connected
 leaves the same way. A player made with ``serve --player NAME`` has no tab and stays for the
 whole run: its secret is printed with the URL.
 """
@@ -23,9 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from town.errors import ConfigError, TownError
-from town.player import add_player, remove_player
+from town.names import same_name
+from town.player import check_name, player_spec, start_tile
+from town.scenario import PersonaSpec
+from town.simulation.inputs import Join, Leave, parse_input
 
-__all__ = ["Seat", "Seats", "PALETTE", "check_color"]
+__all__ = ["Seat", "Seats", "Joined", "PALETTE", "check_color"]
 
 #: Colours offered to players (and the first one not taken is the default).
 PALETTE = ("#f4d35e", "#ee6c4d", "#5fa8d3", "#8ac926", "#c77dff", "#ff8fab", "#2ec4b6", "#fb8500")
@@ -73,6 +81,18 @@ class Seat:
         return {"id": self.pid, "name": self.name, "color": self.color, "here": bool(self.sids) or self.permanent}
 
 
+@dataclass(frozen=True)
+class Joined:
+    """The answer to a join: the seat, the joining tab's secret, the player's persona file, the
+    tile ``{x, y}`` where it appears, and the id of its Join input (None: a seat taken back)."""
+
+    seat: Seat
+    secret: str
+    spec: PersonaSpec
+    at: dict[str, int]
+    input: int | None
+
+
 class Seats:
     """The players of one live town and their tabs.
 
@@ -100,36 +120,53 @@ class Seats:
         taken = {s.color for s in self.seats.values()}
         return next((c for c in PALETTE if c not in taken), PALETTE[len(self.seats) % len(PALETTE)])
 
-    def join(self, name: object, color: object = None) -> tuple[Seat, str]:
+    def join(self, name: object, color: object = None) -> Joined:
         """Join as ``name`` (or take back the player of that name whose tab closed moments ago).
 
-        Returns:
-            (the seat, the new secret for the joining tab).
-
         Raises:
-            ConfigError: naming ``player`` for a bad or taken name (:func:`town.player.add_player`;
-                a player whose tab is open is taken), or ``color``.
+            ConfigError: naming ``player`` for a bad or taken name (:func:`town.player.check_name`;
+                a player whose tab is open is taken), ``name`` for an empty one, or ``color``.
         """
         color = check_color(color)
-        wanted = " ".join(str(name if isinstance(name, str) else "").split())
+        join = parse_input({"kind": "join", "name": name if isinstance(name, str) else ""})
+        assert isinstance(join, Join)
+        tilemap = self.simulation.tilemap
+        x, y = start_tile(tilemap)
         with self._lock:
-            back = next((s for s in self.seats.values() if s.name.lower() == wanted.lower()), None)
-            if back is not None:
-                if back.sids or back.permanent:
-                    raise ConfigError(f"{back.name!r} is already someone in the town; choose another name",
-                                      field="player")
+            back = next((s for s in self.seats.values() if same_name(s.name, join.name)), None)
+            if back is not None and not back.sids and not back.permanent:
                 back.secret = secrets.token_urlsafe(18)
                 back.color = color or back.color
                 back.generation += 1
                 self._leave_later(back)  # the new tab connects soon, or the player leaves after all
-                return back, back.secret
-        pid = self.runner.call(lambda: add_player(self.simulation, wanted))
-        with self._lock:
-            seat = Seat(pid=pid, name=self.simulation.personas[pid].name, color=color or self._free_color(),
-                        secret=secrets.token_urlsafe(18))
-            self.seats[pid] = seat
+                p = self.simulation.personas.get(back.pid)
+                at = {"x": x, "y": y} if p is None else {"x": p.x, "y": p.y}
+                return Joined(back, back.secret, player_spec(back.pid, back.name, ""), at, None)
+            town = {s.id: s.name for s in self.simulation.scenario.personas}
+            name = check_name(join.name, {**town, **{s.pid: s.name for s in self.seats.values()}})
+            seat = Seat(pid=join.player, name=name, color=color or self._free_color(), secret=secrets.token_urlsafe(18))
+            self.seats[seat.pid] = seat
             self._leave_later(seat)
-            return seat, seat.secret
+        try:
+            input_id = self.runner.submit(join, lambda outcome, _refusal: self._refused(seat, outcome))
+        except TownError:
+            self._forget(seat)
+            raise
+        return Joined(seat, seat.secret, player_spec(seat.pid, name, tilemap.address_at(x, y) or ""),
+                      {"x": x, "y": y}, input_id)
+
+    def _refused(self, seat: Seat, outcome: dict[str, Any]) -> None:
+        """(runner's thread) The town applied a join: a refused one frees its seat."""
+        if outcome["state"] == "refused":
+            self._forget(seat)
+
+    def _forget(self, seat: Seat) -> None:
+        with self._lock:
+            if self.seats.get(seat.pid) is seat:
+                del self.seats[seat.pid]
+            timer = self._timers.pop(seat.pid, None)
+        if timer is not None:
+            timer.cancel()
 
     def seat_of(self, secret: object) -> Seat | None:
         """The seat whose secret is ``secret`` (compared in constant time), or None."""
@@ -192,8 +229,8 @@ class Seats:
         if self.runner.status()["state"] in ("stopped", "finished", "failed"):
             return  # the run is over: the player goes with it
         try:
-            self.runner.call(lambda: remove_player(self.simulation, pid) if pid in self.simulation.players else None)
-        except (TimeoutError, TownError):
+            self.runner.submit(Leave(player=pid))
+        except TownError:
             pass  # the run ended meanwhile (its file closed): the player goes with it
 
     def players(self) -> list[dict[str, Any]]:

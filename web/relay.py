@@ -36,10 +36,10 @@ __all__ = ["FrameRelay", "activity_item", "frame_delta"]
 #: Event kinds summarised in ``activity`` messages.
 ACTIVITY_KINDS = frozenset({EventKind.CHAT, EventKind.RETRIEVAL, EventKind.CONVERSATION,
                             EventKind.REFLECTION, EventKind.PROCEDURE, EventKind.SCENARIO,
-                            EventKind.WHISPER, EventKind.STATUS})
+                            EventKind.WHISPER, EventKind.STATUS, EventKind.INPUT})
 _ACTIVITY_KEYS = ("speaker", "listener", "line", "conversation", "retrieval", "purpose", "query",
                   "participants", "summary", "op", "name", "library", "result", "merged", "via", "text", "state",
-                  "reason", "speed")
+                  "reason", "speed", "id", "ok", "error")
 
 
 def activity_item(event: Event) -> dict[str, Any]:
@@ -50,6 +50,8 @@ def activity_item(event: Event) -> dict[str, Any]:
         value = event.data.get(key)
         if isinstance(value, str | int | float | bool | list) or value is None and key in event.data:
             item[key] = value
+    if event.kind is EventKind.INPUT:  # what was asked, e.g. {"kind": "move", "player", "x", "y"}
+        item["input"] = event.data.get("input")
     return item
 
 

@@ -11,15 +11,17 @@ API (all JSON; errors are ``{"error": str}`` with status 400/403/404/503):
 - ``GET /api/retrievals/<seq>``: the full trace (``RetrievalTrace.to_dict()`` + seq, returned)
 - ``GET /api/procedures``: :func:`web.procedures_view.procedure_libraries` of the live run
 - ``GET /api/personas/<id>/interview?q=``: :func:`town.analysis.interview.interview` as of now
-- ``POST /api/personas/<id>/whisper`` ``{text}``: ``{ok, persona, memory}`` (the new memory id);
-  run on the runner's thread between ticks; needs the token like control
+- ``POST /api/personas/<id>/whisper`` ``{text}``: ``{ok, persona, input}``: the whisper is queued
+  (``town.simulation.inputs``) and applied between ticks; needs the token like control
+- ``GET /api/inputs/<id>``: what a queued input did: ``{id, state: queued|done|refused, tick?,
+  result? | error?}`` (also sent as an ``input`` activity item)
 - ``POST /api/control`` ``{op, value}``: ``{ok, status}``; needs the token beyond loopback
   (header ``X-Control-Token``, or ``token`` in the body or query)
 - ``POST /api/player`` ``{name, color?}``: ``{ok, player, at: {x, y}, secret}`` (joins the town as a
-  new player, :class:`web.players.Seats`); ``POST /api/player/move`` ``{x, y}``: ``{ok, path}`` or
-  ``{ok: false, blocked}``; ``POST /api/player/say`` ``{text, to}``: ``{ok, conversation}``; moves
-  and lines carry the tab's secret (``X-Player-Secret``); all run on the runner's thread between
-  ticks, with the token like control. ``GET /api/players``: ``{players: [{id, name, color, here}]}``
+  new player, :class:`web.players.Seats`); ``POST /api/player/move`` ``{x, y}``: ``{ok, input}`` or
+  ``{ok: false, blocked}`` (a tile no one can stand on); ``POST /api/player/say`` ``{text, to}``:
+  ``{ok, input}``; moves and lines carry the tab's secret (``X-Player-Secret``); each is an input,
+  queued and applied between ticks (a refusal comes as its outcome), with the token like control. ``GET /api/players``: ``{players: [{id, name, color, here}]}``
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from town.errors import ConfigError, RecordingError, TownError
+from town.errors import RecordingError, TownError
 from town.events import VECTOR_KEYS
-from town.player import move_player, player_says
 from town.runner import SPEEDS
+from town.simulation.inputs import parse_input
 
 from .control import apply_control
 from .live import live
@@ -215,20 +217,32 @@ def _controller(body_hint: str) -> dict[str, Any]:
     return body
 
 
+def _queue(data: dict[str, Any]) -> int:
+    """Queue the input ``data`` describes (400 naming the field at fault; 503 after the run); its id."""
+    try:
+        return live().runner.submit(parse_input(data))
+    except TownError as exc:
+        _fail(400, str(exc))
+
+
 @bp.post("/api/personas/<pid>/whisper")
 def whisper(pid: str):
-    """Inject a whisper memory into the persona (Simulation.whisper, on the runner's thread)."""
+    """Queue a whisper memory for the persona (applied between ticks; its memory id comes as the input's outcome)."""
     body = _controller('{"text": ...}')
     _spec(pid)
-    text = body.get("text")
-    if not isinstance(text, str) or not text.strip() or len(text) > 500:
-        _fail(400, "text: a whisper of 1-500 characters")
+    if pid in live().simulation.players:
+        _fail(404, f"no persona {pid!r} in this town")
+    return jsonify(ok=True, persona=pid, input=_queue({"kind": "whisper", "persona": pid, "text": body.get("text")}))
+
+
+@bp.get("/api/inputs/<int:input_id>")
+def input_outcome(input_id: int):
+    """What the queued input ``input_id`` did (``Inputs.outcome``), or 404."""
     sim = live().simulation
-    try:
-        memory = live().runner.call(lambda: sim.whisper(pid, text.strip()))
-    except TimeoutError as exc:
-        _fail(503, str(exc))
-    return jsonify(ok=True, persona=pid, memory=memory)
+    outcome = None if sim is None else sim.inputs.outcome(input_id)
+    if outcome is None:
+        _fail(404, f"no input {input_id} (unknown, or forgotten among the last thousand)")
+    return jsonify(outcome)
 
 
 @bp.post("/api/control")
@@ -255,19 +269,18 @@ def _seated(body: dict[str, Any]) -> str:
 @bp.post("/api/player")
 def join():
     """Join as a new player ``{name, color?}``; the answer's ``secret`` lets this tab (only) act as it.
+    The join is an input: the player is in the town from the next tick (``input``: its id).
 
     A name whose player left its tab moments ago takes that player back (:class:`web.players.Seats`).
     """
     body = _controller('{"name": ..., "color": "#rrggbb"}')
     try:
-        seat, secret = live().seats.join(body.get("name"), body.get("color"))
+        joined = live().seats.join(body.get("name"), body.get("color"))
     except TownError as exc:
         _fail(400, str(exc))
-    except TimeoutError as exc:
-        _fail(503, str(exc))
-    p = live().simulation.personas[seat.pid]
-    return jsonify(ok=True, player={**spec_dict(p.spec), "color": seat.color}, at={"x": p.x, "y": p.y},
-                   secret=secret)
+    seat = joined.seat
+    return jsonify(ok=True, player={**spec_dict(joined.spec), "color": seat.color}, at=joined.at,
+                   secret=joined.secret, input=joined.input)
 
 
 @bp.get("/api/players")
@@ -281,40 +294,28 @@ def players():
 
 @bp.post("/api/player/move")
 def player_move():
-    """Send this tab's player to a tile ``{x, y}`` (it walks one tile per tick).
+    """Send this tab's player to a tile ``{x, y}`` (it walks one tile per tick), as an input.
 
-    A tile it cannot walk to is no HTTP error: the answer is ``{ok: false, blocked: why}``.
+    A tile no one can stand on is no HTTP error: the answer is ``{ok: false, blocked: why}``; a
+    tile the player cannot reach is the input's refusal (``x, y``).
     """
     body = _controller('{"x": ..., "y": ..., "secret": ...}')
     pid = _seated(body)
     x, y = body.get("x"), body.get("y")
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
         _fail(400, "x, y: tile coordinates (integers)")
-    sim = live().simulation
-    try:
-        path = live().runner.call(lambda: move_player(sim, pid, x, y))
-    except ConfigError as exc:
-        if exc.field == "x, y":
-            return jsonify(ok=False, blocked=exc.reason)
-        _fail(400, str(exc))
-    except TimeoutError as exc:
-        _fail(503, str(exc))
-    return jsonify(ok=True, path=[list(t) for t in path])
+    if not live().simulation.tilemap.walkable(x, y):
+        return jsonify(ok=False, blocked=f"({x}, {y}) is not a walkable tile")
+    return jsonify(ok=True, input=_queue({"kind": "move", "player": pid, "x": x, "y": y}))
 
 
 @bp.post("/api/player/say")
 def player_say():
-    """This tab's player says ``text`` to the persona ``to`` next to it; the answer comes as a chat event."""
+    """This tab's player says ``text`` to the persona ``to`` next to it, as an input; the answer
+    comes as a chat event, a refusal (too far, asleep, busy) as the input's outcome."""
     body = _controller('{"text": ..., "to": ..., "secret": ...}')
     pid = _seated(body)
     text, to = body.get("text"), body.get("to")
     if not isinstance(text, str) or not isinstance(to, str):
         _fail(400, "text, to: a line and the persona id it is said to")
-    sim = live().simulation
-    try:
-        conversation = live().runner.call(lambda: player_says(sim, pid, text, to))
-    except TownError as exc:
-        _fail(400, str(exc))
-    except TimeoutError as exc:
-        _fail(503, str(exc))
-    return jsonify(ok=True, conversation=conversation)
+    return jsonify(ok=True, input=_queue({"kind": "say", "player": pid, "to": to, "text": text}))

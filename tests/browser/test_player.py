@@ -29,10 +29,10 @@ def test_the_player_tells_klaus_about_an_event_and_he_remembers_it(live_town, pa
     page.fill("#join-name", "Ada")
     page.click("#btn-join")
     page.wait_for_selector("#player-bar:not([hidden])")
-    assert sim.players == {"player_ada"}
-    me, klaus = sim.personas["player_ada"], sim.personas["klaus_mueller"]
+    assert sim.players == {"player-ada"}
+    me, klaus = sim.personas["player-ada"], sim.personas["klaus_mueller"]
     # an arrow key walks one tile
-    page.wait_for_function("() => window.townMap.state.player_ada")
+    page.wait_for_function("() => window.townMap.state['player-ada']")
     key, (dx, dy) = next((k, d) for k, d in (("ArrowRight", (1, 0)), ("ArrowLeft", (-1, 0)), ("ArrowDown", (0, 1)))
                          if sim.tilemap.walkable(me.x + d[0], me.y + d[1]))
     start = (me.x, me.y)
@@ -114,11 +114,11 @@ def test_two_tabs_are_two_players_who_talk_to_isabella_in_turn_and_leave_with_th
         page.wait_for_selector("#player-bar:not([hidden])")
         assert page.text_content("#playing") == f"you are {name}"
         tabs[name] = (context, page)
-    assert sim.players == {"player_ada", "player_bo"}
+    assert sim.players == {"player-ada", "player-bo"}
     _step(town, 1)
     ada_page, bo_page = tabs["Ada"][1], tabs["Bo"][1]
-    bo_page.wait_for_function("() => window.townMap.who('player_ada').color === '#ee6c4d'")
-    ada_page.wait_for_function("() => window.townMap.who('player_bo').color === '#5fa8d3'")
+    bo_page.wait_for_function("() => window.townMap.who('player-ada').color === '#ee6c4d'")
+    ada_page.wait_for_function("() => window.townMap.who('player-bo').color === '#5fa8d3'")
 
     def next_to_isabella(pid: str) -> None:
         me = sim.personas[pid]
@@ -127,7 +127,7 @@ def test_two_tabs_are_two_players_who_talk_to_isabella_in_turn_and_leave_with_th
 
     answers = {}
     for name, line in (("Ada", "Hello Isabella, I'm Ada."), ("Bo", "Hi Isabella! I am Bo, new in town.")):
-        pid, page = f"player_{name.lower()}", tabs[name][1]
+        pid, page = f"player-{name.lower()}", tabs[name][1]
         town.runner.call(lambda pid=pid: next_to_isabella(pid))
         _step(town, 1)
         page.wait_for_function("() => document.querySelector('#player-to').dataset.to === 'isabella_rodriguez'")
@@ -150,13 +150,13 @@ def test_two_tabs_are_two_players_who_talk_to_isabella_in_turn_and_leave_with_th
                 if not sim.tilemap.walkable(x, y) and 5 < x < sim.tilemap.width - 5 and 5 < y < sim.tilemap.height - 5)
     _click_tile(bo_page, *wall)
     bo_page.wait_for_function("() => window.townMap.drawnLabels.some(b => b.kind === 'note' && b.text === \"You can't walk there\")")
-    assert sim.personas["player_bo"].path == ()
+    assert sim.personas["player-bo"].path == ()
 
     tabs["Ada"][0].close()
-    _wait(lambda: "player_ada" not in sim.players)
-    assert sim.players == {"player_bo"}
+    _wait(lambda: "player-ada" not in sim.players)
+    assert sim.players == {"player-bo"}
     _step(town, 1)
-    bo_page.wait_for_function("() => !window.townMap.state.player_ada")
+    bo_page.wait_for_function("() => !window.townMap.state['player-ada']")
     assert bo_page.console_errors == [] and bo_page.text_content("#playing") == "you are Bo"
     tabs["Bo"][0].close()
     _wait(lambda: sim.players == set())
@@ -179,18 +179,18 @@ def test_a_persona_who_speaks_first_to_the_player_is_heard_in_the_talk_bar(live_
     page.click("#btn-join")
     page.wait_for_selector("#player-bar:not([hidden])")
     _step(town, 1)
-    page.wait_for_function("() => window.townMap.state.player_ada")
+    page.wait_for_function("() => window.townMap.state['player-ada']")
     assert page.get_attribute("#player-to", "data-to") != "isabella_rodriguez"
 
     line = "Hello Ada! Are you coming to the party at Hobbs Cafe tomorrow?"
     tick = town.runner.status()["tick"]
     frame = {pid: dict(p) for pid, p in sim.frame().items()}
-    frame["isabella_rodriguez"].update(kind="talk", conversation=900, speech=line, target="player_ada")
-    frame["player_ada"].update(kind="talk", conversation=900, target="isabella_rodriguez")
+    frame["isabella_rodriguez"].update(kind="talk", conversation=900, speech=line, target="player-ada")
+    frame["player-ada"].update(kind="talk", conversation=900, target="isabella_rodriguez")
     relay = live(town.app).relay
     relay.handle(Event(kind=EventKind.FRAME, tick=tick, time=sim.clock.time_of(tick), data={"personas": frame}))
     relay.handle(Event(kind=EventKind.CHAT, tick=tick, time=sim.clock.time_of(tick), persona="isabella_rodriguez",
-                       seq=10**6, data={"conversation": 900, "speaker": "isabella_rodriguez", "listener": "player_ada",
+                       seq=10**6, data={"conversation": 900, "speaker": "isabella_rodriguez", "listener": "player-ada",
                                         "line": line, "shared": [], "retrieval": None}))
     heard = page.wait_for_selector("#player-heard li.theirs")
     assert heard.text_content() == f"Isabella Rodriguez: {line}"

@@ -28,7 +28,7 @@ def _bob_view(sim) -> Appearance:
 
 def _talk(sim, lines: int) -> Conversation:
     """Ann and Bob talk: at most ``lines`` lines, a line every 2 ticks, each side's summary at the end."""
-    conv = sim.open_conversation("ann", "bob", None, None)
+    conv = sim.conversations.open("ann", "bob", None, None)
 
     def side_by_side(works):  # the summaries, one after the other
         return [think(sim.services, sim.clock.tick, sim.clock.now, work) for work in works]

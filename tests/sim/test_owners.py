@@ -140,3 +140,32 @@ def test_the_mind_holds_no_threading_or_buffering_code(tmp_path):
                                    "def buffered(work):\n    return ctx.side_by_side(work)\n")
     assert mind_concurrency(tmp_path) == ["m.py:1 import threading", "m.py:2 import concurrent.futures",
                                           "m.py:3 buffered", "m.py:4 side_by_side"]
+
+
+#: The Simulation's methods that change a town now; from outside it only an input may (``runner.submit``).
+CHANGING = {"act", "whisper", "drain_inputs", "think", "leave_conversation", "settle"}
+
+
+def reaches(source: str, names: set[str]) -> list[str]:
+    """``line: expression`` for each attribute in ``names`` read or called on anything but ``self``."""
+    return [f"{node.lineno}: {ast.unparse(node)}" for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute) and node.attr in names
+            and not (isinstance(node.value, ast.Name) and node.value.id == "self")]
+
+
+def test_the_player_and_the_viewer_reach_a_town_only_through_inputs():
+    """``town/player.py`` touches no attribute a Simulation defines (it knows what a player is, not
+    a town); ``web/`` calls none of the Simulation's methods that change a town at once: a viewer's
+    whisper, join, move or line is an input it queues. The check finds both in hand-written lines."""
+    names = simulation_attributes(REPO / "town" / "simulation" / "core.py")
+    assert CHANGING <= names
+    assert reaches((REPO / "town" / "player.py").read_text(encoding="utf-8"), names) == []
+    found = []
+    for path in sorted((REPO / "web").rglob("*.py")):
+        found += [f"{path.relative_to(REPO)}:{o.split(': ', 1)[1]}"
+                  for o in reaches(path.read_text(encoding="utf-8"), CHANGING)]
+    # `serve --player NAME` joins before the runner starts, on the only thread, so that a refused
+    # name is one line and no run file
+    assert found == ["web/cli.py:sim.act"]
+    assert reaches("sim.world.path(a, b)\nself.world = w\nrunner.call(lambda: sim.whisper(p, t))", names | CHANGING) == [
+        "1: sim.world", "3: sim.whisper"]

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from player_inputs import add_player, move_player, player_says
 from town.config import load_config
 from town.events import EventKind
-from town.player import PATIENCE_MINUTES, add_player, move_player, player_says
+from town.player import PATIENCE_MINUTES
 from town.scenario import load_scenario
 from town.simulation import Simulation
 from town.simulation.conversations import waits_for_player

@@ -11,9 +11,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from player_inputs import add_player, player_says
 from town.config import load_config
 from town.events import EventKind
-from town.player import add_player, player_says
 from town.scenario import load_scenario
 from town.simulation import Simulation
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from player_inputs import add_player, move_player, player_says
 from town.config import load_config
-from town.player import add_player, move_player, player_says
 from town.scenario import load_scenario
 from town.simulation import Simulation
 

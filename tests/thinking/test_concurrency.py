@@ -141,7 +141,7 @@ def test_the_two_summaries_that_end_a_conversation_are_asked_at_once(fake_server
     parts = make_backend(config, backoff_s=0.01)
     sim = Simulation(load_scenario("the_ville"), config, backend=parts.backend, stall=parts.stall)
     try:
-        conv = sim.open_conversation("isabella_rodriguez", "klaus_mueller", None, None)
+        conv = sim.conversations.open("isabella_rodriguez", "klaus_mueller", None, None)
         conv.lines.append(("isabella_rodriguez", "Good morning, Klaus."))
         server.log.clear()
         server.bodies.clear()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from player_inputs import outcome
 
 from town.events import EventKind
 
@@ -16,14 +17,20 @@ def whisper(client, pid, text, **headers):
 
 
 def test_whisper_becomes_a_memory_of_kind_whisper(make_app, runner, published):
-    """POST whisper: the memory id returned is a whisper memory published with that text, and
-    after the next tick the persona's memories API lists it first.
+    """POST whisper: queued as an input, applied between ticks; its outcome names a whisper memory
+    published with that text, recorded as an INPUT event at that tick; after the next tick the
+    persona's memories API lists it first.
     """
     runner.step(3)
     client = make_app().test_client()
     response = whisper(client, "klaus_mueller", "You want to throw a party on Friday.")
     assert response.status_code == 200
-    memory = response.get_json()["memory"]
+    done = outcome(client, response)
+    memory = done["result"]["memory"]
+    assert done == {"id": response.get_json()["input"], "state": "done", "tick": 3, "result": {"memory": memory}}
+    inputs = [(e.tick, e.persona, e.data) for e in published if e.kind is EventKind.INPUT]
+    assert inputs == [(3, "klaus_mueller", {"id": done["id"], "ok": True, "result": {"memory": memory}, "input": {
+        "kind": "whisper", "persona": "klaus_mueller", "text": "You want to throw a party on Friday."}})]
     events = [e for e in published if e.kind is EventKind.WHISPER]
     assert [(e.persona, e.data["text"], e.data["memory"]) for e in events] == [
         ("klaus_mueller", "You want to throw a party on Friday.", memory)]
@@ -47,6 +54,11 @@ def test_whisper_needs_the_token_beyond_loopback_and_the_own_origin(make_app, ru
     token = {"X-Control-Token": app.config["CONTROL_TOKEN"]}
     for bad in ("", "   ", "x" * 501):
         assert whisper(client, "klaus_mueller", bad, **token).status_code == 400
+    # as found: a whisper of zero-width and bidi characters only became a memory
+    invisible = whisper(client, "klaus_mueller", "\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u202e\u2067\u2069",
+                        **token)
+    assert invisible.status_code == 400 and invisible.get_json()["error"] == (
+        "text: is empty (nothing but spaces, zero-width or bidi characters); type 1-500 characters")
     assert whisper(client, "nobody", "hello", **token).status_code == 404
     assert whisper(client, "klaus_mueller", "hello", **token).status_code == 200
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fault_checks import assert_replays_and_resumes
 from test_control import received, socket_client
 
-from town.player import add_player
+from player_inputs import add_player
 from web import live
 
 #: The raw body as found: a JSON escape of a lone surrogate, which Python's json accepts.
@@ -56,7 +56,7 @@ def test_a_lone_surrogate_said_by_the_player_is_a_400_and_the_run_goes_on(make_a
     runner.call(lambda: _next_to_isabella(simulation))
     app = make_app()
     client = app.test_client()
-    ada = {"X-Player-Secret": live(app).seats.seats["player_ada"].secret}  # a player with no tab, as `serve --player`
+    ada = {"X-Player-Secret": live(app).seats.seats["player-ada"].secret}  # a player with no tab, as `serve --player`
     response = _post(client, "/api/player/say", SAY, ada)
     assert response.status_code == 400
     assert response.get_json()["error"] == ("text: is not valid UTF-8 text (character 6: U+D800, a lone "

@@ -8,7 +8,8 @@ import time
 
 from test_control import socket_client
 
-from town.player import PATIENCE_MINUTES, add_player, move_player, player_says, remove_player
+from player_inputs import add_player, move_player, outcome, player_says, remove_player
+from town.player import PATIENCE_MINUTES
 from web import live
 
 
@@ -23,9 +24,11 @@ def test_player_routes_follow_the_control_rules(make_app, simulation, runner):
     assert far.post("/api/player", json={"name": "Ada"}).status_code == 403
     joined = far.post("/api/player", json={"name": "Ada"}, headers={"X-Control-Token": token})
     assert joined.status_code == 200 and joined.get_json()["player"]["name"] == "Ada"
-    assert simulation.players == {"player_ada"}
+    assert outcome(far, joined) == {"id": joined.get_json()["input"], "state": "done", "tick": 0,
+                                    "result": {"player": "player-ada", **joined.get_json()["at"]}}
+    assert simulation.players == {"player-ada"}
     town = client.get("/api/town").get_json()
-    assert town["players"] == ["player_ada"] and "player_ada" in [p["id"] for p in town["personas"]]
+    assert town["players"] == ["player-ada"] and "player-ada" in [p["id"] for p in town["personas"]]
 
 
 def test_bad_player_input_is_one_clear_400(make_app, simulation, runner):
@@ -38,7 +41,12 @@ def test_bad_player_input_is_one_clear_400(make_app, simulation, runner):
     assert joined.status_code == 200
     ada = {"X-Player-Secret": joined.get_json()["secret"]}
     response = client.post("/api/player/say", json={"text": "hello", "to": "klaus_mueller"}, headers=ada)
-    assert response.status_code == 400 and "tiles away: walk up to them first" in response.get_json()["error"]
+    assert response.status_code == 200  # queued; the town refuses it when it is applied
+    refused = outcome(client, response)
+    assert refused["state"] == "refused" and refused["error"].startswith("to: Klaus Mueller is ")
+    assert refused["error"].endswith("tiles away: walk up to them first")
+    response = client.post("/api/player/say", json={"text": "\u200b\u200f \u2067", "to": "klaus_mueller"}, headers=ada)
+    assert response.status_code == 400 and response.get_json()["error"].startswith("text: is empty")
     response = client.post("/api/player/move", json={"x": "a", "y": 1}, headers=ada)
     assert response.status_code == 400 and response.get_json()["error"] == "x, y: tile coordinates (integers)"
 
@@ -46,13 +54,15 @@ def test_bad_player_input_is_one_clear_400(make_app, simulation, runner):
 def test_a_blocked_move_is_a_note_not_an_http_error(make_app, simulation, runner):
     """A wall tile answers 200 ``{ok: false, blocked}``: the page shows a note, the console no error."""
     client = make_app().test_client()
-    ada = {"X-Player-Secret": client.post("/api/player", json={"name": "Ada"}).get_json()["secret"]}
+    joined = client.post("/api/player", json={"name": "Ada"})
+    ada = {"X-Player-Secret": joined.get_json()["secret"]}
+    assert outcome(client, joined)["state"] == "done"
     wall = next((x, y) for y in range(simulation.tilemap.height) for x in range(simulation.tilemap.width)
                 if not simulation.tilemap.walkable(x, y))
     response = client.post("/api/player/move", json={"x": wall[0], "y": wall[1]}, headers=ada)
     assert response.status_code == 200
     assert response.get_json() == {"ok": False, "blocked": f"({wall[0]}, {wall[1]}) is not a walkable tile"}
-    assert simulation.personas["player_ada"].path == ()
+    assert simulation.personas["player-ada"].path == ()
 
 
 def test_each_tab_moves_only_its_own_player(make_app, simulation, runner):
@@ -60,19 +70,20 @@ def test_each_tab_moves_only_its_own_player(make_app, simulation, runner):
     client = make_app().test_client()
     ada = client.post("/api/player", json={"name": "Ada", "color": "#EE6C4D"}).get_json()
     bo = client.post("/api/player", json={"name": "Bo"}).get_json()
-    assert simulation.players == {"player_ada", "player_bo"} and ada["secret"] != bo["secret"]
+    assert outcome(client, ada)["state"] == outcome(client, bo)["state"] == "done"
+    assert simulation.players == {"player-ada", "player-bo"} and ada["secret"] != bo["secret"]
     assert client.get("/api/players").get_json()["players"] == [
-        {"id": "player_ada", "name": "Ada", "color": "#ee6c4d", "here": False},
-        {"id": "player_bo", "name": "Bo", "color": "#f4d35e", "here": False}]  # the first colour not taken
-    me = simulation.personas["player_bo"]
+        {"id": "player-ada", "name": "Ada", "color": "#ee6c4d", "here": False},
+        {"id": "player-bo", "name": "Bo", "color": "#f4d35e", "here": False}]  # the first colour not taken
+    me = simulation.personas["player-bo"]
     step = next((me.x + dx, me.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
                 if simulation.tilemap.walkable(me.x + dx, me.y + dy))
     for headers in ({}, {"X-Player-Secret": "x" * 24}, {"X-Player-Secret": ada["secret"][:-1]}):
         response = client.post("/api/player/move", json={"x": step[0], "y": step[1]}, headers=headers)
         assert response.status_code == 403 and "plays nobody" in response.get_json()["error"]
     moved = client.post("/api/player/move", json={"x": step[0], "y": step[1]}, headers={"X-Player-Secret": bo["secret"]})
-    assert moved.status_code == 200 and moved.get_json()["path"] == [list(step)]
-    assert me.path == (step,) and simulation.personas["player_ada"].path == ()
+    assert moved.status_code == 200 and outcome(client, moved)["result"] == [list(step)]
+    assert me.path == (step,) and simulation.personas["player-ada"].path == ()
 
 
 def _gone(simulation, pid: str, within: float = 5.0) -> bool:
@@ -92,19 +103,19 @@ def test_a_player_leaves_after_its_tab_closes_and_a_rejoin_in_time_takes_it_back
     client = app.test_client()
     first = client.post("/api/player", json={"name": "Ada"}).get_json()["secret"]
     tab = socket_client(app, auth={"player": first})
-    assert [e["args"][0]["player"] for e in tab.get_received() if e["name"] == "hello"] == ["player_ada"]
+    assert [e["args"][0]["player"] for e in tab.get_received() if e["name"] == "hello"] == ["player-ada"]
     time.sleep(0.8)
-    assert simulation.players == {"player_ada"}, "left while its tab was open"
+    assert simulation.players == {"player-ada"}, "left while its tab was open"
     again = client.post("/api/player", json={"name": "ada"})  # the tab is open: the name is taken
     assert again.status_code == 400 and "already someone" in again.get_json()["error"]
     tab.disconnect()
     back = client.post("/api/player", json={"name": "Ada"}).get_json()  # within the grace period
-    assert back["player"]["id"] == "player_ada" and back["secret"] != first
+    assert back["player"]["id"] == "player-ada" and back["secret"] != first
     assert client.post("/api/player/move", json={"x": 0, "y": 0}, headers={"X-Player-Secret": first}).status_code == 403
     assert live(app).seats.attach(back["secret"], "tab-2") is not None
     live(app).seats.detach("tab-2")
-    assert _gone(simulation, "player_ada")
-    assert "player_ada" not in simulation.personas and client.get("/api/players").get_json()["players"] == []
+    assert _gone(simulation, "player-ada")
+    assert "player-ada" not in simulation.personas and client.get("/api/players").get_json()["players"] == []
 
 
 def test_a_player_joined_without_a_tab_leaves_but_serve_player_stays(make_app, simulation, runner):
@@ -114,9 +125,9 @@ def test_a_player_joined_without_a_tab_leaves_but_serve_player_stays(make_app, s
     app = make_app(PLAYER_GRACE_S=0.2)
     client = app.test_client()
     client.post("/api/player", json={"name": "Ada"})
-    assert _gone(simulation, "player_ada")
+    assert _gone(simulation, "player-ada")
     time.sleep(0.5)
-    assert simulation.players == {"player_cy"}
+    assert simulation.players == {"player-cy"}
     assert client.get("/api/players").get_json()["players"][0]["here"] is True
 
 

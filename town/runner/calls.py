@@ -1,8 +1,11 @@
-"""Work for the runner's thread: callables queued from any thread, run between two ticks.
+"""Work for the runner's thread: the town's inputs and callables queued from any thread.
 
 Every call to ``Simulation.step`` and every event the runner publishes happens on the runner's
-thread, so the subscribers (the run writer, the viewer) always see one thread. Work that must
-touch the simulation from elsewhere (a viewer's whisper) is queued here and run by that thread.
+thread, so the subscribers (the run writer, the viewer) always see one thread. What people
+outside do (a viewer's whisper, a player's move) is an input (``town.simulation.inputs``):
+:meth:`CallQueue.submit` queues it and answers at once, and the runner's thread applies the
+queued inputs between two ticks (``Simulation.drain_inputs``), paused or running. A callable
+(:meth:`CallQueue.call`, tests and tools) runs there too, and its caller waits for it.
 """
 
 from __future__ import annotations
@@ -10,9 +13,14 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["CallQueue"]
+from ..clock import GameClock
+from ..errors import ConfigError
+from ..events import EventBus
+from ..simulation.inputs import Done, Input, Inputs
+
+__all__ = ["CallQueue", "Steppable"]
 
 
 class _Call:
@@ -33,6 +41,24 @@ class _Call:
             self.done.set()
 
 
+class Steppable(Protocol):
+    """What the runner needs of a simulation: a bus, a clock, its inputs, ``step()``,
+    ``drain_inputs()`` and ``cancel()``."""
+
+    bus: EventBus
+    clock: GameClock
+    inputs: Inputs
+
+    def drain_inputs(self) -> None:
+        """Apply the queued inputs, between ticks."""
+
+    def step(self) -> int:
+        """Advance one tick, publishing its events; return the new tick."""
+
+    def cancel(self) -> None:
+        """End the waits of the tick in progress (it then raises ``RunStopped``)."""
+
+
 class CallQueue:
     """The runner's queue of calls (a part of :class:`~town.runner.runner.Runner`).
 
@@ -40,6 +66,7 @@ class CallQueue:
     its ``_thread``: before the thread starts or after it ended, a call runs at once.
     """
 
+    _sim: Steppable
     _cond: threading.Condition
     _calls: deque[_Call]
     _thread: threading.Thread | None
@@ -82,6 +109,24 @@ class CallQueue:
         if call.error is not None:
             raise call.error
         return call.result
+
+    def submit(self, inp: Input, done: Done | None = None) -> int:
+        """Queue an input for the simulation (``Simulation.inputs``) and wake the runner; its id, at once.
+
+        The runner's thread applies it before the next tick, paused or running (``done`` is then
+        called, :meth:`~town.simulation.inputs.Inputs.submit`); before the runner starts, at its
+        first tick.
+
+        Raises:
+            ConfigError: naming ``input`` when the runner's thread has ended (the run is over),
+                or too many inputs wait.
+        """
+        with self._cond:
+            if self._exited:
+                raise ConfigError("the run is over: nothing more happens in it", field="input")
+            input_id = self._sim.inputs.submit(inp, done)
+            self._cond.notify_all()
+        return input_id
 
     def _run_calls(self) -> None:
         """Run the queued calls (on the runner's thread, between ticks)."""

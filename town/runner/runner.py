@@ -11,12 +11,12 @@ import enum
 import logging
 import threading
 from collections import deque
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
-from ..clock import GameClock
 from ..errors import ConfigError, RunStopped, TownError
-from ..events import Event, EventBus, EventKind
-from .calls import CallQueue
+from ..events import Event, EventKind
+from .calls import CallQueue, Steppable
 from .pacing import Pacer, check_speed
 
 __all__ = ["Runner", "RunnerState", "Steppable", "STOP_GRACE_S"]
@@ -43,19 +43,6 @@ class RunnerState(str, enum.Enum):
     STOPPED = "stopped"
     FINISHED = "finished"
     FAILED = "failed"
-
-
-class Steppable(Protocol):
-    """What the runner needs of a simulation: a bus, a clock, ``step()`` and ``cancel()``."""
-
-    bus: EventBus
-    clock: GameClock
-
-    def step(self) -> int:
-        """Advance one tick, publishing its events; return the new tick."""
-
-    def cancel(self) -> None:
-        """End the waits of the tick in progress (it then raises ``RunStopped``)."""
 
 
 class Runner(CallQueue):
@@ -295,7 +282,10 @@ class Runner(CallQueue):
                     return
                 if self._calls:
                     continue
-                if self._state is RunnerState.PAUSED:
+                work: Callable[[], object] = self._sim.step
+                if self._sim.inputs.pending:
+                    work = self._sim.drain_inputs  # applied now, between two ticks, paused or not
+                elif self._state is RunnerState.PAUSED:
                     if self._pending_steps == 0:
                         self._cond.wait()
                         continue
@@ -307,7 +297,7 @@ class Runner(CallQueue):
                         continue
                 self._busy = True
             try:
-                self._sim.step()
+                work()
             except Exception as exc:  # noqa: BLE001 - a tick's failure must stop, not vanish
                 stopped = isinstance(exc, RunStopped)
                 if not isinstance(exc, TownError):  # a bug: keep the traceback for the log

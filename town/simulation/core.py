@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .. import importance
 from ..clock import GameClock
 from ..embedding import CachedEmbedder, Embedder, make_embedder
-from ..errors import RunStopped
+from ..errors import RunStopped, TownError
 from ..events import EventBus, EventKind
 from ..memory import MemoryStream
-from ..mind import Conversation, MindContext, Services
+from ..mind import MindContext, Services
 from ..persona import Persona
-from ..player import tend_players
 from ..procedures import ProceduralMemory, ProcedureLibrary
 from ..recording import RunWriter
 from ..textevent import place_names
@@ -34,8 +33,10 @@ from ..thinking.wrappers import CallRecorder, StallGuard
 from ..world import World
 from .apply import Applier
 from .conversations import Conversations
+from .inputs import Input, Inputs
 from .jobs import Pool, note_call
 from .phases import TickPhases
+from .players import Players
 from .record import frame, snapshot_due
 from .runahead import RunAhead
 from .seeding import seed
@@ -98,14 +99,17 @@ class Simulation:
                                                     self.procedures, roster))
             p.place(*self.world.tile_for(spec.home))
             self._personas[spec.id] = p
-        self._players: set[str] = set()  # personas played from the viewer (town.player): no mind
         self._names = {pid: p.name for pid, p in self._personas.items()}
         self.services = Services(world=self.world, backend=self.backend, config=config,
                                  names=MappingProxyType(self._names), seconds_per_tick=self.clock.seconds_per_tick)
         self.apply = Applier(self.bus, self.clock, self.personas, lambda cid: self.conversations[cid])
         self.conversations = Conversations(self.personas, self.clock, self.tilemap.address_at, self.apply.publish)
+        self.inputs = Inputs()  # what people outside do, applied between ticks (drain_inputs)
         self.timeline = Timeline(scenario.events, self.world, self.personas, place_names(self.tilemap.addresses()),
                                  self.think, self.apply.publish)
+        self._players = Players(self._personas, self._names, tilemap=self.tilemap, world=self.world, clock=self.clock,
+                                conversations=self.conversations, embedder=self.embedder, think=self.think, seq=self.apply.seq,
+                                leave_conversation=self.leave_conversation, whisper=self.timeline.whisper)
         if threads is None:
             threads = 0 if self.backend.name == "scripted" else int(config.backend.pool_size)
         self._pool = Pool(threads, stall)
@@ -127,27 +131,25 @@ class Simulation:
             self.snapshot()
 
     @property
-    def players(self) -> frozenset[str]:  # the personas played from the viewer (no mind; town.player)
-        return frozenset(self._players)
+    def players(self) -> frozenset[str]:  # the personas played from the viewer (no mind; Players)
+        return self._players.ids
 
-    def join(self, p: Persona) -> None:
-        """Add a player (``town.player.add_player``): a persona without a mind, not recorded in
-        snapshots (ValueError when its id is taken)."""
-        if p.id in self._personas:
-            raise ValueError(f"{p.id!r} is already in the town")
-        self.settle()
-        self._personas[p.id] = p
-        self._players.add(p.id)
-        self._names[p.id] = p.name
+    def drain_inputs(self) -> None:
+        """Apply the queued inputs (``self.inputs.submit``, any thread) in order, each an INPUT event
+        of the clock's tick, with everyone at that tick (run-ahead settles first); :meth:`step` starts with it."""
+        if self.inputs.pending:
+            self.settle()
+            self._guard(lambda: self.inputs.drain(self._players.apply, self.apply.publish, self.clock.tick))
 
-    def leave(self, pid: str) -> None:
-        """Player ``pid`` leaves (``town.player.remove_player``); its conversation ends as by walking away."""
-        self.settle()
-        if (cid := self._personas[pid].conversation) is not None and cid in self.conversations:
-            self.leave_conversation(cid)
-        self.conversations.forget(pid)
-        self._players.discard(pid)
-        del self._personas[pid], self._names[pid]
+    def act(self, inp: Input) -> Any:
+        """Apply ``inp`` now, after the inputs queued before it (between ticks, on the thread that
+        steps the simulation: ``serve --player``, tests); its result, or its refusal raised."""
+        got: list[tuple[dict[str, Any], TownError | None]] = []
+        self.inputs.submit(inp, lambda outcome, refusal: got.append((outcome, refusal)))
+        self.drain_inputs()
+        if got[0][1] is not None:
+            raise got[0][1]
+        return got[0][0]["result"]
 
     # ------------------------------------------------------------------ set-up
     def meta(self) -> dict[str, Any]:
@@ -226,7 +228,8 @@ class Simulation:
         so :meth:`close` takes no snapshot and it must not step again (RuntimeError)."""
         if self.interrupted is not None:
             raise RuntimeError(f"the simulation was interrupted ({self.interrupted}); resume the run instead")
-        return self._guard(self._step if self._ahead is None or self._players else self._ahead.step)
+        self.drain_inputs()
+        return self._guard(self._step if self._ahead is None or self.players else self._ahead.step)
 
     def _guard(self, work: Callable[[], T]) -> T:
         """``work()``, which runs ticks; when it raises, the simulation is ``interrupted``."""
@@ -243,16 +246,17 @@ class Simulation:
     def _step(self) -> int:
         self.apply.new_tick()
         self.conversations.fall_silent()
-        if self._players:
-            tend_players(self)
+        players = self.players
+        if players:
+            self._players.tend()
         self.timeline.fire_due(self.clock.now)
-        minds = [p for pid, p in self.personas.items() if pid not in self._players]
+        minds = [p for pid, p in self.personas.items() if pid not in players]
         perception = self.config.perception
         snapshot = take(self.personas, [p.id for p in minds], self.tilemap, self.clock.tick, self.clock.now, perception)
         observed = [item["content"] for _, new in snapshot.looks.values() for item in new]
         self._embed_ahead(observed, observed)
         with self.procedures.reads_as_of_now():  # the shared library as at the tick's start
-            self._phases.run(snapshot, minds, self.players, perception.vision_radius)
+            self._phases.run(snapshot, minds, players, perception.vision_radius)
         for p in self.personas.values():
             p.walk()
         self.apply.publish(EventKind.FRAME, None, {"personas": self.frame()})
@@ -282,10 +286,6 @@ class Simulation:
             self.embedder.embed(sorted(set(texts)))
         if rated and self.backend.name == "scripted":
             importance.prepare(rated)
-
-    def open_conversation(self, a: str, b: str, decision: int | None, accepted: int | None) -> Conversation:
-        """Open a conversation of ``a`` (who speaks first) and ``b`` (:meth:`Conversations.open`)."""
-        return self.conversations.open(a, b, decision, accepted)
 
     def frame(self) -> dict[str, dict[str, Any]]:
         """The current frame (:func:`~town.simulation.record.frame`)."""

@@ -19,9 +19,9 @@ import { Player, storedSecret } from "./player.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** A persona's or player's name; a player who left shows as its id in words ("player_ada" -> "Ada"). */
+/** A persona's or player's name; a player who left shows as its id in words ("player-ada" -> "Ada"). */
 function namer(names) {
-  return (id) => names[id] || (String(id || "").startsWith("player_")
+  return (id) => names[id] || (String(id || "").startsWith("player-")
     ? String(id).slice(7).split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ") : id || "?");
 }
 
@@ -161,7 +161,10 @@ async function boot() {
   socket.on("activity", (batch) => {
     $("model-calls").textContent = batch.model_calls;
     feed.add(batch.items);
-    for (const item of batch.items) if (item.kind === "chat") { conversations.heard(item); player.heard(item); }
+    for (const item of batch.items) {
+      if (item.kind === "chat") { conversations.heard(item); player.heard(item); }
+      if (item.kind === "input") player.applied(item);
+    }
     if (batch.items.some((i) => i.kind === "conversation" || i.kind === "chat")) conversations.dirty = true;
   });
   socket.on("control_error", (e) => notice(e.error));

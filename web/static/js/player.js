@@ -3,7 +3,8 @@
 // line, and on its Socket.IO connection (so the server knows the tab is open: a closed tab's
 // player leaves after a grace period, web/players.py). A player walks with the arrow keys (or a
 // click on a tile) and talks to the persona next to it; the lines said to it show in its talk bar.
-// A tile it cannot walk to gets a short note on the map, never an HTTP error.
+// A tile it cannot walk to gets a short note on the map, never an HTTP error. Moves and lines are
+// inputs: the request answers once queued, and a refusal comes back as an `input` activity item.
 
 import { getJSON, postJSON } from "./api.js";
 import { el, fill } from "./dom.js";
@@ -147,6 +148,14 @@ export class Player {
     if (!this.id || item.kind !== "chat" || (item.speaker !== this.id && item.listener !== this.id)) return;
     this.lines = [...this.lines.filter((l) => l.seq !== item.seq), item].slice(-50);
     this.refresh();
+  }
+
+  /** An input applied by the town (activity): this player's refused move or line gets a note. */
+  applied(item) {
+    if (!this.id || item.persona !== this.id || item.ok !== false || !item.input) return;
+    const { kind, x, y } = item.input;
+    if (kind === "move") this.map.note(x, y, /reached/.test(item.error) ? "No way there from here" : "You can't walk there");
+    else this.notice(item.error);
   }
 
   /** Walk to tile (x, y): a tile the map shows as a wall, a tree or water gets a note at once. */
