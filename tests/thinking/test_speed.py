@@ -48,17 +48,20 @@ def test_the_speed_is_read_from_three_timed_requests_by_hand():
 def test_the_timeout_is_twice_the_longest_request_within_its_bounds_by_hand():
     """With the speed above, the longest request (1,215 estimated prompt tokens = 1,518.75 of the
     server's, 400 out) takes 0.1 + 3.796875 + 11.71875 = 15.615625 s: timeout 31.23125 s. A
-    server 60 s a request whatever its size: 120 s. Faster than 15 s: the least, 30 s. One that
-    needs 712 s: refused, naming what was measured."""
+    server 60 s a request whatever its size: 120 s. Faster than 15 s: the least, 30 s. One whose
+    longest request takes 356 s (twice: 712 s): the most, 600 s. One whose longest takes 676 s:
+    refused, naming what was measured."""
     s = Speed(overhead_s=0.1, prompt_s=0.0025, output_s=0.029296875, token_ratio=1.25)
     assert timeout_for(s, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600) == pytest.approx(31.23125)
     flat = Speed(overhead_s=60.0, prompt_s=0.0, output_s=0.0)
     assert timeout_for(flat, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600) == 120.0
     fast = Speed(overhead_s=0.01, prompt_s=0.0001, output_s=0.001)
     assert timeout_for(fast, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600) == 30.0
-    slow = Speed(overhead_s=0.1, prompt_s=0.05, output_s=0.7, token_ratio=1.25)  # 0.1 + 75.9375 + 280
+    busy = Speed(overhead_s=0.1, prompt_s=0.05, output_s=0.7, token_ratio=1.25)  # 0.1 + 75.9375 + 280
+    assert timeout_for(busy, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600) == 600.0
+    slow = Speed(overhead_s=0.1, prompt_s=0.05, output_s=1.5, token_ratio=1.25)  # 0.1 + 75.9375 + 600
     with pytest.raises(ThinkingError, match=r"too slow for any request timeout up to 600 s .* read prompts at "
-                                            r"20\.0 tokens/s and wrote answers at 1\.4 tokens/s .* about 356 s"):
+                                            r"20\.0 tokens/s and wrote answers at 0\.7 tokens/s .* about 676 s"):
         timeout_for(slow, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600, where="the server")
 
 
@@ -119,8 +122,10 @@ def test_a_slow_server_runs_with_the_timeout_its_measured_speed_sets(fake_server
 
 def test_a_server_too_slow_for_any_timeout_is_refused_in_one_line_naming_its_speed(fake_server, api_key,
                                                                                   tmp_path, capsys, monkeypatch):
-    """Every request takes 0.6 s and the most a timeout may be is 1 s: the longest request needs
-    twice 0.6 s, so the run does not start: exit 2, one line with the measured speed, no file."""
+    """Every request takes 0.6 s and the most a timeout may be is 1 s: the check counts the
+    writing request's whole 0.6 s as writing its 120 tokens, so the longest request (400 tokens
+    out) takes 0.6 + 2 s, past 1 s: the run does not start: exit 2, one line with the measured
+    speed, no file."""
     code, _, err, out = _slow_run(fake_server, api_key, tmp_path, capsys, monkeypatch, latency=0.6,
                                   extra=("--set", "backend.min_timeout_s=0.1", "--set", "backend.max_timeout_s=1"))
     assert code == 2 and not out.exists()
