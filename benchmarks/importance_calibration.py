@@ -8,7 +8,7 @@ The set is ``town/thinking/data/rated_memories.yaml`` (65 memories rated by hand
 et al. 2023's definition of poignancy). The model rates them as a run does
 (:class:`~town.thinking.questions.RateImportances`, ``--batch`` memories a request, in the
 set's order; a request that fails is asked again up to 3 times, then its memories are left
-out and counted). It prints, for each source of ratings:
+out and counted; ``--probes`` rates only the ten probes). It prints, for each source of ratings:
 
 - MAE: mean absolute error against the hand ratings (points of the 1-10 scale);
 - rank: Spearman's rank correlation with them (:func:`town.thinking.calibration.rank_correlation`);
@@ -40,13 +40,16 @@ _PERSONA = dict(persona="bench", persona_name="Alex Moore",
                                 "family nearby, and cares about the people around her.")
 
 
-def rate_all(ask, items, batch: int) -> list[int | None]:
-    """Ratings of ``items`` (Rated) by ``ask(question) -> ratings or None``, ``batch`` at a time."""
+def rate_all(ask, items, batch: int, say: bool = False) -> list[int | None]:
+    """Ratings of ``items`` (Rated) by ``ask(question) -> ratings or None``, ``batch`` at a time
+    (``say``: each batch's ratings on stderr as they come)."""
     out: list[int | None] = []
     for start in range(0, len(items), batch):
         part = items[start:start + batch]
         got = ask(RateImportances(items=tuple((m.kind, m.content) for m in part), **_PERSONA))
         out += got if got is not None else [None] * len(part)
+        if say:
+            print(f"# rated {len(out)} of {len(items)}: {got}", file=sys.stderr, flush=True)
     return out
 
 
@@ -71,8 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", default="auto")
     ap.add_argument("--prompts", type=Path, help="a folder of prompt templates overriding the packaged ones")
     ap.add_argument("--batch", type=int, default=5, help="memories per request (a tick's observations: 1-8)")
+    ap.add_argument("--probes", action="store_true", help="only the ten probe memories")
     args = ap.parse_args(argv)
-    items = list(rated_memories())
+    items = [m for m in rated_memories() if m.probe or not args.probes]
     hand = [m.rating for m in items]
     scripted = ScriptedBackend()
     embedded = rate_all(lambda q: list(scripted.ask(q).ratings), items, args.batch)
@@ -98,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                     return list(a.answer.ratings)
             return None
 
-        model = rate_all(ask, items, args.batch)
+        model = rate_all(ask, items, args.batch, say=True)
         decision = probe(backend, CHECK_MARK)
     finally:
         backend.close()
