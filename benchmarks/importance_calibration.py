@@ -6,8 +6,8 @@ other rating prompts, e.g. a folder holding an older ``_scale.j2``).
 
 The set is ``town/thinking/data/rated_memories.yaml`` (65 memories rated by hand, 1-10, by Park
 et al. 2023's definition of poignancy). The model rates them as a run does
-(:class:`~town.thinking.questions.RateImportances`, ``--batch`` memories a request, in the
-set's order; a request that fails is asked again up to 3 times, then its memories are left
+(:class:`~town.thinking.questions.RateImportances`, ``--batch`` memories a request, in an
+order unrelated to their ratings, :func:`~town.thinking.calibration.shuffled`; a request that fails is asked again up to 3 times, then its memories are left
 out and counted; ``--probes`` rates only the ten probes). It prints, for each source of ratings:
 
 - MAE: mean absolute error against the hand ratings (points of the 1-10 scale);
@@ -30,7 +30,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from town.thinking.calibration import blend, fit, probe, rated_memories  # noqa: E402
+from town.thinking.calibration import blend, fit, probe, rated_memories, shuffled  # noqa: E402
 from town.thinking.questions import RateImportances  # noqa: E402
 from town.thinking.scripted import ScriptedBackend  # noqa: E402
 from town.thinking.server_check import CHECK_MARK  # noqa: E402
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=5, help="memories per request (a tick's observations: 1-8)")
     ap.add_argument("--probes", action="store_true", help="only the ten probe memories")
     args = ap.parse_args(argv)
-    items = [m for m in rated_memories() if m.probe or not args.probes]
+    items = shuffled([m for m in rated_memories() if m.probe or not args.probes])  # not low to high
     hand = [m.rating for m in items]
     scripted = ScriptedBackend()
     embedded = rate_all(lambda q: list(scripted.ask(q).ratings), items, args.batch)

@@ -19,7 +19,7 @@ from town.recording import RunReader
 from town.thinking.answers import ImportancesAnswer
 from town.thinking.backend import ThinkingBackend
 from town.thinking.calibration import (BLEND, Calibration, Fit, blend, decide, fit, rank_correlation,
-                                       rated_memories)
+                                       rated_memories, shuffled)
 from town.thinking.questions import RateImportance, RateImportances
 from town.thinking.scripted import ScriptedBackend
 from town.thinking.wrappers import CalibratedBackend
@@ -31,6 +31,19 @@ def test_the_hand_rated_set_spans_the_scale_with_probes_across_it():
     assert len(rated) >= 60 and {m.rating for m in rated} == set(range(1, 11))
     assert {m.kind for m in rated} == {"observation", "chat", "plan", "reflection", "whisper"}
     assert sorted(m.rating for m in rated if m.probe) == [1, 2, 2, 3, 5, 6, 7, 8, 9, 10]
+
+
+def test_a_model_that_counts_up_the_list_is_not_calibrated():
+    """Listed in the file's order the probes' hand ratings rise (1, 2, 3, 2, 5, ..., 10), and a
+    model writing 1, 2, ..., 10 down the list (SmolLM2-135M did) is off by 0.2: kept. Shuffled by
+    their text's hash, the order is 6, 8, 1, 9, 2, 3, 7, 2, 5, 10: counting up is then off by
+    (5+6+2+5+3+3+0+6+4+0) / 10 = 3.4 with rank correlation 0.11, and replaced."""
+    probes = [m for m in rated_memories() if m.probe]
+    counted = list(range(1, 11))
+    assert decide(fit(counted, [m.rating for m in probes])).weight == 1.0
+    order = [m.rating for m in shuffled(probes)]
+    assert order == [6, 8, 1, 9, 2, 3, 7, 2, 5, 10]
+    assert decide(fit(counted, order)).weight == 0.0
 
 
 def test_rank_correlation_and_fit_by_hand():
@@ -114,8 +127,8 @@ def bimodal_server(fake_server, prompt_book):
 
 def test_a_model_rating_only_1s_and_10s_is_blended_and_stats_says_so(bimodal_server, api_key, tmp_path,
                                                                       monkeypatch, capsys, prompt_book):
-    """The probe's ten memories (hand ratings 1, 2, 3, 2, 5, 6, 7, 8, 9, 10; the embedded rater's
-    1, 3, 4, 3, 2, 7, 6, 8, 9, 10) get 1, 1, 1, 1, 1, 10, 10, 10, 10, 10: all at the ends (the
+    """The probe's ten memories (in the file's order, hand ratings 1, 2, 3, 2, 5, 6, 7, 8, 9, 10;
+    the embedded rater's 1, 3, 4, 3, 2, 7, 6, 8, 9, 10) get 1, 1, 1, 1, 1, 10, 10, 10, 10, 10: all at the ends (the
     hand ratings: 20%), off by (0+1+2+1+4+4+3+2+1+0) / 10 = 1.8, ordered: bimodal, so the run blends
     (weight 0.5), records why in its meta, and ``stats`` prints the line. A memory's rating is
     then never 10 unless the embedded rater says so too. Resumed when the model rates well, the

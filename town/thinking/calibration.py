@@ -25,6 +25,7 @@ decision goes in the run's meta (``importance_calibration``), and a resumed run 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
@@ -36,7 +37,7 @@ import yaml
 from .questions import RateImportances
 
 __all__ = ["Rated", "Fit", "Calibration", "MAX_MAE", "MIN_RANK", "MAX_EXTREMES", "NO_ORDER", "BLEND",
-           "rated_memories", "rank_correlation", "fit", "decide", "probe", "blend"]
+           "rated_memories", "rank_correlation", "fit", "decide", "shuffled", "probe", "blend"]
 
 #: The hand-rated set.
 RATED_PATH = Path(__file__).parent / "data" / "rated_memories.yaml"
@@ -176,6 +177,13 @@ class _Attempting(Protocol):
         """One request for ``question``, the system text opened with ``opening``."""
 
 
+def shuffled(items: list[Rated]) -> list[Rated]:
+    """``items`` in a fixed order unrelated to their ratings (by a hash of their text): listed
+    low to high, as the set is, a model that only counts up the list would look calibrated
+    (SmolLM2-135M did: off by 0.2, rank correlation 0.98)."""
+    return sorted(items, key=lambda m: hashlib.sha1(m.content.encode("utf-8")).hexdigest())
+
+
 def probe(model: _Attempting, opening: str, tries: int = 2) -> Calibration:
     """Ask ``model`` to rate the probe memories (one request, up to ``tries`` attempts) and decide.
 
@@ -183,7 +191,7 @@ def probe(model: _Attempting, opening: str, tries: int = 2) -> Calibration:
         model: a ``ModelBackend`` (its ``attempt`` never raises for a model's failure).
         opening: the start-up check's mark, opening the request's system text.
     """
-    items = [m for m in rated_memories() if m.probe]
+    items = shuffled([m for m in rated_memories() if m.probe])
     pid, name, summary = _PROBE_PERSONA
     question = RateImportances(persona=pid, persona_name=name, persona_summary=summary,
                                items=tuple((m.kind, m.content) for m in items))
