@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from town.thinking.calibration import blend, fit, probe, rated_memories, shuffled  # noqa: E402
 from town.thinking.questions import RateImportances  # noqa: E402
-from town.thinking.scripted import ScriptedBackend  # noqa: E402
+from town.scripted import ScriptedBackend  # noqa: E402
 from town.thinking.server_check import CHECK_MARK  # noqa: E402
 
 _PERSONA = dict(persona="bench", persona_name="Alex Moore",

@@ -75,7 +75,7 @@ from town.recording.reader import RunReader  # noqa: E402
 from town.scenario import load_scenario  # noqa: E402
 from town.simulation import Simulation  # noqa: E402
 from town.simulation.jobs import Pool  # noqa: E402
-from town.thinking.factory import make_backend  # noqa: E402
+from town.backends import make_backend  # noqa: E402
 from town.thinking.openai_backend import OpenAIBackend  # noqa: E402
 from town.thinking.prompting import PromptSet  # noqa: E402
 

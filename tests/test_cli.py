@@ -106,6 +106,9 @@ def test_inspect_prints_traces_of_the_real_run(party_run):
     """inspect prints trace tables with the candidates' parts for the party run."""
     done = run_cli("inspect", str(party_run), "--persona", "Klaus Mueller", "--last", "2")
     assert done.returncode == 0, done.stderr
+    # the name as people read it: case, accents and punctuation aside (it was compared in lower case only)
+    again = run_cli("inspect", str(party_run), "--persona", "KLÁUS  mueller.", "--last", "2")
+    assert again.returncode == 0 and again.stdout == done.stdout, again.stderr
     for column in ("rank", "recency", "importance", "relevance", "total", "query"):
         assert column in done.stdout
     done = run_cli("inspect", str(party_run), "--persona", "klaus_mueller", "--at", "2023-02-13 12:00",

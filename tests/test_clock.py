@@ -70,3 +70,28 @@ def test_other_tick_lengths_and_bad_clocks():
             GameClock(START, **bad)
     with pytest.raises(ConfigError, match="1900 and 2999"):
         GameClock(datetime(1800, 1, 1), 10)
+
+
+def test_game_hours_are_shown_to_two_decimals_at_most():
+    """A span of ticks: 15,659 ticks of 10 s are 43.4972 game hours, shown as 43.5 (once shown as
+    "43.4972 game hours")."""
+    from town.analysis.compare import span_text
+    from town.clock import hours_text
+
+    assert hours_text(15_659 * 10 / 3600) == "43.5 game hours"
+    assert hours_text(1) == "1 game hour" and hours_text(36) == "36 game hours"
+    assert hours_text(179 * 10 / 3600) == "0.5 game hours" and hours_text(0.25) == "0.25 game hours"
+    assert span_text({"start": "2023-02-13 07:00:00", "end": "2023-02-15 02:29:50", "hours": 15_659 * 10 / 3600}) == (
+        "2023-02-13 07:00 -> 2023-02-15 02:29 (43.5 game hours)")
+
+
+def test_a_fork_to_its_parents_end_says_its_hours_rounded(tmp_path, capsys):
+    """`fork` without --hours of a 179-tick run (0.497222 game hours) says "0.5 game hours"."""
+    from web.cli import main
+
+    parent, fork = tmp_path / "p.sqlite", tmp_path / "f.sqlite"
+    assert main(["simulate", "--hours", "0.4975", "--out", str(parent), "--quiet", "--embedder", "hashing"]) == 0
+    capsys.readouterr()
+    assert main(["fork", str(parent), "--at", "2023-02-13T07:00", "--out", str(fork), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "the fork runs 0.5 game hours, to the end of" in err, err

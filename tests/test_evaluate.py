@@ -13,6 +13,7 @@ from handbuilt_run import PARTY, build_run
 from thinking.fake_server import FakeOpenAIServer
 
 from town.analysis.evaluate import diffusion_rows, evaluate, format_summary, write_report
+from town.analysis.recorded import NamedModel, run_backend
 from town.cli import main
 from town.recording import RunReader
 from town.scenario import Gathering, NetworkProbe, Probe
@@ -114,8 +115,9 @@ def test_cli_evaluate_prints_the_table(run, tmp_path, capsys):
     assert (tmp_path / "ev" / "report.json").is_file()
 
 
-def test_answers_come_through_the_runs_own_backend(tmp_path, monkeypatch):
-    """A run recorded with a model backend is interviewed through that model: a fake model that
+def test_answers_come_through_the_named_backend(tmp_path, monkeypatch):
+    """A run recorded with a model backend is interviewed through the model named for the
+    evaluation (never the file's own by default, :mod:`tests.web.test_shared_run_file`): a fake model that
     says "Yes, the party is at the cafe." to everything makes all 4 recall the news at every
     moment, and every persona answer yes about every other; the density still needs a retrieved
     memory that is more than a sighting, so it stays at the hand-worked 1 edge. The model is asked
@@ -128,7 +130,8 @@ def test_answers_come_through_the_runs_own_backend(tmp_path, monkeypatch):
             "name": "openai", "base_url": server.base_url, "model": "fake-model",
             "api_key_env": "TOWN_TEST_KEY", "cache": False, "max_retries": 0})
         with RunReader(run) as reader:
-            report = evaluate(reader, scenario=_Scenario())
+            parts = run_backend(reader, NamedModel(base_url=server.base_url, api_key_env="TOWN_TEST_KEY"))
+            report = evaluate(reader, scenario=_Scenario(), backend=parts)
     finally:
         server.close()
     assert report["answered_by"] != "scripted"

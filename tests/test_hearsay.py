@@ -74,7 +74,7 @@ def test_a_retelling_names_the_teller_once_then_uses_their_pronouns():
 def test_surname_particles_are_part_of_a_name():
     """Generated towns draw Dutch, French and German names ("Loes de Hoog"): the teller and a
     sighting's subject keep their particles, so such a sighting is still not news."""
-    from town.thinking.scripted_talk import sighting
+    from town.scripted.talk import sighting
 
     heard = "François Almagià told me that Loes de Hoog is at the student desks of the classroom in Orellana College."
     assert unwrap(heard) == (["François Almagià"], "Loes de Hoog is at the student desks of the classroom in Orellana College.")
@@ -87,7 +87,7 @@ def test_a_name_may_begin_with_any_capital_letter():
     """Generated towns draw Brazilian, Polish and Turkish names: 'Ísis Brown is out: attend
     classes.' is a sighting (a 1,000-person town passed it on as news 44,897 times when only
     A-Z began a name), and 'Łucja ... told me' names its teller."""
-    from town.thinking.scripted_talk import sighting
+    from town.scripted.talk import sighting
 
     assert sighting("Ísis Brown is out: attend classes.")
     assert sighting("Gina Lopes told me that Ísis Brown is out: attend classes.")

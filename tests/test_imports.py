@@ -210,3 +210,22 @@ def test_no_cycle_among_modules_counting_type_checking_imports():
     its helpers)."""
     cycles = cycles_report(import_graph(REPO, "town"))
     assert cycles == [], "\n".join(cycles)
+
+
+#: Modules outside ``town/scripted/`` that may import it, each with its reason.
+SCRIPTED_IMPORTERS = {
+    "town.backends": "where the backend is chosen, and the model backends' scripted fallback",
+    "town.analysis.grading": "the interview grader reads a persona's workplace as the scripted attendance rule does",
+    "town.analysis.talk": "the talk checks count heard routine sightings as the scripted teller defines them",
+}
+
+
+def test_nothing_outside_the_scripted_backend_imports_it_but_where_a_backend_is_chosen():
+    """Only :data:`SCRIPTED_IMPORTERS` import ``town.scripted``; the engine (memory, simulation,
+    mind, recording) and ``town.thinking`` never do."""
+    graph = import_graph(REPO, "town")
+    importers = {a for a, b in graph.edges if (b == "town.scripted" or b.startswith("town.scripted."))
+                 and not a.startswith("town.scripted")}
+    assert importers == set(SCRIPTED_IMPORTERS)
+    engine = ("town.memory", "town.simulation", "town.mind", "town.recording", "town.thinking")
+    assert not [a for a in importers if a.startswith(engine)]

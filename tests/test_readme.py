@@ -194,3 +194,26 @@ def test_every_readme_command_runs(tmp_path, monkeypatch, capsys):
         assert code == 0, f"{command}\n -> {argv} exited {code}:\n{out.err[-2000:]}"
         if servers:
             assert all(s.counts["chat"] > 0 for s in servers), f"{command}: a server was never asked"
+
+
+def test_readme_figures_are_those_of_docs_performance():
+    """Every figure the README links to docs/performance.md (``[51 s](docs/performance.md#...)``)
+    stands in the section it links to, so the two cannot disagree (once the demo was "about 3
+    minutes" in one place and 56 s in another, and performance.md said 51 s). A README figure may
+    round a decimal down to its whole part (37 s for 37.8 s)."""
+    performance = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    sections, current = {}, None
+    for line in performance.splitlines():
+        if line.startswith("#"):
+            current = _slug(line.lstrip("#").strip())
+            sections[current] = ""
+        elif current is not None:
+            sections[current] += line + "\n"
+    links = re.findall(r"\[([^\]]*\d[^\]]*)\]\(docs/performance\.md#([^)\s]+)\)", README.read_text(encoding="utf-8"))
+    assert len(links) >= 8, links
+    wrong = []
+    for text, anchor in links:
+        for number in re.findall(r"\d[\d,]*(?:\.\d+)?", text):
+            if not re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d,])", sections.get(anchor, "")):
+                wrong.append(f"{number} ({text!r}) is not in performance.md#{anchor}")
+    assert not wrong, wrong

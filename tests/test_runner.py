@@ -214,3 +214,22 @@ def test_an_input_answers_at_once_and_is_applied_between_ticks_in_order():
     runner.stop()
     with pytest.raises(ConfigError, match="^input: the run is over"):
         runner.submit(Whisper(persona="p", text="five"))
+
+
+def test_at_most_256_inputs_wait_and_the_oldest_outcomes_are_forgotten_past_1000():
+    """A viewer cannot queue without bound: the 257th waiting input is one line; applied, the
+    queue takes more; outcomes are kept for the newest 1,000 inputs."""
+    from town.simulation.inputs import KEPT, MAX_PENDING
+
+    inputs = Inputs()
+    ids = [inputs.submit(Whisper(persona="p", text=str(i))) for i in range(MAX_PENDING)]
+    with pytest.raises(ConfigError, match=r"^input: 256 inputs wait already; try again in a moment$"):
+        inputs.submit(Whisper(persona="p", text="one more"))
+    inputs.drain(lambda inp: inp.text, lambda *_: 0, 7)
+    assert inputs.pending == 0 and inputs.outcome(ids[-1]) == {"id": 256, "state": "done", "tick": 7, "result": "255"}
+    for i in range(KEPT - 1):
+        inputs.submit(Whisper(persona="p", text=str(i)))
+        inputs.drain(lambda inp: inp.text, lambda *_: 0, 8)
+    assert inputs.outcome(ids[0]) is None and inputs.outcome(ids[-1])["result"] == "255"  # the newest 1,000 kept
+    inputs.submit(Whisper(persona="p", text="last"))
+    assert inputs.outcome(ids[-1]) is None and inputs.outcome(1256) == {"id": 1256, "state": "queued"}

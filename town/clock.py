@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 from .errors import ConfigError
 
-__all__ = ["GameClock", "clock_text", "parse_game_time"]
+__all__ = ["GameClock", "clock_text", "hours_text", "parse_game_time"]
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 
@@ -32,6 +32,13 @@ def parse_game_time(text: str, *, field: str = "time") -> datetime:
 def clock_text(minutes: int) -> str:
     """Minutes since midnight -> ``"HH:MM"`` (1440 -> ``"24:00"``, the end of a day)."""
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def hours_text(hours: float) -> str:
+    """Game hours as shown to a person: "43.5 game hours", "1 game hour" (two decimals at most;
+    a span of ticks is rarely a round number: 15,659 ticks of 10 s are 43.4972 hours)."""
+    shown = f"{round(hours, 2):g}"
+    return f"{shown} game hour{'' if shown == '1' else 's'}"
 
 
 class GameClock:

@@ -26,6 +26,7 @@ class EventKind(str, enum.Enum):
 
     FRAME = "frame"  # data: {"personas": {id: {x, y, address, action, emoji, speech, chat}}}
     MEMORY = "memory"  # data: MemoryRecord.to_dict() + "embedding"
+    RETOLD = "retold"  # data: MemoryRecord.to_dict() of a held fact heard again (a teller added)
     RETRIEVAL = "retrieval"  # data: RetrievalTrace.to_dict() (+ "query_embedding")
     PLAN = "plan"  # data: {"level": "day"|"hour"|"action", "items": [...]} or action
     ACTION = "action"  # data: {"description", "address", "emoji", "start", "minutes"}

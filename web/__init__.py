@@ -10,6 +10,7 @@ Parts:
     conversations.py the conversations of a run (list, transcripts), read from its events
     conversation_views.py  their API, live and in replay, and the live feed's last hour
     replay_views.py  the runs page, the replay page and their JSON API (Blueprint ``replay``)
+    evaluation_views.py  a run's evaluation: scripted on GET, the named model on an authorised POST
     run_files.py     runs served by name (resolve_run first, 404/422), per-app caches
     params.py        checked query parameters (400 naming the parameter)
     procedures_view.py  the procedures tab's data (libraries as of a tick)
@@ -31,9 +32,11 @@ from flask import Flask
 
 from .compare_views import bp as compare_bp
 from .conversation_views import bp as conversations_bp
+from .evaluation_views import bp as evaluation_bp
 from .events import LiveNamespace
 from .extensions import socketio
 from .live import Live, live
+from .packets import guard_packets
 from .params import MAX_BODY, SqlIntConverter
 from .relay import FrameRelay
 from .replay_views import bp as replay_bp
@@ -54,7 +57,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             ``RELAY_INTERVAL`` (wall seconds between frame sends, default 1/30),
             ``ALLOWED_HOSTS`` (further names the Host header may give beyond loopback, default
             none), ``PORT`` (the bound port, set by ``web.server.LiveServer``; None: not checked),
-            ``PLAYER_GRACE_S`` (wall seconds a player whose tabs all closed stays, default 15).
+            ``PLAYER_GRACE_S`` (wall seconds a player whose tabs all closed stays, default 15),
+            ``ANALYSIS_MODEL`` (a :class:`town.analysis.recorded.NamedModel`: the model the command
+            line named for evaluations on request; None: none, the scripted backend answers).
 
     Returns:
         The app, with ``app.config["CONTROL_TOKEN"]`` set (print it for the user) and the
@@ -72,6 +77,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         ALLOWED_HOSTS=(),
         PORT=None,
         PLAYER_GRACE_S=15.0,
+        ANALYSIS_MODEL=None,
         SECRET_KEY=secrets.token_hex(16),
         MAX_CONTENT_LENGTH=MAX_BODY,
     )
@@ -82,6 +88,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["CONTROL_TOKEN"] = secrets.token_urlsafe(16)
 
     socketio.init_app(app, async_mode="threading", cors_allowed_origins=origin_checker(host))
+    guard_packets(socketio.server)  # bound a packet's size and nesting before it is decoded
     # after init_app, so that Socket.IO's own middleware is guarded too
     app.wsgi_app = HostGuard(app.wsgi_app, allowed_names(host, tuple(app.config["ALLOWED_HOSTS"])),
                              lambda: app.config["PORT"])
@@ -96,5 +103,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(replay_bp)
     app.register_blueprint(compare_bp)
     app.register_blueprint(conversations_bp)
+    app.register_blueprint(evaluation_bp)
     state.attach()
     return app

@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from town.cli import add_sim_options, build_simulation, remove_run, saved_line
+from town.analysis.recorded import NamedModel
+from town.cli import add_model_choice, add_sim_options, build_simulation, remove_run, saved_line
 from town.cli import main as town_main
 from town.errors import ConfigError, RecordingError, TownError
 
@@ -76,6 +77,7 @@ def add_commands(sub) -> None:
     s.add_argument("--port", type=port, default=5000, help="TCP port (default 5000; 0 picks a free one)")
     s.add_argument("--allowed-host", action="append", type=host_name, metavar="NAME", help=ALLOWED_HELP)
     s.add_argument("--no-open", action="store_true", help="only print the URL, do not open a browser")
+    add_model_choice(s)
     _add_verbose(s)
 
     s = sub.add_parser("demo", help=f"simulate {DEMO_TOWN} for {DEMO_HOURS} game hours, through the party "
@@ -125,7 +127,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         try:
             session = LiveSession(sim, host=args.host, port=args.port, speed=speed,
-                                  config={"RUNS_DIR": str(runs.resolve()), "ALLOWED_HOSTS": allowed}).start()
+                                  config={"RUNS_DIR": str(runs.resolve()), "ALLOWED_HOSTS": allowed,
+                                          "ANALYSIS_MODEL": NamedModel.from_args(args)}).start()
         except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
             reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
             raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
@@ -217,7 +220,9 @@ def cmd_replay(args: argparse.Namespace, tick: int | None = None) -> int:
     """`town replay RUN`: serve the replay page of a saved run until Ctrl-C.
 
     The viewer's runs folder is the run's folder; the replay URL is printed (and opened), at
-    ``tick`` when given. Only the run file is read.
+    ``tick`` when given. Only the run file is read; its stored backend is shown, never contacted
+    (a model named by ``--backend``/``--base-url``/``--api-key-env`` answers evaluations POSTed
+    with the token).
     """
     import webbrowser
 
@@ -236,15 +241,23 @@ def cmd_replay(args: argparse.Namespace, tick: int | None = None) -> int:
     allowed = allowed_hosts(args)
     check_listen(args.host, args.port)
     _request_log(args.verbose)
-    app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host, "ALLOWED_HOSTS": allowed})
+    app = create_app({"RUNS_DIR": str(path.resolve().parent), "HOST": args.host, "ALLOWED_HOSTS": allowed,
+                      "ANALYSIS_MODEL": NamedModel.from_args(args)})
     try:
         server = LiveServer(app, args.host, args.port)
     except (OSError, SystemExit) as exc:  # werkzeug exits on "address already in use"
         reason = getattr(exc, "strerror", None) or "the address is in use or not valid"
         raise ConfigError(f"cannot listen on {args.host}:{args.port}: {reason}; pass another --port "
                           "or --host", field="--port") from None
-    url = f"{server.url}/replay/{quote(path.stem)}" + ("" if tick is None else f"#t={tick}")
+    named, token = app.config["ANALYSIS_MODEL"], app.config["CONTROL_TOKEN"]
+    asks = named.name != "scripted"
+    url = (f"{server.url}/replay/{quote(path.stem)}" + (f"?token={token}" if asks and token else "")
+           + ("" if tick is None else f"#t={tick}"))
     print(f"town: replaying {path} at {url}  (all runs: {server.url}/runs; Ctrl-C to stop)", flush=True)
+    if asks:
+        print(f"town: evaluations are scripted; the page's button (POST {server.url}/api/runs/{quote(path.stem)}"
+              f"/evaluation) asks {named.base_url or named.name}" + (f" with the token {token}" if token else ""),
+              flush=True)
     if not args.no_open:
         webbrowser.open(url)
     try:

@@ -4,24 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from town.errors import ConfigError
 from town.runner import Runner
+from town.simulation.inputs import Control, parse_control
 
-__all__ = ["OPS", "apply_control"]
-
-#: The operations a viewer may ask for.
-OPS = ("pause", "resume", "step", "speed")
+__all__ = ["apply_control"]
 
 
-def apply_control(runner: Runner, op: object, value: object = None) -> dict[str, Any]:
-    """Apply one control operation and return the runner's status afterwards.
+def apply_control(runner: Runner, message: object) -> dict[str, Any]:
+    """Apply one control (a typed input: :class:`~town.simulation.inputs.Control`) and return the
+    runner's status afterwards.
 
     Args:
         runner: the live runner.
-        op: "pause" (which also cancels pending steps) | "resume" | "step" (value: ticks, default
-            1, at most one game day: ``Runner.max_steps``) | "speed" (value: ticks per wall second
-            1..64, or null/"max").
-        value: the operation's argument.
+        message: ``{"op", "value"}``: "pause" (which also cancels pending steps) | "resume" |
+            "step" (value: ticks, default 1, at most one game day: ``Runner.max_steps``) |
+            "speed" (value: ticks per wall second 1..64, or null/"max").
 
     Returns:
         ``Runner.status()`` after the operation. A step answers at once: its ticks run on the
@@ -32,17 +29,13 @@ def apply_control(runner: Runner, op: object, value: object = None) -> dict[str,
             value (e.g. a speed outside 1..64, more than a game day of steps, stepping while
             running).
     """
-    if op == "pause":
+    control: Control = parse_control(message)
+    if control.op == "pause":
         runner.pause()
-    elif op == "resume":
+    elif control.op == "resume":
         runner.resume()
-    elif op == "step":
-        n = 1 if value is None else value
-        if isinstance(n, str) and n.isdigit():
-            n = int(n)
-        runner.step(n, timeout=0)
-    elif op == "speed":
-        runner.set_speed(value)
+    elif control.op == "step":
+        runner.step(control.value, timeout=0)  # type: ignore[arg-type]  # the runner checks it
     else:
-        raise ConfigError(f"must be one of {', '.join(OPS)}, got {op!r}", field="op")
+        runner.set_speed(control.value)  # type: ignore[arg-type]  # the runner checks it
     return runner.status()

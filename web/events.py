@@ -105,7 +105,7 @@ class LiveNamespace(Namespace):
         if request.sid not in state.controllers and not state.may_control(message.get("token")):
             return self._refuse(op, "control needs the token printed by `town serve` (?token=...)")
         try:
-            status = apply_control(state.runner, op, message.get("value"))
+            status = apply_control(state.runner, message)
         except TownError as exc:
             return self._refuse(op, str(exc))
         return {"ok": True, "status": status}

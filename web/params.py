@@ -20,7 +20,7 @@ from werkzeug.routing import IntegerConverter
 from town.errors import ConfigError
 from town.text import check_texts
 
-__all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_INT", "MAX_LIMIT", "MIN_INT", "SqlIntConverter", "fail",
+__all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_INT", "MAX_LIMIT", "MIN_INT", "SqlIntConverter", "fail", "json_depth",
            "int_arg", "json_body", "limit_arg", "weights_arg"]
 
 #: The largest request body, in bytes (Flask's ``MAX_CONTENT_LENGTH``; Socket.IO's own buffer
@@ -92,16 +92,16 @@ def weights_arg(name: str = "w") -> tuple[float, float, float] | None:
     return values
 
 
-def _depth(raw: bytes) -> int:
+def json_depth(raw: bytes, limit: int = MAX_DEPTH) -> int:
     """The deepest nesting of ``[`` and ``{`` in the JSON text ``raw`` (brackets inside strings
-    do not count); stops counting past :data:`MAX_DEPTH`."""
+    do not count); stops counting past ``limit``."""
     depth = deepest = 0
     for token in _TOKENS.finditer(raw):
         mark = token.group()
         if mark in (b"[", b"{"):
             depth += 1
             deepest = max(deepest, depth)
-            if deepest > MAX_DEPTH:
+            if deepest > limit:
                 break
         elif mark in (b"]", b"}"):
             depth -= 1
@@ -125,7 +125,7 @@ def json_body(hint: str) -> dict[str, Any]:
     if not request.is_json:
         fail(400, f"send JSON {hint}")
     raw = request.get_data(cache=True)  # at most MAX_CONTENT_LENGTH bytes, else 413
-    if _depth(raw) > MAX_DEPTH:
+    if json_depth(raw) > MAX_DEPTH:
         fail(400, f"body: nested more than {MAX_DEPTH} deep; send JSON {hint}")
     try:
         body = json.loads(raw)

@@ -2,7 +2,8 @@
 
 Runs are addressed by name only (docs/design, §4); every route goes through
 :func:`web.run_files.open_named`, so a refused name is 404 and nothing outside the runs folder is
-opened. Everything is read from the run file: no model, no network, no Simulation.
+opened. Everything is read from the run file: no model, no network, no Simulation. A run's
+evaluation is served by :mod:`web.evaluation_views`.
 
 Pages: ``GET /runs`` (the runs folder), ``GET /replay/<name>``.
 
@@ -10,7 +11,11 @@ API (JSON; errors ``{"error"}`` with 400 bad parameter, 404 unknown/refused, 422
 
 - ``GET /api/runs``: ``{"runs": [RunReader.summary() | {"name", "size_bytes", "error"}]}``
 - ``GET /api/runs/<name>``: ``{"summary", "map", "personas": [identity], "start",
-  "seconds_per_tick", "first_tick", "last_tick", "snapshots": [[tick, time, seq]]}``
+  "seconds_per_tick", "first_tick", "last_tick", "snapshots": [[tick, time, seq]],
+  "analysis_model": {"backend", "model", "base_url"} | null}`` (the model a POST of the
+  evaluation asks: the server's command line named it)
+- ``GET /api/runs/<name>/opening``: ``{"opening": {"tick", "persona", "retrieval"} | null}``, where the
+  page opens when its address names no tick: the liveliest moment, a speaker and its retrieval
 - ``GET /api/runs/<name>/frames/<tick>``: ``RunReader.frame(tick)``
 - ``GET /api/runs/<name>/frames?start=&end=``: ``{"frames": [...]}`` (at most 600 ticks)
 - ``GET /api/runs/<name>/personas/<pid>?tick=``: the persona panel as of the end of ``tick``
@@ -26,15 +31,13 @@ API (JSON; errors ``{"error"}`` with 400 bad parameter, 404 unknown/refused, 422
 - ``GET /api/runs/<name>/procedures?tick=``: :func:`web.procedures_view.procedure_libraries`
 - ``GET /api/runs/<name>/personas/<pid>/interview?q=&tick=``: :func:`town.analysis.interview.interview`
   as of the end of ``tick`` (read-only: the run file is not changed)
-- ``GET /api/runs/<name>/evaluation``: :func:`town.analysis.evaluate.evaluate` (diffusion, density,
-  attendance, cost)
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, render_template, request
 
 from town.errors import ConfigError, MemoryStreamError, RecordingError, TownError
 from town.events import VECTOR_KEYS, EventKind
@@ -45,7 +48,7 @@ from town.recording.runs import list_runs
 from .params import MAX_INT, fail, int_arg, limit_arg, weights_arg
 from .persona_view import memory_rows, persona_panel, seq_after_tick
 from .procedures_view import procedure_libraries
-from .run_files import cached_report, embedder_for, identities, open_named, runs_dir
+from .run_files import embedder_for, identities, open_named, runs_dir
 
 __all__ = ["bp", "JUMP_KINDS", "MAX_BATCH"]
 
@@ -104,14 +107,31 @@ def runs():
 
 @bp.get("/api/runs/<name>")
 def run(name: str):
-    """A run's summary, map, personas and span."""
+    """A run's summary, map, personas and span, and the model the server may be asked to evaluate it with."""
     with open_named(name) as reader:
         meta = reader.meta
         return jsonify(summary=reader.summary(), map=meta.get("map"),
                        personas=list(identities(reader).values()), start=meta.get("start"),
                        seconds_per_tick=meta.get("seconds_per_tick", 10),
                        first_tick=reader.first_tick, last_tick=reader.last_tick,
-                       snapshots=reader.snapshots())
+                       snapshots=reader.snapshots(), analysis_model=_analysis_model())
+
+
+def _analysis_model() -> dict[str, Any] | None:
+    """The model the server's command line named for evaluations on request (shown on a button), or None."""
+    named = current_app.config.get("ANALYSIS_MODEL")
+    if named is None or named.name == "scripted":
+        return None
+    return {"backend": named.name, "model": named.model, "base_url": named.base_url}
+
+
+@bp.get("/api/runs/<name>/opening")
+def opening_moment(name: str):
+    """Where the replay opens without a tick in its address (:func:`town.analysis.moments.opening`)."""
+    from town.analysis.moments import opening
+
+    with open_named(name) as reader:
+        return jsonify(opening=opening(reader))
 
 
 @bp.get("/api/runs/<name>/frames/<int:tick>")
@@ -280,21 +300,3 @@ def interview(name: str, pid: str):
         except ConfigError as exc:
             fail(400, str(exc))
         return jsonify(result.to_dict())
-
-
-@bp.get("/api/runs/<name>/evaluation")
-def evaluation(name: str):
-    """The run's evaluation (personas interviewed): diffusion of each probe, density, attendance, cost.
-
-    422 for a damaged run (the reason), 503 when the run's model server does not answer.
-    """
-    from town.analysis.evaluate import evaluate
-
-    with open_named(name) as reader:
-        try:
-            report = cached_report(reader, "evaluation", lambda r: evaluate(r, embedder=embedder_for(r)))
-        except RecordingError:
-            raise  # a damaged run: 422 (open_named)
-        except TownError as exc:  # e.g. the run's model server is down: evaluate asks through it
-            fail(503, str(exc))
-        return jsonify(report)

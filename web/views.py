@@ -251,7 +251,7 @@ def control():
     state = live()
     body = _controller('{"op": ..., "value": ...}')
     try:
-        status = apply_control(state.runner, body.get("op"), body.get("value"))
+        status = apply_control(state.runner, body)
     except TownError as exc:
         _fail(400, str(exc))
     return jsonify(ok=True, status=status)

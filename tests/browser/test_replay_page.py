@@ -33,7 +33,7 @@ def test_scrubbing_shows_the_clock_and_positions_of_the_run_file(replay_server, 
     tile equal RunReader.frame(tick).
     """
     name = saved_run.stem
-    page.goto(f"{replay_server.url}/replay/{name}")
+    page.goto(f"{replay_server.url}/replay/{name}#t=0")
     page.wait_for_function("() => document.querySelector('#clock').dataset.tick === '0'")
     with RunReader(saved_run) as reader:
         def check(tick: int) -> None:
@@ -183,4 +183,32 @@ def test_evaluation_charts_draw_recall_beside_the_upper_bound(replay_server, sav
     facts = page.text_content(".eval-facts li")
     assert f"{first['start_count']} → {first['end_count']} of {first['personas']} recall it" in facts
     assert f"({first['bound']['start_count']} → {first['bound']['end_count']} hold a memory of it)" in facts
+    assert page.errors == []
+
+
+def test_the_replay_opens_on_a_retrieval_without_pressing_play(replay_server, saved_run, page, artifacts):
+    """Opened with no tick in its address, at 1280x800: the clock shows the tick ending the
+    liveliest ten game minutes (worked out from the run's lines by brute force), the persona
+    panel the speaker of the newest line by then, and the Retrievals card, above the fold,
+    marks the retrieval that line was decided on; Play was never pressed.
+
+    Before, the page opened at 07:00 with "no retrievals in this window" and the card below the fold.
+    """
+    with RunReader(saved_run) as reader:
+        lines = [(e.tick, e.seq, e.data["conversation"], e.data["speaker"], e.data["retrieval"])
+                 for e in reader.events(["chat"])]
+    talking = {t: len({c for tick, _, c, _, _ in lines if t - 60 < tick <= t}) for t, *_ in lines}
+    lively = min(talking, key=lambda t: (-talking[t], t))
+    _, _, _, speaker, retrieval = max((line for line in lines if line[0] <= lively), key=lambda line: line[1])
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{replay_server.url}/replay/{saved_run.stem}")
+    page.wait_for_selector("#retrieval-list .retrieval-link.selected")
+    assert shown_tick(page) == lively
+    assert page.get_attribute("#retrieval-list .retrieval-link.selected", "data-seq") == str(retrieval)
+    assert page.text_content("#persona-name").strip() == speaker.replace("_", " ").title()
+    for selector in ("#retrieval-card", "#retrieval-list .retrieval-link.selected"):
+        box = page.locator(selector).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 800, (selector, box)
+    assert page.text_content("#btn-play").strip() == "Play"
+    page.screenshot(path=str(artifacts / "replay-opening.png"))
     assert page.errors == []

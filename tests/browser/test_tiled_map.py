@@ -69,3 +69,28 @@ def test_marker_initials_ignore_parentheses(live_town, page):
     got = page.evaluate("async (names) => { const dom = await import('/static/js/dom.js');"
                         " return names.map((n) => dom.initials(n)); }", list(names))
     assert got == list(names.values())
+
+
+def test_map_badges_are_unique_in_smallville(live_town, page):
+    """Smallville's 25 names share initials in three pairs (ML, RP, JM); the map's badges tell
+    each pair apart (worked out by hand from the rule in ``uniqueInitials``) and no two badges
+    in the town are the same. Before, two "ML" and two "RP" walked in one room."""
+    import yaml
+
+    folder = EXAMPLE.parent / "smallville"
+    personas = [{"id": f.stem, "name": yaml.safe_load(f.read_text())["name"]}
+                for f in sorted(folder.glob("*.yaml")) if f.stem not in ("town", "map", "events", "probes")]
+    assert len(personas) == 25
+    town = live_town(EXAMPLE, paused=True)
+    page.goto(town.url)
+    got = page.evaluate("async (ps) => { const dom = await import('/static/js/dom.js');"
+                        " return Object.fromEntries(dom.uniqueInitials(ps)); }", personas)
+    assert {pid: got[pid] for pid in ("maria_lopez", "mei_lin", "rajiv_patel", "ryan_park", "jane_moreno",
+                                      "jennifer_moore", "klaus_mueller")} == {
+        "maria_lopez": "MLo", "mei_lin": "MLi", "rajiv_patel": "RaP", "ryan_park": "RyP",
+        "jane_moreno": "JaM", "jennifer_moore": "JeM", "klaus_mueller": "KM"}
+    assert len(set(got.values())) == 25
+    twins = [{"id": "a", "name": "Ann Lee"}, {"id": "b", "name": "Ann Lee"}, {"id": "c", "name": "Bo"}]
+    assert page.evaluate("async (ps) => { const dom = await import('/static/js/dom.js');"
+                         " return Object.fromEntries(dom.uniqueInitials(ps)); }", twins) == {
+        "a": "AL1", "b": "AL2", "c": "BO"}

@@ -1,15 +1,15 @@
 """Going to an event one heard of is a decision: a clash with one's own obligations elsewhere
 (not leisure, not chores at home), how one knows the host or teller, and one's traits; seeded,
-and recorded with its reason in the day plan's answer (town.thinking.attend)."""
+and recorded with its reason in the day plan's answer (town.scripted.attend)."""
 
 from __future__ import annotations
 
 import random
 import zlib
 
-from town.thinking.attend import P_CLASH, P_CLASH_CLOSE, clash_with, decline_reason
+from town.scripted.attend import P_CLASH, P_CLASH_CLOSE, clash_with, decline_reason
 from town.thinking.questions import MemoryView, NextLine, PlanDay, PlanItemView
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 ROUTINE = (
     PlanItemView(start="00:00", end="07:00", description="sleeping", place="w:Ann's home:ann room:bed"),

@@ -155,7 +155,7 @@ def test_an_event_under_way_is_no_longer_news():
     still news; at 18:00, and on the 15th, it has begun or passed and is not told. A memory that
     states no day is news at any hour."""
     from town.thinking.questions import MemoryView
-    from town.thinking.scripted_talk import worth_telling
+    from town.scripted.talk import worth_telling
 
     quiz = MemoryView(id=1, kind="chat", importance=7, created="2023-02-13 09:00:00",
                       content="Cat Cole told me that Bob Brown is hosting a quiz at Corner Cafe tomorrow from 6pm to 8pm.")

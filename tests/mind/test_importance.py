@@ -43,7 +43,7 @@ def test_rating_is_a_pure_function_of_text_and_kind():
 def test_the_scripted_backend_rates_with_the_embedded_rater():
     """What a persona's memories get: the same bar through the backend's RateImportance."""
     from town.thinking.questions import RateImportance
-    from town.thinking.scripted import ScriptedBackend
+    from town.scripted import ScriptedBackend
 
     def ask(text, kind):
         q = RateImportance(persona="ann", persona_name="Ann Able", content=text, kind=kind)
@@ -62,7 +62,7 @@ def test_scripted_batch_rating_runs_the_model_once_and_rates_as_single_requests(
     import town.importance as importance
     from town.embedding import CachedEmbedder, MiniLMEmbedder
     from town.thinking.questions import RateImportances
-    from town.thinking.scripted import ScriptedBackend
+    from town.scripted import ScriptedBackend
 
     items = (("observation", "Klaus Mueller is washing the dishes at the sink."),
              ("chat", 'Maria Lopez told me: "I was fired from my job today."'),
@@ -94,7 +94,7 @@ def test_a_crowds_observations_are_rated_in_parts_the_answer_allows():
     from town.config import load_config
     from town.mind.context import MindContext, Services
     from town.mind.context import rate as rate_new
-    from town.thinking.scripted import ScriptedBackend
+    from town.scripted import ScriptedBackend
 
     asked = []
     scripted = ScriptedBackend()

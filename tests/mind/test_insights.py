@@ -1,12 +1,12 @@
 """Reflection's insights are sentences about a person, a place, an event, a talk or an activity,
 each resting on two or more retrieved memories that support it (Park et al. 2023 §4.2). Every
 expected insight is worked out by hand from its stream and the rules of
-town.thinking.scripted_insight."""
+town.scripted.insight."""
 
 from __future__ import annotations
 
 from town.thinking.questions import Insights, MemoryView
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 PEOPLE = ("Ann Able", "Carmen Ortiz", "Maria Lopez", "Klaus Mueller", "Isabella Rodriguez")
 PLACES = ("w:Hobbs Cafe", "w:Hobbs Cafe:cafe", "w:Park", "w:Ann's home")

@@ -1,6 +1,6 @@
 """Interview answers answer the question asked, by its kind, from the retrieved memories and the
 persona's file, citing the memories used (Park et al. 2023 §6.1). Each expected answer below is
-worked out by hand from the stream and the rules of town.thinking.scripted_interview."""
+worked out by hand from the stream and the rules of town.scripted.interview."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 from town.analysis.battery import BATTERY
 from town.thinking.questions import AnswerInterview, MemoryView, PlanItemView
-from town.thinking.scripted import ScriptedBackend
-from town.thinking.scripted_interview import kind_of
+from town.scripted import ScriptedBackend
+from town.scripted.interview import kind_of
 
 # Ann's description as the interview carries it (town.analysis.interview.identity).
 ANN = ("Ann Able, 40. Traits: calm, friendly. Ann Able runs the Corner Cafe on Elm Street. She sings in a "
@@ -215,7 +215,7 @@ def test_a_plan_items_second_verb_and_the_files_his_or_her_are_said_by_the_perso
 
 def test_a_talk_summary_in_the_partners_words_is_quoted_once():
     from town.perspective import own_voice
-    from town.thinking.recount import recount
+    from town.scripted.recount import recount
 
     assert recount("I talked with Mei Lin: I am planning a party at Hobbs Cafe.") == (
         'I talked with Mei Lin, who told me: "I am planning a party at Hobbs Cafe."')

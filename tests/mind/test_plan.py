@@ -11,7 +11,7 @@ from town.events import EventKind
 from town.memory import MemoryKind
 from town.mind import plan_day
 from town.thinking.questions import MemoryView, PlanDay, PlanItemView
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 ROUTINE = (PlanItemView(start="00:00", end="07:00", description="sleeping", place="w:Ann's home:ann room:bed"),
            PlanItemView(start="07:00", end="24:00", description="read a book",
@@ -72,3 +72,8 @@ def test_plan_day_cites_its_retrieval_and_the_memory_that_put_the_event_in(tiny,
         ("2023-02-14 18:00:00", "2023-02-14 20:00:00", [quiz.id])]
     assert all(i["evidence"] == [] for i in plan.data["items"] if i["place"] != "w:Corner Cafe")
     assert ann.plan[2].start == datetime(2023, 2, 14, 18) and ann.plan[2].end - ann.plan[2].start == timedelta(hours=2)
+    # the plan memory keeps its blocks as fields: the quiz block 18:00-20:00 at the cafe among them
+    (memory,) = [r for r in ann.stream.records() if r.kind is MemoryKind.PLAN]
+    assert [(i.start, i.end, i.place) for i in memory.plan_items] == [(b.start, b.end, b.place) for b in ann.plan]
+    assert (datetime(2023, 2, 14, 18), datetime(2023, 2, 14, 20), "w:Corner Cafe") in [
+        (i.start, i.end, i.place) for i in memory.plan_items]

@@ -14,7 +14,7 @@ from town.memory import MemoryKind
 from town.mind import maybe_reflect, perceive, remember
 from town.mind.perceive import Appearance
 from town.thinking.questions import DecomposeTask, MemoryView
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 MEMORIES = (
     ("Bob Brown plays the piano at Corner Cafe every evening.", 6),
@@ -205,3 +205,24 @@ def test_only_the_nearest_attended_to_become_observations(tiny):
     snapshot["di"] = other("di", "Di Dunn", 1)  # Di steps up to Ann, Bob is now the third
     sim.think(lambda ctx: perceive(ann, ctx, snapshot))
     assert [r.content.split(" is ")[0] for r in ann.stream.records()] == ["Bob Brown", "Cy Cole", "Di Dunn"]
+
+
+def test_focal_points_ask_about_common_nouns_not_dates_or_names():
+    """The scripted focal points over a plan ("Monday February 13") and a party at Hobbs Cafe:
+    once "What do I know about the february?" (the heaviest word, 5 + 6). Worked out by hand:
+    without the proper nouns (Monday, February, Valentine, Hobbs, Cafe; Isabella is a person),
+    "party" and "planning" weigh 6, every word of the plan 5; ties alphabetical; nobody is named
+    in full, so the third is the fixed one."""
+    from town.thinking.questions import FocalPoints
+
+    memories = (
+        MemoryView(id=1, content="My plan for Monday February 13: 08:00 attend a sociology lecture; 13:00 write "
+                   "the research paper", kind="plan", importance=5, created="2023-02-13 07:00:00"),
+        MemoryView(id=2, content="Isabella is planning a Valentine's party at Hobbs Cafe on February 14",
+                   kind="chat", importance=6, created="2023-02-13 09:00:00"),
+    )
+    answer = ScriptedBackend().ask(FocalPoints(persona="klaus_mueller", persona_name="Klaus Mueller",
+                                               persona_summary="", memories=memories,
+                                               people=("Klaus Mueller", "Isabella Rodriguez"), n=3))
+    assert answer.questions == ["What do I know about the party?", "What do I know about the planning?",
+                                "What have I been spending my time on?"]  # her full name is in neither

@@ -39,7 +39,7 @@ class AppliedAtOnce(Outbox):
 
 def context(start: datetime, *, world=None, seed: int = 1) -> tuple[MindContext, list[Event]]:
     """A MindContext at ``start`` (tick 0), the scripted backend; the events it published."""
-    from town.thinking.scripted import ScriptedBackend
+    from town.scripted import ScriptedBackend
 
     clock, bus, events = GameClock(start, 10), EventBus(), []
     bus.subscribe(events.append)

@@ -19,7 +19,7 @@ from town.procedures import (
     StepFailure,
 )
 from town.procedures.generalise import compose
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 ISABELLA = ("Isabella Rodriguez", "the_ville:Isabella Rodriguez's apartment:bedroom:bed")
 COUNTER = "the_ville:Hobbs Cafe:cafe:counter"

@@ -13,7 +13,7 @@ from town.events import EventKind
 from town.scenario import load_scenario
 from town.simulation import Simulation
 from town.thinking.questions import DecomposeTask
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 END = datetime(2023, 2, 15, 14, 30)  # 55.5 game hours from 13 Feb 07:00; the market reopens 16 Feb
 MID = datetime(2023, 2, 14, 6, 0)

@@ -8,6 +8,8 @@ from datetime import datetime
 import numpy as np
 import pytest
 
+from mounts import Mounts
+
 from town.clock import GameClock
 from town.events import Event, EventBus, EventKind
 from town.recording.writer import RunWriter
@@ -161,3 +163,12 @@ def synthetic(tmp_path):
 def reference():
     """The brute-force reference retrieval :func:`brute_force`."""
     return brute_force
+
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """``tmpfs(size=None) -> folder``: a fresh tmpfs under ``tmp_path`` (``mounts.Mounts``),
+    unmounted after the test; skipped where mounting is not allowed."""
+    with Mounts(tmp_path) as mounts:
+        yield mounts.mount

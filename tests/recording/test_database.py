@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import subprocess
 
 import numpy as np
 import pytest
+
+from mounts import remount_read_only
 
 from town.errors import RecordingError
 from town.recording.reader import RunReader
@@ -58,7 +59,7 @@ def test_sqlite_file_without_run_tables(tmp_path):
 
 
 def test_unknown_schema_version_names_both_versions(synthetic):
-    """A file of schema_version 99 names 99 and the version this code reads (3)."""
+    """A file of schema_version 99 names 99 and the version this code reads (4)."""
     run = synthetic()
     run.end_tick()
     run.writer.close()
@@ -66,59 +67,40 @@ def test_unknown_schema_version_names_both_versions(synthetic):
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (json.dumps(99),))
     conn.commit()
     conn.close()
-    with pytest.raises(RecordingError, match="schema_version 99, this town reads schema_version 3; open it with"):
+    with pytest.raises(RecordingError, match="schema_version 99, this town reads schema_version 4; open it with"):
         RunReader(run.writer.path)
 
 
 def test_an_older_run_file_is_refused_with_the_command_that_makes_it_again(synthetic):
-    """A schema_version 2 file (whole frames, an embedding per memory: no ``vectors`` table) is
-    refused in one line with the simulate command of its own town, game hours and seed: 360
+    """A schema_version 3 file (memories without their typed fields) is refused in one line with the simulate command of its own town, game hours and seed: 360
     ticks of 10 s are 1 game hour."""
     run = synthetic(meta={"scenario": "personas/smallville", "seed": 7, "seconds_per_tick": 10})
     for _ in range(360):
         run.end_tick()
     run.writer.close()
     conn = sqlite3.connect(run.writer.path)
-    conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
-    conn.execute("DROP TABLE vectors")
+    conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()
     with pytest.raises(RecordingError) as err:
         RunReader(run.writer.path)
     path = run.writer.path
     assert str(err.value) == (
-        f"{path}: run file has schema_version 2, this town reads schema_version 3 (written by an older town); "
+        f"{path}: run file has schema_version 3, this town reads schema_version 4 (written by an older town); "
         f"make the run again, after moving this file away: python run.py simulate --town personas/smallville "
         f"--hours 1 --seed 7 --out {path}")
 
 
-@pytest.fixture
-def read_only_dir(tmp_path):
-    """``(dir, make_read_only)``: a tmpfs mounted at ``tmp_path/ro`` that the test remounts ro.
-
-    Root ignores file permissions, so only a read-only mount makes SQLite's -shm unwritable the
-    way a read-only disk, CD or ``ro`` share does. Skipped where mounting is not allowed.
-    """
-    mount = tmp_path / "ro"
-    mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(mount)], capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)")
-    try:
-        yield mount, lambda: subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
-    finally:
-        subprocess.run(["umount", str(mount)], check=True)
-
-
-def test_run_on_read_only_storage_is_read_not_called_damaged(synthetic, read_only_dir):
+def test_run_on_read_only_storage_is_read_not_called_damaged(synthetic, tmpfs):
     """A closed run copied to read-only storage (no -wal/-shm) reads like the original."""
     run = synthetic()
     run.memory("ana", "ana sees a kettle", 4)
     for _ in range(3):
         run.end_tick()
     run.writer.close()
-    mount, make_read_only = read_only_dir
+    mount = tmpfs()
     shutil.copy(run.writer.path, mount / "run.sqlite")
-    make_read_only()
+    remount_read_only(mount)
     probe = sqlite3.connect(mount / "run.sqlite")
     with pytest.raises(sqlite3.OperationalError):  # the failure the reader has to get round
         probe.execute("PRAGMA journal_mode=WAL")

@@ -12,7 +12,7 @@ from town.events import EventBus, EventKind
 from town.mind import MindContext, Services
 from town.simulation.apply import Applier
 from town.simulation.jobs import Pool, note_call, think
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 
 
 @pytest.fixture

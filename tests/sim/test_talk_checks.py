@@ -15,7 +15,7 @@ from town.simulation import Simulation
 from town.config import load_config
 from town.scenario import load_scenario
 from town.thinking.questions import MemoryView, NextLine
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from town.thinking.views import routine_views
 
 from pathlib import Path
@@ -71,7 +71,7 @@ def test_a_heard_party_names_the_host_once_then_her_pronoun(party_run):
 def test_a_routine_sighting_is_not_news_however_it_was_rated():
     """Three memories rated above the news threshold (5): two sightings, one seen and one heard
     (a surname with a particle among them), and a party. Only the party is worth telling."""
-    from town.thinking.scripted_talk import worth_telling
+    from town.scripted.talk import worth_telling
 
     at = "2023-02-13 09:00:00"
     memories = (

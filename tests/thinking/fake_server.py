@@ -43,7 +43,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from town.thinking.answers import ImportanceAnswer, ImportancesAnswer, SummaryAnswer
 from town.thinking.questions import RateImportance, RateImportances, SummariseConversation
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from town.thinking.server_check import CHECK_MARK, CHECK_WORD
 
 FAULTS = ("500", "429", "slow", "malformed", "invalid")

@@ -8,6 +8,7 @@ from town.thinking.questions import (
     DecideToTalk,
     DecomposeTask,
     FocalPoints,
+    HearLine,
     GeneraliseProcedure,
     Insights,
     MemoryView,
@@ -72,4 +73,9 @@ SAMPLES = [
     (GeneraliseProcedure(**WHO, task="have coffee", place=CAFE,
                          steps=({"description": "order coffee", "object": OBJECTS[0], "minutes": 5},),
                          parameters=(("place", CAFE),)), {}),
+    (HearLine(**WHO, speaker_name="Maria Lopez", line="Isabella holds a party at Hobbs Cafe at 5pm.",
+              content="Maria Lopez told me that Isabella holds a party at Hobbs Cafe at 5pm.",
+              now="2023-02-13 08:00:00", names=("Isabella Rodriguez", "Maria Lopez"), places=("Hobbs Cafe",)),
+     {"importance": list(range(1, 11)), "subject": ["", "Isabella Rodriguez", "Maria Lopez"],
+      "place": ["", "Hobbs Cafe"]}),
 ]

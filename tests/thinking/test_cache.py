@@ -70,7 +70,7 @@ def test_model_answers_reach_the_memories(fake_server, api_key, tmp_path):
     from fake_server import MODEL_SHIFT
 
     from town.thinking.questions import RateImportance
-    from town.thinking.scripted import ScriptedBackend
+    from town.scripted import ScriptedBackend
 
     server = fake_server()
     config = ville_config(server, api_key, cache=False)

@@ -21,7 +21,7 @@ from town.thinking.backend import ThinkingBackend
 from town.thinking.calibration import (BLEND, Calibration, Fit, blend, decide, fit, rank_correlation,
                                        rated_memories, shuffled)
 from town.thinking.questions import RateImportance, RateImportances
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from town.thinking.wrappers import CalibratedBackend
 
 
@@ -98,12 +98,12 @@ def test_the_calibrated_backend_blends_or_replaces_each_rating():
     q = RateImportances(persona="p", persona_name="P", persona_summary="", items=items)
     e1, e2 = ScriptedBackend().ask(q).ratings
     model = _Bimodal()
-    half = CalibratedBackend(model, Calibration(weight=0.5, reason="r")).ask(q).ratings
+    half = CalibratedBackend(model, Calibration(weight=0.5, reason="r"), ScriptedBackend()).ask(q).ratings
     assert half == [int((10 + e1) / 2 + 0.5), int((10 + e2) / 2 + 0.5)] and model.asked == 1
-    assert CalibratedBackend(model, Calibration(weight=0.0, reason="r")).ask(q).ratings == [e1, e2]
+    assert CalibratedBackend(model, Calibration(weight=0.0, reason="r"), ScriptedBackend()).ask(q).ratings == [e1, e2]
     assert model.asked == 1
     single = RateImportance(persona="p", persona_name="P", content=items[0][1], kind="observation")
-    assert CalibratedBackend(model, Calibration(weight=0.0, reason="r")).ask(single).importance == e1
+    assert CalibratedBackend(model, Calibration(weight=0.0, reason="r"), ScriptedBackend()).ask(single).importance == e1
 
 
 @pytest.fixture

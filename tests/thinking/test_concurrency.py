@@ -105,7 +105,7 @@ def test_a_busy_single_slot_gets_no_retry_until_its_abandoned_request_is_done(fa
     slot is free). The first answer takes 3 s, the client gives up after 1 s: the connection is
     closed then, and the retry is sent only when the server is free again. Sent at once, it would
     queue behind the abandoned work (the server would hold two requests) and time out in turn."""
-    from town.thinking.factory import make_backend
+    from town.backends import make_backend
     from town.thinking.questions import RateImportance
 
     server = fake_server(latency_s=3.0, slots=1, models_wait_for_slot=True)
@@ -134,7 +134,7 @@ def test_the_two_summaries_that_end_a_conversation_are_asked_at_once(fake_server
     The summaries do not depend on each other; asked one after another, the server would never
     hold two requests at once (each takes 0.5 s).
     """
-    from town.thinking.factory import make_backend
+    from town.backends import make_backend
 
     server = fake_server(latency_s=0.5, slots=2)
     config = ville_config(server, api_key, cache=False, timeout_s=30.0, pool_size=2, max_concurrency="2")
@@ -169,7 +169,7 @@ def test_a_pooled_run_on_four_endpoints_equals_the_sequential_run(fake_server, a
     import sqlite3
 
     from town.generator import generate_town
-    from town.thinking.factory import make_backend
+    from town.backends import make_backend
 
     folder = generate_town(40, 2, tmp_path / "town")["folder"]
     runs = []

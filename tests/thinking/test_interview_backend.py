@@ -1,9 +1,10 @@
-"""`town interview` asks the model a run was recorded with, and says which backend answered.
+"""`town interview` asks the model its command line names, and says which backend answered.
 
 A run recorded against the fake OpenAI server is interviewed with no backend option: the
-question reaches that server (its prompt is the interview's), and the answer says it came from
-the openai backend. ``--backend scripted`` sends nothing. A model whose answers all fail falls
-back, and the answer says so; the battery's answers record their backend too.
+scripted backend answers and nothing reaches the server (a run file's backend is never
+contacted). With ``--base-url`` and ``--api-key-env`` the question reaches that server (its
+prompt is the interview's), and the answer says it came from the openai backend. A model whose
+answers all fail falls back, and the answer says so; the battery's answers record their backend too.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 
 from town.analysis.battery_run import run_battery
-from town.analysis.recorded import run_backend
+from town.analysis.recorded import NamedModel, run_backend
 from town.cli import main
 from town.recording import RunReader
 
@@ -32,17 +33,21 @@ def _interview(out, *options: str) -> int:
     return main(["interview", str(out), "--persona", "isabella_rodriguez", *options, QUESTION])
 
 
-def test_interview_asks_the_runs_model_and_scripted_when_told(fake_server, api_key, tmp_path, capsys):
+def _named(server, api_key) -> tuple[str, ...]:
+    return ("--backend", "openai", "--base-url", server.base_url, "--api-key-env", api_key)
+
+
+def test_interview_asks_the_named_model_and_scripted_by_default(fake_server, api_key, tmp_path, capsys):
     server, out = _recorded(fake_server, api_key, tmp_path)
     before = len(server.bodies)
     capsys.readouterr()
-    assert _interview(out) == 0
+    assert _interview(out, *_named(server, api_key)) == 0
     printed = capsys.readouterr().out
     asked = server.bodies[before:]
     assert len(asked) == 1  # the one interview question (the start-up check's requests are not kept)
     assert f'"{QUESTION}"' in asked[0]["messages"][-1]["content"]
     assert "answered by the openai backend, 1 request(s)" in printed
-    assert _interview(out, "--backend", "scripted") == 0
+    assert _interview(out) == 0
     assert len(server.bodies) == before + 1  # nothing more sent
     assert "answered by the scripted backend" in capsys.readouterr().out
 
@@ -54,11 +59,11 @@ def test_an_answer_that_fell_back_says_so_and_the_battery_records_whose_answer(f
     server, out = _recorded(fake_server, api_key, tmp_path)
     server.fault_rate, server.faults = 1.0, ("invalid",)
     capsys.readouterr()
-    assert _interview(out) == 0
+    assert _interview(out, *_named(server, api_key)) == 0
     assert "answered by the scripted backend: the model's answer failed after 4 request(s)" in capsys.readouterr().out
     server.fault_rate = 0.0
     with RunReader(out) as reader:
-        parts = run_backend(reader)
+        parts = run_backend(reader, NamedModel(base_url=server.base_url, api_key_env=api_key))
     result, path = run_battery(out, backend=parts, out_dir=tmp_path / "eval")
     answers = json.loads(path.read_text())["answers"]
     assert answers and {(a["backend"], a["fallback"]) for a in answers} == {("openai", False)}

@@ -18,10 +18,10 @@ from town.config import Dialect, load_config
 from town.errors import RunStopped
 from town.thinking import server_check
 from town.thinking.backend import ThinkingBackend
-from town.thinking.factory import make_backend
+from town.backends import make_backend
 from town.thinking.openai_backend import OpenAIBackend
 from town.thinking.questions import RateImportance
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from town.thinking.wrappers import CachingBackend, CallRecorder, StallGuard
 
 

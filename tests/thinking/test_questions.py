@@ -9,7 +9,7 @@ from town.thinking.prompting import PACKAGED_PROMPTS
 from town.thinking.questions import LineAnswer, MemoryView, NextLine, Question
 from town.thinking.questions.checks import InvalidAnswer, own_words
 from town.thinking.questions.summarise_conversation import whole_sentence
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from town.thinking.validate import parse_answer
 
 LINE = NextLine(persona="isabella_rodriguez", persona_name="Isabella Rodriguez", listener="klaus_mueller",
@@ -25,6 +25,7 @@ def test_each_question_is_one_module_named_after_its_template_with_a_prompt_and_
         "decompose_task": "plan", "choose_place": "act", "next_action": "act", "decide_to_talk": "react",
         "next_line": "chat", "summarise_conversation": "chat", "focal_points": "reflect", "insights": "reflect",
         "answer_interview": "interview", "generalise_procedure": "generalise_procedure",
+        "hear_line": "importance",
     }
     rules = ScriptedBackend.__dict__["_answer"].dispatcher.registry
     found = {}

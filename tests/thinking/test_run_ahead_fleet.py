@@ -7,7 +7,7 @@ from cli_helpers import same_run
 from town.config import load_config
 from town.scenario import load_scenario
 from town.simulation import Simulation
-from town.thinking.factory import make_backend
+from town.backends import make_backend
 
 TICKS = 90  # Smallville from 07:00 to 07:15: everyone's day plan, then the first conversations
 

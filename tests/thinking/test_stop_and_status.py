@@ -28,7 +28,7 @@ from town.recording import RunReader
 from town.runner import Runner
 from town.scenario import load_scenario
 from town.simulation import Simulation
-from town.thinking.factory import make_backend
+from town.backends import make_backend
 from town.thinking.openai_backend import OpenAIBackend
 from web import create_app, live
 from web.cli import main

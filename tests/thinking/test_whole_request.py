@@ -27,7 +27,7 @@ from town.errors import RecordingError, RunStopped
 from town.recording import RunReader
 from town.scenario import load_scenario
 from town.simulation import Simulation
-from town.thinking.factory import make_backend
+from town.backends import make_backend
 from town.thinking.model import CallOutcome, TransportFailure
 from town.thinking.openai_backend import OpenAIBackend
 
@@ -262,7 +262,7 @@ from samples import WHO
 from test_stop_and_status import Blackhole
 from ville_runs import ville_config
 from town.simulation.jobs import Pool
-from town.thinking.factory import make_backend
+from town.backends import make_backend
 from town.thinking.questions import RateImportance
 
 server = FakeOpenAIServer(lambda messages: '{{"importance": 5}}', api_key=None)

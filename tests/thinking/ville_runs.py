@@ -9,7 +9,7 @@ from fake_server import FakeOpenAIServer
 from town.config import load_config
 from town.scenario import load_scenario
 from town.simulation import Simulation
-from town.thinking.factory import make_backend
+from town.backends import make_backend
 
 
 def ville_config(server: FakeOpenAIServer, key_env: str, **backend):

@@ -28,7 +28,7 @@ from town.scenario import load_scenario
 from town.simulation import Simulation
 from town.player import start_tile
 from town.simulation.inputs import Join, Move, Whisper
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from web import create_app, live
 
 
@@ -167,3 +167,26 @@ def test_the_same_inputs_at_the_same_ticks_make_the_same_run(tmp_path):
         paths.append(path)
     compared = same_run(*paths)
     assert compared.returncode == 0, compared.stdout + compared.stderr
+
+
+def test_controls_are_typed_inputs_over_http_and_socketio(make_app, runner):
+    """A control is checked as a typed input (``Control``) at both doors: one line naming the field."""
+    from test_control import socket_client
+
+    app = make_app()
+    client = app.test_client()
+    cases = [({"op": "stop"}, "op: must be one of pause, resume, step, speed, got 'stop'"),
+             ({"op": "speed", "value": [8]}, "value: "),
+             ({"op": "step", "value": {"n": 1}}, "value: ")]
+    sock = socket_client(app)
+    for message, error in cases:
+        answer = client.post("/api/control", json=message)
+        assert answer.status_code == 400 and answer.get_json()["error"].startswith(error), answer.get_json()
+        acked = sock.emit("control", message, callback=True)
+        assert acked["ok"] is False and acked["error"].startswith(error), acked
+    stepped = client.post("/api/control", json={"op": "step", "value": "3"})  # digits read as a number
+    assert stepped.status_code == 200
+    end = time.monotonic() + 10
+    while runner.status()["tick"] < 3 and time.monotonic() < end:
+        time.sleep(0.02)
+    assert runner.status()["tick"] == 3

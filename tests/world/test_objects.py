@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from town.thinking.questions import DecomposeTask, MemoryView
-from town.thinking.scripted import ScriptedBackend
+from town.scripted import ScriptedBackend
 from town.world.objects import mentions, names, use_of
 
 MIND = Path(__file__).resolve().parents[2] / "town" / "mind"
@@ -58,7 +58,7 @@ def test_no_step_at_the_flower_beds_rests_in_bed():
 
 
 def test_mind_does_not_import_the_scripted_backend():
-    """No module of town/mind imports town.thinking.scripted (the vocabulary is in town.world.objects)."""
+    """No module of town/mind imports town.scripted (the vocabulary is in town.world.objects)."""
     for path in MIND.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):

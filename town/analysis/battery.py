@@ -196,7 +196,7 @@ def ask_battery(reader, scenario, at: datetime, *, backend=None, embedder=None) 
         reader: the run (only read).
         scenario: its :class:`town.scenario.Scenario` (persona files).
         at: the interview time (game time).
-        backend: answers the questions (default: the run's own, :func:`town.analysis.recorded.run_backend`).
+        backend: answers the questions (default: the scripted backend, :func:`town.analysis.recorded.run_backend`).
         embedder: embeds them (default: the run's).
 
     Returns:

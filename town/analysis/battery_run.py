@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ..files import write_atomically
 from .battery import ask_battery
 from .grading import grade
 from .recorded import tick_at
@@ -35,7 +36,7 @@ def run_battery(run: str | Path, *, at: datetime | str | None = None, backend=No
     Args:
         run: the run file (only read).
         at: interview time (default :func:`default_at`).
-        backend: answers (default: the run's own, :func:`town.analysis.recorded.run_backend`).
+        backend: answers (default: the scripted backend, :func:`town.analysis.recorded.run_backend`).
         embedder: embeds questions (default: the run's).
         out_dir: where battery.json goes (default ``<run>.evaluation/``).
 
@@ -56,9 +57,11 @@ def run_battery(run: str | Path, *, at: datetime | str | None = None, backend=No
 
 
 def write_battery(result: dict[str, Any], out_dir: str | Path) -> Path:
-    """Write ``battery.json`` into ``out_dir`` (created); returns its path."""
+    """Write ``battery.json`` into ``out_dir`` (created), whole or not at all; returns its path.
+
+    Raises:
+        RecordingError: naming the file when it cannot be written (a full disk).
+    """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / "battery.json"
-    path.write_text(json.dumps(result, indent=1))
-    return path
+    return write_atomically(out / "battery.json", json.dumps(result, indent=1))

@@ -5,8 +5,9 @@ or events differ (STATUS events, which say how a process ran rather than what ha
 left out); each probe's diffusion curve (personas whose memory leads to the probe by
 provenance, :func:`town.analysis.provenance.knowledge`, by game hour); the relationship network density at
 the evaluation's sample moments (start, every 12 game hours, end: :func:`town.analysis.evaluate.evaluate`,
-which asks every persona "Do you know <name>?" about every other, through the run's backend, so
-it costs ``N(N-1)`` interviews per moment and run); attendance of each gathering; each
+which asks every persona "Do you know <name>?" about every other, through the backend given
+(default the scripted one), with the retrieval settings each moment was made with (a fork's
+parent's before the fork), so it costs ``N(N-1)`` interviews per moment and run); attendance of each gathering; each
 persona's day plans; for the retrievals made at the same tick by the same persona for the same
 purpose, the overlap of the returned memories (Jaccard over their texts, so independent runs
 compare too) and the first that differs; and model cost. Each run's span is reported, so two
@@ -22,6 +23,7 @@ from collections import Counter, defaultdict
 from datetime import datetime
 from typing import Any
 
+from ..clock import hours_text
 from .recorded import run_span
 
 __all__ = ["first_divergence", "diffusion_curves", "density_curve", "retrieval_overlap", "day_plans", "compare",
@@ -86,7 +88,7 @@ def density_curve(reader, scenario, *, backend=None, embedder=None) -> dict[str,
     Args:
         reader: the run.
         scenario: its town (the network question).
-        backend: answers (default: the run's own).
+        backend: answers (default: the scripted backend).
         embedder: embeds the questions (default: the run's own).
 
     Returns:
@@ -189,7 +191,7 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
         a: a :class:`town.recording.RunReader`.
         b: another, of the same town.
         scenario: the town (default: loaded from run ``a``'s meta), for probes and gatherings.
-        backend: answers the density interviews (default: each run's own).
+        backend: answers the density interviews (default: the scripted backend).
         embedder: embeds their questions (default: each run's own).
 
     Returns:
@@ -257,7 +259,7 @@ def divergence_text(report: dict[str, Any]) -> str:
 
 def span_text(span: dict[str, Any]) -> str:
     """A run's span in words: "2023-02-13 07:00 -> 2023-02-13 15:00 (8 game hours)"."""
-    return f"{span['start'][:16]} -> {span['end'][:16]} ({span['hours']:g} game hours)"
+    return f"{span['start'][:16]} -> {span['end'][:16]} ({hours_text(span['hours'])})"
 
 
 def span_note(report: dict[str, Any]) -> str | None:
@@ -267,8 +269,8 @@ def span_note(report: dict[str, Any]) -> str | None:
     if ha == hb:
         return None
     short, long_ = ("a", "b") if ha < hb else ("b", "a")
-    return (f"{short.upper()} ends {abs(ha - hb):g} game hours before {long_.upper()}: its values after game hour "
-            f"{spans[short]['hours']:g} are shown as 'ended', and a gathering after its end was not seen")
+    return (f"{short.upper()} ends {hours_text(abs(ha - hb))} before {long_.upper()}: its values after game hour "
+            f"{round(spans[short]['hours'], 2):g} are shown as 'ended', and a gathering after its end was not seen")
 
 
 def retrieval_text(row: dict[str, Any]) -> str:

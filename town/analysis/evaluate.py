@@ -77,7 +77,7 @@ def evaluate(
             density and the cost are measured.
         probes: names of the probes to measure (default: all).
         every_hours: game hours between sample moments (besides the start and the end).
-        backend: thinking backend that answers (default: the run's).
+        backend: thinking backend that answers (default: the scripted backend; a run file's is never used).
         embedder: embedder for the questions (default: the run's, by its meta name).
 
     Returns:
@@ -90,7 +90,7 @@ def evaluate(
 
     Raises:
         ConfigError: for a bad meta ``config`` or an unknown embedder.
-        ThinkingError: when the run's model backend cannot be reached.
+        ThinkingError: when the model backend given cannot be reached.
     """
     scenario = _scenario(reader, scenario)
     items, network = _probes(scenario)

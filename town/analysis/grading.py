@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ..thinking import attend
+from ..scripted import attend
 from ..world.address import sector_name
 from .battery import BATTERY, CATEGORIES
 from .diffusion import recalls
@@ -65,7 +65,7 @@ def _stems(text: str) -> set[str]:
 
 
 def workplace(spec) -> str:
-    """The persona's workplace from its file: :func:`town.thinking.attend.workplace` of its routine
+    """The persona's workplace from its file: :func:`town.scripted.attend.workplace` of its routine
     (the sector where its tasks outside home take the most minutes; "" when it has none)."""
     return attend.workplace(routine_of(spec))
 

@@ -4,9 +4,10 @@ The persona's memory stream is rebuilt as it was at that time from the run file
 (:meth:`RunReader.stream_as_of`), the question is embedded with the run's embedder, the stream is
 ranked with the run's retrieval weights and k through :func:`town.memory.scoring.rank` (the one
 scoring function), and the retrieved memories go to an :class:`AnswerInterview` question,
-answered by the backend given (``town interview`` and :class:`Interviewer` by default: the
-run's own, :func:`town.analysis.recorded.run_backend`, so a run recorded with a model asks that
-model); each answer says which backend gave it, and whether a model's answer fell back to the
+answered by the backend given (by default the scripted one: a run file's stored backend is shown,
+never contacted; ``town interview --backend openai --base-url URL`` names a model,
+:func:`town.analysis.recorded.run_backend`), with the retrieval settings the moment was made with
+(a fork's parent's before the fork); each answer says which backend gave it, and whether a model's answer fell back to the
 scripted one. The question carries the persona's own description
 (:func:`identity`, from its persona file), as every decision does, so questions about the persona
 itself can be answered from it. The answer comes with the retrieval trace and the
@@ -26,16 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from ..config import load_config
 from ..embedding import Embedder
 from ..errors import ConfigError, RecordingError
 from ..memory.trace import CandidateScore
 from ..memory.vectors import VectorIndex
 from ..recording.lab import score_stream, stream_ages
-from ..thinking.factory import ThinkingParts
+from ..backends import ThinkingParts
 from ..thinking.questions import AnswerInterview, MemoryView, PlanItemView
 from ..thinking.views import routine_views
-from .recorded import load_embedder, run_backend, run_config, seq_after, tick_at
+from .recorded import config_at, load_embedder, run_backend, run_config, seq_after, tick_at
 
 __all__ = ["InterviewResult", "Interviewer", "identity", "interview", "routine_of", "says_yes"]
 
@@ -161,16 +161,15 @@ class Interviewer:
 
     Args:
         reader: a :class:`town.recording.RunReader` (only read).
-        backend: a thinking backend, or the :class:`~town.thinking.factory.ThinkingParts` of one
-            (whose recorder tells which answers fell back); default: the run's,
-            :func:`run_backend`.
+        backend: a thinking backend, or the :class:`~town.backends.ThinkingParts` of one
+            (whose recorder tells which answers fell back); default: the scripted backend
+            (:func:`run_backend` with no model named: a run file's backend is never contacted).
         embedder: embeds the questions (default: the run's, :func:`load_embedder`).
         scenario: the run's :class:`town.scenario.Scenario`, for each persona's :func:`identity`
             (default: loaded from the folder the run's meta names).
 
     Raises:
         ConfigError: for an unknown embedder or a bad meta ``config`` (naming the run file).
-        ThinkingError: when the run's model backend cannot be reached.
     """
 
     def __init__(self, reader, *, backend=None, embedder: Embedder | None = None, scenario=None):
@@ -178,8 +177,7 @@ class Interviewer:
         specs = _specs(reader, scenario)
         self.identities = {pid: identity(spec) for pid, spec in specs.items()}
         self.routines = {pid: routine_of(spec) for pid, spec in specs.items()}
-        config = run_config(reader) or load_config()
-        self.weights, self.k = config.retrieval.weights, config.retrieval.k
+        run_config(reader)  # a bad meta config is refused here, not at the first question
         self.embedder = embedder or load_embedder(reader)
         parts = run_backend(reader) if backend is None else backend if isinstance(backend, ThinkingParts) \
             else ThinkingParts(backend=backend)
@@ -192,6 +190,7 @@ class Interviewer:
                       for pid in reader.personas()}
         self._vectors: dict[str, np.ndarray] = {}
         self._moment: _Moment | None = None
+        self._retrieval: dict[int, tuple[tuple[float, ...], int]] = {}
 
     def embed(self, questions) -> None:
         """Embed, in one batch, those of ``questions`` not embedded yet."""
@@ -254,7 +253,11 @@ class Interviewer:
             )
         if at not in m.ages:
             m.ages[at] = stream_ages(m.stream, at)
-        ranking, scored = score_stream(m.stream, query, now=at, weights=self.weights, k=self.k,
+        if tick not in self._retrieval:  # a fork's parent's settings before the fork
+            retrieval = config_at(self.reader, tick).retrieval
+            self._retrieval[tick] = (retrieval.weights, retrieval.k)
+        weights, k = self._retrieval[tick]
+        ranking, scored = score_stream(m.stream, query, now=at, weights=weights, k=k,
                                        index=m.index, ages=m.ages[at])
         candidates = tuple(scored)
         top = [m.records[c.id] for c in candidates[: ranking.n_top]]
@@ -280,7 +283,7 @@ class Interviewer:
         fallback = any(c["outcome"] == "fallback" for c in self._calls)
         return InterviewResult(
             persona=persona, question=question, at=at, tick=tick, seq=seq, answer=answer.answer,
-            evidence=tuple(answer.evidence or ()), weights=self.weights, k=self.k, n_scored=n, candidates=candidates,
+            evidence=tuple(answer.evidence or ()), weights=weights, k=k, n_scored=n, candidates=candidates,
             retrieved=tuple({k: v for k, v in r.items() if k != "embedding"} for r in top),
             backend="scripted" if fallback else self.backend.name, fallback=fallback,
             requests=sum(1 for c in self._calls if c.get("request")),
@@ -305,7 +308,7 @@ def interview(
             end of the last tick at or before it.
         question: the interviewer's question.
         backend: a thinking backend or its parts (default:
-            :class:`~town.thinking.scripted.ScriptedBackend`, which needs no model server, as the
+            :class:`~town.scripted.ScriptedBackend`, which needs no model server, as the
             viewer's interview tab asks; :func:`run_backend` gives the run's own, as
             ``town interview`` asks).
         embedder: embeds the question (default: the run's, :func:`load_embedder`).
@@ -325,9 +328,9 @@ def interview(
             field="--persona",
         )
     if backend is None:
-        from ..thinking.scripted import ScriptedBackend
+        from ..backends import default_backend
 
-        backend = ScriptedBackend()
+        backend = default_backend()
     asker = Interviewer(reader, backend=backend, embedder=embedder)
     at, tick, seq = asker.moment(at)
     return asker.ask(persona, question, at=at, tick=tick, seq=seq)

@@ -13,7 +13,7 @@ from typing import Any
 
 from .recorded import seq_after
 
-__all__ = ["start_seq", "Moment", "moments", "minutes_at", "liveliest"]
+__all__ = ["start_seq", "Moment", "moments", "minutes_at", "liveliest", "opening"]
 
 
 def start_seq(reader) -> int:
@@ -118,3 +118,21 @@ def liveliest(reader, window_minutes: float = 10.0) -> int | None:
         if len(talking) > best:
             best, best_tick = len(talking), e.tick
     return best_tick
+
+
+def opening(reader) -> dict[str, Any] | None:
+    """Where a replay opens when its address names no tick: ``{"tick", "persona", "retrieval"}``.
+
+    The tick is :func:`liveliest`'s; the persona, the speaker of the newest line said at or before
+    it, and the retrieval (its seq) that line was decided on. A run without talk opens at its
+    first retrieval during a tick; a run without one, None.
+    """
+    tick = liveliest(reader)
+    if tick is not None:
+        for line in reader.events(["chat"], until_tick=tick, newest_first=True, limit=1):
+            if line.data.get("retrieval") is not None:
+                return {"tick": tick, "persona": line.data.get("speaker") or line.persona,
+                        "retrieval": line.data["retrieval"]}
+    for found in reader.events(["retrieval"], since_tick=max(0, reader.first_tick or 0), limit=1):
+        return {"tick": found.tick, "persona": found.persona, "retrieval": found.seq}
+    return None

@@ -36,7 +36,7 @@ from datetime import datetime
 
 from ..hearsay import depth
 from ..perspective import lower_words
-from ..thinking.scripted_talk import sighting
+from ..scripted.talk import sighting
 
 __all__ = ["talk_counts", "sample_lines"]
 

@@ -9,8 +9,8 @@ the command with exit code 2 and one line naming the file/field and the fix.
 from ..runner import STOP_GRACE_S
 from .drive import build_simulation, remove_run, saved_line
 from .main import COMMANDS, main
-from .parser import add_sim_options, build_parser
+from .parser import add_model_choice, add_sim_options, build_parser
 from .simulate import cmd_resume, cmd_simulate
 
-__all__ = ["main", "COMMANDS", "build_parser", "add_sim_options", "build_simulation", "saved_line",
+__all__ = ["main", "COMMANDS", "build_parser", "add_sim_options", "add_model_choice", "build_simulation", "saved_line",
            "remove_run", "cmd_simulate", "cmd_resume", "STOP_GRACE_S"]

@@ -66,13 +66,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     from ..analysis.compare import (changes_text, compare, divergence_text, identity_text, over_time_rows,
                                     retrieval_text, span_note, span_text)
+    from ..analysis.recorded import NamedModel, load_embedder, run_backend, scripted_note
     from ..recording import RunReader
 
+    named = NamedModel.from_args(args)
     with RunReader(args.run_a) as a, RunReader(args.run_b) as b:
         if a.meta.get("town") != b.meta.get("town"):
             raise ConfigError(f"{args.run_a} is of {a.meta.get('town')!r} but {args.run_b} of "
                               f"{b.meta.get('town')!r}; compare runs of one town", field="run_b")
-        report = compare(a, b)
+        notes = [n for n in (scripted_note(a, named), scripted_note(b, named)) if n]
+        parts = run_backend(a, named)
+        try:
+            report = compare(a, b, backend=parts, embedder=load_embedder(a, named) if named.base_url else None)
+        finally:
+            parts.backend.close()
     console = Console(width=None if sys.stdout.isatty() else 140)
     for side, path in (("a", args.run_a), ("b", args.run_b)):
         console.print(f"{side.upper()} {path}: {identity_text(report[side])}; {span_text(report['span'][side])}",
@@ -83,6 +90,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if note:
         console.print(f"note: {note}", highlight=False)
     console.print(f"first diverging tick: {divergence_text(report)}")
+    for line in notes:
+        console.print(f"note: {line}", highlight=False)
     t = Table(title="side by side")
     for col in ("measure", "A", "B"):
         t.add_column(col)

@@ -27,7 +27,7 @@ def build_simulation(args: argparse.Namespace, run_path: Path):
     from ..config import load_config
     from ..scenario import load_scenario
     from ..simulation import Simulation
-    from ..thinking.factory import make_backend
+    from ..backends import make_backend
     from ..thinking.speed import describe
 
     config = load_config(args.config, overrides(args))
@@ -83,6 +83,7 @@ def drive(sim, total: int, out: Path, *, quiet: bool) -> int:
     # no terminal to draw a bar on (a log, a pipe): a plain line at every tenth of the run
     plain_every = 0 if quiet or console.is_terminal else max(1, total // 10)
     watch = None
+    sim.end_at(sim.clock.tick + total)  # run-ahead runs no persona past the run's end
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} ticks"),
                       TextColumn("{task.fields[rate]} game min/min"), TimeElapsedColumn(), console=console,

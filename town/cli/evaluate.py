@@ -17,11 +17,18 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from ..analysis.evaluate import diffusion_rows, evaluate, format_summary, write_report
+    from ..analysis.recorded import NamedModel, load_embedder, run_backend, scripted_note
     from ..recording import RunReader
 
     every = check_hours(args.every, "--every")
+    named = NamedModel.from_args(args)
     with RunReader(args.run) as reader:
-        report = evaluate(reader, every_hours=every)
+        note = scripted_note(reader, named)
+        parts = run_backend(reader, named)
+        try:
+            report = evaluate(reader, every_hours=every, backend=parts, embedder=load_embedder(reader, named))
+        finally:
+            parts.backend.close()
     out = Path(args.out) if args.out else Path(args.run).with_suffix(".evaluation")
     paths = write_report(report, out)
     console = Console(width=None if sys.stdout.isatty() else 140)
@@ -56,6 +63,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                        | ({report["density"]["paper"]["citation"]} if report["density"].get("paper") else set()))
     if citations:
         console.print(f"paper figures from the town's probes.yaml ({'; '.join(citations)})")
+    if note:
+        console.print(f"note: {note}", highlight=False)
     console.print(f"written: {', '.join(str(p) for p in paths.values())}")
     return 0
 
@@ -66,11 +75,13 @@ def cmd_battery(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from ..analysis.battery_run import run_battery
-    from ..analysis.recorded import run_backend
+    from ..analysis.recorded import NamedModel, run_backend, scripted_note
     from ..recording import RunReader
 
+    named = NamedModel.from_args(args)
     with RunReader(args.run) as reader:
-        backend = run_backend(reader, name=args.backend, model=args.model, base_url=args.base_url)
+        note = scripted_note(reader, named)
+        backend = run_backend(reader, named)
     result, path = run_battery(args.run, at=args.at, backend=backend, out_dir=args.out)
     s = result["summary"]
     t = Table(title=f"{args.run}: battery at {result['at']} ({result['backend']}"
@@ -83,4 +94,6 @@ def cmd_battery(args: argparse.Namespace) -> int:
     Console().print(t)
     Console().print(f"hallucinations: {s['hallucinations']} in {s['answers']} answers "
                     f"({s['stranger_answers']} about a stranger); written: {path}")
+    if note:
+        Console().print(f"note: {note}", highlight=False)
     return 0

@@ -44,9 +44,9 @@ def _answered_by(result) -> str:
 def cmd_interview(args: argparse.Namespace) -> int:
     """`town interview`: answer a question from a persona's memory as of --at, with the retrieval trace.
 
-    The answer comes from the backend the run was recorded with (a model run asks its model
-    server), or from ``--backend`` (with ``--model``, ``--base-url``); the line after it says
-    which backend gave it.
+    The answer comes from the scripted backend, or from the model named by ``--backend``,
+    ``--base-url``, ``--model``, ``--api-key-env`` (never the one the run file stores); the line
+    after it says which backend gave it.
 
     Raises:
         ConfigError: naming ``question`` when it is empty (or only spaces), ``--at`` outside the
@@ -58,7 +58,7 @@ def cmd_interview(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     from ..analysis.interview import interview
-    from ..analysis.recorded import run_backend
+    from ..analysis.recorded import NamedModel, load_embedder, run_backend, scripted_note
     from ..recording import RunReader
 
     question = args.question.strip()
@@ -69,9 +69,12 @@ def cmd_interview(args: argparse.Namespace) -> int:
             raise ConfigError(f"{reader.path} has no recorded tick yet", field="run")
         persona = persona_id(reader, args.persona)
         at = _moment(reader, args.at)
-        parts = run_backend(reader, name=args.backend, model=args.model, base_url=args.base_url)
+        named = NamedModel.from_args(args)
+        note = scripted_note(reader, named)
+        embedder = load_embedder(reader, named)
+        parts = run_backend(reader, named)
         try:
-            result = interview(reader, persona, at, question, backend=parts)
+            result = interview(reader, persona, at, question, backend=parts, embedder=embedder)
         finally:
             parts.backend.close()
     console = Console()
@@ -79,6 +82,8 @@ def cmd_interview(args: argparse.Namespace) -> int:
                                                      f"{result.question}"))
     console.print(Padding(Text(result.answer), (0, 0, 0, 2)))
     console.print(Text(_answered_by(result)), style="dim")
+    if note:
+        console.print(Text(f"note: {note}"), style="dim")
     print_candidates(console, f"retrieval: weights={list(result.weights)} k={result.k} scored={result.n_scored}",
                      [c.to_dict() for c in result.candidates])
     return 0

@@ -9,6 +9,7 @@ import argparse
 import math
 
 from ..errors import ConfigError
+from ..names import same_name
 
 
 def set_pairs(items: list[str]) -> dict:
@@ -78,7 +79,8 @@ def overrides(args: argparse.Namespace) -> dict:
 
 
 def persona_id(reader, name: str) -> str:
-    """The id of the persona named ``name`` (an id or a full name, any case) in the run.
+    """The id of the persona named ``name`` in the run: its id, or its name as people read it
+    (case, accents and punctuation aside: :func:`town.names.same_name`; "kláus mueller." is Klaus Mueller).
 
     Raises:
         ConfigError: naming --persona and listing the run's ids for an unknown name.
@@ -86,7 +88,7 @@ def persona_id(reader, name: str) -> str:
     ids = reader.personas()
     if name in ids:
         return name
-    names = {v.get("name", k).lower(): k for k, v in (reader.meta.get("personas") or {}).items()}
-    if name.lower() in names:
-        return names[name.lower()]
+    named = [k for k, v in (reader.meta.get("personas") or {}).items() if same_name(str(v.get("name", k)), name)]
+    if len(named) == 1:
+        return named[0]
     raise ConfigError(f"unknown persona {name!r}; this run has {', '.join(ids)}", field="--persona")

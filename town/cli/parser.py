@@ -38,6 +38,18 @@ def add_sim_options(p: argparse.ArgumentParser, town: str = "the_ville") -> None
                    help="override a configuration key, e.g. --set retrieval.k=5 (repeatable)")
 
 
+def add_model_choice(p: argparse.ArgumentParser) -> None:
+    """Add the options naming a model that answers questions about a recorded run: without them the
+    scripted backend answers (a run file's stored backend is shown, never contacted)."""
+    m = p.add_argument_group("asking a model (default: the scripted backend; a run file's backend is never used)")
+    m.add_argument("--backend", choices=["scripted", "openai", "local"],
+                   help="answer with this backend (default scripted; --base-url alone means openai)")
+    m.add_argument("--model", help="model name on the OpenAI-compatible server (default: the name the run records)")
+    m.add_argument("--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8080/v1")
+    m.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the API key "
+                   "(default OPENAI_API_KEY; never the run file's)")
+
+
 def add_study_options(p: argparse.ArgumentParser) -> None:
     """Add what `study` and `sweep` share: hours, seeds, workers, the folder, quiet."""
     p.add_argument("--hours", type=float, required=True, help="game hours per run")
@@ -102,10 +114,7 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("run", help="run file")
     s.add_argument("--persona", required=True, help="persona id or full name")
     s.add_argument("--at", help='game time, e.g. "2023-02-14 12:00" (default: the end of the run)')
-    s.add_argument("--backend", choices=["scripted", "openai", "local"],
-                   help="answer with this backend (default: the one the run was recorded with)")
-    s.add_argument("--model", help="model name on the OpenAI-compatible server (default: the run's)")
-    s.add_argument("--base-url", help="OpenAI-compatible API root (default: the run's)")
+    add_model_choice(s)
     s.add_argument("question", help='e.g. "Do you know about a party?"')
 
     s = sub.add_parser("evaluate", help="interview every persona: diffusion, relationship density, "
@@ -120,16 +129,14 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
                    help="ask every persona the interview battery (5 categories x 5 questions), grade "
                         "the answers against the run and write battery.json")
     s.add_argument("--at", help="battery: interview time (default: the run's middle, on the hour)")
-    s.add_argument("--backend", choices=["scripted", "openai", "local"],
-                   help="battery: answer with this backend (default: the run's own)")
-    s.add_argument("--model", help="battery: model name on the OpenAI-compatible server")
-    s.add_argument("--base-url", help="battery: OpenAI-compatible API root")
+    add_model_choice(s)
 
     s = sub.add_parser("compare", help="two runs side by side: first diverging tick, diffusion and density "
                                        "over time, attendance, plans, retrieval overlap, cost; or two study folders")
     s.add_argument("run_a", help="run file A (e.g. a run), or study folder A")
     s.add_argument("run_b", help="run file B (e.g. its fork), or study folder B")
     s.add_argument("--json", metavar="FILE", help="also write the full comparison as JSON")
+    add_model_choice(s)
 
     s = sub.add_parser("study", help="the paper's controlled study: each condition with N seeds, interviewed, "
                                      "graded, mean and 95%% interval per measure (Park et al. 2023 §6)")

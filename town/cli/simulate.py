@@ -57,7 +57,7 @@ def cmd_fork(args: argparse.Namespace) -> int:
     Raises:
         ConfigError: naming ``--at`` when it is after the end of the run's last tick.
     """
-    from ..clock import parse_game_time
+    from ..clock import hours_text, parse_game_time
     from ..config import Config, load_config
     from ..recording import RunReader, newest_snapshot
     from ..simulation import Simulation
@@ -90,7 +90,7 @@ def cmd_fork(args: argparse.Namespace) -> int:
         raise
     if args.hours is None:
         hours = ticks * config.seconds_per_tick / 3600
-        print(f"town: the fork runs {hours:g} game hour{'' if hours == 1 else 's'}, to the end of "
+        print(f"town: the fork runs {hours_text(hours)}, to the end of "
               f"{args.run} ({span['end'][:16]}); --hours N runs N game hours instead", file=sys.stderr, flush=True)
     return drive(sim, ticks, out, quiet=args.quiet)
 

@@ -43,7 +43,8 @@ def _conduct(args: argparse.Namespace, kind: str, conditions, judge=None) -> int
 
     from ..config import load_config
     from ..studies.conduct import StudyInterrupted, StudySpec, conduct, parse_workers
-    from ..studies.report import compared, table, timing, write_study
+    from ..studies.folder import hold, open_folder
+    from ..studies.report import compared, table, timing, write_study, write_timing
 
     check_hours(args.hours)
     if args.seeds < 1:
@@ -52,18 +53,26 @@ def _conduct(args: argparse.Namespace, kind: str, conditions, judge=None) -> int
     over = overrides(args)
     first = int(over.pop("seed")) if "seed" in over else load_config(args.config).seed
     spec = StudySpec(kind=kind, town=args.town, hours=args.hours, conditions=conditions,
-                     seeds=list(range(first, first + args.seeds)), out=Path(args.out), config=args.config,
+                     seeds=list(range(first, first + args.seeds)), out=open_folder(args.out), config=args.config,
                      overrides=over, prompts=args.prompts, model_path=args.model_path)
     console = Console(width=None if sys.stdout.isatty() else 200)
-    try:
-        outcomes, driver = conduct(spec, workers, quiet=args.quiet)
-    except StudyInterrupted as stop:
-        console.print(f"interrupted: {stop.finished} of {stop.total} runs finished, kept in {stop.out}; "
-                      "the same command goes on from there", highlight=False)
-        return 130
-    ranking = _rank(judge, spec, outcomes) if judge is not None else None
-    report = compared(spec, outcomes, ranking=ranking)
-    paths = write_study(report, timing(outcomes, driver, spec.out), spec.out)
+    with hold(spec.out):  # one study at a time in a folder, its runs and its report
+        try:
+            outcomes, driver = conduct(spec, workers, quiet=args.quiet)
+        except StudyInterrupted as stop:
+            console.print(f"interrupted: {stop.finished} of {stop.total} runs finished, kept in {stop.out}; "
+                          "the same command goes on from there", highlight=False)
+            return 130
+        failed = [o for o in outcomes if o.error is not None]
+        if len(failed) == len(outcomes):
+            for o in failed:
+                console.print(f"failed: {o.task.name}: {o.error}", highlight=False)
+            path = write_timing(timing(outcomes, driver, spec.out), spec.out)
+            console.print(f"no run finished: nothing to compare; the errors are in {path}", highlight=False)
+            return 1
+        ranking = _rank(judge, spec, outcomes) if judge is not None else None
+        report = compared(spec, outcomes, ranking=ranking)
+        paths = write_study(report, timing(outcomes, driver, spec.out), spec.out)
     header, rows = table(report)
     t = Table(title=f"{kind} of {args.town}, {args.hours:g} game hours, {args.seeds} seed(s) per condition: "
                     f"mean [95% bootstrap interval] ({driver['wall_s']:.0f} s on {driver['workers']} worker(s))")
@@ -76,7 +85,6 @@ def _conduct(args: argparse.Namespace, kind: str, conditions, judge=None) -> int
             row = [*row, f"{rank['mu']:.2f} ± {rank['sigma']:.2f}" if rank else "-", f"{paper['mu']:.2f}" if paper else "-"]
         t.add_row(*row)
     console.print(t)
-    failed = [o for o in outcomes if o.error is not None]
     for o in failed:
         console.print(f"failed: {o.task.name}: {o.error}", highlight=False)
     console.print(f"written: {', '.join(str(p) for p in paths.values())}", highlight=False)

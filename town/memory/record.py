@@ -7,13 +7,15 @@ only in the stream's FAISS index (see :class:`town.memory.stream.MemoryStream`).
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import numbers
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from town.errors import MemoryStreamError
+from town.memory.fact import Fact, PlanItem, tellers_from_list, tellers_to_list
+from town.memory.times import TIME_FORMAT, format_time, parse_time
 
 __all__ = [
     "MemoryKind",
@@ -23,30 +25,6 @@ __all__ = [
     "parse_time",
     "parse_kind",
 ]
-
-#: How record datetimes are written in dicts (game time, to the second).
-TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
-
-
-def format_time(value: datetime) -> str:
-    """Game datetime -> ``"YYYY-MM-DD HH:MM:SS"`` (:data:`TIME_FORMAT`).
-
-    Written with ``isoformat`` (about 3 times faster than ``strftime``): every retrieval logs one.
-    """
-    return value.isoformat(" ", "seconds")
-
-
-def parse_time(text: str, *, field: str) -> datetime:
-    """``"YYYY-MM-DD HH:MM:SS"`` -> game datetime.
-
-    Raises:
-        MemoryStreamError: naming ``field`` when the text is not such a time.
-    """
-    try:
-        return datetime.strptime(str(text), TIME_FORMAT)
-    except ValueError:
-        raise MemoryStreamError(f"{field}: {text!r} is not a time like '2023-02-13 07:00:00'")
-
 
 class MemoryKind(str, enum.Enum):
     """What a memory record is: the closed set of the paper's memory types plus whispers."""
@@ -71,7 +49,7 @@ def parse_kind(value: object) -> MemoryKind:
         raise MemoryStreamError(f"kind: must be one of {kinds}, got {value!r}") from None
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class MemoryRecord:
     """A memory record of one persona.
 
@@ -90,6 +68,11 @@ class MemoryRecord:
         probe: name of the evaluation probe a seeded memory, whisper or news event seeds
             (measurement only: no decision reads it, and heard memories never copy it; an
             evaluation follows ``source`` chains back to the memory carrying it).
+        fact: what the memory states as the persona understood it when it was made
+            (:class:`~town.memory.fact.Fact`), or None where it understood no statement.
+        tellers: ``((name, game datetime), ...)`` who told it and when, oldest first; hearing a
+            known fact again adds a teller here instead of a copy of the record.
+        plan_items: a plan memory's blocks (:class:`~town.memory.fact.PlanItem`), in order.
 
     Raises:
         MemoryStreamError: naming the field, for an importance outside 1-10 or not an int, empty
@@ -110,6 +93,9 @@ class MemoryRecord:
     conversation: int | None = None
     source: tuple[str, int] | None = None
     probe: str | None = None
+    fact: Fact | None = None
+    tellers: tuple[tuple[str, datetime], ...] = ()
+    plan_items: tuple[PlanItem, ...] = ()
 
     def __post_init__(self) -> None:
         check_importance(self.importance)
@@ -123,6 +109,14 @@ class MemoryRecord:
             len(self.source) != 2 or not isinstance(self.source[1], int)
         ):
             raise MemoryStreamError(f"source: must be (persona id, record id), got {self.source!r}")
+        if self.fact is not None and not isinstance(self.fact, Fact):
+            raise MemoryStreamError(f"fact: must be a Fact, got {self.fact!r}")
+        object.__setattr__(self, "tellers", tuple((str(n), t) for n, t in self.tellers))
+        object.__setattr__(self, "plan_items", tuple(self.plan_items))
+
+    def with_fields(self, **changes: Any) -> MemoryRecord:
+        """A copy with some fields changed (checked again, as a new record is)."""
+        return dataclasses.replace(self, **changes)
 
     def accessed(self, now: datetime) -> MemoryRecord:
         """A copy whose ``last_accessed`` is ``now`` (a retrieval returned the record).
@@ -153,6 +147,9 @@ class MemoryRecord:
             "conversation": self.conversation,
             "source": None if self.source is None else [self.source[0], self.source[1]],
             "probe": self.probe,
+            "fact": None if self.fact is None else self.fact.to_dict(),
+            "tellers": tellers_to_list(self.tellers),
+            "plan_items": [item.to_dict() for item in self.plan_items],
         }
 
     @classmethod
@@ -179,6 +176,9 @@ class MemoryRecord:
                 conversation=None if d.get("conversation") is None else int(d["conversation"]),
                 source=None if source is None else (str(source[0]), int(source[1])),
                 probe=None if d.get("probe") is None else str(d["probe"]),
+                fact=None if d.get("fact") is None else Fact.from_dict(d["fact"]),
+                tellers=tellers_from_list(d.get("tellers") or ()),
+                plan_items=tuple(PlanItem.from_dict(i) for i in d.get("plan_items") or ()),
             )
         except KeyError as exc:
             raise MemoryStreamError(f"memory record: missing field {exc.args[0]!r}") from None

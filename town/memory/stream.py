@@ -9,7 +9,7 @@ aligned with the index's storage order; :func:`~town.memory.scoring.rank_block` 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +18,7 @@ import numpy as np
 from town.embedding import Embedder
 from town.errors import MemoryStreamError
 from town.memory.columns import Columns, to_seconds
+from town.memory.fact import Fact, FactKey, PlanItem
 from town.memory.record import (
     MemoryKind,
     MemoryRecord,
@@ -26,6 +27,8 @@ from town.memory.record import (
     format_time,
     parse_kind,
 )
+from town.memory.stream_state import StreamState
+from town.memory.distinct import kept
 from town.memory.scoring import BLOCK_ROWS, WorkBlock, check_k, check_weights, normalise, rank_block
 from town.memory.trace import RetrievalTrace, candidates_from
 from town.memory.vectors import VectorIndex
@@ -33,7 +36,7 @@ from town.memory.vectors import VectorIndex
 __all__ = ["MemoryStream"]
 
 
-class MemoryStream:
+class MemoryStream(StreamState):
     """The memory stream of one persona (Park et al. 2023 §4.1).
 
     Args:
@@ -59,6 +62,7 @@ class MemoryStream:
         # restored log keeps its text)
         self._access_log: list[tuple[int, datetime | str, list[int]]] = []
         self._next_id = 0
+        self._facts: dict[FactKey, int] = {}  # Fact.key() -> the one record holding that fact
 
     def __len__(self) -> int:
         return len(self._records)
@@ -82,6 +86,9 @@ class MemoryStream:
         conversation: int | None = None,
         source: tuple[str, int] | None = None,
         probe: str | None = None,
+        fact: Fact | None = None,
+        tellers: Sequence[tuple[str, datetime]] = (),
+        plan_items: Sequence[PlanItem] = (),
     ) -> MemoryRecord:
         """Write one record (``last_accessed = created``) and index its embedded content.
 
@@ -136,8 +143,44 @@ class MemoryStream:
                              [r.content for r in records])
         self._view = None
         self._records.update((r.id, r) for r in records)
+        self._index_facts(records)
         self._next_id += len(records)
         return records
+
+    def _index_facts(self, records: Sequence[MemoryRecord]) -> None:
+        for r in records:
+            if r.fact is not None and r.kind is not MemoryKind.REFLECTION:
+                self._facts.setdefault(r.fact.key(), r.id)
+
+    def holding(self, key: FactKey) -> MemoryRecord | None:
+        """The record holding the fact whose :meth:`~town.memory.fact.Fact.key` is ``key``
+        (the oldest, when several were written before facts were kept once), else None."""
+        record_id = self._facts.get(key)
+        return None if record_id is None else self._records[record_id]
+
+    def retold(self, record_id: int, *, teller: str | None, now: datetime,
+               importance: int | None = None) -> MemoryRecord:
+        """Hearing a held fact again: add ``(teller, now)`` to its tellers, set its
+        ``last_accessed`` to ``now`` and its importance to ``importance`` if that is higher.
+
+        Returns:
+            The replaced record (same id; no new record, no new vector).
+
+        Raises:
+            MemoryStreamError: for an unknown id or an importance outside 1-10.
+        """
+        old = self.get(record_id)
+        rise = old.importance if importance is None else max(old.importance, importance)
+        tellers = old.tellers if teller is None else (*old.tellers, (teller, now))
+        new = old.with_fields(tellers=tellers, last_accessed=now, importance=rise)
+        self._records[record_id] = new
+        cols = self._columns
+        (pos,) = np.flatnonzero(cols.ids == record_id)[:1]
+        cols.touch(np.array([pos]), to_seconds(now))
+        if rise != old.importance:
+            cols.importance[pos] = rise
+            self._view = None
+        return new
 
     def remove(self, ids: Sequence[int]) -> None:
         """Delete records and their vectors; the other ids stay as they are.
@@ -153,6 +196,7 @@ class MemoryStream:
         self._view = None
         for record_id in doomed:
             del self._records[int(record_id)]
+        self._facts = {key: i for key, i in self._facts.items() if i in self._records}
 
     def get(self, record_id: int) -> MemoryRecord:
         """The record with this id.
@@ -216,6 +260,8 @@ class MemoryStream:
         purpose: str,
         tick: int = 0,
         query_embedding: np.ndarray | None = None,
+        one_per_fact: bool = False,
+        among: Callable[[MemoryRecord], bool] | None = None,
     ) -> tuple[list[MemoryRecord], RetrievalTrace]:
         """Exact retrieval: score every record, return the top k (Park et al. 2023 §4.1).
 
@@ -227,6 +273,11 @@ class MemoryStream:
             purpose: why the mind retrieves; stored in the trace.
             tick: simulation tick; stored in the trace and the access log.
             query_embedding: a precomputed ``(d,) float32`` unit query vector.
+            one_per_fact: return at most one record per fact (:meth:`Fact.key`): the best scored
+                record of a fact stands for it, the others are skipped, so one fact held in
+                several records (a told memory and a talk's summary of it) cannot fill the top k.
+            among: only records for which this is true are returned (scored as usual, the
+                parts normalised over every record).
 
         Returns:
             The top k records, best first, and the :class:`RetrievalTrace`.
@@ -246,7 +297,11 @@ class MemoryStream:
         hours = work.hours
         np.subtract(now_s, cols.accessed, out=hours)
         hours /= 3600.0
-        ranking = rank_block(work, relevance=relevance, keys=cols.ints[:2], weights=weights, k=k)
+        ranking = rank_block(work, relevance=relevance, keys=cols.ints[:2], weights=weights,
+                             k=k if not one_per_fact and among is None else len(cols))
+        if one_per_fact or among is not None:
+            ranked = [self._records[i] for i in self._columns.ints[0, ranking.positions].tolist()]
+            ranking = kept(ranking, ranked, k, one_per_fact=one_per_fact, among=among)
         pos, n_top = ranking.positions, ranking.n_top
         ids, importance = cols.ints[::2, pos].tolist()
         candidates = candidates_from(
@@ -281,69 +336,3 @@ class MemoryStream:
             self._view = WorkBlock(self._block, len(cols))
             self._view.importance_part[...] = normalise(cols.importance)
         return self._view
-
-    def get_state(self, *, vectors: bool = True) -> dict[str, Any]:
-        """JSON-able state: records, access log, the FAISS index (base64) and embedder name/dim.
-
-        Args:
-            vectors: include the records, the FAISS index and the access log. Without them (a
-                run's snapshot: its file holds every record, embedding and access already)
-                none is computed, and the state is the same size however long the stream;
-                :meth:`set_state` then takes the records (in the state) and the vectors from
-                the caller.
-        """
-        state: dict[str, Any] = {
-            "persona": self.persona,
-            "embedder": self._embedder.name,
-            "dim": self._dim,
-            "next_id": self._next_id,
-        }
-        if vectors:
-            state["records"] = [r.to_dict() for r in self._records.values()]
-            state["access_log"] = self.access_log()
-            state["index"] = self._index.to_base64()
-        return state
-
-    def set_state(self, state: Mapping[str, Any],
-                  vectors: tuple[np.ndarray, np.ndarray] | None = None) -> None:
-        """Restore a state from :meth:`get_state`.
-
-        Args:
-            state: the state with its ``records`` (oldest id first); without ``vectors`` it must
-                hold the ``index``.
-            vectors: ids ``(n,) int64`` and embeddings ``(n, d) float32`` of the records, to
-                index instead of the state's ``index``; the access log then starts empty
-                unless the state holds one.
-
-        Raises:
-            MemoryStreamError: when the state's dim differs from the embedder's (naming both),
-                or its index and records disagree.
-        """
-        if int(state["dim"]) != self._dim:
-            raise MemoryStreamError(
-                f"dim: the saved stream holds dim {state['dim']} vectors (embedder "
-                f"{state.get('embedder')!r}) but the embedder {self._embedder.name!r} gives dim "
-                f"{self._dim}; use the same embedder"
-            )
-        if vectors is None:
-            index = VectorIndex.from_base64(state["index"], self._dim)
-        else:
-            ids, embeddings = vectors
-            index = VectorIndex(self._dim)
-            if len(ids):
-                index.add(np.ascontiguousarray(embeddings, dtype=np.float32), np.asarray(ids, dtype=np.int64))
-        records = {r.id: r for r in map(MemoryRecord.from_dict, state["records"])}
-        order = index.ids()
-        if sorted(order.tolist()) != sorted(records):
-            raise MemoryStreamError("index: the saved FAISS index and records hold different ids")
-        self._reset(index)
-        self._records = records
-        rows = [records[i] for i in order.tolist()]
-        stamps = [(to_seconds(r.created), to_seconds(r.last_accessed)) for r in rows]
-        created, accessed = zip(*stamps) if stamps else ((), ())
-        self._columns.extend(order, created, accessed, [r.importance for r in rows],
-                             [r.content for r in rows])
-        self._access_log = [
-            (int(e["tick"]), str(e["time"]), [int(i) for i in e["ids"]]) for e in state.get("access_log", ())
-        ]
-        self._next_id = int(state["next_id"])

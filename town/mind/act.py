@@ -195,13 +195,17 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
         seen: the ``Appearance``s the persona perceives this tick (used without a plan).
     """
     a = p.action
-    if a is not None and ctx.tick < a.end_tick and not (a.kind == "walk" and not p.path):
+    behind = "planning" not in ctx.config.ablated and _left_behind(p, ctx)
+    if behind:  # a block elsewhere has begun: what was being done is left for it
+        ctx.out.note(EventKind.PLAN, p.id, {"level": "block", "date": p.plan_date, "left": behind,
+                                            **current_block(p, ctx.now).to_dict()})
+    elif a is not None and ctx.tick < a.end_tick and not (a.kind == "walk" and not p.path):
         return
-    if a is not None and a.kind == "walk" and p.pending is not None:
+    elif a is not None and a.kind == "walk" and p.pending is not None:
         # Still on the way (or just arrived): the same decision continues.
         _start(p, ctx, p.pending, a.decision, p.path)
         return
-    if p.pending is not None:  # interrupted (e.g. by a conversation): walk there again
+    if p.pending is not None and not behind:  # interrupted (e.g. by a conversation): walk there again
         step = p.pending
         _, seq = recall(p, ctx, step.description, purpose="act")
         _walk_and_start(p, ctx, step, seq)
@@ -234,6 +238,30 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
         step = Step(description=step.description, object=objects_at(ctx.world, place)[0],
                     minutes=step.minutes, task=step.task)
     _walk_and_start(p, ctx, step, seq)
+
+
+def _left_behind(p: Persona, ctx: MindContext) -> str | None:
+    """The task of an earlier block that the persona is still doing or walking to, when the
+    block covering now is at another place (another sector); else None.
+
+    The act phase follows the plan: a block at another place takes the persona there at its
+    start, whatever action of the block before is running. A persona with no plan yet, sleeping
+    through its own sleep block, or already doing this block's task (or at its place) is not
+    behind. Staying is only ever recorded: nowhere open (:func:`_stay`), or a conversation.
+    """
+    a = p.action
+    if a is None or not p.plan:
+        return None
+    block = current_block(p, ctx.now)
+    if not block.start <= ctx.now < block.end:
+        return None  # the plan ends before now: no block to follow
+    task = block.task or block.description
+    doing = p.pending.task if p.pending is not None else a.task
+    if doing is None or doing == task or sector_name(a.address) == sector_name(block.place):
+        return None
+    if p.pending is not None and sector_name(p.pending.object) == sector_name(block.place):
+        return None
+    return doing
 
 
 def _habit(p: Persona, ctx: MindContext) -> PlanItemView:

@@ -18,12 +18,14 @@ from typing import Any
 from ..config import Config
 from ..events import EventKind
 from ..memory import MemoryKind, MemoryRecord
+from ..memory.fact import Fact
 from ..persona import Persona
 from ..thinking.answers import MAX_RATINGS
 from ..thinking.backend import ThinkingBackend
 from ..thinking.questions import MemoryView, RateImportance, RateImportances
 from ..world import World
 from .effects import Note, Outbox
+from .weigh import fact_importance
 
 __all__ = ["Services", "MindContext", "remember", "remember_many", "observe", "observing", "rate", "recall",
            "memory_views", "seed_for"]
@@ -106,14 +108,15 @@ def memory_views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:
     """Memory records as the compact views questions carry."""
     return tuple(
         MemoryView(id=r.id, content=r.content, kind=r.kind.value, importance=r.importance,
-                   created=r.created.isoformat(sep=" "))
+                   created=r.created.isoformat(sep=" "), fact=r.fact, tellers=tuple(n for n, _ in r.tellers))
         for r in records
     )
 
 
 def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: str,
-             importance: int | None = None, **provenance: Any) -> MemoryRecord:
-    """Write a memory: rate its importance (poignancy), add it, publish a MEMORY event.
+             importance: int | None = None, teller: str | None = None, **provenance: Any) -> MemoryRecord:
+    """Write a memory: rate its importance (poignancy), add it, publish a MEMORY event; or, for a
+    fact the stream holds already, add ``teller`` to that record (one memory per fact).
 
     Args:
         p: the persona whose stream receives the memory.
@@ -121,21 +124,45 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         kind: observation | chat | reflection | plan | whisper.
         content: one sentence.
         importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
-        **provenance: evidence, conversation, source, subject, predicate, object, and the
-            measurement-only key of a seeded memory or whisper (see ``MemoryRecord``: recorded,
-            never read by a decision).
+        teller: who told it (a full name), kept in the record's ``tellers`` with the time.
+        **provenance: fact, plan_items, evidence, conversation, source, subject, predicate,
+            object, and the measurement-only key of a seeded memory or whisper (see
+            ``MemoryRecord``: recorded, never read by a decision).
 
     Returns:
-        The new record.
+        The new record, or the record already holding its fact (refreshed: :func:`retell`).
     """
     kind = MemoryKind(kind)
+    fact = provenance.get("fact")
+    held = None if fact is None or kind is MemoryKind.REFLECTION else p.stream.holding(fact.key())
     if importance is None:
-        importance = rate(p, ctx, [(kind.value, content)])[0]
+        importance = _rated(p, ctx, kind.value, content, fact)
+    if held is not None:
+        return retell(p, ctx, held, teller=teller, importance=importance)
+    tellers = () if teller is None else ((teller, ctx.now),)
     record = p.stream.add(kind=kind, content=content, created=ctx.now, importance=importance,
-                          **provenance)
+                          tellers=tellers, **provenance)
     if kind is not MemoryKind.REFLECTION:
         p.gain_importance(record.importance)
     ctx.out.note(EventKind.MEMORY, p.id, {**record.to_dict(), "embedding": p.stream.vector(record.id)})
+    return record
+
+
+def _rated(p: Persona, ctx: MindContext, kind: str, content: str, fact: Fact | None) -> int:
+    """Importance of a new memory: from its fact's meaning (:func:`~town.mind.weigh.fact_importance`)
+    when it states an event (a place and a start), else asked of the backend (:func:`rate`)."""
+    if fact is None or fact.place is None or fact.start is None or kind == MemoryKind.REFLECTION.value:
+        return rate(p, ctx, [(kind, content)])[0]
+    ties = frozenset(ctx.services.names.get(r.persona, r.persona) for r in p.spec.relationships)
+    return fact_importance(fact, me=p.name, ties=ties, now=ctx.now)
+
+
+def retell(p: Persona, ctx: MindContext, held: MemoryRecord, *, teller: str | None,
+           importance: int) -> MemoryRecord:
+    """A held fact perceived again: its record gains the teller, is accessed now, and takes
+    ``importance`` if higher; no copy is written (a RETOLD event records the change)."""
+    record = p.stream.retold(held.id, teller=teller, now=ctx.now, importance=importance)
+    ctx.out.note(EventKind.RETOLD, p.id, record.to_dict())
     return record
 
 
@@ -194,7 +221,7 @@ def remember_many(p: Persona, ctx: MindContext, items: list[dict[str, Any]]) -> 
     Returns:
         The new records, in order.
     """
-    todo = [i for i, item in enumerate(items) if item.get("importance") is None]
+    todo = [i for i, item in enumerate(items) if item.get("importance") is None and item.get("fact") is None]
     ratings = rate(p, ctx, [(MemoryKind(items[i]["kind"]).value, items[i]["content"]) for i in todo])
     items = [dict(item) for item in items]
     for i, value in zip(todo, ratings):
@@ -202,14 +229,18 @@ def remember_many(p: Persona, ctx: MindContext, items: list[dict[str, Any]]) -> 
     return [remember(p, ctx, **item) for item in items]
 
 
-def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str,
-           k: int | None = None) -> tuple[list[MemoryRecord], Note]:
+def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str, k: int | None = None,
+           one_per_fact: bool = False, among=None) -> tuple[list[MemoryRecord], Note]:
     """Retrieve from the persona's stream with the run's k and weights; note the trace.
+
+    ``one_per_fact`` and ``among`` are :meth:`MemoryStream.retrieve`'s (one record per fact;
+    only the records ``among`` keeps).
 
     Returns:
         (records best first, the RETRIEVAL event) — decisions cite it.
     """
     cfg = ctx.config.retrieval
     records, trace = p.stream.retrieve(query, now=ctx.now, k=k or cfg.k, weights=tuple(cfg.weights),
-                                       purpose=purpose, tick=ctx.tick)
+                                       purpose=purpose, tick=ctx.tick, one_per_fact=one_per_fact,
+                                       among=among)
     return records, ctx.out.note(EventKind.RETRIEVAL, p.id, trace.to_dict(vectors=True))

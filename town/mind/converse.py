@@ -11,13 +11,15 @@ speaker's record) is kept for measurement only; no decision reads it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from ..events import EventKind
 from ..hearsay import told, unwrap
-from ..memory import MemoryKind
+from ..memory import Fact, MemoryKind, MemoryRecord
 from ..persona import Persona
+from ..reading import read_fact
 from ..perspective import heard_statement, meaning
 from ..textevent import absolute_days, find_event, place_names
 from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
@@ -25,6 +27,7 @@ from ..thinking.views import routine_views
 from .context import MindContext, memory_views, recall, remember, seed_for
 from .effects import Ended, Line, Note
 from .perceive import Appearance
+from .understand import understand
 
 __all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "say_line", "summarise",
            "conversation_over", "LINE_EVERY_TICKS", "MAX_LINES"]
@@ -93,13 +96,14 @@ def _relationship(p: Persona, other: str) -> str:
 def _tellable(p: Persona, other_id: str, other_name: str, records) -> list:
     """Retrieved memories ``p`` has not yet told ``other`` and that ``other`` did not tell anyone.
 
-    Who said a memory and its statement come from its words (``_chain``), never from a tag.
+    Who told a memory: its ``tellers`` (fields filled when it was heard) and, for a record written
+    before facts were kept once, its words (``_chain``).
     """
     old = set(p.told.get(other_id, ()))
     out = []
     for r in records:
         names, statement = _chain(r)
-        if other_name not in names and statement not in old:
+        if other_name not in names and statement not in old and all(t != other_name for t, _ in r.tellers):
             out.append(r)
     return out
 
@@ -111,7 +115,16 @@ def _knows_name(p: Persona, name: str, records) -> bool:
     memory) reads every name on the viewer's map."""
     if p.procedures is None or any(n == name for n, _ in p.procedures.roster):
         return True
-    return any(r.kind != MemoryKind.OBSERVATION and name in r.content for r in records)
+    return any(r.kind != MemoryKind.OBSERVATION and _names(r, name) for r in records)
+
+
+def _names(record: MemoryRecord, name: str) -> bool:
+    """Whether ``record`` names ``name``: a teller, its fact's subject or host (the fields), or,
+    for a record without a fact, the whole name in its words ("Bo" is not "Bob Brown")."""
+    fact = record.fact
+    if any(t == name for t, _ in record.tellers) or (fact is not None and name in (fact.subject, fact.host)):
+        return True
+    return fact is None and re.search(rf"(?<![\w'-]){re.escape(name)}(?![\w-])", record.content) is not None
 
 
 def want_to_talk(p: Persona, ctx: MindContext, seen: list[Appearance]) -> tuple[str, Note] | None:
@@ -200,7 +213,9 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     for statement in statements:
         speaker.knows_told(listener.id, statement)
     if shared:
-        _hear(listener, speaker, answer.line, conv, ctx, source=(speaker.id, shared[0]))
+        meant = [known[rid].fact for rid in shared if known[rid].fact is not None]  # the dialogue act
+        _hear(listener, speaker, answer.line, conv, ctx, source=(speaker.id, shared[0]), meant=meant,
+              names=[p.name for p in personas.values()])
     return line, answer.end or len(conv.lines) + 1 >= MAX_LINES
 
 
@@ -215,11 +230,13 @@ def say_line(conv: Conversation, speaker_id: str, line: str, personas: Mapping[s
     listener_id = conv.b if speaker_id == conv.a else conv.a
     speaker, listener = personas[speaker_id], personas[listener_id]
     ctx.out.add(Line(conv.id, speaker.id, listener.id, line, statements=(line,)))
-    _hear(listener, speaker, line, conv, ctx, source=None)
+    names = [p.name for p in personas.values()]
+    typed = read_fact(line, ctx.now, place_names(ctx.world.tilemap.addresses()), names, speaker.name)
+    _hear(listener, speaker, line, conv, ctx, source=None, meant=[typed] if typed else [], names=names)
 
 
 def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ctx: MindContext, *,
-          source: tuple[str, int] | None) -> None:
+          source: tuple[str, int] | None, meant: Sequence[Fact], names: Sequence[str]) -> None:
     """The listener remembers ``line`` in its own words: 'Isabella Rodriguez told me that S'.
 
     S is the statement in the listener's perspective, one level of hearsay at most, days as
@@ -229,6 +246,9 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     words state them. It will not tell it back to the speaker, and a line stating an event for
     today makes it replan (``town.textevent``). ``source`` is the speaker's record the line
     passed on (None: the speaker's own words, e.g. a player's), kept for measurement only.
+    The record's ``fact`` is what the listener understood (:func:`.understand.understand`, from
+    the speaker's dialogue act ``meant`` or the listener's own model); a fact it holds already
+    gains the speaker as a teller instead of a copy.
     """
     places = place_names(ctx.world.tilemap.addresses())
     if all(x.endswith("?") for x in re.split(r"(?<=[.!?])\s+", line.strip()) if x):  # only asks
@@ -236,8 +256,14 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     else:
         content = told(speaker.name, absolute_days(heard_statement(line, speaker.name, speaker.spec.pronoun), ctx.now),
                        speaker.spec.pronoun)
+    importance, fact = understand(listener, ctx, speaker=speaker.name, line=line, content=content,
+                                  places=places, names=names, meant=meant)
+    # a line understood as an event is rated from that meaning (town.mind.weigh), not its words
+    event_fact = fact is not None and fact.place is not None and fact.start is not None
     heard = remember(listener, ctx, kind="chat", content=content, conversation=conv.id,
-                     source=source, subject=speaker.id, **meaning(content, places))
+                     importance=None if event_fact else importance,
+                     source=source, subject=speaker.id, fact=fact, teller=speaker.name,
+                     **meaning(content, places))
     # The listener now knows the speaker knows this: it will not tell it back to them.
     listener.knows_told(speaker.id, _chain(heard)[1])
     event = find_event(heard.content, heard.created, places)
@@ -260,7 +286,8 @@ def _chain(record) -> tuple[list[str], str]:
 
 def summarise(lines: list[tuple[str, str]], conv: Conversation, p: Persona, other: Persona,
               ctx: MindContext) -> str:
-    """``p``'s summary of a finished conversation, remembered (a chat memory); returns its text.
+    """``p``'s summary of a finished conversation, remembered (a chat memory) when it says what
+    was talked about that ``p`` holds no fact of (:func:`_talked_about`); returns its text.
 
     Each side summarises and rates its own memory: the two sides do not depend on each other.
 
@@ -281,10 +308,21 @@ def summarise(lines: list[tuple[str, str]], conv: Conversation, p: Persona, othe
     answer = ctx.backend.ask(SummariseConversation(
         persona=p.id, persona_name=p.name, seed=seed_for(ctx, p.id, "summary", conv.start_tick),
         other_name=other_name, history=tuple((names[w], t) for w, t in lines)))
-    record = remember(p, ctx, kind="chat", content=absolute_days(answer.summary, ctx.now),  # dates, not "tomorrow"
-                      conversation=conv.id, subject=other.id)
     p.cool_down(other.id, ctx.tick + TALK_COOLDOWN_HOURS * hour_ticks)
-    return record.content
+    content = absolute_days(answer.summary, ctx.now)  # dates, not "tomorrow"
+    if _talked_about(p, conv, ctx) and content.rstrip(". ") != f"I talked with {other_name}":
+        remember(p, ctx, kind="chat", content=content, conversation=conv.id, subject=other.id)
+    return content
+
+
+def _talked_about(p: Persona, conv: Conversation, ctx: MindContext) -> bool:
+    """Whether ``p``'s summary of ``conv`` would hold something its memory does not: a line
+    stated something, and a line ``p`` heard in it left a memory without a fact (every fact heard
+    is held once already, with its teller). "I talked with X" alone is not a memory."""
+    if not conv.said:
+        return False
+    start = ctx.now - timedelta(seconds=(ctx.tick - conv.start_tick) * ctx.seconds_per_tick)
+    return any(r.conversation == conv.id and r.fact is None for r in p.stream.since(start))
 
 
 def conversation_over(lines: list[tuple[str, str]], conv: Conversation, summaries: dict[str, str],

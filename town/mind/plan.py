@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 
 from ..events import EventKind
+from ..memory import PlanItem
 from ..persona import Persona, PlanBlock, Step
 from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
@@ -18,6 +19,7 @@ from ..thinking.questions import DecomposeTask, PlanDay
 from ..thinking.views import routine_views
 from . import practice
 from .context import MindContext, memory_views, recall, remember, seed_for
+from .effects import Note
 
 __all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep"]
 
@@ -44,14 +46,16 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     each block, ``evidence``: the ids of the retrieved memories whose text states an event at
     that block's place and time (``town.thinking.dayplan``), empty for routine blocks; and
     ``events`` when the backend decided on the events retrieval brought back: each one's place,
-    times, go, reason, clash and evidence (``town.thinking.attend``).
+    times, go, reason, clash and evidence (``town.scripted.attend``).
 
     Returns:
         The new plan blocks (also stored on ``p.plan``); ``p.steps`` is cleared.
     """
     today = ctx.now.date()
     query = f"Plans, appointments and events on {today:%A, %B} {today.day}, {today.year}"
-    records, seq = recall(p, ctx, query, purpose="plan_day")
+    records, seq = recall(p, ctx, query, purpose="plan_day", one_per_fact=True)
+    known, events_seq = _events_known(p, ctx, query, today, records)
+    records = records + known
     routine = routine_views(p.spec.routine)
     addresses = ctx.world.tilemap.addresses()
     answer = ctx.backend.ask(PlanDay(
@@ -65,15 +69,46 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     evidence = [block_evidence(b.place, b.start, b.end, stated) for b in p.plan]
     decided = [c.model_dump() for c in answer.events or ()]
     ctx.out.note(EventKind.PLAN, p.id, {"level": "day", "date": p.plan_date, "retrieval": seq,
+                                        **({"events_retrieval": events_seq} if events_seq else {}),
                                         "items": [{**b.to_dict(), "evidence": e}
                                                   for b, e in zip(p.plan, evidence)],
-                                        **({"events": decided} if decided else {})}, cites=("retrieval",))
+                                        **({"events": decided} if decided else {})},
+                 cites=("retrieval", "events_retrieval") if events_seq else ("retrieval",))
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
-             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)))
+             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
+             plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
+                              for b in p.plan))
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
+
+
+def on_day(record, day: date) -> bool:
+    """Whether ``record``'s fact is an event (a place and a start) running on ``day``."""
+    fact = record.fact
+    if fact is None or fact.place is None or fact.start is None:
+        return False
+    return fact.start.date() <= day <= (fact.end or fact.start).date()
+
+
+def _events_known(p: Persona, ctx: MindContext, query: str, day: date, retrieved) -> tuple[list, Note | None]:
+    """The events of ``day`` the persona knows of that the plan's retrieval left out.
+
+    Plans hold every event of the day the persona knows of, its own commitments too: a second
+    retrieval (purpose "plan_events", the same query) among the records whose fact is an event
+    on ``day`` (:func:`on_day`), one record per fact, is noted when any such record exists.
+
+    Returns:
+        (the records, best first, of a fact the first retrieval did not return; the second
+        retrieval's note, or None when it was not made).
+    """
+    if not any(on_day(r, day) for r in p.stream.records()):
+        return [], None
+    found, seq = recall(p, ctx, query, purpose="plan_events", one_per_fact=True,
+                        among=lambda r: on_day(r, day))
+    held = {r.fact.key() for r in retrieved if r.fact is not None}
+    return [r for r in found if r.fact is not None and r.fact.key() not in held], seq
 
 
 def current_block(p: Persona, now: datetime) -> PlanBlock:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from town.errors import RecordingError
-from town.recording.database import connect, damaged, decode, open_run
+from town.recording.database import about_storage, connect, damaged, decode, failure, guarded, open_run
 from town.recording.lock import WriterLock
 from town.recording.schema import format_time
 from town.recording.snapshots import read_state
@@ -85,7 +85,8 @@ def newest_snapshot(path: str | Path, at: int | datetime | None = None) -> Snaps
     path = Path(path)
     conn = open_run(path, read_only=True)
     try:
-        return _snapshot(conn, path, *_where(at))
+        with guarded(path):
+            return _snapshot(conn, path, *_where(at))
     finally:
         conn.close()
 
@@ -113,8 +114,8 @@ def truncate_after_snapshot(path: str | Path, tick: int | None = None) -> Snapsh
                 tick, seq, state = _snapshot(conn, path, where, params, wanted)
                 _drop_after(conn, tick, seq)
                 _set_meta(conn, finished=False, closed=False)
-        except sqlite3.Error as exc:
-            raise RecordingError(f"cannot truncate run file {path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise failure(path, exc, "cut back") from None
         finally:
             conn.close()
     finally:
@@ -126,7 +127,8 @@ def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
     """Start a new run ``dst`` from ``src``'s newest snapshot at or before ``at``.
 
     Everything up to that snapshot is copied; meta ``parent`` names the source run, the
-    snapshot tick, seq and game time.
+    snapshot tick, seq and game time, and holds the source's ``config`` (the settings its ticks up
+    to the snapshot were made with) and its own ``parent`` (a fork of a fork).
 
     Args:
         src: the parent run file (may still be being written).
@@ -156,25 +158,35 @@ def fork_copy(src: str | Path, dst: str | Path, at: int | datetime) -> Snapshot:
 
 def _fork(src: Path, dst: Path, at: int | datetime) -> Snapshot:
     where, params, wanted = _where(at)
-    source = open_run(src)
+    source = open_run(src, read_only=True)  # a fork only reads its parent (which may be on read-only storage)
     try:
-        tick, seq, state = _snapshot(source, src, where, params, wanted)
-        (time,) = source.execute("SELECT time FROM snapshots WHERE tick = ?", (tick,)).fetchone()
-        try:
+        with guarded(src):
+            tick, seq, state = _snapshot(source, src, where, params, wanted)
+            (time,) = source.execute("SELECT time FROM snapshots WHERE tick = ?", (tick,)).fetchone()
+            before = {key: decode(src, row[0], f"meta {key!r}") for key in ("config", "parent")
+                      if (row := source.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone())}
+        with guarded(dst, "create"):
             target = connect(dst)
-        except sqlite3.Error as exc:
-            raise RecordingError(f"cannot fork into {dst}: {exc}") from None
-        source.backup(target)
+        try:
+            source.backup(target)
+        except sqlite3.DatabaseError as exc:
+            target.close()
+            raise _fork_failure(src, dst, exc) from None
     finally:
         source.close()
     try:
         with target:
             _drop_after(target, tick, seq)
             _set_meta(target, finished=False, closed=False, created=datetime.now().isoformat(timespec="seconds"),
-                      parent={"run": src.stem, "tick": tick, "seq": seq, "time": time})
+                      parent={"run": src.stem, "tick": tick, "seq": seq, "time": time, **before})
         target.execute("VACUUM")
-    except sqlite3.Error as exc:
-        raise RecordingError(f"cannot write fork {dst}: {exc}") from None
+    except sqlite3.DatabaseError as exc:
+        raise _fork_failure(src, dst, exc) from None
     finally:
         target.close()
     return tick, seq, state
+
+
+def _fork_failure(src: Path, dst: Path, exc: sqlite3.DatabaseError) -> RecordingError:
+    """A storage failure is the fork's own file; damaged contents came from the parent's pages."""
+    return failure(dst, exc, "write") if about_storage(exc) else damaged(src, exc)

@@ -1,8 +1,11 @@
 """Opening run files: connection settings and the checks that a file is a readable run.
 
 Every way into a run file (writer, reader, resume, fork) goes through :func:`open_run`, so a
-missing, foreign, damaged or newer file gets the same clear :class:`~town.errors.RecordingError`.
-:func:`where_given` builds the optional filters of the reader's queries.
+missing, foreign, damaged or newer file gets the same clear :class:`~town.errors.RecordingError`;
+every SQLite error met later on a run file becomes one through :func:`failure` (the reader's
+queries, :func:`guarded` around resume, fork and writing on), which tells a damaged file from
+storage that refuses (read-only, no permission, full). :func:`where_given` builds the optional
+filters of the reader's queries.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ import json
 import os
 import sqlite3
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,7 +23,14 @@ from urllib.parse import quote
 from town.errors import RecordingError
 from town.recording.schema import DDL, SCHEMA_VERSION, TABLES, unpack_json
 
-__all__ = ["connect", "create_run", "open_run", "stored_version", "damaged", "decode", "where_given"]
+__all__ = ["connect", "create_run", "open_run", "stored_version", "damaged", "about_storage", "failure", "guarded",
+           "storage_note", "decode", "where_given"]
+
+#: SQLite result codes about where the file lives, not what it holds (``sqlite_errorname`` prefixes)
+_STORAGE_CODES = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_PERM",
+                  "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_NOMEM", "SQLITE_AUTH")
+#: below this many free bytes the disk holding a run counts as full (SQLite needs room for a page)
+_NEARLY_FULL = 1 << 20
 
 def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` in WAL mode with per-commit durability against process crashes.
@@ -69,6 +80,57 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
 def damaged(path: Path, reason: object) -> RecordingError:
     """The error for a file that exists but is not a readable run."""
     return RecordingError(f"{path} is not a town run file (or is damaged): {reason}")
+
+
+def storage_note(path: Path) -> str:
+    """What is known to stop writing beside ``path``, as " (...)": its folder on read-only storage,
+    no permission to write it, or under 1 MiB free on its disk; "" when none of these holds."""
+    folder = path.parent
+    try:
+        disk = os.statvfs(folder)
+    except OSError:
+        return ""
+    if disk.f_flag & os.ST_RDONLY:
+        return f" ({folder} is on read-only storage)"
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f" (no permission to write {path if os.access(folder, os.W_OK) else folder})"
+    free = disk.f_bavail * disk.f_frsize
+    if free < _NEARLY_FULL:
+        return f" (the disk holding it is full: {free:,} bytes free)"
+    return ""
+
+
+def about_storage(exc: sqlite3.Error) -> bool:
+    """Whether a SQLite error is about where the file lives (read-only, permission, full, I/O,
+    busy), not about what it holds."""
+    return str(getattr(exc, "sqlite_errorname", "")).startswith(_STORAGE_CODES)
+
+
+def failure(path: Path, exc: sqlite3.Error, doing: str = "read") -> RecordingError:
+    """The one line for a SQLite error met on run file ``path``.
+
+    Args:
+        path: the run file.
+        exc: the error (its ``sqlite_errorname`` tells the storage from the contents).
+        doing: what was being done, for a storage failure: "read", "write", "cut back", ...
+
+    Returns:
+        For the storage (read-only, permission, full, I/O, busy): "cannot DOING run file PATH:
+        REASON (WHY)" with :func:`storage_note`; for the contents (a malformed page, not a
+        database, a foreign table): "PATH is not a town run file (or is damaged): REASON".
+    """
+    if about_storage(exc):
+        return RecordingError(f"cannot {doing} run file {path}: {exc}{storage_note(path)}")
+    return damaged(path, exc)
+
+
+@contextmanager
+def guarded(path: Path, doing: str = "read") -> Iterator[None]:
+    """Turn a SQLite error raised inside into :func:`failure`'s one line about ``path``."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise failure(path, exc, doing) from None
 
 
 def decode(path: Path, raw: str | bytes, what: str) -> Any:
@@ -194,7 +256,7 @@ def open_run(path: str | Path, *, read_only: bool = False) -> sqlite3.Connection
             conn.close()
             raise damaged(path, f"missing tables {', '.join(missing)}")
     except sqlite3.DatabaseError as exc:
-        raise damaged(path, exc) from None
+        raise failure(path, exc, "read" if read_only else "open") from None
     if row is None:
         conn.close()
         raise RecordingError(f"{path}: run file has schema_version None, this town reads schema_version "

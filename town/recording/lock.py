@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from town.errors import RecordingError
+from town.recording.database import storage_note
 
 __all__ = ["WriterLock"]
 
@@ -22,7 +23,8 @@ class WriterLock:
 
     Raises:
         RecordingError: when another process holds it (naming its pid), or the lock file
-            cannot be created.
+            cannot be created or written (read-only storage, a full disk: then no lock file is
+            left behind).
     """
 
     def __init__(self, path: str | Path):
@@ -31,7 +33,7 @@ class WriterLock:
         try:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise RecordingError(f"cannot lock run file {path}: {exc.strerror}") from None
+            raise RecordingError(f"cannot lock run file {path}: {exc.strerror}{storage_note(self.path)}") from None
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -40,8 +42,14 @@ class WriterLock:
             raise RecordingError(
                 f"run file {path} is being written by another process (pid {holder}); wait for it "
                 "to finish or stop it (Ctrl-C) first") from None
-        os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, str(os.getpid()).encode(), 0)
+        try:
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, str(os.getpid()).encode(), 0)
+        except OSError as exc:  # a full disk takes the file but not its pid; the lock is ours to drop
+            self.path.unlink(missing_ok=True)
+            os.close(self._fd)
+            self._fd = None
+            raise RecordingError(f"cannot lock run file {path}: {exc.strerror}{storage_note(self.path)}") from None
 
     def release(self) -> None:
         """Drop the lock and remove the lock file (idempotent)."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from town.errors import RecordingError
 from town.events import Event, EventKind
-from town.recording.database import damaged, decode, open_run, where_given
+from town.recording.database import damaged, decode, failure, open_run, where_given
 from town.recording.frames import FrameHistory
 from town.recording.schema import parse_time, unpack_vector
 from town.recording.snapshots import read_state
@@ -65,7 +65,7 @@ class RunReader(StreamHistory, FrameHistory):
             try:
                 return self._conn.execute(sql, tuple(params)).fetchall()
             except sqlite3.DatabaseError as exc:
-                raise damaged(self.path, exc) from None
+                raise failure(self.path, exc) from None
 
     def _decode(self, raw: str | bytes, what: str) -> Any:
         return decode(self.path, raw, what)
@@ -130,8 +130,20 @@ class RunReader(StreamHistory, FrameHistory):
             "finished": bool(meta.get("finished")),
             "closed": bool(meta.get("finished") or meta.get("closed")),
             "created": meta.get("created"),
-            "parent": meta.get("parent"),
+            "parent": ({k: v for k, v in meta["parent"].items() if k in ("run", "tick", "seq", "time")}
+                       if isinstance(meta.get("parent"), dict) else None),
+            "made_with": self.made_with(),
         }
+
+    def made_with(self) -> dict[str, Any]:
+        """What the run was made with, as data: ``{"backend", "model", "base_url", "embedder"}`` (its meta
+        ``config``'s; None for what it leaves out). A run file is data: none of it is ever used to connect."""
+        recorded = self.meta.get("config")
+        backend = recorded.get("backend") if isinstance(recorded, dict) else None
+        backend = backend if isinstance(backend, dict) else {}
+        return {"backend": str(backend.get("name") or self.meta.get("backend") or "scripted"),
+                "model": backend.get("model"), "base_url": backend.get("base_url"),
+                "embedder": str(self.meta.get("embedder", "minilm"))}
 
     # -- frames --------------------------------------------------------------------------
 

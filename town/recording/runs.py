@@ -31,6 +31,11 @@ def _decoded(name: str) -> str:
     raise RecordingError(f"run name {name!r}: too deeply percent-encoded")
 
 
+#: The longest file name most file systems take, in bytes (POSIX ``NAME_MAX``): a longer run name
+#: can name no run file, and the operating system refuses it (``ENAMETOOLONG``).
+NAME_MAX = 255
+
+
 def resolve_run(runs_dir: str | Path, name: str) -> Path:
     r"""The file of run ``name`` (``name`` or ``name.sqlite``) inside ``runs_dir``.
 
@@ -43,8 +48,9 @@ def resolve_run(runs_dir: str | Path, name: str) -> Path:
 
     Raises:
         RecordingError: for a name with ``/``, ``\\``, ``..``, NUL, a drive or absolute path
-            (also after percent-decoding), one that resolves outside ``runs_dir`` (symlinks), or
-            a run that does not exist. The web layer answers 404.
+            (also after percent-decoding), one too long for a file name (``NAME_MAX``, 255
+            bytes with ``.sqlite``), one that resolves outside ``runs_dir`` (symlinks), or a
+            run that does not exist. The web layer answers 404.
     """
     raw = str(name)
     decoded = _decoded(raw)
@@ -53,6 +59,10 @@ def resolve_run(runs_dir: str | Path, name: str) -> Path:
             or decoded.startswith(".") or os.path.isabs(decoded)):
         raise RecordingError(f"run name {raw!r} is not allowed: use a bare run name")
     stem = decoded[: -len(RUN_SUFFIX)] if decoded.endswith(RUN_SUFFIX) else decoded
+    size = len(f"{stem}{RUN_SUFFIX}".encode("utf-8", "surrogateescape"))
+    if size > NAME_MAX:
+        raise RecordingError(f"run name {stem[:40]!r}... is too long ({size} bytes as a file name; "
+                             f"at most {NAME_MAX})")
     root = Path(runs_dir).resolve()
     path = (root / f"{stem}{RUN_SUFFIX}").resolve()
     if path.parent != root:
@@ -123,4 +133,6 @@ def new_run_path(runs_dir: str | Path, now: datetime | None = None) -> Path:
 def remove_run(path: str | Path) -> None:
     """Delete a run file that is not worth keeping, with its WAL and lock side files."""
     for suffix in ("", "-wal", "-shm", ".lock"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+        side = Path(f"{path}{suffix}")
+        if side.exists():  # unlinking even a missing file fails on read-only storage
+            side.unlink(missing_ok=True)

@@ -3,7 +3,8 @@
 One run is one SQLite file in WAL mode, written a tick per transaction by
 :class:`~town.recording.writer.RunWriter` and read by :class:`~town.recording.reader.RunReader`.
 
-Tables (``SCHEMA_VERSION`` 3):
+Tables (``SCHEMA_VERSION`` 4; 4 added the memories' typed fields: ``fact``, ``tellers``,
+``plan_items`` in their MEMORY events):
 
 - ``meta(key, value)``: JSON values (scenario, town, personas, seed, backend, config, versions,
   start, created, finished, closed, parent, schema_version). ``finished``: the run reached the
@@ -62,7 +63,7 @@ __all__ = [
 ]
 
 #: Version of the layout below; a reader refuses any other.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Game datetimes are stored as text in this format (sorts as time).
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"

@@ -11,11 +11,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from town.recording.database import where_given
+from town.recording.database import damaged, where_given
 from town.recording.schema import parse_time, unpack_vector
 
 __all__ = ["RecordedStream", "StreamHistory"]
@@ -74,6 +75,8 @@ class StreamHistory(ABC):
     Reads through the reader's ``_rows`` (SQL rows) and ``_decode`` (a stored JSON value).
     """
 
+    path: Path  #: the run file (for messages)
+
     @abstractmethod
     def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]: ...
 
@@ -91,7 +94,22 @@ class StreamHistory(ABC):
         for seq, time, returned in self._rows(sql + " ORDER BY seq", params):
             for memory_id in self._decode(returned, f"returned ids of retrieval {seq}"):
                 accessed[memory_id] = time
+        for memory_id, record in self._retold(persona, before_seq).items():
+            accessed[memory_id] = max(accessed.get(memory_id, ""), record["last_accessed"])
         return accessed
+
+    def _retold(self, persona: str, before_seq: int | None) -> dict[int, dict[str, Any]]:
+        """Record id -> the record as last retold (a teller added: a RETOLD event, seq < before_seq)."""
+        sql = "SELECT seq, data FROM events WHERE kind = 'retold' AND persona = ?"
+        params: list[Any] = [persona]
+        if before_seq is not None:
+            sql += " AND seq < ?"
+            params.append(int(before_seq))
+        retold: dict[int, dict[str, Any]] = {}
+        for seq, data in self._rows(sql + " ORDER BY seq", params):
+            record = self._decode(data, f"data of event {seq}")
+            retold[int(record["id"])] = record
+        return retold
 
     def memories(self, persona: str, q: str | None = None, kind: str | None = None, limit: int | None = None,
                  as_of_seq: int | None = None) -> list[dict[str, Any]]:
@@ -119,12 +137,15 @@ class StreamHistory(ABC):
         if limit is not None:
             sql += " LIMIT ?"
             params.append(int(limit))
-        accessed = self._last_access(persona, as_of_seq)
-        return [self._record(seq, tick, data, accessed) for seq, tick, data in self._rows(sql, params)]
+        accessed, retold = self._last_access(persona, as_of_seq), self._retold(persona, as_of_seq)
+        return [self._record(seq, tick, data, accessed, retold) for seq, tick, data in self._rows(sql, params)]
 
-    def _record(self, seq: int, tick: int, data: str | bytes, accessed: dict[int, str]) -> dict[str, Any]:
-        """One memory record from its MEMORY event's data, with ``last_accessed`` from ``accessed``."""
+    def _record(self, seq: int, tick: int, data: str | bytes, accessed: dict[int, str],
+                retold: Mapping[int, dict[str, Any]]) -> dict[str, Any]:
+        """One memory record from its MEMORY event's data (or its latest RETOLD event's), with
+        ``last_accessed`` from ``accessed``."""
         record = self._decode(data, f"data of event {seq}")
+        record = dict(retold.get(record["id"], record))
         record["last_accessed"] = accessed.get(record["id"], record["last_accessed"])
         return {**record, "seq": seq, "tick": tick}
 
@@ -136,9 +157,9 @@ class StreamHistory(ABC):
         """
         rows = self._rows("SELECT m.id, m.seq, m.tick, e.data FROM memories m JOIN events e USING (seq)"
                           " WHERE m.persona = ? AND m.seq < ?", (persona, int(seq)))
-        accessed = self._last_access(persona, seq)
+        accessed, retold = self._last_access(persona, seq), self._retold(persona, seq)
         return _Records({i: (s, t, d) for i, s, t, d in rows},
-                        lambda row: self._record(*row, accessed))
+                        lambda row: self._record(*row, accessed, retold))
 
     def stream_as_of(self, persona: str, seq: int) -> RecordedStream:
         """The persona's memory stream just before event ``seq`` (for re-scoring a retrieval).
@@ -155,7 +176,7 @@ class StreamHistory(ABC):
             " JOIN vectors v ON v.id = m.vector WHERE m.persona = ? AND m.seq < ? ORDER BY m.id",
             (persona, int(seq)),
         )
-        accessed = self._last_access(persona, seq)
+        accessed, retold = self._last_access(persona, seq), self._retold(persona, seq)
         ids = np.array([r[0] for r in rows], dtype=np.int64)
         created = [parse_time(r[1]) for r in rows]
         last = [parse_time(accessed[i]) if i in accessed else c
@@ -168,7 +189,8 @@ class StreamHistory(ABC):
             ids=ids,
             created=created,
             last_accessed=last,
-            importance=np.array([r[2] for r in rows], dtype=np.int64),
+            importance=np.array([retold[r[0]]["importance"] if r[0] in retold else r[2] for r in rows],
+                                dtype=np.int64),
             contents=[r[3] for r in rows],
             embeddings=embeddings,
         )
@@ -177,13 +199,15 @@ class StreamHistory(ABC):
         """The persona's memory records just before event ``seq``, oldest id first, as
         ``MemoryRecord.to_dict()`` (``last_accessed`` as of then): a snapshot's stream has
         only its counters, and resume and fork take its records from here."""
-        accessed = self._last_access(persona, seq)
-        rows = self._rows("SELECT m.seq, e.data FROM memories m JOIN events e USING (seq)"
+        accessed, retold = self._last_access(persona, seq), self._retold(persona, seq)
+        rows = self._rows("SELECT m.seq, m.tick, e.data FROM memories m LEFT JOIN events e USING (seq)"
                           " WHERE m.persona = ? AND m.seq < ? ORDER BY m.id", (persona, int(seq)))
         records = []
-        for memory_seq, data in rows:
-            record = self._decode(data, f"data of event {memory_seq}")
-            record["last_accessed"] = accessed.get(record["id"], record["last_accessed"])
+        for memory_seq, tick, data in rows:
+            if data is None:  # a damaged events page can hide rows rather than raise
+                raise damaged(self.path, f"memory event {memory_seq} is missing from the events table")
+            record = self._record(memory_seq, tick, data, accessed, retold)
+            del record["seq"], record["tick"]
             records.append(record)
         return records
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from town.errors import RecordingError
 from town.events import VECTOR_KEYS, Event, EventKind
-from town.recording.database import create_run, decode, open_run
+from town.recording.database import create_run, decode, failure, open_run
 from town.recording.frames import FrameLog
 from town.recording.lock import WriterLock
 from town.recording.schema import digest_of, format_time, pack_json, pack_vector
@@ -136,7 +136,7 @@ class RunWriter:
             writer._writer_lock.release()
             if isinstance(exc, RecordingError):
                 raise
-            raise RecordingError(f"cannot write run file {writer.path}: {exc}") from None
+            raise failure(writer.path, exc, "write") from None
         return writer
 
     @property

@@ -2,7 +2,8 @@
 
 Parts:
     pacing: the speeds (ticks per wall second) and when the next tick is due.
-    calls: callables from other threads, run on the runner's thread between ticks.
+    calls: inputs queued from other threads (applied by the simulation between ticks) and
+        callables run on the runner's thread between ticks.
     runner: :class:`Runner`, the thread that steps the simulation, and its status.
 """
 

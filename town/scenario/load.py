@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..clock import GameClock
 from ..errors import ConfigError
-from ..names import look_alike_keys
+from ..names import look_alike_keys, reading_form
 from ..world import TileMap, World, load_tilemap
 from ..world.fields import Fields
 from ..world.tilemap import find_map
@@ -42,7 +42,8 @@ def _town(path: Path) -> tuple[str, datetime]:
 
 
 def _check_names(personas: list[tuple[Path, PersonaSpec]]) -> None:
-    """Refuse two personas with one name (any case) or names that look alike (:mod:`town.names`).
+    """Refuse two personas with one name as read (case, accents, punctuation aside) or names that
+    look alike (:mod:`town.names`).
 
     ``--persona NAME`` and "<name> told me" must each mean one persona.
 
@@ -56,7 +57,7 @@ def _check_names(personas: list[tuple[Path, PersonaSpec]]) -> None:
             taken_path, taken = first.setdefault(key, (path, spec))
             if taken_path == path:
                 continue
-            if taken.name.casefold() == spec.name.casefold():
+            if reading_form(taken.name) == reading_form(spec.name):
                 raise ConfigError(f"{spec.name!r} is already the name of {taken_path.stem}; give each persona "
                                   "its own name", file=path, field="name")
             raise ConfigError(f"{spec.name!r} looks like {taken.name!r}, the name in {taken_path}; give each "

@@ -28,7 +28,7 @@ from ..procedures import ProceduralMemory, ProcedureLibrary
 from ..recording import RunWriter
 from ..textevent import place_names
 from ..thinking.backend import ThinkingBackend
-from ..thinking.scripted import ScriptedBackend
+from ..backends import default_backend
 from ..thinking.wrappers import CallRecorder, StallGuard
 from ..world import World
 from .apply import Applier
@@ -47,7 +47,7 @@ from .timeline import Timeline
 if TYPE_CHECKING:
     from ..config import Config
     from ..scenario import Scenario
-    from ..thinking.factory import ThinkingParts
+    from ..backends import ThinkingParts
 
 __all__ = ["Simulation"]
 
@@ -60,7 +60,7 @@ class Simulation:
     Args:
         scenario: a loaded ``town.scenario.Scenario``.
         config: the effective ``town.config.Config``.
-        backend: thinking backend (default: :class:`ScriptedBackend`).
+        backend: thinking backend (default: the scripted one, :func:`town.backends.default_backend`).
         stall: a model backend's stall guard (``ThinkingParts.stall``): :meth:`cancel` and a
             failed tick end its waits; None: nothing to end (the scripted backend).
         embedder: embedder for memory streams (default: ``make_embedder(config.embedder)``).
@@ -80,7 +80,7 @@ class Simulation:
         self.scenario, self.config = scenario, config
         self.tilemap = scenario.tilemap
         self.world = World(scenario.tilemap)
-        self.backend, self.stall = backend or ScriptedBackend(), stall
+        self.backend, self.stall = backend or default_backend(), stall
         self.recorder: CallRecorder | None = None  # a model backend's, once bound: what it is asked now
         self.embedder = embedder or make_embedder(config.embedder, backend=config.backend)
         if isinstance(self.embedder, CachedEmbedder):  # a cache that holds a day of this town's texts
@@ -152,8 +152,7 @@ class Simulation:
         return got[0][0]["result"]
 
     # ------------------------------------------------------------------ set-up
-    def meta(self) -> dict[str, Any]:
-        """Run metadata stored in the run file (no secrets; :func:`~town.simulation.state.meta_of`)."""
+    def meta(self) -> dict[str, Any]:  # stored in the run file (no secrets; state.meta_of)
         return meta_of(self)
 
     @classmethod
@@ -206,10 +205,8 @@ class Simulation:
 
     # ------------------------------------------------------------------ the tick
     def think(self, work: Callable[[MindContext], T]) -> T:
-        """Run a mind step now, outside a tick's jobs, and apply its effects; what it returned.
-
-        For what happens between ticks or at a tick's start: a whisper, news, a player's line.
-        """
+        """Run a mind step now, outside a tick's jobs (a whisper, news, a player's line), and apply
+        its effects; what it returned."""
         self.settle()
         thought = self._phases.think(work)
         self.apply(thought.effects)
@@ -292,10 +289,13 @@ class Simulation:
         return frame(self.personas, self.tilemap)
 
     # ------------------------------------------------------------------ driving
-    def run(self, ticks: int, *, progress=None) -> None:
-        """Simulate ``ticks`` ticks; ``progress(tick)`` is called after each one."""
+    def end_at(self, tick: int) -> None:  # the run ends before ``tick``: run-ahead runs no persona to it
         if self._ahead is not None:
-            self._ahead.until = self.clock.tick + int(ticks)
+            self._ahead.until = int(tick)
+
+    def run(self, ticks: int, *, progress=None) -> None:
+        """Simulate ``ticks`` ticks (:meth:`end_at` the tick after); ``progress(tick)`` after each one."""
+        self.end_at(self.clock.tick + int(ticks))
         for _ in range(int(ticks)):
             self.step()
             if progress is not None:

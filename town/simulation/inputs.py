@@ -28,7 +28,7 @@ from ..events import EventKind
 from ..player import player_id
 from ..text import check_texts, typed_text
 
-__all__ = ["Whisper", "Join", "Leave", "Move", "Say", "Input", "parse_input", "Inputs",
+__all__ = ["Whisper", "Join", "Leave", "Move", "Say", "Input", "parse_input", "Inputs", "Control", "parse_control",
            "WHISPER_CHARS", "LINE_CHARS", "NAME_CHARS"]
 
 #: The longest whisper, a player's line and a player's name, in characters.
@@ -110,6 +110,51 @@ class Say(_Input):
 Input = Annotated[Whisper | Join | Leave | Move | Say, Field(discriminator="kind")]
 _ADAPTER: TypeAdapter[Input] = TypeAdapter(Input)
 
+#: The controls of a runner's pace.
+OPS = ("pause", "resume", "step", "speed")
+
+
+class Control(_Input):
+    """A control of the runner's pace: ``pause``, ``resume``, ``step`` (``value`` ticks, default
+    1; digits are read as a number) or ``speed`` (ticks per wall second, or null/"max"). The
+    runner applies it between ticks; it changes no town, so it is not recorded. The bounds that
+    depend on the runner (a game day of steps, speeds 1..64) are the runner's to check."""
+
+    kind: Literal["control"] = "control"
+    op: str
+    value: StrictInt | float | str | None = None
+
+    @field_validator("op")
+    @classmethod
+    def _op(cls, v: str) -> str:
+        if v not in OPS:
+            raise ConfigError(f"must be one of {', '.join(OPS)}, got {v!r}", field="op")
+        return v
+
+    @model_validator(mode="after")
+    def _step(self) -> Control:
+        if self.op == "step" and isinstance(self.value, str) and self.value.isdigit():
+            return self.model_copy(update={"value": int(self.value)})
+        if self.op == "step" and self.value is None:
+            return self.model_copy(update={"value": 1})
+        return self
+
+
+def _checked(adapter: TypeAdapter[Any], data: Any, kinds: tuple[str, ...]) -> Any:
+    """``data`` validated by ``adapter``; a refusal as one ConfigError naming the field."""
+    try:
+        return adapter.validate_python(check_texts(data))
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        cause = (error.get("ctx") or {}).get("error")
+        if isinstance(cause, ConfigError):
+            raise cause from None
+        loc = [str(part) for part in error["loc"] if part not in kinds]  # inputs are flat
+        field = loc[0] if loc else "kind"
+        if len(loc) > 1:  # a member of a union named (Control.value): say what it takes
+            raise ConfigError(f"must be a number, text or null, got {error['input']!r}", field=field) from None
+        raise ConfigError(error["msg"], field=field) from None
+
 
 def parse_input(data: Any) -> Input:
     """The input ``data`` (a dict with ``kind``) describes, checked.
@@ -117,17 +162,21 @@ def parse_input(data: Any) -> Input:
     Raises:
         ConfigError: naming the first field at fault and what is wrong (one line).
     """
-    if isinstance(data, _Input):
-        return data  # type: ignore[return-value]
-    try:
-        return _ADAPTER.validate_python(check_texts(data))
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        cause = (error.get("ctx") or {}).get("error")
-        if isinstance(cause, ConfigError):
-            raise cause from None
-        field = ".".join(str(part) for part in error["loc"] if part not in ("whisper", "join", "leave", "move", "say"))
-        raise ConfigError(error["msg"], field=field or "kind") from None
+    return _checked(_ADAPTER, data, ("whisper", "join", "leave", "move", "say"))
+
+
+_CONTROL: TypeAdapter[Control] = TypeAdapter(Control)
+
+
+def parse_control(data: Any) -> Control:
+    """The control ``data`` (``{"op", "value"?}``, other keys such as ``token`` aside) describes, checked.
+
+    Raises:
+        ConfigError: naming ``op`` or ``value`` (one line).
+    """
+    if not isinstance(data, dict):
+        raise ConfigError('send one {"op": ..., "value": ...} object', field="control")
+    return _checked(_CONTROL, {k: data[k] for k in ("op", "value") if k in data}, ())
 
 
 #: Called when an input is applied: its outcome (:meth:`Inputs.outcome`) and its refusal, if any.

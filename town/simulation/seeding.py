@@ -9,6 +9,7 @@ from typing import Any
 from ..mind import MindContext, remember_many
 from ..persona import Persona
 from ..perspective import meaning
+from ..reading import read_fact
 from ..textevent import place_names
 from ..world import TileMap
 
@@ -37,7 +38,7 @@ def seed(personas: Mapping[str, Persona], names: Mapping[str, str], tilemap: Til
     seeded: dict[str, list[dict[str, Any]]] = {}
     places = place_names(tilemap.addresses())
     for pid, p in personas.items():
-        items = [dict(kind=m.kind, content=m.content, importance=m.importance, probe=m.probe,
+        items = [dict(kind=m.kind, content=m.content, importance=m.importance, probe=m.probe, typed=True,
                       **meaning(m.content, places)) for m in p.spec.memories]
         for rel in p.spec.relationships:
             other = names.get(rel.persona, rel.persona)
@@ -49,11 +50,15 @@ def seed(personas: Mapping[str, Persona], names: Mapping[str, str], tilemap: Til
     embed_ahead([item["content"] for item in every],
                 [item["content"] for item in every if item.get("importance") is None])
     for pid, items in seeded.items():  # the rest rated in one request per persona
-        think(partial(_remember_many, personas[pid], items))
+        think(partial(_remember_many, personas[pid], items, places, tuple(names.values())))
 
 
-def _remember_many(p: Persona, items: list[dict[str, Any]], ctx: MindContext) -> None:
-    remember_many(p, ctx, items)
+def _remember_many(p: Persona, items: list[dict[str, Any]], places: dict[str, str], roster: tuple[str, ...],
+                   ctx: MindContext) -> None:
+    """Remember ``items``; a persona file's memory (``typed``) is read at this edge for its fact."""
+    read = [dict(item, fact=read_fact(item["content"], ctx.now, places, roster, p.name)) if item.pop("typed", False)
+            else item for item in (dict(i) for i in items)]
+    remember_many(p, ctx, read)
 
 
 def _relationship_sentence(other: str, description: str) -> str:

@@ -28,7 +28,7 @@ from .conversations import Conversations
 from .timeline import Timeline
 
 if TYPE_CHECKING:
-    from ..thinking.factory import ThinkingParts
+    from ..backends import ThinkingParts
     from ..thinking.wrappers import CallRecorder
 
 __all__ = ["Composed", "meta_of", "state_of", "restore", "continue_run"]
@@ -168,7 +168,7 @@ def continue_run(make: Callable[[Scenario, Config, ThinkingParts, EventBus], S],
     scenario = load_scenario(meta["scenario"])
     if fork_to is None and meta.get("persona_files") is not None:
         check_persona_files(meta["persona_files"], scenario)
-    from ..thinking.factory import ThinkingParts, make_backend
+    from ..backends import ThinkingParts, make_backend
 
     # a model server is checked before anything is written
     # the run's importance calibration is kept: a resumed run rates as the uninterrupted one

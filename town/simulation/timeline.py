@@ -15,6 +15,7 @@ from ..events import EventKind
 from ..mind import MindContext, observe, remember
 from ..persona import Persona
 from ..perspective import inner_voice, meaning
+from ..reading import read_fact
 from ..scenario import TimedEvent
 from ..world import World
 
@@ -63,6 +64,10 @@ class Timeline:
             self._next += 1
             self._fire(ev)
 
+    def _names(self) -> tuple[str, ...]:
+        """Full names of the town's people (a typed text's subject is one of them)."""
+        return tuple(p.name for p in self._personas.values())
+
     def whisper(self, persona: str, text: str, *, probe: str | None = None,
                 importance: int | None = None) -> int:
         """Inject an inner-voice memory (kind ``whisper``) into a persona; returns its id.
@@ -77,8 +82,9 @@ class Timeline:
         thought = inner_voice(text)  # "You want to ..." is remembered as "I want to ..."
 
         def whispered(ctx: MindContext) -> int:
+            fact = read_fact(thought, ctx.now, self._places, self._names(), p.name)  # typed: read here, once
             record = remember(p, ctx, kind="whisper", content=thought, probe=probe, importance=importance,
-                              **meaning(thought, self._places))
+                              fact=fact, **meaning(thought, self._places))
             ctx.out.note(EventKind.WHISPER, persona, {"text": text, "memory": record.id})
             return record.id
 
@@ -99,6 +105,7 @@ class Timeline:
         elif kind == "news":
             targets = fields.get("personas") or "all"
             ids = sorted(self._personas) if targets == "all" else list(targets)
-            self._think(lambda ctx: [observe(self._personas[pid], ctx, fields["text"], probe=fields.get("probe"))
+            self._think(lambda ctx: [observe(self._personas[pid], ctx, fields["text"], probe=fields.get("probe"),
+                                             fact=read_fact(fields["text"], ctx.now, self._places, self._names()))
                                      for pid in ids])
         self._publish(EventKind.SCENARIO, None, data)

@@ -20,7 +20,7 @@ from ..errors import ConfigError
 from .cluster import is_ray, run_on_ray
 from .plan import Condition, run_name
 from .pool import Outcome, run_here, run_in_processes
-from .task import RunTask, read_result
+from .task import RunTask, check_not_foreign, read_result
 
 __all__ = ["StudySpec", "StudyInterrupted", "parse_workers", "plan_tasks", "conduct"]
 
@@ -109,7 +109,8 @@ def conduct(spec: StudySpec, workers: int | str, *, quiet: bool = False) -> tupl
         ``{"workers", "wall_s", "skipped"}``).
 
     Raises:
-        ConfigError: see :func:`plan_tasks`; a folder holding runs of other settings; Ray missing.
+        ConfigError: see :func:`plan_tasks`; a folder holding runs of other settings or a file named
+            like a run that the study did not record (:func:`~town.studies.task.check_not_foreign`); Ray missing.
         StudyInterrupted: on Ctrl-C, after the workers were stopped.
     """
     from rich.console import Console
@@ -124,6 +125,8 @@ def conduct(spec: StudySpec, workers: int | str, *, quiet: bool = False) -> tupl
             outcomes[task.name] = Outcome(task, result, None, 0)
     skipped = len(outcomes)
     todo = [t for t in tasks if t.name not in outcomes]
+    for task in todo:  # a file the study did not record is refused before any run
+        check_not_foreign(task)
     started = time.perf_counter()
     with Progress(TextColumn("{task.description:<40}"), BarColumn(), MofNCompleteColumn(), TextColumn("runs"),
                   TimeElapsedColumn(), console=Console(stderr=True), disable=quiet) as bar:

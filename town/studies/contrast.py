@@ -37,8 +37,13 @@ def read_study(folder: str | Path) -> dict[str, Any]:
         raise ConfigError(f"{path} not found: is {folder} a study's folder (`study` or `sweep` --out)?") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not a study report ({exc})") from None
-    if not isinstance(report, dict) or not isinstance(report.get("conditions"), dict) or "seeds" not in report:
-        raise ConfigError(f"{path}: not a study report (no conditions or seeds); re-run the study to write one")
+    if (not isinstance(report, dict) or not isinstance(report.get("conditions"), dict)
+            or not isinstance(report.get("seeds"), list) or not isinstance(report.get("hours"), int | float)):
+        raise ConfigError(f"{path}: not a study report (no conditions, seeds or hours); re-run the study to write one")
+    for name, c in report["conditions"].items():
+        if not (isinstance(c, dict) and isinstance(c.get("summary"), dict) and isinstance(c.get("runs"), dict)
+                and all(isinstance(v, dict) for v in (*c["runs"].values(), *c["summary"].values()))):
+            raise ConfigError(f"{path}: condition {name!r} has no summary or runs; re-run the study to write them")
     return report
 
 

@@ -115,11 +115,14 @@ def sweep_conditions(vary: dict[str, list[Any]]) -> list[Condition]:
     ``weights=1-0-1,k=5``.
 
     Raises:
-        ConfigError: naming ``--vary`` when two combinations would share a name, or for ``ablate``
-            (a study's conditions set it).
+        ConfigError: naming ``--vary`` when two combinations would share a name, for ``ablate``
+            (a study's conditions set it) or ``seed`` (every condition runs each of ``--seeds``).
     """
     if "ablate" in vary:
         raise ConfigError("ablate is what `study --conditions` varies; use study", field="--vary")
+    if "seed" in vary:
+        raise ConfigError("seed is what --seed and --seeds vary (--seed 1 --seeds 2 runs seeds 1 and 2); "
+                          "drop it from --vary", field="--vary")
     out = []
     for combo in itertools.product(*vary.values()):
         settings = dict(zip(vary, combo, strict=True))

@@ -10,16 +10,19 @@ README; ``study.png`` draws the means with their intervals as error bars.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from ..analysis.recorded import flatten
+from ..errors import RecordingError
+from ..files import write_atomically
 from .aggregate import CONFIDENCE, RESAMPLES, summarise
 from .conduct import StudySpec
 from .plan import PAPER_TRUESKILL
 from .pool import Outcome
 
-__all__ = ["compared", "timing", "label", "cell", "table", "write_study"]
+__all__ = ["compared", "timing", "label", "cell", "table", "write_study", "write_timing"]
 
 #: Measures that are counts of personas (the rest are shares between 0 and 1).
 _COUNTS = ("invited:", "came:")
@@ -121,6 +124,8 @@ def _plot(report: dict[str, Any], path: Path) -> None:
 
     conditions = report["conditions"]
     measures = list(dict.fromkeys(m for c in conditions.values() for m in c["summary"]))
+    if not measures:  # no run finished: nothing to draw
+        return
     groups = [[m for m in measures if not m.startswith(_COUNTS)], [m for m in measures if m.startswith(_COUNTS)]]
     groups = [g for g in groups if g]
     fig, axes = plt.subplots(1, len(groups), figsize=(5 + 1.1 * len(measures), 4.2), squeeze=False,
@@ -146,12 +151,33 @@ def _plot(report: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def write_timing(how: dict[str, Any], out: Path) -> Path:
+    """Write ``study-timing.json`` into ``out``, whole or not at all; returns its path.
+
+    Raises:
+        RecordingError: naming the file when it cannot be written (a full disk).
+    """
+    return write_atomically(out / "study-timing.json", json.dumps(how, indent=1, ensure_ascii=False) + "\n")
+
+
 def write_study(report: dict[str, Any], how: dict[str, Any], out: Path) -> dict[str, Path]:
-    """Write ``study.json``, ``study-timing.json``, ``study.md`` and ``study.png`` into ``out``."""
+    """Write ``study.json``, ``study-timing.json``, ``study.md`` and ``study.png`` into ``out``; each
+    appears whole or not at all (the plot only when a run finished).
+
+    Raises:
+        RecordingError: naming the file that cannot be written (a full disk).
+    """
     paths = {"json": out / "study.json", "timing": out / "study-timing.json", "markdown": out / "study.md",
              "png": out / "study.png"}
-    paths["json"].write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    paths["timing"].write_text(json.dumps(how, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    paths["markdown"].write_text(_markdown(report), encoding="utf-8")
-    _plot(report, paths["png"])
+    write_atomically(paths["json"], json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    write_timing(how, out)
+    write_atomically(paths["markdown"], _markdown(report))
+    part = out / f".study.{os.getpid()}.part.png"
+    try:
+        _plot(report, part)
+        if part.exists():
+            os.replace(part, paths["png"])
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise RecordingError(f"cannot write {paths['png']}: {exc.strerror or exc}") from None
     return paths

@@ -5,7 +5,9 @@
 ``<name>.sqlite``, ``<name>.evaluation/battery.json`` and ``report.json``, and last
 ``<name>.evaluation/result.json``, whose presence marks the run done (:func:`read_result`), so an
 interrupted study resumes where it stopped. A run file left unfinished (a worker killed, Ctrl-C)
-is removed and simulated again from the start, which gives the same run.
+is removed and simulated again from the start, which gives the same run; only a run file the
+study recorded as its own (:mod:`town.studies.folder`) is ever removed, under its writer lock.
+Every report is written atomically (:func:`town.files.write_atomically`).
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from typing import Any
 
 from ..analysis.recorded import flatten
 from ..errors import ConfigError, RecordingError
+from ..files import write_atomically
+from .folder import claim, owned, remove_own
 
-__all__ = ["RunTask", "perform", "measures", "read_result", "result_path"]
+__all__ = ["RunTask", "perform", "measures", "read_result", "result_path", "check_not_foreign"]
 
 #: Config keys a model server's start-up check settles, so a recorded run may differ there.
 _SETTLED = ("backend.structured", "backend.max_concurrency")
@@ -67,17 +71,20 @@ def read_result(task: RunTask) -> dict[str, Any] | None:
     """The task's finished result in its folder, or None when there is none yet.
 
     Raises:
-        ConfigError: naming ``--out`` when the folder holds a run of that name made with other
-            settings (another town, hours or configuration), or a damaged result file.
+        ConfigError: naming ``--out`` and the file when the folder holds a run of that name made
+            with other settings (another town, hours or configuration), or a damaged result file.
     """
     path = result_path(task.out, task.name)
     try:
         result = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not a result file ({exc}); remove it to run {task.name} again",
                           field="--out") from None
+    if not isinstance(result, dict) or not isinstance(result.get("measures"), dict):
+        raise ConfigError(f"{path}: not a result file (no measures); remove it to run {task.name} again",
+                          field="--out")
     if result.get("task") != task.identity():
         raise ConfigError(f"{path} is of a run with other settings (town, hours or configuration); "
                           "choose another --out", field="--out")
@@ -89,27 +96,58 @@ def _same_settings(recorded: dict | None, wanted: dict) -> bool:
     return {k: v for k, v in a.items() if k not in _SETTLED} == {k: v for k, v in b.items() if k not in _SETTLED}
 
 
-def _kept_run(task: RunTask, run: Path) -> bool:
-    """Whether ``run`` is this task's finished run; an unfinished one is removed.
-
-    Raises:
-        ConfigError: when ``run`` was recorded with other settings.
-    """
+def _recorded(run: Path, damaged: dict | None) -> tuple[bool, dict | None]:
+    """Whether run file ``run`` is finished, and its recorded configuration (``damaged`` when it
+    is not a readable run: damaged while being written, or not a run at all)."""
     from ..recording import RunReader
-    from ..recording.runs import remove_run
 
-    if not run.exists():
-        remove_run(run)  # side files of a run that died while being created
-        return False
     try:
         with RunReader(run) as reader:
-            finished, recorded = bool(reader.meta.get("finished")), reader.meta.get("config")
+            return bool(reader.meta.get("finished")), reader.meta.get("config")
     except RecordingError:
-        finished, recorded = False, task.config  # damaged while being written: simulate it again
+        return False, damaged
+
+
+def check_not_foreign(task: RunTask) -> None:
+    """Refuse a run file of the task's name that the study did not record
+    (:func:`town.studies.folder.owned`), unless it is this very run, finished (then it is used as it is).
+
+    Raises:
+        ConfigError: naming the file, which is left as it is.
+    """
+    run = Path(task.out) / f"{task.name}.sqlite"
+    if owned(run, task.identity()):
+        return
+    if not run.exists():
+        sides = [side for suffix in ("-wal", "-shm", ".lock") if (side := Path(f"{run}{suffix}")).exists()]
+        if sides:  # a run being created by someone else, or their leftovers: never taken over
+            raise ConfigError(f"{sides[0]} is not a file this study recorded; it is left as it is: move it or "
+                              "choose another --out", field="--out")
+        return
+    finished, recorded = _recorded(run, None)
+    if not (finished and _same_settings(recorded, task.config)):
+        raise ConfigError(f"{run} is not a run this study recorded; it is left as it is: move it or choose "
+                          "another --out", field="--out")
+
+
+def _kept_run(task: RunTask, run: Path) -> bool:
+    """Whether ``run`` is this task's finished run; an unfinished one the study recorded is removed.
+
+    Raises:
+        ConfigError: naming the file when it is someone else's (:func:`check_not_foreign`) or was
+            recorded with other settings.
+        RecordingError: when another process is writing it.
+    """
+    check_not_foreign(task)
+    if not run.exists():
+        if owned(run, task.identity()):
+            remove_own(run)  # side files of a run that died while being created
+        return False
+    finished, recorded = _recorded(run, task.config)  # damaged while being written: simulate it again
     if not _same_settings(recorded, task.config):
         raise ConfigError(f"{run} was recorded with other settings; choose another --out", field="--out")
     if not finished:
-        remove_run(run)
+        remove_own(run)
     return finished
 
 
@@ -123,7 +161,7 @@ def _simulate(task: RunTask, run: Path) -> None:
     from ..scenario import load_scenario
     from ..simulation import Simulation
     from ..thinking.cache import default_cache_path
-    from ..thinking.factory import make_backend
+    from ..backends import make_backend
 
     config = Config.from_dict(task.config, file=f"the study's run {task.name}")
     scenario = load_scenario(task.town)
@@ -136,8 +174,7 @@ def _simulate(task: RunTask, run: Path) -> None:
     sim.bind_recorder(parts.recorder)
     finished = False
     try:
-        for _ in range(int(round(task.hours * 3600 / config.seconds_per_tick))):
-            sim.step()
+        sim.run(int(round(task.hours * 3600 / config.seconds_per_tick)))  # no tick past the end, run-ahead too
         finished = True
     finally:
         sim.close(finished=finished)
@@ -192,20 +229,18 @@ def perform(task: RunTask) -> dict[str, Any]:
     existed = run.exists()
     kept = _kept_run(task, run)
     if not kept:
+        claim(run, task.identity())
         _simulate(task, run)
     simulated = time.perf_counter()
     battery, battery_file = run_battery(run)
     with RunReader(run) as reader:
         report = evaluate(reader, every_hours=task.hours)
-    (battery_file.parent / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    write_atomically(battery_file.parent / "report.json", json.dumps(report, indent=1))
     result = {"name": task.name, "condition": task.condition, "seed": task.seed, "task": task.identity(),
               "measures": measures(battery, report),
               "timing": {"simulate_s": round(simulated - started, 2),
                          "measure_s": round(time.perf_counter() - simulated, 2),
                          "cpu_s": round(time.process_time() - cpu, 2), "host": socket.gethostname(),
                          "pid": os.getpid(), "restarted": existed and not kept}}
-    path = result_path(out, task.name)
-    partial_file = path.with_suffix(".json.part")
-    partial_file.write_text(json.dumps(result, indent=1), encoding="utf-8")
-    os.replace(partial_file, path)  # the result appears whole or not at all
+    write_atomically(result_path(out, task.name), json.dumps(result, indent=1))  # whole or not at all
     return result

@@ -4,7 +4,7 @@ After Concordia's small language-model interface: retry, caching and call record
 wrappers with this same interface, not flags inside one class. What surrounds a model backend
 and is not answering (the recorder of its calls, the stall guard whose ``cancel`` is a stop
 request, what its start-up check settled) is built beside it, as separate objects
-(:class:`town.thinking.factory.ThinkingParts`), not reached through it.
+(:class:`town.backends.ThinkingParts`), not reached through it.
 """
 
 from __future__ import annotations

@@ -11,9 +11,11 @@ import re
 from datetime import date, datetime, time, timedelta
 
 from ..clock import clock_text
-from ..textevent import StatedEvent, find_event
+from ..memory.fact import Fact
+from ..textevent import DEFAULT_MINUTES, StatedEvent, find_event
 
-__all__ = ["events_on", "with_events", "block_evidence", "minutes_of", "event_noun", "event_block"]
+__all__ = ["events_on", "with_events", "block_evidence", "minutes_of", "event_noun", "event_block", "fact_block",
+           "fact_event"]
 
 _EVENT = re.compile(r"\b((?:[A-Z][\w']*\s)*(?:(?!(?:a|an|the|my|our|his|her)\s)[a-z-]+\s)?(?:party|night|dinner|concert|meeting|festival|fair|"
                     r"market|show|game|games|reading|lecture|talk|club|match|picnic|celebration|"
@@ -36,6 +38,30 @@ def event_block(event: StatedEvent, statement: str) -> str:
     return f"go to {where} for the {noun}" if noun else f"go to {where}"
 
 
+def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
+    """A plan block's words for an event read from its fact, never from the memory's words:
+    "hold a bake sale at Johnson Park" (the persona's own: it is its subject or host), "go to
+    Johnson Park (Tom Moreno: hold a bake sale)" (someone else's)."""
+    where = event.place.rsplit(":", 1)[-1]
+    who = fact.host or fact.subject
+    if who == me or fact.subject == me:
+        return f"{fact.act} at {where}"
+    return f"go to {where} ({who}: {fact.act})" if who else f"go to {where} ({fact.act})"
+
+
+def fact_event(fact: Fact | None, places: dict[str, str]) -> StatedEvent | None:
+    """The event a memory's fact states: its place (an address, or a place name of ``places``)
+    and times (the end ``DEFAULT_MINUTES`` after the start when none is known); None when the
+    fact has no place on the map or no start."""
+    if fact is None or fact.place is None or fact.start is None:
+        return None
+    place = fact.place if ":" in fact.place else places.get(fact.place.lower())
+    if place is None:
+        return None
+    end = fact.end if fact.end is not None and fact.end > fact.start else fact.start + timedelta(minutes=DEFAULT_MINUTES)
+    return StatedEvent(place=place, start=fact.start, end=end)
+
+
 def _created(value: str | datetime) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(value)
 
@@ -44,8 +70,8 @@ def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedE
     """The events that ``memories`` state for ``day``, each with the ids of the memories stating it.
 
     Args:
-        memories: records or views with ``id``, ``content`` and ``created`` (datetime or ISO text),
-            in retrieval order.
+        memories: records or views with ``id``, ``content``, ``created`` (datetime or ISO text)
+            and ``fact``, in retrieval order.
         day: the plan's date.
         places: lower-case place name -> address (``town.textevent.place_names``).
 
@@ -54,7 +80,10 @@ def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedE
     """
     found: dict[StatedEvent, list[int]] = {}
     for m in memories:
-        event = find_event(m.content, _created(m.created), places)
+        fact = getattr(m, "fact", None)
+        # a memory made with its meaning is read from its fact; the words are read only for a
+        # memory made without one (none, once every edge fills the fields)
+        event = fact_event(fact, places) if fact is not None else find_event(m.content, _created(m.created), places)
         if event is not None and event.start.date() == day:
             found.setdefault(event, []).append(m.id)
     return [(e, tuple(ids)) for e, ids in found.items()]

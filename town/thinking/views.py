@@ -10,12 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import time
 
-__all__ = ["MemoryView", "PlanItemView", "routine_views"]
+from ..memory.fact import Fact
+
+__all__ = ["MemoryView", "PlanItemView", "FactView", "routine_views"]
 
 
 @dataclass(frozen=True, kw_only=True)
 class MemoryView:
-    """A retrieved memory as shown to a backend: id, text, kind, importance, creation time.
+    """A retrieved memory as shown to a backend: id, text, kind, importance, creation time, and
+    what it states as the persona understood it (``fact``, None where it understood no statement)
+    and who told it (``tellers``, full names, oldest first; none: its own).
 
     Only what the persona remembers: no provenance, no evaluation metadata.
     """
@@ -25,6 +29,8 @@ class MemoryView:
     kind: str
     importance: int
     created: str = ""
+    fact: Fact | None = None
+    tellers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,6 +42,27 @@ class PlanItemView:
     description: str
     place: str
     task: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FactView:
+    """What a line states, as plain strings: a scripted speaker's dialogue act (what it put into
+    words), or a listener's reading of a line. Empty strings where the line does not say.
+
+    Attributes:
+        act: base-form verb phrase ("hold a vigil"); empty when the line states nothing.
+        subject: who does it (a full name). place: a place's name. start, end: "YYYY-MM-DD HH:MM".
+        host: the host's full name. invited: names, or ("everyone",). question: the line asks it.
+    """
+
+    act: str = ""
+    subject: str = ""
+    place: str = ""
+    start: str = ""
+    end: str = ""
+    host: str = ""
+    invited: tuple[str, ...] = ()
+    question: bool = False
 
 
 def routine_views(routine) -> tuple[PlanItemView, ...]:

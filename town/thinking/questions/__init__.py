@@ -3,7 +3,7 @@
 ``questions/<template>.py`` holds one question type: the frozen dataclass (what it shows), its
 answer model (the pydantic model of ``A`` in ``Question[A]``), its schema narrowing
 (``narrow``) and its answer checks (``checks``); ``prompts/<template>.j2`` is its prompt and the
-scripted backend (:mod:`town.thinking.scripted`) holds its rule. :mod:`.base` is what every
+scripted backend (:mod:`town.scripted`) holds its rule. :mod:`.base` is what every
 question shares, :mod:`.checks` the checks and helpers several share.
 
 To add a question: a module here named after its template, with the question, its answer model,
@@ -14,13 +14,14 @@ Questions follow Park et al. 2023: importance (poignancy) rating §4.1, reflecti
 and insights §4.2, day -> hour -> action planning §4.3, reacting and dialogue §4.3.2.
 """
 
-from ..views import MemoryView, PlanItemView
+from ..views import FactView, MemoryView, PlanItemView
 from .answer_interview import AnswerInterview, InterviewAnswer
 from .base import A, Question
 from .checks import AnswerCheck, InvalidAnswer
 from .choose_place import ChoosePlace, PlaceAnswer
 from .decide_to_talk import DecideToTalk, TalkAnswer
 from .decompose_task import DecomposeTask, StepAnswer, StepsAnswer
+from .hear_line import HeardAnswer, HearLine
 from .focal_points import FocalPoints, FocalPointsAnswer
 from .generalise_procedure import GeneraliseProcedure, ProcedureAnswer
 from .insights import InsightAnswer, Insights, InsightsAnswer
@@ -36,6 +37,7 @@ __all__ = [
     "AnswerCheck",
     "InvalidAnswer",
     "MemoryView",
+    "FactView",
     "PlanItemView",
     "Question",
     "RateImportance",
@@ -47,6 +49,8 @@ __all__ = [
     "DecideToTalk",
     "NextLine",
     "SummariseConversation",
+    "HearLine",
+    "HeardAnswer",
     "FocalPoints",
     "Insights",
     "AnswerInterview",

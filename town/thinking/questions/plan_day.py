@@ -24,10 +24,12 @@ from .base import Question
 from .checks import WORDS, InvalidAnswer, match_option, own_words, time_of_day
 from .sense import not_copied, plain_descriptions
 
-__all__ = ["BLOCK_MINUTES", "PlanItemAnswer", "EventChoice", "DayPlanAnswer", "PlanDay",
+__all__ = ["MAX_ADDED", "BLOCK_MINUTES", "PlanItemAnswer", "EventChoice", "DayPlanAnswer", "PlanDay",
            "added_blocks", "routine_numbers", "a_day_left", "on_the_stated_day", "fits_its_place",
            "changes_the_routine"]
 
+#: The most blocks a day plan's answer adds.
+MAX_ADDED = 4
 #: Lengths of a day plan's added block, in game minutes.
 BLOCK_MINUTES = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 480]
 
@@ -73,7 +75,7 @@ class DayPlanAnswer(BaseModel):
     block before a dropped one runs on until the next. Both empty: the routine unchanged.
     """
 
-    add: list[PlanItemAnswer] = Field(max_length=4)
+    add: list[PlanItemAnswer] = Field(max_length=MAX_ADDED)
     drop: list[int] = Field(max_length=12)
     events: list[EventChoice] | None = None  # the scripted rule's decisions (a model is not asked)
 

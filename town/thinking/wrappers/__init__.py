@@ -2,7 +2,7 @@
 
 The wrappers (retrying, caching) have the ``ThinkingBackend`` interface (after Concordia); the
 recorder and the stall guard are not backends: the wrappers use them, and
-:func:`town.thinking.factory.make_backend` hands them to the run as separate objects. One module
+:func:`town.backends.make_backend` hands them to the run as separate objects. One module
 each:
 
 - :mod:`.recorder`: :class:`CallRecorder` turns every call into a MODEL_CALL event (template,
@@ -24,7 +24,7 @@ each:
 - :mod:`.calibrated`: :class:`CalibratedBackend` keeps the model's importance ratings, the
   embedded rater's, or a blend, as the start-up probe settled (:mod:`town.thinking.calibration`).
 
-The usual stack (see :func:`town.thinking.factory.make_backend`)::
+The usual stack (see :func:`town.backends.make_backend`)::
 
     CalibratedBackend(CachingBackend(RetryingBackend(OpenAIBackend(...), fallback=ScriptedBackend(),
                                                      recorder=, stall=), recorder=, ...), calibration)

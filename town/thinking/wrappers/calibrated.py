@@ -4,7 +4,7 @@
 passes every question through, except the importance ones (``RateImportance``,
 ``RateImportances``), whose ratings it settles by the run's
 :class:`~town.thinking.calibration.Calibration`: weight 1, the model's answer; weight 0, the
-embedded rater's (the scripted answer; the model is not asked); between, each rating blended
+embedded rater's (the scripted backend's answer; the model is not asked); between, each rating blended
 (:func:`~town.thinking.calibration.blend`).
 """
 
@@ -18,19 +18,19 @@ from ..answers import ImportanceAnswer, ImportancesAnswer
 from ..backend import ThinkingBackend
 from ..calibration import Calibration, blend
 from ..questions import A, Question, RateImportance, RateImportances
-from ..scripted import ScriptedBackend
 
 __all__ = ["CalibratedBackend"]
 
 
 class CalibratedBackend(ThinkingBackend):
-    """``inner`` with its importance ratings settled by ``calibration`` (thread-safe as ``inner``)."""
+    """``inner`` with its importance ratings settled by ``calibration`` (thread-safe as ``inner``);
+    ``embedded`` rates as the embedded rater (the scripted backend, which the caller chooses)."""
 
-    def __init__(self, inner: ThinkingBackend, calibration: Calibration):
+    def __init__(self, inner: ThinkingBackend, calibration: Calibration, embedded: ThinkingBackend):
         self.inner = inner
         self.calibration = calibration
         self.name = inner.name
-        self._embedded = ScriptedBackend()
+        self._embedded = embedded
 
     def ask(self, question: Question[A]) -> A:
         """``inner``'s answer; for an importance question, the ratings the calibration keeps."""

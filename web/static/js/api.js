@@ -27,3 +27,20 @@ export function withQuery(path, params) {
   const s = q.toString();
   return s ? `${path}?${s}` : path;
 }
+
+/**
+ * What a queued input did (a whisper, a player's move or line: the town applies it between two
+ * ticks): polls `/api/inputs/<id>` until it is done (its result) or refused (thrown as an Error).
+ * @param {number} input the id the request answered
+ * @param {number} [waitMs] how long to keep asking
+ */
+export async function applied(input, waitMs = 60000) {
+  const end = Date.now() + waitMs;
+  for (;;) {
+    const outcome = await getJSON(`/api/inputs/${input}`);
+    if (outcome.state === "done") return outcome.result;
+    if (outcome.state === "refused") throw new Error(outcome.error);
+    if (Date.now() > end) throw new Error("the town has not taken it yet (is the run paused in a long tick?)");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

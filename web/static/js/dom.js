@@ -61,11 +61,45 @@ export function personaColor(id, index) {
  * ("Isabella Rodriguez (owner)" -> "IR", "(Klaus) Mueller" -> "MU").
  */
 export function initials(name) {
-  const bare = String(name || "").replace(/\([^)]*\)?|\[[^\]]*\]?/g, " ");
-  const parts = bare.split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}]/gu, "")).filter(Boolean);
+  const parts = nameWords(name);
   if (!parts.length) return "?";
-  const [first, last] = [Array.from(parts[0]), Array.from(parts[parts.length - 1])];
+  const [first, last] = [parts[0], parts[parts.length - 1]];
   return (parts.length > 1 ? first[0] + last[0] : first.slice(0, 2).join("")).toUpperCase();
+}
+
+/** The words of a name as arrays of characters, without brackets and punctuation. */
+function nameWords(name) {
+  const bare = String(name || "").replace(/\([^)]*\)?|\[[^\]]*\]?/g, " ");
+  return bare.split(/\s+/).map((w) => Array.from(w.replace(/[^\p{L}\p{N}]/gu, ""))).filter((w) => w.length);
+}
+
+/**
+ * Map badges for a town's personas, unique among them (id -> label): the initials, and where
+ * several share them, for that group the first of these that tells them apart: the last word's
+ * second letter ("Maria Lopez" "MLo", "Mei Lin" "MLi"), the first word's ("Jane Moreno" "JaM",
+ * "Jennifer Moore" "JeM"), else a number in id order ("ML1", "ML2").
+ */
+export function uniqueInitials(personas) {
+  const groups = new Map();
+  for (const p of personas) {
+    const label = initials(shownName(p));
+    groups.set(label, [...(groups.get(label) || []), p]);
+  }
+  const upper = (c) => (c || "").toUpperCase(), lower = (c) => (c || "").toLowerCase();
+  const schemes = [
+    (w) => upper(w[0][0]) + upper(w[w.length - 1][0]) + lower(w[w.length - 1][1]),
+    (w) => upper(w[0][0]) + lower(w[0][1]) + upper(w[w.length - 1][0]),
+  ];
+  const out = new Map();
+  for (const [label, group] of groups) {
+    const words = group.map((p) => nameWords(shownName(p)));
+    const scheme = group.length > 1 && words.every((w) => w.length > 1)
+      ? schemes.find((f) => new Set(words.map(f)).size === group.length) : null;
+    const ids = group.map((p) => p.id).sort();
+    group.forEach((p, i) => out.set(p.id, group.length === 1 ? label
+      : scheme ? scheme(words[i]) : label + (ids.indexOf(p.id) + 1)));
+  }
+  return out;
 }
 
 // Whether the page's fonts can draw a text. A glyph the fonts lack is drawn as the font's

@@ -13,6 +13,8 @@ export const GROUPS = [["talk", "Talk"], ["recall", "Retrievals"], ["news", "Oth
 export function groupOf(item) {
   if (item.kind === "chat" || item.kind === "conversation") return "talk";
   if (item.kind === "retrieval") return item.purpose === "act" ? null : "recall";
+  // an outside input: a player's arrival and departure are news (its lines are chat, its walks frames)
+  if (item.kind === "input") return item.ok && ["join", "leave"].includes(item.input?.kind) ? "news" : null;
   return ["reflection", "procedure", "scenario", "whisper", "status"].includes(item.kind) ? "news" : null;
 }
 
@@ -85,6 +87,7 @@ export class Feed {
     } else if (item.kind === "reflection") text = `${who} reflected`;
     else if (item.kind === "procedure") text = procedureText(item, who);
     else if (item.kind === "scenario" || item.kind === "whisper") text = `${item.kind}: ${item.text || item.summary || ""}`;
+    else if (item.kind === "input") text = item.input.kind === "join" ? `${item.input.name} joined the town` : `${who} left the town`;
     else text = `runner ${item.state}${item.reason ? ` (${item.reason})` : ""}`;
     const t = gameTime(item.time).clock.slice(0, 5);
     const saved = item.kind === "procedure" && item.op === "save" && item.library !== "town" ? { saved: `${item.persona}@${item.tick}` } : {};

@@ -2,7 +2,7 @@
 // and wires the controls, the persona list, the persona panel, the conversations, the feed, the
 // player and the retrieval inspector.
 
-import { getJSON, postJSON, token, withQuery } from "./api.js";
+import { applied, getJSON, postJSON, token, withQuery } from "./api.js";
 import { el, fill, shownName, tabs } from "./dom.js";
 import { Inspector } from "./inspector.js";
 import { markList, personaList, personaSearch, showClock, updateList } from "./residents.js";
@@ -48,7 +48,7 @@ async function boot() {
       return { threshold: libs.threshold, procedures: libs.libraries[id] || [] };
     },
     interview: (id, q) => getJSON(withQuery(`/api/personas/${enc(id)}/interview`, { q })),
-    whisper: (id, text) => postJSON(`/api/personas/${enc(id)}/whisper`, { text }),
+    whisper: async (id, text) => applied((await postJSON(`/api/personas/${enc(id)}/whisper`, { text })).input),
     conversations: (id) => getJSON(withQuery("/api/conversations", { persona: id, limit: 5 })),
     nameOf,
     poll: true,

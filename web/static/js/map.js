@@ -19,7 +19,7 @@
 import { drawTownLabel, fitText, layoutLabels, placeAt, renderTown } from "./townscape.js";
 import { BoxIndex } from "./boxes.js";
 import { crowdGroups, declutter, placeName, placeRect } from "./crowding.js";
-import { initials, personaColor, shownEmoji, shownName } from "./dom.js";
+import { personaColor, shownEmoji, shownName, uniqueInitials } from "./dom.js";
 import { drawIdleSign, drawWalker, facingOf, idleSign } from "./sprites.js";
 import { MapView } from "./view.js";
 
@@ -107,7 +107,7 @@ export class TownMap {
     if (known) Object.assign(known, identity);
     else this.personas.push(identity);
     this.colors[identity.id] = identity.color || this.colors[identity.id] || personaColor(identity.id, this.personas.length - 1);
-    this.identity = null;
+    this.identity = null; this.initialsById = null;
     this.touch(identity.id);
   }
 
@@ -115,7 +115,7 @@ export class TownMap {
   removePersona(id) {
     this.personas = this.personas.filter((p) => p.id !== id);
     delete this.state[id];
-    this.identity = null;
+    this.identity = null; this.initialsById = null;
     this.touch(id);
   }
 
@@ -401,6 +401,12 @@ export class TownMap {
     return { x: left, y: top, w: (cx + r * 2.2 + 8) - left, h: (feetY + r * 0.5 + 4) - top };
   }
 
+  /** A persona's badge: its initials, told apart from anyone else's in the town (``uniqueInitials``). */
+  badgeOf(id) {
+    if (!this.initialsById) this.initialsById = uniqueInitials(this.personas);
+    return this.initialsById.get(id) || "?";
+  }
+
   /** A walker's size in CSS px: at least 9 px, or 5 px in a town of more than CROWDED personas. */
   radius(s) { return Math.max(this.personas.length > CROWDED ? 5 : 9, s * 0.75); }
 
@@ -413,7 +419,7 @@ export class TownMap {
     if (walking || p.kind === "walk") this.striding.add(id); else this.striding.delete(id);
     const { top } = drawWalker(ctx, cx, feetY, r, {
       id, color: this.colors[id], facing: p.facing, walking: walking || p.kind === "walk",
-      phase: ((now - p.t0) / STEP_MS) % 1, badge: r >= 7 ? initials(shownName({ id, ...persona })) : null,
+      phase: ((now - p.t0) / STEP_MS) % 1, badge: r >= 7 ? this.badgeOf(id) : null,
       ring: id === this.selected || id === this.follow,
     });
     if (p.sign && !walking) drawIdleSign(ctx, p.sign, cx, top, r, this.animating ? now : 0);

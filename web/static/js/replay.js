@@ -4,7 +4,7 @@
 // of the scrubbed tick, the retrieval inspector with the weight lab, the town procedure library,
 // the evaluation charts and the interview battery. The position is kept in the URL (#t=<tick>&p=<persona>).
 
-import { getJSON, withQuery } from "./api.js";
+import { getJSON, postJSON, withQuery } from "./api.js";
 import { el, fill, gameTime, hhmm, shownName, tabs } from "./dom.js";
 import { noBattery, renderBattery } from "./battery.js";
 import { renderEvaluation } from "./charts.js";
@@ -239,6 +239,7 @@ async function boot() {
 
   // -- retrievals, library, evaluation ----------------------------------------------------
   let retrievalTicket = 0;
+  let selectedRetrieval = null; // the one the page opened on, marked in the list
   const loadRetrievals = async () => {
     const persona = $("ret-persona").value;
     if (!persona) return;
@@ -251,10 +252,12 @@ async function boot() {
     if (ticket !== retrievalTicket) return;
     if (body.error) { fill($("retrieval-list"), el("li", { class: "error" }, body.error)); return; }
     fill($("retrieval-list"), body.retrievals.length ? body.retrievals.map((r) => el("li", {}, el("button", {
-      type: "button", class: "retrieval-link", data: { seq: r.seq, tick: r.tick },
+      type: "button", class: `retrieval-link${r.seq === selectedRetrieval ? " selected" : ""}`, data: { seq: r.seq, tick: r.tick },
+      "aria-current": r.seq === selectedRetrieval ? "true" : null,
       onclick: () => inspector.open(r.seq),
     }, [el("span", { class: "when" }, hhmm(r.game_time || r.time)), el("span", { class: "badge" }, r.purpose),
       el("span", { class: "content" }, r.query)]))) : el("li", { class: "muted" }, "no retrievals in this window"));
+    $("retrieval-list").querySelector(".retrieval-link.selected")?.scrollIntoView({ block: "nearest" });
   };
   for (const id of ["ret-persona", "ret-purpose", "ret-window"]) $(id).addEventListener("change", loadRetrievals);
 
@@ -279,15 +282,39 @@ async function boot() {
     evaluation.report = report;
     renderEvaluation($("evaluation"), report, names, state.tick / ticksPerHour);
   }).catch((err) => fill($("evaluation"), el("p", { class: "muted" }, `no evaluation: ${err.message}`)));
+  // a model evaluation only on a click, of the model the server's command line named (never the run file's)
+  if (run.analysis_model) {
+    const asked = run.analysis_model;
+    const what = [asked.model, asked.base_url].filter(Boolean).join(" at ") || asked.backend;
+    const button = el("button", { type: "button", id: "evaluate-with-model", class: "small" }, `Evaluate with ${what}`);
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      fill($("evaluation"), el("p", { class: "muted" }, `asking ${what} …`));
+      postJSON(`${BASE}/evaluation`, {}).then((report) => {
+        evaluation.report = report;
+        renderEvaluation($("evaluation"), report, names, state.tick / ticksPerHour);
+      }).catch((err) => fill($("evaluation"), el("p", { class: "muted" }, `no model evaluation: ${err.message}`)))
+        .finally(() => { button.disabled = false; });
+    });
+    $("evaluation-card").append(button);
+  }
   getJSON(`${BASE}/battery`).then((r) => (r.battery ? renderBattery($("battery-panel"), r.battery, names)
     : noBattery($("battery-panel"), r.ask)))
     .catch((err) => fill($("battery-panel"), el("p", { class: "muted" }, `no battery: ${err.message}`)));
 
-  // -- start where the URL says -----------------------------------------------------------
+  // -- start where the URL says, else where something happens ------------------------------
   const hash = new URLSearchParams(window.location.hash.slice(1));
-  $("ret-persona").value = hash.get("p") || run.personas[0]?.id || "";
-  await seek(hash.has("t") ? Number(hash.get("t")) : run.first_tick);
-  if (hash.get("p") && names[hash.get("p")]) pick(hash.get("p"));
+  // without a persona in the address: the liveliest moment, a speaker there and the retrieval
+  // its line was decided on (the same tick `demo` links to)
+  const opening = hash.get("p") ? null
+    : (await getJSON(`${BASE}/opening`).catch(() => ({ opening: null }))).opening;
+  const at = hash.has("t") ? Number(hash.get("t")) : opening ? opening.tick : run.first_tick;
+  const opened = opening && opening.tick <= at ? opening : null;
+  const chosen = hash.get("p") || opened?.persona || "";
+  if (opened) selectedRetrieval = opened.retrieval;
+  $("ret-persona").value = chosen || run.personas[0]?.id || "";
+  await seek(at);
+  if (chosen && names[chosen]) pick(chosen);
   else loadRetrievals();
 
   function saveHash() {

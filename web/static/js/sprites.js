@@ -82,8 +82,9 @@ function badge(ctx, x, y, br, text) {
   ctx.fillStyle = "rgba(255, 255, 255, 0.95)"; ctx.strokeStyle = "rgba(60, 50, 40, 0.35)"; ctx.lineWidth = 1;
   ctx.beginPath(); ctx.arc(x, y, br, 0, Math.PI * 2); ctx.fill(); ctx.stroke();
   ctx.fillStyle = "#2f2a22"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
-  const initials = /^[A-Z?]{1,2}$/.test(text);
-  ctx.font = `${initials ? 700 : 400} ${Math.round(br * (initials ? 0.95 : 1.25))}px ${BADGE_FONT}`;
+  const initials = /^[A-Z?][A-Za-z0-9]{0,2}$/.test(text);
+  const size = !initials ? 1.25 : text.length > 2 ? 0.72 : 0.95; // three letters ("MLo") fit the same badge
+  ctx.font = `${initials ? 700 : 400} ${Math.round(br * size)}px ${BADGE_FONT}`;
   ctx.fillText(text, x, y + 0.5);
 }
 

@@ -1,7 +1,7 @@
 """A memory said back in the persona's own voice: heard words retold one level deep.
 
-Used by the scripted interview answers and reactions (:mod:`town.thinking.scripted_interview`,
-:mod:`town.thinking.scripted_reaction`). A heard memory is read through :func:`town.hearsay.unwrap`
+Used by the scripted interview answers and reactions (:mod:`town.scripted.interview`,
+:mod:`town.scripted.reaction`). A heard memory is read through :func:`town.hearsay.unwrap`
 and said one level deep, whatever the chain: heard from Isabella through Maria, "I am planning a
 party" is recounted "Maria Lopez told me that Isabella is planning a party" (the first person of
 whoever said it first becomes their first name, :func:`town.perspective.third_person`). Saying a

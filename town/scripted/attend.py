@@ -6,13 +6,14 @@ The scripted day plan (``PlanDay``) asks this for every event that retrieval bro
 - a clash with the persona's own routine then (:func:`clash_with`): an obligation (a task at
   its workplace, or one naming a session, a class, a shift) at another place than the event and
   than home. Leisure (a walk, shopping, a block without a task) and chores at home do not clash;
-- how the persona knows the host (who said it first) or the one who told it: a retrieved memory
-  naming them with a word of closeness (friend, wife, neighbour, ...);
+- how the persona knows the host or the one who told it (read from the memory's fact and
+  tellers; from its words only for a memory made without a fact): a retrieved memory of its
+  own naming them with a word of closeness (friend, wife, neighbour, ...);
 - its traits: sociable ones make going likelier, reserved ones less.
 
 Seeded by the question's seed and the event, so the same question decides the same way. A
 decline over a clash gives :func:`decline_reason` ("I have to serve customers at Hobbs Cafe
-until 20:00"), the words a spoken decline says too (:func:`town.thinking.scripted_reply.reply_to_invite`
+until 20:00"), the words a spoken decline says too (:func:`town.scripted.reply.reply_to_invite`
 asks this at the invitation).
 """
 
@@ -29,7 +30,7 @@ from ..perspective import mine
 from ..textevent import StatedEvent
 from ..world.address import sector_name
 from .recount import told_by
-from .views import PlanItemView
+from ..thinking.views import PlanItemView
 
 __all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
 
@@ -136,12 +137,13 @@ def _close(memories, name: str) -> str | None:
     """A retrieved memory (not heard from others) naming ``name`` with a word of closeness."""
     first = name.split()[0]
     for m in memories:
-        if first in m.content and not unwrap(m.content)[0] and CLOSE & set(re.findall(r"[a-z]+", m.content.lower())):
+        heard = m.tellers if getattr(m, "fact", None) is not None else unwrap(m.content)[0]
+        if first in m.content and not heard and CLOSE & set(re.findall(r"[a-z]+", m.content.lower())):
             return m.content.strip().rstrip(".")
     return None
 
 
-def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, seed: int) -> Decision:
+def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, seed: int, me: str = "") -> Decision:
     """Go to ``event`` or not, and why.
 
     Args:
@@ -153,15 +155,26 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         memories: every view the day plan's retrieval returned.
         summary: the persona's own description ("Traits: ..." read from it).
         seed: the persona's ``attend_seed`` (the same for its day plans and its spoken replies).
+        me: the persona's full name. A view with a ``fact`` is read from its fields: its own
+            when the persona is the fact's host or subject or no one told it (no ``tellers``),
+            else the host is the fact's host (or subject) and the teller its first teller.
 
     Returns:
         The :class:`Decision`; its reason names the clash, the tie or the trait that decided.
     """
-    chains = [told_by(m.content) for m in evidence]
-    if not all(chains):  # a memory of its own states it (its own plan, a whisper, its file)
-        return Decision(True, "it is my own plan")
-    longest = max(chains, key=len)
-    host, teller = longest[-1], chains[0][0]
+    understood = [m for m in evidence if getattr(m, "fact", None) is not None]
+    if understood:  # read from the fields: who hosts it, who told it, whether it is its own
+        fact = understood[0].fact
+        if me in (fact.host, fact.subject) or not all(m.tellers for m in understood):
+            return Decision(True, "it is my own plan")
+        teller = understood[0].tellers[0]
+        host = fact.host or fact.subject or teller
+    else:  # a memory made without its fact: who told it is read from its words
+        chains = [told_by(m.content) for m in evidence]
+        if not all(chains):  # a memory of its own states it (its own plan, a whisper, its file)
+            return Decision(True, "it is my own plan")
+        longest = max(chains, key=len)
+        host, teller = longest[-1], chains[0][0]
     end = "24:00" if event.end.date() > event.start.date() else f"{event.end:%H:%M}"
     clash = clash_with(routine, f"{event.start:%H:%M}", end, event.place)
     traits = _traits(summary)

@@ -13,18 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ConfigError
-from .backend import ThinkingBackend
-from .cache import AnswerCache, default_cache_path
-from .calibration import Calibration, probe
-from .model import ModelBackend, Settled
-from .prompting import PromptSet
+from .errors import ConfigError
 from .scripted import ScriptedBackend
-from .speed import expected_hours
-from .server_check import CHECK_MARK
-from .wrappers import CachingBackend, CalibratedBackend, CallRecorder, Publish, RetryingBackend, StallGuard
+from .thinking.backend import ThinkingBackend
+from .thinking.cache import AnswerCache, default_cache_path
+from .thinking.calibration import Calibration, probe
+from .thinking.model import ModelBackend, Settled
+from .thinking.prompting import PromptSet
+from .thinking.server_check import CHECK_MARK
+from .thinking.speed import expected_hours
+from .thinking.wrappers import CachingBackend, CalibratedBackend, CallRecorder, Publish, RetryingBackend, StallGuard
 
-__all__ = ["ThinkingParts", "make_backend"]
+__all__ = ["ThinkingParts", "default_backend", "make_backend"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,6 +89,11 @@ class ThinkingParts:
                                  "later_hour_s": round(later, 1)}}
 
 
+def default_backend() -> ThinkingBackend:
+    """The backend a simulation given none thinks with: the scripted one."""
+    return ScriptedBackend()
+
+
 def make_backend(
     config,
     *,
@@ -136,11 +141,11 @@ def make_backend(
     cfg = config.backend
     name = getattr(cfg.name, "value", cfg.name)
     if name == "scripted":
-        return ThinkingParts(backend=ScriptedBackend())
+        return ThinkingParts(backend=default_backend())
     prompts = PromptSet(prompts_dir)
     model: ModelBackend
     if name == "openai":
-        from .openai_backend import OpenAIBackend
+        from .thinking.openai_backend import OpenAIBackend
 
         if not cfg.model:
             raise ConfigError(
@@ -161,7 +166,7 @@ def make_backend(
             max_prompt_tokens=cfg.max_prompt_tokens,
         )
     elif name == "local":
-        from .local_backend import LocalBackend
+        from .thinking.local_backend import LocalBackend
 
         if not model_path:
             raise ConfigError(
@@ -202,6 +207,6 @@ def make_backend(
     if cfg.cache:
         backend = CachingBackend(retrying, cache=AnswerCache(cache_path or default_cache_path()), recorder=recorder)
     if kept is not None and kept.weight != 1:  # ratings kept as they are need no wrapper
-        backend = CalibratedBackend(backend, kept)
+        backend = CalibratedBackend(backend, kept, ScriptedBackend())
     return ThinkingParts(backend=backend, recorder=recorder, stall=stall, settled=settled, calibration=kept)
 

@@ -26,9 +26,9 @@ from datetime import datetime
 from ..hearsay import unwrap
 from ..inflection import base_form, gerund
 from ..textevent import find_event, place_names
-from .dayplan import event_noun
+from ..thinking.dayplan import event_noun
 from .recount import told_by
-from .words import content_words, name_words
+from ..thinking.words import content_words, name_words
 
 __all__ = ["MIN_SUPPORT", "insights_from"]
 

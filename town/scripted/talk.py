@@ -3,7 +3,7 @@
 A line is one act (Park et al. 2023 §4.3.2, the lines grounded in what the speaker retrieved):
 greet (fitting the time of day and what the speaker recalls of the pair's last talk; someone
 who says who they are is met by name), answer a question in the partner's line, react to news or an invitation
-(:mod:`town.thinking.scripted_reply`), tell the best retrieved memory the listener has not
+(:mod:`town.scripted.reply`), tell the best retrieved memory the listener has not
 heard from the speaker (one level of hearsay, days said relative to now), invite to an event
 the speaker plans, ask for news, or close naming a plan item still ahead (as
 soon as the partner takes leave). Someone the speaker has never met (``stranger``) is greeted
@@ -21,9 +21,9 @@ from ..hearsay import NAME, unwrap
 from ..perspective import shared_run
 from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
-from . import answers
+from ..thinking import answers
 from .recount import is_about
-from .scripted_reply import (
+from .reply import (
     answer_question,
     first_name,
     is_question,

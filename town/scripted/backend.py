@@ -5,7 +5,7 @@ the retrieved memories' text), so behaviour flows through retrieval as in Park e
 importance comes from the embedded rater (``town.importance``), a day plan adds an event only
 when a retrieved memory's text states it (``town.thinking.dayplan``), and a conversation passes
 on the speaker's best retrieved memories that the listener has not heard from them (the lines
-are :mod:`town.thinking.scripted_talk`).
+are :mod:`town.scripted.talk`).
 """
 
 from __future__ import annotations
@@ -22,18 +22,19 @@ from ..hearsay import unwrap
 from ..importance import prepare, rate
 from ..perspective import heard_statement
 from ..procedures.generalise import generalise_text
-from ..textevent import place_names
+from ..textevent import StatedEvent, place_names
 from ..world.objects import act_of, mentions, names, use_of
-from . import answers, questions
-from .backend import ThinkingBackend
-from .attend import decide
-from .dayplan import event_block, events_on, minutes_of, with_events
-from .questions import A, Question
-from .scripted_insight import insights_from
-from .scripted_interview import answer_interview
-from .scripted_reply import is_news
-from .scripted_talk import first_name, gist, next_line, worth_telling
-from .words import content_words, name_words
+from ..thinking import answers, questions
+from ..thinking.backend import ThinkingBackend
+from .attend import Decision, decide
+from ..thinking.dayplan import event_block, events_on, fact_block, minutes_of, with_events
+from ..thinking.questions import A, Question
+from ..thinking.questions.plan_day import MAX_ADDED
+from .insight import insights_from
+from .interview import answer_interview
+from .reply import is_news
+from .talk import first_name, gist, next_line, worth_telling
+from ..thinking.words import content_words, name_words
 
 __all__ = ["ScriptedBackend"]
 
@@ -43,6 +44,14 @@ def _leaf(address: str) -> str:
 
 
 _ROUTINE_WORDS = re.compile(r"\b(sleep|sleeping|idle|walking|rest)\b", re.I)
+#: a capitalised word that does not open a sentence: a name, a place, a month, a weekday
+_MID_CAPITAL = re.compile(r"(?<![.!?:;]\s)(?<!^)\b[A-Z][a-z']+")
+
+
+def _proper_words(text: str) -> set[str]:
+    """The lower-case forms of the proper nouns in ``text`` ("Hobbs Cafe on February 14":
+    hobbs, cafe, february): no topic for "What do I know about the ...?"."""
+    return {w.lower().removesuffix("'s") for w in _MID_CAPITAL.findall(text)}
 
 
 class ScriptedBackend(ThinkingBackend):
@@ -70,6 +79,18 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: questions.RateImportance) -> answers.ImportanceAnswer:
         return answers.ImportanceAnswer(importance=rate(q.content, q.kind))
 
+    @_answer.register
+    def _(self, q: questions.HearLine) -> answers.HeardAnswer:
+        # the rating of the memory the line makes; what it states is the speaker's dialogue act
+        importance = rate(q.content, "chat")
+        if not q.meant:
+            return answers.HeardAnswer(importance=importance)
+        act = q.meant[0]
+        return answers.HeardAnswer(
+            importance=importance, act=act.act, subject=act.subject, place=act.place,
+            start=act.start, end=act.end, host=act.host, everyone="everyone" in act.invited,
+            invites_me=q.persona_name in act.invited, question=act.question)
+
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
     def _(self, q: questions.RateImportances) -> answers.ImportancesAnswer:
@@ -90,16 +111,22 @@ class ScriptedBackend(ThinkingBackend):
         day = date.fromisoformat(q.date)
         found = events_on(q.memories, day, place_names(tuple(q.places)))
         by_id = {m.id: m for m in q.memories}
-        choices, events = [], []
+        choices: list[answers.EventChoice] = []
+        events: list[tuple[StatedEvent, str]] = []
         for e, ids in found:
             stating = [by_id[i] for i in ids]
-            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed)
+            d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed,
+                       me=q.persona_name)
+            if d.go and len(events) == MAX_ADDED:  # the answer adds at most MAX_ADDED blocks
+                d = Decision(False, f"I already have {MAX_ADDED} other plans that day")
             clash = d.clash and f"{d.clash.start}-{d.clash.end} {d.clash.description} at {d.clash.place}"
             choices.append(answers.EventChoice(place=e.place, start=f"{e.start:%Y-%m-%d %H:%M}",
                                                end=f"{e.end:%Y-%m-%d %H:%M}", go=d.go, reason=d.reason,
                                                evidence=list(ids), clash=clash))
             if d.go:
-                events.append((e, event_block(e, unwrap(stating[0].content)[1])))
+                fact = stating[0].fact
+                events.append((e, fact_block(fact, e, q.persona_name) if fact is not None
+                               else event_block(e, unwrap(stating[0].content)[1])))
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
         said = {d for _, d in events}
         added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
@@ -190,7 +217,7 @@ class ScriptedBackend(ThinkingBackend):
                 if name in m.content:
                     weight[name] = weight.get(name, 0) + m.importance
             if m.importance >= 5:
-                for w in content_words(m.content) - name_words(people):
+                for w in content_words(m.content) - name_words(people) - _proper_words(m.content):
                     topics[w] = topics.get(w, 0) + m.importance
         points = [f"What do I know about the {t}?"
                   for t in sorted(topics, key=lambda t: (-topics[t], t))[:2]]

@@ -6,7 +6,7 @@ partner's line) and the persona's own file, in the first person: the partner's n
 told it, the persona's work, what it plans at a time. News gets a reaction taking a stance from
 the listener's own memories and traits ("I heard about that too", "Good luck with it"), never
 quoting the line. An invitation is accepted or declined by the day plan's own decision
-(:func:`town.thinking.attend.decide`: "I'd love to, but I have to serve customers at Hobbs Cafe
+(:func:`town.scripted.attend.decide`: "I'd love to, but I have to serve customers at Hobbs Cafe
 until 20:00").
 """
 
@@ -20,10 +20,10 @@ from datetime import datetime, time
 from ..hearsay import pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
 from ..textevent import find_event, place_names, stated_day, stated_times
-from . import answers
+from ..thinking import answers
 from .attend import decide
 from .recount import dated
-from .views import MemoryView
+from ..thinking.views import MemoryView
 
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
            "retell"]
@@ -212,7 +212,7 @@ def is_news(line: str) -> bool:
 
 def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | None:
     """Accept or decline an event ``line`` states at a place, a day and a time, by the same
-    decision the day plan makes (:func:`town.thinking.attend.decide`).
+    decision the day plan makes (:func:`town.scripted.attend.decide`).
 
     The line is the evidence, heard from the partner; the decision sees the persona's own
     routine (``q.routine``), its retrieved memories, its file's summary and its ``attend_seed`` (the day plan's).

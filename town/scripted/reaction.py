@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from ..world.address import sector_name
-from .questions import AnswerInterview
+from ..thinking.questions import AnswerInterview
 from .recount import is_about, recount
-from .words import content_words
+from ..thinking.words import content_words
 
 __all__ = ["REACTION", "react", "traits_of", "HELPFUL"]
 

@@ -6,7 +6,7 @@ or feeling, who, when, where, why, yes/no, or what). Each kind's answer is in th
 from the memories retrieved for the question and the persona's own file (its description and
 routine), and cites the ids of the memories it used. "I don't know" is said only when no
 retrieved memory bears on the question; only a yes/no question is answered "Yes." or "No.".
-Reactions to a situation are :mod:`town.thinking.scripted_reaction`.
+Reactions to a situation are :mod:`town.scripted.reaction`.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
 from ..textevent import stated_day, stated_times
-from . import answers
-from .questions import AnswerInterview
+from ..thinking import answers
+from ..thinking.questions import AnswerInterview
 from .recount import dated, is_about, recount, sentence
-from .scripted_reaction import REACTION, react, traits_of
-from .words import content_words
+from .reaction import REACTION, react, traits_of
+from ..thinking.words import content_words
 
 __all__ = ["KINDS", "kind_of", "answer_interview", "DONT_KNOW"]
 

@@ -1,0 +1,41 @@
+"""Importance from what a memory means (its fact), never from the words around it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from town.memory import MemoryKind
+from town.memory.fact import Fact
+from town.mind.context import remember
+from town.mind.weigh import fact_importance
+
+NOW = datetime(2023, 2, 13, 9)
+SALE = Fact(subject="Tom Moreno", act="hold a bake sale", place="w:Green Park", start=datetime(2023, 2, 14, 14),
+            end=datetime(2023, 2, 14, 16), host="Tom Moreno", invited=("everyone",))
+
+
+def test_the_rule_worked_out_by_hand():
+    # a heard open invitation to an event tomorrow (29 h ahead): event 4 + invited 2 + soon 1
+    assert fact_importance(SALE, me="Ann Able", ties=frozenset(), now=NOW) == 7
+    # the same from someone Ann has a tie with: + 1
+    assert fact_importance(SALE, me="Ann Able", ties=frozenset({"Tom Moreno"}), now=NOW) == 8
+    # a week ahead, nobody invited: the event alone
+    later = Fact(subject="Tom Moreno", act="hold a bake sale", place="w:Green Park", start=datetime(2023, 2, 20, 14))
+    assert fact_importance(later, me="Ann Able", ties=frozenset(), now=NOW) == 4
+    # the host's own event: an obligation (8), soon (+1)
+    assert fact_importance(SALE, me="Tom Moreno", ties=frozenset(), now=NOW) == 9
+    # a statement with no place or time
+    assert fact_importance(Fact(subject="Sam Moore", act="run for mayor"), me="Ann Able", ties=frozenset(),
+                           now=NOW) == 3
+
+
+def test_a_heard_invitation_is_rated_from_its_fact_not_from_its_wrapper(tiny):
+    """Through the mind: a chat memory with a fact gets 7 (as above); its words alone (the
+    hearsay wrapper, rated by the embedded rater) would not say so."""
+    sim = tiny()
+    ann = sim.personas["ann"]
+    told = ("Bob Brown told me that Tom Moreno is holding a bake sale at Green Park tomorrow from 2pm to 4pm, "
+            "and everyone is welcome.")
+    record = sim.think(lambda ctx: remember(ann, ctx, kind=MemoryKind.CHAT, content=told, fact=SALE,
+                                            teller="Bob Brown"))
+    assert record.importance == fact_importance(SALE, me="Ann Able", ties=frozenset(), now=sim.clock.now) == 7

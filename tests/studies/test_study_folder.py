@@ -1,0 +1,210 @@
+"""A study owns its folder, and bad folders, reports and sweeps end in one line.
+
+- A file in ``--out`` named like a run that the study did not record is refused, naming it, and
+  left byte for byte as it was.
+- The second of two concurrent studies into one folder refuses (naming the first's pid); the
+  first's run equals the run of an uninterrupted study (scripts/same_run.py).
+- ``sweep --vary 'seed=[1,2]'`` is refused: the seeds are what ``--seed``/``--seeds`` give.
+- A study whose every run fails prints each run's error (no plot, no traceback).
+- A ``result.json`` holding ``[]``, an ``--out`` symlink loop, a ``study.json`` without a summary
+  given to ``compare``: one line each.
+- A full disk while writing a report names the file, and leaves no empty or partial file.
+"""
+
+from __future__ import annotations
+
+import builtins
+import errno
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import REPO, same_run
+
+from town.cli.main import main
+
+STUDY = ("study", "--town", "the_ville", "--conditions", "full", "--embedder", "hashing", "--quiet")
+
+
+def _study(out: Path, hours: str = "0.1", *more: str) -> int:
+    return main([*STUDY, "--hours", hours, "--out", str(out), *more])
+
+
+def _one_line(err: str) -> None:
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_a_foreign_file_named_like_a_run_is_refused_and_left_as_it_is(tmp_path, capsys):
+    out = tmp_path / "study"
+    out.mkdir()
+    foreign = out / "full-s0.sqlite"
+    foreign.write_bytes(b"my thesis, chapter 3\n")
+    assert _study(out) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert str(foreign) in err and "not a run this study recorded" in err
+    assert foreign.read_bytes() == b"my thesis, chapter 3\n"
+    assert not (out / "study.json").exists()
+
+
+def test_a_foreign_side_file_of_a_run_is_refused_and_left_as_it_is(tmp_path, capsys):
+    """A `-wal` (which SQLite would replay into a new file of that name) or a `.lock` of someone
+    else's run being made: refused in one line naming it, its bytes unchanged."""
+    out = tmp_path / "study"
+    out.mkdir()
+    for suffix in ("-wal", ".lock"):
+        side = out / f"full-s0.sqlite{suffix}"
+        side.write_bytes(b"12345\n")
+        assert _study(out) == 2
+        err = capsys.readouterr().err
+        _one_line(err)
+        assert str(side) in err and side.read_bytes() == b"12345\n"
+        side.unlink()
+
+
+def test_a_study_goes_on_from_its_own_unfinished_run(tmp_path, capsys):
+    """The study's own run file, left unfinished (a killed worker), is removed and simulated again."""
+    out = tmp_path / "study"
+    assert _study(out) == 0
+    done = json.loads((out / "study.json").read_text())
+    (out / "full-s0.evaluation" / "result.json").unlink()
+    (out / "study.json").unlink()
+    import sqlite3
+
+    with sqlite3.connect(out / "full-s0.sqlite") as db:  # as if the worker died mid-run
+        db.execute("UPDATE meta SET value = 'false' WHERE key = 'finished'")
+    assert _study(out) == 0
+    assert json.loads((out / "study.json").read_text()) == done
+    timing = json.loads((out / "study-timing.json").read_text())
+    assert timing["runs"]["full-s0"]["restarted"] is True
+
+
+def test_the_second_of_two_concurrent_studies_refuses_and_the_first_is_whole(tmp_path):
+    out, alone = tmp_path / "shared", tmp_path / "alone"
+    args = [sys.executable, str(REPO / "run.py"), *STUDY, "--hours", "1"]
+    first = subprocess.Popen([*args, "--out", str(out)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "full-s0.sqlite.lock").exists():  # the first is writing its run
+            assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+            time.sleep(0.05)
+        second = subprocess.run([*args, "--out", str(out)], cwd=REPO, capture_output=True, text=True, timeout=300)
+        assert second.returncode == 2, second.stdout + second.stderr
+        _one_line(second.stderr)
+        assert f"in use by another study (pid {first.pid})" in second.stderr
+        stdout, stderr = first.communicate(timeout=600)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert first.returncode == 0, stderr
+    assert subprocess.run([*args, "--out", str(alone)], cwd=REPO, capture_output=True, timeout=600).returncode == 0
+    compared = same_run(out / "full-s0.sqlite", alone / "full-s0.sqlite")
+    assert compared.returncode == 0, compared.stdout + compared.stderr
+    assert (out / "study.json").read_bytes() == (alone / "study.json").read_bytes()
+
+
+def test_a_sweep_over_seed_is_refused(tmp_path, capsys):
+    out = tmp_path / "sweep"
+    assert main(["sweep", "--town", "the_ville", "--hours", "0.1", "--vary", "seed=[1,2]", "--seeds", "1",
+                 "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert "--vary" in err and "--seeds" in err
+    assert not list(out.glob("*.sqlite"))
+
+
+def test_a_study_whose_every_run_fails_prints_their_errors(tmp_path, capsys):
+    out = tmp_path / "failing"
+    assert main(["study", "--town", str(tmp_path / "nonexistent"), "--hours", "0.1", "--conditions",
+                 "full,no-reflection", "--out", str(out), "--quiet"]) == 1
+    printed = capsys.readouterr()
+    assert "Traceback" not in printed.out + printed.err
+    for name in ("full-s0", "no-reflection-s0"):
+        line = next(x for x in printed.out.splitlines() if x.startswith(f"failed: {name}: "))
+        assert "nonexistent" in line
+    assert "no run finished" in printed.out
+    timing = json.loads((out / "study-timing.json").read_text())
+    assert all("nonexistent" in r["error"] for r in timing["runs"].values())
+    assert not (out / "study.json").exists() and not (out / "study.png").exists()
+
+
+def test_a_result_file_holding_a_list_is_one_line(tmp_path, capsys):
+    out = tmp_path / "study"
+    (out / "full-s0.evaluation").mkdir(parents=True)
+    result = out / "full-s0.evaluation" / "result.json"
+    result.write_text("[]")
+    assert _study(out) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert str(result) in err and "not a result file" in err
+
+
+def test_an_out_symlink_loop_is_one_line(tmp_path, capsys):
+    loop = tmp_path / "loop"
+    os.symlink(loop, loop)
+    assert _study(loop) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert "--out" in err and "symlink loop" in err
+
+
+def test_compare_of_a_study_without_a_summary_is_one_line(tmp_path, capsys):
+    out = tmp_path / "study"
+    assert _study(out) == 0
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    report = json.loads((out / "study.json").read_text())
+    del report["conditions"]["full"]["summary"]
+    (broken / "study.json").write_text(json.dumps(report))
+    capsys.readouterr()
+    assert main(["compare", str(out), str(broken)]) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert str(broken / "study.json") in err and "summary" in err
+
+
+class _FullDisk:
+    """A file whose writes fail as on a full disk (what was opened stays, empty)."""
+
+    def __init__(self, f):
+        self._f = f
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+
+@pytest.mark.parametrize(("name", "code", "says"), [
+    ("study-timing.json", 2, "town: error: cannot write {out}/study-timing.json: No space left on device"),
+    ("report.json", 1, "failed: full-s0: cannot write {out}/full-s0.evaluation/report.json: No space left on device"),
+])
+def test_a_full_disk_names_the_file_and_leaves_no_empty_one(tmp_path, monkeypatch, capsys, name, code, says):
+    out = tmp_path / "study"
+    real = io.open
+
+    def opening(file, mode="r", *args, **kwargs):
+        f = real(file, mode, *args, **kwargs)
+        return _FullDisk(f) if "w" in mode and name in os.fspath(file) else f
+
+    monkeypatch.setattr(io, "open", opening)
+    monkeypatch.setattr(builtins, "open", opening)
+    assert _study(out) == code
+    printed = capsys.readouterr()
+    assert "Traceback" not in printed.out + printed.err
+    assert says.format(out=out) in " ".join((printed.out + printed.err).split())
+    written = [p for p in out.rglob("*") if name in p.name]
+    assert written == [], written  # neither an empty file nor a partial one

@@ -1,0 +1,36 @@
+"""Writing a report file whole or not at all.
+
+:func:`write_atomically` writes a text to a temporary file beside the target, flushes it to disk
+and renames it over the target, so a reader (or a crash, or a full disk) never sees half a file:
+the target holds the old text or the new one. What cannot be written is one line naming the file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import RecordingError
+
+__all__ = ["write_atomically"]
+
+
+def write_atomically(path: str | Path, text: str) -> Path:
+    """Replace ``path`` by ``text`` (UTF-8) in one rename; returns the path.
+
+    Raises:
+        RecordingError: "cannot write PATH: <reason>" (a full disk, no permission, a missing
+            folder); the temporary file is removed and ``path`` is as it was.
+    """
+    path = Path(path)
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        with open(part, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(part, path)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise RecordingError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return path

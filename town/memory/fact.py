@@ -1,0 +1,166 @@
+"""What a memory states, as its persona understood it when the memory was made.
+
+A :class:`Fact` is filled once, where the memory is made, from what was perceived: a scripted
+speaker's dialogue act, the listener's own model's reading of a model-written line, or typed text
+read at its edge (a whisper, a player's line, a persona file). Nothing reads a stored memory's
+English back to find these: the record keeps them. :class:`PlanItem` is one block of a plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from town.errors import MemoryStreamError
+from town.memory.times import format_time, parse_time
+
+__all__ = ["Fact", "PlanItem", "FactKey", "tellers_to_list", "tellers_from_list"]
+
+#: ``(subject, act, place, start)``: two facts with equal keys are "the same fact".
+FactKey = tuple[str | None, str, str | None, datetime | None]
+
+
+def _optional_time(value: object, field: str) -> datetime | None:
+    return None if value is None else parse_time(str(value), field=field)
+
+
+def _optional_text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fact:
+    """A statement's meaning, in the understanding of the persona holding the memory.
+
+    Attributes:
+        subject: who does it: a full name from the roster, or the persona's own (None: nobody
+            in particular, e.g. "the cafe closes early").
+        act: base-form verb phrase, e.g. "throw a Valentine's Day party" (non-empty).
+        place: a map address, e.g. "the_ville:Hobbs Cafe", or a place's name as heard.
+        start, end: game datetimes, absolute (never "tomorrow").
+        host: the host or organiser's full name.
+        invited: names, or ``("everyone",)`` for an open invitation.
+        question: asked (a question put to the persona), not stated.
+
+    Raises:
+        MemoryStreamError: naming ``fact.act`` when it is empty, or ``fact.end`` when it is
+            before ``start``.
+    """
+
+    subject: str | None = None
+    act: str
+    place: str | None = None
+    start: datetime | None = None
+    end: datetime | None = None
+    host: str | None = None
+    invited: tuple[str, ...] = ()
+    question: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.act, str) or not self.act.strip():
+            raise MemoryStreamError(f"fact.act: must be a non-empty verb phrase, got {self.act!r}")
+        if self.start is not None and self.end is not None and self.end < self.start:
+            raise MemoryStreamError(f"fact.end: {self.end} is before its start {self.start}")
+        object.__setattr__(self, "invited", tuple(self.invited))
+
+    def key(self) -> FactKey:
+        """``(subject, act, place, start)``: what makes two memories one fact (the act compared
+        without case or surrounding spaces)."""
+        return (self.subject, " ".join(self.act.lower().split()), self.place, self.start)
+
+    @property
+    def open_invitation(self) -> bool:
+        """Everyone is invited."""
+        return "everyone" in self.invited
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict (datetimes as ``"YYYY-MM-DD HH:MM:SS"``)."""
+        return {
+            "subject": self.subject,
+            "act": self.act,
+            "place": self.place,
+            "start": None if self.start is None else format_time(self.start),
+            "end": None if self.end is None else format_time(self.end),
+            "host": self.host,
+            "invited": list(self.invited),
+            "question": self.question,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Fact:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            MemoryStreamError: naming the ``fact.`` field that is missing or malformed.
+        """
+        if not isinstance(d, Mapping) or "act" not in d:
+            raise MemoryStreamError(f"fact: must be a mapping with an 'act', got {d!r}")
+        invited = d.get("invited") or ()
+        if isinstance(invited, str) or not isinstance(invited, Sequence):
+            raise MemoryStreamError(f"fact.invited: must be a list of names, got {invited!r}")
+        return cls(
+            subject=_optional_text(d.get("subject")),
+            act=str(d["act"]),
+            place=_optional_text(d.get("place")),
+            start=_optional_time(d.get("start"), "fact.start"),
+            end=_optional_time(d.get("end"), "fact.end"),
+            host=_optional_text(d.get("host")),
+            invited=tuple(str(n) for n in invited),
+            question=bool(d.get("question", False)),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanItem:
+    """One block of a plan memory.
+
+    Attributes:
+        start, end: game datetimes of the block.
+        description: what the persona does then, e.g. "go to Hobbs Cafe for the party".
+        place: the block's map address, if it has one.
+    """
+
+    start: datetime
+    end: datetime
+    description: str
+    place: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict."""
+        return {"start": format_time(self.start), "end": format_time(self.end),
+                "description": self.description, "place": self.place}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> PlanItem:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            MemoryStreamError: naming the ``plan_items`` field that is missing or malformed.
+        """
+        try:
+            return cls(start=parse_time(d["start"], field="plan_items.start"),
+                       end=parse_time(d["end"], field="plan_items.end"),
+                       description=str(d["description"]), place=_optional_text(d.get("place")))
+        except (KeyError, TypeError) as exc:
+            raise MemoryStreamError(f"plan_items: malformed item {d!r} ({exc})") from None
+
+
+def tellers_to_list(tellers: Sequence[tuple[str, datetime]]) -> list[list[str]]:
+    """``((name, when), ...)`` -> ``[[name, "YYYY-MM-DD HH:MM:SS"], ...]``."""
+    return [[name, format_time(when)] for name, when in tellers]
+
+
+def tellers_from_list(items: Sequence[Sequence[Any]]) -> tuple[tuple[str, datetime], ...]:
+    """Inverse of :func:`tellers_to_list`.
+
+    Raises:
+        MemoryStreamError: naming ``tellers`` for an item that is not ``[name, time]``.
+    """
+    out = []
+    for item in items:
+        if isinstance(item, str) or len(item) != 2:
+            raise MemoryStreamError(f"tellers: each must be [name, time], got {item!r}")
+        out.append((str(item[0]), parse_time(item[1], field="tellers")))
+    return tuple(out)

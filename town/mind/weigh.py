@@ -1,0 +1,51 @@
+"""Importance (poignancy 1-10) of a memory from what it means: its fact's fields, never its words.
+
+Park et al. 2023 §4.1 rates a memory's poignancy. A memory the persona understood as a statement
+(a :class:`~town.memory.fact.Fact`) is rated here from that meaning, for an event of any kind:
+no list of event words, and the words around it ("X told me that ...", "Did you hear?") play no
+part. Memories without a fact are rated by the backend as before (:func:`town.mind.context.rate`).
+
+The rule, each step worked out by hand in tests/mind/test_weigh.py:
+
+- a statement: :data:`STATEMENT` (3); an event (a place and a start): :data:`EVENT` (4);
+- the persona's own event (it is the subject or the host): :data:`OWN` (8), an obligation;
+- an invitation that includes it (open to everyone, or naming it): + :data:`INVITED` (2);
+- the host (or subject) is someone it has a tie with (its file's relationships): + 1;
+- an event still ahead that starts within :data:`SOON_HOURS` game hours: + 1.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from ..memory.fact import Fact
+
+__all__ = ["STATEMENT", "EVENT", "OWN", "INVITED", "SOON_HOURS", "fact_importance"]
+
+STATEMENT, EVENT, OWN, INVITED = 3, 4, 8, 2
+#: An event starting within this many game hours is soon.
+SOON_HOURS = 36
+
+
+def fact_importance(fact: Fact, *, me: str, ties: frozenset[str], now: datetime) -> int:
+    """Poignancy 1-10 of a memory stating ``fact``.
+
+    Args:
+        fact: what the memory states, as the persona understood it.
+        me: the persona's full name.
+        ties: full names of those it has a tie with (its file's relationships).
+        now: the game time the memory is made.
+    """
+    who = fact.host or fact.subject
+    event = fact.place is not None and fact.start is not None
+    if me in (fact.host, fact.subject):
+        score = OWN if event else STATEMENT + 1
+    else:
+        score = EVENT if event else STATEMENT
+        if event and (fact.open_invitation or me in fact.invited):
+            score += INVITED
+        if who is not None and who in ties:
+            score += 1
+    if event and fact.start is not None and now <= fact.start <= now + timedelta(hours=SOON_HOURS):
+        score += 1
+    return max(1, min(10, score))

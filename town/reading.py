@@ -1,0 +1,90 @@
+"""Typed text read once, at its edge: what a whisper, a player's line, a persona file's memory or
+the events file's news states, as a :class:`~town.memory.fact.Fact`.
+
+Text typed by a person (not a model) is read where it enters the town, once; the memory it makes
+keeps the fact, and nothing reads the memory's words back. The event's place and times come from
+:func:`town.textevent.find_event` (parsedatetime and the clock-time patterns); the subject is the
+first of the town's people the text names (or the persona itself, for "I ..."); the act is the
+verb phrase after the subject, its verb in base form (:func:`town.perspective.verb_of`), up to
+the first place, time or clause break.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from town.memory.fact import Fact
+from town.perspective import verb_of
+from town.textevent import find_event, stated_times
+
+__all__ = ["read_fact"]
+
+#: "everyone is welcome", "all are invited", "everybody's welcome".
+_OPEN = re.compile(r"\b(?:everyone|everybody|all)\b[^.;!?]{0,20}\b(?:welcome|invited)\b", re.I)
+#: The end of the act's phrase: a preposition of place or time, or a clause break.
+_PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]", re.I)
+_WORDS = re.compile(r"[A-Za-z][\w'’-]*")
+
+
+def _subject(text: str, names: Sequence[str], own_name: str | None) -> tuple[str | None, int]:
+    """(full name, where its mention ends) of the first person ``text`` names, by full or first
+    name; the persona's own name for a first-person text ("I", "I'm", "we"); else (None, 0)."""
+    best: tuple[int, int, str] | None = None
+    for name in names:
+        for form in (name, name.split()[0]):
+            m = re.search(rf"\b{re.escape(form)}\b", text)
+            if m and (best is None or m.start() < best[0]):
+                best = (m.start(), m.end(), name)
+    first = _WORDS.match(text.lstrip())
+    if first and re.split(r"['’]", first.group(0).lower())[0] in ("i", "we") and (best is None or best[0] > 0):
+        return own_name, first.end() + len(text) - len(text.lstrip())
+    return (best[2], best[1]) if best else (None, 0)
+
+
+def _act(text: str, after: int) -> str | None:
+    """The verb phrase after character ``after``: its first verb as a lemma and the words up to
+    the first place, time or clause break ("is planning a party at ..." -> "plan a party")."""
+    rest = text[after:]
+    verb = verb_of(text[after:] if after else text)
+    if verb is None:
+        return None
+    words = list(_WORDS.finditer(rest))
+    for i, word in enumerate(words):
+        if verb_of(f"I {word.group(0)}") == verb or word.group(0).lower().startswith(verb[:4]):
+            tail = rest[word.end():]
+            cut = _PHRASE_END.search(tail)
+            phrase = (tail[: cut.start()] if cut else tail).strip()
+            return " ".join([verb, phrase]).strip()
+    return verb
+
+
+def read_fact(text: str, created: datetime, places: dict[str, str], names: Sequence[str],
+              own_name: str | None = None) -> Fact | None:
+    """The fact typed ``text`` states, or None when no act can be read from it.
+
+    Args:
+        text: one sentence or a few, as typed.
+        created: when it was typed (game time; "tomorrow" counts from it).
+        places: lower-case place name -> address (:func:`town.textevent.place_names`).
+        names: full names of the town's people.
+        own_name: the persona the text is about when it says "I".
+
+    Returns:
+        A fact with place, start and end when the text states an event (place, day and clock
+        time); ``invited`` ``("everyone",)`` for an open invitation; ``question`` when it ends
+        with "?" and is not about ``own_name`` (who states its own plan, then asks, states it); ``host`` the subject of a stated event.
+    """
+    text = " ".join(text.split())
+    if not text:
+        return None
+    subject, after = _subject(text, names, own_name)
+    act = _act(text, after)
+    if not act:
+        return None
+    event = find_event(text, created, places) if stated_times(text) else None
+    return Fact(subject=subject, act=act, place=event.place if event else None,
+                start=event.start if event else None, end=event.end if event else None,
+                host=subject if event else None, invited=("everyone",) if _OPEN.search(text) else (),
+                question=text.endswith("?") and (subject is None or subject != own_name))

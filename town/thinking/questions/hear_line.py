@@ -1,0 +1,107 @@
+"""A listener rates a line it just heard and says what it understood the line to state.
+
+The question a listener is asked anyway when a line becomes its memory (the importance rating of
+Park et al. 2023 §4.1) gains the fields of the statement, so that every backend fills a heard
+memory's meaning without an extra request: a model reads the line in its own words; the scripted
+backend answers from the speaker's dialogue act (``meant``), which no prompt shows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..schema import enum_at
+from ..views import FactView
+from .base import Question
+from .checks import InvalidAnswer, own_words
+
+__all__ = ["HeardAnswer", "HearLine"]
+
+#: "YYYY-MM-DD HH:MM", or empty.
+_STAMP = re.compile(r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2})?$")
+
+
+class HeardAnswer(BaseModel):
+    """The line's poignancy 1-10 and what it states (empty strings where it does not say).
+
+    ``act`` is a base-form verb phrase ("hold a vigil"), empty for a line that states nothing
+    (a greeting); ``subject`` and ``host`` are full names of the town's people; ``place`` one of
+    its places; ``start``/``end`` "YYYY-MM-DD HH:MM"; ``everyone``: an open invitation;
+    ``invites_me``: the listener is invited; ``question``: the line asks it of the listener.
+    """
+
+    importance: int = Field(ge=1, le=10)
+    act: str = Field(default="", max_length=120)
+    subject: str = ""
+    place: str = ""
+    start: str = Field(default="", max_length=16)
+    end: str = Field(default="", max_length=16)
+    host: str = ""
+    everyone: bool = False
+    invites_me: bool = False
+    question: bool = False
+
+
+class _Given(BaseModel):
+    """The fields of an answer that were given (not empty), for :func:`own_words`."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+def own_words_where_given(q: HearLine, a: HeardAnswer, prompt: str) -> HeardAnswer:
+    """:func:`own_words` on the fields given: an empty field says "the line does not say"."""
+    own_words(q, _Given(**{k: v for k, v in a.model_dump().items() if v != ""}), prompt)
+    return a
+
+
+def stated_times_valid(q: HearLine, a: HeardAnswer, prompt: str) -> HeardAnswer:
+    """Times are "YYYY-MM-DD HH:MM" or empty, and a time goes with a stated act."""
+    for field in ("start", "end"):
+        if not _STAMP.match(getattr(a, field)):
+            raise InvalidAnswer(f"{field}: {getattr(a, field)!r} is not a time like '2023-02-14 17:00'")
+    if (a.start or a.place) and not a.act.strip():
+        raise InvalidAnswer("act: a time or place is given for no act")
+    return a
+
+
+def names_known(q: HearLine, a: HeardAnswer, prompt: str) -> HeardAnswer:
+    """Subject and host are among the town's people, the place among its places (or empty)."""
+    for field, options in (("subject", q.names), ("host", q.names), ("place", q.places)):
+        value = getattr(a, field)
+        if value and value not in options:
+            raise InvalidAnswer(f"{field}: {value!r} is not one of the {len(options)} offered")
+    return a
+
+
+@dataclass(frozen=True, kw_only=True)
+class HearLine(Question[HeardAnswer]):
+    """Rate a heard line 1-10 and say what it states (§4.1's rating, with the statement's fields).
+
+    ``speaker_name`` said ``line`` at ``now`` ("YYYY-MM-DD HH:MM:SS"); ``content`` is the memory
+    the line makes (what the scripted rule rates); ``names`` are the town's people the listener
+    knows, ``places`` its place names; ``meant`` is the speaker's dialogue act, the content it
+    put into words (a scripted speaker's; empty for a model's or a player's line), read by the
+    scripted backend only.
+    """
+
+    template: ClassVar[str] = "hear_line"
+    answer_model = HeardAnswer
+    purpose: ClassVar[str] = "importance"
+    checks = (own_words_where_given, stated_times_valid, names_known)
+    speaker_name: str
+    line: str
+    content: str
+    now: str
+    names: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    meant: tuple[FactView, ...] = ()
+
+    def narrow(self, schema: dict[str, Any]) -> None:
+        """Importance 1-10; subject and host among the names, place among the places, or empty."""
+        schema["properties"]["importance"] = {"type": "integer", "enum": list(range(1, 11))}
+        for field, options in (("subject", self.names), ("host", self.names), ("place", self.places)):
+            enum_at(schema, (field,), ["", *options])
