@@ -20,6 +20,8 @@ request failed), and the fallback rate those failures make when each question ha
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -27,9 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from town.analysis.interview import Interviewer  # noqa: E402
 from town.analysis.stats import ANSWERED, rejected  # noqa: E402
 from town.cli import main as town_main  # noqa: E402
 from town.config import load_config  # noqa: E402
+from town.recording import RunReader  # noqa: E402
 from town.thinking.model import Attempt  # noqa: E402
 from town.thinking.openai_backend import OpenAIBackend  # noqa: E402
 from town.thinking.questions import Question  # noqa: E402
@@ -39,8 +43,15 @@ from town.scripted import ScriptedBackend  # noqa: E402
 ATTEMPTS = load_config().backend.max_retries + 1
 
 
+#: What the interviews of a capture ask each persona at its end (the paper's kinds: self-knowledge,
+#: work, another persona, plans; Park et al. 2023 §6.1).
+INTERVIEW = ("Give an introduction of yourself.", "What is your job?", "Who is Klaus Mueller?",
+             "What are you doing today?")
+
+
 def capture(town: str, minutes: float) -> list[Question]:
-    """The questions a scripted run of ``town`` asks in its first ``minutes`` game minutes, in order."""
+    """The questions a scripted run of ``town`` asks in its first ``minutes`` game minutes, in order,
+    then those an interview of each persona at its end asks (:data:`INTERVIEW`): a run asks none."""
     asked: list[Question] = []
     ask = ScriptedBackend.ask
 
@@ -51,8 +62,16 @@ def capture(town: str, minutes: float) -> list[Question]:
     ScriptedBackend.ask = recording_ask  # type: ignore[method-assign]
     try:
         with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "capture.sqlite"
             code = town_main(["simulate", "--town", town, "--hours", str(minutes / 60), "--quiet",
-                              "--embedder", "hashing", "--out", str(Path(tmp) / "capture.sqlite")])
+                              "--embedder", "hashing", "--out", str(out)])
+            if not code:
+                with RunReader(out) as reader:
+                    asker = Interviewer(reader)
+                    at, tick, seq = asker.moment("9999-12-31 23:59")
+                    for persona in reader.personas():
+                        for question in INTERVIEW:
+                            asker.ask(persona, question, at=at, tick=tick, seq=seq)
     finally:
         ScriptedBackend.ask = ask  # type: ignore[method-assign]
     if code:
@@ -72,15 +91,33 @@ def rejected_by(a: Attempt) -> str | None:
     return rejected({"outcome": a.outcome.value, "check": a.check})
 
 
+#: A rejection's field and the start of its text, as the checks write it ("steps[0].description: 'wash ...'").
+_REJECTED = re.compile(r"^([\w.\[\]]+): (['\"])(.+?)\2")
+
+
+def from_the_prompt(error: str, prompt: str) -> bool:
+    """Whether a rejection is the prompt's own: the rejected text (as the check quotes it, up to 60
+    characters) stands in one of the prompt's listed items (a "- " or "N. " line other than a
+    memory), which the answer was to use; e.g. a known procedure's step shown with its address."""
+    found = _REJECTED.match(error)
+    if not found or len(found.group(3)) < 8:
+        return False
+    listed = [line for line in prompt.splitlines()
+              if re.match(r"^(- |\d+\. )", line) and not re.match(r"^- \d+( \(|:)", line)]
+    return any(found.group(3) in line for line in listed)
+
+
 def report(tally: Counter, failures: Counter) -> None:
     """Per template: attempts, each check's share of the answers, the fallback rate they make."""
     print(f"\n{'template':<24}{'attempts':>9}{'valid':>7}  rejected by (share of the template's answers); "
           f"fallback rate at {ATTEMPTS} attempts")
     for template in sorted(tally):
         n, answered = tally[template], tally[template] - failures[(template, "no answer")]
-        valid = n - sum(k for (t, _), k in failures.items() if t == template)
+        valid = n - sum(k for (t, c), k in failures.items() if t == template and c != "from the prompt")
         shares = ", ".join(f"{check} {k / max(1, answered):.0%}" for (t, check), k in failures.most_common()
-                           if t == template and check != "no answer")
+                           if t == template and check not in ("no answer", "from the prompt"))
+        shares += f" ({failures[(template, 'from the prompt')]} from the prompt)" if failures[
+            (template, "from the prompt")] else ""
         lost = failures[(template, "no answer")]
         fallback = (1 - valid / n) ** ATTEMPTS
         print(f"{template:<24}{n:>9}{valid:>7}  {shares or '-'}{f'; {lost} without an answer' if lost else ''}; "
@@ -101,6 +138,8 @@ def main() -> None:
     ap.add_argument("--structured", default="auto")
     ap.add_argument("--timeout", default="auto", help="seconds per request, or auto (from the measured speed)")
     ap.add_argument("--max-prompt-tokens", type=int, default=1200)
+    ap.add_argument("--log", help="a JSON line per attempt: template, persona, outcome, check, error, "
+                                  "answer, from_prompt (a rejection of the prompt's own listed text)")
     args = ap.parse_args()
     wanted = set(args.templates.split(","))
     questions, seen = [], Counter()
@@ -109,6 +148,15 @@ def main() -> None:
                 args.per_template and seen[q.template] >= args.per_template):
             questions.append(q)
             seen[q.template] += 1
+    # round robin over the templates (each one's first question, then each one's second, ...), so
+    # a run stopped early has sampled every template alike
+    first: dict[str, int] = {}
+    turn: Counter = Counter()
+    order = []
+    for i, q in enumerate(questions):
+        order.append((turn[q.template], first.setdefault(q.template, i), q))
+        turn[q.template] += 1
+    questions = [q for *_, q in sorted(order, key=lambda t: (t[0], t[1]))]
     backend = OpenAIBackend(model=args.model, base_url=args.base_url, structured=args.structured,
                             timeout_s=args.timeout, max_prompt_tokens=args.max_prompt_tokens)
     settled = backend.check()
@@ -117,15 +165,26 @@ def main() -> None:
     tally: Counter = Counter()
     failures: Counter = Counter()
     reasons: Counter = Counter()
+    log = open(args.log, "w", encoding="utf-8") if args.log else None
     for q in questions:
+        prompt = backend.fitted(q)[1]
         for _ in range(args.times):
             a = backend.attempt(q)
             tally[q.template] += 1
             check = rejected_by(a)
+            own = check is not None and from_the_prompt(a.error, prompt)
             if check is not None:
                 failures[(q.template, check)] += 1
                 reasons[(q.template, check, a.error[:160])] += 1
+                failures[(q.template, "from the prompt")] += own
             print(f"{q.template:<24}{q.persona:<22}{a.outcome.value:<8}{a.error[:100]}", flush=True)
+            if log:
+                log.write(json.dumps({"template": q.template, "persona": q.persona, "outcome": a.outcome.value,
+                                      "check": check, "error": a.error, "from_prompt": own,
+                                      "answer": a.answer.model_dump(mode="json") if a.answer else None}) + "\n")
+                log.flush()
+    if log:
+        log.close()
     backend.close()
     report(tally, failures)
     for (template, check, why), n in reasons.most_common():

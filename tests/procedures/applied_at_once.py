@@ -10,6 +10,7 @@ from datetime import datetime
 from types import SimpleNamespace
 
 from town.clock import GameClock
+from town.config import load_config
 from town.events import Event, EventBus
 from town.mind import MindContext, Services
 from town.mind.effects import Outbox
@@ -43,7 +44,8 @@ def context(start: datetime, *, world=None, seed: int = 1) -> tuple[MindContext,
 
     clock, bus, events = GameClock(start, 10), EventBus(), []
     bus.subscribe(events.append)
-    ctx = MindContext(Services(world=world, backend=ScriptedBackend(), config=SimpleNamespace(seed=seed), names={},
+    config = SimpleNamespace(seed=seed, procedures=load_config().procedures)
+    ctx = MindContext(Services(world=world, backend=ScriptedBackend(), config=config, names={},
                                seconds_per_tick=10), 0, start)
     ctx.out = AppliedAtOnce(Applier(bus, clock, {}, lambda cid: None))
     return ctx, events

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -14,6 +18,7 @@ from town.events import EventKind
 from town.mind import practice
 from town.procedures import (
     Episode,
+    Procedure,
     ProceduralMemory,
     ProcedureError,
     ProcedureLibrary,
@@ -23,6 +28,13 @@ from town.procedures import (
     home_of,
     persona_values,
 )
+from town.thinking.openai_backend import OpenAIBackend
+from town.scripted import ScriptedBackend
+from town.thinking.wrappers.recorder import CallRecorder
+from town.thinking.wrappers.retrying import RetryingBackend
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "thinking"))  # the fake model server
+from fake_server import FakeOpenAIServer  # noqa: E402
 
 ISABELLA = ("Isabella Rodriguez", "the_ville:Isabella Rodriguez's apartment:bedroom:bed")
 KLAUS = ("Klaus Mueller", "the_ville:Dorm for Oak Hill College:Klaus Mueller's room:bed")
@@ -55,8 +67,17 @@ def test_home_of_is_the_part_naming_the_persona():
     assert home_of(KLAUS[1], KLAUS[0]) == "the_ville:Dorm for Oak Hill College:Klaus Mueller's room"
 
 
-def test_verified_success_is_generalised_and_saved_to_both_libraries():
-    """Both steps done at the stove: saved once per library as {place} steps, successes 1."""
+def _again(p, ctx, steps) -> None:
+    """The same task done again, every step at its place."""
+    practice.begin(p, ctx, task="cook dinner", place=STOVE, steps=steps)
+    for s in steps:
+        practice.step_started(p, s)
+    practice.close(p, ctx)
+
+
+def test_verified_success_is_generalised_and_saved_then_shared_at_its_second():
+    """Both steps done at the stove: saved to the persona's library as {place} steps, successes
+    1; shared to the town library only at its second success (2/0 in the persona's)."""
     p, ctx, steps, events = make()
     for s in steps:
         practice.step_started(p, s)
@@ -65,16 +86,43 @@ def test_verified_success_is_generalised_and_saved_to_both_libraries():
     assert [s.object for s in own.steps] == ["{place}", "{place}"]
     assert (own.successes, own.failures) == (1, 0)
     saves = [e.data for e in events if e.kind is EventKind.PROCEDURE]
-    assert [(d["op"], d["library"]) for d in saves] == [
-        ("save", "isabella_rodriguez"),
-        ("save", "town"),
-    ]
+    assert [(d["op"], d["library"]) for d in saves] == [("save", "isabella_rodriguez")]
     assert (
         saves[0]["procedure"]["status"] == "active"
         and saves[0]["procedure"]["reliability"] == 2 / 3
     )
+    assert len(p.procedures.town) == 0
+    _again(p, ctx, steps)
+    saves = [e.data for e in events if e.kind is EventKind.PROCEDURE]
+    assert [(d["op"], d["library"], d.get("merged")) for d in saves[1:]] == [
+        ("save", "isabella_rodriguez", True), ("save", "town", False)]
+    assert (p.procedures.own.get("cook dinner").successes, len(p.procedures.town)) == (2, 1)
 
 
+@pytest.mark.parametrize("name", ["Dinner at the Stove", "Living Room Setup"])
+def test_a_model_named_procedure_is_absent_from_the_town_library_until_its_second_success(name):
+    """A model on the fake server names the procedure. "Dinner at the Stove": after one success
+    it is the persona's only, after the second it is in the town library too. "Living Room
+    Setup" (the 0.5B model's name for a shower procedure) fails ``names_its_task``, four times:
+    the scripted name, the task, is saved instead, and it is that which is shared."""
+    server = FakeOpenAIServer(lambda messages: json.dumps({"name": name, "when": "cooking dinner"}), api_key=None)
+    model = OpenAIBackend(base_url=server.base_url, model=server.model, structured="json_schema")
+    p, ctx, steps, events = make()
+    ctx.services = replace(ctx.services, backend=RetryingBackend(model, fallback=ScriptedBackend(),
+                                                                 recorder=CallRecorder(), backoff_s=0))
+    try:
+        for s in steps:
+            practice.step_started(p, s)
+        practice.close(p, ctx)
+        kept = name if name in p.procedures.own else "cook dinner"
+        assert [q.name for q in p.procedures.own.procedures()] == [kept] and len(p.procedures.town) == 0
+        _again(p, ctx, steps)
+    finally:
+        model.close()
+        server.close()
+    assert [(q.name, q.successes) for q in p.procedures.own.procedures()] == [(kept, 2)]
+    assert [q.name for q in p.procedures.town.procedures()] == [kept]
+    assert kept == ("cook dinner" if name == "Living Room Setup" else name)
 def test_nothing_is_saved_from_a_failed_task():
     """A step refused by the world (closed) ends the episode as a failure: nothing saved."""
     p, ctx, steps, events = make()
@@ -193,3 +241,39 @@ def test_anonymise_with_a_large_roster_equals_scrubbing_every_persona():
     assert shared.when == reference(texts[1]) == "{other} visits Anne and {persona} at {home}, {other} too"
     for step, text in zip(shared.steps, texts):
         assert step.description == step.object == reference(text)
+
+
+def test_a_town_procedure_at_a_place_known_closed_is_a_deviation_not_a_failure():
+    """The town's "buy supplies" leads to the market, which the persona remembers seeing closed:
+    it is skipped with a deviation event (not counted), its counts stay (1, 0), nothing is followed."""
+    market = "the_ville:The Willows Market and Pharmacy:aisles:grocery shelf"
+    p, ctx, _, events = make()
+    p.procedures.episode = None
+    ctx.services = replace(ctx.services, world=SimpleNamespace(
+        tilemap=SimpleNamespace(has_address=lambda a: True), is_open=lambda a: not a.startswith(market)))
+    p.stream = SimpleNamespace(records=lambda: [SimpleNamespace(content="The Willows Market and Pharmacy is closed.")])
+    p.procedures.town.save(Procedure(name="buy supplies", when="buy supplies",
+                                     steps=(ProcedureStep(description="pick groceries", object=market, minutes=10),),
+                                     created=ctx.now, last_used=ctx.now), now=ctx.now)
+    assert practice.follow(p, ctx, task="buy supplies", place=market, minutes=30) is None
+    dev = [e.data for e in events if e.data["op"] == "deviation"]
+    assert [(d["library"], d["name"], d["counted"]) for d in dev] == [("town", "buy supplies", False)]
+    assert "The Willows Market and Pharmacy is known to be closed" in dev[0]["reason"]
+    assert (p.procedures.town.get("buy supplies").successes, p.procedures.town.get("buy supplies").failures) == (1, 0)
+
+
+def test_a_procedure_named_by_its_owner_is_shared_only_under_a_name_the_checks_pass():
+    """A persona's "Living Room Setup" for cooking dinner (saved before the checks, as the 0.5B
+    model named a shower procedure) takes a second success by its ``when``: 2/0, yet its name does
+    not name the task, so it stays the persona's; a well-named twin is shared at the same point."""
+    for name, shared in (("Living Room Setup", 0), ("Cooking Dinner", 1)):
+        p, ctx, steps, events = make()
+        p.procedures.own.save(Procedure(name=name, when="cook dinner", steps=(
+            ProcedureStep(description="cook (cook dinner)", object="{place}", minutes=10),
+            ProcedureStep(description="wash up (cook dinner)", object="{place}", minutes=5)),
+            created=ctx.now, last_used=ctx.now), now=ctx.now)
+        for s in steps:
+            practice.step_started(p, s)
+        practice.close(p, ctx)
+        assert [(q.name, q.successes) for q in p.procedures.own.procedures()] == [(name, 2)]
+        assert len(p.procedures.town) == shared

@@ -247,7 +247,9 @@ def test_a_town_library_change_is_seen_from_the_next_game_hour(tmp_path):
     in a later one (tick-synchronous, the next tick can: the reference of this rule has it).
     The clusters furthest behind run first, so each tick is recorded as early as it can be."""
     ahead_path = tmp_path / "behind_first.sqlite"
-    sim = Simulation(load_scenario("smallville"), _config("run-ahead"), run_path=ahead_path)
+    # shared at the first success, so the hour's saves reach the library in 70 minutes
+    sim = Simulation(load_scenario("smallville"), _config("run-ahead", **{"procedures.share_after": 1}),
+                     run_path=ahead_path)
     sim._ahead.furthest_first = False
     sim.run(TICKS)
     sim.close()

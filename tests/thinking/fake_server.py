@@ -103,6 +103,9 @@ class FakeOpenAIServer:
             turn inside the server); None: no limit.
         tokens_per_s: answer tokens it writes per wall second (each answer's completion
             tokens, characters / 4, add to its latency); None: writing takes no time.
+        grammar_lengths: cut each string of an answer at its ``maxLength`` in the request's
+            schema (``json_schema``, ``json_object_schema``), as a server decoding under a grammar
+            closes a string when its bound is reached.
     """
 
     def __init__(
@@ -123,9 +126,11 @@ class FakeOpenAIServer:
         models_wait_for_slot: bool = False,
         slots: int | None = None,
         tokens_per_s: float | None = None,
+        grammar_lengths: bool = False,
     ):
         self.tokens_per_s = tokens_per_s
         self.probe_responder: Callable[[list[dict]], str] | None = None  # answers the importance probe
+        self.grammar_lengths = grammar_lengths
         self.slots = None if slots is None else threading.Semaphore(slots)
         self.check_latency_s = check_latency_s
         self.models_wait_for_slot = models_wait_for_slot
@@ -437,6 +442,8 @@ class _Handler(BaseHTTPRequestHandler):
             content = '{"this is": not json'
         elif fault == "invalid":
             content = json.dumps({"unexpected": "shape"})
+        if owner.grammar_lengths:
+            content = json.dumps(bounded(json.loads(content), request_schema(body)))
         content += " " * owner.padding
         self._complete(content, body["messages"])
 
@@ -468,6 +475,24 @@ class _Handler(BaseHTTPRequestHandler):
             },
             mangle=mangle,
         )
+
+
+def request_schema(body: dict) -> dict:
+    """The answer schema a chat request's body carries ({} when none, or only a grammar)."""
+    rf = body.get("response_format") or {}
+    return (rf.get("json_schema") or {}).get("schema") or rf.get("schema") or {}
+
+
+def bounded(value, schema: dict):
+    """``value`` with each string cut at its ``maxLength`` in ``schema`` (what a grammar lets through)."""
+    if isinstance(value, str) and "maxLength" in schema:
+        return value[:schema["maxLength"]]
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        return {k: bounded(v, props.get(k, {})) for k, v in value.items()}
+    if isinstance(value, list):
+        return [bounded(v, schema.get("items", {})) for v in value]
+    return value
 
 
 def body_dialect(body: dict) -> str:

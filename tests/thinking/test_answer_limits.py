@@ -22,7 +22,7 @@ from town.events import EventKind
 from town.recording import RunReader
 from town.thinking.model import CallOutcome
 from town.thinking.openai_backend import MAX_REPLY_BYTES, OpenAIBackend
-from town.thinking.questions import RateImportance
+from town.thinking.questions import AnswerInterview, RateImportance
 from town.thinking.validate import MAX_ANSWER_CHARS, InvalidAnswer, parse_answer
 from web.cli import main
 
@@ -36,9 +36,10 @@ def _calls(path) -> list[dict]:
 
 
 def _resumes(path, server, api_key) -> None:
-    """The run is sound, replays and resumes (`resume --hours 0.01`, the same server)."""
+    """The run is sound, replays and resumes (`resume --hours 0.01`, the same server, named)."""
     last = assert_sound(path)
-    assert main(["resume", str(path), "--hours", "0.01", "--quiet"]) == 0
+    assert main(["resume", str(path), "--hours", "0.01", "--quiet", "--backend", "openai", "--base-url",
+                 server.base_url, "--api-key-env", api_key]) == 0
     assert assert_sound(path) >= 2 and last is not None
 
 
@@ -148,3 +149,39 @@ def test_tokens_are_the_servers_usage_and_stats_marks_estimates(fake_server, api
     assert f"{int(total['tokens_in'])} (~{int(total['tokens_in'])})" in out
     assert f"{len(requests)} requests got no token count" in out
     _resumes(guessed, server, api_key)
+
+
+#: An interview answer of three sentences and 400 characters (as the prompt asks: one to three).
+WHOLE = ("I own Hobbs Cafe, the cosy coffee shop on the south side of town, and I have run it for years now. "
+         "I am planning a Valentine's Day party there on February 14, 2023, from 5pm to 7pm, and I want to invite "
+         "everyone I know in town. Klaus and Maria both said they would come, so I am baking cakes and hanging "
+         "red paper hearts all over the walls and the windows, with candles on every table near the doors.")
+
+
+@pytest.mark.parametrize("dialect", ["json_schema", "json_object_schema"])
+def test_an_interview_answer_of_three_sentences_and_400_characters_comes_back_whole(dialect):
+    """Under a grammar a string ends at its schema's maxLength; at 160 characters this answer came
+    back "... on the south side of town, and I have run it for years now. I am planning a
+    Valentine's Day party there on February 14, 2023, from 5pm to" (as found: "...from 5pm to").
+    The interview's bound is three sentences: 480 characters."""
+    assert len(WHOLE) == 400 and WHOLE.count(". ") == 2
+    question = AnswerInterview(**WHO, question="Tell me about your week.")
+    server = FakeOpenAIServer(lambda messages: json.dumps({"answer": WHOLE}), api_key=None, grammar_lengths=True,
+                              dialects=(dialect,))
+    backend = OpenAIBackend(base_url=server.base_url, model=server.model, structured=dialect)
+    try:
+        attempt = backend.attempt(question)
+    finally:
+        backend.close()
+        server.close()
+    assert attempt.outcome is CallOutcome.OK, attempt.error
+    assert attempt.answer.answer == WHOLE
+
+
+def test_an_answer_longer_than_asked_keeps_its_whole_sentences():
+    """A fourth sentence, or a part cut off after the last whole one, is left out; not a word is cut."""
+    question = AnswerInterview(**WHO, question="Tell me about your week.")
+    four = WHOLE + " It will be a lovely evening."
+    assert parse_answer(question, json.dumps({"answer": four})).answer == WHOLE
+    cut = WHOLE[:WHOLE.index("from 5pm") + len("from 5pm to")]
+    assert parse_answer(question, json.dumps({"answer": cut})).answer == WHOLE[:WHOLE.index(" I am planning")]

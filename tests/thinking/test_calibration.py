@@ -157,6 +157,7 @@ def test_a_model_rating_only_1s_and_10s_is_blended_and_stats_says_so(bimodal_ser
 
     bimodal_server.responder = bimodal_server.probe_responder = lambda messages: model_answer(
         prompt_book[messages[-1]["content"]])
-    assert main(["resume", str(out), "--hours", "0.01", "--quiet"]) == 0
+    assert main(["resume", str(out), "--hours", "0.01", "--quiet", "--backend", "openai", "--base-url",
+                 bimodal_server.base_url, "--api-key-env", api_key]) == 0
     with RunReader(out) as reader:
         assert reader.meta["importance_calibration"] == kept

@@ -74,6 +74,16 @@ def copy(killed, tmp_path, monkeypatch):
     return server, town, tmp_path / "run.sqlite"
 
 
+def _named(server) -> list[str]:
+    """The options naming the run's server and key variable (a run file's are never used)."""
+    return ["--backend", "openai", "--base-url", server.base_url, "--api-key-env", "TOWN_TEST_KEY"]
+
+
+def _resume(server, run) -> list[str]:
+    """`resume RUN --hours 0.05` at the run's server, named on the command line."""
+    return ["resume", str(run), "--hours", "0.05", "--quiet", *_named(server)]
+
+
 def _refused(capsys, *words):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
@@ -94,7 +104,7 @@ def test_resume_with_the_model_server_down_cuts_nothing(copy, capsys):
     before = counts(run)
     server.down()
     try:
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+        assert main(_resume(server, run)) == 2
     finally:
         server.up()
     _refused(capsys, "cannot reach")
@@ -104,13 +114,13 @@ def test_resume_with_the_model_server_down_cuts_nothing(copy, capsys):
 
 def test_resume_with_a_persona_file_missing_cuts_nothing(copy, capsys):
     """A persona file of the run's town is gone: exit 2, one line, the run as it was."""
-    _, town, run = copy
+    server, town, run = copy
     before = counts(run)
     persona = town / "klaus_mueller.yaml"
     kept = persona.read_bytes()
     persona.unlink()
     try:
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+        assert main(_resume(server, run)) == 2
     finally:
         persona.write_bytes(kept)
     _refused(capsys)
@@ -121,17 +131,17 @@ def test_resume_with_a_persona_file_missing_cuts_nothing(copy, capsys):
 def test_resume_with_a_persona_file_edited_cuts_nothing_and_names_the_fields(copy, capsys):
     """Klaus's age edited (20 -> 99), then his lifestyle rewritten too: each resume exits 2 with
     one line naming klaus_mueller.yaml and exactly the fields edited; the run as it was."""
-    _, town, run = copy
+    server, town, run = copy
     before = counts(run)
     persona = town / "klaus_mueller.yaml"
     kept = persona.read_text(encoding="utf-8")
     try:
         persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n"), encoding="utf-8")
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+        assert main(_resume(server, run)) == 2
         _refused(capsys, "klaus_mueller.yaml: age changed since the run started")
         persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n").replace(
             "likes a drink at the pub some evenings", "never goes out"), encoding="utf-8")
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+        assert main(_resume(server, run)) == 2
         _refused(capsys, "klaus_mueller.yaml: age, lifestyle changed since the run started")
     finally:
         persona.write_text(kept, encoding="utf-8")
@@ -143,7 +153,7 @@ def test_a_run_recorded_without_persona_fingerprints_resumes_with_a_note(copy, c
     """An older run (no meta ``persona_files``) with an edited persona file: resume says in
     one line that persona files are not checked, goes on (18 ticks after tick 89), and records
     the files' fingerprints, so that the next resume checks them."""
-    _, town, run = copy
+    server, town, run = copy
     conn = sqlite3.connect(run)
     with conn:
         conn.execute("DELETE FROM meta WHERE key = 'persona_files'")
@@ -152,7 +162,7 @@ def test_a_run_recorded_without_persona_fingerprints_resumes_with_a_note(copy, c
     kept = persona.read_text(encoding="utf-8")
     try:
         persona.write_text(kept.replace("\nage: 20\n", "\nage: 99\n"), encoding="utf-8")
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 0
+        assert main(_resume(server, run)) == 0
         err = capsys.readouterr().err
         assert [line for line in err.splitlines() if "note:" in line] == [
             f"town: note: {run} was recorded before runs kept their persona files' fingerprints; "
@@ -165,18 +175,18 @@ def test_a_run_recorded_without_persona_fingerprints_resumes_with_a_note(copy, c
         assert json.loads(recorded)["klaus_mueller.yaml"]["age"] == hashlib.sha256(b"99").hexdigest()[:16]
     finally:
         persona.write_text(kept, encoding="utf-8")
-    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+    assert main(_resume(server, run)) == 2
     _refused(capsys, "klaus_mueller.yaml: age changed since the run started")
 
 
 def test_resume_with_the_town_folder_moved_cuts_nothing(copy, capsys):
     """The run's town folder has moved: exit 2, one line naming it, the run as it was."""
-    _, town, run = copy
+    server, town, run = copy
     before = counts(run)
     moved = town.with_name("moved")
     town.rename(moved)
     try:
-        assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+        assert main(_resume(server, run)) == 2
     finally:
         moved.rename(town)
     _refused(capsys, str(town))
@@ -186,11 +196,11 @@ def test_resume_with_the_town_folder_moved_cuts_nothing(copy, capsys):
 
 def test_fork_with_another_embedder_leaves_no_file_and_the_parent_as_it_was(copy, capsys, tmp_path):
     """A fork asking for another embedder: exit 2, no fork file, the parent as it was."""
-    _, _, run = copy
+    server, _, run = copy
     before = counts(run)
     out = tmp_path / "fork.sqlite"
     assert main(["fork", str(run), "--at", "2023-02-13 07:16", "--out", str(out),
-                 "--set", "embedder=minilm", "--quiet"]) == 2
+                 "--set", "embedder=minilm", "--quiet", *_named(server)]) == 2
     _refused(capsys, "embedder")
     assert leftovers(out) == []
     assert counts(run) == before
@@ -201,7 +211,7 @@ def test_fork_after_the_run_ends_is_refused_and_at_its_end_is_not(copy, capsys, 
     """Ticks 0..99 of 10 s from 07:00 end at 07:16:40: a fork at 08:00 exits 2 with one line
     naming that time and leaves no file; a fork at 07:16:40 goes on from the snapshot after
     tick 89 (3 ticks: 0.01 h = 36 s)."""
-    _, _, run = copy
+    server, _, run = copy
     before = counts(run)
     out = tmp_path / "late.sqlite"
     assert main(["fork", str(run), "--at", "2023-02-13 08:00", "--out", str(out), "--hours", "0.01", "--quiet"]) == 2
@@ -209,13 +219,37 @@ def test_fork_after_the_run_ends_is_refused_and_at_its_end_is_not(copy, capsys, 
     assert leftovers(out) == []
     assert counts(run) == before
     assert main(["fork", str(run), "--at", "2023-02-13 07:16:40", "--out", str(out), "--hours", "0.01",
-                 "--quiet"]) == 0
+                 "--quiet", *_named(server)]) == 0
     assert counts(out)["frames"] == (90 + 3, 92)
+
+
+def test_a_model_run_goes_on_only_with_the_model_the_command_names(copy, capsys, tmp_path):
+    """Without --base-url, resume and fork of the model run exit 2 with one line showing the
+    stored backend and naming the flags; the server hears nothing, the run is as it was and no
+    fork file is left. `fork --backend scripted` goes on without the server (no request)."""
+    server, _, run = copy
+    before, heard = counts(run), sum(server.counts.values())
+    shown = f"{run} was made with backend openai (model {server.model}) at {server.base_url}"
+    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 2
+    _refused(capsys, shown, "pass --backend openai --base-url URL [--api-key-env VAR]", "or --backend scripted")
+    out = tmp_path / "fork.sqlite"
+    assert main(["fork", str(run), "--at", "2023-02-13 07:16", "--out", str(out), "--quiet"]) == 2
+    _refused(capsys, shown)
+    assert main(["resume", str(run), "--hours", "0.05", "--quiet", "--backend", "openai"]) == 2
+    _refused(capsys, "--base-url: --backend openai needs --base-url URL")
+    assert leftovers(out) == [] and counts(run) == before
+    assert main(["fork", str(run), "--at", "2023-02-13 07:16", "--out", str(out), "--hours", "0.01", "--quiet",
+                 "--backend", "scripted"]) == 0
+    assert sum(server.counts.values()) == heard
+    conn = sqlite3.connect(out)
+    (backend,) = conn.execute("SELECT value FROM meta WHERE key = 'backend'").fetchone()
+    conn.close()
+    assert json.loads(backend) == "scripted"
 
 
 def test_resume_once_it_can_continue_cuts_back_to_the_snapshot_and_goes_on(copy, capsys):
     """With everything in place: ticks 90..99 are dropped, 18 new ticks follow tick 89."""
-    _, _, run = copy
-    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 0
+    server, _, run = copy
+    assert main(_resume(server, run)) == 0
     assert counts(run)["frames"][0] == 90 + 18
     assert assert_sound(run) == 89 + 18

@@ -67,9 +67,10 @@ def _stopped(proc: subprocess.Popen, sig: int) -> tuple[int, float, str]:
 
 
 def _resumes(out, server: FakeOpenAIServer) -> None:
-    """`resume` continues the run from its snapshot: exit 0, and the run is sound and longer."""
+    """`resume` continues the run from its snapshot at the server it names: exit 0, and the run is
+    sound and longer."""
     done = subprocess.run([sys.executable, str(REPO / "run.py"), "resume", str(out), "--hours", "0.01",
-                           "--quiet"], cwd=REPO, capture_output=True, text=True, timeout=120,
+                           "--quiet", "--base-url", server.base_url, "--api-key-env", "TOWN_TEST_KEY"], cwd=REPO, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "TOWN_TEST_KEY": "test-key"})
     assert done.returncode == 0, done.stderr
     assert assert_sound(out) >= 2  # 0.01 game hours: ticks 0..2 again after the snapshot at -1

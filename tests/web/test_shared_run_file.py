@@ -5,6 +5,8 @@ loopback listener the test starts, which counts every connection and keeps what 
 an environment variable holding a key (here a canary). Opening its replay, its evaluation, a
 compare, an interview and an evaluation (`evaluate`, `evaluate --battery`, `compare`,
 `interview`) sends the listener nothing: the scripted backend answers and the commands say so.
+`resume` and `fork` of it refuse in one line naming the flags to pass, or go on with the backend
+their command line names; the listener hears nothing and the canary variable is never read.
 Beyond loopback, a POST asking for a model evaluation without the token makes no model request;
 with the token it asks the model the server's own command line named, never the file's.
 """
@@ -12,6 +14,7 @@ with the token it asks the model the server's own command line named, never the 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import signal
@@ -190,6 +193,61 @@ def test_beyond_loopback_a_request_without_the_token_makes_no_model_request(shar
     finally:
         live(app).close()
     assert listener.received and f"Bearer {CANARY}".encode() in listener.received[0]
+
+
+class WatchedEnviron(dict):
+    """``os.environ`` that notes every variable read by name (``[]``, ``get``, ``in``, ``os.getenv``)."""
+
+    def __init__(self, values):
+        super().__init__(values)
+        self.read: set[str] = set()
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key):
+        self.read.add(key)
+        return super().__contains__(key)
+
+
+def _frames(run: Path) -> int:
+    with sqlite3.connect(run) as db:
+        return db.execute("SELECT COUNT(*) FROM frames").fetchone()[0]
+
+
+def test_resume_and_fork_go_on_only_with_the_backend_their_command_names(shared, listener, tmp_path, monkeypatch,
+                                                                         capsys):
+    """Without --backend or --base-url, `resume` and `fork` of the shared file exit 2 with one line
+    showing what it was made with and the flags to pass, and change nothing; with --backend
+    scripted they go on (6 ticks: 0.0167 game hours of 10 s), as does a scripted run. The
+    listener hears nothing, and the canary variable is never read."""
+    environ = WatchedEnviron(os.environ)
+    monkeypatch.setattr(os, "environ", environ)
+    run, fork = shared / "shared.sqlite", tmp_path / "fork.sqlite"
+    frames = _frames(run)
+    shown = f"{run} was made with backend openai (model any-model) at {listener.url}"
+    for argv in (["resume", str(run)], ["fork", str(run), "--at", "2023-02-13 07:10", "--out", str(fork)]):
+        assert main([*argv, "--hours", "0.0167", "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and shown in err and "Traceback" not in err
+        assert "pass --backend openai --base-url URL [--api-key-env VAR]" in err and "or --backend scripted" in err
+    assert not fork.exists() and _frames(run) == frames
+    assert main(["resume", str(run), "--hours", "0.0167", "--quiet", "--backend", "scripted"]) == 0
+    assert _frames(run) == 180 + 6  # the run's only snapshot ends its 180 ticks
+    assert main(["fork", str(run), "--at", "2023-02-13 07:10", "--out", str(fork), "--hours", "0.0167", "--quiet",
+                 "--backend", "scripted"]) == 0
+    embedded = shared / "other.sqlite"
+    _share(embedded, listener.url, embedder="openai")  # a server embedder, with a scripted mind
+    assert main(["resume", str(embedded), "--hours", "0.0167", "--quiet", "--backend", "scripted"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the openai embedder needs --base-url URL" in err
+    _nothing_sent(listener)
+    assert CANARY_VAR not in environ.read
 
 
 def _replay(run: Path, *options: str) -> tuple[subprocess.Popen, str, str]:

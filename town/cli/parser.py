@@ -50,6 +50,19 @@ def add_model_choice(p: argparse.ArgumentParser) -> None:
                    "(default OPENAI_API_KEY; never the run file's)")
 
 
+def add_continuing_model(p: argparse.ArgumentParser) -> None:
+    """Add the options naming the model a resume or fork goes on with: a run made with a model is
+    refused without them (a run file's base URL and key variable are never used)."""
+    m = p.add_argument_group("going on with a model (a run file's base URL and key variable are never used)")
+    m.add_argument("--backend", choices=["scripted", "openai"],
+                   help="go on with this backend (a model run needs it, or --base-url; default: the run's scripted one)")
+    m.add_argument("--base-url", action="append", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8080/v1; "
+                   "give it again for more servers of the same model")
+    m.add_argument("--model", help="model name on the server (default: the name the run records)")
+    m.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the API key "
+                   "(default OPENAI_API_KEY; never the run file's)")
+
+
 def add_study_options(p: argparse.ArgumentParser) -> None:
     """Add what `study` and `sweep` share: hours, seeds, workers, the folder, quiet."""
     p.add_argument("--hours", type=float, required=True, help="game hours per run")
@@ -86,6 +99,7 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s = sub.add_parser("resume", help="continue a run from its last snapshot for more game hours")
     s.add_argument("run", help="run file")
     s.add_argument("--hours", type=float, required=True, help="game hours to add after the snapshot")
+    add_continuing_model(s)
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
     s = sub.add_parser("fork", help="start a new run from a saved snapshot of another")
@@ -98,6 +112,7 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a key")
     s.add_argument("--hours", type=float, help="game hours to simulate after the fork (default: to the end of "
                    "the parent run)")
+    add_continuing_model(s)
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
     s = sub.add_parser("stats", help="model calls and tokens of a run, per persona per game hour and per template")

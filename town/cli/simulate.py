@@ -7,8 +7,9 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from ..analysis.recorded import flatten, run_span
+from ..analysis.recorded import NamedModel, run_span
 from ..errors import ConfigError, TownError
+from .continuing import continued_config
 from .drive import build_simulation, drive, remove_run
 from .options import check_hours, set_pairs, ticks_for
 
@@ -42,12 +43,20 @@ def cmd_resume(args: argparse.Namespace) -> int:
     with RunReader(args.run) as reader:  # clear message for a missing or damaged file
         ticks = ticks_for(args.hours, int(reader.meta["seconds_per_tick"]))
         recorded = "persona_files" in reader.meta
+        named, more = _named(args)
+        config = continued_config(args.run, reader.meta["config"], named, more_base_urls=more)
     if not recorded:
         print(f"town: note: {args.run} was recorded before runs kept their persona files' fingerprints; "
               "persona files are not checked against it this time", file=sys.stderr, flush=True)
     # every check (town, persona files, model server, embedder) before the run is cut
-    sim = Simulation.from_run(args.run, newest_snapshot(args.run))
+    sim = Simulation.from_run(args.run, newest_snapshot(args.run), config=config)
     return drive(sim, ticks, Path(args.run), quiet=args.quiet)
+
+
+def _named(args: argparse.Namespace) -> tuple[NamedModel, list[str]]:
+    """The model a resume or fork command line names, and its further ``--base-url`` values."""
+    urls = args.base_url or []
+    return NamedModel.from_args(args), list(urls[1:])
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
@@ -58,7 +67,6 @@ def cmd_fork(args: argparse.Namespace) -> int:
         ConfigError: naming ``--at`` when it is after the end of the run's last tick.
     """
     from ..clock import hours_text, parse_game_time
-    from ..config import Config, load_config
     from ..recording import RunReader, newest_snapshot
     from ..simulation import Simulation
 
@@ -78,9 +86,8 @@ def cmd_fork(args: argparse.Namespace) -> int:
     over = set_pairs(args.set)
     if args.seed is not None:
         over["seed"] = args.seed
-    config = (load_config(args.config, over) if args.config
-              else load_config(None, {**flatten(parent_config), **over}) if over
-              else Config.from_dict(parent_config))
+    named, more = _named(args)
+    config = continued_config(args.run, parent_config, named, more_base_urls=more, over=over, config_file=args.config)
     snapshot = newest_snapshot(args.run, at)
     ticks = _fork_ticks(args, snapshot[0], parent_last, config.seconds_per_tick)
     try:

@@ -136,15 +136,18 @@ class ReflectionConfig(_Settings):
 
 
 class ProceduresConfig(_Settings):
-    """Least reliability in [0, 1] for a procedure to be retrieved (docs/design, §2)."""
+    """Least reliability in [0, 1] for a procedure to be retrieved, and the verified successes
+    for its owner (1 or more) before it is shared to the town library (docs/design, §2)."""
 
     threshold: float
+    share_after: int = 2
 
     @model_validator(mode="after")
     def _check(self) -> ProceduresConfig:
         _require(
             0.0 <= self.threshold <= 1.0, "threshold", f"must be in [0, 1], got {self.threshold}"
         )
+        _require(self.share_after >= 1, "share_after", f"must be 1 or more, got {self.share_after}")
         return self
 
 

@@ -154,7 +154,7 @@ def accept_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str) ->
         (whether ``p`` accepts, the retrieval behind the decision).
     """
     own = p.action.description if p.action else "idle"
-    return _decide_to_talk(p, ctx, other_id, other_name, f"wants to talk to {p.name}", own,
+    return _decide_to_talk(p, ctx, other_id, other_name, "coming over to talk to you", own,
                            invited=True)
 
 

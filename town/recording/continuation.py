@@ -109,6 +109,10 @@ def truncate_after_snapshot(path: str | Path, tick: int | None = None) -> Snapsh
     try:
         conn = open_run(path)
         try:
+            # never append to a damaged run: a page the resume would not read may still be bad
+            (check,) = conn.execute("PRAGMA quick_check(1)").fetchone()
+            if check != "ok":
+                raise damaged(path, " ".join(check.replace("*** in database main ***", "").split()))
             with conn:
                 where, params, wanted = ("", (), "") if tick is None else ("WHERE tick = ?", (tick,), f"at tick {tick}")
                 tick, seq, state = _snapshot(conn, path, where, params, wanted)

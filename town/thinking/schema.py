@@ -59,8 +59,11 @@ _PORTABLE_PATTERN = re.compile(
     r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9{}' ,-]+\](?:\{[0-9]+(?:,[0-9]+)?\})?)*\$$"
 )
 
-#: Longest string a schema allows (characters): one or two sentences; grammars grow with it.
+#: Longest string a schema allows a field (characters): one or two sentences; grammars grow with it.
 MAX_STRING = 160
+#: Most sentences a field may ask for (its ``json_schema_extra={"sentences": n}``): its bound is
+#: n x :data:`MAX_STRING`, so an interview answer of three sentences is not cut at 160 characters.
+MAX_SENTENCES = 3
 
 
 def _clean(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -94,7 +97,7 @@ def _clean(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
         elif "minLength" in node:
             out["minLength"] = node["minLength"]
         if "maxLength" in node and "pattern" not in node:  # a bound keeps answers short
-            out["maxLength"] = min(node["maxLength"], MAX_STRING)
+            out["maxLength"] = min(node["maxLength"], MAX_STRING * min(node.get("sentences", 1), MAX_SENTENCES))
     else:
         out = {"type": kind}
     return out
@@ -170,7 +173,7 @@ def portable_problems(schema: Any, where: str = "$") -> list[str]:
                     problems += portable_problems(sub, f"{where}.{name}")
             elif key == "items":
                 problems += portable_problems(value, f"{where}[]")
-        if schema.get("type") == "string" and schema.get("maxLength", 0) > MAX_STRING:
+        if schema.get("type") == "string" and schema.get("maxLength", 0) > MAX_STRING * MAX_SENTENCES:
             problems.append(f"{where}: maxLength {schema['maxLength']} (grammars grow with it)")
     return problems
 

@@ -22,7 +22,7 @@ from ...world.address import sector_address
 from ..context import MindContext
 from ..effects import Outbox
 from .events import memory_of, note_procedure, on_library
-from .learn import learn, prune
+from .learn import learn, prune, share
 
 __all__ = [
     "APPLIES_AT",
@@ -249,6 +249,8 @@ def close(p: Persona, ctx: MindContext) -> None:
         on_library(ctx, ep.library, feedback)
         if outcome is Outcome.SUCCESS and ep.library == "town":
             learn(p, ctx, ep)  # a town procedure that worked becomes the persona's own
+        elif outcome is Outcome.SUCCESS:
+            share(p, ctx, ep, ep.procedure)  # its owner's second success may earn it the town library
         prune(p, ctx)
     elif outcome is Outcome.SUCCESS:
         learn(p, ctx, ep)

@@ -3,9 +3,12 @@
 A task attempt whose goal the world verified is generalised (its verified steps with their
 concrete values as ``{parameters}``, named by the backend's
 :class:`~town.thinking.questions.GeneraliseProcedure`), composed from the persona's reliable
-procedures where they cover a run of its steps, and saved to the persona's library and,
-anonymised and flat, to the town library (Voyager, Wang et al. 2023). Every save and prune is a
-PROCEDURE event.
+procedures where they cover a run of its steps, and saved to the persona's library (Voyager,
+Wang et al. 2023). Once it has succeeded for its owner ``procedures.share_after`` times (2: more
+than once), under a name and
+condition that pass :class:`~town.thinking.questions.GeneraliseProcedure`'s checks, it is shared,
+anonymised and flat, to the town library: a model's name for one lucky success ("Living Room
+Setup" for a shower) never reaches the others. Every save, share and prune is a PROCEDURE event.
 """
 
 from __future__ import annotations
@@ -25,12 +28,26 @@ from ...procedures import (
     parameters_of,
 )
 from ...procedures.generalise import compose
-from ...thinking.questions import GeneraliseProcedure
+from ...thinking.questions import GeneraliseProcedure, InvalidAnswer, ProcedureAnswer
 from ..context import MindContext, seed_for
 from ..effects import Outbox
 from .events import memory_of, note_procedure, on_library
 
-__all__ = ["learn", "prune"]
+__all__ = ["learn", "share", "prune"]
+
+
+def _question(p: Persona, ctx: MindContext, ep: Episode) -> GeneraliseProcedure:
+    """The question that names a procedure made of ``ep``'s verified steps."""
+    return GeneraliseProcedure(
+        persona=p.id,
+        persona_name=p.name,
+        persona_summary=p.summary(),
+        seed=seed_for(ctx, p.id, "generalise", ep.task),
+        task=ep.task,
+        place=ep.place,
+        steps=ep.planned,
+        parameters=tuple(sorted(ep.values.items())),
+    )
 
 
 def _generalise(p: Persona, ctx: MindContext, ep: Episode) -> Procedure:
@@ -41,18 +58,7 @@ def _generalise(p: Persona, ctx: MindContext, ep: Episode) -> Procedure:
     this task has no value for is replaced by the generalised task.
     """
     values = ep.values
-    answer = ctx.backend.ask(
-        GeneraliseProcedure(
-            persona=p.id,
-            persona_name=p.name,
-            persona_summary=p.summary(),
-            seed=seed_for(ctx, p.id, "generalise", ep.task),
-            task=ep.task,
-            place=ep.place,
-            steps=ep.planned,
-            parameters=tuple(sorted(values.items())),
-        )
-    )
+    answer = ctx.backend.ask(_question(p, ctx, ep))
     steps = generalise_steps((ProcedureStep(**c) for c in ep.planned), values)
     known = set(values)
     name, when = (generalise_text(t, values) for t in (answer.name, answer.when))
@@ -99,25 +105,39 @@ def _compose(lib: ProcedureLibrary, flat: Procedure, ep: Episode) -> Procedure:
 
 
 def learn(p: Persona, ctx: MindContext, ep: Episode) -> None:
-    """Save a verified success to the persona's library, and anonymised to the town library."""
+    """Save a verified success to the persona's library; :func:`share` it once it has earned it."""
     mem = memory_of(p)
     proc = _generalise(p, ctx, ep)
     stored, merged = mem.own.save(proc, now=ctx.now)
     note_procedure(ctx.out, p, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place,
                    merged=merged)
-    if mem.town is not None:
-        # the town library holds flat copies: the parts a composite calls are the persona's own
-        flat = replace(proc, steps=tuple(mem.own.expand(stored.name)))
-        others = [r for r in mem.roster if r[0] != p.name]
-        town = mem.town
+    share(p, ctx, ep, stored.name)
 
-        def share(out: Outbox) -> None:
-            shared, merged = town.save(anonymise(flat, owner=(p.name, p.spec.home), others=others),
-                                       now=ctx.now)
-            note_procedure(out, p, "save", "town", town, shared.name, task=ep.task, place=ep.place,
-                           merged=merged)
 
-        on_library(ctx, "town", share)
+def share(p: Persona, ctx: MindContext, ep: Episode, name: str) -> None:
+    """Share the persona's procedure ``name``, just verified again by ``ep``, to the town library,
+    anonymised and flat (the parts a composite calls are the persona's own), when it has
+    succeeded ``procedures.share_after`` times or more and its name and ``when`` pass
+    :class:`~town.thinking.questions.GeneraliseProcedure`'s checks for this task; else nothing.
+    Each share counts one success in the town library, as a save does."""
+    mem = memory_of(p)
+    proc = mem.own.get(name)
+    if mem.town is None or proc.successes < ctx.config.procedures.share_after:
+        return
+    try:
+        _question(p, ctx, ep).check(ProcedureAnswer(name=proc.name, when=proc.when))
+    except InvalidAnswer:
+        return
+    flat = replace(proc, steps=tuple(mem.own.expand(name)), successes=1, failures=0, created=ctx.now,
+                   last_used=ctx.now, below_since=None)
+    others = [r for r in mem.roster if r[0] != p.name]
+    town = mem.town
+
+    def shared(out: Outbox) -> None:
+        kept, merged = town.save(anonymise(flat, owner=(p.name, p.spec.home), others=others), now=ctx.now)
+        note_procedure(out, p, "save", "town", town, kept.name, task=ep.task, place=ep.place, merged=merged)
+
+    on_library(ctx, "town", shared)
 
 
 def prune(p: Persona, ctx: MindContext) -> None:

@@ -9,18 +9,31 @@ from pydantic import BaseModel, Field
 
 from ..views import MemoryView, PlanItemView
 from .base import Question
+from .character import in_first_person, keeps_to_the_persona
+from .checks import own_words
+from .writing import whole_sentences
 
-__all__ = ["InterviewAnswer", "AnswerInterview"]
+__all__ = ["SENTENCES", "InterviewAnswer", "AnswerInterview", "in_sentences"]
+
+#: Sentences an interview answer holds at most (the prompt asks for one to three).
+SENTENCES = 3
 
 
 class InterviewAnswer(BaseModel):
     """An interview answer in the persona's voice; ``evidence``: ids of the memories it used.
 
     ``evidence`` is optional (a model is not asked for it: the request's shape leaves it out).
+    ``answer`` is bounded in sentences, as the prompt asks (one to three): a model's keeps its
+    first :data:`SENTENCES` whole sentences (:func:`in_sentences`).
     """
 
-    answer: str = Field(min_length=1, max_length=1000)
+    answer: str = Field(min_length=1, max_length=1000, json_schema_extra={"sentences": SENTENCES})
     evidence: list[int] | None = None
+
+
+def in_sentences(q: AnswerInterview, a: InterviewAnswer, prompt: str) -> InterviewAnswer:
+    """The answer's first :data:`SENTENCES` whole sentences (a part cut off after them left out)."""
+    return a.model_copy(update={"answer": whole_sentences(a.answer, SENTENCES)})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -34,6 +47,7 @@ class AnswerInterview(Question[InterviewAnswer]):
     template: ClassVar[str] = "answer_interview"
     answer_model = InterviewAnswer
     purpose: ClassVar[str] = "interview"
+    checks = (own_words, in_sentences, in_first_person, keeps_to_the_persona)
     question: str
     memories: tuple[MemoryView, ...] = ()
     now: str = ""

@@ -13,7 +13,8 @@ Each question type carries its own rules, in its own module:
   places, objects and memory ids as enums), so a server decoding under it can only produce an
   answer the checks accept;
 - ``checks``: the answer checks, run in order by :meth:`Question.check`
-  (:mod:`.checks`: each names itself in the rejection it makes);
+  (:mod:`.checks`: each names itself in the rejection it makes), then those every question
+  runs on its free text (:data:`.writing.WRITING`: labels, another language, filler);
 - ``purpose``: the decision it serves, the ``purpose`` of its MODEL_CALL events.
 """
 
@@ -26,6 +27,7 @@ from pydantic import BaseModel
 
 from ..schema import model_schema
 from .checks import AnswerCheck, InvalidAnswer, own_words
+from .writing import WRITING
 
 __all__ = ["A", "Question"]
 
@@ -74,14 +76,15 @@ class Question(Generic[A]):
         return schema
 
     def check(self, answer: A, prompt: str = "") -> A:
-        """Run ``checks`` in order; the answer with names resolved to the full options.
+        """Run ``checks`` in order, then :data:`.writing.WRITING`; the answer with names resolved
+        to the full options.
 
         ``prompt`` is the rendered prompt (to reject echoes of it).
 
         Raises:
             InvalidAnswer: from the first check that rejects, its ``check`` the check's name.
         """
-        for rule in self.checks:
+        for rule in (*self.checks, *WRITING):
             try:
                 answer = cast(A, rule(self, answer, prompt))  # a check returns the answer's model
             except InvalidAnswer as exc:

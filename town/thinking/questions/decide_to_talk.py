@@ -9,6 +9,8 @@ from pydantic import BaseModel
 
 from ..views import MemoryView
 from .base import Question
+from .character import declines_in_character
+from .checks import own_words
 
 __all__ = ["TalkAnswer", "DecideToTalk"]
 
@@ -32,6 +34,7 @@ class DecideToTalk(Question[TalkAnswer]):
     template: ClassVar[str] = "decide_to_talk"
     answer_model = TalkAnswer
     purpose: ClassVar[str] = "react"
+    checks = (own_words, declines_in_character)
     other: str
     other_name: str
     other_action: str

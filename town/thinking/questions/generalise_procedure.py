@@ -8,11 +8,13 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
+from ...inflection import base_form
 from ..words import content_words
 from .base import Question
 from .checks import InvalidAnswer, own_words
 
-__all__ = ["TITLE_PATTERN", "ProcedureAnswer", "GeneraliseProcedure", "names_a_task"]
+__all__ = ["TITLE_PATTERN", "ProcedureAnswer", "GeneraliseProcedure", "names_a_task", "names_its_task",
+           "no_address"]
 
 #: A procedure's name or kind of task: words, ``{parameters}``, ``'``, ``,`` and ``-``; no
 #: addresses (``:``), times, digits, code or line breaks, which SmolLM2 wrote there.
@@ -57,6 +59,52 @@ def names_a_task(q: GeneraliseProcedure, a: ProcedureAnswer, prompt: str) -> Pro
     return a
 
 
+def _stems(text: str) -> set[str]:
+    """Base forms of the topic words of ``text`` ("showering" -> "shower"), and each word's first
+    five letters ("setup", "set up" aside), so "shower" meets "showers" and "showering"."""
+    words = content_words(_PARAMETER.sub(" ", text).replace("_", " "))
+    return {w for word in words for w in (base_form(word), word[:5])}
+
+
+def names_its_task(q: GeneraliseProcedure, a: ProcedureAnswer, prompt: str) -> ProcedureAnswer:
+    """The name shares a word (its base form) with the task or one of its steps: "Living Room
+    Setup" is no name for taking a shower, and another persona would follow it at her sink.
+
+    Raises:
+        InvalidAnswer: naming the name and the task.
+    """
+    done = _stems(" ".join([q.task, *(str(s.get("description", "")) for s in q.steps)]))
+    if not (_stems(a.name) - _stems(" ".join(_PLACE_WORDS))) & done:
+        raise InvalidAnswer(f"name: {a.name[:60]!r} does not name the task {q.task[:60]!r}")
+    return a
+
+
+#: Parts of an address a text may hold before it holds the address ("common room", "dining table").
+ADDRESS_PARTS = 2
+
+
+def no_address(q: GeneraliseProcedure, a: ProcedureAnswer, prompt: str) -> ProcedureAnswer:
+    """Neither the name nor ``when`` writes out an address shown (its place or a parameter's value):
+    two or more of its parts the task does not name, however joined ("the village-Dorm for Oak
+    Hill College, common room-dining table"); a procedure that holds one fits one place only, and
+    others read it as their condition.
+
+    Raises:
+        InvalidAnswer: naming the field and its text.
+    """
+    parts = {part.replace("_", " ").lower() for address in (q.place, *(v for _, v in q.parameters))
+             if address.count(":") for part in address.split(":")[1:] if len(part) >= 3}
+    def holds(text: str, part: str) -> bool:
+        return f" {re.sub(r'[^a-z]+', ' ', part).strip()} " in f" {re.sub(r'[^a-z]+', ' ', text.lower())} "
+
+    parts = {part for part in parts if not holds(q.task, part)}  # as the task names them: "the garden of Johnson Park"
+    for field in ("name", "when"):
+        held = [part for part in parts if holds(getattr(a, field), part)]
+        if len(held) >= ADDRESS_PARTS:
+            raise InvalidAnswer(f"{field}: {getattr(a, field)[:60]!r} holds an address ({', '.join(sorted(held))})")
+    return a
+
+
 @dataclass(frozen=True, kw_only=True)
 class GeneraliseProcedure(Question[ProcedureAnswer]):
     """Name a reusable procedure made of a task's verified steps (Voyager, Wang et al. 2023).
@@ -71,7 +119,7 @@ class GeneraliseProcedure(Question[ProcedureAnswer]):
     template: ClassVar[str] = "generalise_procedure"
     answer_model = ProcedureAnswer
     purpose: ClassVar[str] = "generalise_procedure"  # procedural memory: no module of the paper's
-    checks = (own_words, names_a_task)
+    checks = (own_words, names_a_task, names_its_task, no_address)
     task: str
     place: str
     steps: tuple[dict, ...]

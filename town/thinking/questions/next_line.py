@@ -23,7 +23,7 @@ _RECITED = re.compile(r"^\s*\[?\d+\]?\s*[:.)-]\s")
 class LineAnswer(BaseModel):
     """The next utterance; ``shared`` cites the memory ids whose content it passes on."""
 
-    line: str = Field(min_length=1, max_length=1000)
+    line: str = Field(min_length=1, max_length=1000, json_schema_extra={"sentences": 2})  # "one or two sentences"
     shared: list[int] = Field(default_factory=list)
     end: bool = False
 

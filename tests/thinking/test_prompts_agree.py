@@ -1,0 +1,181 @@
+"""Every prompt agrees with its checks: what a prompt shows to be used as it stands, the checks accept.
+
+The questions are those a scripted run of the_ville asks in its first hours (the same questions, with
+the same memories, a model run asks), the templates it asks none of from ``samples.SAMPLES``. Each
+template renders each of its questions, and the answers its prompt invites are built from the
+rendered text alone (a listed object written exactly as listed, a known procedure's steps written
+as they are, a procedure's task with each listed value in braces); the question's checks, its
+narrowed schema included, must accept them. Before, decompose_task listed a known procedure's steps
+as "wipe the counter at the_ville:Hobbs Cafe:cafe:counter, 10 min" and said to copy them, and
+``plain_descriptions`` rejected every copy: 8 of a 0.5B model's 16 rejected decompositions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import replace
+
+import jsonschema
+import pytest
+from samples import SAMPLES
+
+from town.config import load_config
+from town.scenario import load_scenario
+from town.simulation import Simulation
+from town.thinking.prompting import PACKAGED_PROMPTS, PromptSet
+from town.thinking.questions import (
+    ChoosePlace,
+    DayPlanAnswer,
+    DecomposeTask,
+    GeneraliseProcedure,
+    InvalidAnswer,
+    NextAction,
+    PlaceAnswer,
+    PlanDay,
+    ProcedureAnswer,
+    Question,
+    StepAnswer,
+    StepsAnswer,
+)
+from town.scripted import ScriptedBackend
+
+#: Game hours of the_ville's scripted run whose questions are rendered.
+HOURS = 10
+#: Questions of each template rendered at most.
+PER_TEMPLATE = 6
+
+
+class _Recording(ScriptedBackend):
+    """The scripted backend, keeping every question it is asked."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked: list[Question] = []
+
+    def ask(self, question):
+        self.asked.append(question)
+        return super().ask(question)
+
+
+def _with_a_procedure(q: DecomposeTask, learned: GeneraliseProcedure) -> DecomposeTask:
+    """``q`` offering the steps of a task the run learned as a known procedure, at ``q``'s objects
+    (what :func:`town.mind.practice.follow.known_for` hands it)."""
+    objects = list(q.objects) or [q.place]
+    steps = [{"description": s["description"], "object": objects[i % len(objects)], "minutes": s["minutes"]}
+             for i, s in enumerate(learned.steps)]
+    return replace(q, procedures=({"name": learned.task, "steps": steps},),
+                   minutes=max(q.minutes, sum(s["minutes"] for s in steps)))
+
+
+@pytest.fixture(scope="module")
+def asked() -> dict[str, list[Question]]:
+    """Template -> the questions asked of it (at most :data:`PER_TEMPLATE`), with a known procedure
+    offered to the decompositions, and a sample for each template the run asks none of."""
+    backend = _Recording()
+    sim = Simulation(load_scenario("the_ville"), load_config(None, {"embedder": "hashing"}), backend=backend)
+    try:
+        sim.run(sim.clock.ticks_for(hours=HOURS))
+    finally:
+        sim.close()
+    by: dict[str, list[Question]] = defaultdict(list)
+    for q in backend.asked:
+        if len(by[q.template]) < PER_TEMPLATE and q not in by[q.template]:
+            by[q.template].append(q)
+    learned = by["generalise_procedure"]
+    assert learned and by["decompose_task"], "the run learned no procedure, or decomposed no task"
+    by["decompose_task"] = [_with_a_procedure(q, learned[i % len(learned)]) for i, q in enumerate(by["decompose_task"])]
+    for q, _ in SAMPLES:
+        by.setdefault(q.template, [q])
+    return by
+
+
+def _listed(prompt: str, after: str) -> list[str]:
+    """The "- " lines of ``prompt`` right after the line starting with ``after``."""
+    lines = prompt.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(after))
+    out = []
+    for line in lines[start + 1:]:
+        if not line.startswith("- "):
+            break
+        out.append(line[2:])
+    return out
+
+
+def _decompositions(q: DecomposeTask, prompt: str) -> list[StepsAnswer]:
+    """Each known procedure's steps written as the prompt shows them, at each listed object."""
+    objects = _listed(prompt, "Each step uses")
+    known = _listed(prompt, "You already know") if q.procedures else []
+    out = []
+    for line in known:
+        shown = line.split(": ", 1)[1].split("; ")
+        for obj in objects:
+            out.append(StepsAnswer(steps=[StepAnswer(description=s, object=obj, minutes=5) for s in shown]))
+    return out or [StepsAnswer(steps=[StepAnswer(description="tidy up", object=o, minutes=5)]) for o in objects]
+
+
+def _procedure_names(q: GeneraliseProcedure, prompt: str) -> list[ProcedureAnswer]:
+    """The task as the prompt shows it, each listed value in braces as the prompt asks."""
+    task = next(line[len("- Task: "):] for line in prompt.splitlines() if line.startswith("- Task: "))
+    for line in _listed(prompt, "These steps become"):
+        value, name = line.rsplit(": ", 1)
+        task = task.replace(value, name)
+    return [ProcedureAnswer(name=task, when=task)]
+
+
+def _places(q: ChoosePlace, prompt: str) -> list[PlaceAnswer]:
+    return [PlaceAnswer(place=p) for p in _listed(prompt, "Choose where")]
+
+
+def _plans(q: PlanDay, prompt: str) -> list[DayPlanAnswer]:
+    """"When nothing changes, both lists are empty"."""
+    return [DayPlanAnswer(add=[], drop=[])]
+
+
+def _actions(q: NextAction, prompt: str):
+    habit = re.search(r"your routine is: (.+) \(usually at ", prompt)
+    assert habit, prompt
+    return [q.answer_model(description=habit.group(1), object=o, minutes=5)
+            for o in _listed(prompt, "What should you do now")]
+
+
+#: template -> the answers its prompt invites, built from the rendered prompt.
+INVITED = {"plan_day": _plans, "decompose_task": _decompositions, "generalise_procedure": _procedure_names,
+           "choose_place": _places, "next_action": _actions}
+
+
+def test_every_template_is_rendered_from_a_question(asked):
+    templates = {p.stem for p in PACKAGED_PROMPTS.glob("*.j2") if not p.stem.startswith("_")}
+    assert templates <= set(asked), templates - set(asked)
+
+
+def test_what_each_prompt_shows_to_be_used_as_it_stands_its_checks_accept(asked):
+    prompts = PromptSet()
+    refused = []
+    for template, questions in sorted(asked.items()):
+        for q in questions:
+            prompt = prompts.render(q)
+            invited = INVITED.get(template, lambda q, p: [])(q, prompt)  # others: nothing to use as it stands
+            for answer in invited:
+                try:
+                    jsonschema.validate(answer.model_dump(mode="json", exclude_none=True), q.answer_schema())
+                    q.check(answer, prompt)
+                except (jsonschema.ValidationError, InvalidAnswer) as exc:
+                    refused.append(f"{template} ({q.persona}): {answer.model_dump_json()[:160]} -> {exc}"[:400])
+    assert not refused, "\n".join(refused)
+
+
+def test_a_known_procedure_is_shown_without_its_addresses_and_minutes(asked):
+    q = asked["decompose_task"][0]
+    prompt = PromptSet().render(q)
+    shown = _listed(prompt, "You already know")
+    assert shown and all(":" not in line.split(": ", 1)[1] and " min" not in line for line in shown), shown
+
+
+def test_an_invitation_reads_as_a_sentence(asked):
+    """'You see Klaus Mueller, who is wants to talk to Maria Lopez' was the prompt of an invitation."""
+    invited = [q for q in asked["decide_to_talk"] if q.invited]
+    assert invited, "the run asked no one to accept an invitation"
+    for q in invited:
+        prompt = PromptSet().render(q)
+        assert "who is wants" not in prompt and f"{q.other_name}, who is coming over to talk to you." in prompt

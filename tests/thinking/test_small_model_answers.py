@@ -1,0 +1,159 @@
+"""What small models wrote and the checks let through is rejected, each by the check named for it.
+
+The answers are those SmolLM2-135M and a 0.5B instruct model wrote in one game hour of the_ville
+(steps "step1" and "Your steps include", filler, a German sentence, a shower procedure named
+"Living Room Setup" with an address for its condition, Maria Lopez declining Klaus Mueller whom she
+has a crush on, Isabella Rodriguez "a student at Hobbs Cafe", an interview in the third person);
+the personas, routines and memories are the_ville's own. Each case asserts which check rejected
+it, so removing that check fails it (scripts/mutate.py), and that an answer of the same shape
+that says what it should passes.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from town.scenario import load_scenario
+from town.thinking.prompting import PromptSet
+from town.thinking.questions import (
+    AnswerInterview,
+    DecideToTalk,
+    DecomposeTask,
+    GeneraliseProcedure,
+    InvalidAnswer,
+    MemoryView,
+)
+from town.thinking.validate import parse_answer
+from town.thinking.views import routine_views
+
+TOWN = load_scenario("the_ville")
+SPECS = {s.id: s for s in TOWN.personas}
+SINK = "the_ville:Dorm for Oak Hill College:bathroom:sink"
+SHOWER = "the_ville:Dorm for Oak Hill College:bathroom:shower"
+TABLE = "the_ville:Dorm for Oak Hill College:common room:dining table"
+CRUSH = MemoryView(id=4, kind="observation", importance=7, created="2023-02-13 07:00:00",
+                   content="I have a crush on Klaus Mueller; I love how passionate he is about his research.")
+
+
+def _rejected_by(question, answer: dict) -> str:
+    with pytest.raises(InvalidAnswer) as info:
+        parse_answer(question, json.dumps(answer), PromptSet().render(question))
+    return info.value.check
+
+
+def _accepts(question, answer: dict):
+    return parse_answer(question, json.dumps(answer), PromptSet().render(question))
+
+
+def _steps(*descriptions: str) -> dict:
+    return {"steps": [{"description": d, "object": SINK, "minutes": 5} for d in descriptions]}
+
+
+WASH = DecomposeTask(persona="maria_lopez", persona_name="Maria Lopez", persona_summary=SPECS["maria_lopez"].summary(),
+                     task="wash up and get dressed", place="the_ville:Dorm for Oak Hill College:bathroom",
+                     start="07:30", minutes=30, objects=(SINK, SHOWER))
+
+
+@pytest.mark.parametrize("step", ["step1", "step2", "Step 3:", "Your steps include"])
+def test_a_label_or_a_remark_about_the_answer_is_no_step(step):
+    """SmolLM2's steps "step1", "step2" and "Your steps include" were acted on; two became
+    memories of importance 10 ("Maria Lopez is at the sink ...: step1.")."""
+    assert _rejected_by(WASH, _steps("wash face", step)) == "not_a_label"
+    assert _accepts(WASH, _steps("wash face", "step into the shower")).steps[1].description == "step into the shower"
+
+
+def test_a_step_in_another_language_than_the_towns_is_rejected():
+    """A German step was acted on in an English town."""
+    german = "Ich wasche mir das Gesicht und putze die Zähne"
+    assert _rejected_by(WASH, _steps("wash face", german)) == "in_english"
+    assert _accepts(WASH, _steps("wash face", "brush teeth and comb hair")).steps[1].description
+
+
+@pytest.mark.parametrize("step", ["Dream of a life filled with love and light,", "rinse the sink and"])
+def test_filler_or_a_step_broken_off_is_rejected(step):
+    """"Dream of a life filled with love and light," was a step SmolLM2 wrote and Maria acted on."""
+    assert _rejected_by(WASH, _steps("wash face", step)) == "not_filler"
+    assert _accepts(WASH, _steps("wash face", "dream about the weekend in the shower"))
+
+
+LEARNED = GeneraliseProcedure(
+    persona="maria_lopez", persona_name="Maria Lopez", task="take a shower", place=SHOWER,
+    steps=({"description": "turn on the water", "object": SHOWER, "minutes": 5},
+           {"description": "shower and wash hair", "object": SHOWER, "minutes": 10}),
+    parameters=(("home", "the_ville:Dorm for Oak Hill College"), ("persona", "Maria Lopez"), ("place", SHOWER)))
+
+
+def test_a_procedure_name_that_does_not_name_its_task_is_rejected():
+    """The 0.5B model named a shower procedure "Living Room Setup"; it was shared to the town
+    library and another persona followed it at her sink."""
+    assert _rejected_by(LEARNED, {"name": "Living Room Setup", "when": "taking a shower"}) == "names_its_task"
+    assert _accepts(LEARNED, {"name": "Morning Shower", "when": "taking a shower"}).name == "Morning Shower"
+
+
+def test_a_procedure_condition_holding_an_address_is_rejected():
+    """A condition as found: "the village-Dorm for Oak Hill College, common room-dining table"."""
+    dinner = GeneraliseProcedure(
+        persona="maria_lopez", persona_name="Maria Lopez", task="have dinner", place=TABLE,
+        steps=({"description": "eat dinner", "object": TABLE, "minutes": 30},),
+        parameters=(("persona", "Maria Lopez"), ("place", TABLE)))
+    found = "the village-Dorm for Oak Hill College, common room-dining table"
+    assert _rejected_by(dinner, {"name": "Dinner", "when": found}) == "no_address"
+    assert _accepts(dinner, {"name": "Dinner", "when": "having dinner at {place}"}).when == "having dinner at {place}"
+    park = "the_ville:Johnson Park:garden:garden bench"
+    walk = GeneraliseProcedure(persona="maria_lopez", persona_name="Maria Lopez",
+                               task="walk in the garden of Johnson Park", place=park, steps=({"description": "walk", "object": park, "minutes": 30},),
+                               parameters=(("persona", "Maria Lopez"), ("place", park)))
+    assert _accepts(walk, {"name": "walk in the garden of Johnson Park", "when": "a walk"})  # as the task names it
+
+
+def _invitation(memories=(CRUSH,)) -> DecideToTalk:
+    maria = SPECS["maria_lopez"]
+    fond = next(r.description for r in maria.relationships if r.persona == "klaus_mueller")
+    return DecideToTalk(persona="maria_lopez", persona_name="Maria Lopez", persona_summary=maria.summary(),
+                        other="klaus_mueller", other_name="Klaus Mueller", other_action="coming over to talk to you",
+                        own_action="eating dinner", relationship=fond, memories=memories, invited=True,
+                        now="2023-02-13 18:10:00")
+
+
+def test_a_refusal_that_denies_what_the_persona_feels_is_rejected():
+    """Maria, with a crush on Klaus, answered his invitation "I am not interested in Klaus Mueller.
+    I am Maria Lopez and do not seek to talk to people." It cancelled the hour's only conversation."""
+    found = "I am not interested in Klaus Mueller. I am Maria Lopez and do not seek to talk to people."
+    assert _rejected_by(_invitation(), {"talk": False, "reason": found}) == "declines_in_character"
+    # with no memory shown: her file says so
+    assert _rejected_by(_invitation(()), {"talk": False, "reason": found}) == "declines_in_character"
+    assert _accepts(_invitation(), {"talk": False, "reason": "I have to finish my dinner first"}).talk is False
+    assert _accepts(_invitation(), {"talk": False, "reason": "I don't want to talk right now"}).talk is False
+    assert _accepts(_invitation(), {"talk": True, "reason": "I like Klaus and want to know him better"}).talk
+
+
+def _interview(persona: str, question: str) -> AnswerInterview:
+    spec = SPECS[persona]
+    memories = tuple(MemoryView(id=i, kind="observation", importance=m.importance, content=m.content,
+                                created="2023-02-13 07:00:00") for i, m in enumerate(spec.memories, 1))
+    return AnswerInterview(persona=persona, persona_name=spec.name, persona_summary=spec.summary(),
+                           question=question, memories=memories, routine=routine_views(spec.routine),
+                           now="2023-02-13 09:00:00")
+
+
+def test_an_interview_answer_in_the_third_person_is_rejected():
+    """Answers in the third person were accepted at the first request."""
+    q = _interview("maria_lopez", "Give an introduction of yourself.")
+    found = "Maria Lopez is a physics student at Oak Hill College who streams games in the evenings."
+    assert _rejected_by(q, {"answer": found}) == "in_first_person"
+    assert _rejected_by(q, {"answer": "She studies physics and streams games."}) == "in_first_person"
+    assert _accepts(q, {"answer": "I am Maria Lopez. I study physics at Oak Hill College and stream games."})
+
+
+def test_an_interview_answer_giving_the_persona_a_role_its_memories_contradict_is_rejected():
+    """Isabella Rodriguez, who owns Hobbs Cafe, answered "a student at Hobbs Cafe"."""
+    q = _interview("isabella_rodriguez", "What is your job?")
+    found = "I am a student at Hobbs Cafe."
+    assert _rejected_by(q, {"answer": found}) == "keeps_to_the_persona"
+    market = "I'm Isabella Rodriguez, the owner and manager of The Willows Market in the heart of town."  # as found
+    assert _rejected_by(q, {"answer": market}) == "keeps_to_the_persona"
+    assert _accepts(q, {"answer": "I am the owner of Hobbs Cafe; I brew the coffee and serve customers."})
+    maria = _interview("maria_lopez", "What do you do?")
+    assert _accepts(maria, {"answer": "I am a physics student at Oak Hill College."})

@@ -1,0 +1,105 @@
+"""Checks that an answer speaks as the persona it was asked of: in the first person, keeping to
+what its file and memories say of it.
+
+Answers a 0.5B model wrote and the checks let through: an interview answered in the third
+person; Isabella Rodriguez, who owns Hobbs Cafe, "a student at Hobbs Cafe"; Maria Lopez, who has
+a crush on Klaus Mueller, declining his invitation with "I am not interested in Klaus Mueller. I
+am Maria Lopez and do not seek to talk to people." (it cancelled the hour's only conversation).
+
+What the persona is, is read from the question: its summary (traits, background, lifestyle),
+its relationship to the other, its routine and the memories shown (:func:`own_text`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel
+
+from .checks import InvalidAnswer
+
+__all__ = ["own_text", "in_first_person", "keeps_to_the_persona", "declines_in_character"]
+
+#: Words of a speaker talking about itself.
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're us our ours".split())
+#: "I am a student at Hobbs Cafe", "I'm the owner and manager of The Willows Market": the role (the
+#: word before "at" or "of") and the capitalised place.
+_ROLE_AT = re.compile(r"\b(?:[Ii] am|I'm|I work as|I was)\s+(?:[A-Z][\w']*\s+){0,2}?(?:[A-Z][\w']*,\s+)?"
+                      r"(?:a|an|the)\s+(?:[a-z-]+\s+){0,3}?([a-z]+)\s+"
+                      r"(?:at|of|in|for)\s+(?:the\s+)?([A-Z][\w']*(?:\s+[A-Z][\w']*)*)")
+#: A refusal that denies a liking or a wish to talk, rather than giving a reason of the moment.
+#: ("I don't want to talk now" is a reason of the moment, and passes.)
+_DENIES = re.compile(r"\b(?:not|never|no)\s+(?:\w+\s+)?(?:interested|interest|like|seek|care)\b|"
+                     r"\b(?:don't|do not|doesn't)\s+(?:\w+\s+)?(?:like|seek|talk to people|care)\b",
+                     re.I)
+#: What a persona's file or memories say when it likes someone, or likes company.
+_FOND = re.compile(r"\b(?:crush|fond|love|loves|like to know|friend|friends|admire|admires|warm|friendly|"
+                   r"outgoing|sociable|chatty)\b", re.I)
+
+
+def own_text(q: Any) -> str:
+    """What the question says of its persona: summary, relationship, routine, memories shown."""
+    parts = [getattr(q, "persona_summary", ""), getattr(q, "relationship", "")]
+    parts += [f"{r.description} at {r.place.replace(':', ' ')}." for r in getattr(q, "routine", ())]
+    parts += [m.content for m in getattr(q, "memories", ())]
+    return "\n".join(p for p in parts if p)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z']+", text.lower().replace("’", "'"))
+
+
+def in_first_person(q: Any, a: BaseModel, prompt: str) -> BaseModel:
+    """An interview answer speaks as "I": one with no first-person word that names the persona
+    itself or opens with "he", "she" or "they" is in the wrong person.
+
+    Raises:
+        InvalidAnswer: naming the answer.
+    """
+    text = str(getattr(a, "answer", ""))
+    words = _words(text)
+    own = set(_words(q.persona_name))
+    if words and not _FIRST_PERSON & set(words) and (own & set(words) or words[0] in ("he", "she", "they")):
+        raise InvalidAnswer(f"answer: {text[:60]!r} speaks of {q.persona_name} in the third person, not as I")
+    return a
+
+
+def keeps_to_the_persona(q: Any, a: BaseModel, prompt: str) -> BaseModel:
+    """An interview answer gives the persona no role at a place that its file and memories give it
+    another one at: "I am a student at Hobbs Cafe" from the persona that owns it. The role
+    must share its first three letters with a word of what is said of the persona at that place
+    ("owner": "owns"; "student": "studies"); a place it says nothing of is not judged.
+
+    Raises:
+        InvalidAnswer: naming the role, the place and what the persona's memories say there.
+    """
+    text = str(getattr(a, "answer", ""))
+    units = [u for u in re.split(r"(?<=[.!?;])\s+|\n", own_text(q)) if u.strip()]
+    for role, place in _ROLE_AT.findall(text):
+        there = [u for u in units if place.lower() in u.lower()]
+        said = {w[:3] for u in there for w in _words(u)}
+        if there and role[:3] not in said:
+            raise InvalidAnswer(f"answer: {role!r} at {place} contradicts what {q.persona_name} is there "
+                                f"({there[0][:60]!r})")
+    return a
+
+
+def declines_in_character(q: Any, a: BaseModel, prompt: str) -> BaseModel:
+    """A decline to talk does not deny a liking the persona's file or memories state: "I am not
+    interested in Klaus Mueller" from the persona with a crush on him. A reason that denies
+    interest in the other or in company is refused when what is said of the persona (its
+    relationship to the other, the memories naming them, its traits) is fond.
+
+    Raises:
+        InvalidAnswer: naming the reason.
+    """
+    if getattr(a, "talk", True):
+        return a
+    reason = str(getattr(a, "reason", ""))
+    other = q.other_name.split()[0].lower()
+    about = [q.relationship, q.persona_summary, *(m.content for m in q.memories if other in m.content.lower())]
+    if _DENIES.search(reason) and any(_FOND.search(t) for t in about if t):
+        raise InvalidAnswer(f"reason: {reason[:60]!r} denies what {q.persona_name}'s file and memories say "
+                            f"of {q.other_name}")
+    return a
