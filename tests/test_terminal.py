@@ -118,7 +118,7 @@ def test_without_a_terminal_a_run_prints_plain_progress_lines(tmp_path):
     (36 ticks: every 3rd), each naming the game time, the tick and the share done."""
     done = run_cli("simulate", "--hours", "0.1", "--embedder", "hashing", "--out", str(tmp_path / "p.sqlite"))
     assert done.returncode == 0, done.stderr
-    lines = re.findall(r"^town: Mon 13 Feb (07:\d\d), tick (\d+) of 36 \((\d+)%\), [\d,]+ ticks/s$", done.stderr, re.M)
+    lines = re.findall(r"^town: Mon 13 Feb (07:\d\d), tick (\d+) of 36 \((\d+)%\), [\d.,]+ game min/min$", done.stderr, re.M)
     assert [int(tick) for _, tick, _ in lines] == list(range(3, 37, 3))
     assert [int(share) for _, _, share in lines] == [100 * t // 36 for t in range(3, 37, 3)]
     assert lines[-1][0] == "07:06"  # 36 ticks of 10 s from 07:00

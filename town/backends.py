@@ -17,10 +17,12 @@ from .errors import ConfigError
 from .scripted import ScriptedBackend
 from .thinking.backend import ThinkingBackend
 from .thinking.cache import AnswerCache, default_cache_path
+from .thinking.calibration import Calibration, probe
 from .thinking.model import ModelBackend, Settled
 from .thinking.prompting import PromptSet
+from .thinking.server_check import CHECK_MARK
 from .thinking.speed import expected_hours
-from .thinking.wrappers import CachingBackend, CallRecorder, Publish, RetryingBackend, StallGuard
+from .thinking.wrappers import CachingBackend, CalibratedBackend, CallRecorder, Publish, RetryingBackend, StallGuard
 
 __all__ = ["ThinkingParts", "default_backend", "make_backend"]
 
@@ -38,12 +40,15 @@ class ThinkingParts:
             that ends them all, requests in flight included; None for the scripted backend.
         settled: what the start-up check settled (dialect, slots, the server's speed and the
             request timeout); None without a check.
+        calibration: what the run does with the model's importance ratings (the start-up
+            probe's decision, or the resumed run's); None for the scripted backend.
     """
 
     backend: ThinkingBackend
     recorder: CallRecorder | None = None
     stall: StallGuard | None = None
     settled: Settled | None = None
+    calibration: Calibration | None = None
 
     def run_config(self, config):
         """``config`` with what the start-up check settled: the schema dialect, and the slots
@@ -67,17 +72,19 @@ class ThinkingParts:
         requests ``config``'s servers take at once, ``at_once``); ``{}`` when nothing was measured.
 
         The configuration keeps ``timeout_s`` as it was given ("auto": a resumed run measures
-        its server again).
+        its server again). With a calibration, also ``{"importance_calibration":
+        Calibration.to_meta()}``.
         """
+        meta = {} if self.calibration is None else {"importance_calibration": self.calibration.to_meta()}
         settled = self.settled
         if settled is None or settled.speed is None or settled.timeout_s is None:
-            return {}
+            return meta
         cfg = config.backend
         per_server = settled.slots or (1 if cfg.max_concurrency == "auto" else int(cfg.max_concurrency),)
         servers = 1 + len(cfg.more_base_urls)
         at_once = min(cfg.pool_size, sum(per_server) if settled.slots else per_server[0] * servers, personas)
         first, later = expected_hours(settled.speed, personas, at_once)
-        return {"model_server": {**settled.speed.to_meta(settled.timeout_s), "personas": personas,
+        return {**meta, "model_server": {**settled.speed.to_meta(settled.timeout_s), "personas": personas,
                                  "at_once": at_once, "first_hour_s": round(first, 1),
                                  "later_hour_s": round(later, 1)}}
 
@@ -97,6 +104,7 @@ def make_backend(
     backoff_s: float = 1.0,
     recheck_interval_s: float = 2.0,
     measure_speed: bool = True,
+    calibration: dict | None = None,
 ) -> ThinkingParts:
     """The thinking backend named by ``config.backend``, ready to answer, and its parts.
 
@@ -115,7 +123,10 @@ def make_backend(
         backoff_s: first retry wait, wall seconds (tests use less).
         recheck_interval_s: wall seconds between checks while stalled.
         measure_speed: the start-up check measures the server's speed, which sets an "auto"
-            timeout (False: a shorter check; an "auto" timeout is then ``max_timeout_s``).
+            timeout, and probes the model's importance ratings (False: a shorter check; an
+            "auto" timeout is then ``max_timeout_s``, and the ratings are kept as they are).
+        calibration: a run's meta ``importance_calibration`` to keep (a resumed run's), instead
+            of probing the model afresh.
 
     Returns:
         The :class:`ThinkingParts`: a thread-safe backend with ``name``; for a model backend also
@@ -170,6 +181,8 @@ def make_backend(
         )
     try:
         settled = model.check()
+        kept = (Calibration.from_meta(calibration) if calibration is not None
+                else probe(model, CHECK_MARK) if measure_speed else None)
     except BaseException:
         model.close()  # its connections, not left to the garbage collector
         raise
@@ -193,5 +206,7 @@ def make_backend(
     backend: ThinkingBackend = retrying
     if cfg.cache:
         backend = CachingBackend(retrying, cache=AnswerCache(cache_path or default_cache_path()), recorder=recorder)
-    return ThinkingParts(backend=backend, recorder=recorder, stall=stall, settled=settled)
+    if kept is not None and kept.weight != 1:  # ratings kept as they are need no wrapper
+        backend = CalibratedBackend(backend, kept, ScriptedBackend())
+    return ThinkingParts(backend=backend, recorder=recorder, stall=stall, settled=settled, calibration=kept)
 

@@ -9,7 +9,11 @@ HTTP 400 or 500, or ``"ignore"`` (a 200 reply that ignores the schema). Each cha
 is kept in ``bodies``, and ``log`` holds one entry per request with its wall start and end and
 how many requests the server held at once; ``latency_s`` is how long every chat answer takes
 (the reply is worked out within it; the server works on for all of it when the client goes, as
-llama-cpp-python's does), ``check_latency_s`` how long a start-up check's request takes. A
+llama-cpp-python's does), ``check_latency_s`` how long a start-up check's request takes, and
+``tokens_per_s`` its writing speed: every answer (the start-up check's included) takes its
+completion tokens / ``tokens_per_s`` seconds more. The start-up check's writing request (its
+prompt asks for ``N`` animals) is answered with ``N`` words, its importance probe (a check
+whose user prompt is a question's) by ``probe_responder`` (None: ``{}``, no valid answer). A
 request being worked on watches its connection: ``closed_at`` records when a client gave up and
 closed it. With ``models_wait_for_slot`` (as llama-cpp-python's, whose model list takes the lock
 its completions hold), ``GET /v1/models`` waits for a free slot. Faults (chosen by a seeded generator at
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import socket
 import threading
 import time
@@ -96,6 +101,8 @@ class FakeOpenAIServer:
         models_wait_for_slot: ``GET /v1/models`` answers only when a slot is free.
         slots: chat requests it works on at once (like llama.cpp's slots; others wait their
             turn inside the server); None: no limit.
+        tokens_per_s: answer tokens it writes per wall second (each answer's completion
+            tokens, characters / 4, add to its latency); None: writing takes no time.
         grammar_lengths: cut each string of an answer at its ``maxLength`` in the request's
             schema (``json_schema``, ``json_object_schema``), as a server decoding under a grammar
             closes a string when its bound is reached.
@@ -118,8 +125,11 @@ class FakeOpenAIServer:
         check_latency_s: float = 0.0,
         models_wait_for_slot: bool = False,
         slots: int | None = None,
+        tokens_per_s: float | None = None,
         grammar_lengths: bool = False,
     ):
+        self.tokens_per_s = tokens_per_s
+        self.probe_responder: Callable[[list[dict]], str] | None = None  # answers the importance probe
         self.grammar_lengths = grammar_lengths
         self.slots = None if slots is None else threading.Semaphore(slots)
         self.check_latency_s = check_latency_s
@@ -304,7 +314,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
         owner = self.owner
-        probe = str(body.get("messages", [{}])[-1].get("content", "")).startswith(CHECK_MARK)
+        messages = body.get("messages") or [{}]
+        probe = any(str(m.get("content", "")).startswith(CHECK_MARK) for m in messages)
+        # the importance probe: a question of the run (its user prompt unmarked), answered by the model
+        rating_probe = probe and not str(messages[-1].get("content", "")).startswith(CHECK_MARK)
         owner.count("probe" if probe else "chat")
         if not self._authorised():
             return
@@ -321,7 +334,17 @@ class _Handler(BaseHTTPRequestHandler):
             obeyed = dialect in owner.dialects
         if probe:  # the start-up check's requests: a word, answered after check_latency_s
             self.reply_at = time.monotonic() + owner.check_latency_s
-            self._complete(json.dumps({"word": CHECK_WORD if obeyed else "cat"}), body["messages"], check=True)
+            asked = re.search(r"Name (\d+) different animals", body["messages"][-1]["content"])
+            words = {"words": [f"animal{i}" for i in range(int(asked.group(1)))]} if asked else None
+            if rating_probe and body.get("model") != owner.model:
+                self._send(404, {"error": {"message": f"The model {body.get('model')!r} does not exist"}})
+                self.reply_at = None
+                return
+            if rating_probe:  # a test's own responder is not called for it (it may count its calls)
+                content = "{}" if owner.probe_responder is None else owner.probe_responder(body["messages"])
+            else:
+                content = json.dumps(words or {"word": CHECK_WORD if obeyed else "cat"})
+            self._complete(content, body["messages"], check=True)
             self.reply_at = None
             return
         arrived = time.monotonic()
@@ -427,6 +450,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _complete(self, content: str, messages: list[dict], *, check: bool = False) -> None:
         owner = self.owner
         mangle = None if check else owner.mangle  # not the start-up check's answers
+        if owner.tokens_per_s and self.reply_at is not None:  # writing the answer takes its time
+            self.reply_at += max(1, len(content) // 4) / owner.tokens_per_s
         self._send(
             200,
             {

@@ -6,7 +6,7 @@ case that was reported: a 0.5B model on two CPU cores took 41-95 s a request, ag
 the_ville's half hour takes about 20 minutes of waiting, so the suite runs it scaled down: ``L``
 = 1 s with the timeout bounds scaled alike (30 s and 600 s become 0.5 s and 10 s). What it
 proves is the same: the old fixed timeout (0.5 s scaled) would have failed every request, the
-measured one (2 L) fails none, and the wall time printed at start is within 2x of the run's.
+measured one (2 L, and the writing of the longest answer) fails none, and the wall time printed at start is within 2x of the run's.
 ``TOWN_TEST_SLOW_S=60`` runs it unscaled, with no flag but the server's.
 """
 
@@ -48,17 +48,20 @@ def test_the_speed_is_read_from_three_timed_requests_by_hand():
 def test_the_timeout_is_twice_the_longest_request_within_its_bounds_by_hand():
     """With the speed above, the longest request (1,215 estimated prompt tokens = 1,518.75 of the
     server's, 400 out) takes 0.1 + 3.796875 + 11.71875 = 15.615625 s: timeout 31.23125 s. A
-    server 60 s a request whatever its size: 120 s. Faster than 15 s: the least, 30 s. One that
-    needs 712 s: refused, naming what was measured."""
+    server 60 s a request whatever its size: 120 s. Faster than 15 s: the least, 30 s. One whose
+    longest request takes 356 s (twice: 712 s): the most, 600 s. One whose longest takes 676 s:
+    refused, naming what was measured."""
     s = Speed(overhead_s=0.1, prompt_s=0.0025, output_s=0.029296875, token_ratio=1.25)
     assert timeout_for(s, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600) == pytest.approx(31.23125)
     flat = Speed(overhead_s=60.0, prompt_s=0.0, output_s=0.0)
     assert timeout_for(flat, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600) == 120.0
     fast = Speed(overhead_s=0.01, prompt_s=0.0001, output_s=0.001)
     assert timeout_for(fast, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600) == 30.0
-    slow = Speed(overhead_s=0.1, prompt_s=0.05, output_s=0.7, token_ratio=1.25)  # 0.1 + 75.9375 + 280
+    busy = Speed(overhead_s=0.1, prompt_s=0.05, output_s=0.7, token_ratio=1.25)  # 0.1 + 75.9375 + 280
+    assert timeout_for(busy, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600) == 600.0
+    slow = Speed(overhead_s=0.1, prompt_s=0.05, output_s=1.5, token_ratio=1.25)  # 0.1 + 75.9375 + 600
     with pytest.raises(ThinkingError, match=r"too slow for any request timeout up to 600 s .* read prompts at "
-                                            r"20\.0 tokens/s and wrote answers at 1\.4 tokens/s .* about 356 s"):
+                                            r"20\.0 tokens/s and wrote answers at 0\.7 tokens/s .* about 676 s"):
         timeout_for(slow, prompt_tokens=1215, max_tokens=400, least_s=30, most_s=600, where="the server")
 
 
@@ -73,11 +76,13 @@ def test_the_expected_wall_time_adds_up_a_personas_hour_at_the_measured_speed():
     assert expected_run_s(100.0, 40.0, 0.5) == 50.0 and expected_run_s(100.0, 40.0, 2.5) == 160.0
 
 
-def _slow_run(fake_server, api_key, tmp_path, capsys, monkeypatch, *, latency: float, extra: tuple[str, ...]):
+def _slow_run(fake_server, api_key, tmp_path, capsys, monkeypatch, *, latency: float, extra: tuple[str, ...],
+              tokens_per_s: float | None = None):
     """the_ville for half a game hour on a one-slot server answering every request in ``latency``
-    s, the answer cache empty (its own folder); (exit code, wall seconds, stderr, run path)."""
+    s (and writing at ``tokens_per_s``), the answer cache empty (its own folder); (exit code,
+    wall seconds, stderr, run path)."""
     monkeypatch.setenv("TOWN_CACHE_DIR", str(tmp_path / "cache"))
-    server = fake_server(latency_s=latency, check_latency_s=latency, slots=1)
+    server = fake_server(latency_s=latency, check_latency_s=latency, slots=1, tokens_per_s=tokens_per_s)
     out = tmp_path / "slow.sqlite"
     capsys.readouterr()
     started = time.monotonic()
@@ -103,9 +108,13 @@ def test_a_slow_server_runs_with_the_timeout_its_measured_speed_sets(fake_server
         assert reader.last_tick == 179 and reader.meta["finished"]
         server = reader.meta["model_server"]
         requests = [e.data for e in reader.events(kinds=[EventKind.MODEL_CALL]) if e.data["request"]]
-    # twice the longest request measured: at least the server's time, plus the client's own
-    # overhead (up to 0.5 s a request on a busy machine; at 1 s a request, 10% was too tight)
-    assert 2 * SLOW_S <= server["timeout_s"] <= 2 * (SLOW_S + 0.5)
+    # twice the longest request measured: the server takes SLOW_S for any request, so its writing
+    # is the writing request's time less the tiny one's, which is noise about 0; when that is not
+    # above 0 the check counts the writing request's whole time as writing its 120 tokens (40
+    # words of JSON, characters / 4), and the longest answer, 400 tokens, costs up to
+    # 400 / 120 * SLOW_S more; plus the client's own overhead (up to 0.5 s a request on a busy
+    # machine; at 1 s a request, 10% was too tight)
+    assert 2 * SLOW_S <= server["timeout_s"] <= 2 * (SLOW_S + 0.5) * (1 + 400 / 120)
     assert server["timeout_s"] > 30 * SCALE  # the old fixed timeout would have cut every request
     assert requests and all(r["outcome"] == "ok" and r["latency_ms"] >= 1000 * SLOW_S for r in requests)
     assert "expected wall time for 3 personas, 1 request(s) at once" in err
@@ -116,13 +125,15 @@ def test_a_slow_server_runs_with_the_timeout_its_measured_speed_sets(fake_server
 
 def test_a_server_too_slow_for_any_timeout_is_refused_in_one_line_naming_its_speed(fake_server, api_key,
                                                                                   tmp_path, capsys, monkeypatch):
-    """Every request takes 0.6 s and the most a timeout may be is 1 s: the longest request needs
-    twice 0.6 s, so the run does not start: exit 2, one line with the measured speed, no file."""
+    """Every request takes 0.6 s and its answer's writing at 200 tokens/s, and the most a
+    timeout may be is 1.5 s: the longest request (400 tokens out) takes 0.6 + 2 s, past 1.5 s:
+    the run does not start: exit 2, one line with the measured speed, no file."""
     code, _, err, out = _slow_run(fake_server, api_key, tmp_path, capsys, monkeypatch, latency=0.6,
-                                  extra=("--set", "backend.min_timeout_s=0.1", "--set", "backend.max_timeout_s=1"))
+                                  extra=("--set", "backend.min_timeout_s=0.1", "--set", "backend.max_timeout_s=1.5"),
+                                  tokens_per_s=200.0)
     assert code == 2 and not out.exists()
     line, = [x for x in err.splitlines() if x.strip()]
-    assert "is too slow for any request timeout up to 1 s (backend.max_timeout_s)" in line
+    assert "is too slow for any request timeout up to 1.5 s (backend.max_timeout_s)" in line
     assert "0.6 s per request besides" in line or "0.7 s per request besides" in line
 
 
@@ -154,3 +165,40 @@ def test_a_timeout_on_a_server_slower_than_measured_lengthens_the_auto_timeout(f
         assert second.outcome is CallOutcome.OK
     else:
         assert after == 1.0 and second.outcome is CallOutcome.TIMEOUT
+
+
+def test_the_speed_check_times_writing_and_its_timeout_covers_a_400_token_answer(fake_server, api_key):
+    """A fake server writing 40 tokens a wall second (and reading in no time): the check's writing
+    request asks for 40 words, 120 answer tokens (481 characters of JSON; 3 s of writing), so the
+    writing rate is measured: (3.0 - 0.1) / 120 s a token, 41.4 tokens/s, within 15% of 40 (the
+    tiny request's own 4 tokens, 0.1 s, count as overhead). The
+    longest answer, 400 tokens (``max_tokens``), takes 400 / 40 = 10 s to write: the timeout
+    covers it, and is about twice it (2 * (0.1 + 400 / 41.4) = 19.5 s; 18-24 s allowed), not the
+    least allowed (1 s here)."""
+    from town.thinking.openai_backend import OpenAIBackend
+
+    server = fake_server(tokens_per_s=40.0)
+    backend = OpenAIBackend(base_url=server.base_url, model=server.model, api_key_env=api_key, timeout_s="auto",
+                            timeout_bounds=(1.0, 600.0))
+    try:
+        settled = backend.check()
+    finally:
+        backend.close()
+    assert settled.speed is not None and settled.timeout_s is not None
+    rate = settled.speed.to_meta(settled.timeout_s)["output_tokens_per_s"]
+    assert 40 * 0.85 <= rate <= 40 * 1.15, rate
+    assert backend.max_tokens == 400 and settled.timeout_s >= 400 / 40
+    assert 18 <= settled.timeout_s <= 24, settled.timeout_s
+
+
+def test_a_writing_rate_is_always_measured_and_said_plainly():
+    """A writing request no slower than the tiny one (the overhead takes it all) still gives a
+    rate: its 100 tokens in its 0.5 s, 200 tokens/s, a bound the true rate is above; the line
+    says "wrote answers at 200.0 tokens/s"."""
+    s = measure(tiny=Timing(tokens_in=40, tokens_out=4, seconds=0.6),
+                reading=Timing(tokens_in=1000, tokens_out=1, seconds=0.6),
+                writing=Timing(tokens_in=50, tokens_out=100, seconds=0.5))
+    assert s.output_s == pytest.approx(0.005)
+    line = speed.describe(s.to_meta(30.0))
+    assert "wrote answers at 200.0 tokens/s" in line and "read prompts faster than the check could measure" in line
+    assert "too fast to time" not in line

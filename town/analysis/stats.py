@@ -95,7 +95,8 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
         "YYYY-MM-DD HH:00"): row}, "by_template": {template: row},
         "by_day_template": {(game day, template): row}, "procedures_by_day": {(game day, op):
         count}, "total": row, "retry_rate": float, "fallback_rate": float, "importance":
-        {"backend": name (and schema dialect), "counts": {1..10: memories so rated}},
+        {"backend": name (and schema dialect), "counts": {1..10: memories so rated}, "calibration":
+        meta ``importance_calibration`` (what the run did with a model's ratings) or None},
         "rejections": {template: {"answers": n, "checks": {check: answers it rejected}}},
         "backend": the run's backend name, "model": {"name", "base_url"} (a model backend's),
         "model_server": meta ``model_server`` (speeds measured at start) or None, "last_tick":
@@ -127,6 +128,7 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
                   for e in reader.events(kinds=[EventKind.STATUS])]
         last_tick = reader.last_tick
         measured = reader.meta.get("model_server")
+        calibration = reader.meta.get("importance_calibration")
         for e in reader.events(kinds=[EventKind.MEMORY]):
             ratings[int(e.data["importance"])] += 1
         for e in reader.events(kinds=[EventKind.MODEL_CALL]):
@@ -153,7 +155,7 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
         "total": total,
         "retry_rate": total["retries"] / total["requests"] if total["requests"] else 0.0,
         "fallback_rate": total["fallbacks"] / total["questions"] if total["questions"] else 0.0,
-        "importance": {"backend": backend, "counts": ratings},
+        "importance": {"backend": backend, "counts": ratings, "calibration": calibration},
         "rejections": {t: {"answers": r["answers"], "checks": dict(sorted(r["checks"].items()))}
                        for t, r in sorted(rejections.items())},
         "backend": name,
@@ -177,6 +179,10 @@ def print_stats(run: str | Path) -> None:
         from ..thinking.speed import describe
 
         console.print(f"{run}: at its start, {describe(s['model_server'])}", highlight=False)
+    if s["importance"]["calibration"]:
+        from ..thinking.calibration import Calibration
+
+        console.print(f"{run}: {Calibration.from_meta(s['importance']['calibration']).line()}", highlight=False)
     if not s["total"]["questions"]:
         if s["backend"] == "scripted":
             console.print(f"{run}: no model calls: this run's thinking backend (the scripted "

@@ -77,12 +77,11 @@ class Simulation:
                  stall: StallGuard | None = None, embedder: Embedder | None = None,
                  run_path: str | Path | None = None, bus: EventBus | None = None, seed_memories: bool = True,
                  threads: int | None = None):
-        self.scenario = scenario
-        self.config = config
+        self.scenario, self.config = scenario, config
         self.tilemap = scenario.tilemap
         self.world = World(scenario.tilemap)
-        self.backend = backend or default_backend()
-        self.stall = stall
+        self.backend, self.stall = backend or default_backend(), stall
+        self.recorder: CallRecorder | None = None  # a model backend's, once bound: what it is asked now
         self.embedder = embedder or make_embedder(config.embedder, backend=config.backend)
         if isinstance(self.embedder, CachedEmbedder):  # a cache that holds a day of this town's texts
             self.embedder.fit(len(scenario.personas))
@@ -178,6 +177,7 @@ class Simulation:
 
     def bind_recorder(self, recorder: CallRecorder | None) -> None:
         """Publish ``recorder``'s MODEL_CALL events with the persona's others, STATUS at once."""
+        self.recorder = recorder
         if recorder is not None:
             recorder.bind(self._note_call, announce=self.announce)
 

@@ -171,7 +171,9 @@ def continue_run(make: Callable[[Scenario, Config, ThinkingParts, EventBus], S],
     from ..backends import ThinkingParts, make_backend
 
     # a model server is checked before anything is written
-    parts = make_backend(config) if backend is None else ThinkingParts(backend=backend)
+    # the run's importance calibration is kept: a resumed run rates as the uninterrupted one
+    parts = (make_backend(config, calibration=meta.get("importance_calibration")) if backend is None
+             else ThinkingParts(backend=backend))
     sim = make(scenario, config, parts, EventBus(start_seq=seq))
     try:
         recorded = meta.get("embedder")
@@ -194,5 +196,7 @@ def continue_run(make: Callable[[Scenario, Config, ThinkingParts, EventBus], S],
         raise
     writer.set_meta(config=config.to_dict(), seed=config.seed, ablate=config.ablate,
                     backend=sim.backend.name, persona_files=persona_fingerprints(scenario))
+    if parts.calibration is not None:  # the run's own decision, or a first one (a fork to a model)
+        writer.set_meta(importance_calibration=parts.calibration.to_meta())
     sim.record_to(path, writer)
     return sim

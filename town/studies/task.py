@@ -172,6 +172,9 @@ def _simulate(task: RunTask, run: Path) -> None:
     cache = default_cache_path().with_name(f"answers-seed{task.seed}.sqlite")
     parts = make_backend(config, prompts_dir=task.prompts, model_path=task.model_path, cache_path=cache)
     sim = Simulation(scenario, parts.run_config(config), backend=parts.backend, stall=parts.stall, run_path=run)
+    meta = parts.run_meta(config, len(scenario.personas))  # the speed measured, the importance calibration
+    if meta and sim.writer is not None:
+        sim.writer.set_meta(**meta)
     sim.bind_recorder(parts.recorder)
     finished = False
     try:

@@ -150,9 +150,7 @@ class TransportFailure(Exception):
                  latency_ms: float | None = None, endpoint: str = ""):
         super().__init__(reason)
         self.outcome = outcome
-        self.retry_after_s = retry_after_s
-        self.latency_ms = latency_ms
-        self.endpoint = endpoint
+        self.retry_after_s, self.latency_ms, self.endpoint = retry_after_s, latency_ms, endpoint
 
 
 class ModelBackend(ThinkingBackend):
@@ -279,8 +277,9 @@ class ModelBackend(ThinkingBackend):
         """(backend, model, template, rendered prompt, params): what a cached answer is keyed by."""
         return self.name, self.model, question.template, self.fitted(question)[1], self.params
 
-    def attempt(self, question: Question) -> Attempt:
-        """Make one request for ``question``; parse, schema-check and domain-check the reply.
+    def attempt(self, question: Question, *, opening: str = "") -> Attempt:
+        """Make one request for ``question``; parse, schema-check and domain-check the reply;
+        ``opening`` opens its system prompt (the start-up check's mark for its importance probe).
 
         Returns:
             The :class:`Attempt` (never raises for a model or transport failure).
@@ -289,7 +288,8 @@ class ModelBackend(ThinkingBackend):
             ThinkingError: only when the prompt template cannot be rendered.
         """
         asked, prompt, dropped = self.fitted(question)
-        messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
+        messages = [{"role": "system", "content": f"{opening} {SYSTEM_PROMPT}".lstrip()},
+                    {"role": "user", "content": prompt}]
         base: _Asked = {"template": question.template, "purpose": question.purpose, "persona": question.persona,
                         "dropped": dropped}
         started = time.perf_counter()

@@ -30,7 +30,8 @@ from .model import CallOutcome, Completion, Settled, TransportFailure, estimate_
 from .schema import CONSTRAINED, request_fields
 from .speed import Timing, measure, timeout_for
 
-__all__ = ["CHECK_MARK", "CHECK_WORD", "Server", "check", "check_server", "choose_dialect", "READING_TOKENS"]
+__all__ = ["CHECK_MARK", "CHECK_WORD", "Server", "check", "check_server", "choose_dialect", "READING_TOKENS",
+           "WRITING_WORDS", "WRITING_TOKENS"]
 
 #: Opens the start-up check's prompt (proxies and test servers tell checks from questions by it).
 CHECK_MARK = "town start-up check."
@@ -58,18 +59,22 @@ _NOTES = (
     "I saw two students playing chess in Johnson Park by the pond.",
     "The town council meets at Town Hall on Thursday evening at 7pm.",
 )
+#: Words the writing request asks for (its schema holds the model to them): about three answer
+#: tokens each, over a hundred in all, so that writing takes most of the request's time.
+WRITING_WORDS = 40
 #: The writing request: a list of words, as long as the answer budget it is given.
 _WRITING_SCHEMA = {
     "title": "town_check_words",
     "type": "object",
-    "properties": {"words": {"type": "array", "items": {"type": "string", "maxLength": 16}, "maxItems": 48}},
+    "properties": {"words": {"type": "array", "items": {"type": "string", "maxLength": 16},
+                             "minItems": WRITING_WORDS, "maxItems": WRITING_WORDS}},
     "required": ["words"],
     "additionalProperties": False,
 }
 _WRITING_MESSAGES = [_CHECK_SYSTEM, {"role": "user", "content": CHECK_MARK + (
-    ' Name 40 different animals, one word each, as {"words": ["...", "..."]}.')}]
-#: Answer tokens the writing request may write.
-WRITING_TOKENS = 64
+    f' Name {WRITING_WORDS} different animals, one word each, as {{"words": ["...", "..."]}}.')}]
+#: Answer tokens the writing request may write (its words and their JSON, with room to spare).
+WRITING_TOKENS = 200
 
 
 class Server(Protocol):

@@ -21,16 +21,19 @@ each:
   wrong URL or model gives HTTP 404 to every request).
 - :mod:`.caching`: :class:`CachingBackend` answers from the SQLite cache of resolved answers when
   it can.
+- :mod:`.calibrated`: :class:`CalibratedBackend` keeps the model's importance ratings, the
+  embedded rater's, or a blend, as the start-up probe settled (:mod:`town.thinking.calibration`).
 
 The usual stack (see :func:`town.backends.make_backend`)::
 
-    CachingBackend(RetryingBackend(OpenAIBackend(...), fallback=ScriptedBackend(), recorder=,
-                                   stall=), recorder=, ...)
+    CalibratedBackend(CachingBackend(RetryingBackend(OpenAIBackend(...), fallback=ScriptedBackend(),
+                                                     recorder=, stall=), recorder=, ...), calibration)
 
 All are thread-safe: the simulation asks questions from a pool of ``pool_size`` threads.
 """
 
 from .caching import CachingBackend
+from .calibrated import CalibratedBackend
 from .recorder import CallRecorder, Publish
 from .retrying import RATE_LIMIT_NOTICE_S, Resolution, RetryingBackend
 from .stall import StallGuard
@@ -42,5 +45,6 @@ __all__ = [
     "Resolution",
     "RetryingBackend",
     "CachingBackend",
+    "CalibratedBackend",
     "RATE_LIMIT_NOTICE_S",
 ]

@@ -44,6 +44,24 @@ class CallRecorder:
         self._announce: Publish | None = None
         self._pending: list[tuple[EventKind, str | None, dict]] = []
         self._lock = threading.Lock()
+        # since :meth:`mark`, per template in the order first asked: (personas asked, answered)
+        self._live: dict[str, tuple[set[str], set[str]]] = {}
+
+    def asking(self, question: Question) -> None:
+        """Note that ``question`` goes to the model now (for :meth:`live`; nothing is published)."""
+        with self._lock:
+            self._live.setdefault(question.template, (set(), set()))[0].add(question.persona)
+
+    def mark(self) -> None:
+        """Start :meth:`live`'s count afresh (a new tick)."""
+        with self._lock:
+            self._live = {}
+
+    def live(self) -> list[tuple[str, int, int]]:
+        """What the model was asked since :meth:`mark`: (template, personas answered, personas
+        asked), in the order the templates were first asked."""
+        with self._lock:
+            return [(t, len(done), len(asked)) for t, (asked, done) in self._live.items()]
 
     def bind(self, publish: Publish, *, announce: Publish | None = None) -> None:
         """Publish through ``publish`` from now on; events kept so far are published first.
@@ -108,6 +126,10 @@ class CallRecorder:
         Publishes an event only when no request was made for it just now: a fallback to the
         scripted answer, or an answer (valid or fallback) from the cache.
         """
+        with self._lock:
+            asked, done = self._live.setdefault(question.template, (set(), set()))
+            asked.add(question.persona)
+            done.add(question.persona)
         if fallback or cache_hit:
             self._emit(
                 question.template,

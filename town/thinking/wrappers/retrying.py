@@ -149,6 +149,7 @@ class RetryingBackend(ThinkingBackend):
             ThinkingError: only when the prompt template cannot be rendered.
         """
         number = 0
+        self.recorder.asking(question)
 
         def one() -> Attempt:
             nonlocal number
