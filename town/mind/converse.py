@@ -2,10 +2,9 @@
 
 A persona who sees another decides, after retrieving what it remembers of them, whether to
 talk, and the one addressed decides, after its own retrieval, whether to accept. In a
-conversation each line is preceded by the speaker's retrieval; a line that passes on a memory
-leaves the listener a chat memory of the words said ('Isabella Rodriguez told me: "..."'), so
-news spreads by retrieval and retelling, as in the paper. Provenance (conversation, and the
-speaker's record) is kept for measurement only; no decision reads it.
+conversation each line is preceded by the speaker's retrieval; a heard line leaves the listener
+a chat memory of what it understood (its fact, with the teller) or of the words said, so news
+spreads by retrieval and retelling. Provenance is kept for measurement only.
 """
 
 from __future__ import annotations
@@ -326,12 +325,13 @@ def summarise(lines: list[tuple[str, str]], conv: Conversation, p: Persona, othe
 
 def _talked_about(p: Persona, conv: Conversation, ctx: MindContext) -> bool:
     """Whether ``p``'s summary of ``conv`` would hold something its memory does not: a line
-    stated something, and a line ``p`` heard in it left a memory without a fact (every fact heard
-    is held once already, with its teller). "I talked with X" alone is not a memory."""
+    stated something, and a line ``p`` heard left a memory without a fact (a fact is held once
+    already), or the talk left ``p`` no memory (the talk is then what it keeps: acquaintance, §6.1)."""
     if not conv.said:
         return False
     start = ctx.now - timedelta(seconds=(ctx.tick - conv.start_tick) * ctx.seconds_per_tick)
-    return any(r.conversation == conv.id and r.fact is None for r in p.stream.since(start))
+    left = [r for r in p.stream.since(start) if r.conversation == conv.id]
+    return not left or any(r.fact is None for r in left)
 
 
 def conversation_over(lines: list[tuple[str, str]], conv: Conversation, summaries: dict[str, str],
