@@ -160,8 +160,10 @@ def _rated(p: Persona, ctx: MindContext, kind: str, content: str, fact: Fact | N
 def retell(p: Persona, ctx: MindContext, held: MemoryRecord, *, teller: str | None,
            importance: int) -> MemoryRecord:
     """A held fact perceived again: its record gains the teller, is accessed now, and takes
-    ``importance`` if higher; no copy is written (a RETOLD event records the change)."""
+    ``importance`` if higher; no copy is written (a RETOLD event records the change). Being told
+    is still an event perceived, so ``importance`` counts toward reflection (§4.2's trigger)."""
     record = p.stream.retold(held.id, teller=teller, now=ctx.now, importance=importance)
+    p.gain_importance(importance)
     ctx.out.note(EventKind.RETOLD, p.id, record.to_dict())
     return record
 
