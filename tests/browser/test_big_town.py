@@ -14,7 +14,7 @@ import pytest
 from test_crowds import check_view
 
 import town.importance
-import town.scripted
+import town.scripted.backend
 from town.generator import generate_town
 from town.recording.reader import RunReader
 from town.scenario import load_scenario
@@ -40,7 +40,7 @@ def quick_rater(monkeypatch):
     The viewer never reads importance, and MiniLM rating 200 personas' first memories takes about
     a minute on a loaded 2-core machine (the engine's cost, measured by benchmarks/scale.py).
     """
-    monkeypatch.setattr(town.scripted, "rate", lambda content, kind: 3)
+    monkeypatch.setattr(town.scripted.backend, "rate", lambda content, kind: 3)
     monkeypatch.setattr(town.importance, "prepare", lambda contents: None)
 
 
