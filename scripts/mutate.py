@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a fact told again counts nothing toward reflection", "town/mind/context.py",
+             "    p.gain_importance(importance)\n", "",
+             ("tests/mind/test_one_fact.py",)),
     Mutation("error pages show the runs folder", "web/views.py",
              "    message = _public(str(exc.description))", "    message = str(exc.description)",
              ("tests/web/test_run_access.py",)),

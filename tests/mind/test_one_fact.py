@@ -46,11 +46,15 @@ def test_hearing_a_held_fact_again_adds_a_teller_not_a_copy(tiny):
     bob = sim.personas["bob"]
     first = bob.stream.add(kind=MemoryKind.CHAT, content="Cara Cole told me that Ann is hosting a quiz.",
                            created=T, importance=9, fact=QUIZ, tellers=(("Cara Cole", T),))
+    before = bob.importance_acc
     _talk(sim, 8)
     (held,) = _quiz_records(bob)
     assert held.id == first.id and held.importance == 9
     assert [name for name, _ in held.tellers] == ["Cara Cole", "Ann Able"]
     assert held.last_accessed >= held.tellers[1][1] > T
+    # being told again is an event perceived: it counts toward reflection beyond the new records
+    written = sum(r.importance for r in bob.stream.records() if r.id > first.id)
+    assert bob.importance_acc - before - written >= 1
 
 
 def test_a_whisper_is_read_at_its_edge_never_from_its_probe(tiny):
