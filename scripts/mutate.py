@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a player's name bounded as typed, not as read", "town/player.py",
+             "if not _NAME.match(name) or len(reading_form(name)) > 40:", "if not _NAME.match(name):",
+             ("tests/web/test_inputs.py",)),
     Mutation("a fact told again counts nothing toward reflection", "town/mind/context.py",
              "    p.gain_importance(importance)\n", "",
              ("tests/mind/test_one_fact.py",)),

@@ -58,7 +58,8 @@ def check_name(name: str, town: dict[str, str]) -> str:
             persona or player of the town already has or that reads like it (:mod:`town.names`).
     """
     name = " ".join(str(name).split())
-    if not _NAME.match(name):
+    # as read, too: one character can read as many ("\ufdfa" folds to 18 letters)
+    if not _NAME.match(name) or len(reading_form(name)) > 40:
         raise ConfigError(f"{name!r}: a player's name is 1-40 letters, spaces, ' . or -", field="player")
     like = look_alike(name, town)
     if like is not None:

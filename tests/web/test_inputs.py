@@ -143,6 +143,16 @@ def test_a_name_that_reads_like_one_in_the_town_is_refused(make_app, simulation,
     assert len(simulation.players) == (first is not None)
 
 
+def test_a_name_that_reads_longer_than_forty_letters_is_refused(make_app, simulation):
+    """As found: "\ufdfa" (one character; NFKC reads it as 18 letters) joined, and three of them
+    (54 letters as read) would too; now 1-40 letters as read, or a 400 and nobody joins."""
+    client = make_app().test_client()
+    response = client.post("/api/player", json={"name": "\ufdfa" * 3})
+    assert response.status_code == 400
+    assert "a player's name is 1-40 letters" in response.get_json()["error"]
+    assert len(simulation.players) == 0
+
+
 def test_the_same_inputs_at_the_same_ticks_make_the_same_run(tmp_path):
     """Two runs of the_ville, each given a whisper at tick 5 and a player's join and walk at tick
     8 (one queued from other threads, one applied directly): the run files are equal row by row."""
