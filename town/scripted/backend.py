@@ -202,9 +202,10 @@ class ScriptedBackend(ThinkingBackend):
     @_answer.register
     def _(self, q: questions.SummariseConversation) -> answers.SummaryAnswer:
         theirs = [line for who, line in q.history if who == q.other_name]
-        # what they said, quoted as said (never shifted into this persona's person): their news,
-        # else their longest line, so a talk of small talk is remembered as what it was
-        told = [line for line in theirs if is_news(line)] or sorted(theirs, key=len, reverse=True)[:1]
+        # what they said, quoted as said (never shifted into this persona's person): their longest
+        # line that is not news (news heard is a memory of its own), else their news
+        told = (sorted((line for line in theirs if not is_news(line)), key=len, reverse=True)[:1]
+                or [line for line in theirs if is_news(line)])
         topic = f': {first_name(q.other_name)} said "{gist(told[0], 200)}"' if told else ""
         return answers.SummaryAnswer(summary=f"I talked with {q.other_name}{topic}"[:400])
 
