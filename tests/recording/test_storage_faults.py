@@ -26,6 +26,7 @@ from cli_helpers import run_cli
 from fault_checks import assert_sound, integrity, leftovers
 from mounts import fill, remount_read_only
 
+from town.recording.database import open_run
 from web.cli import main
 
 #: a fork from the run's last snapshot (tick 359, 07:59:50)
@@ -93,6 +94,7 @@ def test_the_damage_hits_the_table(damaged, table):
         verdict = str(exc)
     assert verdict != "ok"
     conn = sqlite3.connect(damaged[table])
+    conn.execute("PRAGMA cell_size_check=ON")  # as the run file's own connections (else SQLite may read past the page)
     try:
         with pytest.raises(sqlite3.DatabaseError):
             conn.execute(f"SELECT * FROM {table}").fetchall()
@@ -118,6 +120,20 @@ def test_a_damaged_page_is_one_line_from_every_command(good, damaged, table, com
         assert re.fullmatch(rf"town: error: [^\n]*{re.escape(str(bad))}[^\n]*\n", err), err
     assert digest(bad) == before
     assert not (tmp_path / "out.sqlite").exists()  # a failed fork leaves no file
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_a_damaged_page_is_never_read_past(damaged, attempt):
+    """As found in CI: SQLite read the damaged ``snapshots`` page's cells from past the page's end
+    and returned rows (the read "did not raise"), so what a command read depended on memory
+    beyond the page. The run file's own connections check cell pointers: reading that table
+    through them always fails, every time."""
+    conn = open_run(damaged["snapshots"], read_only=True)
+    try:
+        with pytest.raises(sqlite3.DatabaseError):
+            conn.execute("SELECT * FROM snapshots").fetchall()
+    finally:
+        conn.close()
 
 
 def test_a_damaged_snapshot_part_names_what_sqlite_found(damaged, tmp_path):

@@ -36,10 +36,13 @@ def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` in WAL mode with per-commit durability against process crashes.
 
     ``synchronous=NORMAL`` in WAL mode never loses a committed transaction when the process is
-    killed (only on power loss), which is the guarantee docs/design, §4 asks for.
+    killed (only on power loss), which is the guarantee docs/design, §4 asks for. Every page read
+    has its cell pointers checked (``cell_size_check``): a damaged page is an error, never rows
+    read from past the page's end.
     """
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
     try:
+        conn.execute("PRAGMA cell_size_check=ON")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
     except sqlite3.Error:
@@ -64,6 +67,7 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     uri = f"file:{quote(str(path.resolve()))}"
     conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=False)
     try:
+        conn.execute("PRAGMA cell_size_check=ON")
         conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         return conn
     except sqlite3.OperationalError as exc:
@@ -74,7 +78,9 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
                 f"{path}: on read-only storage with an un-checkpointed {wal.name} that SQLite "
                 f"cannot read there ({exc}); copy the run and its -wal file to writable storage"
             ) from None
-    return sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False)
+    conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False)
+    conn.execute("PRAGMA cell_size_check=ON")
+    return conn
 
 
 def damaged(path: Path, reason: object) -> RecordingError:
