@@ -55,8 +55,10 @@ def test_a_model_evaluation_is_asked_only_on_a_click(saved_run, listener, page):
         page.wait_for_selector("#chart-diffusion", state="attached", timeout=60_000)  # the scripted one
         assert seen == []
         button.click()
-        page.wait_for_function("() => document.querySelector('#evaluation').textContent.includes('no model evaluation')",
-                               timeout=120_000)
+        # on its own line, which a seek re-drawing the scripted evaluation no longer wipes (found in CI)
+        page.wait_for_function(
+            "() => document.querySelector('#model-evaluation-status').textContent.includes('no model evaluation')",
+            timeout=120_000)
         assert seen and b" /v1/" in seen[0].split(b"\r\n")[0]  # the named model's API, asked on the click
         assert page.errors == []
     finally:

@@ -287,16 +287,19 @@ async function boot() {
     const asked = run.analysis_model;
     const what = [asked.model, asked.base_url].filter(Boolean).join(" at ") || asked.backend;
     const button = el("button", { type: "button", id: "evaluate-with-model", class: "small" }, `Evaluate with ${what}`);
+    // its own line: a seek re-draws #evaluation, which must not wipe what the model said
+    const status = el("p", { id: "model-evaluation-status", class: "muted" });
     button.addEventListener("click", () => {
       button.disabled = true;
-      fill($("evaluation"), el("p", { class: "muted" }, `asking ${what} …`));
+      status.textContent = `asking ${what} …`;
       postJSON(`${BASE}/evaluation`, {}).then((report) => {
         evaluation.report = report;
+        status.textContent = `evaluated by ${what}`;
         renderEvaluation($("evaluation"), report, names, state.tick / ticksPerHour);
-      }).catch((err) => fill($("evaluation"), el("p", { class: "muted" }, `no model evaluation: ${err.message}`)))
+      }).catch((err) => { status.textContent = `no model evaluation: ${err.message}`; })
         .finally(() => { button.disabled = false; });
     });
-    $("evaluation-card").append(button);
+    $("evaluation-card").append(button, status);
   }
   getJSON(`${BASE}/battery`).then((r) => (r.battery ? renderBattery($("battery-panel"), r.battery, names)
     : noBattery($("battery-panel"), r.ask)))
