@@ -1,9 +1,8 @@
 """A persona: identity from its file, its current state, and its memory stream.
 
 Its state changes only through :class:`Persona`'s methods, and converts to JSON with
-:meth:`Persona.get_state` for snapshots; the memory stream has its own state. The module runs
-over 350 lines because the class is one owner: every kind of change to a persona is one of its
-methods, checking what must hold, and cutting it would scatter the writes of its state again.
+:meth:`Persona.get_state` for snapshots; the memory stream has its own state. The class is one
+owner: every kind of change to a persona is one of its methods, checking what must hold.
 """
 
 from __future__ import annotations
