@@ -162,14 +162,20 @@ def _stated_start(text: str) -> str | None:
 
 def _stating(q: PlanDay, item: PlanItemAnswer) -> list[MemoryView]:
     """The retrieved memories that state an added block's event: those whose fact starts at the
-    block's start (to the quarter hour), or, for a memory made without a fact, whose words state
-    that start."""
+    block's start (to the quarter hour) or whose act shares a topic word with the block's
+    description (place names aside: "start the party" and "plan a Valentine's Day party"), and,
+    for a memory made without a fact, those whose words state that start."""
+    where = content_words(" ".join(p.replace(":", " ") for p in q.places))
+    said = content_words(item.description) - where
     out = []
     for m in q.memories:
-        start = m.fact.start if m.fact is not None else None
-        said = f"{start.hour:02d}:{start.minute - start.minute % 15:02d}" if start is not None else (
-            _stated_start(m.content) if m.fact is None else None)
-        if said == item.start:
+        if m.fact is None:
+            if _stated_start(m.content) == item.start:
+                out.append(m)
+            continue
+        start = m.fact.start
+        at = f"{start.hour:02d}:{start.minute - start.minute % 15:02d}" if start is not None else None
+        if at == item.start or (start is not None and said & (content_words(m.fact.act) - where)):
             out.append(m)
     return out
 
