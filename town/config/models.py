@@ -292,11 +292,11 @@ class Config(_Settings):
     recording: RecordingConfig
     perception: PerceptionConfig
     backend: BackendConfig
-    conversation: ConversationConfig = Field(
-        default_factory=lambda: ConversationConfig(mode=ConversationMode.PER_LINE))
     start: Annotated[datetime | None, BeforeValidator(_game_time)] = None
     ablate: str = ""
     schedule: Schedule = Field(default=Schedule.TICK, strict=False)
+    conversation: ConversationConfig = Field(
+        default_factory=lambda: ConversationConfig(mode=ConversationMode.PER_LINE))
 
     @field_validator("ablate")
     @classmethod

@@ -4,7 +4,8 @@ Each side says what :func:`.talk.next_line` would have it say with its own memor
 side's are never read for its lines), until a line ends the talk or the time's lines are said;
 the hearer of each line that passed on memories keeps it, with the dialogue act's fact (the first
 memory's, as a heard line's rating answers, :class:`~town.thinking.questions.HearLine`) and the
-line's importance from the embedded rater.
+line's importance from the embedded rater. A side that kept nothing keeps the other's longest
+line as said (as a talk's summary would: acquaintance, Park et al. 2023 §6.1).
 """
 
 from __future__ import annotations
@@ -52,7 +53,13 @@ def write_conversation(q: WriteConversation) -> answers.ExchangeAnswer:
         kept.append(answers.KeptItem(hearer=them.name, line=turn, importance=rate(content, "chat"), **fields))
         if answer.end:
             break
-    return answers.ExchangeAnswer(lines=lines, kept=kept)
+    for hearer in (q.me, q.other):  # a talk that left a side nothing: the other's longest line, as said
+        theirs = [(len(x.line), i) for i, x in enumerate(lines) if x.speaker != hearer.name]
+        if theirs and not any(k.hearer == hearer.name for k in kept):
+            i = max(theirs)[1]
+            kept.append(answers.KeptItem(hearer=hearer.name, line=i,
+                                         importance=rate(quoted(lines[i].speaker, lines[i].line), "chat")))
+    return answers.ExchangeAnswer(lines=lines, kept=sorted(kept, key=lambda k: k.line))
 
 
 def next_line_of(q: WriteConversation, me, them, history, told, last: str, turn: int) -> answers.LineAnswer:
