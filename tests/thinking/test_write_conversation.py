@@ -13,12 +13,17 @@ from collections import Counter
 from datetime import datetime
 
 import pytest
+from cli_helpers import same_run
 from ville_runs import run_ville, ville_config
 
+from town.backends import make_backend
 from town.events import EventKind
 from town.memory.fact import Fact
 from town.mind.converse import LINE_EVERY_TICKS
 from town.recording import RunReader
+from town.recording.continuation import newest_snapshot
+from town.scenario import load_scenario
+from town.simulation import Simulation
 from town.thinking.questions import ExchangeAnswer, InvalidAnswer, MemoryView, Side, WriteConversation
 from town.thinking.questions.write_conversation import BadLine
 from town.thinking.validate import parse_answer
@@ -196,3 +201,47 @@ def test_per_line_conversations_ask_no_whole_exchange(fake_server, api_key, tmp_
     calls, ended, _, _, _ = _conversations(tmp_path / "run.sqlite")
     assert ended and calls["write_conversation"] == 0 and calls["next_line"] >= len(ended)
     assert all("written" not in conv for conv in ended)
+
+
+def _warm(config, cache, run_path, ticks, *, resume_from=None):
+    """Run ``ticks`` more ticks on answers cached in ``cache``: a new run, or ``resume_from``'s
+    newest snapshot continued in ``run_path`` (a copy)."""
+    parts = make_backend(config, cache_path=cache, backoff_s=0.01)
+    if resume_from is None:
+        sim = Simulation(load_scenario("the_ville"), config, backend=parts.backend, stall=parts.stall,
+                         run_path=run_path)
+    else:
+        sim = Simulation.from_run(run_path, newest_snapshot(run_path), config=config, backend=parts.backend)
+    sim.bind_recorder(parts.recorder)
+    try:
+        for _ in range(ticks):
+            sim.step()
+    finally:
+        sim.close()
+
+
+@pytest.mark.parametrize("mode", ["whole", "per-line"])
+def test_a_run_resumed_mid_conversation_is_the_uninterrupted_run(fake_server, api_key, tmp_path, mode):
+    """On cached answers, a run stopped while its first conversation is under way (its written
+    lines still to say in the snapshot its close writes) and resumed gives the same run file as
+    one never stopped (scripts/same_run.py: every table but that snapshot), in both modes; two
+    warm runs are the same run (deterministic)."""
+    server = fake_server()
+    config = ville_config(server, api_key, conversation=mode, cache=True)
+    cache, ticks = tmp_path / "answers.sqlite", 4 * 360
+    _warm(config, cache, tmp_path / "cold.sqlite", ticks)
+    with RunReader(tmp_path / "cold.sqlite") as reader:
+        talk = reader.events(kinds=[EventKind.CONVERSATION])[0].data
+    assert talk["end_tick"] - talk["start_tick"] >= 2 * LINE_EVERY_TICKS
+    stop = talk["start_tick"] + LINE_EVERY_TICKS + 1  # two lines said, the rest still to say
+    _warm(config, cache, tmp_path / "whole.sqlite", ticks)
+    _warm(config, cache, tmp_path / "again.sqlite", ticks)
+    _warm(config, cache, tmp_path / "stopped.sqlite", stop)
+    _warm(config, cache, tmp_path / "stopped.sqlite", ticks - stop, resume_from=True)
+    again = same_run(tmp_path / "whole.sqlite", tmp_path / "again.sqlite", "--ignore-timing")
+    assert (again.returncode, again.stdout) == (0, "same run\n"), again.stdout
+    # every table but the snapshots, where the stopped run holds the one its close wrote
+    stopped = same_run(tmp_path / "whole.sqlite", tmp_path / "stopped.sqlite", "--ignore-timing")
+    differ = {line.split(":")[0] for line in stopped.stdout.splitlines() if not line.startswith(" ")}
+    assert differ == {"snapshots", "snapshot_parts"}, stopped.stdout
+    assert f"in A where B has ({stop - 1}," in stopped.stdout, stopped.stdout
