@@ -26,6 +26,7 @@ from town.scenario import load_scenario
 from town.simulation import Simulation
 from town.thinking.questions import ExchangeAnswer, InvalidAnswer, MemoryView, Side, WriteConversation
 from town.thinking.questions.write_conversation import BadLine
+from town.scripted import ScriptedBackend
 from town.thinking.validate import parse_answer
 
 KLAUS, MARIA = "Klaus Mueller", "Maria Lopez"
@@ -245,3 +246,16 @@ def test_a_run_resumed_mid_conversation_is_the_uninterrupted_run(fake_server, ap
     differ = {line.split(":")[0] for line in stopped.stdout.splitlines() if not line.startswith(" ")}
     assert differ == {"snapshots", "snapshot_parts"}, stopped.stdout
     assert f"in A where B has ({stop - 1}," in stopped.stdout, stopped.stdout
+
+
+@pytest.mark.parametrize("seed, declines", [(0, True), (1, False)])
+def test_the_one_addressed_accepts_or_declines_in_the_exchange(seed, declines):
+    """Not asked first, Maria accepts as DecideToTalk's rule would: with no news for Klaus and no
+    tie to him, with chance 0.5; random.Random(0).random() is 0.844 (declines), of 1 0.134."""
+    q = WriteConversation(persona="klaus_mueller", persona_name=KLAUS,
+                          me=Side(id="klaus_mueller", name=KLAUS, memories=(PAPER,)),
+                          other=Side(id="maria_lopez", name=MARIA, accept_seed=seed),
+                          now="2023-02-13 09:00:00", max_lines=6, may_decline=True, names=(KLAUS, MARIA))
+    answer = q.check(ScriptedBackend().ask(q))
+    said = [x.line for x in answer.lines]
+    assert (len(said) == 2 and said[1] == "Sorry, Klaus, I can't talk right now.") is declines

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from ..config import ConversationMode
+from ..config import Config, ConversationMode
 from ..events import EventKind
 from ..hearsay import unwrap
 from ..inflection import base_form
@@ -32,7 +32,7 @@ from .perceive import Appearance
 from .understand import fact_of, understand
 
 __all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "say_line", "summarise",
-           "conversation_over", "written_whole", "say_written_line", "end_written", "LINE_EVERY_TICKS",
+           "conversation_over", "talks_whole", "written_whole", "say_written_line", "end_written", "LINE_EVERY_TICKS",
            "MAX_LINES"]
 
 #: A line is spoken every 2 ticks (20 game seconds at 10 s/tick).
@@ -304,13 +304,18 @@ def keep(listener: Persona, speaker: Persona, line: str, conv: Conversation, ctx
     return record
 
 
+def talks_whole(config: Config, a: Persona, b: Persona) -> bool:
+    """Whether ``a`` and ``b`` talk in one request: ``[conversation] mode = "whole"`` on a model
+    backend, neither a player (a player talks line by line). Then the one addressed is not asked
+    first whether it accepts: the exchange decides (its first line may decline)."""
+    return (config.conversation.mode is ConversationMode.WHOLE and config.backend.name.value != "scripted"
+            and a.procedures is not None and b.procedures is not None)
+
+
 def written_whole(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> bool:
-    """Whether ``conv`` is (or will be) written in one request: ``[conversation] mode = "whole"``
-    on a model backend, neither side a player (a player talks line by line), before its first
-    line; a conversation written whole stays so."""
-    return bool(conv.written) or (
-        ctx.config.conversation.mode is ConversationMode.WHOLE and ctx.config.backend.name.value != "scripted"
-        and not conv.lines and all(personas[x].procedures is not None for x in (conv.a, conv.b)))
+    """Whether ``conv`` is (or will be) written in one request (:func:`talks_whole`, before its
+    first line); a conversation written whole stays so."""
+    return bool(conv.written) or (not conv.lines and talks_whole(ctx.config, personas[conv.a], personas[conv.b]))
 
 
 def _write(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> list[tuple[str, Note]]:
@@ -329,12 +334,14 @@ def _write(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext
                           memories=memory_views(_tellable(p, other.id, other.name, records)),
                           routine=routine_views(p.spec.routine),
                           attend_seed=seed_for(ctx, p.id, "attend", every_tick=False),
-                          stranger=not _knows_name(p, other.name, records)))
+                          stranger=not _knows_name(p, other.name, records),
+                          relationship=_relationship(p, other.id),
+                          accept_seed=seed_for(ctx, p.id, "accept", other.id)))
     places = place_names(ctx.world.tilemap.addresses())
     answer = ctx.backend.ask(WriteConversation(
         persona=a.id, persona_name=a.name, persona_summary=a.summary(),
         seed=seed_for(ctx, a.id, "exchange", conv.start_tick), me=sides[0], other=sides[1],
-        now=ctx.now.isoformat(sep=" "), max_lines=MAX_LINES, relationship=_relationship(a, b.id),
+        now=ctx.now.isoformat(sep=" "), max_lines=MAX_LINES, relationship=_relationship(a, b.id), may_decline=True,
         names=tuple(p.name for p in personas.values()),
         places=tuple(sorted({x.rsplit(":", 1)[-1] for x in places.values()})), addresses=ctx.world.tilemap.places()))
     ids = {a.name: a.id, b.name: b.id}

@@ -1,5 +1,8 @@
 """The scripted answer to a whole conversation in one request: the per-line rules, turn by turn.
 
+When the one addressed was not asked first, it accepts or declines as its DecideToTalk rule says
+(a decline: the opening line, then "Sorry, ..., I can't talk right now.").
+
 Each side says what :func:`.talk.next_line` would have it say with its own memories (the other
 side's are never read for its lines), until a line ends the talk or the time's lines are said;
 the hearer of each line that passed on memories keeps it, with the dialogue act's fact (the first
@@ -16,17 +19,23 @@ import zlib
 from ..importance import rate
 from ..realise import asked, quoted
 from ..thinking import answers
-from ..thinking.questions import NextLine, WriteConversation
-from .talk import next_line
+from ..thinking.questions import DecideToTalk, NextLine, WriteConversation
+from .talk import first_name, next_line
 
-__all__ = ["write_conversation"]
+__all__ = ["write_conversation", "acceptance"]
 
 _STAMP = "%Y-%m-%d %H:%M"
 
 
-def write_conversation(q: WriteConversation) -> answers.ExchangeAnswer:
-    """The exchange the per-line rules write for ``q``'s two sides, each from its own memories."""
+def write_conversation(q: WriteConversation, accepted: bool = True) -> answers.ExchangeAnswer:
+    """The exchange the per-line rules write for ``q``'s two sides, each from its own memories;
+    ``accepted``: the one addressed accepts the talk (:func:`acceptance`'s answer)."""
     sides = (q.me, q.other)
+    if not accepted:  # the one addressed declines
+        opening = next_line_of(q, q.me, q.other, [], [], "", 0)
+        return answers.ExchangeAnswer(lines=[
+            answers.ExchangeLine(speaker=q.me.name, line=opening.line),
+            answers.ExchangeLine(speaker=q.other.name, line=f"Sorry, {first_name(q.me.name)}, I can't talk right now.")])
     history: list[tuple[str, str]] = []
     told: dict[str, list[int]] = {q.me.id: [], q.other.id: []}
     lines, kept = [], []
@@ -60,6 +69,16 @@ def write_conversation(q: WriteConversation) -> answers.ExchangeAnswer:
             kept.append(answers.KeptItem(hearer=hearer.name, line=i,
                                          importance=rate(quoted(lines[i].speaker, lines[i].line), "chat")))
     return answers.ExchangeAnswer(lines=lines, kept=sorted(kept, key=lambda k: k.line))
+
+
+def acceptance(q: WriteConversation) -> DecideToTalk:
+    """The question asked of the one addressed when the talk is line by line: whether it accepts
+    (with its own memories and seed); its scripted rule decides a talk written whole too."""
+    return DecideToTalk(
+        persona=q.other.id, persona_name=q.other.name, persona_summary=q.other.summary, seed=q.other.accept_seed,
+        other=q.me.id, other_name=q.me.name, other_action="coming over to talk to you",
+        own_action=q.other.action or "idle", relationship=q.other.relationship, memories=q.other.memories,
+        invited=True, now=q.now)
 
 
 def next_line_of(q: WriteConversation, me, them, history, told, last: str, turn: int) -> answers.LineAnswer:

@@ -79,6 +79,9 @@ class Side:
         routine: its own file's routine; ``attend_seed``: the seed of its choices of events
             (both read by the scripted rule only, as :class:`~.next_line.NextLine` carries them).
         stranger: it does not know the other's name.
+        relationship: what it thinks of the other, from its own file; ``accept_seed``: the seed
+            of its choice to accept the talk (the scripted rule's, as
+            :class:`~.decide_to_talk.DecideToTalk` carries it).
     """
 
     id: str
@@ -89,6 +92,8 @@ class Side:
     routine: tuple[PlanItemView, ...] = ()
     attend_seed: int = 0
     stranger: bool = False
+    relationship: str = ""
+    accept_seed: int = 0
 
 
 class BadLine(InvalidAnswer):
@@ -211,7 +216,8 @@ class WriteConversation(Question[ExchangeAnswer]):
     memory each is. ``now`` is the game time ("YYYY-MM-DD HH:MM:SS"), ``max_lines`` the lines the
     time allows; ``names`` the town's people and ``places`` its place names a kept item may name
     (``addresses``: the map's, read by the scripted rule only, as :class:`~.next_line.NextLine`'s ``places``);
-    ``relationship``: what ``me`` thinks of ``other``, from its own file.
+    ``relationship``: what ``me`` thinks of ``other``, from its own file. ``may_decline``: the
+    other was not asked whether it accepts: its first line may decline, ending the talk.
     """
 
     template: ClassVar[str] = "write_conversation"
@@ -223,6 +229,7 @@ class WriteConversation(Question[ExchangeAnswer]):
     now: str = ""
     max_lines: int = 8
     relationship: str = ""
+    may_decline: bool = False
     names: tuple[str, ...] = ()
     places: tuple[str, ...] = ()
     addresses: tuple[str, ...] = ()
