@@ -19,10 +19,26 @@ from town.memory.fact import Fact
 from town.perspective import verb_of
 from town.textevent import find_event, stated_times
 
-__all__ = ["read_fact"]
+__all__ = ["read_fact", "neutral_act"]
 
-#: "everyone is welcome", "all are invited", "everybody's welcome".
-_OPEN = re.compile(r"\b(?:everyone|everybody|all)\b[^.;!?]{0,20}\b(?:welcome|invited)\b", re.I)
+#: An open invitation: "everyone is welcome", "all are invited", "anyone can come", "I want to
+#: invite everyone", "open to all", "all welcome".
+_OPEN = re.compile(r"\b(?:everyone|everybody|anyone|anybody|all)\b[^.;!?]{0,20}\b(?:welcome|invited|can come|may come)\b"
+                   r"|\binvit\w*\s+(?:everyone|everybody|the whole town|all\b(?! of\b| my\b| her\b| his\b| our\b| their\b))"
+                   r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b", re.I)
+#: A first-person possessive or reflexive in an act, and the neutral form a fact keeps it in.
+_OWN = {"my": "one's", "our": "one's", "myself": "oneself", "ourselves": "oneself"}
+_OWN_WORD = re.compile(r"\b(my|our|myself|ourselves)\b", re.I)
+
+
+def neutral_act(act: str) -> str:
+    """An act its subject stated in the first person, its possessives made the subject's own
+    ("one's", "oneself"), so that whoever holds the fact says it in their own person
+    (:func:`town.realise.act_phrase`): "run a rehearsal of my comedy show" -> "run a rehearsal of
+    one's comedy show"."""
+    return _OWN_WORD.sub(lambda m: _OWN[m.group(1).lower()], act)
+
+
 #: The end of the act's phrase: a preposition of place or time, or a clause break.
 _PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]", re.I)
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -83,6 +99,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     act = _act(text, after)
     if not act:
         return None
+    if own_name is not None and subject == own_name:
+        act = neutral_act(act)
     event = find_event(text, created, places) if stated_times(text) else None
     return Fact(subject=subject, act=act, place=event.place if event else None,
                 start=event.start if event else None, end=event.end if event else None,

@@ -373,7 +373,7 @@ def say_written_line(conv: Conversation, personas: Mapping[str, Persona], ctx: M
     for item in entry["kept"]:
         kept = HeardAnswer.model_validate(item)
         keep(listener, speaker, entry["line"], conv, ctx, source=(speaker.id, shared[0]) if shared else None,
-             fact=fact_of(kept, places, listener.name), importance=kept.importance, acted=bool(shared))
+             fact=fact_of(kept, places, listener.name, speaker.name), importance=kept.importance, acted=bool(shared))
     return line, turn + 1 >= len(conv.script)
 
 

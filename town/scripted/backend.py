@@ -27,11 +27,12 @@ from ..thinking import answers, questions
 from ..thinking.backend import ThinkingBackend
 from .attend import Decision, decide
 from .exchange import acceptance, write_conversation
-from ..thinking.dayplan import event_block, events_on, fact_block, minutes_of, with_events
+from ..thinking.dayplan import events_on, fact_block, minutes_of, with_events
 from ..thinking.questions import A, Question
 from ..thinking.questions.plan_day import MAX_ADDED
 from .insight import insights_from
 from .interview import answer_interview
+from .naming import event_block
 from .reply import is_news
 from .talk import first_name, gist, next_line, worth_telling
 from ..thinking.words import content_words, name_words
