@@ -16,6 +16,7 @@ import pytest
 from cli_helpers import same_run
 from ville_runs import run_ville, ville_config
 
+from town.analysis.stats import compute_stats
 from town.backends import make_backend
 from town.events import EventKind
 from town.memory.fact import Fact
@@ -194,6 +195,7 @@ def test_a_whole_conversation_is_one_request_said_a_line_per_turn(fake_server, a
     assert cited and all(shared <= ids for shared, ids in cited)
     said = {(e.data["conversation"], e.data["listener"], e.data["speaker"]) for e in chats}
     assert kept and set(kept) <= said
+    assert compute_stats(tmp_path / "run.sqlite")["conversations"] == {"whole": len(ended)}
 
 
 def test_per_line_conversations_ask_no_whole_exchange(fake_server, api_key, tmp_path):
@@ -202,6 +204,7 @@ def test_per_line_conversations_ask_no_whole_exchange(fake_server, api_key, tmp_
     calls, ended, _, _, _ = _conversations(tmp_path / "run.sqlite")
     assert ended and calls["write_conversation"] == 0 and calls["next_line"] >= len(ended)
     assert all("written" not in conv for conv in ended)
+    assert compute_stats(tmp_path / "run.sqlite")["conversations"] == {"line by line": len(ended)}
 
 
 def _warm(config, cache, run_path, ticks, *, resume_from=None):
