@@ -25,7 +25,7 @@ from town.recording import RunReader
 from town.recording.continuation import newest_snapshot
 from town.scenario import load_scenario
 from town.simulation import Simulation
-from town.thinking.questions import ExchangeAnswer, InvalidAnswer, MemoryView, Side, WriteConversation
+from town.thinking.questions import DecideToTalk, ExchangeAnswer, InvalidAnswer, MemoryView, Side, WriteConversation
 from town.thinking.questions.write_conversation import BadLine
 from town.scripted import ScriptedBackend
 from town.thinking.validate import parse_answer
@@ -178,7 +178,7 @@ def _conversations(path):
     return calls, ended, chats, cited, kept
 
 
-def test_a_whole_conversation_is_one_request_said_a_line_per_turn(fake_server, api_key, tmp_path):
+def test_a_whole_conversation_is_one_request_said_a_line_per_turn(fake_server, prompt_book, api_key, tmp_path):
     """the_ville, 07:00-11:00 on the fake model in "whole" mode: one write_conversation request
     per conversation and no line, heard-line or summary request; each conversation's CHAT events
     come 2 ticks apart, as many as its lines; a line's shared ids are among those its retrieval
@@ -196,15 +196,18 @@ def test_a_whole_conversation_is_one_request_said_a_line_per_turn(fake_server, a
     said = {(e.data["conversation"], e.data["listener"], e.data["speaker"]) for e in chats}
     assert kept and set(kept) <= said
     assert compute_stats(tmp_path / "run.sqlite")["conversations"] == {"whole": len(ended)}
+    # the one addressed is never asked first: it accepts or declines in the exchange
+    assert not [q for q in prompt_book.values() if isinstance(q, DecideToTalk) and q.invited]
 
 
-def test_per_line_conversations_ask_no_whole_exchange(fake_server, api_key, tmp_path):
+def test_per_line_conversations_ask_no_whole_exchange(fake_server, prompt_book, api_key, tmp_path):
     server = fake_server()
     run_ville(ville_config(server, api_key, conversation="per-line", cache=False), tmp_path / "run.sqlite", hours=4)
     calls, ended, _, _, _ = _conversations(tmp_path / "run.sqlite")
     assert ended and calls["write_conversation"] == 0 and calls["next_line"] >= len(ended)
     assert all("written" not in conv for conv in ended)
     assert compute_stats(tmp_path / "run.sqlite")["conversations"] == {"line by line": len(ended)}
+    assert [q for q in prompt_book.values() if isinstance(q, DecideToTalk) and q.invited]
 
 
 def _warm(config, cache, run_path, ticks, *, resume_from=None):
