@@ -48,3 +48,27 @@ def test_a_first_person_possessive_is_kept_as_the_subjects_and_said_in_each_hold
     assert event is not None
     assert fact_block(fact, event, "Ann") == "go to The Rose and Crown Pub (Francisco Lopez: run an open rehearsal of " \
                                              "their comedy show)"
+
+
+@pytest.mark.parametrize("text, own, subject, act, question", [
+    # the benchmark's question phrasing: "it" is what the invitation asks one to come to
+    ("Would you like to come to a poetry reading at Hobbs Cafe tomorrow from 3pm to 4pm? Ayesha Khan is hosting it "
+     "and everyone is welcome.", "Tom Moreno", "Ayesha Khan", "host a poetry reading", False),
+    ("Will you come to a bake sale for the food bank at Hobbs Cafe on Tuesday from 10:30am to 11:30am? Tom Moreno is "
+     "organising it.", "Ayesha Khan", "Tom Moreno", "organise a bake sale for the food bank", False),
+    # no one named: there is such a thing; and it stays a question
+    ("Would you like to come to a quiz at Hobbs Cafe tomorrow at 7pm?", "Tom Moreno", None, "be a quiz", True),
+])
+def test_an_invitation_put_as_a_question_is_read_as_what_it_invites_to(text, own, subject, act, question):
+    """Worked out by hand from each sentence: who hosts, what the thing is, and whether it asks."""
+    fact = read_fact(text, MONDAY, PLACES, ["Ayesha Khan", "Tom Moreno"], own)
+    assert (fact.subject, fact.act, fact.question, fact.place) == (subject, act, question, "v:Hobbs Cafe")
+
+
+def test_a_start_alone_is_kept_without_a_made_up_end():
+    """"at 7pm" states a start only: the fact has no end, and the realiser says "at 7pm"."""
+    from town.realise import statement
+
+    fact = read_fact("Would you like to come to a quiz at Hobbs Cafe tomorrow at 7pm?", MONDAY, PLACES, [], "Tom Moreno")
+    assert fact.start == datetime(2023, 2, 14, 19) and fact.end is None
+    assert statement(fact, "Tom Moreno") == "there is a quiz at Hobbs Cafe on Tuesday, February 14 at 7pm"

@@ -62,7 +62,8 @@ def act_phrase(fact: Fact, holder: str, pronoun: str | None = None) -> str:
     return _NEUTRAL.sub(lambda m: own if m.group(1) == "one's" else self_, " ".join(fact.act.split()))
 
 
-def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: str | None = None) -> str:
+def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: str | None = None,
+              subject_as: str | None = None) -> str:
     """The clause ``fact`` states, in the words of the persona named ``holder`` (no full stop).
 
     ``Fact(subject="Isabella Rodriguez", act="hold a candlelight vigil", place="v:Johnson Park",
@@ -71,16 +72,21 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
     "I am holding". A fact with no time is in the present ("Klaus Mueller studies ..."); no
     subject keeps the act as heard ("be a jazz night": "there is a jazz night"). With ``now``, days are said relative to it ("tomorrow") and
     an event wholly past is in the past tense (:func:`town.perspective.relative_days`).
-    ``pronoun``: the subject's ("she", "he"), for its possessives (:func:`act_phrase`).
+    ``pronoun``: the subject's ("she", "he"), for its possessives (:func:`act_phrase`);
+    ``subject_as``: a pronoun the subject is said with ("they are holding ...").
     """
     act = act_phrase(fact, holder, pronoun)
     verb, _, rest = act.partition(" ")
     if fact.subject is None:  # "be a jazz night" -> "there is a jazz night"
         clause = f"there is {rest}" if verb == "be" else act
-    elif fact.start is not None:  # an arranged event: the progressive
-        clause = f"{'I am' if fact.subject == holder else fact.subject + ' is'} {gerund(act)}"
+    elif fact.subject == holder:
+        clause = f"I am {gerund(act)}" if fact.start is not None else f"I {act}"
+    elif subject_as == "they":
+        clause = f"they are {gerund(act)}" if fact.start is not None else f"they {act}"
     else:
-        clause = "I " + act if fact.subject == holder else f"{fact.subject} {third_singular(verb)} {rest}".rstrip()
+        who = subject_as or fact.subject
+        # an arranged event: the progressive
+        clause = f"{who} is {gerund(act)}" if fact.start is not None else f"{who} {third_singular(verb)} {rest}".rstrip()
     if fact.place and place_name(fact.place).lower() not in act.lower():
         clause += f" at {place_name(fact.place)}"
     clause += _when(fact)
@@ -95,11 +101,12 @@ def heard(fact: Fact, tellers: Sequence[tuple[str, datetime]], holder: str, *, p
           now: datetime | None = None) -> str:
     """A heard fact as its holder remembers or passes it on: "Isabella Rodriguez told me that she
     is holding ...", the first teller named (one level: who told the teller is not said); the
-    teller's own acts with ``pronoun`` ("she", "he"; else the first name). No tellers: the bare
+    teller's own acts with ``pronoun`` ("she", "he"; else "they"). No tellers: the bare
     :func:`statement`."""
     teller = tellers[0][0] if tellers else ""
-    own = fact.subject is not None and teller in (fact.subject, fact.subject.split()[0])
-    said = statement(fact, holder, now=now, pronoun=pronoun if own else None)
+    own = fact.subject is not None and fact.subject != holder and teller in (fact.subject, fact.subject.split()[0])
+    said = statement(fact, holder, now=now, pronoun=pronoun if own else None,
+                     subject_as=(pronoun if pronoun in ("she", "he") else "they") if own else None)
     return told(tellers[0][0], said, pronoun) + "." if tellers else said[:1].upper() + said[1:] + "."
 
 
