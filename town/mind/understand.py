@@ -21,7 +21,7 @@ from ..thinking.questions import HearLine
 from ..thinking.views import FactView
 from .context import MindContext, seed_for
 
-__all__ = ["fact_view", "understand"]
+__all__ = ["fact_view", "fact_of", "understand"]
 
 _STAMP = "%Y-%m-%d %H:%M"
 
@@ -34,9 +34,10 @@ def fact_view(fact: Fact) -> FactView:
                     invited=fact.invited, question=fact.question)
 
 
-def _fact(answer: HeardAnswer, places: dict[str, str], listener: str, speaker: str = "") -> Fact | None:
-    """The listener's fact from its answer (None when the line states no act); an act the
-    speaker stated of themselves keeps its possessives neutral (:func:`town.reading.neutral_act`)."""
+def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker: str = "") -> Fact | None:
+    """The listener's fact from its answer (None when the line states no act); ``places``: lower-case
+    place name -> address; an act the speaker stated of themselves keeps its possessives neutral
+    (:func:`town.reading.neutral_act`)."""
     if not answer.act.strip():
         return None
     start = datetime.strptime(answer.start, _STAMP) if answer.start else None
@@ -72,4 +73,4 @@ def understand(listener: Persona, ctx: MindContext, *, speaker: str, line: str, 
         seed=seed_for(ctx, listener.id, "importance", content), speaker_name=speaker, line=line,
         content=content, now=ctx.now.isoformat(sep=" "), names=tuple(names), places=offered,
         meant=tuple(fact_view(f) for f in meant)))
-    return answer.importance, _fact(answer, places, listener.name, speaker)
+    return answer.importance, fact_of(answer, places, listener.name, speaker)
