@@ -12,6 +12,10 @@ Each count is over the run file's events, never written to it:
   or that claim a first meeting after a recorded talk of the pair, or "again" before any;
 - ``past_goodbyes``: last lines naming a plan item ("at 08:00") earlier than their time;
 - ``second_person_whispers``: whispers kept in the second person ("You want ...");
+- ``lines``, ``distinct_lines`` (distinct over all lines, greetings and goodbyes included),
+  ``most_said`` (how often the most repeated line is said), ``pair_day_repeats`` (lines a
+  speaker says to the same listener a second time on one game day), ``reflections`` and
+  ``distinct_reflections`` (distinct reflections' texts over all);
 - ``heard_sightings``: heard memories whose statement is a routine sighting, with ``heard``
   (all heard memories) and ``memories_per_persona_day``: memories written (the persona files'
   included) over personas times the game days the run spans, from its first event's tick to its last
@@ -32,6 +36,7 @@ import json
 import random
 import re
 import sqlite3
+from collections import Counter
 from datetime import datetime
 
 from ..hearsay import depth
@@ -69,6 +74,9 @@ def talk_counts(path: str) -> dict:
         db.close()
     counts: dict[str, float] = dict(deep_hearsay=0, echoes=0, leaks=0, greetings=0, past_goodbyes=0,
                   second_person_whispers=0, heard=0, heard_sightings=0)
+    spoken: Counter[str] = Counter()
+    said_to: Counter[tuple[str, str, str, str]] = Counter()
+    reflections: list[str] = []
     sources: set[tuple[str, ...]] = set()
     lines: dict[int, list[tuple[str, str, datetime]]] = {}
     met: set[frozenset] = set()
@@ -85,6 +93,8 @@ def talk_counts(path: str) -> dict:
             if heard:
                 counts["heard"] += 1
                 counts["heard_sightings"] += sighting(content)
+            if d["kind"] == "reflection":
+                reflections.append(content)
             if d["kind"] == "whisper" and re.search(r"\b(?:you|your)\b", content, re.I):
                 counts["second_person_whispers"] += 1
             if heard or d["kind"] == "whisper" or (seeding and d["kind"] != "plan" and not sighting(content)):
@@ -103,12 +113,19 @@ def talk_counts(path: str) -> dict:
                 pair = frozenset((d["speaker"], d["listener"]))
                 counts["greetings"] += _bad_greeting(d["line"], at, pair in met)
             conv.append((d["speaker"], d["line"], at))
+            spoken[d["line"]] += 1
+            said_to[(f"{at:%Y-%m-%d}", d["speaker"], d["listener"], d["line"])] += 1
         elif kind == "conversation":
             met.add(frozenset(d["participants"]))
             last = lines.get(d["conversation"], [])
             if last:
                 said = re.search(r"\bat (\d\d:\d\d)\.?$", last[-1][1])
                 counts["past_goodbyes"] += bool(said and said.group(1) < f"{last[-1][2]:%H:%M}")
+    n = sum(spoken.values())
+    counts.update(lines=n, distinct_lines=round(len(spoken) / n, 3) if n else 1.0,
+                  most_said=max(spoken.values(), default=0),
+                  pair_day_repeats=sum(k - 1 for k in said_to.values()), reflections=len(reflections),
+                  distinct_reflections=round(len(set(reflections)) / len(reflections), 3) if reflections else 1.0)
     days = (last_tick - first_tick + 1) * json.loads(spt[0] if spt else "10") / 86400 if events else 1.0
     counts["memories_per_persona_day"] = round(sum(written.values()) / (max(1, len(written)) * days), 1)
     return counts

@@ -12,19 +12,19 @@ until 20:00").
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import replace
 from datetime import datetime, time
 
 from ..hearsay import pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
-from ..realise import heard
+from ..realise import heard, statement
 from ..textevent import find_event, place_names, stated_day, stated_times
 from ..thinking import answers
 from .attend import decide
 from .recount import dated
 from ..thinking.views import MemoryView
+from .voice import Voice
 
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
            "retell"]
@@ -53,25 +53,32 @@ def plan_items(memories, now: datetime | None) -> list[tuple[str, str]]:
     return [(i[:5], i[6:]) for i in items if re.match(r"^\d\d:\d\d ", i)]
 
 
-def retell(m, now: datetime | None = None, me: str = "") -> str:
+def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = None) -> str:
     """Say a memory of the persona named ``me`` aloud, days relative to ``now``.
 
     A heard memory holding an event (its ``fact`` has a place and a start) is said from its
     fields by the realiser, never from its words: 'Maria told me that S' (the first teller's
     first name, one level; :func:`town.realise.heard`). Others: own first-person ones as they
     are (the persona's own words), heard ones as 'Maria told me that S', anything else as news.
+    With a ``voice`` (:class:`town.scripted.voice.Voice`), a heard event is passed on in one of
+    its frames ("I heard from Maria that S.") and the speaker's lead-in.
     """
     fact = getattr(m, "fact", None)
     if fact is not None and fact.place and fact.start and not fact.question and m.tellers:
-        return heard(fact, [(first_name(m.tellers[0]), fact.start)], me, now=now)
+        teller = first_name(m.tellers[0])
+        if voice is not None and not (fact.subject and first_name(fact.subject) == teller):
+            return voice.heard(teller, statement(fact, me, now=now))
+        if voice is not None:  # the teller is who does it: told at first hand
+            return voice.say(f"I heard it from {teller} in person: {statement(fact, me, now=now)}")
+        return heard(fact, [(teller, fact.start)], me, now=now)
     text = dated(m)
     if now is not None:
         text = relative_days(text, now)
     if unwrap(text)[0]:
         return _heard_aloud(text)
     if text.startswith(("I ", "I'")):
-        return text
-    return f"Did you hear? {text}"
+        return voice.say(text.rstrip(".")) if voice is not None else text
+    return voice.say(f"Did you hear? {text.rstrip('.')}") if voice is not None else f"Did you hear? {text}"
 
 
 def _heard_aloud(text: str) -> str:
@@ -151,7 +158,8 @@ def _from(memory, name: str) -> bool:
     return bool(names) and first_name(names[0]) == first_name(name)
 
 
-def answer_question(line: str, q, now: datetime | None, news: list) -> answers.LineAnswer | None:
+def answer_question(line: str, q, now: datetime | None, news: list,
+                    voice: Voice | None = None) -> answers.LineAnswer | None:
     """The answer to the question in ``line`` from the retrieved memories and the persona's file.
 
     Returns None for a question that needs no answer of its own (none is asked).
@@ -179,14 +187,22 @@ def answer_question(line: str, q, now: datetime | None, news: list) -> answers.L
             said = _plans_then(q, now, *window)
             return answers.LineAnswer(line=said or "Nothing special, as far as I know.")
     if re.search(r"\bwhat(?:'?s| is) (?:new|happening|going on)\b|\bany news\b|\banything (?:new|happening|going on)\b|"
-                 r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s it going\b", low):
-        lead = "I'm well, thanks. " if re.search(r"\bhow (?:are|have)", low) else ""
+                 r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s (?:it|your \w+) going\b|\bhow are things\b|"
+                 r"\bbusy with\b", low):
+        well = voice.pick("I'm well, thanks.", "Pretty good, thanks.", "Can't complain.",
+                          "Good, thank you.") if voice else "I'm well, thanks."
+        lead = well + " " if re.search(r"\bhow (?:are|have)|\bhow'?s \w+ \w*\s?going|\bhow are things", low) else ""
         if news:
-            return answers.LineAnswer(line=(lead + retell(news[0], now, q.persona_name))[:1000], shared=[news[0].id])
+            told_now = retell(news[0], now, q.persona_name, voice)
+            return answers.LineAnswer(line=(lead + told_now)[:1000], shared=[news[0].id])
+        from .topics import own_life  # the own-life topics use this module's helpers
+        mine = own_life(q, now, voice) if voice is not None else None
+        if mine is not None:
+            return mine.model_copy(update={"line": (lead + mine.line)[:1000]})
         return answers.LineAnswer(line=lead + "Not much, just the usual." if not lead else lead.strip())
     words = _words(asked)
     best = max(((len(words & _words(unwrap(m.content)[1])), -i, m) for i, m in enumerate(q.memories)
-                if m.kind != "plan" and not m.content.startswith(f"{listener} asked me")
+                if m.kind != "plan" and not m.content.startswith((f"{listener} asked me", "I talked with"))
                 and " said to me: " not in m.content  # a line kept as said is no answer of its own
                 and not _from(m, listener)),  # never the asker's own words back
                key=lambda s: s[:2], default=None)
@@ -205,8 +221,11 @@ def _self_line(q, marks: frozenset[str], fallback: str) -> str:
 
 _SMALL_TALK = ("Good morning", "Good afternoon", "Good evening", "Hi ", "Hello", "Oh, ", "Anyway,", "Take care",
                "See you", "Let's catch up", "I have to run", "Not much", "Nothing special")
-_REACTION_STARTS = ("Yes, I heard", "I know,", "Good luck", "Oh no", "That's", "How lovely", "Interesting",
-                    "I'd love to", "Thanks", "Sounds")
+_REACTION_STARTS = ("Yes, I heard", "I know", "Good luck", "Oh no", "That's", "How lovely", "Interesting",
+                    "I'd love to", "Thanks", "Sounds", "Count me in", "I'll be there", "Of course I'll", "I wish I could",
+                    "Sadly", "I'm sorry, but", "Maybe not", "I'll pass", "I hope it goes", "Fingers crossed",
+                    "I see", "Good to know", "Huh,", "What good news", "Oh, that's", "Pretty good", "Can't complain",
+                    "Good, thank", "I'm well", "Well, I'll let you go")
 
 
 def is_news(line: str) -> bool:
@@ -217,7 +236,7 @@ def is_news(line: str) -> bool:
     return len(line.split()) >= 5
 
 
-def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | None:
+def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = None) -> answers.LineAnswer | None:
     """Accept or decline an event ``line`` states at a place, a day and a time, by the same
     decision the day plan makes (:func:`town.scripted.attend.decide`).
 
@@ -238,8 +257,12 @@ def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | 
                        created=f"{now:%Y-%m-%d %H:%M:%S}")
     d = decide(event, [heard], routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed)
     if not d.go:
+        if voice is not None:
+            return answers.LineAnswer(line=voice.decline(d.reason, bool(d.clash)))
         return answers.LineAnswer(line=f"I'd love to, but {d.reason}." if d.clash else f"Thanks, but {d.reason}.")
     when = "today" if day == now.date() else "tomorrow" if (day - now.date()).days == 1 else f"on {day:%A}"
+    if voice is not None:
+        return answers.LineAnswer(line=voice.accept(when, ""))
     return answers.LineAnswer(line=f"I'd love to come {when}! Thanks for telling me.")
 
 
@@ -247,7 +270,7 @@ def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | 
 _INVITING = re.compile(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|celebrat\w*|event|meet\w*)\b", re.I)
 
 
-def react(line: str, q, now: datetime | None, rng: random.Random) -> answers.LineAnswer | None:
+def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None:
     """A reaction to news in ``line`` (None when the line is not news): a stance of the
     listener's own, from its memories (already heard, a clash with its plan) and its traits."""
     if not is_news(line) or now is None:
@@ -258,13 +281,14 @@ def react(line: str, q, now: datetime | None, rng: random.Random) -> answers.Lin
         names, statement = unwrap(m.content)
         if m.kind != "plan" and len(heard & _words(statement)) >= max(3, len(heard) // 2):
             teller = names[0].split()[0] if names and names[0].split()[0] != speaker else ""
-            return answers.LineAnswer(line=f"I know, {teller} told me about it." if teller
-                                      else "Yes, I heard about that too.")
+            name = voice.name()
+            return answers.LineAnswer(line=voice.pick(f"I know, {teller} told me about it{name}.",
+                                                      f"I know{name}, {teller} mentioned it.") if teller
+                                      else voice.pick(f"Yes, I heard about that too{name}.",
+                                                      f"Yes, I heard{name}. Word gets around."))
     low = line.lower()
     if re.search(r"\b(?:paper|research|exam|thesis|project|essay|studying|finish\w*|deadline|due)\b", low):
-        return answers.LineAnswer(line=rng.choice(("Good luck with it!", "Good luck, I hope it goes well.")))
+        return answers.LineAnswer(line=voice.react("luck"))
     if re.search(r"\b(?:clos\w*|renovation|cancel\w*|sick|broke\w*|lost)\b", low):
-        return answers.LineAnswer(line=rng.choice(("Oh no, that's a nuisance.", "Oh no, thanks for warning me.")))
-    warm = re.search(r"\b(?:friendly|outgoing|cheerful|warm|kind|hospitable|sociable)\b", q.persona_summary, re.I)
-    return answers.LineAnswer(line=rng.choice(("How lovely!", "That's great to hear!")) if warm
-                              else "Interesting, thanks for telling me.")
+        return answers.LineAnswer(line=voice.react("trouble"))
+    return answers.LineAnswer(line=voice.react("good"))
