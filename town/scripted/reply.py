@@ -13,6 +13,7 @@ until 20:00").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, time
 
@@ -158,9 +159,12 @@ def _from(memory, name: str) -> bool:
     return bool(names) and first_name(names[0]) == first_name(name)
 
 
-def answer_question(line: str, q, now: datetime | None, news: list,
-                    voice: Voice | None = None) -> answers.LineAnswer | None:
+def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice | None = None,
+                    own: Callable[[], answers.LineAnswer | None] | None = None) -> answers.LineAnswer | None:
     """The answer to the question in ``line`` from the retrieved memories and the persona's file.
+
+    ``own``: a line of the persona's own life (:func:`town.scripted.topics.own_life`), said after
+    "I'm well" when asked how it is and no news is left.
 
     Returns None for a question that needs no answer of its own (none is asked).
     """
@@ -195,8 +199,7 @@ def answer_question(line: str, q, now: datetime | None, news: list,
         if news:
             told_now = retell(news[0], now, q.persona_name, voice)
             return answers.LineAnswer(line=(lead + told_now)[:1000], shared=[news[0].id])
-        from .topics import own_life  # the own-life topics use this module's helpers
-        mine = own_life(q, now, voice) if voice is not None else None
+        mine = own() if own is not None else None
         if mine is not None:
             return mine.model_copy(update={"line": (lead + mine.line)[:1000]})
         return answers.LineAnswer(line=lead + "Not much, just the usual." if not lead else lead.strip())

@@ -232,7 +232,7 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
     ending = turn + 1 >= q.max_lines
     reply = reply_to_invite(last, q, now, voice)
     if reply is None and is_question(last):
-        reply = answer_question(last, q, now, news, voice)
+        reply = answer_question(last, q, now, news, voice, own=lambda: own_life(q, now, voice))
     if reply is not None:
         return reply.model_copy(update={"end": ending})
     if _GOODBYE.search(last):  # the partner takes leave (a player: a persona's goodbye ends the talk)
