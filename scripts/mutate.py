@@ -34,6 +34,18 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("no topic from one's own life", "town/scripted/talk.py",
+             "        mine = own_life(q, now, voice)\n", "        mine = None\n",
+             ("tests/mind/test_own_life_talk.py",)),
+    Mutation("a line said again to the same person the same day", "town/scripted/talk.py",
+             "        if line not in said:\n", "        if True:\n",
+             ("tests/mind/test_own_life_talk.py",)),
+    Mutation("the same news told twice", "town/mind/converse.py",
+             "_statement(r) not in old and ", "",
+             ("tests/mind/test_converse.py",)),
+    Mutation("answer the nearest memory, whatever the question", "town/scripted/reply.py",
+             "    low = asked.lower()\n", "    low = \"\"\n",
+             ("tests/mind/test_own_life_talk.py",)),
     Mutation("a player's name bounded as typed, not as read", "town/player.py",
              "if not _NAME.match(name) or len(reading_form(name)) > 40:", "if not _NAME.match(name):",
              ("tests/web/test_inputs.py",)),
