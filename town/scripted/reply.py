@@ -94,9 +94,13 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"\b[a-z][a-z']+", text) if len(w) > 2 and w not in _STOP}
 
 
+#: "Did you hear? " opening news, after a lead-in or not ("So, did you hear? ..."): it asks nothing.
+_DID_YOU_HEAR = re.compile(r"\b[Dd]id you hear\? ")
+
+
 def is_question(line: str) -> bool:
     """Whether ``line`` asks something (a sentence of it ends with "?"; "Did you hear?" does not ask)."""
-    return "?" in re.sub(r"^Did you hear\? ", "", line)
+    return "?" in _DID_YOU_HEAR.sub("", line)
 
 
 def _question(line: str) -> str:
@@ -234,7 +238,7 @@ _REACTION_STARTS = ("Yes, I heard", "I know", "Good luck", "Oh no", "That's", "H
 def is_news(line: str) -> bool:
     """Whether ``line`` tells something (a statement of five words or more), not a greeting,
     a question, a reaction or a goodbye."""
-    if line.startswith(_REACTION_STARTS + _SMALL_TALK) or "?" in re.sub(r"^Did you hear\? ", "", line):
+    if line.startswith(_REACTION_STARTS + _SMALL_TALK) or "?" in _DID_YOU_HEAR.sub("", line):
         return False
     return len(line.split()) >= 5
 
@@ -279,7 +283,7 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
     if not is_news(line) or now is None:
         return None
     speaker = q.listener_name.split()[0]
-    heard = _words(re.sub(r"^.*? told me that |^Did you hear\? ", "", line))
+    heard = _words(_DID_YOU_HEAR.sub("", re.sub(r"^.*? told me that ", "", line)))
     for m in q.memories:
         names, statement = unwrap(m.content)
         if m.kind != "plan" and len(heard & _words(statement)) >= max(3, len(heard) // 2):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from datetime import datetime
 
 from ..hearsay import NAME, unwrap
@@ -240,7 +241,8 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
     if not ending:
         reaction = react(last, q, now, voice)
         if reaction is not None and news and len(reaction.line.split()) <= 6:  # react, then tell
-            said = f"{reaction.line} {retell(news[0], now, q.persona_name, voice)}{_invite(news[0])}"
+            unnamed = replace(voice, first="")  # the reaction named the listener already
+            said = f"{reaction.line} {retell(news[0], now, q.persona_name, unnamed)}{_invite(news[0])}"
             return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
         if reaction is not None:
             return reaction
