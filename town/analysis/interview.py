@@ -29,6 +29,7 @@ import numpy as np
 
 from ..embedding import Embedder
 from ..errors import ConfigError, RecordingError
+from ..memory.fact import Fact
 from ..memory.trace import CandidateScore
 from ..memory.vectors import VectorIndex
 from ..recording.lab import score_stream, stream_ages
@@ -263,7 +264,8 @@ class Interviewer:
         top = [m.records[c.id] for c in candidates[: ranking.n_top]]
         views = tuple(
             MemoryView(id=r["id"], content=r["content"], kind=r["kind"], importance=int(r["importance"]),
-                       created=r["created"])
+                       created=r["created"], fact=Fact.from_dict(r["fact"]) if r.get("fact") else None,
+                       tellers=tuple(t[0] for t in r.get("tellers") or ()))  # the fields, as the mind shows them
             for r in top
         )
         self._calls.clear()

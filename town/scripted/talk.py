@@ -146,7 +146,7 @@ def greeting(first: str, name: str, memories, now: datetime | None, rng: random.
     return rng.choice((f"{hello}, {first}.", f"Hello there, {first}.", f"Hi {first}, good to see you."))  # no claim
 
 
-_CLOSINGS = ("Anyway, I should get going.", "Take care, {first}.", "See you around, {first}.",
+_CLOSINGS = ("Anyway, I should get going, {first}.", "Take care, {first}.", "See you around, {first}.",
              "Let's catch up again soon, {first}.", "I have to run, bye {first}!")
 
 
