@@ -12,7 +12,7 @@ Reactions to a situation are :mod:`town.scripted.reaction`.
 from __future__ import annotations
 
 import re
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 
 from ..hearsay import unwrap
 from ..inflection import gerund
@@ -28,7 +28,7 @@ from ..thinking.words import content_words
 __all__ = ["KINDS", "kind_of", "answer_interview", "DONT_KNOW"]
 
 #: The kinds of question :func:`kind_of` tells apart, in the order they are tried.
-KINDS = ("self", "greeting", "day", "news", "trust", "plan", "reaction", "preference", "who", "when", "where", "why",
+KINDS = ("self", "greeting", "day", "past", "news", "trust", "plan", "reaction", "preference", "who", "when", "where", "why",
          "yes/no", "what")
 
 #: The answer when no retrieved memory bears on the question.
@@ -61,6 +61,7 @@ _DAY = re.compile(r"\b(?:your day|day (?:so far|been|going)|today so far|did you
                   r"been up to today)\b", re.I)
 _NEWS = re.compile(r"\b(?:news|heard (?:lately|recently|anything)|what(?:'s| is) going on|what(?:'s| is) new|"
                    r"any gossip|what have you heard)\b", re.I)
+_PAST = re.compile(r"\b(?:yesterday|last night)\b", re.I)
 _TRUST = re.compile(r"\b(?:trust|rely on|count on|closest to|best friend|confide)\b", re.I)
 
 
@@ -71,16 +72,18 @@ def kind_of(question: str) -> str:
     you do?" -> "reaction"; "How do you feel about Klaus?" -> "preference"; "Who is Klaus
     Mueller?" -> "who"; "Did you hear about a party?" -> "yes/no".
     """
+    if _TRUST.search(question):  # "who are you closest to?" asks about others, not oneself
+        return "trust"
     if any(p.search(question) for p, _ in _SELF):
         return "self"
     if _GREETING.search(question):
         return "greeting"
     if _DAY.search(question):
         return "day"
+    if _PAST.search(question) and not _PLAN.search(question):
+        return "past"
     if _NEWS.search(question):
         return "news"
-    if _TRUST.search(question):
-        return "trust"
     if _PLAN.search(question) and (_WHEN_WORDS.search(question) or stated_times(question)):
         return "plan"
     if REACTION.search(question):
@@ -377,6 +380,32 @@ def _day(q: AnswerInterview) -> answers.InterviewAnswer:
     return _said(" ".join(parts), cited)
 
 
+def _past(q: AnswerInterview) -> answers.InterviewAnswer:
+    """Yesterday: whom the persona heard from (``tellers``), what it heard, and its plan that day."""
+    now = _now(q)
+    if now is None:
+        return _general(q, "what")
+    day = f"{now - timedelta(days=1):%Y-%m-%d}"
+    then = sorted((m for m in q.memories if m.created[:10] == day), key=lambda m: (m.created, m.id))
+    talks = [m for m in then if m.tellers]
+    parts, cited = [], []
+    if talks:
+        parts.append(f"Yesterday I talked with {_names([m.tellers[0] for m in talks])}.")
+        cited += [m.id for m in talks][:3]
+        news = [m for m in talks if m.fact is not None and not m.fact.question and m.fact.subject]
+        if news:
+            parts.append(_told(news[-1], q.persona_name, now))
+    items, plan_ids = _plan_items(q, now - timedelta(days=1))
+    if plan_ids:
+        work = [what for _, what, _ in items if "sleep" not in what][1:3]
+        if work:
+            parts.append(f"I spent the day {' and '.join(mine(gerund(w)) for w in work)}.")
+            cited += plan_ids
+    if not parts:
+        return _said("I don't remember much of yesterday.", [])
+    return _said(" ".join(parts), cited)
+
+
 def _news(q: AnswerInterview) -> answers.InterviewAnswer:
     """Recent news: the newest facts heard (up to two), each with who told it."""
     news = _heard_news(q)[:2]
@@ -393,11 +422,17 @@ def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
         for t in m.tellers[:1]:
             if t != q.persona_name:
                 counts[t] = counts.get(t, 0) + 1
-    if not counts:
+    if not counts:  # nobody told it anything: whom its file or its memories name most
         named = [p for p in q.people if p != q.persona_name and p.split()[0] in q.persona_summary]
         if named:
             return _said(f"I trust {named[0]}: we've known each other a long time.", [])
-        return _said("I don't know anyone here well enough to say yet.", [])
+        seen = {p: [m.id for m in q.memories if is_about(m.content, p.split()[0])] for p in q.people
+                if p != q.persona_name}
+        best = max(sorted(seen), key=lambda p: len(seen[p]), default=None)
+        if best is None or not seen[best]:
+            return _said("I don't know anyone here well enough to say yet.", [])
+        return _said(f"I'd say {best}: I see {best.split()[0]} often, though we haven't talked much yet.",
+                     seen[best][:3])
     who = max(sorted(counts), key=lambda p: counts[p])
     last = max((m for m in q.memories if m.tellers[:1] == (who,)), key=lambda m: (m.created, m.id))
     said = _told(last, q.persona_name, _now(q)) if last.fact is not None else recount(last.content, q.persona_name)
@@ -422,6 +457,8 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _greeting(q)
     if kind == "day":
         return _day(q)
+    if kind == "past":
+        return _past(q)
     if kind == "news":
         return _news(q)
     if kind == "trust":
