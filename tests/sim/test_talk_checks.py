@@ -55,6 +55,11 @@ def test_the_party_run_reads_like_people(party_run):
         ("deep_hearsay", "echoes", "leaks", "greetings", "past_goodbyes", "second_person_whispers",
          "heard_sightings"), 0)
     assert counts["heard"] > 0  # news did spread
+    # talk from one's own life, in varied words: most lines are said once, none often, none twice
+    # to one person in a day; at the party, lines name it, its place or someone there
+    assert counts["distinct_lines"] >= 0.8 and counts["most_said"] <= 10 and counts["pair_day_repeats"] == 0
+    assert counts["event_lines"] > 0 and counts["event_mentions"] >= 0.5
+    assert counts["distinct_reflections"] >= 0.9
 
 
 def test_a_heard_party_names_the_host_once_then_her_pronoun(party_run):
@@ -169,3 +174,32 @@ def test_a_second_person_whisper_is_stored_in_the_first_person():
     record = next(r for r in sim.personas["maria_lopez"].stream.records() if r.id == rid)
     assert record.content == "I want to throw a board-game night at my place on Friday."
     assert record.predicate == "want"
+
+
+def test_the_line_counts_are_counted_as_defined(tmp_path):
+    """A hand-built run: Ann says "Hi." to Bob twice on the 13th and once on the 14th, and
+    "Bye, Bob." once; Ann is at Corner Cafe, where Bob holds a party 17:00-19:00 on the 13th (a
+    fact Bob holds). Lines 4, distinct 2 (0.5), most said 3, pair-day repeats 1 (the second "Hi."
+    on the 13th); two lines fall inside the party, and of them only "Bye, Bob." names its host."""
+    path = tmp_path / "lines.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("create table events (seq integer, tick integer, time text, kind text, persona text, data text)")
+    db.execute("create table meta (key text, value text)")
+    db.execute("insert into meta values ('personas', ?)", (json.dumps({"ann": {"name": "Ann Able"},
+                                                                       "bob": {"name": "Bob Brown"}}),))
+    fact = {"subject": "Bob Brown", "act": "hold a party", "place": "w:Corner Cafe", "start": "2023-02-13 17:00:00",
+            "end": "2023-02-13 19:00:00", "host": "Bob Brown", "invited": [], "question": False}
+    rows = [(0, "2023-02-13 08:00:00", "memory", "bob", {"kind": "chat", "content": "x", "fact": fact}),
+            (1, "2023-02-13 09:00:00", "action", "ann", {"address": "w:Corner Cafe:cafe:table"}),
+            (2, "2023-02-13 09:00:00", "chat", "ann", {"conversation": 1, "speaker": "ann", "listener": "bob", "line": "Hi."}),
+            (3, "2023-02-13 17:30:00", "chat", "ann", {"conversation": 2, "speaker": "ann", "listener": "bob", "line": "Hi."}),
+            (4, "2023-02-13 17:31:00", "chat", "ann", {"conversation": 2, "speaker": "ann", "listener": "bob",
+                                                       "line": "Bye, Bob."}),
+            (5, "2023-02-14 09:00:00", "chat", "ann", {"conversation": 3, "speaker": "ann", "listener": "bob", "line": "Hi."})]
+    for seq, time, kind, who, data in rows:
+        db.execute("insert into events values (?, ?, ?, ?, ?, ?)", (seq, seq, time, kind, who, json.dumps(data)))
+    db.commit()
+    db.close()
+    counts = talk_counts(str(path))
+    assert (counts["lines"], counts["distinct_lines"], counts["most_said"], counts["pair_day_repeats"]) == (4, 0.5, 3, 1)
+    assert (counts["event_lines"], counts["event_mentions"]) == (2, 0.5)
