@@ -4,13 +4,14 @@ An insight is one sentence about a person, a place, an activity or an event, res
 :data:`MIN_SUPPORT` retrieved memories that support it, and citing them:
 
 - a person seen at one place in two or more sightings: "I see Carmen at Hobbs Cafe most
-  mornings: 3 times so far";
+  mornings, around 9:00: 3 times so far";
 - a place where two or more people were seen: "Hobbs Cafe is where I keep running into Maria and Klaus";
 - an event heard of in two or more memories: "Isabella's party tomorrow is what everyone is
   talking about: Klaus and Maria told me" (two or more tellers), "Maria keeps telling me about Isabella's party" (one);
 - talk with a person (talks had, or their words about themselves) in two or more memories
   sharing a topic word: "Maria and I keep ending up
-  talking about streaming" (or "about the paper");
+  talking about streaming" (or "about the paper", the two words most shared: "about the paper and
+  the library");
 - the persona's own activity in two or more memories: "I have been reading a lot lately".
 
 Nothing is an insight that rests on one memory, or that lists words. The text reads only the
@@ -51,6 +52,11 @@ def _part_of_day(times: list[datetime]) -> str:
     return "mornings" if h < 12 else "afternoons" if h < 17 else "evenings"
 
 
+def _hour(times: list[datetime]) -> str:
+    """The median sighting's hour as said: "9:00" (what one observer's insight names)."""
+    return f"{sorted(t.hour for t in times)[len(times) // 2]}:00"
+
+
 def _when(day: datetime, now: datetime) -> str:
     delta = (day.date() - now.date()).days
     return "today" if delta == 0 else "tomorrow" if delta == 1 else f"on {day:%A}"
@@ -77,8 +83,8 @@ def _person_at_place(sightings) -> list[tuple[str, list]]:
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for who, where, m in sightings:
         groups[(who, where)].append(m)
-    return [(f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}: "
-             f"{len(ms)} times so far.", ms)
+    return [(f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}, around "
+             f"{_hour([_created(m) for m in ms])}: {len(ms)} times so far.", ms)
             for (who, where), ms in groups.items() if len(ms) >= MIN_SUPPORT]
 
 
@@ -148,8 +154,9 @@ def _talks(memories, people, me) -> list[tuple[str, list]]:
                 counts[w].append(m)
         shared = sorted((w for w, xs in counts.items() if len(xs) >= MIN_SUPPORT), key=lambda w: (-len(counts[w]), w))
         if shared:
-            topic = shared[0] if shared[0].endswith("ing") else f"the {shared[0]}"
-            out.append((f"{who.split()[0]} and I keep ending up talking about {topic}.", counts[shared[0]]))
+            topics = [w if w.endswith("ing") else f"the {w}" for w in shared[:2]]
+            cited = list(dict.fromkeys(counts[shared[0]] + (counts[shared[1]] if len(shared) > 1 else [])))
+            out.append((f"{who.split()[0]} and I keep ending up talking about {' and '.join(topics)}.", cited))
     return out
 
 
