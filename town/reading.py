@@ -21,8 +21,11 @@ from town.textevent import find_event, stated_times
 
 __all__ = ["read_fact"]
 
-#: "everyone is welcome", "all are invited", "everybody's welcome".
-_OPEN = re.compile(r"\b(?:everyone|everybody|all)\b[^.;!?]{0,20}\b(?:welcome|invited)\b", re.I)
+#: An open invitation: "everyone is welcome", "all are invited", "anyone can come", "I want to
+#: invite everyone", "open to all", "all welcome".
+_OPEN = re.compile(r"\b(?:everyone|everybody|anyone|anybody|all)\b[^.;!?]{0,20}\b(?:welcome|invited|can come|may come)\b"
+                   r"|\binvit\w*\s+(?:everyone|everybody|the whole town|all\b(?! of\b| my\b| her\b| his\b| our\b| their\b))"
+                   r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b", re.I)
 #: The end of the act's phrase: a preposition of place or time, or a clause break.
 _PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]", re.I)
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")

@@ -59,19 +59,26 @@ def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = N
 
     A heard memory holding an event (its ``fact`` has a place and a start) is said from its
     fields by the realiser, never from its words: 'Maria told me that S' (the first teller's
-    first name, one level; :func:`town.realise.heard`). Others: own first-person ones as they
+    first name, one level; :func:`town.realise.heard`); one not heard from anyone likewise, in the
+    first person when ``me`` is its subject ("I am holding ..."), else as news. Others: own first-person ones as they
     are (the persona's own words), heard ones as 'Maria told me that S', anything else as news.
     With a ``voice`` (:class:`town.scripted.voice.Voice`), a heard event is passed on in one of
     its frames ("I heard from Maria that S.") and the speaker's lead-in.
     """
     fact = getattr(m, "fact", None)
-    if fact is not None and fact.place and fact.start and not fact.question and m.tellers:
-        teller = first_name(m.tellers[0])
-        if voice is not None and not (fact.subject and first_name(fact.subject) == teller):
-            return voice.heard(teller, statement(fact, me, now=now))
-        if voice is not None:  # the teller is who does it: told at first hand
-            return voice.say(f"I heard it from {teller} in person: {statement(fact, me, now=now)}")
-        return heard(fact, [(teller, fact.start)], me, now=now)
+    if fact is not None and fact.place and fact.start and not fact.question:
+        if m.tellers:
+            teller = first_name(m.tellers[0])
+            if voice is not None and not (fact.subject and first_name(fact.subject) == teller):
+                return voice.heard(teller, statement(fact, me, now=now))
+            if voice is not None:  # the teller is who does it: told at first hand
+                return voice.say(f"I heard it from {teller} in person: {statement(fact, me, now=now)}")
+            return heard(fact, [(teller, fact.start)], me, now=now)
+        said = statement(fact, me, now=now)
+        said = said[:1].upper() + said[1:]
+        if voice is not None:
+            return voice.say(said if fact.subject == me else f"Did you hear? {said}")
+        return said + "." if fact.subject == me else f"Did you hear? {said}."
     text = dated(m)
     if now is not None:
         text = relative_days(text, now)
