@@ -72,7 +72,9 @@ def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = N
             if voice is not None and not (fact.subject and first_name(fact.subject) == teller):
                 return voice.heard(teller, statement(fact, me, now=now))
             if voice is not None:  # the teller is who does it: told at first hand
-                return voice.say(f"I heard it from {teller} in person: {statement(fact, me, now=now)}")
+                frame = voice.pick("I heard it from {t} in person: {s}", "{t} told me in person: {s}",
+                                   "Straight from {t}: {s}", "{t} was telling me about it: {s}")
+                return voice.say(frame.format(t=teller, s=statement(fact, me, now=now)))
             return heard(fact, [(teller, fact.start)], me, now=now)
         said = statement(fact, me, now=now)
         said = said[:1].upper() + said[1:]
@@ -295,11 +297,12 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
         names, statement = unwrap(m.content)
         if m.kind != "plan" and len(heard & _words(statement)) >= max(3, len(heard) // 2):
             teller = names[0].split()[0] if names and names[0].split()[0] != speaker else ""
-            name = voice.name()
+            name = f", {voice.first}" if voice.first else ""  # a short line, said to one person
             return answers.LineAnswer(line=voice.pick(f"I know, {teller} told me about it{name}.",
                                                       f"I know{name}, {teller} mentioned it.") if teller
                                       else voice.pick(f"Yes, I heard about that too{name}.",
-                                                      f"Yes, I heard{name}. Word gets around."))
+                                                      f"Yes, I heard{name}. Word gets around.",
+                                                      f"I know{name}, everyone's talking about it."))
     low = line.lower()
     if re.search(r"\b(?:paper|research|exam|thesis|project|essay|studying|finish\w*|deadline|due)\b", low):
         return answers.LineAnswer(line=voice.react("luck"))

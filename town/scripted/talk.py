@@ -137,14 +137,18 @@ def greeting(first: str, name: str, memories, now: datetime | None, rng: random.
     if talks:
         last = datetime.fromisoformat(talks[0].created)
         if now and last.date() == now.date():
-            return rng.choice((f"Hello again, {first}!", f"Oh, {first}, hi again."))
+            return rng.choice((f"Hello again, {first}!", f"Oh, {first}, hi again.", f"{first}! Back again?",
+                               f"Hi again, {first}. Twice in one day!"))
         since = "yesterday" if now and (now.date() - last.date()).days == 1 else f"{last:%A}"
         return rng.choice((f"{hello}, {first}! Good to see you again.",
                            f"{hello}, {first}. We haven't talked since {since}."))
     if _knows(name, memories):
         return rng.choice((f"{hello}, {first}!", f"Hi {first}, good {part}." if part else f"Hi {first}!",
                            f"{hello}, {first}. How are you?"))
-    return rng.choice((f"{hello}, {first}.", f"Hello there, {first}.", f"Hi {first}, good to see you."))  # no claim
+    return rng.choice((f"{hello}, {first}.", f"Hello there, {first}.", f"Hi {first}, good to see you.",
+                       f"Hey {first}!", f"Oh hi, {first}.", f"There you are, {first}!",
+                       f"{hello}, {first}. How's everything?", f"Hi {first}! Nice {part}, isn't it?" if part
+                       else f"Hi {first}!"))  # no claim about the pair's history
 
 
 _CLOSINGS = ("Anyway, I should get going, {first}.", "Take care, {first}.", "See you around, {first}.",

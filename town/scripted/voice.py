@@ -82,23 +82,27 @@ class Voice:
         part = part or "day"
         return self.pick(f"What's new with you{name}?", f"How's your {part} going{name}?",
                          f"What have you been up to this {part}{name}?", f"Anything new at your end{name}?",
-                         f"And how are things with you{name}?", f"What are you busy with these days{name}?")
+                         f"And how are things with you{name}?", f"What are you busy with these days{name}?",
+                         f"How about you{name}?", f"And you{name}, what's keeping you busy?",
+                         f"Tell me, how have you been{name}?")
 
     def accept(self, when: str, what: str) -> str:
         """Yes to an invitation to ``what`` ("the party"; "" when not named) ``when`` ("today")."""
         thing = f"to {what} " if what else ""
+        name = f", {self.first}" if self.first else ""  # said to the one who invited
         body = self.pick(f"I'd love to come {thing}{when}", f"Count me in {when}", f"I'll be there {when}",
                          f"Sounds wonderful, I'll come {thing}{when}", f"Of course I'll come {when}")
         thanks = self.pick(" Thanks for telling me.", " Thanks for asking me.", " I'm glad you told me.",
                            "", " I wouldn't miss it.")
-        return f"{body}{self.name()}!{thanks}"
+        return f"{body}{name}!{thanks}"
 
     def decline(self, reason: str, clash: bool) -> str:
         """No to an invitation, giving ``reason`` ("I have to serve customers ... until 20:00")."""
         lead = self.pick("I'd love to, but", "I wish I could, but", "Sadly", "That sounds lovely, but",
                          "I'm sorry, but") if clash else self.pick("Thanks, but", "Maybe not this time:",
                                                                     "I'll pass, I think:")
-        return f"{lead}{self.name()} {reason}." if lead.endswith(":") else f"{lead} {reason}{self.name()}."
+        name = f", {self.first}" if self.first else ""  # said to the one who invited
+        return f"{lead}{name} {reason}." if lead.endswith(":") else f"{lead} {reason}{name}."
 
     def react(self, kind: str) -> str:
         """A short reaction to news of ``kind``: "luck" (a task ahead), "trouble", "good" (the
