@@ -17,13 +17,16 @@ cites only the persona's own memory ids. Kinds and what each check derives from 
 - ``hypothetical``: answers in the first person ("I'd ...", "I would ...", "I'll ..."), not
   "I don't know".
 
-Usage: ``python -m town.analysis.asked RUN.sqlite`` prints the pass rate per kind as JSON.
+Usage: ``python -m town.analysis.asked RUN.sqlite`` prints the pass rate per kind as JSON
+(``--failed``: and the failed checks); ``--sample 5 --seed 1`` prints five answers drawn with
+``random.Random(1)`` instead, good and bad alike.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -173,8 +176,16 @@ if __name__ == "__main__":  # pragma: no cover - a measuring aid
     cli = argparse.ArgumentParser(prog="python -m town.analysis.asked", description=__doc__.split("\n")[0])
     cli.add_argument("run", help="a run file (.sqlite)")
     cli.add_argument("--failed", action="store_true", help="print the failed checks too")
+    cli.add_argument("--sample", type=int, default=0, help="print this many answers drawn with --seed instead")
+    cli.add_argument("--seed", type=int, default=1, help="the sample's seed")
     args = cli.parse_args()
     checks = ask_kinds(args.run)
+    if args.sample:
+        for c in sorted(random.Random(args.seed).sample(checks, min(args.sample, len(checks))),
+                        key=lambda c: (c.at, c.persona)):
+            print(f"{c.at}  {c.persona} [{c.kind}] {c.question} => {c.answer} {list(c.evidence)}"
+                  f"{'' if c.passed else '  (fails its check)'}")
+        raise SystemExit(0)
     by_kind = {k: [c.passed for c in checks if c.kind == k] for k in QUESTIONS}
     print(json.dumps({"passed": round(sum(c.passed for c in checks) / len(checks), 3), "asked": len(checks),
                       **{k: f"{sum(v)}/{len(v)}" for k, v in by_kind.items()}}, indent=1))
