@@ -80,3 +80,19 @@ def test_how_is_your_day_is_answered_in_kind_not_with_a_memory():
     said = _line(history=asked, topics=(INSIGHT,), memories=(INSIGHT,))
     assert re.match(r"^(?:I'm well, thanks|Pretty good, thanks|Can't complain|Good, thank you)\.", said.line), said.line
     assert "running into Ryan and Abigail" in said.line
+
+
+def test_every_question_the_voice_asks_back_is_answered_in_kind():
+    """Each of the voice's questions back (drawn over 60 seeds, every alternative of
+    ``Voice.ask``) and greetings that ask ("How's everything?", "Nice morning, isn't it?") asked
+    of Isabella is answered with a topic of her own, never "I'm not sure"."""
+    import random
+
+    from town.scripted.voice import Voice
+
+    asks = {Voice(rng=random.Random(s), warm=True, close=False, first="Isabella").ask("morning") for s in range(60)}
+    assert len(asks) == 9
+    for q in (*sorted(asks), "Good morning, Isabella. How's everything?", "Hi Isabella! Nice morning, isn't it?"):
+        said = _line(history=(("Isabella Rodriguez", "Hi."), ("Maria Lopez", q)), topics=(INSIGHT,),
+                     now="2023-02-13 10:00:00").line
+        assert "running into Ryan and Abigail" in said and not said.startswith("I'm not sure"), (q, said)

@@ -198,17 +198,20 @@ def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice
         return answers.LineAnswer(line=_self_line(q, _WORK_WORDS, "I'd rather not talk about work."))
     if re.search(r"\bwhere do you live\b|\byour home\b", low):
         return answers.LineAnswer(line=_self_line(q, frozenset({"live", "lives", "home"}), "Not far from here."))
-    if now is not None and re.search(r"\b(?:doing|plans?|up to|busy|free)\b", low):
+    if now is not None and re.search(r"\b(?:doing|plans?|up to|busy|free)\b", low) and "been up to" not in low:
         window = _window(asked, now)
         if window is not None:
             said = _plans_then(q, now, *window)
             return answers.LineAnswer(line=said or "Nothing special, as far as I know.")
     if re.search(r"\bwhat(?:'?s| is) (?:new|happening|going on)\b|\bany news\b|\banything (?:new|happening|going on)\b|"
                  r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s (?:it|your \w+) going\b|\bhow are things\b|"
-                 r"\bbusy with\b", low):
+                 r"\bbusy with\b|\bhow'?s everything\b|\bisn't it\b|\bhow about you\b|\bkeeping you busy\b", low):
         well = voice.pick("I'm well, thanks.", "Pretty good, thanks.", "Can't complain.",
                           "Good, thank you.") if voice else "I'm well, thanks."
-        lead = well + " " if re.search(r"\bhow (?:are|have)|\bhow'?s \w+ \w*\s?going|\bhow are things", low) else ""
+        lead = well + " " if re.search(r"\bhow (?:are|have)|\bhow'?s \w+ \w*\s?going|\bhow are things|"
+                                       r"\bhow'?s everything", low) else ""
+        if re.search(r"\bisn't it\b", low):  # small talk agreed with, in kind
+            lead = (voice.pick("It is!", "It really is.", "Lovely, yes.") if voice else "It is!") + " "
         if news:
             told_now = retell(news[0], now, q.persona_name, voice)
             return answers.LineAnswer(line=(lead + told_now)[:1000], shared=[news[0].id])
