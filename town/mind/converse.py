@@ -198,7 +198,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
                 if _statement(r) not in said]
     topics: list[MemoryRecord] = []
     if 1 <= len(conv.lines) <= _TOPIC_LINES:  # past the greeting: one's own life, for this partner, place, hour
-        found, _ = recall(speaker, ctx, _topic_query(speaker, listener.name, ctx), purpose="chat")
+        found, _ = recall(speaker, ctx, _topic_query(speaker, ctx), purpose="chat")
         seen = {r.id for r in tellable}
         topics = [r for r in _tellable(speaker, listener.id, listener.name, found)
                   if r.id not in seen and _statement(r) not in said]
@@ -232,13 +232,14 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
 _TOPIC_LINES = 3
 
 
-def _topic_query(p: Persona, other_name: str, ctx: MindContext) -> str:
-    """What a speaker recalls of its own life to talk about with ``other_name``: its work and
-    doings, the place it is at and the part of the day (one query per speaker, place and hour,
-    so its embedding is cached across the conversation's lines)."""
+def _topic_query(p: Persona, ctx: MindContext) -> str:
+    """What a speaker recalls of its own life to talk about: its doings, plans and thoughts at the
+    place it is and in this part of the day. The words name no partner, so the query's embedding
+    is cached across the speaker's talks there that morning (the partner is in what may be told:
+    nothing told to them already, nothing heard from them)."""
     where = p.action.address.split(":")[1] if p.action and ":" in p.action.address else ""
-    return (f"What have I been doing, seeing and planning this {ctx.now:%A} around {ctx.now.hour}:00"
-            f"{' at ' + where if where else ''}, and what would I tell {other_name}?")
+    part = "morning" if ctx.now.hour < 12 else "afternoon" if ctx.now.hour < 17 else "evening"
+    return f"What have I been doing, seeing, planning and thinking this {ctx.now:%A} {part}{' at ' + where if where else ''}?"
 
 
 def say_line(conv: Conversation, speaker_id: str, line: str, personas: Mapping[str, Persona],

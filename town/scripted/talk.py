@@ -193,6 +193,10 @@ def met(last: str, first: str) -> str:
     return f"Nice to meet you, {first}! " if found and found.group(1) == first else ""
 
 
+#: Lines of a talk (after the greeting) on which a speaker with no news tells of its own life;
+#: later ones close (each line costs a retrieval: a talk of eight lines doubles a day's time).
+OWN_LIFE_TURNS = 3
+
 #: Draws of a line's choices before a line said to this listener today is given up on.
 _TRIES = 6
 
@@ -260,7 +264,7 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
             return answers.LineAnswer(line=(retell(news[0], now, q.persona_name, voice)
                                             + _invite(news[0], q.persona_name))[:1000],
                                       shared=[news[0].id])
-        mine = own_life(q, now, voice)
+        mine = own_life(q, now, voice) if turn <= OWN_LIFE_TURNS else None
         if mine is not None:  # no news: one's own life, asking back on the first turn
             if turn <= 2:
                 return mine.model_copy(update={"line": f"{mine.line} {voice.ask(_part_of_day(now))}"[:1000]})
