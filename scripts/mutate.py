@@ -252,8 +252,8 @@ MUTATIONS = (
              "MIN_SUPPORT = 2", "MIN_SUPPORT = 1",
              ("tests/mind/test_insights.py",)),
     Mutation("insight listing words", "town/scripted/insight.py",
-             'f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}, around "\n'
-             '             f"{_hour([_created(m) for m in ms])}: {len(ms)} times so far."',
+             'f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}: "\n'
+             '             f"{len(ms)} times so far, first at {min(_created(m) for m in ms):%H:%M}."',
              '", ".join([who, where, _part_of_day([_created(m) for m in ms])])',
              ("tests/mind/test_insights.py",)),
     Mutation("a teller speaking of themselves named twice", "town/hearsay.py",

@@ -118,7 +118,7 @@ def test_an_insight_held_already_is_not_written_again(tiny, events):
     mornings(13)
     mornings(14)
     first, second = [e.data["insights"] for e in seen if e.kind is EventKind.REFLECTION]
-    assert [i["content"] for i in first] == ["I see Bob at Corner Cafe most mornings, around 7:00: 3 times so far."]
+    assert [i["content"] for i in first] == ["I see Bob at Corner Cafe most mornings: 3 times so far, first at 07:00."]
     assert {i["content"] for i in second}.isdisjoint({i["content"] for i in first}), second
     held = [r.content for r in ann.stream.last_records(100) if r.kind is MemoryKind.REFLECTION]
     assert len(held) == len(set(held))

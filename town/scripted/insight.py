@@ -4,7 +4,7 @@ An insight is one sentence about a person, a place, an activity or an event, res
 :data:`MIN_SUPPORT` retrieved memories that support it, and citing them:
 
 - a person seen at one place in two or more sightings: "I see Carmen at Hobbs Cafe most
-  mornings, around 9:00: 3 times so far";
+  mornings: 3 times so far, first at 08:10" (what one observer saw: its count and first time);
 - a place where two or more people were seen: "Hobbs Cafe is where I keep running into Maria and Klaus";
 - an event heard of in two or more memories: "Isabella's party tomorrow is what everyone is
   talking about: Klaus and Maria told me" (two or more tellers), "Maria keeps telling me about Isabella's party" (one);
@@ -38,7 +38,7 @@ __all__ = ["MIN_SUPPORT", "insights_from"]
 MIN_SUPPORT = 2
 
 #: Words that are no topic of talk: talking itself, the calendar, the clock.
-_NO_TOPIC = frozenset("""talked told said did hear want like really just also day today tomorrow tonight
+_NO_TOPIC = frozenset("""talked told said did hear want like really just also everyone welcome day today tomorrow tonight
 morning afternoon evening week time close open opens closes every january february march april may june
 july august september october november december monday tuesday wednesday thursday friday saturday sunday
 2023 2024 5pm 7pm""".split())
@@ -50,11 +50,6 @@ def _part_of_day(times: list[datetime]) -> str:
     hours = sorted(t.hour for t in times)
     h = hours[len(hours) // 2]
     return "mornings" if h < 12 else "afternoons" if h < 17 else "evenings"
-
-
-def _hour(times: list[datetime]) -> str:
-    """The median sighting's hour as said: "9:00" (what one observer's insight names)."""
-    return f"{sorted(t.hour for t in times)[len(times) // 2]}:00"
 
 
 def _when(day: datetime, now: datetime) -> str:
@@ -83,8 +78,8 @@ def _person_at_place(sightings) -> list[tuple[str, list]]:
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for who, where, m in sightings:
         groups[(who, where)].append(m)
-    return [(f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}, around "
-             f"{_hour([_created(m) for m in ms])}: {len(ms)} times so far.", ms)
+    return [(f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}: "
+             f"{len(ms)} times so far, first at {min(_created(m) for m in ms):%H:%M}.", ms)
             for (who, where), ms in groups.items() if len(ms) >= MIN_SUPPORT]
 
 
