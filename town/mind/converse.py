@@ -229,7 +229,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
 
 
 #: Lines of a conversation (after the greeting) for which the speaker also recalls its own life.
-_TOPIC_LINES = 3
+_TOPIC_LINES = 2
 
 
 def _topic_query(p: Persona, ctx: MindContext) -> str:

@@ -194,8 +194,8 @@ def met(last: str, first: str) -> str:
 
 
 #: Lines of a talk (after the greeting) on which a speaker with no news tells of its own life;
-#: later ones close (each line costs a retrieval: a talk of eight lines doubles a day's time).
-OWN_LIFE_TURNS = 3
+#: later ones close (each line costs a retrieval: talks of eight lines made a game day 1.6 times as long).
+OWN_LIFE_TURNS = 2
 
 #: Draws of a line's choices before a line said to this listener today is given up on.
 _TRIES = 6
