@@ -35,7 +35,7 @@ class Mutation:
 
 MUTATIONS = (
     Mutation("no topic from one's own life", "town/scripted/talk.py",
-             "        mine = own_life(q, now, voice)\n", "        mine = None\n",
+             "        mine = own_life(q, now, voice) if turn <= OWN_LIFE_TURNS else None\n", "        mine = None\n",
              ("tests/mind/test_own_life_talk.py",)),
     Mutation("a line said again to the same person the same day", "town/scripted/talk.py",
              "        if line not in said:\n", "        if True:\n",
