@@ -90,7 +90,7 @@ MUTATIONS = (
              "memories=memory_views(_tellable(p, other_id, other_name, records))", "memories=()",
              ("tests/mind/test_converse.py",)),
     Mutation("the listener stores the line without who said it", "town/mind/converse.py",
-             "said = quoted(speaker.name, line) if stated", "said = line if stated",
+             "return (quoted(speaker.name, line) if stated else", "return (line if stated else",
              ("tests/mind/test_one_fact.py::test_a_line_stating_no_event_is_kept_as_said_never_shifted_into_the_listeners_person",)),
     Mutation("a heard event kept in the speaker's words, not its fact's", "town/mind/converse.py",
              "content = heard(fact, [(speaker.name, ctx.now)], listener.name, pronoun=speaker.spec.pronoun)",
@@ -623,8 +623,8 @@ MUTATIONS = (
              "if _talked_about(p, conv, ctx) and content.rstrip", "if True or content.rstrip",
              ("tests/mind/test_one_fact.py",)),
     Mutation("the listener's fields from the speaker, not its model", "town/mind/understand.py",
-             "return answer.importance, _fact(answer, places, listener.name)",
-             "return answer.importance, (meant[0] if meant else _fact(answer, places, listener.name))",
+             "return answer.importance, fact_of(answer, places, listener.name, speaker)",
+             "return answer.importance, (meant[0] if meant else fact_of(answer, places, listener.name, speaker))",
              ("tests/thinking/test_heard_fields.py",)),
     Mutation("a name known as part of another", "town/mind/converse.py",
              "return fact is None and re.search(rf\"(?<![\\w'-]){re.escape(name)}(?![\\w-])\", record.content) is not None",
@@ -707,7 +707,7 @@ MUTATIONS = (
              "if b not in players and not talks_whole(", "if b not in players and talks_whole(",
              ("tests/thinking/test_write_conversation.py",)),
     Mutation("a model-backed conversation is asked line by line", "town/mind/converse.py",
-             "ctx.config.conversation.mode is ConversationMode.WHOLE and", "False and",
+             "return (config.conversation.mode is ConversationMode.WHOLE and", "return (False and",
              ("tests/thinking/test_write_conversation.py",)),
 )
 
