@@ -78,9 +78,10 @@ def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = N
             return heard(fact, [(teller, fact.start)], me, now=now)
         said = statement(fact, me, now=now)
         said = said[:1].upper() + said[1:]
+        own = fact.subject == me or (fact.subject is None and fact.host == me)
         if voice is not None:
-            return voice.say(said if fact.subject == me else f"Did you hear? {said}")
-        return said + "." if fact.subject == me else f"Did you hear? {said}."
+            return voice.say(said if own else f"Did you hear? {said}")
+        return said + "." if own else f"Did you hear? {said}."
     text = dated(m)
     if now is not None:
         text = relative_days(text, now)

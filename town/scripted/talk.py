@@ -177,7 +177,8 @@ def _invite(m, me: str = "") -> str:
     memory's fact has ``me`` as its subject and a start, or (no fact) its words announce it."""
     fact = getattr(m, "fact", None)
     if fact is not None:
-        return " Would you like to come?" if m.kind != "plan" and fact.subject == me and fact.start else ""
+        own = fact.subject == me or (fact.subject is None and fact.host == me)
+        return " Would you like to come?" if m.kind != "plan" and own and fact.start else ""
     if m.kind != "plan" and re.match(r"^I(?:'m| am) (?:planning|throwing|hosting|organi[sz]ing)\b", m.content):
         return " Would you like to come?"
     return ""
