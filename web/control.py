@@ -18,7 +18,8 @@ def apply_control(runner: Runner, message: object) -> dict[str, Any]:
         runner: the live runner.
         message: ``{"op", "value"}``: "pause" (which also cancels pending steps) | "resume" |
             "step" (value: ticks, default 1, at most one game day: ``Runner.max_steps``) |
-            "speed" (value: ticks per wall second 1..64, or null/"max").
+            "speed" (value: ticks per wall second 1..64, or null/"max") | "talk_pace" (value
+            "on": slow while a player talks; "off").
 
     Returns:
         ``Runner.status()`` after the operation. A step answers at once: its ticks run on the
@@ -36,6 +37,8 @@ def apply_control(runner: Runner, message: object) -> dict[str, Any]:
         runner.resume()
     elif control.op == "step":
         runner.step(control.value, timeout=0)  # type: ignore[arg-type]  # the runner checks it
+    elif control.op == "talk_pace":
+        runner.set_talk_pace(control.value == "on")
     else:
         runner.set_speed(control.value)  # type: ignore[arg-type]  # the runner checks it
     return runner.status()

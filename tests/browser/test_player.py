@@ -200,3 +200,67 @@ def test_a_persona_who_speaks_first_to_the_player_is_heard_in_the_talk_bar(live_
     assert page.is_enabled("#player-line")
     page.wait_for_function("() => window.townMap.drawnLabels.some(b => b.kind === 'speech' && b.id === 'isabella_rodriguez')")
     assert page.errors == []
+
+
+def _talking_with_klaus(town, page) -> None:
+    """Ada joins, stands next to Klaus and greets him; he answers and the talk waits for her."""
+    sim = town.simulation
+    _step(town, 30)
+    page.goto(town.url)
+    page.wait_for_function("() => window.townMap && window.townMap.state.klaus_mueller")
+    page.fill("#join-name", "Ada")
+    page.click("#btn-join")
+    page.wait_for_selector("#player-bar:not([hidden])")
+    klaus = sim.personas["klaus_mueller"]
+
+    def next_to_klaus() -> None:
+        sim.personas["player-ada"].place(*next((klaus.x + dx, klaus.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                                               if sim.tilemap.walkable(klaus.x + dx, klaus.y + dy)))
+    town.runner.call(next_to_klaus)
+    _step(town, 1)
+    page.wait_for_function("() => document.querySelector('#player-to').dataset.to === 'klaus_mueller'")
+    page.fill("#player-line", "Hello Klaus, I'm Ada.")
+    page.press("#player-line", "Enter")
+    page.wait_for_function("() => document.querySelector('#player-line').value === ''")
+    _step(town, 2)  # he answers on the next line tick
+    page.wait_for_selector("#player-heard li.mine ~ li.theirs")
+    assert sim.personas["player-ada"].conversation is not None and klaus.conversation is not None
+
+
+def test_the_talk_bar_says_when_the_partner_leaves(live_town, page):
+    """Ada greets Klaus and then says nothing: after his patience (20 game minutes, 120 ticks of
+    10 s) he leaves the talk, and her bar says "Klaus Mueller left the conversation."; while they
+    talk it says nothing of the kind."""
+    town = live_town(speed=8, paused=True)
+    _talking_with_klaus(town, page)
+    assert page.is_hidden("#player-left")
+    _step(town, 125)
+    assert town.simulation.personas["player-ada"].conversation is None
+    notice = page.wait_for_selector("#player-left:not([hidden])", timeout=10_000)
+    assert notice.text_content() == "Klaus Mueller left the conversation."
+    assert page.errors == []
+
+
+def test_the_town_slows_while_the_player_talks_and_the_bar_turns_it_off(live_town, page):
+    """Running at 64 ticks a wall second, the town goes at 1 tick a second while Ada talks with
+    Klaus (at most 4 ticks in 1.5 s; unslowed it would be ~96), and the bar says "slowed while you
+    talk"; unticking "slow the town while I talk" sends the runner's talk_pace control "off", and
+    the town goes at full speed again (20 ticks within 5 s) with the note gone."""
+    town = live_town(speed=8, paused=True)
+    _talking_with_klaus(town, page)
+    assert page.is_checked("#talk-pace")
+    town.runner.set_speed(64)
+    town.runner.resume()
+    page.wait_for_selector("#talk-slowed:not([hidden])", timeout=10_000)
+    assert page.text_content("#talk-slowed") == "slowed while you talk"
+    start = town.runner.status()["tick"]
+    time.sleep(1.5)
+    assert town.runner.status()["tick"] - start <= 4
+    assert town.simulation.personas["player-ada"].conversation is not None
+    page.uncheck("#talk-pace")
+    _wait(lambda: town.runner.status()["talk_pace"] is False)
+    start = town.runner.status()["tick"]
+    _wait(lambda: town.runner.status()["tick"] - start >= 20, timeout=5.0)
+    page.wait_for_selector("#talk-slowed", state="hidden", timeout=10_000)
+    town.runner.pause()
+    assert page.errors == []

@@ -13,12 +13,15 @@ from typing import Any
 
 from ..errors import ConfigError
 
-__all__ = ["SPEEDS", "MIN_SPEED", "MAX_SPEED", "MAX_LAG_SECONDS", "check_speed", "Pacer"]
+__all__ = ["SPEEDS", "MIN_SPEED", "MAX_SPEED", "MAX_LAG_SECONDS", "TALK_SPEED", "check_speed", "Pacer"]
 
 #: Speeds offered by the viewer, in ticks per wall second (None = "max").
 SPEEDS: tuple[float | None, ...] = (1, 2, 4, 8, 16, 32, 64, None)
 MIN_SPEED = 1.0
 MAX_SPEED = 64.0
+#: The speed while a player talks (``Runner`` talk pace): a line typed in 15 wall seconds is
+#: 15 ticks, 2.5 game minutes, well within a persona's patience (``town.player.PATIENCE_MINUTES``).
+TALK_SPEED = 1.0
 #: Wall seconds the runner may lag behind its schedule before it gives up catching up.
 MAX_LAG_SECONDS = 0.5
 

@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import ConfigError, RunStopped, TownError
 from ..events import Event, EventKind
 from .calls import CallQueue, Steppable
-from .pacing import Pacer, check_speed
+from .pacing import TALK_SPEED, Pacer, check_speed
 
 __all__ = ["Runner", "RunnerState", "Steppable", "STOP_GRACE_S"]
 
@@ -54,11 +54,13 @@ class Runner(CallQueue):
             takes 0.75 wall seconds); None runs as fast as possible ("max").
         until_tick: when the simulation's tick reaches it the runner finishes (None: never).
         paused: start in the paused state (``step`` and ``resume`` then drive it).
+        talk_pace: while a player is in a conversation (the simulation's ``player_talking``),
+            go no faster than :data:`TALK_SPEED`, a pace one can type at (:meth:`set_talk_pace`).
 
     Raises:
         ConfigError: for a bad speed or a negative ``until_tick``.
 
-    The runner publishes a STATUS event ``{"state", "reason", "speed"}`` whenever its state
+    The runner publishes a STATUS event ``{"state", "reason", "speed", "talk_pace", "slowed"}`` whenever its state
     changes, and its status shows the model's health from the STATUS events the backend
     publishes (``"source": "model"``: stalled, rate_limited, running again) as they happen, even
     while a tick waits. An exception inside a tick stops the runner in state ``failed`` with the
@@ -67,11 +69,13 @@ class Runner(CallQueue):
     """
 
     def __init__(self, simulation: Steppable, *, speed: float | None = 8.0,
-                 until_tick: int | None = None, paused: bool = False):
+                 until_tick: int | None = None, paused: bool = False, talk_pace: bool = True):
         if until_tick is not None and int(until_tick) < 0:
             raise ConfigError(f"must be >= 0, got {until_tick}", field="until_tick")
         self._sim = simulation
         self._speed = check_speed(speed)
+        self._talk_pace = bool(talk_pace)
+        self._slowed = False
         self._until = None if until_tick is None else int(until_tick)
         self._start_paused = bool(paused)
         self._cond = threading.Condition()
@@ -82,7 +86,7 @@ class Runner(CallQueue):
         self._busy = False
         self._reason = ""
         self._pacer = Pacer()
-        self._published: tuple[str, str, float | None] | None = None
+        self._published: tuple[str, str, float | None, bool, bool] | None = None
         self._thread: threading.Thread | None = None
         self._calls = deque()
         self._exited = False
@@ -183,6 +187,24 @@ class Runner(CallQueue):
             self._pacer.restart()
             self._cond.notify_all()
 
+    def set_talk_pace(self, on: bool) -> None:
+        """Slow to :data:`TALK_SPEED` while a player talks (``on``), or keep the speed set."""
+        with self._cond:
+            self._talk_pace = bool(on)
+            self._cond.notify_all()
+
+    def _pace(self) -> float | None:
+        """(runner's thread, under the lock) The speed of the next tick: the one set, or
+        :data:`TALK_SPEED` while a player talks and the talk pace is on; the pacer restarts
+        when it changes."""
+        slowed = self._talk_pace and bool(getattr(self._sim, "player_talking", False))
+        if slowed != self._slowed:
+            self._slowed = slowed
+            self._pacer.restart()
+        if slowed and (self._speed is None or self._speed > TALK_SPEED):
+            return TALK_SPEED
+        return self._speed
+
     def stop(self, timeout: float = 30.0, *, grace: float = STOP_GRACE_S) -> bool:
         """Stop after the current tick; wait up to ``timeout`` wall seconds for the thread.
 
@@ -235,7 +257,8 @@ class Runner(CallQueue):
             ``{"state": "new"|"running"|"stalled"|"rate_limited"|"paused"|"stopped"|"finished"|
             "failed", "reason": str,
             "tick": int, "time": "YYYY-MM-DD HH:MM:SS" game time, "speed": float|None
-            (ticks per wall second, None = max), "until_tick": int|None}``.
+            (ticks per wall second, None = max), "until_tick": int|None, "talk_pace": bool (slow
+            while a player talks), "slowed": bool (slowed now, as a player talks)}``.
         """
         clock = self._sim.clock
         tick = clock.tick
@@ -250,6 +273,8 @@ class Runner(CallQueue):
             "time": clock.time_of(tick).isoformat(sep=" "),
             "speed": self._speed,
             "until_tick": self._until,
+            "talk_pace": self._talk_pace,
+            "slowed": self._slowed,
         }
 
     # -- the runner's thread ---------------------------------------------------------------
@@ -291,7 +316,7 @@ class Runner(CallQueue):
                         continue
                     self._pending_steps -= 1
                 else:
-                    delay = self._pacer.delay(self._sim.clock.tick, self._speed)
+                    delay = self._pacer.delay(self._sim.clock.tick, self._pace())
                     if delay > 0:
                         self._cond.wait(delay)
                         continue
@@ -322,13 +347,13 @@ class Runner(CallQueue):
                 self._cond.notify_all()
 
     def _publish_status(self) -> None:
-        """Publish a STATUS event if (state, reason, speed) changed since the last one."""
-        key = (self._state.value, self._reason, self._speed)
+        """Publish a STATUS event if (state, reason, speed, talk pace, slowed) changed since the last one."""
+        key = (self._state.value, self._reason, self._speed, self._talk_pace, self._slowed)
         if key == self._published:
             return
         self._published = key
         clock = self._sim.clock
         self._sim.bus.publish(Event(
             kind=EventKind.STATUS, tick=clock.tick, time=clock.now,
-            data={"state": key[0], "reason": key[1], "speed": key[2]},
+            data={"state": key[0], "reason": key[1], "speed": key[2], "talk_pace": key[3], "slowed": key[4]},
         ))

@@ -134,6 +134,11 @@ class Simulation:
     def players(self) -> frozenset[str]:  # the personas played from the viewer (no mind; Players)
         return self._players.ids
 
+    @property
+    def player_talking(self) -> bool:
+        """Whether a player is in a conversation now (the runner then slows: its talk pace)."""
+        return any(self.personas[pid].conversation is not None for pid in self._players.ids)
+
     def drain_inputs(self) -> None:
         """Apply the queued inputs (``self.inputs.submit``, any thread) in order, each an INPUT event
         of the clock's tick, with everyone at that tick (run-ahead settles first); :meth:`step` starts with it."""

@@ -111,12 +111,13 @@ Input = Annotated[Whisper | Join | Leave | Move | Say, Field(discriminator="kind
 _ADAPTER: TypeAdapter[Input] = TypeAdapter(Input)
 
 #: The controls of a runner's pace.
-OPS = ("pause", "resume", "step", "speed")
+OPS = ("pause", "resume", "step", "speed", "talk_pace")
 
 
 class Control(_Input):
     """A control of the runner's pace: ``pause``, ``resume``, ``step`` (``value`` ticks, default
-    1; digits are read as a number) or ``speed`` (ticks per wall second, or null/"max"). The
+    1; digits are read as a number), ``speed`` (ticks per wall second, or null/"max") or
+    ``talk_pace`` ("on": slow while a player talks, the default; "off": keep the speed). The
     runner applies it between ticks; it changes no town, so it is not recorded. The bounds that
     depend on the runner (a game day of steps, speeds 1..64) are the runner's to check."""
 
@@ -137,6 +138,8 @@ class Control(_Input):
             return self.model_copy(update={"value": int(self.value)})
         if self.op == "step" and self.value is None:
             return self.model_copy(update={"value": 1})
+        if self.op == "talk_pace" and self.value not in ("on", "off"):
+            raise ConfigError(f'must be "on" or "off", got {self.value!r}', field="value")
         return self
 
 

@@ -8,11 +8,12 @@ const $ = (id) => document.getElementById(id);
 export class Controls {
   /**
    * @param {object} socket the Socket.IO connection
-   * @param {{onSpeed: function(?number), onError: function(string)}} handlers
+   * @param {{onSpeed: function(?number), onError: function(string), onStatus: function(object)}} handlers
    */
-  constructor(socket, { onSpeed, onError }) {
+  constructor(socket, { onSpeed, onError, onStatus }) {
     this.socket = socket;
     this.onSpeed = onSpeed;
+    this.onStatus = onStatus;
     this.onError = onError;
     this.state = "";
     this.allowed = true;
@@ -55,6 +56,7 @@ export class Controls {
       if ([...select.options].some((o) => o.value === value)) select.value = value;
       this.onSpeed(status.speed);
     }
+    this.onStatus(status);
     this.refresh();
   }
 

@@ -108,6 +108,7 @@ async function boot() {
   const socket = io({ auth: { ...(token ? { token } : {}), ...(secret ? { player: secret } : {}) }, transports: ["websocket"] });
   player = new Player($("map-wrap"), map, names, {
     notice, socket, onConversation: (cid) => conversations.open(cid),
+    onPace: (on) => controls.send("talk_pace", on ? "on" : "off"),
     onJoined: (me) => {
       $("join").hidden = Boolean(me);
       $("playing").hidden = !me;
@@ -128,6 +129,7 @@ async function boot() {
   const controls = new Controls(socket, {
     onSpeed: (speed) => map.setSpeed(speed),
     onError: (message) => notice(message),
+    onStatus: (status) => player.paced(status),
   });
   controls.showStatus(town.status);
   map.setSpeed(town.status.speed);

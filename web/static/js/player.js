@@ -5,6 +5,9 @@
 // click on a tile) and talks to the persona next to it; the lines said to it show in its talk bar.
 // A tile it cannot walk to gets a short note on the map, never an HTTP error. Moves and lines are
 // inputs: the request answers once queued, and a refusal comes back as an `input` activity item.
+// When the player's conversation ends and the player did not walk off, the bar says the partner
+// left. While the player talks the runner slows to a pace one can type at (its talk pace, on by
+// default: town/runner); the bar says so and its checkbox turns it off or on for the run.
 
 import { getJSON, postJSON } from "./api.js";
 import { el, fill } from "./dom.js";
@@ -33,9 +36,10 @@ export class Player {
    * @param {HTMLElement} wrap the map's container (the talk bar goes at its bottom)
    * @param {import("./map.js").TownMap} map
    * @param {Object<string, string>} names persona id -> name
-   * @param {{notice: function(string), socket: object, onJoined: function(?string), onConversation: function(number)}} options
+   * @param {{notice: function(string), socket: object, onJoined: function(?string), onConversation: function(number),
+   *   onPace: function(boolean)}} options
    */
-  constructor(wrap, map, names, { notice, socket, onJoined, onConversation }) {
+  constructor(wrap, map, names, { notice, socket, onJoined, onConversation, onPace }) {
     this.map = map;
     this.names = names;
     this.notice = notice;
@@ -45,13 +49,21 @@ export class Player {
     this.id = "";
     this.secret = storedSecret();
     this.lines = []; // chat items of the conversation this player is in
+    this.partner = ""; // who the player talks with now, to say when they leave
     this.bar = el("form", { id: "player-bar", class: "player-bar", hidden: true });
     this.heardList = el("ol", { id: "player-heard", class: "player-heard" });
     this.to = el("span", { id: "player-to", class: "player-to" }, "");
     this.input = el("input", { id: "player-line", type: "text", maxlength: "300", autocomplete: "off",
       placeholder: "walk up to someone (arrow keys or click a tile)" });
     this.send = el("button", { id: "player-say", type: "submit" }, "Say");
-    this.bar.append(this.heardList, el("div", { class: "player-talk" }, [this.to, this.input, this.send]));
+    this.left = el("p", { id: "player-left", class: "player-left", hidden: true }, "");
+    this.paceOn = el("input", { id: "talk-pace", type: "checkbox", checked: true,
+      onchange: () => onPace(this.paceOn.checked) });
+    this.slowed = el("span", { id: "talk-slowed", class: "talk-slowed", hidden: true }, "slowed while you talk");
+    const pace = el("label", { class: "talk-pace", title: "While you talk, the town goes at one tick a second" },
+      [this.paceOn, " slow the town while I talk"]);
+    this.bar.append(this.heardList, this.left,
+      el("div", { class: "player-talk" }, [this.to, this.input, this.send, this.slowed, pace]));
     wrap.append(this.bar);
     this.bar.addEventListener("submit", (e) => { e.preventDefault(); this.say(); });
     document.addEventListener("keydown", (e) => this.key(e));
@@ -121,8 +133,28 @@ export class Player {
     return best;
   }
 
+  /** The runner's status: whether it slows while a player talks, and whether it does now. */
+  paced(status) {
+    if (!("talk_pace" in status)) return;
+    this.paceOn.checked = status.talk_pace;
+    this.slowed.hidden = !status.slowed;
+  }
+
+  /** Follow the player's conversation in the frames: one that ends while the player stands
+   * (it did not walk off) was left by the partner, and the bar says so. */
+  followTalk(me) {
+    const partner = me && me.conversation ? this.target() : "";
+    if (partner) this.left.hidden = true;
+    else if (this.partner && me && me.kind !== "walk") {
+      this.left.textContent = `${this.names[this.partner] || this.partner} left the conversation.`;
+      this.left.hidden = false;
+    }
+    this.partner = partner;
+  }
+
   refresh() {
     if (!this.id) return;
+    this.followTalk(this.here());
     const to = this.target();
     this.to.textContent = to ? `Say to ${this.names[to] || to}:` : "Nobody near";
     this.to.dataset.to = to;
