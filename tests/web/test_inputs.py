@@ -185,9 +185,10 @@ def test_controls_are_typed_inputs_over_http_and_socketio(make_app, runner):
 
     app = make_app()
     client = app.test_client()
-    cases = [({"op": "stop"}, "op: must be one of pause, resume, step, speed, got 'stop'"),
+    cases = [({"op": "stop"}, "op: must be one of pause, resume, step, speed, talk_pace, got 'stop'"),
              ({"op": "speed", "value": [8]}, "value: "),
-             ({"op": "step", "value": {"n": 1}}, "value: ")]
+             ({"op": "step", "value": {"n": 1}}, "value: "),
+             ({"op": "talk_pace", "value": "maybe"}, "value: must be \"on\" or \"off\", got 'maybe'")]
     sock = socket_client(app)
     for message, error in cases:
         answer = client.post("/api/control", json=message)
