@@ -142,6 +142,36 @@ def test_status_events_follow_pause_resume_speed():
         ("running", 64.0), ("paused", 64.0), ("paused", None), ("running", None), ("stopped", None)]
 
 
+def test_while_a_player_talks_the_runner_goes_at_the_talk_pace_unless_it_is_off():
+    """At speed 64 (max too), a town whose player talks goes at TALK_SPEED, 1 tick a wall second:
+    at most 3 ticks in 1.2 s, where 64 ticks a second would make ~77; the status and a STATUS
+    event say ``slowed``. With the talk pace off (the control), it goes at its speed again."""
+    sim = CountingSimulation()
+    sim.player_talking = True  # Simulation.player_talking
+    seen = statuses(sim.bus)
+    runner = Runner(sim, speed=None)
+    runner.start()
+    try:
+        assert wait_until(lambda: runner.status()["slowed"])
+        start = sim.clock.tick
+        threading.Event().wait(1.2)
+        assert sim.clock.tick - start <= 3
+        assert runner.status()["talk_pace"] is True
+        assert any(s["slowed"] for s in seen)
+        runner.set_talk_pace(False)
+        assert wait_until(lambda: not runner.status()["slowed"])
+        start = sim.clock.tick
+        assert wait_until(lambda: sim.clock.tick - start >= 50, timeout=5.0)
+    finally:
+        runner.stop()
+    quiet = CountingSimulation()  # nobody talks: never slowed
+    runner = Runner(quiet, speed=64)
+    runner.start()
+    assert wait_until(lambda: quiet.clock.tick >= 50, timeout=5.0)
+    runner.stop()
+    assert runner.status()["slowed"] is False
+
+
 def test_failure_in_a_tick_stops_with_reason():
     """An exception inside step() ends the runner in state failed, naming the exception."""
     sim = CountingSimulation(fail_at=3)

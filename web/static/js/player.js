@@ -50,6 +50,7 @@ export class Player {
     this.secret = storedSecret();
     this.lines = []; // chat items of the conversation this player is in
     this.partner = ""; // who the player talks with now, to say when they leave
+    this.slowedNow = false; // the runner's status: slowed as a player talks
     this.bar = el("form", { id: "player-bar", class: "player-bar", hidden: true });
     this.heardList = el("ol", { id: "player-heard", class: "player-heard" });
     this.to = el("span", { id: "player-to", class: "player-to" }, "");
@@ -137,7 +138,8 @@ export class Player {
   paced(status) {
     if (!("talk_pace" in status)) return;
     this.paceOn.checked = status.talk_pace;
-    this.slowed.hidden = !status.slowed;
+    this.slowedNow = status.slowed;
+    this.refresh();
   }
 
   /** Follow the player's conversation in the frames: one that ends while the player stands
@@ -155,6 +157,7 @@ export class Player {
   refresh() {
     if (!this.id) return;
     this.followTalk(this.here());
+    this.slowed.hidden = !(this.slowedNow && this.partner); // another tab's player may be the one talking
     const to = this.target();
     this.to.textContent = to ? `Say to ${this.names[to] || to}:` : "Nobody near";
     this.to.dataset.to = to;
