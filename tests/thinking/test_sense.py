@@ -24,8 +24,10 @@ from town.thinking.questions import (
     MemoryView,
     NextLine,
     PlanDay,
+    ProcedureAnswer,
     SummariseConversation,
 )
+from town.thinking.questions.generalise_procedure import SENSE
 from town.thinking.validate import parse_answer
 from town.thinking.views import routine_views
 
@@ -181,8 +183,10 @@ def test_a_procedure_is_named_after_what_is_done_not_a_place_or_a_placeholder(na
                                                          "minutes": 15},),
                                    parameters=(("home", "the_ville:Isabella Rodriguez's apartment"),
                                                ("persona", "Isabella Rodriguez"), ("place", SHOWER)))
-    assert _rejected_by(question, json.dumps({"name": name, "when": when})) == "names_a_task"
-    fine = parse_answer(question, json.dumps({"name": "Morning shower at {home}", "when": "getting ready"}))
+    with pytest.raises(InvalidAnswer) as info:  # the checks a stored procedure passes before it is shared
+        question.check(ProcedureAnswer(name=name, when=when), rules=SENSE)
+    assert info.value.check == "names_a_task"
+    fine = question.check(ProcedureAnswer(name="Morning shower at {home}", when="getting ready"), rules=SENSE)
     assert fine.name == "Morning shower at {home}"
 
 
