@@ -320,3 +320,22 @@ def test_a_decomposed_steps_description_holds_no_address_time_or_digits():
     assert not ok("go to the_ville:The Willows Market and Pharmacy:aisles:grocery shelf")
     assert not ok("12:00 have lunch") and not ok("wipe the counter 10 min")
     assert not ok("a" * 61)
+
+
+def test_an_added_plan_blocks_description_holds_no_address_or_time():
+    """SmolLM2 added "Hobbs Cafe opens at 6am and closes at midnight." and "The_ville:Dorm for
+    Oak Hill College:bathroom:sink." as plan blocks (``plain_descriptions`` rejected both): the
+    schema of an added block's description now refuses them, and takes an appointment's words."""
+    question = next(q for q, _ in SAMPLES if q.template == "plan_day")
+    description = question.answer_schema()["properties"]["add"]["items"]["properties"]["description"]
+
+    def ok(text: str) -> bool:
+        try:
+            jsonschema.validate(text, description)
+        except jsonschema.ValidationError:
+            return False
+        return True
+
+    assert ok("go to Isabella's Valentine's Day party")
+    assert not ok("Hobbs Cafe opens at 6am and closes at midnight.")
+    assert not ok("The_ville:Dorm for Oak Hill College:bathroom:sink.")

@@ -11,20 +11,15 @@ from ..schema import enum_at
 from ..views import MemoryView
 from .base import Question
 from .checks import InvalidAnswer, match_option, own_words
-from .sense import not_copied, plain_descriptions
+from .sense import DESCRIPTION_PATTERN, not_copied, plain_descriptions
 
-__all__ = ["STEP_MINUTES", "STEP_PATTERN", "step_minutes", "StepAnswer", "StepsAnswer", "DecomposeTask",
+__all__ = ["STEP_MINUTES", "step_minutes", "StepAnswer", "StepsAnswer", "DecomposeTask",
            "objects_at_the_place"]
 
 #: Lengths of one action (a decomposed step, or the next action without a plan), in game minutes:
 #: the 5-15 minute actions of Park et al. 2023 §4.3, and longer ones for long activities. The
 #: portable keywords have no ``minimum``, so an integer's range is an enum (SmolLM2 wrote 0).
 STEP_MINUTES = [5, 10, 15, 20, 30, 45, 60]
-
-#: A step's description: a few words, without digits or ``:``, so no address, clock time or
-#: duration (SmolLM2 wrote "go to the_ville:The Willows Market and Pharmacy:aisles:grocery shelf",
-#: which ``plain_descriptions`` rejected), and too short to hold a memory's sentence.
-STEP_PATTERN = "^[A-Za-z(),' -]{1,60}$"
 
 
 def step_minutes(most: int) -> list[int]:
@@ -82,9 +77,9 @@ class DecomposeTask(Question[StepsAnswer]):
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """Steps at the place's objects, :func:`step_minutes` long, described in words
-        (:data:`STEP_PATTERN`), as many as fill the block with steps of 5 minutes or more."""
+        (:data:`.sense.DESCRIPTION_PATTERN`), as many as fill the block with steps of 5 minutes or more."""
         enum_at(schema, ("steps", "[]", "object"), list(self.objects) or [self.place])
         enum_at(schema, ("steps", "[]", "minutes"), step_minutes(self.minutes))
-        schema["properties"]["steps"]["items"]["properties"]["description"]["pattern"] = STEP_PATTERN
+        schema["properties"]["steps"]["items"]["properties"]["description"]["pattern"] = DESCRIPTION_PATTERN
         steps = schema["properties"]["steps"]  # steps of 5 minutes or more fill the chunk
         steps["maxItems"] = max(1, min(steps.get("maxItems", 24), self.minutes // 5))

@@ -22,7 +22,7 @@ from ..views import MemoryView, PlanItemView
 from ..words import content_words
 from .base import Question
 from .checks import WORDS, InvalidAnswer, match_option, own_words, time_of_day
-from .sense import not_copied, plain_descriptions
+from .sense import DESCRIPTION_PATTERN, not_copied, plain_descriptions
 
 __all__ = ["MAX_ADDED", "BLOCK_MINUTES", "PlanItemAnswer", "EventChoice", "DayPlanAnswer", "PlanDay",
            "added_blocks", "routine_numbers", "a_day_left", "on_the_stated_day", "fits_its_place",
@@ -286,11 +286,13 @@ class PlanDay(Question[DayPlanAnswer]):
     def narrow(self, schema: dict[str, Any]) -> None:
         """Added blocks at an offered place, starting at a time a retrieved memory states (at
         most one block per stated time), :data:`BLOCK_MINUTES` long; dropped blocks are routine
-        numbers; with no time stated both lists are empty."""
+        numbers; with no time stated both lists are empty. An added block is described in words
+        (:data:`.sense.DESCRIPTION_PATTERN`)."""
         starts = self.stated_starts()  # no 30:57, and no block no memory states
         enum_at(schema, ("add", "[]", "place"), self.offered())
         enum_at(schema, ("add", "[]", "start"), starts or ["00:00"])
         enum_at(schema, ("add", "[]", "minutes"), BLOCK_MINUTES)
+        schema["properties"]["add"]["items"]["properties"]["description"]["pattern"] = DESCRIPTION_PATTERN
         ids_among(schema["properties"]["drop"], list(range(1, len(self.routine) + 1)))
         if not starts:  # no memory states a time: the routine stays as it is
             for changes in ("add", "drop"):

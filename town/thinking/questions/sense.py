@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from ...textevent import stated_times
 from .checks import WORDS, InvalidAnswer, free_texts
 
-__all__ = ["COPY_WORDS", "not_copied", "plain_descriptions"]
+__all__ = ["COPY_WORDS", "DESCRIPTION_PATTERN", "not_copied", "plain_descriptions"]
 
 #: Consecutive words an answer may share with a line of its prompt; this many is a copy.
 COPY_WORDS = 8
@@ -78,6 +78,14 @@ def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
             raise InvalidAnswer(f"{where}: {text[:60]!r} copies {COPY_WORDS} words of what it was shown "
                                 f"({' '.join(copied)!r})")
     return answer
+
+
+#: What a description may hold in a request's schema: a few words, without digits or ``:``, so a
+#: grammar-bound model writes no address, clock time or duration into it (SmolLM2 wrote "go to
+#: the_ville:The Willows Market and Pharmacy:aisles:grocery shelf" as a step and "Hobbs Cafe opens
+#: at 8am" as a plan block, which :func:`plain_descriptions` then rejected), and too short to hold
+#: a memory's sentence. :func:`plain_descriptions` stays for servers that ignore the schema.
+DESCRIPTION_PATTERN = "^[A-Za-z(),' -]{1,60}$"
 
 
 def plain_descriptions(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
