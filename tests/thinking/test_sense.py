@@ -80,6 +80,15 @@ def test_the_party_of_tomorrow_is_not_added_to_todays_plan():
                         _block("17:00", 120, "Go to the Valentine's Day party", "the_ville:Hobbs Cafe")).add
 
 
+def test_a_time_stated_for_another_day_is_not_offered_as_a_start_today():
+    """SmolLM2 offered the party's 5pm on the 13th added a block for it in 2 attempts of 4, which
+    ``on_the_stated_day`` rejected: the request's start times are now those of memories stating
+    today or no day (the cafe's 8am), and on the 14th the party's 5pm is offered."""
+    assert _plan("isabella_rodriguez", "2023-02-13", PARTY, OPENS).stated_starts() == ["08:00"]
+    assert _plan("isabella_rodriguez", "2023-02-14", PARTY, OPENS).stated_starts() == ["08:00", "17:00"]
+    assert _plan("isabella_rodriguez", "2023-02-13", PARTY).stated_starts() == []
+
+
 def test_a_party_is_not_held_at_the_shower_nor_sleep_at_a_grocery_shelf():
     """On the party's day the same block is on the right day but at the wrong place: the memory
     stating it says Hobbs Cafe; so is the same party at the pub. At Hobbs Cafe it is accepted.
