@@ -2,10 +2,12 @@
 
 Two parts:
 
-1. **New vs old settings.** the_ville from 07:00 to 19:00 on 13 February, twice in one
-   invocation: with the defaults (importance rated a batch at a time, answer schemas, one
-   request in flight per server, a prompt budget) and with the old settings (one importance
-   request per memory, JSON mode without a schema, unlimited concurrency, no prompt budget).
+1. **New vs old settings.** the_ville from 07:00 to 19:00 on 13 February, and Smallville from
+   07:00 for ``--smallville-hours`` (default 12, rows ``smallville ...``), each twice in one
+   invocation: with the defaults (a conversation written in one request, importance rated a
+   batch at a time, answer schemas, one request in flight per server, a prompt budget) and with
+   the old settings (a conversation line by line, one importance request per memory, JSON mode
+   without a schema, unlimited concurrency, no prompt budget).
    Per persona: questions, requests, tokens in and out, retries and fallbacks in the first game
    hour (07:00, when everyone plans the day: the morning burst) and per game hour over the whole
    run, then the ratios old / new. Park et al. 2023's code spent about 54 calls and 26k tokens
@@ -39,7 +41,7 @@ The fake model answers each question as the scripted backend would (tests/thinki
 and reports tokens as characters / 4. Usage:
 
     .venv/bin/python benchmarks/model_cost.py [--hours 12] [--latency 0.02]
-        [--base-url URL --model NAME [--model-hours 1]]
+        [--smallville-hours 12] [--base-url URL --model NAME [--model-hours 1]]
         [--endpoint-latency 0.2] [--endpoint-hours 1] [--town-personas 100] [--town-seed 1]
         [--town-hours 0.75] [--town-latency 0.2] [--single-endpoints 1,2,4] [--day-hours 0]
         [--ceiling-hours 12] [--part 1|2|3]
@@ -84,6 +86,7 @@ COLUMNS = ("questions", "requests", "tokens_in", "tokens_out", "retries", "fallb
 
 NEW = {}
 OLD = {
+    "conversation.mode": "per-line",
     "backend.importance": "each",
     "backend.structured": "json_object",
     "backend.max_concurrency": "64",
@@ -220,27 +223,34 @@ def per_persona(stats: dict, personas: int, hours: float) -> tuple[dict, dict]:
 
 
 def part1(book: PromptBook, hours: float, latency: float, model_server: tuple[str, str] | None = None,
-          model_hours: float = 1.0) -> None:
-    """the_ville, new vs old settings (and the defaults on a real server), per persona: the first
-    game hour and the average game hour."""
+          model_hours: float = 1.0, smallville_hours: float = 12.0) -> None:
+    """the_ville and Smallville (``smallville_hours`` from 07:00; 0: the_ville only), new vs old
+    settings (and the defaults on a real server), per persona: the first game hour and the
+    average game hour, in one table."""
     rows = {}
-    for name, settings in (("new", NEW), ("old", OLD)):
-        server = FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency)
-        try:
-            stats, wall, personas, _ = run("the_ville", hours, [server], settings)
-        finally:
-            server.close()
-        rows[f"{name}, first hour"], rows[f"{name}, per hour"] = per_persona(stats, personas, hours)
-        rows[f"{name}, per hour"]["wall_s"] = rows[f"{name}, first hour"]["wall_s"] = wall
-    print(f"\nthe_ville, 07:00 + {hours:g} game hours, fake server at {latency:g} s per request; "
-          "per persona, in the first game hour and per game hour over the run:")
-    print(f"{'settings':20}" + "".join(f"{c:>12}" for c in COLUMNS) + f"{'wall s':>10}")
+    towns = [("the_ville", "", hours)] + ([("smallville", "smallville ", smallville_hours)] if smallville_hours else [])
+    for town, label, town_hours in towns:
+        for name, settings in (("new", NEW), ("old", OLD)):
+            server = FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency)
+            try:
+                stats, wall, personas, _ = run(town, town_hours, [server], settings)
+            finally:
+                server.close()
+            first, per = f"{label}{name}, first hour", f"{label}{name}, per hour"
+            rows[first], rows[per] = per_persona(stats, personas, town_hours)
+            rows[per]["wall_s"] = rows[first]["wall_s"] = wall
+    print(f"\nthe_ville, 07:00 + {hours:g} game hours"
+          + (f", and Smallville, 07:00 + {smallville_hours:g}" if smallville_hours else "")
+          + f", fake server at {latency:g} s per request; per persona, in the first game hour and per "
+          "game hour over the run:")
+    print(f"{'settings':28}" + "".join(f"{c:>12}" for c in COLUMNS) + f"{'wall s':>10}")
     for name, row in rows.items():
-        print(f"{name:20}" + "".join(f"{row[c]:12.1f}" for c in COLUMNS) + f"{row['wall_s']:10.1f}")
-    new, old = rows["new, per hour"], rows["old, per hour"]
-    ratio = {c: old[c] / new[c] if new[c] else float("inf") for c in COLUMNS}
-    print(f"{'old / new per hour':20}" + "".join(f"{ratio[c]:11.1f}x" for c in COLUMNS))
-    print(f"{'paper':20}{'':12}{54:12.1f}{26000:12.1f}   (Park et al. 2023's code: calls, tokens)")
+        print(f"{name:28}" + "".join(f"{row[c]:12.1f}" for c in COLUMNS) + f"{row['wall_s']:10.1f}")
+    for _, label, _ in towns:
+        new, old = rows[f"{label}new, per hour"], rows[f"{label}old, per hour"]
+        ratio = {c: old[c] / new[c] if new[c] else float("inf") for c in COLUMNS}
+        print(f"{label + 'old / new per hour':28}" + "".join(f"{ratio[c]:11.1f}x" for c in COLUMNS))
+    print(f"{'paper':28}{'':12}{54:12.1f}{26000:12.1f}   (Park et al. 2023's code on Smallville: calls, tokens)")
     if model_server is None:
         return
     url, model = model_server
@@ -443,6 +453,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hours", type=float, default=12.0, help="the_ville game hours from 07:00")
     ap.add_argument("--latency", type=float, default=0.02, help="wall seconds per request, part 1")
+    ap.add_argument("--smallville-hours", type=float, default=12.0,
+                    help="Smallville game hours from 07:00, part 1 (0: the_ville only)")
     ap.add_argument("--base-url", help="part 1 also runs the defaults on this real server (e.g. SmolLM2's)")
     ap.add_argument("--model", default="smollm2", help="the real server's model name (default smollm2)")
     ap.add_argument("--model-hours", type=float, default=1.0, help="the_ville game hours on the real server")
@@ -466,7 +478,7 @@ def main() -> None:
     book = PromptBook()
     if args.part in (None, 1):
         part1(book, args.hours, args.latency, (args.base_url, args.model) if args.base_url else None,
-              args.model_hours)
+              args.model_hours, args.smallville_hours)
     if args.part in (None, 2):
         part2(book, TickSteps(book), args.endpoint_hours, args.endpoint_latency, args.town_personas, args.town_seed,
               args.town_hours, args.town_latency, tuple(int(n) for n in args.single_endpoints.split(",")),

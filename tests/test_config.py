@@ -93,7 +93,7 @@ def test_dict_keys_keep_their_order():
     """to_dict lists the settings in the order a run's meta has always stored them."""
     d = load_config().to_dict()
     assert list(d) == ["seconds_per_tick", "seed", "embedder", "retrieval", "reflection", "procedures",
-                       "recording", "perception", "backend", "start", "ablate", "schedule"]
+                       "recording", "perception", "backend", "start", "ablate", "schedule", "conversation"]
     assert list(d["retrieval"]) == ["k", "weights"]
     assert list(d["backend"]) == [
         "name", "api_key_env", "timeout_s", "max_retries", "pool_size", "cache", "max_consecutive_failures",
@@ -154,7 +154,7 @@ def _default_dict(**changes):
         # an earlier setting's error before a later table's unknown key; a table's own keys first
         ({"seed": "x", "backend__zz": 1}, "seed", "must be an integer, got 'x'"),
         ({"retrieval__k": "x", "zz": 1}, "zz", "unknown setting; allowed: seconds_per_tick, seed, embedder, "
-         "retrieval, reflection, procedures, recording, perception, backend, start, ablate, schedule"),
+         "retrieval, reflection, procedures, recording, perception, backend, start, ablate, schedule, conversation"),
         # the run-wide checks come after every table's
         ({"seconds_per_tick": 0, "procedures__threshold": 2}, "procedures.threshold", "must be in [0, 1], got 2.0"),
         ({"seconds_per_tick": 0, "ablate": "dreams"}, "seconds_per_tick", "must be 1-3600 game seconds, got 0"),
@@ -186,3 +186,15 @@ def test_missing_setting_is_named():
     del data["backend"]["cache"]
     with pytest.raises(ConfigError, match="run.sqlite: backend.cache: missing setting"):
         Config.from_dict(data, file="run.sqlite")
+
+
+def test_the_conversation_mode_is_whole_by_default_and_per_line_in_an_older_run_file():
+    """default.toml says "whole"; a stored configuration from before the setting (no
+    ``conversation`` table) talked line by line, and is read so; a bad mode names its key."""
+    assert load_config().conversation.mode.value == "whole"
+    old = _default_dict()
+    del old["conversation"]
+    assert Config.from_dict(old, file="run.sqlite").conversation.mode.value == "per-line"
+    with pytest.raises(ConfigError) as err:
+        load_config(None, {"conversation.mode": "batch"})
+    assert err.value.field == "conversation.mode"

@@ -63,3 +63,22 @@ def test_a_scripted_speaker_passes_a_heard_event_on_from_its_fields_not_its_word
     assert retell(view, MON, "Klaus Mueller") == (
         "Maria told me that Isabella Rodriguez is holding a candlelight vigil at Johnson Park tomorrow "
         "from 7pm to 8pm, and everyone is welcome.")
+
+
+def test_a_teller_telling_their_own_event_is_named_once_then_a_pronoun():
+    """Ayesha tells her own poetry reading: "she" with her pronoun, "they are" (verb agreeing)
+    without one, never "Ayesha told me that Ayesha is ..."."""
+    from datetime import datetime as dt
+
+    from town.memory.fact import Fact
+    from town.realise import heard
+
+    fact = Fact(subject="Ayesha Khan", act="host a poetry reading", place="v:Hobbs Cafe", start=dt(2023, 2, 14, 15),
+                end=dt(2023, 2, 14, 16), host="Ayesha Khan")
+    told_on = dt(2023, 2, 13, 9)
+    assert heard(fact, [("Ayesha", told_on)], "Tom Moreno") == (
+        "Ayesha told me that they are hosting a poetry reading at Hobbs Cafe on Tuesday, February 14 from 3pm to 4pm.")
+    assert heard(fact, [("Ayesha Khan", told_on)], "Tom Moreno", pronoun="she") == (
+        "Ayesha Khan told me that she is hosting a poetry reading at Hobbs Cafe on Tuesday, February 14 from 3pm to 4pm.")
+    assert heard(fact, [("Jane", told_on)], "Tom Moreno", pronoun="she") == (
+        "Jane told me that Ayesha Khan is hosting a poetry reading at Hobbs Cafe on Tuesday, February 14 from 3pm to 4pm.")

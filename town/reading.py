@@ -19,12 +19,34 @@ from town.memory.fact import Fact
 from town.perspective import verb_of
 from town.textevent import find_event, stated_times
 
-__all__ = ["read_fact"]
+__all__ = ["read_fact", "neutral_act"]
 
-#: "everyone is welcome", "all are invited", "everybody's welcome".
-_OPEN = re.compile(r"\b(?:everyone|everybody|all)\b[^.;!?]{0,20}\b(?:welcome|invited)\b", re.I)
+#: An open invitation: "everyone is welcome", "all are invited", "anyone can come", "I want to
+#: invite everyone", "open to all", "all welcome".
+_OPEN = re.compile(r"\b(?:everyone|everybody|anyone|anybody|all)\b[^.;!?]{0,20}\b(?:welcome|invited|can come|may come)\b"
+                   r"|\binvit\w*\s+(?:everyone|everybody|the whole town|all\b(?! of\b| my\b| her\b| his\b| our\b| their\b))"
+                   r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b", re.I)
+#: A first-person possessive or reflexive in an act, and the neutral form a fact keeps it in.
+_OWN = {"my": "one's", "our": "one's", "myself": "oneself", "ourselves": "oneself"}
+_OWN_WORD = re.compile(r"\b(my|our|myself|ourselves)\b", re.I)
+
+
+def neutral_act(act: str) -> str:
+    """An act its subject stated in the first person, its possessives made the subject's own
+    ("one's", "oneself"), so that whoever holds the fact says it in their own person
+    (:func:`town.realise.act_phrase`): "run a rehearsal of my comedy show" -> "run a rehearsal of
+    one's comedy show"."""
+    return _OWN_WORD.sub(lambda m: _OWN[m.group(1).lower()], act)
+
+
 #: The end of the act's phrase: a preposition of place or time, or a clause break.
-_PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]", re.I)
+_PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]"
+                         r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
+#: What an invitation asks one to come to: "come to a poetry reading", "join us for a swap".
+_INVITED_TO = re.compile(r"\b(?:come(?: along)? to|come for|join(?: us)?(?: at| for)?|attend|go to|be at)\s+"
+                         r"((?:a|an|the|my|our|this|his|her|their)\s+[^,;.!?]+)", re.I)
+#: An act's object that only points back ("hosting it").
+_BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
 
 
@@ -60,6 +82,18 @@ def _act(text: str, after: int) -> str | None:
     return verb
 
 
+def _invited_to(text: str) -> str | None:
+    """The thing an invitation in ``text`` asks one to come to, up to its place or time: "Would
+    you like to come to a poetry reading at Hobbs Cafe ...?" -> "a poetry reading"."""
+    found = _INVITED_TO.search(text)
+    if not found:
+        return None
+    np = found.group(1)
+    cut = _PHRASE_END.search(np)
+    np = (np[: cut.start()] if cut else np).strip()
+    return np if len(np.split()) > 1 else None
+
+
 def read_fact(text: str, created: datetime, places: dict[str, str], names: Sequence[str],
               own_name: str | None = None) -> Fact | None:
     """The fact typed ``text`` states, or None when no act can be read from it.
@@ -73,7 +107,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
 
     Returns:
         A fact with place, start and end when the text states an event (place, day and clock
-        time); ``invited`` ``("everyone",)`` for an open invitation; ``question`` when it ends
+        time; the end only when it states one, never one made up); ``invited`` ``("everyone",)`` for an open invitation; ``question`` when it ends
         with "?" and is not about ``own_name`` (who states its own plan, then asks, states it); ``host`` the subject of a stated event.
     """
     text = " ".join(text.split())
@@ -81,10 +115,19 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         return None
     subject, after = _subject(text, names, own_name)
     act = _act(text, after)
+    thing = _invited_to(text)
+    if thing and act and act.split()[-1].lower() in _BACK:  # "Ayesha is hosting it" -> "host a poetry reading"
+        act = f"{act.rsplit(' ', 1)[0]} {thing}"
+    elif thing and subject is None:  # "Would you like to come to a quiz ...?" -> "there is a quiz"
+        act = f"be {thing}"
     if not act:
         return None
-    event = find_event(text, created, places) if stated_times(text) else None
+    if own_name is not None and subject == own_name:
+        act = neutral_act(act)
+    times = stated_times(text)
+    event = find_event(text, created, places) if times else None
+    ranged = times is not None and times[1] is not None  # no end is made up for "at 7pm"
     return Fact(subject=subject, act=act, place=event.place if event else None,
-                start=event.start if event else None, end=event.end if event else None,
+                start=event.start if event else None, end=event.end if event and ranged else None,
                 host=subject if event else None, invited=("everyone",) if _OPEN.search(text) else (),
                 question=text.endswith("?") and (subject is None or subject != own_name))

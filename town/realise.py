@@ -12,6 +12,7 @@ library (:mod:`town.inflection`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -20,7 +21,7 @@ from .inflection import gerund, third_singular
 from .memory.fact import Fact
 from .perspective import relative_days
 
-__all__ = ["place_name", "statement", "heard", "quoted", "asked"]
+__all__ = ["place_name", "act_phrase", "statement", "heard", "quoted", "asked"]
 
 
 def place_name(place: str) -> str:
@@ -46,7 +47,23 @@ def _when(fact: Fact) -> str:
     return f"{day} at {_clock(fact.start)}"
 
 
-def statement(fact: Fact, holder: str, *, now: datetime | None = None) -> str:
+#: A subject pronoun -> its possessive and reflexive.
+_OWN_FORMS = {"she": ("her", "herself"), "he": ("his", "himself"), "they": ("their", "themselves")}
+_NEUTRAL = re.compile(r"\b(one's|oneself)\b")
+
+
+def act_phrase(fact: Fact, holder: str, pronoun: str | None = None) -> str:
+    """``fact.act`` with its subject's own possessives ("one's", :func:`town.reading.neutral_act`)
+    said by ``holder``: "my" when the holder is the subject, else the subject's ``pronoun``'s
+    ("his"; "their" when not known). "run a rehearsal of one's show" -> "run a rehearsal of my
+    show" (held by its subject), "... of his show" (``pronoun="he"``)."""
+    mine = fact.subject == holder
+    own, self_ = ("my", "myself") if mine else _OWN_FORMS.get(pronoun or "they", _OWN_FORMS["they"])
+    return _NEUTRAL.sub(lambda m: own if m.group(1) == "one's" else self_, " ".join(fact.act.split()))
+
+
+def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: str | None = None,
+              subject_as: str | None = None) -> str:
     """The clause ``fact`` states, in the words of the persona named ``holder`` (no full stop).
 
     ``Fact(subject="Isabella Rodriguez", act="hold a candlelight vigil", place="v:Johnson Park",
@@ -55,15 +72,21 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None) -> str:
     "I am holding". A fact with no time is in the present ("Klaus Mueller studies ..."); no
     subject keeps the act as heard ("be a jazz night": "there is a jazz night"). With ``now``, days are said relative to it ("tomorrow") and
     an event wholly past is in the past tense (:func:`town.perspective.relative_days`).
+    ``pronoun``: the subject's ("she", "he"), for its possessives (:func:`act_phrase`);
+    ``subject_as``: a pronoun the subject is said with ("they are holding ...").
     """
-    act = " ".join(fact.act.split())
+    act = act_phrase(fact, holder, pronoun)
     verb, _, rest = act.partition(" ")
     if fact.subject is None:  # "be a jazz night" -> "there is a jazz night"
         clause = f"there is {rest}" if verb == "be" else act
-    elif fact.start is not None:  # an arranged event: the progressive
-        clause = f"{'I am' if fact.subject == holder else fact.subject + ' is'} {gerund(act)}"
+    elif fact.subject == holder:
+        clause = f"I am {gerund(act)}" if fact.start is not None else f"I {act}"
+    elif subject_as == "they":
+        clause = f"they are {gerund(act)}" if fact.start is not None else f"they {act}"
     else:
-        clause = "I " + act if fact.subject == holder else f"{fact.subject} {third_singular(verb)} {rest}".rstrip()
+        who = subject_as or fact.subject
+        # an arranged event: the progressive
+        clause = f"{who} is {gerund(act)}" if fact.start is not None else f"{who} {third_singular(verb)} {rest}".rstrip()
     if fact.place and place_name(fact.place).lower() not in act.lower():
         clause += f" at {place_name(fact.place)}"
     clause += _when(fact)
@@ -78,9 +101,12 @@ def heard(fact: Fact, tellers: Sequence[tuple[str, datetime]], holder: str, *, p
           now: datetime | None = None) -> str:
     """A heard fact as its holder remembers or passes it on: "Isabella Rodriguez told me that she
     is holding ...", the first teller named (one level: who told the teller is not said); the
-    teller's own acts with ``pronoun`` ("she", "he"; else the first name). No tellers: the bare
+    teller's own acts with ``pronoun`` ("she", "he"; else "they"). No tellers: the bare
     :func:`statement`."""
-    said = statement(fact, holder, now=now)
+    teller = tellers[0][0] if tellers else ""
+    own = fact.subject is not None and fact.subject != holder and teller in (fact.subject, fact.subject.split()[0])
+    said = statement(fact, holder, now=now, pronoun=pronoun if own else None,
+                     subject_as=(pronoun if pronoun in ("she", "he") else "they") if own else None)
     return told(tellers[0][0], said, pronoun) + "." if tellers else said[:1].upper() + said[1:] + "."
 
 

@@ -88,7 +88,7 @@ def test_retelling_says_the_absolute_date(tiny, events):
     _talk(sim, 8)
     (heard,) = [r for r in sim.personas["bob"].stream.records() if r.kind is MemoryKind.CHAT
                 and "quiz" in r.content and " told me " in r.content]
-    assert heard.content == "Ann Able told me that Ann is hosting a quiz at Corner Cafe on Tuesday, February 14 from 6pm to 8pm."
+    assert heard.content == "Ann Able told me that they are hosting a quiz at Corner Cafe on Tuesday, February 14 from 6pm to 8pm."
     places = place_names(sim.world.tilemap.addresses())
     event = find_event(heard.content, datetime(2023, 2, 16, 9), places)
     assert (event.place, event.start, event.end) == (

@@ -79,4 +79,4 @@ def test_a_player_who_says_who_they_are_is_met_by_name_and_never_told_their_own_
     sim.run(2)
     said = [e.data["line"] for e in seen if e.kind is EventKind.CHAT and e.data["speaker"] == isabella.id]
     assert said == ["Nice to meet you, Bo! I am planning a Valentine's Day party at Hobbs Cafe tomorrow from "
-                    "5pm to 7pm, and I want to invite everyone.", "I'm not sure; I don't know much about that."]
+                    "5pm to 7pm, and everyone is welcome.", "I'm not sure; I don't know much about that."]

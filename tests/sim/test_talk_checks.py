@@ -165,3 +165,31 @@ def test_a_second_person_whisper_is_stored_in_the_first_person():
     record = next(r for r in sim.personas["maria_lopez"].stream.records() if r.id == rid)
     assert record.content == "I want to throw a board-game night at my place on Friday."
     assert record.predicate == "want"
+
+
+def test_a_hosts_own_event_is_news_in_the_first_person_however_it_was_whispered():
+    """Jane was whispered her own vigil in the third person ("Jane Moreno is holding ..."). It is
+    her news: worth telling, said "I am holding ..." with an invitation; her sighting of herself is
+    not news. By hand from the fact: 9am-10am on Tuesday the 14th, told on Monday the 13th."""
+    from town.memory.fact import Fact
+    from town.scripted.talk import next_line, worth_telling
+    from town.thinking.questions import NextLine
+
+    at = "2023-02-13 08:00:00"
+    vigil = Fact(subject="Jane Moreno", act="hold a candlelight vigil", place="smallville:Johnson Park",
+                 start=datetime(2023, 2, 14, 9), end=datetime(2023, 2, 14, 10), host="Jane Moreno",
+                 invited=("everyone",))
+    memories = (
+        MemoryView(id=1, kind="observation", importance=7, created=at,
+                   content="Jane Moreno is at the flower beds of the garden in Johnson Park: tend the flower beds."),
+        MemoryView(id=2, kind="whisper", importance=9, created=at, fact=vigil,
+                   content="Jane Moreno is holding a candlelight vigil for the old oak tree at Johnson Park "
+                           "tomorrow from 9am to 10am, and everyone is welcome."),
+    )
+    assert [m.id for m in worth_telling(memories, "Tom Moreno", "Jane Moreno")] == [2]
+    q = NextLine(persona="jane_moreno", persona_name="Jane Moreno", persona_summary="", seed=1, listener="tom_moreno",
+                 listener_name="Tom Moreno", history=(("Tom Moreno", "Hi Jane!"), ("Jane Moreno", "Hello Tom!")),
+                 memories=memories, told=(), max_lines=8, now="2023-02-13 10:00:00")
+    line = next_line(q).line
+    assert line.endswith("I am holding a candlelight vigil at Johnson Park tomorrow from 9am to 10am, and everyone "
+                         "is welcome. Would you like to come?"), line

@@ -18,7 +18,9 @@ from town.thinking.questions import (
     PlanItemView,
     RateImportance,
     RateImportances,
+    Side,
     SummariseConversation,
+    WriteConversation,
 )
 
 WHO = {"persona": "klaus_mueller", "persona_name": "Klaus Mueller",
@@ -66,6 +68,11 @@ SAMPLES = [
      {"shared[]": [3]}),
     (SummariseConversation(**WHO, other_name="Maria Lopez",
                            history=(("Maria Lopez", "Hi Klaus!"), ("Klaus Mueller", "Hello."))), {}),
+    (WriteConversation(**WHO, me=Side(id="klaus_mueller", name="Klaus Mueller", memories=MEMORIES),
+                       other=Side(id="maria_lopez", name="Maria Lopez"), now="2023-02-13 08:00:00",
+                       names=("Klaus Mueller", "Maria Lopez"), places=("Hobbs Cafe",)),
+     {"lines[].speaker": ["Klaus Mueller", "Maria Lopez"], "kept[].hearer": ["Klaus Mueller", "Maria Lopez"],
+      "kept[].importance": list(range(1, 11)), "kept[].place": ["", "Hobbs Cafe"]}),
     (FocalPoints(**WHO, memories=MEMORIES), {}),
     (Insights(**WHO, focal_point="What is Klaus working on?", memories=MEMORIES),
      {"insights[].evidence[]": [3, 7]}),

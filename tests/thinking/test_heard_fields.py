@@ -18,7 +18,7 @@ UNDERSTOOD = {"importance": 4, "act": "hold a tasting", "host": "", "start": "20
 
 
 def test_a_heard_line_keeps_the_listeners_model_reading(prompt_book, api_key, tmp_path):
-    """Every heard-line memory (a chat with a conversation and a teller) of a 2-hour ville run
+    """In "per-line" conversations, every heard-line memory (a chat with a conversation and a teller) of a 2-hour ville run
     against the fake server holds the fake model's reading: its act, the speaker as subject,
     the first offered place as an address, its times and an open invitation; its importance from that meaning."""
     offered = set()
@@ -32,7 +32,7 @@ def test_a_heard_line_keeps_the_listeners_model_reading(prompt_book, api_key, tm
 
     server = FakeOpenAIServer(responder)
     try:
-        run_ville(ville_config(server, api_key, cache=False), tmp_path / "run.sqlite", hours=2)
+        run_ville(ville_config(server, api_key, conversation="per-line", cache=False), tmp_path / "run.sqlite", hours=2)
     finally:
         server.close()
     with RunReader(tmp_path / "run.sqlite") as reader:

@@ -25,7 +25,7 @@ def test_each_question_is_one_module_named_after_its_template_with_a_prompt_and_
         "decompose_task": "plan", "choose_place": "act", "next_action": "act", "decide_to_talk": "react",
         "next_line": "chat", "summarise_conversation": "chat", "focal_points": "reflect", "insights": "reflect",
         "answer_interview": "interview", "generalise_procedure": "generalise_procedure",
-        "hear_line": "importance",
+        "hear_line": "importance", "write_conversation": "chat",
     }
     rules = ScriptedBackend.__dict__["_answer"].dispatcher.registry
     found = {}

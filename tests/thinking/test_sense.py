@@ -12,9 +12,11 @@ which check rejected it, so removing that check fails it (scripts/mutate.py).
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import pytest
 
+from town.memory.fact import Fact
 from town.scenario import load_scenario
 from town.thinking.questions import (
     AnswerInterview,
@@ -37,7 +39,11 @@ PLACES = tuple(TOWN.tilemap.addresses())
 SEEDED = "2023-02-13 07:00:00"
 PARTY = MemoryView(id=3, kind="observation", importance=8, created=SEEDED,
                    content="I am planning a Valentine's Day party at Hobbs Cafe on February 14, 2023, from 5pm "
-                           "to 7pm, and I want to invite everyone.")
+                           "to 7pm, and I want to invite everyone.",
+                   # its fact, as the persona file's reader fills it
+                   fact=Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party",
+                             place="the_ville:Hobbs Cafe", start=datetime(2023, 2, 14, 17),
+                             end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez", invited=("everyone",)))
 OPENS = MemoryView(id=4, kind="observation", importance=4, created=SEEDED,
                    content="Hobbs Cafe opens at 8am and closes at 8pm every day.")
 MILK = MemoryView(id=5, kind="observation", importance=3, created=SEEDED,

@@ -12,9 +12,11 @@ from town.simulation import Simulation
 from town.backends import make_backend
 
 
-def ville_config(server: FakeOpenAIServer, key_env: str, **backend):
-    """the_ville's configuration for the openai backend against ``server`` (hashing embedder)."""
+def ville_config(server: FakeOpenAIServer, key_env: str, *, conversation: str = "whole", **backend):
+    """the_ville's configuration for the openai backend against ``server`` (hashing embedder;
+    ``conversation``: the conversation mode)."""
     over = {
+        "conversation.mode": conversation,
         "embedder": "hashing",
         "backend.name": "openai",
         "backend.base_url": server.base_url,

@@ -94,7 +94,8 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
         ``{"ablate": the parts switched off ("" = none), "by_persona_hour": {(persona,
         "YYYY-MM-DD HH:00"): row}, "by_template": {template: row},
         "by_day_template": {(game day, template): row}, "procedures_by_day": {(game day, op):
-        count}, "total": row, "retry_rate": float, "fallback_rate": float, "importance":
+        count}, "conversations": {how written: conversations ended so: "whole", "cut: <check>" (a
+        whole one cut at its first rejected line) or "line by line"}, "total": row, "retry_rate": float, "fallback_rate": float, "importance":
         {"backend": name (and schema dialect), "counts": {1..10: memories so rated}, "calibration":
         meta ``importance_calibration`` (what the run did with a model's ratings) or None},
         "rejections": {template: {"answers": n, "checks": {check: answers it rejected}}},
@@ -145,6 +146,9 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
                     counts["checks"][check] += 1
         for e in reader.events(kinds=[EventKind.PROCEDURE]):
             procedures[(e.time.strftime("%Y-%m-%d"), e.data["op"])] += 1
+        talks: dict[str, int] = defaultdict(int)
+        for e in reader.events(kinds=[EventKind.CONVERSATION]):
+            talks[e.data.get("written", "line by line")] += 1
         ablate = reader.summary()["ablate"]
     return {
         "ablate": ablate,
@@ -152,6 +156,7 @@ def compute_stats(run: str | Path) -> dict[str, Any]:
         "by_template": dict(sorted(by_template.items())),
         "by_day_template": dict(sorted(by_day.items())),
         "procedures_by_day": dict(sorted(procedures.items())),
+        "conversations": dict(sorted(talks.items())),
         "total": total,
         "retry_rate": total["retries"] / total["requests"] if total["requests"] else 0.0,
         "fallback_rate": total["fallbacks"] / total["questions"] if total["questions"] else 0.0,
@@ -238,6 +243,11 @@ def print_stats(run: str | Path) -> None:
             for check, n in r["checks"].items():
                 t.add_row(template, str(r["answers"]), check, str(n), f"{n / r['answers']:.0%}")
         console.print(t)
+    if s["conversations"]:
+        whole = s["by_template"].get("write_conversation")
+        fell = f"; {whole['fallbacks'] / whole['questions']:.0%} of whole ones fell back to the scripted exchange" \
+            if whole and whole["questions"] else ""
+        console.print("conversations: " + ", ".join(f"{n} {how}" for how, n in s["conversations"].items()) + fell)
     console.print(
         f"retry rate {s['retry_rate']:.1%} of requests; "
         f"fallback rate {s['fallback_rate']:.1%} of questions"

@@ -30,7 +30,8 @@ from ..memory.scoring import MAX_WEIGHT
 from .messages import config_error
 
 __all__ = ["BackendName", "EmbedderName", "Schedule", "Dialect", "RetrievalConfig", "ReflectionConfig", "ProceduresConfig",
-           "RecordingConfig", "PerceptionConfig", "BackendConfig", "Config", "ABLATIONS"]
+           "RecordingConfig", "PerceptionConfig", "ConversationMode", "ConversationConfig", "BackendConfig", "Config",
+           "ABLATIONS"]
 
 
 class BackendName(str, enum.Enum):
@@ -57,6 +58,13 @@ class Schedule(str, enum.Enum):
 
     TICK = "tick"
     RUN_AHEAD = "run-ahead"
+
+
+class ConversationMode(str, enum.Enum):
+    """How a model backend writes a conversation (``[conversation] mode``)."""
+
+    WHOLE = "whole"  # one request writes the exchange (town.mind.exchange)
+    PER_LINE = "per-line"  # a request per line, a rating per heard line, a summary per side
 
 
 class Dialect(str, enum.Enum):
@@ -190,6 +198,14 @@ class PerceptionConfig(_Settings):
         return self
 
 
+class ConversationConfig(_Settings):
+    """How a conversation is written: ``mode`` "whole" (one request writes the exchange, each
+    side's retrieval labelled) or "per-line" (Park et al. 2023: a request per line). The scripted
+    backend always talks line by line."""
+
+    mode: ConversationMode = Field(strict=False)
+
+
 class BackendConfig(_Settings):
     """The thinking backend and its wrappers (docs/design, §3). Times are wall seconds.
 
@@ -258,7 +274,8 @@ class Config(_Settings):
         seconds_per_tick: game seconds per tick (1-3600).
         seed: seed of the simulation's random generator.
         embedder: which sentence embedder to use.
-        retrieval, reflection, procedures, recording, perception, backend: grouped settings.
+        retrieval, reflection, procedures, recording, perception, backend, conversation: grouped
+            settings (a run file stored before ``conversation`` existed talked line by line).
         start: game start datetime, or None for the town's own start.
         ablate: comma-separated parts switched off, a subset of :data:`ABLATIONS` ("" = the
             full architecture); stored sorted, e.g. "planning,reflection".
@@ -278,6 +295,8 @@ class Config(_Settings):
     start: Annotated[datetime | None, BeforeValidator(_game_time)] = None
     ablate: str = ""
     schedule: Schedule = Field(default=Schedule.TICK, strict=False)
+    conversation: ConversationConfig = Field(
+        default_factory=lambda: ConversationConfig(mode=ConversationMode.PER_LINE))
 
     @field_validator("ablate")
     @classmethod

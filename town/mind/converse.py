@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from ..config import Config, ConversationMode
 from ..events import EventKind
 from ..hearsay import unwrap
 from ..inflection import base_form
@@ -22,15 +23,17 @@ from ..persona import Persona
 from ..reading import read_fact
 from ..realise import asked, heard, quoted, statement
 from ..textevent import absolute_days, place_names
-from ..thinking.questions import DecideToTalk, NextLine, SummariseConversation
+from ..thinking.questions import DecideToTalk, NextLine, Side, SummariseConversation, WriteConversation
+from ..thinking.answers import HeardAnswer
 from ..thinking.views import routine_views
 from .context import MindContext, memory_views, recall, remember, seed_for
 from .effects import Ended, Line, Note
 from .perceive import Appearance
-from .understand import understand
+from .understand import fact_of, understand
 
 __all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "say_line", "summarise",
-           "conversation_over", "LINE_EVERY_TICKS", "MAX_LINES"]
+           "conversation_over", "talks_whole", "written_whole", "say_written_line", "end_written", "LINE_EVERY_TICKS",
+           "MAX_LINES"]
 
 #: A line is spoken every 2 ticks (20 game seconds at 10 s/tick).
 LINE_EVERY_TICKS = 2
@@ -42,7 +45,13 @@ TALK_COOLDOWN_HOURS, DECLINE_COOLDOWN_HOURS = 3, 1
 
 @dataclass
 class Conversation:
-    """An ongoing conversation between two personas (``a`` started it)."""
+    """An ongoing conversation between two personas (``a`` started it).
+
+    A conversation written whole (:mod:`.exchange`) also keeps ``script``, its lines still to
+    say (JSON-able dicts: speaker, line, shared, kept), ``written``, how it was written ("whole",
+    or "cut: <check>" when a check cut it at its first rejected line), and ``retrievals``,
+    persona id -> the seq of the retrieval its lines cite.
+    """
 
     id: int
     a: str
@@ -51,6 +60,9 @@ class Conversation:
     lines: list[tuple[str, str]] = field(default_factory=list)
     told: dict[str, list[int]] = field(default_factory=dict)
     said: list[str] = field(default_factory=list)
+    script: list[dict] = field(default_factory=list)
+    written: str = ""
+    retrievals: dict[str, int] = field(default_factory=dict)
 
     def add_line(self, speaker: str, text: str, statements: tuple[str, ...],
                  shared: tuple[int, ...] | None) -> None:
@@ -75,15 +87,19 @@ class Conversation:
 
     def get_state(self) -> dict:
         """JSON-able state."""
-        return {"id": self.id, "a": self.a, "b": self.b, "start_tick": self.start_tick,
-                "lines": [list(x) for x in self.lines], "told": self.told, "said": self.said}
+        state = {"id": self.id, "a": self.a, "b": self.b, "start_tick": self.start_tick,
+                 "lines": [list(x) for x in self.lines], "told": self.told, "said": self.said}
+        if self.written:  # written whole (a conversation line by line keeps the state it had)
+            state.update(script=self.script, written=self.written, retrievals=self.retrievals)
+        return state
 
     @classmethod
     def from_state(cls, s: dict) -> Conversation:
         """Inverse of :meth:`get_state`."""
         return cls(id=s["id"], a=s["a"], b=s["b"], start_tick=s["start_tick"],
                    lines=[tuple(x) for x in s["lines"]], told={k: list(v) for k, v in s["told"].items()},
-                   said=list(s["said"]))
+                   said=list(s["said"]), script=list(s.get("script", ())), written=s.get("written", ""),
+                   retrievals=dict(s.get("retrievals", {})))
 
 
 def _relationship(p: Persona, other: str) -> str:
@@ -251,10 +267,25 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     replan. ``source``: the speaker's record passed on (None: its own words), for measurement.
     """
     places = place_names(ctx.world.tilemap.addresses())
-    stated = [x for x in re.split(r"(?<=[.!?])\s+", line.strip()) if x and not x.endswith("?")]
-    said = quoted(speaker.name, line) if stated else asked(speaker.name, line)
+    said, stated = said_as(speaker, line)
     importance, fact = understand(listener, ctx, speaker=speaker.name, line=line, content=said,
                                   places=places, names=names, meant=meant)
+    keep(listener, speaker, line, conv, ctx, source=source, fact=fact, importance=importance,
+         acted=acted)
+
+
+def said_as(speaker: Persona, line: str) -> tuple[str, list[str]]:
+    """(the memory a heard ``line`` makes, kept as said: 'Ada said to me: "..."', or 'Ada asked
+    me: Q' when it only asks; the sentences it states)."""
+    stated = [x for x in re.split(r"(?<=[.!?])\s+", line.strip()) if x and not x.endswith("?")]
+    return (quoted(speaker.name, line) if stated else asked(speaker.name, line)), stated
+
+
+def keep(listener: Persona, speaker: Persona, line: str, conv: Conversation, ctx: MindContext, *,
+         source: tuple[str, int] | None, fact: Fact | None, importance: int, acted: bool) -> MemoryRecord:
+    """The listener remembers ``line`` as it understood it (``fact``, rated ``importance``): the
+    memory :func:`_hear` describes, written; returns its record."""
+    said, stated = said_as(speaker, line)
     # an event (rated from its meaning, town.mind.weigh) is written from its fact when the line
     # put it into words or states nothing else; other lines are kept as said
     event_fact = fact is not None and not fact.question and fact.place is not None and fact.start is not None
@@ -270,6 +301,90 @@ def _hear(listener: Persona, speaker: Persona, line: str, conv: Conversation, ct
     if (fact is not None and fact.start is not None and fact.start.date() == ctx.now.date()
             and (fact.end or fact.start) > ctx.now):
         listener.must_replan()
+    return record
+
+
+def talks_whole(config: Config, a: Persona, b: Persona) -> bool:
+    """Whether ``a`` and ``b`` talk in one request: ``[conversation] mode = "whole"`` on a model
+    backend, neither a player (a player talks line by line). Then the one addressed is not asked
+    first whether it accepts: the exchange decides (its first line may decline)."""
+    return (config.conversation.mode is ConversationMode.WHOLE and config.backend.name.value != "scripted"
+            and a.procedures is not None and b.procedures is not None)
+
+
+def written_whole(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> bool:
+    """Whether ``conv`` is (or will be) written in one request (:func:`talks_whole`, before its
+    first line); a conversation written whole stays so."""
+    return bool(conv.written) or (not conv.lines and talks_whole(ctx.config, personas[conv.a], personas[conv.b]))
+
+
+def _write(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> list[tuple[str, Note]]:
+    """Both sides retrieve (on each other and what to tell), then ONE request writes the exchange
+    (:class:`~town.thinking.questions.WriteConversation`: each side's retrieval labelled, the
+    stated exception to the one-mind rule); it is kept in ``conv.script``. Returns each side's
+    (id, retrieval)."""
+    a, b = personas[conv.a], personas[conv.b]
+    sides, notes = [], []
+    for p, other in ((a, b), (b, a)):
+        records, note = recall(p, ctx, f"What do I know about {other.name}? What should I tell them?",
+                               purpose="chat")
+        notes.append((p.id, note))
+        sides.append(Side(id=p.id, name=p.name, summary=p.summary(),
+                          action=p.pending.description if p.pending is not None else "",
+                          memories=memory_views(_tellable(p, other.id, other.name, records)),
+                          routine=routine_views(p.spec.routine),
+                          attend_seed=seed_for(ctx, p.id, "attend", every_tick=False),
+                          stranger=not _knows_name(p, other.name, records),
+                          relationship=_relationship(p, other.id),
+                          accept_seed=seed_for(ctx, p.id, "accept", other.id)))
+    places = place_names(ctx.world.tilemap.addresses())
+    answer = ctx.backend.ask(WriteConversation(
+        persona=a.id, persona_name=a.name, persona_summary=a.summary(),
+        seed=seed_for(ctx, a.id, "exchange", conv.start_tick), me=sides[0], other=sides[1],
+        now=ctx.now.isoformat(sep=" "), max_lines=MAX_LINES, relationship=_relationship(a, b.id), may_decline=True,
+        names=tuple(p.name for p in personas.values()),
+        places=tuple(sorted({x.rsplit(":", 1)[-1] for x in places.values()})), addresses=ctx.world.tilemap.places()))
+    ids = {a.name: a.id, b.name: b.id}
+    conv.script = [{"speaker": ids[x.speaker], "line": x.line, "shared": list(x.shared),
+                    "kept": [k.model_dump(exclude={"hearer", "line"}) for k in answer.kept if k.line == i]}
+                   for i, x in enumerate(answer.lines)]
+    conv.written = f"cut: {answer.cut}" if answer.cut else "whole"
+    return notes
+
+
+def say_written_line(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> tuple[Line, bool]:
+    """The next line of a conversation written whole (written by its first): said as written, one
+    per turn like any line; the listener keeps what the exchange says it kept of it (its fact and
+    importance, no request). Returns the line and whether it was the last."""
+    notes: list[tuple[str, Note]] = _write(conv, personas, ctx) if not conv.written else []
+    turn = len(conv.lines)
+    entry = conv.script[turn]
+    speaker, listener = personas[entry["speaker"]], personas[conv.b if entry["speaker"] == conv.a else conv.a]
+    told = set(conv.told.get(speaker.id, []))
+    shared = tuple(i for i in entry["shared"] if i not in told)
+    statements = tuple(_statement(speaker.stream.get(i)) for i in shared)
+    retrieval = dict(notes).get(speaker.id) or conv.retrievals.get(speaker.id)
+    line = Line(conv.id, speaker.id, listener.id, entry["line"], shared, statements, retrieval=retrieval,
+                retrievals=tuple(notes))
+    ctx.out.add(line)
+    for said in statements:
+        speaker.knows_told(listener.id, said)
+    places = place_names(ctx.world.tilemap.addresses())
+    for item in entry["kept"]:
+        kept = HeardAnswer.model_validate(item)
+        keep(listener, speaker, entry["line"], conv, ctx, source=(speaker.id, shared[0]) if shared else None,
+             fact=fact_of(kept, places, listener.name, speaker.name), importance=kept.importance, acted=bool(shared))
+    return line, turn + 1 >= len(conv.script)
+
+
+def end_written(lines: list[tuple[str, str]], conv: Conversation, personas: Mapping[str, Persona],
+                ctx: MindContext) -> None:
+    """A conversation written whole is over: no summaries (what each side kept is its memory of
+    it); both cool down toward each other, then :func:`conversation_over`."""
+    hour_ticks = 3600 // ctx.seconds_per_tick
+    for pid, other in ((conv.a, conv.b), (conv.b, conv.a)):
+        personas[pid].cool_down(other, ctx.tick + TALK_COOLDOWN_HOURS * hour_ticks)
+    conversation_over(lines, conv, {conv.a: "", conv.b: ""}, ctx)
 
 
 _NEWS = re.compile(r"^Did you hear\? ", re.S)
@@ -345,6 +460,8 @@ def conversation_over(lines: list[tuple[str, str]], conv: Conversation, summarie
         ctx: the job's context.
     """
     ctx.out.add(Ended(conv.id, (conv.a, conv.b)))
-    ctx.out.note(EventKind.CONVERSATION, None, {
-        "conversation": conv.id, "participants": [conv.a, conv.b], "start_tick": conv.start_tick,
-        "end_tick": ctx.tick, "lines": [list(x) for x in lines], "summary": summaries})
+    data = {"conversation": conv.id, "participants": [conv.a, conv.b], "start_tick": conv.start_tick,
+            "end_tick": ctx.tick, "lines": [list(x) for x in lines], "summary": summaries}
+    if conv.written:  # how it was written: "whole", or cut at its first rejected line
+        data["written"] = conv.written
+    ctx.out.note(EventKind.CONVERSATION, None, data)

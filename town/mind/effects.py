@@ -79,7 +79,9 @@ class Line:
     Attributes:
         shared: ids of the speaker's memories the line passes on.
         statements: what those memories state (so nobody says them again in this conversation).
-        retrieval: the retrieval behind the line (None: a player's words).
+        retrieval: the retrieval behind the line (None: a player's words), or its seq.
+        retrievals: (persona id, its retrieval) behind the lines of a conversation written
+            whole that are still to come: numbered onto the conversation when applied.
     """
 
     conversation: int
@@ -88,7 +90,8 @@ class Line:
     text: str
     shared: tuple[int, ...] = ()
     statements: tuple[str, ...] = ()
-    retrieval: Note | None = None
+    retrieval: Cite | None = None
+    retrievals: tuple[tuple[str, Note], ...] = ()
 
 
 @dataclass(frozen=True)

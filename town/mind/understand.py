@@ -15,12 +15,13 @@ from datetime import datetime
 
 from ..memory.fact import Fact
 from ..persona import Persona
+from ..reading import neutral_act
 from ..thinking.answers import HeardAnswer
 from ..thinking.questions import HearLine
 from ..thinking.views import FactView
 from .context import MindContext, seed_for
 
-__all__ = ["fact_view", "understand"]
+__all__ = ["fact_view", "fact_of", "understand"]
 
 _STAMP = "%Y-%m-%d %H:%M"
 
@@ -33,8 +34,10 @@ def fact_view(fact: Fact) -> FactView:
                     invited=fact.invited, question=fact.question)
 
 
-def _fact(answer: HeardAnswer, places: dict[str, str], listener: str) -> Fact | None:
-    """The listener's fact from its answer (None when the line states no act)."""
+def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker: str = "") -> Fact | None:
+    """The listener's fact from its answer (None when the line states no act); ``places``: lower-case
+    place name -> address; an act the speaker stated of themselves keeps its possessives neutral
+    (:func:`town.reading.neutral_act`)."""
     if not answer.act.strip():
         return None
     start = datetime.strptime(answer.start, _STAMP) if answer.start else None
@@ -42,7 +45,8 @@ def _fact(answer: HeardAnswer, places: dict[str, str], listener: str) -> Fact | 
     if start is not None and end is not None and end < start:
         end = None
     invited = ("everyone",) if answer.everyone else (listener,) if answer.invites_me else ()
-    return Fact(subject=answer.subject or None, act=answer.act.strip(),
+    act = neutral_act(answer.act.strip()) if speaker and answer.subject == speaker else answer.act.strip()
+    return Fact(subject=answer.subject or None, act=act,
                 place=places.get(answer.place.lower()) if answer.place else None, start=start, end=end,
                 host=answer.host or None, invited=invited, question=answer.question)
 
@@ -69,4 +73,4 @@ def understand(listener: Persona, ctx: MindContext, *, speaker: str, line: str, 
         seed=seed_for(ctx, listener.id, "importance", content), speaker_name=speaker, line=line,
         content=content, now=ctx.now.isoformat(sep=" "), names=tuple(names), places=offered,
         meant=tuple(fact_view(f) for f in meant)))
-    return answer.importance, _fact(answer, places, listener.name)
+    return answer.importance, fact_of(answer, places, listener.name, speaker)

@@ -26,11 +26,13 @@ from ..world.objects import act_of, mentions, names, use_of
 from ..thinking import answers, questions
 from ..thinking.backend import ThinkingBackend
 from .attend import Decision, decide
-from ..thinking.dayplan import event_block, events_on, fact_block, minutes_of, with_events
+from .exchange import acceptance, write_conversation
+from ..thinking.dayplan import events_on, fact_block, minutes_of, with_events
 from ..thinking.questions import A, Question
 from ..thinking.questions.plan_day import MAX_ADDED
 from .insight import insights_from
 from .interview import answer_interview
+from .naming import event_block
 from .reply import is_news
 from .talk import first_name, gist, next_line, worth_telling
 from ..thinking.words import content_words, name_words
@@ -198,6 +200,12 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: questions.NextLine) -> answers.LineAnswer:
         # one dialogue act per line, from the retrieved memories (scripted_talk)
         return next_line(q)
+
+    @_answer.register
+    def _(self, q: questions.WriteConversation) -> answers.ExchangeAnswer:
+        # the per-line rules, turn by turn, each side from its own memories; the one addressed,
+        # when not asked first, accepts as its DecideToTalk rule says
+        return write_conversation(q, accepted=not q.may_decline or self.ask(acceptance(q)).talk)
 
     @_answer.register
     def _(self, q: questions.SummariseConversation) -> answers.SummaryAnswer:

@@ -26,7 +26,7 @@ from datetime import datetime
 from ..hearsay import unwrap
 from ..inflection import base_form, gerund
 from ..textevent import find_event, place_names
-from ..thinking.dayplan import event_noun
+from .naming import event_noun
 from .recount import told_by
 from ..thinking.words import content_words, name_words
 

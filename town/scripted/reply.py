@@ -19,7 +19,7 @@ from datetime import datetime, time
 
 from ..hearsay import pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
-from ..realise import heard
+from ..realise import heard, statement
 from ..textevent import find_event, place_names, stated_day, stated_times
 from ..thinking import answers
 from .attend import decide
@@ -58,12 +58,17 @@ def retell(m, now: datetime | None = None, me: str = "") -> str:
 
     A heard memory holding an event (its ``fact`` has a place and a start) is said from its
     fields by the realiser, never from its words: 'Maria told me that S' (the first teller's
-    first name, one level; :func:`town.realise.heard`). Others: own first-person ones as they
+    first name, one level; :func:`town.realise.heard`); one not heard from anyone likewise, in the
+    first person when ``me`` is its subject ("I am holding ..."), else as news. Others: own first-person ones as they
     are (the persona's own words), heard ones as 'Maria told me that S', anything else as news.
     """
     fact = getattr(m, "fact", None)
-    if fact is not None and fact.place and fact.start and not fact.question and m.tellers:
-        return heard(fact, [(first_name(m.tellers[0]), fact.start)], me, now=now)
+    if fact is not None and fact.place and fact.start and not fact.question:
+        if m.tellers:
+            return heard(fact, [(first_name(m.tellers[0]), fact.start)], me, now=now)
+        said = statement(fact, me, now=now)
+        said = said[:1].upper() + said[1:] + "."
+        return said if fact.subject == me else f"Did you hear? {said}"
     text = dated(m)
     if now is not None:
         text = relative_days(text, now)

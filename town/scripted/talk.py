@@ -78,7 +78,8 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
     fact understood: it is not passed on), not a routine sighting (someone at their place,
     eating, walking: not news), not an event already under way at ``now`` (the
     party at 5pm is no news at 18:00), not naming the listener (news about someone is not
-    news to them) nor heard from them, not what the speaker saw themselves doing; ranked by
+    news to them) nor heard from them, not what the speaker saw themselves doing (an observation
+    of oneself; one's own event, however it was put, is news); ranked by
     importance and retrieval order (the views arrive best-scored first).
     """
     n = len(memories)
@@ -89,7 +90,7 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
              and not sighting(m.content) and not under_way(m, now)
              and not (listener_name and (listener_name in m.content or is_about(m.content, first_name(listener_name))
                                          or first_name(listener_name) in unwrap(m.content)[0]))
-             and not (own_name and m.content.startswith(own_name))]
+             and not (own_name and m.kind == "observation" and m.content.startswith(own_name))]
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 
 
@@ -163,8 +164,12 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random, last
 _GOODBYE = re.compile(r"\b(?:bye|goodbye|see you|take care|so long)\b", re.I)
 
 
-def _invite(m) -> str:
-    """An invitation added to telling one's own plan for an event ("Would you like to come?")."""
+def _invite(m, me: str = "") -> str:
+    """An invitation added to telling one's own plan for an event ("Would you like to come?"): the
+    memory's fact has ``me`` as its subject and a start, or (no fact) its words announce it."""
+    fact = getattr(m, "fact", None)
+    if fact is not None:
+        return " Would you like to come?" if m.kind != "plan" and fact.subject == me and fact.start else ""
     if m.kind != "plan" and re.match(r"^I(?:'m| am) (?:planning|throwing|hosting|organi[sz]ing)\b", m.content):
         return " Would you like to come?"
     return ""
@@ -213,12 +218,12 @@ def _next_line(q) -> answers.LineAnswer:
     if not ending:
         reaction = react(last, q, now, rng)
         if reaction is not None and news and len(reaction.line.split()) <= 5:  # react, then tell
-            said = f"{reaction.line} {retell(news[0], now, q.persona_name)}{_invite(news[0])}"
+            said = f"{reaction.line} {retell(news[0], now, q.persona_name)}{_invite(news[0], q.persona_name)}"
             return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
         if reaction is not None:
             return reaction
         if news:
-            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name) + _invite(news[0]))[:1000],
+            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name) + _invite(news[0], q.persona_name))[:1000],
                                       shared=[news[0].id])
         if turn == 1:
             return answers.LineAnswer(line=rng.choice((f"What's new with you, {first}?", "Any news?",

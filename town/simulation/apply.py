@@ -76,9 +76,11 @@ class Applier:
                 self._personas[effect.persona].start(action, path=effect.path, pending=effect.pending)
                 self.publish(EventKind.ACTION, effect.persona, action_data(action))
             elif isinstance(effect, Line):
-                self._conversation(effect.conversation).add_line(
-                    effect.speaker, effect.text, effect.statements,
-                    None if effect.retrieval is None else effect.shared)
+                conv = self._conversation(effect.conversation)
+                conv.add_line(effect.speaker, effect.text, effect.statements,
+                              None if effect.retrieval is None else effect.shared)
+                for pid, note in effect.retrievals:
+                    conv.retrievals[pid] = self._numbers[note]
                 self._personas[effect.speaker].say(effect.text)
                 self.publish(EventKind.CHAT, effect.speaker, {
                     "conversation": effect.conversation, "speaker": effect.speaker,

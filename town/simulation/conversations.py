@@ -7,7 +7,9 @@ is taken to accept: it answers in words from the viewer, or stays silent until t
 patience ends the talk, ``town.player``). :meth:`Conversations.open`
 stops both where they are; an action it interrupts is picked up again as the first step after
 it. A conversation says a line every ``LINE_EVERY_TICKS`` ticks until one side ends it
-(:func:`turn`: the line, then, when it is over, both sides' summaries side by side).
+(:func:`turn`: the line, then, when it is over, both sides' summaries side by side). A model
+backend's conversation in ``[conversation] mode = "whole"`` is written by one request at its first
+turn and said a line per turn as written, without summaries (``town.mind.converse.written_whole``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from typing import Any
 from ..clock import GameClock
 from ..events import EventKind
 from ..mind import Conversation, MindContext, Appearance
-from ..mind.converse import LINE_EVERY_TICKS, conversation_over, say_next_line, summarise
+from ..mind.converse import (LINE_EVERY_TICKS, conversation_over, end_written, say_next_line, say_written_line,
+                             summarise, written_whole)
 from ..mind.perceive import awake, in_sight
 from ..persona import Action, Persona, Step
 from .jobs import Thought
@@ -219,7 +222,8 @@ def turn(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext,
         side: runs independent jobs (at once on the side threads) and returns their thoughts in
             order: the two summaries do not depend on each other.
     """
-    line, over = say_next_line(conv, personas, ctx)
+    whole = written_whole(conv, personas, ctx)
+    line, over = (say_written_line if whole else say_next_line)(conv, personas, ctx)
     if over:
         finish([*conv.lines, (line.speaker, line.text)], conv, personas, ctx, side)
     return over
@@ -227,7 +231,11 @@ def turn(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext,
 
 def finish(lines: list[tuple[str, str]], conv: Conversation, personas: Mapping[str, Persona],
            ctx: MindContext, side: Callable[[Sequence[Callable[[MindContext], str]]], list[Thought[str]]]) -> None:
-    """Both sides summarise ``conv`` (side by side), then it is over (``conversation_over``)."""
+    """Both sides summarise ``conv`` (side by side), then it is over (``conversation_over``); a
+    conversation written whole has no summaries (``end_written``)."""
+    if conv.written:
+        end_written(lines, conv, personas, ctx)
+        return
     thoughts = side([partial(summarise, lines, conv, personas[pid], personas[other])
                      for pid, other in ((conv.a, conv.b), (conv.b, conv.a))])
     for thought in thoughts:

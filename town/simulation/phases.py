@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from ..clock import GameClock
 from ..mind import Conversation, MindContext, Services
+from ..mind.converse import talks_whole
 from ..persona import Persona
 from .apply import Applier
 from .conversations import Conversations, finish, pairs, turn
@@ -84,9 +85,12 @@ class TickPhases:
         """Ask each one addressed (the pairs share nobody: all at once); open the accepted.
 
         A player has no mind to ask: it is taken to accept (no retrieval behind it), and answers
-        the persona's first line in words from the viewer, or not at all.
+        the persona's first line in words from the viewer, or not at all. Two personas who talk
+        whole (``talks_whole``) open at once: the exchange's first line accepts or declines.
         """
-        asked = [(a, b) for a, b, _ in invitations if b not in players]
+        # in a conversation written whole, the exchange's first line accepts or declines
+        asked = [(a, b) for a, b, _ in invitations
+                 if b not in players and not talks_whole(self._services.config, self._personas[a], self._personas[b])]
         answers = dict(zip(asked, self._pool.map(
             [partial(self.think, partial(answer_invitation, self._personas[a], self._personas[b])) for a, b in asked])))
         for (a, _), thought in answers.items():

@@ -7,36 +7,14 @@ block of a plan from any backend, the memories that put it there (the PLAN event
 
 from __future__ import annotations
 
-import re
 from datetime import date, datetime, time, timedelta
 
 from ..clock import clock_text
 from ..memory.fact import Fact
+from ..realise import act_phrase
 from ..textevent import DEFAULT_MINUTES, StatedEvent, find_event
 
-__all__ = ["events_on", "with_events", "block_evidence", "minutes_of", "event_noun", "event_block", "fact_block",
-           "fact_event"]
-
-_EVENT = re.compile(r"\b((?:[A-Z][\w']*\s)*(?:(?!(?:a|an|the|my|our|his|her)\s)[a-z-]+\s)?(?:party|night|dinner|concert|meeting|festival|fair|"
-                    r"market|show|game|games|reading|lecture|talk|club|match|picnic|celebration|"
-                    r"exhibition|quiz|session|workshop|tournament|walk|gathering))\b")
-
-
-def event_noun(text: str) -> str | None:
-    """The event a sentence names, with the capitalised words before it ("Valentine's Day party")."""
-    found = _EVENT.search(text)
-    return found.group(1).strip() if found else None
-
-
-def event_block(event: StatedEvent, statement: str) -> str:
-    """A plan block's words for going to ``event``: "go to Hobbs Cafe for the Valentine's Day party".
-
-    Only the event's place and what the statement calls it; never the statement's own words.
-    """
-    noun = event_noun(statement)
-    where = event.place.rsplit(":", 1)[-1]
-    return f"go to {where} for the {noun}" if noun else f"go to {where}"
-
+__all__ = ["events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event"]
 
 def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
     """A plan block's words for an event read from its fact, never from the memory's words:
@@ -44,9 +22,10 @@ def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
     Johnson Park (Tom Moreno: hold a bake sale)" (someone else's)."""
     where = event.place.rsplit(":", 1)[-1]
     who = fact.host or fact.subject
+    act = act_phrase(fact, "")  # a plan is said of its persona, as a routine is: "their show"
     if who == me or fact.subject == me:
-        return f"{fact.act} at {where}"
-    return f"go to {where} ({who}: {fact.act})" if who else f"go to {where} ({fact.act})"
+        return f"{act} at {where}"
+    return f"go to {where} ({who}: {act})" if who else f"go to {where} ({act})"
 
 
 def fact_event(fact: Fact | None, places: dict[str, str]) -> StatedEvent | None:

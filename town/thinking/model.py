@@ -249,13 +249,12 @@ class ModelBackend(ThinkingBackend):
             ThinkingError: when the template is missing or fails to render.
         """
         text = self.prompts.render(question)
-        memories = getattr(question, "memories", ())
         dropped = 0
-        while self.max_prompt_tokens and estimate_tokens(text) > self.max_prompt_tokens and memories:
-            memories = memories[:-1]
-            dropped += 1
-            # only a question with a ``memories`` field has memories to drop (getattr above)
-            question = replace(question, memories=memories)  # type: ignore[call-arg]
+        while self.max_prompt_tokens and estimate_tokens(text) > self.max_prompt_tokens:
+            fewer = question.fewer_memories()  # None: no memory left to drop
+            if fewer is None:
+                break
+            question, dropped = fewer, dropped + 1
             text = self.prompts.render(question)
         return question, text, dropped
 

@@ -31,6 +31,7 @@ from .plan_day import DayPlanAnswer, EventChoice, PlanDay, PlanItemAnswer
 from .rate_importance import ImportanceAnswer, RateImportance
 from .rate_importances import MAX_RATINGS, ImportancesAnswer, RateImportances
 from .summarise_conversation import SummariseConversation, SummaryAnswer
+from .write_conversation import ExchangeAnswer, ExchangeLine, KeptItem, Side, WriteConversation
 
 __all__ = [
     "A",
@@ -49,6 +50,8 @@ __all__ = [
     "DecideToTalk",
     "NextLine",
     "SummariseConversation",
+    "WriteConversation",
+    "Side",
     "HearLine",
     "HeardAnswer",
     "FocalPoints",
@@ -68,6 +71,9 @@ __all__ = [
     "TalkAnswer",
     "LineAnswer",
     "SummaryAnswer",
+    "ExchangeAnswer",
+    "ExchangeLine",
+    "KeptItem",
     "FocalPointsAnswer",
     "InsightAnswer",
     "InsightsAnswer",

@@ -20,7 +20,7 @@ Each question type carries its own rules, in its own module:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel
@@ -62,6 +62,13 @@ class Question(Generic[A]):
     def context(self) -> dict:
         """The fields as a dict, for rendering the question's template."""
         return asdict(self)
+
+    def fewer_memories(self) -> Question[A] | None:
+        """This question with its lowest-scored memory left out (the last of ``memories``, which
+        come best first), or None when it shows none: a prompt over its budget drops them one by
+        one (``ModelBackend.fitted``)."""
+        memories = getattr(self, "memories", ())
+        return replace(self, memories=memories[:-1]) if memories else None  # type: ignore[call-arg]
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """Narrow ``schema`` (the answer model's, in the portable subset) to this request, in

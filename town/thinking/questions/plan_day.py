@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 
 from ...textevent import event_day, place_in, place_names, stated_times
 from ...world.objects import use_of
-from ..dayplan import event_noun
 from ..schema import enum_at, ids_among
 from ..views import MemoryView, PlanItemView
 from ..words import content_words
@@ -162,17 +161,38 @@ def _stated_start(text: str) -> str | None:
 
 
 def _stating(q: PlanDay, item: PlanItemAnswer) -> list[MemoryView]:
-    """The retrieved memories that state an added block's event: those stating its start time,
-    and those naming the event its description names ("the party": the last word of
-    :func:`~town.thinking.dayplan.event_noun`)."""
-    noun = event_noun(item.description)
-    head = noun.split()[-1].lower() if noun else None
+    """The retrieved memories that state an added block's event: those whose fact starts at the
+    block's start (to the quarter hour) or whose act shares a topic word with the block's
+    description (place names aside: "start the party" and "plan a Valentine's Day party"), and,
+    for a memory made without a fact, those whose words state that start."""
+    where = content_words(" ".join(p.replace(":", " ") for p in q.places))
+    said = content_words(item.description) - where
     out = []
     for m in q.memories:
-        named = event_noun(m.content)
-        if _stated_start(m.content) == item.start or (head and named and named.split()[-1].lower() == head):
+        if m.fact is None:
+            if _stated_start(m.content) == item.start:
+                out.append(m)
+            continue
+        start = m.fact.start
+        at = f"{start.hour:02d}:{start.minute - start.minute % 15:02d}" if start is not None else None
+        if at == item.start or (start is not None and said & (content_words(m.fact.act) - where)):
             out.append(m)
     return out
+
+
+def _day_of(m: MemoryView) -> date | None:
+    """The day the event ``m`` states is on: its fact's start, else (no fact) the day its words name."""
+    if m.fact is not None:
+        return m.fact.start.date() if m.fact.start is not None else None
+    return event_day(m.content, datetime.fromisoformat(m.created)) if m.created else None
+
+
+def _place_of(m: MemoryView, names: dict[str, str]) -> str | None:
+    """The place the event ``m`` states: its fact's place as an address, else (no fact) the place its words name."""
+    if m.fact is not None:
+        place = m.fact.place
+        return place if place is None or ":" in place else names.get(place.lower())
+    return place_in(m.content, names)
 
 
 def on_the_stated_day(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
@@ -180,8 +200,7 @@ def on_the_stated_day(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswe
     them names today (a party planned for tomorrow is not added to today's plan).
     """
     for i, item in enumerate(a.add):
-        days = {day for m in _stating(q, item) if m.created
-                and (day := event_day(m.content, datetime.fromisoformat(m.created))) is not None}
+        days = {day for m in _stating(q, item) if (day := _day_of(m)) is not None}
         if days and date.fromisoformat(q.date) not in days:
             said = ", ".join(f"{d:%Y-%m-%d}" for d in sorted(days))
             raise InvalidAnswer(f"add[{i}]: {item.description[:60]!r} is on {said}, as the memories "
@@ -211,7 +230,7 @@ def fits_its_place(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
     """
     names = place_names(tuple(q.places))
     for i, item in enumerate(a.add):
-        stated = {p for m in _stating(q, item) if (p := place_in(m.content, names)) is not None}
+        stated = {p for m in _stating(q, item) if (p := _place_of(m, names)) is not None}
         if stated and not any(item.place == p or item.place.startswith(p + ":") for p in stated):
             raise InvalidAnswer(f"add[{i}].place: {item.description[:60]!r} is at {', '.join(sorted(stated))} "
                                 f"in the memories stating it, not at {item.place}")

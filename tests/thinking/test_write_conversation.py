@@ -1,0 +1,267 @@
+"""A conversation written in one request: its checks hold each side to its own memories, keep
+only what a line said, reject echoes and an exchange cut off, and cut a small model's exchange at
+its first rejected line.
+
+The bad answers are of the kinds SmolLM2-135M gave for the_ville's conversations (a line with no
+sentence end, a line said twice, a side telling the other's news, a kept item no line says); the
+expected verdicts are worked out by hand from the lines.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+import pytest
+from cli_helpers import same_run
+from ville_runs import run_ville, ville_config
+
+from town.analysis.stats import compute_stats
+from town.backends import make_backend
+from town.events import EventKind
+from town.memory.fact import Fact
+from town.mind.converse import LINE_EVERY_TICKS
+from town.recording import RunReader
+from town.recording.continuation import newest_snapshot
+from town.scenario import load_scenario
+from town.simulation import Simulation
+from town.thinking.questions import DecideToTalk, ExchangeAnswer, InvalidAnswer, MemoryView, Side, WriteConversation
+from town.thinking.questions.write_conversation import BadLine
+from town.scripted import ScriptedBackend
+from town.thinking.validate import parse_answer
+
+KLAUS, MARIA = "Klaus Mueller", "Maria Lopez"
+PARTY = MemoryView(id=12, content="Isabella Rodriguez is planning a Valentine's Day party at Hobbs Cafe on "
+                   "February 14, 2023, from 5pm to 7pm.", kind="chat", importance=8,
+                   fact=Fact(subject="Isabella Rodriguez", act="throw a Valentine's Day party",
+                             place="the_ville:Hobbs Cafe", start=datetime(2023, 2, 14, 17),
+                             end=datetime(2023, 2, 14, 19)))
+PAPER = MemoryView(id=3, content="I am writing a research paper on gentrification.", kind="observation",
+                   importance=5)
+
+Q = WriteConversation(persona="klaus_mueller", persona_name=KLAUS,
+                      me=Side(id="klaus_mueller", name=KLAUS, memories=(PAPER,)),
+                      other=Side(id="maria_lopez", name=MARIA, memories=(PARTY,)),
+                      now="2023-02-13 09:00:00", max_lines=6, names=(KLAUS, MARIA, "Isabella Rodriguez"),
+                      places=("Hobbs Cafe",))
+
+
+def _answer(lines, kept=()):
+    return ExchangeAnswer.model_validate({
+        "lines": [{"speaker": who, "line": text, "shared": shared} for who, text, shared in lines],
+        "kept": list(kept)})
+
+
+def _verdict(answer):
+    try:
+        return Q.check(answer)
+    except InvalidAnswer as exc:
+        return exc
+
+
+GREETING = [(KLAUS, "Good morning, Maria! How are you?", []),
+            (MARIA, "Good morning, Klaus! I'm well, thanks.", [])]
+
+
+def test_a_side_telling_the_other_sides_news_is_rejected():
+    """Klaus holds no memory of the party; his first line tells it (act words: valentine, day,
+    party; place: hobbs, cafe: 5 of the memory's 6 particular words), so the answer is rejected."""
+    bad = _verdict(_answer([(KLAUS, "Isabella is throwing a Valentine's Day party at Hobbs Cafe tomorrow!", []),
+                            (MARIA, "Oh really? Thanks for telling me.", [])]))
+    assert isinstance(bad, InvalidAnswer) and bad.check == "tells_only_its_own" and "memory 12" in str(bad)
+
+
+def test_a_side_may_repeat_what_the_other_said():
+    """Once Maria has told the party, Klaus may speak of it."""
+    good = _verdict(_answer([*GREETING, (KLAUS, "Any news this week?", []),
+                             (MARIA, "Isabella is throwing a Valentine's Day party at Hobbs Cafe on February 14.", [12]),
+                             (KLAUS, "A Valentine's Day party at Hobbs Cafe sounds lovely, I will come.", [])]))
+    assert isinstance(good, ExchangeAnswer) and len(good.lines) == 5 and good.cut == ""
+
+
+def test_sharing_the_other_sides_memory_id_is_rejected():
+    bad = _verdict(_answer([(KLAUS, "Good morning, Maria.", [12]), (MARIA, "Good morning!", [])]))
+    assert isinstance(bad, InvalidAnswer) and bad.check == "tells_only_its_own" and "were not shown" in str(bad)
+
+
+def test_a_kept_item_no_line_says_is_rejected():
+    """The kept act "throw a party" cites line 1, which says nothing of a party (0 of its 2 words)."""
+    kept = [{"hearer": KLAUS, "line": 1, "importance": 6, "act": "throw a party"}]
+    bad = _verdict(_answer(GREETING, kept))
+    assert isinstance(bad, InvalidAnswer) and bad.check == "kept_from_lines"
+
+
+def test_a_side_keeping_its_own_line_is_rejected():
+    kept = [{"hearer": KLAUS, "line": 0, "importance": 2}]
+    bad = _verdict(_answer(GREETING, kept))
+    assert isinstance(bad, InvalidAnswer) and bad.check == "kept_from_lines" and "said themselves" in str(bad)
+
+
+def test_an_echo_cuts_the_exchange_before_it():
+    """Line 2 says line 0 again: the first two lines stand, cut by no_echo, and the item kept of
+    line 3 goes with it."""
+    kept = [{"hearer": KLAUS, "line": 1, "importance": 2}, {"hearer": MARIA, "line": 3, "importance": 2}]
+    got = _verdict(_answer([*GREETING, (KLAUS, "Good morning, Maria! How are you?", []),
+                            (MARIA, "I'm fine.", [])], kept))
+    assert isinstance(got, ExchangeAnswer)
+    assert [x.line for x in got.lines] == [GREETING[0][1], GREETING[1][1]] and got.cut == "no_echo"
+    assert [(k.hearer, k.line) for k in got.kept] == [(KLAUS, 1)]
+
+
+def test_a_near_echo_with_most_of_the_same_words_is_one():
+    """"Good morning Maria, how are you today?" holds 3 of its 4 topic words (good, morning,
+    maria, today) from line 0: 75% >= 70%."""
+    got = _verdict(_answer([*GREETING, (KLAUS, "Good morning Maria, how are you today?", [])]))
+    assert isinstance(got, ExchangeAnswer) and len(got.lines) == 2 and got.cut == "no_echo"
+
+
+def test_an_exchange_cut_off_mid_sentence_is_rejected():
+    """SmolLM2's '20.13.2023:18:57,family_name:Alden Lazar,city:Greenfield,CA' as a last line."""
+    bad = _verdict(_answer([GREETING[0], (MARIA, "20.13.2023:18:57,family_name:Alden Lazar,city:Greenfield,CA", [])]))
+    assert isinstance(bad, InvalidAnswer) and bad.check == "fits_the_time" and "cut off" in str(bad)
+
+
+def test_an_exchange_longer_than_the_time_allows_keeps_what_fits():
+    said = ["Hello there.", "Hi Klaus.", "Lovely weather today.", "Indeed, very sunny.", "Any plans tonight?",
+            "Studying chemistry.", "Good luck then.", "Thanks, goodbye."]
+    lines = [((KLAUS, MARIA)[i % 2], text, []) for i, text in enumerate(said)]
+    got = _verdict(_answer(lines))
+    assert isinstance(got, ExchangeAnswer) and len(got.lines) == 6 and got.cut == "fits_the_time"
+
+
+def test_lines_out_of_turn_keep_those_before():
+    got = _verdict(_answer([*GREETING, (MARIA, "And how is your research going?", [])]))
+    assert isinstance(got, ExchangeAnswer) and len(got.lines) == 2 and got.cut == "takes_turns"
+
+
+def test_a_rejected_second_line_rejects_the_whole_answer():
+    """Fewer than two lines would stand: no conversation, the answer is retried."""
+    with pytest.raises(BadLine):
+        Q.check(_answer([GREETING[0], (KLAUS, "Good morning again, Maria.", [])]))
+
+
+def test_a_small_models_reply_is_parsed_and_cut():
+    """A reply in the shape SmolLM2 gave, parsed as a backend does: its third line echoes the first."""
+    reply = ('{"lines": [{"speaker": "Klaus Mueller", "line": "Hello Maria, how are you?", "shared": []},'
+             ' {"speaker": "Maria Lopez", "line": "I am fine, thank you Klaus.", "shared": []},'
+             ' {"speaker": "Klaus Mueller", "line": "Hello Maria, how are you?", "shared": []}], "kept": []}')
+    got = parse_answer(Q, reply)
+    assert len(got.lines) == 2 and got.cut == "no_echo"
+
+
+def test_the_schema_offers_the_two_sides_and_leaves_cut_out():
+    schema = Q.answer_schema()
+    assert "cut" not in schema["properties"]
+    assert schema["properties"]["lines"]["items"]["properties"]["speaker"]["enum"] == [KLAUS, MARIA]
+    assert schema["properties"]["lines"]["maxItems"] == 6
+
+
+def test_a_prompt_over_budget_drops_the_fuller_sides_memories_first():
+    q = WriteConversation(persona="klaus_mueller", persona_name=KLAUS,
+                          me=Side(id="klaus_mueller", name=KLAUS, memories=(PAPER, PARTY)),
+                          other=Side(id="maria_lopez", name=MARIA, memories=(PARTY,)))
+    fewer = q.fewer_memories()
+    assert fewer is not None and fewer.me.memories == (PAPER,) and fewer.other.memories == (PARTY,)
+    fewer = fewer.fewer_memories()  # a tie: the other side's
+    assert fewer is not None and fewer.me.memories == (PAPER,) and fewer.other.memories == ()
+
+
+def _conversations(path):
+    with RunReader(path) as reader:
+        calls = Counter(e.data["template"] for e in reader.events(kinds=[EventKind.MODEL_CALL]))
+        ended = [e.data for e in reader.events(kinds=[EventKind.CONVERSATION])]
+        chats = [e for e in reader.events(kinds=[EventKind.CHAT])]
+        cited = [(set(e.data["shared"]), set(reader.retrieval(e.data["retrieval"])["returned"]))
+                 for e in chats if e.data["shared"]]
+        kept = [(e.data["conversation"], e.persona, e.data["subject"]) for e in reader.events(kinds=[EventKind.MEMORY])
+                if e.data["kind"] == "chat" and e.data["conversation"] is not None]
+    return calls, ended, chats, cited, kept
+
+
+def test_a_whole_conversation_is_one_request_said_a_line_per_turn(fake_server, prompt_book, api_key, tmp_path):
+    """the_ville, 07:00-11:00 on the fake model in "whole" mode: one write_conversation request
+    per conversation and no line, heard-line or summary request; each conversation's CHAT events
+    come 2 ticks apart, as many as its lines; a line's shared ids are among those its retrieval
+    returned; every chat memory of a conversation was kept of a line the other side said."""
+    server = fake_server()
+    run_ville(ville_config(server, api_key, cache=False), tmp_path / "run.sqlite", hours=4)
+    calls, ended, chats, cited, kept = _conversations(tmp_path / "run.sqlite")
+    assert ended and calls["write_conversation"] == len(ended)
+    assert calls["next_line"] == calls["hear_line"] == calls["summarise_conversation"] == 0
+    for conv in ended:
+        assert conv["written"] == "whole" and conv["summary"] == {p: "" for p in conv["participants"]}
+        ticks = [e.tick for e in chats if e.data["conversation"] == conv["conversation"]]
+        assert len(ticks) == len(conv["lines"]) and all(b - a == LINE_EVERY_TICKS for a, b in zip(ticks, ticks[1:]))
+    assert cited and all(shared <= ids for shared, ids in cited)
+    said = {(e.data["conversation"], e.data["listener"], e.data["speaker"]) for e in chats}
+    assert kept and set(kept) <= said
+    assert compute_stats(tmp_path / "run.sqlite")["conversations"] == {"whole": len(ended)}
+    # the one addressed is never asked first: it accepts or declines in the exchange
+    assert not [q for q in prompt_book.values() if isinstance(q, DecideToTalk) and q.invited]
+
+
+def test_per_line_conversations_ask_no_whole_exchange(fake_server, prompt_book, api_key, tmp_path):
+    server = fake_server()
+    run_ville(ville_config(server, api_key, conversation="per-line", cache=False), tmp_path / "run.sqlite", hours=4)
+    calls, ended, _, _, _ = _conversations(tmp_path / "run.sqlite")
+    assert ended and calls["write_conversation"] == 0 and calls["next_line"] >= len(ended)
+    assert all("written" not in conv for conv in ended)
+    assert compute_stats(tmp_path / "run.sqlite")["conversations"] == {"line by line": len(ended)}
+    assert [q for q in prompt_book.values() if isinstance(q, DecideToTalk) and q.invited]
+
+
+def _warm(config, cache, run_path, ticks, *, resume_from=None):
+    """Run ``ticks`` more ticks on answers cached in ``cache``: a new run, or ``resume_from``'s
+    newest snapshot continued in ``run_path`` (a copy)."""
+    parts = make_backend(config, cache_path=cache, backoff_s=0.01)
+    if resume_from is None:
+        sim = Simulation(load_scenario("the_ville"), config, backend=parts.backend, stall=parts.stall,
+                         run_path=run_path)
+    else:
+        sim = Simulation.from_run(run_path, newest_snapshot(run_path), config=config, backend=parts.backend)
+    sim.bind_recorder(parts.recorder)
+    try:
+        for _ in range(ticks):
+            sim.step()
+    finally:
+        sim.close()
+
+
+@pytest.mark.parametrize("mode", ["whole", "per-line"])
+def test_a_run_resumed_mid_conversation_is_the_uninterrupted_run(fake_server, api_key, tmp_path, mode):
+    """On cached answers, a run stopped while its first conversation is under way (its written
+    lines still to say in the snapshot its close writes) and resumed gives the same run file as
+    one never stopped (scripts/same_run.py: every table but that snapshot), in both modes; two
+    warm runs are the same run (deterministic)."""
+    server = fake_server()
+    config = ville_config(server, api_key, conversation=mode, cache=True)
+    cache, ticks = tmp_path / "answers.sqlite", 4 * 360
+    _warm(config, cache, tmp_path / "cold.sqlite", ticks)
+    with RunReader(tmp_path / "cold.sqlite") as reader:
+        talk = reader.events(kinds=[EventKind.CONVERSATION])[0].data
+    assert talk["end_tick"] - talk["start_tick"] >= 2 * LINE_EVERY_TICKS
+    stop = talk["start_tick"] + LINE_EVERY_TICKS + 1  # two lines said, the rest still to say
+    _warm(config, cache, tmp_path / "whole.sqlite", ticks)
+    _warm(config, cache, tmp_path / "again.sqlite", ticks)
+    _warm(config, cache, tmp_path / "stopped.sqlite", stop)
+    _warm(config, cache, tmp_path / "stopped.sqlite", ticks - stop, resume_from=True)
+    again = same_run(tmp_path / "whole.sqlite", tmp_path / "again.sqlite", "--ignore-timing")
+    assert (again.returncode, again.stdout) == (0, "same run\n"), again.stdout
+    # every table but the snapshots, where the stopped run holds the one its close wrote
+    stopped = same_run(tmp_path / "whole.sqlite", tmp_path / "stopped.sqlite", "--ignore-timing")
+    differ = {line.split(":")[0] for line in stopped.stdout.splitlines() if not line.startswith(" ")}
+    assert differ == {"snapshots", "snapshot_parts"}, stopped.stdout
+    assert f"in A where B has ({stop - 1}," in stopped.stdout, stopped.stdout
+
+
+@pytest.mark.parametrize("seed, declines", [(0, True), (1, False)])
+def test_the_one_addressed_accepts_or_declines_in_the_exchange(seed, declines):
+    """Not asked first, Maria accepts as DecideToTalk's rule would: with no news for Klaus and no
+    tie to him, with chance 0.5; random.Random(0).random() is 0.844 (declines), of 1 0.134."""
+    q = WriteConversation(persona="klaus_mueller", persona_name=KLAUS,
+                          me=Side(id="klaus_mueller", name=KLAUS, memories=(PAPER,)),
+                          other=Side(id="maria_lopez", name=MARIA, accept_seed=seed),
+                          now="2023-02-13 09:00:00", max_lines=6, may_decline=True, names=(KLAUS, MARIA))
+    answer = q.check(ScriptedBackend().ask(q))
+    said = [x.line for x in answer.lines]
+    assert (len(said) == 2 and said[1] == "Sorry, Klaus, I can't talk right now.") is declines

@@ -1,0 +1,277 @@
+"""Write a whole conversation in one request: its lines, who says each, and what each side keeps.
+
+After the paper's code's ``agent_chat`` (joonspk-research/generative_agents, "optimized for
+speed via batch generation"): each side retrieves, then one request writes the exchange. It is
+the one question that sees two minds: each side's retrieved memories, labelled with whose they
+are (ARCHITECTURE.md, "A decision sees only what the persona could know", its stated
+exception). Its checks hold each side to its own: a line tells nothing only the other side
+holds, a kept item is grounded in a line the other side said, no line echoes another, and the
+exchange fits its time and ends as a sentence ends.
+
+A check that rejects a line (:class:`BadLine`) cuts the exchange there when two lines or more
+come before it (``ExchangeAnswer.cut`` names the check): a small model's exchange keeps the
+lines up to its first rejected one. Earlier rejections reject the answer (retried, then the
+scripted answer).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, cast
+
+from pydantic import BaseModel, Field
+
+from ..schema import enum_at
+from ..views import MemoryView, PlanItemView
+from ..words import content_words, name_words
+from .base import Question
+from .checks import InvalidAnswer, ids_shown, own_words
+from .hear_line import HeardAnswer, _Given, names_known, stated_times_valid
+
+__all__ = ["ExchangeLine", "KeptItem", "ExchangeAnswer", "Side", "WriteConversation", "BadLine",
+           "own_words_where_given", "takes_turns", "fits_the_time", "tells_only_its_own", "no_echo", "kept_from_lines"]
+
+#: The end of a sentence: ".", "!" or "?", perhaps inside quotes or brackets.
+_ENDED = re.compile(r"[.!?][\"'”’)\]]*\s*$")
+#: Letters of a word compared, a plural's "s" left off (so "throwing" is "throw"'s word, "games" "game"'s).
+_STEM = 5
+#: Share of a line's topic words another line holding them makes it an echo.
+ECHO_SHARE = 0.7
+
+
+class ExchangeLine(BaseModel):
+    """One line: who says it (a full name), the words, the speaker's memory ids it passes on."""
+
+    speaker: str
+    line: str = Field(min_length=1, max_length=1000, json_schema_extra={"sentences": 2})
+    shared: list[int] = Field(default_factory=list)
+
+
+class KeptItem(HeardAnswer):
+    """What ``hearer`` keeps of line ``line`` (0-based) the other side said: its importance 1-10
+    and what it states (:class:`~.hear_line.HeardAnswer`'s fields, the fields of a heard memory)."""
+
+    hearer: str
+    line: int = Field(ge=0)
+
+
+class ExchangeAnswer(BaseModel):
+    """The exchange's lines in order (the last one ends it) and what each side keeps.
+
+    ``cut`` is not asked of a model (left out of the schema): the check that cut the exchange
+    at its first rejected line, "" when it was kept whole.
+    """
+
+    lines: list[ExchangeLine] = Field(min_length=1, max_length=16)
+    kept: list[KeptItem] = Field(default_factory=list)
+    cut: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Side:
+    """One side of the conversation as the request shows it.
+
+    Attributes:
+        id, name, summary: the persona's id, full name and identity paragraph.
+        action: what it was doing when the conversation began.
+        memories: its retrieval (on the topic and on the other side), not yet told to the other.
+        routine: its own file's routine; ``attend_seed``: the seed of its choices of events
+            (both read by the scripted rule only, as :class:`~.next_line.NextLine` carries them).
+        stranger: it does not know the other's name.
+        relationship: what it thinks of the other, from its own file; ``accept_seed``: the seed
+            of its choice to accept the talk (the scripted rule's, as
+            :class:`~.decide_to_talk.DecideToTalk` carries it).
+    """
+
+    id: str
+    name: str
+    summary: str = ""
+    action: str = ""
+    memories: tuple[MemoryView, ...] = ()
+    routine: tuple[PlanItemView, ...] = ()
+    attend_seed: int = 0
+    stranger: bool = False
+    relationship: str = ""
+    accept_seed: int = 0
+
+
+class BadLine(InvalidAnswer):
+    """A check rejects line ``line`` (0-based) of an exchange: the lines before it may stand."""
+
+    def __init__(self, reason: str, line: int):
+        super().__init__(reason)
+        self.line = line
+
+
+def _stems(text: str, drop: set[str] | frozenset[str] = frozenset()) -> set[str]:
+    return {w.removesuffix("s")[:_STEM] for w in content_words(text) if w not in drop}
+
+
+def own_words_where_given(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
+    """:func:`.checks.own_words` on the text given: a kept item's empty field says "the line
+    does not say" (as a heard line's, :func:`.hear_line.own_words_where_given`)."""
+    dump = a.model_dump(exclude={"cut"})
+    dump["kept"] = [{k: v for k, v in item.items() if v != ""} for item in dump["kept"]]
+    own_words(q, _Given(**dump), prompt)
+    return a
+
+
+def takes_turns(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
+    """Lines alternate between the two sides, the one who started it first."""
+    for i, line in enumerate(a.lines):
+        want = (q.persona_name, q.other.name)[i % 2]
+        if line.speaker != want:
+            raise BadLine(f"lines[{i}].speaker: {line.speaker!r}, but it is {want!r}'s turn", i)
+    return a
+
+
+def fits_the_time(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
+    """At most ``max_lines`` lines (what the time before either side must go allows), and, when
+    kept whole, the last line ends as a sentence ends (not cut off)."""
+    if len(a.lines) > q.max_lines:
+        raise BadLine(f"lines: {len(a.lines)} lines, more than the {q.max_lines} the time allows", q.max_lines)
+    if not a.cut and not _ENDED.search(a.lines[-1].line):
+        raise InvalidAnswer(f"lines[{len(a.lines) - 1}]: {a.lines[-1].line[-60:]!r} is cut off: it does not "
+                            "end a sentence")
+    return a
+
+
+def tells_only_its_own(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
+    """A side passes on only its own memories (``shared`` among its ids), and no line tells a
+    memory only the other side holds (not by its fact, nor by its words) before the other side
+    said it: most of what is particular to that memory (its fact's act and place, else its topic
+    words, less both names and the speaker's own memories' words) found in the line."""
+    names = name_words((q.persona_name, q.other.name))
+    sides = {q.persona_name: q.me, q.other.name: q.other}
+    for i, line in enumerate(a.lines):
+        me = sides.get(line.speaker)
+        if me is None:
+            raise BadLine(f"lines[{i}].speaker: {line.speaker!r} is neither side", i)
+        them = q.other if me is q.me else q.me
+        try:
+            ids_shown(line.shared, (m.id for m in me.memories), f"lines[{i}].shared")
+        except InvalidAnswer as exc:
+            raise BadLine(f"{exc} to {me.name}", i) from None
+        keys = {m.fact.key() for m in me.memories if m.fact is not None}
+        mine = {m.content for m in me.memories}
+        own_words_ = set().union(*(_stems(m.content) for m in me.memories)) if me.memories else set()
+        heard = set().union(*(_stems(x.line) for x in a.lines[:i] if x.speaker == them.name)) if i else set()
+        said = _stems(line.line)
+        for m in them.memories:
+            if m.content in mine or (m.fact is not None and m.fact.key() in keys):
+                continue
+            gist = f"{m.fact.act} {(m.fact.place or '').rsplit(':', 1)[-1]}" if m.fact is not None else m.content
+            particular = _stems(gist, names) - own_words_
+            told = particular & said
+            if len(told) >= 3 and len(told) * 2 >= len(particular) and not told <= heard:
+                raise BadLine(f"lines[{i}]: {line.line[:60]!r} tells {them.name}'s memory {m.id}, which "
+                              f"{me.name} does not hold", i)
+    return a
+
+
+def no_echo(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
+    """No line repeats an earlier one: the same words, or most of its topic words found in one."""
+    for i, line in enumerate(a.lines):
+        words, plain = _stems(line.line), " ".join(line.line.lower().split())
+        for j in range(i):
+            before = a.lines[j].line
+            if plain == " ".join(before.lower().split()) or (
+                    len(words) >= 3 and len(words & _stems(before)) >= ECHO_SHARE * len(words)):
+                raise BadLine(f"lines[{i}]: {line.line[:60]!r} echoes lines[{j}]", i)
+    return a
+
+
+def kept_from_lines(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
+    """Each kept item cites a line the other side said, and what it states is in that line
+    (half or more of its act's topic words, at least one); its names, places and times are
+    those a heard line's may be (:func:`.hear_line.names_known`, ``stated_times_valid``)."""
+    for k, item in enumerate(a.kept):
+        if item.hearer not in (q.persona_name, q.other.name):
+            raise InvalidAnswer(f"kept[{k}].hearer: {item.hearer!r} is neither side")
+        if item.line >= len(a.lines):
+            raise InvalidAnswer(f"kept[{k}].line: {item.line} is no line of the {len(a.lines)}")
+        said = a.lines[item.line]
+        if said.speaker == item.hearer:
+            raise BadLine(f"kept[{k}]: {item.hearer} keeps line {item.line}, which they said themselves",
+                          item.line)
+        act = _stems(item.act, name_words((q.persona_name, q.other.name)))
+        if act and len(act & _stems(said.line)) * 2 < len(act):
+            raise BadLine(f"kept[{k}].act: {item.act[:60]!r} is not what line {item.line} says "
+                          f"({said.line[:60]!r})", item.line)
+        try:
+            stated_times_valid(cast(Any, q), item, prompt)  # they read a heard line's fields and options
+            names_known(cast(Any, q), item, prompt)
+        except InvalidAnswer as exc:
+            raise BadLine(f"kept[{k}].{exc}", item.line) from None
+    return a
+
+
+@dataclass(frozen=True, kw_only=True)
+class WriteConversation(Question[ExchangeAnswer]):
+    """Write a whole conversation between ``persona`` (who starts it) and ``other`` (§4.3.2).
+
+    ``me`` is the starting side (its ``id``/``name`` the question's ``persona``/``persona_name``),
+    ``other`` the one addressed; each carries its own retrieval, and the prompt labels whose
+    memory each is. ``now`` is the game time ("YYYY-MM-DD HH:MM:SS"), ``max_lines`` the lines the
+    time allows; ``names`` the town's people and ``places`` its place names a kept item may name
+    (``addresses``: the map's, read by the scripted rule only, as :class:`~.next_line.NextLine`'s ``places``);
+    ``relationship``: what ``me`` thinks of ``other``, from its own file. ``may_decline``: the
+    other was not asked whether it accepts: its first line may decline, ending the talk.
+    """
+
+    template: ClassVar[str] = "write_conversation"
+    answer_model = ExchangeAnswer
+    purpose: ClassVar[str] = "chat"
+    checks = (own_words_where_given, takes_turns, fits_the_time, tells_only_its_own, no_echo, kept_from_lines)
+    me: Side
+    other: Side
+    now: str = ""
+    max_lines: int = 8
+    relationship: str = ""
+    may_decline: bool = False
+    names: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    addresses: tuple[str, ...] = ()
+
+    def fewer_memories(self) -> WriteConversation | None:
+        """The question with the lowest-scored memory of the side showing more left out (the
+        other side's on a tie), or None when neither shows any."""
+        if len(self.me.memories) > len(self.other.memories):
+            return replace(self, me=replace(self.me, memories=self.me.memories[:-1]))
+        if self.other.memories:
+            return replace(self, other=replace(self.other, memories=self.other.memories[:-1]))
+        return None
+
+    def narrow(self, schema: dict[str, Any]) -> None:
+        """Speakers and hearers are the two sides; importance 1-10; names and places among those
+        offered; ``cut`` is not asked; at most ``max_lines`` lines."""
+        schema["properties"].pop("cut", None)
+        if "cut" in schema.get("required", []):
+            schema["required"].remove("cut")
+        schema["properties"]["lines"]["maxItems"] = self.max_lines
+        sides = [self.persona_name, self.other.name]
+        enum_at(schema, ("lines", "[]", "speaker"), sides)
+        enum_at(schema, ("kept", "[]", "hearer"), sides)
+        kept = schema["properties"]["kept"]["items"]["properties"]
+        kept["importance"] = {"type": "integer", "enum": list(range(1, 11))}
+        for field, options in (("subject", self.names), ("host", self.names), ("place", self.places)):
+            enum_at(schema, ("kept", "[]", field), ["", *options])
+
+    def check(self, answer: ExchangeAnswer, prompt: str = "") -> ExchangeAnswer:
+        """The checks in order; a rejected line with two lines or more before it cuts the exchange
+        there (its kept items with it) and the rest is checked again.
+
+        Raises:
+            InvalidAnswer: from the first check that rejects the answer (a line before the third
+                included), its ``check`` the check's name.
+        """
+        while True:
+            try:
+                return super().check(answer, prompt)
+            except BadLine as exc:
+                if exc.line < 2:
+                    raise
+                answer = answer.model_copy(update={
+                    "lines": answer.lines[:exc.line], "kept": [k for k in answer.kept if k.line < exc.line],
+                    "cut": answer.cut or exc.check})
