@@ -429,7 +429,7 @@ MUTATIONS = (
              "DESCRIPTION_PATTERN = \"^[A-Za-z(),' -]{1,60}$\"", "DESCRIPTION_PATTERN = \"^[A-Za-z0-9:(),' -]{1,60}$\"",
              ("tests/thinking/test_structured.py",)),
     Mutation("plan: a start stated for another day is offered", "town/thinking/questions/plan_day.py",
-             "datetime.fromisoformat(m.created)) in (None, today))})", "datetime.fromisoformat(m.created)) or True)})",
+             "and _day_of(m) in (None, today)})", "and True})",
              ("tests/thinking/test_sense.py",)),
     Mutation('procedure: an address in its condition passes', 'town/thinking/questions/generalise_procedure.py',
              '        if len(held) >= ADDRESS_PARTS:', '        if False:',

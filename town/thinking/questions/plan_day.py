@@ -300,7 +300,7 @@ class PlanDay(Question[DayPlanAnswer]):
         """
         today = date.fromisoformat(self.date)
         return sorted({start for m in self.memories if (start := _stated_start(m.content)) is not None
-                       and (not m.created or event_day(m.content, datetime.fromisoformat(m.created)) in (None, today))})
+                       and _day_of(m) in (None, today)})
 
     def context(self) -> dict:
         """The fields, ``offered`` (places an added block may use) and ``starts`` (its start times)."""
