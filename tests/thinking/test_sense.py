@@ -215,3 +215,17 @@ def test_a_summary_cut_off_mid_sentence_is_not_a_summary():
     assert _rejected_by(question, json.dumps({"summary": "I talked with Klaus Mueller: he is studying…"})) \
         == "whole_sentence"
     assert parse_answer(question, json.dumps({"summary": cut + " is changing."})).summary.endswith("changing.")
+
+
+def test_an_address_rejoined_with_commas_is_no_plan_block():
+    """SmolLM2's accepted plan block, as found in a resample read by hand: "The Willows Market and
+    Pharmacy,aisles,grocery shelf" at Isabella's bed (the schema's words-only pattern allows
+    commas). A block described in words is accepted."""
+    plan = _plan("isabella_rodriguez", "2023-02-13", OPENS)
+    prompt = "- the_ville:The Willows Market and Pharmacy:aisles:grocery shelf"
+    found = _block("08:00", 60, "The Willows Market and Pharmacy,aisles,grocery shelf", COUNTER)
+    with pytest.raises(InvalidAnswer) as info:
+        parse_answer(plan, found, prompt)
+    assert info.value.check == "plain_descriptions"
+    fine = _block("08:00", 60, "open the cafe and serve coffee", COUNTER)
+    assert parse_answer(plan, fine, prompt).add
