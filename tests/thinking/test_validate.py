@@ -55,7 +55,7 @@ def test_each_question_is_typed_with_the_answer_model_it_parses_into():
         "NextAction": "StepAnswer", "DecideToTalk": "TalkAnswer", "NextLine": "LineAnswer",
         "SummariseConversation": "SummaryAnswer", "FocalPoints": "FocalPointsAnswer",
         "Insights": "InsightsAnswer", "AnswerInterview": "InterviewAnswer",
-        "GeneraliseProcedure": "ProcedureAnswer", "HearLine": "HeardAnswer",
+        "GeneraliseProcedure": "ProcedureAnswer", "HearLine": "HeardAnswer", "WriteConversation": "ExchangeAnswer",
     }
     assert {q.__name__ for q in questions.Question.__subclasses__()} == set(expected)
     for name, answer in expected.items():
