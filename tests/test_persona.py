@@ -16,7 +16,7 @@ from town.simulation import Simulation
 
 FIELDS = ("spec", "stream", "procedures", "x", "y", "action", "path", "pending", "conversation", "speech", "plan",
           "plan_date", "steps", "needs_replan", "importance_acc", "observed", "cooldown", "told",
-          "_observed", "_cooldown", "_told", "_changing")
+          "said", "_observed", "_cooldown", "_told", "_said", "_changing")
 
 
 def _persona() -> Persona:
@@ -38,12 +38,29 @@ def test_every_field_is_assigned_only_by_the_personas_methods():
             setattr(p, name, getattr(p, name))
     with pytest.raises(AttributeError):
         del p.x
-    for mapping in (p.observed, p.cooldown, p.told):
+    for mapping in (p.observed, p.cooldown, p.told, p.said):
         with pytest.raises(TypeError):
             mapping["maria_lopez"] = 1  # type: ignore[index]
     assert p.path == () and p.steps == () and p.plan == ()
     p.place(3, 4)  # through a method it changes
     assert (p.x, p.y) == (3, 4)
+
+
+def test_lines_said_are_kept_per_listener_for_one_day_and_survive_state():
+    """Two lines to Maria on the 13th are both kept, in order; Klaus's are apart; a line on the
+    14th forgets the 13th's; get_state/set_state returns the same (a resume says no line twice)."""
+    p = _persona()
+    p.says_to("maria_lopez", "2023-02-13", "Hi Maria.")
+    p.says_to("maria_lopez", "2023-02-13", "Bye Maria.")
+    p.says_to("klaus_mueller", "2023-02-13", "Hi Klaus.")
+    assert p.said_today("maria_lopez", "2023-02-13") == ("Hi Maria.", "Bye Maria.")
+    assert p.said_today("maria_lopez", "2023-02-14") == ()
+    q = _persona()
+    q.set_state(p.get_state())
+    assert q.said_today("klaus_mueller", "2023-02-13") == ("Hi Klaus.",)
+    p.says_to("maria_lopez", "2023-02-14", "Morning!")
+    assert p.said_today("maria_lopez", "2023-02-14") == ("Morning!",)
+    assert p.said_today("maria_lopez", "2023-02-13") == ()
 
 
 def test_the_methods_check_what_must_hold():

@@ -72,3 +72,45 @@ def test_a_start_alone_is_kept_without_a_made_up_end():
     fact = read_fact("Would you like to come to a quiz at Hobbs Cafe tomorrow at 7pm?", MONDAY, PLACES, [], "Tom Moreno")
     assert fact.start == datetime(2023, 2, 14, 19) and fact.end is None
     assert statement(fact, "Tom Moreno") == "there is a quiz at Hobbs Cafe on Tuesday, February 14 at 7pm"
+
+
+SMALLVILLE_LIKE = {"hobbs cafe": "v:Hobbs Cafe", "library": "v:Oak Hill College:library", "garden": "v:Johnson Park:garden",
+                   "harvey oak supply store": "v:Harvey Oak Supply Store"}
+
+
+@pytest.mark.parametrize("text, own, subject, act, host, place", [
+    # the place something is "at", not a place named on the way ("for the library", "on garden tools")
+    ("I'm running a fundraiser breakfast for the library at Hobbs Cafe on February 14 from 9am to 10am.", "Sam Moore",
+     "Sam Moore", "run a fundraiser breakfast for the library", "Sam Moore", "v:Hobbs Cafe"),
+    ("I'm holding a half-price sale on garden tools at Harvey Oak Supply Store tomorrow from 10:30am to 11:30am.",
+     "Carmen Ortiz", "Carmen Ortiz", "hold a half-price sale", "Carmen Ortiz", "v:Harvey Oak Supply Store"),
+    # a contracted perfect: the verb after "I've"
+    ("I've set up an afternoon of lantern-making at Harvey Oak Supply Store on Tuesday from 3pm to 4pm, open to all.",
+     "Latoya Williams", "Latoya Williams", "set up an afternoon of lantern-making", "Latoya Williams",
+     "v:Harvey Oak Supply Store"),
+    # "there will be" a thing, and the one named beside it hosts it
+    ("There will be a fundraiser breakfast for the library at Hobbs Cafe on February 14 from 9am to 10am, hosted by "
+     "Sam Moore.", "Tom Moreno", None, "be a fundraiser breakfast for the library", "Sam Moore", "v:Hobbs Cafe"),
+    ("Can you make it to a fundraiser breakfast for the library at Hobbs Cafe on February 14 from 9am to 10am? Sam "
+     "Moore hopes everyone comes.", "Tom Moreno", None, "be a fundraiser breakfast for the library", "Sam Moore",
+     "v:Hobbs Cafe"),
+])
+def test_an_event_is_read_with_its_host_and_the_place_it_is_at(text, own, subject, act, host, place):
+    """Each sentence of the events benchmark's sets that an earlier reader got wrong, read by hand."""
+    fact = read_fact(text, MONDAY, SMALLVILLE_LIKE, ["Sam Moore", "Carmen Ortiz", "Latoya Williams", "Tom Moreno"], own)
+    assert (fact.subject, fact.act, fact.host, fact.place) == (subject, act, host, place)
+
+
+def test_a_hosted_thing_is_said_as_its_hosts_own_and_as_news_to_others():
+    """"There will be a breakfast ..., hosted by Sam Moore": Sam says "I am hosting", Tom "there is
+    ..., hosted by Sam Moore,", and their plan blocks name the thing, not "be"."""
+    from town.realise import statement
+    from town.thinking.dayplan import fact_block, fact_event
+
+    fact = read_fact("There will be a fundraiser breakfast at Hobbs Cafe tomorrow from 9am to 10am, hosted by Sam Moore.",
+                     MONDAY, SMALLVILLE_LIKE, ["Sam Moore"], "Tom Moreno")
+    assert statement(fact, "Sam Moore").startswith("I am hosting a fundraiser breakfast at Hobbs Cafe on Tuesday")
+    assert statement(fact, "Tom Moreno").startswith("there is a fundraiser breakfast, hosted by Sam Moore, at Hobbs Cafe")
+    event = fact_event(fact, SMALLVILLE_LIKE)
+    assert fact_block(fact, event, "Sam Moore") == "a fundraiser breakfast at Hobbs Cafe"
+    assert fact_block(fact, event, "Tom Moreno") == "go to Hobbs Cafe for a fundraiser breakfast"

@@ -18,7 +18,7 @@ from lemminflect import getAllLemmas, getInflection, getLemma
 
 from .hearsay import NOT_NAMES
 
-__all__ = ["MODALS", "BE_HAVE", "lemmas", "is_verb", "third_singular", "first_singular", "base_form", "gerund",
+__all__ = ["MODALS", "BE_HAVE", "lemmas", "is_verb", "participles", "third_singular", "first_singular", "base_form", "gerund",
            "in_past", "and_verbs"]
 
 #: Modal verbs: the same in every person ("I can" / "she can").
@@ -33,6 +33,11 @@ BE_HAVE = {"am": "is", "'m": "is", "’m": "is", "was": "was", "have": "has", "'
 def lemmas(word: str) -> dict:
     """lemminflect's lemmas of ``word`` (lower-cased) by part of speech: {"VERB": ("own",), ...}."""
     return getAllLemmas(word.lower())
+
+
+def participles(verb: str) -> tuple[str, ...]:
+    """The past participles of the lemma ``verb`` ("set" -> ("set",), "go" -> ("gone",))."""
+    return tuple(getInflection(verb, tag="VBN") or ())
 
 
 def third_singular(word: str) -> str:

@@ -115,7 +115,7 @@ class Persona:
       :meth:`walk`, :meth:`enter_conversation`, :meth:`leave_conversation`, :meth:`say`,
       :meth:`fall_silent`);
     - its mind, changed by the job that thinks for it: ``plan``, ``plan_date``, ``steps``,
-      ``needs_replan``, ``importance_acc``, ``observed``, ``cooldown``, ``told`` (and the memory
+      ``needs_replan``, ``importance_acc``, ``observed``, ``cooldown``, ``told``, ``said`` (and the memory
       stream and procedural memory, which have their own methods).
 
     Attributes:
@@ -138,11 +138,13 @@ class Persona:
         cooldown: other persona id -> tick before which they will not start another talk.
         told: persona id -> statements that persona knows from us (passed on to them, or
             heard from them): not told to them again.
+        said: persona id -> (game day "YYYY-MM-DD", the lines said to them that day, in order):
+            no line is said twice to one person in a day.
     """
 
     __slots__ = ("spec", "stream", "procedures", "x", "y", "action", "path", "pending", "conversation", "speech",
                  "plan", "plan_date", "steps", "needs_replan", "importance_acc", "observed", "cooldown", "told",
-                 "_observed", "_cooldown", "_told", "_changing")
+                 "said", "_observed", "_cooldown", "_told", "_said", "_changing")
 
     spec: PersonaSpec
     stream: MemoryStream
@@ -162,6 +164,7 @@ class Persona:
     observed: Mapping[str, str]
     cooldown: Mapping[str, int]
     told: Mapping[str, tuple[str, ...]]
+    said: Mapping[str, tuple[str, tuple[str, ...]]]
     _changing: int  # > 0 while a method of this persona runs (its fields may be assigned)
 
     def __init__(self, spec: PersonaSpec, stream: MemoryStream, procedures: ProceduralMemory | None = None):
@@ -179,6 +182,8 @@ class Persona:
         self._told: dict[str, tuple[str, ...]] = {}
         self.observed, self.cooldown = MappingProxyType(self._observed), MappingProxyType(self._cooldown)
         self.told = MappingProxyType(self._told)
+        self._said: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.said = MappingProxyType(self._said)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if not self._changing:
@@ -358,6 +363,19 @@ class Persona:
         """``other`` knows ``statement`` from this persona (told it, or heard it from them)."""
         self._told[other] = (*self._told.get(other, ()), statement)
 
+    @_changes
+    def says_to(self, other: str, day: str, line: str) -> None:
+        """This persona said ``line`` to ``other`` on game day ``day`` ("YYYY-MM-DD"); an earlier
+        day's lines are forgotten."""
+        held = self._said.get(other)
+        lines = held[1] if held is not None and held[0] == day else ()
+        self._said[other] = (day, (*lines, line))
+
+    def said_today(self, other: str, day: str) -> tuple[str, ...]:
+        """The lines said to ``other`` on game day ``day`` ("YYYY-MM-DD"), in order."""
+        held = self._said.get(other)
+        return held[1] if held is not None and held[0] == day else ()
+
     # ------------------------------------------------------------------ state
     def get_state(self) -> dict[str, Any]:
         """JSON-able state, without the memory stream (snapshotted separately)."""
@@ -377,6 +395,7 @@ class Persona:
             "pending": None if self.pending is None else asdict(self.pending),
             "procedures": None if self.procedures is None else self.procedures.get_state(),
             "told": {k: list(v) for k, v in self._told.items()},
+            "said": {k: [day, list(lines)] for k, (day, lines) in self._said.items()},
         }
 
     @_changes
@@ -401,3 +420,5 @@ class Persona:
             self.procedures.set_state(state["procedures"])
         self._told.clear()
         self._told.update({k: tuple(v) for k, v in state["told"].items()})
+        self._said.clear()  # a run recorded before lines were kept holds none
+        self._said.update({k: (str(day), tuple(lines)) for k, (day, lines) in state.get("said", {}).items()})

@@ -22,7 +22,7 @@ from datetime import date, datetime
 from typing import Any
 
 from .hearsay import unwrap
-from .inflection import BE_HAVE, MODALS, and_verbs, first_singular, in_past, is_verb, lemmas, third_singular
+from .inflection import BE_HAVE, MODALS, and_verbs, first_singular, in_past, is_verb, lemmas, participles, third_singular
 from .textevent import place_in
 
 __all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "relative_days",
@@ -214,6 +214,11 @@ _AUX = {"is": "be", "am": "be", "are": "be", "was": "be", "were": "be", "be": "b
         "has": "have", "have": "have", "had": "have"}
 
 
+#: A pronoun's contracted auxiliary, spelled out for :func:`verb_of` ("I've" -> "I have").
+_CONTRACTED = {"m": "am", "re": "are", "s": "is", "ve": "have", "ll": "will", "d": "would"}
+_CONTRACTION = re.compile(r"\b(I|you|we|they|he|she|it)['’](m|re|s|ve|ll|d)\b", re.I)
+
+
 def verb_of(text: str) -> str | None:
     """The lemma of the main verb of ``text``'s first clause, or None.
 
@@ -223,6 +228,7 @@ def verb_of(text: str) -> str | None:
     """
     aux = None
     prev = ""
+    text = _CONTRACTION.sub(lambda m: f"{m.group(1)} {_CONTRACTED[m.group(2).lower()]}", text)
     for word in _WORD.findall(text)[:12]:
         low = word.lower()
         if low in _AUX or low in MODALS:
@@ -232,6 +238,8 @@ def verb_of(text: str) -> str | None:
         verb = (lemmas(low).get("VERB") or (None,))[0] if not word[0].isupper() or low == "i" else None
         if verb:
             if aux in MODALS or (aux and verb != low):  # "will go", "is planning", "has gone"
+                return verb
+            if aux == "have" and low in participles(verb):  # "have set up", "has put"
                 return verb
             if not aux and (verb != low or prev in ("i", "you", "we", "they")):
                 return verb

@@ -43,8 +43,8 @@ def neutral_act(act: str) -> str:
 _PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
 #: What an invitation asks one to come to: "come to a poetry reading", "join us for a swap".
-_INVITED_TO = re.compile(r"\b(?:come(?: along)? to|come for|join(?: us)?(?: at| for)?|attend|go to|be at)\s+"
-                         r"((?:a|an|the|my|our|this|his|her|their)\s+[^,;.!?]+)", re.I)
+_INVITED_TO = re.compile(r"\b(?:come(?: along)? to|come for|make it to|join(?: us)?(?: at| for)?|attend|go(?:ing)? to|be at"
+                         r"|^there(?:'s| is| will be| are))\s+((?:a|an|the|my|our|this|his|her|their)\s+[^,;.!?]+)", re.I)
 #: An act's object that only points back ("hosting it").
 _BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -69,7 +69,7 @@ def _act(text: str, after: int) -> str | None:
     """The verb phrase after character ``after``: its first verb as a lemma and the words up to
     the first place, time or clause break ("is planning a party at ..." -> "plan a party")."""
     rest = text[after:]
-    verb = verb_of(text[after:] if after else text)
+    verb = (verb_of(rest) if after else None) or verb_of(text)  # "I've set up": the verb after "I've"
     if verb is None:
         return None
     words = list(_WORDS.finditer(rest))
@@ -116,18 +116,22 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     subject, after = _subject(text, names, own_name)
     act = _act(text, after)
     thing = _invited_to(text)
+    host = subject
     if thing and act and act.split()[-1].lower() in _BACK:  # "Ayesha is hosting it" -> "host a poetry reading"
         act = f"{act.rsplit(' ', 1)[0]} {thing}"
-    elif thing and subject is None:  # "Would you like to come to a quiz ...?" -> "there is a quiz"
-        act = f"be {thing}"
+    elif thing and (subject is None or act is None or thing.split()[-1].lower() not in act.lower()):
+        # "Would you like to come to a quiz ...?", "There will be a breakfast ..., hosted by Sam
+        # Moore", "Can you make it to ...? Sam hopes everyone comes": there is the thing, and the
+        # one named beside it is its host
+        act, subject = f"be {thing}", None
     if not act:
         return None
-    if own_name is not None and subject == own_name:
+    if own_name is not None and host == own_name:
         act = neutral_act(act)
     times = stated_times(text)
     event = find_event(text, created, places) if times else None
     ranged = times is not None and times[1] is not None  # no end is made up for "at 7pm"
     return Fact(subject=subject, act=act, place=event.place if event else None,
                 start=event.start if event else None, end=event.end if event and ranged else None,
-                host=subject if event else None, invited=("everyone",) if _OPEN.search(text) else (),
-                question=text.endswith("?") and (subject is None or subject != own_name))
+                host=host if event else None, invited=("everyone",) if _OPEN.search(text) else (),
+                question=text.endswith("?") and (host is None or host != own_name))

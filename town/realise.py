@@ -78,7 +78,12 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
     act = act_phrase(fact, holder, pronoun)
     verb, _, rest = act.partition(" ")
     if fact.subject is None:  # "be a jazz night" -> "there is a jazz night"
-        clause = f"there is {rest}" if verb == "be" else act
+        if verb == "be" and fact.host == holder:  # one's own: "I am hosting a breakfast"
+            clause = f"I am hosting {rest}"
+        else:
+            clause = f"there is {rest}" if verb == "be" else act
+            if fact.host:
+                clause += f", hosted by {fact.host},"
     elif fact.subject == holder:
         clause = f"I am {gerund(act)}" if fact.start is not None else f"I {act}"
     elif subject_as == "they":

@@ -206,11 +206,26 @@ def _place_pattern(names: tuple[str, ...]) -> re.Pattern:
     return re.compile(r"\b(" + "|".join(re.escape(n) for n in alternatives) + r")\b", re.I)
 
 
+#: The words before a place that say something is there: "at", "in" (with "the").
+_LOCATIVE = re.compile(r"\b(?:at|in|inside|outside|near)\s+(?:the\s+)?$", re.I)
+
+
+def _where(text: str, places: dict[str, str]) -> re.Match | None:
+    """The place name of ``places`` that ``text`` puts something at: the first one after "at"
+    or "in" ("a breakfast for the library at Hobbs Cafe" -> Hobbs Cafe, "a sale on garden tools
+    at the store" -> the store), else the first named."""
+    found = list(_place_pattern(tuple(sorted(places))).finditer(text))
+    located = [m for m in found if _LOCATIVE.search(text[max(0, m.start() - 12):m.start()])]
+    best = located or found
+    return best[0] if best else None
+
+
 def place_in(text: str, places: dict[str, str]) -> str | None:
-    """The address of the first place of ``places`` (see :func:`place_names`) ``text`` names."""
+    """The address of the place of ``places`` (see :func:`place_names`) ``text`` puts something
+    at (:func:`_where`)."""
     if not places:
         return None
-    where = _place_pattern(tuple(sorted(places))).search(text)
+    where = _where(text, places)
     return None if where is None else places[where.group(1).lower()]
 
 
@@ -228,7 +243,7 @@ def find_event(text: str, created: datetime, places: dict[str, str]) -> StatedEv
     """
     if not places:
         return None
-    where = _place_pattern(tuple(sorted(places))).search(text)
+    where = _where(text, places)
     if where is None:
         return None
     times = stated_times(text)

@@ -25,13 +25,13 @@ def _insights(*stream, focal: str = "What have I been spending my time on?", now
 
 
 def test_a_person_seen_at_one_place_again_and_again():
-    """Three sightings of Carmen at Hobbs Cafe, at 08:10, 09:20 and 10:30: the middle hour is 9,
-    before noon, so mornings. The park memory supports nothing."""
+    """Three sightings of Carmen at Hobbs Cafe, at 08:10, 09:20 and 10:30: the middle hour is 9 (and
+    it says "3 times so far, first at 08:10"), before noon, so mornings. The park memory supports nothing."""
     assert _insights(("observation", AT_CAFE.format("Carmen Ortiz"), "08:10"),
                      ("observation", AT_CAFE.format("Carmen Ortiz"), "09:20"),
                      ("observation", "The park has new benches.", "09:40"),
                      ("observation", AT_CAFE.format("Carmen Ortiz"), "10:30")) == [
-        ("I see Carmen at Hobbs Cafe most mornings.", [0, 1, 3])]
+        ("I see Carmen at Hobbs Cafe most mornings: 3 times so far, first at 08:10.", [0, 1, 3])]
 
 
 def test_a_place_where_several_people_are_met():
@@ -46,7 +46,7 @@ def test_an_event_everyone_is_talking_about():
     noon on the 13th). Two tellers: everyone; one teller: that teller keeps telling me."""
     assert _insights(("chat", PARTY.format("Maria Lopez"), "10:00"), ("chat", PARTY.format("Klaus Mueller"), "11:00"),
                      focal="What do I know about the party?") == [
-        ("Isabella's Valentine's Day party tomorrow is what everyone is talking about.", [0, 1])]
+        ("Isabella's Valentine's Day party tomorrow is what everyone is talking about: Klaus and Maria told me.", [0, 1])]
     assert _insights(("chat", PARTY.format("Maria Lopez"), "10:00"), ("chat", PARTY.format("Maria Lopez"), "11:00")) == [
         ("Maria keeps telling me about Isabella's Valentine's Day party tomorrow.", [0, 1])]
     # the day after the party it is news no more
@@ -91,10 +91,10 @@ def test_the_focal_points_subject_comes_first():
               ("observation", AT_CAFE.format("Carmen Ortiz"), "09:20"),
               ("chat", PARTY.format("Maria Lopez"), "10:00"), ("chat", PARTY.format("Klaus Mueller"), "11:00"))
     assert [t for t, _ in _insights(*stream, focal="What do I know about the party?")] == [
-        "Isabella's Valentine's Day party tomorrow is what everyone is talking about.",
-        "I see Carmen at Hobbs Cafe most mornings."]
+        "Isabella's Valentine's Day party tomorrow is what everyone is talking about: Klaus and Maria told me.",
+        "I see Carmen at Hobbs Cafe most mornings: 2 times so far, first at 08:10."]
     assert [t for t, _ in _insights(*stream, focal="How do I feel about Carmen Ortiz?")][0] == (
-        "I see Carmen at Hobbs Cafe most mornings.")
+        "I see Carmen at Hobbs Cafe most mornings: 2 times so far, first at 08:10.")
 
 
 def test_a_talk_topic_that_is_a_thing_takes_the_article_and_yesterdays_insight_counts_as_thought():
@@ -107,3 +107,14 @@ def test_a_talk_topic_that_is_a_thing_takes_the_article_and_yesterdays_insight_c
     assert _insights(thought, ("chat", PARTY.format("Maria Lopez"), "10:00"),
                      ("chat", PARTY.format("Klaus Mueller"), "11:00"), now="2023-02-14 08:00:00")[0][0] == (
         "Nothing stands out to me yet.")
+
+
+def test_an_insight_held_in_other_words_is_not_new():
+    """Held: "I see Carmen at Hobbs Cafe most afternoons." (topic words see, carmen, hobbs, cafe,
+    most, afternoons). Two morning sightings would say "I see Carmen at Hobbs Cafe most mornings:
+    2 times so far.", which shares 5 of the held one's 6 words (at least four in five): the same
+    insight in other words, so nothing new."""
+    assert _insights(("observation", AT_CAFE.format("Carmen Ortiz"), "08:10"),
+                     ("observation", AT_CAFE.format("Carmen Ortiz"), "09:20"),
+                     ("reflection", "I see Carmen at Hobbs Cafe most afternoons.", "10:00")) == [
+        ("Nothing stands out to me yet.", [0])]

@@ -69,14 +69,14 @@ def test_a_persona_who_knows_the_player_addresses_it_waits_for_its_line_and_answ
     answer = _chat(seen, ISABELLA)[-1]
     assert (answer.tick, answer.data["listener"]) == (38, pid)
     # a question for news: her seeded party memory, said relative to Monday 13 February
-    assert answer.data["line"] == ("I am planning a Valentine's Day party at Hobbs Cafe tomorrow from 5pm to 7pm, "
-                                   "and I want to invite everyone.")
+    # (in her voice: a lead-in and Ada's name may frame it)
+    assert "I am planning a Valentine's Day party at Hobbs Cafe tomorrow from 5pm to 7pm" in answer.data["line"]
     assert len(conv.lines) == 3 and waits_for_player(conv, sim.players)
 
     player_says(sim, pid, "Thanks, bye!", ISABELLA)
     sim.run(2)  # tick 40: she takes leave too, and that ends the talk
     bye = _chat(seen, ISABELLA)[-1]
-    assert bye.tick == 40 and bye.data["line"] in {"Anyway, I should get going.", "Take care, Ada.",
+    assert bye.tick == 40 and bye.data["line"] in {"Anyway, I should get going, Ada.", "Take care, Ada.",
                                                    "See you around, Ada.", "Let's catch up again soon, Ada.",
                                                    "I have to run, bye Ada!"}
     (over,) = [e for e in seen if e.kind is EventKind.CONVERSATION]

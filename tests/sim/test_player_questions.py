@@ -78,5 +78,7 @@ def test_a_player_who_says_who_they_are_is_met_by_name_and_never_told_their_own_
     player_says(sim, pid, "Thanks! Who runs the pharmacy?", "isabella_rodriguez")  # nothing she knows
     sim.run(2)
     said = [e.data["line"] for e in seen if e.kind is EventKind.CHAT and e.data["speaker"] == isabella.id]
-    assert said == ["Nice to meet you, Bo! I am planning a Valentine's Day party at Hobbs Cafe tomorrow from "
-                    "5pm to 7pm, and everyone is welcome.", "I'm not sure; I don't know much about that."]
+    assert len(said) == 2 and said[0].startswith("Nice to meet you, Bo! ")  # then her voice's lead-in, maybe
+    assert ("I am planning a Valentine's Day party at Hobbs Cafe tomorrow from 5pm to 7pm, and everyone is "
+            "welcome") in said[0] and "What is happening" not in said[0]
+    assert said[1] == "I'm not sure; I don't know much about that."

@@ -168,7 +168,9 @@ def test_a_prompt_over_budget_drops_the_fuller_sides_memories_first():
 
 def _conversations(path):
     with RunReader(path) as reader:
-        calls = Counter(e.data["template"] for e in reader.events(kinds=[EventKind.MODEL_CALL]))
+        # answered calls: a call that timed out on a loaded machine is asked again, not a second request's worth
+        calls = Counter(e.data["template"] for e in reader.events(kinds=[EventKind.MODEL_CALL])
+                        if e.data.get("outcome") != "timeout")
         ended = [e.data for e in reader.events(kinds=[EventKind.CONVERSATION])]
         chats = [e for e in reader.events(kinds=[EventKind.CHAT])]
         cited = [(set(e.data["shared"]), set(reader.retrieval(e.data["retrieval"])["returned"]))

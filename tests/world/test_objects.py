@@ -85,3 +85,20 @@ def test_a_memory_of_flower_beds_does_not_send_a_step_to_the_bed():
         persona="p", persona_name="P", task="tidy up", place="town:Home:room", start="10:00",
         minutes=5, objects=objects, memories=(memory,)))
     assert [s.object for s in answer.steps] == ["town:Home:room:flower beds"]
+
+
+def test_a_guest_at_a_counter_orders_and_staff_serve():
+    """The counter's step for "eat lunch" (no work word) is the guest's, "order at the counter",
+    and what others see says so ("Maria Lopez is ordering at the counter ..."); for "serve
+    drinks" (work) it is the staff's. A scripted decomposition of "buy coffee" at a cafe's counter
+    and coffee machine holds no staff step (no serving customers, no brewing)."""
+    from town.mind.act import doing_sentence
+
+    assert use_of("counter").verb_for("eat lunch") == "order at the counter"
+    assert use_of("counter").verb_for("serve drinks") == "serve customers at the counter"
+    assert doing_sentence("Maria Lopez", "order at the counter (eat lunch)", "v:Hobbs Cafe:cafe:counter") == (
+        "Maria Lopez is ordering at the counter (eat lunch) at the counter of the cafe in Hobbs Cafe.")
+    steps = ScriptedBackend().ask(DecomposeTask(
+        persona="maria_lopez", persona_name="Maria Lopez", seed=3, task="buy coffee", place="v:Hobbs Cafe",
+        start="09:00", minutes=60, objects=("v:Hobbs Cafe:cafe:counter", "v:Hobbs Cafe:cafe:coffee machine"))).steps
+    assert steps and all(s.description.split(" (")[0] in ("order at the counter", "get a coffee") for s in steps)

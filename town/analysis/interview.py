@@ -29,6 +29,7 @@ import numpy as np
 
 from ..embedding import Embedder
 from ..errors import ConfigError, RecordingError
+from ..memory.fact import Fact
 from ..memory.trace import CandidateScore
 from ..memory.vectors import VectorIndex
 from ..recording.lab import score_stream, stream_ages
@@ -261,9 +262,11 @@ class Interviewer:
                                        index=m.index, ages=m.ages[at])
         candidates = tuple(scored)
         top = [m.records[c.id] for c in candidates[: ranking.n_top]]
+        top += _bearing(question, m, self.names[persona], list(self.names.values()), {r["id"] for r in top})
         views = tuple(
             MemoryView(id=r["id"], content=r["content"], kind=r["kind"], importance=int(r["importance"]),
-                       created=r["created"])
+                       created=r["created"], fact=Fact.from_dict(r["fact"]) if r.get("fact") else None,
+                       tellers=tuple(t[0] for t in r.get("tellers") or ()))  # the fields, as the mind shows them
             for r in top
         )
         self._calls.clear()
@@ -288,6 +291,39 @@ class Interviewer:
             backend="scripted" if fallback else self.backend.name, fallback=fallback,
             requests=sum(1 for c in self._calls if c.get("request")),
         )
+
+
+#: Records added to an interview's top k for each person it names, and of news heard.
+BEARING = 3
+
+
+def _bearing(question: str, m: _Moment, me: str, people: list[str], taken: set[int]) -> list[dict[str, Any]]:
+    """The newest records, beyond the top k, that bear on what ``question`` asks of others: up to
+    :data:`BEARING` naming each person it names (full or first name: a teller, the fact's subject
+    or host, or the words), and up to :data:`BEARING` heard facts (``tellers`` and ``fact``). An
+    interview about a person or the news answers from them even when recency ranks the persona's
+    own sightings first."""
+    words = set(question.replace("?", " ").replace(",", " ").split())
+    named = [p for p in people if p != me and (p in question or p.split()[0] in words)]
+    ids = sorted(m.stream.ids, reverse=True)
+    out: list[dict[str, Any]] = []
+
+    def add(keep) -> None:
+        found = 0
+        for i in ids:
+            if found == BEARING:
+                return
+            r = m.records[int(i)]
+            if int(i) not in taken and keep(r):
+                taken.add(int(i))
+                out.append(r)
+                found += 1
+
+    for person in named:
+        add(lambda r, p=person: any(t[0] == p for t in r.get("tellers") or ())
+            or p in ((r.get("fact") or {}).get("subject"), (r.get("fact") or {}).get("host")) or p in r["content"])
+    add(lambda r: bool(r.get("tellers")) and bool(r.get("fact")) and not r["fact"].get("question"))
+    return out
 
 
 def interview(

@@ -60,8 +60,9 @@ def doing_sentence(name: str, activity: str, address: str) -> str:
     activity = act_of(activity)
     use = use_of(address.rsplit(":", 1)[-1])
     where = place_label(address)
-    if activity == use.verb or activity.startswith(f"{use.verb} ("):
-        said = f"{use.doing}{activity[len(use.verb):]}"
+    verb = next((v for v in (use.verb, use.guest) if v and (activity == v or activity.startswith(f"{v} ("))), None)
+    if verb is not None:  # the staff's use of the object or the guest's
+        said = f"{use.doing_of(verb)}{activity[len(verb):]}"
         return f"{name} is {said} at {where}." if where else f"{name} is {said}."
     return f"{name} is at {where}: {activity}." if where else f"{name} is out: {activity}."
 

@@ -212,6 +212,13 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     said = set(conv.said)
     tellable = [r for r in _tellable(speaker, listener.id, listener.name, records)
                 if _statement(r) not in said]
+    topics: list[MemoryRecord] = []
+    if 1 <= len(conv.lines) <= _TOPIC_LINES:  # past the greeting: one's own life, for this partner, place, hour
+        found, _ = recall(speaker, ctx, _topic_query(speaker, ctx), purpose="chat")
+        seen = {r.id for r in tellable}
+        topics = [r for r in _tellable(speaker, listener.id, listener.name, found)
+                  if r.id not in seen and _statement(r) not in said]
+    day = f"{ctx.now:%Y-%m-%d}"
     answer = ctx.backend.ask(NextLine(
         persona=speaker.id, persona_name=speaker.name, persona_summary=speaker.summary(),
         seed=seed_for(ctx, speaker.id, "line", conv.start_tick), listener=listener.id,
@@ -220,8 +227,10 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
         now=ctx.now.isoformat(sep=" "), recalled=memory_views(records) if "?" in _NEWS.sub("", last) else (),
         routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places(),
         attend_seed=seed_for(ctx, speaker.id, "attend", every_tick=False),
-        stranger=not _knows_name(speaker, listener.name, records)))
-    known = {r.id: r for r in tellable}
+        stranger=not _knows_name(speaker, listener.name, records), topics=memory_views(topics),
+        said_today=speaker.said_today(listener.id, day)))
+    speaker.says_to(listener.id, day, answer.line)
+    known = {r.id: r for r in (*tellable, *topics)}
     shared = tuple(i for i in answer.shared if i in known and i not in told)
     statements = tuple(_statement(known[rid]) for rid in shared)
     line = Line(conv.id, speaker.id, listener.id, answer.line, shared, statements, retrieval=seq)
@@ -233,6 +242,20 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
         _hear(listener, speaker, answer.line, conv, ctx, source=(speaker.id, shared[0]), meant=meant,
               names=[p.name for p in personas.values()], acted=bool(meant))
     return line, answer.end or len(conv.lines) + 1 >= MAX_LINES
+
+
+#: Lines of a conversation (after the greeting) for which the speaker also recalls its own life.
+_TOPIC_LINES = 2
+
+
+def _topic_query(p: Persona, ctx: MindContext) -> str:
+    """What a speaker recalls of its own life to talk about: its doings, plans and thoughts at the
+    place it is and in this part of the day. The words name no partner, so the query's embedding
+    is cached across the speaker's talks there that morning (the partner is in what may be told:
+    nothing told to them already, nothing heard from them)."""
+    where = p.action.address.split(":")[1] if p.action and ":" in p.action.address else ""
+    part = "morning" if ctx.now.hour < 12 else "afternoon" if ctx.now.hour < 17 else "evening"
+    return f"What have I been doing, seeing, planning and thinking this {ctx.now:%A} {part}{' at ' + where if where else ''}?"
 
 
 def say_line(conv: Conversation, speaker_id: str, line: str, personas: Mapping[str, Persona],

@@ -154,7 +154,7 @@ class ScriptedBackend(ThinkingBackend):
         while left > 0 and len(steps) < 24:
             obj = recalled.pop(0) if recalled else objects[rng.randrange(len(objects))]
             minutes = min(left, rng.choice((5, 10, 10, 15)))
-            verb = use_of(_leaf(obj)).verb
+            verb = use_of(_leaf(obj)).verb_for(q.task)  # a guest at a counter orders, staff serve
             steps.append(dict(description=f"{verb} ({act_of(q.task)})", object=obj, minutes=minutes))
             left -= minutes
         return answers.StepsAnswer(steps=steps)
@@ -170,7 +170,7 @@ class ScriptedBackend(ThinkingBackend):
             return answers.StepAnswer(description=q.habit.description, object=beds[0], minutes=q.max_minutes)
         recalled = [o for o in objects if any(_leaf(o).lower() in m.content.lower() for m in q.memories)]
         obj = recalled[0] if recalled else objects[random.Random(q.seed).randrange(len(objects))]
-        verb = use_of(_leaf(obj)).verb
+        verb = use_of(_leaf(obj)).verb_for(habit)
         return answers.StepAnswer(description=f"{verb} ({act_of(habit)})", object=obj, minutes=q.max_minutes)
 
     @_answer.register

@@ -3,13 +3,15 @@
 An insight is one sentence about a person, a place, an activity or an event, resting on at least
 :data:`MIN_SUPPORT` retrieved memories that support it, and citing them:
 
-- a person seen at one place in two or more sightings: "I see Carmen at Hobbs Cafe most mornings";
+- a person seen at one place in two or more sightings: "I see Carmen at Hobbs Cafe most
+  mornings: 3 times so far, first at 08:10" (what one observer saw: its count and first time);
 - a place where two or more people were seen: "Hobbs Cafe is where I keep running into Maria and Klaus";
 - an event heard of in two or more memories: "Isabella's party tomorrow is what everyone is
-  talking about" (two or more tellers), "Maria keeps telling me about Isabella's party" (one);
+  talking about: Klaus and Maria told me" (two or more tellers), "Maria keeps telling me about Isabella's party" (one);
 - talk with a person (talks had, or their words about themselves) in two or more memories
   sharing a topic word: "Maria and I keep ending up
-  talking about streaming" (or "about the paper");
+  talking about streaming" (or "about the paper", the two words most shared: "about the paper and
+  the library");
 - the persona's own activity in two or more memories: "I have been reading a lot lately".
 
 Nothing is an insight that rests on one memory, or that lists words. The text reads only the
@@ -36,7 +38,7 @@ __all__ = ["MIN_SUPPORT", "insights_from"]
 MIN_SUPPORT = 2
 
 #: Words that are no topic of talk: talking itself, the calendar, the clock.
-_NO_TOPIC = frozenset("""talked told said did hear want like really just also day today tomorrow tonight
+_NO_TOPIC = frozenset("""talked told said did hear want like really just also everyone welcome day today tomorrow tonight
 morning afternoon evening week time close open opens closes every january february march april may june
 july august september october november december monday tuesday wednesday thursday friday saturday sunday
 2023 2024 5pm 7pm""".split())
@@ -76,7 +78,8 @@ def _person_at_place(sightings) -> list[tuple[str, list]]:
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for who, where, m in sightings:
         groups[(who, where)].append(m)
-    return [(f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}.", ms)
+    return [(f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}: "
+             f"{len(ms)} times so far, first at {min(_created(m) for m in ms):%H:%M}.", ms)
             for (who, where), ms in groups.items() if len(ms) >= MIN_SUPPORT]
 
 
@@ -116,8 +119,10 @@ def _events(memories, now: datetime, places: dict[str, str]) -> list[tuple[str, 
         what = f"{hosts[key]}'s {noun} {_when(start, now)}" if key in hosts else f"the {noun} {_when(start, now)}"
         tellers = {s[0] for _, s in items if s}
         ms = [m for m, _ in items]
-        if len(tellers) >= 2:
-            out.append((f"{what[0].upper() + what[1:]} is what everyone is talking about.", ms))
+        if len(tellers) >= 2:  # who told it: the same event is a different insight for each listener
+            firsts = sorted(t.split()[0] for t in tellers)
+            who = f"{', '.join(firsts[:-1])} and {firsts[-1]}"
+            out.append((f"{what[0].upper() + what[1:]} is what everyone is talking about: {who} told me.", ms))
         elif tellers:
             out.append((f"{next(iter(tellers)).split()[0]} keeps telling me about {what}.", ms))
         else:
@@ -144,8 +149,9 @@ def _talks(memories, people, me) -> list[tuple[str, list]]:
                 counts[w].append(m)
         shared = sorted((w for w, xs in counts.items() if len(xs) >= MIN_SUPPORT), key=lambda w: (-len(counts[w]), w))
         if shared:
-            topic = shared[0] if shared[0].endswith("ing") else f"the {shared[0]}"
-            out.append((f"{who.split()[0]} and I keep ending up talking about {topic}.", counts[shared[0]]))
+            topics = [w if w.endswith("ing") else f"the {w}" for w in shared[:2]]
+            cited = list(dict.fromkeys(counts[shared[0]] + (counts[shared[1]] if len(shared) > 1 else [])))
+            out.append((f"{who.split()[0]} and I keep ending up talking about {' and '.join(topics)}.", cited))
     return out
 
 
@@ -176,13 +182,19 @@ def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[s
 
     Returns:
         Insights, those mentioning ``subject``'s words first, then by support and importance;
-        none that a retrieved reflection already says.
+        none that a retrieved reflection already says, in any words (:func:`thought`).
     """
     people = tuple(p for p in people if p)
     sightings = _sightings(memories, people, me, _sectors(places))
     found = (_events(memories, now, place_names(places)) + _person_at_place(sightings) + _talks(memories, people, me)
              + _place(sightings) + _activities(memories, me))
-    said = {_DAY_WORDS.sub("", m.content) for m in memories if m.kind == "reflection"}
+    held = [content_words(_DAY_WORDS.sub("", m.content)) for m in memories if m.kind == "reflection"]
+
+    def thought(text: str) -> bool:
+        """Held already, in other words: four in five of the shorter one's topic words are shared
+        ("... most mornings" held, "... most afternoons: 3 times" is not new)."""
+        words = content_words(_DAY_WORDS.sub("", text))
+        return any(len(words & h) >= 0.8 * max(1, min(len(words), len(h))) for h in held)
     topic = content_words(subject) | {w.lower() for w in re.findall(r"[A-Z]\w+", subject)}
 
     def rank(item):
@@ -191,7 +203,7 @@ def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[s
 
     out, seen = [], set()
     for text, ms in sorted(found, key=rank):
-        if _DAY_WORDS.sub("", text) not in said and text not in seen:
+        if not thought(text) and text not in seen:
             seen.add(text)
             out.append((text, [m.id for m in ms]))
     return out

@@ -12,11 +12,12 @@ Reactions to a situation are :mod:`town.scripted.reaction`.
 from __future__ import annotations
 
 import re
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 
 from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
+from ..realise import heard, statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.questions import AnswerInterview
@@ -27,7 +28,8 @@ from ..thinking.words import content_words
 __all__ = ["KINDS", "kind_of", "answer_interview", "DONT_KNOW"]
 
 #: The kinds of question :func:`kind_of` tells apart, in the order they are tried.
-KINDS = ("self", "plan", "reaction", "preference", "who", "when", "where", "why", "yes/no", "what")
+KINDS = ("self", "greeting", "day", "past", "news", "trust", "plan", "reaction", "preference", "who", "when", "where", "why",
+         "yes/no", "what")
 
 #: The answer when no retrieved memory bears on the question.
 DONT_KNOW = "I don't know anything about that."
@@ -54,6 +56,15 @@ _SIGHTING = re.compile(r"\bis (at|in) the\b")
 _PLACE = re.compile(r"\b(?:at|in|to) (?:the )?((?:[A-Z][\w']*\s?)+)")
 
 
+_GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey)\b", re.I)
+_DAY = re.compile(r"\b(?:your day|day (?:so far|been|going)|today so far|did you do today|have you done today|"
+                  r"been up to today)\b", re.I)
+_NEWS = re.compile(r"\b(?:news|heard (?:lately|recently|anything)|what(?:'s| is) going on|what(?:'s| is) new|"
+                   r"any gossip|what have you heard)\b", re.I)
+_PAST = re.compile(r"\b(?:yesterday|last night)\b", re.I)
+_TRUST = re.compile(r"\b(?:trust|rely on|count on|closest to|best friend|confide)\b", re.I)
+
+
 def kind_of(question: str) -> str:
     """The kind of ``question``, one of :data:`KINDS`.
 
@@ -61,8 +72,18 @@ def kind_of(question: str) -> str:
     you do?" -> "reaction"; "How do you feel about Klaus?" -> "preference"; "Who is Klaus
     Mueller?" -> "who"; "Did you hear about a party?" -> "yes/no".
     """
+    if _TRUST.search(question):  # "who are you closest to?" asks about others, not oneself
+        return "trust"
     if any(p.search(question) for p, _ in _SELF):
         return "self"
+    if _GREETING.search(question):
+        return "greeting"
+    if _DAY.search(question):
+        return "day"
+    if _PAST.search(question) and not _PLAN.search(question):
+        return "past"
+    if _NEWS.search(question):
+        return "news"
     if _PLAN.search(question) and (_WHEN_WORDS.search(question) or stated_times(question)):
         return "plan"
     if REACTION.search(question):
@@ -251,7 +272,7 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
     named = [p for p in q.people if p != q.persona_name and p.split()[0] in q.question]
     if named:
         first = named[0].split()[0]
-        about = [m for m in q.memories if is_about(m.content, first)]
+        about = [m for m in q.memories if is_about(m.content, first) or named[0] in m.tellers]
         if not about:
             return _said(f"I don't really know {named[0]} yet.", [])
         best = sorted(about, key=lambda m: (m.kind != "reflection", -m.importance))[:2]
@@ -299,10 +320,149 @@ def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
     return answer.model_copy(update={"answer": relative_days(answer.answer, now)}) if now else answer
 
 
+def _today(q: AnswerInterview) -> list:
+    """The retrieved memories made today, before the question's time, oldest first."""
+    now = _now(q)
+    if now is None:
+        return []
+    return sorted((m for m in q.memories if m.created and m.created[:10] == f"{now:%Y-%m-%d}"
+                   and m.created <= f"{now:%Y-%m-%d %H:%M:%S}"), key=lambda m: (m.created, m.id))
+
+
+def _names(people: list[str]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cat" (first names, in order, once each)."""
+    firsts = list(dict.fromkeys(p.split()[0] for p in people))
+    return firsts[0] if len(firsts) == 1 else f"{', '.join(firsts[:-1])} and {firsts[-1]}"
+
+
+def _heard_news(q: AnswerInterview) -> list:
+    """Heard memories that state a fact (not a question), newest first, one per fact."""
+    found: dict = {}
+    for m in sorted(q.memories, key=lambda m: (m.created, m.id), reverse=True):
+        f = m.fact
+        if m.tellers and f is not None and not f.question and (f.subject or f.place) and len(f.act.split()) > 1 \
+                and f.key() not in found:  # a statement of someone or somewhere, not a stray word
+            found[f.key()] = m
+    return list(found.values())
+
+
+def _told(m, me: str, now: datetime | None) -> str:
+    """A heard memory said from its fields: "Maria told me that S." (the realiser's words); told
+    by the one who does it: "Isabella told me about it: Isabella Rodriguez is ..."."""
+    teller = m.tellers[0]
+    if m.fact.subject == teller:
+        return f"{teller.split()[0]} told me about it: {statement(m.fact, me, now=now)}."
+    return heard(m.fact, [(teller.split()[0], now or datetime.fromisoformat(m.created))], me, now=now)
+
+
+def _day(q: AnswerInterview) -> answers.InterviewAnswer:
+    """The day so far: whom the persona heard from today (the ``tellers`` of today's memories),
+    the newest news heard today, and what it saw itself do (its plan's items already past)."""
+    today = _today(q)
+    talks = [m for m in today if m.tellers]
+    parts, cited = [], []
+    if talks:
+        parts.append(f"So far today I've talked with {_names([m.tellers[0] for m in talks])}.")
+        cited += [m.id for m in talks][:3]
+    news = [m for m in talks if m.fact is not None and not m.fact.question]
+    if news:
+        parts.append(_told(news[-1], q.persona_name, _now(q)))
+        cited.append(news[-1].id)
+    when = _now(q)
+    if when is not None:
+        items, plan_ids = _plan_items(q, when)
+        done = [what for start, what, _ in items if start <= when.hour * 60 + when.minute and "sleep" not in what]
+        if done:
+            parts.append(f"Earlier I was {mine(gerund(done[-2] if len(done) > 1 else done[-1]))}.")
+            cited += plan_ids
+    if not parts:
+        return _said("It's been a quiet day so far; nothing much has happened.", [])
+    return _said(" ".join(parts), cited)
+
+
+def _past(q: AnswerInterview) -> answers.InterviewAnswer:
+    """Yesterday: whom the persona heard from (``tellers``), what it heard, and its plan that day."""
+    now = _now(q)
+    if now is None:
+        return _general(q, "what")
+    day = f"{now - timedelta(days=1):%Y-%m-%d}"
+    then = sorted((m for m in q.memories if m.created[:10] == day), key=lambda m: (m.created, m.id))
+    talks = [m for m in then if m.tellers]
+    parts, cited = [], []
+    if talks:
+        parts.append(f"Yesterday I talked with {_names([m.tellers[0] for m in talks])}.")
+        cited += [m.id for m in talks][:3]
+        news = [m for m in talks if m.fact is not None and not m.fact.question and m.fact.subject]
+        if news:
+            parts.append(_told(news[-1], q.persona_name, now))
+    items, plan_ids = _plan_items(q, now - timedelta(days=1))
+    if plan_ids:
+        work = [what for _, what, _ in items if "sleep" not in what][1:3]
+        if work:
+            parts.append(f"I spent the day {' and '.join(mine(gerund(w)) for w in work)}.")
+            cited += plan_ids
+    if not parts:
+        return _said("I don't remember much of yesterday.", [])
+    return _said(" ".join(parts), cited)
+
+
+def _news(q: AnswerInterview) -> answers.InterviewAnswer:
+    """Recent news: the newest facts heard (up to two), each with who told it."""
+    news = _heard_news(q)[:2]
+    if not news:
+        return _general(q, "what")
+    return _said(" ".join(_told(m, q.persona_name, _now(q)) for m in news), [m.id for m in news])
+
+
+def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
+    """Whom the persona trusts: the person it heard from most often (``tellers``), then the one
+    its file relates it to; with what they told it last."""
+    counts: dict[str, int] = {}
+    for m in q.memories:
+        for t in m.tellers[:1]:
+            if t != q.persona_name:
+                counts[t] = counts.get(t, 0) + 1
+    if not counts:  # nobody told it anything: whom its file or its memories name most
+        named = [p for p in q.people if p != q.persona_name and p.split()[0] in q.persona_summary]
+        if named:
+            return _said(f"I trust {named[0]}: we've known each other a long time.", [])
+        seen = {p: [m.id for m in q.memories if is_about(m.content, p.split()[0])] for p in q.people
+                if p != q.persona_name}
+        best = max(sorted(seen), key=lambda p: len(seen[p]), default=None)
+        if best is None or not seen[best]:
+            return _said("I don't know anyone here well enough to say yet.", [])
+        return _said(f"I'd say {best}: I see {best.split()[0]} often, though we haven't talked much yet.",
+                     seen[best][:3])
+    who = max(sorted(counts), key=lambda p: counts[p])
+    last = max((m for m in q.memories if m.tellers[:1] == (who,)), key=lambda m: (m.created, m.id))
+    said = _told(last, q.persona_name, _now(q)) if last.fact is not None else recount(last.content, q.persona_name)
+    return _said(f"I trust {who}: {who.split()[0]} keeps me up to date, and we talk often. {said}",
+                 [m.id for m in q.memories if m.tellers[:1] == (who,)][:3])
+
+
+def _greeting(q: AnswerInterview) -> answers.InterviewAnswer:
+    """A greeting answered in kind ("Good morning!"), then the day so far."""
+    now = _now(q)
+    hour = now.hour if now else 12
+    hello = "Good morning" if 5 <= hour < 12 else "Good afternoon" if 12 <= hour < 17 else "Good evening"
+    day = _day(q)
+    return _said(f"{hello}! It's going well, thanks. {day.answer}", list(day.evidence or []))
+
+
 def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     kind = kind_of(q.question)
     if kind == "self":
         return _about_self(q)
+    if kind == "greeting":
+        return _greeting(q)
+    if kind == "day":
+        return _day(q)
+    if kind == "past":
+        return _past(q)
+    if kind == "news":
+        return _news(q)
+    if kind == "trust":
+        return _trust(q)
     if kind == "plan":
         return _plan(q)
     if kind == "reaction":

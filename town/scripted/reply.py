@@ -12,8 +12,8 @@ until 20:00").
 
 from __future__ import annotations
 
-import random
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, time
 
@@ -25,6 +25,7 @@ from ..thinking import answers
 from .attend import decide
 from .recount import dated
 from ..thinking.views import MemoryView
+from .voice import Voice
 
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
            "retell"]
@@ -53,7 +54,7 @@ def plan_items(memories, now: datetime | None) -> list[tuple[str, str]]:
     return [(i[:5], i[6:]) for i in items if re.match(r"^\d\d:\d\d ", i)]
 
 
-def retell(m, now: datetime | None = None, me: str = "") -> str:
+def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = None) -> str:
     """Say a memory of the persona named ``me`` aloud, days relative to ``now``.
 
     A heard memory holding an event (its ``fact`` has a place and a start) is said from its
@@ -61,22 +62,34 @@ def retell(m, now: datetime | None = None, me: str = "") -> str:
     first name, one level; :func:`town.realise.heard`); one not heard from anyone likewise, in the
     first person when ``me`` is its subject ("I am holding ..."), else as news. Others: own first-person ones as they
     are (the persona's own words), heard ones as 'Maria told me that S', anything else as news.
+    With a ``voice`` (:class:`town.scripted.voice.Voice`), a heard event is passed on in one of
+    its frames ("I heard from Maria that S.") and the speaker's lead-in.
     """
     fact = getattr(m, "fact", None)
     if fact is not None and fact.place and fact.start and not fact.question:
         if m.tellers:
-            return heard(fact, [(first_name(m.tellers[0]), fact.start)], me, now=now)
+            teller = first_name(m.tellers[0])
+            if voice is not None and not (fact.subject and first_name(fact.subject) == teller):
+                return voice.heard(teller, statement(fact, me, now=now))
+            if voice is not None:  # the teller is who does it: told at first hand
+                frame = voice.pick("I heard it from {t} in person: {s}", "{t} told me in person: {s}",
+                                   "Straight from {t}: {s}", "{t} was telling me about it: {s}")
+                return voice.say(frame.format(t=teller, s=statement(fact, me, now=now)))
+            return heard(fact, [(teller, fact.start)], me, now=now)
         said = statement(fact, me, now=now)
-        said = said[:1].upper() + said[1:] + "."
-        return said if fact.subject == me else f"Did you hear? {said}"
+        said = said[:1].upper() + said[1:]
+        own = fact.subject == me or (fact.subject is None and fact.host == me)
+        if voice is not None:
+            return voice.say(said if own else f"Did you hear? {said}")
+        return said + "." if own else f"Did you hear? {said}."
     text = dated(m)
     if now is not None:
         text = relative_days(text, now)
     if unwrap(text)[0]:
         return _heard_aloud(text)
     if text.startswith(("I ", "I'")):
-        return text
-    return f"Did you hear? {text}"
+        return voice.say(text.rstrip(".")) if voice is not None else text
+    return voice.say(f"Did you hear? {text.rstrip('.')}") if voice is not None else f"Did you hear? {text}"
 
 
 def _heard_aloud(text: str) -> str:
@@ -91,9 +104,13 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"\b[a-z][a-z']+", text) if len(w) > 2 and w not in _STOP}
 
 
+#: "Did you hear? " opening news, after a lead-in or not ("So, did you hear? ..."): it asks nothing.
+_DID_YOU_HEAR = re.compile(r"\b[Dd]id you hear\? ")
+
+
 def is_question(line: str) -> bool:
     """Whether ``line`` asks something (a sentence of it ends with "?"; "Did you hear?" does not ask)."""
-    return "?" in re.sub(r"^Did you hear\? ", "", line)
+    return "?" in _DID_YOU_HEAR.sub("", line)
 
 
 def _question(line: str) -> str:
@@ -156,8 +173,12 @@ def _from(memory, name: str) -> bool:
     return bool(names) and first_name(names[0]) == first_name(name)
 
 
-def answer_question(line: str, q, now: datetime | None, news: list) -> answers.LineAnswer | None:
+def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice | None = None,
+                    own: Callable[[], answers.LineAnswer | None] | None = None) -> answers.LineAnswer | None:
     """The answer to the question in ``line`` from the retrieved memories and the persona's file.
+
+    ``own``: a line of the persona's own life (:func:`town.scripted.topics.own_life`), said after
+    "I'm well" when asked how it is and no news is left.
 
     Returns None for a question that needs no answer of its own (none is asked).
     """
@@ -178,20 +199,30 @@ def answer_question(line: str, q, now: datetime | None, news: list) -> answers.L
         return answers.LineAnswer(line=_self_line(q, _WORK_WORDS, "I'd rather not talk about work."))
     if re.search(r"\bwhere do you live\b|\byour home\b", low):
         return answers.LineAnswer(line=_self_line(q, frozenset({"live", "lives", "home"}), "Not far from here."))
-    if now is not None and re.search(r"\b(?:doing|plans?|up to|busy|free)\b", low):
+    if now is not None and re.search(r"\b(?:doing|plans?|up to|busy|free)\b", low) and "been up to" not in low:
         window = _window(asked, now)
         if window is not None:
             said = _plans_then(q, now, *window)
             return answers.LineAnswer(line=said or "Nothing special, as far as I know.")
     if re.search(r"\bwhat(?:'?s| is) (?:new|happening|going on)\b|\bany news\b|\banything (?:new|happening|going on)\b|"
-                 r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s it going\b", low):
-        lead = "I'm well, thanks. " if re.search(r"\bhow (?:are|have)", low) else ""
+                 r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s (?:it|your \w+) going\b|\bhow are things\b|"
+                 r"\bbusy with\b|\bhow'?s everything\b|\bisn't it\b|\bhow about you\b|\bkeeping you busy\b", low):
+        well = voice.pick("I'm well, thanks.", "Pretty good, thanks.", "Can't complain.",
+                          "Good, thank you.") if voice else "I'm well, thanks."
+        lead = well + " " if re.search(r"\bhow (?:are|have)|\bhow'?s \w+ \w*\s?going|\bhow are things|"
+                                       r"\bhow'?s everything", low) else ""
+        if re.search(r"\bisn't it\b", low):  # small talk agreed with, in kind
+            lead = (voice.pick("It is!", "It really is.", "Lovely, yes.") if voice else "It is!") + " "
         if news:
-            return answers.LineAnswer(line=(lead + retell(news[0], now, q.persona_name))[:1000], shared=[news[0].id])
+            told_now = retell(news[0], now, q.persona_name, voice)
+            return answers.LineAnswer(line=(lead + told_now)[:1000], shared=[news[0].id])
+        mine = own() if own is not None else None
+        if mine is not None:
+            return mine.model_copy(update={"line": (lead + mine.line)[:1000]})
         return answers.LineAnswer(line=lead + "Not much, just the usual." if not lead else lead.strip())
     words = _words(asked)
     best = max(((len(words & _words(unwrap(m.content)[1])), -i, m) for i, m in enumerate(q.memories)
-                if m.kind != "plan" and not m.content.startswith(f"{listener} asked me")
+                if m.kind != "plan" and not m.content.startswith((f"{listener} asked me", "I talked with"))
                 and " said to me: " not in m.content  # a line kept as said is no answer of its own
                 and not _from(m, listener)),  # never the asker's own words back
                key=lambda s: s[:2], default=None)
@@ -210,19 +241,22 @@ def _self_line(q, marks: frozenset[str], fallback: str) -> str:
 
 _SMALL_TALK = ("Good morning", "Good afternoon", "Good evening", "Hi ", "Hello", "Oh, ", "Anyway,", "Take care",
                "See you", "Let's catch up", "I have to run", "Not much", "Nothing special")
-_REACTION_STARTS = ("Yes, I heard", "I know,", "Good luck", "Oh no", "That's", "How lovely", "Interesting",
-                    "I'd love to", "Thanks", "Sounds")
+_REACTION_STARTS = ("Yes, I heard", "I know", "Good luck", "Oh no", "That's", "How lovely", "Interesting",
+                    "I'd love to", "Thanks", "Sounds", "Count me in", "I'll be there", "Of course I'll", "I wish I could",
+                    "Sadly", "I'm sorry, but", "Maybe not", "I'll pass", "I hope it goes", "Fingers crossed",
+                    "I see", "Good to know", "Huh,", "What good news", "Oh, that's", "Pretty good", "Can't complain",
+                    "Good, thank", "I'm well", "Well, I'll let you go")
 
 
 def is_news(line: str) -> bool:
     """Whether ``line`` tells something (a statement of five words or more), not a greeting,
     a question, a reaction or a goodbye."""
-    if line.startswith(_REACTION_STARTS + _SMALL_TALK) or "?" in re.sub(r"^Did you hear\? ", "", line):
+    if line.startswith(_REACTION_STARTS + _SMALL_TALK) or "?" in _DID_YOU_HEAR.sub("", line):
         return False
     return len(line.split()) >= 5
 
 
-def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | None:
+def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = None) -> answers.LineAnswer | None:
     """Accept or decline an event ``line`` states at a place, a day and a time, by the same
     decision the day plan makes (:func:`town.scripted.attend.decide`).
 
@@ -243,8 +277,12 @@ def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | 
                        created=f"{now:%Y-%m-%d %H:%M:%S}")
     d = decide(event, [heard], routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed)
     if not d.go:
+        if voice is not None:
+            return answers.LineAnswer(line=voice.decline(d.reason, bool(d.clash)))
         return answers.LineAnswer(line=f"I'd love to, but {d.reason}." if d.clash else f"Thanks, but {d.reason}.")
     when = "today" if day == now.date() else "tomorrow" if (day - now.date()).days == 1 else f"on {day:%A}"
+    if voice is not None:
+        return answers.LineAnswer(line=voice.accept(when, ""))
     return answers.LineAnswer(line=f"I'd love to come {when}! Thanks for telling me.")
 
 
@@ -252,24 +290,26 @@ def reply_to_invite(line: str, q, now: datetime | None) -> answers.LineAnswer | 
 _INVITING = re.compile(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|celebrat\w*|event|meet\w*)\b", re.I)
 
 
-def react(line: str, q, now: datetime | None, rng: random.Random) -> answers.LineAnswer | None:
+def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None:
     """A reaction to news in ``line`` (None when the line is not news): a stance of the
     listener's own, from its memories (already heard, a clash with its plan) and its traits."""
     if not is_news(line) or now is None:
         return None
     speaker = q.listener_name.split()[0]
-    heard = _words(re.sub(r"^.*? told me that |^Did you hear\? ", "", line))
+    heard = _words(_DID_YOU_HEAR.sub("", re.sub(r"^.*? told me that ", "", line)))
     for m in q.memories:
         names, statement = unwrap(m.content)
         if m.kind != "plan" and len(heard & _words(statement)) >= max(3, len(heard) // 2):
             teller = names[0].split()[0] if names and names[0].split()[0] != speaker else ""
-            return answers.LineAnswer(line=f"I know, {teller} told me about it." if teller
-                                      else "Yes, I heard about that too.")
+            name = f", {voice.first}" if voice.first else ""  # a short line, said to one person
+            return answers.LineAnswer(line=voice.pick(f"I know, {teller} told me about it{name}.",
+                                                      f"I know{name}, {teller} mentioned it.") if teller
+                                      else voice.pick(f"Yes, I heard about that too{name}.",
+                                                      f"Yes, I heard{name}. Word gets around.",
+                                                      f"I know{name}, everyone's talking about it."))
     low = line.lower()
     if re.search(r"\b(?:paper|research|exam|thesis|project|essay|studying|finish\w*|deadline|due)\b", low):
-        return answers.LineAnswer(line=rng.choice(("Good luck with it!", "Good luck, I hope it goes well.")))
+        return answers.LineAnswer(line=voice.react("luck"))
     if re.search(r"\b(?:clos\w*|renovation|cancel\w*|sick|broke\w*|lost)\b", low):
-        return answers.LineAnswer(line=rng.choice(("Oh no, that's a nuisance.", "Oh no, thanks for warning me.")))
-    warm = re.search(r"\b(?:friendly|outgoing|cheerful|warm|kind|hospitable|sociable)\b", q.persona_summary, re.I)
-    return answers.LineAnswer(line=rng.choice(("How lovely!", "That's great to hear!")) if warm
-                              else "Interesting, thanks for telling me.")
+        return answers.LineAnswer(line=voice.react("trouble"))
+    return answers.LineAnswer(line=voice.react("good"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from datetime import datetime
 
 from ..hearsay import NAME, unwrap
@@ -23,6 +24,8 @@ from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
 from ..thinking import answers
 from .recount import is_about
+from .topics import own_life
+from .voice import WARM_TRAITS, Voice
 from .reply import (
     answer_question,
     first_name,
@@ -134,17 +137,21 @@ def greeting(first: str, name: str, memories, now: datetime | None, rng: random.
     if talks:
         last = datetime.fromisoformat(talks[0].created)
         if now and last.date() == now.date():
-            return rng.choice((f"Hello again, {first}!", f"Oh, {first}, hi again."))
+            return rng.choice((f"Hello again, {first}!", f"Oh, {first}, hi again.", f"{first}! Back again?",
+                               f"Hi again, {first}. Twice in one day!"))
         since = "yesterday" if now and (now.date() - last.date()).days == 1 else f"{last:%A}"
         return rng.choice((f"{hello}, {first}! Good to see you again.",
                            f"{hello}, {first}. We haven't talked since {since}."))
     if _knows(name, memories):
         return rng.choice((f"{hello}, {first}!", f"Hi {first}, good {part}." if part else f"Hi {first}!",
                            f"{hello}, {first}. How are you?"))
-    return f"{hello}, {first}."  # nothing recalled of them: no claim either way
+    return rng.choice((f"{hello}, {first}.", f"Hello there, {first}.", f"Hi {first}, good to see you.",
+                       f"Hey {first}!", f"Oh hi, {first}.", f"There you are, {first}!",
+                       f"{hello}, {first}. How's everything?", f"Hi {first}! Nice {part}, isn't it?" if part
+                       else f"Hi {first}!"))  # no claim about the pair's history
 
 
-_CLOSINGS = ("Anyway, I should get going.", "Take care, {first}.", "See you around, {first}.",
+_CLOSINGS = ("Anyway, I should get going, {first}.", "Take care, {first}.", "See you around, {first}.",
              "Let's catch up again soon, {first}.", "I have to run, bye {first}!")
 
 
@@ -156,7 +163,8 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random, last
              and not shared_run(what, last)]
     if ahead:
         what = re.sub(r"\b(?:her|his)\b", "my", act_of(ahead[0][1]))  # a routine's words, one's own voice
-        return f"{goodbye} I need to {what} at {ahead[0][0]}."
+        said = f"{goodbye} I need to {what} at {ahead[0][0]}."
+        return goodbye if shared_run(said, last) else said
     return goodbye
 
 
@@ -169,7 +177,8 @@ def _invite(m, me: str = "") -> str:
     memory's fact has ``me`` as its subject and a start, or (no fact) its words announce it."""
     fact = getattr(m, "fact", None)
     if fact is not None:
-        return " Would you like to come?" if m.kind != "plan" and fact.subject == me and fact.start else ""
+        own = fact.subject == me or (fact.subject is None and fact.host == me)
+        return " Would you like to come?" if m.kind != "plan" and own and fact.start else ""
     if m.kind != "plan" and re.match(r"^I(?:'m| am) (?:planning|throwing|hosting|organi[sz]ing)\b", m.content):
         return " Would you like to come?"
     return ""
@@ -185,15 +194,43 @@ def met(last: str, first: str) -> str:
     return f"Nice to meet you, {first}! " if found and found.group(1) == first else ""
 
 
+#: Lines of a talk (after the greeting) on which a speaker with no news tells of its own life;
+#: later ones close (each line costs a retrieval: talks of eight lines made a game day 1.6 times as long).
+OWN_LIFE_TURNS = 2
+
+#: Draws of a line's choices before a line said to this listener today is given up on.
+_TRIES = 6
+
+
 def next_line(q) -> answers.LineAnswer:
-    """The scripted answer to a NextLine question (see the module's docstring for the acts)."""
-    answer = _next_line(q)
+    """The scripted answer to a NextLine question (see the module's docstring for the acts).
+
+    A line already said to this listener today (``q.said_today``) is drawn again with the next
+    seeds; when every draw repeats, the conversation ends with a goodbye not said today.
+    """
     lead = met(q.history[-1][1], first_name(q.listener_name)) if q.history else ""
-    return answer.model_copy(update={"line": (lead + answer.line)[:1000]}) if lead else answer
-
-
-def _next_line(q) -> answers.LineAnswer:
+    said = set(q.said_today)
+    for k in range(_TRIES):
+        answer = _next_line(q, q.seed + 7919 * k)
+        line = (lead + answer.line)[:1000]
+        if line not in said:
+            return answer.model_copy(update={"line": line}) if lead else answer
     rng = random.Random(q.seed)
+    first = first_name(q.listener_name)
+    goodbyes = [g for g in (closing(first, q.memories, _now(q), rng) for _ in range(_TRIES)) if g not in said]
+    return answers.LineAnswer(line=goodbyes[0] if goodbyes else f"Well, I'll let you go, {first}. Bye for now.",
+                              end=True)
+
+
+def _voice(q, rng: random.Random) -> Voice:
+    """The speaker's voice to this listener: its traits, and whether the pair has talked before."""
+    return Voice(rng=rng, warm=bool(WARM_TRAITS.search(q.persona_summary)),
+                 close=bool(_talks(q.listener_name, q.memories)), first="" if q.stranger else first_name(q.listener_name))
+
+
+def _next_line(q, seed: int) -> answers.LineAnswer:
+    rng = random.Random(seed)
+    voice = _voice(q, rng)
     now = _now(q)
     first = first_name(q.listener_name)
     told = set(q.told)
@@ -208,24 +245,31 @@ def _next_line(q) -> answers.LineAnswer:
     if turn == 0:
         return answers.LineAnswer(line=greeting(first, q.listener_name, q.memories, now, rng)[:1000])
     ending = turn + 1 >= q.max_lines
-    reply = reply_to_invite(last, q, now)
+    reply = reply_to_invite(last, q, now, voice)
     if reply is None and is_question(last):
-        reply = answer_question(last, q, now, news)
+        reply = answer_question(last, q, now, news, voice, own=lambda: own_life(q, now, voice))
     if reply is not None:
         return reply.model_copy(update={"end": ending})
     if _GOODBYE.search(last):  # the partner takes leave (a player: a persona's goodbye ends the talk)
         return answers.LineAnswer(line=closing(first, q.memories, now, rng, last)[:1000], end=True)
     if not ending:
-        reaction = react(last, q, now, rng)
-        if reaction is not None and news and len(reaction.line.split()) <= 5:  # react, then tell
-            said = f"{reaction.line} {retell(news[0], now, q.persona_name)}{_invite(news[0], q.persona_name)}"
+        reaction = react(last, q, now, voice)
+        if reaction is not None and news and len(reaction.line.split()) <= 6:  # react, then tell
+            unnamed = replace(voice, first="")  # the reaction named the listener already
+            said = (f"{reaction.line} {retell(news[0], now, q.persona_name, unnamed)}"
+                    f"{_invite(news[0], q.persona_name)}")
             return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
         if reaction is not None:
             return reaction
         if news:
-            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name) + _invite(news[0], q.persona_name))[:1000],
+            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name, voice)
+                                            + _invite(news[0], q.persona_name))[:1000],
                                       shared=[news[0].id])
+        mine = own_life(q, now, voice) if turn <= OWN_LIFE_TURNS else None
+        if mine is not None:  # no news: one's own life, asking back on the first turn
+            if turn <= 2:
+                return mine.model_copy(update={"line": f"{mine.line} {voice.ask(_part_of_day(now))}"[:1000]})
+            return mine
         if turn == 1:
-            return answers.LineAnswer(line=rng.choice((f"What's new with you, {first}?", "Any news?",
-                                                       "How have you been?")))
+            return answers.LineAnswer(line=voice.ask(_part_of_day(now)))
     return answers.LineAnswer(line=closing(first, q.memories, now, rng, last)[:1000], end=True)

@@ -23,6 +23,9 @@ def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
     where = event.place.rsplit(":", 1)[-1]
     who = fact.host or fact.subject
     act = act_phrase(fact, "")  # a plan is said of its persona, as a routine is: "their show"
+    verb, _, thing = act.partition(" ")
+    if fact.subject is None and verb == "be":  # "be a breakfast": the thing itself
+        return f"{thing} at {where}" if who == me else f"go to {where} for {thing}"
     if who == me or fact.subject == me:
         return f"{act} at {where}"
     return f"go to {where} ({who}: {act})" if who else f"go to {where} ({act})"

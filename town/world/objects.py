@@ -22,29 +22,54 @@ class ObjectUse:
         verb: the verb phrase of a step ("brew coffee").
         doing: the same phrase as an ongoing action ("brewing coffee"), for observations.
         emoji: the action's emoji.
+        guest, guest_doing: what someone who does not work there does at the object ("order at
+            the counter", "ordering at the counter"); "" for an object everyone uses alike.
     """
 
     words: tuple[str, ...]
     verb: str
     doing: str
     emoji: str
+    guest: str = ""
+    guest_doing: str = ""
+
+    def verb_for(self, task: str) -> str:
+        """The step's verb for a persona doing ``task`` here: the staff's use when the task is
+        work (:data:`STAFF_WORDS`: "serve drinks", "open the cafe"), else the guest's ("eat lunch"
+        at a counter is "order at the counter", not "serve customers at the counter")."""
+        if self.guest and not _words(task) & STAFF_WORDS:
+            return self.guest
+        return self.verb
+
+    def doing_of(self, verb: str) -> str | None:
+        """The ongoing form of ``verb`` (the staff's or the guest's), or None for another verb."""
+        return self.doing if verb == self.verb else self.guest_doing if self.guest and verb == self.guest else None
 
 
-def _use(words: str, verb: str, doing: str, emoji: str) -> ObjectUse:
-    return ObjectUse(words=tuple(words.split("|")), verb=verb, doing=doing, emoji=emoji)
+def _use(words: str, verb: str, doing: str, emoji: str, guest: str = "", guest_doing: str = "") -> ObjectUse:
+    return ObjectUse(words=tuple(words.split("|")), verb=verb, doing=doing, emoji=emoji, guest=guest,
+                     guest_doing=guest_doing)
+
+
+#: Words of a task that make it work at a place (the staff's use of its objects).
+STAFF_WORDS = frozenset("serve serving customers customer work working shift brew brewing restock checkout cashier "
+                        "drinks sell open close closing opening tend staff manage run clean tidy prepare bake "
+                        "bartend wash orders".split())
 
 
 #: The vocabulary, first match wins (so "bar counter" serves customers, "bar stool" has a drink).
 VOCABULARY: tuple[ObjectUse, ...] = (
     _use("bed", "rest in bed", "resting in bed", "🛏️"),
-    _use("coffee|espresso", "brew coffee", "brewing coffee", "☕"),
-    _use("counter|counters", "serve customers at the counter", "serving customers at the counter", "🧾"),
-    _use("register|till", "ring up purchases", "ringing up purchases", "🧾"),
+    _use("coffee|espresso", "brew coffee", "brewing coffee", "☕", "get a coffee", "getting a coffee"),
+    _use("counter|counters", "serve customers at the counter", "serving customers at the counter", "🧾",
+         "order at the counter", "ordering at the counter"),
+    _use("register|till", "ring up purchases", "ringing up purchases", "🧾", "pay at the register",
+         "paying at the register"),
     _use("checkout", "pay at the checkout", "paying at the checkout", "🧾"),
     _use("stove", "cook", "cooking", "🍳"),
     _use("oven", "bake", "baking", "🥐"),
     _use("fridge", "check the fridge", "checking the fridge", "🥛"),
-    _use("sink", "wash up", "washing up", "🧽"),
+    _use("sink", "wash up", "washing up", "🧽", "wash hands at the sink", "washing hands at the sink"),
     _use("shower", "take a shower", "taking a shower", "🚿"),
     _use("toilet", "use the bathroom", "using the bathroom", "🚽"),
     _use("mirror", "get ready at the mirror", "getting ready at the mirror", "🪞"),

@@ -29,8 +29,8 @@ class LineAnswer(BaseModel):
 
 
 def shared_ids_shown(q: NextLine, a: LineAnswer, prompt: str) -> LineAnswer:
-    """The ids ``shared`` are among the memories shown."""
-    ids_shown(a.shared, (m.id for m in q.memories), "shared")
+    """The ids ``shared`` are among the memories shown (``memories`` or ``topics``)."""
+    ids_shown(a.shared, (m.id for m in (*q.memories, *q.topics)), "shared")
     return a
 
 
@@ -60,6 +60,9 @@ class NextLine(Question[LineAnswer]):
     :class:`~.plan_day.PlanDay` carries them, with its ``attend_seed``): an invitation is decided
     as the day plan decides it. ``stranger``: the speaker does not know the listener's name (not
     one of the town's people, and no memory but a sighting names them): it is not said.
+    ``topics``: the speaker's own life as retrieved for this partner, place and hour (what it
+    did, saw, plans and thinks; not yet told to this listener), for lines past the greeting.
+    ``said_today``: the lines this speaker already said to this listener today (none is said again).
     """
 
     template: ClassVar[str] = "next_line"
@@ -78,6 +81,8 @@ class NextLine(Question[LineAnswer]):
     places: tuple[str, ...] = ()
     attend_seed: int = 0
     stranger: bool = False
+    topics: tuple[MemoryView, ...] = ()
+    said_today: tuple[str, ...] = ()
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """``shared`` cites shown memories not yet told to this listener."""
