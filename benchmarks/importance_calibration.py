@@ -8,14 +8,14 @@ The set is ``town/thinking/data/rated_memories.yaml`` (65 memories rated by hand
 et al. 2023's definition of poignancy). The model rates them as a run does
 (:class:`~town.thinking.questions.RateImportances`, ``--batch`` memories a request, in an
 order unrelated to their ratings, :func:`~town.thinking.calibration.shuffled`; a request that fails is asked again up to 3 times, then its memories are left
-out and counted; ``--probes`` rates only the ten probes). It prints, for each source of ratings:
+out and counted; ``--check-set`` rates only the ten of the check set). It prints, for each source of ratings:
 
 - MAE: mean absolute error against the hand ratings (points of the 1-10 scale);
 - rank: Spearman's rank correlation with them (:func:`town.thinking.calibration.rank_correlation`);
 - at 1 / at 10: the share rated 1 and 10 (the hand ratings: 9% and 5%);
 - the ratings' counts 1..10.
 
-With a model it also runs the start-up probe (:func:`town.thinking.calibration.probe`) and shows
+With a model it also runs the start-up check (:func:`town.thinking.calibration.calibrate`) and shows
 what a run would keep: the model's ratings, the embedded rater's, or their blend. Figures only.
 """
 
@@ -30,7 +30,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from town.thinking.calibration import blend, fit, probe, rated_memories, shuffled  # noqa: E402
+from town.thinking.calibration import blend, calibrate, fit, rated_memories, shuffled  # noqa: E402
 from town.thinking.questions import RateImportances  # noqa: E402
 from town.scripted import ScriptedBackend  # noqa: E402
 from town.thinking.server_check import CHECK_MARK  # noqa: E402
@@ -74,9 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", default="auto")
     ap.add_argument("--prompts", type=Path, help="a folder of prompt templates overriding the packaged ones")
     ap.add_argument("--batch", type=int, default=5, help="memories per request (a tick's observations: 1-8)")
-    ap.add_argument("--probes", action="store_true", help="only the ten probe memories")
+    ap.add_argument("--check-set", action="store_true", help="only the ten memories of the check set")
     args = ap.parse_args(argv)
-    items = shuffled([m for m in rated_memories() if m.probe or not args.probes])  # not low to high
+    items = shuffled([m for m in rated_memories() if m.check_set or not args.check_set])  # not low to high
     hand = [m.rating for m in items]
     scripted = ScriptedBackend()
     embedded = rate_all(lambda q: list(scripted.ask(q).ratings), items, args.batch)
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             return None
 
         model = rate_all(ask, items, args.batch, say=True)
-        decision = probe(backend, CHECK_MARK)
+        decision = calibrate(backend, CHECK_MARK)
     finally:
         backend.close()
     print(row(f"model {args.model}", model, hand))

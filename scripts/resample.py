@@ -158,7 +158,8 @@ def main() -> None:
         turn[q.template] += 1
     questions = [q for *_, q in sorted(order, key=lambda t: (t[0], t[1]))]
     backend = OpenAIBackend(model=args.model, base_url=args.base_url, structured=args.structured,
-                            timeout_s=args.timeout, max_prompt_tokens=args.max_prompt_tokens)
+                            timeout_s=args.timeout, max_prompt_tokens=args.max_prompt_tokens,
+                            measure_speed=args.timeout == "auto")  # a fixed timeout needs no speed
     settled = backend.check()
     print(f"{len(questions)} questions x {args.times} attempts; dialect {settled.dialect.value}, "
           f"timeout {backend.timeout_s:g} s", flush=True)

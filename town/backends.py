@@ -17,7 +17,7 @@ from .errors import ConfigError
 from .scripted import ScriptedBackend
 from .thinking.backend import ThinkingBackend
 from .thinking.cache import AnswerCache, default_cache_path
-from .thinking.calibration import Calibration, probe
+from .thinking.calibration import Calibration, calibrate
 from .thinking.model import ModelBackend, Settled
 from .thinking.prompting import PromptSet
 from .thinking.server_check import CHECK_MARK
@@ -41,7 +41,7 @@ class ThinkingParts:
         settled: what the start-up check settled (dialect, slots, the server's speed and the
             request timeout); None without a check.
         calibration: what the run does with the model's importance ratings (the start-up
-            probe's decision, or the resumed run's); None for the scripted backend.
+            calibration's decision, or the resumed run's); None for the scripted backend.
     """
 
     backend: ThinkingBackend
@@ -123,7 +123,7 @@ def make_backend(
         backoff_s: first retry wait, wall seconds (tests use less).
         recheck_interval_s: wall seconds between checks while stalled.
         measure_speed: the start-up check measures the server's speed, which sets an "auto"
-            timeout, and probes the model's importance ratings (False: a shorter check; an
+            timeout, and checks the model's importance ratings (False: a shorter check; an
             "auto" timeout is then ``max_timeout_s``, and the ratings are kept as they are).
         calibration: a run's meta ``importance_calibration`` to keep (a resumed run's), instead
             of probing the model afresh.
@@ -182,7 +182,7 @@ def make_backend(
     try:
         settled = model.check()
         kept = (Calibration.from_meta(calibration) if calibration is not None
-                else probe(model, CHECK_MARK) if measure_speed else None)
+                else calibrate(model, CHECK_MARK) if measure_speed else None)
     except BaseException:
         model.close()  # its connections, not left to the garbage collector
         raise

@@ -41,7 +41,7 @@ def fake_server(prompt_book):
 
     def start(**kwargs):
         server = FakeOpenAIServer(responder, **kwargs)
-        server.probe_responder = responder  # the start-up importance probe: the fake model's ratings
+        server.rating_responder = responder  # the start-up importance check: the fake model's ratings
         servers.append(server)
         return server
 

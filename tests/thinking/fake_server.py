@@ -12,8 +12,8 @@ how many requests the server held at once; ``latency_s`` is how long every chat 
 llama-cpp-python's does), ``check_latency_s`` how long a start-up check's request takes, and
 ``tokens_per_s`` its writing speed: every answer (the start-up check's included) takes its
 completion tokens / ``tokens_per_s`` seconds more. The start-up check's writing request (its
-prompt asks for ``N`` animals) is answered with ``N`` words, its importance probe (a check
-whose user prompt is a question's) by ``probe_responder`` (None: ``{}``, no valid answer). A
+prompt asks for ``N`` animals) is answered with ``N`` words, its importance check (a check
+whose user prompt is a question's) by ``rating_responder`` (None: ``{}``, no valid answer). A
 request being worked on watches its connection: ``closed_at`` records when a client gave up and
 closed it. With ``models_wait_for_slot`` (as llama-cpp-python's, whose model list takes the lock
 its completions hold), ``GET /v1/models`` waits for a free slot. Faults (chosen by a seeded generator at
@@ -129,7 +129,7 @@ class FakeOpenAIServer:
         grammar_lengths: bool = False,
     ):
         self.tokens_per_s = tokens_per_s
-        self.probe_responder: Callable[[list[dict]], str] | None = None  # answers the importance probe
+        self.rating_responder: Callable[[list[dict]], str] | None = None  # answers the importance check
         self.grammar_lengths = grammar_lengths
         self.slots = None if slots is None else threading.Semaphore(slots)
         self.check_latency_s = check_latency_s
@@ -315,14 +315,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         owner = self.owner
         messages = body.get("messages") or [{}]
-        probe = any(str(m.get("content", "")).startswith(CHECK_MARK) for m in messages)
-        # the importance probe: a question of the run (its user prompt unmarked), answered by the model
-        rating_probe = probe and not str(messages[-1].get("content", "")).startswith(CHECK_MARK)
-        owner.count("probe" if probe else "chat")
+        checking = any(str(m.get("content", "")).startswith(CHECK_MARK) for m in messages)
+        # the importance check: a question of the run (its user prompt unmarked), answered by the model
+        rating_check = checking and not str(messages[-1].get("content", "")).startswith(CHECK_MARK)
+        owner.count("check" if checking else "chat")
         if not self._authorised():
             return
         dialect = body_dialect(body)
-        if not probe:
+        if not checking:
             with owner._lock:
                 owner.bodies.append(body)
         if dialect in ("json_schema", "json_object_schema", "grammar") and dialect not in owner.dialects:
@@ -332,16 +332,16 @@ class _Handler(BaseHTTPRequestHandler):
             obeyed = False
         else:
             obeyed = dialect in owner.dialects
-        if probe:  # the start-up check's requests: a word, answered after check_latency_s
+        if checking:  # the start-up check's requests: a word, answered after check_latency_s
             self.reply_at = time.monotonic() + owner.check_latency_s
             asked = re.search(r"Name (\d+) different animals", body["messages"][-1]["content"])
             words = {"words": [f"animal{i}" for i in range(int(asked.group(1)))]} if asked else None
-            if rating_probe and body.get("model") != owner.model:
+            if rating_check and body.get("model") != owner.model:
                 self._send(404, {"error": {"message": f"The model {body.get('model')!r} does not exist"}})
                 self.reply_at = None
                 return
-            if rating_probe:  # a test's own responder is not called for it (it may count its calls)
-                content = "{}" if owner.probe_responder is None else owner.probe_responder(body["messages"])
+            if rating_check:  # a test's own responder is not called for it (it may count its calls)
+                content = "{}" if owner.rating_responder is None else owner.rating_responder(body["messages"])
             else:
                 content = json.dumps(words or {"word": CHECK_WORD if obeyed else "cat"})
             self._complete(content, body["messages"], check=True)

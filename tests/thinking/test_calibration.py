@@ -25,23 +25,23 @@ from town.scripted import ScriptedBackend
 from town.thinking.wrappers import CalibratedBackend
 
 
-def test_the_hand_rated_set_spans_the_scale_with_probes_across_it():
-    """At least 60 memories, every rating 1-10 used, five kinds; ten probes from 1 to 10."""
+def test_the_hand_rated_set_spans_the_scale_with_a_check_set_across_it():
+    """At least 60 memories, every rating 1-10 used, five kinds; a check set of ten from 1 to 10."""
     rated = rated_memories()
     assert len(rated) >= 60 and {m.rating for m in rated} == set(range(1, 11))
     assert {m.kind for m in rated} == {"observation", "chat", "plan", "reflection", "whisper"}
-    assert sorted(m.rating for m in rated if m.probe) == [1, 2, 2, 3, 5, 6, 7, 8, 9, 10]
+    assert sorted(m.rating for m in rated if m.check_set) == [1, 2, 2, 3, 5, 6, 7, 8, 9, 10]
 
 
 def test_a_model_that_counts_up_the_list_is_not_calibrated():
-    """Listed in the file's order the probes' hand ratings rise (1, 2, 3, 2, 5, ..., 10), and a
+    """Listed in the file's order the check set's hand ratings rise (1, 2, 3, 2, 5, ..., 10), and a
     model writing 1, 2, ..., 10 down the list (SmolLM2-135M did) is off by 0.2: kept. Shuffled by
     their text's hash, the order is 6, 8, 1, 9, 2, 3, 7, 2, 5, 10: counting up is then off by
     (5+6+2+5+3+3+0+6+4+0) / 10 = 3.4 with rank correlation 0.11, and replaced."""
-    probes = [m for m in rated_memories() if m.probe]
+    check_set = [m for m in rated_memories() if m.check_set]
     counted = list(range(1, 11))
-    assert decide(fit(counted, [m.rating for m in probes])).weight == 1.0
-    order = [m.rating for m in shuffled(probes)]
+    assert decide(fit(counted, [m.rating for m in check_set])).weight == 1.0
+    order = [m.rating for m in shuffled(check_set)]
     assert order == [6, 8, 1, 9, 2, 3, 7, 2, 5, 10]
     assert decide(fit(counted, order)).weight == 0.0
 
@@ -121,13 +121,13 @@ def bimodal_server(fake_server, prompt_book):
             return json.dumps({"ratings": [1 if r <= 4 else 10 for r in scripted.ask(question).ratings]})
         return model_answer(question)
 
-    server.responder = server.probe_responder = responder
+    server.responder = server.rating_responder = responder
     return server
 
 
 def test_a_model_rating_only_1s_and_10s_is_blended_and_stats_says_so(bimodal_server, api_key, tmp_path,
                                                                       monkeypatch, capsys, prompt_book):
-    """The probe's ten memories (in the file's order, hand ratings 1, 2, 3, 2, 5, 6, 7, 8, 9, 10;
+    """The check set's ten memories (in the file's order, hand ratings 1, 2, 3, 2, 5, 6, 7, 8, 9, 10;
     the embedded rater's 1, 3, 4, 3, 2, 7, 6, 8, 9, 10) get 1, 1, 1, 1, 1, 10, 10, 10, 10, 10: all at the ends (the
     hand ratings: 20%), off by (0+1+2+1+4+4+3+2+1+0) / 10 = 1.8, ordered: bimodal, so the run blends
     (weight 0.5), records why in its meta, and ``stats`` prints the line. A memory's rating is
@@ -151,11 +151,11 @@ def test_a_model_rating_only_1s_and_10s_is_blended_and_stats_says_so(bimodal_ser
     assert ("importance: model ratings blended with the embedded rater's (50% model) because they are "
             "bimodal (on 10 memories rated by hand they were off by 1.8 on average") in printed
     assert ratings and 10 not in ratings  # a 10 needs the embedded rater's 10: no such memory in this hour
-    # the model now rates as the usual fake (one above the embedded rater: a probe would keep
+    # the model now rates as the usual fake (one above the embedded rater: a check would keep
     # it); a resumed run keeps the run's decision all the same
     from fake_server import model_answer
 
-    bimodal_server.responder = bimodal_server.probe_responder = lambda messages: model_answer(
+    bimodal_server.responder = bimodal_server.rating_responder = lambda messages: model_answer(
         prompt_book[messages[-1]["content"]])
     assert main(["resume", str(out), "--hours", "0.01", "--quiet", "--backend", "openai", "--base-url",
                  bimodal_server.base_url, "--api-key-env", api_key]) == 0

@@ -101,7 +101,7 @@ def test_server_down_mid_run_stalls_then_the_run_completes(fake_server, api_key,
     assert states[:2] == ["stalled", "running"], states
     assert states[-1] == "finished"
     refused = [c for c in calls if c.data["outcome"] == "connection_error"]
-    # The 3rd failure stalls; later attempts wait for the probe. Requests the other personas had
+    # The 3rd failure stalls; later attempts wait for the server to answer GET /models. Requests the other personas had
     # already sent when the 3rd failed fail too (decisions run concurrently, one request each).
     assert 3 <= len(refused) <= 3 + len(sim.personas) - 1
     assert all(c.tick >= 30 for c in refused)

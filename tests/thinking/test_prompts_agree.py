@@ -115,12 +115,8 @@ def _decompositions(q: DecomposeTask, prompt: str) -> list[StepsAnswer]:
 
 
 def _procedure_names(q: GeneraliseProcedure, prompt: str) -> list[ProcedureAnswer]:
-    """The task as the prompt shows it, each listed value in braces as the prompt asks."""
-    task = next(line[len("- Task: "):] for line in prompt.splitlines() if line.startswith("- Task: "))
-    for line in _listed(prompt, "These steps become"):
-        value, name = line.rsplit(": ", 1)
-        task = task.replace(value, name)
-    return [ProcedureAnswer(name=task, when=task)]
+    """Each listed title, as the name and as the kind of task."""
+    return [ProcedureAnswer(name=c, when=c) for c in _listed(prompt, "These steps become")]
 
 
 def _places(q: ChoosePlace, prompt: str) -> list[PlaceAnswer]:

@@ -24,7 +24,9 @@ from town.thinking.questions import (
     GeneraliseProcedure,
     InvalidAnswer,
     MemoryView,
+    ProcedureAnswer,
 )
+from town.thinking.questions.generalise_procedure import SENSE
 from town.thinking.validate import parse_answer
 from town.thinking.views import routine_views
 
@@ -85,11 +87,20 @@ LEARNED = GeneraliseProcedure(
     parameters=(("home", "the_ville:Dorm for Oak Hill College"), ("persona", "Maria Lopez"), ("place", SHOWER)))
 
 
+def _sense(question: GeneraliseProcedure, answer: dict) -> str | ProcedureAnswer:
+    """The check of :data:`SENSE` (what a stored procedure passes before it is shared) that rejects
+    ``answer``, or the answer it accepts."""
+    try:
+        return question.check(ProcedureAnswer(**answer), rules=SENSE)
+    except InvalidAnswer as exc:
+        return exc.check
+
+
 def test_a_procedure_name_that_does_not_name_its_task_is_rejected():
     """The 0.5B model named a shower procedure "Living Room Setup"; it was shared to the town
     library and another persona followed it at her sink."""
-    assert _rejected_by(LEARNED, {"name": "Living Room Setup", "when": "taking a shower"}) == "names_its_task"
-    assert _accepts(LEARNED, {"name": "Morning Shower", "when": "taking a shower"}).name == "Morning Shower"
+    assert _sense(LEARNED, {"name": "Living Room Setup", "when": "taking a shower"}) == "names_its_task"
+    assert _sense(LEARNED, {"name": "Morning Shower", "when": "taking a shower"}).name == "Morning Shower"
 
 
 def test_a_procedure_condition_holding_an_address_is_rejected():
@@ -99,13 +110,30 @@ def test_a_procedure_condition_holding_an_address_is_rejected():
         steps=({"description": "eat dinner", "object": TABLE, "minutes": 30},),
         parameters=(("persona", "Maria Lopez"), ("place", TABLE)))
     found = "the village-Dorm for Oak Hill College, common room-dining table"
-    assert _rejected_by(dinner, {"name": "Dinner", "when": found}) == "no_address"
-    assert _accepts(dinner, {"name": "Dinner", "when": "having dinner at {place}"}).when == "having dinner at {place}"
+    assert _sense(dinner, {"name": "Dinner", "when": found}) == "no_address"
+    assert _sense(dinner, {"name": "Dinner", "when": "having dinner at {place}"}).when == "having dinner at {place}"
     park = "the_ville:Johnson Park:garden:garden bench"
     walk = GeneraliseProcedure(persona="maria_lopez", persona_name="Maria Lopez",
                                task="walk in the garden of Johnson Park", place=park, steps=({"description": "walk", "object": park, "minutes": 30},),
                                parameters=(("persona", "Maria Lopez"), ("place", park)))
-    assert _accepts(walk, {"name": "walk in the garden of Johnson Park", "when": "a walk"})  # as the task names it
+    assert not isinstance(_sense(walk, {"name": "walk in the garden of Johnson Park", "when": "a walk"}), str)  # as the task names it
+
+
+def test_a_procedure_is_named_by_a_listed_title_not_a_title_of_the_models_own():
+    """SmolLM2-135M named getting ready "The City of Ember", "The Vanishing City", "The Zombie of
+    the Town" and "Dorak,". The titles offered are the task and its steps' own words, a step's
+    "(task)" left out, each once; a title the checks reject (a place) is not offered."""
+    ready = GeneraliseProcedure(
+        persona="klaus_mueller", persona_name="Klaus Mueller", task="get ready", place=SHOWER,
+        steps=({"description": "take a shower (get ready)", "object": SHOWER, "minutes": 10},
+               {"description": "Take a shower", "object": SHOWER, "minutes": 15},
+               {"description": "bathroom", "object": SHOWER, "minutes": 5}),
+        parameters=(("persona", "Klaus Mueller"), ("place", SHOWER)))
+    assert ready.choices() == ("get ready", "take a shower")
+    assert _rejected_by(ready, {"name": "The City of Ember", "when": "get ready"}) == "one_of_the_choices"
+    assert _rejected_by(ready, {"name": "get ready", "when": "Dorak,"}) == "one_of_the_choices"
+    assert _accepts(ready, {"name": "Take A Shower", "when": "get ready"}).name == "take a shower"
+    assert ready.answer_schema()["properties"]["name"]["enum"] == ["get ready", "take a shower"]
 
 
 def _invitation(memories=(CRUSH,)) -> DecideToTalk:

@@ -40,7 +40,7 @@ def test_the_speed_is_read_from_three_timed_requests_by_hand():
     assert (s.overhead_s, s.prompt_s, s.output_s, s.token_ratio) == pytest.approx((0.1, 0.0025, 0.029296875, 1.25))
     assert s.to_meta(31.2)["prompt_tokens_per_s"] == 400.0 and s.to_meta(31.2)["output_tokens_per_s"] == 34.1
     assert Speed(overhead_s=60.0, prompt_s=0.0, output_s=0.0).to_meta(120)["prompt_tokens_per_s"] is None
-    # no probe (a dialect given): no overhead counted, the reading request's time is all prompt
+    # no dialect check (a dialect given): no overhead counted, the reading request's time is all prompt
     assert measure(reading=Timing(tokens_in=1000, tokens_out=1, seconds=2.0),
                    writing=Timing(tokens_in=0, tokens_out=50, seconds=1.0)).prompt_s == pytest.approx(0.002)
 
@@ -119,7 +119,7 @@ def test_a_slow_server_runs_with_the_timeout_its_measured_speed_sets(fake_server
     assert requests and all(r["outcome"] == "ok" and r["latency_ms"] >= 1000 * SLOW_S for r in requests)
     assert "expected wall time for 3 personas, 1 request(s) at once" in err
     expected = expected_run_s(server["first_hour_s"], server["later_hour_s"], 0.5)
-    check_s = 3 * SLOW_S  # the start-up check's reading, probe and writing requests
+    check_s = 3 * SLOW_S  # the start-up check's reading, dialect and writing requests
     assert 0.5 <= (wall - check_s) / expected <= 2.0, (wall, expected, len(requests))
 
 

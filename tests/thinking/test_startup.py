@@ -106,7 +106,7 @@ def test_a_server_that_cannot_serve_the_town_stops_the_run_before_it_starts(
 ):
     """A 404 URL (an API root without /v1) and a server ignoring the schema: exit 2, one line.
 
-    The start-up check makes real completion requests (probes), no question is asked, and no
+    The start-up check makes real completion requests (checks), no question is asked, and no
     run file is left.
     """
     if case == "404 server":
@@ -125,7 +125,7 @@ def test_a_server_that_cannot_serve_the_town_stops_the_run_before_it_starts(
     assert len(err.splitlines()) == 1
     assert expected in err
     assert server.counts["chat"] == 0
-    assert server.counts["probe"] >= 1 or case == "404 server"
+    assert server.counts["check"] >= 1 or case == "404 server"
     assert not out.exists()
 
 
@@ -134,7 +134,7 @@ def test_auto_settles_on_the_dialect_the_server_obeys_and_the_run_records_it(
 ):
     """Like llama-cpp-python's server: 500 on a json_schema envelope, obeys json_object + schema.
 
-    The 500 on the probe is "unsupported", not a server failure; the run's stored
+    The 500 on the dialect check is "unsupported", not a server failure; the run's stored
     configuration names the dialect its requests used, and every request carried it.
     """
     server = fake_server(dialects=("json_object_schema",), reject="500")

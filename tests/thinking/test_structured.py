@@ -126,23 +126,24 @@ def test_a_class_repeated_m_to_n_times_becomes_nested_optionals():
     assert to_gbnf(schema).splitlines()[0] == 'root-t ::= "\\"" [a-b] ([a-b] ([a-b])?)? "x" [0-9] [0-9] "\\"" ws'
 
 
-def test_a_procedures_name_and_kind_are_words_not_addresses_times_or_code():
-    """GeneraliseProcedure's name and "when": what SmolLM2 wrote there fails the schema."""
+def test_a_procedures_name_and_kind_are_chosen_from_the_listed_titles():
+    """GeneraliseProcedure's name and "when" are an enum of the task's own words: what SmolLM2
+    wrote there (an address, a time, code, "The City of Ember") fails the schema."""
     question = next(q for q, _ in SAMPLES if q.template == "generalise_procedure")
     schema = question.answer_schema()
 
-    def ok(name: str, when: str = "opening a cafe") -> bool:
+    def ok(name: str, when: str = "have coffee") -> bool:
         try:
             jsonschema.validate({"name": name, "when": when}, schema)
         except jsonschema.ValidationError:
             return False
         return True
 
-    assert ok("Open {place}") and ok("Isabella's morning, step by step")
+    assert ok("have coffee") and ok("order coffee", "order coffee")
+    assert not ok("The City of Ember")
     assert not ok("the_ville:Hobbs Cafe:cafe")  # an address
-    assert not ok("open up", "{3:10}")  # a time
-    assert not ok("open up", "shelf }\n```\nThis is an example")  # code and a line break
-    assert not ok("") and not ok("a" * 81)
+    assert not ok("have coffee", "{3:10}")  # a time
+    assert not ok("have coffee", "shelf }\n```\nThis is an example")  # code and a line break
 
 
 #: Parses each GBNF text of a JSON list on stdin with llama.cpp's own parser (a grammar sampler
@@ -298,3 +299,43 @@ def test_an_actions_minutes_are_the_step_lengths_that_fit():
     assert step_minutes(12) == [5, 10]
     assert step_minutes(3) == [3]
     assert step_minutes(90) == [5, 10, 15, 20, 30, 45, 60]
+
+
+def test_a_decomposed_steps_description_holds_no_address_time_or_digits():
+    """What SmolLM2 wrote as a step of buying supplies ("go to the_ville:The Willows Market and
+    Pharmacy:aisles:grocery shelf", which ``plain_descriptions`` then rejected) fails the schema,
+    as do a clock time and a duration; words and a "(task)" the run writes pass."""
+    question = next(q for q, _ in SAMPLES if q.template == "decompose_task")
+    schema = question.answer_schema()
+    obj = question.objects[0]
+
+    def ok(description: str) -> bool:
+        try:
+            jsonschema.validate({"steps": [{"description": description, "object": obj, "minutes": 5}]}, schema)
+        except jsonschema.ValidationError:
+            return False
+        return True
+
+    assert ok("look through the shelves (buy supplies)") and ok("pick up Maria's order, then pay")
+    assert not ok("go to the_ville:The Willows Market and Pharmacy:aisles:grocery shelf")
+    assert not ok("12:00 have lunch") and not ok("wipe the counter 10 min")
+    assert not ok("a" * 61)
+
+
+def test_an_added_plan_blocks_description_holds_no_address_or_time():
+    """SmolLM2 added "Hobbs Cafe opens at 6am and closes at midnight." and "The_ville:Dorm for
+    Oak Hill College:bathroom:sink." as plan blocks (``plain_descriptions`` rejected both): the
+    schema of an added block's description now refuses them, and takes an appointment's words."""
+    question = next(q for q, _ in SAMPLES if q.template == "plan_day")
+    description = question.answer_schema()["properties"]["add"]["items"]["properties"]["description"]
+
+    def ok(text: str) -> bool:
+        try:
+            jsonschema.validate(text, description)
+        except jsonschema.ValidationError:
+            return False
+        return True
+
+    assert ok("go to Isabella's Valentine's Day party")
+    assert not ok("Hobbs Cafe opens at 6am and closes at midnight.")
+    assert not ok("The_ville:Dorm for Oak Hill College:bathroom:sink.")

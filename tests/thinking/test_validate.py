@@ -55,7 +55,7 @@ def test_each_question_is_typed_with_the_answer_model_it_parses_into():
         "NextAction": "StepAnswer", "DecideToTalk": "TalkAnswer", "NextLine": "LineAnswer",
         "SummariseConversation": "SummaryAnswer", "FocalPoints": "FocalPointsAnswer",
         "Insights": "InsightsAnswer", "AnswerInterview": "InterviewAnswer",
-        "GeneraliseProcedure": "ProcedureAnswer", "HearLine": "HeardAnswer",
+        "GeneraliseProcedure": "ProcedureAnswer", "HearLine": "HeardAnswer", "WriteConversation": "ExchangeAnswer",
     }
     assert {q.__name__ for q in questions.Question.__subclasses__()} == set(expected)
     for name, answer in expected.items():
@@ -211,18 +211,20 @@ def test_a_step_opening_with_the_prompts_opening_is_no_answer():
 
 
 def test_echoes_of_the_prompts_instructions_are_no_answer():
-    """Prompt text saved as an answer (a procedure's "when") is invalid; the model's own is fine."""
-    from town.thinking.questions import GeneraliseProcedure
+    """Prompt text saved as a procedure's "when" (a stored one, checked before it is shared) is
+    invalid; words of its own are fine."""
+    from town.thinking.questions import GeneraliseProcedure, ProcedureAnswer
+    from town.thinking.questions.generalise_procedure import SENSE
 
     q = GeneraliseProcedure(**BASE, task="open the cafe", place="the_ville:Hobbs Cafe:cafe",
                             steps=({"description": "wipe", "object": CAFE, "minutes": 10},),
                             parameters=(("place", CAFE),))
     prompt = PromptSet().render(q)
-    echo = '{"name": "open up", "when": "these steps become a procedure you can follow"}'
+    echo = ProcedureAnswer(name="open up", when="these steps become a procedure you can follow")
     with pytest.raises(InvalidAnswer, match="copies the prompt"):
-        parse_answer(q, echo, prompt)
-    own = '{"name": "open up", "when": "opening a cafe in the morning"}'
-    assert parse_answer(q, own, prompt).when == "opening a cafe in the morning"
+        q.check(echo, prompt, rules=SENSE)
+    own = ProcedureAnswer(name="open up", when="opening a cafe in the morning")
+    assert q.check(own, prompt, rules=SENSE).when == "opening a cafe in the morning"
 
 
 def test_chat_lines_must_speak():

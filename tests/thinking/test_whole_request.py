@@ -200,7 +200,7 @@ def test_sigint_during_the_start_up_checks_speed_request_exits_within_5_s_leavin
     out = tmp_path / "checking.sqlite"
     proc = _simulate(server, out)
     try:
-        _until(lambda: server.counts["probe"] >= 1, timeout=60, every=0.1)
+        _until(lambda: server.counts["check"] >= 1, timeout=60, every=0.1)
         time.sleep(1.0)
         code, took, err = _stopped(proc, signal.SIGINT)
     finally:

@@ -20,7 +20,7 @@ def add_sim_options(p: argparse.ArgumentParser, town: str = "the_ville") -> None
                    "http://127.0.0.1:8080/v1; give it again for more servers of the same model")
     m.add_argument("--structured", choices=["auto", "json_schema", "json_object_schema", "grammar",
                                             "json_object", "none"],
-                   help="how requests carry the answer's JSON schema (default auto: probed at start)")
+                   help="how requests carry the answer's JSON schema (default auto: tried at start)")
     m.add_argument("--max-concurrency", metavar="N|auto",
                    help="requests in flight per server (default auto: the slots it reports, else 1)")
     m.add_argument("--run-ahead", action="store_true", help="personas who cannot affect each other run ahead, "

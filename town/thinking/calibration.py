@@ -5,8 +5,8 @@ use little of that scale: on a two-core machine SmolLM2-135M rated seven memorie
 hour 10 and ten 1, and a routine washing-up 6. Such ratings drive reflection (their sum) and
 retrieval (a third of a memory's score), so a run measures them before it trusts them.
 
-:func:`probe` asks the model, as part of the start-up check (its system text opens with
-:data:`~.server_check.CHECK_MARK`), to rate the hand-rated set's probe memories in one request
+:func:`calibrate` asks the model, as part of the start-up check (its system text opens with
+:data:`~.server_check.CHECK_MARK`), to rate the hand-rated set's check set in one request
 (:class:`~.questions.RateImportances`, the run's own prompt); :func:`decide` compares its
 ratings with the hand ratings (:func:`fit`: mean absolute error, rank correlation, the share
 rated 1 or 10) and settles the weight the model's ratings get against the embedded rater's
@@ -37,7 +37,7 @@ import yaml
 from .questions import RateImportances
 
 __all__ = ["Rated", "Fit", "Calibration", "MAX_MAE", "MIN_RANK", "MAX_EXTREMES", "NO_ORDER", "BLEND",
-           "rated_memories", "rank_correlation", "fit", "decide", "shuffled", "probe", "blend"]
+           "rated_memories", "rank_correlation", "fit", "decide", "shuffled", "calibrate", "blend"]
 
 #: The hand-rated set.
 RATED_PATH = Path(__file__).parent / "data" / "rated_memories.yaml"
@@ -45,26 +45,26 @@ RATED_PATH = Path(__file__).parent / "data" / "rated_memories.yaml"
 MAX_MAE = 2.0
 #: The least rank correlation with the hand ratings, kept as they are.
 MIN_RANK = 0.5
-#: The largest share of ratings at 1 or 10, kept as they are (the probe's hand ratings: 20%).
+#: The largest share of ratings at 1 or 10, kept as they are (the check set's hand ratings: 20%).
 MAX_EXTREMES = 0.5
 #: Under this rank correlation the model's ratings order nothing: the embedded rater's instead.
 NO_ORDER = 0.3
 #: The model's weight in a blend.
 BLEND = 0.5
-#: Persona the probe's memories belong to (the prompt asks how poignant they are to her).
-_PROBE_PERSONA = ("probe", "Alex Moore", "Alex Moore is a resident of the town: works at the "
+#: Persona the check set's memories belong to (the prompt asks how poignant they are to her).
+_CHECK_PERSONA = ("calibration", "Alex Moore", "Alex Moore is a resident of the town: works at the "
                   "library, has friends and family nearby, and cares about the people around her.")
 
 
 @dataclass(frozen=True, kw_only=True)
 class Rated:
     """A memory rated by hand: its kind (a ``MemoryKind`` value), text, rating 1-10, and
-    whether the start-up probe asks it."""
+    whether it is in the check set the start-up check asks."""
 
     kind: str
     content: str
     rating: int
-    probe: bool = False
+    check_set: bool = False
 
 
 @cache
@@ -78,7 +78,7 @@ def rated_memories() -> tuple[Rated, ...]:
     out = []
     for i, row in enumerate(rows):
         item = Rated(kind=str(row["kind"]), content=str(row["content"]), rating=int(row["rating"]),
-                     probe=bool(row.get("probe", False)))
+                     check_set=bool(row.get("check_set", False)))
         if not 1 <= item.rating <= 10:
             raise ValueError(f"{RATED_PATH}: memory {i + 1}: rating {item.rating} is not 1-10")
         out.append(item)
@@ -126,7 +126,7 @@ def fit(ratings: list[int], hand: list[int]) -> Fit:
 @dataclass(frozen=True, kw_only=True)
 class Calibration:
     """What a run does with a model's importance ratings: the model's weight (0..1) against the
-    embedded rater's, the probe's fit (None: no valid answer), and why, in words."""
+    embedded rater's, the check set's fit (None: no valid answer), and why, in words."""
 
     weight: float
     reason: str
@@ -150,9 +150,9 @@ class Calibration:
 
 
 def decide(got: Fit | None) -> Calibration:
-    """The weight for a probe's fit (see the module's docstring)."""
+    """The weight for a check set's fit (see the module's docstring)."""
     if got is None:
-        return Calibration(weight=1.0, reason="the model gave no valid answer to the start-up probe, so nothing "
+        return Calibration(weight=1.0, reason="the model gave no valid answer to the start-up check, so nothing "
                                               "was measured")
     said = (f"on {got.n} memories rated by hand they were off by {got.mae:.1f} on average, rank "
             f"correlation {got.rank:.2f}, {got.extremes:.0%} at 1 or 10")
@@ -171,7 +171,7 @@ def blend(weight: float, model: int, embedded: int) -> int:
 
 
 class _Attempting(Protocol):
-    """What :func:`probe` needs of a model backend: one marked attempt."""
+    """What :func:`calibrate` needs of a model backend: one marked attempt."""
 
     def attempt(self, question: Any, *, opening: str = "") -> Any:
         """One request for ``question``, the system text opened with ``opening``."""
@@ -184,15 +184,15 @@ def shuffled(items: list[Rated]) -> list[Rated]:
     return sorted(items, key=lambda m: hashlib.sha1(m.content.encode("utf-8")).hexdigest())
 
 
-def probe(model: _Attempting, opening: str, tries: int = 2) -> Calibration:
-    """Ask ``model`` to rate the probe memories (one request, up to ``tries`` attempts) and decide.
+def calibrate(model: _Attempting, opening: str, tries: int = 2) -> Calibration:
+    """Ask ``model`` to rate the check set (one request, up to ``tries`` attempts) and decide.
 
     Args:
         model: a ``ModelBackend`` (its ``attempt`` never raises for a model's failure).
         opening: the start-up check's mark, opening the request's system text.
     """
-    items = shuffled([m for m in rated_memories() if m.probe])
-    pid, name, summary = _PROBE_PERSONA
+    items = shuffled([m for m in rated_memories() if m.check_set])
+    pid, name, summary = _CHECK_PERSONA
     question = RateImportances(persona=pid, persona_name=name, persona_summary=summary,
                                items=tuple((m.kind, m.content) for m in items))
     for _ in range(tries):

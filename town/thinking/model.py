@@ -278,7 +278,7 @@ class ModelBackend(ThinkingBackend):
 
     def attempt(self, question: Question, *, opening: str = "") -> Attempt:
         """Make one request for ``question``; parse, schema-check and domain-check the reply;
-        ``opening`` opens its system prompt (the start-up check's mark for its importance probe).
+        ``opening`` opens its system prompt (the start-up check's mark for its importance check).
 
         Returns:
             The :class:`Attempt` (never raises for a model or transport failure).

@@ -6,7 +6,7 @@ name), one real completion request, and the slot count a llama.cpp server report
 :mod:`town.thinking.schema`) by asking for a JSON object whose schema allows one word,
 :data:`CHECK_WORD`, and measures the first server's speed (:mod:`town.thinking.speed`): the
 completion request of the first server reads a prompt as long as the prompt budget, one more
-request writes a list of words in the dialect, and the dialect's probe is the tiny one. The
+request writes a list of words in the dialect, and the dialect's check request is the tiny one. The
 speed sets the request timeout when ``timeout_s`` is "auto", and a server too slow for any
 timeout up to ``max_timeout_s`` is refused. Each failure is one
 :class:`~town.errors.ThinkingError` line naming the cause and the fix. The check sets nothing:
@@ -138,7 +138,7 @@ def check(backend: Server, *, measure_speed: bool = True) -> Settled:
             _check_completion(backend, endpoint, _CHECK_MESSAGES)
         if backend.max_concurrency == "auto":
             slots.append(_reported_slots(endpoint.base_url) or 1)
-    dialect, probe = choose_dialect(backend)
+    dialect, tiny = choose_dialect(backend)
     if reading is None:
         return Settled(dialect=dialect, slots=tuple(slots))
     first = backend.endpoints[0]
@@ -149,7 +149,7 @@ def check(backend: Server, *, measure_speed: bool = True) -> Settled:
         raise ThinkingError(f"the model server at {first.where} failed the start-up check's speed "
                             f"request ({exc})") from None
     speed = measure(reading=reading, writing=_timing(wrote, _estimated(_WRITING_MESSAGES), WRITING_TOKENS),
-                    tiny=None if probe is None else _timing(probe, _estimated(_CHECK_MESSAGES), 4),
+                    tiny=None if tiny is None else _timing(tiny, _estimated(_CHECK_MESSAGES), 4),
                     estimated_in=budget)
     timeout = backend.timeout_s
     if backend.timeout_bounds is not None:
@@ -277,7 +277,7 @@ def choose_dialect(backend: Server) -> tuple[Dialect, Completion | None]:
 
     Returns:
         The dialect that works (``backend.structured`` when it was given, not "auto"), and the
-        reply that showed it (None when no probe was sent).
+        reply that showed it (None when no check request was sent).
 
     Raises:
         ThinkingError: when the chosen dialect (or, with "auto", every constrained dialect)

@@ -1,7 +1,7 @@
 """A model server's speed, measured before a run: the request timeout, and the wall time to expect.
 
 The start-up check (:mod:`.server_check`) times requests of three sizes on the first server: a
-*tiny* one (the schema-dialect probe: a few tokens in, a few out), a *reading* one (a prompt as
+*tiny* one (the schema-dialect check: a few tokens in, a few out), a *reading* one (a prompt as
 long as the prompt budget, one token out) and a *writing* one (a short prompt, a list of at
 least 40 words out in the requests' dialect: over a hundred answer tokens, so that writing, not
 the request's overhead, takes most of its time). :func:`measure` reads from them the seconds a

@@ -6,7 +6,7 @@ concrete values as ``{parameters}``, named by the backend's
 procedures where they cover a run of its steps, and saved to the persona's library (Voyager,
 Wang et al. 2023). Once it has succeeded for its owner ``procedures.share_after`` times (2: more
 than once), under a name and
-condition that pass :class:`~town.thinking.questions.GeneraliseProcedure`'s checks, it is shared,
+condition that pass :data:`~town.thinking.questions.generalise_procedure.SENSE`, it is shared,
 anonymised and flat, to the town library: a model's name for one lucky success ("Living Room
 Setup" for a shower) never reaches the others. Every save, share and prune is a PROCEDURE event.
 """
@@ -29,6 +29,7 @@ from ...procedures import (
 )
 from ...procedures.generalise import compose
 from ...thinking.questions import GeneraliseProcedure, InvalidAnswer, ProcedureAnswer
+from ...thinking.questions.generalise_procedure import SENSE
 from ..context import MindContext, seed_for
 from ..effects import Outbox
 from .events import memory_of, note_procedure, on_library
@@ -125,7 +126,7 @@ def share(p: Persona, ctx: MindContext, ep: Episode, name: str) -> None:
     if mem.town is None or proc.successes < ctx.config.procedures.share_after:
         return
     try:
-        _question(p, ctx, ep).check(ProcedureAnswer(name=proc.name, when=proc.when))
+        _question(p, ctx, ep).check(ProcedureAnswer(name=proc.name, when=proc.when), rules=SENSE)
     except InvalidAnswer:
         return
     flat = replace(proc, steps=tuple(mem.own.expand(name)), successes=1, failures=0, created=ctx.now,

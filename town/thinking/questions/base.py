@@ -82,16 +82,16 @@ class Question(Generic[A]):
         self.narrow(schema)
         return schema
 
-    def check(self, answer: A, prompt: str = "") -> A:
-        """Run ``checks`` in order, then :data:`.writing.WRITING`; the answer with names resolved
-        to the full options.
+    def check(self, answer: A, prompt: str = "", rules: tuple[AnswerCheck, ...] | None = None) -> A:
+        """Run ``checks`` (or ``rules``) in order, then :data:`.writing.WRITING`; the answer with
+        names resolved to the full options.
 
         ``prompt`` is the rendered prompt (to reject echoes of it).
 
         Raises:
             InvalidAnswer: from the first check that rejects, its ``check`` the check's name.
         """
-        for rule in (*self.checks, *WRITING):
+        for rule in (*(self.checks if rules is None else rules), *WRITING):
             try:
                 answer = cast(A, rule(self, answer, prompt))  # a check returns the answer's model
             except InvalidAnswer as exc:

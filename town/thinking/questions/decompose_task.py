@@ -11,7 +11,7 @@ from ..schema import enum_at
 from ..views import MemoryView
 from .base import Question
 from .checks import InvalidAnswer, match_option, own_words
-from .sense import not_copied, plain_descriptions
+from .sense import DESCRIPTION_PATTERN, not_copied, plain_descriptions
 
 __all__ = ["STEP_MINUTES", "step_minutes", "StepAnswer", "StepsAnswer", "DecomposeTask",
            "objects_at_the_place"]
@@ -76,9 +76,10 @@ class DecomposeTask(Question[StepsAnswer]):
     procedures: tuple[dict, ...] = ()
 
     def narrow(self, schema: dict[str, Any]) -> None:
-        """Steps at the place's objects, :func:`step_minutes` long, as many as fill the block
-        with steps of 5 minutes or more."""
+        """Steps at the place's objects, :func:`step_minutes` long, described in words
+        (:data:`.sense.DESCRIPTION_PATTERN`), as many as fill the block with steps of 5 minutes or more."""
         enum_at(schema, ("steps", "[]", "object"), list(self.objects) or [self.place])
         enum_at(schema, ("steps", "[]", "minutes"), step_minutes(self.minutes))
+        schema["properties"]["steps"]["items"]["properties"]["description"]["pattern"] = DESCRIPTION_PATTERN
         steps = schema["properties"]["steps"]  # steps of 5 minutes or more fill the chunk
         steps["maxItems"] = max(1, min(steps.get("maxItems", 24), self.minutes // 5))

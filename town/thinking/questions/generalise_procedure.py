@@ -13,16 +13,12 @@ from ..words import content_words
 from .base import Question
 from .checks import InvalidAnswer, own_words
 
-__all__ = ["TITLE_PATTERN", "ProcedureAnswer", "GeneraliseProcedure", "names_a_task", "names_its_task",
-           "no_address"]
-
-#: A procedure's name or kind of task: words, ``{parameters}``, ``'``, ``,`` and ``-``; no
-#: addresses (``:``), times, digits, code or line breaks, which SmolLM2 wrote there.
-TITLE_PATTERN = "^[A-Za-z{}' ,-]{1,80}$"
-
+__all__ = ["ProcedureAnswer", "GeneraliseProcedure", "names_a_task", "names_its_task",
+           "no_address", "one_of_the_choices", "SENSE"]
 
 class ProcedureAnswer(BaseModel):
-    """A generalised procedure's name and when it applies, with ``{parameters}`` for values.
+    """A procedure's name and when it applies, each one of the question's :meth:`~GeneraliseProcedure.choices`
+    (concrete words: :mod:`town.mind.practice.learn` writes ``{parameters}`` for the values).
 
     The steps are not asked for: a procedure keeps exactly the steps the world verified,
     generalised by substitution (:func:`town.procedures.generalise_steps`), so a model writing
@@ -105,6 +101,30 @@ def no_address(q: GeneraliseProcedure, a: ProcedureAnswer, prompt: str) -> Proce
     return a
 
 
+#: What a procedure's name and condition must be, whoever wrote them: the checks a stored
+#: procedure passes before it is shared (:func:`town.mind.practice.learn.share`).
+SENSE = (own_words, names_a_task, names_its_task, no_address)
+
+
+def one_of_the_choices(q: GeneraliseProcedure, a: ProcedureAnswer, prompt: str) -> ProcedureAnswer:
+    """The name and ``when`` are each one of :meth:`GeneraliseProcedure.choices` (as listed, any
+    case), resolved to it: a server that does not hold the answer to the schema's enum may still
+    write a title of its own ("The City of Ember" for getting ready).
+
+    Raises:
+        InvalidAnswer: naming the field and its text.
+    """
+    choices = q.choices()
+    picked = {}
+    for field in ("name", "when"):
+        text = getattr(a, field)
+        found = next((c for c in choices if c.lower() == text.strip().lower()), None)
+        if found is None:
+            raise InvalidAnswer(f"{field}: {text[:60]!r} is not one of the listed titles")
+        picked[field] = found
+    return a.model_copy(update=picked)
+
+
 @dataclass(frozen=True, kw_only=True)
 class GeneraliseProcedure(Question[ProcedureAnswer]):
     """Name a reusable procedure made of a task's verified steps (Voyager, Wang et al. 2023).
@@ -119,13 +139,37 @@ class GeneraliseProcedure(Question[ProcedureAnswer]):
     template: ClassVar[str] = "generalise_procedure"
     answer_model = ProcedureAnswer
     purpose: ClassVar[str] = "generalise_procedure"  # procedural memory: no module of the paper's
-    checks = (own_words, names_a_task, names_its_task, no_address)
+    checks = (one_of_the_choices, *SENSE)
     task: str
     place: str
     steps: tuple[dict, ...]
     parameters: tuple[tuple[str, str], ...]
 
+    def choices(self) -> tuple[str, ...]:
+        """The titles offered for the name and the kind of task: the task in its own words, then
+        each step's description (its trailing "(task)" left out), once each, those the checks
+        accept; ``(task,)`` when they accept none. A model chooses one for each field instead of
+        writing one: SmolLM2-135M, asked for a title of its own, named getting ready "The City
+        of Ember" four times in four, and a 0.5B model named a shower "Living Room Setup"."""
+        seen: dict[str, str] = {}
+        for text in (self.task, *(str(s.get("description", "")) for s in self.steps)):
+            text = re.sub(r"\s*\([^()]*\)\s*$", "", text).strip()
+            if text and text.lower() not in seen:
+                seen[text.lower()] = text
+        ok = []
+        for text in seen.values():
+            try:
+                self.check(ProcedureAnswer(name=text, when=text), rules=SENSE)
+            except InvalidAnswer:
+                continue
+            ok.append(text)
+        return tuple(ok) or (self.task,)
+
+    def context(self) -> dict:
+        """The fields and :meth:`choices`, for the template."""
+        return {**super().context(), "choices": self.choices()}
+
     def narrow(self, schema: dict[str, Any]) -> None:
-        """The name and the kind of task match :data:`TITLE_PATTERN`."""
+        """The name and the kind of task are each one of :meth:`choices`."""
         for text in ("name", "when"):
-            schema["properties"][text] = {"type": "string", "pattern": TITLE_PATTERN}
+            schema["properties"][text] = {"type": "string", "enum": list(self.choices())}

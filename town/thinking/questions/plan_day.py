@@ -21,7 +21,7 @@ from ..views import MemoryView, PlanItemView
 from ..words import content_words
 from .base import Question
 from .checks import WORDS, InvalidAnswer, match_option, own_words, time_of_day
-from .sense import not_copied, plain_descriptions
+from .sense import DESCRIPTION_PATTERN, not_copied, plain_descriptions
 
 __all__ = ["MAX_ADDED", "BLOCK_MINUTES", "PlanItemAnswer", "EventChoice", "DayPlanAnswer", "PlanDay",
            "added_blocks", "routine_numbers", "a_day_left", "on_the_stated_day", "fits_its_place",
@@ -294,9 +294,13 @@ class PlanDay(Question[DayPlanAnswer]):
         Only an appointment a memory states, with a time, changes the routine, so these are the
         times an added block may start at; none means the answer keeps the routine as it is.
         Times are read by :func:`town.textevent.stated_times` (the first time or range of each
-        memory).
+        memory). A memory that puts its event on another day than today (the party tomorrow at
+        5pm) states no start: a block added for it is rejected (:func:`on_the_stated_day`), and
+        SmolLM2, offered its time, added it in 2 attempts of 4.
         """
-        return sorted({start for m in self.memories if (start := _stated_start(m.content)) is not None})
+        today = date.fromisoformat(self.date)
+        return sorted({start for m in self.memories if (start := _stated_start(m.content)) is not None
+                       and _day_of(m) in (None, today)})
 
     def context(self) -> dict:
         """The fields, ``offered`` (places an added block may use) and ``starts`` (its start times)."""
@@ -305,11 +309,13 @@ class PlanDay(Question[DayPlanAnswer]):
     def narrow(self, schema: dict[str, Any]) -> None:
         """Added blocks at an offered place, starting at a time a retrieved memory states (at
         most one block per stated time), :data:`BLOCK_MINUTES` long; dropped blocks are routine
-        numbers; with no time stated both lists are empty."""
+        numbers; with no time stated both lists are empty. An added block is described in words
+        (:data:`.sense.DESCRIPTION_PATTERN`)."""
         starts = self.stated_starts()  # no 30:57, and no block no memory states
         enum_at(schema, ("add", "[]", "place"), self.offered())
         enum_at(schema, ("add", "[]", "start"), starts or ["00:00"])
         enum_at(schema, ("add", "[]", "minutes"), BLOCK_MINUTES)
+        schema["properties"]["add"]["items"]["properties"]["description"]["pattern"] = DESCRIPTION_PATTERN
         ids_among(schema["properties"]["drop"], list(range(1, len(self.routine) + 1)))
         if not starts:  # no memory states a time: the routine stays as it is
             for changes in ("add", "drop"):

@@ -22,13 +22,30 @@ from pydantic import BaseModel
 from ...textevent import stated_times
 from .checks import WORDS, InvalidAnswer, free_texts
 
-__all__ = ["COPY_WORDS", "not_copied", "plain_descriptions"]
+__all__ = ["COPY_WORDS", "DESCRIPTION_PATTERN", "not_copied", "plain_descriptions"]
 
 #: Consecutive words an answer may share with a line of its prompt; this many is a copy.
 COPY_WORDS = 8
 
 #: An address written as text: words joined by ":" ("the_ville:Hobbs Cafe", "cafe:counter").
 _ADDRESS = re.compile(r"[^\W\d]:[^\W\d]")
+#: An address as the prompt shows it: a world's name and two or more parts after it, ":"-joined.
+_SHOWN_ADDRESS = re.compile(r"\b\w+(?::[^:\n,()]+){2,}")
+
+
+def _rejoined_address(text: str, prompt: str) -> bool:
+    """Whether ``text`` writes two consecutive parts of an address the prompt shows joined by a
+    mark instead of ":" ("The Willows Market and Pharmacy,aisles,grocery shelf", as SmolLM2 wrote
+    a plan block); joined by words ("the shelf of the aisles") it is a description."""
+    flat = text.replace("_", " ").lower()
+    for shown in _SHOWN_ADDRESS.findall(prompt):
+        parts = [part.strip().replace("_", " ").lower() for part in shown.split(":")[1:]]
+        for a, b in zip(parts, parts[1:]):
+            if a and b and re.search(rf"{re.escape(a)}\s*[,/|>-]\s*{re.escape(b)}", flat):
+                return True
+    return False
+
+
 #: A length of time: "10 min", "30-minute", "2 hours", "an hour", "half an hour".
 _DURATION = re.compile(r"\b\d+\s*-?\s*(?:min|mins|minutes?|h|hrs?|hours?)\b|\b(?:an?|one|half an?)\s+hours?\b",
                        re.I)
@@ -80,12 +97,21 @@ def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     return answer
 
 
+#: What a description may hold in a request's schema: a few words, without digits or ``:``, so a
+#: grammar-bound model writes no address, clock time or duration into it (SmolLM2 wrote "go to
+#: the_ville:The Willows Market and Pharmacy:aisles:grocery shelf" as a step and "Hobbs Cafe opens
+#: at 8am" as a plan block, which :func:`plain_descriptions` then rejected), and too short to hold
+#: a memory's sentence. :func:`plain_descriptions` stays for servers that ignore the schema.
+DESCRIPTION_PATTERN = "^[A-Za-z(),' -]{1,60}$"
+
+
 def plain_descriptions(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     """A description says what is done, in words: no clock time, address or duration in it.
 
     The answer's own fields hold those (a block's start and minutes, a step's object and
     minutes); written into the description ("Have lunch at the_ville:Hobbs Cafe:cafe:corner
-    table", "12:00 Have lunch", "wipe the counter 10 min") they are read as what the persona does.
+    table", "12:00 Have lunch", "wipe the counter 10 min", an address shown in the prompt with
+    its parts joined by commas) they are read as what the persona does.
 
     Raises:
         InvalidAnswer: naming the field, its text and what it holds.
@@ -93,7 +119,8 @@ def plain_descriptions(question: Any, answer: BaseModel, prompt: str) -> BaseMod
     for where, key, text in free_texts(answer.model_dump(mode="json")):
         if key != "description":
             continue
-        held = ("a clock time" if stated_times(text) is not None else "an address" if _ADDRESS.search(text)
+        held = ("a clock time" if stated_times(text) is not None
+                else "an address" if _ADDRESS.search(text) or _rejoined_address(text, prompt)
                 else "a duration" if _DURATION.search(text) else None)
         if held is not None:
             raise InvalidAnswer(f"{where}: {text[:60]!r} holds {held}; say only what is done")

@@ -26,7 +26,7 @@ from ..schema import enum_at
 from ..views import MemoryView, PlanItemView
 from ..words import content_words, name_words
 from .base import Question
-from .checks import InvalidAnswer, ids_shown, own_words
+from .checks import AnswerCheck, InvalidAnswer, ids_shown, own_words
 from .hear_line import HeardAnswer, _Given, names_known, stated_times_valid
 
 __all__ = ["ExchangeLine", "KeptItem", "ExchangeAnswer", "Side", "WriteConversation", "BadLine",
@@ -258,7 +258,8 @@ class WriteConversation(Question[ExchangeAnswer]):
         for field, options in (("subject", self.names), ("host", self.names), ("place", self.places)):
             enum_at(schema, ("kept", "[]", field), ["", *options])
 
-    def check(self, answer: ExchangeAnswer, prompt: str = "") -> ExchangeAnswer:
+    def check(self, answer: ExchangeAnswer, prompt: str = "",
+              rules: tuple[AnswerCheck, ...] | None = None) -> ExchangeAnswer:
         """The checks in order; a rejected line with two lines or more before it cuts the exchange
         there (its kept items with it) and the rest is checked again.
 
@@ -268,7 +269,7 @@ class WriteConversation(Question[ExchangeAnswer]):
         """
         while True:
             try:
-                return super().check(answer, prompt)
+                return super().check(answer, prompt, rules)
             except BadLine as exc:
                 if exc.line < 2:
                     raise

@@ -22,7 +22,7 @@ each:
 - :mod:`.caching`: :class:`CachingBackend` answers from the SQLite cache of resolved answers when
   it can.
 - :mod:`.calibrated`: :class:`CalibratedBackend` keeps the model's importance ratings, the
-  embedded rater's, or a blend, as the start-up probe settled (:mod:`town.thinking.calibration`).
+  embedded rater's, or a blend, as the start-up check settled (:mod:`town.thinking.calibration`).
 
 The usual stack (see :func:`town.backends.make_backend`)::
 
