@@ -94,6 +94,16 @@ SMALLVILLE_LIKE = {"hobbs cafe": "v:Hobbs Cafe", "library": "v:Oak Hill College:
     ("Can you make it to a fundraiser breakfast for the library at Hobbs Cafe on February 14 from 9am to 10am? Sam "
      "Moore hopes everyone comes.", "Tom Moreno", None, "be a fundraiser breakfast for the library", "Sam Moore",
      "v:Hobbs Cafe"),
+    # "I" after the time it is at; a clock time's "am" is no verb; a verb's particle kept
+    ("Tomorrow from 9am to 10am I'm hosting a piano recital at Hobbs Cafe; please tell people.", "Sam Moore",
+     "Sam Moore", "host a piano recital", "Sam Moore", "v:Hobbs Cafe"),
+    ("I've set up a blood drive at Hobbs Cafe on Tuesday from 10:30am to 11:30am, open to all.", "Sam Moore",
+     "Sam Moore", "set up a blood drive", "Sam Moore", "v:Hobbs Cafe"),
+    ("I'm putting on a potluck lunch at Hobbs Cafe on February 14 from noon to 1pm and I'd love a crowd.", "Sam Moore",
+     "Sam Moore", "put on a potluck lunch", "Sam Moore", "v:Hobbs Cafe"),
+    # no article before the thing; "coming to"
+    ("How about coming to auditions for a radio play at Hobbs Cafe on February 14 from 9am to 10am? Sam Moore is "
+     "running them.", "Tom Moreno", None, "be auditions for a radio play", "Sam Moore", "v:Hobbs Cafe"),
 ])
 def test_an_event_is_read_with_its_host_and_the_place_it_is_at(text, own, subject, act, host, place):
     """Each sentence of the events benchmark's sets that an earlier reader got wrong, read by hand."""

@@ -219,6 +219,9 @@ _CONTRACTED = {"m": "am", "re": "are", "s": "is", "ve": "have", "ll": "will", "d
 _CONTRACTION = re.compile(r"\b(I|you|we|they|he|she|it)['’](m|re|s|ve|ll|d)\b", re.I)
 
 
+_CLOCK = re.compile(r"\d[\d:.]*\s*(?:[ap]\.?m\.?)(?![a-z])", re.I)
+
+
 def verb_of(text: str) -> str | None:
     """The lemma of the main verb of ``text``'s first clause, or None.
 
@@ -229,6 +232,7 @@ def verb_of(text: str) -> str | None:
     aux = None
     prev = ""
     text = _CONTRACTION.sub(lambda m: f"{m.group(1)} {_CONTRACTED[m.group(2).lower()]}", text)
+    text = _CLOCK.sub(" ", text)  # "10:30am" holds no verb "am"
     for word in _WORD.findall(text)[:12]:
         low = word.lower()
         if low in _AUX or low in MODALS:

@@ -21,6 +21,10 @@ from town.textevent import find_event, stated_times
 
 __all__ = ["read_fact", "neutral_act"]
 
+#: "I" or "we" as the subject of a clause, with a contracted auxiliary ("I'm", "we've").
+_FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?:['’][a-z]+)?(?![\w'’])")
+#: A verb's particle kept with it before an object ("putting on a potluck", "setting up a stall").
+_PARTICLE = re.compile(r"^\s+(on|up|together|out)(?=\s+(?:a|an|the|my|our|his|her|their)\b)", re.I)
 #: An open invitation: "everyone is welcome", "all are invited", "anyone can come", "I want to
 #: invite everyone", "open to all", "all welcome".
 _OPEN = re.compile(r"\b(?:everyone|everybody|anyone|anybody|all)\b[^.;!?]{0,20}\b(?:welcome|invited|can come|may come)\b"
@@ -43,8 +47,9 @@ def neutral_act(act: str) -> str:
 _PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
 #: What an invitation asks one to come to: "come to a poetry reading", "join us for a swap".
-_INVITED_TO = re.compile(r"\b(?:come(?: along)? to|come for|make it to|join(?: us)?(?: at| for)?|attend|go(?:ing)? to|be at"
-                         r"|^there(?:'s| is| will be| are))\s+((?:a|an|the|my|our|this|his|her|their)\s+[^,;.!?]+)", re.I)
+_INVITED_TO = re.compile(r"\b(?:com(?:e|ing)(?: along)? to|come for|make it to|join(?: us)?(?: at| for)?|attend"
+                         r"|go(?:ing)? to|be at|^there(?:'s| is| will be| are))"
+                         r"\s+((?:(?:a|an|the|my|our|this|his|her|their)\s+)?[^,;.!?]+)", re.I)
 #: An act's object that only points back ("hosting it").
 _BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -59,9 +64,9 @@ def _subject(text: str, names: Sequence[str], own_name: str | None) -> tuple[str
             m = re.search(rf"\b{re.escape(form)}\b", text)
             if m and (best is None or m.start() < best[0]):
                 best = (m.start(), m.end(), name)
-    first = _WORDS.match(text.lstrip())
-    if first and re.split(r"['’]", first.group(0).lower())[0] in ("i", "we") and (best is None or best[0] > 0):
-        return own_name, first.end() + len(text) - len(text.lstrip())
+    first = _FIRST_PERSON.search(text)  # "I'm ...", "Tomorrow from 9am I'm hosting ..."
+    if first and (best is None or best[0] > first.start()):
+        return own_name, first.end()
     return (best[2], best[1]) if best else (None, 0)
 
 
@@ -76,22 +81,28 @@ def _act(text: str, after: int) -> str | None:
     for i, word in enumerate(words):
         if verb_of(f"I {word.group(0)}") == verb or word.group(0).lower().startswith(verb[:4]):
             tail = rest[word.end():]
+            particle = _PARTICLE.match(tail)
+            if particle:
+                verb, tail = f"{verb} {particle.group(1).lower()}", tail[particle.end():]
             cut = _PHRASE_END.search(tail)
             phrase = (tail[: cut.start()] if cut else tail).strip()
             return " ".join([verb, phrase]).strip()
     return verb
 
 
-def _invited_to(text: str) -> str | None:
+def _invited_to(text: str, places: dict[str, str]) -> str | None:
     """The thing an invitation in ``text`` asks one to come to, up to its place or time: "Would
-    you like to come to a poetry reading at Hobbs Cafe ...?" -> "a poetry reading"."""
+    you like to come to a poetry reading at Hobbs Cafe ...?" -> "a poetry reading", "How about
+    coming to auditions for a play ...?" -> "auditions for a play"; never a place ("come to
+    Hobbs Cafe")."""
     found = _INVITED_TO.search(text)
     if not found:
         return None
     np = found.group(1)
     cut = _PHRASE_END.search(np)
     np = (np[: cut.start()] if cut else np).strip()
-    return np if len(np.split()) > 1 else None
+    bare = re.sub(r"^(?:the)\s+", "", np, flags=re.I).lower()
+    return np if len(np.split()) > 1 and np.lower() not in places and bare not in places else None
 
 
 def read_fact(text: str, created: datetime, places: dict[str, str], names: Sequence[str],
@@ -115,7 +126,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         return None
     subject, after = _subject(text, names, own_name)
     act = _act(text, after)
-    thing = _invited_to(text)
+    thing = _invited_to(text, places)
     host = subject
     if thing and act and act.split()[-1].lower() in _BACK:  # "Ayesha is hosting it" -> "host a poetry reading"
         act = f"{act.rsplit(' ', 1)[0]} {thing}"

@@ -80,6 +80,8 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
     if fact.subject is None:  # "be a jazz night" -> "there is a jazz night"
         if verb == "be" and fact.host == holder:  # one's own: "I am hosting a breakfast"
             clause = f"I am hosting {rest}"
+        elif verb == "be" and fact.host and subject_as:  # its host told it: "she is hosting ..."
+            clause = f"{subject_as} {'are' if subject_as == 'they' else 'is'} hosting {rest}"
         else:
             clause = f"there is {rest}" if verb == "be" else act
             if fact.host:
@@ -109,7 +111,8 @@ def heard(fact: Fact, tellers: Sequence[tuple[str, datetime]], holder: str, *, p
     teller's own acts with ``pronoun`` ("she", "he"; else "they"). No tellers: the bare
     :func:`statement`."""
     teller = tellers[0][0] if tellers else ""
-    own = fact.subject is not None and fact.subject != holder and teller in (fact.subject, fact.subject.split()[0])
+    doer = fact.subject or fact.host  # who does it: the subject, or the host of a thing there is
+    own = doer is not None and doer != holder and teller in (doer, doer.split()[0])
     said = statement(fact, holder, now=now, pronoun=pronoun if own else None,
                      subject_as=(pronoun if pronoun in ("she", "he") else "they") if own else None)
     return told(tellers[0][0], said, pronoun) + "." if tellers else said[:1].upper() + said[1:] + "."
