@@ -66,6 +66,20 @@ def test_a_label_or_a_remark_about_the_answer_is_no_step(step):
     assert _accepts(WASH, _steps("wash face", "step into the shower")).steps[1].description == "step into the shower"
 
 
+@pytest.mark.parametrize("step", ["The steps of the steps", "This is a step of  it"])
+def test_a_step_made_only_of_label_words_is_no_step(step):
+    """Two steps SmolLM2-135M wrote in the resample that the checks let through, read by hand."""
+    assert _rejected_by(WASH, _steps("wash face", step)) == "not_a_label"
+    assert _accepts(WASH, _steps("wash face", "take the next step into the shower")).steps[1].description
+
+
+def test_a_step_that_speaks_to_someone_is_rejected():
+    """SmolLM2's accepted step "you need to pick up ingredients", read by hand: a step is what the
+    persona does, said of it, not told to a reader."""
+    assert _rejected_by(WASH, _steps("wash face", "you need to pick up ingredients")) == "plain_descriptions"
+    assert _accepts(WASH, _steps("wash face", "pick up the towel"))
+
+
 def test_a_step_in_another_language_than_the_towns_is_rejected():
     """A German step was acted on in an English town."""
     german = "Ich wasche mir das Gesicht und putze die Zähne"

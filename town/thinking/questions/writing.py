@@ -7,6 +7,7 @@ these after its own checks (:meth:`.base.Question.check`), on every free-text fi
 (:func:`.checks.free_texts`); each names itself in its rejection, so ``town stats`` counts them.
 
 - :func:`not_a_label`: a field that is a label and a number ("step1", "Step 2", "item 3"), or
+  only label words ("The steps of the steps"), or
   text about the answer instead of the answer ("Your steps include", "Here is the JSON").
 - :func:`in_english`: the scenarios are written in English; a text of four or more words of
   which fewer than half are English words (lemminflect's tables, the function words of
@@ -24,14 +25,16 @@ from typing import Any
 from pydantic import BaseModel
 
 from ...inflection import lemmas
-from ..words import STOPWORDS
+from ..words import STOPWORDS, content_words
 from .checks import InvalidAnswer, free_texts
 
 __all__ = ["WRITING", "not_a_label", "in_english", "not_filler", "whole_sentences"]
 
+#: The nouns an answer's parts are labelled with.
+_LABEL_NOUNS = ("step", "item", "task", "action", "activity", "block", "line", "answer", "insight", "question",
+                "point", "description", "entry", "option", "example")
 #: A label with a number and nothing else: "step1", "Step 2:", "item #3", "Insight 1".
-_LABEL = re.compile(r"^\W*(?:step|item|task|action|activity|block|line|answer|insight|question|point|"
-                    r"description|entry|option|example)\s*#?\s*\d*\W*$", re.I)
+_LABEL = re.compile(r"^\W*(?:" + "|".join(_LABEL_NOUNS) + r")\s*#?\s*\d*\W*$", re.I)
 #: Text about the answer rather than the answer: "Your steps include", "Here are the steps",
 #: "The JSON object", "As an AI".
 _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|response|reply|output|list|"
@@ -54,7 +57,9 @@ def not_a_label(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
         InvalidAnswer: naming the field and its text.
     """
     for where, _, text in free_texts(answer.model_dump(mode="json")):
-        if _LABEL.search(text):
+        said = content_words(text)
+        if _LABEL.search(text) or (said and all(w.removesuffix("s") in _LABEL_NOUNS for w in said)):
+            # "step1"; "The steps of the steps", "This is a step of it": only label words
             raise InvalidAnswer(f"{where}: {text[:60]!r} is a label, not an answer")
         if _META.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} talks about the answer instead of giving it")
