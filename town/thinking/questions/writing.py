@@ -30,11 +30,10 @@ from .checks import InvalidAnswer, free_texts
 
 __all__ = ["WRITING", "not_a_label", "in_english", "not_filler", "whole_sentences"]
 
-#: The nouns an answer's parts are labelled with.
+#: The nouns an answer's parts are labelled with: a text of these alone (and numbers, function
+#: words) is a label.
 _LABEL_NOUNS = ("step", "item", "task", "action", "activity", "block", "line", "answer", "insight", "question",
                 "point", "description", "entry", "option", "example")
-#: A label with a number and nothing else: "step1", "Step 2:", "item #3", "Insight 1".
-_LABEL = re.compile(r"^\W*(?:" + "|".join(_LABEL_NOUNS) + r")\s*#?\s*\d*\W*$", re.I)
 #: Text about the answer rather than the answer: "Your steps include", "Here are the steps",
 #: "The JSON object", "As an AI".
 _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|response|reply|output|list|"
@@ -58,8 +57,8 @@ def not_a_label(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     """
     for where, _, text in free_texts(answer.model_dump(mode="json")):
         said = content_words(text)
-        if _LABEL.search(text) or (said and all(w.removesuffix("s") in _LABEL_NOUNS for w in said)):
-            # "step1"; "The steps of the steps", "This is a step of it": only label words
+        if said and all(w.removesuffix("s") in _LABEL_NOUNS for w in said):
+            # "step1", "Step 2:", "item #3"; "The steps of the steps", "This is a step of it"
             raise InvalidAnswer(f"{where}: {text[:60]!r} is a label, not an answer")
         if _META.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} talks about the answer instead of giving it")
