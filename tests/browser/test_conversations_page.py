@@ -1,6 +1,6 @@
 """Conversations in the live page (headless chromium): a transcript shows the run's chat events
-line for line, each line's retrieval one click away; a persona's panel and a speech bubble open
-it; a page opened mid-run shows the last game hour of the feed, talk apart from retrievals."""
+line for line, each line's retrieval one click away; a persona's panel opens it; a page opened
+mid-run shows the last game hour of the feed, talk apart from retrievals."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ import time
 
 import pytest
 
-from town.events import Event, EventKind
 from town.recording.reader import RunReader
-from web import live
 
 pytestmark = pytest.mark.browser
 
@@ -65,19 +63,6 @@ def test_a_transcript_is_the_runs_chat_events_and_its_lines_open_their_retrieval
     page.wait_for_function("() => document.querySelectorAll('#transcript .transcript-line').length > 0")
     assert page.locator("#transcript .transcript-line").count() == len(said)
 
-    # a speech bubble opens its speaker's conversation
-    page.click("#conversation-close")
-    frame = {pid: dict(p) for pid, p in town.simulation.frame().items()}
-    frame[speaker].update(speech="A line to click on.", conversation=cid)
-    tick = town.runner.status()["tick"]
-    live(town.app).relay.handle(Event(kind=EventKind.FRAME, tick=tick, time=town.simulation.clock.time_of(tick),
-                                      data={"personas": frame}))
-    page.wait_for_function(f"() => window.townMap.drawnLabels.some(b => b.kind === 'speech' && b.id === '{speaker}')")
-    bubble = page.evaluate(f"() => window.townMap.drawnLabels.find(b => b.kind === 'speech' && b.id === '{speaker}')")
-    box = page.eval_on_selector("#map", "c => { const r = c.getBoundingClientRect(); return [r.left, r.top]; }")
-    page.mouse.click(box[0] + bubble["x"] + bubble["w"] / 2, box[1] + bubble["y"] + bubble["h"] / 2)
-    page.wait_for_function(f"() => document.querySelector('#conversation-panel').dataset.conversation === '{cid}' "
-                           f"&& !document.querySelector('#conversation-panel').hidden")
     assert page.errors == []
 
 
