@@ -173,12 +173,7 @@ def test_a_persona_who_speaks_first_to_the_player_is_heard_in_the_talk_bar(live_
 
     town = live_town(speed=8, paused=True)
     sim = town.simulation
-    _step(town, 30)
-    page.goto(town.url)
-    page.wait_for_function("() => window.townMap && window.townMap.state.isabella_rodriguez")
-    page.fill("#join-name", "Ada")
-    page.click("#btn-join")
-    page.wait_for_selector("#player-bar:not([hidden])")
+    _join_as_ada(town, page, "isabella_rodriguez")
     _step(town, 1)
     page.wait_for_function("() => window.townMap.state['player-ada']")
     assert page.get_attribute("#player-to", "data-to") != "isabella_rodriguez"
@@ -202,15 +197,20 @@ def test_a_persona_who_speaks_first_to_the_player_is_heard_in_the_talk_bar(live_
     assert page.errors == []
 
 
-def _talking_with_klaus(town, page) -> None:
-    """Ada joins, stands next to Klaus and greets him; he answers and the talk waits for her."""
-    sim = town.simulation
+def _join_as_ada(town, page, drawn: str) -> None:
+    """Step the paused town 30 ticks, open the page once persona ``drawn`` is on the map, and join as Ada."""
     _step(town, 30)
     page.goto(town.url)
-    page.wait_for_function("() => window.townMap && window.townMap.state.klaus_mueller")
+    page.wait_for_function(f"() => window.townMap && window.townMap.state.{drawn}")
     page.fill("#join-name", "Ada")
     page.click("#btn-join")
     page.wait_for_selector("#player-bar:not([hidden])")
+
+
+def _talking_with_klaus(town, page) -> None:
+    """Ada joins, stands next to Klaus and greets him; he answers and the talk waits for her."""
+    sim = town.simulation
+    _join_as_ada(town, page, "klaus_mueller")
     klaus = sim.personas["klaus_mueller"]
 
     def next_to_klaus() -> None:
