@@ -18,7 +18,7 @@ from ..world.objects import act_of, use_of
 from . import practice
 from .context import MindContext, memory_views, observe, rate, recall, seed_for
 from .effects import Cite, Start
-from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
+from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at, workplaces_of
 
 __all__ = ["decide_action", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
 
@@ -294,7 +294,7 @@ def _decide_unplanned(p: Persona, ctx: MindContext, seen) -> None:
         seed=seed_for(ctx, p.id, "next_action"), now=f"{now:%H:%M}", habit=habit,
         seen=tuple(doing_sentence(v.name, v.action, v.address) for v in seen),
         objects=objects, max_minutes=left if is_sleep(habit.description) else min(UNPLANNED_MINUTES, left),
-        memories=memory_views(records)))
+        memories=memory_views(records), workplaces=workplaces_of(p)))
     task = habit.task or habit.description
     step = Step(description=answer.description, object=answer.object, minutes=answer.minutes, task=task)
     if ctx.world.tilemap.has_address(step.object) and not ctx.world.is_open(step.object):

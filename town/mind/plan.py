@@ -17,11 +17,12 @@ from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
 from ..thinking.questions import DecomposeTask, PlanDay
 from ..thinking.views import routine_views
+from ..world.objects import workplaces
 from . import practice
 from .context import MindContext, memory_views, recall, remember, seed_for
 from .effects import Note
 
-__all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep"]
+__all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep", "workplaces_of"]
 
 
 def _at(day: date, hm: str) -> datetime:
@@ -82,6 +83,11 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
                               for b in p.plan))
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
+
+
+def workplaces_of(p: Persona) -> tuple[str, ...]:
+    """The sectors ``p`` works at, by its own routine (:func:`town.world.objects.workplaces`)."""
+    return workplaces((r.place, r.task or r.activity) for r in p.spec.routine)
 
 
 def on_day(record, day: date) -> bool:
@@ -165,7 +171,7 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=f"{now:%H:%M}",
         minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=memory_views(records),
-        procedures=practice.known_for(p, task=task, place=place, minutes=minutes)))
+        procedures=practice.known_for(p, task=task, place=place, minutes=minutes), workplaces=workplaces_of(p)))
     steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
              for s in answer.steps]
     ctx.out.note(EventKind.PLAN, p.id, {
