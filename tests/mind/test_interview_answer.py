@@ -52,7 +52,7 @@ def _ask(question: str, stream=STREAM, now: str = "2023-02-14 10:00:00", summary
     ("Where will you be tomorrow evening?", "plan"),
     ("Your breakfast is burning on the stove! What do you do?", "reaction"),
     ("A neighbour asks you to help organise an event. How do you respond?", "reaction"),
-    ("How do you feel about Bob Brown?", "preference"), ("What do you value most in your life?", "preference"),
+    ("How do you feel about Bob Brown?", "feeling"), ("What do you value most in your life?", "preference"),
     ("Who is Bob Brown?", "who"), ("What do you remember about Bob Brown?", "who"),
     ("When is the quiz night?", "when"), ("Where is the quiz night?", "where"),
     ("Why is Bob hosting a quiz night?", "why"), ("Did you hear about a quiz night?", "yes/no"),
@@ -124,10 +124,10 @@ def test_a_reaction_proposes_an_act_with_an_object_the_persona_knows():
 
 
 def test_a_feeling_comes_from_insights_first():
-    """About Bob: four memories (0, 1, 2, 4), so "I like"; the insight (4) then the most important
-    other (2, importance 6)."""
-    assert _ask("How do you feel about Bob Brown?") == (f"I like Bob. I see Bob Brown at Corner Cafe most "
-                                                        f"evenings. {QUIZ}", [4, 2])
+    """About Bob: no talk with him (no ``tellers``, no "I talked with"), so the insight naming him (4)
+    says what Ann has come to think of him."""
+    assert _ask("How do you feel about Bob Brown?") == (
+        "I think well of Bob. I see Bob Brown at Corner Cafe most evenings.", [4])
     assert _ask("What do you value most in your life?")[0].startswith(
         "I sing in a choir and love my garden.")
 
@@ -167,8 +167,8 @@ def test_i_dont_know_only_when_nothing_retrieved_bears_on_it():
 
 def test_questions_about_herself_are_answered_from_her_own_description():
     assert _ask("What is your name?")[0] == "I am Ann Able."
-    assert _ask("What is your occupation?")[0] == "I am Ann Able. I run the Corner Cafe on Elm Street."
-    assert _ask("Where do you live?")[0] == "I am Ann Able. I live in my home."
+    assert _ask("What is your occupation?")[0] == "I run the Corner Cafe on Elm Street."  # her name only when asked
+    assert _ask("Where do you live?")[0] == "I live in my home."
 
 
 def test_only_yes_no_questions_are_answered_yes_or_no():

@@ -17,19 +17,19 @@ from datetime import datetime, time, timedelta
 from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
-from ..realise import heard, statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.questions import AnswerInterview
-from .recount import dated, is_about, recount, sentence
+from .recount import dated, is_about, recount, sentence, told_by
 from .reaction import REACTION, react, traits_of
+from .stance import hypothetical, intention, opinion, preference, told
 from ..thinking.words import content_words
 
-__all__ = ["KINDS", "kind_of", "answer_interview", "DONT_KNOW"]
+__all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
 
 #: The kinds of question :func:`kind_of` tells apart, in the order they are tried.
-KINDS = ("self", "greeting", "day", "past", "news", "trust", "plan", "reaction", "preference", "who", "when", "where", "why",
-         "yes/no", "what")
+KINDS = ("self", "greeting", "hypothetical", "intention", "day", "past", "news", "trust", "plan", "reaction", "feeling",
+         "opinion", "preference", "who", "when", "where", "why", "yes/no", "what")
 
 #: The answer when no retrieved memory bears on the question.
 DONT_KNOW = "I don't know anything about that."
@@ -40,12 +40,22 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
      frozenset("work works worked job owns runs manages study studies student teach teaches".split())),
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
 )
-_PLAN = re.compile(r"\b(will you|are you (going|planning)|your schedule|on your schedule|you expect|"
-                   r"do you plan)\b", re.I)
+_PLAN = re.compile(r"\b(will you|are you (going|planning|doing|up to|busy|free)|your (schedule|plans)|any plans|"
+                   r"on your schedule|you expect|do you plan)\b", re.I)
 _WHEN_WORDS = re.compile(r"\b(at \d{1,2}(:\d\d)?|tomorrow|tonight|today|this (morning|afternoon|evening)|"
                          r"on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b", re.I)
-_PREFERENCE = re.compile(r"\b(how do you feel|value most|would you (most )?like|do you (like|prefer|enjoy)|"
-                         r"your favou?rite|learned about yourself|could change|matters? (most )?to you)\b", re.I)
+_PREFERENCE = re.compile(r"\b(value most|would you (most )?like|do you (like|prefer|enjoy)|would you rather|"
+                         r"your favou?rite|like (best|most)|learned about yourself|could change|"
+                         r"matters? (most )?to you)\b", re.I)
+#: "How do you feel about X?": a feeling when X is a person of the town, else an opinion of a thing.
+_FEELING = re.compile(r"\b(?:how do you feel about|what do you think (?:of|about)|"
+                      r"your (?:opinion|view) (?:of|on|about)|what's your take on|how do you like|what do you make of|"
+                      r"how do you get on with|how do you get along with)\s+(?P<thing>[^?]+)", re.I)
+_HYPOTHETICAL = re.compile(r"\bwhat would you do if\b|\bwhat if\b|\bif you (?:were|had|won|lost)\b|"
+                           r"\b(?:imagine|suppose)\b|\bwould you do if\b", re.I)
+_INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
+                        r"will you (?:go|come|attend|be at)\b|"
+                        r"why (?:are|were|will|would|did) you\b|and why\b|\bwhy\?)", re.I)
 _WHO = re.compile(r"^\s*(who is|who's|what do you (know|remember|think) (about|of))\s+(?P<name>[^?]+)", re.I)
 _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall)\b", re.I)
 _PARTS_OF_DAY = {"morning": time(9), "afternoon": time(15), "evening": time(18), "tonight": time(20),
@@ -78,16 +88,24 @@ def kind_of(question: str) -> str:
         return "self"
     if _GREETING.search(question):
         return "greeting"
-    if _DAY.search(question):
-        return "day"
+    if _HYPOTHETICAL.search(question):
+        return "hypothetical"
+    if _INTENTION.search(question):
+        return "intention"
     if _PAST.search(question) and not _PLAN.search(question):
         return "past"
+    if _DAY.search(question):
+        return "day"
     if _NEWS.search(question):
         return "news"
     if _PLAN.search(question) and (_WHEN_WORDS.search(question) or stated_times(question)):
         return "plan"
     if REACTION.search(question):
         return "reaction"
+    feeling = _FEELING.search(question)
+    if feeling:
+        thing = feeling.group("thing").strip(" .!")
+        return "feeling" if re.fullmatch(r"(?:[A-Z][a-z'-]+)(?: [A-Z][a-z'-]+)?", thing) else "opinion"
     if _PREFERENCE.search(question):
         return "preference"
     who = _WHO.search(question)
@@ -142,9 +160,12 @@ def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str
 
 
 def _about_self(q: AnswerInterview) -> answers.InterviewAnswer:
-    marks = next(m for p, m in _SELF if p.search(q.question))
-    said = [sentence(own_voice(x, q.persona_name)) for x in _self_sentences(q.persona_summary, marks)]
-    return _said(" ".join([f"I am {q.persona_name}.", *said]), [])
+    """Who the persona is, its work or its home, from its file (its name only when asked it)."""
+    asked = next(i for i, (p, _) in enumerate(_SELF) if p.search(q.question))
+    said = [sentence(own_voice(x, q.persona_name)) for x in _self_sentences(q.persona_summary, _SELF[asked][1])]
+    if asked == 0 or not said:
+        said = [f"I am {q.persona_name}.", *said]
+    return _said(" ".join(said), [])
 
 
 def _now(q: AnswerInterview) -> datetime | None:
@@ -166,19 +187,28 @@ def _asked_time(q: AnswerInterview) -> datetime | None:
     return datetime.combine(day, at)
 
 
-_PLAN_MEMORY = re.compile(r"^.+?'s plan for (?P<day>\w+ \w+ \d{1,2}): (?P<items>.*)$", re.S)
-_ITEM = re.compile(r"(?P<h>\d{2}):(?P<m>\d{2}) (?P<what>[^;]+)")
 
 
 def _sector(place: str) -> str:
     return place.split(":")[1] if ":" in place else ""
 
 
+_PLAN_MEMORY = re.compile(r"^.+?'s plan for (?P<day>\w+ \w+ \d{1,2}): (?P<items>.*)$", re.S)
+_ITEM = re.compile(r"(?P<h>\d{2}):(?P<m>\d{2}) (?P<what>[^;]+)")
+
+
 def _plan_items(q: AnswerInterview, when: datetime) -> tuple[list[tuple[int, str, str]], list[int]]:
-    """(start minute, what, where) of the day's plan: a retrieved plan memory for that day, else the routine."""
-    for m in q.memories:
+    """(start minute, what, where) of the day's plan: a retrieved plan memory's ``plan_items``
+    for that day (the newest), else the routine."""
+    plans = sorted((m for m in q.memories if m.kind == "plan" and m.plan_items
+                    and m.plan_items[0].start.date() == when.date()), key=lambda m: (m.created, m.id))
+    if plans:
+        items = [(i.start.hour * 60 + i.start.minute, i.description, _sector(i.place or ""))
+                 for i in plans[-1].plan_items]
+        return items, [plans[-1].id]
+    for m in q.memories:  # a plan memory written before plans kept their items: its "HH:MM what" list
         found = _PLAN_MEMORY.match(m.content)
-        if found and found.group("day") == f"{when:%A %B} {when.day}":
+        if m.kind == "plan" and found and found.group("day") == f"{when:%A %B} {when.day}":
             where = {r.description: _sector(r.place) for r in q.routine}  # the file says where each is
             items = [(int(i["h"]) * 60 + int(i["m"]), i["what"].strip(), where.get(i["what"].strip(), ""))
                      for i in _ITEM.finditer(found["items"])]
@@ -187,7 +217,52 @@ def _plan_items(q: AnswerInterview, when: datetime) -> tuple[list[tuple[int, str
     return items, []
 
 
+def _window(question: str, now: datetime) -> tuple[datetime, time, time] | None:
+    """(day, from, to) a question about plans asks about ("tomorrow evening" -> 17:00-22:00)."""
+    day = stated_day(question, now)
+    low = question.lower()
+    if day is None and not re.search(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", low):
+        if not re.search(r"\b(?:morning|afternoon|evening|later)\b", low):
+            return None
+    day = day or now.date()
+    spans = {"morning": (6, 12), "afternoon": (12, 17), "evening": (17, 22), "tonight": (17, 24), "night": (20, 24)}
+    lo, hi = next((v for k, v in spans.items() if k in low), (0, 24))
+    times = stated_times(question)
+    if times is not None:
+        lo, hi = times[0].hour, min(24, times[0].hour + 2)
+    return datetime.combine(day, time()), time(lo), time(min(hi, 23), 59)
+
+
+def _event_at(m) -> datetime | None:
+    """The start of the event a memory states: its fact's, else its text's day and clock time."""
+    if m.fact is not None and m.fact.start is not None:
+        return m.fact.start
+    if not m.created:
+        return None
+    times = stated_times(m.content)
+    day = stated_day(m.content, datetime.fromisoformat(m.created)) if times else None
+    return None if day is None or times is None else datetime.combine(day, times[0])
+
+
+def _own_event(q: AnswerInterview, day: datetime, lo: time, hi: time) -> answers.InterviewAnswer | None:
+    """An event of the persona's own (not heard from anyone) starting in the window, as said."""
+    for m in q.memories:
+        at = _event_at(m)
+        if at and at.date() == day.date() and lo <= at.time() <= hi and not m.tellers \
+                and not unwrap(m.content)[0] and m.kind not in ("plan", "reflection"):
+            return _said(recount(dated(m), q.persona_name), [m.id])
+    return None
+
+
 def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
+    now = _now(q)
+    window = _window(q.question, now) if now is not None else None
+    own = _own_event(q, *window) if window is not None else None
+    if own is not None:
+        return own
+    found = intention(q)  # an event decided at the time asked, with why
+    if found is not None and found[0].startswith(("Yes", "No")):
+        return _said(*found)
     when = _asked_time(q)
     if when is None:
         return _general(q, "what")
@@ -269,15 +344,8 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
     """A feeling or a preference: insights first (reflection), then the memories and the file."""
     relevant = _relevant(q)
     insights = _unique(m for m in q.memories if m.kind == "reflection")
-    named = [p for p in q.people if p != q.persona_name and p.split()[0] in q.question]
-    if named:
-        first = named[0].split()[0]
-        about = [m for m in q.memories if is_about(m.content, first) or named[0] in m.tellers]
-        if not about:
-            return _said(f"I don't really know {named[0]} yet.", [])
-        best = sorted(about, key=lambda m: (m.kind != "reflection", -m.importance))[:2]
-        stance = "I like" if len(about) >= 2 else "I don't know well yet, but I think well of"
-        return _said(f"{stance} {first}. " + " ".join(recount(m.content, q.persona_name) for m in best), [m.id for m in best])
+    if any(p != q.persona_name and p.split()[0] in q.question for p in q.people):
+        return _feeling(q)
     chosen = (insights or [m for m in relevant if m.kind != "plan"])[:2]
     if re.search(r"\bspend more time with\b|\bwho in town\b", q.question, re.I):
         counts = {p: sum(is_about(m.content, p.split()[0]) for m in q.memories) for p in q.people if p != q.persona_name}
@@ -298,6 +366,60 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
     return _said(lead + " ".join(recount(m.content, q.persona_name) for m in chosen), [m.id for m in chosen])
 
 
+def _talked_with(m, person: str) -> bool:
+    """Whether memory ``m`` is a talk with ``person``: told by them, or a talk's summary."""
+    return person in m.tellers or m.content.startswith(f"I talked with {person}")
+
+
+def _feeling(q: AnswerInterview) -> answers.InterviewAnswer:
+    """How the persona feels about a person: what its file says of them, how often they have
+    talked (``tellers``, talk summaries) and the newest fact they told it (realised from its
+    fields); else what it has seen of them. "I don't really know" only when no memory names them."""
+    person = next((p for p in q.people if p != q.persona_name and p.split()[0] in q.question), None)
+    if person is None:  # oneself, or someone of no memory
+        if any(p.split()[0] in q.question for p in q.people):
+            return _said("I try to be fair to myself; I'm doing my best.", [])
+        thing = _FEELING.search(q.question)
+        return _said(f"I don't know anyone called {thing.group('thing').strip(' .!') if thing else 'that'}.", [])
+    first = person.split()[0]
+    known = [sentence(own_voice(x, q.persona_name)) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
+             if re.search(rf"\b{re.escape(first)}\b", x)][:1]
+    talks = sorted((m for m in q.memories if _talked_with(m, person)), key=lambda m: (m.created, m.id))
+    told = [m for m in talks if m.fact is not None and not m.fact.question and m.tellers[:1] == (person,)]
+    parts = list(known)
+    if talks:
+        days = len({m.created[:10] for m in talks})
+        often = "we talk often" if len(talks) >= 3 else "we've talked"
+        when = f"on {days} different days lately" if days > 1 else (
+            "today" if now_day(q) == talks[-1].created[:10] else "recently")
+        parts.append(f"I like {first}: {often}, {when}.")
+        cited = [m.id for m in talks][-2:]
+        if told:
+            parts.append(f"Most recently, {_told(told[-1], q.persona_name, _now(q))}")
+            cited.append(told[-1].id)
+        return _said(" ".join(parts), cited)
+    about = [m for m in q.memories if m.kind != "plan" and (is_about(m.content, first) or (
+        m.fact is not None and person in (m.fact.subject, m.fact.host)))]
+    insights = [m for m in about if m.kind == "reflection"]
+    if insights:  # what the persona has come to think of them
+        parts.append(f"I think well of {first}. {sentence(insights[0].content)}")
+        return _said(" ".join(parts), [insights[0].id])
+    heard_of = [m for m in about if m.fact is not None and not m.fact.question and m.tellers]
+    if heard_of:
+        m = heard_of[-1]
+        parts.append(f"I don't know {first} well yet, but I've heard of {first}: {_told(m, q.persona_name, _now(q))}")
+        return _said(" ".join(parts), [m.id])
+    if about:
+        seen = sorted(about, key=lambda m: (m.created, m.id))[-1]
+        place = _place_in(seen.content)
+        parts.append(f"I don't know {first} well yet; I've only seen {first} around"
+                     f"{' at ' + place if place else ''}.")
+        return _said(" ".join(parts), [seen.id])
+    if known:
+        return _said(" ".join(known), [])
+    return _said(f"I don't really know {person} yet.", [])
+
+
 def _from_file(q: AnswerInterview) -> str:
     """A feeling or a wish the persona's file supports when no retrieved memory bears on it."""
     leisure = [r.description for r in q.routine if not r.task and "sleep" not in r.description.lower()]
@@ -310,6 +432,18 @@ def _from_file(q: AnswerInterview) -> str:
             return f"I value being {listed}, and the people I see every day."
         return f"I keep finding that I am {listed}."
     return DONT_KNOW
+
+
+def answer(question: str, *, persona: str, persona_name: str, persona_summary: str, memories, now: datetime | None,
+           routine=(), people=(), seed: int = 0) -> answers.InterviewAnswer:
+    """The scripted answer to ``question`` asked of a persona, by whoever asks: an interviewer, a
+    player or another persona (:func:`town.scripted.reply.answer_question`). The one answerer:
+    :func:`answer_interview` on these inputs (``memories``: the retrieved views; ``now``: the
+    game time; ``routine``: the file's blocks; ``people``: names to recognise)."""
+    return answer_interview(AnswerInterview(
+        persona=persona, persona_name=persona_name, persona_summary=persona_summary, seed=seed, question=question,
+        memories=tuple(memories), now=f"{now:%Y-%m-%d %H:%M:%S}" if now else "", routine=tuple(routine),
+        people=tuple(people)))
 
 
 def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -329,10 +463,23 @@ def _today(q: AnswerInterview) -> list:
                    and m.created <= f"{now:%Y-%m-%d %H:%M:%S}"), key=lambda m: (m.created, m.id))
 
 
-def _names(people: list[str]) -> str:
-    """"Ann", "Ann and Bob", "Ann, Bob and Cat" (first names, in order, once each)."""
+def _names(people: list[str], most: int = 4) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cat" (first names, in order, once each); beyond
+    ``most``: "Ann, Bob, Cat and 3 others"."""
     firsts = list(dict.fromkeys(p.split()[0] for p in people))
+    if len(firsts) > most:
+        return f"{', '.join(firsts[:most - 1])} and {len(firsts) - most + 1} others"
     return firsts[0] if len(firsts) == 1 else f"{', '.join(firsts[:-1])} and {firsts[-1]}"
+
+
+def now_day(q: AnswerInterview) -> str:
+    """The question's day, "YYYY-MM-DD" ("" when not known)."""
+    return q.now[:10]
+
+
+def _partner(m) -> str:
+    """Who a memory was heard from or talked with: its first teller, else its talk summary's partner."""
+    return m.tellers[0] if m.tellers else told_by(m.content)[0]
 
 
 def _heard_news(q: AnswerInterview) -> list:
@@ -347,24 +494,20 @@ def _heard_news(q: AnswerInterview) -> list:
 
 
 def _told(m, me: str, now: datetime | None) -> str:
-    """A heard memory said from its fields: "Maria told me that S." (the realiser's words); told
-    by the one who does it: "Isabella told me about it: Isabella Rodriguez is ..."."""
-    teller = m.tellers[0]
-    if m.fact.subject == teller:
-        return f"{teller.split()[0]} told me about it: {statement(m.fact, me, now=now)}."
-    return heard(m.fact, [(teller.split()[0], now or datetime.fromisoformat(m.created))], me, now=now)
+    """A heard memory said from its fields (:func:`town.scripted.stance.told`)."""
+    return told(m, me, now)
 
 
 def _day(q: AnswerInterview) -> answers.InterviewAnswer:
     """The day so far: whom the persona heard from today (the ``tellers`` of today's memories),
     the newest news heard today, and what it saw itself do (its plan's items already past)."""
     today = _today(q)
-    talks = [m for m in today if m.tellers]
+    talks = [m for m in today if m.tellers or told_by(m.content)]
     parts, cited = [], []
     if talks:
-        parts.append(f"So far today I've talked with {_names([m.tellers[0] for m in talks])}.")
+        parts.append(f"So far today I've talked with {_names([_partner(m) for m in talks])}.")
         cited += [m.id for m in talks][:3]
-    news = [m for m in talks if m.fact is not None and not m.fact.question]
+    news = [m for m in talks if m.fact is not None and not m.fact.question and m.tellers]
     if news:
         parts.append(_told(news[-1], q.persona_name, _now(q)))
         cited.append(news[-1].id)
@@ -387,12 +530,12 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
         return _general(q, "what")
     day = f"{now - timedelta(days=1):%Y-%m-%d}"
     then = sorted((m for m in q.memories if m.created[:10] == day), key=lambda m: (m.created, m.id))
-    talks = [m for m in then if m.tellers]
+    talks = [m for m in then if m.tellers or told_by(m.content)]
     parts, cited = [], []
     if talks:
-        parts.append(f"Yesterday I talked with {_names([m.tellers[0] for m in talks])}.")
+        parts.append(f"Yesterday I talked with {_names([_partner(m) for m in talks])}.")
         cited += [m.id for m in talks][:3]
-        news = [m for m in talks if m.fact is not None and not m.fact.question and m.fact.subject]
+        news = [m for m in talks if m.fact is not None and not m.fact.question and m.fact.subject and m.tellers]
         if news:
             parts.append(_told(news[-1], q.persona_name, now))
     items, plan_ids = _plan_items(q, now - timedelta(days=1))
@@ -434,10 +577,11 @@ def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
         return _said(f"I'd say {best}: I see {best.split()[0]} often, though we haven't talked much yet.",
                      seen[best][:3])
     who = max(sorted(counts), key=lambda p: counts[p])
-    last = max((m for m in q.memories if m.tellers[:1] == (who,)), key=lambda m: (m.created, m.id))
-    said = _told(last, q.persona_name, _now(q)) if last.fact is not None else recount(last.content, q.persona_name)
-    return _said(f"I trust {who}: {who.split()[0]} keeps me up to date, and we talk often. {said}",
-                 [m.id for m in q.memories if m.tellers[:1] == (who,)][:3])
+    theirs = sorted((m for m in q.memories if m.tellers[:1] == (who,)), key=lambda m: (m.created, m.id))
+    facts = [m for m in theirs if m.fact is not None and not m.fact.question]
+    said = f" Most recently, {_told(facts[-1], q.persona_name, _now(q))}" if facts else ""
+    cited = ([facts[-1].id] if facts else []) + [m.id for m in theirs if not facts or m.id != facts[-1].id]
+    return _said(f"I trust {who}: {who.split()[0]} keeps me up to date, and we talk often.{said}", cited[:3])
 
 
 def _greeting(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -449,12 +593,30 @@ def _greeting(q: AnswerInterview) -> answers.InterviewAnswer:
     return _said(f"{hello}! It's going well, thanks. {day.answer}", list(day.evidence or []))
 
 
+def _stance(found: tuple[str, list[int]] | None, q: AnswerInterview) -> answers.InterviewAnswer:
+    """A :mod:`town.scripted.stance` answer, or "I don't know" when no memory bore on it."""
+    return _said(*found) if found is not None else _said(DONT_KNOW, [])
+
+
 def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     kind = kind_of(q.question)
     if kind == "self":
         return _about_self(q)
     if kind == "greeting":
         return _greeting(q)
+    if kind == "hypothetical":
+        situation = react(q)
+        return _said(*situation) if situation is not None else _said(*hypothetical(q))
+    if kind == "intention":
+        found = intention(q)
+        return _said(*found) if found is not None else _general(q, "what")
+    if kind == "feeling" and not any(p.split()[0] in q.question for p in q.people):  # a place, a thing
+        kind = "opinion"
+    if kind == "feeling":
+        return _feeling(q)
+    if kind == "opinion":
+        found = opinion(q)
+        return _said(*found) if found is not None else _general(q, "what")
     if kind == "day":
         return _day(q)
     if kind == "past":
@@ -466,10 +628,12 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     if kind == "plan":
         return _plan(q)
     if kind == "reaction":
-        text, cited = react(q)
-        return _said(text, cited)
+        situation = react(q)
+        return _said(*situation) if situation is not None else _said(*hypothetical(q))
     if kind == "preference":
-        return _preference(q)
+        found = preference(q) if not re.search(r"value most|matters? (most )?to you|could change|learned about",
+                                               q.question, re.I) else None
+        return _said(*found) if found is not None else _preference(q)
     if kind == "who":
         return _who(q)
     return _general(q, kind)

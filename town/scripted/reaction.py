@@ -120,8 +120,9 @@ def _help(q: AnswerInterview) -> tuple[str, list[int]]:
     return lead + free + seen, [m.id for m in related]
 
 
-def react(q: AnswerInterview) -> tuple[str, list[int]]:
-    """(what the persona would do, the ids of the memories it used) for the situation in ``q``."""
+def react(q: AnswerInterview) -> tuple[str, list[int]] | None:
+    """(what the persona would do, the ids of the memories it used) for the situation in ``q``;
+    None for a situation none of these rules knows (:func:`town.scripted.stance.hypothetical`)."""
     who = _person(q)
     if _FIRE.search(q.question):
         return _fire(q)
@@ -135,4 +136,4 @@ def react(q: AnswerInterview) -> tuple[str, list[int]]:
         return _help(q)
     if who:
         return _upset(q, who)
-    return "I'd stop what I'm doing and deal with it first, then get back to my plans.", []
+    return None
