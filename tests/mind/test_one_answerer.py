@@ -99,3 +99,14 @@ def test_a_hypothetical_is_answered_from_the_traits_and_the_work_of_the_day():
     assert said == ("I'd keep to myself and wait it out quietly; I'm quiet that way. I'd still try to work on my "
                     "plans for the town at Town Hall, since people count on me there.")
     assert cited == [9]
+
+
+def test_a_feeling_about_a_person_says_the_talks_and_what_they_told_never_a_plan():
+    """As found: "How do you feel about Carmen Ortiz?" got "I like Carmen.", an event, then the
+    whole day plan pasted. Sam talked with Maria once (memory 4, told by her): that, and what she
+    told, realised from the fact; his plans (2, 9) are not said."""
+    said, cited = _interview("How do you feel about Maria Lopez?")
+    assert said == ("I like Maria: we've talked, recently. Most recently, Maria told me that Isabella Rodriguez "
+                    "is holding a Valentine's Day party at Hobbs Cafe today from 5pm to 7pm.")
+    assert cited == [4]
+    assert _chat("How do you feel about Maria Lopez?") == said

@@ -17,10 +17,12 @@ from datetime import datetime, time, timedelta
 from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
+from ..realise import statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.questions import AnswerInterview
 from .recount import dated, is_about, recount, sentence, told_by
+from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
 from .stance import hypothetical, intention, opinion, preference, told
 from ..thinking.words import content_words
@@ -55,7 +57,7 @@ _HYPOTHETICAL = re.compile(r"\bwhat would you do if\b|\bwhat if\b|\bif you (?:we
                            r"\b(?:imagine|suppose)\b|\bwould you do if\b", re.I)
 _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
                         r"will you (?:go|come|attend|be at)\b|"
-                        r"why (?:are|were|will|would|did) you\b|and why\b|\bwhy\?)", re.I)
+                        r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
 _WHO = re.compile(r"^\s*(who is|who's|what do you (know|remember|think) (about|of))\s+(?P<name>[^?]+)", re.I)
 _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall)\b", re.I)
 _PARTS_OF_DAY = {"morning": time(9), "afternoon": time(15), "evening": time(18), "tonight": time(20),
@@ -66,12 +68,15 @@ _SIGHTING = re.compile(r"\bis (at|in) the\b")
 _PLACE = re.compile(r"\b(?:at|in|to) (?:the )?((?:[A-Z][\w']*\s?)+)")
 
 
-_GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey)\b", re.I)
+_GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey|how'?s it going|how are you|"
+                       r"how are things|what'?s up|how have you been)\b", re.I)
 _DAY = re.compile(r"\b(?:your day|day (?:so far|been|going)|today so far|did you do today|have you done today|"
-                  r"been up to today)\b", re.I)
+                  r"been up to today|happened (?:to you )?today)\b", re.I)
 _NEWS = re.compile(r"\b(?:news|heard (?:lately|recently|anything)|what(?:'s| is) going on|what(?:'s| is) new|"
+                   r"anything happening|happening (?:tonight|today|tomorrow|this week)|"
                    r"any gossip|what have you heard)\b", re.I)
-_PAST = re.compile(r"\b(?:yesterday|last night)\b", re.I)
+_PAST = re.compile(r"\b(?:yesterday|last night|(?:did|was|were)\b.*\bon (?:monday|tuesday|wednesday|thursday|friday|"
+                   r"saturday|sunday))\b", re.I)
 _TRUST = re.compile(r"\b(?:trust|rely on|count on|closest to|best friend|confide)\b", re.I)
 
 
@@ -105,7 +110,9 @@ def kind_of(question: str) -> str:
     feeling = _FEELING.search(question)
     if feeling:
         thing = feeling.group("thing").strip(" .!")
-        return "feeling" if re.fullmatch(r"(?:[A-Z][a-z'-]+)(?: [A-Z][a-z'-]+)?", thing) else "opinion"
+        related = re.fullmatch(r"your (\w+)", thing)
+        person = re.fullmatch(r"(?:[A-Z][a-z'-]+)(?: [A-Z][a-z'-]+)?", thing) or (related and related[1] in CLOSE)
+        return "feeling" if person else "opinion"
     if _PREFERENCE.search(question):
         return "preference"
     who = _WHO.search(question)
@@ -305,6 +312,16 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
     return _said(" ".join(known + [recount(dated(m), q.persona_name) for m in about]), [m.id for m in about])
 
 
+def _realised(m, q: AnswerInterview) -> str:
+    """A memory said from its fields when it holds a statement (heard: who told it), else recounted."""
+    if m.fact is not None and not m.fact.question and m.tellers:
+        return _told(m, q.persona_name, _now(q))
+    if m.fact is not None and not m.fact.question and m.kind != "reflection":
+        said = statement(m.fact, q.persona_name, now=_now(q))
+        return sentence(said)
+    return recount(dated(m), q.persona_name)
+
+
 def _place_in(text: str) -> str | None:
     found = _PLACE.search(text)
     return found.group(1).strip() if found else None
@@ -318,10 +335,11 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     if unknown:  # the question is about someone or somewhere no retrieved memory names
         return _said(f"No, I don't know anything about {unknown[0]}." if kind == "yes/no"
                      else f"I don't know anything about {unknown[0]}.", [])
+    relevant = [m for m in relevant if m.kind != "plan"]  # a plan is said by its items (kind "plan")
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
-    said = recount(dated(best), q.persona_name)
+    said = _realised(best, q)
     if kind == "when":
         timed = next((m for m in relevant if stated_times(m.content)), None)
         if timed is not None:
@@ -336,8 +354,8 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             return _said(f"At {_place_in(placed.content)}. {recount(dated(placed), q.persona_name)}", [placed.id])
     if kind == "yes/no":
         return _said(f"Yes. {said}", [best.id])
-    more = [m for m in relevant[1:] if m.kind != "plan" and m.content[:30] != best.content[:30]][:1]
-    return _said(" ".join([said, *(recount(dated(m), q.persona_name) for m in more)]), [best.id, *(m.id for m in more)])
+    more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]][:1]
+    return _said(" ".join([said, *(_realised(m, q) for m in more)]), [best.id, *(m.id for m in more)])
 
 
 def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -366,6 +384,18 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
     return _said(lead + " ".join(recount(m.content, q.persona_name) for m in chosen), [m.id for m in chosen])
 
 
+def _related(q: AnswerInterview) -> str | None:
+    """The person "your husband", "your friend" ... names: the one the persona file's sentence
+    with that word names (a word of :data:`town.scripted.attend.CLOSE`)."""
+    asked = re.search(r"\byour (\w+)", q.question)
+    if asked is None or asked.group(1).lower() not in CLOSE:
+        return None
+    for x in re.split(r"(?<=[.!?])\s+", q.persona_summary):
+        if re.search(rf"\b{asked.group(1)}\b", x, re.I):
+            return next((p for p in q.people if p != q.persona_name and p in x), None)
+    return None
+
+
 def _talked_with(m, person: str) -> bool:
     """Whether memory ``m`` is a talk with ``person``: told by them, or a talk's summary."""
     return person in m.tellers or m.content.startswith(f"I talked with {person}")
@@ -376,6 +406,7 @@ def _feeling(q: AnswerInterview) -> answers.InterviewAnswer:
     talked (``tellers``, talk summaries) and the newest fact they told it (realised from its
     fields); else what it has seen of them. "I don't really know" only when no memory names them."""
     person = next((p for p in q.people if p != q.persona_name and p.split()[0] in q.question), None)
+    person = person or _related(q)
     if person is None:  # oneself, or someone of no memory
         if any(p.split()[0] in q.question for p in q.people):
             return _said("I try to be fair to myself; I'm doing my best.", [])
@@ -528,24 +559,27 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
     now = _now(q)
     if now is None:
         return _general(q, "what")
-    day = f"{now - timedelta(days=1):%Y-%m-%d}"
+    named = stated_day(q.question, now)
+    asked = datetime.combine(named, time()) if named is not None and named < now.date() else now - timedelta(days=1)
+    then_said = "Yesterday" if asked.date() == (now - timedelta(days=1)).date() else f"On {asked:%A}"
+    day = f"{asked:%Y-%m-%d}"
     then = sorted((m for m in q.memories if m.created[:10] == day), key=lambda m: (m.created, m.id))
     talks = [m for m in then if m.tellers or told_by(m.content)]
     parts, cited = [], []
     if talks:
-        parts.append(f"Yesterday I talked with {_names([_partner(m) for m in talks])}.")
+        parts.append(f"{then_said} I talked with {_names([_partner(m) for m in talks])}.")
         cited += [m.id for m in talks][:3]
         news = [m for m in talks if m.fact is not None and not m.fact.question and m.fact.subject and m.tellers]
         if news:
             parts.append(_told(news[-1], q.persona_name, now))
-    items, plan_ids = _plan_items(q, now - timedelta(days=1))
+    items, plan_ids = _plan_items(q, asked)
     if plan_ids:
         work = [what for _, what, _ in items if "sleep" not in what][1:3]
         if work:
             parts.append(f"I spent the day {' and '.join(mine(gerund(w)) for w in work)}.")
             cited += plan_ids
     if not parts:
-        return _said("I don't remember much of yesterday.", [])
+        return _said(f"I don't remember much of {then_said.lower().removeprefix('on ')}.", [])
     return _said(" ".join(parts), cited)
 
 
@@ -560,6 +594,14 @@ def _news(q: AnswerInterview) -> answers.InterviewAnswer:
 def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
     """Whom the persona trusts: the person it heard from most often (``tellers``), then the one
     its file relates it to; with what they told it last."""
+    asked = next((p for p in q.people if p != q.persona_name and p.split()[0] in q.question), None)
+    if asked is not None:  # "Do you trust Tom?": how often they have talked
+        talks = [m for m in q.memories if _talked_with(m, asked)]
+        first = asked.split()[0]
+        if talks:
+            return _said(f"Yes, I trust {first}: we've talked {len(talks)} time{'s' if len(talks) > 1 else ''} lately, "
+                         f"and {first} has been straight with me.", [m.id for m in talks][:3])
+        return _said(f"I don't know {first} well enough yet to say.", [])
     counts: dict[str, int] = {}
     for m in q.memories:
         for t in m.tellers[:1]:
@@ -590,7 +632,8 @@ def _greeting(q: AnswerInterview) -> answers.InterviewAnswer:
     hour = now.hour if now else 12
     hello = "Good morning" if 5 <= hour < 12 else "Good afternoon" if 12 <= hour < 17 else "Good evening"
     day = _day(q)
-    return _said(f"{hello}! It's going well, thanks. {day.answer}", list(day.evidence or []))
+    opens = re.match(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey)\b", q.question, re.I)
+    return _said(f"{hello + '! ' if opens else ''}It's going well, thanks. {day.answer}", list(day.evidence or []))
 
 
 def _stance(found: tuple[str, list[int]] | None, q: AnswerInterview) -> answers.InterviewAnswer:
@@ -608,10 +651,10 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         situation = react(q)
         return _said(*situation) if situation is not None else _said(*hypothetical(q))
     if kind == "intention":
-        found = intention(q)
-        return _said(*found) if found is not None else _general(q, "what")
-    if kind == "feeling" and not any(p.split()[0] in q.question for p in q.people):  # a place, a thing
-        kind = "opinion"
+        found = intention(q, _asked_time(q) if _window(q.question, _now(q) or datetime.min) else None)
+        return _said(*found) if found is not None else _plan(q)
+    if kind == "feeling" and not any(p.split()[0] in q.question for p in q.people) and _related(q) is None:
+        kind = "opinion"  # a place, a thing
     if kind == "feeling":
         return _feeling(q)
     if kind == "opinion":

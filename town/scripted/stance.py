@@ -117,10 +117,11 @@ def _said_reason(reason: str) -> str:
     return reason.strip().rstrip(".")
 
 
-def intention(q: AnswerInterview) -> tuple[str, list[int]] | None:
+def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list[int]] | None:
     """Whether and why the persona goes to an event the question names (by its words or its
-    time): the recorded decision and its reason; asked of a time with no event then, the plan
-    item then and why it is there. None when neither a decision nor a plan bears on it."""
+    time): the recorded decision and its reason; asked of a time (a clock time in the question,
+    else ``at``: "this evening" read by the caller) with no event then, the plan item then and
+    why it is there. None when neither a decision nor a plan bears on it."""
     words = _topic(q.question, q.people)
     times = stated_times(q.question)
     scored = []
@@ -134,13 +135,15 @@ def intention(q: AnswerInterview) -> tuple[str, list[int]] | None:
         _, _, d, plan, fact = max(scored, key=lambda s: s[:2])
         name = event_name(fact, d)
         when = f"{d.start:%A, %B} {d.start.day}"
-        said = (f"Yes, I'm going to {name} on {when}, because {_said_reason(d.reason)}." if d.go
-                else f"No, I'm not going to {name} on {when}, because {_said_reason(d.reason)}.")
+        said = (f"I'm going to {name} on {when}, because {_said_reason(d.reason)}." if d.go
+                else f"I'm not going to {name} on {when}, because {_said_reason(d.reason)}.")
+        if not re.match(r"^\s*why\b", q.question, re.I):  # a yes/no question is answered yes or no
+            said = f"Yes, {said}" if d.go else f"No, {said}"
         return said, [plan.id, *(m.id for m in _stating(q, d))][:3]
     now = _now(q)
     known = [m for m in q.memories if m.fact is not None and not m.fact.question and m.fact.start is not None
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
-    if known and times is None:  # one's own event, or heard of and not decided yet (a day plan decides)
+    if known and times is None and at is None:  # one's own event, or heard of and not decided yet (a day plan decides)
         m = known[0]
         assert m.fact is not None
         said = told(m, q.persona_name, now) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
@@ -148,17 +151,17 @@ def intention(q: AnswerInterview) -> tuple[str, list[int]] | None:
         if q.persona_name in (m.fact.subject, m.fact.host):
             return f"Yes, of course, because it is my own plan. {said}", [m.id]
         return f"I haven't decided yet; I'll see when I plan that day. {said}", [m.id]
-    if times is None or now is None:
+    if (times is None and at is None) or now is None:
         return None
     today = _plan_of_day(q, now.date())
     if today is None:
         return None
-    at = datetime.combine(now.date(), times[0])
-    under = [i for i in today.plan_items if i.start <= at] or list(today.plan_items[:1])
+    asked_at = datetime.combine(now.date(), times[0]) if times is not None else at or now
+    under = [i for i in today.plan_items if i.start <= asked_at] or list(today.plan_items[:1])
     item = under[-1]
     why = _why(q, item, today)
     where = _at(item.description, item.place)
-    return f"At {at:%H:%M} I'll be {mine(gerund(item.description))}{where}, because {why}.", [today.id]
+    return f"At {asked_at:%H:%M} I'll be {mine(gerund(item.description))}{where}, because {why}.", [today.id]
 
 
 def _why(q: AnswerInterview, item: PlanItem, plan: MemoryView) -> str:
@@ -284,8 +287,8 @@ def preference(q: AnswerInterview) -> tuple[str, list[int]] | None:
             held = [(m, i) for m, i in pairs if sector_name(i.place or "").lower() == o.lower()
                     or (words and words <= content_words(i.description))]
             scores.append((sum(_minutes(i) for _, i in held), list(dict.fromkeys(m.id for m, _ in held))))
-        if not any(s for s, _ in scores):
-            return None
+        if not any(s for s, _ in scores):  # neither is part of its days
+            return "I don't mind either way; neither is part of my usual days.", []
         k = 0 if scores[0][0] >= scores[1][0] else 1
         return (f"I prefer {options[k]}: it's part of most of my days, and I hardly ever do the other.",
                 scores[k][1][:3])
