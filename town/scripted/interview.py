@@ -335,7 +335,10 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     if unknown:  # the question is about someone or somewhere no retrieved memory names
         return _said(f"No, I don't know anything about {unknown[0]}." if kind == "yes/no"
                      else f"I don't know anything about {unknown[0]}.", [])
-    relevant = [m for m in relevant if m.kind != "plan"]  # a plan is said by its items (kind "plan")
+    # a plan is said by its items (kind "plan"); a talk's summary or a line kept as said is no
+    # answer of its own (recounting it pastes another's words)
+    relevant = [m for m in relevant if m.kind != "plan" and not m.content.startswith("I talked with ")
+                and " said to me: " not in m.content and " asked me: " not in m.content]
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
