@@ -110,3 +110,16 @@ def test_a_feeling_about_a_person_says_the_talks_and_what_they_told_never_a_plan
                     "is holding a Valentine's Day party at Hobbs Cafe today from 5pm to 7pm.")
     assert cited == [4]
     assert _chat("How do you feel about Maria Lopez?") == said
+
+
+def test_the_askers_own_words_are_never_the_answer():
+    """Maria's own words, kept as she said them (no fact held), bear on her question: in talk they
+    are no answer of Sam's, so nothing of his memory bears on it and he says he does not know."""
+    hers = MemoryView(id=12, kind="chat", importance=3, created="2023-02-14 09:00:00",
+                      content='Maria Lopez told me: "I love the quiet corner of the cafe at Hobbs Cafe"')
+    history = (("Maria Lopez", "Good morning, Sam!"), ("Sam Moore", "Good morning, Maria."),
+               ("Maria Lopez", "What happened in the quiet corner?"))
+    line = ScriptedBackend().ask(NextLine(**WHO, seed=1, listener="maria_lopez", listener_name="Maria Lopez",
+                                          history=history, memories=(hers,), recalled=(hers,), now=NOW,
+                                          routine=ROUTINE)).line
+    assert line == "I don't know anything about that."
