@@ -106,7 +106,7 @@ def test_a_feeling_about_a_person_says_the_talks_and_what_they_told_never_a_plan
     whole day plan pasted. Sam talked with Maria once (memory 4, told by her): that, and what she
     told, realised from the fact; his plans (2, 9) are not said."""
     said, cited = _interview("How do you feel about Maria Lopez?")
-    assert said == ("I like Maria: we've talked, recently. Most recently, Maria told me that Isabella Rodriguez "
+    assert said == ("I like Maria: we talked recently. Most recently, Maria told me that Isabella Rodriguez "
                     "is holding a Valentine's Day party at Hobbs Cafe today from 5pm to 7pm.")
     assert cited == [4]
     assert _chat("How do you feel about Maria Lopez?") == said

@@ -393,8 +393,9 @@ def _related(q: AnswerInterview) -> str | None:
     asked = re.search(r"\byour (\w+)", q.question)
     if asked is None or asked.group(1).lower() not in CLOSE:
         return None
+    spouse = asked.group(1).lower() in ("husband", "wife", "partner")
     for x in re.split(r"(?<=[.!?])\s+", q.persona_summary):
-        if re.search(rf"\b{asked.group(1)}\b", x, re.I):
+        if re.search(rf"\b{asked.group(1)}\b", x, re.I) or (spouse and re.search(r"\bmarried\b", x)):
             return next((p for p in q.people if p != q.persona_name and p in x), None)
     return None
 
@@ -423,10 +424,12 @@ def _feeling(q: AnswerInterview) -> answers.InterviewAnswer:
     parts = list(known)
     if talks:
         days = len({m.created[:10] for m in talks})
-        often = "we talk often" if len(talks) >= 3 else "we've talked"
-        when = f"on {days} different days lately" if days > 1 else (
-            "today" if now_day(q) == talks[-1].created[:10] else "recently")
-        parts.append(f"I like {first}: {often}, {when}.")
+        if days > 1:
+            when = f"we've talked on {days} different days lately"
+        else:
+            when = ("we talked a lot " if len(talks) >= 3 else "we talked ") + (
+                "today" if now_day(q) == talks[-1].created[:10] else "recently")
+        parts.append(f"I like {first}: {when}.")
         cited = [m.id for m in talks][-2:]
         if told:
             parts.append(f"Most recently, {_told(told[-1], q.persona_name, _now(q))}")
