@@ -1,9 +1,11 @@
 """A scripted persona's reply to the partner's last line: an answer, a reaction, or accepting or
 declining an invitation.
 
-A question is answered from the memories retrieved for it (the conversation retrieves on the
-partner's line) and the persona's own file, in the first person: the partner's name as they
-told it, the persona's work, what it plans at a time. News gets a reaction taking a stance from
+A question is answered by the one answerer interviews use too (:func:`town.scripted.interview.answer`:
+its kind picks the records it is answered from) on the memories retrieved for it (the
+conversation retrieves on the partner's line and adds the speaker's newest plans), in the first
+person; only the partner's name as they told it, and small talk ("How are you?", answered in kind
+with news or one's own life), are answered here. News gets a reaction taking a stance from
 the listener's own memories and traits ("I heard about that too", "Good luck with it"), never
 quoting the line. An invitation is accepted or declined by the day plan's own decision
 (:func:`town.scripted.attend.decide`: "I'd love to, but I have to serve customers at Hobbs Cafe
@@ -139,7 +141,10 @@ def _from(memory, name: str) -> bool:
 
 def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice | None = None,
                     own: Callable[[], answers.LineAnswer | None] | None = None) -> answers.LineAnswer | None:
-    """The answer to the question in ``line`` from the retrieved memories and the persona's file.
+    """The answer to the question in ``line`` from the retrieved memories and the persona's file:
+    the asker's name as they told it, small talk in kind, else the one answerer
+    (:func:`town.scripted.interview.answer`) on the retrieved memories without lines kept as
+    said (the asker's own words are never the answer).
 
     ``own``: a line of the persona's own life (:func:`town.scripted.topics.own_life`), said after
     "I'm well" when asked how it is and no news is left.
