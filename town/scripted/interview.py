@@ -1,12 +1,17 @@
-"""The scripted interview answer: the kind of question, then an answer built from retrieval.
+"""The scripted answer to any question, by its kind: the one answerer of interviews, players and
+personas asking each other (:func:`answer`; :func:`town.scripted.reply.answer_question` in talk).
 
 Park et al. 2023 §6.1 interview their agents; here a rule answers. :func:`kind_of` tells the kind
-of question (about the persona itself, plans at a time, a reaction to a situation, a preference
-or feeling, who, when, where, why, yes/no, or what). Each kind's answer is in the first person,
-from the memories retrieved for the question and the persona's own file (its description and
-routine), and cites the ids of the memories it used. "I don't know" is said only when no
-retrieved memory bears on the question; only a yes/no question is answered "Yes." or "No.".
-Reactions to a situation are :mod:`town.scripted.reaction`.
+of question (about the persona itself, a greeting, a hypothetical, an intention with its reason,
+the day so far, yesterday, news, trust, plans at a time, a reaction to a situation, a feeling
+about a person, an opinion of a thing, a preference, who, when, where, why, yes/no, or what).
+Each kind's answer is in the first person, from the typed fields of the memories retrieved for
+the question (facts, tellers, plan items, a plan's decisions with their reasons) and the
+persona's own file (its description and routine), never a memory's text pasted, and cites the
+ids of the memories it used. "I don't know" is said only when no retrieved memory bears on the
+question; only a yes/no question is answered "Yes." or "No.". Reactions to a situation are
+:mod:`town.scripted.reaction`; intentions, hypotheticals, preferences and opinions
+:mod:`town.scripted.stance`.
 """
 
 from __future__ import annotations
