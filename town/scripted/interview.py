@@ -273,7 +273,7 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     if own is not None:
         return own
     found = intention(q)  # an event decided at the time asked, with why
-    if found is not None and found[0].startswith(("Yes", "No")):
+    if found is not None and found[0].startswith(("Yes", "No", "I'm going", "I'm not going")):
         return _said(*found)
     when = _asked_time(q)
     if when is None:

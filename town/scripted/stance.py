@@ -113,6 +113,10 @@ def _at(description: str, place: str | None) -> str:
     return f" at {sector}"
 
 
+#: A question answered "Yes" or "No" ("Are you going ...?", "Will you go ...?").
+_YES_NO = re.compile(r"^\s*(?:are|will|do|does|did|is|would|can|could|should|were|have|has)\b", re.I)
+
+
 def _said_reason(reason: str) -> str:
     return reason.strip().rstrip(".")
 
@@ -137,7 +141,7 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         when = f"{d.start:%A, %B} {d.start.day}"
         said = (f"I'm going to {name} on {when}, because {_said_reason(d.reason)}." if d.go
                 else f"I'm not going to {name} on {when}, because {_said_reason(d.reason)}.")
-        if not re.match(r"^\s*why\b", q.question, re.I):  # a yes/no question is answered yes or no
+        if _YES_NO.match(q.question):  # a yes/no question is answered yes or no
             said = f"Yes, {said}" if d.go else f"No, {said}"
         return said, [plan.id, *(m.id for m in _stating(q, d))][:3]
     now = _now(q)
