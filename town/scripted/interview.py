@@ -261,7 +261,8 @@ def _own_event(q: AnswerInterview, day: datetime, lo: time, hi: time) -> answers
     for m in q.memories:
         at = _event_at(m)
         if at and at.date() == day.date() and lo <= at.time() <= hi and not m.tellers \
-                and not unwrap(m.content)[0] and m.kind not in ("plan", "reflection"):
+                and not unwrap(m.content)[0] and m.kind not in ("plan", "reflection") \
+                and not told_by(m.content) and " said to me: " not in m.content:  # not another's words
             return _said(recount(dated(m), q.persona_name), [m.id])
     return None
 
