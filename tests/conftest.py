@@ -61,8 +61,9 @@ def party_run(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def smallville_run(tmp_path_factory):
-    """The demo's town as a user runs it: Smallville, 36 game hours, default (MiniLM) embedder
-    and scripted backend. Returns the run file's path."""
+    """The demo's town as a user runs it: Smallville, 36 game hours (past 10:00 of its second day,
+    the battery's last time asked), made by the CLI with the default (MiniLM) embedder and
+    scripted backend. Returns the run file's path."""
     out = tmp_path_factory.mktemp("smallville") / "smallville.sqlite"
     done = run_cli("simulate", "--town", "smallville", "--hours", "36", "--out", str(out), "--quiet")
     assert done.returncode == 0, done.stderr
