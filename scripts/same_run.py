@@ -13,7 +13,8 @@ MODEL_CALL event's ``latency_ms`` does, but the scripted backend publishes none.
 ``--ignore-timing`` also leaves out how long model calls took and where they went, which
 differ between two runs of the same town on other servers or slots: a MODEL_CALL event's
 ``latency_ms`` and ``endpoint``, and in the stored configuration the servers' addresses, their
-slots and the threads (``backend`` keys :data:`TIMING_BACKEND`). What each call asked and
+slots and the threads (``backend`` keys :data:`TIMING_BACKEND`), and the server's speed measured
+at start (``meta`` keys :data:`TIMING_META`). What each call asked and
 answered, its tokens and outcome, stay compared.
 
 Prints the first difference of each table (the row's key and, for JSON, the first differing
@@ -36,6 +37,8 @@ SET_ASIDE = ("created", "scenario")
 #: With ``--ignore-timing``: MODEL_CALL data keys, and the config's backend keys, that say how fast and where.
 TIMING_DATA = ("latency_ms", "endpoint")
 TIMING_BACKEND = ("base_url", "more_base_urls", "max_concurrency", "pool_size", "timeout_s")
+#: With ``--ignore-timing``: meta keys that are measured speeds (the model server's, at start).
+TIMING_META = ("model_server",)
 
 #: Table -> its key columns (rows are compared in key order).
 KEYS = {"meta": ("key",), "frames": ("tick",), "events": ("seq",), "vectors": ("id",),
@@ -84,7 +87,7 @@ def _rows(db: sqlite3.Connection, table: str, timing: bool = True) -> list[tuple
     rows = db.execute(f"SELECT * FROM {table} ORDER BY {', '.join(KEYS[table])}").fetchall()
     return [(tuple(dict(zip(columns, r, strict=True))[k] for k in KEYS[table]), columns,
              r if timing else _timeless(table, columns, r)) for r in rows
-            if not (table == "meta" and r[0] in SET_ASIDE)]
+            if not (table == "meta" and (r[0] in SET_ASIDE or (not timing and r[0] in TIMING_META)))]
 
 
 def _timeless(table: str, columns: list[str], row: tuple) -> tuple:

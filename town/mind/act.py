@@ -16,7 +16,7 @@ from ..thinking.questions import ChoosePlace, NextAction, PlanItemView
 from ..world.address import sector_name
 from ..world.objects import act_of, use_of
 from . import practice
-from .context import MindContext, memory_views, observe, rate, recall, seed_for
+from .context import MindContext, deferring, memory_views, observe, rate, recall, seed_for
 from .effects import Cite, Start
 from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
 
@@ -97,8 +97,12 @@ def _plan_steps(p: Persona, ctx: MindContext, block, records) -> list[Step]:
 
     A step's observation is written when it starts; rating the chunk's observations together
     when the steps are made costs one importance request per chunk instead of one per step.
+    When :func:`~town.mind.context.deferring`, they are left unrated: each is rated with the
+    persona's other new memories when its stream is next read.
     """
     steps = _steps_for(p, ctx, block, records)
+    if deferring(ctx):
+        return steps
     ratings = rate(p, ctx, [("observation", _seen(p, s)) for s in steps])
     return [replace(s, importance=r) for s, r in zip(steps, ratings)]
 

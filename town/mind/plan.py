@@ -18,7 +18,7 @@ from ..thinking.dayplan import block_evidence, events_on
 from ..thinking.questions import DecomposeTask, PlanDay
 from ..thinking.views import routine_views
 from . import practice
-from .context import MindContext, memory_views, recall, remember, seed_for
+from .context import MindContext, memory_views, recall, remember_later, seed_for
 from .effects import Note
 
 __all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep"]
@@ -76,10 +76,11 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
                  cites=("retrieval", "events_retrieval") if events_seq else ("retrieval",))
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
-    remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
-             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
-             plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
-                              for b in p.plan))
+    remember_later(p, ctx, [dict(
+        kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
+        evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
+        plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
+                         for b in p.plan))])
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 
