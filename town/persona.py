@@ -406,7 +406,6 @@ class Persona:
             "conversation": self.conversation,
             "cooldown": dict(self._cooldown),
             "importance_acc": self.importance_acc,
-            "unrated": [dict(m) for m in self.unrated],
             "observed": dict(self._observed),
             "speech": self.speech,
             "needs_replan": self.needs_replan,
@@ -414,6 +413,8 @@ class Persona:
             "procedures": None if self.procedures is None else self.procedures.get_state(),
             "told": {k: list(v) for k, v in self._told.items()},
             "said": {k: [day, list(lines)] for k, (day, lines) in self._said.items()},
+            # only while some wait: a run that rates at once keeps the state it always had
+            **({"unrated": [dict(m) for m in self.unrated]} if self.unrated else {}),
         }
 
     @_changes
