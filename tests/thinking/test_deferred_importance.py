@@ -88,8 +88,8 @@ def test_memories_of_three_ticks_are_rated_in_one_request_when_retrieval_reads_t
 
 def test_reflection_rates_the_unrated_only_when_they_could_reach_its_threshold(prompt_book, api_key):
     """Far below the threshold (0 + 3 unrated of at most 10 each < 150) the reflection check asks
-    nothing and the memories stay unrated; at 149 one unrated memory could reach 150: it is rated
-    first (one request), counted, and the persona reflects."""
+    nothing and the memories stay unrated; at 146 they could reach 150: they are rated first (one
+    request), counted (each at least 2: the rater's 1 + 1), and the persona reflects."""
     sim, server, asked = _town(prompt_book, api_key, "deferred")
     try:
         p = sim.personas["klaus_mueller"]
