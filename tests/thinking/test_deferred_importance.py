@@ -12,9 +12,12 @@ from ville_runs import ville_config
 
 from town.backends import make_backend
 from town.importance import rate as scripted_rate
-from town.mind import maybe_reflect
+from town.events import EventKind
+from town.mind import decide_action, maybe_reflect
+from town.mind.effects import Note
 from town.mind.context import MindContext, observe, recall
 from town.recording import RunReader
+from town.persona import PlanBlock, Step
 from town.scenario import load_scenario
 from town.simulation import Simulation
 from town.thinking.questions import RateImportances
@@ -100,6 +103,34 @@ def test_reflection_rates_the_unrated_only_when_they_could_reach_its_threshold(p
         sim.think(lambda ctx: p.gain_importance(146))
         assert maybe_reflect(p, _ctx(sim, 4))
         assert len(_ratings(asked, p.id)) == 1 and not p.unrated and p.importance_acc == 0
+    finally:
+        server.close()
+
+
+def test_an_action_only_citing_its_retrieval_leaves_the_unrated_waiting(prompt_book, api_key):
+    """Maria reads at her desk, two steps of it still to come: starting the next one retrieves
+    (the action cites it) but no question reads what it returns, so nothing is rated and her
+    observation waits, in no candidate; with no steps left, the retrieval feeds the decomposition
+    and rates it first (one request of that one memory)."""
+    sim, server, asked = _town(prompt_book, api_key, "deferred")
+    try:
+        p = sim.personas["maria_lopez"]
+        start = sim.clock.time_of(0)
+        desk = "the_ville:Dorm for Oak Hill College:Maria Lopez's room:desk"
+        sim.think(lambda ctx: p.adopt_plan([PlanBlock(start=start, end=start + timedelta(hours=2),
+                                                      description="study", place=desk, task="study")],
+                                           start.date().isoformat()))
+        steps = [Step(description=f"read chapter {i}", object=desk, minutes=10, task="study") for i in (1, 2)]
+        sim.think(lambda ctx: p.set_steps(steps))
+        observe(p, _ctx(sim, 1), SEEN[1])
+        ctx = _ctx(sim, 2)
+        decide_action(p, ctx)
+        [retrieval] = [n for n in ctx.out.effects if isinstance(n, Note) and n.kind is EventKind.RETRIEVAL]
+        assert not _ratings(asked, p.id) and len(p.unrated) == 1
+        assert SEEN[1] not in {c["content"] for c in retrieval.data["candidates"]}
+        sim.think(lambda ctx: p.set_steps(()))
+        decide_action(p, _ctx(sim, 3))
+        assert [q.items for q in _ratings(asked, p.id)] == [(("observation", SEEN[1]),)] and not p.unrated
     finally:
         server.close()
 

@@ -212,7 +212,7 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
         return
     if p.pending is not None and not behind:  # interrupted (e.g. by a conversation): walk there again
         step = p.pending
-        _, seq = recall(p, ctx, step.description, purpose="act")
+        _, seq = recall(p, ctx, step.description, purpose="act", cited_only=True)
         _walk_and_start(p, ctx, step, seq)
         return
     if "planning" in ctx.config.ablated:
@@ -225,8 +225,9 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
     if sector.lower() in block.description.lower():
         label = label.removesuffix(f" in {sector}").removesuffix(sector)
     query = f"{block.description} at {label}" if label else block.description
-    records, seq = recall(p, ctx, query, purpose="act")
-    if not p.steps or p.steps[0].task != (block.task or block.description):
+    new_steps = not p.steps or p.steps[0].task != (block.task or block.description)
+    records, seq = recall(p, ctx, query, purpose="act", cited_only=not new_steps)  # read only to make steps
+    if new_steps:
         p.set_steps(_plan_steps(p, ctx, block, records))
     if not p.steps:
         _stay(p, ctx, block.task or block.description, seq)

@@ -326,16 +326,19 @@ def remember_many(p: Persona, ctx: MindContext, items: list[dict[str, Any]]) -> 
 
 
 def recall(p: Persona, ctx: MindContext, query: str, *, purpose: str, k: int | None = None,
-           one_per_fact: bool = False, among=None) -> tuple[list[MemoryRecord], Note]:
+           one_per_fact: bool = False, among=None, cited_only: bool = False) -> tuple[list[MemoryRecord], Note]:
     """Retrieve from the persona's stream with the run's k and weights; note the trace.
 
     ``one_per_fact`` and ``among`` are :meth:`MemoryStream.retrieve`'s (one record per fact;
-    only the records ``among`` keeps).
+    only the records ``among`` keeps). The unrated memories (:func:`remember_later`) are rated
+    and written first, unless ``cited_only``: no question reads the records (an action only
+    cites the retrieval), so it ranks the stream as it is and they wait.
 
     Returns:
         (records best first, the RETRIEVAL event) — decisions cite it.
     """
-    rate_unrated(p, ctx)  # nothing unrated is left out or scored
+    if not cited_only:
+        rate_unrated(p, ctx)  # nothing unrated is left out or scored
     cfg = ctx.config.retrieval
     records, trace = p.stream.retrieve(query, now=ctx.now, k=k or cfg.k, weights=tuple(cfg.weights),
                                        purpose=purpose, tick=ctx.tick, one_per_fact=one_per_fact,
