@@ -4,6 +4,7 @@ them all. Nothing reads an unrated importance, and a resumed run is the uninterr
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from cli_helpers import same_run
@@ -15,7 +16,8 @@ from town.importance import rate as scripted_rate
 from town.events import EventKind
 from town.mind import decide_action, maybe_reflect
 from town.mind.effects import Note
-from town.mind.context import MindContext, observe, recall
+from town.memory import Decided, PlanItem
+from town.mind.context import MindContext, observe, recall, remember_later
 from town.recording import RunReader
 from town.persona import PlanBlock, Step
 from town.scenario import load_scenario
@@ -38,7 +40,7 @@ def _town(prompt_book, api_key, importance):
 
     server = FakeOpenAIServer(responder)
     server.rating_responder = responder
-    config = ville_config(server, api_key, cache=False, importance=importance)
+    config = ville_config(server, api_key, cache=False, importance=importance, timeout_s=30.0)  # no retry on a busy machine
     parts = make_backend(config, backoff_s=0.01)
     sim = Simulation(load_scenario("the_ville"), config, backend=parts.backend, stall=parts.stall,
                      seed_memories=False)
@@ -131,6 +133,29 @@ def test_an_action_only_citing_its_retrieval_leaves_the_unrated_waiting(prompt_b
         sim.think(lambda ctx: p.set_steps(()))
         decide_action(p, _ctx(sim, 3))
         assert [q.items for q in _ratings(asked, p.id)] == [(("observation", SEEN[1]),)] and not p.unrated
+    finally:
+        server.close()
+
+
+def test_an_unrated_plan_memory_keeps_every_field_through_the_persona_state(prompt_book, api_key):
+    """A plan memory (its blocks, its decision about an event, its evidence) waits unrated as
+    JSON: the persona state, dumped to JSON text and read back, still yields, once a retrieval
+    rates it, a record with the very fields given."""
+    sim, server, asked = _town(prompt_book, api_key, "deferred")
+    try:
+        p = sim.personas["isabella_rodriguez"]
+        start = sim.clock.time_of(0)
+        cafe = "the_ville:Hobbs Cafe:cafe:cafe customer seating"
+        items = (PlanItem(start=start, end=start + timedelta(hours=1), description="open the cafe", place=cafe),)
+        decided = (Decided(place=cafe, start=start + timedelta(hours=10), end=start + timedelta(hours=12), go=True,
+                           reason="I host it", evidence=(0,)),)
+        remember_later(p, _ctx(sim, 0), [dict(kind="plan", content="Isabella's plan for today: open the cafe.",
+                                              evidence=(0,), plan_items=items, decisions=decided)])
+        sim.think(lambda ctx: p.set_state(json.loads(json.dumps(p.get_state()))))
+        recall(p, _ctx(sim, 1), "the cafe", purpose="act")
+        record = p.stream.last_records(1)[0]
+        assert (record.kind.value, record.created, record.evidence) == ("plan", start, (0,))
+        assert (record.plan_items, record.decisions) == (items, decided)
     finally:
         server.close()
 

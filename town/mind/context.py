@@ -25,7 +25,7 @@ from typing import Any
 from ..config import Config
 from ..events import EventKind
 from ..memory import MemoryKind, MemoryRecord, PlanItem
-from ..memory.fact import Fact
+from ..memory.fact import Decided, Fact
 from ..memory.times import format_time, parse_time
 from ..persona import Persona
 from ..thinking.answers import MAX_RATINGS
@@ -119,7 +119,8 @@ def memory_views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:
     """Memory records as the compact views questions carry."""
     return tuple(
         MemoryView(id=r.id, content=r.content, kind=r.kind.value, importance=r.importance,
-                   created=r.created.isoformat(sep=" "), fact=r.fact, tellers=tuple(n for n, _ in r.tellers))
+                   created=r.created.isoformat(sep=" "), fact=r.fact, tellers=tuple(n for n, _ in r.tellers),
+                   plan_items=r.plan_items, decisions=r.decisions)
         for r in records
     )
 
@@ -138,7 +139,7 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
         teller: who told it (a full name), kept in the record's ``tellers`` with the time.
         at: the game time it was perceived (a memory written late by :func:`rate_unrated`); default now.
-        **provenance: fact, plan_items, evidence, conversation, source, subject, predicate,
+        **provenance: fact, plan_items, decisions, evidence, conversation, source, subject, predicate,
             object, and the measurement-only key of a seeded memory or whisper (see
             ``MemoryRecord``: recorded, never read by a decision).
 
@@ -259,8 +260,9 @@ def _unrated_json(item: dict[str, Any], at: datetime) -> dict[str, Any]:
     out = {**item, "kind": MemoryKind(item["kind"]).value, "at": format_time(at)}
     if item.get("fact") is not None:
         out["fact"] = item["fact"].to_dict()
-    if "plan_items" in item:
-        out["plan_items"] = [i.to_dict() for i in item["plan_items"]]
+    for key in ("plan_items", "decisions"):
+        if key in item:
+            out[key] = [i.to_dict() for i in item[key]]
     for key in ("evidence", "source"):
         if key in item and item[key] is not None:
             out[key] = list(item[key])
@@ -274,6 +276,8 @@ def _unrated_item(d: dict[str, Any]) -> dict[str, Any]:
         item["fact"] = Fact.from_dict(d["fact"])
     if "plan_items" in d:
         item["plan_items"] = tuple(PlanItem.from_dict(i) for i in d["plan_items"])
+    if "decisions" in d:
+        item["decisions"] = tuple(Decided.from_dict(i) for i in d["decisions"])
     if d.get("evidence") is not None:
         item["evidence"] = tuple(int(e) for e in d["evidence"])
     if d.get("source") is not None:
