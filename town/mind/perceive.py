@@ -28,9 +28,10 @@ from datetime import datetime, timedelta
 
 from ..config import PerceptionConfig
 from ..memory import MemoryKind
+from ..memory.times import format_time
 from ..persona import Persona
 from .act import doing_sentence
-from .context import MindContext, observing, remember_many
+from .context import MindContext, observing, remember_later
 
 __all__ = ["Appearance", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake", "sighting", "attended",
            "retained"]
@@ -134,7 +135,8 @@ def sighting(view: Appearance) -> str:
 
 
 def retained(p: Persona, now: datetime, hours: float) -> set[str]:
-    """The persona's recent observations: the contents of those written in the last ``hours``.
+    """The persona's recent observations: the contents of those written in the last ``hours``,
+    in its stream or still unrated (``Persona.unrated``: their contents are known).
 
     Args:
         p: the persona.
@@ -146,7 +148,10 @@ def retained(p: Persona, now: datetime, hours: float) -> set[str]:
     """
     if hours <= 0:
         return set()
-    return {r.content for r in p.stream.since(now - timedelta(hours=hours)) if r.kind is MemoryKind.OBSERVATION}
+    start = now - timedelta(hours=hours)
+    unrated = {m["content"] for m in p.unrated
+               if m["kind"] == MemoryKind.OBSERVATION.value and m["at"] >= format_time(start)}
+    return unrated | {r.content for r in p.stream.since(start) if r.kind is MemoryKind.OBSERVATION}
 
 
 def attended(seen: list[Appearance], attention: int) -> list[Appearance]:
@@ -218,5 +223,5 @@ def perceive(p: Persona, ctx: MindContext, snapshot: Mapping[str, Appearance], *
         if view.kind not in UNREMEMBERED:
             p.note_seen(view.id, sighting(view))
     if observing(ctx):  # the observation ablation perceives nothing into memory
-        remember_many(p, ctx, new)  # a tick's observations are rated together
+        remember_later(p, ctx, new)  # a tick's observations are rated together, or later
     return seen

@@ -19,7 +19,7 @@ from ..thinking.questions import DecomposeTask, PlanDay
 from ..thinking.views import routine_views
 from ..world.objects import workplaces
 from . import practice
-from .context import MindContext, memory_views, recall, remember, seed_for
+from .context import MindContext, memory_views, recall, remember_later, seed_for
 from .effects import Note
 
 __all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep", "workplaces_of"]
@@ -77,13 +77,14 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
                  cites=("retrieval", "events_retrieval") if events_seq else ("retrieval",))
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
-    remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
-             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
-             plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
-                              for b in p.plan),
-             decisions=tuple(Decided(place=c.place, start=datetime.fromisoformat(c.start),
-                                     end=datetime.fromisoformat(c.end), go=c.go, reason=c.reason,
-                                     evidence=tuple(c.evidence)) for c in answer.events or ()))
+    remember_later(p, ctx, [dict(
+        kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
+        evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
+        plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
+                         for b in p.plan),
+        decisions=tuple(Decided(place=c.place, start=datetime.fromisoformat(c.start),
+                                end=datetime.fromisoformat(c.end), go=c.go, reason=c.reason,
+                                evidence=tuple(c.evidence)) for c in answer.events or ()))])
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 
