@@ -310,7 +310,7 @@ MUTATIONS = (
              ("tests/mind/test_attend.py::test_a_clash_that_names_its_place_says_it_once",)),
     Mutation("an insight held already is written again", "town/mind/reflect.py",
              "or text in written or text in held:", "or text in written:",
-             ("tests/mind/test_reflect_act_perceive.py::test_an_insight_held_already_is_not_written_again",)),
+             ("tests/mind/test_reflect_act_perceive.py::test_an_insight_a_mind_repeats_is_not_written_again",)),
     Mutation("a retelling ignores the teller's pronouns", "town/mind/converse.py",
              "listener.name, pronoun=speaker.spec.pronoun)", "listener.name)",
              ("tests/sim/test_talk_checks.py::test_a_heard_party_names_the_host_once_then_her_pronoun",)),
