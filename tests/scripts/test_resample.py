@@ -17,7 +17,7 @@ from cli_helpers import REPO
 
 _spec = importlib.util.spec_from_file_location("resample", REPO / "scripts" / "resample.py")
 resample = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(resample)  # type: ignore[union-attr]
+_spec.loader.exec_module(resample)
 
 
 def test_the_first_hour_is_topped_up_to_four_questions_a_template_with_whole_conversations():
