@@ -57,3 +57,13 @@ def party_run(tmp_path_factory):
     done = run_cli("simulate", "--town", "the_ville", "--hours", "36", "--out", str(out), "--quiet")
     assert done.returncode == 0, done.stderr
     return out
+
+
+@pytest.fixture(scope="session")
+def smallville_run(tmp_path_factory):
+    """Smallville, 34 game hours (to 10:00 of its second day, the battery's last time asked),
+    made by the CLI with the default (MiniLM) embedder and scripted backend. Returns its path."""
+    out = tmp_path_factory.mktemp("smallville") / "smallville.sqlite"
+    done = run_cli("simulate", "--town", "smallville", "--hours", "34", "--out", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    return out

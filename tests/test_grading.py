@@ -282,15 +282,11 @@ def test_self_knowledge_is_answered_from_the_persona_file(tmp_path, ville):
         summary = grade(battery, r, ville)
     said = {(a["persona"], a["index"]): a["answer"] for a in battery["answers"] if a["category"] == "self_knowledge"}
     assert said[("isabella_rodriguez", 0)] == "I am Isabella Rodriguez."
-    assert said[("isabella_rodriguez", 2)] == (
-        "I am Isabella Rodriguez. I own and run Hobbs Cafe, the cosy coffee shop on the "
-        "south side of the Ville's main street.")
-    assert said[("isabella_rodriguez", 4)] == (
-        "I am Isabella Rodriguez. I live in my apartment.")
-    assert said[("klaus_mueller", 3)] == (
-        "I am Klaus Mueller. I study sociology at Oak Hill College and live in the college dorm.")
+    assert said[("isabella_rodriguez", 2)] == (  # the name is said only when asked for
+        "I own and run Hobbs Cafe, the cosy coffee shop on the south side of the Ville's main street.")
+    assert said[("isabella_rodriguez", 4)] == "I live in my apartment."
+    assert said[("klaus_mueller", 3)] == "I study sociology at Oak Hill College and live in the college dorm."
     assert said[("klaus_mueller", 4)] == (
-        "I am Klaus Mueller. I study sociology at Oak Hill College and live in the college dorm. "
-        "I live in Dorm for Oak Hill College.")
+        "I study sociology at Oak Hill College and live in the college dorm. I live in Dorm for Oak Hill College.")
     assert summary["categories"]["self_knowledge"] == {"correct": 10, "wrong": 0, "dont_know": 0, "ungraded": 0,
                                                        "n": 10, "accuracy": 1.0}

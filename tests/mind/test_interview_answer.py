@@ -52,7 +52,7 @@ def _ask(question: str, stream=STREAM, now: str = "2023-02-14 10:00:00", summary
     ("Where will you be tomorrow evening?", "plan"),
     ("Your breakfast is burning on the stove! What do you do?", "reaction"),
     ("A neighbour asks you to help organise an event. How do you respond?", "reaction"),
-    ("How do you feel about Bob Brown?", "preference"), ("What do you value most in your life?", "preference"),
+    ("How do you feel about Bob Brown?", "feeling"), ("What do you value most in your life?", "preference"),
     ("Who is Bob Brown?", "who"), ("What do you remember about Bob Brown?", "who"),
     ("When is the quiz night?", "when"), ("Where is the quiz night?", "where"),
     ("Why is Bob hosting a quiz night?", "why"), ("Did you hear about a quiz night?", "yes/no"),
@@ -124,10 +124,10 @@ def test_a_reaction_proposes_an_act_with_an_object_the_persona_knows():
 
 
 def test_a_feeling_comes_from_insights_first():
-    """About Bob: four memories (0, 1, 2, 4), so "I like"; the insight (4) then the most important
-    other (2, importance 6)."""
-    assert _ask("How do you feel about Bob Brown?") == (f"I like Bob. I see Bob Brown at Corner Cafe most "
-                                                        f"evenings. {QUIZ}", [4, 2])
+    """About Bob: no talk with him (no ``tellers``, no "I talked with"), so the insight naming him (4)
+    says what Ann has come to think of him."""
+    assert _ask("How do you feel about Bob Brown?") == (
+        "I think well of Bob. I see Bob Brown at Corner Cafe most evenings.", [4])
     assert _ask("What do you value most in your life?")[0].startswith(
         "I sing in a choir and love my garden.")
 
@@ -138,10 +138,9 @@ def test_when_where_why_what_and_yes_no():
     quiz = QUIZ.replace("tomorrow", "today")
     assert _ask("When is the quiz night?") == (f"It is today from 18:00 to 20:00, as far as I know. {quiz}", [2])
     assert _ask("Where is the quiz night?") == (f"At Corner Cafe. {quiz}", [2])
-    # why: memory 2 shares bob/hosting/quiz/night; next 3 (quiz/night, a plan: not recounted), then
-    # 0, 1 and 4 (bob), in retrieval order: 0
-    assert _ask("Why is Bob hosting a quiz night?") == (
-        f"{quiz} Bob Brown is at the piano of the cafe in Corner Cafe: play the piano.", [2, 0])
+    # why: memory 2 shares bob/hosting/quiz/night; the others bearing on it (3, a plan; 0, 1 and 4,
+    # no fact held) are not recounted after it: a second sentence is only another held fact
+    assert _ask("Why is Bob hosting a quiz night?") == (quiz, [2])
     assert _ask("Did you hear about a quiz night?") == (f"Yes. {quiz}", [2])
     assert _ask("What is happening at the park?") == ("The park has new benches.", [5])
 
@@ -167,8 +166,8 @@ def test_i_dont_know_only_when_nothing_retrieved_bears_on_it():
 
 def test_questions_about_herself_are_answered_from_her_own_description():
     assert _ask("What is your name?")[0] == "I am Ann Able."
-    assert _ask("What is your occupation?")[0] == "I am Ann Able. I run the Corner Cafe on Elm Street."
-    assert _ask("Where do you live?")[0] == "I am Ann Able. I live in my home."
+    assert _ask("What is your occupation?")[0] == "I run the Corner Cafe on Elm Street."  # her name only when asked
+    assert _ask("Where do you live?")[0] == "I live in my home."
 
 
 def test_only_yes_no_questions_are_answered_yes_or_no():

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..embedding import Embedder
 from ..errors import ConfigError, RecordingError
-from ..memory.fact import Fact
+from ..memory.fact import Decided, Fact, PlanItem
 from ..memory.trace import CandidateScore
 from ..memory.vectors import VectorIndex
 from ..recording.lab import score_stream, stream_ages
@@ -262,11 +262,13 @@ class Interviewer:
                                        index=m.index, ages=m.ages[at])
         candidates = tuple(scored)
         top = [m.records[c.id] for c in candidates[: ranking.n_top]]
-        top += _bearing(question, m, self.names[persona], list(self.names.values()), {r["id"] for r in top})
+        top += _bearing(question, m, self.names[persona], list(self.names.values()), {r["id"] for r in top}, at)
         views = tuple(
             MemoryView(id=r["id"], content=r["content"], kind=r["kind"], importance=int(r["importance"]),
                        created=r["created"], fact=Fact.from_dict(r["fact"]) if r.get("fact") else None,
-                       tellers=tuple(t[0] for t in r.get("tellers") or ()))  # the fields, as the mind shows them
+                       tellers=tuple(t[0] for t in r.get("tellers") or ()),  # the fields, as the mind shows them
+                       plan_items=tuple(PlanItem.from_dict(i) for i in r.get("plan_items") or ()),
+                       decisions=tuple(Decided.from_dict(i) for i in r.get("decisions") or ()))
             for r in top
         )
         self._calls.clear()
@@ -297,10 +299,13 @@ class Interviewer:
 BEARING = 3
 
 
-def _bearing(question: str, m: _Moment, me: str, people: list[str], taken: set[int]) -> list[dict[str, Any]]:
+def _bearing(question: str, m: _Moment, me: str, people: list[str], taken: set[int],
+             at: datetime | None = None) -> list[dict[str, Any]]:
     """The newest records, beyond the top k, that bear on what ``question`` asks of others: up to
     :data:`BEARING` naming each person it names (full or first name: a teller, the fact's subject
-    or host, or the words), and up to :data:`BEARING` heard facts (``tellers`` and ``fact``). An
+    or host, or the words), up to :data:`BEARING` heard facts (``tellers`` and ``fact``), up to
+    :data:`BEARING` plans (``plan_items``) and the records stating the events they decided, and
+    up to :data:`BEARING` talks of the day of ``at`` (its summaries, "I talked with ..."). An
     interview about a person or the news answers from them even when recency ranks the persona's
     own sightings first."""
     words = set(question.replace("?", " ").replace(",", " ").split())
@@ -323,6 +328,13 @@ def _bearing(question: str, m: _Moment, me: str, people: list[str], taken: set[i
         add(lambda r, p=person: any(t[0] == p for t in r.get("tellers") or ())
             or p in ((r.get("fact") or {}).get("subject"), (r.get("fact") or {}).get("host")) or p in r["content"])
     add(lambda r: bool(r.get("tellers")) and bool(r.get("fact")) and not r["fact"].get("question"))
+    # intentions, the day, preferences: the newest plans (their items and decisions), and the
+    # memories stating the events decided
+    add(lambda r: r["kind"] == "plan" and bool(r.get("plan_items")))
+    stating = {i for r in out if r["kind"] == "plan" for d in r.get("decisions") or () for i in d.get("evidence") or ()}
+    add(lambda r: int(r["id"]) in stating)
+    if at is not None:
+        add(lambda r: r["created"][:10] == f"{at:%Y-%m-%d}" and r["content"].startswith("I talked with "))
     return out
 
 

@@ -12,7 +12,7 @@ Parts:
         record per fact (``holding``, ``retold``); stream_state: its saved state.
 """
 
-from town.memory.fact import Fact, PlanItem
+from town.memory.fact import Decided, Fact, PlanItem
 from town.memory.record import MemoryKind, MemoryRecord
 from town.memory.scoring import RECENCY_DECAY, RUNNERS_UP, Ranking, check_k, check_weights, rank
 from town.memory.stream import MemoryStream
@@ -21,6 +21,7 @@ from town.memory.trace import CandidateScore, RetrievalTrace
 __all__ = [
     "Fact",
     "PlanItem",
+    "Decided",
     "MemoryKind",
     "MemoryRecord",
     "MemoryStream",

@@ -3,7 +3,8 @@
 A :class:`Fact` is filled once, where the memory is made, from what was perceived: a scripted
 speaker's dialogue act, the listener's own model's reading of a model-written line, or typed text
 read at its edge (a whisper, a player's line, a persona file). Nothing reads a stored memory's
-English back to find these: the record keeps them. :class:`PlanItem` is one block of a plan.
+English back to find these: the record keeps them. :class:`PlanItem` is one block of a plan,
+:class:`Decided` a plan's decision whether to go to an event, with its reason.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from town.errors import MemoryStreamError
 from town.memory.times import format_time, parse_time
 
-__all__ = ["Fact", "PlanItem", "FactKey", "tellers_to_list", "tellers_from_list"]
+__all__ = ["Fact", "PlanItem", "Decided", "FactKey", "tellers_to_list", "tellers_from_list"]
 
 #: ``(subject, act, place, start)``: two facts with equal keys are "the same fact".
 FactKey = tuple[str | None, str, str | None, datetime | None]
@@ -145,6 +146,46 @@ class PlanItem:
                        description=str(d["description"]), place=_optional_text(d.get("place")))
         except (KeyError, TypeError) as exc:
             raise MemoryStreamError(f"plan_items: malformed item {d!r} ({exc})") from None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decided:
+    """A day plan's decision about an event retrieval brought back (``town.scripted.attend``).
+
+    Attributes:
+        place: the event's map address. start, end: its game datetimes.
+        go: whether the persona goes. reason: why, one first-person clause ("I am free then",
+            "I have to serve customers at Hobbs Cafe until 20:00").
+        evidence: ids of the persona's memories stating the event.
+    """
+
+    place: str
+    start: datetime
+    end: datetime
+    go: bool
+    reason: str
+    evidence: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict."""
+        return {"place": self.place, "start": format_time(self.start), "end": format_time(self.end),
+                "go": self.go, "reason": self.reason, "evidence": list(self.evidence)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Decided:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            MemoryStreamError: naming the ``decisions`` field that is missing or malformed.
+        """
+        try:
+            return cls(place=str(d["place"]), start=parse_time(d["start"], field="decisions.start"),
+                       end=parse_time(d["end"], field="decisions.end"), go=bool(d["go"]),
+                       reason=str(d["reason"]), evidence=tuple(int(i) for i in d.get("evidence") or ()))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, MemoryStreamError):
+                raise
+            raise MemoryStreamError(f"decisions: malformed item {d!r} ({exc})") from None
 
 
 def tellers_to_list(tellers: Sequence[tuple[str, datetime]]) -> list[list[str]]:

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from town.errors import MemoryStreamError
-from town.memory.fact import Fact, PlanItem, tellers_from_list, tellers_to_list
+from town.memory.fact import Decided, Fact, PlanItem, tellers_from_list, tellers_to_list
 from town.memory.times import TIME_FORMAT, format_time, parse_time
 
 __all__ = [
@@ -73,6 +73,7 @@ class MemoryRecord:
         tellers: ``((name, game datetime), ...)`` who told it and when, oldest first; hearing a
             known fact again adds a teller here instead of a copy of the record.
         plan_items: a plan memory's blocks (:class:`~town.memory.fact.PlanItem`), in order.
+        decisions: a plan memory's decisions about events (:class:`~town.memory.fact.Decided`).
 
     Raises:
         MemoryStreamError: naming the field, for an importance outside 1-10 or not an int, empty
@@ -96,6 +97,7 @@ class MemoryRecord:
     fact: Fact | None = None
     tellers: tuple[tuple[str, datetime], ...] = ()
     plan_items: tuple[PlanItem, ...] = ()
+    decisions: tuple[Decided, ...] = ()
 
     def __post_init__(self) -> None:
         check_importance(self.importance)
@@ -113,6 +115,7 @@ class MemoryRecord:
             raise MemoryStreamError(f"fact: must be a Fact, got {self.fact!r}")
         object.__setattr__(self, "tellers", tuple((str(n), t) for n, t in self.tellers))
         object.__setattr__(self, "plan_items", tuple(self.plan_items))
+        object.__setattr__(self, "decisions", tuple(self.decisions))
 
     def with_fields(self, **changes: Any) -> MemoryRecord:
         """A copy with some fields changed (checked again, as a new record is)."""
@@ -150,6 +153,7 @@ class MemoryRecord:
             "fact": None if self.fact is None else self.fact.to_dict(),
             "tellers": tellers_to_list(self.tellers),
             "plan_items": [item.to_dict() for item in self.plan_items],
+            **({"decisions": [d.to_dict() for d in self.decisions]} if self.decisions else {}),
         }
 
     @classmethod
@@ -179,6 +183,7 @@ class MemoryRecord:
                 fact=None if d.get("fact") is None else Fact.from_dict(d["fact"]),
                 tellers=tellers_from_list(d.get("tellers") or ()),
                 plan_items=tuple(PlanItem.from_dict(i) for i in d.get("plan_items") or ()),
+                decisions=tuple(Decided.from_dict(i) for i in d.get("decisions") or ()),
             )
         except KeyError as exc:
             raise MemoryStreamError(f"memory record: missing field {exc.args[0]!r}") from None

@@ -18,7 +18,7 @@ import numpy as np
 from town.embedding import Embedder
 from town.errors import MemoryStreamError
 from town.memory.columns import Columns, to_seconds
-from town.memory.fact import Fact, FactKey, PlanItem
+from town.memory.fact import Decided, Fact, FactKey, PlanItem
 from town.memory.record import (
     MemoryKind,
     MemoryRecord,
@@ -89,6 +89,7 @@ class MemoryStream(StreamState):
         fact: Fact | None = None,
         tellers: Sequence[tuple[str, datetime]] = (),
         plan_items: Sequence[PlanItem] = (),
+        decisions: Sequence[Decided] = (),
     ) -> MemoryRecord:
         """Write one record (``last_accessed = created``) and index its embedded content.
 

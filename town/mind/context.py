@@ -108,7 +108,8 @@ def memory_views(records: list[MemoryRecord]) -> tuple[MemoryView, ...]:
     """Memory records as the compact views questions carry."""
     return tuple(
         MemoryView(id=r.id, content=r.content, kind=r.kind.value, importance=r.importance,
-                   created=r.created.isoformat(sep=" "), fact=r.fact, tellers=tuple(n for n, _ in r.tellers))
+                   created=r.created.isoformat(sep=" "), fact=r.fact, tellers=tuple(n for n, _ in r.tellers),
+                   plan_items=r.plan_items, decisions=r.decisions)
         for r in records
     )
 
@@ -125,7 +126,7 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         content: one sentence.
         importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
         teller: who told it (a full name), kept in the record's ``tellers`` with the time.
-        **provenance: fact, plan_items, evidence, conversation, source, subject, predicate,
+        **provenance: fact, plan_items, decisions, evidence, conversation, source, subject, predicate,
             object, and the measurement-only key of a seeded memory or whisper (see
             ``MemoryRecord``: recorded, never read by a decision).
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from ..config import Config, ConversationMode
+from ..errors import MemoryStreamError
 from ..events import EventKind
 from ..hearsay import unwrap
 from ..inflection import base_form
@@ -191,6 +192,26 @@ def _decide_to_talk(p: Persona, ctx: MindContext, other_id: str, other_name: str
     return answer.talk, seq
 
 
+#: Plans added to a question's retrieval (intentions, the day, preferences are answered from them).
+PLANS_BEARING = 3
+
+
+def _plans_bearing(p: Persona, records: list[MemoryRecord]) -> list[MemoryRecord]:
+    """The persona's newest :data:`PLANS_BEARING` plans (``plan_items``, ``decisions``) and the
+    records stating the events they decided, that retrieval for a question left out."""
+    held = {r.id for r in records}
+    plans = [r for r in reversed(p.stream.last_records(400)) if r.kind is MemoryKind.PLAN and r.plan_items]
+    plans = plans[:PLANS_BEARING]
+    stating = {i for r in plans for d in r.decisions for i in d.evidence}
+    found = list(plans)
+    for i in sorted(stating):
+        try:
+            found.append(p.stream.get(i))
+        except MemoryStreamError:  # pruned since the plan was made
+            continue
+    return [r for r in {r.id: r for r in found}.values() if r.id not in held]
+
+
 def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> tuple[Line, bool]:
     """The next speaker retrieves and says a line; returns it and whether the conversation is over.
 
@@ -224,7 +245,8 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
         seed=seed_for(ctx, speaker.id, "line", conv.start_tick), listener=listener.id,
         listener_name=listener.name, history=tuple((personas[w].name, t) for w, t in conv.lines),
         memories=memory_views(tellable), told=tuple(told), max_lines=MAX_LINES,
-        now=ctx.now.isoformat(sep=" "), recalled=memory_views(records) if "?" in _NEWS.sub("", last) else (),
+        now=ctx.now.isoformat(sep=" "),
+        recalled=memory_views(records + _plans_bearing(speaker, records)) if "?" in _NEWS.sub("", last) else (),
         routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places(),
         attend_seed=seed_for(ctx, speaker.id, "attend", every_tick=False),
         stranger=not _knows_name(speaker, listener.name, records), topics=memory_views(topics),

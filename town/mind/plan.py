@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 
 from ..events import EventKind
-from ..memory import PlanItem
+from ..memory import Decided, PlanItem
 from ..persona import Persona, PlanBlock, Step
 from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
@@ -79,7 +79,10 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
              evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
              plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
-                              for b in p.plan))
+                              for b in p.plan),
+             decisions=tuple(Decided(place=c.place, start=datetime.fromisoformat(c.start),
+                                     end=datetime.fromisoformat(c.end), go=c.go, reason=c.reason,
+                                     evidence=tuple(c.evidence)) for c in answer.events or ()))
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
 

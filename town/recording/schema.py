@@ -4,7 +4,8 @@ One run is one SQLite file in WAL mode, written a tick per transaction by
 :class:`~town.recording.writer.RunWriter` and read by :class:`~town.recording.reader.RunReader`.
 
 Tables (``SCHEMA_VERSION`` 4; 4 added the memories' typed fields: ``fact``, ``tellers``,
-``plan_items`` in their MEMORY events):
+``plan_items`` in their MEMORY events; a plan memory's ``decisions`` are there too when it has
+any, so files without them read as before):
 
 - ``meta(key, value)``: JSON values (scenario, town, personas, seed, backend, config, versions,
   start, created, finished, closed, parent, schema_version). ``finished``: the run reached the

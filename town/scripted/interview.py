@@ -1,12 +1,17 @@
-"""The scripted interview answer: the kind of question, then an answer built from retrieval.
+"""The scripted answer to any question, by its kind: the one answerer of interviews, players and
+personas asking each other (:func:`answer`; :func:`town.scripted.reply.answer_question` in talk).
 
 Park et al. 2023 §6.1 interview their agents; here a rule answers. :func:`kind_of` tells the kind
-of question (about the persona itself, plans at a time, a reaction to a situation, a preference
-or feeling, who, when, where, why, yes/no, or what). Each kind's answer is in the first person,
-from the memories retrieved for the question and the persona's own file (its description and
-routine), and cites the ids of the memories it used. "I don't know" is said only when no
-retrieved memory bears on the question; only a yes/no question is answered "Yes." or "No.".
-Reactions to a situation are :mod:`town.scripted.reaction`.
+of question (about the persona itself, a greeting, a hypothetical, an intention with its reason,
+the day so far, yesterday, news, trust, plans at a time, a reaction to a situation, a feeling
+about a person, an opinion of a thing, a preference, who, when, where, why, yes/no, or what).
+Each kind's answer is in the first person, from the typed fields of the memories retrieved for
+the question (facts, tellers, plan items, a plan's decisions with their reasons) and the
+persona's own file (its description and routine), never a memory's text pasted, and cites the
+ids of the memories it used. "I don't know" is said only when no retrieved memory bears on the
+question; only a yes/no question is answered "Yes." or "No.". Reactions to a situation are
+:mod:`town.scripted.reaction`; intentions, hypotheticals, preferences and opinions
+:mod:`town.scripted.stance`.
 """
 
 from __future__ import annotations
@@ -17,19 +22,21 @@ from datetime import datetime, time, timedelta
 from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
-from ..realise import heard, statement
+from ..realise import statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.questions import AnswerInterview
-from .recount import dated, is_about, recount, sentence
+from .recount import dated, is_about, recount, sentence, told_by
+from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
+from .stance import hypothetical, intention, opinion, preference, told
 from ..thinking.words import content_words
 
-__all__ = ["KINDS", "kind_of", "answer_interview", "DONT_KNOW"]
+__all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
 
 #: The kinds of question :func:`kind_of` tells apart, in the order they are tried.
-KINDS = ("self", "greeting", "day", "past", "news", "trust", "plan", "reaction", "preference", "who", "when", "where", "why",
-         "yes/no", "what")
+KINDS = ("self", "greeting", "hypothetical", "intention", "day", "past", "news", "trust", "plan", "reaction", "feeling",
+         "opinion", "preference", "who", "when", "where", "why", "yes/no", "what")
 
 #: The answer when no retrieved memory bears on the question.
 DONT_KNOW = "I don't know anything about that."
@@ -40,12 +47,22 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
      frozenset("work works worked job owns runs manages study studies student teach teaches".split())),
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
 )
-_PLAN = re.compile(r"\b(will you|are you (going|planning)|your schedule|on your schedule|you expect|"
-                   r"do you plan)\b", re.I)
+_PLAN = re.compile(r"\b(will you|are you (going|planning|doing|up to|busy|free)|your (schedule|plans)|any plans|"
+                   r"on your schedule|you expect|do you plan)\b", re.I)
 _WHEN_WORDS = re.compile(r"\b(at \d{1,2}(:\d\d)?|tomorrow|tonight|today|this (morning|afternoon|evening)|"
                          r"on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b", re.I)
-_PREFERENCE = re.compile(r"\b(how do you feel|value most|would you (most )?like|do you (like|prefer|enjoy)|"
-                         r"your favou?rite|learned about yourself|could change|matters? (most )?to you)\b", re.I)
+_PREFERENCE = re.compile(r"\b(value most|would you (most )?like|do you (like|prefer|enjoy)|would you rather|"
+                         r"your favou?rite|like (best|most)|learned about yourself|could change|"
+                         r"matters? (most )?to you)\b", re.I)
+#: "How do you feel about X?": a feeling when X is a person of the town, else an opinion of a thing.
+_FEELING = re.compile(r"\b(?:how do you feel about|what do you think (?:of|about)|"
+                      r"your (?:opinion|view) (?:of|on|about)|what's your take on|how do you like|what do you make of|"
+                      r"how do you get on with|how do you get along with)\s+(?P<thing>[^?]+)", re.I)
+_HYPOTHETICAL = re.compile(r"\bwhat would you do if\b|\bwhat if\b|\bif you (?:were|had|won|lost)\b|"
+                           r"\b(?:imagine|suppose)\b|\bwould you do if\b", re.I)
+_INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
+                        r"will you (?:go|come|attend|be at)\b|"
+                        r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
 _WHO = re.compile(r"^\s*(who is|who's|what do you (know|remember|think) (about|of))\s+(?P<name>[^?]+)", re.I)
 _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall)\b", re.I)
 _PARTS_OF_DAY = {"morning": time(9), "afternoon": time(15), "evening": time(18), "tonight": time(20),
@@ -56,12 +73,15 @@ _SIGHTING = re.compile(r"\bis (at|in) the\b")
 _PLACE = re.compile(r"\b(?:at|in|to) (?:the )?((?:[A-Z][\w']*\s?)+)")
 
 
-_GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey)\b", re.I)
+_GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey|how'?s it going|how are you|"
+                       r"how are things|what'?s up|how have you been)\b", re.I)
 _DAY = re.compile(r"\b(?:your day|day (?:so far|been|going)|today so far|did you do today|have you done today|"
-                  r"been up to today)\b", re.I)
+                  r"been up to today|happened (?:to you )?today)\b", re.I)
 _NEWS = re.compile(r"\b(?:news|heard (?:lately|recently|anything)|what(?:'s| is) going on|what(?:'s| is) new|"
+                   r"anything happening|happening (?:tonight|today|tomorrow|this week)|"
                    r"any gossip|what have you heard)\b", re.I)
-_PAST = re.compile(r"\b(?:yesterday|last night)\b", re.I)
+_PAST = re.compile(r"\b(?:yesterday|last night|(?:did|was|were)\b.*\bon (?:monday|tuesday|wednesday|thursday|friday|"
+                   r"saturday|sunday))\b", re.I)
 _TRUST = re.compile(r"\b(?:trust|rely on|count on|closest to|best friend|confide)\b", re.I)
 
 
@@ -78,16 +98,26 @@ def kind_of(question: str) -> str:
         return "self"
     if _GREETING.search(question):
         return "greeting"
-    if _DAY.search(question):
-        return "day"
+    if _HYPOTHETICAL.search(question):
+        return "hypothetical"
+    if _INTENTION.search(question):
+        return "intention"
     if _PAST.search(question) and not _PLAN.search(question):
         return "past"
+    if _DAY.search(question):
+        return "day"
     if _NEWS.search(question):
         return "news"
     if _PLAN.search(question) and (_WHEN_WORDS.search(question) or stated_times(question)):
         return "plan"
     if REACTION.search(question):
         return "reaction"
+    feeling = _FEELING.search(question)
+    if feeling:
+        thing = feeling.group("thing").strip(" .!")
+        related = re.fullmatch(r"your (\w+)", thing)
+        person = re.fullmatch(r"(?:[A-Z][a-z'-]+)(?: [A-Z][a-z'-]+)?", thing) or (related and related[1] in CLOSE)
+        return "feeling" if person else "opinion"
     if _PREFERENCE.search(question):
         return "preference"
     who = _WHO.search(question)
@@ -142,9 +172,12 @@ def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str
 
 
 def _about_self(q: AnswerInterview) -> answers.InterviewAnswer:
-    marks = next(m for p, m in _SELF if p.search(q.question))
-    said = [sentence(own_voice(x, q.persona_name)) for x in _self_sentences(q.persona_summary, marks)]
-    return _said(" ".join([f"I am {q.persona_name}.", *said]), [])
+    """Who the persona is, its work or its home, from its file (its name only when asked it)."""
+    asked = next(i for i, (p, _) in enumerate(_SELF) if p.search(q.question))
+    said = [sentence(own_voice(x, q.persona_name)) for x in _self_sentences(q.persona_summary, _SELF[asked][1])]
+    if asked == 0 or not said:
+        said = [f"I am {q.persona_name}.", *said]
+    return _said(" ".join(said), [])
 
 
 def _now(q: AnswerInterview) -> datetime | None:
@@ -166,19 +199,28 @@ def _asked_time(q: AnswerInterview) -> datetime | None:
     return datetime.combine(day, at)
 
 
-_PLAN_MEMORY = re.compile(r"^.+?'s plan for (?P<day>\w+ \w+ \d{1,2}): (?P<items>.*)$", re.S)
-_ITEM = re.compile(r"(?P<h>\d{2}):(?P<m>\d{2}) (?P<what>[^;]+)")
 
 
 def _sector(place: str) -> str:
     return place.split(":")[1] if ":" in place else ""
 
 
+_PLAN_MEMORY = re.compile(r"^.+?'s plan for (?P<day>\w+ \w+ \d{1,2}): (?P<items>.*)$", re.S)
+_ITEM = re.compile(r"(?P<h>\d{2}):(?P<m>\d{2}) (?P<what>[^;]+)")
+
+
 def _plan_items(q: AnswerInterview, when: datetime) -> tuple[list[tuple[int, str, str]], list[int]]:
-    """(start minute, what, where) of the day's plan: a retrieved plan memory for that day, else the routine."""
-    for m in q.memories:
+    """(start minute, what, where) of the day's plan: a retrieved plan memory's ``plan_items``
+    for that day (the newest), else the routine."""
+    plans = sorted((m for m in q.memories if m.kind == "plan" and m.plan_items
+                    and m.plan_items[0].start.date() == when.date()), key=lambda m: (m.created, m.id))
+    if plans:
+        items = [(i.start.hour * 60 + i.start.minute, i.description, _sector(i.place or ""))
+                 for i in plans[-1].plan_items]
+        return items, [plans[-1].id]
+    for m in q.memories:  # a plan memory written before plans kept their items: its "HH:MM what" list
         found = _PLAN_MEMORY.match(m.content)
-        if found and found.group("day") == f"{when:%A %B} {when.day}":
+        if m.kind == "plan" and found and found.group("day") == f"{when:%A %B} {when.day}":
             where = {r.description: _sector(r.place) for r in q.routine}  # the file says where each is
             items = [(int(i["h"]) * 60 + int(i["m"]), i["what"].strip(), where.get(i["what"].strip(), ""))
                      for i in _ITEM.finditer(found["items"])]
@@ -187,7 +229,53 @@ def _plan_items(q: AnswerInterview, when: datetime) -> tuple[list[tuple[int, str
     return items, []
 
 
+def _window(question: str, now: datetime) -> tuple[datetime, time, time] | None:
+    """(day, from, to) a question about plans asks about ("tomorrow evening" -> 17:00-22:00)."""
+    day = stated_day(question, now)
+    low = question.lower()
+    if day is None and not re.search(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", low):
+        if not re.search(r"\b(?:morning|afternoon|evening|later)\b", low):
+            return None
+    day = day or now.date()
+    spans = {"morning": (6, 12), "afternoon": (12, 17), "evening": (17, 22), "tonight": (17, 24), "night": (20, 24)}
+    lo, hi = next((v for k, v in spans.items() if k in low), (0, 24))
+    times = stated_times(question)
+    if times is not None:
+        lo, hi = times[0].hour, min(24, times[0].hour + 2)
+    return datetime.combine(day, time()), time(lo), time(min(hi, 23), 59)
+
+
+def _event_at(m) -> datetime | None:
+    """The start of the event a memory states: its fact's, else its text's day and clock time."""
+    if m.fact is not None and m.fact.start is not None:
+        return m.fact.start
+    if not m.created:
+        return None
+    times = stated_times(m.content)
+    day = stated_day(m.content, datetime.fromisoformat(m.created)) if times else None
+    return None if day is None or times is None else datetime.combine(day, times[0])
+
+
+def _own_event(q: AnswerInterview, day: datetime, lo: time, hi: time) -> answers.InterviewAnswer | None:
+    """An event of the persona's own (not heard from anyone) starting in the window, as said."""
+    for m in q.memories:
+        at = _event_at(m)
+        if at and at.date() == day.date() and lo <= at.time() <= hi and not m.tellers \
+                and not unwrap(m.content)[0] and m.kind not in ("plan", "reflection") \
+                and not told_by(m.content) and " said to me: " not in m.content:  # not another's words
+            return _said(recount(dated(m), q.persona_name), [m.id])
+    return None
+
+
 def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
+    now = _now(q)
+    window = _window(q.question, now) if now is not None else None
+    own = _own_event(q, *window) if window is not None else None
+    if own is not None:
+        return own
+    found = intention(q)  # an event decided at the time asked, with why
+    if found is not None and found[0].startswith(("Yes", "No", "I'm going", "I'm not going")):
+        return _said(*found)
     when = _asked_time(q)
     if when is None:
         return _general(q, "what")
@@ -230,6 +318,16 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
     return _said(" ".join(known + [recount(dated(m), q.persona_name) for m in about]), [m.id for m in about])
 
 
+def _realised(m, q: AnswerInterview) -> str:
+    """A memory said from its fields when it holds a statement (heard: who told it), else recounted."""
+    if m.fact is not None and not m.fact.question and m.tellers:
+        return _told(m, q.persona_name, _now(q))
+    if m.fact is not None and not m.fact.question and m.kind != "reflection":
+        said = statement(m.fact, q.persona_name, now=_now(q))
+        return sentence(said)
+    return recount(dated(m), q.persona_name)
+
+
 def _place_in(text: str) -> str | None:
     found = _PLACE.search(text)
     return found.group(1).strip() if found else None
@@ -243,10 +341,14 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     if unknown:  # the question is about someone or somewhere no retrieved memory names
         return _said(f"No, I don't know anything about {unknown[0]}." if kind == "yes/no"
                      else f"I don't know anything about {unknown[0]}.", [])
+    # a plan is said by its items (kind "plan"); a talk's summary or a line kept as said is no
+    # answer of its own (recounting it pastes another's words)
+    relevant = [m for m in relevant if m.kind != "plan" and not m.content.startswith("I talked with ")
+                and " said to me: " not in m.content and " asked me: " not in m.content]
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
-    said = recount(dated(best), q.persona_name)
+    said = _realised(best, q)
     if kind == "when":
         timed = next((m for m in relevant if stated_times(m.content)), None)
         if timed is not None:
@@ -261,23 +363,16 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             return _said(f"At {_place_in(placed.content)}. {recount(dated(placed), q.persona_name)}", [placed.id])
     if kind == "yes/no":
         return _said(f"Yes. {said}", [best.id])
-    more = [m for m in relevant[1:] if m.kind != "plan" and m.content[:30] != best.content[:30]][:1]
-    return _said(" ".join([said, *(recount(dated(m), q.persona_name) for m in more)]), [best.id, *(m.id for m in more)])
+    more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]][:1]
+    return _said(" ".join([said, *(_realised(m, q) for m in more)]), [best.id, *(m.id for m in more)])
 
 
 def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
     """A feeling or a preference: insights first (reflection), then the memories and the file."""
     relevant = _relevant(q)
     insights = _unique(m for m in q.memories if m.kind == "reflection")
-    named = [p for p in q.people if p != q.persona_name and p.split()[0] in q.question]
-    if named:
-        first = named[0].split()[0]
-        about = [m for m in q.memories if is_about(m.content, first) or named[0] in m.tellers]
-        if not about:
-            return _said(f"I don't really know {named[0]} yet.", [])
-        best = sorted(about, key=lambda m: (m.kind != "reflection", -m.importance))[:2]
-        stance = "I like" if len(about) >= 2 else "I don't know well yet, but I think well of"
-        return _said(f"{stance} {first}. " + " ".join(recount(m.content, q.persona_name) for m in best), [m.id for m in best])
+    if any(p != q.persona_name and p.split()[0] in q.question for p in q.people):
+        return _feeling(q)
     chosen = (insights or [m for m in relevant if m.kind != "plan"])[:2]
     if re.search(r"\bspend more time with\b|\bwho in town\b", q.question, re.I):
         counts = {p: sum(is_about(m.content, p.split()[0]) for m in q.memories) for p in q.people if p != q.persona_name}
@@ -298,6 +393,76 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
     return _said(lead + " ".join(recount(m.content, q.persona_name) for m in chosen), [m.id for m in chosen])
 
 
+def _related(q: AnswerInterview) -> str | None:
+    """The person "your husband", "your friend" ... names: the one the persona file's sentence
+    with that word names (a word of :data:`town.scripted.attend.CLOSE`)."""
+    asked = re.search(r"\byour (\w+)", q.question)
+    if asked is None or asked.group(1).lower() not in CLOSE:
+        return None
+    spouse = asked.group(1).lower() in ("husband", "wife", "partner")
+    for x in re.split(r"(?<=[.!?])\s+", q.persona_summary):
+        if re.search(rf"\b{asked.group(1)}\b", x, re.I) or (spouse and re.search(r"\bmarried\b", x)):
+            return next((p for p in q.people if p != q.persona_name and p in x), None)
+    return None
+
+
+def _talked_with(m, person: str) -> bool:
+    """Whether memory ``m`` is a talk with ``person``: told by them, or a talk's summary."""
+    return person in m.tellers or m.content.startswith(f"I talked with {person}")
+
+
+def _feeling(q: AnswerInterview) -> answers.InterviewAnswer:
+    """How the persona feels about a person: what its file says of them, how often they have
+    talked (``tellers``, talk summaries) and the newest fact they told it (realised from its
+    fields); else what it has seen of them. "I don't really know" only when no memory names them."""
+    person = next((p for p in q.people if p != q.persona_name and p.split()[0] in q.question), None)
+    person = person or _related(q)
+    if person is None:  # oneself, or someone of no memory
+        if any(p.split()[0] in q.question for p in q.people):
+            return _said("I try to be fair to myself; I'm doing my best.", [])
+        thing = _FEELING.search(q.question)
+        return _said(f"I don't know anyone called {thing.group('thing').strip(' .!') if thing else 'that'}.", [])
+    first = person.split()[0]
+    known = [sentence(own_voice(x, q.persona_name)) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
+             if re.search(rf"\b{re.escape(first)}\b", x)][:1]
+    talks = sorted((m for m in q.memories if _talked_with(m, person)), key=lambda m: (m.created, m.id))
+    told = [m for m in talks if m.fact is not None and not m.fact.question and m.tellers[:1] == (person,)]
+    parts = list(known)
+    if talks:
+        days = len({m.created[:10] for m in talks})
+        if days > 1:
+            when = f"we've talked on {days} different days lately"
+        else:
+            when = ("we talked a lot " if len(talks) >= 3 else "we talked ") + (
+                "today" if now_day(q) == talks[-1].created[:10] else "recently")
+        parts.append(f"I like {first}: {when}.")
+        cited = [m.id for m in talks][-2:]
+        if told:
+            parts.append(f"Most recently, {_told(told[-1], q.persona_name, _now(q))}")
+            cited.append(told[-1].id)
+        return _said(" ".join(parts), cited)
+    about = [m for m in q.memories if m.kind != "plan" and (is_about(m.content, first) or (
+        m.fact is not None and person in (m.fact.subject, m.fact.host)))]
+    insights = [m for m in about if m.kind == "reflection"]
+    if insights:  # what the persona has come to think of them
+        parts.append(f"I think well of {first}. {sentence(insights[0].content)}")
+        return _said(" ".join(parts), [insights[0].id])
+    heard_of = [m for m in about if m.fact is not None and not m.fact.question and m.tellers]
+    if heard_of:
+        m = heard_of[-1]
+        parts.append(f"I don't know {first} well yet, but I've heard of {first}: {_told(m, q.persona_name, _now(q))}")
+        return _said(" ".join(parts), [m.id])
+    if about:
+        seen = sorted(about, key=lambda m: (m.created, m.id))[-1]
+        place = _place_in(seen.content)
+        parts.append(f"I don't know {first} well yet; I've only seen {first} around"
+                     f"{' at ' + place if place else ''}.")
+        return _said(" ".join(parts), [seen.id])
+    if known:
+        return _said(" ".join(known), [])
+    return _said(f"I don't really know {person} yet.", [])
+
+
 def _from_file(q: AnswerInterview) -> str:
     """A feeling or a wish the persona's file supports when no retrieved memory bears on it."""
     leisure = [r.description for r in q.routine if not r.task and "sleep" not in r.description.lower()]
@@ -310,6 +475,18 @@ def _from_file(q: AnswerInterview) -> str:
             return f"I value being {listed}, and the people I see every day."
         return f"I keep finding that I am {listed}."
     return DONT_KNOW
+
+
+def answer(question: str, *, persona: str, persona_name: str, persona_summary: str, memories, now: datetime | None,
+           routine=(), people=(), seed: int = 0) -> answers.InterviewAnswer:
+    """The scripted answer to ``question`` asked of a persona, by whoever asks: an interviewer, a
+    player or another persona (:func:`town.scripted.reply.answer_question`). The one answerer:
+    :func:`answer_interview` on these inputs (``memories``: the retrieved views; ``now``: the
+    game time; ``routine``: the file's blocks; ``people``: names to recognise)."""
+    return answer_interview(AnswerInterview(
+        persona=persona, persona_name=persona_name, persona_summary=persona_summary, seed=seed, question=question,
+        memories=tuple(memories), now=f"{now:%Y-%m-%d %H:%M:%S}" if now else "", routine=tuple(routine),
+        people=tuple(people)))
 
 
 def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -329,10 +506,23 @@ def _today(q: AnswerInterview) -> list:
                    and m.created <= f"{now:%Y-%m-%d %H:%M:%S}"), key=lambda m: (m.created, m.id))
 
 
-def _names(people: list[str]) -> str:
-    """"Ann", "Ann and Bob", "Ann, Bob and Cat" (first names, in order, once each)."""
+def _names(people: list[str], most: int = 4) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cat" (first names, in order, once each); beyond
+    ``most``: "Ann, Bob, Cat and 3 others"."""
     firsts = list(dict.fromkeys(p.split()[0] for p in people))
+    if len(firsts) > most:
+        return f"{', '.join(firsts[:most - 1])} and {len(firsts) - most + 1} others"
     return firsts[0] if len(firsts) == 1 else f"{', '.join(firsts[:-1])} and {firsts[-1]}"
+
+
+def now_day(q: AnswerInterview) -> str:
+    """The question's day, "YYYY-MM-DD" ("" when not known)."""
+    return q.now[:10]
+
+
+def _partner(m) -> str:
+    """Who a memory was heard from or talked with: its first teller, else its talk summary's partner."""
+    return m.tellers[0] if m.tellers else told_by(m.content)[0]
 
 
 def _heard_news(q: AnswerInterview) -> list:
@@ -347,24 +537,20 @@ def _heard_news(q: AnswerInterview) -> list:
 
 
 def _told(m, me: str, now: datetime | None) -> str:
-    """A heard memory said from its fields: "Maria told me that S." (the realiser's words); told
-    by the one who does it: "Isabella told me about it: Isabella Rodriguez is ..."."""
-    teller = m.tellers[0]
-    if m.fact.subject == teller:
-        return f"{teller.split()[0]} told me about it: {statement(m.fact, me, now=now)}."
-    return heard(m.fact, [(teller.split()[0], now or datetime.fromisoformat(m.created))], me, now=now)
+    """A heard memory said from its fields (:func:`town.scripted.stance.told`)."""
+    return told(m, me, now)
 
 
 def _day(q: AnswerInterview) -> answers.InterviewAnswer:
     """The day so far: whom the persona heard from today (the ``tellers`` of today's memories),
     the newest news heard today, and what it saw itself do (its plan's items already past)."""
     today = _today(q)
-    talks = [m for m in today if m.tellers]
+    talks = [m for m in today if m.tellers or told_by(m.content)]
     parts, cited = [], []
     if talks:
-        parts.append(f"So far today I've talked with {_names([m.tellers[0] for m in talks])}.")
+        parts.append(f"So far today I've talked with {_names([_partner(m) for m in talks])}.")
         cited += [m.id for m in talks][:3]
-    news = [m for m in talks if m.fact is not None and not m.fact.question]
+    news = [m for m in talks if m.fact is not None and not m.fact.question and m.tellers]
     if news:
         parts.append(_told(news[-1], q.persona_name, _now(q)))
         cited.append(news[-1].id)
@@ -385,24 +571,27 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
     now = _now(q)
     if now is None:
         return _general(q, "what")
-    day = f"{now - timedelta(days=1):%Y-%m-%d}"
+    named = stated_day(q.question, now)
+    asked = datetime.combine(named, time()) if named is not None and named < now.date() else now - timedelta(days=1)
+    then_said = "Yesterday" if asked.date() == (now - timedelta(days=1)).date() else f"On {asked:%A}"
+    day = f"{asked:%Y-%m-%d}"
     then = sorted((m for m in q.memories if m.created[:10] == day), key=lambda m: (m.created, m.id))
-    talks = [m for m in then if m.tellers]
+    talks = [m for m in then if m.tellers or told_by(m.content)]
     parts, cited = [], []
     if talks:
-        parts.append(f"Yesterday I talked with {_names([m.tellers[0] for m in talks])}.")
+        parts.append(f"{then_said} I talked with {_names([_partner(m) for m in talks])}.")
         cited += [m.id for m in talks][:3]
-        news = [m for m in talks if m.fact is not None and not m.fact.question and m.fact.subject]
+        news = [m for m in talks if m.fact is not None and not m.fact.question and m.fact.subject and m.tellers]
         if news:
             parts.append(_told(news[-1], q.persona_name, now))
-    items, plan_ids = _plan_items(q, now - timedelta(days=1))
+    items, plan_ids = _plan_items(q, asked)
     if plan_ids:
         work = [what for _, what, _ in items if "sleep" not in what][1:3]
         if work:
             parts.append(f"I spent the day {' and '.join(mine(gerund(w)) for w in work)}.")
             cited += plan_ids
     if not parts:
-        return _said("I don't remember much of yesterday.", [])
+        return _said(f"I don't remember much of {then_said.lower().removeprefix('on ')}.", [])
     return _said(" ".join(parts), cited)
 
 
@@ -417,6 +606,14 @@ def _news(q: AnswerInterview) -> answers.InterviewAnswer:
 def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
     """Whom the persona trusts: the person it heard from most often (``tellers``), then the one
     its file relates it to; with what they told it last."""
+    asked = next((p for p in q.people if p != q.persona_name and p.split()[0] in q.question), None)
+    if asked is not None:  # "Do you trust Tom?": how often they have talked
+        talks = [m for m in q.memories if _talked_with(m, asked)]
+        first = asked.split()[0]
+        if talks:
+            return _said(f"Yes, I trust {first}: we've talked {len(talks)} time{'s' if len(talks) > 1 else ''} lately, "
+                         f"and {first} has been straight with me.", [m.id for m in talks][:3])
+        return _said(f"I don't know {first} well enough yet to say.", [])
     counts: dict[str, int] = {}
     for m in q.memories:
         for t in m.tellers[:1]:
@@ -434,10 +631,11 @@ def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
         return _said(f"I'd say {best}: I see {best.split()[0]} often, though we haven't talked much yet.",
                      seen[best][:3])
     who = max(sorted(counts), key=lambda p: counts[p])
-    last = max((m for m in q.memories if m.tellers[:1] == (who,)), key=lambda m: (m.created, m.id))
-    said = _told(last, q.persona_name, _now(q)) if last.fact is not None else recount(last.content, q.persona_name)
-    return _said(f"I trust {who}: {who.split()[0]} keeps me up to date, and we talk often. {said}",
-                 [m.id for m in q.memories if m.tellers[:1] == (who,)][:3])
+    theirs = sorted((m for m in q.memories if m.tellers[:1] == (who,)), key=lambda m: (m.created, m.id))
+    facts = [m for m in theirs if m.fact is not None and not m.fact.question]
+    said = f" Most recently, {_told(facts[-1], q.persona_name, _now(q))}" if facts else ""
+    cited = ([facts[-1].id] if facts else []) + [m.id for m in theirs if not facts or m.id != facts[-1].id]
+    return _said(f"I trust {who}: {who.split()[0]} keeps me up to date, and we talk often.{said}", cited[:3])
 
 
 def _greeting(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -446,7 +644,13 @@ def _greeting(q: AnswerInterview) -> answers.InterviewAnswer:
     hour = now.hour if now else 12
     hello = "Good morning" if 5 <= hour < 12 else "Good afternoon" if 12 <= hour < 17 else "Good evening"
     day = _day(q)
-    return _said(f"{hello}! It's going well, thanks. {day.answer}", list(day.evidence or []))
+    opens = re.match(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey)\b", q.question, re.I)
+    return _said(f"{hello + '! ' if opens else ''}It's going well, thanks. {day.answer}", list(day.evidence or []))
+
+
+def _stance(found: tuple[str, list[int]] | None, q: AnswerInterview) -> answers.InterviewAnswer:
+    """A :mod:`town.scripted.stance` answer, or "I don't know" when no memory bore on it."""
+    return _said(*found) if found is not None else _said(DONT_KNOW, [])
 
 
 def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -455,6 +659,19 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _about_self(q)
     if kind == "greeting":
         return _greeting(q)
+    if kind == "hypothetical":
+        situation = react(q)
+        return _said(*situation) if situation is not None else _said(*hypothetical(q))
+    if kind == "intention":
+        found = intention(q, _asked_time(q) if _window(q.question, _now(q) or datetime.min) else None)
+        return _said(*found) if found is not None else _plan(q)
+    if kind == "feeling" and not any(p.split()[0] in q.question for p in q.people) and _related(q) is None:
+        kind = "opinion"  # a place, a thing
+    if kind == "feeling":
+        return _feeling(q)
+    if kind == "opinion":
+        found = opinion(q)
+        return _said(*found) if found is not None else _general(q, "what")
     if kind == "day":
         return _day(q)
     if kind == "past":
@@ -466,10 +683,12 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     if kind == "plan":
         return _plan(q)
     if kind == "reaction":
-        text, cited = react(q)
-        return _said(text, cited)
+        situation = react(q)
+        return _said(*situation) if situation is not None else _said(*hypothetical(q))
     if kind == "preference":
-        return _preference(q)
+        found = preference(q) if not re.search(r"value most|matters? (most )?to you|could change|learned about",
+                                               q.question, re.I) else None
+        return _said(*found) if found is not None else _preference(q)
     if kind == "who":
         return _who(q)
     return _general(q, kind)

@@ -98,7 +98,9 @@ def _closed(q: AnswerInterview) -> tuple[str, list[int]]:
     ahead = [sector_name(r.place) for r in q.routine if r.end > now and sector_name(r.place) != home]
     usual = next((sector_name(r.place) for r in q.routine if r.start <= now < r.end and sector_name(r.place) != home),
                  ahead[0] if ahead else "")
-    others = [sector_name(r.place) for r in q.routine if sector_name(r.place) not in (home, usual)]
+    closed = [usual] + [sector_name(r.place) for r in q.routine if sector_name(r.place) in q.question]
+    usual = closed[-1]  # the place the question says is closed, else the usual one now
+    others = [sector_name(r.place) for r in q.routine if sector_name(r.place) not in (home, *closed)]
     if others:
         return f"I'd go to {others[0]} instead and come back to {usual or 'the usual place'} later.", []
     return "I'd go home and find something else to do until it opens again.", []
@@ -120,8 +122,9 @@ def _help(q: AnswerInterview) -> tuple[str, list[int]]:
     return lead + free + seen, [m.id for m in related]
 
 
-def react(q: AnswerInterview) -> tuple[str, list[int]]:
-    """(what the persona would do, the ids of the memories it used) for the situation in ``q``."""
+def react(q: AnswerInterview) -> tuple[str, list[int]] | None:
+    """(what the persona would do, the ids of the memories it used) for the situation in ``q``;
+    None for a situation none of these rules knows (:func:`town.scripted.stance.hypothetical`)."""
     who = _person(q)
     if _FIRE.search(q.question):
         return _fire(q)
@@ -135,4 +138,4 @@ def react(q: AnswerInterview) -> tuple[str, list[int]]:
         return _help(q)
     if who:
         return _upset(q, who)
-    return "I'd stop what I'm doing and deal with it first, then get back to my plans.", []
+    return None

@@ -1,9 +1,11 @@
 """A scripted persona's reply to the partner's last line: an answer, a reaction, or accepting or
 declining an invitation.
 
-A question is answered from the memories retrieved for it (the conversation retrieves on the
-partner's line) and the persona's own file, in the first person: the partner's name as they
-told it, the persona's work, what it plans at a time. News gets a reaction taking a stance from
+A question is answered by the one answerer interviews use too (:func:`town.scripted.interview.answer`:
+its kind picks the records it is answered from) on the memories retrieved for it (the
+conversation retrieves on the partner's line and adds the speaker's newest plans), in the first
+person; only the partner's name as they told it, and small talk ("How are you?", answered in kind
+with news or one's own life), are answered here. News gets a reaction taking a stance from
 the listener's own memories and traits ("I heard about that too", "Good luck with it"), never
 quoting the line. An invitation is accepted or declined by the day plan's own decision
 (:func:`town.scripted.attend.decide`: "I'd love to, but I have to serve customers at Hobbs Cafe
@@ -15,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime, time
+from datetime import datetime
 
 from ..hearsay import pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
@@ -25,6 +27,7 @@ from ..thinking import answers
 from .attend import decide
 from .recount import dated
 from ..thinking.views import MemoryView
+from .interview import answer
 from .voice import Voice
 
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
@@ -114,7 +117,11 @@ def is_question(line: str) -> bool:
 
 
 def _question(line: str) -> str:
+    """The question a line asks: its last sentence ending "?", and the one before when that is a
+    bare follow-up ("Are you going to the party? Why?")."""
     parts = [p for p in re.split(r"(?<=[.!?])\s+", line.strip()) if p.endswith("?")]
+    if len(parts) > 1 and len(parts[-1].split()) <= 3:
+        return " ".join(parts[-2:])
     return parts[-1] if parts else line
 
 
@@ -126,47 +133,6 @@ def _said(m, now: datetime | None) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def _window(question: str, now: datetime) -> tuple[datetime, time, time] | None:
-    """(day, from, to) a question about plans asks about ("tomorrow evening" -> 17:00-22:00)."""
-    day = stated_day(question, now)
-    low = question.lower()
-    if day is None and not re.search(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", low):
-        if not re.search(r"\b(?:morning|afternoon|evening|later)\b", low):
-            return None
-    day = day or now.date()
-    spans = {"morning": (6, 12), "afternoon": (12, 17), "evening": (17, 22), "tonight": (17, 24), "night": (20, 24)}
-    lo, hi = next((v for k, v in spans.items() if k in low), (0, 24))
-    times = stated_times(question)
-    if times is not None:
-        lo, hi = times[0].hour, min(24, times[0].hour + 2)
-    return datetime.combine(day, time()), time(lo), time(min(hi, 23), 59)
-
-
-def _event_at(m) -> tuple[datetime, datetime | None] | None:
-    """(start, end or None) of the event a memory's text states with a day and a clock time."""
-    if not m.created:
-        return None
-    created = datetime.fromisoformat(m.created)
-    times = stated_times(m.content)
-    day = stated_day(m.content, created) if times else None
-    if day is None or times is None:
-        return None
-    return datetime.combine(day, times[0]), (datetime.combine(day, times[1]) if times[1] else None)
-
-
-def _plans_then(q, now: datetime, day: datetime, lo: time, hi: time) -> str | None:
-    for m in q.memories:
-        at = _event_at(m)
-        if at and at[0].date() == day.date() and lo <= at[0].time() <= hi and not unwrap(m.content)[0] \
-                and m.kind != "plan":
-            return _said(m, now)
-    if day.date() == now.date():
-        items = [(t, what) for t, what in plan_items(q.memories, now) if f"{lo:%H:%M}" <= t <= f"{hi:%H:%M}"]
-        if items:
-            return f"I'll {items[0][1]} at {items[0][0]}."
-    return None
-
-
 def _from(memory, name: str) -> bool:
     """Whether ``memory`` is something ``name`` told (its first teller, in its words)."""
     names = unwrap(memory.content)[0]
@@ -175,7 +141,10 @@ def _from(memory, name: str) -> bool:
 
 def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice | None = None,
                     own: Callable[[], answers.LineAnswer | None] | None = None) -> answers.LineAnswer | None:
-    """The answer to the question in ``line`` from the retrieved memories and the persona's file.
+    """The answer to the question in ``line`` from the retrieved memories and the persona's file:
+    the asker's name as they told it, small talk in kind, else the one answerer
+    (:func:`town.scripted.interview.answer`) on the retrieved memories without lines kept as
+    said (the asker's own words are never the answer).
 
     ``own``: a line of the persona's own life (:func:`town.scripted.topics.own_life`), said after
     "I'm well" when asked how it is and no news is left.
@@ -194,16 +163,6 @@ def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice
             if found and (not names or first_name(names[0]) == first_name(listener)):
                 return answers.LineAnswer(line=f"Your name is {found.group(1).rstrip('.')}: you told me.")
         return answers.LineAnswer(line="I'm sorry, I don't think you've told me your name.")
-    if re.search(r"\bwhere do you (?:work|study)\b|\byour (?:job|work|occupation)\b|\bwhat do you do\b|"
-                 r"\bdo you work\b", low):
-        return answers.LineAnswer(line=_self_line(q, _WORK_WORDS, "I'd rather not talk about work."))
-    if re.search(r"\bwhere do you live\b|\byour home\b", low):
-        return answers.LineAnswer(line=_self_line(q, frozenset({"live", "lives", "home"}), "Not far from here."))
-    if now is not None and re.search(r"\b(?:doing|plans?|up to|busy|free)\b", low) and "been up to" not in low:
-        window = _window(asked, now)
-        if window is not None:
-            said = _plans_then(q, now, *window)
-            return answers.LineAnswer(line=said or "Nothing special, as far as I know.")
     if re.search(r"\bwhat(?:'?s| is) (?:new|happening|going on)\b|\bany news\b|\banything (?:new|happening|going on)\b|"
                  r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s (?:it|your \w+) going\b|\bhow are things\b|"
                  r"\bbusy with\b|\bhow'?s everything\b|\bisn't it\b|\bhow about you\b|\bkeeping you busy\b", low):
@@ -220,15 +179,14 @@ def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice
         if mine is not None:
             return mine.model_copy(update={"line": (lead + mine.line)[:1000]})
         return answers.LineAnswer(line=lead + "Not much, just the usual." if not lead else lead.strip())
-    words = _words(asked)
-    best = max(((len(words & _words(unwrap(m.content)[1])), -i, m) for i, m in enumerate(q.memories)
-                if m.kind != "plan" and not m.content.startswith((f"{listener} asked me", "I talked with"))
-                and " said to me: " not in m.content  # a line kept as said is no answer of its own
-                and not _from(m, listener)),  # never the asker's own words back
-               key=lambda s: s[:2], default=None)
-    if best is not None and best[0] >= 1:
-        return answers.LineAnswer(line=_said(best[2], now)[:1000])
-    return answers.LineAnswer(line="I'm not sure; I don't know much about that.")
+    # any other question: the one answerer, from the memories retrieved for it (never a line
+    # kept as it was said or asked: the asker's own words back; what they told is kept as a
+    # fact, for the decision or the opinion it bears on)
+    shown = tuple(m for m in q.memories if not m.content.startswith(f"{listener} asked me")
+                  and " said to me: " not in m.content and (m.fact is not None or not _from(m, listener)))
+    said = answer(asked, persona=q.persona, persona_name=q.persona_name, persona_summary=q.persona_summary,
+                  memories=shown, now=now, routine=q.routine, people=(q.persona_name, listener), seed=q.seed)
+    return answers.LineAnswer(line=said.answer[:1000])
 
 
 def _self_line(q, marks: frozenset[str], fallback: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import time
 
-from ..memory.fact import Fact
+from ..memory.fact import Decided, Fact, PlanItem
 
 __all__ = ["MemoryView", "PlanItemView", "FactView", "routine_views"]
 
@@ -19,7 +19,8 @@ __all__ = ["MemoryView", "PlanItemView", "FactView", "routine_views"]
 class MemoryView:
     """A retrieved memory as shown to a backend: id, text, kind, importance, creation time, and
     what it states as the persona understood it (``fact``, None where it understood no statement)
-    and who told it (``tellers``, full names, oldest first; none: its own).
+    and who told it (``tellers``, full names, oldest first; none: its own); a plan memory's
+    blocks (``plan_items``) and its decisions about events (``decisions``, with their reasons).
 
     Only what the persona remembers: no provenance, no evaluation metadata.
     """
@@ -31,6 +32,8 @@ class MemoryView:
     created: str = ""
     fact: Fact | None = None
     tellers: tuple[str, ...] = ()
+    plan_items: tuple[PlanItem, ...] = ()
+    decisions: tuple[Decided, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,0 +1,125 @@
+"""One answerer: a question a persona or a player asks in conversation gets the answer an
+interviewer gets, from the same memories (town.scripted.interview.answer), and each kind says
+its fact from the records' typed fields: the decision's reason, the plan's item and why, the
+places of the plans, what a heard fact states.
+
+Worked out by hand: Sam's plan for Tuesday 14 February holds the decision not to go to the
+Valentine's Day party at Hobbs Cafe (17:00-19:00) "because I have to attend the town council
+session at Town Hall until 18:00"; his plans put his lunch at Hobbs Cafe (60 minutes a day) and
+his work at Town Hall (4 hours a day)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from town.memory.fact import Decided, Fact, PlanItem
+from town.scripted import ScriptedBackend
+from town.thinking.questions import AnswerInterview, MemoryView, NextLine, PlanItemView
+
+WHO = dict(persona="sam_moore", persona_name="Sam Moore",
+           persona_summary="Sam Moore is a retired carpenter running for mayor. Traits: quiet, reserved.")
+ROUTINE = (
+    PlanItemView(start="00:00", end="07:00", description="sleeping", place="v:Moore house:bedroom:bed"),
+    PlanItemView(start="09:00", end="13:00", description="work on my plans for the town",
+                 place="v:Town Hall:campaign office:desk", task="work on town plans"),
+    PlanItemView(start="13:00", end="14:00", description="have lunch", place="v:Hobbs Cafe:cafe:table"),
+    PlanItemView(start="16:00", end="18:00", description="attend the town council session",
+                 place="v:Town Hall:council chamber:seat", task="attend the session"),
+)
+
+
+def _day(day: int) -> tuple[PlanItem, ...]:
+    at = lambda h: datetime(2023, 2, day, h)  # noqa: E731
+    return (PlanItem(start=at(0), end=at(7), description="sleeping", place="v:Moore house:bedroom:bed"),
+            PlanItem(start=at(9), end=at(13), description="work on my plans for the town",
+                     place="v:Town Hall:campaign office:desk"),
+            PlanItem(start=at(13), end=at(14), description="have lunch", place="v:Hobbs Cafe:cafe:table"),
+            PlanItem(start=at(16), end=at(18), description="attend the town council session",
+                     place="v:Town Hall:council chamber:seat"))
+
+
+PARTY = Fact(subject="Isabella Rodriguez", act="hold a Valentine's Day party", place="v:Hobbs Cafe",
+             start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19))
+REASON = "I have to attend the town council session at Town Hall until 18:00"
+MEMORIES = (
+    MemoryView(id=4, kind="chat", importance=6, created="2023-02-13 08:11:40", fact=PARTY,
+               tellers=("Maria Lopez",),
+               content="Maria Lopez told me that Isabella Rodriguez is holding a Valentine's Day party at Hobbs "
+                       "Cafe on Tuesday, February 14 from 5pm to 7pm"),
+    MemoryView(id=2, kind="plan", importance=3, created="2023-02-13 00:00:00", plan_items=_day(13),
+               content="Sam Moore's plan for Monday February 13: 09:00 work on my plans for the town"),
+    MemoryView(id=9, kind="plan", importance=3, created="2023-02-14 00:00:00", plan_items=_day(14),
+               content="Sam Moore's plan for Tuesday February 14: 09:00 work on my plans for the town",
+               decisions=(Decided(place="v:Hobbs Cafe", start=datetime(2023, 2, 14, 17),
+                                  end=datetime(2023, 2, 14, 19), go=False, reason=REASON, evidence=(4,)),)),
+)
+NOW = "2023-02-14 10:00:00"
+
+
+def _interview(question: str) -> tuple[str, list[int]]:
+    answer = ScriptedBackend().ask(AnswerInterview(**WHO, question=question, memories=MEMORIES, now=NOW,
+                                                   routine=ROUTINE, people=("Sam Moore", "Maria Lopez")))
+    return answer.answer, list(answer.evidence or ())
+
+
+def _chat(question: str) -> str:
+    history = (("Maria Lopez", "Good morning, Sam!"), ("Sam Moore", "Good morning, Maria."), ("Maria Lopez", question))
+    return ScriptedBackend().ask(NextLine(**WHO, seed=1, listener="maria_lopez", listener_name="Maria Lopez",
+                                          history=history, memories=MEMORIES, recalled=MEMORIES, now=NOW,
+                                          routine=ROUTINE)).line
+
+
+@pytest.mark.parametrize("question, said, cited", [
+    ("Are you going to the Valentine's Day party? Why?",
+     f"No, I'm not going to the Valentine's Day party at Hobbs Cafe today, because {REASON}.", [9, 4]),
+    ("What are you doing at 13:00 today, and why?",
+     "At 13:00 I'll be having lunch at Hobbs Cafe, because it is what I usually do at that hour.", [9]),
+    ("What are you doing at 11:00 today, and why?",
+     "At 11:00 I'll be working on my plans for the town at Town Hall, because it is part of my work.", [9]),
+    ("What's your favourite place to eat?", "I like eating at Hobbs Cafe best: I have lunch there most days.", [9, 2]),
+    ("Do you prefer Johnson Park or Town Hall?",
+     "I prefer Town Hall: it's part of most of my days, and I hardly ever do the other.", [9, 2]),
+])
+def test_a_question_gets_the_same_answer_in_talk_and_in_an_interview(question, said, cited):
+    assert _interview(question) == (said, cited)
+    assert _chat(question) == said
+
+
+def test_an_opinion_states_the_heard_fact_and_the_decision_with_its_reason():
+    said, cited = _interview("What do you think of the Valentine's Day party?")
+    assert said == ("Maria told me that Isabella Rodriguez is holding a Valentine's Day party at Hobbs Cafe today "
+                    f"from 5pm to 7pm. It sounds nice, but I'm not going, because {REASON}.")
+    assert cited == [4, 9]
+
+
+def test_a_hypothetical_is_answered_from_the_traits_and_the_work_of_the_day():
+    said, cited = _interview("What would you do if you won the lottery?")
+    assert said == ("I'd keep to myself and wait it out quietly; I'm quiet that way. I'd still try to work on my "
+                    "plans for the town at Town Hall, since people count on me there.")
+    assert cited == [9]
+
+
+def test_a_feeling_about_a_person_says_the_talks_and_what_they_told_never_a_plan():
+    """As found: "How do you feel about Carmen Ortiz?" got "I like Carmen.", an event, then the
+    whole day plan pasted. Sam talked with Maria once (memory 4, told by her): that, and what she
+    told, realised from the fact; his plans (2, 9) are not said."""
+    said, cited = _interview("How do you feel about Maria Lopez?")
+    assert said == ("I like Maria: we talked recently. Most recently, Maria told me that Isabella Rodriguez "
+                    "is holding a Valentine's Day party at Hobbs Cafe today from 5pm to 7pm.")
+    assert cited == [4]
+    assert _chat("How do you feel about Maria Lopez?") == said
+
+
+def test_the_askers_own_words_are_never_the_answer():
+    """Maria's own words, kept as she said them (no fact held), bear on her question: in talk they
+    are no answer of Sam's, so nothing of his memory bears on it and he says he does not know."""
+    hers = MemoryView(id=12, kind="chat", importance=3, created="2023-02-14 09:00:00",
+                      content='Maria Lopez told me: "I love the quiet corner of the cafe at Hobbs Cafe"')
+    history = (("Maria Lopez", "Good morning, Sam!"), ("Sam Moore", "Good morning, Maria."),
+               ("Maria Lopez", "What happened in the quiet corner?"))
+    line = ScriptedBackend().ask(NextLine(**WHO, seed=1, listener="maria_lopez", listener_name="Maria Lopez",
+                                          history=history, memories=(hers,), recalled=(hers,), now=NOW,
+                                          routine=ROUTINE)).line
+    assert line == "I don't know anything about that."

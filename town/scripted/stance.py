@@ -1,0 +1,364 @@
+"""Where a scripted persona stands: its intentions with their reasons, what it would do, what it
+prefers, and what it thinks of a thing, from the typed fields of its own memories.
+
+Each answer is built from a record's fields, never by pasting its text or a whole plan:
+
+- an intention from a plan memory's ``decisions`` (whether it goes to an event, and the reason
+  the day plan recorded: :func:`town.scripted.attend.decide`), or, asked of a time, the plan
+  item then (``plan_items``) and why it is there (a decision, the persona's work, its habit);
+- a hypothetical from the persona's traits, its work in today's plan, the person it hears from
+  most (``tellers``) and a heard fact bearing on the question (``fact``);
+- a preference from the places and activities of its plans' items, counted by minutes;
+- an opinion of a thing from the heard fact that names it most (said by
+  :func:`town.realise.heard`) and the decision about it, else the plan items at a place it names.
+
+Each function takes an :class:`~town.thinking.questions.AnswerInterview` and returns
+``(text, cited ids)``, or None when no memory bears on the question.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from ..inflection import gerund
+from ..memory.fact import Decided, Fact, PlanItem
+from ..perspective import mine
+from ..realise import heard, place_name, statement
+from ..textevent import stated_times
+from ..thinking.questions import AnswerInterview
+from ..thinking.views import MemoryView
+from ..thinking.words import content_words
+from ..world.address import sector_name
+from .attend import RESERVED, SOCIABLE, obligation
+from .reaction import HELPFUL, traits_of
+
+__all__ = ["intention", "hypothetical", "preference", "opinion", "plans", "event_name", "told"]
+
+#: Words of a question that ask rather than name what it is about.
+_ASKING = frozenset("""going go come coming attend attending plan planning planned why will would today
+tonight tomorrow think feel opinion take favourite favorite prefer like place eat spend time day all""".split())
+#: Words of a plan item that make it a meal.
+_MEAL = frozenset("breakfast lunch dinner eat eating meal snack coffee brunch supper food".split())
+
+
+def _now(q: AnswerInterview) -> datetime | None:
+    return datetime.fromisoformat(q.now) if q.now else None
+
+
+def plans(q: AnswerInterview) -> list[MemoryView]:
+    """The retrieved plan memories with their typed blocks, newest first."""
+    return sorted((m for m in q.memories if m.kind == "plan" and m.plan_items),
+                  key=lambda m: (m.created, m.id), reverse=True)
+
+
+def _plan_of_day(q: AnswerInterview, day) -> MemoryView | None:
+    return next((m for m in plans(q) if m.plan_items[0].start.date() == day), None)
+
+
+def event_name(fact: Fact | None, d: Decided) -> str:
+    """An event as named in an answer: "the Valentine's Day party at Hobbs Cafe" (the fact's act
+    without its verb; "the event at Hobbs Cafe" without a fact)."""
+    place = place_name(d.place)
+    if fact is None or " " not in fact.act.strip():
+        return f"the event at {place}"
+    thing = fact.act.strip().split(" ", 1)[1]
+    thing = re.sub(r"^(?:a|an|some)\s+", "the ", thing)
+    thing = re.sub(r"\bone's\b", "the", thing)
+    return thing if place.lower() in thing.lower() else f"{thing} at {place}"
+
+
+def _stating(q: AnswerInterview, d: Decided) -> list[MemoryView]:
+    return [m for m in q.memories if m.id in d.evidence]
+
+
+def _fact_of(q: AnswerInterview, d: Decided) -> Fact | None:
+    return next((m.fact for m in _stating(q, d) if m.fact is not None), None)
+
+
+def _decisions(q: AnswerInterview) -> list[tuple[Decided, MemoryView]]:
+    """(decision, its plan memory), newest plan first, one per event (place and start)."""
+    seen: set = set()
+    out = []
+    for m in plans(q) + [m for m in q.memories if m.kind == "plan" and not m.plan_items]:
+        for d in m.decisions:
+            if (d.place, d.start) not in seen:
+                seen.add((d.place, d.start))
+                out.append((d, m))
+    return out
+
+
+def _topic(question: str, people: tuple[str, ...] = ()) -> frozenset[str]:
+    """The words of ``question`` naming what it is about (asking words and names left out)."""
+    names = {w.lower() for p in people for w in p.split()}
+    return content_words(question) - _ASKING - names
+
+
+def told(m: MemoryView, me: str, now: datetime | None) -> str:
+    """A heard memory said from its fields by the persona ``me``: "Maria told me that S." (the
+    realiser's :func:`town.realise.heard`); heard from the one who does it: "I heard it from
+    Isabella directly: Isabella is holding ..."."""
+    assert m.fact is not None and m.tellers
+    first = m.tellers[0].split()[0]
+    if m.fact.subject == m.tellers[0]:
+        return f"I heard it from {first} directly: {statement(m.fact, me, now=now, subject_as=first)}."
+    return heard(m.fact, [(first, now or datetime.fromisoformat(m.created))], me, now=now)
+
+
+def _at(description: str, place: str | None) -> str:
+    """" at Hobbs Cafe" after a plan item's words, unless they name a place already."""
+    sector = sector_name(place or "")
+    if not sector or re.search(r"\b(?:at|in|around|to) (?:the )?[A-Z]", description):
+        return ""
+    return f" at {sector}"
+
+
+#: A question answered "Yes" or "No" ("Are you going ...?", "Will you go ...?").
+_YES_NO = re.compile(r"^\s*(?:are|will|do|does|did|is|would|can|could|should|were|have|has)\b", re.I)
+
+
+def _said_reason(reason: str) -> str:
+    return reason.strip().rstrip(".")
+
+
+def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list[int]] | None:
+    """Whether and why the persona goes to an event the question names (by its words or its
+    time): the recorded decision and its reason; asked of a time (a clock time in the question,
+    else ``at``: "this evening" read by the caller) with no event then, the plan item then and
+    why it is there. None when neither a decision nor a plan bears on it."""
+    words = _topic(q.question, q.people)
+    times = stated_times(q.question)
+    scored = []
+    for d, plan in _decisions(q):
+        fact = _fact_of(q, d)
+        about = content_words(f"{fact.act if fact else ''} {place_name(d.place)}")
+        bonus = 2 if times and times[0] == d.start.time() else 0
+        if len(words & about) + bonus:
+            scored.append((len(words & about) + bonus, d.start, d, plan, fact))
+    if scored:
+        _, _, d, plan, fact = max(scored, key=lambda s: s[:2])
+        name = event_name(fact, d)
+        when = f"{d.start:%A, %B} {d.start.day}"
+        said = (f"I'm going to {name} on {when}, because {_said_reason(d.reason)}." if d.go
+                else f"I'm not going to {name} on {when}, because {_said_reason(d.reason)}.")
+        if _YES_NO.match(q.question):  # a yes/no question is answered yes or no
+            said = f"Yes, {said}" if d.go else f"No, {said}"
+        return said, [plan.id, *(m.id for m in _stating(q, d))][:3]
+    now = _now(q)
+    known = [m for m in q.memories if m.fact is not None and not m.fact.question and m.fact.start is not None
+             and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
+    if known and times is None and at is None:  # one's own event, or heard of and not decided yet (a day plan decides)
+        m = known[0]
+        assert m.fact is not None
+        said = told(m, q.persona_name, now) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
+        said = said[:1].upper() + said[1:]
+        if q.persona_name in (m.fact.subject, m.fact.host):
+            return f"Yes, of course, because it is my own plan. {said}", [m.id]
+        return f"I haven't decided yet; I'll see when I plan that day. {said}", [m.id]
+    if (times is None and at is None) or now is None:
+        return None
+    today = _plan_of_day(q, now.date())
+    if today is None:
+        return None
+    asked_at = datetime.combine(now.date(), times[0]) if times is not None else at or now
+    under = [i for i in today.plan_items if i.start <= asked_at] or list(today.plan_items[:1])
+    item = under[-1]
+    why = _why(q, item, today)
+    where = _at(item.description, item.place)
+    return f"At {asked_at:%H:%M} I'll be {mine(gerund(item.description))}{where}, because {why}.", [today.id]
+
+
+def _why(q: AnswerInterview, item: PlanItem, plan: MemoryView) -> str:
+    """Why a plan item is there: its event's decision, the persona's work, or its habit."""
+    for d in plan.decisions:
+        if d.go and d.start == item.start:
+            return _said_reason(d.reason)
+    routine = next((r for r in q.routine if r.description == item.description), None)
+    if routine is None:
+        return "it is what I planned for today"
+    if obligation(routine, q.routine):
+        return "it is part of my work"
+    return "it is what I usually do at that hour"
+
+
+def _most_told(q: AnswerInterview) -> str | None:
+    counts: dict[str, int] = {}
+    for m in q.memories:
+        for t in m.tellers[:1]:
+            if t != q.persona_name:
+                counts[t] = counts.get(t, 0) + 1
+    return max(sorted(counts), key=lambda p: counts[p]) if counts else None
+
+
+def _work_item(q: AnswerInterview) -> tuple[MemoryView | None, PlanItem | None, bool]:
+    """(today's plan memory, its first item that is the persona's work, True) or, with no work
+    in it, (the plan, its longest waking item, False); (None, None, False) without a plan."""
+    now = _now(q)
+    plan = _plan_of_day(q, now.date()) if now else None
+    plan = plan or next(iter(plans(q)), None)
+    if plan is None:
+        return None, None, False
+    for item in plan.plan_items:
+        routine = next((r for r in q.routine if r.description == item.description), None)
+        if routine is not None and obligation(routine, q.routine):
+            return plan, item, True
+    awake = [i for i in plan.plan_items if "sleep" not in i.description.lower()]
+    return plan, max(awake, key=_minutes, default=None), False
+
+
+def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
+    """What the persona would do if ...: a first step its traits choose (with the person it hears
+    from most, when it is sociable), its work in today's plan, and a heard fact the question's
+    words bear on. Always an answer: the traits alone when no memory bears on it."""
+    traits = set(traits_of(q.persona_summary))
+    friend = _most_told(q)
+    cited: list[int] = []
+    if traits & (SOCIABLE | HELPFUL) and friend:
+        first = f"I'd get together with {friend.split()[0]} and make the best of it"
+        cited += [m.id for m in q.memories if m.tellers[:1] == (friend,)][:1]
+    elif traits & RESERVED:
+        first = f"I'd keep to myself and wait it out quietly; I'm {sorted(traits & RESERVED)[0]} that way"
+    elif traits:
+        first = f"I'd stay calm and make do; I'm {sorted(traits)[0]}, so I'd manage"
+    else:
+        first = "I'd stay calm and make do"
+    parts = [first + "."]
+    plan, work, needed = _work_item(q)
+    if plan is not None and work is not None:
+        why = "since people count on me there" if needed else "as I'd planned"
+        parts.append(f"I'd still try to {mine(work.description)}{_at(work.description, work.place)}, {why}.")
+        cited.append(plan.id)
+    words = _topic(q.question, q.people)
+    facts = [m for m in q.memories if m.fact is not None and not m.fact.question and m.tellers
+             and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
+    if facts:
+        m = facts[0]
+        assert m.fact is not None
+        parts.append(f"And I'd keep in mind what I've heard. {told(m, q.persona_name, _now(q))}")
+        cited.append(m.id)
+    return " ".join(parts), cited
+
+
+def _items(q: AnswerInterview) -> list[tuple[MemoryView, PlanItem]]:
+    """(plan memory, item) of every retrieved plan, sleep left out."""
+    return [(m, i) for m in plans(q) for i in m.plan_items if "sleep" not in i.description.lower()]
+
+
+def _minutes(item: PlanItem) -> float:
+    return (item.end - item.start).total_seconds() / 60
+
+
+def _tally(pairs, key) -> tuple[str | None, list[int]]:
+    """The key with the most minutes over ``pairs`` (ties: alphabetical) and the plan ids holding it."""
+    minutes: dict[str, float] = {}
+    ids: dict[str, list[int]] = {}
+    for m, i in pairs:
+        k = key(i)
+        if k:
+            minutes[k] = minutes.get(k, 0) + _minutes(i)
+            ids.setdefault(k, [])
+            if m.id not in ids[k]:
+                ids[k].append(m.id)
+    best = max(sorted(minutes), key=lambda k: minutes[k], default=None)
+    return best, ids.get(best or "", [])
+
+
+def _bare(description: str, place: str) -> str:
+    """A plan item's words without a place ("have lunch at Hobbs Cafe" -> "have lunch")."""
+    bare = re.sub(rf"\s+(?:at|in|to)\s+(?:the\s+)?{re.escape(place)}\b", "", description, flags=re.I)
+    return re.sub(r"\s+(?:at|in|to)\s+(?:the\s+)?[A-Z][\w']*(?:\s+[A-Z][\w']*)*\s*$", "", bare).strip()
+
+
+def _home(q: AnswerInterview) -> str:
+    return next((sector_name(r.place) for r in q.routine if "sleep" in r.description.lower()), "")
+
+
+_EITHER = re.compile(r"\bprefer\s+(?P<a>.+?)\s+or\s+(?P<b>[^?]+)", re.I)
+
+
+def preference(q: AnswerInterview) -> tuple[str, list[int]] | None:
+    """A favourite place to eat or to be, a favourite pastime, or one of two things: from the
+    minutes its plans' items give each place or activity. None without a retrieved plan."""
+    pairs = _items(q)
+    if not pairs:
+        return None
+    either = _EITHER.search(q.question)
+    if either:
+        options = [either["a"].strip(" ,."), either["b"].strip(" ,.")]
+        scores = []
+        for o in options:  # a place by its whole name, else an act by all its words
+            words = content_words(o)
+            held = [(m, i) for m, i in pairs if sector_name(i.place or "").lower() == o.lower()
+                    or (words and words <= content_words(i.description))]
+            scores.append((sum(_minutes(i) for _, i in held), list(dict.fromkeys(m.id for m, _ in held))))
+        if not any(s for s, _ in scores):  # neither is part of its days
+            return "I don't mind either way; neither is part of my usual days.", []
+        k = 0 if scores[0][0] >= scores[1][0] else 1
+        return (f"I prefer {options[k]}: it's part of most of my days, and I hardly ever do the other.",
+                scores[k][1][:3])
+    low = q.question.lower()
+    home = _home(q)
+    if re.search(r"\b(eat|food|meal|lunch|dinner|breakfast|coffee)\b", low):
+        meals = [(m, i) for m, i in pairs if content_words(i.description) & _MEAL]
+        place, ids = _tally(meals, lambda i: sector_name(i.place) if i.place else "")
+        if place is None:
+            return None
+        what = next(i.description for _, i in meals if i.place and sector_name(i.place) == place)
+        there = "at home" if place == home else f"at {place}"
+        return f"I like eating {there} best: I {mine(_bare(what, place))} there most days.", ids[:3]
+    if re.search(r"\b(place|where)\b", low):
+        place, ids = _tally([(m, i) for m, i in pairs if i.place and sector_name(i.place) != home],
+                            lambda i: sector_name(i.place))
+        if place is None:
+            return None
+        return f"{place} is my favourite place: I spend more of my days there than anywhere else.", ids[:3]
+    habits = {r.description for r in q.routine if not r.task}
+    leisure = [(m, i) for m, i in pairs if i.description in habits] or pairs
+    doing, ids = _tally(leisure, lambda i: i.description)
+    if doing is None:
+        return None
+    return f"I like {mine(gerund(doing))} best; I make time for it most days.", ids[:3]
+
+
+def opinion(q: AnswerInterview) -> tuple[str, list[int]] | None:
+    """What the persona thinks of a thing the question names: the heard fact naming it most,
+    with the decision about it (going or not, and why); else a place of its plans. None when no
+    memory names it."""
+    words = _topic(q.question, ())
+    if not words:
+        return None
+    places = [(m, i) for m, i in _items(q) if i.place and content_words(sector_name(i.place)) & words]
+    if places and any(content_words(sector_name(i.place or "")) == words for _, i in places):
+        return _place(places)  # a place named whole: what the persona does there
+    scored = []
+    for i, m in enumerate(q.memories):
+        if m.fact is None or m.fact.question or m.kind == "reflection":
+            continue
+        about = content_words(f"{m.fact.act} {m.fact.subject or ''} {place_name(m.fact.place or '')}")
+        if words & about:
+            scored.append((len(words & about), bool(m.tellers), -i, m))
+    if scored:
+        m = max(scored, key=lambda s: s[:3])[3]
+        assert m.fact is not None
+        now = _now(q)
+        said = told(m, q.persona_name, now) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
+        decided = next(((d, p) for d, p in _decisions(q) if m.id in d.evidence
+                        or (m.fact.place == d.place and m.fact.start == d.start)), None)
+        traits = set(traits_of(q.persona_summary))
+        if decided is not None:
+            d, plan = decided
+            stance = (f"I'm looking forward to it: I'm going, because {_said_reason(d.reason)}." if d.go
+                      else f"It sounds nice, but I'm not going, because {_said_reason(d.reason)}.")
+            return f"{said[:1].upper()}{said[1:]} {stance}", [m.id, plan.id]
+        stance = ("I think it's great news." if traits & (SOCIABLE | HELPFUL)
+                  else "I haven't made up my mind about it yet." if traits & RESERVED
+                  else "I think it's a good thing for the town.")
+        return f"{stance} {said[:1].upper()}{said[1:]}", [m.id]
+    return _place(places) if places else None
+
+
+def _place(places: list[tuple[MemoryView, PlanItem]]) -> tuple[str, list[int]]:
+    """What the persona thinks of the place of most minutes among ``places``: what it does there."""
+    place, ids = _tally(places, lambda i: sector_name(i.place or ""))
+    what = next(i.description for _, i in places if sector_name(i.place or "") == place)
+    return f"I like {place}: I {mine(_bare(what, place or ''))} there most days.", ids[:3]
