@@ -564,6 +564,13 @@ MUTATIONS = (
     Mutation("prompt: an invitation says who is wants to talk", "town/mind/converse.py",
              '"coming over to talk to you", own,', 'f"wants to talk to {p.name}", own,',
              ("tests/thinking/test_prompts_agree.py::test_an_invitation_reads_as_a_sentence",)),
+    Mutation("prompt: a heard line's time asked as a date alone", "town/thinking/prompts/hear_line.j2",
+             'the date and the clock time (never "tomorrow"), or "" when the line gives no clock time;',
+             '(a date, not "tomorrow"), or "";',
+             ("tests/thinking/test_prompts_agree.py::test_a_heard_lines_time_is_asked_with_its_clock_time",)),
+    Mutation("a line that is only a date passes ('on Tuesday, February 14')", "town/thinking/questions/next_line.py",
+             "    if words and all(w in _DATE_WORDS or _NUMBER.match(w) for w in words):", "    if False:",
+             ("tests/thinking/test_small_model_answers.py::test_a_line_that_is_only_a_date_is_rejected",)),
     # fifteen ways to break `town` (docs/testing.md, "Fifteen ways to break `town`")
     Mutation("a run file's stored backend honoured", "town/analysis/recorded.py",
              '    named = named or NamedModel()\n    if named.name == "scripted":',
