@@ -789,6 +789,22 @@ MUTATIONS = (
     Mutation("a model-backed conversation is asked line by line", "town/mind/converse.py",
              "return (config.conversation.mode is ConversationMode.WHOLE and", "return (False and",
              ("tests/thinking/test_write_conversation.py",)),
+    Mutation("a hypothetical answered the same whatever its situation", "town/scripted/stance.py",
+             "    situation = read_situation(q.question, places, q.people, q.persona_name)\n",
+             "    situation = read_situation(\"\", places, q.people, q.persona_name)\n",
+             ("tests/mind/test_interview_readings.py",)),
+    Mutation("a teller telling their own event named again instead of a pronoun", "town/scripted/stance.py",
+             "                 pronoun=pronoun_of(m.content))", "                 pronoun=None)",
+             ("tests/mind/test_interview_readings.py",)),
+    Mutation("only the first verb of a two-verb plan item inflected", "town/inflection.py",
+             'f"and {_ing(m.group(1))}" if _only_verb(m.group(1)) else m.group(0)', "m.group(0)",
+             ("tests/mind/test_interview_readings.py",)),
+    Mutation("one event told as two pieces of news", "town/scripted/interview.py",
+             "and f.event_key() not in found:", "and f.key() not in found:",
+             ("tests/mind/test_interview_readings.py",)),
+    Mutation("'your husband' read only from 'married' in the description", "town/scripted/interview.py",
+             "    if tied is not None:\n        return tied\n", "",
+             ("tests/mind/test_interview_readings.py",)),
 )
 
 

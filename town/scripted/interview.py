@@ -394,12 +394,18 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
 
 
 def _related(q: AnswerInterview) -> str | None:
-    """The person "your husband", "your friend" ... names: the one the persona file's sentence
-    with that word names (a word of :data:`town.scripted.attend.CLOSE`)."""
+    """The person "your husband", "your friend" ... names (a word of
+    :data:`town.scripted.attend.CLOSE`): the one the persona file's relationships describe with
+    that word ("my husband, who runs ..."), else the one its description's sentence with that
+    word names ("married to")."""
     asked = re.search(r"\byour (\w+)", q.question)
     if asked is None or asked.group(1).lower() not in CLOSE:
         return None
-    spouse = asked.group(1).lower() in ("husband", "wife", "partner")
+    word = asked.group(1).lower()
+    tied = next((name for name, said in q.ties if re.search(rf"\b{re.escape(word)}s?\b", said, re.I)), None)
+    if tied is not None:
+        return tied
+    spouse = word in ("husband", "wife", "partner")
     for x in re.split(r"(?<=[.!?])\s+", q.persona_summary):
         if re.search(rf"\b{asked.group(1)}\b", x, re.I) or (spouse and re.search(r"\bmarried\b", x)):
             return next((p for p in q.people if p != q.persona_name and p in x), None)
@@ -478,15 +484,16 @@ def _from_file(q: AnswerInterview) -> str:
 
 
 def answer(question: str, *, persona: str, persona_name: str, persona_summary: str, memories, now: datetime | None,
-           routine=(), people=(), seed: int = 0) -> answers.InterviewAnswer:
+           routine=(), people=(), ties=(), seed: int = 0) -> answers.InterviewAnswer:
     """The scripted answer to ``question`` asked of a persona, by whoever asks: an interviewer, a
     player or another persona (:func:`town.scripted.reply.answer_question`). The one answerer:
     :func:`answer_interview` on these inputs (``memories``: the retrieved views; ``now``: the
-    game time; ``routine``: the file's blocks; ``people``: names to recognise)."""
+    game time; ``routine``: the file's blocks; ``people``: names to recognise; ``ties``: the
+    file's relationships, (full name, description))."""
     return answer_interview(AnswerInterview(
         persona=persona, persona_name=persona_name, persona_summary=persona_summary, seed=seed, question=question,
         memories=tuple(memories), now=f"{now:%Y-%m-%d %H:%M:%S}" if now else "", routine=tuple(routine),
-        people=tuple(people)))
+        people=tuple(people), ties=tuple(ties)))
 
 
 def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -526,13 +533,14 @@ def _partner(m) -> str:
 
 
 def _heard_news(q: AnswerInterview) -> list:
-    """Heard memories that state a fact (not a question), newest first, one per fact."""
+    """Heard memories that state a fact (not a question), newest first, one per event
+    (:meth:`town.memory.fact.Fact.event_key`)."""
     found: dict = {}
     for m in sorted(q.memories, key=lambda m: (m.created, m.id), reverse=True):
         f = m.fact
         if m.tellers and f is not None and not f.question and (f.subject or f.place) and len(f.act.split()) > 1 \
-                and f.key() not in found:  # a statement of someone or somewhere, not a stray word
-            found[f.key()] = m
+                and f.event_key() not in found:  # a statement of someone or somewhere, not a stray word
+            found[f.event_key()] = m  # one event told once, however it was worded
     return list(found.values())
 
 

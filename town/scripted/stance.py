@@ -21,9 +21,11 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from ..hearsay import pronoun_of
 from ..inflection import gerund
 from ..memory.fact import Decided, Fact, PlanItem
 from ..perspective import mine
+from ..reading import UNTIL, read_situation
 from ..realise import heard, place_name, statement
 from ..textevent import stated_times
 from ..thinking.questions import AnswerInterview
@@ -96,13 +98,13 @@ def _topic(question: str, people: tuple[str, ...] = ()) -> frozenset[str]:
 
 def told(m: MemoryView, me: str, now: datetime | None) -> str:
     """A heard memory said from its fields by the persona ``me``: "Maria told me that S." (the
-    realiser's :func:`town.realise.heard`); heard from the one who does it: "I heard it from
-    Isabella directly: Isabella is holding ..."."""
+    realiser's :func:`town.realise.heard`); heard from the one who does it, the realiser's rule
+    for a teller telling their own event: "Isabella told me that she is holding ..." (the
+    pronoun the memory was written with, :func:`town.hearsay.pronoun_of`; else "they")."""
     assert m.fact is not None and m.tellers
     first = m.tellers[0].split()[0]
-    if m.fact.subject == m.tellers[0]:
-        return f"I heard it from {first} directly: {statement(m.fact, me, now=now, subject_as=first)}."
-    return heard(m.fact, [(first, now or datetime.fromisoformat(m.created))], me, now=now)
+    return heard(m.fact, [(first, now or datetime.fromisoformat(m.created))], me, now=now,
+                 pronoun=pronoun_of(m.content))
 
 
 def _at(description: str, place: str | None) -> str:
@@ -206,14 +208,42 @@ def _work_item(q: AnswerInterview) -> tuple[MemoryView | None, PlanItem | None, 
     return plan, max(awake, key=_minutes, default=None), False
 
 
+def _leisure(q: AnswerInterview) -> str | None:
+    """The persona's own pastime: its file's first block that is neither a task, a meal nor sleep."""
+    return next((r.description for r in q.routine if not r.task and "sleep" not in r.description.lower()
+                 and not content_words(r.description) & _MEAL), None)
+
+
+def _plan_then(q: AnswerInterview) -> tuple[MemoryView, PlanItem] | None:
+    """(today's plan, its item at the question's time), or None without one."""
+    now = _now(q)
+    plan = _plan_of_day(q, now.date()) if now else None
+    if plan is None or now is None:
+        return None
+    under = [i for i in plan.plan_items if i.start <= now and "sleep" not in i.description.lower()]
+    return (plan, under[-1]) if under else None
+
+
 def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
-    """What the persona would do if ...: a first step its traits choose (with the person it hears
-    from most, when it is sociable), its work in today's plan, and a heard fact the question's
-    words bear on. Always an answer: the traits alone when no memory bears on it."""
+    """What the persona would do if ...: the situation read from the question's words
+    (:func:`town.reading.read_situation`: what it touches, good or bad news, a place or person it
+    names), then said from what it touches in the persona's life: a first step its traits choose
+    (sharing good news with the person it hears from most, when sociable), its work in today's
+    plan or its plan at that hour (kept, or put off until the trouble ends), its pastime for
+    money or time gained, a place named in its plans, and a heard fact the question's words bear
+    on. Always an answer: the traits alone when no memory bears on it."""
     traits = set(traits_of(q.persona_summary))
+    places = list(dict.fromkeys(sector_name(r.place) for r in q.routine if sector_name(r.place)))
+    situation = read_situation(q.question, places, q.people, q.persona_name)
     friend = _most_told(q)
     cited: list[int] = []
-    if traits & (SOCIABLE | HELPFUL) and friend:
+    if situation.good and traits & (SOCIABLE | HELPFUL) and friend:
+        first = f"I'd tell {friend.split()[0]} first, and we'd celebrate"
+        cited += [m.id for m in q.memories if m.tellers[:1] == (friend,)][:1]
+    elif situation.good:
+        first = (f"I'd keep it to myself and take my time; I'm {sorted(traits & RESERVED)[0]} that way"
+                 if traits & RESERVED else "I'd be glad, and I'd think it over before changing much")
+    elif traits & (SOCIABLE | HELPFUL) and friend:
         first = f"I'd get together with {friend.split()[0]} and make the best of it"
         cited += [m.id for m in q.memories if m.tellers[:1] == (friend,)][:1]
     elif traits & RESERVED:
@@ -224,10 +254,28 @@ def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
         first = "I'd stay calm and make do"
     parts = [first + "."]
     plan, work, needed = _work_item(q)
-    if plan is not None and work is not None:
+    then = _plan_then(q)
+    leisure = _leisure(q)
+    touched = next((a for a in situation.affects if a in UNTIL), None)
+    if situation.good and leisure and {"money", "time"} & set(situation.affects):
+        spend = "With the money, I'd make more time for" if "money" in situation.affects else "I'd spend the time"
+        parts.append(f"{spend} {mine(gerund(leisure))}.")
+    if situation.good is False and then is not None and touched:  # it puts off what the plan holds then
+        held, item = then
+        later = (f"people count on me there, so I'd get back to it as soon as {UNTIL[touched]}"
+                 if needed and item == work else f"so I'd put that off until {UNTIL[touched]}")
+        parts.append(f"I'd be {mine(gerund(item.description))}{_at(item.description, item.place)} then; {later}.")
+        cited.append(held.id)
+    elif plan is not None and work is not None:
         why = "since people count on me there" if needed else "as I'd planned"
-        parts.append(f"I'd still try to {mine(work.description)}{_at(work.description, work.place)}, {why}.")
+        parts.append(f"I'd still {'go and ' if situation.good else 'try to '}{mine(work.description)}"
+                     f"{_at(work.description, work.place)}, {why}.")
         cited.append(plan.id)
+    if situation.place and plan is not None:
+        there = [i for i in plan.plan_items if sector_name(i.place or "") == situation.place]
+        if there:
+            parts.append(f"I'm usually at {situation.place} to {mine(_bare(there[0].description, situation.place))}, "
+                         f"so {'I would go there' if situation.good else 'I would miss that'}.")
     words = _topic(q.question, q.people)
     facts = [m for m in q.memories if m.fact is not None and not m.fact.question and m.tellers
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
@@ -236,7 +284,7 @@ def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
         assert m.fact is not None
         parts.append(f"And I'd keep in mind what I've heard. {told(m, q.persona_name, _now(q))}")
         cited.append(m.id)
-    return " ".join(parts), cited
+    return " ".join(parts), list(dict.fromkeys(cited))
 
 
 def _items(q: AnswerInterview) -> list[tuple[MemoryView, PlanItem]]:
