@@ -805,6 +805,12 @@ MUTATIONS = (
     Mutation("'your husband' read only from 'married' in the description", "town/scripted/interview.py",
              "    if tied is not None:\n        return tied\n", "",
              ("tests/mind/test_interview_readings.py",)),
+    Mutation("a fact with nobody to say it of told as 'X told me that say ...'", "town/realise.py",
+             'return bool(fact.subject or fact.host or fact.act.split()[0] == "be")', "return True",
+             ("tests/mind/test_interview_readings.py",)),
+    Mutation("'would you rather A or B' answered with a favourite pastime", "town/scripted/stance.py",
+             'r"\\b(?P<how>prefer|rather)\\s+', 'r"\\b(?P<how>prefer)\\s+',
+             ("tests/mind/test_interview_readings.py",)),
 )
 
 

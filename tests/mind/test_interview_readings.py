@@ -99,3 +99,26 @@ def test_your_husband_is_the_one_the_files_relationships_call_so():
                                                content="I talked with John Lin about breakfast."),))
     said = ScriptedBackend().ask(mei).answer
     assert said == "I like John: we talked today."
+
+
+POSTER = MemoryView(id=14, kind="chat", importance=5, created="2023-02-14 08:00:00", tellers=("Yuriko Yamamoto",),
+                    fact=Fact(act="say the election for mayor of Smallville is"),
+                    content='Yuriko Yamamoto said to me: "Did you hear? A poster at Town Hall says the election '
+                            'for mayor of Smallville is next month."')
+
+
+def test_a_fact_with_nobody_to_say_it_of_is_not_told():
+    """Before: "Yuriko told me that say the election for mayor of Smallville is." (a poster's words,
+    read with no person as their subject)."""
+    said = ScriptedBackend().ask(AnswerInterview(**TOM, question="How has your day been so far?",
+                                                 memories=(*TOM_MEMORIES, POSTER), now=NOW, routine=TOM_ROUTINE,
+                                                 people=PEOPLE)).answer
+    assert said == "So far today I've talked with Yuriko. Earlier I was working the market counter."
+
+
+def test_would_you_rather_chooses_between_the_two_places_it_names():
+    """Before: "I like watching the news on the sofa best" (the favourite pastime, neither option).
+    Tom's plan holds 3 hours at home (the ball game) and none at Hobbs Cafe."""
+    said = _tom("Would you rather spend an evening at home or at Hobbs Cafe?")
+    assert said == ("I'd rather spend an evening at home: it's part of most of my days, and I hardly ever do "
+                    "the other.")

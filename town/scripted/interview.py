@@ -22,7 +22,7 @@ from datetime import datetime, time, timedelta
 from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
-from ..realise import statement
+from ..realise import sayable, statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.questions import AnswerInterview
@@ -538,7 +538,7 @@ def _heard_news(q: AnswerInterview) -> list:
     found: dict = {}
     for m in sorted(q.memories, key=lambda m: (m.created, m.id), reverse=True):
         f = m.fact
-        if m.tellers and f is not None and not f.question and (f.subject or f.place) and len(f.act.split()) > 1 \
+        if m.tellers and f is not None and not f.question and sayable(f) and len(f.act.split()) > 1 \
                 and f.event_key() not in found:  # a statement of someone or somewhere, not a stray word
             found[f.event_key()] = m  # one event told once, however it was worded
     return list(found.values())
@@ -558,7 +558,7 @@ def _day(q: AnswerInterview) -> answers.InterviewAnswer:
     if talks:
         parts.append(f"So far today I've talked with {_names([_partner(m) for m in talks])}.")
         cited += [m.id for m in talks][:3]
-    news = [m for m in talks if m.fact is not None and not m.fact.question and m.tellers]
+    news = [m for m in talks if m.fact is not None and not m.fact.question and m.tellers and sayable(m.fact)]
     if news:
         parts.append(_told(news[-1], q.persona_name, _now(q)))
         cited.append(news[-1].id)
@@ -640,7 +640,7 @@ def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
                      seen[best][:3])
     who = max(sorted(counts), key=lambda p: counts[p])
     theirs = sorted((m for m in q.memories if m.tellers[:1] == (who,)), key=lambda m: (m.created, m.id))
-    facts = [m for m in theirs if m.fact is not None and not m.fact.question]
+    facts = [m for m in theirs if m.fact is not None and not m.fact.question and sayable(m.fact)]
     said = f" Most recently, {_told(facts[-1], q.persona_name, _now(q))}" if facts else ""
     cited = ([facts[-1].id] if facts else []) + [m.id for m in theirs if not facts or m.id != facts[-1].id]
     return _said(f"I trust {who}: {who.split()[0]} keeps me up to date, and we talk often.{said}", cited[:3])

@@ -26,7 +26,7 @@ from ..inflection import gerund
 from ..memory.fact import Decided, Fact, PlanItem
 from ..perspective import mine
 from ..reading import UNTIL, read_situation
-from ..realise import heard, place_name, statement
+from ..realise import heard, place_name, sayable, statement
 from ..textevent import stated_times
 from ..thinking.questions import AnswerInterview
 from ..thinking.views import MemoryView
@@ -277,7 +277,7 @@ def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
             parts.append(f"I'm usually at {situation.place} to {mine(_bare(there[0].description, situation.place))}, "
                          f"so {'I would go there' if situation.good else 'I would miss that'}.")
     words = _topic(q.question, q.people)
-    facts = [m for m in q.memories if m.fact is not None and not m.fact.question and m.tellers
+    facts = [m for m in q.memories if m.fact is not None and not m.fact.question and m.tellers and sayable(m.fact)
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
     if facts:
         m = facts[0]
@@ -321,11 +321,14 @@ def _home(q: AnswerInterview) -> str:
     return next((sector_name(r.place) for r in q.routine if "sleep" in r.description.lower()), "")
 
 
-_EITHER = re.compile(r"\bprefer\s+(?P<a>.+?)\s+or\s+(?P<b>[^?]+)", re.I)
+_EITHER = re.compile(r"\b(?P<how>prefer|rather)\s+(?P<a>.+?)\s+or\s+(?P<b>[^?]+)", re.I)
+#: An option said with its place: "spend an evening at home" -> ("spend an evening", "home").
+_AT_PLACE = re.compile(r"^(?P<doing>.*?)\s*\b(?:at|in)\s+(?:the\s+)?(?P<place>[A-Z][\w' ]*|home)$")
 
 
 def preference(q: AnswerInterview) -> tuple[str, list[int]] | None:
-    """A favourite place to eat or to be, a favourite pastime, or one of two things: from the
+    """A favourite place to eat or to be, a favourite pastime, or one of two things ("Do you
+    prefer A or B?", "Would you rather spend an evening at home or at Hobbs Cafe?"): from the
     minutes its plans' items give each place or activity. None without a retrieved plan."""
     pairs = _items(q)
     if not pairs:
@@ -333,15 +336,24 @@ def preference(q: AnswerInterview) -> tuple[str, list[int]] | None:
     either = _EITHER.search(q.question)
     if either:
         options = [either["a"].strip(" ,."), either["b"].strip(" ,.")]
+        placed = [_AT_PLACE.match(o) for o in options]
+        doing = next((m["doing"] for m in placed if m and m["doing"]), "")
+        home = _home(q)
         scores = []
-        for o in options:  # a place by its whole name, else an act by all its words
-            words = content_words(o)
-            held = [(m, i) for m, i in pairs if sector_name(i.place or "").lower() == o.lower()
+        for o, at in zip(options, placed):  # a place by its whole name ("home": its own), else an act by all its words
+            place = (home if at["place"].lower() == "home" else at["place"]) if at else o
+            words = content_words(o) if at is None else frozenset()
+            held = [(m, i) for m, i in pairs if sector_name(i.place or "").lower() == place.lower()
                     or (words and words <= content_words(i.description))]
             scores.append((sum(_minutes(i) for _, i in held), list(dict.fromkeys(m.id for m, _ in held))))
         if not any(s for s, _ in scores):  # neither is part of its days
             return "I don't mind either way; neither is part of my usual days.", []
         k = 0 if scores[0][0] >= scores[1][0] else 1
+        chosen = placed[k]
+        if either["how"].lower() == "rather" and chosen is not None:
+            where = "at home" if chosen["place"].lower() == "home" else f"at {chosen['place']}"
+            return (f"I'd rather {doing or 'be'} {where}: it's part of most of my days, and I hardly ever do the "
+                    f"other.", scores[k][1][:3])
         return (f"I prefer {options[k]}: it's part of most of my days, and I hardly ever do the other.",
                 scores[k][1][:3])
     low = q.question.lower()
