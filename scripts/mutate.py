@@ -794,7 +794,8 @@ MUTATIONS = (
              "    situation = read_situation(\"\", places, q.people, q.persona_name)\n",
              ("tests/mind/test_interview_readings.py",)),
     Mutation("a teller telling their own event named again instead of a pronoun", "town/scripted/stance.py",
-             "                 pronoun=pronoun_of(m.content))", "                 pronoun=None)",
+             "                 pronoun=pronoun_of(m.content) or dict(q.pronouns).get(m.tellers[0]))",
+             "                 pronoun=None)",
              ("tests/mind/test_interview_readings.py",)),
     Mutation("only the first verb of a two-verb plan item inflected", "town/inflection.py",
              'f"and {_ing(m.group(1))}" if _only_verb(m.group(1)) else m.group(0)', "m.group(0)",
@@ -810,6 +811,9 @@ MUTATIONS = (
              ("tests/mind/test_interview_readings.py",)),
     Mutation("'would you rather A or B' answered with a favourite pastime", "town/scripted/stance.py",
              'r"\\b(?P<how>prefer|rather)\\s+', 'r"\\b(?P<how>prefer)\\s+',
+             ("tests/mind/test_interview_readings.py",)),
+    Mutation("a teller quoted on their own plan retold as 'they' though their file says 'he'", "town/scripted/stance.py",
+             "pronoun=pronoun_of(m.content) or dict(q.pronouns).get(m.tellers[0]))", "pronoun=pronoun_of(m.content))",
              ("tests/mind/test_interview_readings.py",)),
 )
 

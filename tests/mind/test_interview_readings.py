@@ -122,3 +122,15 @@ def test_would_you_rather_chooses_between_the_two_places_it_names():
     said = _tom("Would you rather spend an evening at home or at Hobbs Cafe?")
     assert said == ("I'd rather spend an evening at home: it's part of most of my days, and I hardly ever do "
                     "the other.")
+
+
+def test_a_teller_quoted_on_their_own_plan_is_retold_with_their_files_pronoun():
+    """Before: "Sam told me that they decide to run for mayor of Smallville." (his words were
+    quoted, so the memory holds no pronoun; his file says he/him)."""
+    sam = MemoryView(id=15, kind="chat", importance=5, created="2023-02-13 08:20:50", tellers=("Sam Moore",),
+                     fact=Fact(subject="Sam Moore", act="decide to run for mayor of Smallville"),
+                     content='Sam Moore said to me: "You know, I have decided to run for mayor of Smallville."')
+    said = ScriptedBackend().ask(AnswerInterview(**TOM, question="Any news?", memories=(sam,), now=NOW,
+                                                 routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
+                                                 pronouns=(("Sam Moore", "he"),))).answer
+    assert said == "Sam told me that he decides to run for mayor of Smallville."

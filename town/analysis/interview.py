@@ -180,6 +180,7 @@ class Interviewer:
         self.routines = {pid: routine_of(spec) for pid, spec in specs.items()}
         self.ties = {pid: tuple((specs[r.persona].name if r.persona in specs else r.persona, r.description)
                                 for r in spec.relationships) for pid, spec in specs.items()}
+        self.pronouns = tuple((spec.name, spec.pronoun) for spec in specs.values() if spec.pronoun)
         run_config(reader)  # a bad meta config is refused here, not at the first question
         self.embedder = embedder or load_embedder(reader)
         parts = run_backend(reader) if backend is None else backend if isinstance(backend, ThinkingParts) \
@@ -286,6 +287,7 @@ class Interviewer:
                 routine=self.routines.get(persona, ()),
                 people=tuple(self.names.values()),
                 ties=self.ties.get(persona, ()),
+                pronouns=self.pronouns,
             )
         )
         fallback = any(c["outcome"] == "fallback" for c in self._calls)

@@ -96,15 +96,17 @@ def _topic(question: str, people: tuple[str, ...] = ()) -> frozenset[str]:
     return content_words(question) - _ASKING - names
 
 
-def told(m: MemoryView, me: str, now: datetime | None) -> str:
-    """A heard memory said from its fields by the persona ``me``: "Maria told me that S." (the
-    realiser's :func:`town.realise.heard`); heard from the one who does it, the realiser's rule
-    for a teller telling their own event: "Isabella told me that she is holding ..." (the
-    pronoun the memory was written with, :func:`town.hearsay.pronoun_of`; else "they")."""
+def told(m: MemoryView, q: AnswerInterview) -> str:
+    """A heard memory said from its fields by the persona asked in ``q``: "Maria told me that S."
+    (the realiser's :func:`town.realise.heard`); heard from the one who does it, the realiser's
+    rule for a teller telling their own event: "Isabella told me that she is holding ..." (the
+    pronoun the memory was written with, :func:`town.hearsay.pronoun_of`, else the teller's
+    file's in ``q.pronouns``, else "they")."""
     assert m.fact is not None and m.tellers
     first = m.tellers[0].split()[0]
-    return heard(m.fact, [(first, now or datetime.fromisoformat(m.created))], me, now=now,
-                 pronoun=pronoun_of(m.content))
+    now = _now(q)
+    return heard(m.fact, [(first, now or datetime.fromisoformat(m.created))], q.persona_name, now=now,
+                 pronoun=pronoun_of(m.content) or dict(q.pronouns).get(m.tellers[0]))
 
 
 def _at(description: str, place: str | None) -> str:
@@ -152,7 +154,7 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
     if known and times is None and at is None:  # one's own event, or heard of and not decided yet (a day plan decides)
         m = known[0]
         assert m.fact is not None
-        said = told(m, q.persona_name, now) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
+        said = told(m, q) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
         said = said[:1].upper() + said[1:]
         if q.persona_name in (m.fact.subject, m.fact.host):
             return f"Yes, of course, because it is my own plan. {said}", [m.id]
@@ -282,7 +284,7 @@ def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
     if facts:
         m = facts[0]
         assert m.fact is not None
-        parts.append(f"And I'd keep in mind what I've heard. {told(m, q.persona_name, _now(q))}")
+        parts.append(f"And I'd keep in mind what I've heard. {told(m, q)}")
         cited.append(m.id)
     return " ".join(parts), list(dict.fromkeys(cited))
 
@@ -401,7 +403,7 @@ def opinion(q: AnswerInterview) -> tuple[str, list[int]] | None:
         m = max(scored, key=lambda s: s[:3])[3]
         assert m.fact is not None
         now = _now(q)
-        said = told(m, q.persona_name, now) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
+        said = told(m, q) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
         decided = next(((d, p) for d, p in _decisions(q) if m.id in d.evidence
                         or (m.fact.place == d.place and m.fact.start == d.start)), None)
         traits = set(traits_of(q.persona_summary))
