@@ -31,11 +31,16 @@ Two parts:
    single-slot endpoint above, the share of wall time with 0, 1-4, ... requests in flight, and
    for run-ahead how far ahead of the last recorded tick its jobs ran (median, max) and its
    ceiling: the same run with 64 slots per endpoint, whose wall time is the critical path of
-   dependent requests. ``--day-hours 24`` ends the part with a whole Smallville day on that fleet,
-   both schedulers: requests and wall time.
-3. **Ceilings by hour** (only with ``--part 3``): Smallville from 07:00 at no latency, the
-   ceiling of 4 endpoints over one for each game hour, to see whether the hour of part 2 is
-   typical.
+   dependent requests. The part ends with a whole Smallville day (``--day-hours``, default 24)
+   on that fleet under the run-ahead scheduler (``--day-schedules tick,run-ahead``: both),
+   requests and wall time, and the two targets set for this work against what was measured: Smallville's
+   first hour with run-ahead at least 6x one single-slot endpoint, the day within 5 minutes.
+3. **Ceilings by hour** (only with ``--part 3``): Smallville from 07:00 (``--ceiling-hours``)
+   and the generated town of part 2 (``--town-personas``, ``--town-ceiling-hours``) at no
+   latency, for each game hour: the ceiling of 4 endpoints over one when every tick waits for
+   its own requests, and the bound of any scheduler that keeps each persona's requests in
+   order, run-ahead's included (the hour's requests over the most one persona sent), to see
+   whether the hour of part 2 is typical.
 
 The fake model answers each question as the scripted backend would (tests/thinking/fake_server.py)
 and reports tokens as characters / 4. Usage:
@@ -43,8 +48,8 @@ and reports tokens as characters / 4. Usage:
     .venv/bin/python benchmarks/model_cost.py [--hours 12] [--latency 0.02]
         [--smallville-hours 12] [--base-url URL --model NAME [--model-hours 1]]
         [--endpoint-latency 0.2] [--endpoint-hours 1] [--town-personas 100] [--town-seed 1]
-        [--town-hours 0.75] [--town-latency 0.2] [--single-endpoints 1,2,4] [--day-hours 0]
-        [--ceiling-hours 12] [--part 1|2|3]
+        [--town-hours 0.75] [--town-latency 0.2] [--single-endpoints 1,2,4] [--day-hours 24]
+        [--day-schedules run-ahead] [--ceiling-hours 12] [--town-ceiling-hours 12] [--part 1|2|3]
 
 Figures only, no assertions.
 """
@@ -347,12 +352,12 @@ def endpoint_rows(book: PromptBook, steps: TickSteps, town: str, hours: float, l
 
 
 def fleet_rows(book: PromptBook, town: str, hours: float, latency: float, base: float, endpoints: int = 4,
-               slots: int = 4, wide: int = 64) -> None:
+               slots: int = 4, wide: int = 64) -> float:
     """``town`` on ``endpoints`` fake endpoints of ``slots`` slots each, tick-synchronous and
     run-ahead (``schedule = "run-ahead"``), against ``base`` calls per second (one single-slot
     endpoint, the same invocation). The run-ahead ceiling is the same run with ``wide`` slots per
     endpoint: with a slot free for every request, its wall time is the critical path of dependent
-    requests (and the engine's own time between them)."""
+    requests (and the engine's own time between them). Returns run-ahead's speed-up over ``base``."""
     total = endpoints * slots
     results = {}
     for name, schedule, per in (("tick-synchronous", "tick", slots), ("run-ahead", "run-ahead", slots),
@@ -384,12 +389,16 @@ def fleet_rows(book: PromptBook, town: str, hours: float, latency: float, base: 
                      f"ticks; run-ahead ceiling {ceiling_rate / base:.2f}x ({wide} slots per endpoint: "
                      f"{results['ceiling'][1]:.1f} s), reached {rate / ceiling_rate:.0%}")
         print(line)
+    return results["run-ahead"][0] / results["run-ahead"][1] / base
 
 
-def day(book: PromptBook, hours: float, latency: float, endpoints: int = 4, slots: int = 4) -> None:
-    """Smallville for ``hours`` from 07:00 on the fleet, both schedulers: requests and wall time."""
+def day(book: PromptBook, hours: float, latency: float, schedules: tuple[str, ...] = ("run-ahead",),
+        endpoints: int = 4, slots: int = 4) -> float:
+    """Smallville for ``hours`` from 07:00 on the fleet under each of ``schedules`` ("tick",
+    "run-ahead"): requests and wall time. Returns the last one's wall seconds."""
     print(f"\nSmallville, {hours:g} game hours, {endpoints} fake endpoints x {slots} slots at {latency:g} s per request:")
-    for schedule in ("tick", "run-ahead"):
+    wall = 0.0
+    for schedule in schedules:
         servers = [FakeOpenAIServer(book.respond, api_key="bench", latency_s=latency, slots=slots)
                    for _ in range(endpoints)]
         try:
@@ -400,20 +409,32 @@ def day(book: PromptBook, hours: float, latency: float, endpoints: int = 4, slot
                 s.close()
         name = "run-ahead" if schedule == "run-ahead" else "tick-synchronous"
         print(f"{name} scheduler: {stats['total']['requests']} requests, {wall / 60:.1f} min ({wall:.0f} s) wall")
+    return wall
+
+
+#: The targets set for part 2: Smallville's first hour with run-ahead on 4 x 4 slots over one
+#: single-slot endpoint (at least), and a whole Smallville day's wall minutes on that fleet (at most).
+SPEED_UP_TARGET, DAY_MINUTES_TARGET = 6.0, 5.0
 
 
 def part2(book: PromptBook, steps: TickSteps, hours: float, latency: float, personas: int, seed: int, town_hours: float,
-          town_latency: float, single: tuple[int, ...] = (1, 2, 4), day_hours: float = 0.0) -> None:
+          town_latency: float, single: tuple[int, ...] = (1, 2, 4), day_hours: float = 24.0,
+          day_schedules: tuple[str, ...] = ("run-ahead",)) -> None:
     """Smallville, then a generated town of ``personas`` (0: none), against 1, 2 and 4 single-slot
     endpoints, then a fleet of 4 x 4 slots with either scheduler; then Smallville for
-    ``day_hours`` on that fleet (0: not)."""
+    ``day_hours`` on that fleet (0: not) under ``day_schedules``; then the targets."""
     print(f"\nSmallville, {hours:g} game hour(s), single-slot fake endpoints at {latency:g} s per request:")
     _, base = endpoint_rows(book, steps, "smallville", hours, latency, single)
-    fleet_rows(book, "smallville", hours, latency, base)
+    speed_up = fleet_rows(book, "smallville", hours, latency, base)
     if personas:
         generated(book, steps, personas, seed, town_hours, town_latency, single)
-    if day_hours:
-        day(book, day_hours, latency)
+    wall = day(book, day_hours, latency, day_schedules) if day_hours else None
+    print(f"\ntargets: Smallville 07:00 + {hours:g} h with run-ahead on 4 x 4 slots {speed_up:.2f}x one single-slot "
+          f"endpoint (target >= {SPEED_UP_TARGET:g}x: {'met' if speed_up >= SPEED_UP_TARGET else 'not met'})"
+          + ("" if wall is None else
+             f"; Smallville {day_hours:g} game hours with {day_schedules[-1]} {wall / 60:.1f} min (target for a day, "
+             f"24 game hours: <= {DAY_MINUTES_TARGET:g} min"
+             + (f": {'met' if wall <= DAY_MINUTES_TARGET * 60 else 'not met'})" if day_hours == 24 else ")")))
 
 
 def generated(book: PromptBook, steps: TickSteps, personas: int, seed: int, town_hours: float, town_latency: float,
@@ -432,20 +453,43 @@ def generated(book: PromptBook, steps: TickSteps, personas: int, seed: int, town
           f"{ceiling(later, 2):.2f}x / {ceiling(later, 4):.2f}x")
 
 
-def part3(book: PromptBook, hours: float) -> None:
-    """The ceiling of 4 endpoints over one for each game hour of Smallville (no latency)."""
+def part3(book: PromptBook, hours: float, personas: int = 0, seed: int = 1, town_hours: float = 12.0) -> None:
+    """For each game hour of Smallville (``hours`` from 07:00; 0: none) and of a generated town of
+    ``personas`` (0: none; seed ``seed``, ``town_hours``), at no latency: the ceiling of 4
+    endpoints over one when every tick waits for its own requests, and any in-order scheduler's
+    bound (:func:`persona_bound`)."""
+    if hours:
+        ceilings_by_hour(book, "smallville", "Smallville", hours)
+    if personas:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = generate_town(personas, seed, Path(tmp) / "town")["folder"]
+            ceilings_by_hour(book, str(folder), f"A generated town of {personas} (seed {seed})", town_hours)
+
+
+def persona_bound(calls: list[tuple[Any, str]]) -> float:
+    """Best speed-up over one endpoint of any scheduler that sends each persona's requests one
+    after another (run-ahead's included): requests over the most that one persona sent. Upper
+    bound: it ignores the chains between personas (a conversation's write after both decided)."""
+    most = Counter(persona for _, persona in calls).most_common(1)
+    return len(calls) / most[0][1] if most else 1.0
+
+
+def ceilings_by_hour(book: PromptBook, town: str, name: str, hours: float) -> None:
+    """Part 3's table for ``town`` (shown as ``name``) over ``hours`` game hours from 07:00."""
     server = FakeOpenAIServer(book.respond, api_key="bench")
     try:
-        _, _, _, calls = run("smallville", hours, [server], {"backend.max_concurrency": "1"}, pool_size=8)
+        _, wall, _, calls = run(town, hours, [server], {"backend.max_concurrency": "1"}, pool_size=8)
     finally:
         server.close()
     per_hour = 3600 // load_config(None, {}).seconds_per_tick
-    print(f"\nSmallville, 07:00 + {hours:g} game hours: the ceiling of 4 single-slot endpoints over one "
-          "when every tick waits for its own requests")
-    print(f"{'hour':>6}{'requests':>10}{'ticks asking':>14}{'ceiling':>9}")
+    print(f"\n{name}, 07:00 + {hours:g} game hours ({wall:.0f} s wall): the ceiling of 4 single-slot endpoints "
+          "over one when every tick waits for its own requests; the bound of a scheduler keeping each persona's "
+          "requests in order (requests / the most one persona sent)")
+    print(f"{'hour':>6}{'requests':>10}{'ticks asking':>14}{'ceiling':>9}{'in-order bound':>16}")
     for h in range(int(hours)):
         window = [c for c in calls if h * per_hour <= c[0] < (h + 1) * per_hour]
-        print(f"{7 + h:>4}:00{len(window):>10}{len({t for t, _ in window}):>14}{ceiling(window, 4):>8.2f}x")
+        print(f"{7 + h:>4}:00{len(window):>10}{len({t for t, _ in window}):>14}{ceiling(window, 4):>8.2f}x"
+              f"{persona_bound(window):>15.2f}x")
 
 
 def main() -> None:
@@ -469,11 +513,17 @@ def main() -> None:
                     help="wall seconds per request of each endpoint for the generated town, part 2")
     ap.add_argument("--single-endpoints", default="1,2,4",
                     help="the numbers of single-slot endpoints of part 2's first rows (the first is the base)")
-    ap.add_argument("--day-hours", type=float, default=0.0,
-                    help="part 2 ends with Smallville for this many game hours on 4 x 4 slots, both schedulers")
-    ap.add_argument("--ceiling-hours", type=float, default=12.0, help="Smallville game hours, part 3")
+    ap.add_argument("--day-hours", type=float, default=24.0,
+                    help="part 2 ends with Smallville for this many game hours on 4 x 4 slots (0: not)")
+    ap.add_argument("--day-schedules", default="run-ahead",
+                    help="the schedulers of that day, in order: run-ahead, or tick,run-ahead for both")
+    ap.add_argument("--ceiling-hours", type=float, default=12.0, help="Smallville game hours, part 3 (0: none)")
+    ap.add_argument("--town-ceiling-hours", type=float, default=12.0,
+                    help="the generated town's game hours, part 3 (its size and seed: --town-personas, --town-seed)")
     ap.add_argument("--part", type=int, choices=(1, 2, 3), help="run only this part (3 runs only when asked)")
     args = ap.parse_args()
+    if not set(args.day_schedules.split(",")) <= {"tick", "run-ahead"}:
+        ap.error(f"--day-schedules: {args.day_schedules!r} names a scheduler other than tick and run-ahead")
     os.environ[KEY_ENV] = "bench"
     book = PromptBook()
     if args.part in (None, 1):
@@ -482,9 +532,9 @@ def main() -> None:
     if args.part in (None, 2):
         part2(book, TickSteps(book), args.endpoint_hours, args.endpoint_latency, args.town_personas, args.town_seed,
               args.town_hours, args.town_latency, tuple(int(n) for n in args.single_endpoints.split(",")),
-              args.day_hours)
+              args.day_hours, tuple(args.day_schedules.split(",")))
     if args.part == 3:
-        part3(book, args.ceiling_hours)
+        part3(book, args.ceiling_hours, args.town_personas, args.town_seed, args.town_ceiling_hours)
 
 
 if __name__ == "__main__":

@@ -10,11 +10,12 @@ what happened: ``created`` (the wall-clock time the file was made) and ``scenari
 folder's path, which differs between two checkouts). No other column holds wall-clock time: a
 MODEL_CALL event's ``latency_ms`` does, but the scripted backend publishes none.
 
-``--ignore-timing`` also leaves out how long model calls took and where they went, which
-differ between two runs of the same town on other servers or slots: a MODEL_CALL event's
-``latency_ms`` and ``endpoint``, and in the stored configuration the servers' addresses, their
-slots and the threads (``backend`` keys :data:`TIMING_BACKEND`). What each call asked and
-answered, its tokens and outcome, stay compared.
+``--ignore-timing`` also leaves out how long model calls took, where they went and how the
+ticks were scheduled, which differ between two runs of the same town on other servers, slots
+or schedules: a MODEL_CALL event's ``latency_ms`` and ``endpoint``, and in the stored
+configuration the servers' addresses, their slots and the threads (``backend`` keys
+:data:`TIMING_BACKEND`) and the ``schedule`` (a run-ahead run against the tick-synchronous
+one). What each call asked and answered, its tokens and outcome, stay compared.
 
 Prints the first difference of each table (the row's key and, for JSON, the first differing
 path inside it) and exits 1, or prints "same run" and exits 0. The SQLite files themselves differ
@@ -33,9 +34,11 @@ from typing import Any
 #: meta keys that record where and when, not what.
 SET_ASIDE = ("created", "scenario")
 
-#: With ``--ignore-timing``: MODEL_CALL data keys, and the config's backend keys, that say how fast and where.
+#: With ``--ignore-timing``: MODEL_CALL data keys, the config's backend keys and its own keys that
+#: say how fast, where and in what order of work.
 TIMING_DATA = ("latency_ms", "endpoint")
 TIMING_BACKEND = ("base_url", "more_base_urls", "max_concurrency", "pool_size", "timeout_s")
+TIMING_CONFIG = ("schedule",)
 
 #: Table -> its key columns (rows are compared in key order).
 KEYS = {"meta": ("key",), "frames": ("tick",), "events": ("seq",), "vectors": ("id",),
@@ -89,13 +92,13 @@ def _rows(db: sqlite3.Connection, table: str, timing: bool = True) -> list[tuple
 
 def _timeless(table: str, columns: list[str], row: tuple) -> tuple:
     """A row without timing: a MODEL_CALL event without :data:`TIMING_DATA`, the stored config
-    without :data:`TIMING_BACKEND`."""
+    without :data:`TIMING_BACKEND` and :data:`TIMING_CONFIG`."""
     cells = dict(zip(columns, row, strict=True))
     if table == "events" and cells["kind"] == "model_call":
         data = json.loads(cells["data"])
         cells["data"] = json.dumps({k: v for k, v in data.items() if k not in TIMING_DATA}, sort_keys=True)
     elif table == "meta" and cells["key"] == "config":
-        config = json.loads(cells["value"])
+        config = {k: v for k, v in json.loads(cells["value"]).items() if k not in TIMING_CONFIG}
         config["backend"] = {k: v for k, v in config["backend"].items() if k not in TIMING_BACKEND}
         cells["value"] = json.dumps(config, sort_keys=True)
     return tuple(cells.values())

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from player_inputs import add_player, move_player, player_says
+import pytest
+from player_inputs import add_player, move_player, player_says, remove_player
 from town.config import load_config
+from town.errors import ConfigError
 from town.events import EventKind
 from town.player import PATIENCE_MINUTES
 from town.scenario import load_scenario
@@ -120,3 +122,25 @@ def test_a_silent_player_the_persona_knows_is_remembered_by_name():
     sim.run(1 + 1 + PATIENCE_MINUTES * 60 // sim.clock.seconds_per_tick)  # through tick 151
     (over,) = [e for e in seen if e.kind is EventKind.CONVERSATION]
     assert over.data["end_tick"] == 151 and over.data["summary"][ISABELLA] == "I talked with Ada"
+
+
+def test_a_players_conversation_is_numbered_by_its_tick_and_the_rank_of_the_one_addressed():
+    """the_ville's own personas in id order: isabella_rodriguez 0, klaus_mueller 1, maria_lopez 2
+    (n = 3; a player is not ranked). Ada addresses Isabella before tick 30: a player's talk,
+    30 * 6 + 3 + 0 + 1 = 184. She leaves (the talk ends) and joins again before that tick: a
+    second talk with Isabella would be 184 again, so it is refused in one line naming ``to``.
+    After tick 30 it is 31 * 6 + 3 + 0 + 1 = 190 (a talk Isabella opened at tick 30 would have
+    been 30 * 6 + 0 + 1 = 181: the two kinds never share an id)."""
+    sim, _, pid = _ada_by_isabella(knows=False)
+    assert player_says(sim, pid, "Hello!", ISABELLA) == 184
+    remove_player(sim, pid)
+    pid = add_player(sim, "Ada")
+    isabella = sim.personas[ISABELLA]
+    sim.personas[pid].place(isabella.x, isabella.y)
+    with pytest.raises(ConfigError) as refused:
+        player_says(sim, pid, "Hello again!", ISABELLA)
+    assert refused.value.field == "to" and "after the next tick" in str(refused.value)
+    sim.step()
+    isabella = sim.personas[ISABELLA]
+    sim.personas[pid].place(isabella.x, isabella.y)
+    assert player_says(sim, pid, "Hello again!", ISABELLA) == 190

@@ -81,6 +81,12 @@ class Conversation:
             self.told.setdefault(speaker, []).extend(shared)
         self.said.extend(statements)
 
+    def renumber(self, seqs: Mapping[int, int]) -> None:
+        """Give ``retrievals`` their events' seqs, where ``seqs`` maps the numbers they have (the
+        run-ahead scheduler numbers events when their tick is recorded; a conversation written
+        whole goes on citing them after that)."""
+        self.retrievals = {pid: seqs.get(seq, seq) for pid, seq in self.retrievals.items()}
+
     @property
     def next_speaker(self) -> str:
         """Whose line is next: ``a`` (who started it) says the even lines, ``b`` the odd ones."""

@@ -46,24 +46,48 @@ class Conversations:
                  address_at: Callable[[int, int], str | None], publish: Callable[..., int]):
         self._personas, self._clock, self._address_at, self._publish = personas, clock, address_at, publish
         self._open: dict[int, Conversation] = {}
-        self._next = [1]  # the next id, shared with the scoped views
+        self._next = [1]  # one past the highest id opened, shared with the scoped views
+        # the town's own personas (players join later), in persona order: a conversation's id is
+        # a function of when it opens and who opens it (:meth:`number`)
+        self._rank = {pid: k for k, pid in enumerate(personas)}
+        self._opened_now: tuple[int, set[int]] = (-1, set())  # (tick, ids opened at it), owner only
         self._said_last: set[str] = set()  # whose conversation ended last tick (speech shown once)
         self._waits: dict[int, tuple[int, int]] = {}  # a player's conversation -> (lines, since tick)
         self._lock = threading.Lock()  # run-ahead opens and closes from several threads
         self._members: frozenset[str] | None = None  # a scoped view's personas (None: everyone)
-        self._id: Callable[[str], int] | None = None  # a scoped view's id of a conversation ``a`` opens
 
-    def scoped(self, clock: GameClock, publish: Callable[..., int], members: Collection[str],
-               ids: Callable[[str], int]) -> Conversations:
+    def scoped(self, clock: GameClock, publish: Callable[..., int], members: Collection[str]) -> Conversations:
         """A view for the run-ahead scheduler's job of ``members`` at ``clock``'s tick.
 
-        It shares the open conversations with this owner, publishes with ``publish``, says which
-        are due and falls silent for ``members`` only, and numbers a conversation that ``a``
-        opens ``ids(a)`` (the scheduler's rule, the same whatever order jobs run in).
+        It shares the open conversations with this owner, publishes with ``publish``, and says
+        which are due and falls silent for ``members`` only; it numbers conversations by the same
+        rule (:meth:`number`), so their ids do not depend on the order jobs run in.
         """
         view = copy.copy(self)
-        view._clock, view._publish, view._members, view._id = clock, publish, frozenset(members), ids
+        view._clock, view._publish, view._members = clock, publish, frozenset(members)
         return view
+
+    def number(self, a: str, b: str) -> int:
+        """The id of a conversation ``a`` opens with ``b`` at the clock's tick t, of the town's n
+        own personas: t * 2n + r + 1 when ``a`` is one of them, of rank r; t * 2n + n + r + 1 when
+        ``a`` is a player (who opens only between ticks, before tick t, and never with another
+        player), r the rank of ``b``.
+
+        The same in both schedules: a tick-synchronous run opens its conversations in rank
+        order, so the ids rise as they open; run-ahead opens them out of order, on its clusters'
+        threads. A persona opens at most one conversation a tick, and a persona a player
+        addressed is talking until that talk ends, so two conversations never share an id, but
+        for a player addressing the same persona twice between two ticks (:meth:`may_open`).
+        """
+        n = len(self._rank)
+        first = self._clock.tick * 2 * n + 1
+        return first + self._rank[a] if a in self._rank else first + n + self._rank[b]
+
+    def may_open(self, a: str, b: str) -> bool:
+        """Whether a conversation of ``a`` and ``b`` opened now would have an id not used before
+        (not when a player already opened one with the same persona between these two ticks)."""
+        tick, ids = self._opened_now
+        return tick != self._clock.tick or self.number(a, b) not in ids
 
     def __getitem__(self, cid: int) -> Conversation:
         return self._open[cid]
@@ -96,12 +120,14 @@ class Conversations:
         """
         tick = self._clock.tick
         with self._lock:
-            cid = self._next[0] if self._id is None else self._id(a)
-            if cid in self._open:
-                raise ValueError(f"conversation {cid} is open already")
+            cid = self.number(a, b)
+            if cid in self._open or not self.may_open(a, b):
+                raise ValueError(f"conversation {cid} was opened already")
             conv = Conversation(id=cid, a=a, b=b, start_tick=tick)
             self._next[0] = max(self._next[0], cid + 1)
             self._open[conv.id] = conv
+            if self._members is None:  # the owner's (a scoped view's conversations open once a tick)
+                self._opened_now = (tick, (self._opened_now[1] if self._opened_now[0] == tick else set()) | {cid})
         for pid, other, seq in ((a, b, decision), (b, a, accepted)):
             p = self._personas[pid]
             interrupted = p.action is not None and p.action.kind == "do" and p.pending is None

@@ -147,6 +147,9 @@ class Players:
                 raise ConfigError(f"{other.name} is asleep", field="to")
             if other.conversation is not None:
                 raise ConfigError(f"{other.name} is talking with someone else", field="to")
+            if not self._conversations.may_open(pid, to):
+                raise ConfigError(f"{other.name} has just ended a talk with you: talk again after the next tick",
+                                  field="to")
             if conv is not None:
                 self._leave_conversation(conv.id)
             # the persona is addressed: it retrieves what it knows of the player, as for anyone

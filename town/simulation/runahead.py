@@ -20,7 +20,7 @@ The rule keeps the result deterministic, whatever the threads' timing and the se
   span are made when their tick is recorded, in tick and cluster order, and are seen from the
   next span on. Timed events (closures, whispers, news) fire at the start of a span: every
   persona meets at their tick. A conversation opened at tick ``t`` by the persona of rank ``r``
-  (of ``n``) is numbered ``t * n + r + 1``.
+  (of ``n``) is numbered ``t * 2n + r + 1``, as in a tick-synchronous run (``Conversations.number``).
 - The run file records ticks in order, once each, so replay, seek, resume and fork are
   unchanged. Snapshots fall on span ends, where everyone is at the same tick. Work done ahead
   and not yet recorded is lost when a run stops; a resumed run recomputes it, the same way.
@@ -236,6 +236,8 @@ class RunAhead:
         self._span = None
         for p in self._personas.values():
             p.renumber(self._seqs)
+        for conv in self._conversations:  # a conversation written whole cites its sides' retrievals
+            conv.renumber(self._seqs)
         self._seqs.clear()
 
     def _tick_at(self, at: datetime) -> int:
@@ -298,8 +300,7 @@ class RunAhead:
         clock = GameClock(self._clock.start, self._clock.seconds_per_tick, t)
         recorder = _Recorder()
         apply = Applier(recorder, clock, self._personas, self._conversations.__getitem__, library=recorder.library)
-        n = len(self._ids)
-        conversations = self._conversations.scoped(clock, apply.publish, ids, lambda a: t * n + self._rank[a] + 1)
+        conversations = self._conversations.scoped(clock, apply.publish, ids)
         conversations.fall_silent()
         own = {pid: self._personas[pid] for pid in ids}
         snapshot = take(own, ids, self._tilemap, t, clock.now, self._perception)
