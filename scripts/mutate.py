@@ -84,7 +84,7 @@ MUTATIONS = (
              ("tests/mind/test_one_answerer.py", "tests/test_interview_kinds.py")),
     Mutation("a plan's decisions not kept in its memory", "town/mind/plan.py",
              "        decisions=tuple(Decided(", "        decisions=() and tuple(Decided(",
-             ("tests/test_interview_kinds.py",)),
+             ("tests/test_interview_kinds.py::test_every_decision_a_day_plan_made_is_kept_in_its_plan_memory",)),
     Mutation("a hypothetical without the persona's work", "town/scripted/stance.py",
              "    plan, work, needed = _work_item(q)\n", "    plan, work, needed = None, None, False\n",
              ("tests/mind/test_one_answerer.py", "tests/test_interview_kinds.py")),
