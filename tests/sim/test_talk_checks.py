@@ -12,6 +12,8 @@ import json
 import random
 import sqlite3
 
+import pytest
+
 from town.analysis.talk import sample_lines, talk_counts
 from town.simulation import Simulation
 from town.config import load_config
@@ -48,8 +50,10 @@ def test_sample_lines_are_the_seeded_draw_of_the_runs_lines(party_run):
     assert len(sample_lines(str(party_run), len(rows) + 5)) == len(rows)
 
 
-def test_the_party_run_reads_like_people(party_run):
-    counts = talk_counts(str(party_run))
+@pytest.mark.parametrize("run", ["party_run", "smallville_run"])
+def test_the_36_hour_runs_read_like_people(run, request):
+    """Counted on the_ville's party run and on Smallville, the demo's town, 36 game hours each."""
+    counts = talk_counts(str(request.getfixturevalue(run)))
     assert {k: counts[k] for k in ("deep_hearsay", "echoes", "leaks", "greetings", "past_goodbyes",
                                    "second_person_whispers", "heard_sightings")} == dict.fromkeys(
         ("deep_hearsay", "echoes", "leaks", "greetings", "past_goodbyes", "second_person_whispers",
