@@ -4,10 +4,11 @@ Two parts:
 
 1. **New vs old settings.** the_ville from 07:00 to 19:00 on 13 February, and Smallville from
    07:00 for ``--smallville-hours`` (default 12, rows ``smallville ...``), each twice in one
-   invocation: with the defaults (a conversation written in one request, importance rated a
-   batch at a time, answer schemas, one request in flight per server, a prompt budget) and with
-   the old settings (a conversation line by line, one importance request per memory, JSON mode
-   without a schema, unlimited concurrency, no prompt budget).
+   invocation: with the defaults (a conversation written in one request, importance rated when
+   a retrieval or a reflection reads it, everything new at once, answer schemas, one request in
+   flight per server, a prompt budget) and with the old settings (a conversation line by line,
+   one importance request per memory, JSON mode without a schema, unlimited concurrency, no
+   prompt budget).
    Per persona: questions, requests, tokens in and out, retries and fallbacks in the first game
    hour (07:00, when everyone plans the day: the morning burst) and per game hour over the whole
    run, then the ratios old / new. Park et al. 2023's code spent about 54 calls and 26k tokens

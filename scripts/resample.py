@@ -2,7 +2,8 @@
 
     python scripts/resample.py --base-url URL [--model smollm2] [--minutes 3] [--times 6]
         [--templates plan_day,decompose_task,rate_importances | all] [--per-template N]
-        [--town the_ville] [--structured auto]
+        [--town the_ville] [--structured auto] [--fill-minutes 1500] [--log FILE]
+    python scripts/resample.py --log FILE --read 40 [--seed 44]
 
 A model samples (temperature 0.7, a fresh seed per request), so one run of the real-model test
 is one draw: a question that fails one attempt in two falls back after four attempts one time
@@ -15,12 +16,20 @@ answers each check rejected (the check an answer's rejection names: ``schema`` f
 model, a question's own checks such as ``not_copied``; ``unparsable``; ``no answer`` when the
 request failed), and the fallback rate those failures make when each question has
 ``backend.max_retries`` + 1 = 4 independent attempts. Without a retry wrapper, every attempt counts.
+
+Conversations are captured both ways: line by line (the scripted backend's way) and, in a second
+capture, written whole (``write_conversation``, a model backend's default). A template asked fewer
+than ``--per-template`` times in ``--minutes`` is topped up from a capture of ``--fill-minutes``
+(the_ville's first hour asks ``plan_day`` 3 times, one per persona; the second day's planning
+makes the fourth). ``--read N`` asks nothing: it prints N accepted answers of a ``--log`` file,
+drawn at random (``--seed``), to be read by hand.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import sys
 import tempfile
@@ -33,10 +42,13 @@ from town.analysis.interview import Interviewer  # noqa: E402
 from town.analysis.stats import ANSWERED, rejected  # noqa: E402
 from town.cli import main as town_main  # noqa: E402
 from town.config import load_config  # noqa: E402
+from town.mind import converse  # noqa: E402
+from town.simulation import phases  # noqa: E402
 from town.recording import RunReader  # noqa: E402
 from town.thinking.model import Attempt  # noqa: E402
 from town.thinking.openai_backend import OpenAIBackend  # noqa: E402
 from town.thinking.questions import Question  # noqa: E402
+from town.thinking.questions.checks import free_texts  # noqa: E402
 from town.scripted import ScriptedBackend  # noqa: E402
 
 #: Attempts per question the run gives a model (``backend.max_retries`` + 1).
@@ -49,9 +61,11 @@ INTERVIEW = ("Give an introduction of yourself.", "What is your job?", "Who is K
              "What are you doing today?")
 
 
-def capture(town: str, minutes: float) -> list[Question]:
+def capture(town: str, minutes: float, whole: bool = False) -> list[Question]:
     """The questions a scripted run of ``town`` asks in its first ``minutes`` game minutes, in order,
-    then those an interview of each persona at its end asks (:data:`INTERVIEW`): a run asks none."""
+    then those an interview of each persona at its end asks (:data:`INTERVIEW`): a run asks none.
+    ``whole``: its conversations are written in one request (``write_conversation``), as a model
+    backend's are by default; the scripted backend otherwise talks line by line."""
     asked: list[Question] = []
     ask = ScriptedBackend.ask
 
@@ -59,7 +73,13 @@ def capture(town: str, minutes: float) -> list[Question]:
         asked.append(question)
         return ask(self, question)
 
+    def talks_whole(config, a, b):
+        return a.procedures is not None and b.procedures is not None
+
     ScriptedBackend.ask = recording_ask  # type: ignore[method-assign]
+    patched = [(m, m.talks_whole) for m in (converse, phases)] if whole else []
+    for module, _ in patched:
+        module.talks_whole = talks_whole  # type: ignore[attr-defined]
     try:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "capture.sqlite"
@@ -74,6 +94,8 @@ def capture(town: str, minutes: float) -> list[Question]:
                             asker.ask(persona, question, at=at, tick=tick, seq=seq)
     finally:
         ScriptedBackend.ask = ask  # type: ignore[method-assign]
+        for module, original in patched:
+            module.talks_whole = original  # type: ignore[attr-defined]
     if code:
         raise SystemExit(f"the scripted run of {town} failed (exit {code})")
     unique: list[Question] = []
@@ -81,6 +103,32 @@ def capture(town: str, minutes: float) -> list[Question]:
         if q not in unique:
             unique.append(q)
     return unique
+
+
+def gather(town: str, minutes: float, wanted: set[str] | None, per_template: int,
+           fill_minutes: float) -> tuple[list[Question], Counter]:
+    """The questions to sample: those of :func:`capture` over ``minutes`` (per-line, then the
+    ``write_conversation`` questions of a whole-mode capture) of the ``wanted`` templates (None:
+    all), at most ``per_template`` of each (0: all); a template asked fewer than ``per_template``
+    times is filled from a capture over ``fill_minutes`` (its later questions, in order). Returns
+    the questions and, per template, how many came from the fill."""
+    def both(m: float) -> list[Question]:
+        return capture(town, m) + [q for q in capture(town, m, whole=True) if q.template == "write_conversation"]
+
+    seen: Counter = Counter()
+    filled: Counter = Counter()
+    questions: list[Question] = []
+    for q in both(minutes):
+        if (wanted is None or q.template in wanted) and not (per_template and seen[q.template] >= per_template):
+            questions.append(q)
+            seen[q.template] += 1
+    if per_template and fill_minutes > minutes and any(n < per_template for n in seen.values()):
+        for q in both(fill_minutes):
+            if q.template in seen and seen[q.template] < per_template and q not in questions:
+                questions.append(q)
+                seen[q.template] += 1
+                filled[q.template] += 1
+    return questions, filled
 
 
 def rejected_by(a: Attempt) -> str | None:
@@ -124,10 +172,26 @@ def report(tally: Counter, failures: Counter) -> None:
               f"{fallback:.1%}")
 
 
+def read_sample(log: str, n: int, seed: int) -> None:
+    """Print ``n`` accepted answers of a ``--log`` file to read by hand, drawn with
+    ``random.Random(seed).sample`` from those with free text (ratings aside), in the drawn order:
+    each with its template, persona and every free text with its field."""
+    with open(log, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f]
+    texts = [(r, [(where, text) for where, _, text in free_texts(r["answer"]) if text.strip()])
+             for r in rows if r["check"] is None and r["answer"] is not None]
+    texts = [(r, t) for r, t in texts if t]
+    print(f"{len(texts)} accepted answers with text in {log}; {min(n, len(texts))} drawn (seed {seed})")
+    for i, (r, t) in enumerate(random.Random(seed).sample(texts, min(n, len(texts))), 1):
+        print(f"\n{i}. {r['template']} ({r['persona']})")
+        for where, text in t:
+            print(f"   {where}: {text}")
+
+
 def main() -> None:
     """Capture, resample and print the tallies (see the module's docstring)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--base-url", required=True)
+    ap.add_argument("--base-url")
     ap.add_argument("--model", default="smollm2")
     ap.add_argument("--town", default="the_ville")
     ap.add_argument("--minutes", type=float, default=3.0, help="game minutes of the scripted run")
@@ -135,19 +199,29 @@ def main() -> None:
     ap.add_argument("--templates", default="plan_day,decompose_task,rate_importances",
                     help="comma-separated templates, or all")
     ap.add_argument("--per-template", type=int, default=0, help="questions of each template at most (0: all)")
+    ap.add_argument("--fill-minutes", type=float, default=0.0,
+                    help="game minutes of a longer scripted run that tops up a template asked fewer than "
+                         "--per-template times in --minutes (0: none)")
     ap.add_argument("--structured", default="auto")
     ap.add_argument("--timeout", default="auto", help="seconds per request, or auto (from the measured speed)")
     ap.add_argument("--max-prompt-tokens", type=int, default=1200)
     ap.add_argument("--log", help="a JSON line per attempt: template, persona, outcome, check, error, "
                                   "answer, from_prompt (a rejection of the prompt's own listed text)")
+    ap.add_argument("--read", type=int, default=0,
+                    help="ask nothing: print this many accepted answers of --log, drawn at random, to read by hand")
+    ap.add_argument("--seed", type=int, default=44, help="the draw's seed (--read)")
     args = ap.parse_args()
-    wanted = set(args.templates.split(","))
-    questions, seen = [], Counter()
-    for q in capture(args.town, args.minutes):
-        if (args.templates == "all" or q.template in wanted) and not (
-                args.per_template and seen[q.template] >= args.per_template):
-            questions.append(q)
-            seen[q.template] += 1
+    if args.read:
+        if not args.log:
+            raise SystemExit("--read needs --log FILE, the log of an earlier run")
+        return read_sample(args.log, args.read, args.seed)
+    if not args.base_url:
+        raise SystemExit("--base-url is needed to ask a server")
+    wanted = None if args.templates == "all" else set(args.templates.split(","))
+    questions, filled = gather(args.town, args.minutes, wanted, args.per_template, args.fill_minutes)
+    if filled:
+        print("filled from the first " + f"{args.fill_minutes:g} game minutes: "
+              + ", ".join(f"{t} {n}" for t, n in sorted(filled.items())), flush=True)
     # round robin over the templates (each one's first question, then each one's second, ...), so
     # a run stopped early has sampled every template alike
     first: dict[str, int] = {}

@@ -12,10 +12,11 @@ MODEL_CALL event's ``latency_ms`` does, but the scripted backend publishes none.
 
 ``--ignore-timing`` also leaves out how long model calls took, where they went and how the
 ticks were scheduled, which differ between two runs of the same town on other servers, slots
-or schedules: a MODEL_CALL event's ``latency_ms`` and ``endpoint``, and in the stored
+or schedules: a MODEL_CALL event's ``latency_ms`` and ``endpoint``, in the stored
 configuration the servers' addresses, their slots and the threads (``backend`` keys
 :data:`TIMING_BACKEND`) and the ``schedule`` (a run-ahead run against the tick-synchronous
-one). What each call asked and answered, its tokens and outcome, stay compared.
+one), and the server's speed measured at start (``meta`` keys :data:`TIMING_META`). What each
+call asked and answered, its tokens and outcome, stay compared.
 
 Prints the first difference of each table (the row's key and, for JSON, the first differing
 path inside it) and exits 1, or prints "same run" and exits 0. The SQLite files themselves differ
@@ -39,6 +40,8 @@ SET_ASIDE = ("created", "scenario")
 TIMING_DATA = ("latency_ms", "endpoint")
 TIMING_BACKEND = ("base_url", "more_base_urls", "max_concurrency", "pool_size", "timeout_s")
 TIMING_CONFIG = ("schedule",)
+#: With ``--ignore-timing``: meta keys that are measured speeds (the model server's, at start).
+TIMING_META = ("model_server",)
 
 #: Table -> its key columns (rows are compared in key order).
 KEYS = {"meta": ("key",), "frames": ("tick",), "events": ("seq",), "vectors": ("id",),
@@ -87,7 +90,7 @@ def _rows(db: sqlite3.Connection, table: str, timing: bool = True) -> list[tuple
     rows = db.execute(f"SELECT * FROM {table} ORDER BY {', '.join(KEYS[table])}").fetchall()
     return [(tuple(dict(zip(columns, r, strict=True))[k] for k in KEYS[table]), columns,
              r if timing else _timeless(table, columns, r)) for r in rows
-            if not (table == "meta" and r[0] in SET_ASIDE)]
+            if not (table == "meta" and (r[0] in SET_ASIDE or (not timing and r[0] in TIMING_META)))]
 
 
 def _timeless(table: str, columns: list[str], row: tuple) -> tuple:

@@ -61,9 +61,10 @@ def party_run(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def smallville_run(tmp_path_factory):
-    """Smallville, 34 game hours (to 10:00 of its second day, the battery's last time asked),
-    made by the CLI with the default (MiniLM) embedder and scripted backend. Returns its path."""
+    """The demo's town as a user runs it: Smallville, 36 game hours (past 10:00 of its second day,
+    the battery's last time asked), made by the CLI with the default (MiniLM) embedder and
+    scripted backend. Returns the run file's path."""
     out = tmp_path_factory.mktemp("smallville") / "smallville.sqlite"
-    done = run_cli("simulate", "--town", "smallville", "--hours", "34", "--out", str(out), "--quiet")
+    done = run_cli("simulate", "--town", "smallville", "--hours", "36", "--out", str(out), "--quiet")
     assert done.returncode == 0, done.stderr
     return out

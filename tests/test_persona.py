@@ -15,7 +15,7 @@ from town.scenario import load_scenario
 from town.simulation import Simulation
 
 FIELDS = ("spec", "stream", "procedures", "x", "y", "action", "path", "pending", "conversation", "speech", "plan",
-          "plan_date", "steps", "needs_replan", "importance_acc", "observed", "cooldown", "told",
+          "plan_date", "steps", "needs_replan", "importance_acc", "unrated", "observed", "cooldown", "told",
           "said", "_observed", "_cooldown", "_told", "_said", "_changing")
 
 

@@ -31,7 +31,9 @@ class EventKind(str, enum.Enum):
     PLAN = "plan"  # data: {"level": "day"|"hour"|"action", "items": [...]} or action
     ACTION = "action"  # data: {"description", "address", "emoji", "start", "minutes"}
     CHAT = "chat"  # data: {"conversation": int, "speaker", "listener", "line", "shared": [ids]}
-    CONVERSATION = "conversation"  # data: {"conversation", "participants", "start", "end", "summary"}
+    # data: {"conversation", "participants", "start_tick", "end_tick", "lines", "summary"}, and
+    # "written" (a conversation written whole), "ended_by" (the player who ended it)
+    CONVERSATION = "conversation"
     REFLECTION = "reflection"  # data: {"focal_points", "insights": [{"memory", "evidence"}]}
     PROCEDURE = "procedure"  # data: {"op": save|use|outcome|deviation|prune, ...}
     MODEL_CALL = "model_call"  # data: {"template", "purpose", "tokens_in", ..., "outcome"}

@@ -136,11 +136,25 @@ def gerund(phrase: str) -> str:
     """A plan item's words as the persona says them after "I'll be": "brew coffee and serve the
     customers" -> "brewing coffee and serving the customers"; "sleeping" stays."""
     verb, _, rest = phrase.partition(" ")
-    if verb.endswith("ing") or not verb.isalpha():
+    if not verb.isalpha():
         return phrase
+    rest = _AND_ONLY_VERB.sub(lambda m: f"and {_ing(m.group(1))}" if _only_verb(m.group(1)) else m.group(0),
+                              and_verbs(rest, _ing))  # each coordinated verb: "cook and eat dinner"
+    if verb.endswith("ing"):
+        return f"{verb} {rest}".strip()
     forms = getInflection(base_form(verb), tag="VBG")
-    rest = and_verbs(rest, _ing)
     return f"{forms[0] if forms else verb} {rest}".strip()
+
+
+#: "and <word>": a coordinated verb of a plan item when the word is only a verb ("and eat dinner").
+_AND_ONLY_VERB = re.compile(r"\band ([a-z]+)\b")
+
+
+def _only_verb(word: str) -> bool:
+    """Whether the dictionary knows ``word`` as a verb's base form and as nothing else ("eat",
+    not "butter" nor "eating")."""
+    found = lemmas(word)
+    return set(found) == {"VERB"} and found["VERB"][0] == word
 
 
 def and_verbs(text: str, form: Callable[[str], str], *, strict: bool = False) -> str:

@@ -115,7 +115,7 @@ class Persona:
       :meth:`walk`, :meth:`enter_conversation`, :meth:`leave_conversation`, :meth:`say`,
       :meth:`fall_silent`);
     - its mind, changed by the job that thinks for it: ``plan``, ``plan_date``, ``steps``,
-      ``needs_replan``, ``importance_acc``, ``observed``, ``cooldown``, ``told``, ``said`` (and the memory
+      ``needs_replan``, ``importance_acc``, ``unrated``, ``observed``, ``cooldown``, ``told``, ``said`` (and the memory
       stream and procedural memory, which have their own methods).
 
     Attributes:
@@ -132,6 +132,9 @@ class Persona:
         steps: remaining steps of the current plan chunk.
         needs_replan: something heard changes today's plan (react, §4.3.1).
         importance_acc: summed importance since the last reflection (§4.2, threshold 150).
+        unrated: new memories not yet in the stream, each a JSON-able dict (its ``at`` game time
+            and :func:`~town.mind.context.remember`'s arguments), waiting for one rating request
+            (``importance = "deferred"``); their importance is unknown until then.
         observed: other persona id -> what was last seen of them, their action and its place
             (``town.mind.perceive.sighting``: changes only are observations); own id -> the
             last sentence written of one's own action.
@@ -143,8 +146,8 @@ class Persona:
     """
 
     __slots__ = ("spec", "stream", "procedures", "x", "y", "action", "path", "pending", "conversation", "speech",
-                 "plan", "plan_date", "steps", "needs_replan", "importance_acc", "observed", "cooldown", "told",
-                 "said", "_observed", "_cooldown", "_told", "_said", "_changing")
+                 "plan", "plan_date", "steps", "needs_replan", "importance_acc", "unrated", "observed", "cooldown",
+                 "told", "said", "_observed", "_cooldown", "_told", "_said", "_changing")
 
     spec: PersonaSpec
     stream: MemoryStream
@@ -161,6 +164,7 @@ class Persona:
     steps: tuple[Step, ...]
     needs_replan: bool
     importance_acc: int
+    unrated: tuple[Mapping[str, Any], ...]
     observed: Mapping[str, str]
     cooldown: Mapping[str, int]
     told: Mapping[str, tuple[str, ...]]
@@ -177,6 +181,7 @@ class Persona:
         self.x = self.y = 0
         self.action, self.path, self.pending, self.conversation, self.speech = None, (), None, None, None
         self.plan, self.plan_date, self.steps, self.needs_replan, self.importance_acc = (), "", (), False, 0
+        self.unrated = ()
         self._observed: dict[str, str] = {}
         self._cooldown: dict[str, int] = {}
         self._told: dict[str, tuple[str, ...]] = {}
@@ -313,6 +318,18 @@ class Persona:
         self.importance_acc += importance
 
     @_changes
+    def defer_memory(self, memory: Mapping[str, Any]) -> None:
+        """Keep a new memory, JSON-able, until its importance is rated (``importance = "deferred"``:
+        :func:`town.mind.context.rate_unrated` writes it to the stream)."""
+        self.unrated = (*self.unrated, MappingProxyType(dict(memory)))
+
+    @_changes
+    def take_unrated(self) -> list[dict[str, Any]]:
+        """The memories waiting for their rating, oldest first; none wait afterwards."""
+        taken, self.unrated = [dict(m) for m in self.unrated], ()
+        return taken
+
+    @_changes
     def reflected(self) -> None:
         """The persona reflected: the sum starts again from 0."""
         self.importance_acc = 0
@@ -396,6 +413,8 @@ class Persona:
             "procedures": None if self.procedures is None else self.procedures.get_state(),
             "told": {k: list(v) for k, v in self._told.items()},
             "said": {k: [day, list(lines)] for k, (day, lines) in self._said.items()},
+            # only while some wait: a run that rates at once keeps the state it always had
+            **({"unrated": [dict(m) for m in self.unrated]} if self.unrated else {}),
         }
 
     @_changes
@@ -411,6 +430,7 @@ class Persona:
         self._cooldown.clear()
         self._cooldown.update({k: int(v) for k, v in state["cooldown"].items()})
         self.importance_acc = int(state["importance_acc"])
+        self.unrated = tuple(MappingProxyType(dict(m)) for m in state.get("unrated", ()))  # none before deferral
         self._observed.clear()
         self._observed.update(state["observed"])
         self.speech = state["speech"]

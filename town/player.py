@@ -26,7 +26,7 @@ from .persona import Action
 from .scenario import PersonaSpec, RoutineItem
 from .world import TileMap
 
-__all__ = ["player_id", "is_player_id", "check_name", "player_spec", "start_tile", "looking",
+__all__ = ["player_id", "is_player_id", "check_name", "player_spec", "start_tile", "looking", "takes_leave",
            "TALK_REACH", "PATIENCE_MINUTES", "PREFIX"]
 
 #: Tiles (in x and in y) within which the player can talk to a persona.
@@ -37,6 +37,17 @@ PATIENCE_MINUTES = 20
 #: player's id never is one (a persona file ``player_ada.yaml`` and a player "Ada" are two people).
 PREFIX = "player-"
 _NAME = re.compile(r"^[^\W\d_][\w .'-]{0,39}$")
+
+
+#: A line that takes leave ("Thanks, bye!", "See you later", "Goodbye").
+_GOODBYE = re.compile(r"\b(?:bye|goodbye|see you|take care|so long)\b", re.I)
+
+
+def takes_leave(line: str) -> bool:
+    """Whether ``line`` takes leave of the listener ("Thanks, bye!", "See you later"): a player's
+    goodbye ends the talk by the player (the partner says goodbye back), and a persona answers
+    anyone's goodbye with its own."""
+    return _GOODBYE.search(line) is not None
 
 
 def player_id(name: str) -> str:

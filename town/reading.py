@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from town.memory.fact import Fact
 from town.perspective import verb_of
 from town.textevent import find_event, stated_times
 
-__all__ = ["read_fact", "neutral_act"]
+__all__ = ["read_fact", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
 #: "I" or "we" as the subject of a clause, with a contracted auxiliary ("I'm", "we've").
 _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?:['’][a-z]+)?(?![\w'’])")
@@ -149,3 +150,59 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
                 start=event.start if event else None, end=event.end if event and ranged else None,
                 host=host if event else None, invited=("everyone",) if _OPEN.search(text) else (),
                 question=text.endswith("?") and (host is None or host != own_name))
+
+
+#: What a situation's words say it touches, and whether it is good news for the one in it (True),
+#: bad (False) or either (None): the one word list a hypothetical is read with.
+SITUATION_WORDS: dict[str, tuple[str | None, bool | None]] = {
+    "lottery": ("money", True), "won": ("money", True), "win": ("money", True), "inherited": ("money", True),
+    "inherit": ("money", True), "rich": ("money", True), "million": ("money", True), "money": ("money", None),
+    "broke": ("money", False), "power": ("power", False), "electricity": ("power", False),
+    "blackout": ("power", False), "outage": ("power", False), "rain": ("weather", False),
+    "rained": ("weather", False), "storm": ("weather", False), "snow": ("weather", False),
+    "snowed": ("weather", False), "flood": ("weather", False), "sunny": ("weather", True),
+    "sick": ("health", False), "ill": ("health", False), "hurt": ("health", False), "injured": ("health", False),
+    "holiday": ("time", True), "vacation": ("time", True), "free": ("time", True), "spare": ("time", True),
+    "job": ("work", None), "fired": ("work", False), "lost": (None, False), "cancelled": (None, False),
+    "canceled": (None, False),
+}
+#: What ends a bad situation, by what it touches ("I'd put it off until the power came back").
+UNTIL = {"power": "the power came back", "weather": "the weather cleared", "health": "I felt better",
+         "money": "things were sorted out", "work": "things were sorted out"}
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What a hypothetical's situation touches, read from its words (:func:`read_situation`).
+
+    Attributes:
+        affects: what it touches, keys of :data:`SITUATION_WORDS`'s values ("money", "power",
+            "weather", "health", "time", "work"), in the order the question names them.
+        good: good news for the one in it (True), bad (False), or not said (None).
+        place: the name of a place it names ("Hobbs Cafe"), or None.
+        person: the full name of a person it names, or None.
+    """
+
+    affects: tuple[str, ...] = ()
+    good: bool | None = None
+    place: str | None = None
+    person: str | None = None
+
+
+def read_situation(text: str, places: Sequence[str], names: Sequence[str], own_name: str | None = None) -> Situation:
+    """The situation ``text`` ("What would you do if the power went out?") describes: what it
+    touches and whether it is good news, by :data:`SITUATION_WORDS`; the first of ``places``
+    (place names) and of ``names`` (full names, by full or first name; ``own_name`` left out) it
+    names."""
+    affects: list[str] = []
+    good: bool | None = None
+    for word in _WORDS.findall(text.lower()):
+        affect, sign = SITUATION_WORDS.get(word, (None, None))
+        if affect is not None and affect not in affects:
+            affects.append(affect)
+        if good is None and sign is not None:
+            good = sign
+    place = next((p for p in places if re.search(rf"\b{re.escape(p)}\b", text, re.I)), None)
+    person = next((n for n in names if n != own_name and (
+        re.search(rf"\b{re.escape(n)}\b", text) or re.search(rf"\b{re.escape(n.split()[0])}\b", text))), None)
+    return Situation(affects=tuple(affects), good=good, place=place, person=person)

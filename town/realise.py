@@ -21,7 +21,7 @@ from .inflection import gerund, third_singular
 from .memory.fact import Fact
 from .perspective import relative_days
 
-__all__ = ["place_name", "act_phrase", "statement", "heard", "quoted", "asked"]
+__all__ = ["place_name", "act_phrase", "sayable", "statement", "heard", "quoted", "asked"]
 
 
 def place_name(place: str) -> str:
@@ -60,6 +60,14 @@ def act_phrase(fact: Fact, holder: str, pronoun: str | None = None) -> str:
     mine = fact.subject == holder
     own, self_ = ("my", "myself") if mine else _OWN_FORMS.get(pronoun or "they", _OWN_FORMS["they"])
     return _NEUTRAL.sub(lambda m: own if m.group(1) == "one's" else self_, " ".join(fact.act.split()))
+
+
+def sayable(fact: Fact) -> bool:
+    """Whether :func:`statement` can say ``fact`` as a clause: it has a subject or a host, or its
+    act is "be ..." ("there is ..."). A subjectless other act was read from words whose subject
+    is no person ("A poster at Town Hall says ..." -> act "say the election ... is") and has
+    nobody to say it of."""
+    return bool(fact.subject or fact.host or fact.act.split()[0] == "be")
 
 
 def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: str | None = None,

@@ -39,7 +39,7 @@ ACTIVITY_KINDS = frozenset({EventKind.CHAT, EventKind.RETRIEVAL, EventKind.CONVE
                             EventKind.WHISPER, EventKind.STATUS, EventKind.INPUT})
 _ACTIVITY_KEYS = ("speaker", "listener", "line", "conversation", "retrieval", "purpose", "query",
                   "participants", "summary", "op", "name", "library", "result", "merged", "via", "text", "state",
-                  "reason", "speed", "id", "ok", "error")
+                  "reason", "speed", "id", "ok", "error", "ended_by")
 
 
 def activity_item(event: Event) -> dict[str, Any]:

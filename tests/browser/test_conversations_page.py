@@ -1,13 +1,15 @@
 """Conversations in the live page (headless chromium): a transcript shows the run's chat events
-line for line, each line's retrieval one click away; a persona's panel opens it; a page opened
-mid-run shows the last game hour of the feed, talk apart from retrievals."""
+line for line, each line's retrieval one click away; a persona's panel and a speech bubble open
+it; a page opened mid-run shows the last game hour of the feed, talk apart from retrievals."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PageTimeout
 
+from town.events import EventKind
 from town.recording.reader import RunReader
 
 pytestmark = pytest.mark.browser
@@ -85,4 +87,48 @@ def test_a_page_opened_mid_run_shows_the_last_hour_talk_apart_from_retrievals(li
     assert recalls.first.is_visible()
     page.uncheck("#feed-talk")
     assert not page.locator("#activity li.act-chat").first.is_visible()
+    assert page.errors == []
+
+
+def test_a_speech_bubble_of_a_real_conversation_opens_it(live_town, page):
+    """The town (the_ville, hashing embedder) is stepped tick by tick, paused, with the page open,
+    until someone speaks in a conversation; the speech bubble the page draws for that line, from
+    the frames the town sent (nothing made up, so nothing a resync could drop), is clicked, and
+    the conversation panel opens on that conversation, its transcript the lines said so far (the
+    run file's CHAT events of it). A bubble shows for 3.5 wall seconds after its frame: each
+    attempt waits for the page to hold the tick's frame and draw the bubble, and when the click
+    missed (a bubble gone on a loaded machine) the next tick's frame brings it back."""
+    town = live_town(speed=None, paused=True)
+    sim = town.simulation
+    frames: list[int] = []
+    sim.bus.subscribe(lambda e: frames.append(e.tick) if e.kind is EventKind.FRAME else None)
+    _step(town, 150)  # the first talk is at ticks 189-203
+    page.goto(town.url)
+    page.wait_for_function(f"() => window.townMap && window.townFrames.tick >= {frames[-1]}")
+    opened = None
+    for _ in range(300):
+        _step(town, 1)
+        page.wait_for_function(f"() => window.townFrames.tick >= {frames[-1]}")
+        talking = sorted(p.id for p in sim.personas.values() if p.speech and p.conversation is not None)
+        if not talking:
+            continue
+        speaker, cid = talking[0], sim.personas[talking[0]].conversation
+        found = f"() => window.townMap.drawnLabels.find(b => b.kind === 'speech' && b.id === '{speaker}')"
+        try:
+            bubble = page.wait_for_function(found, timeout=3000).json_value()
+            box = page.eval_on_selector("#map", "c => { const r = c.getBoundingClientRect(); return [r.left, r.top]; }")
+            page.mouse.click(box[0] + bubble["x"] + bubble["w"] / 2, box[1] + bubble["y"] + bubble["h"] / 2)
+            page.wait_for_function(f"() => document.querySelector('#conversation-panel').dataset.conversation === '{cid}' "
+                                   "&& !document.querySelector('#conversation-panel').hidden", timeout=5000)
+        except PageTimeout:
+            continue
+        opened = cid
+        break
+    assert opened is not None, "no speech bubble of a conversation was clicked open"
+    with RunReader(sim.run_path) as reader:
+        said = [e for e in reader.events(["chat"]) if e.data["conversation"] == opened]
+    names = {p.id: p.name for p in sim.personas.values()}
+    page.wait_for_function(f"() => document.querySelectorAll('#transcript .transcript-line').length >= {len(said)}")
+    shown = page.eval_on_selector_all("#transcript .transcript-line", "ls => ls.map(l => Number(l.dataset.seq))")
+    assert said and shown == [e.seq for e in said], (shown, [(e.seq, names[e.data["speaker"]]) for e in said])
     assert page.errors == []

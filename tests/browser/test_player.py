@@ -3,6 +3,7 @@ Klaus answers through the conversation code and his memory stream holds what he 
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -207,24 +208,53 @@ def _join_as_ada(town, page, drawn: str) -> None:
     page.wait_for_selector("#player-bar:not([hidden])")
 
 
-def _talking_with_klaus(town, page) -> None:
-    """Ada joins, stands next to Klaus and greets him; he answers and the talk waits for her."""
-    sim = town.simulation
-    _join_as_ada(town, page, "klaus_mueller")
-    klaus = sim.personas["klaus_mueller"]
+def _talking_with(town, page, persona: str, greeting: str) -> list:
+    """Ada joins, stands next to ``persona`` and says ``greeting``; the persona answers and the
+    talk waits for her. Returns the list the town's CHAT events go to from then on."""
+    from town.events import EventKind
 
-    def next_to_klaus() -> None:
-        sim.personas["player-ada"].place(*next((klaus.x + dx, klaus.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                                               if sim.tilemap.walkable(klaus.x + dx, klaus.y + dy)))
-    town.runner.call(next_to_klaus)
-    _step(town, 1)
-    page.wait_for_function("() => document.querySelector('#player-to').dataset.to === 'klaus_mueller'")
-    page.fill("#player-line", "Hello Klaus, I'm Ada.")
+    sim = town.simulation
+    _join_as_ada(town, page, persona)
+    other = sim.personas[persona]
+    chats: list = []
+    sim.bus.subscribe(lambda e: chats.append(e) if e.kind is EventKind.CHAT else None)
+
+    def next_to() -> None:
+        sim.personas["player-ada"].place(*next((other.x + dx, other.y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                                               if sim.tilemap.walkable(other.x + dx, other.y + dy)))
+    town.runner.call(next_to)
+    _step(town, 3)  # one who greets the newcomer first has said so: then it is Ada's turn
+    page.wait_for_function(f"() => document.querySelector('#player-to').dataset.to === '{persona}'")
+    _say(town, page, chats, greeting)
+    assert sim.personas["player-ada"].conversation is not None and other.conversation is not None
+    return chats
+
+
+def _say(town, page, chats: list, line: str, *, shown: bool = True):
+    """Ada says ``line`` in the talk bar; returns the CHAT event of the answer (said on the next
+    line tick), once her bar shows it (``shown``; an answer that ends the talk leaves the bar)."""
+    said = len(chats)
+    page.fill("#player-line", line)
     page.press("#player-line", "Enter")
     page.wait_for_function("() => document.querySelector('#player-line').value === ''")
-    _step(town, 2)  # he answers on the next line tick
-    page.wait_for_selector("#player-heard li.mine ~ li.theirs")
-    assert sim.personas["player-ada"].conversation is not None and klaus.conversation is not None
+    _step(town, 2)  # the answer comes on the next line tick
+
+    def found():  # the persona's first line after hers
+        mine = next((i for i, e in enumerate(chats) if i >= said and e.data["speaker"] == "player-ada"
+                     and e.data["line"] == line), None)
+        return None if mine is None else next((e for e in chats[mine:] if e.data["speaker"] != "player-ada"), None)
+    _wait(lambda: found() is not None)
+    answer = found()
+    if shown:
+        item = page.wait_for_selector(f"#player-heard li.theirs[data-seq='{answer.seq}']", state="attached")
+        name = town.simulation.personas[answer.data["speaker"]].name
+        assert item.text_content() == f"{name}: {answer.data['line']}"
+    return answer
+
+
+def _talking_with_klaus(town, page) -> None:
+    """Ada joins, stands next to Klaus and greets him; he answers and the talk waits for her."""
+    _talking_with(town, page, "klaus_mueller", "Hello Klaus, I'm Ada.")
 
 
 def test_the_talk_bar_says_when_the_partner_leaves(live_town, page):
@@ -263,4 +293,71 @@ def test_the_town_slows_while_the_player_talks_and_the_bar_turns_it_off(live_tow
     _wait(lambda: town.runner.status()["tick"] - start >= 20, timeout=5.0)
     page.wait_for_selector("#talk-slowed", state="hidden", timeout=10_000)
     town.runner.pause()
+    assert page.errors == []
+
+
+def test_the_players_goodbye_is_the_player_ending_the_talk_not_the_partner_leaving(live_town, page):
+    """Ada greets Klaus, then says "Thanks, bye!": he says goodbye back and the talk is over, and
+    her bar says she ended it ("You ended the conversation with Klaus Mueller."), never that he
+    left; the run's CONVERSATION event names her as the one who ended it."""
+    from town.events import EventKind
+
+    town = live_town(speed=8, paused=True)
+    ended: list = []
+    town.simulation.bus.subscribe(lambda e: ended.append(e) if e.kind is EventKind.CONVERSATION else None)
+    chats = _talking_with(town, page, "klaus_mueller", "Hello Klaus, I'm Ada.")
+    goodbye = _say(town, page, chats, "Thanks, bye!", shown=False)
+    assert town.simulation.personas["player-ada"].conversation is None
+    assert [e.data.get("ended_by") for e in ended] == ["player-ada"]
+    assert goodbye.data["conversation"] == ended[0].data["conversation"]
+    notice = page.wait_for_selector("#player-left:not([hidden])", timeout=10_000)
+    assert notice.text_content() == "You ended the conversation with Klaus Mueller."
+    page.wait_for_timeout(500)  # nothing says otherwise afterwards
+    assert page.text_content("#player-left") == "You ended the conversation with Klaus Mueller."
+    assert page.errors == []
+
+
+_SENTENCES = re.compile(r"^[A-Z][^…]*[.!?]$")
+
+
+def test_a_player_asks_three_kinds_of_question_and_then_is_told_the_partner_left(live_town, page):
+    """Ada, next to Isabella at 07:05 on Monday, asks three kinds of question in her talk bar and
+    each answer, shown there, is whole sentences (a capital first, a stop last, nothing cut off
+    with "…") of its kind, checked against the run's own records:
+
+    - a greeting ("Hello Isabella, I'm Ada."): met in kind, by the name Ada gave;
+    - recent news ("Have you heard any news?"): passes on memories of hers (the CHAT's
+      ``shared`` ids), and says them: most words of each memory shared are in the answer;
+    - how she is ("How are you?"): the first sentence says how she is.
+
+    Each answer is shown in the bar as said (``_say``).
+
+    Ada then says nothing: after Isabella's patience (20 game minutes) she leaves, and the bar
+    says "Isabella Rodriguez left the conversation."."""
+    town = live_town(speed=8, paused=True)
+    isabella = town.simulation.personas["isabella_rodriguez"]
+    chats = _talking_with(town, page, "isabella_rodriguez", "Hello Isabella, I'm Ada.")
+    hello = next(i for i, e in enumerate(chats) if e.data["line"] == "Hello Isabella, I'm Ada.")
+    greeting = next(e for e in chats[hello:] if e.data["speaker"] == isabella.id)
+    news = _say(town, page, chats, "Have you heard any news?")
+    how = _say(town, page, chats, "How are you?")
+    for answer in (greeting, news, how):
+        line = answer.data["line"]
+        assert _SENTENCES.match(line), line
+    assert greeting.data["line"].startswith("Nice to meet you, Ada!")
+    shared = news.data["shared"]
+    assert shared
+    memories = {r.id: r.content for r in isabella.stream.records()}
+    words = lambda text: {w.lower() for w in re.findall(r"[A-Za-z']{4,}", text)}  # noqa: E731
+    for mid in shared:
+        told = words(memories[mid])
+        assert len(told & words(news.data["line"])) >= len(told) / 2, (memories[mid], news.data["line"])
+    first = re.split(r"(?<=[.!?])\s", how.data["line"])[0].lower()
+    assert re.search(r"\b(?:well|good|fine|great|complain|okay|busy|tired|not bad)\b", first), how.data["line"]
+
+    assert page.is_hidden("#player-left")
+    _step(town, 125)
+    assert isabella.conversation is None
+    notice = page.wait_for_selector("#player-left:not([hidden])", timeout=10_000)
+    assert notice.text_content() == "Isabella Rodriguez left the conversation."
     assert page.errors == []

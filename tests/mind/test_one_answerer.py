@@ -96,8 +96,8 @@ def test_an_opinion_states_the_heard_fact_and_the_decision_with_its_reason():
 
 def test_a_hypothetical_is_answered_from_the_traits_and_the_work_of_the_day():
     said, cited = _interview("What would you do if you won the lottery?")
-    assert said == ("I'd keep to myself and wait it out quietly; I'm quiet that way. I'd still try to work on my "
-                    "plans for the town at Town Hall, since people count on me there.")
+    assert said == ("I'd keep it to myself and take my time; I'm quiet that way. I'd still go and work on my "
+                    "plans for the town at Town Hall, since people count on me there.")  # good news: no trouble
     assert cited == [9]
 
 

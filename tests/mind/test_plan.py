@@ -77,3 +77,36 @@ def test_plan_day_cites_its_retrieval_and_the_memory_that_put_the_event_in(tiny,
     assert [(i.start, i.end, i.place) for i in memory.plan_items] == [(b.start, b.end, b.place) for b in ann.plan]
     assert (datetime(2023, 2, 14, 18), datetime(2023, 2, 14, 20), "w:Corner Cafe") in [
         (i.start, i.end, i.place) for i in memory.plan_items]
+
+
+def test_a_routines_second_meal_is_left_out_and_the_block_before_runs_on():
+    """A routine eating breakfast at 07:00 and "a late breakfast" at 11:00 keeps the first: the
+    day (worked out by hand) is sleep, breakfast, reading until 12:00 over the dropped block, then
+    reading; lunch and dinner (other meals) stay."""
+    home = "w:Ann's home:ann room:armchair"
+    routine = (PlanItemView(start="00:00", end="07:00", description="sleeping", place="w:Ann's home:ann room:bed"),
+               PlanItemView(start="07:00", end="08:00", description="eat breakfast", place=home),
+               PlanItemView(start="08:00", end="11:00", description="read a book", place=home),
+               PlanItemView(start="11:00", end="12:00", description="have a late breakfast at Corner Cafe",
+                            place="w:Corner Cafe:cafe"),
+               PlanItemView(start="12:00", end="13:00", description="eat lunch", place=home),
+               PlanItemView(start="13:00", end="24:00", description="cook and eat dinner", place=home))
+    q = PlanDay(persona="ann", persona_name="Ann Able", date="2023-02-14", routine=routine, memories=(),
+                places=PLACES)
+    assert [(i.start, i.end, i.description) for i in ScriptedBackend().ask(q).day(routine)] == [
+        ("00:00", "07:00", "sleeping"), ("07:00", "08:00", "eat breakfast"), ("08:00", "12:00", "read a book"),
+        ("12:00", "13:00", "eat lunch"), ("13:00", "24:00", "cook and eat dinner")]
+
+
+def test_an_event_where_one_already_is_is_stayed_at_not_gone_to():
+    """Ann works at Corner Cafe all day; the quiz there at 18:00 (Bob's line) is a block that
+    says she stays ("stay at Corner Cafe ..."), not one sending her where she is."""
+    routine = (PlanItemView(start="00:00", end="07:00", description="sleeping", place="w:Ann's home:ann room:bed"),
+               PlanItemView(start="07:00", end="24:00", description="serve customers",
+                            place="w:Corner Cafe:cafe"))
+    q = PlanDay(persona="ann", persona_name="Ann Able", date="2023-02-14", routine=routine,
+                memories=(_view(QUIZ),), places=PLACES)
+    day = ScriptedBackend().ask(q).day(routine)
+    assert [(i.start, i.end) for i in day] == [("00:00", "07:00"), ("07:00", "18:00"), ("18:00", "20:00"),
+                                               ("20:00", "24:00")]
+    assert day[2].description.startswith("stay at Corner Cafe") and day[2].place == "w:Corner Cafe"

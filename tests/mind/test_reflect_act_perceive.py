@@ -124,6 +124,33 @@ def test_an_insight_held_already_is_not_written_again(tiny, events):
     assert len(held) == len(set(held))
 
 
+def test_an_insight_a_mind_repeats_is_not_written_again(tiny, events):
+    """A mind that answers the second reflection with the first one's insight word for word (as a
+    model may: the engine, not the scripted mind, must keep it out): Ann's stream then holds it once."""
+    from town.thinking.answers import InsightAnswer, InsightsAnswer
+    from town.thinking.questions import Insights
+
+    sim = tiny()
+    ann = sim.personas["ann"]
+    for i, (text, importance) in enumerate(MEMORIES):
+        ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
+                       created=datetime(2023, 2, 13, 7, i), importance=importance)
+    ask = sim.backend.ask
+
+    def the_same_insight(q):
+        if isinstance(q, Insights):
+            ids = [m.id for m in q.memories if m.kind != "reflection"][:2]
+            return InsightsAnswer(insights=[InsightAnswer(text="Bob Brown's music fills Corner Cafe.", evidence=ids)])
+        return ask(q)
+
+    sim.backend.ask = the_same_insight
+    for _ in range(2):
+        ann.gain_importance(1000)
+        assert sim.think(partial(maybe_reflect, ann))
+    held = [r.content for r in ann.stream.records() if r.kind is MemoryKind.REFLECTION]
+    assert held == ["Bob Brown's music fills Corner Cafe."]
+
+
 def test_an_insight_keeps_the_date_it_meant(tiny, events):
     """The clock is Monday 13 Feb 07:00, so an insight saying "today" is stored as "on Monday,
     February 13": read on the 15th, it does not say the concert is that day."""

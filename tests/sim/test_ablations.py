@@ -1,9 +1,10 @@
 """Ablation switches (Park et al. 2023 §6.2): each ablated run shows its mark.
 
-Four 32-game-hour runs of the_ville (hashing embedder, scripted backend, seed 0) made through
-the CLI as a user makes them, side by side. 32 hours because the full run's first reflection
-comes after about 30 game hours (tick 10840, since a fact heard again is one memory, not a copy
-each time), so "0 reflections" is not true of the full run by accident.
+Four 36-game-hour runs of the_ville (hashing embedder, scripted backend, seed 0) made through
+the CLI as a user makes them, side by side. 36 hours because the full run's first reflection
+comes after about 34 game hours (tick 12379, since a fact heard again is one memory, not a copy
+each time, and someone between two acts is not observed), so "0 reflections" is not true of the
+full run by accident.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from town.config import load_config
 from town.errors import ConfigError
 from town.recording import RunReader
 
-HOURS = "32"
+HOURS = "36"
 #: 15 game minutes at 10 game seconds per tick (town/default.toml): 15 * 60 / 10.
 FIFTEEN_MINUTES_TICKS = 90
 

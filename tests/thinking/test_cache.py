@@ -74,7 +74,7 @@ def test_model_answers_reach_the_memories(fake_server, api_key, tmp_path):
 
     server = fake_server()
     config = ville_config(server, api_key, cache=False)
-    run_ville(config, tmp_path / "run.sqlite", hours=0.5)
+    run_ville(config, tmp_path / "run.sqlite", hours=1)  # observations are rated when read: some after 07:30
     with RunReader(tmp_path / "run.sqlite") as reader:
         memories = [e.data for e in reader.events(kinds=[EventKind.MEMORY]) if e.tick > 0]
         names = {k: v["name"] for k, v in reader.meta["personas"].items()}

@@ -26,6 +26,7 @@ from town.simulation import Simulation
 from town.thinking.prompting import PACKAGED_PROMPTS, PromptSet
 from town.thinking.questions import (
     ChoosePlace,
+    HeardAnswer,
     DayPlanAnswer,
     DecomposeTask,
     GeneraliseProcedure,
@@ -39,6 +40,7 @@ from town.thinking.questions import (
     StepsAnswer,
 )
 from town.scripted import ScriptedBackend
+from town.thinking.questions.hear_line import stated_times_valid
 
 #: Game hours of the_ville's scripted run whose questions are rendered.
 HOURS = 10
@@ -175,3 +177,18 @@ def test_an_invitation_reads_as_a_sentence(asked):
     for q in invited:
         prompt = PromptSet().render(q)
         assert "who is wants" not in prompt and f"{q.other_name}, who is coming over to talk to you." in prompt
+
+
+@pytest.mark.parametrize("template", ["hear_line", "write_conversation"])
+def test_a_heard_lines_time_is_asked_with_its_clock_time(asked, template):
+    """The prompt asked for "start" as "YYYY-MM-DD HH:MM" "(a date, not "tomorrow")", and SmolLM2
+    wrote the date alone ("2023-02-14.", "2023-02-07"), which ``stated_times_valid`` rejects: 5 of
+    8 hear_line answers in a resample. The prompt now asks for the date and the clock time, and
+    for "" when the line gives no clock time."""
+    prompt = PromptSet().render(asked[template][0])
+    for found in ("2023-02-14.", "2023-02-07"):
+        with pytest.raises(InvalidAnswer, match="is not a time like"):
+            stated_times_valid(asked["hear_line"][0], HeardAnswer(importance=3, act="meet", start=found), prompt)
+    assert "(a date, not" not in prompt
+    assert 'as "YYYY-MM-DD HH:MM", the date and the clock time (never "tomorrow"), or "" when the line ' \
+           "gives no clock time" in prompt

@@ -24,6 +24,7 @@ from town.thinking.questions import (
     GeneraliseProcedure,
     InvalidAnswer,
     MemoryView,
+    NextLine,
     ProcedureAnswer,
 )
 from town.thinking.questions.generalise_procedure import SENSE
@@ -199,3 +200,18 @@ def test_an_interview_answer_giving_the_persona_a_role_its_memories_contradict_i
     assert _accepts(q, {"answer": "I am the owner of Hobbs Cafe; I brew the coffee and serve customers."})
     maria = _interview("maria_lopez", "What do you do?")
     assert _accepts(maria, {"answer": "I am a physics student at Oak Hill College."})
+
+
+#: Klaus Mueller's next line to Maria Lopez at 07:31 on the 13th, as a resample asked it.
+TO_MARIA = NextLine(persona="klaus_mueller", persona_name="Klaus Mueller", persona_summary=SPECS["klaus_mueller"].summary(),
+                    listener="maria_lopez", listener_name="Maria Lopez", now="2023-02-13 07:31:30")
+
+
+@pytest.mark.parametrize("found", ["on Tuesday, February 14", "on Tuesday, February 14th", "Monday, February 14"])
+def test_a_line_that_is_only_a_date_is_rejected(found):
+    """SmolLM2 answered a conversation's next line with the prompt's own example of naming a date,
+    "on Tuesday, February 14", 5 of the 40 accepted answers read by hand; a line naming the date
+    inside a sentence stands."""
+    assert _rejected_by(TO_MARIA, {"line": found, "shared": [], "end": False}) == "more_than_a_date"
+    said = "I will bring snacks to the party on Tuesday, February 14."
+    assert _accepts(TO_MARIA, {"line": said, "shared": [], "end": False}).line == said

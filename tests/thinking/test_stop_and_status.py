@@ -194,7 +194,8 @@ def test_a_run_whose_first_20_questions_fall_back_stops_with_one_line(fake_serve
     server = fake_server()
     monkeypatch.setattr(OpenAIBackend, "check", lambda self: None)
     out = tmp_path / "run.sqlite"
-    code = main(["simulate", "--hours", "1", "--out", str(out), "--quiet", "--embedder", "hashing",
+    # 2 game hours: the first asks the_ville's three about 19 questions, fewer than 20
+    code = main(["simulate", "--hours", "2", "--out", str(out), "--quiet", "--embedder", "hashing",
                  "--backend", "openai", "--base-url", server.base_url, "--model", "no-such-model",
                  "--api-key-env", api_key, "--no-cache", "--set", "backend.pool_size=1"])
     err = capsys.readouterr().err

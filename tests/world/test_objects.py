@@ -9,7 +9,7 @@ import pytest
 
 from town.thinking.questions import DecomposeTask, MemoryView
 from town.scripted import ScriptedBackend
-from town.world.objects import mentions, names, use_of
+from town.world.objects import mentions, names, use_of, workplaces, works_at
 
 MIND = Path(__file__).resolve().parents[2] / "town" / "mind"
 
@@ -88,17 +88,36 @@ def test_a_memory_of_flower_beds_does_not_send_a_step_to_the_bed():
 
 
 def test_a_guest_at_a_counter_orders_and_staff_serve():
-    """The counter's step for "eat lunch" (no work word) is the guest's, "order at the counter",
-    and what others see says so ("Maria Lopez is ordering at the counter ..."); for "serve
-    drinks" (work) it is the staff's. A scripted decomposition of "buy coffee" at a cafe's counter
-    and coffee machine holds no staff step (no serving customers, no brewing)."""
+    """The counter's step for a guest is "order at the counter", and what others see says so
+    ("Maria Lopez is ordering at the counter ..."); for its staff it is "serve customers at the
+    counter". A scripted decomposition of "buy coffee" at a cafe's counter and coffee machine by
+    someone who does not work there holds no staff step (no serving customers, no brewing); the
+    same for the cafe's owner at her own cafe, on an errand with no work word ("plan a party"),
+    holds no guest step (she does not order or pay at her own counter)."""
     from town.mind.act import doing_sentence
 
-    assert use_of("counter").verb_for("eat lunch") == "order at the counter"
-    assert use_of("counter").verb_for("serve drinks") == "serve customers at the counter"
+    assert use_of("counter").verb_for(False) == "order at the counter"
+    assert use_of("counter").verb_for(True) == "serve customers at the counter"
     assert doing_sentence("Maria Lopez", "order at the counter (eat lunch)", "v:Hobbs Cafe:cafe:counter") == (
         "Maria Lopez is ordering at the counter (eat lunch) at the counter of the cafe in Hobbs Cafe.")
+    objects = ("v:Hobbs Cafe:cafe:counter", "v:Hobbs Cafe:cafe:coffee machine")
     steps = ScriptedBackend().ask(DecomposeTask(
         persona="maria_lopez", persona_name="Maria Lopez", seed=3, task="buy coffee", place="v:Hobbs Cafe",
-        start="09:00", minutes=60, objects=("v:Hobbs Cafe:cafe:counter", "v:Hobbs Cafe:cafe:coffee machine"))).steps
+        start="09:00", minutes=60, objects=objects, workplaces=("v:Oak Hill College",))).steps
     assert steps and all(s.description.split(" (")[0] in ("order at the counter", "get a coffee") for s in steps)
+    steps = ScriptedBackend().ask(DecomposeTask(
+        persona="isabella_rodriguez", persona_name="Isabella Rodriguez", seed=3, task="plan a party",
+        place="v:Hobbs Cafe", start="17:00", minutes=60, objects=objects, workplaces=("v:Hobbs Cafe",))).steps
+    assert steps and all(s.description.split(" (")[0] in ("serve customers at the counter", "brew coffee")
+                         for s in steps)
+
+
+def test_workplaces_are_where_a_routine_works():
+    """A routine's work blocks ("open the cafe", "work the checkout") make their sectors its
+    workplaces; errands and meals there do not ("buy coffee", "eat lunch"); an address of any
+    depth in a workplace is at work."""
+    routine = [("v:Hobbs Cafe:cafe:counter", "open the cafe"), ("v:Market:checkout:till", "work the checkout"),
+               ("v:Park:garden:bench", "eat lunch"), ("v:Pub:pub:bar", "buy coffee"), ("v", "serve")]
+    assert workplaces(routine) == ("v:Hobbs Cafe", "v:Market")
+    assert works_at(("v:Hobbs Cafe",), "v:Hobbs Cafe:kitchen:sink")
+    assert not works_at(("v:Hobbs Cafe",), "v:Pub:pub:bar counter")

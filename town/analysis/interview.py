@@ -178,6 +178,9 @@ class Interviewer:
         specs = _specs(reader, scenario)
         self.identities = {pid: identity(spec) for pid, spec in specs.items()}
         self.routines = {pid: routine_of(spec) for pid, spec in specs.items()}
+        self.ties = {pid: tuple((specs[r.persona].name if r.persona in specs else r.persona, r.description)
+                                for r in spec.relationships) for pid, spec in specs.items()}
+        self.pronouns = tuple((spec.name, spec.pronoun) for spec in specs.values() if spec.pronoun)
         run_config(reader)  # a bad meta config is refused here, not at the first question
         self.embedder = embedder or load_embedder(reader)
         parts = run_backend(reader) if backend is None else backend if isinstance(backend, ThinkingParts) \
@@ -283,6 +286,8 @@ class Interviewer:
                 now=f"{at:%Y-%m-%d %H:%M:%S}",
                 routine=self.routines.get(persona, ()),
                 people=tuple(self.names.values()),
+                ties=self.ties.get(persona, ()),
+                pronouns=self.pronouns,
             )
         )
         fallback = any(c["outcome"] == "fallback" for c in self._calls)

@@ -224,7 +224,7 @@ class BackendConfig(_Settings):
     max_consecutive_fallbacks: int = 20
     structured: str = "auto"
     max_concurrency: str = "auto"
-    importance: str = "batch"
+    importance: str = "deferred"
     max_prompt_tokens: int = 1200
     base_url: str | None = None
     more_base_urls: Annotated[tuple[str, ...], BeforeValidator(_listed)] = ()
@@ -240,8 +240,9 @@ class BackendConfig(_Settings):
                  f"must be one of {', '.join(dialects)}, got {self.structured!r}")
         _require(self.max_concurrency == "auto" or (self.max_concurrency.isdigit() and int(self.max_concurrency) >= 1),
                  "max_concurrency", f"must be auto or an integer >= 1, got {self.max_concurrency!r}")
-        _require(self.importance in ("batch", "each"), "importance",
-                 f"must be batch (one request per persona per tick) or each (per memory), got {self.importance!r}")
+        _require(self.importance in ("deferred", "batch", "each"), "importance",
+                 "must be deferred (one request per persona for everything new, when next read), batch "
+                 f"(one request per persona per tick) or each (per memory), got {self.importance!r}")
         _require(self.max_prompt_tokens >= 0, "max_prompt_tokens",
                  f"must be >= 0 tokens (0: no budget), got {self.max_prompt_tokens}")
         _require(self.timeout_s == "auto" or _seconds(self.timeout_s) is not None, "timeout_s",

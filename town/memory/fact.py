@@ -71,6 +71,12 @@ class Fact:
         without case or surrounding spaces)."""
         return (self.subject, " ".join(self.act.lower().split()), self.place, self.start)
 
+    def event_key(self) -> tuple:
+        """What makes two facts one event: ``(place, start)`` when both are known (however its
+        doer and act were worded: "Isabella hosts a party" and "there is a Valentine's Day party",
+        both at Hobbs Cafe at 5pm), else :meth:`key`."""
+        return (self.place, self.start) if self.place is not None and self.start is not None else self.key()
+
     @property
     def open_invitation(self) -> bool:
         """Everyone is invited."""

@@ -16,9 +16,9 @@ from ..thinking.questions import ChoosePlace, NextAction, PlanItemView
 from ..world.address import sector_name
 from ..world.objects import act_of, use_of
 from . import practice
-from .context import MindContext, memory_views, observe, rate, recall, seed_for
+from .context import MindContext, deferring, memory_views, observe, rate, recall, seed_for
 from .effects import Cite, Start
-from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at
+from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at, workplaces_of
 
 __all__ = ["decide_action", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
 
@@ -97,8 +97,12 @@ def _plan_steps(p: Persona, ctx: MindContext, block, records) -> list[Step]:
 
     A step's observation is written when it starts; rating the chunk's observations together
     when the steps are made costs one importance request per chunk instead of one per step.
+    When :func:`~town.mind.context.deferring`, they are left unrated: each is rated with the
+    persona's other new memories when its stream is next read.
     """
     steps = _steps_for(p, ctx, block, records)
+    if deferring(ctx):
+        return steps
     ratings = rate(p, ctx, [("observation", _seen(p, s)) for s in steps])
     return [replace(s, importance=r) for s, r in zip(steps, ratings)]
 
@@ -208,7 +212,7 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
         return
     if p.pending is not None and not behind:  # interrupted (e.g. by a conversation): walk there again
         step = p.pending
-        _, seq = recall(p, ctx, step.description, purpose="act")
+        _, seq = recall(p, ctx, step.description, purpose="act", cited_only=True)
         _walk_and_start(p, ctx, step, seq)
         return
     if "planning" in ctx.config.ablated:
@@ -221,8 +225,9 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
     if sector.lower() in block.description.lower():
         label = label.removesuffix(f" in {sector}").removesuffix(sector)
     query = f"{block.description} at {label}" if label else block.description
-    records, seq = recall(p, ctx, query, purpose="act")
-    if not p.steps or p.steps[0].task != (block.task or block.description):
+    new_steps = not p.steps or p.steps[0].task != (block.task or block.description)
+    records, seq = recall(p, ctx, query, purpose="act", cited_only=not new_steps)  # read only to make steps
+    if new_steps:
         p.set_steps(_plan_steps(p, ctx, block, records))
     if not p.steps:
         _stay(p, ctx, block.task or block.description, seq)
@@ -294,7 +299,7 @@ def _decide_unplanned(p: Persona, ctx: MindContext, seen) -> None:
         seed=seed_for(ctx, p.id, "next_action"), now=f"{now:%H:%M}", habit=habit,
         seen=tuple(doing_sentence(v.name, v.action, v.address) for v in seen),
         objects=objects, max_minutes=left if is_sleep(habit.description) else min(UNPLANNED_MINUTES, left),
-        memories=memory_views(records)))
+        memories=memory_views(records), workplaces=workplaces_of(p)))
     task = habit.task or habit.description
     step = Step(description=answer.description, object=answer.object, minutes=answer.minutes, task=task)
     if ctx.world.tilemap.has_address(step.object) and not ctx.world.is_open(step.object):

@@ -51,7 +51,9 @@ class Conversation:
     A conversation written whole (:mod:`.exchange`) also keeps ``script``, its lines still to
     say (JSON-able dicts: speaker, line, shared, kept), ``written``, how it was written ("whole",
     or "cut: <check>" when a check cut it at its first rejected line), and ``retrievals``,
-    persona id -> the seq of the retrieval its lines cite.
+    persona id -> the seq of the retrieval its lines cite. ``ended_by`` is the player who ended
+    it (a goodbye, walking off, leaving the town; ``town.simulation.players``), else "": a talk
+    with a player is never in a snapshot, so it is not in the state.
     """
 
     id: int
@@ -64,6 +66,7 @@ class Conversation:
     script: list[dict] = field(default_factory=list)
     written: str = ""
     retrievals: dict[str, int] = field(default_factory=dict)
+    ended_by: str = ""
 
     def add_line(self, speaker: str, text: str, statements: tuple[str, ...],
                  shared: tuple[int, ...] | None) -> None:
@@ -515,4 +518,6 @@ def conversation_over(lines: list[tuple[str, str]], conv: Conversation, summarie
             "end_tick": ctx.tick, "lines": [list(x) for x in lines], "summary": summaries}
     if conv.written:  # how it was written: "whole", or cut at its first rejected line
         data["written"] = conv.written
+    if conv.ended_by:  # a player ended it: the player's talk bar says so
+        data["ended_by"] = conv.ended_by
     ctx.out.note(EventKind.CONVERSATION, None, data)

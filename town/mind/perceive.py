@@ -14,8 +14,10 @@ what one of them is doing, or where, becomes an observation memory unless the sa
 last ``perception.retention_hours`` game hours (:func:`retained`). Their code keeps an event only
 when it is not among the persona's ``retention`` (5) latest; a window in game time does the same
 in a crowd, where a room of 40 people cycling through their routines' steps passes far more than
-5 observations between two repeats. Walking is seen but not remembered. Everyone in sight may
-still be talked to.
+5 observations between two repeats. Walking and talking are seen but not remembered, nor is
+someone between two acts (``idle``: a talk just ended and nothing is chosen yet, where the
+snapshot can show only its routine's words, not what it does): an observation says what the
+person does. Everyone in sight may still be talked to.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from datetime import datetime, timedelta
 
 from ..config import PerceptionConfig
 from ..memory import MemoryKind
+from ..memory.times import format_time
 from ..persona import Persona
 from .act import doing_sentence
-from .context import MindContext, observing, remember_many
+from .context import MindContext, observing, remember_later
 
 __all__ = ["Appearance", "SightIndex", "look", "perceive", "arena_of", "in_sight", "awake", "sighting", "attended",
            "retained"]
@@ -119,6 +122,10 @@ class SightIndex:
                 for v in self._buckets.get((me.arena, cx + dx, cy + dy), ())]
 
 
+#: Kinds of action seen but not remembered (nothing done at a place to tell of).
+UNREMEMBERED = ("walk", "talk", "idle")
+
+
 def sighting(view: Appearance) -> str:
     """What a persona notes of another to tell a change: the action and where it is done.
 
@@ -128,7 +135,8 @@ def sighting(view: Appearance) -> str:
 
 
 def retained(p: Persona, now: datetime, hours: float) -> set[str]:
-    """The persona's recent observations: the contents of those written in the last ``hours``.
+    """The persona's recent observations: the contents of those written in the last ``hours``,
+    in its stream or still unrated (``Persona.unrated``: their contents are known).
 
     Args:
         p: the persona.
@@ -140,7 +148,10 @@ def retained(p: Persona, now: datetime, hours: float) -> set[str]:
     """
     if hours <= 0:
         return set()
-    return {r.content for r in p.stream.since(now - timedelta(hours=hours)) if r.kind is MemoryKind.OBSERVATION}
+    start = now - timedelta(hours=hours)
+    unrated = {m["content"] for m in p.unrated
+               if m["kind"] == MemoryKind.OBSERVATION.value and m["at"] >= format_time(start)}
+    return unrated | {r.content for r in p.stream.since(start) if r.kind is MemoryKind.OBSERVATION}
 
 
 def attended(seen: list[Appearance], attention: int) -> list[Appearance]:
@@ -179,7 +190,7 @@ def look(p: Persona, snapshot: Mapping[str, Appearance], perception: PerceptionC
     new: list[dict] = []
     recent: set[str] | None = None
     for other in attended(seen, perception.attention):
-        if other.kind in ("walk", "talk") or p.observed.get(other.id) == sighting(other):
+        if other.kind in UNREMEMBERED or p.observed.get(other.id) == sighting(other):
             continue
         content = doing_sentence(other.name, other.action, other.address)
         if recent is None:
@@ -209,8 +220,8 @@ def perceive(p: Persona, ctx: MindContext, snapshot: Mapping[str, Appearance], *
     perception = ctx.config.perception
     seen, new = looked if looked is not None else look(p, snapshot, perception, now=ctx.now, index=index)
     for view in attended(seen, perception.attention):
-        if view.kind not in ("walk", "talk"):
+        if view.kind not in UNREMEMBERED:
             p.note_seen(view.id, sighting(view))
     if observing(ctx):  # the observation ablation perceives nothing into memory
-        remember_many(p, ctx, new)  # a tick's observations are rated together
+        remember_later(p, ctx, new)  # a tick's observations are rated together, or later
     return seen

@@ -17,11 +17,12 @@ from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
 from ..thinking.questions import DecomposeTask, PlanDay
 from ..thinking.views import routine_views
+from ..world.objects import workplaces
 from . import practice
-from .context import MindContext, memory_views, recall, remember, seed_for
+from .context import MindContext, memory_views, recall, remember_later, seed_for
 from .effects import Note
 
-__all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep"]
+__all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep", "workplaces_of"]
 
 
 def _at(day: date, hm: str) -> datetime:
@@ -76,15 +77,21 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
                  cites=("retrieval", "events_retrieval") if events_seq else ("retrieval",))
     awake = [b for b in p.plan if not is_sleep(b.description)]
     summary = "; ".join(f"{b.start:%H:%M} {b.description}" for b in awake[:12])
-    remember(p, ctx, kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
-             evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
-             plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
-                              for b in p.plan),
-             decisions=tuple(Decided(place=c.place, start=datetime.fromisoformat(c.start),
-                                     end=datetime.fromisoformat(c.end), go=c.go, reason=c.reason,
-                                     evidence=tuple(c.evidence)) for c in answer.events or ()))
+    remember_later(p, ctx, [dict(
+        kind="plan", content=f"{p.name}'s plan for {today:%A %B} {today.day}: {summary}",
+        evidence=tuple(dict.fromkeys(i for e in evidence for i in e)),
+        plan_items=tuple(PlanItem(start=b.start, end=b.end, description=b.description, place=b.place)
+                         for b in p.plan),
+        decisions=tuple(Decided(place=c.place, start=datetime.fromisoformat(c.start),
+                                end=datetime.fromisoformat(c.end), go=c.go, reason=c.reason,
+                                evidence=tuple(c.evidence)) for c in answer.events or ()))])
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
+
+
+def workplaces_of(p: Persona) -> tuple[str, ...]:
+    """The sectors ``p`` works at, by its own routine (:func:`town.world.objects.workplaces`)."""
+    return workplaces((r.place, r.task or r.activity) for r in p.spec.routine)
 
 
 def on_day(record, day: date) -> bool:
@@ -168,7 +175,7 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=f"{now:%H:%M}",
         minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=memory_views(records),
-        procedures=practice.known_for(p, task=task, place=place, minutes=minutes)))
+        procedures=practice.known_for(p, task=task, place=place, minutes=minutes), workplaces=workplaces_of(p)))
     steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
              for s in answer.steps]
     ctx.out.note(EventKind.PLAN, p.id, {

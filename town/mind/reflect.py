@@ -13,7 +13,7 @@ from ..events import EventKind
 from ..persona import Persona
 from ..textevent import absolute_days
 from ..thinking.questions import FocalPoints, Insights
-from .context import MindContext, memory_views, recall, remember_many, seed_for
+from .context import MindContext, memory_views, rate_unrated, recall, remember_many, seed_for, unrated_bound
 
 __all__ = ["maybe_reflect", "MIN_EVIDENCE"]
 
@@ -24,11 +24,19 @@ MIN_EVIDENCE = 2
 def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
     """Reflect if ``p.importance_acc`` >= the configured threshold; returns whether it did.
 
+    Unrated memories (``Persona.unrated``) are rated first only when they could bring the sum to
+    the threshold (each counted at most :data:`~town.mind.context.MAX_IMPORTANCE`).
+
     Never reflects when ``ablate`` contains "reflection" (Park et al. 2023 §6.2).
     """
     if "reflection" in ctx.config.ablated:
         return False
-    if p.importance_acc < ctx.config.reflection.threshold or p.asleep:
+    threshold = ctx.config.reflection.threshold
+    if p.asleep:
+        return False
+    if p.importance_acc + unrated_bound(p) >= threshold:  # else the unrated cannot reach it
+        rate_unrated(p, ctx)
+    if p.importance_acc < threshold:
         return False
     recent = p.stream.last_records(100)
     focal = ctx.backend.ask(FocalPoints(

@@ -22,12 +22,12 @@ from ..hearsay import unwrap
 from ..importance import prepare, rate
 from ..procedures.generalise import generalise_text
 from ..textevent import StatedEvent, place_names
-from ..world.objects import act_of, mentions, names, use_of
+from ..world.objects import act_of, mentions, names, use_of, works_at
 from ..thinking import answers, questions
 from ..thinking.backend import ThinkingBackend
 from .attend import Decision, decide
 from .exchange import acceptance, write_conversation
-from ..thinking.dayplan import events_on, fact_block, minutes_of, with_events
+from ..thinking.dayplan import events_on, fact_block, meal_of, minutes_of, with_events
 from ..thinking.questions import A, Question
 from ..thinking.questions.plan_day import MAX_ADDED
 from .insight import insights_from
@@ -53,6 +53,34 @@ def _proper_words(text: str) -> set[str]:
     """The lower-case forms of the proper nouns in ``text`` ("Hobbs Cafe on February 14":
     hobbs, cafe, february): no topic for "What do I know about the ...?"."""
     return {w.lower().removesuffix("'s") for w in _MID_CAPITAL.findall(text)}
+
+
+def _second_meals(routine, events: set[str]) -> list[int]:
+    """The 1-based numbers of the routine's blocks that eat a meal the day already holds: one the
+    day's events hold (a breakfast one goes to), or an earlier routine block ("have a late
+    breakfast" after "eat breakfast"). A day plan holds each meal once."""
+    held = {m for m in map(meal_of, events) if m}
+    drop = []
+    for i, r in enumerate(routine, 1):
+        meal = meal_of(r.description)
+        if meal in held:
+            drop.append(i)
+        elif meal:
+            held.add(meal)
+    return drop
+
+
+def _staying(answer: answers.DayPlanAnswer, routine) -> answers.DayPlanAnswer:
+    """``answer`` with each added "go to X ..." block that follows a block in X's sector said as
+    "stay at X ...": a plan does not send a persona where it already is."""
+    day = answer.day(routine)
+    there = {b.description for before, b in zip(day, day[1:])
+             if b.description.startswith("go to ") and before.place.split(":")[:2] == b.place.split(":")[:2]}
+    if not there:
+        return answer
+    return answer.model_copy(update={"add": [
+        a.model_copy(update={"description": f"stay at {a.description[len('go to '):]}"})
+        if a.description in there else a for a in answer.add]})
 
 
 class ScriptedBackend(ThinkingBackend):
@@ -131,10 +159,11 @@ class ScriptedBackend(ThinkingBackend):
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
         said = {d for _, d in events}
         added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
-        return answers.DayPlanAnswer(add=[
+        answer = answers.DayPlanAnswer(add=[
             answers.PlanItemAnswer(start=b["start"], minutes=minutes_of(b["end"]) - minutes_of(b["start"]),
                            description=b["description"][:120], place=b["place"])
-            for b in added], drop=[], events=choices)
+            for b in added], drop=_second_meals(q.routine, said), events=choices)
+        return _staying(answer, q.routine)
 
     @_answer.register
     def _(self, q: questions.DecomposeTask) -> answers.StepsAnswer:
@@ -154,7 +183,7 @@ class ScriptedBackend(ThinkingBackend):
         while left > 0 and len(steps) < 24:
             obj = recalled.pop(0) if recalled else objects[rng.randrange(len(objects))]
             minutes = min(left, rng.choice((5, 10, 10, 15)))
-            verb = use_of(_leaf(obj)).verb_for(q.task)  # a guest at a counter orders, staff serve
+            verb = use_of(_leaf(obj)).verb_for(works_at(q.workplaces, obj))  # a guest orders, staff serve
             steps.append(dict(description=f"{verb} ({act_of(q.task)})", object=obj, minutes=minutes))
             left -= minutes
         return answers.StepsAnswer(steps=steps)
@@ -170,7 +199,7 @@ class ScriptedBackend(ThinkingBackend):
             return answers.StepAnswer(description=q.habit.description, object=beds[0], minutes=q.max_minutes)
         recalled = [o for o in objects if any(_leaf(o).lower() in m.content.lower() for m in q.memories)]
         obj = recalled[0] if recalled else objects[random.Random(q.seed).randrange(len(objects))]
-        verb = use_of(_leaf(obj)).verb_for(habit)
+        verb = use_of(_leaf(obj)).verb_for(works_at(q.workplaces, obj))
         return answers.StepAnswer(description=f"{verb} ({act_of(habit)})", object=obj, minutes=q.max_minutes)
 
     @_answer.register

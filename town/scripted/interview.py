@@ -22,7 +22,7 @@ from datetime import datetime, time, timedelta
 from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
-from ..realise import statement
+from ..realise import sayable, statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.questions import AnswerInterview
@@ -321,7 +321,7 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
 def _realised(m, q: AnswerInterview) -> str:
     """A memory said from its fields when it holds a statement (heard: who told it), else recounted."""
     if m.fact is not None and not m.fact.question and m.tellers:
-        return _told(m, q.persona_name, _now(q))
+        return _told(m, q)
     if m.fact is not None and not m.fact.question and m.kind != "reflection":
         said = statement(m.fact, q.persona_name, now=_now(q))
         return sentence(said)
@@ -394,12 +394,18 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
 
 
 def _related(q: AnswerInterview) -> str | None:
-    """The person "your husband", "your friend" ... names: the one the persona file's sentence
-    with that word names (a word of :data:`town.scripted.attend.CLOSE`)."""
+    """The person "your husband", "your friend" ... names (a word of
+    :data:`town.scripted.attend.CLOSE`): the one the persona file's relationships describe with
+    that word ("my husband, who runs ..."), else the one its description's sentence with that
+    word names ("married to")."""
     asked = re.search(r"\byour (\w+)", q.question)
     if asked is None or asked.group(1).lower() not in CLOSE:
         return None
-    spouse = asked.group(1).lower() in ("husband", "wife", "partner")
+    word = asked.group(1).lower()
+    tied = next((name for name, said in q.ties if re.search(rf"\b{re.escape(word)}s?\b", said, re.I)), None)
+    if tied is not None:
+        return tied
+    spouse = word in ("husband", "wife", "partner")
     for x in re.split(r"(?<=[.!?])\s+", q.persona_summary):
         if re.search(rf"\b{asked.group(1)}\b", x, re.I) or (spouse and re.search(r"\bmarried\b", x)):
             return next((p for p in q.people if p != q.persona_name and p in x), None)
@@ -438,7 +444,7 @@ def _feeling(q: AnswerInterview) -> answers.InterviewAnswer:
         parts.append(f"I like {first}: {when}.")
         cited = [m.id for m in talks][-2:]
         if told:
-            parts.append(f"Most recently, {_told(told[-1], q.persona_name, _now(q))}")
+            parts.append(f"Most recently, {_told(told[-1], q)}")
             cited.append(told[-1].id)
         return _said(" ".join(parts), cited)
     about = [m for m in q.memories if m.kind != "plan" and (is_about(m.content, first) or (
@@ -450,7 +456,7 @@ def _feeling(q: AnswerInterview) -> answers.InterviewAnswer:
     heard_of = [m for m in about if m.fact is not None and not m.fact.question and m.tellers]
     if heard_of:
         m = heard_of[-1]
-        parts.append(f"I don't know {first} well yet, but I've heard of {first}: {_told(m, q.persona_name, _now(q))}")
+        parts.append(f"I don't know {first} well yet, but I've heard of {first}: {_told(m, q)}")
         return _said(" ".join(parts), [m.id])
     if about:
         seen = sorted(about, key=lambda m: (m.created, m.id))[-1]
@@ -478,15 +484,16 @@ def _from_file(q: AnswerInterview) -> str:
 
 
 def answer(question: str, *, persona: str, persona_name: str, persona_summary: str, memories, now: datetime | None,
-           routine=(), people=(), seed: int = 0) -> answers.InterviewAnswer:
+           routine=(), people=(), ties=(), pronouns=(), seed: int = 0) -> answers.InterviewAnswer:
     """The scripted answer to ``question`` asked of a persona, by whoever asks: an interviewer, a
     player or another persona (:func:`town.scripted.reply.answer_question`). The one answerer:
     :func:`answer_interview` on these inputs (``memories``: the retrieved views; ``now``: the
-    game time; ``routine``: the file's blocks; ``people``: names to recognise)."""
+    game time; ``routine``: the file's blocks; ``people``: names to recognise; ``ties``: the
+    file's relationships, (full name, description); ``pronouns``: (full name, "she"/"he"/"they"))."""
     return answer_interview(AnswerInterview(
         persona=persona, persona_name=persona_name, persona_summary=persona_summary, seed=seed, question=question,
         memories=tuple(memories), now=f"{now:%Y-%m-%d %H:%M:%S}" if now else "", routine=tuple(routine),
-        people=tuple(people)))
+        people=tuple(people), ties=tuple(ties), pronouns=tuple(pronouns)))
 
 
 def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -526,19 +533,20 @@ def _partner(m) -> str:
 
 
 def _heard_news(q: AnswerInterview) -> list:
-    """Heard memories that state a fact (not a question), newest first, one per fact."""
+    """Heard memories that state a fact (not a question), newest first, one per event
+    (:meth:`town.memory.fact.Fact.event_key`)."""
     found: dict = {}
     for m in sorted(q.memories, key=lambda m: (m.created, m.id), reverse=True):
         f = m.fact
-        if m.tellers and f is not None and not f.question and (f.subject or f.place) and len(f.act.split()) > 1 \
-                and f.key() not in found:  # a statement of someone or somewhere, not a stray word
-            found[f.key()] = m
+        if m.tellers and f is not None and not f.question and sayable(f) and len(f.act.split()) > 1 \
+                and f.event_key() not in found:  # a statement of someone or somewhere, not a stray word
+            found[f.event_key()] = m  # one event told once, however it was worded
     return list(found.values())
 
 
-def _told(m, me: str, now: datetime | None) -> str:
+def _told(m, q: AnswerInterview) -> str:
     """A heard memory said from its fields (:func:`town.scripted.stance.told`)."""
-    return told(m, me, now)
+    return told(m, q)
 
 
 def _day(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -550,9 +558,9 @@ def _day(q: AnswerInterview) -> answers.InterviewAnswer:
     if talks:
         parts.append(f"So far today I've talked with {_names([_partner(m) for m in talks])}.")
         cited += [m.id for m in talks][:3]
-    news = [m for m in talks if m.fact is not None and not m.fact.question and m.tellers]
+    news = [m for m in talks if m.fact is not None and not m.fact.question and m.tellers and sayable(m.fact)]
     if news:
-        parts.append(_told(news[-1], q.persona_name, _now(q)))
+        parts.append(_told(news[-1], q))
         cited.append(news[-1].id)
     when = _now(q)
     if when is not None:
@@ -583,7 +591,7 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
         cited += [m.id for m in talks][:3]
         news = [m for m in talks if m.fact is not None and not m.fact.question and m.fact.subject and m.tellers]
         if news:
-            parts.append(_told(news[-1], q.persona_name, now))
+            parts.append(_told(news[-1], q))
     items, plan_ids = _plan_items(q, asked)
     if plan_ids:
         work = [what for _, what, _ in items if "sleep" not in what][1:3]
@@ -600,7 +608,7 @@ def _news(q: AnswerInterview) -> answers.InterviewAnswer:
     news = _heard_news(q)[:2]
     if not news:
         return _general(q, "what")
-    return _said(" ".join(_told(m, q.persona_name, _now(q)) for m in news), [m.id for m in news])
+    return _said(" ".join(_told(m, q) for m in news), [m.id for m in news])
 
 
 def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -632,8 +640,8 @@ def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
                      seen[best][:3])
     who = max(sorted(counts), key=lambda p: counts[p])
     theirs = sorted((m for m in q.memories if m.tellers[:1] == (who,)), key=lambda m: (m.created, m.id))
-    facts = [m for m in theirs if m.fact is not None and not m.fact.question]
-    said = f" Most recently, {_told(facts[-1], q.persona_name, _now(q))}" if facts else ""
+    facts = [m for m in theirs if m.fact is not None and not m.fact.question and sayable(m.fact)]
+    said = f" Most recently, {_told(facts[-1], q)}" if facts else ""
     cited = ([facts[-1].id] if facts else []) + [m.id for m in theirs if not facts or m.id != facts[-1].id]
     return _said(f"I trust {who}: {who.split()[0]} keeps me up to date, and we talk often.{said}", cited[:3])
 

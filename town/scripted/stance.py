@@ -21,10 +21,12 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from ..hearsay import pronoun_of
 from ..inflection import gerund
 from ..memory.fact import Decided, Fact, PlanItem
 from ..perspective import mine
-from ..realise import heard, place_name, statement
+from ..reading import UNTIL, read_situation
+from ..realise import heard, place_name, sayable, statement
 from ..textevent import stated_times
 from ..thinking.questions import AnswerInterview
 from ..thinking.views import MemoryView
@@ -94,15 +96,17 @@ def _topic(question: str, people: tuple[str, ...] = ()) -> frozenset[str]:
     return content_words(question) - _ASKING - names
 
 
-def told(m: MemoryView, me: str, now: datetime | None) -> str:
-    """A heard memory said from its fields by the persona ``me``: "Maria told me that S." (the
-    realiser's :func:`town.realise.heard`); heard from the one who does it: "I heard it from
-    Isabella directly: Isabella is holding ..."."""
+def told(m: MemoryView, q: AnswerInterview) -> str:
+    """A heard memory said from its fields by the persona asked in ``q``: "Maria told me that S."
+    (the realiser's :func:`town.realise.heard`); heard from the one who does it, the realiser's
+    rule for a teller telling their own event: "Isabella told me that she is holding ..." (the
+    pronoun the memory was written with, :func:`town.hearsay.pronoun_of`, else the teller's
+    file's in ``q.pronouns``, else "they")."""
     assert m.fact is not None and m.tellers
     first = m.tellers[0].split()[0]
-    if m.fact.subject == m.tellers[0]:
-        return f"I heard it from {first} directly: {statement(m.fact, me, now=now, subject_as=first)}."
-    return heard(m.fact, [(first, now or datetime.fromisoformat(m.created))], me, now=now)
+    now = _now(q)
+    return heard(m.fact, [(first, now or datetime.fromisoformat(m.created))], q.persona_name, now=now,
+                 pronoun=pronoun_of(m.content) or dict(q.pronouns).get(m.tellers[0]))
 
 
 def _at(description: str, place: str | None) -> str:
@@ -150,7 +154,7 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
     if known and times is None and at is None:  # one's own event, or heard of and not decided yet (a day plan decides)
         m = known[0]
         assert m.fact is not None
-        said = told(m, q.persona_name, now) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
+        said = told(m, q) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
         said = said[:1].upper() + said[1:]
         if q.persona_name in (m.fact.subject, m.fact.host):
             return f"Yes, of course, because it is my own plan. {said}", [m.id]
@@ -206,14 +210,42 @@ def _work_item(q: AnswerInterview) -> tuple[MemoryView | None, PlanItem | None, 
     return plan, max(awake, key=_minutes, default=None), False
 
 
+def _leisure(q: AnswerInterview) -> str | None:
+    """The persona's own pastime: its file's first block that is neither a task, a meal nor sleep."""
+    return next((r.description for r in q.routine if not r.task and "sleep" not in r.description.lower()
+                 and not content_words(r.description) & _MEAL), None)
+
+
+def _plan_then(q: AnswerInterview) -> tuple[MemoryView, PlanItem] | None:
+    """(today's plan, its item at the question's time), or None without one."""
+    now = _now(q)
+    plan = _plan_of_day(q, now.date()) if now else None
+    if plan is None or now is None:
+        return None
+    under = [i for i in plan.plan_items if i.start <= now and "sleep" not in i.description.lower()]
+    return (plan, under[-1]) if under else None
+
+
 def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
-    """What the persona would do if ...: a first step its traits choose (with the person it hears
-    from most, when it is sociable), its work in today's plan, and a heard fact the question's
-    words bear on. Always an answer: the traits alone when no memory bears on it."""
+    """What the persona would do if ...: the situation read from the question's words
+    (:func:`town.reading.read_situation`: what it touches, good or bad news, a place or person it
+    names), then said from what it touches in the persona's life: a first step its traits choose
+    (sharing good news with the person it hears from most, when sociable), its work in today's
+    plan or its plan at that hour (kept, or put off until the trouble ends), its pastime for
+    money or time gained, a place named in its plans, and a heard fact the question's words bear
+    on. Always an answer: the traits alone when no memory bears on it."""
     traits = set(traits_of(q.persona_summary))
+    places = list(dict.fromkeys(sector_name(r.place) for r in q.routine if sector_name(r.place)))
+    situation = read_situation(q.question, places, q.people, q.persona_name)
     friend = _most_told(q)
     cited: list[int] = []
-    if traits & (SOCIABLE | HELPFUL) and friend:
+    if situation.good and traits & (SOCIABLE | HELPFUL) and friend:
+        first = f"I'd tell {friend.split()[0]} first, and we'd celebrate"
+        cited += [m.id for m in q.memories if m.tellers[:1] == (friend,)][:1]
+    elif situation.good:
+        first = (f"I'd keep it to myself and take my time; I'm {sorted(traits & RESERVED)[0]} that way"
+                 if traits & RESERVED else "I'd be glad, and I'd think it over before changing much")
+    elif traits & (SOCIABLE | HELPFUL) and friend:
         first = f"I'd get together with {friend.split()[0]} and make the best of it"
         cited += [m.id for m in q.memories if m.tellers[:1] == (friend,)][:1]
     elif traits & RESERVED:
@@ -224,19 +256,37 @@ def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
         first = "I'd stay calm and make do"
     parts = [first + "."]
     plan, work, needed = _work_item(q)
-    if plan is not None and work is not None:
+    then = _plan_then(q)
+    leisure = _leisure(q)
+    touched = next((a for a in situation.affects if a in UNTIL), None)
+    if situation.good and leisure and {"money", "time"} & set(situation.affects):
+        spend = "With the money, I'd make more time for" if "money" in situation.affects else "I'd spend the time"
+        parts.append(f"{spend} {mine(gerund(leisure))}.")
+    if situation.good is False and then is not None and touched:  # it puts off what the plan holds then
+        held, item = then
+        later = (f"people count on me there, so I'd get back to it as soon as {UNTIL[touched]}"
+                 if needed and item == work else f"so I'd put that off until {UNTIL[touched]}")
+        parts.append(f"I'd be {mine(gerund(item.description))}{_at(item.description, item.place)} then; {later}.")
+        cited.append(held.id)
+    elif plan is not None and work is not None:
         why = "since people count on me there" if needed else "as I'd planned"
-        parts.append(f"I'd still try to {mine(work.description)}{_at(work.description, work.place)}, {why}.")
+        parts.append(f"I'd still {'go and ' if situation.good else 'try to '}{mine(work.description)}"
+                     f"{_at(work.description, work.place)}, {why}.")
         cited.append(plan.id)
+    if situation.place and plan is not None:
+        there = [i for i in plan.plan_items if sector_name(i.place or "") == situation.place]
+        if there:
+            parts.append(f"I'm usually at {situation.place} to {mine(_bare(there[0].description, situation.place))}, "
+                         f"so {'I would go there' if situation.good else 'I would miss that'}.")
     words = _topic(q.question, q.people)
-    facts = [m for m in q.memories if m.fact is not None and not m.fact.question and m.tellers
+    facts = [m for m in q.memories if m.fact is not None and not m.fact.question and m.tellers and sayable(m.fact)
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
     if facts:
         m = facts[0]
         assert m.fact is not None
-        parts.append(f"And I'd keep in mind what I've heard. {told(m, q.persona_name, _now(q))}")
+        parts.append(f"And I'd keep in mind what I've heard. {told(m, q)}")
         cited.append(m.id)
-    return " ".join(parts), cited
+    return " ".join(parts), list(dict.fromkeys(cited))
 
 
 def _items(q: AnswerInterview) -> list[tuple[MemoryView, PlanItem]]:
@@ -273,11 +323,14 @@ def _home(q: AnswerInterview) -> str:
     return next((sector_name(r.place) for r in q.routine if "sleep" in r.description.lower()), "")
 
 
-_EITHER = re.compile(r"\bprefer\s+(?P<a>.+?)\s+or\s+(?P<b>[^?]+)", re.I)
+_EITHER = re.compile(r"\b(?P<how>prefer|rather)\s+(?P<a>.+?)\s+or\s+(?P<b>[^?]+)", re.I)
+#: An option said with its place: "spend an evening at home" -> ("spend an evening", "home").
+_AT_PLACE = re.compile(r"^(?P<doing>.*?)\s*\b(?:at|in)\s+(?:the\s+)?(?P<place>[A-Z][\w' ]*|home)$")
 
 
 def preference(q: AnswerInterview) -> tuple[str, list[int]] | None:
-    """A favourite place to eat or to be, a favourite pastime, or one of two things: from the
+    """A favourite place to eat or to be, a favourite pastime, or one of two things ("Do you
+    prefer A or B?", "Would you rather spend an evening at home or at Hobbs Cafe?"): from the
     minutes its plans' items give each place or activity. None without a retrieved plan."""
     pairs = _items(q)
     if not pairs:
@@ -285,15 +338,24 @@ def preference(q: AnswerInterview) -> tuple[str, list[int]] | None:
     either = _EITHER.search(q.question)
     if either:
         options = [either["a"].strip(" ,."), either["b"].strip(" ,.")]
+        placed = [_AT_PLACE.match(o) for o in options]
+        doing = next((m["doing"] for m in placed if m and m["doing"]), "")
+        home = _home(q)
         scores = []
-        for o in options:  # a place by its whole name, else an act by all its words
-            words = content_words(o)
-            held = [(m, i) for m, i in pairs if sector_name(i.place or "").lower() == o.lower()
+        for o, at in zip(options, placed):  # a place by its whole name ("home": its own), else an act by all its words
+            place = (home if at["place"].lower() == "home" else at["place"]) if at else o
+            words = content_words(o) if at is None else frozenset()
+            held = [(m, i) for m, i in pairs if sector_name(i.place or "").lower() == place.lower()
                     or (words and words <= content_words(i.description))]
             scores.append((sum(_minutes(i) for _, i in held), list(dict.fromkeys(m.id for m, _ in held))))
         if not any(s for s, _ in scores):  # neither is part of its days
             return "I don't mind either way; neither is part of my usual days.", []
         k = 0 if scores[0][0] >= scores[1][0] else 1
+        chosen = placed[k]
+        if either["how"].lower() == "rather" and chosen is not None:
+            where = "at home" if chosen["place"].lower() == "home" else f"at {chosen['place']}"
+            return (f"I'd rather {doing or 'be'} {where}: it's part of most of my days, and I hardly ever do the "
+                    f"other.", scores[k][1][:3])
         return (f"I prefer {options[k]}: it's part of most of my days, and I hardly ever do the other.",
                 scores[k][1][:3])
     low = q.question.lower()
@@ -341,7 +403,7 @@ def opinion(q: AnswerInterview) -> tuple[str, list[int]] | None:
         m = max(scored, key=lambda s: s[:3])[3]
         assert m.fact is not None
         now = _now(q)
-        said = told(m, q.persona_name, now) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
+        said = told(m, q) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
         decided = next(((d, p) for d, p in _decisions(q) if m.id in d.evidence
                         or (m.fact.place == d.place and m.fact.start == d.start)), None)
         traits = set(traits_of(q.persona_summary))

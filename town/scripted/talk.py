@@ -20,6 +20,7 @@ from datetime import datetime
 
 from ..hearsay import NAME, unwrap
 from ..perspective import shared_run
+from ..player import takes_leave
 from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
 from ..thinking import answers
@@ -168,10 +169,6 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random, last
     return goodbye
 
 
-#: A line that takes leave ("Thanks, bye!", "See you later", "Goodbye").
-_GOODBYE = re.compile(r"\b(?:bye|goodbye|see you|take care|so long)\b", re.I)
-
-
 def _invite(m, me: str = "") -> str:
     """An invitation added to telling one's own plan for an event ("Would you like to come?"): the
     memory's fact has ``me`` as its subject and a start, or (no fact) its words announce it."""
@@ -250,7 +247,7 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
         reply = answer_question(last, q, now, news, voice, own=lambda: own_life(q, now, voice))
     if reply is not None:
         return reply.model_copy(update={"end": ending})
-    if _GOODBYE.search(last):  # the partner takes leave (a player: a persona's goodbye ends the talk)
+    if takes_leave(last):  # the partner takes leave (a player: a persona's goodbye ends the talk)
         return answers.LineAnswer(line=closing(first, q.memories, now, rng, last)[:1000], end=True)
     if not ending:
         reaction = react(last, q, now, voice)

@@ -19,7 +19,7 @@ from ..mind import Conversation, MindContext
 from ..mind.context import recall
 from ..mind.converse import say_line
 from ..persona import Persona
-from ..player import PATIENCE_MINUTES, TALK_REACH, check_name, looking, player_spec, start_tile
+from ..player import PATIENCE_MINUTES, TALK_REACH, check_name, looking, player_spec, start_tile, takes_leave
 from ..world import TileMap, World
 from .conversations import Conversations
 from .inputs import Input, Join, Leave, Move, Say, Whisper
@@ -95,7 +95,7 @@ class Players:
         """Player ``pid`` leaves: its conversation ends as by walking away, and it is gone from
         the next frame. Its name may be taken again afterwards."""
         if (cid := self._personas[pid].conversation) is not None and cid in self._conversations:
-            self._leave_conversation(cid)
+            self._end_by(pid, cid)
         self._conversations.forget(pid)
         self._ids.discard(pid)
         del self._personas[pid], self._names[pid]
@@ -120,7 +120,7 @@ class Players:
         except WorldError:
             raise ConfigError(f"({x}, {y}) cannot be reached from ({p.x}, {p.y})", field="x, y") from None
         if p.conversation is not None and path:
-            self._leave_conversation(p.conversation)
+            self._end_by(inp.player, p.conversation)
         p.start(looking(self._clock.tick, self._address(p), walking=bool(path)), path=tuple(path))
         return list(path)
 
@@ -151,7 +151,7 @@ class Players:
                 raise ConfigError(f"{other.name} has just ended a talk with you: talk again after the next tick",
                                   field="to")
             if conv is not None:
-                self._leave_conversation(conv.id)
+                self._end_by(pid, conv.id)
             # the persona is addressed: it retrieves what it knows of the player, as for anyone
             addressed = self._think(lambda ctx: recall(other, ctx, f"{p.name} wants to talk to me.",
                                                        purpose="react")[1])
@@ -159,8 +159,17 @@ class Players:
         elif conv.next_speaker != pid:
             raise ConfigError(f"wait for {other.name} to answer", field="text")
         talk = conv
+        # a goodbye ends the talk by the player: the persona says goodbye back and it is over
+        talk.ended_by = pid if takes_leave(inp.text) else ""
         self._think(lambda ctx: say_line(talk, pid, inp.text, self._personas, ctx))
         return talk.id
+
+    def _end_by(self, pid: str, cid: int) -> None:
+        """Player ``pid`` ends conversation ``cid`` now (it walked off, or went to someone else)."""
+        conv = self._conversations.get(cid)
+        if conv is not None:
+            conv.ended_by = pid
+        self._leave_conversation(cid)
 
     def tend(self) -> None:
         """At a tick's start: a player whose walk is over is "looking around" again; a conversation

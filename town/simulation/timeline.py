@@ -105,7 +105,11 @@ class Timeline:
         elif kind == "news":
             targets = fields.get("personas") or "all"
             ids = sorted(self._personas) if targets == "all" else list(targets)
-            self._think(lambda ctx: [observe(self._personas[pid], ctx, fields["text"], probe=fields.get("probe"),
-                                             fact=read_fact(fields["text"], ctx.now, self._places, self._names()))
-                                     for pid in ids])
+
+            def told(ctx: MindContext) -> None:
+                for pid in ids:
+                    observe(self._personas[pid], ctx, fields["text"], probe=fields.get("probe"),
+                            fact=read_fact(fields["text"], ctx.now, self._places, self._names()))
+
+            self._think(told)
         self._publish(EventKind.SCENARIO, None, data)

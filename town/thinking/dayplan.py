@@ -7,6 +7,7 @@ block of a plan from any backend, the memories that put it there (the PLAN event
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time, timedelta
 
 from ..clock import clock_text
@@ -14,7 +15,31 @@ from ..memory.fact import Fact
 from ..realise import act_phrase
 from ..textevent import DEFAULT_MINUTES, StatedEvent, find_event
 
-__all__ = ["events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event"]
+__all__ = ["events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
+
+_MEALS = r"(breakfast|brunch|lunch|dinner|supper)"
+#: A meal's name that is not the meal eaten ("for the lunch crowd", "the dinner menu").
+_NOT_EATEN = r"(?!\s+(?:crowd|rush|menu|shift|service|customers)\b)"
+_MEAL = re.compile(
+    # eating it, or an event that is one: "eat lunch", "cook and eat dinner", "have a late breakfast",
+    # "(Tom Moreno: host a community breakfast)"
+    r"\b(?:eat|eats|eating|have|has|having|cook|cooks|cooking|grab|grabbing|enjoy|enjoying|host|hosts|hosting"
+    r"|hold|holds|holding|throw|throws|throwing)\s+(?:(?:an?|the|some|my|our|their|his|her|one's|late|early|quick"
+    rf"|light|big|potluck|community|family|\w+'s)\s+)*{_MEALS}\b{_NOT_EATEN}"
+    # going for it: "go to Hobbs Cafe for breakfast", "go to Johnson Park for a potluck lunch"
+    rf"|^go to\b.*\bfor\s+(?:an?\s+|the\s+)?(?:[\w'-]+\s+){{0,2}}?{_MEALS}\b{_NOT_EATEN}"
+    # one's own event named by the meal: "a potluck lunch at Johnson Park"
+    rf"|^(?:an?\s+|the\s+)?(?:[\w'-]+\s+){{0,2}}?{_MEALS}\s+at\b", re.I)
+
+
+def meal_of(description: str) -> str | None:
+    """The meal a plan block's persona eats in it ("breakfast", "brunch", "lunch", "dinner",
+    "supper"), or None: "have a late breakfast at Hobbs Cafe" -> "breakfast", "go to Johnson Park
+    for a potluck lunch" -> "lunch"; "cook soup for the lunch crowd", "open again after lunch" and
+    "buy bread for breakfast" eat none."""
+    found = _MEAL.search(description)
+    return None if found is None else next(g for g in found.groups() if g).lower()
+
 
 def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
     """A plan block's words for an event read from its fact, never from the memory's words:

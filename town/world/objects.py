@@ -8,9 +8,10 @@ words only, case-insensitively: "flower beds" is not a "bed", "bar counter" is a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["ObjectUse", "use_of", "names", "mentions", "act_of"]
+__all__ = ["ObjectUse", "use_of", "names", "mentions", "act_of", "workplaces", "works_at"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,13 +34,12 @@ class ObjectUse:
     guest: str = ""
     guest_doing: str = ""
 
-    def verb_for(self, task: str) -> str:
-        """The step's verb for a persona doing ``task`` here: the staff's use when the task is
-        work (:data:`STAFF_WORDS`: "serve drinks", "open the cafe"), else the guest's ("eat lunch"
-        at a counter is "order at the counter", not "serve customers at the counter")."""
-        if self.guest and not _words(task) & STAFF_WORDS:
-            return self.guest
-        return self.verb
+    def verb_for(self, works_here: bool) -> str:
+        """The step's verb for a persona of the role ``works_here`` says (:func:`works_at`): the
+        staff's use for one who works at the place, whatever the task (the cafe's owner at her own
+        party still serves at her counter), else the guest's (a customer, or a guest at that
+        party, "order at the counter", never "serve customers at the counter")."""
+        return self.guest if self.guest and not works_here else self.verb
 
     def doing_of(self, verb: str) -> str | None:
         """The ongoing form of ``verb`` (the staff's or the guest's), or None for another verb."""
@@ -51,7 +51,7 @@ def _use(words: str, verb: str, doing: str, emoji: str, guest: str = "", guest_d
                      guest_doing=guest_doing)
 
 
-#: Words of a task that make it work at a place (the staff's use of its objects).
+#: Words of a routine's task that make it work at its place (the staff's use of its objects).
 STAFF_WORDS = frozenset("serve serving customers customer work working shift brew brewing restock checkout cashier "
                         "drinks sell open close closing opening tend staff manage run clean tidy prepare bake "
                         "bartend wash orders".split())
@@ -95,6 +95,29 @@ _WORD = re.compile(r"\w+")
 
 def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)}
+
+
+def workplaces(routine: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """The sectors a persona works at: those where a block of its own routine is work (its task
+    has a word of :data:`STAFF_WORDS`: "open the cafe", "work the checkout").
+
+    The role decides which use of an object is the persona's (:meth:`ObjectUse.verb_for`) for
+    every task at a place: a guest at an event in a cafe is not its staff because the event's
+    words are ("sell", "prepare"), and the owner is staff at her own cafe on any errand.
+
+    Args:
+        routine: (place address, task) per block of the persona's routine (its persona file's).
+
+    Returns:
+        ``world:sector`` addresses, sorted, each once.
+    """
+    return tuple(sorted({":".join(at.split(":")[:2]) for at, task in routine
+                         if at.count(":") >= 1 and _words(task) & STAFF_WORDS}))
+
+
+def works_at(places: Iterable[str], address: str) -> bool:
+    """Whether ``address`` (any depth) is in one of ``places`` (:func:`workplaces`)."""
+    return ":".join(address.split(":")[:2]) in set(places)
 
 
 def names(object_name: str, word: str) -> bool:

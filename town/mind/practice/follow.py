@@ -48,7 +48,8 @@ def knows_closed(p: Persona, ctx: MindContext, address: str) -> bool:
     if not ctx.world.tilemap.has_address(address) or ctx.world.is_open(address):
         return False
     sentence = f"{sector_address(address).split(':')[-1]} is closed."
-    return any(r.content == sentence for r in p.stream.records())
+    return (any(m["content"] == sentence for m in p.unrated)  # seen, not yet rated
+            or any(r.content == sentence for r in p.stream.records()))
 
 
 def fit_minutes(steps: list[ProcedureStep], minutes: int) -> list[ProcedureStep]:

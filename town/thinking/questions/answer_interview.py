@@ -41,7 +41,8 @@ class AnswerInterview(Question[InterviewAnswer]):
     """Answer an interviewer's question from retrieved memories (Park et al. 2023 §6.1).
 
     ``now`` is the game time asked at ("YYYY-MM-DD HH:MM:SS"; empty: unknown), ``routine`` the
-    persona file's routine, ``people`` the names of the town's personas (to recognise them).
+    persona file's routine, ``people`` the names of the town's personas (to recognise them),
+    ``ties`` the persona file's relationships, ``pronouns`` the people's pronouns.
     """
 
     template: ClassVar[str] = "answer_interview"
@@ -53,4 +54,8 @@ class AnswerInterview(Question[InterviewAnswer]):
     now: str = ""
     routine: tuple[PlanItemView, ...] = ()
     people: tuple[str, ...] = ()
+    #: (full name, the persona file's description of them: "my husband, who runs the pharmacy counter").
+    ties: tuple[tuple[str, str], ...] = ()
+    #: (full name, its file's pronoun: "she", "he", "they"), for retelling what one told of oneself.
+    pronouns: tuple[tuple[str, str], ...] = ()
     extra: dict = field(default_factory=dict)

@@ -60,7 +60,9 @@ class DecomposeTask(Question[StepsAnswer]):
     ``procedures`` are reliable procedures of the persona's own that retrieval brought back for
     the task and that fit in ``minutes``: ``{"name", "steps": [{description, object, minutes}]}``
     each, steps filled in for this place. The answer may repeat one's steps as a part of the task
-    (Voyager's skills as building blocks, Wang et al. 2023).
+    (Voyager's skills as building blocks, Wang et al. 2023). ``workplaces`` are the sectors the
+    persona works at (:func:`town.world.objects.workplaces` of its own routine): there it uses
+    objects as their staff, elsewhere as a guest.
     """
 
     template: ClassVar[str] = "decompose_task"
@@ -74,6 +76,7 @@ class DecomposeTask(Question[StepsAnswer]):
     objects: tuple[str, ...]
     memories: tuple[MemoryView, ...] = ()
     procedures: tuple[dict, ...] = ()
+    workplaces: tuple[str, ...] = ()
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """Steps at the place's objects, :func:`step_minutes` long, described in words

@@ -33,7 +33,8 @@ class NextAction(Question[StepAnswer]):
 
     ``habit`` is the persona file's routine entry for this hour (a person knows their habits),
     ``seen`` what it perceives ("Maria Lopez is eating lunch at ..."), ``objects`` the objects
-    at the habit's place and at home, one of which the answer uses.
+    at the habit's place and at home, one of which the answer uses; ``workplaces`` the sectors
+    it works at (:func:`town.world.objects.workplaces`: staff there, a guest elsewhere).
     """
 
     template: ClassVar[str] = "next_action"
@@ -46,6 +47,7 @@ class NextAction(Question[StepAnswer]):
     objects: tuple[str, ...]
     max_minutes: int
     memories: tuple[MemoryView, ...] = ()
+    workplaces: tuple[str, ...] = ()
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """One of the objects shown, for :func:`~.decompose_task.step_minutes` of the time it

@@ -166,6 +166,7 @@ async function boot() {
     for (const item of batch.items) {
       if (item.kind === "chat") { conversations.heard(item); player.heard(item); }
       if (item.kind === "input") player.applied(item);
+      if (item.kind === "conversation") player.ended(item);
     }
     if (batch.items.some((i) => i.kind === "conversation" || i.kind === "chat")) conversations.dirty = true;
   });

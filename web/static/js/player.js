@@ -5,8 +5,9 @@
 // click on a tile) and talks to the persona next to it; the lines said to it show in its talk bar.
 // A tile it cannot walk to gets a short note on the map, never an HTTP error. Moves and lines are
 // inputs: the request answers once queued, and a refusal comes back as an `input` activity item.
-// When the player's conversation ends and the player did not walk off, the bar says the partner
-// left. While the player talks the runner slows to a pace one can type at (its talk pace, on by
+// When the player's conversation ends and the player did not walk off, the bar says who ended it:
+// the partner left (or was pulled away), or the player did, by a goodbye (the CONVERSATION event's
+// `ended_by`, town/simulation/players.py). While the player talks the runner slows to a pace one can type at (its talk pace, on by
 // default: town/runner); the bar says so and its checkbox turns it off or on for the run.
 
 import { getJSON, postJSON } from "./api.js";
@@ -50,6 +51,9 @@ export class Player {
     this.secret = storedSecret();
     this.lines = []; // chat items of the conversation this player is in
     this.partner = ""; // who the player talks with now, to say when they leave
+    this.talk = 0; // the conversation the player is (or was last) in
+    this.over = null; // {talk, partner}: a talk the frames show over, told once its end is known
+    this.endedBy = new Map(); // conversation id -> who ended it (its CONVERSATION activity item)
     this.slowedNow = false; // the runner's status: slowed as a player talks
     this.bar = el("form", { id: "player-bar", class: "player-bar", hidden: true });
     this.heardList = el("ol", { id: "player-heard", class: "player-heard" });
@@ -142,16 +146,38 @@ export class Player {
     this.refresh();
   }
 
-  /** Follow the player's conversation in the frames: one that ends while the player stands
-   * (it did not walk off) was left by the partner, and the bar says so. */
+  /** Follow the player's conversation in the frames: one that ends while the player stands (it
+   * did not walk off) is told in the bar once its end is known (:meth:`tellEnd`). */
   followTalk(me) {
     const partner = me && me.conversation ? this.target() : "";
-    if (partner) this.left.hidden = true;
-    else if (this.partner && me && me.kind !== "walk") {
-      this.left.textContent = `${this.names[this.partner] || this.partner} left the conversation.`;
-      this.left.hidden = false;
+    if (partner) {
+      this.left.hidden = true;
+      this.talk = me.conversation;
+      this.over = null;
+    } else if (this.partner && me && me.kind !== "walk") {
+      this.over = { talk: this.talk, partner: this.partner };
+      this.tellEnd();
     }
     this.partner = partner;
+  }
+
+  /** A conversation ended (activity): who ended it, for the bar. */
+  ended(item) {
+    if (!this.id || !(item.participants || []).includes(this.id)) return;
+    this.endedBy.set(item.conversation, item.ended_by || "");
+    this.tellEnd();
+  }
+
+  /** Say in the bar how the talk the frames show over ended, once its CONVERSATION item is in:
+   * "Klaus Mueller left the conversation." (he left, or was pulled away), or "You ended the
+   * conversation with Klaus Mueller." (the player's goodbye). */
+  tellEnd() {
+    if (!this.over || !this.endedBy.has(this.over.talk)) return;
+    const name = this.names[this.over.partner] || this.over.partner;
+    this.left.textContent = this.endedBy.get(this.over.talk) === this.id
+      ? `You ended the conversation with ${name}.` : `${name} left the conversation.`;
+    this.left.hidden = false;
+    this.over = null;
   }
 
   refresh() {
