@@ -124,3 +124,25 @@ def test_a_hosted_thing_is_said_as_its_hosts_own_and_as_news_to_others():
     event = fact_event(fact, SMALLVILLE_LIKE)
     assert fact_block(fact, event, "Sam Moore") == "a fundraiser breakfast at Hobbs Cafe"
     assert fact_block(fact, event, "Tom Moreno") == "go to Hobbs Cafe for a fundraiser breakfast"
+
+
+def test_a_relative_clause_ends_the_act_so_its_own_subject_and_stranded_preposition_stay_out():
+    """Sam Moore's persona file says "I will announce my run for mayor to anyone who asks what I
+    am up to." Read by hand, the act is "announce one's run for mayor to anyone": "who asks what I
+    am up to" is a clause of its own, whose "I" (Sam) would be the wrong person in another's
+    memory, and an act ending "up to" reads as text broken off (the writing checks reject it)."""
+    import yaml
+    from pydantic import BaseModel
+
+    from town.scenario.load import TOWNS_DIR
+    from town.thinking.questions.writing import not_filler
+
+    class Kept(BaseModel):
+        act: str
+
+    persona = yaml.safe_load((TOWNS_DIR / "smallville" / "sam_moore.yaml").read_text())
+    said = next(m["content"] for m in persona["memories"] if "anyone who asks" in m["content"])
+    fact = read_fact(said, MONDAY, PLACES, ["Sam Moore", "Jennifer Moore"], "Sam Moore")
+    assert fact is not None and fact.subject == "Sam Moore"
+    assert fact.act == "announce one's run for mayor to anyone"
+    not_filler(None, Kept(act=fact.act), "")  # raises on an act that reads as broken off
