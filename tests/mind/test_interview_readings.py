@@ -134,3 +134,70 @@ def test_a_teller_quoted_on_their_own_plan_is_retold_with_their_files_pronoun():
                                                  routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
                                                  pronouns=(("Sam Moore", "he"),))).answer
     assert said == "Sam told me that he decides to run for mayor of Smallville."
+
+
+def test_small_talk_about_the_weather_is_answered_in_kind():
+    """Before: "Lovely weather today, isn't it?" got "I don't know anything about that." A remark
+    with a tag question is small talk: agreed with, never refused."""
+    said = _tom("Lovely weather today, isn't it?")
+    assert said.startswith("It is, isn't it?")
+    assert "don't know" not in said
+
+
+def test_are_you_x_is_answered_yes_or_no_with_ones_own_name():
+    """Before: "Are you Ryan Park?" asked of Ryan got "No, I don't know anything about that." Tom
+    is Tom Moreno, and is not Maria Lopez."""
+    assert _tom("Are you Tom Moreno?").startswith("Yes, I am Tom Moreno.")
+    assert _tom("Are you Maria Lopez?").startswith("No, I am Tom Moreno.")
+
+
+def test_name_and_work_asked_together_get_both():
+    """Before: "What is your name and what do you do?" gave the name only. Tom's file says he runs
+    the market counter."""
+    assert _tom("What is your name and what do you do?") == "I am Tom Moreno. I run the market counter."
+
+
+def test_who_is_x_to_you_reads_the_name_without_to_you():
+    """Before: "Who is Giorgio Rossi to you?" got "I don't know anyone called Giorgio Rossi to you."
+    Tom heard from Maria Lopez of the party, so he knows her by that."""
+    said = _tom("Who is Maria Lopez to you?")
+    assert "to you" not in said and "don't know anyone" not in said
+    assert "Maria" in said
+
+
+def test_a_meal_asked_about_is_read_from_the_days_plan():
+    """Before: "What did you have for breakfast?" got "I don't know" though the plan held it. At
+    10:00 Tom's 07:00 breakfast is past and his 12:00 lunch is to come."""
+    plan = (PlanItem(start=datetime(2023, 2, 14, 7), end=datetime(2023, 2, 14, 8), description="eat breakfast",
+                     place="smallville:Moreno house:kitchen:table"),
+            PlanItem(start=datetime(2023, 2, 14, 12), end=datetime(2023, 2, 14, 13), description="have lunch",
+                     place="smallville:Hobbs Cafe:cafe:counter"))
+    memories = (*TOM_MEMORIES[:2], MemoryView(id=14, kind="plan", importance=3, created="2023-02-14 00:00:00",
+                                              plan_items=plan, content="Tom Moreno's plan for Tuesday February 14"))
+
+    def ask(question: str):
+        return ScriptedBackend().ask(AnswerInterview(**TOM, question=question, memories=memories, now=NOW,
+                                                     routine=TOM_ROUTINE, people=PEOPLE))
+
+    breakfast = ask("What did you have for breakfast?")
+    assert breakfast.answer == "At 07:00 I was eating breakfast at Moreno house." and breakfast.evidence == [14]
+    assert ask("What will you have for lunch?").answer == "At 12:00 I'll be having lunch at Hobbs Cafe."
+
+
+def test_one_insight_told_by_more_people_later_is_said_once():
+    """Before: "If you could change one thing...?" said the party insight twice, once with "Mei and
+    Rajiv told me" and once with four tellers: the same insight, so said once."""
+    insights = tuple(MemoryView(id=i, kind="reflection", importance=5, created=c, content=(
+        f"The Valentine's Day party on Tuesday, February 14 is what everyone is talking about: {who} told me."))
+        for i, c, who in ((21, "2023-02-13 17:00:00", "Maria and Isabella"),
+                          (22, "2023-02-14 08:00:00", "John, Mei, Maria and Isabella")))
+    said = ScriptedBackend().ask(AnswerInterview(
+        **TOM, question="If you could change one thing about Smallville, what would it be?", memories=insights,
+        now=NOW, routine=TOM_ROUTINE, people=PEOPLE))
+    assert said.answer.count("everyone is talking about") == 1 and said.evidence == [21]
+
+
+def test_chat_shorthand_is_read_as_the_words_it_stands_for():
+    """Before: "So like, wat r u even doing w/ ur life rn lol" got a refusal. Read as "what are you
+    even doing with your life right now", it asks of Tom's work: his file says he runs the counter."""
+    assert _tom("So like, wat r u even doing w/ ur life rn lol") == "I run the market counter."

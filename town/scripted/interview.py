@@ -17,6 +17,7 @@ question; only a yes/no question is answered "Yes." or "No.". Reactions to a sit
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, time, timedelta
 
 from ..hearsay import unwrap
@@ -25,6 +26,7 @@ from ..perspective import mine, own_voice, relative_days
 from ..realise import sayable, statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
+from ..thinking.dayplan import meal_of
 from ..thinking.questions import AnswerInterview
 from .recount import dated, is_about, recount, sentence, told_by
 from .attend import CLOSE
@@ -42,9 +44,11 @@ KINDS = ("self", "greeting", "hypothetical", "intention", "day", "past", "news",
 DONT_KNOW = "I don't know anything about that."
 
 _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words marking the description's sentences that answer it)
-    (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b", re.I), frozenset()),
-    (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b", re.I),
-     frozenset("work works worked job owns runs manages study studies student teach teaches".split())),
+    (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b|"
+                r"^\s*are you (?-i:[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)\s*[?.!]*$", re.I), frozenset()),
+    (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b|"
+                r"\b(?:and|so) what do you do\b|\bwhat do you do for (?:work|a living)\b|\bwith your life\b", re.I),
+     frozenset("work works worked job owns runs manages study studies student teach teaches retired".split())),
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
 )
 _PLAN = re.compile(r"\b(will you|are you (going|planning|doing|up to|busy|free)|your (schedule|plans)|any plans|"
@@ -75,6 +79,9 @@ _PLACE = re.compile(r"\b(?:at|in|to) (?:the )?((?:[A-Z][\w']*\s?)+)")
 
 _GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey|how'?s it going|how are you|"
                        r"how are things|what'?s up|how have you been)\b", re.I)
+#: Small talk: a remark on the weather or the day, often with a tag ("Lovely weather, isn't it?").
+_REMARK = re.compile(r"\b(?:weather|sunny|sunshine|rainy|raining|(?:nice|lovely|beautiful|fine|great|gorgeous) "
+                     r"(?:day|morning|afternoon|evening))\b", re.I)
 _DAY = re.compile(r"\b(?:your day|day (?:so far|been|going)|today so far|did you do today|have you done today|"
                   r"been up to today|happened (?:to you )?today)\b", re.I)
 _NEWS = re.compile(r"\b(?:news|heard (?:lately|recently|anything)|what(?:'s| is) going on|what(?:'s| is) new|"
@@ -96,7 +103,7 @@ def kind_of(question: str) -> str:
         return "trust"
     if any(p.search(question) for p, _ in _SELF):
         return "self"
-    if _GREETING.search(question):
+    if _GREETING.search(question) or _REMARK.search(question):
         return "greeting"
     if _HYPOTHETICAL.search(question):
         return "hypothetical"
@@ -136,11 +143,13 @@ def _said(text: str, evidence: list[int]) -> answers.InterviewAnswer:
 def _unique(memories) -> list:
     """``memories`` without a repeated statement (an insight written on two days, news heard from
     two people, one saying "today" and one "on Tuesday, February 14"), first kept: a statement
-    repeats when four in five of its topic words (days left out) are an earlier one's."""
+    repeats when four in five of its topic words (days and an insight's closing "X and Y told me"
+    left out) are an earlier one's."""
     out: list = []
     seen: list[frozenset[str]] = []
     for m in memories:
         said = re.sub(r"^I talked with [^:]+: ", "", unwrap(m.content)[1])
+        said = re.sub(r": [^:]* told me\.?$", "", said)  # who told it is not what it says
         words = content_words(said) - _DAY_WORDS
         if not any(len(words & w) >= 0.8 * max(len(words | w), 1) for w in seen):
             seen.append(words)
@@ -173,10 +182,15 @@ def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str
 
 def _about_self(q: AnswerInterview) -> answers.InterviewAnswer:
     """Who the persona is, its work or its home, from its file (its name only when asked it)."""
-    asked = next(i for i, (p, _) in enumerate(_SELF) if p.search(q.question))
-    said = [sentence(own_voice(x, q.persona_name)) for x in _self_sentences(q.persona_summary, _SELF[asked][1])]
-    if asked == 0 or not said:
+    asked = [i for i, (p, _) in enumerate(_SELF) if p.search(q.question)]  # "your name and what do you do?": both
+    said = [sentence(own_voice(x, q.persona_name)) for i in asked for x in _self_sentences(q.persona_summary, _SELF[i][1])]
+    said = list(dict.fromkeys(said))
+    if 0 in asked or not said:
         said = [f"I am {q.persona_name}.", *said]
+    named = re.match(r"^\s*are you ([A-Z][\w' -]*?)\s*[?.!]*$", q.question, re.I)  # "Are you Ryan Park?"
+    if named and 0 in asked:
+        own = named[1].lower() in (q.persona_name.lower(), q.persona_name.split()[0].lower())
+        said = [f"{'Yes' if own else 'No'}, I am {q.persona_name}.", *said[1:]]
     return _said(" ".join(said), [])
 
 
@@ -292,6 +306,7 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
 
 def _who(q: AnswerInterview) -> answers.InterviewAnswer:
     name = _WHO.search(q.question).group("name").strip().rstrip(".")  # type: ignore[union-attr]
+    name = re.sub(r"\s+(?:to|for) you$", "", name, flags=re.I)  # "Who is Giorgio Rossi to you?"
     full = next((p for p in q.people if p.lower() == name.lower() or p.split()[0].lower() == name.lower()), name)
     first = full.split()[0]
     if full == q.persona_name:  # "Who is Maria Lopez?" asked of Maria
@@ -333,8 +348,33 @@ def _place_in(text: str) -> str | None:
     return found.group(1).strip() if found else None
 
 
+#: "What did you have for breakfast?": a meal of the day, answered from the day's plan.
+_MEAL_ASKED = re.compile(r"\bwhat (?:did|do|will|are) you (?:have|eat|having|eating) for (?P<meal>breakfast|brunch|"
+                         r"lunch|dinner|supper)\b", re.I)
+
+
+def _meal(q: AnswerInterview, meal: str) -> answers.InterviewAnswer | None:
+    """The day's plan item eating ``meal`` (by :func:`meal_of`), said in its tense, or None."""
+    now = _now(q)
+    if now is None:
+        return None
+    items, ids = _plan_items(q, now)
+    minute, what, where = next(((m, w, p) for m, w, p in items if meal_of(w) == meal.lower()), (-1, "", ""))
+    if minute < 0:
+        return None
+    at = f"{minute // 60:02d}:{minute % 60:02d}"
+    place = f" at {where}" if where and where.lower() not in what.lower() else ""
+    said = (f"At {at} I was {gerund(what)}{place}." if minute <= now.hour * 60 + now.minute
+            else f"At {at} I'll be {gerund(what)}{place}.")
+    return _said(said, ids)
+
+
 def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     """Who, when, where, why, what and yes/no: the memories bearing on the question, recounted."""
+    asked_meal = _MEAL_ASKED.search(q.question)
+    eaten = _meal(q, asked_meal["meal"]) if asked_meal else None
+    if eaten is not None:
+        return eaten
     relevant = _relevant(q)
     unknown = [n for n in _NAMED.findall(q.question)
                if n not in q.people and not any(n.split()[0] in m.content for m in q.memories)]
@@ -653,7 +693,9 @@ def _greeting(q: AnswerInterview) -> answers.InterviewAnswer:
     hello = "Good morning" if 5 <= hour < 12 else "Good afternoon" if 12 <= hour < 17 else "Good evening"
     day = _day(q)
     opens = re.match(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey)\b", q.question, re.I)
-    return _said(f"{hello + '! ' if opens else ''}It's going well, thanks. {day.answer}", list(day.evidence or []))
+    remark = _REMARK.search(q.question) and not _GREETING.search(q.question)
+    reply = "It is, isn't it? A good day for it." if remark else "It's going well, thanks."
+    return _said(f"{hello + '! ' if opens else ''}{reply} {day.answer}", list(day.evidence or []))
 
 
 def _stance(found: tuple[str, list[int]] | None, q: AnswerInterview) -> answers.InterviewAnswer:
@@ -661,7 +703,17 @@ def _stance(found: tuple[str, list[int]] | None, q: AnswerInterview) -> answers.
     return _said(*found) if found is not None else _said(DONT_KNOW, [])
 
 
+#: Chat shorthand read as the words it stands for ("wat r u doing w/ ur life rn lol").
+_SHORTHAND = {"u": "you", "r": "are", "ur": "your", "wat": "what", "wut": "what", "w/": "with", "rn": "right now",
+              "lol": "", "ya": "you", "pls": "please", "plz": "please", "thx": "thanks", "tmrw": "tomorrow",
+              "2day": "today", "2nite": "tonight"}
+_SHORT = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, _SHORTHAND)) + r")(?![\w/])", re.I)
+
+
 def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
+    plain = re.sub(r"\s+", " ", _SHORT.sub(lambda m: _SHORTHAND[m[1].lower()], q.question)).strip()
+    if plain != q.question:
+        q = replace(q, question=plain)
     kind = kind_of(q.question)
     if kind == "self":
         return _about_self(q)
