@@ -14,6 +14,7 @@ from town.inflection import gerund
 from town.memory.fact import Fact, PlanItem
 from town.reading import read_situation
 from town.scripted import ScriptedBackend
+from town.scripted.interview import kind_of
 from town.thinking.questions import AnswerInterview, MemoryView, PlanItemView
 
 NOW = "2023-02-14 10:00:00"
@@ -142,6 +143,7 @@ def test_small_talk_about_the_weather_is_answered_in_kind():
     said = _tom("Lovely weather today, isn't it?")
     assert said.startswith("It is, isn't it?")
     assert "don't know" not in said
+    assert kind_of("What would you do if it was raining all day?") == "hypothetical"  # a question, not a remark
 
 
 def test_are_you_x_is_answered_yes_or_no_with_ones_own_name():

@@ -82,6 +82,7 @@ _GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey|
 #: Small talk: a remark on the weather or the day, often with a tag ("Lovely weather, isn't it?").
 _REMARK = re.compile(r"\b(?:weather|sunny|sunshine|rainy|raining|(?:nice|lovely|beautiful|fine|great|gorgeous) "
                      r"(?:day|morning|afternoon|evening))\b", re.I)
+_ASKING = re.compile(r"\s*(?:what|how|why|where|when|who|which|would|could|if|do|does|did|will)\b", re.I)  # not a remark
 _DAY = re.compile(r"\b(?:your day|day (?:so far|been|going)|today so far|did you do today|have you done today|"
                   r"been up to today|happened (?:to you )?today)\b", re.I)
 _NEWS = re.compile(r"\b(?:news|heard (?:lately|recently|anything)|what(?:'s| is) going on|what(?:'s| is) new|"
@@ -103,7 +104,7 @@ def kind_of(question: str) -> str:
         return "trust"
     if any(p.search(question) for p, _ in _SELF):
         return "self"
-    if _GREETING.search(question) or _REMARK.search(question):
+    if _GREETING.search(question) or (_REMARK.search(question) and not _ASKING.match(question)):
         return "greeting"
     if _HYPOTHETICAL.search(question):
         return "hypothetical"
