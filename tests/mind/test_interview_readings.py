@@ -203,3 +203,16 @@ def test_chat_shorthand_is_read_as_the_words_it_stands_for():
     """Before: "So like, wat r u even doing w/ ur life rn lol" got a refusal. Read as "what are you
     even doing with your life right now", it asks of Tom's work: his file says he runs the counter."""
     assert _tom("So like, wat r u even doing w/ ur life rn lol") == "I run the market counter."
+
+
+def test_a_line_kept_as_said_answers_when_only_it_bears_on_the_thing_asked():
+    """Before: "What do you think of the election?" got "I don't know" from a persona who was told
+    of a run for mayor in a line kept as said. Only that line names the election, so it is told,
+    quoted, without the vocative ", Tom"; the party news does not bear on it."""
+    heard = MemoryView(id=15, kind="chat", importance=6, created="2023-02-14 09:30:00",
+                       content='Maria Lopez said to me: "I have decided to run for mayor in the local election, Tom."')
+    said = ScriptedBackend().ask(AnswerInterview(**TOM, question="What do you think of the election?",
+                                                 memories=(*TOM_MEMORIES, heard), now=NOW, routine=TOM_ROUTINE,
+                                                 people=PEOPLE))
+    assert said.answer == 'Maria Lopez told me: "I have decided to run for mayor in the local election."'
+    assert said.evidence == [15]

@@ -349,6 +349,7 @@ def _place_in(text: str) -> str | None:
     return found.group(1).strip() if found else None
 
 
+_QUOTED = re.compile(r'^(?P<who>[^:"]+?) said to me: "(?P<line>.+)"$', re.S)  # a heard line kept as said
 #: "What did you have for breakfast?": a meal of the day, answered from the day's plan.
 _MEAL_ASKED = re.compile(r"\bwhat (?:did|do|will|are) you (?:have|eat|having|eating) for (?P<meal>breakfast|brunch|"
                          r"lunch|dinner|supper)\b", re.I)
@@ -384,8 +385,16 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
                      else f"I don't know anything about {unknown[0]}.", [])
     # a plan is said by its items (kind "plan"); a talk's summary or a line kept as said is no
     # answer of its own (recounting it pastes another's words)
+    quoted = [(m, line) for m in relevant if (line := _QUOTED.match(m.content)) is not None]
     relevant = [m for m in relevant if m.kind != "plan" and not m.content.startswith("I talked with ")
                 and " said to me: " not in m.content and " asked me: " not in m.content]
+    topic = content_words(q.question) - {w for p in q.people for w in content_words(p)}  # names left out
+    if quoted and topic & content_words(quoted[0][0].content) and not any(topic & content_words(m.content)
+                                                                          for m in relevant):
+        # only a line kept as said bears on the thing asked ("the election"): told as a quote
+        heard, line = quoted[0]
+        words = re.sub(r",\s*[A-Z][a-z]+(?=[.!?]?$)", "", line["line"].strip())  # not the vocative ", John"
+        return _said(f'{"Yes. " if kind == "yes/no" else ""}{line["who"]} told me: "{words}"', [heard.id])
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
