@@ -51,6 +51,7 @@ def make(place: str = STOVE):
         spec=SimpleNamespace(home=ISABELLA[1], routine=()),
         procedures=ProceduralMemory(ProcedureLibrary(emb), town, (ISABELLA, KLAUS)),
         summary=lambda: "",
+        unrated=[],  # memories waiting for their importance (none: the scripted backend rates at once)
     )
     ctx, events = context(datetime(2023, 2, 13, 20, 30))
     steps = [
