@@ -211,8 +211,9 @@ def test_the_replay_opens_on_a_retrieval_without_pressing_play(replay_server, sa
     assert page.get_attribute("#retrieval-list .retrieval-link.selected", "data-seq") == str(retrieval)
     assert page.text_content("#persona-name").strip() == speaker.replace("_", " ").title()
     for selector in ("#retrieval-card", "#retrieval-list .retrieval-link.selected"):
-        box = page.locator(selector).bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= 800, (selector, box)
+        page.locator(selector).wait_for(state="visible")  # the list may be drawn again meanwhile
+        box = page.locator(selector).bounding_box(timeout=5000)
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, (selector, box)
     assert page.text_content("#btn-play").strip() == "Play"
     page.screenshot(path=str(artifacts / "replay-opening.png"))
     assert page.errors == []
