@@ -41,8 +41,8 @@ from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from town.thinking.answers import ImportanceAnswer, ImportancesAnswer, SummaryAnswer
-from town.thinking.questions import RateImportance, RateImportances, SummariseConversation
+from town.thinking.answers import ImportanceAnswer, ImportancesAnswer, SummaryAnswer, TalkAnswer
+from town.thinking.questions import DecideToTalk, RateImportance, RateImportances, SummariseConversation
 from town.scripted import ScriptedBackend
 from town.thinking.server_check import CHECK_MARK, CHECK_WORD
 
@@ -54,11 +54,14 @@ MODEL_SHIFT = 1  # the fake model rates importance this much above the scripted 
 
 def model_answer(question) -> str:
     """The fake model's JSON reply to ``question``: the scripted answer, importance one point
-    higher, and a conversation's summary as a whole sentence.
+    higher, a conversation's summary as a whole sentence, and a reason to talk without the memory
+    it would tell.
 
     The scripted summary is a label ("I talked with Maria Lopez", or with the news cut off by
     "…"), which a model's summary may not be (``whole_sentence``); kept as it is so scripted runs
     stay the same, it is ended with a full stop here so the fake model's answers pass the checks.
+    The scripted reason to talk ("I want to tell them: <the memory>") copies the memory, which a
+    model's reason may not (``not_copied``): the fake model gives the words before the colon.
     """
     answer = ScriptedBackend().ask(question)
     if isinstance(question, RateImportance):
@@ -67,6 +70,8 @@ def model_answer(question) -> str:
         answer = ImportancesAnswer(ratings=[min(10, r + MODEL_SHIFT) for r in answer.ratings])
     elif isinstance(question, SummariseConversation):
         answer = SummaryAnswer(summary=answer.summary.rstrip("…").rstrip(" ,;") + ".")
+    elif isinstance(question, DecideToTalk):
+        answer = TalkAnswer(talk=answer.talk, reason=answer.reason.split(":")[0])
     return answer.model_dump_json()
 
 

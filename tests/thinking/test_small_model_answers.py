@@ -26,6 +26,7 @@ from town.thinking.questions import (
     MemoryView,
     NextLine,
     ProcedureAnswer,
+    SummariseConversation,
 )
 from town.thinking.questions.generalise_procedure import SENSE
 from town.thinking.validate import parse_answer
@@ -215,3 +216,124 @@ def test_a_line_that_is_only_a_date_is_rejected(found):
     assert _rejected_by(TO_MARIA, {"line": found, "shared": [], "end": False}) == "more_than_a_date"
     said = "I will bring snacks to the party on Tuesday, February 14."
     assert _accepts(TO_MARIA, {"line": said, "shared": [], "end": False}).line == said
+
+
+#: Klaus Mueller, at breakfast, sees Maria Lopez asleep, with his paper and the sighting shown.
+PAPER = MemoryView(id=1, kind="observation", importance=7, created="2023-02-13 07:00:00",
+                   content="I am writing a research paper on the effects of gentrification on low-income communities.")
+ASLEEP = MemoryView(id=2, kind="observation", importance=1, created="2023-02-13 07:30:00",
+                    content="Maria Lopez is at the bed of the Maria Lopez's room in Dorm for Oak Hill College: sleeping.")
+
+
+def _sees_maria() -> DecideToTalk:
+    klaus = SPECS["klaus_mueller"]
+    return DecideToTalk(persona="klaus_mueller", persona_name="Klaus Mueller", persona_summary=klaus.summary(),
+                        other="maria_lopez", other_name="Maria Lopez", other_action="sleeping",
+                        own_action="eating breakfast", memories=(PAPER, ASLEEP), now="2023-02-13 07:31:00")
+
+
+@pytest.mark.parametrize("found", ["Maria Lopez", "no", "yes", "reasons are not known."])
+def test_a_reason_to_talk_that_gives_no_reason_is_rejected(found):
+    """SmolLM2's accepted reasons "Maria Lopez", "no", "yes" and "reasons are not known.", read by
+    hand in the resample: a name alone, a yes or a no, a remark that the reason is not known."""
+    assert _rejected_by(_sees_maria(), {"talk": found != "no", "reason": found}) == "gives_a_reason"
+    assert _accepts(_sees_maria(), {"talk": False, "reason": "Maria is asleep"}).reason == "Maria is asleep"
+    assert _accepts(_sees_maria(), {"talk": True, "reason": "no time to lose before class"}).talk
+
+
+@pytest.mark.parametrize("found", [PAPER.content.rstrip("."), PAPER.content, ASLEEP.content])
+def test_a_reason_to_talk_copied_from_a_memory_is_rejected(found):
+    """SmolLM2 gave a memory shown as its reason 4 times in 40 accepted answers read by hand."""
+    assert _rejected_by(_sees_maria(), {"talk": True, "reason": found}) == "not_copied"
+    own = "I want to ask her about rent prices for my paper"
+    assert _accepts(_sees_maria(), {"talk": True, "reason": own}).reason == own
+
+
+@pytest.mark.parametrize("found", [", end: true }\n#\n```\n\nWhen I passed on news of a day, I would say: ",
+                                   ", end, true }\nMaria Lopez writes a research paper at Hobbs Cafe."])
+def test_a_line_holding_the_replys_json_is_rejected(found):
+    """Two of SmolLM2's accepted lines began with the reply's own JSON (", end: true }")."""
+    assert _rejected_by(TO_MARIA, {"line": found, "shared": [], "end": False}) == "no_reply_syntax"
+    said = "The quiz night at the pub is on Thursday: true fun, Maria."
+    assert _accepts(TO_MARIA, {"line": said, "shared": [], "end": False}).line == said
+
+
+SUPPLIES = DecomposeTask(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+                         persona_summary=SPECS["isabella_rodriguez"].summary(), task="buy supplies",
+                         place="the_ville:The Willows Market and Pharmacy:aisles",
+                         start="09:00", minutes=30,
+                         objects=("the_ville:The Willows Market and Pharmacy:aisles:grocery shelf",))
+
+
+@pytest.mark.parametrize("found", ["The steps of the steps to buy supplies",
+                                   "A step that involves buying supplies, not just getting a cup",
+                                   "the steps to the end of the ville's main street"])
+def test_a_step_about_a_step_of_the_task_is_no_step(found):
+    """SmolLM2's accepted steps, read by hand: label words with the task, about a step, not one."""
+    shelf = SUPPLIES.objects[0]
+    answer = {"steps": [{"description": d, "object": shelf, "minutes": 10} for d in ("pick up a basket", found)]}
+    assert _rejected_by(SUPPLIES, answer) == "not_a_label"
+    answer["steps"][1]["description"] = "take the next step to the till"
+    assert _accepts(SUPPLIES, answer).steps[1].description == "take the next step to the till"
+
+
+def _summary(persona: str, other: str, history) -> SummariseConversation:
+    spec = SPECS[persona]
+    return SummariseConversation(persona=persona, persona_name=spec.name, persona_summary=spec.summary(),
+                                 other_name=SPECS[other].name, history=history)
+
+
+PARTY = (("Isabella Rodriguez", "I am hosting a Valentine's Day party at Hobbs Cafe tomorrow from 5pm to 7pm."),
+         ("Maria Lopez", "That sounds lovely, I will come with Klaus."))
+PAPER_TALK = (("Maria Lopez", "How is your research paper going, Klaus?"),
+              ("Klaus Mueller", "I am writing a research paper on the effects of gentrification on low-income "
+                                "communities, and it is nearly done."))
+
+
+def test_a_summary_in_the_wrong_person_is_rejected():
+    """SmolLM2's accepted summaries, read by hand: Isabella's "Me and Isabella are celebrating ...",
+    Klaus's "Your research paper ... has been accepted", Isabella's "Maria, happy to meet you";
+    a summary tells the talk as I, to no one."""
+    isabella, klaus = _summary("isabella_rodriguez", "maria_lopez", PARTY), _summary("klaus_mueller", "maria_lopez", PAPER_TALK)
+    found = ("Me and Isabella are celebrating a Valentine's Day party at Hobbs Cafe from 5pm to 7am. "
+             "I'm looking forward to you coming over tomorrow.")
+    assert _rejected_by(isabella, {"summary": found}) == "tells_as_itself"
+    assert _rejected_by(isabella, {"summary": "Me and Isabella are celebrating a Valentine's Day party."}) == "tells_as_itself"
+    found = ("Your research paper on gentrification's impact on low-income communities has been accepted by the "
+             "prestigious Science Direct peer review and will be published.")
+    assert _rejected_by(klaus, {"summary": found}) == "tells_as_itself"
+    found = "Maria, happy to meet you at the Hobbs Cafe! I am excited about the upcoming Valentine's Day party."
+    assert _rejected_by(isabella, {"summary": found}) == "tells_as_itself"
+    assert _rejected_by(klaus, {"summary": "Klaus Mueller told Maria about his paper."}) == "tells_as_itself"
+    own = "Maria and I talked about my party at Hobbs Cafe, and she will come with Klaus."
+    assert _accepts(isabella, {"summary": own}).summary == own
+    quoted = 'Maria asked "How is your research paper going?" and I told her it is nearly done.'
+    assert _accepts(klaus, {"summary": quoted}).summary == quoted
+
+
+def test_a_summary_copied_from_a_line_is_rejected():
+    """Maria's accepted summary "A research paper on the effects of gentrification on low-income
+    communities. ..." copied Klaus's line; a line quoted as said is not a copy."""
+    maria = _summary("maria_lopez", "klaus_mueller", PAPER_TALK)
+    found = ("A research paper on the effects of gentrification on low-income communities. "
+             "Klaus Mueller is available for a physics exam next month.")
+    assert _rejected_by(maria, {"summary": found}) == "not_copied"
+    quoted = ('Klaus said "I am writing a research paper on the effects of gentrification on low-income '
+              'communities, and it is nearly done."')
+    assert _accepts(maria, {"summary": quoted}).summary == quoted
+    assert _accepts(maria, {"summary": "I asked Klaus about his paper on rents and he is nearly done."})
+
+
+@pytest.mark.parametrize("line", [
+    "Hey Ayesha! Tuesday, February 14th, Hobbs Cafe, 5pm?",
+    "Morning Isabella! Party Tuesday, 14th February, 5pm, Hobbs Cafe.",
+    "Hey Isabella, Valentine's Day party, Tuesday February 14th, 5pm!",
+])
+def test_an_english_line_with_names_and_dates_is_in_english(line):
+    """Short lines of names, days and times were judged another language: lemminflect's tables
+    hold no "Tuesday", "Hobbs", "Ayesha" or "hey", and "pm" of "5pm" was a word. A capitalised
+    word inside a sentence counts as English, a number's ending as no word; a German line stays
+    rejected."""
+    assert _accepts(TO_MARIA, {"line": line, "shared": [], "end": False}).line == line
+    for german in ("Ich wasche mir das Gesicht und putze die Zähne jeden Morgen.", "Ja, ich komme am Dienstag zur Party."):
+        assert _rejected_by(TO_MARIA, {"line": german, "shared": [], "end": False}) == "in_english"

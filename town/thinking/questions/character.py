@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .checks import InvalidAnswer
+from .checks import QUOTED, InvalidAnswer
 
-__all__ = ["own_text", "in_first_person", "keeps_to_the_persona", "declines_in_character"]
+__all__ = ["own_text", "in_first_person", "keeps_to_the_persona", "declines_in_character", "tells_as_itself"]
 
 #: Words of a speaker talking about itself.
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're us our ours".split())
@@ -50,6 +50,14 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z']+", text.lower().replace("’", "'"))
 
 
+def _third_person(text: str, name: str) -> bool:
+    """Whether ``text`` speaks of the persona ``name`` in the third person: no first-person word,
+    and it names the persona or opens with "he", "she" or "they"."""
+    words = _words(text)
+    own = set(_words(name))
+    return bool(words) and not _FIRST_PERSON & set(words) and (bool(own & set(words)) or words[0] in ("he", "she", "they"))
+
+
 def in_first_person(q: Any, a: BaseModel, prompt: str) -> BaseModel:
     """An interview answer speaks as "I": one with no first-person word that names the persona
     itself or opens with "he", "she" or "they" is in the wrong person.
@@ -58,10 +66,35 @@ def in_first_person(q: Any, a: BaseModel, prompt: str) -> BaseModel:
         InvalidAnswer: naming the answer.
     """
     text = str(getattr(a, "answer", ""))
-    words = _words(text)
-    own = set(_words(q.persona_name))
-    if words and not _FIRST_PERSON & set(words) and (own & set(words) or words[0] in ("he", "she", "they")):
+    if _third_person(text, q.persona_name):
         raise InvalidAnswer(f"answer: {text[:60]!r} speaks of {q.persona_name} in the third person, not as I")
+    return a
+
+
+#: Words that speak to someone ("Your research paper ... has been accepted").
+_YOU = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd)\b", re.I)
+
+
+def tells_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
+    """A persona's summary of its conversation tells it as "I", to no one: it does not speak to
+    the other ("you", "your" outside quotes (:data:`.checks.QUOTED`); opening with the other's name and a comma: "Maria,
+    happy to meet you"), name the persona beside "me" or "I" as if another ("Me and Isabella
+    are celebrating ..." by Isabella), or speak of the persona in the third person.
+
+    Raises:
+        InvalidAnswer: naming the summary and what is wrong.
+    """
+    text = str(getattr(a, "summary", ""))
+    plain = QUOTED.sub(" ", text).replace("’", "'")
+    own, other = q.persona_name.split()[0], q.other_name.split()[0]
+    greeted = re.match(rf"^\W*(?:(?:hi|hello|hey|dear|good (?:morning|afternoon|evening))\W+)?{re.escape(other)}\s*[,!]",
+                       plain, re.I)
+    if _YOU.search(plain) or greeted:
+        raise InvalidAnswer(f"summary: {text[:60]!r} speaks to {q.other_name}; tell what was said, as I")
+    if re.search(rf"\b(?:me|I) and {re.escape(own)}\b|\b{re.escape(own)}(?: \w+)? and (?:I|me)\b", plain, re.I):
+        raise InvalidAnswer(f"summary: {text[:60]!r} names {q.persona_name} as someone else; say I")
+    if _third_person(text, q.persona_name):
+        raise InvalidAnswer(f"summary: {text[:60]!r} speaks of {q.persona_name} in the third person, not as I")
     return a
 
 

@@ -26,7 +26,7 @@ from pydantic import BaseModel
 from ...errors import ThinkingError
 
 __all__ = ["InvalidAnswer", "AnswerCheck", "match_option", "own_words", "time_of_day", "ids_shown", "free_texts",
-           "WORDS"]
+           "WORDS", "QUOTED"]
 
 #: ``check(question, answer, prompt) -> answer``: raises :class:`InvalidAnswer`, or returns the
 #: answer with its names resolved to full options. ``prompt`` is the rendered prompt ("" when
@@ -49,6 +49,8 @@ class InvalidAnswer(ThinkingError):
 
 #: Words of a text, lower-cased: what "says nothing" and "copies" are counted in.
 WORDS = re.compile(r"[a-z0-9']+")
+#: Quoted speech ("Maria said \"...\""): what someone said, attributed, not the writer's own words.
+QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 #: Text that is no content: ellipses, "<...>" placeholders, "TODO", punctuation alone.
 _PLACEHOLDER = re.compile(r"^\W*$|^\s*(\.\.\.|…)|<[^<>]*>|^\s*(todo|tbd|n/?a|none|string|text)\s*$", re.I)
 #: Fields holding one of the question's options (checked against them, not as free text).

@@ -11,6 +11,7 @@ from ..views import MemoryView
 from .base import Question
 from .character import declines_in_character
 from .checks import own_words
+from .sense import not_copied
 
 __all__ = ["TalkAnswer", "DecideToTalk"]
 
@@ -34,7 +35,7 @@ class DecideToTalk(Question[TalkAnswer]):
     template: ClassVar[str] = "decide_to_talk"
     answer_model = TalkAnswer
     purpose: ClassVar[str] = "react"
-    checks = (own_words, declines_in_character)
+    checks = (own_words, declines_in_character, not_copied)
     other: str
     other_name: str
     other_action: str

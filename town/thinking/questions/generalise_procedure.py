@@ -12,6 +12,7 @@ from ...inflection import base_form
 from ..words import content_words
 from .base import Question
 from .checks import InvalidAnswer, own_words
+from .writing import PARAMETER as _PARAMETER
 
 __all__ = ["ProcedureAnswer", "GeneraliseProcedure", "names_a_task", "names_its_task",
            "no_address", "one_of_the_choices", "SENSE"]
@@ -29,8 +30,6 @@ class ProcedureAnswer(BaseModel):
     when: str = Field(min_length=1, max_length=300)
 
 
-#: A ``{parameter}`` written in a title.
-_PARAMETER = re.compile(r"\{[^{}]*\}")
 #: Words naming a kind of place rather than a task ("{persona}'s room").
 _PLACE_WORDS = frozenset("room rooms home house apartment flat place area spot kitchen bedroom bathroom office "
                          "cafe shop store dorm".split())

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ...textevent import stated_times
-from .checks import WORDS, InvalidAnswer, free_texts
+from .checks import QUOTED, WORDS, InvalidAnswer, free_texts
 
 __all__ = ["COPY_WORDS", "DESCRIPTION_PATTERN", "not_copied", "plain_descriptions"]
 
@@ -79,8 +79,11 @@ def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     planning a Valentine's Day party at Hobbs Cafe ...") is rejected, however it was cut. What
     the question asks for is not a copy: news a line passes on (it cites the memories in
     ``shared``) may be told in the memories' words, a step may name its task, a goodbye the
-    persona's own routine. Questions that ask for what the persona remembers or was told (an
-    interview, a conversation's summary) do not run this check; the prompt's instructions are
+    persona's own routine. A reason to talk or a conversation's summary runs it too (SmolLM2 gave
+    its memory "I am writing a research paper on the effects of gentrification on low-income
+    communities" as its reason, and a line of the talk as its summary; a summary may quote a line
+    in quotation marks, as said); an interview, which asks
+    for what the persona remembers, does not; the prompt's instructions are
     :func:`.checks.own_words`'.
 
     Raises:
@@ -89,8 +92,9 @@ def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     shown = _shown(question, answer)
     if not shown:
         return answer
-    for where, _, text in free_texts(answer.model_dump(mode="json")):
-        copied = next((run for run in _runs(text) if run in shown), None)
+    for where, key, text in free_texts(answer.model_dump(mode="json")):
+        said = QUOTED.sub(" ", text) if key == "summary" else text  # a summary may quote what was said
+        copied = next((run for run in _runs(said) if run in shown), None)
         if copied is not None:
             raise InvalidAnswer(f"{where}: {text[:60]!r} copies {COPY_WORDS} words of what it was shown "
                                 f"({' '.join(copied)!r})")

@@ -9,7 +9,9 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from .base import Question
+from .character import tells_as_itself
 from .checks import InvalidAnswer, own_words
+from .sense import not_copied
 
 __all__ = ["SummaryAnswer", "SummariseConversation", "whole_sentence"]
 
@@ -38,6 +40,6 @@ class SummariseConversation(Question[SummaryAnswer]):
     template: ClassVar[str] = "summarise_conversation"
     answer_model = SummaryAnswer
     purpose: ClassVar[str] = "chat"
-    checks = (own_words, whole_sentence)
+    checks = (own_words, whole_sentence, tells_as_itself, not_copied)
     other_name: str
     history: tuple[tuple[str, str], ...]

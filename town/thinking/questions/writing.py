@@ -11,10 +11,14 @@ these after its own checks (:meth:`.base.Question.check`), on every free-text fi
   text about the answer instead of the answer ("Your steps include", "Here is the JSON").
 - :func:`in_english`: the scenarios are written in English; a text of four or more words of
   which fewer than half are English words (lemminflect's tables, the function words of
-  :data:`town.thinking.words.STOPWORDS`), words of the prompt (names, places) aside, is in
-  another language.
+  :data:`town.thinking.words.STOPWORDS`, a capitalised name inside a sentence), words of the
+  prompt (names, places) aside, is in another language.
 - :func:`not_filler`: a greeting-card phrase ("a life filled with love and light"), or a text
   broken off after a comma or a joining word.
+- :func:`no_reply_syntax`: the reply's own JSON written into a text (", end: true }" and what
+  followed it, as SmolLM2 wrote a conversation line).
+- :func:`gives_a_reason`: a ``reason`` field that gives none: a name alone ("Maria Lopez"), "no",
+  "yes", or a remark that the reason is not known ("reasons are not known.").
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from ...inflection import lemmas
-from ..words import STOPWORDS, content_words
+from ..words import STOPWORDS, content_words, name_words
 from .checks import InvalidAnswer, free_texts
 
-__all__ = ["WRITING", "not_a_label", "in_english", "not_filler", "whole_sentences"]
+__all__ = ["WRITING", "PARAMETER", "not_a_label", "in_english", "not_filler", "no_reply_syntax", "gives_a_reason",
+           "whole_sentences"]
 
 #: The nouns an answer's parts are labelled with: a text of these alone (and numbers, function
 #: words) is a label.
@@ -39,6 +44,10 @@ _LABEL_NOUNS = ("step", "item", "task", "action", "activity", "block", "line", "
 _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|response|reply|output|list|"
                    r"insights|questions|plan)\s+(?:include|includes|are|is|below|follow)\b|"
                    r"^\W*here\s+(?:is|are)\b|\bjson\b|\bas an ai\b|\blanguage model\b", re.I)
+#: A description about a labelled part instead of the part: "The steps of the steps to buy
+#: supplies", "A step that involves buying supplies", "this is a step of it".
+_ABOUT_A_PART = re.compile(r"^\W*(?:(?:this|it)\s+is\s+)?(?:the|a|an|this|these|each|every|one)\s+(?:\w+\s+)?"
+                           rf"(?:{'|'.join(_LABEL_NOUNS)})s?\s+(?:of|that|to|for|which|involves?|includes?)\b", re.I)
 #: Greeting-card filler, and text broken off after a comma or a joining word.
 _FILLER = re.compile(r"\b(?:love and light|filled with (?:love|joy|light|happiness|wonder)|dream of a life|"
                      r"embrace the (?:journey|moment)|live, laugh)\b|(?:[,;]|\b(?:and|or|but|with|to|of))\s*$",
@@ -47,40 +56,74 @@ _FILLER = re.compile(r"\b(?:love and light|filled with (?:love|joy|light|happine
 _LETTERS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 #: Words a text needs before its language is judged.
 LANGUAGE_WORDS = 4
+#: English words of talk that lemminflect's tables do not hold.
+_SPOKEN = frozenset("hi hey hello bye goodbye oh ok okay yeah wow".split())
+#: A number's ending: "14th", "5pm", "7 a.m.".
+_NUMBERED = re.compile(r"\d+\s*(?:st|nd|rd|th|am|pm|a\.m\.|p\.m\.)", re.I)
+#: The reply's JSON written into a text: braces, a code fence, or a key after a comma set to true,
+#: false or null (", end: true }"). A procedure's parameter ("{place}", :data:`PARAMETER`) is no brace.
+#: A ``{parameter}`` written in a procedure's title or condition.
+PARAMETER = re.compile(r"\{[^{}]*\}")
+_SYNTAX = re.compile(r'[{}]|```|(?:^|[,{])\s*"?[a-z_]+"?\s*:\s*(?:true|false|null)\b', re.I | re.M)
+#: Words that answer yes or no, not why.
+_BARE = frozenset("yes no yeah nope okay sure maybe true false reason reasons".split())
+#: A remark that the reason is not known ("reasons are not known.", "no reason").
+_NOT_KNOWN = re.compile(r"\b(?:reasons?\s+(?:is|are)\s+(?:not\s+known|unknown)|no\s+reason|unknown\s+reasons?|"
+                        r"(?:don't|do not|doesn't)\s+know\s+why|no\s+idea\s+why)\b", re.I)
 
 
 def not_a_label(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
-    """No free text is a numbered label ("step1") or a remark about the answer ("Your steps include").
+    """No free text is a numbered label ("step1") or a remark about the answer ("Your steps include"),
+    and no description is about a labelled part ("The steps of the steps to buy supplies").
 
     Raises:
         InvalidAnswer: naming the field and its text.
     """
-    for where, _, text in free_texts(answer.model_dump(mode="json")):
+    for where, key, text in free_texts(answer.model_dump(mode="json")):
         said = content_words(text)
         if said and all(w.removesuffix("s") in _LABEL_NOUNS for w in said):
             # "step1", "Step 2:", "item #3"; "The steps of the steps", "This is a step of it"
             raise InvalidAnswer(f"{where}: {text[:60]!r} is a label, not an answer")
         if _META.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} talks about the answer instead of giving it")
+        if key == "description" and _ABOUT_A_PART.search(text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} speaks of a step, not what is done in it")
     return answer
 
 
 def _english(word: str) -> bool:
     low = word.lower().replace("’", "'")
-    return low in STOPWORDS or low.isascii() and bool(lemmas(low.split("'")[0]))
+    return low in STOPWORDS or low in _SPOKEN or low.isascii() and bool(lemmas(low.split("'")[0]))
+
+
+def _english_words(text: str, shown: set[str]) -> list[bool]:
+    """For each word of ``text`` not among the prompt's (``shown``, lower-case): whether it is an
+    English word. A capitalised word inside a sentence is a name, a day or a month ("Klaus",
+    "Tuesday", "February", which lemminflect's tables lack) and counts as English; a number's
+    ending ("14th", "5pm") is no word."""
+    text = _NUMBERED.sub(" ", text)
+    out = []
+    for m in _LETTERS.finditer(text):
+        w = m.group()
+        if w.lower() in shown:
+            continue
+        before = text[:m.start()].rstrip()
+        name = w[0].isupper() and w[1:].islower() and bool(before) and before[-1] not in ".!?"
+        out.append(name or _english(w))
+    return out
 
 
 def in_english(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     """Each free text of :data:`LANGUAGE_WORDS` or more words (those of the prompt aside) is mostly
-    English words.
+    English words (:func:`_english_words`).
 
     Raises:
         InvalidAnswer: naming the field and its text.
     """
     shown = {w.lower() for w in _LETTERS.findall(prompt)}
     for where, _, text in free_texts(answer.model_dump(mode="json")):
-        words = [w for w in _LETTERS.findall(text) if w.lower() not in shown]
-        if len(words) >= LANGUAGE_WORDS and 2 * sum(map(_english, words)) < len(words):
+        english = _english_words(text, shown)
+        if len(english) >= LANGUAGE_WORDS and 2 * sum(english) < len(english):
             raise InvalidAnswer(f"{where}: {text[:60]!r} is not in English, the town's language")
     return answer
 
@@ -94,6 +137,35 @@ def not_filler(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     for where, _, text in free_texts(answer.model_dump(mode="json")):
         if _FILLER.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} is filler or broken off, not an answer")
+    return answer
+
+
+def no_reply_syntax(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
+    """No free text holds the reply's JSON syntax: braces, a code fence, ``key: true``.
+
+    Raises:
+        InvalidAnswer: naming the field and its text.
+    """
+    for where, _, text in free_texts(answer.model_dump(mode="json")):
+        if _SYNTAX.search(PARAMETER.sub(" ", text)):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} holds the reply's JSON, not an answer")
+    return answer
+
+
+def gives_a_reason(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
+    """A ``reason`` field says why: a topic word besides the names of the persona and the one it
+    meets, and yes or no ("Maria Lopez", "no" are no reason), and no remark that the reason is not
+    known ("reasons are not known.").
+
+    Raises:
+        InvalidAnswer: naming the field and its text.
+    """
+    names = name_words(getattr(question, f, "") for f in ("persona_name", "other_name", "listener_name"))
+    for where, key, text in free_texts(answer.model_dump(mode="json")):
+        if key != "reason":
+            continue
+        if not content_words(text) - names - _BARE or _NOT_KNOWN.search(text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} gives no reason")
     return answer
 
 
@@ -111,4 +183,4 @@ def whole_sentences(text: str, most: int) -> str:
 
 
 #: The checks every question runs after its own, in this order.
-WRITING = (not_a_label, in_english, not_filler)
+WRITING = (not_a_label, no_reply_syntax, gives_a_reason, in_english, not_filler)
