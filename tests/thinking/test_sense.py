@@ -114,7 +114,8 @@ def test_a_party_is_not_held_at_the_shower_nor_sleep_at_a_grocery_shelf():
     call = MemoryView(id=7, kind="chat", importance=4, created=SEEDED, content="Maria Lopez said she would call me at 9pm.")
     evening = _plan("isabella_rodriguez", "2023-02-14", call)
     shelf = "the_ville:The Willows Market and Pharmacy:aisles:grocery shelf"
-    assert _rejected_by(evening, _block("21:00", 240, "I go to bed.", shelf)) == "fits_its_place"
+    assert _rejected_by(evening, _block("21:00", 240, "go to bed", shelf)) == "fits_its_place"
+    assert _rejected_by(evening, _block("21:00", 240, "I go to bed.", shelf)) == "plain_descriptions"  # told as I
     assert _rejected_by(evening, _block("21:00", 30, "write a letter to Klaus", SHOWER)) == "fits_its_place"
     bed = "the_ville:Isabella Rodriguez's apartment:bedroom:bed"
     assert parse_answer(evening, _block("21:00", 30, "read a novel", bed)).add

@@ -277,6 +277,23 @@ def test_a_step_about_a_step_of_the_task_is_no_step(found):
     assert _accepts(SUPPLIES, answer).steps[1].description == "take the next step to the till"
 
 
+def test_a_step_told_by_the_persona_or_opening_with_the_replys_comma_is_rejected():
+    """SmolLM2's accepted steps in the resample after the checks above: "I work at the village's
+    grocery store in a small town" (a teller, not what is done) and ", description is just a
+    string of text that contains the key" (the reply's syntax and a remark about it)."""
+    shelf = SUPPLIES.objects[0]
+
+    def steps(*descriptions):
+        return {"steps": [{"description": d, "object": shelf, "minutes": 10} for d in descriptions]}
+
+    assert _rejected_by(SUPPLIES, steps("pick up a basket", "I work at the village's grocery store in a small town")) \
+        == "plain_descriptions"
+    assert _rejected_by(SUPPLIES, steps("pick up a basket", "I'm working on a new project")) == "plain_descriptions"
+    assert _rejected_by(SUPPLIES, steps(", description is just a string of text that contains the key")) \
+        == "no_reply_syntax"
+    assert _accepts(SUPPLIES, steps("pick up a basket", "find the flour, sugar and eggs")).steps[1].description
+
+
 def _summary(persona: str, other: str, history) -> SummariseConversation:
     spec = SPECS[persona]
     return SummariseConversation(persona=persona, persona_name=spec.name, persona_summary=spec.summary(),

@@ -112,11 +112,14 @@ DESCRIPTION_PATTERN = "^[A-Za-z(),' -]{1,60}$"
 #: A description that speaks to someone ("you need to pick up ingredients"): what the persona
 #: does is said of it, not told to a reader.
 _ADDRESSED = re.compile(r"^\W*(?:then\s+|now\s+)?you\s+(?:need|should|must|have to|can|will|could|may|might|'ll)\b", re.I)
+#: A description told by the persona ("I work at the village's grocery store", "I'm working on a
+#: new project"): what is done is said without a teller.
+_TOLD = re.compile(r"^\W*(?:I|I'm|I’m|I've|I’ve|we|we're)\s", re.I)
 
 
 def plain_descriptions(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     """A description says what is done, in words: no clock time, address or duration in it, and
-    it speaks to no one ("you need to ...").
+    it speaks to no one ("you need to ...") and is told by no one ("I work at ...").
 
     The answer's own fields hold those (a block's start and minutes, a step's object and
     minutes); written into the description ("Have lunch at the_ville:Hobbs Cafe:cafe:corner
@@ -132,7 +135,8 @@ def plain_descriptions(question: Any, answer: BaseModel, prompt: str) -> BaseMod
         held = ("a clock time" if stated_times(text) is not None
                 else "an address" if _ADDRESS.search(text) or _rejoined_address(text, prompt)
                 else "a duration" if _DURATION.search(text)
-                else "someone addressed" if _ADDRESSED.search(text) else None)
+                else "someone addressed" if _ADDRESSED.search(text)
+                else "a teller (I ...)" if _TOLD.search(text) else None)
         if held is not None:
             raise InvalidAnswer(f"{where}: {text[:60]!r} holds {held}; say only what is done")
     return answer

@@ -60,11 +60,12 @@ LANGUAGE_WORDS = 4
 _SPOKEN = frozenset("hi hey hello bye goodbye oh ok okay yeah wow".split())
 #: A number's ending: "14th", "5pm", "7 a.m.".
 _NUMBERED = re.compile(r"\d+\s*(?:st|nd|rd|th|am|pm|a\.m\.|p\.m\.)", re.I)
-#: The reply's JSON written into a text: braces, a code fence, or a key after a comma set to true,
+#: The reply's JSON written into a text: braces, a code fence, a text opening with a comma or a
+#: closing mark (", description is just a string of text"), or a key after a comma set to true,
 #: false or null (", end: true }"). A procedure's parameter ("{place}", :data:`PARAMETER`) is no brace.
 #: A ``{parameter}`` written in a procedure's title or condition.
 PARAMETER = re.compile(r"\{[^{}]*\}")
-_SYNTAX = re.compile(r'[{}]|```|(?:^|[,{])\s*"?[a-z_]+"?\s*:\s*(?:true|false|null)\b', re.I | re.M)
+_SYNTAX = re.compile(r'[{}]|```|^\s*[,;:)\]]|(?:^|[,{])\s*"?[a-z_]+"?\s*:\s*(?:true|false|null)\b', re.I | re.M)
 #: Words that answer yes or no, not why.
 _BARE = frozenset("yes no yeah nope okay sure maybe true false reason reasons".split())
 #: A remark that the reason is not known ("reasons are not known.", "no reason").
