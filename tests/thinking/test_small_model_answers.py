@@ -294,6 +294,19 @@ def test_a_step_told_by_the_persona_or_opening_with_the_replys_comma_is_rejected
     assert _accepts(SUPPLIES, steps("pick up a basket", "find the flour, sugar and eggs")).steps[1].description
 
 
+def test_a_step_or_a_reason_said_to_you_is_rejected():
+    """SmolLM2's accepted step "You are at the University of Oxford in your dorm room, a bed" and
+    reason "You are a kind, thoughtful student in your dorm whom you love to read about.", read
+    by hand in the resample: a step and a reason are the persona's, said to no one."""
+    shelf = SUPPLIES.objects[0]
+    found = "You are at the University of Oxford in your dorm room, a bed"
+    answer = {"steps": [{"description": found, "object": shelf, "minutes": 10}]}
+    assert _rejected_by(SUPPLIES, answer) == "plain_descriptions"
+    found = "You are a kind, thoughtful student in your dorm whom you love to read about."
+    assert _rejected_by(_sees_maria(), {"talk": True, "reason": found}) == "gives_a_reason"
+    assert _accepts(_sees_maria(), {"talk": True, "reason": "young people like Maria know the rents"}).talk
+
+
 def _summary(persona: str, other: str, history) -> SummariseConversation:
     spec = SPECS[persona]
     return SummariseConversation(persona=persona, persona_name=spec.name, persona_summary=spec.summary(),
