@@ -113,7 +113,7 @@ DESCRIPTION_PATTERN = "^[A-Za-z(),' -]{1,60}$"
 #: University of Oxford in your dorm room"): what the persona
 #: does is said of it, not told to a reader.
 _ADDRESSED = re.compile(r"^\W*(?:then\s+|now\s+)?you\s*(?:need|should|must|have to|can|will|could|may|might|'ll|"
-                        r"are|'re)\b", re.I)
+                        r"(?:are|'re)\s+(?:a|an|the|at|in|on))\b", re.I)
 #: A description told by the persona ("I work at the village's grocery store", "I'm working on a
 #: new project"): what is done is said without a teller.
 _TOLD = re.compile(r"^\W*(?:I|I'm|I’m|I've|I’ve|we|we're)\s", re.I)

@@ -66,8 +66,9 @@ _NUMBERED = re.compile(r"\d+\s*(?:st|nd|rd|th|am|pm|a\.m\.|p\.m\.)", re.I)
 #: A ``{parameter}`` written in a procedure's title or condition.
 PARAMETER = re.compile(r"\{[^{}]*\}")
 _SYNTAX = re.compile(r'[{}]|```|^\s*[,;:)\]]|(?:^|[,{])\s*"?[a-z_]+"?\s*:\s*(?:true|false|null)\b', re.I | re.M)
-#: A reason said to someone ("You are a kind, thoughtful student in your dorm ..."), not why.
-_TO_SOMEONE = re.compile(r"^\W*you\s*(?:are|'re)\b", re.I)
+#: A reason said to someone ("You are a kind, thoughtful student in your dorm ..."), not why
+#: ("You are welcome" is a phrase, not a persona addressed).
+_TO_SOMEONE = re.compile(r"^\W*you\s*(?:are|'re)\s+(?:a|an|the|at|in|on)\b", re.I)
 #: Words that answer yes or no, not why.
 _BARE = frozenset("yes no yeah nope okay sure maybe true false reason reasons".split())
 #: A remark that the reason is not known ("reasons are not known.", "no reason").
