@@ -207,12 +207,54 @@ def test_chat_shorthand_is_read_as_the_words_it_stands_for():
 
 def test_a_line_kept_as_said_answers_when_only_it_bears_on_the_thing_asked():
     """Before: "What do you think of the election?" got "I don't know" from a persona who was told
-    of a run for mayor in a line kept as said. Only that line names the election, so it is told,
-    quoted, without the vocative ", Tom"; the party news does not bear on it."""
+    of a run for mayor in a line kept as said, then a bare quote of it (no opinion). Only that line
+    names the election, so it is told, quoted, without the vocative ", Tom"; the party news does
+    not bear on it; before it, Tom's stance on Maria, who said it: he is reserved, and they talked
+    once (memory 12, the party news she told him)."""
     heard = MemoryView(id=15, kind="chat", importance=6, created="2023-02-14 09:30:00",
                        content='Maria Lopez said to me: "I have decided to run for mayor in the local election, Tom."')
     said = ScriptedBackend().ask(AnswerInterview(**TOM, question="What do you think of the election?",
                                                  memories=(*TOM_MEMORIES, heard), now=NOW, routine=TOM_ROUTINE,
                                                  people=PEOPLE))
-    assert said.answer == 'Maria Lopez told me: "I have decided to run for mayor in the local election."'
-    assert said.evidence == [15]
+    assert said.answer == ("I'd like to hear more before I decide, though we've talked once lately and Maria seems "
+                           'sincere. Maria Lopez told me: "I have decided to run for mayor in the local election."')
+    assert said.evidence == [15, 12]
+
+
+SAM_RUNS = Fact(subject="Sam Moore", act="decide to run for mayor of Smallville")
+MAYOR = MemoryView(id=31, kind="chat", importance=3, created="2023-02-13 08:14:10", tellers=("Sam Moore",),
+                   fact=SAM_RUNS, content='Sam Moore said to me: "I have decided to run for mayor of Smallville in '
+                                          'the local election."')
+SAM_PARTY = MemoryView(id=32, kind="chat", importance=7, created="2023-02-14 08:50:00", tellers=("Sam Moore",),
+                       fact=PARTY, content="Sam Moore told me that Isabella Rodriguez is hosting a Valentine's Day "
+                                           "party at Hobbs Cafe on Tuesday, February 14 from 5pm to 7pm.")
+
+
+def _asked(question: str, memories, **more):
+    return ScriptedBackend().ask(AnswerInterview(**{**TOM, **more}, question=question, memories=memories, now=NOW,
+                                                 routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
+                                                 pronouns=(("Sam Moore", "he"),)))
+
+
+def test_the_thing_asked_about_decides_which_memory_answers_not_its_rank():
+    """Before: "Tell me about Sam Moore running for mayor." got the party news Sam told (newer,
+    more important, ranked first). The question's topic words, in their dictionary form, are
+    {run, mayor} besides the name: the run for mayor (31) holds both in its fact's act, the party
+    (32) neither, so 31 answers, said from its fields, whatever order retrieval gave."""
+    said = _asked("Tell me about Sam Moore running for mayor.", (SAM_PARTY, MAYOR))
+    assert said.answer == "Sam told me that he decides to run for mayor of Smallville." and said.evidence == [31]
+
+
+def test_an_opinion_of_a_topic_is_a_stance_from_the_persona_s_tie_with_whom_it_is_about():
+    """Before: "What do you think of the election?" got the news quoted back, no opinion. The
+    election is in memory 31's words; its fact is Sam's. Tom's file ties him to Sam ("my
+    neighbour"): he backs him, and says why; a persona with no tie who talked with Sam twice (31,
+    32) backs him for those talks; Sam himself speaks of his own doing."""
+    tied = _asked("What do you think of the election?", (SAM_PARTY, MAYOR),
+                  ties=(("Sam Moore", "my neighbour, who is running for mayor"),))
+    assert tied.answer == ("I'm behind Sam all the way: Sam is my neighbour. Sam told me that he decides to run "
+                           "for mayor of Smallville.") and tied.evidence == [31]
+    talked = _asked("What do you think of the election?", (SAM_PARTY, MAYOR),
+                    persona_summary="Tom Moreno, 51. Traits: friendly. Tom Moreno runs the market counter.")
+    assert talked.answer == ("I'd back Sam: we've talked 2 times lately, and I like what he says. Sam told me that "
+                             "he decides to run for mayor of Smallville.") and talked.evidence == [31, 32]

@@ -23,7 +23,7 @@ from datetime import datetime, time, timedelta
 from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
-from ..realise import sayable, statement
+from ..realise import place_name, sayable, statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.dayplan import meal_of
@@ -31,8 +31,8 @@ from ..thinking.questions import AnswerInterview
 from .recount import dated, is_about, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
-from .stance import hypothetical, intention, opinion, preference, told
-from ..thinking.words import content_words
+from .stance import hypothetical, intention, opinion, preference, told, view_of
+from ..thinking.words import content_words, name_words, topic_words
 
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
 
@@ -162,15 +162,31 @@ _DAY_WORDS = frozenset("today tonight tomorrow yesterday monday tuesday wednesda
                        "january february march april may june july august september october november december".split())
 
 
-def _relevant(q: AnswerInterview, words: frozenset[str] | None = None) -> list:
-    """Retrieved memories sharing a topic word with the question, most shared first.
+def _relevant(q: AnswerInterview) -> list:
+    """Retrieved memories bearing on what the question asks, most first: the most of its topic
+    words (:func:`town.thinking.words.topic_words`, the town's names left out) in a memory's
+    fact's fields (subject, act, place, host) and words, then the most names it shares; none
+    sharing nothing. Whatever retrieval ranked first, the thing asked decides.
 
     Ties: what was seen or heard before insights (an insight says less of the facts), then
     retrieval order. Repeated texts are left out.
     """
-    words = content_words(q.question) if words is None else words
-    scored = [(len(words & content_words(m.content)), m.kind != "reflection", -i, m) for i, m in enumerate(q.memories)]
-    return _unique(m for n, _, _, m in sorted(scored, key=lambda s: s[:3], reverse=True) if n > 0)
+    scored = [((*_bears(m, q), m.kind != "reflection", -i), m) for i, m in enumerate(q.memories)]
+    return _unique(m for key, m in sorted(scored, key=lambda s: s[0], reverse=True) if key[0] + key[1])
+
+
+def _bears(m, q: AnswerInterview) -> tuple[int, int]:
+    """(topic words, names) of the question memory ``m`` holds in its fact's fields and words."""
+    names = name_words(q.people)
+    words = topic_words(f"{_fields(m.fact)} {m.content}") & topic_words(q.question)
+    return len(words - names), len(words & names)
+
+
+def _fields(fact) -> str:
+    """A fact's typed fields as words: subject, act, place's name and host ("" without a fact)."""
+    if fact is None:
+        return ""
+    return " ".join(x for x in (fact.subject, fact.act, place_name(fact.place) if fact.place else "", fact.host) if x)
 
 
 def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str]:
@@ -387,14 +403,18 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     # answer of its own (recounting it pastes another's words)
     quoted = [(m, line) for m in relevant if (line := _QUOTED.match(m.content)) is not None]
     relevant = [m for m in relevant if m.kind != "plan" and not m.content.startswith("I talked with ")
-                and " said to me: " not in m.content and " asked me: " not in m.content]
+                and (_heard_fact(m) or (" said to me: " not in m.content and " asked me: " not in m.content))]
     topic = content_words(q.question) - {w for p in q.people for w in content_words(p)}  # names left out
     if quoted and topic & content_words(quoted[0][0].content) and not any(topic & content_words(m.content)
                                                                           for m in relevant):
         # only a line kept as said bears on the thing asked ("the election"): told as a quote
         heard, line = quoted[0]
         words = re.sub(r",\s*[A-Z][a-z]+(?=[.!?]?$)", "", line["line"].strip())  # not the vocative ", John"
-        return _said(f'{"Yes. " if kind == "yes/no" else ""}{line["who"]} told me: "{words}"', [heard.id])
+        said = f'{line["who"]} told me: "{words}"'
+        if kind == "opinion":  # an opinion is a stance on the one who said it, with why
+            view, ids = view_of(next((p for p in q.people if p == line["who"].strip()), None), q)
+            return _said(f"{view} {said}", [heard.id, *ids])
+        return _said(f'{"Yes. " if kind == "yes/no" else ""}{said}', [heard.id])
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
@@ -413,7 +433,8 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             return _said(f"At {_place_in(placed.content)}. {recount(dated(placed), q.persona_name)}", [placed.id])
     if kind == "yes/no":
         return _said(f"Yes. {said}", [best.id])
-    more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]][:1]
+    more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]
+            and _bears(m, q)[0] >= min(1, _bears(best, q)[0])][:1]  # of the thing asked, as the best is
     return _said(" ".join([said, *(_realised(m, q) for m in more)]), [best.id, *(m.id for m in more)])
 
 
@@ -594,6 +615,11 @@ def _heard_news(q: AnswerInterview) -> list:
     return list(found.values())
 
 
+def _heard_fact(m) -> bool:
+    """Whether ``m`` was heard (``tellers``) and holds a statement it can be said from (its fact)."""
+    return bool(m.tellers) and m.fact is not None and not m.fact.question and sayable(m.fact)
+
+
 def _told(m, q: AnswerInterview) -> str:
     """A heard memory said from its fields (:func:`town.scripted.stance.told`)."""
     return told(m, q)
@@ -741,7 +767,7 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _feeling(q)
     if kind == "opinion":
         found = opinion(q)
-        return _said(*found) if found is not None else _general(q, "what")
+        return _said(*found) if found is not None else _general(q, "opinion")
     if kind == "day":
         return _day(q)
     if kind == "past":

@@ -30,12 +30,12 @@ from ..realise import heard, place_name, sayable, statement
 from ..textevent import stated_times
 from ..thinking.questions import AnswerInterview
 from ..thinking.views import MemoryView
-from ..thinking.words import content_words
+from ..thinking.words import content_words, name_words, topic_words
 from ..world.address import sector_name
 from .attend import RESERVED, SOCIABLE, obligation
 from .reaction import HELPFUL, traits_of
 
-__all__ = ["intention", "hypothetical", "preference", "opinion", "plans", "event_name", "told"]
+__all__ = ["intention", "hypothetical", "preference", "opinion", "view_of", "plans", "event_name", "told"]
 
 #: Words of a question that ask rather than name what it is about.
 _ASKING = frozenset("""going go come coming attend attending plan planning planned why will would today
@@ -392,31 +392,57 @@ def opinion(q: AnswerInterview) -> tuple[str, list[int]] | None:
     places = [(m, i) for m, i in _items(q) if i.place and content_words(sector_name(i.place)) & words]
     if places and any(content_words(sector_name(i.place or "")) == words for _, i in places):
         return _place(places)  # a place named whole: what the persona does there
+    topic = topic_words(q.question) - name_words(q.people) - _ASKING
     scored = []
     for i, m in enumerate(q.memories):
-        if m.fact is None or m.fact.question or m.kind == "reflection":
+        if m.fact is None or m.fact.question or m.kind == "reflection" or not sayable(m.fact):
             continue
-        about = content_words(f"{m.fact.act} {m.fact.subject or ''} {place_name(m.fact.place or '')}")
-        if words & about:
-            scored.append((len(words & about), bool(m.tellers), -i, m))
+        about = topic_words(f"{m.fact.act} {m.fact.subject or ''} {place_name(m.fact.place or '')} {m.content}")
+        if topic & about:
+            scored.append((len(topic & about), bool(m.tellers), -i, m))
     if scored:
         m = max(scored, key=lambda s: s[:3])[3]
         assert m.fact is not None
         now = _now(q)
         said = told(m, q) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
+        said = said[:1].upper() + said[1:]
         decided = next(((d, p) for d, p in _decisions(q) if m.id in d.evidence
                         or (m.fact.place == d.place and m.fact.start == d.start)), None)
-        traits = set(traits_of(q.persona_summary))
         if decided is not None:
             d, plan = decided
             stance = (f"I'm looking forward to it: I'm going, because {_said_reason(d.reason)}." if d.go
                       else f"It sounds nice, but I'm not going, because {_said_reason(d.reason)}.")
-            return f"{said[:1].upper()}{said[1:]} {stance}", [m.id, plan.id]
-        stance = ("I think it's great news." if traits & (SOCIABLE | HELPFUL)
-                  else "I haven't made up my mind about it yet." if traits & RESERVED
-                  else "I think it's a good thing for the town.")
-        return f"{stance} {said[:1].upper()}{said[1:]}", [m.id]
+            return f"{said} {stance}", [m.id, plan.id]
+        view, ids = view_of(m.fact.subject or m.fact.host, q)
+        return f"{view} {said}", [m.id, *ids]
     return _place(places) if places else None
+
+
+def view_of(who: str | None, q: AnswerInterview) -> tuple[str, list[int]]:
+    """Where the persona stands on what person ``who`` (full name; None: nobody) does, and why:
+    its own doing; the tie its file records with them; the talks they have had (``tellers``,
+    talk summaries); else its traits. (sentence, cited ids)."""
+    traits = set(traits_of(q.persona_summary))
+    if who is None:
+        return ("I think it's great news." if traits & (SOCIABLE | HELPFUL) else "I haven't made up my mind about "
+                "it yet." if traits & RESERVED else "I think it's a good thing for the town."), []
+    first = who.split()[0]
+    if who == q.persona_name:
+        return "It's my own doing, and I stand by it.", []
+    them = dict(q.pronouns).get(who, "they")
+    tie = next((said for name, said in q.ties if name == who), None)
+    if tie is not None:
+        tie = re.split(r",|\bwho\b", tie)[0].strip()
+        return f"I'm behind {first} all the way: {first} is {tie}.", []
+    talks = [m.id for m in q.memories if who in m.tellers or m.content.startswith(f"I talked with {who}")]
+    if talks:
+        often = "we've talked" + (f" {len(talks)} times" if len(talks) > 1 else " once") + " lately"
+        return (f"I'd back {first}: {often}, and I like what {them} {'say' if them == 'they' else 'says'}."
+                if not traits & RESERVED else
+                f"I'd like to hear more before I decide, though {often} and {first} seems sincere."), talks[:2]
+    if traits & (SOCIABLE | HELPFUL):
+        return f"Good for {first}; I'd like to hear more from {them} about it.", []
+    return f"I don't know {first} well enough to say yet.", []
 
 
 def _place(places: list[tuple[MemoryView, PlanItem]]) -> tuple[str, list[int]]:
