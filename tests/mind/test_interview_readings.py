@@ -258,3 +258,62 @@ def test_an_opinion_of_a_topic_is_a_stance_from_the_persona_s_tie_with_whom_it_i
                     persona_summary="Tom Moreno, 51. Traits: friendly. Tom Moreno runs the market counter.")
     assert talked.answer == ("I'd back Sam: we've talked 2 times lately, and I like what he says. Sam told me that "
                              "he decides to run for mayor of Smallville.") and talked.evidence == [31, 32]
+
+
+def test_a_hypothetical_naming_a_place_is_about_that_place_and_the_persona_s_tie_to_it():
+    """Before: "What would you do if Hobbs Cafe burned down tonight?" got a kitchen fire at home
+    ("I'd turn off the stove at home ..."). The cafe is a place Tom knows only from the party news
+    (memory 11's fact): he never goes there, is reserved, so he is sorry for the people there, keeps
+    his shift elsewhere (plan 13), and the party told at that place would have to move. Whose
+    routine works there (an obligation at Hobbs Cafe) is heartbroken for their own work."""
+    asked = "What would you do if Hobbs Cafe burned down tonight?"
+    said = ScriptedBackend().ask(AnswerInterview(**TOM, question=asked, memories=TOM_MEMORIES, now=NOW,
+                                                 routine=TOM_ROUTINE, people=PEOPLE))
+    assert said.answer == ("I hardly ever go to Hobbs Cafe, but I'd be sorry for the people there. I'd still try to "
+                           "work the market counter at The Willows Market and Pharmacy, since people count on me "
+                           "there. And Isabella told me that she is hosting a Valentine's Day party at Hobbs Cafe "
+                           "today from 5pm to 7pm; that would have to move.")
+    assert said.evidence == [13, 11]
+    owner = (TOM_ROUTINE[0], PlanItemView(start="08:00", end="20:00", description="run the cafe counter",
+                                          place="smallville:Hobbs Cafe:cafe:counter", task="work"))
+    own = ScriptedBackend().ask(AnswerInterview(**TOM, question=asked, memories=TOM_MEMORIES[:1], now=NOW,
+                                                routine=owner, people=PEOPLE)).answer
+    assert own.startswith("Hobbs Cafe is my work, so I'd be heartbroken;") and "stove" not in own
+
+
+def test_the_host_of_an_event_is_hosting_it_at_its_hour_for_a_reason_that_is_one():
+    """Before: Isabella, asked of her evening, said "At 18:00 I'll be planning a Valentine's Day
+    party at Hobbs Cafe, because it is my own plan": her plan item's words (the party's fact
+    reads "plan a Valentine's Day party") and the decision's bare reason. At 18:00 the party
+    (17:00-19:00, her own fact, host herself, everyone invited: memory 40) is on: she hosts it,
+    because she invited everyone to it."""
+    from town.memory.fact import Decided
+
+    own = Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party", place="smallville:Hobbs Cafe",
+               start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez",
+               invited=("everyone",))
+    items = tuple(PlanItem(start=datetime(2023, 2, 14, h0), end=datetime(2023, 2, 14, h1), description=d, place=p)
+                  for h0, h1, d, p in ((8, 17, "serve customers at the counter", "smallville:Hobbs Cafe:cafe:counter"),
+                                       (17, 19, "plan a Valentine's Day party at Hobbs Cafe", "smallville:Hobbs Cafe"),
+                                       (19, 20, "count the till", "smallville:Hobbs Cafe:cafe:cash register")))
+    memories = (MemoryView(id=40, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=own,
+                           content="I am planning a Valentine's Day party at Hobbs Cafe on February 14, 2023, from "
+                                   "5pm to 7pm, and I want to invite everyone I meet."),
+                MemoryView(id=41, kind="plan", importance=3, created="2023-02-14 00:00:00", plan_items=items,
+                           content="Isabella Rodriguez's plan for Tuesday February 14",
+                           decisions=(Decided(place="smallville:Hobbs Cafe", start=datetime(2023, 2, 14, 17),
+                                              end=datetime(2023, 2, 14, 19), go=True, reason="it is my own plan",
+                                              evidence=(40,)),)))
+
+    def ask(question: str):
+        return ScriptedBackend().ask(AnswerInterview(
+            persona="isabella_rodriguez", persona_name="Isabella Rodriguez", question=question, memories=memories,
+            persona_summary="Isabella Rodriguez runs Hobbs Cafe. Traits: friendly, outgoing.", now=NOW,
+            people=PEOPLE))
+
+    evening = ask("What are you planning to do this evening, and why?")
+    assert evening.answer == ("At 18:00 I'll be hosting the Valentine's Day party at Hobbs Cafe, because it is my own "
+                              "event, and I've invited everyone to it.") and evening.evidence == [41]
+    going = ask("Are you going to the Valentine's Day party? Why?")
+    assert going.answer == ("Yes, I'm hosting the Valentine's Day party at Hobbs Cafe today, because it is my own "
+                            "event, and I've invited everyone to it.") and going.evidence == [41, 40]

@@ -123,3 +123,17 @@ def test_the_askers_own_words_are_never_the_answer():
                                           history=history, memories=(hers,), recalled=(hers,), now=NOW,
                                           routine=ROUTINE)).line
     assert line == "I don't know anything about that."
+
+
+def test_a_named_day_is_read_and_answered_for_that_day():
+    """Before: "What are you doing on Wednesday?" got the plan item at the hour it was asked
+    (10:00 on Tuesday), and "Are you going to the party on Wednesday?" a yes for Tuesday's party.
+    Wednesday 15 February has no plan memory here, so it is the routine's day (lunch, a meal, is
+    not news); the party (decision in plan 9, stated by memory 4) is on Tuesday, so that is said,
+    with the decision and its reason."""
+    assert _interview("What are you doing on Wednesday?") == (
+        "On Wednesday I'll be working on my plans for the town at Town Hall and attending the town council "
+        "session at Town Hall, as I usually do.", [])
+    assert _interview("Are you going to the Valentine's Day party on Wednesday?") == (
+        f"The Valentine's Day party at Hobbs Cafe is today, not on Wednesday; I'm not going, because {REASON}.",
+        [9, 4])

@@ -31,7 +31,7 @@ from ..thinking.questions import AnswerInterview
 from .recount import dated, is_about, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
-from .stance import hypothetical, intention, opinion, preference, told, view_of
+from .stance import hypothetical, intention, opinion, preference, struck_place, told, view_of
 from ..thinking.words import content_words, name_words, topic_words
 
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
@@ -310,15 +310,42 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     when = _asked_time(q)
     if when is None:
         return _general(q, "what")
+    if _day_only(q, when):  # "on Wednesday": that day's plan, not the hour it was asked at
+        return _plan_of_day(q, when)
     items, cited = _plan_items(q, when)
     minute = when.hour * 60 + when.minute
     before = [item for item in items if item[0] <= minute]
     if not before:
         return _said(f"I have nothing planned for {when:%H:%M} that I remember.", cited)
     _, what, where = before[-1]
-    placed = where.lower() in what.lower() or re.search(r"\b(at|in) (the )?[A-Z]", what)
-    there = f" at {where}" if where and not placed and "'s " not in where else ""
-    return _said(f"At {when:%H:%M} I'll be {mine(gerund(what))}{there}.", cited)
+    return _said(f"At {when:%H:%M} I'll be {mine(gerund(what))}{_there(what, where)}.", cited)
+
+
+def _day_only(q: AnswerInterview, when: datetime) -> bool:
+    """Whether the question names another day than today and no hour or part of it."""
+    now = _now(q)
+    parts = any(re.search(rf"\b{w}\b", q.question, re.I) for w in _PARTS_OF_DAY)
+    return now is not None and when.date() != now.date() and stated_times(q.question) is None and not parts
+
+
+def _plan_of_day(q: AnswerInterview, when: datetime) -> answers.InterviewAnswer:
+    """What the persona does on the day ``when``: its plan's items that day (a retrieved plan
+    memory's, else the routine's, "as I usually do"), the first three awake, in order."""
+    items, cited = _plan_items(q, when)
+    awake = [(what, where) for _, what, where in items if "sleep" not in what.lower()
+             and not re.search(r"\bshower\b|\bdressed\b", what) and not meal_of(what)][:3]
+    if not awake:
+        return _said(f"I have nothing planned for {when:%A} that I remember.", cited)
+    said = [f"{mine(gerund(what))}{_there(what, where)}" for what, where in awake]
+    listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    usual = "" if cited else ", as I usually do"
+    return _said(f"On {when:%A} I'll be {listed}{usual}.", cited)
+
+
+def _there(what: str, where: str) -> str:
+    """" at Hobbs Cafe" after a plan item's words, unless they name a place or a home ("'s")."""
+    placed = where.lower() in what.lower() or re.search(r"\b(at|in|of) (the )?[A-Z]", what)
+    return f" at {where}" if where and not placed and "'s " not in where else ""
 
 
 def _who(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -755,6 +782,8 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _about_self(q)
     if kind == "greeting":
         return _greeting(q)
+    if kind == "hypothetical" and struck_place(q) is not None:  # about that place, not one's kitchen
+        return _said(*hypothetical(q))
     if kind == "hypothetical":
         situation = react(q)
         return _said(*situation) if situation is not None else _said(*hypothetical(q))

@@ -27,15 +27,16 @@ from ..memory.fact import Decided, Fact, PlanItem
 from ..perspective import mine
 from ..reading import UNTIL, read_situation
 from ..realise import heard, place_name, sayable, statement
-from ..textevent import stated_times
+from ..textevent import stated_day, stated_times
 from ..thinking.questions import AnswerInterview
 from ..thinking.views import MemoryView
 from ..thinking.words import content_words, name_words, topic_words
 from ..world.address import sector_name
-from .attend import RESERVED, SOCIABLE, obligation
+from .attend import OWN_PLAN, RESERVED, SOCIABLE, obligation
 from .reaction import HELPFUL, traits_of
 
-__all__ = ["intention", "hypothetical", "preference", "opinion", "view_of", "plans", "event_name", "told"]
+__all__ = ["intention", "hypothetical", "preference", "opinion", "view_of", "plans", "event_name", "told",
+           "known_places", "struck_place"]
 
 #: Words of a question that ask rather than name what it is about.
 _ASKING = frozenset("""going go come coming attend attending plan planning planned why will would today
@@ -112,7 +113,7 @@ def told(m: MemoryView, q: AnswerInterview) -> str:
 def _at(description: str, place: str | None) -> str:
     """" at Hobbs Cafe" after a plan item's words, unless they name a place already."""
     sector = sector_name(place or "")
-    if not sector or re.search(r"\b(?:at|in|around|to) (?:the )?[A-Z]", description):
+    if not sector or re.search(r"\b(?:at|in|around|to|of) (?:the )?[A-Z]", description):
         return ""
     return f" at {sector}"
 
@@ -139,16 +140,27 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         bonus = 2 if times and times[0] == d.start.time() else 0
         if len(words & about) + bonus:
             scored.append((len(words & about) + bonus, d.start, d, plan, fact))
+    now = _now(q)
+    day = stated_day(q.question, now) if now is not None else None
     if scored:
         _, _, d, plan, fact = max(scored, key=lambda s: s[:2])
         name = event_name(fact, d)
         when = f"{d.start:%A, %B} {d.start.day}"
+        if day is not None and day != d.start.date():  # asked of another day than the event's
+            going = (f"I'm going, because {_said_reason(d.reason)}" if d.go and _hosting(q, d) is None
+                     else f"I'm hosting it, because {_hosting(q, d)[1]}" if d.go  # type: ignore[index]
+                     else f"I'm not going, because {_said_reason(d.reason)}")
+            return (f"{name[:1].upper()}{name[1:]} is on {when}, not on {day:%A}; {going}.",
+                    [plan.id, *(m.id for m in _stating(q, d))][:3])
+        own = _hosting(q, d)
+        if own is not None:  # one's own event: hosted, and why
+            said = f"I'm hosting {name} on {when}, because {own[1]}."
+            return (f"Yes, {said}" if _YES_NO.match(q.question) else said), [plan.id, *(m.id for m in _stating(q, d))][:3]
         said = (f"I'm going to {name} on {when}, because {_said_reason(d.reason)}." if d.go
                 else f"I'm not going to {name} on {when}, because {_said_reason(d.reason)}.")
         if _YES_NO.match(q.question):  # a yes/no question is answered yes or no
             said = f"Yes, {said}" if d.go else f"No, {said}"
         return said, [plan.id, *(m.id for m in _stating(q, d))][:3]
-    now = _now(q)
     known = [m for m in q.memories if m.fact is not None and not m.fact.question and m.fact.start is not None
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
     if known and times is None and at is None:  # one's own event, or heard of and not decided yet (a day plan decides)
@@ -157,7 +169,8 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         said = told(m, q) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
         said = said[:1].upper() + said[1:]
         if q.persona_name in (m.fact.subject, m.fact.host):
-            return f"Yes, of course, because it is my own plan. {said}", [m.id]
+            invited = "everyone" if "everyone" in m.fact.invited else "people"
+            return f"Yes, of course: it is my own event, and I've invited {invited} to it. {said}", [m.id]
         return f"I haven't decided yet; I'll see when I plan that day. {said}", [m.id]
     if (times is None and at is None) or now is None:
         return None
@@ -168,15 +181,29 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
     under = [i for i in today.plan_items if i.start <= asked_at] or list(today.plan_items[:1])
     item = under[-1]
     why = _why(q, item, today)
-    where = _at(item.description, item.place)
-    return f"At {asked_at:%H:%M} I'll be {mine(gerund(item.description))}{where}, because {why}.", [today.id]
+    own = next((h for d in today.decisions if d.start == item.start and (h := _hosting(q, d)) is not None), None)
+    doing, where = (own[0], "") if own is not None else (item.description, _at(item.description, item.place))
+    return f"At {asked_at:%H:%M} I'll be {mine(gerund(doing))}{where}, because {why}.", [today.id]
+
+
+def _hosting(q: AnswerInterview, d: Decided) -> tuple[str, str] | None:
+    """(what the persona does at its own event, why) for a decision about an event it hosts (its
+    fact's host or subject, or the recorded reason :data:`~town.scripted.attend.OWN_PLAN`): at
+    that hour it is hosting the event, not planning it, because it invited people to it. None
+    for another's event."""
+    fact = _fact_of(q, d)
+    if not (d.go and (d.reason == OWN_PLAN or (fact is not None and q.persona_name in (fact.host, fact.subject)))):
+        return None
+    invited = "everyone" if fact is not None and "everyone" in fact.invited else "people"
+    return f"host {event_name(fact, d)}", f"it is my own event, and I've invited {invited} to it"
 
 
 def _why(q: AnswerInterview, item: PlanItem, plan: MemoryView) -> str:
     """Why a plan item is there: its event's decision, the persona's work, or its habit."""
     for d in plan.decisions:
         if d.go and d.start == item.start:
-            return _said_reason(d.reason)
+            own = _hosting(q, d)
+            return own[1] if own is not None else _said_reason(d.reason)
     routine = next((r for r in q.routine if r.description == item.description), None)
     if routine is None:
         return "it is what I planned for today"
@@ -235,11 +262,14 @@ def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
     money or time gained, a place named in its plans, and a heard fact the question's words bear
     on. Always an answer: the traits alone when no memory bears on it."""
     traits = set(traits_of(q.persona_summary))
-    places = list(dict.fromkeys(sector_name(r.place) for r in q.routine if sector_name(r.place)))
-    situation = read_situation(q.question, places, q.people, q.persona_name)
+    situation = read_situation(q.question, known_places(q), q.people, q.persona_name)
     friend = _most_told(q)
     cited: list[int] = []
-    if situation.good and traits & (SOCIABLE | HELPFUL) and friend:
+    struck = struck_place(q)
+    if struck is not None:  # a place named: the persona's tie to it says what it would do
+        first, ids = _tie_to_place(q, struck, situation.good, traits)
+        cited += ids
+    elif situation.good and traits & (SOCIABLE | HELPFUL) and friend:
         first = f"I'd tell {friend.split()[0]} first, and we'd celebrate"
         cited += [m.id for m in q.memories if m.tellers[:1] == (friend,)][:1]
     elif situation.good:
@@ -268,25 +298,59 @@ def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
                  if needed and item == work else f"so I'd put that off until {UNTIL[touched]}")
         parts.append(f"I'd be {mine(gerund(item.description))}{_at(item.description, item.place)} then; {later}.")
         cited.append(held.id)
-    elif plan is not None and work is not None:
+    elif plan is not None and work is not None and (struck is None or sector_name(work.place or "") != struck):
         why = "since people count on me there" if needed else "as I'd planned"
         parts.append(f"I'd still {'go and ' if situation.good else 'try to '}{mine(work.description)}"
                      f"{_at(work.description, work.place)}, {why}.")
         cited.append(plan.id)
-    if situation.place and plan is not None:
-        there = [i for i in plan.plan_items if sector_name(i.place or "") == situation.place]
-        if there:
-            parts.append(f"I'm usually at {situation.place} to {mine(_bare(there[0].description, situation.place))}, "
-                         f"so {'I would go there' if situation.good else 'I would miss that'}.")
     words = _topic(q.question, q.people)
     facts = [m for m in q.memories if m.fact is not None and not m.fact.question and m.tellers and sayable(m.fact)
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
+    if struck is not None:  # what is to happen there is what the trouble touches
+        facts = [m for m in facts if m.fact is not None and sector_name(m.fact.place or "") == struck]
     if facts:
         m = facts[0]
         assert m.fact is not None
-        parts.append(f"And I'd keep in mind what I've heard. {told(m, q)}")
+        parts.append(f"And {told(m, q)[:-1]}; that would have to move." if struck
+                     else f"And I'd keep in mind what I've heard. {told(m, q)}")
         cited.append(m.id)
     return " ".join(parts), list(dict.fromkeys(cited))
+
+
+def known_places(q: AnswerInterview) -> list[str]:
+    """The names of the places the persona knows: its routine's, its plans' and the heard facts'
+    (sector names, first seen first)."""
+    found = [r.place for r in q.routine] + [i.place or "" for _, i in _items(q)]
+    found += [m.fact.place for m in q.memories if m.fact is not None and m.fact.place]
+    return list(dict.fromkeys(sector_name(p) for p in found if sector_name(p)))
+
+
+def struck_place(q: AnswerInterview) -> str | None:
+    """The place a hypothetical names (of :func:`known_places`) when it is not the persona's home:
+    the situation is about that place and the persona's tie to it; else None."""
+    place = read_situation(q.question, known_places(q), ()).place
+    return place if place is not None and place != _home(q) else None
+
+
+def _tie_to_place(q: AnswerInterview, place: str, good: bool | None, traits: set[str]) -> tuple[str, list[int]]:
+    """What the persona would do when something befalls ``place``, from its tie to it: its work
+    there (an obligation of its routine), what it does there most (its plans' items), else none.
+    (first sentence without its full stop, cited plan ids)."""
+    work = next((r for r in q.routine if sector_name(r.place) == place and obligation(r, q.routine)), None)
+    if work is not None:
+        if good:
+            return f"{place} is where I work, so I'd be glad for all of us there", []
+        return (f"{place} is my work, so I'd be heartbroken; I'd make sure everyone there was safe, then start "
+                f"putting it back together"), []
+    there = [(m, i) for m, i in _items(q) if sector_name(i.place or "") == place]
+    if there:
+        what, ids = _tally(there, lambda i: _bare(i.description, place))
+        if good:
+            return f"I'd go and see: I {mine(what or 'go')} at {place} most days", ids[:1]
+        return f"I'd miss it: I {mine(what or 'go')} at {place} most days, so I'd have to find somewhere else", ids[:1]
+    if traits & HELPFUL:
+        return f"I hardly ever go to {place}, but I'd go and see if the people there needed a hand", []
+    return f"I hardly ever go to {place}, but I'd be sorry for the people there", []
 
 
 def _items(q: AnswerInterview) -> list[tuple[MemoryView, PlanItem]]:
