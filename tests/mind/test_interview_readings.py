@@ -317,3 +317,24 @@ def test_the_host_of_an_event_is_hosting_it_at_its_hour_for_a_reason_that_is_one
     going = ask("Are you going to the Valentine's Day party? Why?")
     assert going.answer == ("Yes, I'm hosting the Valentine's Day party at Hobbs Cafe today, because it is my own "
                             "event, and I've invited everyone to it.") and going.evidence == [41, 40]
+
+
+def test_a_question_about_a_past_event_that_did_not_happen_then_corrects_its_premise():
+    """Before: "What happened at the party last night?" at 10:00 on Tuesday got Monday's talks, as
+    if a party had been. The only party Tom knows of (memories 11, 12: one event) starts today at
+    17:00: that is said instead. A thing he knows nothing of is "I don't know of any"; a reading
+    Maria held on Monday evening (memory 16) is told, in the past."""
+    assert _tom("What happened at the party last night?") == (
+        "There was no party last night, as far as I know; the Valentine's Day party at Hobbs Cafe is today at 17:00.")
+    assert _tom("What happened at the chili cook-off yesterday?") == "I don't know of any chili cook-off yesterday."
+    reading = MemoryView(id=16, kind="chat", importance=5, created="2023-02-13 09:00:00", tellers=("Maria Lopez",),
+                         fact=Fact(subject="Maria Lopez", act="host a poetry reading", place="smallville:Hobbs Cafe",
+                                   start=datetime(2023, 2, 13, 19), end=datetime(2023, 2, 13, 21),
+                                   host="Maria Lopez"),
+                         content="Maria Lopez told me that she is hosting a poetry reading at Hobbs Cafe on Monday, "
+                                 "February 13 from 7pm to 9pm")
+    held = ScriptedBackend().ask(AnswerInterview(**TOM, question="How was the poetry reading last night?",
+                                                 memories=(*TOM_MEMORIES, reading), now=NOW, routine=TOM_ROUTINE,
+                                                 people=PEOPLE))
+    assert held.answer == "Maria told me that she was hosting a poetry reading at Hobbs Cafe yesterday from 7pm to 9pm."
+    assert held.evidence == [16]

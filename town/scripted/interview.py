@@ -31,7 +31,7 @@ from ..thinking.questions import AnswerInterview
 from .recount import dated, is_about, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
-from .stance import hypothetical, intention, opinion, preference, struck_place, told, view_of
+from .stance import event_name, hypothetical, intention, opinion, preference, struck_place, told, view_of
 from ..thinking.words import content_words, name_words, topic_words
 
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
@@ -685,6 +685,10 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
     named = stated_day(q.question, now)
     asked = datetime.combine(named, time()) if named is not None and named < now.date() else now - timedelta(days=1)
     then_said = "Yesterday" if asked.date() == (now - timedelta(days=1)).date() else f"On {asked:%A}"
+    event = _past_event(q, asked, "last night" if re.search(r"\blast night\b", q.question, re.I)
+                        else then_said.lower())
+    if event is not None:
+        return event
     day = f"{asked:%Y-%m-%d}"
     then = sorted((m for m in q.memories if m.created[:10] == day), key=lambda m: (m.created, m.id))
     talks = [m for m in then if m.tellers or told_by(m.content)]
@@ -704,6 +708,39 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
     if not parts:
         return _said(f"I don't remember much of {then_said.lower().removeprefix('on ')}.", [])
     return _said(" ".join(parts), cited)
+
+
+#: Words of a question about the past that ask rather than name the thing asked about.
+_PAST_ASKING = frozenset("happen go last night yesterday evening morning afternoon day do monday tuesday wednesday "
+                         "thursday friday saturday sunday".split())
+
+
+def _past_event(q: AnswerInterview, asked: datetime, then: str) -> answers.InterviewAnswer | None:
+    """A question about a thing on a past day ("What happened at the party last night?"): the
+    events the persona knows (facts with a start) whose fields hold the thing's words. One that
+    day is said; none that day corrects the premise with the one it knows of ("There was no
+    party last night; the Valentine's Day party at Hobbs Cafe is today at 17:00"); none at all is
+    "I don't know of one". None when the question names no thing (the day in general)."""
+    topic = topic_words(q.question) - name_words(q.people) - _PAST_ASKING
+    if not topic:
+        return None
+    thing = " ".join(w for w in re.findall(r"[A-Za-z'-]+", q.question) if topic_words(w) & topic)
+    events = sorted(((m.fact.start, m.id, m) for m in q.memories if m.fact is not None and m.fact.start is not None
+                     and not m.fact.question and sayable(m.fact) and topic & topic_words(_fields(m.fact))),
+                    key=lambda e: e[:2])
+    that_day = [m for start, _, m in events if start.date() == asked.date()]
+    if that_day:
+        return _said(_realised(that_day[-1], q), [that_day[-1].id])
+    if not events:
+        return _said(f"I don't know of any {thing} {then}.", [])
+    now = _now(q)
+    ahead = [m for start, _, m in events if now is None or start >= now]
+    m = ahead[0] if ahead else events[-1][2]
+    assert m.fact is not None and m.fact.start is not None
+    name = event_name(m.fact, m.fact.place or "")
+    when = f"on {m.fact.start:%A, %B} {m.fact.start.day} at {m.fact.start:%H:%M}"
+    verb = "is" if ahead else "was"
+    return _said(f"There was no {thing} {then}, as far as I know; {name} {verb} {when}.", [m.id])
 
 
 def _news(q: AnswerInterview) -> answers.InterviewAnswer:

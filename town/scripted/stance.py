@@ -59,10 +59,10 @@ def _plan_of_day(q: AnswerInterview, day) -> MemoryView | None:
     return next((m for m in plans(q) if m.plan_items[0].start.date() == day), None)
 
 
-def event_name(fact: Fact | None, d: Decided) -> str:
-    """An event as named in an answer: "the Valentine's Day party at Hobbs Cafe" (the fact's act
-    without its verb; "the event at Hobbs Cafe" without a fact)."""
-    place = place_name(d.place)
+def event_name(fact: Fact | None, at: str) -> str:
+    """An event at address ``at`` as named in an answer: "the Valentine's Day party at Hobbs
+    Cafe" (the fact's act without its verb; "the event at Hobbs Cafe" without a fact)."""
+    place = place_name(at)
     if fact is None or " " not in fact.act.strip():
         return f"the event at {place}"
     thing = fact.act.strip().split(" ", 1)[1]
@@ -144,7 +144,7 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
     day = stated_day(q.question, now) if now is not None else None
     if scored:
         _, _, d, plan, fact = max(scored, key=lambda s: s[:2])
-        name = event_name(fact, d)
+        name = event_name(fact, d.place)
         when = f"{d.start:%A, %B} {d.start.day}"
         if day is not None and day != d.start.date():  # asked of another day than the event's
             going = (f"I'm going, because {_said_reason(d.reason)}" if d.go and _hosting(q, d) is None
@@ -195,7 +195,7 @@ def _hosting(q: AnswerInterview, d: Decided) -> tuple[str, str] | None:
     if not (d.go and (d.reason == OWN_PLAN or (fact is not None and q.persona_name in (fact.host, fact.subject)))):
         return None
     invited = "everyone" if fact is not None and "everyone" in fact.invited else "people"
-    return f"host {event_name(fact, d)}", f"it is my own event, and I've invited {invited} to it"
+    return f"host {event_name(fact, d.place)}", f"it is my own event, and I've invited {invited} to it"
 
 
 def _why(q: AnswerInterview, item: PlanItem, plan: MemoryView) -> str:
