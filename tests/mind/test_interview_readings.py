@@ -13,9 +13,10 @@ from datetime import datetime
 from town.inflection import gerund
 from town.memory.fact import Fact, PlanItem
 from town.reading import read_situation
-from town.scripted import ScriptedBackend
 from town.scripted.interview import kind_of
-from town.thinking.questions import AnswerInterview, MemoryView, PlanItemView
+from town.thinking.questions import MemoryView
+
+from asked import ask, routine
 
 NOW = "2023-02-14 10:00:00"
 PARTY = Fact(subject="Isabella Rodriguez", act="host a Valentine's Day party", place="smallville:Hobbs Cafe",
@@ -24,13 +25,10 @@ SAME_PARTY = Fact(act="be a Valentine's Day party", place="smallville:Hobbs Cafe
                   start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez")
 TOM = dict(persona="tom_moreno", persona_name="Tom Moreno",
            persona_summary="Tom Moreno, 51. Traits: reserved, practical. Tom Moreno runs the market counter.")
-TOM_ROUTINE = (
-    PlanItemView(start="00:00", end="07:00", description="sleeping", place="smallville:Moreno house:bedroom:bed"),
-    PlanItemView(start="08:00", end="16:00", description="work the market counter",
-                 place="smallville:The Willows Market and Pharmacy:store:counter", task="work"),
-    PlanItemView(start="19:00", end="22:00", description="watch a ball game on the sofa",
-                 place="smallville:Moreno house:living room:sofa"),
-)
+TOM_ROUTINE = routine(("00:00", "07:00", "sleeping", "smallville:Moreno house:bedroom:bed"),
+                      ("08:00", "16:00", "work the market counter",
+                       "smallville:The Willows Market and Pharmacy:store:counter", "work"),
+                      ("19:00", "22:00", "watch a ball game on the sofa", "smallville:Moreno house:living room:sofa"))
 TOM_PLAN = tuple(PlanItem(start=datetime(2023, 2, 14, h0), end=datetime(2023, 2, 14, h1), description=d, place=p)
                  for h0, h1, d, p in ((0, 7, "sleeping", "smallville:Moreno house:bedroom:bed"),
                                       (8, 16, "work the market counter",
@@ -51,8 +49,8 @@ PEOPLE = ("Tom Moreno", "Isabella Rodriguez", "Maria Lopez", "Mei Lin", "John Li
 
 
 def _tom(question: str) -> str:
-    return ScriptedBackend().ask(AnswerInterview(**TOM, question=question, memories=TOM_MEMORIES, now=NOW,
-                                                 routine=TOM_ROUTINE, people=PEOPLE)).answer
+    return ask(**TOM, question=question, memories=TOM_MEMORIES, now=NOW,
+               routine=TOM_ROUTINE, people=PEOPLE).answer
 
 
 def test_a_hypothetical_is_answered_from_what_its_situation_touches():
@@ -76,9 +74,9 @@ def test_a_teller_telling_their_own_event_is_said_with_a_pronoun_and_one_event_i
     said = _tom("Have you heard any news lately?")
     assert said == ("Maria told me that there is a Valentine's Day party, hosted by Isabella Rodriguez, at Hobbs "
                     "Cafe today from 5pm to 7pm.")
-    only_isabella = ScriptedBackend().ask(AnswerInterview(
+    only_isabella = ask(
         **TOM, question="Have you heard any news lately?", memories=TOM_MEMORIES[:1], now=NOW,
-        routine=TOM_ROUTINE, people=PEOPLE)).answer
+        routine=TOM_ROUTINE, people=PEOPLE).answer
     assert only_isabella == ("Isabella told me that she is hosting a Valentine's Day party at Hobbs Cafe today from "
                              "5pm to 7pm.")
 
@@ -93,12 +91,11 @@ def test_each_coordinated_verb_of_a_plan_item_is_inflected():
 def test_your_husband_is_the_one_the_files_relationships_call_so():
     """Before: "I don't know anyone called your husband." (Mei's description says "her husband
     John Lin" only in the relationships, never "married to")."""
-    mei = AnswerInterview(persona="mei_lin", persona_name="Mei Lin", question="How do you feel about your husband?",
-                          persona_summary="Mei Lin, 45. Traits: caring, patient. Mei Lin is a philosophy professor.",
-                          now=NOW, people=PEOPLE, ties=(("John Lin", "my husband, who runs the pharmacy counter"),),
-                          memories=(MemoryView(id=5, kind="chat", importance=4, created="2023-02-14 07:10:00",
-                                               content="I talked with John Lin about breakfast."),))
-    said = ScriptedBackend().ask(mei).answer
+    said = ask(persona="mei_lin", persona_name="Mei Lin", question="How do you feel about your husband?",
+               persona_summary="Mei Lin, 45. Traits: caring, patient. Mei Lin is a philosophy professor.",
+               now=NOW, people=PEOPLE, ties=(("John Lin", "my husband, who runs the pharmacy counter"),),
+               memories=(MemoryView(id=5, kind="chat", importance=4, created="2023-02-14 07:10:00",
+                                    content="I talked with John Lin about breakfast."),)).answer
     assert said == "I like John: we talked today."
 
 
@@ -111,9 +108,9 @@ POSTER = MemoryView(id=14, kind="chat", importance=5, created="2023-02-14 08:00:
 def test_a_fact_with_nobody_to_say_it_of_is_not_told():
     """Before: "Yuriko told me that say the election for mayor of Smallville is." (a poster's words,
     read with no person as their subject)."""
-    said = ScriptedBackend().ask(AnswerInterview(**TOM, question="How has your day been so far?",
-                                                 memories=(*TOM_MEMORIES, POSTER), now=NOW, routine=TOM_ROUTINE,
-                                                 people=PEOPLE)).answer
+    said = ask(**TOM, question="How has your day been so far?",
+               memories=(*TOM_MEMORIES, POSTER), now=NOW, routine=TOM_ROUTINE,
+               people=PEOPLE).answer
     assert said == "So far today I've talked with Yuriko. Earlier I was working the market counter."
 
 
@@ -131,9 +128,9 @@ def test_a_teller_quoted_on_their_own_plan_is_retold_with_their_files_pronoun():
     sam = MemoryView(id=15, kind="chat", importance=5, created="2023-02-13 08:20:50", tellers=("Sam Moore",),
                      fact=Fact(subject="Sam Moore", act="decide to run for mayor of Smallville"),
                      content='Sam Moore said to me: "You know, I have decided to run for mayor of Smallville."')
-    said = ScriptedBackend().ask(AnswerInterview(**TOM, question="Any news?", memories=(sam,), now=NOW,
-                                                 routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
-                                                 pronouns=(("Sam Moore", "he"),))).answer
+    said = ask(**TOM, question="Any news?", memories=(sam,), now=NOW,
+               routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
+               pronouns=(("Sam Moore", "he"),)).answer
     assert said == "Sam told me that he decides to run for mayor of Smallville."
 
 
@@ -177,13 +174,13 @@ def test_a_meal_asked_about_is_read_from_the_days_plan():
     memories = (*TOM_MEMORIES[:2], MemoryView(id=14, kind="plan", importance=3, created="2023-02-14 00:00:00",
                                               plan_items=plan, content="Tom Moreno's plan for Tuesday February 14"))
 
-    def ask(question: str):
-        return ScriptedBackend().ask(AnswerInterview(**TOM, question=question, memories=memories, now=NOW,
-                                                     routine=TOM_ROUTINE, people=PEOPLE))
+    def of_tom(question: str):
+        return ask(**TOM, question=question, memories=memories, now=NOW,
+                   routine=TOM_ROUTINE, people=PEOPLE)
 
-    breakfast = ask("What did you have for breakfast?")
+    breakfast = of_tom("What did you have for breakfast?")
     assert breakfast.answer == "At 07:00 I was eating breakfast at Moreno house." and breakfast.evidence == [14]
-    assert ask("What will you have for lunch?").answer == "At 12:00 I'll be having lunch at Hobbs Cafe."
+    assert of_tom("What will you have for lunch?").answer == "At 12:00 I'll be having lunch at Hobbs Cafe."
 
 
 def test_one_insight_told_by_more_people_later_is_said_once():
@@ -193,9 +190,9 @@ def test_one_insight_told_by_more_people_later_is_said_once():
         f"The Valentine's Day party on Tuesday, February 14 is what everyone is talking about: {who} told me."))
         for i, c, who in ((21, "2023-02-13 17:00:00", "Maria and Isabella"),
                           (22, "2023-02-14 08:00:00", "John, Mei, Maria and Isabella")))
-    said = ScriptedBackend().ask(AnswerInterview(
+    said = ask(
         **TOM, question="If you could change one thing about Smallville, what would it be?", memories=insights,
-        now=NOW, routine=TOM_ROUTINE, people=PEOPLE))
+        now=NOW, routine=TOM_ROUTINE, people=PEOPLE)
     assert said.answer.count("everyone is talking about") == 1 and said.evidence == [21]
 
 
@@ -213,9 +210,9 @@ def test_a_line_kept_as_said_answers_when_only_it_bears_on_the_thing_asked():
     once (memory 12, the party news she told him)."""
     heard = MemoryView(id=15, kind="chat", importance=6, created="2023-02-14 09:30:00",
                        content='Maria Lopez said to me: "I have decided to run for mayor in the local election, Tom."')
-    said = ScriptedBackend().ask(AnswerInterview(**TOM, question="What do you think of the election?",
-                                                 memories=(*TOM_MEMORIES, heard), now=NOW, routine=TOM_ROUTINE,
-                                                 people=PEOPLE))
+    said = ask(**TOM, question="What do you think of the election?",
+               memories=(*TOM_MEMORIES, heard), now=NOW, routine=TOM_ROUTINE,
+               people=PEOPLE)
     assert said.answer == ("I'd like to hear more before I decide, though we've talked once lately and Maria seems "
                            'sincere. Maria Lopez told me: "I have decided to run for mayor in the local election."')
     assert said.evidence == [15, 12]
@@ -231,9 +228,9 @@ SAM_PARTY = MemoryView(id=32, kind="chat", importance=7, created="2023-02-14 08:
 
 
 def _asked(question: str, memories, **more):
-    return ScriptedBackend().ask(AnswerInterview(**{**TOM, **more}, question=question, memories=memories, now=NOW,
-                                                 routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
-                                                 pronouns=(("Sam Moore", "he"),)))
+    return ask(**{**TOM, **more}, question=question, memories=memories, now=NOW,
+               routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
+               pronouns=(("Sam Moore", "he"),))
 
 
 def test_the_thing_asked_about_decides_which_memory_answers_not_its_rank():
@@ -267,17 +264,17 @@ def test_a_hypothetical_naming_a_place_is_about_that_place_and_the_persona_s_tie
     his shift elsewhere (plan 13), and the party told at that place would have to move. Whose
     routine works there (an obligation at Hobbs Cafe) is heartbroken for their own work."""
     asked = "What would you do if Hobbs Cafe burned down tonight?"
-    said = ScriptedBackend().ask(AnswerInterview(**TOM, question=asked, memories=TOM_MEMORIES, now=NOW,
-                                                 routine=TOM_ROUTINE, people=PEOPLE))
+    said = ask(**TOM, question=asked, memories=TOM_MEMORIES, now=NOW,
+               routine=TOM_ROUTINE, people=PEOPLE)
     assert said.answer == ("I hardly ever go to Hobbs Cafe, but I'd be sorry for the people there. I'd still try to "
                            "work the market counter at The Willows Market and Pharmacy, since people count on me "
                            "there. And Isabella told me that she is hosting a Valentine's Day party at Hobbs Cafe "
                            "today from 5pm to 7pm; that would have to move.")
     assert said.evidence == [13, 11]
-    owner = (TOM_ROUTINE[0], PlanItemView(start="08:00", end="20:00", description="run the cafe counter",
-                                          place="smallville:Hobbs Cafe:cafe:counter", task="work"))
-    own = ScriptedBackend().ask(AnswerInterview(**TOM, question=asked, memories=TOM_MEMORIES[:1], now=NOW,
-                                                routine=owner, people=PEOPLE)).answer
+    owner = (TOM_ROUTINE[0], *routine(("08:00", "20:00", "run the cafe counter", "smallville:Hobbs Cafe:cafe:counter",
+                                       "work")))
+    own = ask(**TOM, question=asked, memories=TOM_MEMORIES[:1], now=NOW,
+              routine=owner, people=PEOPLE).answer
     assert own.startswith("Hobbs Cafe is my work, so I'd be heartbroken;") and "stove" not in own
 
 
@@ -305,16 +302,16 @@ def test_the_host_of_an_event_is_hosting_it_at_its_hour_for_a_reason_that_is_one
                                               end=datetime(2023, 2, 14, 19), go=True, reason="it is my own plan",
                                               evidence=(40,)),)))
 
-    def ask(question: str):
-        return ScriptedBackend().ask(AnswerInterview(
+    def of_isabella(question: str):
+        return ask(
             persona="isabella_rodriguez", persona_name="Isabella Rodriguez", question=question, memories=memories,
             persona_summary="Isabella Rodriguez runs Hobbs Cafe. Traits: friendly, outgoing.", now=NOW,
-            people=PEOPLE))
+            people=PEOPLE)
 
-    evening = ask("What are you planning to do this evening, and why?")
+    evening = of_isabella("What are you planning to do this evening, and why?")
     assert evening.answer == ("At 18:00 I'll be hosting the Valentine's Day party at Hobbs Cafe, because it is my own "
                               "event, and I've invited everyone to it.") and evening.evidence == [41]
-    going = ask("Are you going to the Valentine's Day party? Why?")
+    going = of_isabella("Are you going to the Valentine's Day party? Why?")
     assert going.answer == ("Yes, I'm hosting the Valentine's Day party at Hobbs Cafe today, because it is my own "
                             "event, and I've invited everyone to it.") and going.evidence == [41, 40]
 
@@ -333,8 +330,8 @@ def test_a_question_about_a_past_event_that_did_not_happen_then_corrects_its_pre
                                    host="Maria Lopez"),
                          content="Maria Lopez told me that she is hosting a poetry reading at Hobbs Cafe on Monday, "
                                  "February 13 from 7pm to 9pm")
-    held = ScriptedBackend().ask(AnswerInterview(**TOM, question="How was the poetry reading last night?",
-                                                 memories=(*TOM_MEMORIES, reading), now=NOW, routine=TOM_ROUTINE,
-                                                 people=PEOPLE))
+    held = ask(**TOM, question="How was the poetry reading last night?",
+               memories=(*TOM_MEMORIES, reading), now=NOW, routine=TOM_ROUTINE,
+               people=PEOPLE)
     assert held.answer == "Maria told me that she was hosting a poetry reading at Hobbs Cafe yesterday from 7pm to 9pm."
     assert held.evidence == [16]

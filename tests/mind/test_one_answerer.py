@@ -16,18 +16,18 @@ import pytest
 
 from town.memory.fact import Decided, Fact, PlanItem
 from town.scripted import ScriptedBackend
-from town.thinking.questions import AnswerInterview, MemoryView, NextLine, PlanItemView
+from town.thinking.questions import MemoryView, NextLine
+
+from asked import ask, routine
 
 WHO = dict(persona="sam_moore", persona_name="Sam Moore",
            persona_summary="Sam Moore is a retired carpenter running for mayor. Traits: quiet, reserved.")
-ROUTINE = (
-    PlanItemView(start="00:00", end="07:00", description="sleeping", place="v:Moore house:bedroom:bed"),
-    PlanItemView(start="09:00", end="13:00", description="work on my plans for the town",
-                 place="v:Town Hall:campaign office:desk", task="work on town plans"),
-    PlanItemView(start="13:00", end="14:00", description="have lunch", place="v:Hobbs Cafe:cafe:table"),
-    PlanItemView(start="16:00", end="18:00", description="attend the town council session",
-                 place="v:Town Hall:council chamber:seat", task="attend the session"),
-)
+ROUTINE = routine(("00:00", "07:00", "sleeping", "v:Moore house:bedroom:bed"),
+                  ("09:00", "13:00", "work on my plans for the town", "v:Town Hall:campaign office:desk",
+                   "work on town plans"),
+                  ("13:00", "14:00", "have lunch", "v:Hobbs Cafe:cafe:table"),
+                  ("16:00", "18:00", "attend the town council session", "v:Town Hall:council chamber:seat",
+                   "attend the session"))
 
 
 def _day(day: int) -> tuple[PlanItem, ...]:
@@ -59,8 +59,8 @@ NOW = "2023-02-14 10:00:00"
 
 
 def _interview(question: str) -> tuple[str, list[int]]:
-    answer = ScriptedBackend().ask(AnswerInterview(**WHO, question=question, memories=MEMORIES, now=NOW,
-                                                   routine=ROUTINE, people=("Sam Moore", "Maria Lopez")))
+    answer = ask(**WHO, question=question, memories=MEMORIES, now=NOW,
+                 routine=ROUTINE, people=("Sam Moore", "Maria Lopez"))
     return answer.answer, list(answer.evidence or ())
 
 

@@ -32,7 +32,7 @@ from .recount import dated, is_about, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
 from .stance import event_name, hypothetical, intention, opinion, preference, struck_place, told, view_of
-from ..thinking.words import content_words, name_words, topic_words
+from ..thinking.words import any_phrase, content_words, name_words, topic_words
 
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
 
@@ -51,19 +51,20 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
      frozenset("work works worked job owns runs manages study studies student teach teaches retired".split())),
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
 )
-_PLAN = re.compile(r"\b(will you|are you (going|planning|doing|up to|busy|free)|your (schedule|plans)|any plans|"
-                   r"on your schedule|you expect|do you plan)\b", re.I)
-_WHEN_WORDS = re.compile(r"\b(at \d{1,2}(:\d\d)?|tomorrow|tonight|today|this (morning|afternoon|evening)|"
-                         r"on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b", re.I)
-_PREFERENCE = re.compile(r"\b(value most|would you (most )?like|do you (like|prefer|enjoy)|would you rather|"
-                         r"your favou?rite|like (best|most)|learned about yourself|could change|"
-                         r"matters? (most )?to you)\b", re.I)
+_PLAN = any_phrase("will you", "are you (going|planning|doing|up to|busy|free)", "your (schedule|plans)", "any plans",
+                   "on your schedule", "you expect", "do you plan")
+_WEEKDAY = "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WHEN_WORDS = any_phrase(r"at \d{1,2}(:\d\d)?", "tomorrow", "tonight", "today", "this (morning|afternoon|evening)",
+                         f"on {_WEEKDAY}")
+_PREFERENCE = any_phrase("value most", "would you (most )?like", "do you (like|prefer|enjoy)", "would you rather",
+                         "your favou?rite", "like (best|most)", "learned about yourself", "could change",
+                         "matters? (most )?to you")
 #: "How do you feel about X?": a feeling when X is a person of the town, else an opinion of a thing.
 _FEELING = re.compile(r"\b(?:how do you feel about|what do you think (?:of|about)|"
                       r"your (?:opinion|view) (?:of|on|about)|what's your take on|how do you like|what do you make of|"
                       r"how do you get on with|how do you get along with)\s+(?P<thing>[^?]+)", re.I)
-_HYPOTHETICAL = re.compile(r"\bwhat would you do if\b|\bwhat if\b|\bif you (?:were|had|won|lost)\b|"
-                           r"\b(?:imagine|suppose)\b|\bwould you do if\b", re.I)
+_HYPOTHETICAL = any_phrase("what would you do if", "what if", "if you (?:were|had|won|lost)", "imagine", "suppose",
+                           "would you do if")
 _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
                         r"will you (?:go|come|attend|be at)\b|"
                         r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
@@ -80,17 +81,16 @@ _PLACE = re.compile(r"\b(?:at|in|to) (?:the )?((?:[A-Z][\w']*\s?)+)")
 _GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey|how'?s it going|how are you|"
                        r"how are things|what'?s up|how have you been)\b", re.I)
 #: Small talk: a remark on the weather or the day, often with a tag ("Lovely weather, isn't it?").
-_REMARK = re.compile(r"\b(?:weather|sunny|sunshine|rainy|raining|(?:nice|lovely|beautiful|fine|great|gorgeous) "
-                     r"(?:day|morning|afternoon|evening))\b", re.I)
+_REMARK = any_phrase("weather", "sunny", "sunshine", "rainy", "raining",
+                     "(?:nice|lovely|beautiful|fine|great|gorgeous) (?:day|morning|afternoon|evening)")
 _ASKING = re.compile(r"\s*(?:what|how|why|where|when|who|which|would|could|if|do|does|did|will)\b", re.I)  # not a remark
-_DAY = re.compile(r"\b(?:your day|day (?:so far|been|going)|today so far|did you do today|have you done today|"
-                  r"been up to today|happened (?:to you )?today)\b", re.I)
-_NEWS = re.compile(r"\b(?:news|heard (?:lately|recently|anything)|what(?:'s| is) going on|what(?:'s| is) new|"
-                   r"anything happening|happening (?:tonight|today|tomorrow|this week)|"
-                   r"any gossip|what have you heard)\b", re.I)
-_PAST = re.compile(r"\b(?:yesterday|last night|(?:did|was|were)\b.*\bon (?:monday|tuesday|wednesday|thursday|friday|"
-                   r"saturday|sunday))\b", re.I)
-_TRUST = re.compile(r"\b(?:trust|rely on|count on|closest to|best friend|confide)\b", re.I)
+_DAY = any_phrase("your day", "day (?:so far|been|going)", "today so far", "did you do today", "have you done today",
+                  "been up to today", "happened (?:to you )?today")
+_NEWS = any_phrase("news", "heard (?:lately|recently|anything)", "what(?:'s| is) going on", "what(?:'s| is) new",
+                   "anything happening", "happening (?:tonight|today|tomorrow|this week)", "any gossip",
+                   "what have you heard")
+_PAST = any_phrase("yesterday", "last night", rf"(?:did|was|were)\b.*\bon {_WEEKDAY}")
+_TRUST = any_phrase("trust", "rely on", "count on", "closest to", "best friend", "confide")
 
 
 def kind_of(question: str) -> str:

@@ -47,3 +47,9 @@ def topic_words(text: str) -> frozenset[str]:
         found = lemmas(word)
         out.add((found.get("VERB") or found.get("NOUN") or (word,))[0])
     return frozenset(out)
+
+
+def any_phrase(*alternatives: str) -> re.Pattern[str]:
+    """A case-blind pattern matching any of ``alternatives`` (regular-expression fragments) as
+    whole words: ``any_phrase("news", "what's new")`` finds "Any news?" and "So what's new?"."""
+    return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.I)
