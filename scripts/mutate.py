@@ -907,6 +907,14 @@ MUTATIONS = (
     Mutation("an interview retrieves nothing beyond the top k by the thing asked", "town/analysis/interview.py",
              "        for i in ids_by_topic[:BEARING]:", "        for i in ids_by_topic[:0]:",
              ("tests/test_interview.py::test_records_about_the_thing_asked_are_retrieved_beyond_the_top_k",)),
+    Mutation("a memory sharing only a name answers what is asked of that person", "town/scripted/interview.py",
+             "    if _bears(best, q)[0] == 0 and topic_words", "    if False and topic_words",
+             ("tests/mind/test_interview_readings.py::"
+              "test_a_memory_sharing_only_a_name_does_not_answer_what_is_asked_of_that_person",)),
+    Mutation("'would you go if a person asked' answered by the upset-person rule", "town/scripted/interview.py",
+             "    going = would_go(q) if kind == \"hypothetical\" else None", "    going = None",
+             ("tests/mind/test_interview_readings.py::"
+              "test_would_you_go_if_a_person_asked_is_answered_from_the_tie_with_them",)),
     Mutation("a teller telling their own event named again instead of a pronoun", "town/scripted/stance.py",
              "                 pronoun=pronoun_of(m.content) or dict(q.pronouns).get(m.tellers[0]))",
              "                 pronoun=None)",

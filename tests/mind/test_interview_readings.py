@@ -335,3 +335,25 @@ def test_a_question_about_a_past_event_that_did_not_happen_then_corrects_its_pre
                people=PEOPLE)
     assert held.answer == "Maria told me that she was hosting a poetry reading at Hobbs Cafe yesterday from 7pm to 9pm."
     assert held.evidence == [16]
+
+
+def test_a_memory_sharing_only_a_name_does_not_answer_what_is_asked_of_that_person():
+    """Found asking new questions: "What do you think of Sam Moore running for mayor?" asked of a
+    persona who never heard of the run got a sighting of Sam at the market recounted. Only the
+    name is shared ({run, mayor} are in no memory), so nothing held bears on it."""
+    seen = MemoryView(id=33, kind="observation", importance=3, created="2023-02-14 09:40:00",
+                      content="Sam Moore is looking through the shelves at The Willows Market and Pharmacy.")
+    said = _asked("What do you think of Sam Moore running for mayor?", (seen, *TOM_MEMORIES))
+    assert said.answer == "I haven't heard anything about that." and said.evidence == []
+    assert _asked("What do you think of Sam Moore running for mayor?", (seen, MAYOR)).evidence == [31]
+
+
+def test_would_you_go_if_a_person_asked_is_answered_from_the_tie_with_them():
+    """Found asking new questions: "Would you go to Sam's campaign event if he invited you?" got
+    "I'd go over to Sam, ask what's wrong and listen" (the upset-person rule). Tom talked with Sam
+    twice (31, 32): he would go, for that; with neither talk, Tom is reserved and would not."""
+    asked = "Would you go to Sam's campaign event if he invited you?"
+    said = _asked(asked, (SAM_PARTY, MAYOR))
+    assert said.answer == "Yes, I would go: we've talked 2 times lately, and I'd like to support Sam."
+    assert said.evidence == [32, 31]
+    assert _asked(asked, TOM_MEMORIES).answer == "Probably not: I'm reserved, and I don't know Sam well."

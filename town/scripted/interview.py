@@ -31,7 +31,7 @@ from ..thinking.questions import AnswerInterview
 from .recount import dated, is_about, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
-from .stance import event_name, hypothetical, intention, opinion, preference, struck_place, told, view_of
+from .stance import event_name, hypothetical, intention, opinion, preference, struck_place, told, view_of, would_go
 from ..thinking.words import any_phrase, content_words, name_words, topic_words
 
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
@@ -64,7 +64,7 @@ _FEELING = re.compile(r"\b(?:how do you feel about|what do you think (?:of|about
                       r"your (?:opinion|view) (?:of|on|about)|what's your take on|how do you like|what do you make of|"
                       r"how do you get on with|how do you get along with)\s+(?P<thing>[^?]+)", re.I)
 _HYPOTHETICAL = any_phrase("what would you do if", "what if", "if you (?:were|had|won|lost)", "imagine", "suppose",
-                           "would you do if")
+                           r"would you (?:\w+'?\w* ){1,8}if")
 _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
                         r"will you (?:go|come|attend|be at)\b|"
                         r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
@@ -173,6 +173,10 @@ def _relevant(q: AnswerInterview) -> list:
     """
     scored = [((*_bears(m, q), m.kind != "reflection", -i), m) for i, m in enumerate(q.memories)]
     return _unique(m for key, m in sorted(scored, key=lambda s: s[0], reverse=True) if key[0] + key[1])
+
+
+#: Topic words of a question that ask rather than name the thing asked about.
+_ASKED_WORDS = frozenset("opinion view take feel make like happen doing news".split())
 
 
 def _bears(m, q: AnswerInterview) -> tuple[int, int]:
@@ -445,6 +449,10 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
+    if _bears(best, q)[0] == 0 and topic_words(q.question) - name_words(q.people) - _ASKED_WORDS:
+        # only a name is shared: nothing held bears on what is asked of them ("running for mayor")
+        return _said("No, I haven't heard anything about that." if kind == "yes/no"
+                     else "I haven't heard anything about that.", [])
     said = _realised(best, q)
     if kind == "when":
         timed = next((m for m in relevant if stated_times(m.content)), None)
@@ -819,6 +827,9 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _about_self(q)
     if kind == "greeting":
         return _greeting(q)
+    going = would_go(q) if kind == "hypothetical" else None
+    if going is not None:  # "would you go ... if Sam invited you?": the stance on Sam
+        return _said(*going)
     if kind == "hypothetical" and struck_place(q) is not None:  # about that place, not one's kitchen
         return _said(*hypothetical(q))
     if kind == "hypothetical":

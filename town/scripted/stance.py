@@ -36,7 +36,7 @@ from .attend import OWN_PLAN, RESERVED, SOCIABLE, obligation
 from .reaction import HELPFUL, traits_of
 
 __all__ = ["intention", "hypothetical", "preference", "opinion", "view_of", "plans", "event_name", "told",
-           "known_places", "struck_place"]
+           "known_places", "struck_place", "would_go"]
 
 #: Words of a question that ask rather than name what it is about.
 _ASKING = frozenset("""going go come coming attend attending plan planning planned why will would today
@@ -113,7 +113,8 @@ def told(m: MemoryView, q: AnswerInterview) -> str:
 def _at(description: str, place: str | None) -> str:
     """" at Hobbs Cafe" after a plan item's words, unless they name a place already."""
     sector = sector_name(place or "")
-    if not sector or re.search(r"\b(?:at|in|around|to|of) (?:the )?[A-Z]", description):
+    if not sector or sector.lower() in description.lower() or re.search(r"\b(?:at|in|around|to|of) (?:the )?[A-Z]",
+                                                                          description):
         return ""
     return f" at {sector}"
 
@@ -325,6 +326,29 @@ def known_places(q: AnswerInterview) -> list[str]:
     return list(dict.fromkeys(sector_name(p) for p in found if sector_name(p)))
 
 
+#: "Would you go to ... if ...?": whether one would come to a person's doing.
+_GO_IF = re.compile(r"\bwould you (?:go|come|attend|join)\b.*\bif\b", re.I)
+
+
+def would_go(q: AnswerInterview) -> tuple[str, list[int]] | None:
+    """Whether the persona would go to what a person the question names does, if asked, and why:
+    its file's tie to them, its talks with them, else its traits (reserved: not). None when it
+    asks no such thing or names nobody."""
+    who = next((p for p in q.people if p != q.persona_name and p.split()[0] in q.question), None)
+    if who is None or not _GO_IF.search(q.question):
+        return None
+    first = who.split()[0]
+    tie, talks = _acquaintance(who, q)
+    reserved = sorted(set(traits_of(q.persona_summary)) & RESERVED)
+    if tie is not None:
+        return f"Yes, I would go: {first} is {tie}.", []
+    if talks:
+        return f"Yes, I would go: {_often(talks)}, and I'd like to support {first}.", talks[:2]
+    if reserved:
+        return f"Probably not: I'm {reserved[0]}, and I don't know {first} well.", []
+    return f"Yes, I'd go and see; I'd like to get to know {first} better.", []
+
+
 def struck_place(q: AnswerInterview) -> str | None:
     """The place a hypothetical names (of :func:`known_places`) when it is not the persona's home:
     the situation is about that place and the persona's tie to it; else None."""
@@ -379,7 +403,8 @@ def _tally(pairs, key) -> tuple[str | None, list[int]]:
 
 def _bare(description: str, place: str) -> str:
     """A plan item's words without a place ("have lunch at Hobbs Cafe" -> "have lunch")."""
-    bare = re.sub(rf"\s+(?:at|in|to)\s+(?:the\s+)?{re.escape(place)}\b", "", description, flags=re.I)
+    bare = re.sub(r"\s*\([^)]*\)", "", description)  # "go to Hobbs Cafe (Isabella: a party)": its note
+    bare = re.sub(rf"\s+(?:at|in|to)\s+(?:the\s+)?{re.escape(place)}\b", "", bare, flags=re.I)
     return re.sub(r"\s+(?:at|in|to)\s+(?:the\s+)?[A-Z][\w']*(?:\s+[A-Z][\w']*)*\s*$", "", bare).strip()
 
 
@@ -482,6 +507,17 @@ def opinion(q: AnswerInterview) -> tuple[str, list[int]] | None:
     return _place(places) if places else None
 
 
+def _acquaintance(who: str, q: AnswerInterview) -> tuple[str | None, list[int]]:
+    """(the tie the persona's file records with ``who``: "my neighbour", or None; the ids of its
+    talks with them: told by them or a talk's summary)."""
+    tie = next((re.split(r",|\bwho\b", said)[0].strip() for name, said in q.ties if name == who), None)
+    return tie, [m.id for m in q.memories if who in m.tellers or m.content.startswith(f"I talked with {who}")]
+
+
+def _often(talks: list[int]) -> str:
+    return "we've talked" + (f" {len(talks)} times" if len(talks) > 1 else " once") + " lately"
+
+
 def view_of(who: str | None, q: AnswerInterview) -> tuple[str, list[int]]:
     """Where the persona stands on what person ``who`` (full name; None: nobody) does, and why:
     its own doing; the tie its file records with them; the talks they have had (``tellers``,
@@ -494,13 +530,11 @@ def view_of(who: str | None, q: AnswerInterview) -> tuple[str, list[int]]:
     if who == q.persona_name:
         return "It's my own doing, and I stand by it.", []
     them = dict(q.pronouns).get(who, "they")
-    tie = next((said for name, said in q.ties if name == who), None)
+    tie, talks = _acquaintance(who, q)
     if tie is not None:
-        tie = re.split(r",|\bwho\b", tie)[0].strip()
         return f"I'm behind {first} all the way: {first} is {tie}.", []
-    talks = [m.id for m in q.memories if who in m.tellers or m.content.startswith(f"I talked with {who}")]
     if talks:
-        often = "we've talked" + (f" {len(talks)} times" if len(talks) > 1 else " once") + " lately"
+        often = _often(talks)
         return (f"I'd back {first}: {often}, and I like what {them} {'say' if them == 'they' else 'says'}."
                 if not traits & RESERVED else
                 f"I'd like to hear more before I decide, though {often} and {first} seems sincere."), talks[:2]
@@ -512,5 +546,6 @@ def view_of(who: str | None, q: AnswerInterview) -> tuple[str, list[int]]:
 def _place(places: list[tuple[MemoryView, PlanItem]]) -> tuple[str, list[int]]:
     """What the persona thinks of the place of most minutes among ``places``: what it does there."""
     place, ids = _tally(places, lambda i: sector_name(i.place or ""))
-    what = next(i.description for _, i in places if sector_name(i.place or "") == place)
-    return f"I like {place}: I {mine(_bare(what, place or ''))} there most days.", ids[:3]
+    what, _ = _tally([(m, i) for m, i in places if sector_name(i.place or "") == place],
+                     lambda i: _bare(i.description, place or "") if " " in _bare(i.description, place or "") else "")
+    return f"I like {place}: I {mine(what or 'go')} there most days.", ids[:3]
