@@ -357,3 +357,16 @@ def test_would_you_go_if_a_person_asked_is_answered_from_the_tie_with_them():
     assert said.answer == "Yes, I would go: we've talked 2 times lately, and I'd like to support Sam."
     assert said.evidence == [32, 31]
     assert _asked(asked, TOM_MEMORIES).answer == "Probably not: I'm reserved, and I don't know Sam well."
+
+
+def test_why_one_does_a_thing_of_ones_own_is_what_ones_file_says_one_cares_about():
+    """Found asking new questions: Sam, asked "Why are you running for mayor?", said what he would
+    be doing at that hour. His own fact (memory 34: he decided to run for mayor) bears on it, and
+    his file says what he cares about."""
+    own = MemoryView(id=34, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=SAM_RUNS,
+                     content="I have decided to run for mayor of Smallville in the local election.")
+    said = ask("Why are you running for mayor?", persona="sam_moore", persona_name="Sam Moore", memories=(own,),
+               persona_summary="Sam Moore, 65. Traits: earnest. He cares about the park and the shops.", now=NOW,
+               people=(*PEOPLE, "Sam Moore"))
+    assert said.answer == ("I decide to run for mayor of Smallville, because I care about the park and the shops.")
+    assert said.evidence == [34]

@@ -31,7 +31,8 @@ from ..thinking.questions import AnswerInterview
 from .recount import dated, is_about, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
-from .stance import event_name, hypothetical, intention, opinion, preference, struck_place, told, view_of, would_go
+from .stance import (event_name, hypothetical, intention, opinion, own_reason, preference, struck_place, told, view_of,
+                     would_go)
 from ..thinking.words import any_phrase, content_words, name_words, topic_words
 
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
@@ -837,6 +838,7 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _said(*situation) if situation is not None else _said(*hypothetical(q))
     if kind == "intention":
         found = intention(q, _asked_time(q) if _window(q.question, _now(q) or datetime.min) else None)
+        found = found or (own_reason(q) if q.question.lower().lstrip().startswith("why") else None)
         return _said(*found) if found is not None else _plan(q)
     if kind == "feeling" and not any(p.split()[0] in q.question for p in q.people) and _related(q) is None:
         kind = "opinion"  # a place, a thing

@@ -24,7 +24,7 @@ from datetime import datetime
 from ..hearsay import pronoun_of
 from ..inflection import gerund
 from ..memory.fact import Decided, Fact, PlanItem
-from ..perspective import mine
+from ..perspective import mine, own_voice
 from ..reading import UNTIL, read_situation
 from ..realise import heard, place_name, sayable, statement
 from ..textevent import stated_day, stated_times
@@ -36,7 +36,7 @@ from .attend import OWN_PLAN, RESERVED, SOCIABLE, obligation
 from .reaction import HELPFUL, traits_of
 
 __all__ = ["intention", "hypothetical", "preference", "opinion", "view_of", "plans", "event_name", "told",
-           "known_places", "struck_place", "would_go"]
+           "known_places", "struck_place", "would_go", "own_reason"]
 
 #: Words of a question that ask rather than name what it is about.
 _ASKING = frozenset("""going go come coming attend attending plan planning planned why will would today
@@ -347,6 +347,26 @@ def would_go(q: AnswerInterview) -> tuple[str, list[int]] | None:
     if reserved:
         return f"Probably not: I'm {reserved[0]}, and I don't know {first} well.", []
     return f"Yes, I'd go and see; I'd like to get to know {first} better.", []
+
+
+#: A sentence of a persona's file saying what it cares about.
+_CARES = re.compile(r"\b(?:cares?|wants?|loves?|values?|hopes?|believes?)\b", re.I)
+
+
+def own_reason(q: AnswerInterview) -> tuple[str, list[int]] | None:
+    """Why the persona does a thing of its own the question names ("Why are you running for
+    mayor?"): its own fact whose act holds the question's topic words, and what its file says it
+    cares about (the first such sentence, in its own voice). None when no own fact bears on it
+    or the file says nothing it cares about."""
+    topic = topic_words(q.question) - name_words(q.people) - _ASKING
+    own = next((m for m in q.memories if m.fact is not None and m.fact.subject == q.persona_name
+                and not m.fact.question and topic & topic_words(m.fact.act)), None)
+    cares = next((x for x in re.split(r"(?<=[.!?])\s+", q.persona_summary) if _CARES.search(x)), None)
+    if own is None or own.fact is None or cares is None:
+        return None
+    why = own_voice(cares.rstrip("."), q.persona_name)
+    why = why if why.startswith(("I ", "I'")) else why[:1].lower() + why[1:]
+    return f"{statement(own.fact, q.persona_name, now=_now(q))}, because {why}.", [own.id]
 
 
 def struck_place(q: AnswerInterview) -> str | None:
