@@ -283,7 +283,7 @@ def test_the_host_of_an_event_is_hosting_it_at_its_hour_for_a_reason_that_is_one
     party at Hobbs Cafe, because it is my own plan": her plan item's words (the party's fact
     reads "plan a Valentine's Day party") and the decision's bare reason. At 18:00 the party
     (17:00-19:00, her own fact, host herself, everyone invited: memory 40) is on: she hosts it,
-    because she invited everyone to it."""
+    for the recorded reason and whom she invited to it."""
     from town.memory.fact import Decided
 
     own = Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party", place="smallville:Hobbs Cafe",
@@ -310,10 +310,10 @@ def test_the_host_of_an_event_is_hosting_it_at_its_hour_for_a_reason_that_is_one
 
     evening = of_isabella("What are you planning to do this evening, and why?")
     assert evening.answer == ("At 18:00 I'll be hosting the Valentine's Day party at Hobbs Cafe, because it is my own "
-                              "event, and I've invited everyone to it.") and evening.evidence == [41]
+                              "plan, and I've invited everyone to it.") and evening.evidence == [41]
     going = of_isabella("Are you going to the Valentine's Day party? Why?")
     assert going.answer == ("Yes, I'm hosting the Valentine's Day party at Hobbs Cafe today, because it is my own "
-                            "event, and I've invited everyone to it.") and going.evidence == [41, 40]
+                            "plan, and I've invited everyone to it.") and going.evidence == [41, 40]
 
 
 def test_a_question_about_a_past_event_that_did_not_happen_then_corrects_its_premise():

@@ -720,8 +720,8 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
 
 
 #: Words of a question about the past that ask rather than name the thing asked about.
-_PAST_ASKING = frozenset("happen go last night yesterday evening morning afternoon day do monday tuesday wednesday "
-                         "thursday friday saturday sunday".split())
+_PAST_ASKING = frozenset("happen go last night yesterday evening morning afternoon day do see meet talk spend eat "
+                         "monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 def _past_event(q: AnswerInterview, asked: datetime, then: str) -> answers.InterviewAnswer | None:
@@ -731,7 +731,7 @@ def _past_event(q: AnswerInterview, asked: datetime, then: str) -> answers.Inter
     party last night; the Valentine's Day party at Hobbs Cafe is today at 17:00"); none at all is
     "I don't know of one". None when the question names no thing (the day in general)."""
     topic = topic_words(q.question) - name_words(q.people) - _PAST_ASKING
-    if not topic:
+    if not topic or re.match(r"\s*who\b", q.question, re.I):  # "Who did you see?" asks of people
         return None
     thing = " ".join(w for w in re.findall(r"[A-Za-z'-]+", q.question) if topic_words(w) & topic)
     events = sorted(((m.fact.start, m.id, m) for m in q.memories if m.fact is not None and m.fact.start is not None

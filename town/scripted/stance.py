@@ -171,7 +171,7 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         said = said[:1].upper() + said[1:]
         if q.persona_name in (m.fact.subject, m.fact.host):
             invited = "everyone" if "everyone" in m.fact.invited else "people"
-            return f"Yes, of course: it is my own event, and I've invited {invited} to it. {said}", [m.id]
+            return f"Yes, of course, because it is my own plan, and I've invited {invited} to it. {said}", [m.id]
         return f"I haven't decided yet; I'll see when I plan that day. {said}", [m.id]
     if (times is None and at is None) or now is None:
         return None
@@ -190,13 +190,13 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
 def _hosting(q: AnswerInterview, d: Decided) -> tuple[str, str] | None:
     """(what the persona does at its own event, why) for a decision about an event it hosts (its
     fact's host or subject, or the recorded reason :data:`~town.scripted.attend.OWN_PLAN`): at
-    that hour it is hosting the event, not planning it, because it invited people to it. None
-    for another's event."""
+    that hour it is hosting the event, not planning it, and the recorded reason says whom it
+    invited. None for another's event."""
     fact = _fact_of(q, d)
     if not (d.go and (d.reason == OWN_PLAN or (fact is not None and q.persona_name in (fact.host, fact.subject)))):
         return None
     invited = "everyone" if fact is not None and "everyone" in fact.invited else "people"
-    return f"host {event_name(fact, d.place)}", f"it is my own event, and I've invited {invited} to it"
+    return f"host {event_name(fact, d.place)}", f"{_said_reason(d.reason)}, and I've invited {invited} to it"
 
 
 def _why(q: AnswerInterview, item: PlanItem, plan: MemoryView) -> str:
