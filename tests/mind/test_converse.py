@@ -10,7 +10,7 @@ from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind
-from town.mind.converse import TALK_COOLDOWN_HOURS, Conversation, accept_talk, want_to_talk
+from town.mind.converse import TALK_COOLDOWN_HOURS, WHOLE_MEMORIES, Conversation, accept_talk, want_to_talk, whole_side
 from town.mind.perceive import Appearance
 from town.simulation.conversations import turn
 from town.simulation.decide import open_whole
@@ -163,6 +163,32 @@ def test_one_request_decides_to_talk_and_writes_the_whole_talk(tiny, events):
     assert talks == 10 and cooled == [TALK_COOLDOWN_HOURS * 360] * 10 == [1080] * 10
     talks, cooled = sightings(False)
     assert talks <= 3 and cooled.count(360) == 10 - talks and cooled.count(1080) == talks
+
+
+def test_a_side_of_a_whole_talk_shows_its_best_four_memories(tiny):
+    """Ann holds 9 memories, none about Bob nor told him, and retrieves 10: her side of a talk
+    written whole shows 4 (``WHOLE_MEMORIES``), the 4 her retrieval ranked first, in its order."""
+    sim = tiny()
+    ann = sim.personas["ann"]
+    for n in range(9):
+        ann.stream.add(kind=MemoryKind.OBSERVATION, content=f"I painted picture number {n} of the park.",
+                       created=datetime(2023, 2, 13, 6, n), importance=1 + n % 9)
+    side, note = sim.think(lambda ctx: whole_side(ann, sim.personas["bob"], ctx))
+    best = sorted((c for c in note.data["candidates"] if c["in_top_k"]), key=lambda c: c["rank"])
+    assert WHOLE_MEMORIES == 4 and len(best) == 9
+    assert [m.id for m in side.memories] == [c["id"] for c in best[:4]]
+
+
+def test_a_whole_talk_offers_only_the_names_its_sides_hold():
+    """A kept item may name only the people and places the two sides and their memories name:
+    "Hobbs Cafe" and "cafe" (a whole word of it, any case) and "library" are named, "pub" is
+    not ("public" is another word), "Klaus Mueller" is given (a side), "Maria Lopez" named; in
+    the options' order."""
+    from town.mind.converse import _named_in
+    texts = ['Maria Lopez said to me: "See you at Hobbs Cafe."', "I read in the public library."]
+    assert _named_in(("Isabella Rodriguez", "Klaus Mueller", "Maria Lopez"), texts, {"Klaus Mueller"}) == (
+        "Klaus Mueller", "Maria Lopez")
+    assert _named_in(("Hobbs Cafe", "cafe", "library", "pub"), texts, set()) == ("Hobbs Cafe", "cafe", "library")
 
 
 def test_the_addressed_side_decides_from_its_own_retrieval(tiny):

@@ -10,7 +10,7 @@ spreads by retrieval and retelling. Provenance is kept for measurement only.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -374,7 +374,7 @@ def talks_whole(config: Config, a: Persona, b: Persona) -> bool:
 
 #: Memories of each side a conversation written whole shows (its retrieval's best; the decision
 #: to talk, asked in the same request, reads the starter's).
-WHOLE_MEMORIES = 6
+WHOLE_MEMORIES = 4
 
 
 @dataclass(frozen=True)
@@ -420,13 +420,20 @@ def start_whole(a: Persona, b: Persona, sides: tuple[tuple[Side, Note], tuple[Si
         The exchange to open (:class:`Opening`), or None when ``a`` does not start it.
     """
     (me, a_note), (them, b_note) = sides
-    places = place_names(ctx.world.tilemap.addresses())
-    conv_seed = seed_for(ctx, a.id, "exchange", ctx.tick)
+    places = sorted({x.rsplit(":", 1)[-1] for x in place_names(ctx.world.tilemap.addresses()).values()})
+    shown = [m for side in (me, them) for m in side.memories]
+    texts = [x for side in (me, them) for x in (side.summary, side.action, side.relationship)]
+    texts += [m.content for m in shown]
+    facts = [m.fact for m in shown if m.fact is not None]
     answer = ctx.backend.ask(WriteConversation(
-        persona=a.id, persona_name=a.name, persona_summary=a.summary(), seed=conv_seed, me=me, other=them,
-        now=ctx.now.isoformat(sep=" "), max_lines=MAX_LINES, relationship=_relationship(a, b.id), may_decline=True,
-        decide=True, names=tuple(p.name for p in personas.values()),
-        places=tuple(sorted({x.rsplit(":", 1)[-1] for x in places.values()})), addresses=ctx.world.tilemap.places()))
+        persona=a.id, persona_name=a.name, persona_summary=a.summary(), seed=seed_for(ctx, a.id, "exchange", ctx.tick),
+        me=me, other=them, now=ctx.now.isoformat(sep=" "), max_lines=MAX_LINES, relationship=_relationship(a, b.id),
+        may_decline=True, decide=True,
+        names=_named_in((p.name for p in personas.values()), texts,
+                        {a.name, b.name, *(t for m in shown for t in m.tellers),
+                         *(n for f in facts for n in (f.subject, f.host) if n)}),
+        places=_named_in(places, texts, {f.place.rsplit(":", 1)[-1] for f in facts if f.place}),
+        addresses=ctx.world.tilemap.places()))
     hours = TALK_COOLDOWN_HOURS if answer.talk else DECLINE_COOLDOWN_HOURS
     a.cool_down(b.id, ctx.tick + hours * (3600 // ctx.seconds_per_tick))
     if not answer.talk:
@@ -436,6 +443,16 @@ def start_whole(a: Persona, b: Persona, sides: tuple[tuple[Side, Note], tuple[Si
                "kept": [k.model_dump(exclude={"hearer", "line"}) for k in answer.kept if k.line == i]}
               for i, x in enumerate(answer.lines)]
     return Opening(script, f"cut: {answer.cut}" if answer.cut else "whole", ((a.id, a_note), (b.id, b_note)))
+
+
+def _named_in(options: Iterable[str], texts: Sequence[str], given: set[str]) -> tuple[str, ...]:
+    """Those of ``options`` (people's or places' names) in ``given`` or named in one of ``texts``
+    (as whole words, in any case), in ``options``' order: what a conversation written whole
+    offers its kept items, the names its two sides and their shown memories hold, not the
+    town's every one (Smallville's 25 people and 52 place names are about 330 prompt tokens)."""
+    text = "\n".join(texts).lower()
+    return tuple(o for o in options if o in given
+                 or re.search(rf"(?<![\w'-]){re.escape(o.lower())}(?![\w-])", text) is not None)
 
 
 def say_written_line(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> tuple[Line, bool]:

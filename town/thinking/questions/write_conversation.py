@@ -246,7 +246,8 @@ class WriteConversation(Question[ExchangeAnswer]):
     ``me`` is the starting side (its ``id``/``name`` the question's ``persona``/``persona_name``),
     ``other`` the one addressed; each carries its own retrieval, and the prompt labels whose
     memory each is. ``now`` is the game time ("YYYY-MM-DD HH:MM:SS"), ``max_lines`` the lines the
-    time allows; ``names`` the town's people and ``places`` its place names a kept item may name
+    time allows; ``names`` the people and ``places`` the place names a kept item may name (those
+    the two sides and their memories name, ``town.mind.converse.start_whole``)
     (``addresses``: the map's, read by the scripted rule only, as :class:`~.next_line.NextLine`'s ``places``);
     ``relationship``: what ``me`` thinks of ``other``, from its own file. ``may_decline``: the
     other was not asked whether it accepts: its first line may decline, ending the talk.
