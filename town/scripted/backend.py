@@ -234,12 +234,13 @@ class ScriptedBackend(ThinkingBackend):
     def _(self, q: questions.WriteConversation) -> answers.ExchangeAnswer:
         # the per-line rules, turn by turn, each side from its own memories; the one starting it,
         # when asked to decide, and the one addressed, when not asked first, as their DecideToTalk
-        # rules say
+        # rules say (the reason ended as a sentence: a gist cut at "... up to" is not broken off)
         started = self.ask(initiative(q)) if q.decide else answers.TalkAnswer(talk=True)
+        reason = started.reason.rstrip(" .…") + "." if started.reason else ""
         if not started.talk:
-            return answers.ExchangeAnswer(talk=False, reason=started.reason)
+            return answers.ExchangeAnswer(talk=False, reason=reason)
         written = write_conversation(q, accepted=not q.may_decline or self.ask(acceptance(q)).talk)
-        return written.model_copy(update={"reason": started.reason})
+        return written.model_copy(update={"reason": reason})
 
     @_answer.register
     def _(self, q: questions.SummariseConversation) -> answers.SummaryAnswer:
