@@ -5,6 +5,10 @@ talk, and the one addressed decides, after its own retrieval, whether to accept.
 conversation each line is preceded by the speaker's retrieval; a heard line leaves the listener
 a chat memory of what it understood (its fact, with the teller) or of the words said, so news
 spreads by retrieval and retelling. Provenance is kept for measurement only.
+
+Two who talk whole (:func:`talks_whole`) ask neither decision first: one request decides whether
+the one who saw the other starts the talk and, if so, writes the exchange (:func:`start_whole`),
+whose lines are then said one per turn (:func:`say_written_line`).
 """
 
 from __future__ import annotations
