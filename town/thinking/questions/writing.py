@@ -166,7 +166,7 @@ def gives_a_reason(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     """
     names = name_words(getattr(question, f, "") for f in ("persona_name", "other_name", "listener_name"))
     for where, key, text in free_texts(answer.model_dump(mode="json")):
-        if key != "reason":
+        if key != "reason" or not text.strip():  # a reason left out is no claim (own_words judges empty text)
             continue
         if not content_words(text) - names - _BARE or _NOT_KNOWN.search(text) or _TO_SOMEONE.match(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} gives no reason")
