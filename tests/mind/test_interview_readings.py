@@ -134,7 +134,7 @@ def test_a_teller_quoted_on_their_own_plan_is_retold_with_their_files_pronoun():
     said = ScriptedBackend().ask(AnswerInterview(**TOM, question="Any news?", memories=(sam,), now=NOW,
                                                  routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
                                                  pronouns=(("Sam Moore", "he"),))).answer
-    assert said == "Sam told me that he decides to run for mayor of Smallville."
+    assert said == "Sam told me that he has decided to run for mayor of Smallville."
 
 
 def test_small_talk_about_the_weather_is_answered_in_kind():
