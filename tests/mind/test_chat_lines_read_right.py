@@ -135,3 +135,33 @@ def test_back_again_is_answered_in_kind(seed):
         seed=seed, listener="klaus_mueller", listener_name="Klaus Mueller",
         history=(("Klaus Mueller", "Maria! Back again?"),), now="2023-02-13 15:00:00")).line
     assert said.startswith(("Yes, here I am again!", "Back again, yes.", "Twice in one day!")), said
+
+
+DECIDED = MemoryView(id=5, kind="chat", importance=5, created="2023-02-13 09:00:00",
+                     fact=Fact(subject="Sam Moore", act="decide to run for mayor of Smallville"),
+                     tellers=("Isabella Rodriguez",),
+                     content="Isabella Rodriguez told me that Sam Moore has decided to run for mayor of Smallville.")
+ANNOUNCES = MemoryView(id=6, kind="chat", importance=5, created="2023-02-13 09:00:00",
+                       fact=Fact(subject="Sam Moore", act="announce one's run for mayor to anyone"),
+                       tellers=("Isabella Rodriguez",),
+                       content="Isabella Rodriguez told me that Sam Moore announces his run for mayor to anyone.")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_in_chat_news_of_ones_husband_names_him_by_the_tie(seed):
+    """Jennifer's file: Sam is "my husband, a retired carpenter ...": news of him heard from
+    Isabella is told "... Isabella ... my husband Sam has decided to run for mayor of Smallville."
+    (as an interview's answer names a tie), never "Sam Moore" to her own listener."""
+    voice = Voice(rng=random.Random(seed), warm=False, close=False, first="")
+    line = retell(DECIDED, datetime(2023, 2, 13, 12), "Jennifer Moore", voice,
+                  ties=(("Sam Moore", "my husband, a retired carpenter who cares about the town"),),
+                  pronouns=(("Sam Moore", "he"),))
+    assert "Isabella" in line and "my husband Sam has decided to run for mayor of Smallville" in line, line
+
+
+def test_in_chat_news_of_someone_takes_their_files_pronoun():
+    """Maria has no tie to Sam: his full name, and his file's "he" for "one's": "Sam Moore
+    announces his run for mayor to anyone" (not "their")."""
+    voice = Voice(rng=random.Random(1), warm=False, close=False, first="")
+    line = retell(ANNOUNCES, datetime(2023, 2, 13, 12), "Maria Lopez", voice, pronouns=(("Sam Moore", "he"),))
+    assert "Sam Moore announces his run for mayor to anyone" in line, line

@@ -260,7 +260,9 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
         routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places(),
         attend_seed=seed_for(ctx, speaker.id, "attend", every_tick=False),
         stranger=not _knows_name(speaker, listener.name, records), topics=memory_views(topics),
-        said_today=speaker.said_today(listener.id, day)))
+        said_today=speaker.said_today(listener.id, day),
+        ties=tuple((personas[r.persona].name, r.description) for r in speaker.spec.relationships if r.persona in personas),
+        pronouns=tuple((x.name, x.spec.pronoun) for x in personas.values() if x.spec.pronoun)))
     speaker.says_to(listener.id, day, answer.line)
     known = {r.id: r for r in (*tellable, *topics)}
     shared = tuple(i for i in answer.shared if i in known and i not in told)

@@ -257,13 +257,13 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
         reaction = react(last, q, now, voice)
         if reaction is not None and news and len(reaction.line.split()) <= 6:  # react, then tell
             unnamed = replace(voice, first="")  # the reaction named the listener already
-            said = (f"{reaction.line} {retell(news[0], now, q.persona_name, unnamed)}"
+            said = (f"{reaction.line} {retell(news[0], now, q.persona_name, unnamed, ties=q.ties, pronouns=q.pronouns)}"
                     f"{_invite(news[0], q.persona_name)}")
             return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
         if reaction is not None:
             return reaction
         if news:
-            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name, voice)
+            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name, voice, ties=q.ties, pronouns=q.pronouns)
                                             + _invite(news[0], q.persona_name))[:1000],
                                       shared=[news[0].id])
         mine = own_life(q, now, voice) if turn <= OWN_LIFE_TURNS else None
