@@ -87,6 +87,8 @@ def asked() -> dict[str, list[Question]]:
     learned = by["generalise_procedure"]
     assert learned and by["decompose_task"], "the run learned no procedure, or decomposed no task"
     by["decompose_task"] = [_with_a_procedure(q, learned[i % len(learned)]) for i, q in enumerate(by["decompose_task"])]
+    # a model backend's day plan asks for the block at hand's steps too (its memories: the plan's)
+    by["plan_day"] += [replace(q, first=replace(d, memories=())) for q, d in zip(by["plan_day"], by["decompose_task"])]
     for q, _ in SAMPLES:
         by.setdefault(q.template, [q])
     return by
@@ -126,8 +128,11 @@ def _places(q: ChoosePlace, prompt: str) -> list[PlaceAnswer]:
 
 
 def _plans(q: PlanDay, prompt: str) -> list[DayPlanAnswer]:
-    """"When nothing changes, both lists are empty"."""
-    return [DayPlanAnswer(add=[], drop=[])]
+    """"When nothing changes, both lists are empty"; with the block at hand offered, its steps as a
+    decomposition's prompt invites them (known procedures' steps as shown, at each listed object)."""
+    if q.first is None:
+        return [DayPlanAnswer(add=[], drop=[])]
+    return [DayPlanAnswer(add=[], drop=[], steps=s.steps) for s in _decompositions(q.first, prompt)]
 
 
 def _actions(q: NextAction, prompt: str):

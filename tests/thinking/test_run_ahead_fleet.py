@@ -45,7 +45,7 @@ def test_the_same_run_on_1_4_and_16_slots_at_any_speed(fake_server, api_key, tmp
         runs[name] = tmp_path / f"{name}.sqlite"
         _run(runs[name], servers, api_key, threads)
         if name == "sixteen":
-            assert sum(len(s.log) for s in servers) >= 100  # a busy enough hour: 112 at 137323e
+            assert sum(len(s.log) for s in servers) >= 80  # a busy enough hour: 88 once the day plan splits the block at hand
             spans = sorted((e["start"], e["end"]) for s in servers for e in s.log)
             most = max(sum(1 for a, b in spans if a <= start < b) for start, _ in spans)
             assert most >= 8, most

@@ -18,7 +18,7 @@ from ..world.objects import act_of, use_of
 from . import practice
 from .context import MindContext, deferring, memory_views, observe, rate, recall, seed_for
 from .effects import Cite, Start
-from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at, workplaces_of
+from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at, steps_ready, workplaces_of
 
 __all__ = ["decide_action", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
 
@@ -226,7 +226,8 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
         label = label.removesuffix(f" in {sector}").removesuffix(sector)
     query = f"{block.description} at {label}" if label else block.description
     new_steps = not p.steps or p.steps[0].task != (block.task or block.description)
-    records, seq = recall(p, ctx, query, purpose="act", cited_only=not new_steps)  # read only to make steps
+    # read only to make steps, unless the day plan's request made them
+    records, seq = recall(p, ctx, query, purpose="act", cited_only=not new_steps or steps_ready(p, ctx, block))
     if new_steps:
         p.set_steps(_plan_steps(p, ctx, block, records))
     if not p.steps:
