@@ -15,7 +15,8 @@ from ..memory import Decided, PlanItem
 from ..persona import Persona, PlanBlock, Step
 from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
-from ..thinking.questions import DecomposeTask, PlanDay
+from ..procedures import Episode
+from ..thinking.questions import DecomposeTask, PlanDay, ProcedureAnswer
 from ..thinking.views import routine_views
 from ..world.objects import workplaces
 from . import practice
@@ -187,18 +188,22 @@ def chunk_minutes(p: Persona, ctx: MindContext, block: PlanBlock, place: str) ->
     return minutes
 
 
-def _decomposition(p: Persona, ctx: MindContext, block: PlanBlock, place: str, records) -> DecomposeTask:
-    """The DecomposeTask of the block's current hour at ``place`` (:func:`chunk_minutes` long)."""
+def _decomposition(p: Persona, ctx: MindContext, block: PlanBlock, place: str, records,
+                   finished: Episode | None = None) -> DecomposeTask:
+    """The DecomposeTask of the block's current hour at ``place`` (:func:`chunk_minutes` long),
+    naming the procedure of ``finished`` when given."""
     minutes = chunk_minutes(p, ctx, block, place)
     task = block.task or block.description
     return DecomposeTask(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=f"{ctx.now:%H:%M}",
         minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=memory_views(records),
-        procedures=practice.known_for(p, task=task, place=place, minutes=minutes), workplaces=workplaces_of(p))
+        procedures=practice.known_for(p, task=task, place=place, minutes=minutes), workplaces=workplaces_of(p),
+        finished=None if finished is None else practice.naming(p, ctx, finished))
 
 
-def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, records) -> list[Step]:
+def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, records,
+                    finished: Episode | None = None) -> list[Step]:
     """Decompose the rest of the block's current hour into 5-15 minute steps (DecomposeTask).
 
     Args:
@@ -207,17 +212,25 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
         block: the plan block being carried out.
         place: where (the block's place, or an alternative if it is closed).
         records: the memories retrieved for this decision.
+        finished: a task just finished that succeeded, to learn (``practice.learn``): its
+            procedure is named in the same request, or on its own when the day plan's request
+            made the steps.
 
     Returns:
         Steps in order (those the day plan's request made, when it made them for this chunk:
         ``ctx.steps_made``); the hour-level plan is published as a PLAN event.
     """
-    question = _decomposition(p, ctx, block, place, records)
+    question = _decomposition(p, ctx, block, place, records, finished)
     task = question.task
     steps = ctx.steps_made.pop((task, place, question.minutes), None)
-    if steps is None:
+    if steps is not None and finished is not None:
+        practice.learn(p, ctx, finished)
+    elif steps is None:
+        answer = ctx.backend.ask(question)
         steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
-                 for s in ctx.backend.ask(question).steps]
+                 for s in answer.steps]
+        if finished is not None:
+            practice.learn(p, ctx, finished, ProcedureAnswer(name=answer.name or task, when=answer.when or task))
     ctx.out.note(EventKind.PLAN, p.id, {
         "level": "hour", "date": p.plan_date, "task": task, "place": place,
         "items": [{"description": s.description, "object": s.object, "minutes": s.minutes} for s in steps]})

@@ -191,7 +191,10 @@ class ScriptedBackend(ThinkingBackend):
             verb = use_of(_leaf(obj)).verb_for(works_at(q.workplaces, obj))  # a guest orders, staff serve
             steps.append(dict(description=f"{verb} ({act_of(q.task)})", object=obj, minutes=minutes))
             left -= minutes
-        return answers.StepsAnswer(steps=steps)
+        if q.finished is None:
+            return answers.StepsAnswer(steps=steps)
+        title = self.ask(q.finished)  # the task just finished, named as its own question would be
+        return answers.StepsAnswer(steps=steps, name=title.name, when=title.when)
 
     @_answer.register
     def _(self, q: questions.NextAction) -> answers.StepAnswer:
