@@ -38,7 +38,7 @@ def test_two_hours_with_20_percent_faults_complete_and_every_failure_is_recorded
     Faults: 500s, 429s, slow answers, malformed and schema-invalid JSON. The server's request
     count equals the recorded attempts, and each fault is recorded as the outcome it causes.
     """
-    server = fake_server(fault_rate=0.2, retry_after_s=0.2, slow_s=1.3, seed=3)
+    server = fake_server(fault_rate=0.2, retry_after_s=0.2, slow_s=1.3, seed=7)
     config = ville_config(
         server, api_key, cache=False, max_retries=3, max_consecutive_failures=1000
     )
