@@ -10,9 +10,10 @@ from mind_events import retrieval_ids
 
 from town.events import EventKind
 from town.memory import MemoryKind
-from town.mind.converse import Conversation, accept_talk, want_to_talk
+from town.mind.converse import TALK_COOLDOWN_HOURS, WHOLE_MEMORIES, Conversation, accept_talk, want_to_talk, whole_side
 from town.mind.perceive import Appearance
 from town.simulation.conversations import turn
+from town.simulation.decide import open_whole
 from town.simulation.jobs import think
 from town.reading import read_fact
 from town.textevent import find_event, place_names
@@ -123,6 +124,71 @@ def test_the_talk_decision_depends_on_retrieved_memories(tiny):
 
     assert tries(True) == 10
     assert tries(False) <= 3
+
+
+def test_one_request_decides_to_talk_and_writes_the_whole_talk(tiny, events):
+    """Talking whole, Ann's sighting of Bob is one request (``open_whole``): with news to tell
+    him she starts at each of 10 sightings, the exchange written with her first (its lines cite
+    her retrieval and Bob's, both made for it), and cools down toward him 3 game hours: 1,080
+    ticks of 10 s; with nothing retrieved she starts at no more than 3 (as DecideToTalk's rule:
+    a stranger is addressed with chance 0.05), and each decline cools her down 1 hour, 360 ticks,
+    with no exchange written."""
+    def sightings(with_news: bool) -> tuple[int, list]:
+        sim = tiny()
+        sim.step()  # both plan the day (a decline goes on with the plan)
+        seen = events(sim)
+        ann, bob = sim.personas["ann"], sim.personas["bob"]
+        if with_news:
+            ann.stream.add(kind=MemoryKind.OBSERVATION, content=QUIZ, created=datetime(2023, 2, 13, 7), importance=7)
+        talks, cooled = 0, []
+
+        def side_by_side(works):
+            return [think(sim.services, sim.clock.tick, sim.clock.now, work) for work in works]
+
+        for _ in range(10):
+            sim.clock.advance(400)
+            ann.cool_down("bob", 0)
+            before = len(seen)
+            opening = sim.think(partial(open_whole, ann, bob, sim.personas, side=side_by_side))
+            cooled.append(ann.cooldown["bob"] - sim.clock.tick)
+            retrievals = {e.persona: e.seq for e in seen[before:] if e.kind is EventKind.RETRIEVAL}
+            assert set(retrievals) == {"ann", "bob"}
+            if opening is not None:
+                talks += 1
+                assert opening.script[0]["speaker"] == "ann" and opening.written == "whole"
+                assert [pid for pid, _ in opening.retrievals] == ["ann", "bob"]
+        return talks, cooled
+
+    talks, cooled = sightings(True)
+    assert talks == 10 and cooled == [TALK_COOLDOWN_HOURS * 360] * 10 == [1080] * 10
+    talks, cooled = sightings(False)
+    assert talks <= 3 and cooled.count(360) == 10 - talks and cooled.count(1080) == talks
+
+
+def test_a_side_of_a_whole_talk_shows_its_best_four_memories(tiny):
+    """Ann holds 9 memories, none about Bob nor told him, and retrieves 10: her side of a talk
+    written whole shows 4 (``WHOLE_MEMORIES``), the 4 her retrieval ranked first, in its order."""
+    sim = tiny()
+    ann = sim.personas["ann"]
+    for n in range(9):
+        ann.stream.add(kind=MemoryKind.OBSERVATION, content=f"I painted picture number {n} of the park.",
+                       created=datetime(2023, 2, 13, 6, n), importance=1 + n % 9)
+    side, note = sim.think(lambda ctx: whole_side(ann, sim.personas["bob"], ctx))
+    best = sorted((c for c in note.data["candidates"] if c["in_top_k"]), key=lambda c: c["rank"])
+    assert WHOLE_MEMORIES == 4 and len(best) == 9
+    assert [m.id for m in side.memories] == [c["id"] for c in best[:4]]
+
+
+def test_a_whole_talk_offers_only_the_names_its_sides_hold():
+    """A kept item may name only the people and places the two sides and their memories name:
+    "Hobbs Cafe" and "cafe" (a whole word of it, any case) and "library" are named, "pub" is
+    not ("public" is another word), "Klaus Mueller" is given (a side), "Maria Lopez" named; in
+    the options' order."""
+    from town.mind.converse import _named_in
+    texts = ['Maria Lopez said to me: "See you at Hobbs Cafe."', "I read in the public library."]
+    assert _named_in(("Isabella Rodriguez", "Klaus Mueller", "Maria Lopez"), texts, {"Klaus Mueller"}) == (
+        "Klaus Mueller", "Maria Lopez")
+    assert _named_in(("Hobbs Cafe", "cafe", "library", "pub"), texts, set()) == ("Hobbs Cafe", "cafe", "library")
 
 
 def test_the_addressed_side_decides_from_its_own_retrieval(tiny):

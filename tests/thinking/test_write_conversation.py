@@ -10,6 +10,7 @@ expected verdicts are worked out by hand from the lines.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -182,7 +183,7 @@ def _conversations(path):
 
 def test_a_whole_conversation_is_one_request_said_a_line_per_turn(fake_server, prompt_book, api_key, tmp_path):
     """the_ville, 07:00-11:00 on the fake model in "whole" mode: one write_conversation request
-    per conversation and no line, heard-line or summary request; each conversation's CHAT events
+    per conversation or declined sighting and no decision, line, heard-line or summary request; each conversation's CHAT events
     come 2 ticks apart, as many as its lines; a line's shared ids are among those its retrieval
     returned; every chat memory of a conversation was kept of a line the other side said."""
     server = fake_server()
@@ -198,8 +199,13 @@ def test_a_whole_conversation_is_one_request_said_a_line_per_turn(fake_server, p
     said = {(e.data["conversation"], e.data["listener"], e.data["speaker"]) for e in chats}
     assert kept and set(kept) <= said
     assert compute_stats(tmp_path / "run.sqlite")["conversations"] == {"whole": len(ended)}
-    # the one addressed is never asked first: it accepts or declines in the exchange
-    assert not [q for q in prompt_book.values() if isinstance(q, DecideToTalk) and q.invited]
+    # neither side is asked first: the exchange's request decides whether the one who saw the
+    # other starts it (a decline: no conversation) and the first line whether the other accepts
+    assert not [q for q in prompt_book.values() if isinstance(q, DecideToTalk)]
+    written = [q for q in prompt_book.values() if isinstance(q, WriteConversation)]
+    assert written and all(q.decide for q in written)
+    declined = [q for q in written if not ScriptedBackend().ask(q).talk]
+    assert calls["decide_to_talk"] == 0 and calls["write_conversation"] == len(ended) + len(declined)
 
 
 def test_per_line_conversations_ask_no_whole_exchange(fake_server, prompt_book, api_key, tmp_path):
@@ -267,3 +273,60 @@ def test_the_one_addressed_accepts_or_declines_in_the_exchange(seed, declines):
     answer = q.check(ScriptedBackend().ask(q))
     said = [x.line for x in answer.lines]
     assert (len(said) == 2 and said[1] == "Sorry, Klaus, I can't talk right now.") is declines
+
+
+#: Klaus decides, in the same request, whether he starts the talk at all.
+DECIDING = WriteConversation(persona="klaus_mueller", persona_name=KLAUS,
+                             me=Side(id="klaus_mueller", name=KLAUS, memories=(PAPER,)),
+                             other=Side(id="maria_lopez", name=MARIA, memories=(PARTY,), action="reading a book"),
+                             now="2023-02-13 09:00:00", max_lines=6, may_decline=True, decide=True,
+                             names=(KLAUS, MARIA, "Isabella Rodriguez"), places=("Hobbs Cafe",))
+
+
+def _decision(question, **answer):
+    try:
+        return question.check(ExchangeAnswer.model_validate(answer))
+    except InvalidAnswer as exc:
+        return exc
+
+
+def test_a_decline_has_a_reason_and_no_lines():
+    """Asked to decide: a decline keeps its reason and loses any lines written with it; a decline
+    without a reason, a talk without lines, and a decline where none was asked are rejected."""
+    said = {"speaker": KLAUS, "line": "Good morning, Maria.", "shared": []}
+    declined = _decision(DECIDING, talk=False, reason="I am busy with my paper", lines=[said])
+    assert (declined.talk, declined.reason, declined.lines, declined.kept) == (False, "I am busy with my paper", [], [])
+    for question, answer in ((DECIDING, {"talk": False, "reason": ""}), (DECIDING, {"talk": True, "reason": "hi"}),
+                             (Q, {"talk": False, "reason": "I am busy with my paper"})):
+        bad = _decision(question, **answer)
+        assert isinstance(bad, InvalidAnswer) and bad.check == "decided", (answer, bad)
+
+
+def test_a_decline_denying_the_starters_liking_is_rejected():
+    """Klaus's file says he has a crush on Maria: "I am not interested in Maria" is refused as a
+    reason (it denies it); with no such tie it stands."""
+    fond = replace(DECIDING, relationship="Klaus has a crush on Maria.")
+    bad = _decision(fond, talk=False, reason="I am not interested in Maria")
+    assert isinstance(bad, InvalidAnswer) and bad.check == "declines_as_itself"
+    assert _decision(DECIDING, talk=False, reason="I am not interested in Maria").talk is False
+
+
+def test_the_schema_asks_whether_to_talk_only_of_a_deciding_exchange():
+    deciding, told = DECIDING.answer_schema(), Q.answer_schema()
+    assert {"talk", "reason", "lines", "kept"} <= set(deciding["required"]) and "cut" not in deciding["properties"]
+    assert not {"talk", "reason"} & set(told["properties"]) and "lines" in told["required"]
+
+
+@pytest.mark.parametrize("seed, memories, talks, reason", [(31, (), True, "to say hello"),
+                                                       (0, (), False, "nothing new to say"),
+                                                       (0, (PARTY,), True, "I want to tell them: ")])
+def test_the_scripted_starter_decides_as_decide_to_talk(seed, memories, talks, reason):
+    """Klaus decides as DecideToTalk's rule would: with nothing to tell a stranger he starts with
+    chance 0.05 (random.Random(31).random() is 0.012: starts, "to say hello"; of 0, 0.844:
+    declines, "nothing new to say", no lines); with news (the party) he always starts, his
+    reason the news."""
+    q = replace(DECIDING, me=replace(DECIDING.me, memories=memories, talk_seed=seed),
+                other=replace(DECIDING.other, memories=(), accept_seed=1))
+    answer = q.check(ScriptedBackend().ask(q))
+    assert answer.talk is talks and bool(answer.lines) is talks and answer.reason.startswith(reason)
+    assert "party" in answer.reason.lower() or not memories

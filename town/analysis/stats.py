@@ -245,7 +245,8 @@ def print_stats(run: str | Path) -> None:
         console.print(t)
     if s["conversations"]:
         whole = s["by_template"].get("write_conversation")
-        fell = f"; {whole['fallbacks'] / whole['questions']:.0%} of whole ones fell back to the scripted exchange" \
+        fell = f"; {whole['fallbacks'] / whole['questions']:.0%} of the whole exchanges asked (declined " \
+            "sightings included) fell back to the scripted one" \
             if whole and whole["questions"] else ""
         console.print("conversations: " + ", ".join(f"{n} {how}" for how, n in s["conversations"].items()) + fell)
     console.print(

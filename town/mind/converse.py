@@ -5,12 +5,16 @@ talk, and the one addressed decides, after its own retrieval, whether to accept.
 conversation each line is preceded by the speaker's retrieval; a heard line leaves the listener
 a chat memory of what it understood (its fact, with the teller) or of the words said, so news
 spreads by retrieval and retelling. Provenance is kept for measurement only.
+
+Two who talk whole (:func:`talks_whole`) ask neither decision first: one request decides whether
+the one who saw the other starts the talk and, if so, writes the exchange (:func:`start_whole`),
+whose lines are then said one per turn (:func:`say_written_line`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -33,8 +37,8 @@ from .perceive import Appearance
 from .understand import fact_of, understand
 
 __all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "say_line", "summarise",
-           "conversation_over", "talks_whole", "written_whole", "say_written_line", "end_written", "LINE_EVERY_TICKS",
-           "MAX_LINES"]
+           "conversation_over", "talks_whole", "Opening", "start_whole", "say_written_line", "end_written",
+           "LINE_EVERY_TICKS", "MAX_LINES", "WHOLE_MEMORIES"]
 
 #: A line is spoken every 2 ticks (20 game seconds at 10 s/tick).
 LINE_EVERY_TICKS = 2
@@ -153,20 +157,25 @@ def _names(record: MemoryRecord, name: str) -> bool:
     return fact is None and re.search(rf"(?<![\w'-]){re.escape(name)}(?![\w-])", record.content) is not None
 
 
-def want_to_talk(p: Persona, ctx: MindContext, seen: list[Appearance]) -> tuple[str, Note] | None:
+def want_to_talk(p: Persona, ctx: MindContext, seen: list[Appearance],
+                 whole: Callable[[str], bool] = lambda other: False) -> tuple[str, Note | None] | None:
     """React to the first visible, free persona not on cooldown: retrieve, then DecideToTalk.
 
-    The question shows the retrieved memories not yet told to that persona.
+    The question shows the retrieved memories not yet told to that persona. When the two would
+    talk whole (``whole(other id)``: :func:`talks_whole`), nothing is asked here: the exchange's
+    own request decides (:func:`start_whole`), so ``p`` names that persona with no retrieval.
 
     Returns:
-        (the other persona's id, the retrieval behind the decision) if ``p`` wants to start a
-        conversation, else None.
+        (the other persona's id, the retrieval behind the decision, None when the exchange
+        decides) if ``p`` wants to start a conversation or have it decided, else None.
     """
     if p.asleep or p.conversation is not None:
         return None
     for other in seen:
         if other.conversation is not None or ctx.tick < p.cooldown.get(other.id, 0):
             continue
+        if whole(other.id):
+            return other.id, None
         own = p.action.description if p.action else "idle"
         talk, seq = _decide_to_talk(p, ctx, other.id, other.name, other.action, own, invited=False)
         return (other.id, seq) if talk else None
@@ -360,66 +369,108 @@ def keep(listener: Persona, speaker: Persona, line: str, conv: Conversation, ctx
 
 def talks_whole(config: Config, a: Persona, b: Persona) -> bool:
     """Whether ``a`` and ``b`` talk in one request: ``[conversation] mode = "whole"`` on a model
-    backend, neither a player (a player talks line by line). Then the one addressed is not asked
-    first whether it accepts: the exchange decides (its first line may decline)."""
+    backend, neither a player (a player talks line by line). Then neither is asked first whether
+    it talks: the exchange decides (:func:`start_whole`: ``a`` may not start it, ``b``'s first
+    line may decline)."""
     return (config.conversation.mode is ConversationMode.WHOLE and config.backend.name.value != "scripted"
             and a.procedures is not None and b.procedures is not None)
 
 
-def written_whole(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> bool:
-    """Whether ``conv`` is (or will be) written in one request (:func:`talks_whole`, before its
-    first line); a conversation written whole stays so."""
-    return bool(conv.written) or (not conv.lines and talks_whole(ctx.config, personas[conv.a], personas[conv.b]))
+#: Memories of each side a conversation written whole shows (its retrieval's best; the decision
+#: to talk, asked in the same request, reads the starter's).
+WHOLE_MEMORIES = 4
 
 
-def _write(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> list[tuple[str, Note]]:
-    """Both sides retrieve (on each other and what to tell), then ONE request writes the exchange
-    (:class:`~town.thinking.questions.WriteConversation`: each side's retrieval labelled, the
-    stated exception to the one-mind rule); it is kept in ``conv.script``. Returns each side's
-    (id, retrieval)."""
-    a, b = personas[conv.a], personas[conv.b]
-    sides, notes = [], []
-    for p, other in ((a, b), (b, a)):
-        records, note = recall(p, ctx, f"What do I know about {other.name}? What should I tell them?",
-                               purpose="chat")
-        notes.append((p.id, note))
-        sides.append(Side(id=p.id, name=p.name, summary=p.summary(),
-                          action=p.pending.description if p.pending is not None else "",
-                          memories=memory_views(_tellable(p, other.id, other.name, records)),
-                          routine=routine_views(p.spec.routine),
-                          attend_seed=seed_for(ctx, p.id, "attend", every_tick=False),
-                          stranger=not _knows_name(p, other.name, records),
-                          relationship=_relationship(p, other.id),
-                          accept_seed=seed_for(ctx, p.id, "accept", other.id)))
-    places = place_names(ctx.world.tilemap.addresses())
+@dataclass(frozen=True)
+class Opening:
+    """A conversation written whole before it opens (:func:`start_whole`).
+
+    Attributes:
+        script: its lines to say, JSON-able dicts (speaker, line, shared, kept).
+        written: how it was written: "whole", or "cut: <check>".
+        retrievals: (persona id, its retrieval) of each side, the starter's first: the starter's
+            is the decision to talk, the other's the acceptance, and their lines cite them.
+    """
+
+    script: list[dict]
+    written: str
+    retrievals: tuple[tuple[str, Note], tuple[str, Note]]
+
+
+def whole_side(p: Persona, other: Persona, ctx: MindContext) -> tuple[Side, Note]:
+    """``p``'s side of a conversation written whole: it retrieves on ``other`` and what to tell
+    them, and shows its best :data:`WHOLE_MEMORIES` not yet told them. Returns (the side, its
+    retrieval). Thinks for ``p`` alone: the two sides may be made at once."""
+    records, note = recall(p, ctx, f"What do I know about {other.name}? What should I tell them?", purpose="chat")
+    return Side(id=p.id, name=p.name, summary=p.summary(), action=p.action.description if p.action else "",
+                memories=memory_views(_tellable(p, other.id, other.name, records)[:WHOLE_MEMORIES]),
+                routine=routine_views(p.spec.routine), attend_seed=seed_for(ctx, p.id, "attend", every_tick=False),
+                stranger=not _knows_name(p, other.name, records), relationship=_relationship(p, other.id),
+                accept_seed=seed_for(ctx, p.id, "accept", other.id),
+                talk_seed=seed_for(ctx, p.id, "talk", other.id)), note
+
+
+def start_whole(a: Persona, b: Persona, sides: tuple[tuple[Side, Note], tuple[Side, Note]],
+                personas: Mapping[str, Persona], ctx: MindContext) -> Opening | None:
+    """``a``, who saw ``b``, decides whether to talk and, if so, the two talk, in ONE request.
+
+    ``sides`` are ``a``'s and ``b``'s :func:`whole_side` (each retrieved on the other). The
+    request is :class:`~town.thinking.questions.WriteConversation` with ``decide``: ``a``'s
+    decision (``talk``, ``reason``: recorded with the request) and, when it talks, the exchange,
+    each side's retrieval labelled (the stated exception to the one-mind rule); ``b``'s first
+    line may decline. ``a`` cools down toward ``b`` as after DecideToTalk's answer.
+
+    Returns:
+        The exchange to open (:class:`Opening`), or None when ``a`` does not start it.
+    """
+    (me, a_note), (them, b_note) = sides
+    places = sorted({x.rsplit(":", 1)[-1] for x in place_names(ctx.world.tilemap.addresses()).values()})
+    shown = [m for side in (me, them) for m in side.memories]
+    texts = [x for side in (me, them) for x in (side.summary, side.action, side.relationship)]
+    texts += [m.content for m in shown]
+    facts = [m.fact for m in shown if m.fact is not None]
     answer = ctx.backend.ask(WriteConversation(
-        persona=a.id, persona_name=a.name, persona_summary=a.summary(),
-        seed=seed_for(ctx, a.id, "exchange", conv.start_tick), me=sides[0], other=sides[1],
-        now=ctx.now.isoformat(sep=" "), max_lines=MAX_LINES, relationship=_relationship(a, b.id), may_decline=True,
-        names=tuple(p.name for p in personas.values()),
-        places=tuple(sorted({x.rsplit(":", 1)[-1] for x in places.values()})), addresses=ctx.world.tilemap.places()))
+        persona=a.id, persona_name=a.name, persona_summary=a.summary(), seed=seed_for(ctx, a.id, "exchange", ctx.tick),
+        me=me, other=them, now=ctx.now.isoformat(sep=" "), max_lines=MAX_LINES, relationship=_relationship(a, b.id),
+        may_decline=True, decide=True,
+        names=_named_in((p.name for p in personas.values()), texts,
+                        {a.name, b.name, *(t for m in shown for t in m.tellers),
+                         *(n for f in facts for n in (f.subject, f.host) if n)}),
+        places=_named_in(places, texts, {f.place.rsplit(":", 1)[-1] for f in facts if f.place}),
+        addresses=ctx.world.tilemap.places()))
+    hours = TALK_COOLDOWN_HOURS if answer.talk else DECLINE_COOLDOWN_HOURS
+    a.cool_down(b.id, ctx.tick + hours * (3600 // ctx.seconds_per_tick))
+    if not answer.talk:
+        return None
     ids = {a.name: a.id, b.name: b.id}
-    conv.script = [{"speaker": ids[x.speaker], "line": x.line, "shared": list(x.shared),
-                    "kept": [k.model_dump(exclude={"hearer", "line"}) for k in answer.kept if k.line == i]}
-                   for i, x in enumerate(answer.lines)]
-    conv.written = f"cut: {answer.cut}" if answer.cut else "whole"
-    return notes
+    script = [{"speaker": ids[x.speaker], "line": x.line, "shared": list(x.shared),
+               "kept": [k.model_dump(exclude={"hearer", "line"}) for k in answer.kept if k.line == i]}
+              for i, x in enumerate(answer.lines)]
+    return Opening(script, f"cut: {answer.cut}" if answer.cut else "whole", ((a.id, a_note), (b.id, b_note)))
+
+
+def _named_in(options: Iterable[str], texts: Sequence[str], given: set[str]) -> tuple[str, ...]:
+    """Those of ``options`` (people's or places' names) in ``given`` or named in one of ``texts``
+    (as whole words, in any case), in ``options``' order: what a conversation written whole
+    offers its kept items, the names its two sides and their shown memories hold, not the
+    town's every one (Smallville's 25 people and 52 place names are about 330 prompt tokens)."""
+    text = "\n".join(texts).lower()
+    return tuple(o for o in options if o in given
+                 or re.search(rf"(?<![\w'-]){re.escape(o.lower())}(?![\w-])", text) is not None)
 
 
 def say_written_line(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext) -> tuple[Line, bool]:
-    """The next line of a conversation written whole (written by its first): said as written, one
+    """The next line of a conversation written whole (:func:`start_whole`): said as written, one
     per turn like any line; the listener keeps what the exchange says it kept of it (its fact and
     importance, no request). Returns the line and whether it was the last."""
-    notes: list[tuple[str, Note]] = _write(conv, personas, ctx) if not conv.written else []
     turn = len(conv.lines)
     entry = conv.script[turn]
     speaker, listener = personas[entry["speaker"]], personas[conv.b if entry["speaker"] == conv.a else conv.a]
     told = set(conv.told.get(speaker.id, []))
     shared = tuple(i for i in entry["shared"] if i not in told)
     statements = tuple(_statement(speaker.stream.get(i)) for i in shared)
-    retrieval = dict(notes).get(speaker.id) or conv.retrievals.get(speaker.id)
-    line = Line(conv.id, speaker.id, listener.id, entry["line"], shared, statements, retrieval=retrieval,
-                retrievals=tuple(notes))
+    line = Line(conv.id, speaker.id, listener.id, entry["line"], shared, statements,
+                retrieval=conv.retrievals.get(speaker.id))
     ctx.out.add(line)
     for said in statements:
         speaker.knows_told(listener.id, said)

@@ -80,8 +80,6 @@ class Line:
         shared: ids of the speaker's memories the line passes on.
         statements: what those memories state (so nobody says them again in this conversation).
         retrieval: the retrieval behind the line (None: a player's words), or its seq.
-        retrievals: (persona id, its retrieval) behind the lines of a conversation written
-            whole that are still to come: numbered onto the conversation when applied.
     """
 
     conversation: int
@@ -91,7 +89,6 @@ class Line:
     shared: tuple[int, ...] = ()
     statements: tuple[str, ...] = ()
     retrieval: Cite | None = None
-    retrievals: tuple[tuple[str, Note], ...] = ()
 
 
 @dataclass(frozen=True)

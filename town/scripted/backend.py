@@ -27,7 +27,7 @@ from ..world.objects import act_of, mentions, names, use_of, works_at
 from ..thinking import answers, questions
 from ..thinking.backend import ThinkingBackend
 from .attend import Decision, decide
-from .exchange import acceptance, write_conversation
+from .exchange import acceptance, initiative, write_conversation
 from ..thinking.dayplan import events_on, fact_block, meal_of, minutes_of, with_events
 from ..thinking.questions import A, Question
 from ..thinking.questions.plan_day import MAX_ADDED
@@ -240,9 +240,15 @@ class ScriptedBackend(ThinkingBackend):
 
     @_answer.register
     def _(self, q: questions.WriteConversation) -> answers.ExchangeAnswer:
-        # the per-line rules, turn by turn, each side from its own memories; the one addressed,
-        # when not asked first, accepts as its DecideToTalk rule says
-        return write_conversation(q, accepted=not q.may_decline or self.ask(acceptance(q)).talk)
+        # the per-line rules, turn by turn, each side from its own memories; the one starting it,
+        # when asked to decide, and the one addressed, when not asked first, as their DecideToTalk
+        # rules say (the reason ended as a sentence: a gist cut at "... up to" is not broken off)
+        started = self.ask(initiative(q)) if q.decide else answers.TalkAnswer(talk=True)
+        reason = started.reason.rstrip(" .…") + "." if started.reason else ""
+        if not started.talk:
+            return answers.ExchangeAnswer(talk=False, reason=reason)
+        written = write_conversation(q, accepted=not q.may_decline or self.ask(acceptance(q)).talk)
+        return written.model_copy(update={"reason": reason})
 
     @_answer.register
     def _(self, q: questions.SummariseConversation) -> answers.SummaryAnswer:

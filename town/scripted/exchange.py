@@ -1,7 +1,9 @@
 """The scripted answer to a whole conversation in one request: the per-line rules, turn by turn.
 
-When the one addressed was not asked first, it accepts or declines as its DecideToTalk rule says
-(a decline: the opening line, then "Sorry, ..., I can't talk right now.").
+Asked to decide (``WriteConversation.decide``), the one who starts it first decides as its
+DecideToTalk rule says (:func:`initiative`; a decline has no lines). When the one addressed was
+not asked first, it accepts or declines as its DecideToTalk rule says (a decline: the opening
+line, then "Sorry, ..., I can't talk right now.").
 
 Each side says what :func:`.talk.next_line` would have it say with its own memories (the other
 side's are never read for its lines), until a line ends the talk or the time's lines are said;
@@ -22,7 +24,7 @@ from ..thinking import answers
 from ..thinking.questions import DecideToTalk, NextLine, WriteConversation
 from .talk import first_name, next_line
 
-__all__ = ["write_conversation", "acceptance"]
+__all__ = ["write_conversation", "acceptance", "initiative"]
 
 _STAMP = "%Y-%m-%d %H:%M"
 
@@ -79,6 +81,16 @@ def acceptance(q: WriteConversation) -> DecideToTalk:
         other=q.me.id, other_name=q.me.name, other_action="coming over to talk to you",
         own_action=q.other.action or "idle", relationship=q.other.relationship, memories=q.other.memories,
         invited=True, now=q.now)
+
+
+def initiative(q: WriteConversation) -> DecideToTalk:
+    """The question asked of the one who starts it when the talk is line by line: whether it
+    starts one with the other it sees (with its own memories and seed); its scripted rule
+    decides a talk written whole with ``decide`` too."""
+    return DecideToTalk(
+        persona=q.me.id, persona_name=q.me.name, persona_summary=q.me.summary, seed=q.me.talk_seed,
+        other=q.other.id, other_name=q.other.name, other_action=q.other.action, own_action=q.me.action or "idle",
+        relationship=q.relationship, memories=q.me.memories, now=q.now)
 
 
 def next_line_of(q: WriteConversation, me, them, history, told, last: str, turn: int) -> answers.LineAnswer:

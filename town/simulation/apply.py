@@ -79,8 +79,6 @@ class Applier:
                 conv = self._conversation(effect.conversation)
                 conv.add_line(effect.speaker, effect.text, effect.statements,
                               None if effect.retrieval is None else effect.shared)
-                for pid, note in effect.retrievals:
-                    conv.retrievals[pid] = self._numbers[note]
                 self._personas[effect.speaker].say(effect.text)
                 self.publish(EventKind.CHAT, effect.speaker, {
                     "conversation": effect.conversation, "speaker": effect.speaker,

@@ -8,8 +8,9 @@ patience ends the talk, ``town.player``). :meth:`Conversations.open`
 stops both where they are; an action it interrupts is picked up again as the first step after
 it. A conversation says a line every ``LINE_EVERY_TICKS`` ticks until one side ends it
 (:func:`turn`: the line, then, when it is over, both sides' summaries side by side). A model
-backend's conversation in ``[conversation] mode = "whole"`` is written by one request at its first
-turn and said a line per turn as written, without summaries (``town.mind.converse.written_whole``).
+backend's conversation in ``[conversation] mode = "whole"`` is decided and written by one request
+before it opens (``town.mind.converse.start_whole``: no one is asked first whether to talk) and
+said a line per turn as written, without summaries.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from typing import Any
 from ..clock import GameClock
 from ..events import EventKind
 from ..mind import Conversation, MindContext, Appearance
-from ..mind.converse import (LINE_EVERY_TICKS, conversation_over, end_written, say_next_line, say_written_line,
-                             summarise, written_whole)
+from ..mind.converse import LINE_EVERY_TICKS, conversation_over, end_written, say_next_line, say_written_line, summarise
 from ..mind.perceive import awake, in_sight
 from ..persona import Action, Persona, Step
 from .jobs import Thought
@@ -248,8 +248,7 @@ def turn(conv: Conversation, personas: Mapping[str, Persona], ctx: MindContext,
         side: runs independent jobs (at once on the side threads) and returns their thoughts in
             order: the two summaries do not depend on each other.
     """
-    whole = written_whole(conv, personas, ctx)
-    line, over = (say_written_line if whole else say_next_line)(conv, personas, ctx)
+    line, over = (say_written_line if conv.written else say_next_line)(conv, personas, ctx)
     if over:
         finish([*conv.lines, (line.speaker, line.text)], conv, personas, ctx, side)
     return over

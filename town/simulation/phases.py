@@ -17,11 +17,11 @@ from typing import Any, TypeVar
 
 from ..clock import GameClock
 from ..mind import Conversation, MindContext, Services
-from ..mind.converse import talks_whole
+from ..mind.converse import Opening, talks_whole
 from ..persona import Persona
 from .apply import Applier
 from .conversations import Conversations, finish, pairs, turn
-from .decide import answer_invitation, decide
+from .decide import answer_invitation, decide, open_whole
 from .jobs import Pool, Thought, think
 from .snapshot import Snapshot
 
@@ -66,7 +66,8 @@ class TickPhases:
                 from the viewer).
             radius: the vision radius in tiles.
         """
-        jobs = {p.id: partial(self.think, partial(decide, p, snapshot)) for p in minds}
+        jobs = {p.id: partial(self.think, partial(decide, p, snapshot, whole=partial(self._whole, p.id)))
+                for p in minds}
         ahead: dict[int, Future] = {}
         if not self._pool.threaded:
             decided = self._pool.map(list(jobs.values()))
@@ -81,27 +82,41 @@ class TickPhases:
         self._invite(pairs(intents, snapshot.appearances, radius, self._personas, players), players)
         self._talk(players, ahead)
 
+    def _whole(self, a: str, b: str) -> bool:
+        """Whether ``a`` and ``b`` talk whole (``talks_whole``): one request decides and writes it."""
+        return talks_whole(self._services.config, self._personas[a], self._personas[b])
+
     def _invite(self, invitations: list[tuple[str, str, Any]], players: frozenset[str]) -> None:
         """Ask each one addressed (the pairs share nobody: all at once); open the accepted.
 
         A player has no mind to ask: it is taken to accept (no retrieval behind it), and answers
         the persona's first line in words from the viewer, or not at all. Two personas who talk
-        whole (``talks_whole``) open at once: the exchange's first line accepts or declines.
+        whole (``talks_whole``) are not asked: one request decides whether the one who saw the
+        other starts it and writes the exchange (``open_whole``), whose first line may decline;
+        it opens already written.
         """
-        # in a conversation written whole, the exchange's first line accepts or declines
-        asked = [(a, b) for a, b, _ in invitations
-                 if b not in players and not talks_whole(self._services.config, self._personas[a], self._personas[b])]
-        answers = dict(zip(asked, self._pool.map(
-            [partial(self.think, partial(answer_invitation, self._personas[a], self._personas[b])) for a, b in asked])))
+        whole = {(a, b) for a, b, _ in invitations if b not in players and self._whole(a, b)}
+        asked = [(a, b) for a, b, _ in invitations if b not in players]
+        jobs = [partial(open_whole, self._personas[a], self._personas[b], self._personas, side=self.side)
+                if (a, b) in whole else partial(answer_invitation, self._personas[a], self._personas[b])
+                for a, b in asked]
+        answers = dict(zip(asked, self._pool.map([partial(self.think, job) for job in jobs])))
         for (a, _), thought in answers.items():
             self._mark(1, a)
             self._apply(thought.effects)
         for a, b, wish in invitations:
             answer = answers.get((a, b))
-            if answer is None or answer.result is not None:
-                self._mark(2, a)
-                self._conversations.open(a, b, self._apply.seq(wish),
-                                         None if answer is None else self._apply.seq(answer.result))
+            result = None if answer is None else answer.result
+            if answer is not None and result is None:  # declined (by the one asked, or the one who saw)
+                continue
+            self._mark(2, a)
+            if isinstance(result, Opening):
+                seqs = {pid: self._apply.seq(note) for pid, note in result.retrievals}
+                conv = self._conversations.open(a, b, seqs[a], seqs[b])
+                conv.script, conv.written = result.script, result.written
+                conv.retrievals = {pid: seq for pid, seq in seqs.items() if seq is not None}
+            else:
+                self._conversations.open(a, b, self._apply.seq(wish), self._apply.seq(result))
 
     def _talk(self, players: frozenset[str], ahead: dict[int, Future]) -> None:
         """Say the next line of each conversation due one (not a player's); end those over.

@@ -12,12 +12,17 @@ A check that rejects a line (:class:`BadLine`) cuts the exchange there when two 
 come before it (``ExchangeAnswer.cut`` names the check): a small model's exchange keeps the
 lines up to its first rejected one. Earlier rejections reject the answer (retried, then the
 scripted answer).
+
+Asked with ``decide``, the same request is the decision to talk as well (§4.3.2's, merged with
+the exchange): the one who saw the other first says whether it starts a conversation now
+(``talk``) and why (``reason``), and writes the exchange only if it does; a decline has no lines.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 from typing import Any, ClassVar, cast
 
 from pydantic import BaseModel, Field
@@ -26,11 +31,12 @@ from ..schema import enum_at
 from ..views import MemoryView, PlanItemView
 from ..words import content_words, name_words
 from .base import Question
+from .character import declines_in_character
 from .checks import AnswerCheck, InvalidAnswer, ids_shown, own_words
 from .hear_line import HeardAnswer, _Given, names_known, stated_times_valid
 
 __all__ = ["ExchangeLine", "KeptItem", "ExchangeAnswer", "Side", "WriteConversation", "BadLine",
-           "own_words_where_given", "takes_turns", "fits_the_time", "tells_only_its_own", "no_echo", "kept_from_lines"]
+           "own_words_where_given", "decided", "declines_as_itself", "takes_turns", "fits_the_time", "tells_only_its_own", "no_echo", "kept_from_lines"]
 
 #: The end of a sentence: ".", "!" or "?", perhaps inside quotes or brackets.
 _ENDED = re.compile(r"[.!?][\"'”’)\]]*\s*$")
@@ -57,13 +63,17 @@ class KeptItem(HeardAnswer):
 
 
 class ExchangeAnswer(BaseModel):
-    """The exchange's lines in order (the last one ends it) and what each side keeps.
+    """Whether the one who starts it talks now and why (asked only with ``decide``), the
+    exchange's lines in order (the last one ends it; none when ``talk`` is false) and what each
+    side keeps.
 
     ``cut`` is not asked of a model (left out of the schema): the check that cut the exchange
     at its first rejected line, "" when it was kept whole.
     """
 
-    lines: list[ExchangeLine] = Field(min_length=1, max_length=16)
+    talk: bool = True
+    reason: str = ""
+    lines: list[ExchangeLine] = Field(default_factory=list, max_length=16)
     kept: list[KeptItem] = Field(default_factory=list)
     cut: str = ""
 
@@ -80,8 +90,8 @@ class Side:
             (both read by the scripted rule only, as :class:`~.next_line.NextLine` carries them).
         stranger: it does not know the other's name.
         relationship: what it thinks of the other, from its own file; ``accept_seed``: the seed
-            of its choice to accept the talk (the scripted rule's, as
-            :class:`~.decide_to_talk.DecideToTalk` carries it).
+            of its choice to accept the talk, ``talk_seed`` of its choice to start one (the
+            scripted rule's, as :class:`~.decide_to_talk.DecideToTalk` carries them).
     """
 
     id: str
@@ -94,6 +104,7 @@ class Side:
     stranger: bool = False
     relationship: str = ""
     accept_seed: int = 0
+    talk_seed: int = 0
 
 
 class BadLine(InvalidAnswer):
@@ -110,10 +121,31 @@ def _stems(text: str, drop: set[str] | frozenset[str] = frozenset()) -> set[str]
 
 def own_words_where_given(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
     """:func:`.checks.own_words` on the text given: a kept item's empty field says "the line
-    does not say" (as a heard line's, :func:`.hear_line.own_words_where_given`)."""
-    dump = a.model_dump(exclude={"cut"})
+    does not say" (as a heard line's, :func:`.hear_line.own_words_where_given`), an empty
+    ``reason`` that whether to talk was not asked."""
+    dump = a.model_dump(exclude={"cut"} if a.reason else {"cut", "reason"})
     dump["kept"] = [{k: v for k, v in item.items() if v != ""} for item in dump["kept"]]
     own_words(q, _Given(**dump), prompt)
+    return a
+
+
+def decided(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
+    """A talk has lines; a decline (only when ``decide`` asked whether to talk) has a reason."""
+    if not a.talk and not q.decide:
+        raise InvalidAnswer("talk: false, but whether to talk was not asked")
+    if a.talk and not a.lines:
+        raise InvalidAnswer("lines: none, but talk is true")
+    if not a.talk and not a.reason.strip():
+        raise InvalidAnswer("reason: empty, but talk is false")
+    return a
+
+
+def declines_as_itself(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
+    """A decline's reason does not deny a liking the starter's file or memories state
+    (:func:`.character.declines_in_character`, on the starter's side)."""
+    starter = SimpleNamespace(persona_name=q.persona_name, persona_summary=q.persona_summary, other_name=q.other.name,
+                              relationship=q.relationship, memories=q.me.memories)
+    declines_in_character(starter, a, prompt)
     return a
 
 
@@ -131,7 +163,7 @@ def fits_the_time(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> Excha
     kept whole, the last line ends as a sentence ends (not cut off)."""
     if len(a.lines) > q.max_lines:
         raise BadLine(f"lines: {len(a.lines)} lines, more than the {q.max_lines} the time allows", q.max_lines)
-    if not a.cut and not _ENDED.search(a.lines[-1].line):
+    if a.lines and not a.cut and not _ENDED.search(a.lines[-1].line):
         raise InvalidAnswer(f"lines[{len(a.lines) - 1}]: {a.lines[-1].line[-60:]!r} is cut off: it does not "
                             "end a sentence")
     return a
@@ -214,22 +246,27 @@ class WriteConversation(Question[ExchangeAnswer]):
     ``me`` is the starting side (its ``id``/``name`` the question's ``persona``/``persona_name``),
     ``other`` the one addressed; each carries its own retrieval, and the prompt labels whose
     memory each is. ``now`` is the game time ("YYYY-MM-DD HH:MM:SS"), ``max_lines`` the lines the
-    time allows; ``names`` the town's people and ``places`` its place names a kept item may name
+    time allows; ``names`` the people and ``places`` the place names a kept item may name (those
+    the two sides and their memories name, ``town.mind.converse.start_whole``)
     (``addresses``: the map's, read by the scripted rule only, as :class:`~.next_line.NextLine`'s ``places``);
     ``relationship``: what ``me`` thinks of ``other``, from its own file. ``may_decline``: the
     other was not asked whether it accepts: its first line may decline, ending the talk.
+    ``decide``: ``me`` has not decided to talk yet (it sees ``other``, who is ``other.action``):
+    the answer's ``talk`` and ``reason`` are its decision, and a decline has no lines.
     """
 
     template: ClassVar[str] = "write_conversation"
     answer_model = ExchangeAnswer
     purpose: ClassVar[str] = "chat"
-    checks = (own_words_where_given, takes_turns, fits_the_time, tells_only_its_own, no_echo, kept_from_lines)
+    checks = (own_words_where_given, decided, declines_as_itself, takes_turns, fits_the_time, tells_only_its_own,
+              no_echo, kept_from_lines)
     me: Side
     other: Side
     now: str = ""
     max_lines: int = 8
     relationship: str = ""
     may_decline: bool = False
+    decide: bool = False
     names: tuple[str, ...] = ()
     places: tuple[str, ...] = ()
     addresses: tuple[str, ...] = ()
@@ -245,10 +282,16 @@ class WriteConversation(Question[ExchangeAnswer]):
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """Speakers and hearers are the two sides; importance 1-10; names and places among those
-        offered; ``cut`` is not asked; at most ``max_lines`` lines."""
-        schema["properties"].pop("cut", None)
-        if "cut" in schema.get("required", []):
-            schema["required"].remove("cut")
+        offered; ``cut`` is not asked, nor ``talk`` and ``reason`` unless ``decide``; the lines
+        always (the decision first when asked); at most ``max_lines`` lines."""
+        required = schema.setdefault("required", [])
+        for name in ("cut",) if self.decide else ("cut", "talk", "reason"):
+            schema["properties"].pop(name, None)
+            if name in required:
+                required.remove(name)
+        for name in ("talk", "reason", "lines", "kept") if self.decide else ("lines",):
+            if name not in required:
+                required.append(name)
         schema["properties"]["lines"]["maxItems"] = self.max_lines
         sides = [self.persona_name, self.other.name]
         enum_at(schema, ("lines", "[]", "speaker"), sides)
@@ -261,12 +304,15 @@ class WriteConversation(Question[ExchangeAnswer]):
     def check(self, answer: ExchangeAnswer, prompt: str = "",
               rules: tuple[AnswerCheck, ...] | None = None) -> ExchangeAnswer:
         """The checks in order; a rejected line with two lines or more before it cuts the exchange
-        there (its kept items with it) and the rest is checked again.
+        there (its kept items with it) and the rest is checked again. A decline's lines and kept
+        items, if any were written, are left out first (it has none).
 
         Raises:
             InvalidAnswer: from the first check that rejects the answer (a line before the third
                 included), its ``check`` the check's name.
         """
+        if not answer.talk and (answer.lines or answer.kept):
+            answer = answer.model_copy(update={"lines": [], "kept": []})
         while True:
             try:
                 return super().check(answer, prompt, rules)
