@@ -114,3 +114,30 @@ def test_interview_of_a_run_without_ticks_is_a_recording_error(run_path, tmp_pat
     empty = _copy_with(run_path, tmp_path / "empty.sqlite", "DELETE FROM frames")
     with RunReader(empty) as reader, pytest.raises(RecordingError, match="has no recorded tick yet"):
         interview(reader, "maria_lopez", "2023-02-13 08:00", QUESTION, embedder=HashingEmbedder())
+
+
+def test_records_about_the_thing_asked_are_retrieved_beyond_the_top_k():
+    """An interview's retrieval adds, beyond the top k, the records sharing the most topic words
+    with the question in their fact's fields and words (names left out), not only the newest
+    naming a person. Worked out by hand: "Tell me about Sam Moore running for mayor." has topic
+    words {run, mayor}; record 1 (Sam's decision to run for mayor, oldest) holds both, record 2
+    (a run in the park) one, the newer records 3-6 (Sam's party news, sightings) none; so 1 and 2
+    come first, then the newest naming Sam (6, 5, 4)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from town.analysis.interview import _bearing, _Moment
+
+    def record(i: int, content: str, fact: dict | None = None) -> dict:
+        return {"id": i, "kind": "chat", "content": content, "created": f"2023-02-13 0{i}:00:00", "fact": fact,
+                "tellers": [["Sam Moore", "2023-02-13"]] if "Sam" in content else []}
+
+    records = {1: record(1, 'Sam Moore said to me: "I have decided to run for mayor."',
+                         {"subject": "Sam Moore", "act": "decide to run for mayor of Smallville"}),
+               2: record(2, "I went for a run in Johnson Park."),
+               **{i: record(i, f"Sam Moore told me about the Valentine's Day party ({i}).") for i in (3, 4, 5, 6)}}
+    moment = _Moment("ayesha_khan", 99, SimpleNamespace(ids=np.array(sorted(records))), None, records)
+    got = _bearing("Tell me about Sam Moore running for mayor.", moment, "Ayesha Khan", ["Ayesha Khan", "Sam Moore"],
+                   set())
+    assert [r["id"] for r in got][:5] == [1, 2, 6, 5, 4]

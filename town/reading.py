@@ -164,7 +164,9 @@ SITUATION_WORDS: dict[str, tuple[str | None, bool | None]] = {
     "sick": ("health", False), "ill": ("health", False), "hurt": ("health", False), "injured": ("health", False),
     "holiday": ("time", True), "vacation": ("time", True), "free": ("time", True), "spare": ("time", True),
     "job": ("work", None), "fired": ("work", False), "lost": (None, False), "cancelled": (None, False),
-    "canceled": (None, False),
+    "canceled": (None, False), "burned": ("place", False), "burnt": ("place", False), "burn": ("place", False),
+    "fire": ("place", False), "destroyed": ("place", False), "collapsed": ("place", False),
+    "shut": ("place", False), "closed": ("place", False), "demolished": ("place", False),
 }
 #: What ends a bad situation, by what it touches ("I'd put it off until the power came back").
 UNTIL = {"power": "the power came back", "weather": "the weather cleared", "health": "I felt better",
@@ -177,7 +179,8 @@ class Situation:
 
     Attributes:
         affects: what it touches, keys of :data:`SITUATION_WORDS`'s values ("money", "power",
-            "weather", "health", "time", "work"), in the order the question names them.
+            "weather", "health", "time", "work", "place": a place lost or shut), in the order
+            the question names them.
         good: good news for the one in it (True), bad (False), or not said (None).
         place: the name of a place it names ("Hobbs Cafe"), or None.
         person: the full name of a person it names, or None.

@@ -13,9 +13,10 @@ from datetime import datetime
 from town.inflection import gerund
 from town.memory.fact import Fact, PlanItem
 from town.reading import read_situation
-from town.scripted import ScriptedBackend
 from town.scripted.interview import kind_of
-from town.thinking.questions import AnswerInterview, MemoryView, PlanItemView
+from town.thinking.questions import MemoryView
+
+from asked import ask, routine
 
 NOW = "2023-02-14 10:00:00"
 PARTY = Fact(subject="Isabella Rodriguez", act="host a Valentine's Day party", place="smallville:Hobbs Cafe",
@@ -24,13 +25,10 @@ SAME_PARTY = Fact(act="be a Valentine's Day party", place="smallville:Hobbs Cafe
                   start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez")
 TOM = dict(persona="tom_moreno", persona_name="Tom Moreno",
            persona_summary="Tom Moreno, 51. Traits: reserved, practical. Tom Moreno runs the market counter.")
-TOM_ROUTINE = (
-    PlanItemView(start="00:00", end="07:00", description="sleeping", place="smallville:Moreno house:bedroom:bed"),
-    PlanItemView(start="08:00", end="16:00", description="work the market counter",
-                 place="smallville:The Willows Market and Pharmacy:store:counter", task="work"),
-    PlanItemView(start="19:00", end="22:00", description="watch a ball game on the sofa",
-                 place="smallville:Moreno house:living room:sofa"),
-)
+TOM_ROUTINE = routine(("00:00", "07:00", "sleeping", "smallville:Moreno house:bedroom:bed"),
+                      ("08:00", "16:00", "work the market counter",
+                       "smallville:The Willows Market and Pharmacy:store:counter", "work"),
+                      ("19:00", "22:00", "watch a ball game on the sofa", "smallville:Moreno house:living room:sofa"))
 TOM_PLAN = tuple(PlanItem(start=datetime(2023, 2, 14, h0), end=datetime(2023, 2, 14, h1), description=d, place=p)
                  for h0, h1, d, p in ((0, 7, "sleeping", "smallville:Moreno house:bedroom:bed"),
                                       (8, 16, "work the market counter",
@@ -51,8 +49,8 @@ PEOPLE = ("Tom Moreno", "Isabella Rodriguez", "Maria Lopez", "Mei Lin", "John Li
 
 
 def _tom(question: str) -> str:
-    return ScriptedBackend().ask(AnswerInterview(**TOM, question=question, memories=TOM_MEMORIES, now=NOW,
-                                                 routine=TOM_ROUTINE, people=PEOPLE)).answer
+    return ask(**TOM, question=question, memories=TOM_MEMORIES, now=NOW,
+               routine=TOM_ROUTINE, people=PEOPLE).answer
 
 
 def test_a_hypothetical_is_answered_from_what_its_situation_touches():
@@ -76,9 +74,9 @@ def test_a_teller_telling_their_own_event_is_said_with_a_pronoun_and_one_event_i
     said = _tom("Have you heard any news lately?")
     assert said == ("Maria told me that there is a Valentine's Day party, hosted by Isabella Rodriguez, at Hobbs "
                     "Cafe today from 5pm to 7pm.")
-    only_isabella = ScriptedBackend().ask(AnswerInterview(
+    only_isabella = ask(
         **TOM, question="Have you heard any news lately?", memories=TOM_MEMORIES[:1], now=NOW,
-        routine=TOM_ROUTINE, people=PEOPLE)).answer
+        routine=TOM_ROUTINE, people=PEOPLE).answer
     assert only_isabella == ("Isabella told me that she is hosting a Valentine's Day party at Hobbs Cafe today from "
                              "5pm to 7pm.")
 
@@ -93,12 +91,11 @@ def test_each_coordinated_verb_of_a_plan_item_is_inflected():
 def test_your_husband_is_the_one_the_files_relationships_call_so():
     """Before: "I don't know anyone called your husband." (Mei's description says "her husband
     John Lin" only in the relationships, never "married to")."""
-    mei = AnswerInterview(persona="mei_lin", persona_name="Mei Lin", question="How do you feel about your husband?",
-                          persona_summary="Mei Lin, 45. Traits: caring, patient. Mei Lin is a philosophy professor.",
-                          now=NOW, people=PEOPLE, ties=(("John Lin", "my husband, who runs the pharmacy counter"),),
-                          memories=(MemoryView(id=5, kind="chat", importance=4, created="2023-02-14 07:10:00",
-                                               content="I talked with John Lin about breakfast."),))
-    said = ScriptedBackend().ask(mei).answer
+    said = ask(persona="mei_lin", persona_name="Mei Lin", question="How do you feel about your husband?",
+               persona_summary="Mei Lin, 45. Traits: caring, patient. Mei Lin is a philosophy professor.",
+               now=NOW, people=PEOPLE, ties=(("John Lin", "my husband, who runs the pharmacy counter"),),
+               memories=(MemoryView(id=5, kind="chat", importance=4, created="2023-02-14 07:10:00",
+                                    content="I talked with John Lin about breakfast."),)).answer
     assert said == "I like John: we talked today."
 
 
@@ -111,9 +108,9 @@ POSTER = MemoryView(id=14, kind="chat", importance=5, created="2023-02-14 08:00:
 def test_a_fact_with_nobody_to_say_it_of_is_not_told():
     """Before: "Yuriko told me that say the election for mayor of Smallville is." (a poster's words,
     read with no person as their subject)."""
-    said = ScriptedBackend().ask(AnswerInterview(**TOM, question="How has your day been so far?",
-                                                 memories=(*TOM_MEMORIES, POSTER), now=NOW, routine=TOM_ROUTINE,
-                                                 people=PEOPLE)).answer
+    said = ask(**TOM, question="How has your day been so far?",
+               memories=(*TOM_MEMORIES, POSTER), now=NOW, routine=TOM_ROUTINE,
+               people=PEOPLE).answer
     assert said == "So far today I've talked with Yuriko. Earlier I was working the market counter."
 
 
@@ -131,9 +128,9 @@ def test_a_teller_quoted_on_their_own_plan_is_retold_with_their_files_pronoun():
     sam = MemoryView(id=15, kind="chat", importance=5, created="2023-02-13 08:20:50", tellers=("Sam Moore",),
                      fact=Fact(subject="Sam Moore", act="decide to run for mayor of Smallville"),
                      content='Sam Moore said to me: "You know, I have decided to run for mayor of Smallville."')
-    said = ScriptedBackend().ask(AnswerInterview(**TOM, question="Any news?", memories=(sam,), now=NOW,
-                                                 routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
-                                                 pronouns=(("Sam Moore", "he"),))).answer
+    said = ask(**TOM, question="Any news?", memories=(sam,), now=NOW,
+               routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
+               pronouns=(("Sam Moore", "he"),)).answer
     assert said == "Sam told me that he decides to run for mayor of Smallville."
 
 
@@ -177,13 +174,13 @@ def test_a_meal_asked_about_is_read_from_the_days_plan():
     memories = (*TOM_MEMORIES[:2], MemoryView(id=14, kind="plan", importance=3, created="2023-02-14 00:00:00",
                                               plan_items=plan, content="Tom Moreno's plan for Tuesday February 14"))
 
-    def ask(question: str):
-        return ScriptedBackend().ask(AnswerInterview(**TOM, question=question, memories=memories, now=NOW,
-                                                     routine=TOM_ROUTINE, people=PEOPLE))
+    def of_tom(question: str):
+        return ask(**TOM, question=question, memories=memories, now=NOW,
+                   routine=TOM_ROUTINE, people=PEOPLE)
 
-    breakfast = ask("What did you have for breakfast?")
+    breakfast = of_tom("What did you have for breakfast?")
     assert breakfast.answer == "At 07:00 I was eating breakfast at Moreno house." and breakfast.evidence == [14]
-    assert ask("What will you have for lunch?").answer == "At 12:00 I'll be having lunch at Hobbs Cafe."
+    assert of_tom("What will you have for lunch?").answer == "At 12:00 I'll be having lunch at Hobbs Cafe."
 
 
 def test_one_insight_told_by_more_people_later_is_said_once():
@@ -193,9 +190,9 @@ def test_one_insight_told_by_more_people_later_is_said_once():
         f"The Valentine's Day party on Tuesday, February 14 is what everyone is talking about: {who} told me."))
         for i, c, who in ((21, "2023-02-13 17:00:00", "Maria and Isabella"),
                           (22, "2023-02-14 08:00:00", "John, Mei, Maria and Isabella")))
-    said = ScriptedBackend().ask(AnswerInterview(
+    said = ask(
         **TOM, question="If you could change one thing about Smallville, what would it be?", memories=insights,
-        now=NOW, routine=TOM_ROUTINE, people=PEOPLE))
+        now=NOW, routine=TOM_ROUTINE, people=PEOPLE)
     assert said.answer.count("everyone is talking about") == 1 and said.evidence == [21]
 
 
@@ -207,12 +204,169 @@ def test_chat_shorthand_is_read_as_the_words_it_stands_for():
 
 def test_a_line_kept_as_said_answers_when_only_it_bears_on_the_thing_asked():
     """Before: "What do you think of the election?" got "I don't know" from a persona who was told
-    of a run for mayor in a line kept as said. Only that line names the election, so it is told,
-    quoted, without the vocative ", Tom"; the party news does not bear on it."""
+    of a run for mayor in a line kept as said, then a bare quote of it (no opinion). Only that line
+    names the election, so it is told, quoted, without the vocative ", Tom"; the party news does
+    not bear on it; before it, Tom's stance on Maria, who said it: he is reserved, and they talked
+    once (memory 12, the party news she told him)."""
     heard = MemoryView(id=15, kind="chat", importance=6, created="2023-02-14 09:30:00",
                        content='Maria Lopez said to me: "I have decided to run for mayor in the local election, Tom."')
-    said = ScriptedBackend().ask(AnswerInterview(**TOM, question="What do you think of the election?",
-                                                 memories=(*TOM_MEMORIES, heard), now=NOW, routine=TOM_ROUTINE,
-                                                 people=PEOPLE))
-    assert said.answer == 'Maria Lopez told me: "I have decided to run for mayor in the local election."'
-    assert said.evidence == [15]
+    said = ask(**TOM, question="What do you think of the election?",
+               memories=(*TOM_MEMORIES, heard), now=NOW, routine=TOM_ROUTINE,
+               people=PEOPLE)
+    assert said.answer == ("I'd like to hear more before I decide, though we've talked once lately and Maria seems "
+                           'sincere. Maria Lopez told me: "I have decided to run for mayor in the local election."')
+    assert said.evidence == [15, 12]
+
+
+SAM_RUNS = Fact(subject="Sam Moore", act="decide to run for mayor of Smallville")
+MAYOR = MemoryView(id=31, kind="chat", importance=3, created="2023-02-13 08:14:10", tellers=("Sam Moore",),
+                   fact=SAM_RUNS, content='Sam Moore said to me: "I have decided to run for mayor of Smallville in '
+                                          'the local election."')
+SAM_PARTY = MemoryView(id=32, kind="chat", importance=7, created="2023-02-14 08:50:00", tellers=("Sam Moore",),
+                       fact=PARTY, content="Sam Moore told me that Isabella Rodriguez is hosting a Valentine's Day "
+                                           "party at Hobbs Cafe on Tuesday, February 14 from 5pm to 7pm.")
+
+
+def _asked(question: str, memories, **more):
+    return ask(**{**TOM, **more}, question=question, memories=memories, now=NOW,
+               routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
+               pronouns=(("Sam Moore", "he"),))
+
+
+def test_the_thing_asked_about_decides_which_memory_answers_not_its_rank():
+    """Before: "Tell me about Sam Moore running for mayor." got the party news Sam told (newer,
+    more important, ranked first). The question's topic words, in their dictionary form, are
+    {run, mayor} besides the name: the run for mayor (31) holds both in its fact's act, the party
+    (32) neither, so 31 answers, said from its fields, whatever order retrieval gave."""
+    said = _asked("Tell me about Sam Moore running for mayor.", (SAM_PARTY, MAYOR))
+    assert said.answer == "Sam told me that he decides to run for mayor of Smallville." and said.evidence == [31]
+
+
+def test_an_opinion_of_a_topic_is_a_stance_from_the_persona_s_tie_with_whom_it_is_about():
+    """Before: "What do you think of the election?" got the news quoted back, no opinion. The
+    election is in memory 31's words; its fact is Sam's. Tom's file ties him to Sam ("my
+    neighbour"): he backs him, and says why; a persona with no tie who talked with Sam twice (31,
+    32) backs him for those talks; Sam himself speaks of his own doing."""
+    tied = _asked("What do you think of the election?", (SAM_PARTY, MAYOR),
+                  ties=(("Sam Moore", "my neighbour, who is running for mayor"),))
+    assert tied.answer == ("I'm behind Sam all the way: Sam is my neighbour. Sam told me that he decides to run "
+                           "for mayor of Smallville.") and tied.evidence == [31]
+    talked = _asked("What do you think of the election?", (SAM_PARTY, MAYOR),
+                    persona_summary="Tom Moreno, 51. Traits: friendly. Tom Moreno runs the market counter.")
+    assert talked.answer == ("I'd back Sam: we've talked 2 times lately, and I like what he says. Sam told me that "
+                             "he decides to run for mayor of Smallville.") and talked.evidence == [31, 32]
+
+
+def test_a_hypothetical_naming_a_place_is_about_that_place_and_the_persona_s_tie_to_it():
+    """Before: "What would you do if Hobbs Cafe burned down tonight?" got a kitchen fire at home
+    ("I'd turn off the stove at home ..."). The cafe is a place Tom knows only from the party news
+    (memory 11's fact): he never goes there, is reserved, so he is sorry for the people there, keeps
+    his shift elsewhere (plan 13), and the party told at that place would have to move. Whose
+    routine works there (an obligation at Hobbs Cafe) is heartbroken for their own work."""
+    asked = "What would you do if Hobbs Cafe burned down tonight?"
+    said = ask(**TOM, question=asked, memories=TOM_MEMORIES, now=NOW,
+               routine=TOM_ROUTINE, people=PEOPLE)
+    assert said.answer == ("I hardly ever go to Hobbs Cafe, but I'd be sorry for the people there. I'd still try to "
+                           "work the market counter at The Willows Market and Pharmacy, since people count on me "
+                           "there. And Isabella told me that she is hosting a Valentine's Day party at Hobbs Cafe "
+                           "today from 5pm to 7pm; that would have to move.")
+    assert said.evidence == [13, 11]
+    owner = (TOM_ROUTINE[0], *routine(("08:00", "20:00", "run the cafe counter", "smallville:Hobbs Cafe:cafe:counter",
+                                       "work")))
+    own = ask(**TOM, question=asked, memories=TOM_MEMORIES[:1], now=NOW,
+              routine=owner, people=PEOPLE).answer
+    assert own.startswith("Hobbs Cafe is my work, so I'd be heartbroken;") and "stove" not in own
+
+
+def test_the_host_of_an_event_is_hosting_it_at_its_hour_for_a_reason_that_is_one():
+    """Before: Isabella, asked of her evening, said "At 18:00 I'll be planning a Valentine's Day
+    party at Hobbs Cafe, because it is my own plan": her plan item's words (the party's fact
+    reads "plan a Valentine's Day party") and the decision's bare reason. At 18:00 the party
+    (17:00-19:00, her own fact, host herself, everyone invited: memory 40) is on: she hosts it,
+    for the recorded reason and whom she invited to it."""
+    from town.memory.fact import Decided
+
+    own = Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party", place="smallville:Hobbs Cafe",
+               start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez",
+               invited=("everyone",))
+    items = tuple(PlanItem(start=datetime(2023, 2, 14, h0), end=datetime(2023, 2, 14, h1), description=d, place=p)
+                  for h0, h1, d, p in ((8, 17, "serve customers at the counter", "smallville:Hobbs Cafe:cafe:counter"),
+                                       (17, 19, "plan a Valentine's Day party at Hobbs Cafe", "smallville:Hobbs Cafe"),
+                                       (19, 20, "count the till", "smallville:Hobbs Cafe:cafe:cash register")))
+    memories = (MemoryView(id=40, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=own,
+                           content="I am planning a Valentine's Day party at Hobbs Cafe on February 14, 2023, from "
+                                   "5pm to 7pm, and I want to invite everyone I meet."),
+                MemoryView(id=41, kind="plan", importance=3, created="2023-02-14 00:00:00", plan_items=items,
+                           content="Isabella Rodriguez's plan for Tuesday February 14",
+                           decisions=(Decided(place="smallville:Hobbs Cafe", start=datetime(2023, 2, 14, 17),
+                                              end=datetime(2023, 2, 14, 19), go=True, reason="it is my own plan",
+                                              evidence=(40,)),)))
+
+    def of_isabella(question: str):
+        return ask(
+            persona="isabella_rodriguez", persona_name="Isabella Rodriguez", question=question, memories=memories,
+            persona_summary="Isabella Rodriguez runs Hobbs Cafe. Traits: friendly, outgoing.", now=NOW,
+            people=PEOPLE)
+
+    evening = of_isabella("What are you planning to do this evening, and why?")
+    assert evening.answer == ("At 18:00 I'll be hosting the Valentine's Day party at Hobbs Cafe, because it is my own "
+                              "plan, and I've invited everyone to it.") and evening.evidence == [41]
+    going = of_isabella("Are you going to the Valentine's Day party? Why?")
+    assert going.answer == ("Yes, I'm hosting the Valentine's Day party at Hobbs Cafe today, because it is my own "
+                            "plan, and I've invited everyone to it.") and going.evidence == [41, 40]
+
+
+def test_a_question_about_a_past_event_that_did_not_happen_then_corrects_its_premise():
+    """Before: "What happened at the party last night?" at 10:00 on Tuesday got Monday's talks, as
+    if a party had been. The only party Tom knows of (memories 11, 12: one event) starts today at
+    17:00: that is said instead. A thing he knows nothing of is "I don't know of any"; a reading
+    Maria held on Monday evening (memory 16) is told, in the past."""
+    assert _tom("What happened at the party last night?") == (
+        "There was no party last night, as far as I know; the Valentine's Day party at Hobbs Cafe is today at 17:00.")
+    assert _tom("What happened at the chili cook-off yesterday?") == "I don't know of any chili cook-off yesterday."
+    reading = MemoryView(id=16, kind="chat", importance=5, created="2023-02-13 09:00:00", tellers=("Maria Lopez",),
+                         fact=Fact(subject="Maria Lopez", act="host a poetry reading", place="smallville:Hobbs Cafe",
+                                   start=datetime(2023, 2, 13, 19), end=datetime(2023, 2, 13, 21),
+                                   host="Maria Lopez"),
+                         content="Maria Lopez told me that she is hosting a poetry reading at Hobbs Cafe on Monday, "
+                                 "February 13 from 7pm to 9pm")
+    held = ask(**TOM, question="How was the poetry reading last night?",
+               memories=(*TOM_MEMORIES, reading), now=NOW, routine=TOM_ROUTINE,
+               people=PEOPLE)
+    assert held.answer == "Maria told me that she was hosting a poetry reading at Hobbs Cafe yesterday from 7pm to 9pm."
+    assert held.evidence == [16]
+
+
+def test_a_memory_sharing_only_a_name_does_not_answer_what_is_asked_of_that_person():
+    """Found asking new questions: "What do you think of Sam Moore running for mayor?" asked of a
+    persona who never heard of the run got a sighting of Sam at the market recounted. Only the
+    name is shared ({run, mayor} are in no memory), so nothing held bears on it."""
+    seen = MemoryView(id=33, kind="observation", importance=3, created="2023-02-14 09:40:00",
+                      content="Sam Moore is looking through the shelves at The Willows Market and Pharmacy.")
+    said = _asked("What do you think of Sam Moore running for mayor?", (seen, *TOM_MEMORIES))
+    assert said.answer == "I haven't heard anything about that." and said.evidence == []
+    assert _asked("What do you think of Sam Moore running for mayor?", (seen, MAYOR)).evidence == [31]
+
+
+def test_would_you_go_if_a_person_asked_is_answered_from_the_tie_with_them():
+    """Found asking new questions: "Would you go to Sam's campaign event if he invited you?" got
+    "I'd go over to Sam, ask what's wrong and listen" (the upset-person rule). Tom talked with Sam
+    twice (31, 32): he would go, for that; with neither talk, Tom is reserved and would not."""
+    asked = "Would you go to Sam's campaign event if he invited you?"
+    said = _asked(asked, (SAM_PARTY, MAYOR))
+    assert said.answer == "Yes, I would go: we've talked 2 times lately, and I'd like to support Sam."
+    assert said.evidence == [32, 31]
+    assert _asked(asked, TOM_MEMORIES).answer == "Probably not: I'm reserved, and I don't know Sam well."
+
+
+def test_why_one_does_a_thing_of_ones_own_is_what_ones_file_says_one_cares_about():
+    """Found asking new questions: Sam, asked "Why are you running for mayor?", said what he would
+    be doing at that hour. His own fact (memory 34: he decided to run for mayor) bears on it, and
+    his file says what he cares about."""
+    own = MemoryView(id=34, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=SAM_RUNS,
+                     content="I have decided to run for mayor of Smallville in the local election.")
+    said = ask("Why are you running for mayor?", persona="sam_moore", persona_name="Sam Moore", memories=(own,),
+               persona_summary="Sam Moore, 65. Traits: earnest. He cares about the park and the shops.", now=NOW,
+               people=(*PEOPLE, "Sam Moore"))
+    assert said.answer == ("I decide to run for mayor of Smallville, because I care about the park and the shops.")
+    assert said.evidence == [34]

@@ -16,18 +16,18 @@ import pytest
 
 from town.memory.fact import Decided, Fact, PlanItem
 from town.scripted import ScriptedBackend
-from town.thinking.questions import AnswerInterview, MemoryView, NextLine, PlanItemView
+from town.thinking.questions import MemoryView, NextLine
+
+from asked import ask, routine
 
 WHO = dict(persona="sam_moore", persona_name="Sam Moore",
            persona_summary="Sam Moore is a retired carpenter running for mayor. Traits: quiet, reserved.")
-ROUTINE = (
-    PlanItemView(start="00:00", end="07:00", description="sleeping", place="v:Moore house:bedroom:bed"),
-    PlanItemView(start="09:00", end="13:00", description="work on my plans for the town",
-                 place="v:Town Hall:campaign office:desk", task="work on town plans"),
-    PlanItemView(start="13:00", end="14:00", description="have lunch", place="v:Hobbs Cafe:cafe:table"),
-    PlanItemView(start="16:00", end="18:00", description="attend the town council session",
-                 place="v:Town Hall:council chamber:seat", task="attend the session"),
-)
+ROUTINE = routine(("00:00", "07:00", "sleeping", "v:Moore house:bedroom:bed"),
+                  ("09:00", "13:00", "work on my plans for the town", "v:Town Hall:campaign office:desk",
+                   "work on town plans"),
+                  ("13:00", "14:00", "have lunch", "v:Hobbs Cafe:cafe:table"),
+                  ("16:00", "18:00", "attend the town council session", "v:Town Hall:council chamber:seat",
+                   "attend the session"))
 
 
 def _day(day: int) -> tuple[PlanItem, ...]:
@@ -59,8 +59,8 @@ NOW = "2023-02-14 10:00:00"
 
 
 def _interview(question: str) -> tuple[str, list[int]]:
-    answer = ScriptedBackend().ask(AnswerInterview(**WHO, question=question, memories=MEMORIES, now=NOW,
-                                                   routine=ROUTINE, people=("Sam Moore", "Maria Lopez")))
+    answer = ask(**WHO, question=question, memories=MEMORIES, now=NOW,
+                 routine=ROUTINE, people=("Sam Moore", "Maria Lopez"))
     return answer.answer, list(answer.evidence or ())
 
 
@@ -123,3 +123,17 @@ def test_the_askers_own_words_are_never_the_answer():
                                           history=history, memories=(hers,), recalled=(hers,), now=NOW,
                                           routine=ROUTINE)).line
     assert line == "I don't know anything about that."
+
+
+def test_a_named_day_is_read_and_answered_for_that_day():
+    """Before: "What are you doing on Wednesday?" got the plan item at the hour it was asked
+    (10:00 on Tuesday), and "Are you going to the party on Wednesday?" a yes for Tuesday's party.
+    Wednesday 15 February has no plan memory here, so it is the routine's day (lunch, a meal, is
+    not news); the party (decision in plan 9, stated by memory 4) is on Tuesday, so that is said,
+    with the decision and its reason."""
+    assert _interview("What are you doing on Wednesday?") == (
+        "On Wednesday I'll be working on my plans for the town at Town Hall and attending the town council "
+        "session at Town Hall, as I usually do.", [])
+    assert _interview("Are you going to the Valentine's Day party on Wednesday?") == (
+        f"The Valentine's Day party at Hobbs Cafe is today, not on Wednesday; I'm not going, because {REASON}.",
+        [9, 4])

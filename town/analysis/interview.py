@@ -36,6 +36,7 @@ from ..recording.lab import score_stream, stream_ages
 from ..backends import ThinkingParts
 from ..thinking.questions import AnswerInterview, MemoryView, PlanItemView
 from ..thinking.views import routine_views
+from ..thinking.words import name_words, topic_words
 from .recorded import config_at, load_embedder, run_backend, run_config, seq_after, tick_at
 
 __all__ = ["InterviewResult", "Interviewer", "identity", "interview", "routine_of", "says_yes"]
@@ -306,7 +307,9 @@ BEARING = 3
 
 def _bearing(question: str, m: _Moment, me: str, people: list[str], taken: set[int],
              at: datetime | None = None) -> list[dict[str, Any]]:
-    """The newest records, beyond the top k, that bear on what ``question`` asks of others: up to
+    """The records, beyond the top k, that bear on what ``question`` asks: up to :data:`BEARING`
+    sharing the most of its topic words (:func:`town.thinking.words.topic_words`, names left out)
+    with their fact's fields and words, newest first among equals; then the newest: up to
     :data:`BEARING` naming each person it names (full or first name: a teller, the fact's subject
     or host, or the words), up to :data:`BEARING` heard facts (``tellers`` and ``fact``), up to
     :data:`BEARING` plans (``plan_items``) and the records stating the events they decided, and
@@ -329,6 +332,19 @@ def _bearing(question: str, m: _Moment, me: str, people: list[str], taken: set[i
                 out.append(r)
                 found += 1
 
+    # what the question asks about, by its topic words (names left out) in the record's fact's
+    # fields and words: the most shared first, then the newest
+    topic = topic_words(question) - name_words(people)
+    if topic:
+        def shared(r: dict[str, Any]) -> int:
+            fact = r.get("fact") or {}
+            fields = " ".join(str(fact.get(k) or "") for k in ("subject", "act", "place", "host"))
+            return len(topic & topic_words(f"{fields} {r['content']}"))
+        counts = {int(i): shared(m.records[int(i)]) for i in ids if int(i) not in taken}
+        ids_by_topic = sorted((i for i, n in counts.items() if n), key=lambda i: (-counts[i], -i))
+        for i in ids_by_topic[:BEARING]:
+            taken.add(i)
+            out.append(m.records[i])
     for person in named:
         add(lambda r, p=person: any(t[0] == p for t in r.get("tellers") or ())
             or p in ((r.get("fact") or {}).get("subject"), (r.get("fact") or {}).get("host")) or p in r["content"])

@@ -32,10 +32,13 @@ from ..world.address import sector_name
 from .recount import told_by
 from ..thinking.views import PlanItemView
 
-__all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE"]
+__all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE",
+           "OWN_PLAN"]
 
 #: Traits that make going to an event likelier.
 SOCIABLE = frozenset("friendly outgoing sociable hospitable cheerful warm curious energetic social chatty".split())
+#: The reason recorded for going to one's own event.
+OWN_PLAN = "it is my own plan"
 #: Traits that make it less likely.
 RESERVED = frozenset("shy reserved introverted quiet private solitary withdrawn".split())
 #: Words of a memory that say the persona is close to someone it names.
@@ -166,13 +169,13 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
     if understood:  # read from the fields: who hosts it, who told it, whether it is its own
         fact = understood[0].fact
         if me in (fact.host, fact.subject) or not all(m.tellers for m in understood):
-            return Decision(True, "it is my own plan")
+            return Decision(True, OWN_PLAN)
         teller = understood[0].tellers[0]
         host = fact.host or fact.subject or teller
     else:  # a memory made without its fact: who told it is read from its words
         chains = [told_by(m.content) for m in evidence]
         if not all(chains):  # a memory of its own states it (its own plan, a whisper, its file)
-            return Decision(True, "it is my own plan")
+            return Decision(True, OWN_PLAN)
         longest = max(chains, key=len)
         host, teller = longest[-1], chains[0][0]
     end = "24:00" if event.end.date() > event.start.date() else f"{event.end:%H:%M}"

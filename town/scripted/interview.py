@@ -23,7 +23,7 @@ from datetime import datetime, time, timedelta
 from ..hearsay import unwrap
 from ..inflection import gerund
 from ..perspective import mine, own_voice, relative_days
-from ..realise import sayable, statement
+from ..realise import place_name, sayable, statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.dayplan import meal_of
@@ -31,8 +31,9 @@ from ..thinking.questions import AnswerInterview
 from .recount import dated, is_about, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
-from .stance import hypothetical, intention, opinion, preference, told
-from ..thinking.words import content_words
+from .stance import (event_name, hypothetical, intention, opinion, own_reason, preference, struck_place, told, view_of,
+                     would_go)
+from ..thinking.words import any_phrase, content_words, name_words, topic_words
 
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
 
@@ -51,19 +52,20 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
      frozenset("work works worked job owns runs manages study studies student teach teaches retired".split())),
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
 )
-_PLAN = re.compile(r"\b(will you|are you (going|planning|doing|up to|busy|free)|your (schedule|plans)|any plans|"
-                   r"on your schedule|you expect|do you plan)\b", re.I)
-_WHEN_WORDS = re.compile(r"\b(at \d{1,2}(:\d\d)?|tomorrow|tonight|today|this (morning|afternoon|evening)|"
-                         r"on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b", re.I)
-_PREFERENCE = re.compile(r"\b(value most|would you (most )?like|do you (like|prefer|enjoy)|would you rather|"
-                         r"your favou?rite|like (best|most)|learned about yourself|could change|"
-                         r"matters? (most )?to you)\b", re.I)
+_PLAN = any_phrase("will you", "are you (going|planning|doing|up to|busy|free)", "your (schedule|plans)", "any plans",
+                   "on your schedule", "you expect", "do you plan")
+_WEEKDAY = "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WHEN_WORDS = any_phrase(r"at \d{1,2}(:\d\d)?", "tomorrow", "tonight", "today", "this (morning|afternoon|evening)",
+                         f"on {_WEEKDAY}")
+_PREFERENCE = any_phrase("value most", "would you (most )?like", "do you (like|prefer|enjoy)", "would you rather",
+                         "your favou?rite", "like (best|most)", "learned about yourself", "could change",
+                         "matters? (most )?to you")
 #: "How do you feel about X?": a feeling when X is a person of the town, else an opinion of a thing.
 _FEELING = re.compile(r"\b(?:how do you feel about|what do you think (?:of|about)|"
                       r"your (?:opinion|view) (?:of|on|about)|what's your take on|how do you like|what do you make of|"
                       r"how do you get on with|how do you get along with)\s+(?P<thing>[^?]+)", re.I)
-_HYPOTHETICAL = re.compile(r"\bwhat would you do if\b|\bwhat if\b|\bif you (?:were|had|won|lost)\b|"
-                           r"\b(?:imagine|suppose)\b|\bwould you do if\b", re.I)
+_HYPOTHETICAL = any_phrase("what would you do if", "what if", "if you (?:were|had|won|lost)", "imagine", "suppose",
+                           r"would you (?:\w+'?\w* ){1,8}if")
 _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
                         r"will you (?:go|come|attend|be at)\b|"
                         r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
@@ -80,17 +82,16 @@ _PLACE = re.compile(r"\b(?:at|in|to) (?:the )?((?:[A-Z][\w']*\s?)+)")
 _GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey|how'?s it going|how are you|"
                        r"how are things|what'?s up|how have you been)\b", re.I)
 #: Small talk: a remark on the weather or the day, often with a tag ("Lovely weather, isn't it?").
-_REMARK = re.compile(r"\b(?:weather|sunny|sunshine|rainy|raining|(?:nice|lovely|beautiful|fine|great|gorgeous) "
-                     r"(?:day|morning|afternoon|evening))\b", re.I)
+_REMARK = any_phrase("weather", "sunny", "sunshine", "rainy", "raining",
+                     "(?:nice|lovely|beautiful|fine|great|gorgeous) (?:day|morning|afternoon|evening)")
 _ASKING = re.compile(r"\s*(?:what|how|why|where|when|who|which|would|could|if|do|does|did|will)\b", re.I)  # not a remark
-_DAY = re.compile(r"\b(?:your day|day (?:so far|been|going)|today so far|did you do today|have you done today|"
-                  r"been up to today|happened (?:to you )?today)\b", re.I)
-_NEWS = re.compile(r"\b(?:news|heard (?:lately|recently|anything)|what(?:'s| is) going on|what(?:'s| is) new|"
-                   r"anything happening|happening (?:tonight|today|tomorrow|this week)|"
-                   r"any gossip|what have you heard)\b", re.I)
-_PAST = re.compile(r"\b(?:yesterday|last night|(?:did|was|were)\b.*\bon (?:monday|tuesday|wednesday|thursday|friday|"
-                   r"saturday|sunday))\b", re.I)
-_TRUST = re.compile(r"\b(?:trust|rely on|count on|closest to|best friend|confide)\b", re.I)
+_DAY = any_phrase("your day", "day (?:so far|been|going)", "today so far", "did you do today", "have you done today",
+                  "been up to today", "happened (?:to you )?today")
+_NEWS = any_phrase("news", "heard (?:lately|recently|anything)", "what(?:'s| is) going on", "what(?:'s| is) new",
+                   "anything happening", "happening (?:tonight|today|tomorrow|this week)", "any gossip",
+                   "what have you heard")
+_PAST = any_phrase("yesterday", "last night", rf"(?:did|was|were)\b.*\bon {_WEEKDAY}")
+_TRUST = any_phrase("trust", "rely on", "count on", "closest to", "best friend", "confide")
 
 
 def kind_of(question: str) -> str:
@@ -162,15 +163,35 @@ _DAY_WORDS = frozenset("today tonight tomorrow yesterday monday tuesday wednesda
                        "january february march april may june july august september october november december".split())
 
 
-def _relevant(q: AnswerInterview, words: frozenset[str] | None = None) -> list:
-    """Retrieved memories sharing a topic word with the question, most shared first.
+def _relevant(q: AnswerInterview) -> list:
+    """Retrieved memories bearing on what the question asks, most first: the most of its topic
+    words (:func:`town.thinking.words.topic_words`, the town's names left out) in a memory's
+    fact's fields (subject, act, place, host) and words, then the most names it shares; none
+    sharing nothing. Whatever retrieval ranked first, the thing asked decides.
 
     Ties: what was seen or heard before insights (an insight says less of the facts), then
     retrieval order. Repeated texts are left out.
     """
-    words = content_words(q.question) if words is None else words
-    scored = [(len(words & content_words(m.content)), m.kind != "reflection", -i, m) for i, m in enumerate(q.memories)]
-    return _unique(m for n, _, _, m in sorted(scored, key=lambda s: s[:3], reverse=True) if n > 0)
+    scored = [((*_bears(m, q), m.kind != "reflection", -i), m) for i, m in enumerate(q.memories)]
+    return _unique(m for key, m in sorted(scored, key=lambda s: s[0], reverse=True) if key[0] + key[1])
+
+
+#: Topic words of a question that ask rather than name the thing asked about.
+_ASKED_WORDS = frozenset("opinion view take feel make like happen doing news".split())
+
+
+def _bears(m, q: AnswerInterview) -> tuple[int, int]:
+    """(topic words, names) of the question memory ``m`` holds in its fact's fields and words."""
+    names = name_words(q.people)
+    words = topic_words(f"{_fields(m.fact)} {m.content}") & topic_words(q.question)
+    return len(words - names), len(words & names)
+
+
+def _fields(fact) -> str:
+    """A fact's typed fields as words: subject, act, place's name and host ("" without a fact)."""
+    if fact is None:
+        return ""
+    return " ".join(x for x in (fact.subject, fact.act, place_name(fact.place) if fact.place else "", fact.host) if x)
 
 
 def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str]:
@@ -294,15 +315,42 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     when = _asked_time(q)
     if when is None:
         return _general(q, "what")
+    if _day_only(q, when):  # "on Wednesday": that day's plan, not the hour it was asked at
+        return _plan_of_day(q, when)
     items, cited = _plan_items(q, when)
     minute = when.hour * 60 + when.minute
     before = [item for item in items if item[0] <= minute]
     if not before:
         return _said(f"I have nothing planned for {when:%H:%M} that I remember.", cited)
     _, what, where = before[-1]
-    placed = where.lower() in what.lower() or re.search(r"\b(at|in) (the )?[A-Z]", what)
-    there = f" at {where}" if where and not placed and "'s " not in where else ""
-    return _said(f"At {when:%H:%M} I'll be {mine(gerund(what))}{there}.", cited)
+    return _said(f"At {when:%H:%M} I'll be {mine(gerund(what))}{_there(what, where)}.", cited)
+
+
+def _day_only(q: AnswerInterview, when: datetime) -> bool:
+    """Whether the question names another day than today and no hour or part of it."""
+    now = _now(q)
+    parts = any(re.search(rf"\b{w}\b", q.question, re.I) for w in _PARTS_OF_DAY)
+    return now is not None and when.date() != now.date() and stated_times(q.question) is None and not parts
+
+
+def _plan_of_day(q: AnswerInterview, when: datetime) -> answers.InterviewAnswer:
+    """What the persona does on the day ``when``: its plan's items that day (a retrieved plan
+    memory's, else the routine's, "as I usually do"), the first three awake, in order."""
+    items, cited = _plan_items(q, when)
+    awake = [(what, where) for _, what, where in items if "sleep" not in what.lower()
+             and not re.search(r"\bshower\b|\bdressed\b", what) and not meal_of(what)][:3]
+    if not awake:
+        return _said(f"I have nothing planned for {when:%A} that I remember.", cited)
+    said = [f"{mine(gerund(what))}{_there(what, where)}" for what, where in awake]
+    listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    usual = "" if cited else ", as I usually do"
+    return _said(f"On {when:%A} I'll be {listed}{usual}.", cited)
+
+
+def _there(what: str, where: str) -> str:
+    """" at Hobbs Cafe" after a plan item's words, unless they name a place or a home ("'s")."""
+    placed = where.lower() in what.lower() or re.search(r"\b(at|in|of) (the )?[A-Z]", what)
+    return f" at {where}" if where and not placed and "'s " not in where else ""
 
 
 def _who(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -387,17 +435,25 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     # answer of its own (recounting it pastes another's words)
     quoted = [(m, line) for m in relevant if (line := _QUOTED.match(m.content)) is not None]
     relevant = [m for m in relevant if m.kind != "plan" and not m.content.startswith("I talked with ")
-                and " said to me: " not in m.content and " asked me: " not in m.content]
+                and (_heard_fact(m) or (" said to me: " not in m.content and " asked me: " not in m.content))]
     topic = content_words(q.question) - {w for p in q.people for w in content_words(p)}  # names left out
     if quoted and topic & content_words(quoted[0][0].content) and not any(topic & content_words(m.content)
                                                                           for m in relevant):
         # only a line kept as said bears on the thing asked ("the election"): told as a quote
         heard, line = quoted[0]
         words = re.sub(r",\s*[A-Z][a-z]+(?=[.!?]?$)", "", line["line"].strip())  # not the vocative ", John"
-        return _said(f'{"Yes. " if kind == "yes/no" else ""}{line["who"]} told me: "{words}"', [heard.id])
+        said = f'{line["who"]} told me: "{words}"'
+        if kind == "opinion":  # an opinion is a stance on the one who said it, with why
+            view, ids = view_of(next((p for p in q.people if p == line["who"].strip()), None), q)
+            return _said(f"{view} {said}", [heard.id, *ids])
+        return _said(f'{"Yes. " if kind == "yes/no" else ""}{said}', [heard.id])
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
+    if _bears(best, q)[0] == 0 and topic_words(q.question) - name_words(q.people) - _ASKED_WORDS:
+        # only a name is shared: nothing held bears on what is asked of them ("running for mayor")
+        return _said("No, I haven't heard anything about that." if kind == "yes/no"
+                     else "I haven't heard anything about that.", [])
     said = _realised(best, q)
     if kind == "when":
         timed = next((m for m in relevant if stated_times(m.content)), None)
@@ -413,7 +469,8 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             return _said(f"At {_place_in(placed.content)}. {recount(dated(placed), q.persona_name)}", [placed.id])
     if kind == "yes/no":
         return _said(f"Yes. {said}", [best.id])
-    more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]][:1]
+    more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]
+            and _bears(m, q)[0] >= min(1, _bears(best, q)[0])][:1]  # of the thing asked, as the best is
     return _said(" ".join([said, *(_realised(m, q) for m in more)]), [best.id, *(m.id for m in more)])
 
 
@@ -594,6 +651,11 @@ def _heard_news(q: AnswerInterview) -> list:
     return list(found.values())
 
 
+def _heard_fact(m) -> bool:
+    """Whether ``m`` was heard (``tellers``) and holds a statement it can be said from (its fact)."""
+    return bool(m.tellers) and m.fact is not None and not m.fact.question and sayable(m.fact)
+
+
 def _told(m, q: AnswerInterview) -> str:
     """A heard memory said from its fields (:func:`town.scripted.stance.told`)."""
     return told(m, q)
@@ -632,6 +694,10 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
     named = stated_day(q.question, now)
     asked = datetime.combine(named, time()) if named is not None and named < now.date() else now - timedelta(days=1)
     then_said = "Yesterday" if asked.date() == (now - timedelta(days=1)).date() else f"On {asked:%A}"
+    event = _past_event(q, asked, "last night" if re.search(r"\blast night\b", q.question, re.I)
+                        else then_said.lower())
+    if event is not None:
+        return event
     day = f"{asked:%Y-%m-%d}"
     then = sorted((m for m in q.memories if m.created[:10] == day), key=lambda m: (m.created, m.id))
     talks = [m for m in then if m.tellers or told_by(m.content)]
@@ -651,6 +717,39 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
     if not parts:
         return _said(f"I don't remember much of {then_said.lower().removeprefix('on ')}.", [])
     return _said(" ".join(parts), cited)
+
+
+#: Words of a question about the past that ask rather than name the thing asked about.
+_PAST_ASKING = frozenset("happen go last night yesterday evening morning afternoon day do see meet talk spend eat "
+                         "monday tuesday wednesday thursday friday saturday sunday".split())
+
+
+def _past_event(q: AnswerInterview, asked: datetime, then: str) -> answers.InterviewAnswer | None:
+    """A question about a thing on a past day ("What happened at the party last night?"): the
+    events the persona knows (facts with a start) whose fields hold the thing's words. One that
+    day is said; none that day corrects the premise with the one it knows of ("There was no
+    party last night; the Valentine's Day party at Hobbs Cafe is today at 17:00"); none at all is
+    "I don't know of one". None when the question names no thing (the day in general)."""
+    topic = topic_words(q.question) - name_words(q.people) - _PAST_ASKING
+    if not topic or re.match(r"\s*who\b", q.question, re.I):  # "Who did you see?" asks of people
+        return None
+    thing = " ".join(w for w in re.findall(r"[A-Za-z'-]+", q.question) if topic_words(w) & topic)
+    events = sorted(((m.fact.start, m.id, m) for m in q.memories if m.fact is not None and m.fact.start is not None
+                     and not m.fact.question and sayable(m.fact) and topic & topic_words(_fields(m.fact))),
+                    key=lambda e: e[:2])
+    that_day = [m for start, _, m in events if start.date() == asked.date()]
+    if that_day:
+        return _said(_realised(that_day[-1], q), [that_day[-1].id])
+    if not events:
+        return _said(f"I don't know of any {thing} {then}.", [])
+    now = _now(q)
+    ahead = [m for start, _, m in events if now is None or start >= now]
+    m = ahead[0] if ahead else events[-1][2]
+    assert m.fact is not None and m.fact.start is not None
+    name = event_name(m.fact, m.fact.place or "")
+    when = f"on {m.fact.start:%A, %B} {m.fact.start.day} at {m.fact.start:%H:%M}"
+    verb = "is" if ahead else "was"
+    return _said(f"There was no {thing} {then}, as far as I know; {name} {verb} {when}.", [m.id])
 
 
 def _news(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -729,11 +828,17 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _about_self(q)
     if kind == "greeting":
         return _greeting(q)
+    going = would_go(q) if kind == "hypothetical" else None
+    if going is not None:  # "would you go ... if Sam invited you?": the stance on Sam
+        return _said(*going)
+    if kind == "hypothetical" and struck_place(q) is not None:  # about that place, not one's kitchen
+        return _said(*hypothetical(q))
     if kind == "hypothetical":
         situation = react(q)
         return _said(*situation) if situation is not None else _said(*hypothetical(q))
     if kind == "intention":
         found = intention(q, _asked_time(q) if _window(q.question, _now(q) or datetime.min) else None)
+        found = found or (own_reason(q) if q.question.lower().lstrip().startswith("why") else None)
         return _said(*found) if found is not None else _plan(q)
     if kind == "feeling" and not any(p.split()[0] in q.question for p in q.people) and _related(q) is None:
         kind = "opinion"  # a place, a thing
@@ -741,7 +846,7 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _feeling(q)
     if kind == "opinion":
         found = opinion(q)
-        return _said(*found) if found is not None else _general(q, "what")
+        return _said(*found) if found is not None else _general(q, "opinion")
     if kind == "day":
         return _day(q)
     if kind == "past":

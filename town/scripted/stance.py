@@ -24,18 +24,19 @@ from datetime import datetime
 from ..hearsay import pronoun_of
 from ..inflection import gerund
 from ..memory.fact import Decided, Fact, PlanItem
-from ..perspective import mine
+from ..perspective import mine, own_voice
 from ..reading import UNTIL, read_situation
 from ..realise import heard, place_name, sayable, statement
-from ..textevent import stated_times
+from ..textevent import stated_day, stated_times
 from ..thinking.questions import AnswerInterview
 from ..thinking.views import MemoryView
-from ..thinking.words import content_words
+from ..thinking.words import content_words, name_words, topic_words
 from ..world.address import sector_name
-from .attend import RESERVED, SOCIABLE, obligation
+from .attend import OWN_PLAN, RESERVED, SOCIABLE, obligation
 from .reaction import HELPFUL, traits_of
 
-__all__ = ["intention", "hypothetical", "preference", "opinion", "plans", "event_name", "told"]
+__all__ = ["intention", "hypothetical", "preference", "opinion", "view_of", "plans", "event_name", "told",
+           "known_places", "struck_place", "would_go", "own_reason"]
 
 #: Words of a question that ask rather than name what it is about.
 _ASKING = frozenset("""going go come coming attend attending plan planning planned why will would today
@@ -58,10 +59,10 @@ def _plan_of_day(q: AnswerInterview, day) -> MemoryView | None:
     return next((m for m in plans(q) if m.plan_items[0].start.date() == day), None)
 
 
-def event_name(fact: Fact | None, d: Decided) -> str:
-    """An event as named in an answer: "the Valentine's Day party at Hobbs Cafe" (the fact's act
-    without its verb; "the event at Hobbs Cafe" without a fact)."""
-    place = place_name(d.place)
+def event_name(fact: Fact | None, at: str) -> str:
+    """An event at address ``at`` as named in an answer: "the Valentine's Day party at Hobbs
+    Cafe" (the fact's act without its verb; "the event at Hobbs Cafe" without a fact)."""
+    place = place_name(at)
     if fact is None or " " not in fact.act.strip():
         return f"the event at {place}"
     thing = fact.act.strip().split(" ", 1)[1]
@@ -112,7 +113,8 @@ def told(m: MemoryView, q: AnswerInterview) -> str:
 def _at(description: str, place: str | None) -> str:
     """" at Hobbs Cafe" after a plan item's words, unless they name a place already."""
     sector = sector_name(place or "")
-    if not sector or re.search(r"\b(?:at|in|around|to) (?:the )?[A-Z]", description):
+    if not sector or sector.lower() in description.lower() or re.search(r"\b(?:at|in|around|to|of) (?:the )?[A-Z]",
+                                                                          description):
         return ""
     return f" at {sector}"
 
@@ -139,16 +141,27 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         bonus = 2 if times and times[0] == d.start.time() else 0
         if len(words & about) + bonus:
             scored.append((len(words & about) + bonus, d.start, d, plan, fact))
+    now = _now(q)
+    day = stated_day(q.question, now) if now is not None else None
     if scored:
         _, _, d, plan, fact = max(scored, key=lambda s: s[:2])
-        name = event_name(fact, d)
+        name = event_name(fact, d.place)
         when = f"{d.start:%A, %B} {d.start.day}"
+        if day is not None and day != d.start.date():  # asked of another day than the event's
+            going = (f"I'm going, because {_said_reason(d.reason)}" if d.go and _hosting(q, d) is None
+                     else f"I'm hosting it, because {_hosting(q, d)[1]}" if d.go  # type: ignore[index]
+                     else f"I'm not going, because {_said_reason(d.reason)}")
+            return (f"{name[:1].upper()}{name[1:]} is on {when}, not on {day:%A}; {going}.",
+                    [plan.id, *(m.id for m in _stating(q, d))][:3])
+        own = _hosting(q, d)
+        if own is not None:  # one's own event: hosted, and why
+            said = f"I'm hosting {name} on {when}, because {own[1]}."
+            return (f"Yes, {said}" if _YES_NO.match(q.question) else said), [plan.id, *(m.id for m in _stating(q, d))][:3]
         said = (f"I'm going to {name} on {when}, because {_said_reason(d.reason)}." if d.go
                 else f"I'm not going to {name} on {when}, because {_said_reason(d.reason)}.")
         if _YES_NO.match(q.question):  # a yes/no question is answered yes or no
             said = f"Yes, {said}" if d.go else f"No, {said}"
         return said, [plan.id, *(m.id for m in _stating(q, d))][:3]
-    now = _now(q)
     known = [m for m in q.memories if m.fact is not None and not m.fact.question and m.fact.start is not None
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
     if known and times is None and at is None:  # one's own event, or heard of and not decided yet (a day plan decides)
@@ -157,7 +170,8 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         said = told(m, q) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
         said = said[:1].upper() + said[1:]
         if q.persona_name in (m.fact.subject, m.fact.host):
-            return f"Yes, of course, because it is my own plan. {said}", [m.id]
+            invited = "everyone" if "everyone" in m.fact.invited else "people"
+            return f"Yes, of course, because it is my own plan, and I've invited {invited} to it. {said}", [m.id]
         return f"I haven't decided yet; I'll see when I plan that day. {said}", [m.id]
     if (times is None and at is None) or now is None:
         return None
@@ -168,15 +182,29 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
     under = [i for i in today.plan_items if i.start <= asked_at] or list(today.plan_items[:1])
     item = under[-1]
     why = _why(q, item, today)
-    where = _at(item.description, item.place)
-    return f"At {asked_at:%H:%M} I'll be {mine(gerund(item.description))}{where}, because {why}.", [today.id]
+    own = next((h for d in today.decisions if d.start == item.start and (h := _hosting(q, d)) is not None), None)
+    doing, where = (own[0], "") if own is not None else (item.description, _at(item.description, item.place))
+    return f"At {asked_at:%H:%M} I'll be {mine(gerund(doing))}{where}, because {why}.", [today.id]
+
+
+def _hosting(q: AnswerInterview, d: Decided) -> tuple[str, str] | None:
+    """(what the persona does at its own event, why) for a decision about an event it hosts (its
+    fact's host or subject, or the recorded reason :data:`~town.scripted.attend.OWN_PLAN`): at
+    that hour it is hosting the event, not planning it, and the recorded reason says whom it
+    invited. None for another's event."""
+    fact = _fact_of(q, d)
+    if not (d.go and (d.reason == OWN_PLAN or (fact is not None and q.persona_name in (fact.host, fact.subject)))):
+        return None
+    invited = "everyone" if fact is not None and "everyone" in fact.invited else "people"
+    return f"host {event_name(fact, d.place)}", f"{_said_reason(d.reason)}, and I've invited {invited} to it"
 
 
 def _why(q: AnswerInterview, item: PlanItem, plan: MemoryView) -> str:
     """Why a plan item is there: its event's decision, the persona's work, or its habit."""
     for d in plan.decisions:
         if d.go and d.start == item.start:
-            return _said_reason(d.reason)
+            own = _hosting(q, d)
+            return own[1] if own is not None else _said_reason(d.reason)
     routine = next((r for r in q.routine if r.description == item.description), None)
     if routine is None:
         return "it is what I planned for today"
@@ -235,11 +263,14 @@ def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
     money or time gained, a place named in its plans, and a heard fact the question's words bear
     on. Always an answer: the traits alone when no memory bears on it."""
     traits = set(traits_of(q.persona_summary))
-    places = list(dict.fromkeys(sector_name(r.place) for r in q.routine if sector_name(r.place)))
-    situation = read_situation(q.question, places, q.people, q.persona_name)
+    situation = read_situation(q.question, known_places(q), q.people, q.persona_name)
     friend = _most_told(q)
     cited: list[int] = []
-    if situation.good and traits & (SOCIABLE | HELPFUL) and friend:
+    struck = struck_place(q)
+    if struck is not None:  # a place named: the persona's tie to it says what it would do
+        first, ids = _tie_to_place(q, struck, situation.good, traits)
+        cited += ids
+    elif situation.good and traits & (SOCIABLE | HELPFUL) and friend:
         first = f"I'd tell {friend.split()[0]} first, and we'd celebrate"
         cited += [m.id for m in q.memories if m.tellers[:1] == (friend,)][:1]
     elif situation.good:
@@ -268,25 +299,102 @@ def hypothetical(q: AnswerInterview) -> tuple[str, list[int]]:
                  if needed and item == work else f"so I'd put that off until {UNTIL[touched]}")
         parts.append(f"I'd be {mine(gerund(item.description))}{_at(item.description, item.place)} then; {later}.")
         cited.append(held.id)
-    elif plan is not None and work is not None:
+    elif plan is not None and work is not None and (struck is None or sector_name(work.place or "") != struck):
         why = "since people count on me there" if needed else "as I'd planned"
         parts.append(f"I'd still {'go and ' if situation.good else 'try to '}{mine(work.description)}"
                      f"{_at(work.description, work.place)}, {why}.")
         cited.append(plan.id)
-    if situation.place and plan is not None:
-        there = [i for i in plan.plan_items if sector_name(i.place or "") == situation.place]
-        if there:
-            parts.append(f"I'm usually at {situation.place} to {mine(_bare(there[0].description, situation.place))}, "
-                         f"so {'I would go there' if situation.good else 'I would miss that'}.")
     words = _topic(q.question, q.people)
     facts = [m for m in q.memories if m.fact is not None and not m.fact.question and m.tellers and sayable(m.fact)
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
+    if struck is not None:  # what is to happen there is what the trouble touches
+        facts = [m for m in facts if m.fact is not None and sector_name(m.fact.place or "") == struck]
     if facts:
         m = facts[0]
         assert m.fact is not None
-        parts.append(f"And I'd keep in mind what I've heard. {told(m, q)}")
+        parts.append(f"And {told(m, q)[:-1]}; that would have to move." if struck
+                     else f"And I'd keep in mind what I've heard. {told(m, q)}")
         cited.append(m.id)
     return " ".join(parts), list(dict.fromkeys(cited))
+
+
+def known_places(q: AnswerInterview) -> list[str]:
+    """The names of the places the persona knows: its routine's, its plans' and the heard facts'
+    (sector names, first seen first)."""
+    found = [r.place for r in q.routine] + [i.place or "" for _, i in _items(q)]
+    found += [m.fact.place for m in q.memories if m.fact is not None and m.fact.place]
+    return list(dict.fromkeys(sector_name(p) for p in found if sector_name(p)))
+
+
+#: "Would you go to ... if ...?": whether one would come to a person's doing.
+_GO_IF = re.compile(r"\bwould you (?:go|come|attend|join)\b.*\bif\b", re.I)
+
+
+def would_go(q: AnswerInterview) -> tuple[str, list[int]] | None:
+    """Whether the persona would go to what a person the question names does, if asked, and why:
+    its file's tie to them, its talks with them, else its traits (reserved: not). None when it
+    asks no such thing or names nobody."""
+    who = next((p for p in q.people if p != q.persona_name and p.split()[0] in q.question), None)
+    if who is None or not _GO_IF.search(q.question):
+        return None
+    first = who.split()[0]
+    tie, talks = _acquaintance(who, q)
+    reserved = sorted(set(traits_of(q.persona_summary)) & RESERVED)
+    if tie is not None:
+        return f"Yes, I would go: {first} is {tie}.", []
+    if talks:
+        return f"Yes, I would go: {_often(talks)}, and I'd like to support {first}.", talks[:2]
+    if reserved:
+        return f"Probably not: I'm {reserved[0]}, and I don't know {first} well.", []
+    return f"Yes, I'd go and see; I'd like to get to know {first} better.", []
+
+
+#: A sentence of a persona's file saying what it cares about.
+_CARES = re.compile(r"\b(?:cares?|wants?|loves?|values?|hopes?|believes?)\b", re.I)
+
+
+def own_reason(q: AnswerInterview) -> tuple[str, list[int]] | None:
+    """Why the persona does a thing of its own the question names ("Why are you running for
+    mayor?"): its own fact whose act holds the question's topic words, and what its file says it
+    cares about (the first such sentence, in its own voice). None when no own fact bears on it
+    or the file says nothing it cares about."""
+    topic = topic_words(q.question) - name_words(q.people) - _ASKING
+    own = next((m for m in q.memories if m.fact is not None and m.fact.subject == q.persona_name
+                and not m.fact.question and topic & topic_words(m.fact.act)), None)
+    cares = next((x for x in re.split(r"(?<=[.!?])\s+", q.persona_summary) if _CARES.search(x)), None)
+    if own is None or own.fact is None or cares is None:
+        return None
+    why = own_voice(cares.rstrip("."), q.persona_name)
+    why = why if why.startswith(("I ", "I'")) else why[:1].lower() + why[1:]
+    return f"{statement(own.fact, q.persona_name, now=_now(q))}, because {why}.", [own.id]
+
+
+def struck_place(q: AnswerInterview) -> str | None:
+    """The place a hypothetical names (of :func:`known_places`) when it is not the persona's home:
+    the situation is about that place and the persona's tie to it; else None."""
+    place = read_situation(q.question, known_places(q), ()).place
+    return place if place is not None and place != _home(q) else None
+
+
+def _tie_to_place(q: AnswerInterview, place: str, good: bool | None, traits: set[str]) -> tuple[str, list[int]]:
+    """What the persona would do when something befalls ``place``, from its tie to it: its work
+    there (an obligation of its routine), what it does there most (its plans' items), else none.
+    (first sentence without its full stop, cited plan ids)."""
+    work = next((r for r in q.routine if sector_name(r.place) == place and obligation(r, q.routine)), None)
+    if work is not None:
+        if good:
+            return f"{place} is where I work, so I'd be glad for all of us there", []
+        return (f"{place} is my work, so I'd be heartbroken; I'd make sure everyone there was safe, then start "
+                f"putting it back together"), []
+    there = [(m, i) for m, i in _items(q) if sector_name(i.place or "") == place]
+    if there:
+        what, ids = _tally(there, lambda i: _bare(i.description, place))
+        if good:
+            return f"I'd go and see: I {mine(what or 'go')} at {place} most days", ids[:1]
+        return f"I'd miss it: I {mine(what or 'go')} at {place} most days, so I'd have to find somewhere else", ids[:1]
+    if traits & HELPFUL:
+        return f"I hardly ever go to {place}, but I'd go and see if the people there needed a hand", []
+    return f"I hardly ever go to {place}, but I'd be sorry for the people there", []
 
 
 def _items(q: AnswerInterview) -> list[tuple[MemoryView, PlanItem]]:
@@ -315,7 +423,8 @@ def _tally(pairs, key) -> tuple[str | None, list[int]]:
 
 def _bare(description: str, place: str) -> str:
     """A plan item's words without a place ("have lunch at Hobbs Cafe" -> "have lunch")."""
-    bare = re.sub(rf"\s+(?:at|in|to)\s+(?:the\s+)?{re.escape(place)}\b", "", description, flags=re.I)
+    bare = re.sub(r"\s*\([^)]*\)", "", description)  # "go to Hobbs Cafe (Isabella: a party)": its note
+    bare = re.sub(rf"\s+(?:at|in|to)\s+(?:the\s+)?{re.escape(place)}\b", "", bare, flags=re.I)
     return re.sub(r"\s+(?:at|in|to)\s+(?:the\s+)?[A-Z][\w']*(?:\s+[A-Z][\w']*)*\s*$", "", bare).strip()
 
 
@@ -392,35 +501,71 @@ def opinion(q: AnswerInterview) -> tuple[str, list[int]] | None:
     places = [(m, i) for m, i in _items(q) if i.place and content_words(sector_name(i.place)) & words]
     if places and any(content_words(sector_name(i.place or "")) == words for _, i in places):
         return _place(places)  # a place named whole: what the persona does there
+    topic = topic_words(q.question) - name_words(q.people) - _ASKING
     scored = []
     for i, m in enumerate(q.memories):
-        if m.fact is None or m.fact.question or m.kind == "reflection":
+        if m.fact is None or m.fact.question or m.kind == "reflection" or not sayable(m.fact):
             continue
-        about = content_words(f"{m.fact.act} {m.fact.subject or ''} {place_name(m.fact.place or '')}")
-        if words & about:
-            scored.append((len(words & about), bool(m.tellers), -i, m))
+        about = topic_words(f"{m.fact.act} {m.fact.subject or ''} {place_name(m.fact.place or '')} {m.content}")
+        if topic & about:
+            scored.append((len(topic & about), bool(m.tellers), -i, m))
     if scored:
         m = max(scored, key=lambda s: s[:3])[3]
         assert m.fact is not None
         now = _now(q)
         said = told(m, q) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
+        said = said[:1].upper() + said[1:]
         decided = next(((d, p) for d, p in _decisions(q) if m.id in d.evidence
                         or (m.fact.place == d.place and m.fact.start == d.start)), None)
-        traits = set(traits_of(q.persona_summary))
         if decided is not None:
             d, plan = decided
             stance = (f"I'm looking forward to it: I'm going, because {_said_reason(d.reason)}." if d.go
                       else f"It sounds nice, but I'm not going, because {_said_reason(d.reason)}.")
-            return f"{said[:1].upper()}{said[1:]} {stance}", [m.id, plan.id]
-        stance = ("I think it's great news." if traits & (SOCIABLE | HELPFUL)
-                  else "I haven't made up my mind about it yet." if traits & RESERVED
-                  else "I think it's a good thing for the town.")
-        return f"{stance} {said[:1].upper()}{said[1:]}", [m.id]
+            return f"{said} {stance}", [m.id, plan.id]
+        view, ids = view_of(m.fact.subject or m.fact.host, q)
+        return f"{view} {said}", [m.id, *ids]
     return _place(places) if places else None
+
+
+def _acquaintance(who: str, q: AnswerInterview) -> tuple[str | None, list[int]]:
+    """(the tie the persona's file records with ``who``: "my neighbour", or None; the ids of its
+    talks with them: told by them or a talk's summary)."""
+    tie = next((re.split(r",|\bwho\b", said)[0].strip() for name, said in q.ties if name == who), None)
+    return tie, [m.id for m in q.memories if who in m.tellers or m.content.startswith(f"I talked with {who}")]
+
+
+def _often(talks: list[int]) -> str:
+    return "we've talked" + (f" {len(talks)} times" if len(talks) > 1 else " once") + " lately"
+
+
+def view_of(who: str | None, q: AnswerInterview) -> tuple[str, list[int]]:
+    """Where the persona stands on what person ``who`` (full name; None: nobody) does, and why:
+    its own doing; the tie its file records with them; the talks they have had (``tellers``,
+    talk summaries); else its traits. (sentence, cited ids)."""
+    traits = set(traits_of(q.persona_summary))
+    if who is None:
+        return ("I think it's great news." if traits & (SOCIABLE | HELPFUL) else "I haven't made up my mind about "
+                "it yet." if traits & RESERVED else "I think it's a good thing for the town."), []
+    first = who.split()[0]
+    if who == q.persona_name:
+        return "It's my own doing, and I stand by it.", []
+    them = dict(q.pronouns).get(who, "they")
+    tie, talks = _acquaintance(who, q)
+    if tie is not None:
+        return f"I'm behind {first} all the way: {first} is {tie}.", []
+    if talks:
+        often = _often(talks)
+        return (f"I'd back {first}: {often}, and I like what {them} {'say' if them == 'they' else 'says'}."
+                if not traits & RESERVED else
+                f"I'd like to hear more before I decide, though {often} and {first} seems sincere."), talks[:2]
+    if traits & (SOCIABLE | HELPFUL):
+        return f"Good for {first}; I'd like to hear more from {them} about it.", []
+    return f"I don't know {first} well enough to say yet.", []
 
 
 def _place(places: list[tuple[MemoryView, PlanItem]]) -> tuple[str, list[int]]:
     """What the persona thinks of the place of most minutes among ``places``: what it does there."""
     place, ids = _tally(places, lambda i: sector_name(i.place or ""))
-    what = next(i.description for _, i in places if sector_name(i.place or "") == place)
-    return f"I like {place}: I {mine(_bare(what, place or ''))} there most days.", ids[:3]
+    what, _ = _tally([(m, i) for m, i in places if sector_name(i.place or "") == place],
+                     lambda i: _bare(i.description, place or "") if " " in _bare(i.description, place or "") else "")
+    return f"I like {place}: I {mine(what or 'go')} there most days.", ids[:3]

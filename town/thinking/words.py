@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from town.inflection import lemmas
+
 __all__ = ["STOPWORDS", "content_words", "name_words"]
 
 #: Words that carry no topic (function words and asking verbs).
@@ -33,3 +35,21 @@ def content_words(text: str) -> frozenset[str]:
 def name_words(names) -> set[str]:
     """The lower-case words of ``names`` (full names of people)."""
     return {w.lower() for n in names for w in n.split()}
+
+
+@lru_cache(maxsize=65536)
+def topic_words(text: str) -> frozenset[str]:
+    """:func:`content_words` of ``text`` in their dictionary form (lemminflect: a verb's lemma,
+    else a noun's), so that a question and a memory wording one thing two ways meet: "Sam
+    running for mayor" and "decided to run for mayor" share {"run", "mayor"}."""
+    out = set()
+    for word in content_words(text):
+        found = lemmas(word)
+        out.add((found.get("VERB") or found.get("NOUN") or (word,))[0])
+    return frozenset(out)
+
+
+def any_phrase(*alternatives: str) -> re.Pattern[str]:
+    """A case-blind pattern matching any of ``alternatives`` (regular-expression fragments) as
+    whole words: ``any_phrase("news", "what's new")`` finds "Any news?" and "So what's new?"."""
+    return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.I)
