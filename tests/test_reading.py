@@ -146,3 +146,11 @@ def test_a_relative_clause_ends_the_act_so_its_own_subject_and_stranded_preposit
     assert fact is not None and fact.subject == "Sam Moore"
     assert fact.act == "announce one's run for mayor to anyone"
     not_filler(None, Kept(act=fact.act), "")  # raises on an act that reads as broken off
+
+
+def test_a_colon_ends_the_act_before_the_list_it_opens():
+    # Isabella's file: the list after the colon is not the act; "red paper hearts" alone was
+    # retold second-hand as if it were what she wants.
+    fact = read_fact("I want the Valentine's Day party to feel warm: red paper hearts, hot chocolate and music.",
+                     datetime(2023, 2, 13, 7), {}, ["Isabella Rodriguez"], "Isabella Rodriguez")
+    assert fact is not None and fact.act == "want the Valentine's Day party to feel warm"

@@ -44,10 +44,12 @@ def neutral_act(act: str) -> str:
     return _OWN_WORD.sub(lambda m: _OWN[m.group(1).lower()], act)
 
 
-#: The end of the act's phrase: a preposition of place or time, or a clause break (a relative
+#: The end of the act's phrase: a preposition of place or time, or a clause break (a colon ends
+#: it before the list it opens: "want the party to feel warm: red paper hearts, hot chocolate and
+#: music" keeps "want the party to feel warm", not its list's first item; a relative
 #: clause included: "announce my run to anyone who asks what I am up to" keeps "announce my run
 #: to anyone", not the clause's own subject "I" nor its stranded "up to").
-_PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]"
+_PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]|(?<!\d):(?!\d)"
                          r"|\s+(?:who|whom|whose|whoever|which)\b"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
 #: What an invitation asks one to come to: "come to a poetry reading", "join us for a swap".

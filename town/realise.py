@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from .hearsay import told
-from .inflection import gerund, third_singular
+from .inflection import gerund, participles, third_singular
 from .memory.fact import Fact
 from .perspective import relative_days
 
@@ -95,13 +95,13 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
             if fact.host:
                 clause += f", hosted by {fact.host},"
     elif fact.subject == holder:
-        clause = f"I am {gerund(act)}" if fact.start is not None else f"I {act}"
+        clause = f"I am {gerund(act)}" if fact.start is not None else f"I {_timeless(verb, rest, 'have')}"
     elif subject_as == "they":
-        clause = f"they are {gerund(act)}" if fact.start is not None else f"they {act}"
+        clause = f"they are {gerund(act)}" if fact.start is not None else f"they {_timeless(verb, rest, 'have')}"
     else:
         who = subject_as or fact.subject
         # an arranged event: the progressive
-        clause = f"{who} is {gerund(act)}" if fact.start is not None else f"{who} {third_singular(verb)} {rest}".rstrip()
+        clause = f"{who} is {gerund(act)}" if fact.start is not None else f"{who} {_timeless(verb, rest, 'has')}"
     if fact.place and place_name(fact.place).lower() not in act.lower():
         clause += f" at {place_name(fact.place)}"
     clause += _when(fact)
@@ -110,6 +110,20 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
     elif holder in fact.invited and fact.subject != holder:
         clause += ", and I am invited"
     return relative_days(clause, now) if now is not None else clause
+
+
+#: Verbs of a decision taken: stated without a time, in the perfect ("Sam Moore has decided to run
+#: for mayor", not "decides").
+_PERFECT = frozenset({"decide", "agree", "choose", "promise"})
+
+
+def _timeless(verb: str, rest: str, have: str) -> str:
+    """An act stated without a time, after its subject: the present ("studies music"), or for a
+    decision (:data:`_PERFECT`) the perfect with ``have`` ("has decided to run ..."). ``verb``
+    is the act's first word in the base form; with ``have`` "have", the present is that form."""
+    if verb in _PERFECT and participles(verb):
+        return f"{have} {participles(verb)[0]} {rest}".rstrip()
+    return f"{verb if have == 'have' else third_singular(verb)} {rest}".rstrip()
 
 
 def heard(fact: Fact, tellers: Sequence[tuple[str, datetime]], holder: str, *, pronoun: str | None = None,

@@ -25,13 +25,14 @@ def _insights(*stream, focal: str = "What have I been spending my time on?", now
 
 
 def test_a_person_seen_at_one_place_again_and_again():
-    """Three sightings of Carmen at Hobbs Cafe, at 08:10, 09:20 and 10:30: the middle hour is 9 (and
-    it says "3 times so far, first at 08:10"), before noon, so mornings. The park memory supports nothing."""
+    """Three sightings of Carmen at Hobbs Cafe, at 08:10, 09:20 and 10:30 ("3 times so far, first at
+    08:10"), all on 13 Feb: one day claims no habit ("most mornings" needs two days:
+    tests/mind/test_chat_lines_read_right.py). The park memory supports nothing."""
     assert _insights(("observation", AT_CAFE.format("Carmen Ortiz"), "08:10"),
                      ("observation", AT_CAFE.format("Carmen Ortiz"), "09:20"),
                      ("observation", "The park has new benches.", "09:40"),
                      ("observation", AT_CAFE.format("Carmen Ortiz"), "10:30")) == [
-        ("I see Carmen at Hobbs Cafe most mornings: 3 times so far, first at 08:10.", [0, 1, 3])]
+        ("I see Carmen at Hobbs Cafe today: 3 times so far, first at 08:10.", [0, 1, 3])]
 
 
 def test_a_place_where_several_people_are_met():
@@ -92,9 +93,9 @@ def test_the_focal_points_subject_comes_first():
               ("chat", PARTY.format("Maria Lopez"), "10:00"), ("chat", PARTY.format("Klaus Mueller"), "11:00"))
     assert [t for t, _ in _insights(*stream, focal="What do I know about the party?")] == [
         "Isabella's Valentine's Day party tomorrow is what everyone is talking about: Klaus and Maria told me.",
-        "I see Carmen at Hobbs Cafe most mornings: 2 times so far, first at 08:10."]
+        "I see Carmen at Hobbs Cafe today: 2 times so far, first at 08:10."]
     assert [t for t, _ in _insights(*stream, focal="How do I feel about Carmen Ortiz?")][0] == (
-        "I see Carmen at Hobbs Cafe most mornings: 2 times so far, first at 08:10.")
+        "I see Carmen at Hobbs Cafe today: 2 times so far, first at 08:10.")
 
 
 def test_a_talk_topic_that_is_a_thing_takes_the_article_and_yesterdays_insight_counts_as_thought():

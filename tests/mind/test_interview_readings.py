@@ -131,7 +131,7 @@ def test_a_teller_quoted_on_their_own_plan_is_retold_with_their_files_pronoun():
     said = ask(**TOM, question="Any news?", memories=(sam,), now=NOW,
                routine=TOM_ROUTINE, people=(*PEOPLE, "Sam Moore"),
                pronouns=(("Sam Moore", "he"),)).answer
-    assert said == "Sam told me that he decides to run for mayor of Smallville."
+    assert said == "Sam told me that he has decided to run for mayor of Smallville."
 
 
 def test_small_talk_about_the_weather_is_answered_in_kind():
@@ -239,7 +239,7 @@ def test_the_thing_asked_about_decides_which_memory_answers_not_its_rank():
     {run, mayor} besides the name: the run for mayor (31) holds both in its fact's act, the party
     (32) neither, so 31 answers, said from its fields, whatever order retrieval gave."""
     said = _asked("Tell me about Sam Moore running for mayor.", (SAM_PARTY, MAYOR))
-    assert said.answer == "Sam told me that he decides to run for mayor of Smallville." and said.evidence == [31]
+    assert said.answer == "Sam told me that he has decided to run for mayor of Smallville." and said.evidence == [31]
 
 
 def test_an_opinion_of_a_topic_is_a_stance_from_the_persona_s_tie_with_whom_it_is_about():
@@ -249,12 +249,12 @@ def test_an_opinion_of_a_topic_is_a_stance_from_the_persona_s_tie_with_whom_it_i
     32) backs him for those talks; Sam himself speaks of his own doing."""
     tied = _asked("What do you think of the election?", (SAM_PARTY, MAYOR),
                   ties=(("Sam Moore", "my neighbour, who is running for mayor"),))
-    assert tied.answer == ("I'm behind Sam all the way: Sam is my neighbour. Sam told me that he decides to run "
+    assert tied.answer == ("I'm behind Sam all the way: Sam is my neighbour. Sam told me that he has decided to run "
                            "for mayor of Smallville.") and tied.evidence == [31]
     talked = _asked("What do you think of the election?", (SAM_PARTY, MAYOR),
                     persona_summary="Tom Moreno, 51. Traits: friendly. Tom Moreno runs the market counter.")
     assert talked.answer == ("I'd back Sam: we've talked 2 times lately, and I like what he says. Sam told me that "
-                             "he decides to run for mayor of Smallville.") and talked.evidence == [31, 32]
+                             "he has decided to run for mayor of Smallville.") and talked.evidence == [31, 32]
 
 
 def test_a_hypothetical_naming_a_place_is_about_that_place_and_the_persona_s_tie_to_it():
@@ -368,5 +368,5 @@ def test_why_one_does_a_thing_of_ones_own_is_what_ones_file_says_one_cares_about
     said = ask("Why are you running for mayor?", persona="sam_moore", persona_name="Sam Moore", memories=(own,),
                persona_summary="Sam Moore, 65. Traits: earnest. He cares about the park and the shops.", now=NOW,
                people=(*PEOPLE, "Sam Moore"))
-    assert said.answer == ("I decide to run for mayor of Smallville, because I care about the park and the shops.")
+    assert said.answer == ("I have decided to run for mayor of Smallville, because I care about the park and the shops.")
     assert said.evidence == [34]

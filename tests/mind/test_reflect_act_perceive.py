@@ -102,7 +102,8 @@ def test_perceiving_a_change_of_action_leaves_an_observation(tiny):
 
 def test_an_insight_held_already_is_not_written_again(tiny, events):
     """Ann sees Bob at Corner Cafe on two mornings and reflects after each: the second
-    reflection draws the first one's insight ("I see Bob at Corner Cafe most mornings: ...") again,
+    reflection draws the first one's insight ("I see Bob at Corner Cafe on Monday, February 13: ...",
+    one day's sightings: no habit yet, and "today" written as its date) again,
     which is among the 100 most recent memories it reads, so it is not written a second time."""
     sim = tiny()
     seen = events(sim)
@@ -118,7 +119,7 @@ def test_an_insight_held_already_is_not_written_again(tiny, events):
     mornings(13)
     mornings(14)
     first, second = [e.data["insights"] for e in seen if e.kind is EventKind.REFLECTION]
-    assert [i["content"] for i in first] == ["I see Bob at Corner Cafe most mornings: 3 times so far, first at 07:00."]
+    assert [i["content"] for i in first] == ["I see Bob at Corner Cafe on Monday, February 13: 3 times so far, first at 07:00."]
     assert {i["content"] for i in second}.isdisjoint({i["content"] for i in first}), second
     held = [r.content for r in ann.stream.last_records(100) if r.kind is MemoryKind.REFLECTION]
     assert len(held) == len(set(held))

@@ -92,3 +92,19 @@ def persona_id(reader, name: str) -> str:
     if len(named) == 1:
         return named[0]
     raise ConfigError(f"unknown persona {name!r}; this run has {', '.join(ids)}", field="--persona")
+
+
+def whisper_pairs(items: list[str]) -> list[tuple[str, str]]:
+    """``--whisper "PERSONA_ID: text"`` options as (persona id, text) pairs, in order.
+
+    Raises:
+        ConfigError: naming --whisper for an item without "ID:" before its text.
+    """
+    pairs = []
+    for item in items:
+        pid, colon, text = item.partition(":")
+        if not colon or not pid.strip():
+            raise ConfigError(f'{item!r}: expected "PERSONA_ID: text", e.g. "isabella_rodriguez: I am '
+                              'hosting a quiz night at Hobbs Cafe on Friday at 6pm"', field="--whisper")
+        pairs.append((pid.strip(), text.strip()))
+    return pairs

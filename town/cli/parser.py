@@ -95,6 +95,8 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--hours", type=float, required=True, help="game hours to simulate")
     s.add_argument("--out", required=True, help="run file to write (.sqlite)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--whisper", action="append", default=[], metavar='"PERSONA_ID: text"',
+                   help="whisper a thought to a persona at the start, as the viewer's whisper box does (repeatable)")
 
     s = sub.add_parser("resume", help="continue a run from its last snapshot for more game hours")
     s.add_argument("run", help="run file")

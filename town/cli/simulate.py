@@ -11,7 +11,7 @@ from ..analysis.recorded import NamedModel, run_span
 from ..errors import ConfigError, TownError
 from .continuing import continued_config
 from .drive import build_simulation, drive, remove_run
-from .options import check_hours, set_pairs, ticks_for
+from .options import check_hours, set_pairs, ticks_for, whisper_pairs
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -20,6 +20,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out or remove it", field="--out")
     check_hours(args.hours)
+    pairs = whisper_pairs(args.whisper)
     try:
         sim = build_simulation(args, out)
     except BaseException:  # Ctrl-C, a bad town, a full disk before the first snapshot
@@ -27,11 +28,32 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise
     try:
         ticks = ticks_for(args.hours, sim.clock.seconds_per_tick)
+        whispers = [_whisper(pid, text, sim.personas) for pid, text in pairs]
     except ConfigError:
         sim.close()
         remove_run(out)
         raise
+    for inp in whispers:  # queued as the viewer's whisper box queues them: applied before the first tick
+        sim.inputs.submit(inp)
     return drive(sim, ticks, out, quiet=args.quiet)
+
+
+def _whisper(pid: str, text: str, personas):
+    """The whisper input (``town.simulation.inputs.Whisper``) for ``--whisper "PERSONA_ID: text"``,
+    checked as the viewer's is; ``personas``: the town's persona ids.
+
+    Raises:
+        ConfigError: naming --whisper for an unknown persona id or a text that shows nothing.
+    """
+    from ..simulation.inputs import parse_input
+
+    if pid not in personas:
+        raise ConfigError(f"no persona {pid!r} in this town; one of: {', '.join(sorted(personas))}", field="--whisper")
+    try:
+        inp = parse_input({"kind": "whisper", "persona": pid, "text": text})
+    except ConfigError as exc:
+        raise ConfigError(f"{pid}: the text {exc.reason}", field="--whisper") from None
+    return inp
 
 
 def cmd_resume(args: argparse.Namespace) -> int:

@@ -36,7 +36,8 @@ from .effects import Note, Outbox
 from .weigh import fact_importance
 
 __all__ = ["Services", "MindContext", "remember", "remember_many", "remember_later", "rate_unrated", "deferring",
-           "unrated_bound", "observe", "observing", "rate", "recall", "memory_views", "seed_for", "MAX_IMPORTANCE"]
+           "unrated_bound", "observe", "observing", "rate", "recall", "memory_views", "seed_for", "MAX_IMPORTANCE",
+           "fact_weight"]
 
 #: The highest importance a rating gives (1-10): what an unrated memory may add at most.
 MAX_IMPORTANCE = 10
@@ -173,6 +174,12 @@ def _rated(p: Persona, ctx: MindContext, kind: str, content: str, fact: Fact | N
     if not _rated_by_fact(kind, fact):
         return rate(p, ctx, [(kind, content)])[0]
     assert fact is not None
+    return fact_weight(p, ctx, fact)
+
+
+def fact_weight(p: Persona, ctx: MindContext, fact: Fact) -> int:
+    """Importance 1-10 of a memory of ``p`` stating ``fact``, from its meaning now
+    (:func:`~town.mind.weigh.fact_importance`, with ``p``'s ties from its file)."""
     ties = frozenset(ctx.services.names.get(r.persona, r.persona) for r in p.spec.relationships)
     return fact_importance(fact, me=p.name, ties=ties, now=ctx.now)
 

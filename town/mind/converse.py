@@ -26,15 +26,16 @@ from ..inflection import base_form
 from ..memory import Fact, MemoryKind, MemoryRecord
 from ..persona import Persona
 from ..reading import read_fact
-from ..realise import asked, heard, quoted, statement
+from ..realise import asked, heard, quoted, sayable, statement
 from ..textevent import absolute_days, place_names
 from ..thinking.questions import DecideToTalk, NextLine, Side, SummariseConversation, WriteConversation
 from ..thinking.answers import HeardAnswer
 from ..thinking.views import routine_views
-from .context import MindContext, memory_views, recall, remember, seed_for
+from .context import MindContext, fact_weight, memory_views, recall, remember, seed_for
 from .effects import Ended, Line, Note
 from .perceive import Appearance
 from .understand import fact_of, understand
+from .weigh import NEWS
 
 __all__ = ["Conversation", "want_to_talk", "accept_talk", "say_next_line", "say_line", "summarise",
            "conversation_over", "talks_whole", "Opening", "start_whole", "say_written_line", "end_written",
@@ -268,7 +269,9 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
         routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places(),
         attend_seed=seed_for(ctx, speaker.id, "attend", every_tick=False),
         stranger=not _knows_name(speaker, listener.name, records), topics=memory_views(topics),
-        said_today=speaker.said_today(listener.id, day)))
+        said_today=speaker.said_today(listener.id, day),
+        ties=tuple((personas[r.persona].name, r.description) for r in speaker.spec.relationships if r.persona in personas),
+        pronouns=tuple((x.name, x.spec.pronoun) for x in personas.values() if x.spec.pronoun)))
     speaker.says_to(listener.id, day, answer.line)
     known = {r.id: r for r in (*tellable, *topics)}
     shared = tuple(i for i in answer.shared if i in known and i not in told)
@@ -350,13 +353,19 @@ def keep(listener: Persona, speaker: Persona, line: str, conv: Conversation, ctx
     memory :func:`_hear` describes, written; returns its record."""
     said, stated = said_as(speaker, line)
     # an event (rated from its meaning, town.mind.weigh) is written from its fact when the line
-    # put it into words or states nothing else; other lines are kept as said
+    # put it into words or states nothing else; so is any statement the line passed on as news
+    # (``acted``), rated as news at least: the hearer tells it on. Other lines are kept as said.
     event_fact = fact is not None and not fact.question and fact.place is not None and fact.start is not None
+    news = acted and fact is not None and not fact.question and sayable(fact)
     content = said
-    if event_fact and fact is not None and (acted or len(stated) <= 1):
+    if fact is not None and (news or (event_fact and len(stated) <= 1)):
         content = heard(fact, [(speaker.name, ctx.now)], listener.name, pronoun=speaker.spec.pronoun)
+    if event_fact and fact is not None:
+        importance = fact_weight(listener, ctx, fact)
+    if news:
+        importance = max(importance, NEWS)
     record = remember(listener, ctx, kind="chat", content=content, conversation=conv.id,
-                      importance=None if event_fact else importance, source=source, subject=speaker.id,
+                      importance=importance, source=source, subject=speaker.id,
                       fact=fact, teller=speaker.name,
                       predicate=fact and base_form(fact.act.split()[0]), object=fact and fact.place)
     # The listener now knows the speaker knows this: it will not tell it back to them.

@@ -12,6 +12,11 @@ The rule, each step worked out by hand in tests/mind/test_weigh.py:
 - an invitation that includes it (open to everyone, or naming it): + :data:`INVITED` (2);
 - the host (or subject) is someone it has a tie with (its file's relationships): + 1;
 - an event still ahead that starts within :data:`SOON_HOURS` game hours: + 1.
+
+A fact someone passed on as news (their line told it from their memories) weighs at least
+:data:`NEWS` to its hearer, whatever the rule gives: what one was told as news is news, and it
+is what a persona passes on in turn (``town.mind.converse.keep``), so heard news travels on
+from those who heard it (Park et al. 2023 §7.1.1: the candidacy and the party spread second-hand).
 """
 
 from __future__ import annotations
@@ -20,11 +25,14 @@ from datetime import datetime, timedelta
 
 from ..memory.fact import Fact
 
-__all__ = ["STATEMENT", "EVENT", "OWN", "INVITED", "SOON_HOURS", "fact_importance"]
+__all__ = ["STATEMENT", "EVENT", "OWN", "INVITED", "SOON_HOURS", "NEWS", "fact_importance"]
 
 STATEMENT, EVENT, OWN, INVITED = 3, 4, 8, 2
 #: An event starting within this many game hours is soon.
 SOON_HOURS = 36
+#: The least importance of news: a memory this important is worth passing on, and a fact told
+#: to one as news is rated this at least.
+NEWS = 5
 
 
 def fact_importance(fact: Fact, *, me: str, ties: frozenset[str], now: datetime) -> int:

@@ -4,12 +4,13 @@ An insight is one sentence about a person, a place, an activity or an event, res
 :data:`MIN_SUPPORT` retrieved memories that support it, and citing them:
 
 - a person seen at one place in two or more sightings: "I see Carmen at Hobbs Cafe most
-  mornings: 3 times so far, first at 08:10" (what one observer saw: its count and first time);
+  mornings: 3 times so far, first at 08:10" (what one observer saw: its count and first time; a
+  habit only from sightings on two days or more, else "I see Carmen at Hobbs Cafe today: ...");
 - a place where two or more people were seen: "Hobbs Cafe is where I keep running into Maria and Klaus";
 - an event heard of in two or more memories: "Isabella's party tomorrow is what everyone is
   talking about: Klaus and Maria told me" (two or more tellers), "Maria keeps telling me about Isabella's party" (one);
 - talk with a person (talks had, or their words about themselves) in two or more memories
-  sharing a topic word: "Maria and I keep ending up
+  from two talks or more (memories minutes apart are of one talk) sharing a topic word: "Maria and I keep ending up
   talking about streaming" (or "about the paper", the two words most shared: "about the paper and
   the library");
 - the persona's own activity in two or more memories: "I have been reading a lot lately".
@@ -32,7 +33,7 @@ from .naming import event_noun
 from .recount import told_by
 from ..thinking.words import content_words, name_words
 
-__all__ = ["MIN_SUPPORT", "insights_from"]
+__all__ = ["MIN_SUPPORT", "HABIT_DAYS", "insights_from"]
 
 #: The fewest memories an insight rests on.
 MIN_SUPPORT = 2
@@ -74,13 +75,29 @@ def _sightings(memories, people, me, sectors):
     return out
 
 
-def _person_at_place(sightings) -> list[tuple[str, list]]:
+#: Days on which someone is seen somewhere before a habit is claimed ("most mornings").
+HABIT_DAYS = 2
+
+
+def _person_at_place(sightings, now: datetime) -> list[tuple[str, list]]:
+    """"I see Carmen at Hobbs Cafe most mornings: 3 times so far, first at 08:10" when the
+    sightings fall on :data:`HABIT_DAYS` days or more; sightings of one day claim no habit, they
+    say the day: "I see Carmen at Hobbs Cafe today: 2 times so far, first at 08:10" ("on Monday"
+    for a day before ``now``'s)."""
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for who, where, m in sightings:
         groups[(who, where)].append(m)
-    return [(f"I see {who.split()[0]} at {where} most {_part_of_day([_created(m) for m in ms])}: "
-             f"{len(ms)} times so far, first at {min(_created(m) for m in ms):%H:%M}.", ms)
-            for (who, where), ms in groups.items() if len(ms) >= MIN_SUPPORT]
+    out = []
+    for (who, where), ms in groups.items():
+        if len(ms) < MIN_SUPPORT:
+            continue
+        times = [_created(m) for m in ms]
+        habit = len({t.date() for t in times}) >= HABIT_DAYS
+        day = max(times)
+        when = f"most {_part_of_day(times)}" if habit else "today" if day.date() == now.date() else f"on {day:%A}"
+        seen = f"I see {who.split()[0]} at {where} {when}"
+        out.append((f"{seen}: {len(ms)} times so far, first at {min(times):%H:%M}.", ms))
+    return out
 
 
 def _place(sightings) -> list[tuple[str, list]]:
@@ -141,7 +158,7 @@ def _talks(memories, people, me) -> list[tuple[str, list]]:
     out = []
     skip = name_words(people) | _NO_TOPIC
     for who, ms in groups.items():
-        if len(ms) < MIN_SUPPORT:
+        if _talks_had(ms) < MIN_SUPPORT:  # "keep ending up": two talks, not two memories of one
             continue
         counts: dict[str, list] = defaultdict(list)
         for m in ms:
@@ -153,6 +170,18 @@ def _talks(memories, people, me) -> list[tuple[str, list]]:
             cited = list(dict.fromkeys(counts[shared[0]] + (counts[shared[1]] if len(shared) > 1 else [])))
             out.append((f"{who.split()[0]} and I keep ending up talking about {' and '.join(topics)}.", cited))
     return out
+
+
+#: Memories made within this many game minutes of each other are of one talk (a talk of eight
+#: lines lasts under three).
+_ONE_TALK_MINUTES = 10
+
+
+def _talks_had(ms) -> int:
+    """How many talks the memories ``ms`` come from: those made within :data:`_ONE_TALK_MINUTES`
+    of the one before are of the same talk (the line heard and the talk's summary)."""
+    times = sorted(_created(m) for m in ms)
+    return sum(1 for i, t in enumerate(times) if i == 0 or (t - times[i - 1]).total_seconds() > 60 * _ONE_TALK_MINUTES)
 
 
 def _activities(memories, me) -> list[tuple[str, list]]:
@@ -168,6 +197,12 @@ def _activities(memories, me) -> list[tuple[str, list]]:
 
 def _created(m) -> datetime:
     return m.created if isinstance(m.created, datetime) else datetime.fromisoformat(m.created)
+
+
+def _claim(text: str) -> frozenset[str]:
+    """The topic words of what an insight claims: its words before ": " (what follows is its
+    support: "3 times so far, first at 08:10", who told it), days left out."""
+    return content_words(_DAY_WORDS.sub("", text.split(": ", 1)[0]))
 
 
 def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[str, ...], now: datetime,
@@ -186,14 +221,14 @@ def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[s
     """
     people = tuple(p for p in people if p)
     sightings = _sightings(memories, people, me, _sectors(places))
-    found = (_events(memories, now, place_names(places)) + _person_at_place(sightings) + _talks(memories, people, me)
+    found = (_events(memories, now, place_names(places)) + _person_at_place(sightings, now) + _talks(memories, people, me)
              + _place(sightings) + _activities(memories, me))
-    held = [content_words(_DAY_WORDS.sub("", m.content)) for m in memories if m.kind == "reflection"]
+    held = [_claim(m.content) for m in memories if m.kind == "reflection"]
 
     def thought(text: str) -> bool:
-        """Held already, in other words: four in five of the shorter one's topic words are shared
-        ("... most mornings" held, "... most afternoons: 3 times" is not new)."""
-        words = content_words(_DAY_WORDS.sub("", text))
+        """Held already, in other words: four in five of the shorter claim's topic words are shared
+        ("... most mornings" held, "... most afternoons: 3 times" is not new; nor "... today: 2 times")."""
+        words = _claim(text)
         return any(len(words & h) >= 0.8 * max(1, min(len(words), len(h))) for h in held)
     topic = content_words(subject) | {w.lower() for w in re.findall(r"[A-Z]\w+", subject)}
 

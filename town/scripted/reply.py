@@ -21,7 +21,7 @@ from datetime import datetime
 
 from ..hearsay import pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
-from ..realise import heard, statement
+from ..realise import heard, sayable, statement
 from ..textevent import find_event, place_names, stated_day, stated_times
 from ..thinking import answers
 from .attend import decide
@@ -31,7 +31,7 @@ from .interview import answer
 from .voice import Voice
 
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
-           "retell"]
+           "retell", "tie_name"]
 
 _WORK_WORDS = frozenset("work works worked job owns own runs run manages study studies student teach "
                         "teaches".split())
@@ -57,28 +57,47 @@ def plan_items(memories, now: datetime | None) -> list[tuple[str, str]]:
     return [(i[:5], i[6:]) for i in items if re.match(r"^\d\d:\d\d ", i)]
 
 
-def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = None) -> str:
+def tie_name(name: str | None, ties) -> str | None:
+    """How a speaker names someone its file relates it to as "my ...": "my wife Jennifer" for
+    ("Jennifer Moore", "my wife, a watercolour painter"); None for anyone else."""
+    said = next((d for n, d in ties if n == name), "") if name else ""
+    tie = said.split(",")[0].strip()
+    if not name or not re.fullmatch(r"my [a-z]+(?: [a-z]+)?", tie):
+        return None
+    return f"{tie} {first_name(name)}"
+
+
+def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = None, *,
+           ties=(), pronouns=()) -> str:
     """Say a memory of the persona named ``me`` aloud, days relative to ``now``.
 
-    A heard memory holding an event (its ``fact`` has a place and a start) is said from its
-    fields by the realiser, never from its words: 'Maria told me that S' (the first teller's
-    first name, one level; :func:`town.realise.heard`); one not heard from anyone likewise, in the
+    A heard memory holding a fact (an event: a place and a start; or any statement it was told as
+    news) is said from its fields by the realiser, never from its words: 'Maria told me that S'
+    (the first teller's first name, one level; :func:`town.realise.heard`; told by the one who
+    does it, they are named once: "Isabella told me in person: she is ..."); an event not heard from anyone likewise, in the
     first person when ``me`` is its subject ("I am holding ..."), else as news. Others: own first-person ones as they
     are (the persona's own words), heard ones as 'Maria told me that S', anything else as news.
     With a ``voice`` (:class:`town.scripted.voice.Voice`), a heard event is passed on in one of
-    its frames ("I heard from Maria that S.") and the speaker's lead-in.
+    its frames ("I heard from Maria that S.") and the speaker's lead-in; its doer with their
+    ``pronouns``' possessive, and named by the speaker's tie when ``ties`` (its file's
+    relationships) call them "my ..." ("I heard from Maria that my husband Sam has decided ...").
     """
     fact = getattr(m, "fact", None)
-    if fact is not None and fact.place and fact.start and not fact.question:
+    event = fact is not None and bool(fact.place and fact.start)
+    if fact is not None and not fact.question and sayable(fact) and (event or m.tellers):
         if m.tellers:
             teller = first_name(m.tellers[0])
-            if voice is not None and not (fact.subject and first_name(fact.subject) == teller):
-                return voice.heard(teller, statement(fact, me, now=now))
-            if voice is not None:  # the teller is who does it: told at first hand
+            doer = fact.subject or fact.host
+            if voice is not None and not (doer and first_name(doer) == teller):
+                return voice.heard(teller, statement(fact, me, now=now, pronoun=dict(pronouns).get(doer or ""),
+                                                     subject_as=tie_name(doer, ties)))
+            if voice is not None:  # the teller is who does it: told at first hand, named once
+                pronoun = pronoun_of(m.content) or "they"
                 frame = voice.pick("I heard it from {t} in person: {s}", "{t} told me in person: {s}",
                                    "Straight from {t}: {s}", "{t} was telling me about it: {s}")
-                return voice.say(frame.format(t=teller, s=statement(fact, me, now=now)))
-            return heard(fact, [(teller, fact.start)], me, now=now)
+                said = statement(fact, me, now=now, pronoun=pronoun, subject_as=pronoun)
+                return voice.say(frame.format(t=teller, s=said))
+            return heard(fact, [(teller, now or datetime.min)], me, pronoun=pronoun_of(m.content), now=now)
         said = statement(fact, me, now=now)
         said = said[:1].upper() + said[1:]
         own = fact.subject == me or (fact.subject is None and fact.host == me)
@@ -165,15 +184,19 @@ def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice
         return answers.LineAnswer(line="I'm sorry, I don't think you've told me your name.")
     if re.search(r"\bwhat(?:'?s| is) (?:new|happening|going on)\b|\bany news\b|\banything (?:new|happening|going on)\b|"
                  r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s (?:it|your \w+) going\b|\bhow are things\b|"
-                 r"\bbusy with\b|\bhow'?s everything\b|\bisn't it\b|\bhow about you\b|\bkeeping you busy\b", low):
+                 r"\bbusy with\b|\bhow'?s everything\b|\bisn't it\b|\bhow about you\b|\bkeeping you busy\b|"
+                 r"\bback again\b", low):
         well = voice.pick("I'm well, thanks.", "Pretty good, thanks.", "Can't complain.",
                           "Good, thank you.") if voice else "I'm well, thanks."
         lead = well + " " if re.search(r"\bhow (?:are|have)|\bhow'?s \w+ \w*\s?going|\bhow are things|"
                                        r"\bhow'?s everything", low) else ""
         if re.search(r"\bisn't it\b", low):  # small talk agreed with, in kind
             lead = (voice.pick("It is!", "It really is.", "Lovely, yes.") if voice else "It is!") + " "
+        if re.search(r"\bback again\b", low):  # a greeting's question, answered in kind
+            lead = (voice.pick("Yes, here I am again!", "Back again, yes.", "Twice in one day!")
+                    if voice else "Yes, here I am again!") + " "
         if news:
-            told_now = retell(news[0], now, q.persona_name, voice)
+            told_now = retell(news[0], now, q.persona_name, voice, ties=q.ties, pronouns=q.pronouns)
             return answers.LineAnswer(line=(lead + told_now)[:1000], shared=[news[0].id])
         mine = own() if own is not None else None
         if mine is not None:
@@ -185,7 +208,8 @@ def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice
     shown = tuple(m for m in q.memories if not m.content.startswith(f"{listener} asked me")
                   and " said to me: " not in m.content and (m.fact is not None or not _from(m, listener)))
     said = answer(asked, persona=q.persona, persona_name=q.persona_name, persona_summary=q.persona_summary,
-                  memories=shown, now=now, routine=q.routine, people=(q.persona_name, listener), seed=q.seed)
+                  memories=shown, now=now, routine=q.routine, people=(q.persona_name, listener), seed=q.seed,
+                  ties=q.ties, pronouns=q.pronouns)
     return answers.LineAnswer(line=said.answer[:1000])
 
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from ..hearsay import NAME, unwrap
+from ..mind.weigh import NEWS
 from ..perspective import shared_run
 from ..player import takes_leave
 from ..textevent import stated_day, stated_times
@@ -26,7 +27,7 @@ from ..world.objects import act_of
 from ..thinking import answers
 from .recount import is_about
 from .topics import own_life
-from .voice import WARM_TRAITS, Voice
+from .voice import WARM_TRAITS, Voice, address_once
 from .reply import (
     answer_question,
     first_name,
@@ -40,8 +41,9 @@ from .reply import (
 __all__ = ["NEWS_IMPORTANCE", "SHARE_PER_TALK", "first_name", "gist", "worth_telling", "sighting",
            "greeting", "closing", "retell", "next_line", "plan_items"]
 
-#: A memory worth passing on: this important or more (routine sights rate 1-3).
-NEWS_IMPORTANCE = 5
+#: A memory worth passing on: this important or more (routine sights rate 1-3); a fact told to one
+#: as news is rated this at least (:data:`town.mind.weigh.NEWS`), so it is passed on in turn.
+NEWS_IMPORTANCE = NEWS
 #: Memories one speaker passes on in one conversation at most (then they react or say goodbye).
 SHARE_PER_TALK = 2
 
@@ -202,16 +204,18 @@ _TRIES = 6
 def next_line(q) -> answers.LineAnswer:
     """The scripted answer to a NextLine question (see the module's docstring for the acts).
 
-    A line already said to this listener today (``q.said_today``) is drawn again with the next
+    A line already said to this listener today (``q.said_today``), or sharing six words in a row
+    with the partner's last line (one frame of hearsay answering another), is drawn again with the next
     seeds; when every draw repeats, the conversation ends with a goodbye not said today.
     """
-    lead = met(q.history[-1][1], first_name(q.listener_name)) if q.history else ""
+    last = q.history[-1][1] if q.history else ""
+    lead = met(last, first_name(q.listener_name)) if q.history else ""
     said = set(q.said_today)
     for k in range(_TRIES):
         answer = _next_line(q, q.seed + 7919 * k)
-        line = (lead + answer.line)[:1000]
-        if line not in said:
-            return answer.model_copy(update={"line": line}) if lead else answer
+        line = address_once((lead + answer.line)[:1000], "" if q.stranger else first_name(q.listener_name))
+        if line not in said and not shared_run(line, last):  # nor an echo of the partner's frame
+            return answer.model_copy(update={"line": line})
     rng = random.Random(q.seed)
     first = first_name(q.listener_name)
     goodbyes = [g for g in (closing(first, q.memories, _now(q), rng) for _ in range(_TRIES)) if g not in said]
@@ -253,13 +257,13 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
         reaction = react(last, q, now, voice)
         if reaction is not None and news and len(reaction.line.split()) <= 6:  # react, then tell
             unnamed = replace(voice, first="")  # the reaction named the listener already
-            said = (f"{reaction.line} {retell(news[0], now, q.persona_name, unnamed)}"
+            said = (f"{reaction.line} {retell(news[0], now, q.persona_name, unnamed, ties=q.ties, pronouns=q.pronouns)}"
                     f"{_invite(news[0], q.persona_name)}")
             return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
         if reaction is not None:
             return reaction
         if news:
-            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name, voice)
+            return answers.LineAnswer(line=(retell(news[0], now, q.persona_name, voice, ties=q.ties, pronouns=q.pronouns)
                                             + _invite(news[0], q.persona_name))[:1000],
                                       shared=[news[0].id])
         mine = own_life(q, now, voice) if turn <= OWN_LIFE_TURNS else None

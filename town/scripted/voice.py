@@ -14,7 +14,7 @@ import random
 import re
 from dataclasses import dataclass
 
-__all__ = ["Voice", "voice_of", "WARM_TRAITS"]
+__all__ = ["Voice", "voice_of", "address_once", "WARM_TRAITS"]
 
 #: Traits that make a persona's lines warm (exclamations, the partner's name, lead-ins).
 WARM_TRAITS = re.compile(r"\b(?:friendly|outgoing|cheerful|warm|kind|hospitable|sociable|enthusiastic|"
@@ -101,8 +101,8 @@ class Voice:
         lead = self.pick("I'd love to, but", "I wish I could, but", "Sadly", "That sounds lovely, but",
                          "I'm sorry, but") if clash else self.pick("Thanks, but", "Maybe not this time:",
                                                                     "I'll pass, I think:")
-        name = f", {self.first}" if self.first else ""  # said to the one who invited
-        return f"{lead}{name} {reason}." if lead.endswith(":") else f"{lead} {reason}{name}."
+        name = f", {self.first}" if self.first else ""  # said to the one who invited, at the end
+        return f"{lead} {reason}{name}."
 
     def react(self, kind: str) -> str:
         """A short reaction to news of ``kind``: "luck" (a task ahead), "trouble", "good" (the
@@ -119,6 +119,22 @@ class Voice:
         return self.pick(f"Interesting, thanks for telling me{name}.", f"I see{name}. Thanks.",
                          f"Good to know{name}.", f"Huh, I didn't know that{name}.", f"I know now, thanks{name}.",
                          f"Interesting{name}. I'll keep that in mind.", f"Thanks for the news{name}.")
+
+
+def address_once(line: str, first: str) -> str:
+    """``line`` with the listener ``first`` addressed once: every ", Ada" after the first is
+    dropped ("..., Ayesha. How's your evening going, Ayesha?" -> "..., Ayesha. How's your
+    evening going?"), a line being said to one person. ``first`` "" leaves it as it is."""
+    if not first:
+        return line
+    seen = [False]
+
+    def keep_first(m: re.Match) -> str:
+        if seen[0]:
+            return ""
+        seen[0] = True
+        return m.group(0)
+    return re.sub(rf"(?:^|(?<=[.!?] )){re.escape(first)}, |, {re.escape(first)}(?=[.!?,])", keep_first, line)
 
 
 def voice_of(seed: int, summary: str, first: str, close: bool) -> Voice:

@@ -83,6 +83,9 @@ class NextLine(Question[LineAnswer]):
     ``topics``: the speaker's own life as retrieved for this partner, place and hour (what it
     did, saw, plans and thinks; not yet told to this listener), for lines past the greeting.
     ``said_today``: the lines this speaker already said to this listener today (none is said again).
+    ``ties``: the speaker's file's relationships, (full name, description: "my wife, a painter");
+    ``pronouns``: the town's people's pronouns, (full name, "she"): news of them is said with
+    them, as an interview's answer is.
     """
 
     template: ClassVar[str] = "next_line"
@@ -103,6 +106,8 @@ class NextLine(Question[LineAnswer]):
     stranger: bool = False
     topics: tuple[MemoryView, ...] = ()
     said_today: tuple[str, ...] = ()
+    ties: tuple[tuple[str, str], ...] = ()
+    pronouns: tuple[tuple[str, str], ...] = ()
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """``shared`` cites shown memories not yet told to this listener."""
