@@ -31,7 +31,8 @@ def test_a_single_slot_server_gets_one_request_at_a_time_and_none_times_out(
     run = tmp_path / "slot.sqlite"
     run_ville(config, run, hours=10 / 3600)  # one tick: the three personas plan at once
     calls = _requests(run)
-    assert len(calls) == len(server.log) >= 6
+    # the three day plans (Klaus's and Isabella's with their block at hand's steps) and Maria's rating
+    assert len(calls) == len(server.log) >= 4
     assert [c["outcome"] for c in calls] == ["ok"] * len(calls)
     assert max(e["held"] for e in server.log) == 1
     spans = sorted((e["arrived"], e["end"]) for e in server.log)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import itertools
 import os
 import threading
 
@@ -39,6 +40,9 @@ def test_two_hours_with_20_percent_faults_complete_and_every_failure_is_recorded
     count equals the recorded attempts, and each fault is recorded as the outcome it causes.
     """
     server = fake_server(fault_rate=0.2, retry_after_s=0.2, slow_s=1.3, seed=3)
+    # the faults come in turn, so a run of few requests (2.1 per persona-hour) still meets each kind
+    draw, kinds = server.draw_fault, itertools.cycle(("500", "429", "slow", "malformed", "invalid"))
+    server.draw_fault = lambda: draw() and next(kinds)
     config = ville_config(
         server, api_key, cache=False, max_retries=3, max_consecutive_failures=1000
     )

@@ -14,7 +14,6 @@ from fake_server import model_answer
 
 from town.analysis.stats import compute_stats
 from town.cli import main
-from town.thinking.questions import DecomposeTask
 
 
 def _simulate(server, out, api_key, *settings: str) -> int:
@@ -25,32 +24,34 @@ def _simulate(server, out, api_key, *settings: str) -> int:
 
 def test_each_rejection_is_counted_under_the_check_that_made_it(fake_server, prompt_book, api_key, tmp_path,
                                                                 capsys):
-    """The fake model writes "10 min" into every decomposed step's description: every
-    decompose_task answer the server gave is rejected by plain_descriptions (and so counted),
-    no other template's answer by it."""
+    """The fake model writes "10 min" into every decomposed step's description, those a day plan
+    makes of the block at hand too: every answer the server gave with steps (a day plan's, the
+    first tick's) is rejected by plain_descriptions (and so counted), no other answer by it."""
 
     def minutes_in_steps(messages):
         question = prompt_book[messages[-1]["content"]]
         answer = json.loads(model_answer(question))
-        if isinstance(question, DecomposeTask):
-            for step in answer["steps"]:
-                step["description"] += " 10 min"
+        for step in answer.get("steps") or ():
+            step["description"] += " 10 min"
         return json.dumps(answer)
 
     server = fake_server()
     server.responder = minutes_in_steps
     out = tmp_path / "steps.sqlite"
     assert _simulate(server, out, api_key, "--set", "backend.timeout_s=5") == 0
-    asked = sum(b["response_format"]["json_schema"]["name"] == "decompose_task" for b in server.bodies)
+    schemas = [b["response_format"]["json_schema"] for b in server.bodies if "response_format" in b]
+    plans = sum(s["name"] == "plan_day" for s in schemas)
+    asked = sum(s["name"] == "plan_day" and "steps" in s["schema"]["properties"] for s in schemas)
     rejections = compute_stats(out)["rejections"]
-    assert asked > 0 and rejections["decompose_task"] == {"answers": asked, "checks": {"plain_descriptions": asked}}
-    assert all("plain_descriptions" not in r["checks"] for t, r in rejections.items() if t != "decompose_task")
+    assert "decompose_task" not in rejections  # the first tick's blocks are split with the plans
+    assert asked > 0 and rejections["plan_day"] == {"answers": plans, "checks": {"plain_descriptions": asked}}
+    assert all("plain_descriptions" not in r["checks"] for t, r in rejections.items() if t != "plan_day")
     capsys.readouterr()
     assert main(["stats", str(out)]) == 0
     table = capsys.readouterr().out.split("answers rejected, per template and check")[1]
-    row, = [line for line in table.splitlines() if "decompose_task" in line]
-    assert row.split("│")[1:-1] == [" decompose_task ", f" {asked:>7} ", " plain_descriptions ", f" {asked:>8} ",
-                                     "  100% "]
+    row, = [line for line in table.splitlines() if "plan_day" in line]
+    assert row.split("│")[1:-1] == [" plan_day ", f" {plans:>7} ", " plain_descriptions ", f" {asked:>8} ",
+                                     f" {100 * asked / plans:4.0f}% "]
 
 
 def test_an_openai_run_without_a_recorded_tick_says_so_with_the_failures_it_saw(fake_server, api_key, tmp_path,

@@ -87,6 +87,10 @@ def asked() -> dict[str, list[Question]]:
     learned = by["generalise_procedure"]
     assert learned and by["decompose_task"], "the run learned no procedure, or decomposed no task"
     by["decompose_task"] = [_with_a_procedure(q, learned[i % len(learned)]) for i, q in enumerate(by["decompose_task"])]
+    # a model backend's day plan asks for the block at hand's steps too (its memories: the plan's)
+    by["plan_day"] += [replace(q, first=replace(d, memories=())) for q, d in zip(by["plan_day"], by["decompose_task"])]
+    # and its decomposition names the procedure of the task just finished
+    by["decompose_task"] += [replace(d, finished=g) for d, g in zip(by["decompose_task"], learned)]
     for q, _ in SAMPLES:
         by.setdefault(q.template, [q])
     return by
@@ -113,7 +117,11 @@ def _decompositions(q: DecomposeTask, prompt: str) -> list[StepsAnswer]:
         shown = line.split(": ", 1)[1].split("; ")
         for obj in objects:
             out.append(StepsAnswer(steps=[StepAnswer(description=s, object=obj, minutes=5) for s in shown]))
-    return out or [StepsAnswer(steps=[StepAnswer(description="tidy up", object=o, minutes=5)]) for o in objects]
+    out = out or [StepsAnswer(steps=[StepAnswer(description="tidy up", object=o, minutes=5)]) for o in objects]
+    if q.finished is None:
+        return out
+    titles = _listed(prompt, "These steps become")  # the finished task named by each listed title
+    return [a.model_copy(update={"name": t, "when": t}) for a in out for t in titles]
 
 
 def _procedure_names(q: GeneraliseProcedure, prompt: str) -> list[ProcedureAnswer]:
@@ -126,8 +134,11 @@ def _places(q: ChoosePlace, prompt: str) -> list[PlaceAnswer]:
 
 
 def _plans(q: PlanDay, prompt: str) -> list[DayPlanAnswer]:
-    """"When nothing changes, both lists are empty"."""
-    return [DayPlanAnswer(add=[], drop=[])]
+    """"When nothing changes, both lists are empty"; with the block at hand offered, its steps as a
+    decomposition's prompt invites them (known procedures' steps as shown, at each listed object)."""
+    if q.first is None:
+        return [DayPlanAnswer(add=[], drop=[])]
+    return [DayPlanAnswer(add=[], drop=[], steps=s.steps) for s in _decompositions(q.first, prompt)]
 
 
 def _actions(q: NextAction, prompt: str):

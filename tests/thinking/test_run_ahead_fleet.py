@@ -45,10 +45,12 @@ def test_the_same_run_on_1_4_and_16_slots_at_any_speed(fake_server, api_key, tmp
         runs[name] = tmp_path / f"{name}.sqlite"
         _run(runs[name], servers, api_key, threads)
         if name == "sixteen":
-            assert sum(len(s.log) for s in servers) >= 100  # a busy enough hour: 112 at 137323e
+            # a busy enough hour: 88 requests once the day plan splits the block at hand, fewer
+            # once a decomposition names the task just finished
+            assert sum(len(s.log) for s in servers) >= 70
             spans = sorted((e["start"], e["end"]) for s in servers for e in s.log)
             most = max(sum(1 for a, b in spans if a <= start < b) for start, _ in spans)
-            assert most >= 8, most
+            assert most >= 6, most  # 7 on a loaded machine, with fewer planning requests at 07:00
     for name in ("four", "sixteen"):
         compared = same_run(runs["one"], runs[name], "--ignore-timing")
         assert (compared.returncode, compared.stdout) == (0, "same run\n"), (name, compared.stdout)

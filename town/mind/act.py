@@ -18,7 +18,7 @@ from ..world.objects import act_of, use_of
 from . import practice
 from .context import MindContext, deferring, memory_views, observe, rate, recall, seed_for
 from .effects import Cite, Start
-from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at, workplaces_of
+from .plan import chunk_minutes, current_block, decompose_chunk, is_sleep, objects_at, steps_ready, workplaces_of
 
 __all__ = ["decide_action", "place_label", "doing_sentence", "MAX_WALK_TICKS"]
 
@@ -111,9 +111,15 @@ def _steps_for(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[
     """Steps for the block's current chunk: follow a procedure for its task, or decompose it.
 
     The previous task attempt is verified and closed first (feedback or learning, docs/design, §2).
+    With a model backend, a decomposed task that succeeded is named in the request that
+    decomposes the next one (a task other than it: the same task is learned first, so that it
+    may be followed); it is learned on its own when no decomposition is asked.
     """
-    practice.close(p, ctx)
     task = block.task or block.description
+    finished = practice.close(p, ctx, name_later=ctx.config.backend.name.value != "scripted")
+    if finished is not None and (finished.task == task or is_sleep(block.description)):
+        practice.learn(p, ctx, finished)
+        finished = None
     if is_sleep(block.description):
         # Sleep is one action at the bed until the block ends: nothing to decompose or learn.
         minutes = max(1, int((block.end - ctx.now).total_seconds() // 60))
@@ -122,6 +128,8 @@ def _steps_for(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[
     steps = practice.follow(p, ctx, task=task, place=block.place,
                             minutes=chunk_minutes(p, ctx, block, block.place))
     if steps is not None:
+        if finished is not None:
+            practice.learn(p, ctx, finished)
         ctx.out.note(EventKind.PLAN, p.id, {
             "level": "hour", "date": p.plan_date, "task": task, "place": block.place,
             "procedure": practice.followed(p),
@@ -132,8 +140,10 @@ def _steps_for(p: Persona, ctx: MindContext, block: PlanBlock, records) -> list[
     if not ctx.world.is_open(block.place):
         place = _open_alternative(p, ctx, task, block.place)
     if place is None:
+        if finished is not None:
+            practice.learn(p, ctx, finished)
         return []  # nowhere is open: decide_action makes the persona stay
-    steps = decompose_chunk(p, ctx, block, place, records)
+    steps = decompose_chunk(p, ctx, block, place, records, finished=finished)
     practice.begin(p, ctx, task=task, place=block.place, steps=steps)
     return steps
 
@@ -226,7 +236,8 @@ def decide_action(p: Persona, ctx: MindContext, seen=()) -> None:
         label = label.removesuffix(f" in {sector}").removesuffix(sector)
     query = f"{block.description} at {label}" if label else block.description
     new_steps = not p.steps or p.steps[0].task != (block.task or block.description)
-    records, seq = recall(p, ctx, query, purpose="act", cited_only=not new_steps)  # read only to make steps
+    # read only to make steps, unless the day plan's request made them
+    records, seq = recall(p, ctx, query, purpose="act", cited_only=not new_steps or steps_ready(p, ctx, block))
     if new_steps:
         p.set_steps(_plan_steps(p, ctx, block, records))
     if not p.steps:

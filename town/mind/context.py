@@ -71,13 +71,16 @@ class MindContext:
         now: its game time.
     """
 
-    __slots__ = ("services", "tick", "now", "out")
+    __slots__ = ("services", "tick", "now", "out", "steps_made")
 
     def __init__(self, services: Services, tick: int, now: datetime):
         self.services = services
         self.tick = tick
         self.now = now
         self.out = Outbox()
+        #: (task, place, minutes) -> the steps a day plan's request made for that chunk of the
+        #: block at hand (``town.mind.plan``), taken by its decomposition in the same job
+        self.steps_made: dict[tuple[str, str, int], list] = {}
 
     @property
     def world(self) -> World:

@@ -15,14 +15,16 @@ from ..memory import Decided, PlanItem
 from ..persona import Persona, PlanBlock, Step
 from ..textevent import place_names
 from ..thinking.dayplan import block_evidence, events_on
-from ..thinking.questions import DecomposeTask, PlanDay
+from ..procedures import Episode
+from ..thinking.questions import DecomposeTask, PlanDay, ProcedureAnswer
 from ..thinking.views import routine_views
 from ..world.objects import workplaces
 from . import practice
 from .context import MindContext, memory_views, recall, remember_later, seed_for
 from .effects import Note
 
-__all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "objects_at", "is_sleep", "workplaces_of"]
+__all__ = ["plan_day", "current_block", "chunk_minutes", "decompose_chunk", "steps_ready", "objects_at", "is_sleep",
+           "workplaces_of"]
 
 
 def _at(day: date, hm: str) -> datetime:
@@ -41,7 +43,9 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     """Make (or remake) today's plan: retrieve, then ask PlanDay; publish and remember it.
 
     The answer is today's changes to the routine (blocks added, moved or dropped), applied with
-    ``DayPlanAnswer.day``.
+    ``DayPlanAnswer.day``. A model backend asks in the same request for the steps of the routine
+    block at hand (:func:`_at_hand`); when the plan keeps that block, they wait in the job's
+    ``ctx.steps_made`` for :func:`decompose_chunk`, which then asks nothing.
 
     The PLAN event carries ``retrieval`` (the seq of the retrieval the plan came from) and, on
     each block, ``evidence``: the ids of the retrieved memories whose text states an event at
@@ -59,13 +63,20 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
     records = records + known
     routine = routine_views(p.spec.routine)
     addresses = ctx.world.tilemap.addresses()
+    first = _at_hand(p, ctx, routine) if ctx.config.backend.name.value != "scripted" else None
     answer = ctx.backend.ask(PlanDay(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "plan_day"), date=today.isoformat(), routine=routine,
         memories=memory_views(records), places=ctx.world.tilemap.places(),
-        attend_seed=seed_for(ctx, p.id, "attend", every_tick=False)))
+        attend_seed=seed_for(ctx, p.id, "attend", every_tick=False), first=first))
     p.adopt_plan([PlanBlock(start=_at(today, i.start), end=_at(today, i.end), description=i.description,
                             place=i.place, task=i.task) for i in answer.day(routine)], today.isoformat())
+    if first is not None and answer.steps:
+        block = current_block(p, ctx.now)
+        key = (block.task or block.description, block.place, chunk_minutes(p, ctx, block, block.place))
+        if key == (first.task, first.place, first.minutes):  # the plan kept the block at hand
+            ctx.steps_made[key] = [Step(description=s.description, object=s.object, minutes=s.minutes,
+                                        task=first.task) for s in answer.steps]
     stated = events_on(records, today, place_names(addresses))
     evidence = [block_evidence(b.place, b.start, b.end, stated) for b in p.plan]
     decided = [c.model_dump() for c in answer.events or ()]
@@ -87,6 +98,28 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
                                 evidence=tuple(c.evidence)) for c in answer.events or ()))])
     practice.prune(p, ctx)  # once a day: unused / long below threshold (docs/design, §2)
     return p.plan
+
+
+def _at_hand(p: Persona, ctx: MindContext, routine) -> DecomposeTask | None:
+    """The decomposition of the routine block covering ``ctx.now``, to ask with the day plan, or
+    None when it would ask none: a sleep block (one action, nothing to decompose) or one whose
+    place is closed (another place is chosen first). Its memories are left empty: the plan's are
+    shown; its seed is the one :func:`decompose_chunk` would draw."""
+    now = f"{ctx.now:%H:%M}"
+    r = next((r for r in routine if r.start <= now < r.end), None)
+    if r is None or is_sleep(r.description) or not ctx.world.is_open(r.place):
+        return None
+    today = ctx.now.date()
+    block = PlanBlock(start=_at(today, r.start), end=_at(today, r.end), description=r.description,
+                      place=r.place, task=r.task)
+    return _decomposition(p, ctx, block, r.place, ())
+
+
+def steps_ready(p: Persona, ctx: MindContext, block: PlanBlock) -> bool:
+    """Whether this job's day plan already made the steps :func:`decompose_chunk` would ask for
+    ``block`` at its own place (no question then reads a retrieval for them)."""
+    task = block.task or block.description
+    return (task, block.place, chunk_minutes(p, ctx, block, block.place)) in ctx.steps_made
 
 
 def workplaces_of(p: Persona) -> tuple[str, ...]:
@@ -155,7 +188,22 @@ def chunk_minutes(p: Persona, ctx: MindContext, block: PlanBlock, place: str) ->
     return minutes
 
 
-def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, records) -> list[Step]:
+def _decomposition(p: Persona, ctx: MindContext, block: PlanBlock, place: str, records,
+                   finished: Episode | None = None) -> DecomposeTask:
+    """The DecomposeTask of the block's current hour at ``place`` (:func:`chunk_minutes` long),
+    naming the procedure of ``finished`` when given."""
+    minutes = chunk_minutes(p, ctx, block, place)
+    task = block.task or block.description
+    return DecomposeTask(
+        persona=p.id, persona_name=p.name, persona_summary=p.summary(),
+        seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=f"{ctx.now:%H:%M}",
+        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=memory_views(records),
+        procedures=practice.known_for(p, task=task, place=place, minutes=minutes), workplaces=workplaces_of(p),
+        finished=None if finished is None else practice.naming(p, ctx, finished))
+
+
+def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, records,
+                    finished: Episode | None = None) -> list[Step]:
     """Decompose the rest of the block's current hour into 5-15 minute steps (DecomposeTask).
 
     Args:
@@ -164,20 +212,25 @@ def decompose_chunk(p: Persona, ctx: MindContext, block: PlanBlock, place: str, 
         block: the plan block being carried out.
         place: where (the block's place, or an alternative if it is closed).
         records: the memories retrieved for this decision.
+        finished: a task just finished that succeeded, to learn (``practice.learn``): its
+            procedure is named in the same request, or on its own when the day plan's request
+            made the steps.
 
     Returns:
-        Steps in order; the hour-level plan is published as a PLAN event.
+        Steps in order (those the day plan's request made, when it made them for this chunk:
+        ``ctx.steps_made``); the hour-level plan is published as a PLAN event.
     """
-    now = ctx.now
-    minutes = chunk_minutes(p, ctx, block, place)
-    task = block.task or block.description
-    answer = ctx.backend.ask(DecomposeTask(
-        persona=p.id, persona_name=p.name, persona_summary=p.summary(),
-        seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=f"{now:%H:%M}",
-        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=memory_views(records),
-        procedures=practice.known_for(p, task=task, place=place, minutes=minutes), workplaces=workplaces_of(p)))
-    steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
-             for s in answer.steps]
+    question = _decomposition(p, ctx, block, place, records, finished)
+    task = question.task
+    steps = ctx.steps_made.pop((task, place, question.minutes), None)
+    if steps is not None and finished is not None:
+        practice.learn(p, ctx, finished)
+    elif steps is None:
+        answer = ctx.backend.ask(question)
+        steps = [Step(description=s.description, object=s.object, minutes=s.minutes, task=task)
+                 for s in answer.steps]
+        if finished is not None:
+            practice.learn(p, ctx, finished, ProcedureAnswer(name=answer.name or task, when=answer.when or task))
     ctx.out.note(EventKind.PLAN, p.id, {
         "level": "hour", "date": p.plan_date, "task": task, "place": place,
         "items": [{"description": s.description, "object": s.object, "minutes": s.minutes} for s in steps]})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from datetime import date, datetime
 from functools import singledispatchmethod
 from typing import cast
@@ -163,7 +164,11 @@ class ScriptedBackend(ThinkingBackend):
             answers.PlanItemAnswer(start=b["start"], minutes=minutes_of(b["end"]) - minutes_of(b["start"]),
                            description=b["description"][:120], place=b["place"])
             for b in added], drop=_second_meals(q.routine, said), events=choices)
-        return _staying(answer, q.routine)
+        answer = _staying(answer, q.routine)
+        if q.first is None:
+            return answer
+        # the block at hand, as its own decomposition would split it, from the plan's memories
+        return answer.model_copy(update={"steps": self.ask(replace(q.first, memories=q.memories)).steps})
 
     @_answer.register
     def _(self, q: questions.DecomposeTask) -> answers.StepsAnswer:
@@ -186,7 +191,10 @@ class ScriptedBackend(ThinkingBackend):
             verb = use_of(_leaf(obj)).verb_for(works_at(q.workplaces, obj))  # a guest orders, staff serve
             steps.append(dict(description=f"{verb} ({act_of(q.task)})", object=obj, minutes=minutes))
             left -= minutes
-        return answers.StepsAnswer(steps=steps)
+        if q.finished is None:
+            return answers.StepsAnswer(steps=steps)
+        title = self.ask(q.finished)  # the task just finished, named as its own question would be
+        return answers.StepsAnswer(steps=steps, name=title.name, when=title.when)
 
     @_answer.register
     def _(self, q: questions.NextAction) -> answers.StepAnswer:

@@ -26,7 +26,7 @@ from .follow import (
     step_failed,
     step_started,
 )
-from .learn import learn, prune
+from .learn import learn, naming, prune
 
 __all__ = ["APPLIES_AT", "follow", "begin", "check_step", "step_started", "step_failed", "close", "followed",
-           "fit_minutes", "goal_of", "known_for", "knows_closed", "learn", "prune"]
+           "fit_minutes", "goal_of", "known_for", "knows_closed", "learn", "naming", "prune"]

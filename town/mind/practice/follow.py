@@ -225,12 +225,17 @@ def step_failed(p: Persona, ctx: MindContext, step: Step, reason: StepFailure) -
         close(p, ctx)
 
 
-def close(p: Persona, ctx: MindContext) -> None:
-    """End the episode under way: verify the goal, then feedback or learning, with events."""
+def close(p: Persona, ctx: MindContext, *, name_later: bool = False) -> Episode | None:
+    """End the episode under way: verify the goal, then feedback or learning, with events.
+
+    With ``name_later``, a decomposed task that succeeded is not learned here: it is returned,
+    and the caller learns it (:func:`~.learn.learn`), its name asked with the next decomposition
+    or on its own. Returns None otherwise.
+    """
     mem = memory_of(p)
     ep, mem.episode = mem.episode, None
     if ep is None:
-        return
+        return None
     outcome, why = ep.verify()
     if ep.procedure is not None and ep.library is not None:  # a followed procedure (both are set)
         lib = mem.library(ep.library)
@@ -254,4 +259,7 @@ def close(p: Persona, ctx: MindContext) -> None:
             share(p, ctx, ep, ep.procedure)  # its owner's second success may earn it the town library
         prune(p, ctx)
     elif outcome is Outcome.SUCCESS:
+        if name_later:
+            return ep
         learn(p, ctx, ep)
+    return None

@@ -34,10 +34,10 @@ from ..context import MindContext, seed_for
 from ..effects import Outbox
 from .events import memory_of, note_procedure, on_library
 
-__all__ = ["learn", "share", "prune"]
+__all__ = ["learn", "naming", "share", "prune"]
 
 
-def _question(p: Persona, ctx: MindContext, ep: Episode) -> GeneraliseProcedure:
+def naming(p: Persona, ctx: MindContext, ep: Episode) -> GeneraliseProcedure:
     """The question that names a procedure made of ``ep``'s verified steps."""
     return GeneraliseProcedure(
         persona=p.id,
@@ -51,15 +51,16 @@ def _question(p: Persona, ctx: MindContext, ep: Episode) -> GeneraliseProcedure:
     )
 
 
-def _generalise(p: Persona, ctx: MindContext, ep: Episode) -> Procedure:
-    """The verified steps generalised by substitution, named by GeneraliseProcedure's answer.
+def _generalise(p: Persona, ctx: MindContext, ep: Episode, named: ProcedureAnswer | None) -> Procedure:
+    """The verified steps generalised by substitution, named by GeneraliseProcedure's answer
+    (``named``, when another request gave it: :func:`learn`).
 
     The steps are never the model's: only what the world verified is saved (Voyager, Wang et
     al. 2023, keeps only programs that passed their check). A name or "when" naming a parameter
     this task has no value for is replaced by the generalised task.
     """
     values = ep.values
-    answer = ctx.backend.ask(_question(p, ctx, ep))
+    answer = named or ctx.backend.ask(naming(p, ctx, ep))
     steps = generalise_steps((ProcedureStep(**c) for c in ep.planned), values)
     known = set(values)
     name, when = (generalise_text(t, values) for t in (answer.name, answer.when))
@@ -105,10 +106,14 @@ def _compose(lib: ProcedureLibrary, flat: Procedure, ep: Episode) -> Procedure:
     return composite
 
 
-def learn(p: Persona, ctx: MindContext, ep: Episode) -> None:
-    """Save a verified success to the persona's library; :func:`share` it once it has earned it."""
+def learn(p: Persona, ctx: MindContext, ep: Episode, named: ProcedureAnswer | None = None) -> None:
+    """Save a verified success to the persona's library; :func:`share` it once it has earned it.
+
+    ``named``: its name and "when", checked, as a decomposition asked with :func:`naming`'s
+    question gave them; None asks that question on its own.
+    """
     mem = memory_of(p)
-    proc = _generalise(p, ctx, ep)
+    proc = _generalise(p, ctx, ep, named)
     stored, merged = mem.own.save(proc, now=ctx.now)
     note_procedure(ctx.out, p, "save", "persona", mem.own, stored.name, task=ep.task, place=ep.place,
                    merged=merged)
@@ -126,7 +131,7 @@ def share(p: Persona, ctx: MindContext, ep: Episode, name: str) -> None:
     if mem.town is None or proc.successes < ctx.config.procedures.share_after:
         return
     try:
-        _question(p, ctx, ep).check(ProcedureAnswer(name=proc.name, when=proc.when), rules=SENSE)
+        naming(p, ctx, ep).check(ProcedureAnswer(name=proc.name, when=proc.when), rules=SENSE)
     except InvalidAnswer:
         return
     flat = replace(proc, steps=tuple(mem.own.expand(name)), successes=1, failures=0, created=ctx.now,

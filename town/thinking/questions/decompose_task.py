@@ -11,10 +11,11 @@ from ..schema import enum_at
 from ..views import MemoryView
 from .base import Question
 from .checks import InvalidAnswer, match_option, own_words
+from .generalise_procedure import GeneraliseProcedure, ProcedureAnswer
 from .sense import DESCRIPTION_PATTERN, not_copied, plain_descriptions
 
 __all__ = ["STEP_MINUTES", "step_minutes", "StepAnswer", "StepsAnswer", "DecomposeTask",
-           "objects_at_the_place"]
+           "objects_at_the_place", "names_the_finished_task"]
 
 #: Lengths of one action (a decomposed step, or the next action without a plan), in game minutes:
 #: the 5-15 minute actions of Park et al. 2023 §4.3, and longer ones for long activities. The
@@ -36,9 +37,13 @@ class StepAnswer(BaseModel):
 
 
 class StepsAnswer(BaseModel):
-    """The decomposition of a task into actions (Park et al. 2023 §4.3)."""
+    """The decomposition of a task into actions (Park et al. 2023 §4.3); with the task just
+    finished offered (``DecomposeTask.finished``), the name and "when" of the procedure its
+    verified steps become, as a ``GeneraliseProcedure`` answers them (else None)."""
 
     steps: list[StepAnswer] = Field(min_length=1, max_length=24)
+    name: str | None = Field(default=None, max_length=120)
+    when: str | None = Field(default=None, max_length=300)
 
 
 def objects_at_the_place(q: DecomposeTask, a: StepsAnswer, prompt: str) -> StepsAnswer:
@@ -53,6 +58,18 @@ def objects_at_the_place(q: DecomposeTask, a: StepsAnswer, prompt: str) -> Steps
     return a.model_copy(update={"steps": steps})
 
 
+def names_the_finished_task(q: DecomposeTask, a: StepsAnswer, prompt: str) -> StepsAnswer:
+    """With the task just finished offered (``q.finished``), the answer names its procedure as a
+    ``GeneraliseProcedure`` answer passing that question's checks (resolved to the listed
+    titles); without, a name a model wrote anyway is dropped."""
+    if q.finished is None:
+        return a.model_copy(update={"name": None, "when": None}) if a.name or a.when else a
+    if not a.name or not a.when:
+        raise InvalidAnswer(f"name, when: the procedure of {q.finished.task!r}, the task just finished, is not named")
+    named = q.finished.check(ProcedureAnswer(name=a.name, when=a.when), prompt)
+    return a.model_copy(update={"name": named.name, "when": named.when})
+
+
 @dataclass(frozen=True, kw_only=True)
 class DecomposeTask(Question[StepsAnswer]):
     """Decompose a plan block into 5-15 minute actions at objects of its place (§4.3).
@@ -62,13 +79,14 @@ class DecomposeTask(Question[StepsAnswer]):
     each, steps filled in for this place. The answer may repeat one's steps as a part of the task
     (Voyager's skills as building blocks, Wang et al. 2023). ``workplaces`` are the sectors the
     persona works at (:func:`town.world.objects.workplaces` of its own routine): there it uses
-    objects as their staff, elsewhere as a guest.
+    objects as their staff, elsewhere as a guest. ``finished``, when set, names the procedure
+    of the task just finished, asked in the same request: the answer's ``name`` and ``when``.
     """
 
     template: ClassVar[str] = "decompose_task"
     answer_model = StepsAnswer
     purpose: ClassVar[str] = "plan"
-    checks = (own_words, objects_at_the_place, not_copied, plain_descriptions)
+    checks = (own_words, objects_at_the_place, names_the_finished_task, not_copied, plain_descriptions)
     task: str
     place: str
     start: str
@@ -77,12 +95,22 @@ class DecomposeTask(Question[StepsAnswer]):
     memories: tuple[MemoryView, ...] = ()
     procedures: tuple[dict, ...] = ()
     workplaces: tuple[str, ...] = ()
+    finished: GeneraliseProcedure | None = None
+
+    def context(self) -> dict:
+        """The fields, and the finished task's titles to choose from (``choices``, empty without one)."""
+        return {**super().context(), "choices": self.finished.choices() if self.finished else ()}
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """Steps at the place's objects, :func:`step_minutes` long, described in words
-        (:data:`.sense.DESCRIPTION_PATTERN`), as many as fill the block with steps of 5 minutes or more."""
+        (:data:`.sense.DESCRIPTION_PATTERN`), as many as fill the block with steps of 5 minutes or more;
+        with ``finished``, its ``name`` and ``when`` among its titles (required)."""
         enum_at(schema, ("steps", "[]", "object"), list(self.objects) or [self.place])
         enum_at(schema, ("steps", "[]", "minutes"), step_minutes(self.minutes))
         schema["properties"]["steps"]["items"]["properties"]["description"]["pattern"] = DESCRIPTION_PATTERN
         steps = schema["properties"]["steps"]  # steps of 5 minutes or more fill the chunk
         steps["maxItems"] = max(1, min(steps.get("maxItems", 24), self.minutes // 5))
+        if self.finished is not None:  # the finished task's name and kind, as its own question has them
+            named = self.finished.answer_schema()["properties"]
+            schema["properties"].update(name=named["name"], when=named["when"])
+            schema["required"] = [*schema["required"], "name", "when"]

@@ -21,11 +21,12 @@ from ..views import MemoryView, PlanItemView
 from ..words import content_words
 from .base import Question
 from .checks import WORDS, InvalidAnswer, match_option, own_words, time_of_day
+from .decompose_task import DecomposeTask, StepAnswer, StepsAnswer
 from .sense import DESCRIPTION_PATTERN, not_copied, plain_descriptions
 
 __all__ = ["MAX_ADDED", "BLOCK_MINUTES", "PlanItemAnswer", "EventChoice", "DayPlanAnswer", "PlanDay",
            "added_blocks", "routine_numbers", "a_day_left", "on_the_stated_day", "fits_its_place",
-           "changes_the_routine"]
+           "changes_the_routine", "first_steps"]
 
 #: The most blocks a day plan's answer adds.
 MAX_ADDED = 4
@@ -72,11 +73,14 @@ class DayPlanAnswer(BaseModel):
     ``add``: blocks added today; an added block replaces the routine for its time (a moved block
     is dropped and added again). ``drop``: 1-based numbers of routine blocks skipped today; the
     block before a dropped one runs on until the next. Both empty: the routine unchanged.
+    ``steps``: when the question offers the routine block at hand (``PlanDay.first``), its next
+    minutes as 5-15 minute actions, as a ``DecomposeTask`` answers them; else None.
     """
 
     add: list[PlanItemAnswer] = Field(max_length=MAX_ADDED)
     drop: list[int] = Field(max_length=12)
     events: list[EventChoice] | None = None  # the scripted rule's decisions (a model is not asked)
+    steps: list[StepAnswer] | None = Field(default=None, max_length=24)  # asked only with PlanDay.first
 
     def day(self, routine: tuple[PlanItemView, ...]) -> list[PlanItemView]:
         """The day these changes make of ``routine``: blocks in time order covering 00:00-24:00.
@@ -256,6 +260,18 @@ def changes_the_routine(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAns
     return a
 
 
+def first_steps(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
+    """With the block at hand offered (``q.first``), the answer splits it into steps that pass a
+    decomposition's checks (:class:`DecomposeTask`'s, objects resolved to full addresses), its
+    memories those of the day plan; without, steps a model wrote anyway are dropped."""
+    if q.first is None:
+        return a.model_copy(update={"steps": None}) if a.steps is not None else a
+    if not a.steps:
+        raise InvalidAnswer(f"steps: none for {q.first.task!r}, the block at hand")
+    checked = replace(q.first, memories=q.memories).check(StepsAnswer(steps=a.steps), prompt)
+    return a.model_copy(update={"steps": checked.steps})
+
+
 # ---------------------------------------------------------------- the question
 @dataclass(frozen=True, kw_only=True)
 class PlanDay(Question[DayPlanAnswer]):
@@ -263,19 +279,28 @@ class PlanDay(Question[DayPlanAnswer]):
 
     An appointment enters the plan only when a retrieved memory's text states it. ``attend_seed``
     is the persona's seed for deciding whether to go to an event: one per persona and run, not
-    per question, so the day plan and a spoken reply to an invitation draw alike.
+    per question, so the day plan and a spoken reply to an invitation draw alike. ``first``, when
+    set, is the decomposition of the routine block at hand (its ``memories`` empty: the plan's
+    are shown), asked in the same request: the answer's ``steps``.
     """
 
     template: ClassVar[str] = "plan_day"
     answer_model = DayPlanAnswer
     purpose: ClassVar[str] = "plan"
-    checks = (own_words, added_blocks, routine_numbers, a_day_left, not_copied, plain_descriptions,
+    checks = (own_words, added_blocks, routine_numbers, a_day_left, first_steps, not_copied, plain_descriptions,
               on_the_stated_day, fits_its_place, changes_the_routine)
     date: str
     routine: tuple[PlanItemView, ...]
     memories: tuple[MemoryView, ...] = ()
     places: tuple[str, ...] = ()
     attend_seed: int = 0
+    first: DecomposeTask | None = None
+
+    @property
+    def task(self) -> str:
+        """The task of the block at hand ("" when none is offered): a step may name it
+        (:func:`.sense.not_copied`)."""
+        return self.first.task if self.first is not None else ""
 
     def offered(self) -> list[str]:
         """The places an added block may use: the routine's, and those a retrieved memory names.
@@ -310,7 +335,8 @@ class PlanDay(Question[DayPlanAnswer]):
         """Added blocks at an offered place, starting at a time a retrieved memory states (at
         most one block per stated time), :data:`BLOCK_MINUTES` long; dropped blocks are routine
         numbers; with no time stated both lists are empty. An added block is described in words
-        (:data:`.sense.DESCRIPTION_PATTERN`)."""
+        (:data:`.sense.DESCRIPTION_PATTERN`). With ``first``, ``steps`` as its decomposition's
+        schema has them (required)."""
         starts = self.stated_starts()  # no 30:57, and no block no memory states
         enum_at(schema, ("add", "[]", "place"), self.offered())
         enum_at(schema, ("add", "[]", "start"), starts or ["00:00"])
@@ -323,3 +349,7 @@ class PlanDay(Question[DayPlanAnswer]):
         else:  # one block per stated time at most (two at one time overlap)
             add = schema["properties"]["add"]
             add["maxItems"] = min(add.get("maxItems", len(starts)), len(starts))
+        if self.first is not None:  # the block at hand's steps, as its decomposition narrows them
+            steps = self.first.answer_schema()["properties"]["steps"]
+            schema["properties"]["steps"] = steps
+            schema["required"] = [*schema["required"], "steps"]

@@ -61,13 +61,16 @@ def _shown(question: Any, answer: BaseModel) -> set[tuple[str, ...]]:
     """The word runs an answer may not copy: those of the memories the question showed
     (``memories``, ``recalled``; not when the answer passes on their news: a line's ``shared``
     ids) and of the conversation's lines (``history``), less those of what the answer may name:
-    the task it is about and the persona's own routine (``task``, ``habit``, ``routine``)."""
+    the task it is about, the persona's own routine and the titles of a task just finished that
+    it names (``task``, ``habit``, ``routine``, ``finished``)."""
     memories = () if getattr(answer, "shared", None) else (*getattr(question, "memories", ()),
                                                             *getattr(question, "recalled", ()))
     shown = [m.content for m in memories] + [line for _, line in getattr(question, "history", ())]
     habit = getattr(question, "habit", None)
+    finished = getattr(question, "finished", None)
     own = [getattr(question, "task", "")] + [b.description for b in (*getattr(question, "routine", ()),
                                                                       *([habit] if habit else []))]
+    own += list(finished.choices()) if finished is not None else []
     return {run for text in shown for run in _runs(text)} - {run for text in own for run in _runs(text)}
 
 
