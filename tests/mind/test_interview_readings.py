@@ -370,3 +370,38 @@ def test_why_one_does_a_thing_of_ones_own_is_what_ones_file_says_one_cares_about
                people=(*PEOPLE, "Sam Moore"))
     assert said.answer == ("I have decided to run for mayor of Smallville, because I care about the park and the shops.")
     assert said.evidence == [34]
+
+
+QUIZ = Fact(subject="Arthur Burton", act="host a pub quiz night", place="smallville:The Rose and Crown Pub",
+            start=datetime(2023, 2, 14, 20), host="Arthur Burton")
+KLAUS = Fact(subject="Klaus Mueller", act="write a research paper on gentrification")
+NEWS_AND_SIGHTINGS = TOM_MEMORIES + (
+    MemoryView(id=21, kind="chat", importance=6, created="2023-02-13 11:00:00", fact=QUIZ, tellers=("Mei Lin",),
+               content="Mei Lin told me that Arthur Burton is hosting a pub quiz night at The Rose and Crown Pub"),
+    MemoryView(id=22, kind="observation", importance=2, created="2023-02-14 09:50:00",
+               content="John Lin is working at the counter (serve customers) at the counter of the pharmacy"),
+    MemoryView(id=23, kind="chat", importance=5, created="2023-02-13 10:00:00", fact=KLAUS, tellers=("Maria Lopez",),
+               content="Maria Lopez told me that Klaus Mueller is writing a research paper on gentrification"),
+)
+
+
+def _asked_tom(question: str) -> str:
+    return ask(**TOM, question=question, memories=NEWS_AND_SIGHTINGS, now=NOW, routine=TOM_ROUTINE,
+               people=PEOPLE + ("Arthur Burton", "Klaus Mueller", "Tamara Taylor")).answer
+
+
+def test_news_asked_of_a_place_is_the_news_of_that_place():
+    """Before: "Is anything happening at the pub?" got the newest news, the party at Hobbs Cafe.
+    The quiz (id 21) is the one held at The Rose and Crown Pub; asked in general, the newest comes first."""
+    assert _asked_tom("Is anything happening at the pub?") == (
+        "Mei told me that Arthur Burton is hosting a pub quiz night at The Rose and Crown Pub today at 8pm.")
+    assert "Valentine's Day party" in _asked_tom("Any news?")
+
+
+def test_a_question_naming_someone_is_answered_from_what_is_held_of_them():
+    """Before: "What is Klaus working on?" got a sighting of someone else working (it shares "work");
+    the only memory naming Klaus is Maria's news of his paper (id 23). A townsperson asked of by
+    first name, with nothing held of them, is known of, not a stranger; a name no one holds is."""
+    assert _asked_tom("What is Klaus working on?") == "Maria told me that Klaus Mueller writes a research paper on gentrification."
+    assert _asked_tom("What do you know about Tamara?") == "I know of Tamara Taylor, but we haven't talked much."
+    assert _asked_tom("Who is Zelda?") == "I don't know anyone called Zelda."

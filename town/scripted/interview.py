@@ -167,17 +167,20 @@ def _relevant(q: AnswerInterview) -> list:
     """Retrieved memories bearing on what the question asks, most first: the most of its topic
     words (:func:`town.thinking.words.topic_words`, the town's names left out) in a memory's
     fact's fields (subject, act, place, host) and words, then the most names it shares; none
-    sharing nothing. Whatever retrieval ranked first, the thing asked decides.
+    sharing nothing. A question naming someone ("What is Klaus working on?") puts the memories
+    naming them first. Whatever retrieval ranked first, the thing asked decides.
 
     Ties: what was seen or heard before insights (an insight says less of the facts), then
     retrieval order. Repeated texts are left out.
     """
-    scored = [((*_bears(m, q), m.kind != "reflection", -i), m) for i, m in enumerate(q.memories)]
-    return _unique(m for key, m in sorted(scored, key=lambda s: s[0], reverse=True) if key[0] + key[1])
+    named = name_words(p for p in q.people if p != q.persona_name) & topic_words(q.question)
+    scored = [((bool(named & topic_words(f"{_fields(m.fact)} {m.content}")), *_bears(m, q), m.kind != "reflection", -i), m)
+              for i, m in enumerate(q.memories)]
+    return _unique(m for key, m in sorted(scored, key=lambda s: s[0], reverse=True) if key[1] + key[2])
 
 
 #: Topic words of a question that ask rather than name the thing asked about.
-_ASKED_WORDS = frozenset("opinion view take feel make like happen doing news".split())
+_ASKED_WORDS = frozenset("opinion view take feel make like happen do doing work day news".split())
 
 
 def _bears(m, q: AnswerInterview) -> tuple[int, int]:
@@ -372,6 +375,8 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
         if met:  # only in a chain of who passed news on: that they talked, and what they passed on
             return _said(f"{first} is someone I've talked with. {recount(met[0].content, q.persona_name)}",
                          [met[0].id])
+        if full in q.people:  # one of the town's people, met by no memory at hand
+            return _said(f"I know of {full}, but we haven't talked much.", [])
         return _said(f"I don't know anyone called {name}.", [])
     # what the persona knows of them: insights first, then what it heard or knows, sightings last
     if any(not _BARE_TALK.fullmatch(m.content) for m in about):
@@ -427,7 +432,8 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         return eaten
     relevant = _relevant(q)
     unknown = [n for n in _NAMED.findall(q.question)
-               if n not in q.people and not any(n.split()[0] in m.content for m in q.memories)]
+               if not any(n in (p, p.split()[0]) for p in q.people)  # a townsperson by full or first name
+               and not any(n.split()[0] in m.content for m in q.memories)]
     if unknown:  # the question is about someone or somewhere no retrieved memory names
         return _said(f"No, I don't know anything about {unknown[0]}." if kind == "yes/no"
                      else f"I don't know anything about {unknown[0]}.", [])
@@ -752,9 +758,20 @@ def _past_event(q: AnswerInterview, asked: datetime, then: str) -> answers.Inter
     return _said(f"There was no {thing} {then}, as far as I know; {name} {verb} {when}.", [m.id])
 
 
+#: Topic words of a question for news that ask for it rather than name what it is about.
+_NEWS_ASKED = frozenset("news new happen lately recently gossip hear anything go week weekend today tonight tomorrow "
+                         "town around people everyone anyone interest exciting".split())
+
+
 def _news(q: AnswerInterview) -> answers.InterviewAnswer:
-    """Recent news: the newest facts heard (up to two), each with who told it."""
-    news = _heard_news(q)[:2]
+    """Recent news: the newest facts heard (up to two), each with who told it; of the thing,
+    place or person the question names, when it names one ("Is anything happening at the
+    pub?"), else what the persona holds of it (:func:`_general`)."""
+    news = _heard_news(q)
+    topic = topic_words(q.question) - _ASKED_WORDS - _NEWS_ASKED
+    if topic:
+        news = [m for m in news if topic & topic_words(f"{_fields(m.fact)} {m.content}")]
+    news = news[:2]
     if not news:
         return _general(q, "what")
     return _said(" ".join(_told(m, q) for m in news), [m.id for m in news])
