@@ -139,9 +139,9 @@ class HourCost:
 
 #: One persona's first game hour from 07:00, when everyone plans the day (the_ville on the fake
 #: server, ``benchmarks/model_cost.py``; docs/performance.md).
-FIRST_HOUR = HourCost(requests=6.3, tokens_in=4000.0, tokens_out=350.0)
+FIRST_HOUR = HourCost(requests=3.7, tokens_in=2800.0, tokens_out=350.0)
 #: One persona's game hour after the first: the average of the 11 that follow it (the same run).
-LATER_HOUR = HourCost(requests=2.2, tokens_in=1160.0, tokens_out=140.0)
+LATER_HOUR = HourCost(requests=1.6, tokens_in=960.0, tokens_out=145.0)
 
 
 def expected_hours(speed: Speed, personas: int, at_once: int) -> tuple[float, float]:
