@@ -220,7 +220,7 @@ def test_20_fallbacks_in_a_row_later_stop_the_run(fake_server, api_key, tmp_path
             server.model = "withdrawn"
 
     with pytest.raises(ThinkingError, match=r"none of the last 20 questions.*HTTP 404"):
-        run_ville(config, run, hours=2, during=during)
+        run_ville(config, run, hours=8, during=during)  # about 5 questions a game hour after the first
     last = assert_sound(run)
     assert last >= 29
     with RunReader(run) as reader:
