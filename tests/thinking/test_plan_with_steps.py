@@ -48,13 +48,9 @@ def _town(prompt_book, api_key, answer=model_answer):
     return sim, server, asked
 
 
-def test_the_first_tick_plans_the_day_and_its_block_at_hand_in_one_request(prompt_book, api_key):
-    """By the_ville's routines at 07:00: Klaus Mueller is to "get ready" at the dorm's shower
-    (07:00-07:30), Isabella Rodriguez to "buy supplies" at the market's grocery shelf, Maria Lopez
-    sleeps until 07:30 (nothing to decompose). Klaus's and Isabella's only request of the tick is
-    the day plan, offering that block from 07:00; Maria's plan offers none. Klaus's hour plan is
-    the answer's steps, filling the block's minutes (at most the 30 to 07:30, less the walk)."""
-    sim, server, asked = _town(prompt_book, api_key)
+def _first_tick(prompt_book, api_key, answer=model_answer):
+    """:func:`_town` run for its first tick: (the questions that tick asked, its hour-plan events)."""
+    sim, server, asked = _town(prompt_book, api_key, answer)
     plans = []
     sim.bus.subscribe(lambda e: plans.append(e) if e.kind is EventKind.PLAN and e.data["level"] == "hour" else None)
     before = len(asked)
@@ -63,7 +59,16 @@ def test_the_first_tick_plans_the_day_and_its_block_at_hand_in_one_request(promp
     finally:
         sim.close()
         server.close()
-    first_tick = asked[before:]
+    return asked[before:], plans
+
+
+def test_the_first_tick_plans_the_day_and_its_block_at_hand_in_one_request(prompt_book, api_key):
+    """By the_ville's routines at 07:00: Klaus Mueller is to "get ready" at the dorm's shower
+    (07:00-07:30), Isabella Rodriguez to "buy supplies" at the market's grocery shelf, Maria Lopez
+    sleeps until 07:30 (nothing to decompose). Klaus's and Isabella's only request of the tick is
+    the day plan, offering that block from 07:00; Maria's plan offers none. Klaus's hour plan is
+    the answer's steps, filling the block's minutes (at most the 30 to 07:30, less the walk)."""
+    first_tick, plans = _first_tick(prompt_book, api_key)
     by = {p: [q for q in first_tick if q.persona == p] for p in ("klaus_mueller", "isabella_rodriguez")}
     assert [q.template for q in by["klaus_mueller"]] == ["plan_day"]
     assert [q.template for q in by["isabella_rodriguez"]] == ["plan_day"]
@@ -92,16 +97,8 @@ def test_steps_made_for_a_block_the_plan_changes_are_not_used(prompt_book, api_k
             reply["drop"] = [3]
         return json.dumps(reply)
 
-    sim, server, asked = _town(prompt_book, api_key, answer)
-    plans = []
-    sim.bus.subscribe(lambda e: plans.append(e) if e.kind is EventKind.PLAN and e.data["level"] == "hour" else None)
-    before = len(asked)
-    try:
-        sim.run(1)
-    finally:
-        sim.close()
-        server.close()
-    [plan, decomposition] = [q for q in asked[before:] if q.persona == "klaus_mueller"
+    first_tick, plans = _first_tick(prompt_book, api_key, answer)
+    [plan, decomposition] = [q for q in first_tick if q.persona == "klaus_mueller"
                              and isinstance(q, (PlanDay, DecomposeTask))]
     assert isinstance(plan, PlanDay) and isinstance(decomposition, DecomposeTask)
     assert decomposition.task == "get ready" and decomposition.minutes > plan.first.minutes
