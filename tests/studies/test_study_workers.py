@@ -153,3 +153,30 @@ def test_ctrl_c_keeps_finished_runs_and_the_same_command_finishes(tmp_path):
     fresh = tmp_path / "fresh"
     assert run_cli(*args, "--workers", "1", "--out", str(fresh)).returncode == 0
     assert (out / "study.json").read_bytes() == (fresh / "study.json").read_bytes()
+
+
+def test_a_worker_dead_before_its_task_is_replaced_and_the_task_given_out_again(tmp_path, monkeypatch):
+    """The first worker dies while waiting for work: sending it the task fails, a new worker takes
+    the task as its second attempt (the one death counted), and the run's own error is reported."""
+    from town.config import load_config
+    from town.studies import pool
+
+    start = pool._start
+    started = []
+
+    def start_dead_first(ctx):
+        worker = start(ctx)
+        if not started:
+            worker.process.kill()
+            worker.process.join()
+        started.append(worker.process.pid)
+        return worker
+
+    monkeypatch.setattr(pool, "_start", start_dead_first)
+    task = pool.RunTask(name="full-s0", condition="full", seed=0, town=str(tmp_path / "no-such-town"), hours=1,
+                        config=load_config(None, {}).to_dict(), out=str(tmp_path / "out"))
+    outcomes = []
+    pool.run_in_processes([task], 1, outcomes.append)
+    assert len(started) == 2
+    assert [(o.task.name, o.result, o.attempts) for o in outcomes] == [("full-s0", None, 2)]
+    assert "no-such-town" in outcomes[0].error

@@ -130,7 +130,8 @@ def run_in_processes(tasks: list[RunTask], workers: int, on_done: Callable[[Outc
     """Run ``tasks`` in ``workers`` worker processes, calling ``on_done`` as each run ends.
 
     A worker runs one task after another (it loads the libraries and the embedder once); one that
-    dies is replaced by a new process, and its run is given out again once.
+    dies, while running a task or while waiting for one, is replaced by a new process, and the
+    task it held is given out again once.
 
     Raises:
         KeyboardInterrupt: after stopping every worker (finished runs are kept).
@@ -138,13 +139,34 @@ def run_in_processes(tasks: list[RunTask], workers: int, on_done: Callable[[Outc
     ctx = multiprocessing.get_context("spawn")
     todo: deque[tuple[RunTask, int]] = deque((t, 1) for t in tasks)
     pool = [_start(ctx) for _ in range(min(workers, len(todo)))]
+
+    def replace(i: int, task: RunTask, attempt: int) -> None:
+        """Worker ``i`` died holding ``task``: start another; give the task out again or report it."""
+        w = pool[i]
+        w.process.join(5)
+        log.warning("the worker running %s died (%s)", task.name, _death(w.process.exitcode))
+        if attempt < ATTEMPTS:
+            todo.append((task, attempt + 1))
+        else:
+            on_done(Outcome(task, None, f"its worker died {attempt} times (last: "
+                                        f"{_death(w.process.exitcode)})", attempt))
+        w.conn.close()
+        pool[i] = _start(ctx)
+
     try:
         while todo or any(w.task for w in pool):
-            for w in pool:
+            for i, w in enumerate(pool):
                 if w.task is None and todo:
-                    w.task, w.attempt = todo.popleft()
-                    w.conn.send(w.task)
+                    task, attempt = todo.popleft()
+                    try:
+                        w.conn.send(task)
+                    except OSError:  # it died while waiting for work
+                        replace(i, task, attempt)
+                    else:
+                        w.task, w.attempt = task, attempt
             busy = [w for w in pool if w.task is not None]
+            if not busy:  # the tasks given out met dead workers: give them out again
+                continue
             ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
             for i, w in enumerate(pool):
                 if w.task is None or not ready & {w.conn, w.process.sentinel}:
@@ -154,16 +176,8 @@ def run_in_processes(tasks: list[RunTask], workers: int, on_done: Callable[[Outc
                 if answer is not None:
                     kind, error = answer
                     on_done(Outcome(task, read_result(task) if kind == "ok" else None, error, attempt))
-                    continue
-                w.process.join(5)
-                log.warning("the worker running %s died (%s)", task.name, _death(w.process.exitcode))
-                if attempt < ATTEMPTS:
-                    todo.append((task, attempt + 1))
                 else:
-                    on_done(Outcome(task, None, f"its worker died {attempt} times (last: "
-                                                f"{_death(w.process.exitcode)})", attempt))
-                w.conn.close()
-                pool[i] = _start(ctx)
+                    replace(i, task, attempt)
     except BaseException:
         _stop(pool, now=True)
         raise
