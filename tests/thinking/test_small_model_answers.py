@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
 
 from town.scenario import load_scenario
@@ -367,3 +368,80 @@ def test_an_english_line_with_names_and_dates_is_in_english(line):
     assert _accepts(TO_MARIA, {"line": line, "shared": [], "end": False}).line == line
     for german in ("Ich wasche mir das Gesicht und putze die Zähne jeden Morgen.", "Ja, ich komme am Dienstag zur Party."):
         assert _rejected_by(TO_MARIA, {"line": german, "shared": [], "end": False}) == "in_english"
+
+
+def _fits(schema: dict, value) -> bool:
+    """Whether ``value`` fits ``schema`` (jsonschema's reading: what a grammar-bound server can write)."""
+    try:
+        jsonschema.validate(value, schema)
+    except jsonschema.ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("found", ["2023-02-13 14:57:56.879", "2023-10-06 05:59.74", "');  \n",
+                                   "20. Traits: energetic, enthusiastic,", "07:30"])
+def test_a_line_without_words_or_an_end_does_not_fit_the_lines_schema(found):
+    """SmolLM2's next lines "2023-02-13 14:57:56.879", "2023-10-06 05:59.74" and "');" (rejected by
+    ``own_words``: 4 of 8 attempts of next_line in a resample), and written exchanges' first lines
+    "20. Traits: energetic, enthusiastic," and "07:30": a line's schema asks for words opening with
+    a capital letter and ending as a sentence ends, so a grammar-bound server writes none of them."""
+    line = TO_MARIA.answer_schema()["properties"]["line"]
+    assert not _fits(line, found)
+    for said in ("Good morning, Maria! Did you sleep well?", "I'm off to the library (my paper is due soon).",
+                 "Isabella's party is on February 14 at 5pm, will you come?"):
+        assert _fits(line, said), said
+    assert not _fits(line, "A" * 320 + ".")  # two sentences at most: 320 characters
+
+
+@pytest.mark.parametrize("found", ["Lisa", "You are a kind, thoughtful student in your dorm whom you love to read about"])
+def test_a_name_alone_or_an_unended_answer_does_not_fit_the_interviews_schema(found):
+    """SmolLM2 answered "Give an introduction of yourself." with "Lisa", accepted (read by hand):
+    an interview answer's schema asks for whole sentences of ten characters or more."""
+    answer = _interview("isabella_rodriguez", "Give an introduction of yourself.").answer_schema()["properties"]["answer"]
+    assert not _fits(answer, found)
+    assert _fits(answer, "I am Isabella Rodriguez. I own Hobbs Cafe, and I know most regulars by name.")
+
+
+def test_a_reason_runs_to_a_few_words_in_the_schema():
+    """SmolLM2's reasons copied out of what it was shown ran long (rejected by ``not_copied``: 4 of
+    8 decide_to_talk attempts in a resample): a reason's schema allows a few words, ended by "."."""
+    reason = _sees_maria().answer_schema()["properties"]["reason"]
+    for found in ("Klaus Mueller is a kind, thoughtful student in her dorm whom she is fond of and would like "
+                  "to know better.", ASLEEP.content, "talking to Maria Lopez"):
+        assert not _fits(reason, found), found
+    assert _fits(reason, "I want to ask her about rent prices for my paper.")
+
+
+@pytest.mark.parametrize("found", [
+    "I talked with Maria about the effects of gentrification on low-income communities and some sources are "
+    "still available at Hobbs Cafe after 08:00",
+    "You and Klaus Mueller talked about the effects of gentrification on low-income communities.",
+    "Hi Maria, thanks for the article. See you at dinner."])
+def test_a_summary_fits_its_schema_only_as_one_ended_sentence_told_as_i(found):
+    """SmolLM2's summaries cut at the 160-character bound ("... still available at Hobbs Cafe after
+    08:00", rejected by ``whole_sentence``: 3 of 6 attempts in a resample), said to the other or
+    written as a line: the schema asks for one sentence opening "I ", ended by ".", "!" or "?",
+    of up to 320 characters, room to end it before the bound."""
+    summary = _summary("klaus_mueller", "maria_lopez", PAPER_TALK).answer_schema()["properties"]["summary"]
+    assert not _fits(summary, found)
+    own = "I talked with Maria about how gentrification affects low-income communities."  # accepted, as found
+    assert _fits(summary, own) and _fits(summary, "I " + "a" * 300 + ".")
+
+
+def test_a_summary_naming_its_topic_in_a_lines_words_is_no_copy():
+    """Klaus's summary "I talked with Maria about the effects of gentrification on low-income
+    communities." (8 words of his own line: the topic, named as said) was rejected by ``not_copied``
+    in 2 of 2 attempts of a resample; a summary copies at 10 words, so the line given as the
+    summary (11 words, the test above) still does."""
+    klaus = _summary("klaus_mueller", "maria_lopez", PAPER_TALK)
+    found = "I talked with Maria about the effects of gentrification on low-income communities."
+    assert _accepts(klaus, {"summary": found}).summary == found
+    copied = "I talked with Maria and I am writing a research paper on the effects of gentrification."
+    assert _rejected_by(klaus, {"summary": copied}) == "not_copied"
+
+
+@pytest.mark.parametrize("found", ["true", "False", "null"])
+def test_a_json_literal_written_as_text_is_a_placeholder(found):
+    """SmolLM2's heard line's act "true" (accepted, read by hand): a JSON literal as a text says nothing."""
+    assert _rejected_by(TO_MARIA, {"line": found, "shared": [], "end": False}) == "own_words"

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import replace
 from datetime import datetime
 
+import jsonschema
 import pytest
 from cli_helpers import same_run
 from ville_runs import run_ville, ville_config
@@ -154,7 +155,30 @@ def test_the_schema_offers_the_two_sides_and_leaves_cut_out():
     schema = Q.answer_schema()
     assert "cut" not in schema["properties"]
     assert schema["properties"]["lines"]["items"]["properties"]["speaker"]["enum"] == [KLAUS, MARIA]
-    assert schema["properties"]["lines"]["maxItems"] == 6
+    # the time allows 6 lines; a request asks for 4 at most, and one kept item a side, so the
+    # reply fits the 400-token output budget (SmolLM2's longer ones were cut into broken JSON)
+    assert Q.max_lines == 6 and schema["properties"]["lines"]["maxItems"] == 4
+    assert schema["properties"]["kept"]["maxItems"] == 2
+
+
+@pytest.mark.parametrize("found", ["2023-02-13 07:31:30", "20. Traits: energetic, enthusiastic,", "07:30",
+                                   "Hi Maria. How are you?"])
+def test_a_written_lines_schema_asks_for_one_sentence_of_words(found):
+    """SmolLM2's first lines "2023-02-13 07:31:30" (``own_words_where_given``), "20. Traits:
+    energetic, enthusiastic," (``fits_the_time``, the other's persona sheet copied) and "07:30"
+    (from the listed plan) rejected every exchange of a resample: a written line's schema asks for
+    one sentence of words, opening with a capital letter, at most 160 characters."""
+    line = Q.answer_schema()["properties"]["lines"]["items"]["properties"]["line"]
+    assert not _fits(line, found)
+    assert _fits(line, "Good morning, Maria, did you sleep well?") and not _fits(line, "A" * 160 + ".")
+
+
+def _fits(schema: dict, value) -> bool:
+    try:
+        jsonschema.validate(value, schema)
+    except jsonschema.ValidationError:
+        return False
+    return True
 
 
 def test_a_prompt_over_budget_drops_the_fuller_sides_memories_first():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
@@ -11,6 +11,7 @@ from ..views import MemoryView, PlanItemView
 from .base import Question
 from .character import in_first_person, keeps_to_the_persona
 from .checks import own_words
+from .sense import ANSWER_PATTERN
 from .writing import whole_sentences
 
 __all__ = ["SENTENCES", "InterviewAnswer", "AnswerInterview", "in_sentences"]
@@ -59,3 +60,7 @@ class AnswerInterview(Question[InterviewAnswer]):
     #: (full name, its file's pronoun: "she", "he", "they"), for retelling what one told of oneself.
     pronouns: tuple[tuple[str, str], ...] = ()
     extra: dict = field(default_factory=dict)
+
+    def narrow(self, schema: dict[str, Any]) -> None:
+        """The answer is whole sentences of words (:data:`.sense.ANSWER_PATTERN`)."""
+        schema["properties"]["answer"]["pattern"] = ANSWER_PATTERN

@@ -51,8 +51,10 @@ class InvalidAnswer(ThinkingError):
 WORDS = re.compile(r"[a-z0-9']+")
 #: Quoted speech ("Maria said \"...\""): what someone said, attributed, not the writer's own words.
 QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
-#: Text that is no content: ellipses, "<...>" placeholders, "TODO", punctuation alone.
-_PLACEHOLDER = re.compile(r"^\W*$|^\s*(\.\.\.|…)|<[^<>]*>|^\s*(todo|tbd|n/?a|none|string|text)\s*$", re.I)
+#: Text that is no content: ellipses, "<...>" placeholders, "TODO", punctuation alone, a JSON
+#: literal written as text (a heard line's act "true").
+_PLACEHOLDER = re.compile(r"^\W*$|^\s*(\.\.\.|…)|<[^<>]*>|^\s*(todo|tbd|n/?a|none|string|text|true|false|null)\s*$",
+                          re.I)
 #: Fields holding one of the question's options (checked against them, not as free text).
 _OPTION_FIELDS = frozenset({"place", "object", "start", "end"})
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -11,7 +11,7 @@ from ..views import MemoryView
 from .base import Question
 from .character import declines_in_character
 from .checks import own_words
-from .sense import not_copied
+from .sense import REASON_PATTERN, not_copied
 
 __all__ = ["TalkAnswer", "DecideToTalk"]
 
@@ -44,3 +44,7 @@ class DecideToTalk(Question[TalkAnswer]):
     memories: tuple[MemoryView, ...] = ()
     invited: bool = False
     now: str = ""
+
+    def narrow(self, schema: dict[str, Any]) -> None:
+        """The reason is a few words (:data:`.sense.REASON_PATTERN`)."""
+        schema["properties"]["reason"]["pattern"] = REASON_PATTERN

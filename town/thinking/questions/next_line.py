@@ -13,7 +13,7 @@ from ..schema import ids_among
 from ..views import MemoryView, PlanItemView
 from .base import Question
 from .checks import WORDS, InvalidAnswer, ids_shown, own_words
-from .sense import not_copied
+from .sense import LINE_PATTERN, not_copied
 
 __all__ = ["LineAnswer", "NextLine", "shared_ids_shown", "speaks", "shares_in_words", "more_than_a_date"]
 
@@ -110,5 +110,7 @@ class NextLine(Question[LineAnswer]):
     pronouns: tuple[tuple[str, str], ...] = ()
 
     def narrow(self, schema: dict[str, Any]) -> None:
-        """``shared`` cites shown memories not yet told to this listener."""
+        """``shared`` cites shown memories not yet told to this listener; the line is words, one
+        or two sentences (:data:`.sense.LINE_PATTERN`)."""
         ids_among(schema["properties"]["shared"], [m.id for m in self.memories if m.id not in self.told])
+        schema["properties"]["line"]["pattern"] = LINE_PATTERN

@@ -22,10 +22,16 @@ from pydantic import BaseModel
 from ...textevent import stated_times
 from .checks import QUOTED, WORDS, InvalidAnswer, free_texts
 
-__all__ = ["COPY_WORDS", "DESCRIPTION_PATTERN", "not_copied", "plain_descriptions"]
+__all__ = ["COPY_WORDS", "SUMMARY_COPY_WORDS", "DESCRIPTION_PATTERN", "LINE_PATTERN", "SENTENCE_PATTERN", "ANSWER_PATTERN", "REASON_PATTERN",
+           "SUMMARY_PATTERN", "not_copied", "plain_descriptions"]
 
 #: Consecutive words an answer may share with a line of its prompt; this many is a copy.
 COPY_WORDS = 8
+#: The same for a conversation's summary, which names what was talked about, often in the words
+#: a line said it in: SmolLM2's "I talked with Maria about the effects of gentrification on
+#: low-income communities" (8 words of Klaus's line) is a summary; "A research paper on the effects
+#: of gentrification on low-income communities" (11) is the line.
+SUMMARY_COPY_WORDS = 10
 
 #: An address written as text: words joined by ":" ("the_ville:Hobbs Cafe", "cafe:counter").
 _ADDRESS = re.compile(r"[^\W\d]:[^\W\d]")
@@ -51,14 +57,14 @@ _DURATION = re.compile(r"\b\d+\s*-?\s*(?:min|mins|minutes?|h|hrs?|hours?)\b|\b(?
                        re.I)
 
 
-def _runs(text: str) -> list[tuple[str, ...]]:
-    """Every run of :data:`COPY_WORDS` consecutive words of ``text`` (lower-case), in order."""
+def _runs(text: str, n: int = COPY_WORDS) -> list[tuple[str, ...]]:
+    """Every run of ``n`` consecutive words of ``text`` (lower-case), in order."""
     words = WORDS.findall(text.lower())
-    return [tuple(words[i:i + COPY_WORDS]) for i in range(len(words) - COPY_WORDS + 1)]
+    return [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
 
 
-def _shown(question: Any, answer: BaseModel) -> set[tuple[str, ...]]:
-    """The word runs an answer may not copy: those of the memories the question showed
+def _shown(question: Any, answer: BaseModel, n: int = COPY_WORDS) -> set[tuple[str, ...]]:
+    """The runs of ``n`` words an answer may not copy: those of the memories the question showed
     (``memories``, ``recalled``; not when the answer passes on their news: a line's ``shared``
     ids) and of the conversation's lines (``history``), less those of what the answer may name:
     the task it is about, the persona's own routine and the titles of a task just finished that
@@ -71,7 +77,7 @@ def _shown(question: Any, answer: BaseModel) -> set[tuple[str, ...]]:
     own = [getattr(question, "task", "")] + [b.description for b in (*getattr(question, "routine", ()),
                                                                       *([habit] if habit else []))]
     own += list(finished.choices()) if finished is not None else []
-    return {run for text in shown for run in _runs(text)} - {run for text in own for run in _runs(text)}
+    return {run for text in shown for run in _runs(text, n)} - {run for text in own for run in _runs(text, n)}
 
 
 def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
@@ -85,21 +91,21 @@ def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     persona's own routine. A reason to talk or a conversation's summary runs it too (SmolLM2 gave
     its memory "I am writing a research paper on the effects of gentrification on low-income
     communities" as its reason, and a line of the talk as its summary; a summary may quote a line
-    in quotation marks, as said); an interview, which asks
+    in quotation marks, as said, and name its topic in a line's words: :data:`SUMMARY_COPY_WORDS`
+    is its copy); an interview, which asks
     for what the persona remembers, does not; the prompt's instructions are
     :func:`.checks.own_words`'.
 
     Raises:
         InvalidAnswer: naming the field, its text and the words it copies.
     """
-    shown = _shown(question, answer)
-    if not shown:
-        return answer
     for where, key, text in free_texts(answer.model_dump(mode="json")):
+        n = SUMMARY_COPY_WORDS if key == "summary" else COPY_WORDS
+        shown = _shown(question, answer, n)
         said = QUOTED.sub(" ", text) if key == "summary" else text  # a summary may quote what was said
-        copied = next((run for run in _runs(said) if run in shown), None)
+        copied = next((run for run in _runs(said, n) if run in shown), None)
         if copied is not None:
-            raise InvalidAnswer(f"{where}: {text[:60]!r} copies {COPY_WORDS} words of what it was shown "
+            raise InvalidAnswer(f"{where}: {text[:60]!r} copies {n} words of what it was shown "
                                 f"({' '.join(copied)!r})")
     return answer
 
@@ -110,6 +116,30 @@ def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
 #: at 8am" as a plan block, which :func:`plain_descriptions` then rejected), and too short to hold
 #: a memory's sentence. :func:`plain_descriptions` stays for servers that ignore the schema.
 DESCRIPTION_PATTERN = "^[A-Za-z(),' -]{1,60}$"
+
+#: What a conversation line may hold in a request's schema: words opening with a capital letter
+#: and ending as a sentence ends, without ":" or quotes, one or two sentences (at most 320
+#: characters). SmolLM2 answered lines that were only a timestamp ("2023-02-13 14:57:56.879"),
+#: JSON debris ("');") or a persona's traits cut mid-list ("20. Traits: energetic, enthusiastic,");
+#: under this a grammar-bound model writes none of them. The line's checks stay for servers that
+#: ignore the schema.
+LINE_PATTERN = "^[A-Z][A-Za-z0-9 ,.!?'()-]{1,318}[.!?]$"
+#: A line of a conversation written whole: one sentence (no ".", "!" or "?" inside), at most 160
+#: characters, so a whole exchange with what each side keeps fits the 400-token output budget
+#: (SmolLM2's exchanges of two-sentence lines were cut there into broken JSON).
+SENTENCE_PATTERN = "^[A-Z][A-Za-z0-9 ,'()-]{1,158}[.!?]$"
+#: An interview answer: whole sentences of words, at least ten characters, at most 3 x 160 (a
+#: name alone, "Lisa", was an accepted answer).
+ANSWER_PATTERN = "^[A-Z][A-Za-z0-9 ,.!?'()-]{8,478}[.!?]$"
+#: A reason to talk or not: a few words ended by ".", at most 81 characters (SmolLM2's reasons
+#: ran on into a memory copied out: "she is a kind, thoughtful student in her dorm whom she is fond
+#: of"; bounded at 60 without an end, one was cut there: "... a paper on your research so").
+REASON_PATTERN = "^[A-Za-z ,']{4,80}[.]$"
+#: A conversation's summary in a request's schema: one sentence told as I, ended by ".", "!" or
+#: "?" (none inside it), at most 2 x 160 characters, so a grammar-bound model ends it itself
+#: instead of being cut at its bound ("... still available at Hobbs Cafe after 08:00", which
+#: ``whole_sentence`` rejected) and speaks as the persona, not to the other ("You and Klaus ...").
+SUMMARY_PATTERN = "^I [A-Za-z0-9 ,'()-]{8,316}[.!?]$"
 
 
 #: A description that speaks to someone ("you need to pick up ingredients", "You are at the

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
 from .base import Question
 from .character import tells_as_itself
 from .checks import InvalidAnswer, own_words
-from .sense import not_copied
+from .sense import SUMMARY_PATTERN, not_copied
 
 __all__ = ["SummaryAnswer", "SummariseConversation", "whole_sentence"]
 
+#: Characters a summary's request allows (:data:`.sense.SUMMARY_PATTERN`'s bound).
+SUMMARY_CHARS = 320
 #: The end of a sentence: ".", "!" or "?", perhaps inside quotes or brackets.
 _ENDED = re.compile(r"[.!?][\"'”’)\]]*\s*$")
 
@@ -43,3 +45,10 @@ class SummariseConversation(Question[SummaryAnswer]):
     checks = (own_words, whole_sentence, tells_as_itself, not_copied)
     other_name: str
     history: tuple[tuple[str, str], ...]
+
+    def narrow(self, schema: dict[str, Any]) -> None:
+        """The summary is one sentence told as I (:data:`.sense.SUMMARY_PATTERN`), of up to 320
+        characters: room to end it before the bound (at 160 SmolLM2's were cut there)."""
+        summary = schema["properties"]["summary"]
+        summary["maxLength"] = SUMMARY_CHARS
+        summary["pattern"] = SUMMARY_PATTERN

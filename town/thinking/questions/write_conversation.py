@@ -34,6 +34,7 @@ from .base import Question
 from .character import declines_in_character
 from .checks import AnswerCheck, InvalidAnswer, ids_shown, own_words
 from .hear_line import HeardAnswer, _Given, names_known, stated_times_valid
+from .sense import REASON_PATTERN, SENTENCE_PATTERN
 
 __all__ = ["ExchangeLine", "KeptItem", "ExchangeAnswer", "Side", "WriteConversation", "BadLine",
            "own_words_where_given", "decided", "declines_as_itself", "takes_turns", "fits_the_time", "tells_only_its_own", "no_echo", "kept_from_lines"]
@@ -44,6 +45,10 @@ _ENDED = re.compile(r"[.!?][\"'”’)\]]*\s*$")
 _STEM = 5
 #: Share of a line's topic words another line holding them makes it an echo.
 ECHO_SHARE = 0.7
+#: Lines a request asks for at most (fewer when the time allows fewer), one sentence each, and
+#: one kept item a side: SmolLM2's exchanges of up to 8 two-sentence lines, with an item for
+#: each line, ran past the 400-token output budget and were cut into broken JSON.
+WRITTEN_LINES = 4
 
 
 class ExchangeLine(BaseModel):
@@ -280,10 +285,21 @@ class WriteConversation(Question[ExchangeAnswer]):
             return replace(self, other=replace(self.other, memories=self.other.memories[:-1]))
         return None
 
+    @property
+    def lines_asked(self) -> int:
+        """Lines the request asks for at most: ``max_lines``, at most :data:`WRITTEN_LINES`."""
+        return min(self.max_lines, WRITTEN_LINES)
+
+    def context(self) -> dict:
+        """The fields and :attr:`lines_asked`, for the template."""
+        return {**super().context(), "lines_asked": self.lines_asked}
+
     def narrow(self, schema: dict[str, Any]) -> None:
         """Speakers and hearers are the two sides; importance 1-10; names and places among those
-        offered; ``cut`` is not asked, nor ``talk`` and ``reason`` unless ``decide``; the lines
-        always (the decision first when asked); at most ``max_lines`` lines."""
+        offered; ``cut`` is not asked, nor ``talk`` and ``reason`` (a few words,
+        :data:`.sense.REASON_PATTERN`) unless ``decide``; the lines always (the decision first
+        when asked); at most :attr:`lines_asked` lines of one sentence
+        (:data:`.sense.SENTENCE_PATTERN`) and one kept item a side."""
         required = schema.setdefault("required", [])
         for name in ("cut",) if self.decide else ("cut", "talk", "reason"):
             schema["properties"].pop(name, None)
@@ -292,7 +308,12 @@ class WriteConversation(Question[ExchangeAnswer]):
         for name in ("talk", "reason", "lines", "kept") if self.decide else ("lines",):
             if name not in required:
                 required.append(name)
-        schema["properties"]["lines"]["maxItems"] = self.max_lines
+        schema["properties"]["lines"]["maxItems"] = self.lines_asked
+        line = schema["properties"]["lines"]["items"]["properties"]["line"]
+        line["maxLength"], line["pattern"] = 160, SENTENCE_PATTERN
+        schema["properties"]["kept"]["maxItems"] = 2
+        if self.decide:
+            schema["properties"]["reason"]["pattern"] = REASON_PATTERN
         sides = [self.persona_name, self.other.name]
         enum_at(schema, ("lines", "[]", "speaker"), sides)
         enum_at(schema, ("kept", "[]", "hearer"), sides)
