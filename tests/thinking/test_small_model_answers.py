@@ -394,10 +394,14 @@ def test_a_line_without_words_or_an_end_does_not_fit_the_lines_schema(found):
     assert not _fits(line, "A" * 320 + ".")  # two sentences at most: 320 characters
 
 
-@pytest.mark.parametrize("found", ["Lisa", "You are a kind, thoughtful student in your dorm whom you love to read about"])
+@pytest.mark.parametrize("found", ["Lisa", "I am a kind, thoughtful student in my dorm",
+                                   "She is a social media influencer, known for her Instagram.",
+                                   "You are Isabella Rodriguez, a local baker who runs a beloved cafe."])
 def test_a_name_alone_or_an_unended_answer_does_not_fit_the_interviews_schema(found):
-    """SmolLM2 answered "Give an introduction of yourself." with "Lisa", accepted (read by hand):
-    an interview answer's schema asks for whole sentences of ten characters or more."""
+    """SmolLM2 answered "Give an introduction of yourself." with "Lisa", accepted (read by hand),
+    and "She is a social media influencer ..." and "You are Isabella Rodriguez, a local baker ..."
+    (rejected by ``in_first_person`` and ``own_words``): an interview answer's schema asks for whole
+    sentences told as I, of ten characters or more."""
     answer = _interview("isabella_rodriguez", "Give an introduction of yourself.").answer_schema()["properties"]["answer"]
     assert not _fits(answer, found)
     assert _fits(answer, "I am Isabella Rodriguez. I own Hobbs Cafe, and I know most regulars by name.")
@@ -405,10 +409,12 @@ def test_a_name_alone_or_an_unended_answer_does_not_fit_the_interviews_schema(fo
 
 def test_a_reason_runs_to_a_few_words_in_the_schema():
     """SmolLM2's reasons copied out of what it was shown ran long (rejected by ``not_copied``: 4 of
-    8 decide_to_talk attempts in a resample): a reason's schema allows a few words, ended by "."."""
+    8 decide_to_talk attempts in a resample): a reason's schema allows a few words told as I,
+    ended by "."."""
     reason = _sees_maria().answer_schema()["properties"]["reason"]
     for found in ("Klaus Mueller is a kind, thoughtful student in her dorm whom she is fond of and would like "
-                  "to know better.", ASLEEP.content, "talking to Maria Lopez"):
+                  "to know better.", ASLEEP.content, "talking to Maria Lopez",
+                  "Maria Lopez is a fellow student in the dorm who streams games.", "I want to talk"):
         assert not _fits(reason, found), found
     assert _fits(reason, "I want to ask her about rent prices for my paper.")
 

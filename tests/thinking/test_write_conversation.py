@@ -27,7 +27,15 @@ from town.recording import RunReader
 from town.recording.continuation import newest_snapshot
 from town.scenario import load_scenario
 from town.simulation import Simulation
-from town.thinking.questions import DecideToTalk, ExchangeAnswer, InvalidAnswer, MemoryView, Side, WriteConversation
+from town.thinking.questions import (
+    DecideToTalk,
+    ExchangeAnswer,
+    HearLine,
+    InvalidAnswer,
+    MemoryView,
+    Side,
+    WriteConversation,
+)
 from town.thinking.questions.write_conversation import BadLine
 from town.scripted import ScriptedBackend
 from town.thinking.validate import parse_answer
@@ -354,3 +362,27 @@ def test_the_scripted_starter_decides_as_decide_to_talk(seed, memories, talks, r
     answer = q.check(ScriptedBackend().ask(q))
     assert answer.talk is talks and bool(answer.lines) is talks and answer.reason.startswith(reason)
     assert "party" in answer.reason.lower() or not memories
+
+
+@pytest.mark.parametrize(("field", "found"), [("start", ","), ("start", "2023-12-06T09:48"), ("start", "Hobbs Cafe"),
+                                              ("end", "To keep the news"), ("act", ",0.5,")])
+def test_a_kept_items_times_and_act_fit_the_schema_only_in_their_shape(field, found):
+    """SmolLM2's heard lines and kept items gave the start ",", "2023-12-06T09:48" and "Hobbs
+    Cafe", the end "To keep the news" and the act ",0.5," (rejected: ``stated_times_valid``,
+    ``own_words_where_given``): a time's schema takes digits, " ", ":" and "-", an act's words."""
+    hear = HearLine(persona="maria_lopez", persona_name=MARIA, speaker_name=KLAUS, line="Come to the party at 5pm.",
+                    content="", now="2023-02-13 07:31:30")
+    for props in (hear.answer_schema()["properties"], Q.answer_schema()["properties"]["kept"]["items"]["properties"]):
+        assert not _fits(props[field], found)
+        assert _fits(props[field], "") and _fits(props[field], {"act": "hold a party"}.get(field, "2023-02-14 17:00"))
+
+
+def test_a_written_exchange_asks_for_two_lines_or_more_each_sharing_a_shown_id():
+    """SmolLM2 answered "talk": true with no lines (``decided``: 3 of 6 attempts), shared id 10 that
+    neither side was shown, and kept line 10 of 2: a talk's schema asks for 2 to 4 lines, the ids
+    shown and the lines asked for."""
+    schema = Q.answer_schema()["properties"]
+    assert schema["lines"]["minItems"] == 2
+    shown = sorted({m.id for m in (*Q.me.memories, *Q.other.memories)})
+    assert sorted(schema["lines"]["items"]["properties"]["shared"]["items"]["enum"]) == shown and 10 not in shown
+    assert schema["kept"]["items"]["properties"]["line"]["enum"] == [0, 1, 2, 3]

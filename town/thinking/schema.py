@@ -55,9 +55,9 @@ PORTABLE_KEYS = frozenset(
 
 #: A portable pattern: anchored, literals and ``[0-9]``-style classes with ``{n}`` or ``{m,n}``
 #: counts (a class holds letters, digits, spaces, braces, parentheses, ``'``, ``,``, ``.``, ``!``,
-#: ``?`` and ``-``; no escapes: each is itself in a regular expression's class and a GBNF one).
+#: ``?``, ``:`` and ``-``; no escapes: each is itself in a regular expression's class and a GBNF one).
 _PORTABLE_PATTERN = re.compile(
-    r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9{}()' ,.!?-]+\](?:\{[0-9]+(?:,[0-9]+)?\})?)*\$$"
+    r"^\^(?:[A-Za-z0-9:_ -]|\[[A-Za-z0-9{}()' ,.!?:-]+\](?:\{[0-9]+(?:,[0-9]+)?\})?)*\$$"
 )
 
 #: Longest string a schema allows a field (characters): one or two sentences; grammars grow with it.

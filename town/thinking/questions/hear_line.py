@@ -19,10 +19,21 @@ from ..views import FactView
 from .base import Question
 from .checks import InvalidAnswer, own_words
 
-__all__ = ["HeardAnswer", "HearLine"]
+__all__ = ["HeardAnswer", "HearLine", "HEARD_PATTERNS", "shape_heard"]
 
 #: "YYYY-MM-DD HH:MM", or empty.
 _STAMP = re.compile(r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2})?$")
+#: What a heard line's act and times may hold in a request's schema: an act in words (no digits),
+#: a time in digits, " ", ":" and "-" (the portable patterns have no "either empty or a time"):
+#: SmolLM2 wrote the act ",0.5," and the starts ",", "Hobbs Cafe" and "2023-12-06T09:48".
+#: ``stated_times_valid`` still checks a time's form.
+HEARD_PATTERNS = {"act": "^[A-Za-z ,'-]{0,60}$", "start": "^[0-9 :-]{0,16}$", "end": "^[0-9 :-]{0,16}$"}
+
+
+def shape_heard(properties: dict[str, Any]) -> None:
+    """Give a heard line's fields in a schema (``properties``, in place) :data:`HEARD_PATTERNS`."""
+    for field, pattern in HEARD_PATTERNS.items():
+        properties[field]["pattern"] = pattern
 
 
 class HeardAnswer(BaseModel):
@@ -101,7 +112,9 @@ class HearLine(Question[HeardAnswer]):
     meant: tuple[FactView, ...] = ()
 
     def narrow(self, schema: dict[str, Any]) -> None:
-        """Importance 1-10; subject and host among the names, place among the places, or empty."""
+        """Importance 1-10; subject and host among the names, place among the places, or empty;
+        the act in words and the times in digits (:data:`HEARD_PATTERNS`)."""
         schema["properties"]["importance"] = {"type": "integer", "enum": list(range(1, 11))}
+        shape_heard(schema["properties"])
         for field, options in (("subject", self.names), ("host", self.names), ("place", self.places)):
             enum_at(schema, (field,), ["", *options])

@@ -27,13 +27,13 @@ from typing import Any, ClassVar, cast
 
 from pydantic import BaseModel, Field
 
-from ..schema import enum_at
+from ..schema import enum_at, ids_among
 from ..views import MemoryView, PlanItemView
 from ..words import content_words, name_words
 from .base import Question
 from .character import declines_in_character
 from .checks import AnswerCheck, InvalidAnswer, ids_shown, own_words
-from .hear_line import HeardAnswer, _Given, names_known, stated_times_valid
+from .hear_line import HeardAnswer, _Given, names_known, shape_heard, stated_times_valid
 from .sense import REASON_PATTERN, SENTENCE_PATTERN
 
 __all__ = ["ExchangeLine", "KeptItem", "ExchangeAnswer", "Side", "WriteConversation", "BadLine",
@@ -298,8 +298,9 @@ class WriteConversation(Question[ExchangeAnswer]):
         """Speakers and hearers are the two sides; importance 1-10; names and places among those
         offered; ``cut`` is not asked, nor ``talk`` and ``reason`` (a few words,
         :data:`.sense.REASON_PATTERN`) unless ``decide``; the lines always (the decision first
-        when asked); at most :attr:`lines_asked` lines of one sentence
-        (:data:`.sense.SENTENCE_PATTERN`) and one kept item a side."""
+        when asked); 2 to :attr:`lines_asked` lines of one sentence (:data:`.sense.SENTENCE_PATTERN`;
+        SmolLM2 answered "talk": true with none), each sharing ids of the memories shown, and one
+        kept item a side, citing a line asked for, its act and times shaped (:func:`.hear_line.shape_heard`)."""
         required = schema.setdefault("required", [])
         for name in ("cut",) if self.decide else ("cut", "talk", "reason"):
             schema["properties"].pop(name, None)
@@ -308,9 +309,11 @@ class WriteConversation(Question[ExchangeAnswer]):
         for name in ("talk", "reason", "lines", "kept") if self.decide else ("lines",):
             if name not in required:
                 required.append(name)
-        schema["properties"]["lines"]["maxItems"] = self.lines_asked
-        line = schema["properties"]["lines"]["items"]["properties"]["line"]
+        lines = schema["properties"]["lines"]
+        lines["minItems"], lines["maxItems"] = 2, self.lines_asked  # a talk takes turns (a decline's are left out)
+        line = lines["items"]["properties"]["line"]
         line["maxLength"], line["pattern"] = 160, SENTENCE_PATTERN
+        ids_among(lines["items"]["properties"]["shared"], [m.id for m in (*self.me.memories, *self.other.memories)])
         schema["properties"]["kept"]["maxItems"] = 2
         if self.decide:
             schema["properties"]["reason"]["pattern"] = REASON_PATTERN
@@ -319,6 +322,8 @@ class WriteConversation(Question[ExchangeAnswer]):
         enum_at(schema, ("kept", "[]", "hearer"), sides)
         kept = schema["properties"]["kept"]["items"]["properties"]
         kept["importance"] = {"type": "integer", "enum": list(range(1, 11))}
+        kept["line"] = {"type": "integer", "enum": list(range(self.lines_asked))}
+        shape_heard(kept)
         for field, options in (("subject", self.names), ("host", self.names), ("place", self.places)):
             enum_at(schema, ("kept", "[]", field), ["", *options])
 
