@@ -646,6 +646,8 @@ MUTATIONS = (
     Mutation("conversation: a written line shares ids never shown", "town/thinking/questions/write_conversation.py",
              '        ids_among(lines["items"]["properties"]["shared"], [m.id for m in (*self.me.memories, *self.other.memories)])\n',
              "", ("tests/thinking/test_write_conversation.py",)),
+    Mutation("conversation: a line without a speaker is given the other side's turn", "town/thinking/questions/write_conversation.py",
+             '"speaker": sides[i % 2]})', '"speaker": sides[(i + 1) % 2]})', ("tests/thinking/test_write_conversation.py",)),
     Mutation("plan: a start stated for another day is offered", "town/thinking/questions/plan_day.py",
              "and _day_of(m) in (None, today)})", "and True})",
              ("tests/thinking/test_sense.py",)),

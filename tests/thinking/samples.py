@@ -76,7 +76,7 @@ SAMPLES = [
     (WriteConversation(**WHO, me=Side(id="klaus_mueller", name="Klaus Mueller", memories=MEMORIES),
                        other=Side(id="maria_lopez", name="Maria Lopez"), now="2023-02-13 08:00:00",
                        names=("Klaus Mueller", "Maria Lopez"), places=("Hobbs Cafe",)),
-     {"lines[].speaker": ["Klaus Mueller", "Maria Lopez"], "kept[].hearer": ["Klaus Mueller", "Maria Lopez"],
+     {"kept[].hearer": ["Klaus Mueller", "Maria Lopez"],
       "kept[].importance": list(range(1, 11)), "kept[].place": ["", "Hobbs Cafe"]}),
     (FocalPoints(**WHO, memories=MEMORIES), {}),
     (Insights(**WHO, focal_point="What is Klaus working on?", memories=MEMORIES),
