@@ -300,9 +300,10 @@ def test_a_step_or_a_reason_said_to_you_is_rejected():
     reason "You are a kind, thoughtful student in your dorm whom you love to read about.", read
     by hand in the resample: a step and a reason are the persona's, said to no one."""
     shelf = SUPPLIES.objects[0]
-    found = "You are at the University of Oxford in your dorm room, a bed"
-    answer = {"steps": [{"description": found, "object": shelf, "minutes": 10}]}
-    assert _rejected_by(SUPPLIES, answer) == "plain_descriptions"
+    for found in ("You are at the University of Oxford in your dorm room, a bed",
+                  "You're celebrating a birthday, which is actually a special j"):  # the second read in a later resample
+        answer = {"steps": [{"description": found, "object": shelf, "minutes": 10}]}
+        assert _rejected_by(SUPPLIES, answer) == "plain_descriptions"
     found = "You are a kind, thoughtful student in your dorm whom you love to read about."
     assert _rejected_by(_sees_maria(), {"talk": True, "reason": found}) == "gives_a_reason"
     assert _accepts(_sees_maria(), {"talk": True, "reason": "young people like Maria know the rents"}).talk
@@ -451,3 +452,20 @@ def test_a_summary_naming_its_topic_in_a_lines_words_is_no_copy():
 def test_a_json_literal_written_as_text_is_a_placeholder(found):
     """SmolLM2's heard line's act "true" (accepted, read by hand): a JSON literal as a text says nothing."""
     assert _rejected_by(TO_MARIA, {"line": found, "shared": [], "end": False}) == "own_words"
+
+
+def test_a_line_copying_a_memory_while_citing_another_is_a_copy():
+    """Klaus's accepted line "The Rose and Crown Pub has a quiz night on Thursdays, but the other
+    day it was also a trivia show at 6pm. ..." (read by hand in a resample) copied his memory of the
+    quiz night while its ``shared`` cited another (the library's shelf): only the memories a line
+    cites may be told in their words."""
+    quiz = MemoryView(id=5, kind="observation", importance=3, created="2023-02-13 07:00:00",
+                      content="The Rose and Crown Pub has a quiz night on Thursdays.")
+    shelf = MemoryView(id=2, kind="observation", importance=2, created="2023-02-13 07:00:00",
+                       content="The college library keeps a good shelf of books on urban sociology.")
+    q = NextLine(persona="klaus_mueller", persona_name="Klaus Mueller", persona_summary=SPECS["klaus_mueller"].summary(),
+                 listener="maria_lopez", listener_name="Maria Lopez", memories=(quiz, shelf), now="2023-02-13 07:31:30")
+    found = ("The Rose and Crown Pub has a quiz night on Thursdays, but the other day it was also a trivia show "
+             "at 6pm. The rest of the evening they had a movie.")
+    assert _rejected_by(q, {"line": found, "shared": [2], "end": True}) == "not_copied"
+    assert _accepts(q, {"line": found, "shared": [5], "end": True}).shared == [5]

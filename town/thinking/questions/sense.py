@@ -65,12 +65,13 @@ def _runs(text: str, n: int = COPY_WORDS) -> list[tuple[str, ...]]:
 
 def _shown(question: Any, answer: BaseModel, n: int = COPY_WORDS) -> set[tuple[str, ...]]:
     """The runs of ``n`` words an answer may not copy: those of the memories the question showed
-    (``memories``, ``recalled``; not when the answer passes on their news: a line's ``shared``
-    ids) and of the conversation's lines (``history``), less those of what the answer may name:
+    (``memories``, ``recalled``; not those whose news the answer passes on: a line's ``shared``
+    ids, only those: SmolLM2 copied one memory citing another) and of the conversation's lines (``history``), less those of what the answer may name:
     the task it is about, the persona's own routine and the titles of a task just finished that
     it names (``task``, ``habit``, ``routine``, ``finished``)."""
-    memories = () if getattr(answer, "shared", None) else (*getattr(question, "memories", ()),
-                                                            *getattr(question, "recalled", ()))
+    told = set(getattr(answer, "shared", None) or ())  # passed on as news: its words may be used
+    memories = [m for m in (*getattr(question, "memories", ()), *getattr(question, "recalled", ()))
+                if m.id not in told]
     shown = [m.content for m in memories] + [line for _, line in getattr(question, "history", ())]
     habit = getattr(question, "habit", None)
     finished = getattr(question, "finished", None)
@@ -145,10 +146,10 @@ SUMMARY_PATTERN = "^I [A-Za-z0-9 ,'()-]{8,316}[.!?]$"
 
 
 #: A description that speaks to someone ("you need to pick up ingredients", "You are at the
-#: University of Oxford in your dorm room"): what the persona
+#: University of Oxford in your dorm room", "You're celebrating a birthday"): what the persona
 #: does is said of it, not told to a reader.
 _ADDRESSED = re.compile(r"^\W*(?:then\s+|now\s+)?you\s*(?:need|should|must|have to|can|will|could|may|might|'ll|"
-                        r"(?:are|'re)\s+(?:a|an|the|at|in|on))\b", re.I)
+                        r"(?:are|'re)\s+(?:a|an|the|at|in|on|\w+ing))\b", re.I)
 #: A description told by the persona ("I work at the village's grocery store", "I'm working on a
 #: new project"): what is done is said without a teller.
 _TOLD = re.compile(r"^\W*(?:I|I'm|I’m|I've|I’ve|we|we're)\s", re.I)
