@@ -1088,8 +1088,12 @@ MUTATIONS = (
              "                 pronoun=None)",
              ("tests/mind/test_interview_readings.py",)),
     Mutation("only the first verb of a two-verb plan item inflected", "town/inflection.py",
-             'f"and {_ing(m.group(1))}" if _only_verb(m.group(1)) else m.group(0)', "m.group(0)",
+             'f"and {_ing(m.group(1))}" if _coordinated(m) else m.group(0)', "m.group(0)",
              ("tests/mind/test_interview_readings.py",)),
+    Mutation("a second verb that is a noun too left uninflected ('reading and take notes')", "town/inflection.py",
+             "    return _only_verb(word) or (base and (found.start() == 0 or plural))", "    return _only_verb(word)",
+             ("tests/mind/test_interview_readings.py::"
+              "test_a_verb_joined_to_the_first_verb_or_before_a_plural_noun_is_inflected",)),
     Mutation("one event told as two pieces of news", "town/scripted/interview.py",
              "and f.event_key() not in found:", "and f.key() not in found:",
              ("tests/mind/test_interview_readings.py",)),

@@ -88,6 +88,18 @@ def test_each_coordinated_verb_of_a_plan_item_is_inflected():
     assert gerund("have bread and butter") == "having bread and butter"  # a noun after "and" stays
 
 
+def test_a_verb_joined_to_the_first_verb_or_before_a_plural_noun_is_inflected():
+    """Before: "reading and take notes" (Klaus's routine): "take" is a noun too, so only a word
+    that is nothing but a verb was inflected. "and" straight after the first verb joins two
+    verbs; a verb's base form before a plural noun ("answer letters") is a verb; "tea and
+    toast" (nothing after) and "bread and butter" keep their nouns."""
+    assert gerund("read and take notes for his research paper") == "reading and taking notes for his research paper"
+    assert gerund("walk and talk") == "walking and talking"
+    assert gerund("check email and answer letters") == "checking email and answering letters"
+    assert gerund("make tea and toast") == "making tea and toast"
+    assert gerund("have bread and butter") == "having bread and butter"
+
+
 def test_your_husband_is_the_one_the_files_relationships_call_so():
     """Before: "I don't know anyone called your husband." (Mei's description says "her husband
     John Lin" only in the relationships, never "married to")."""
