@@ -17,7 +17,11 @@ from ..hearsay import unwrap
 from ..perspective import third_person
 from ..textevent import absolute_days
 
-__all__ = ["is_about", "told_by", "recount", "sentence", "dated"]
+__all__ = ["is_about", "told_by", "recount", "sentence", "dated", "WORK_WORDS"]
+
+#: Words of a sentence (a persona file's, a relationship's) that say what someone does for work.
+WORK_WORDS = frozenset("work works worked job owns own runs run manages study studies student teach teaches "
+                       "retired".split())
 
 
 def dated(m) -> str:

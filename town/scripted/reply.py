@@ -25,7 +25,7 @@ from ..realise import heard, sayable, statement
 from ..textevent import find_event, place_names, stated_day, stated_times
 from ..thinking import answers
 from .attend import decide
-from .recount import dated
+from .recount import WORK_WORDS, dated
 from ..thinking.views import MemoryView
 from .interview import answer
 from .voice import Voice
@@ -33,8 +33,7 @@ from .voice import Voice
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
            "retell", "tie_name"]
 
-_WORK_WORDS = frozenset("work works worked job owns own runs run manages study studies student teach "
-                        "teaches".split())
+_WORK_WORDS = WORK_WORDS - {"retired"}  # one's own work said in a line: not that one has stopped
 _STOP = frozenset("""a an the and or but if of to in on at by for with about from into is are was were
 be been am do does did have has had i me my you your he she it its we they them their what which who
 when where why how that this there here any some not no yes just really very so""".split())
