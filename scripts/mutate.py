@@ -1135,6 +1135,17 @@ MUTATIONS = (
              "town/scripted/interview.py",
              "    if person is not None and person != q.persona_name:\n        return _whereabouts(q, person)\n", "",
              ("tests/mind/test_interview_readings.py::test_where_someone_is_is_the_newest_sighting_of_them_said_in_the_past",)),
+    Mutation("one's work read from a clause about others ('the people who run them')", "town/scripted/recount.py",
+             '    return set(re.findall(r"[a-z]+", re.split(r"\\b(?:who|whom|whose|which|that)\\b", text.lower())[0]))',
+             '    return set(re.findall(r"[a-z]+", text.lower()))',
+             ("tests/mind/test_interview_readings.py::test_ones_work_is_read_from_the_main_clause_not_a_clause_about_others",)),
+    Mutation("news of another's event accepted as the teller's invitation ('Count me in ... Thanks for asking me')",
+             "town/scripted/reply.py", 'voice.accept(when, "", relayed=passed_on(line))', 'voice.accept(when, "")',
+             ("tests/mind/test_attend.py::test_news_of_anothers_event_passed_on_is_no_invitation_to_accept",)),
+    Mutation("yesterday said by its meals ('I spent the day eating breakfast and ...')", "town/scripted/interview.py",
+             "        work = [what for _, what, _ in items if _of_note(what)][:2]",
+             "        work = [what for _, what, _ in items if \"sleep\" not in what][1:3]",
+             ("tests/mind/test_interview_readings.py::test_yesterday_is_said_by_what_the_day_was_spent_on_not_its_meals",)),
 )
 
 

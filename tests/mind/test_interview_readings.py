@@ -504,3 +504,34 @@ def test_where_someone_is_is_the_newest_sighting_of_them_said_in_the_past():
         "studio.", [8])
     assert ask("Where's Latoya?", **fields, memories=seen).answer.startswith("I last saw Latoya today at 12:15")
     assert ask("Where is Latoya?", **fields, memories=()).answer == "I don't know where she is."
+
+
+def test_ones_work_is_read_from_the_main_clause_not_a_clause_about_others():
+    """Before: Sam's work in chat was "Things are busy as usual. I care about the park, the shops
+    on the main street and the people who run them!" ("run" is a work word, but the running is
+    the shopkeepers'). Worked by hand: of his two sentences only the first has a work word
+    ("retired") outside a relative clause."""
+    sam = dict(persona="sam_moore", persona_name="Sam Moore", people=TOWNSFOLK, now="2023-02-14 10:00:00",
+               persona_summary="Sam Moore, 65. Traits: earnest. Sam Moore is a retired carpenter who has lived in "
+                               "Smallville for forty years. He cares about the park and the people who run the shops.")
+    assert ask("What do you do for work?", **sam, memories=()).answer == (
+        "I am a retired carpenter who has lived in Smallville for forty years.")
+
+
+def test_yesterday_is_said_by_what_the_day_was_spent_on_not_its_meals():
+    """Before: "I spent the day eating breakfast and attending music theory lectures." (the
+    second and third items awake). Tom's plan for the 14th, asked on the 15th: breakfast and
+    lunch are meals, so the day was spent working the counter and watching the game."""
+    plan = tuple(PlanItem(start=datetime(2023, 2, 14, h0), end=datetime(2023, 2, 14, h1), description=d, place=p)
+                 for h0, h1, d, p in ((0, 7, "sleeping", "smallville:Moreno house:bedroom:bed"),
+                                      (7, 8, "eat breakfast", "smallville:Moreno house:kitchen:table"),
+                                      (8, 12, "work the market counter",
+                                       "smallville:The Willows Market and Pharmacy:store:counter"),
+                                      (12, 13, "eat lunch", "smallville:Hobbs Cafe:cafe:table"),
+                                      (19, 22, "watch a ball game on the sofa", "smallville:Moreno house:living room:sofa")))
+    memories = (MemoryView(id=20, kind="plan", importance=3, created="2023-02-14 00:00:00", plan_items=plan,
+                           content="Tom Moreno's plan for Tuesday February 14"),)
+    said = ask(**TOM, question="What did you do yesterday?", memories=memories, now="2023-02-15 10:00:00",
+               routine=TOM_ROUTINE, people=PEOPLE)
+    assert (said.answer, said.evidence) == (
+        "Yesterday I spent the day working the market counter and watching a ball game on the sofa.", [20])

@@ -29,7 +29,7 @@ from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.dayplan import meal_of
 from ..thinking.questions import AnswerInterview
-from .recount import WORK_WORDS, dated, is_about, recount, sentence, told_by
+from .recount import WORK_WORDS, dated, is_about, main_words, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
 from .stance import (event_name, hypothetical, intention, opinion, own_reason, preference, struck_place, their_reason,
@@ -205,9 +205,10 @@ def _fields(fact) -> str:
 
 
 def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str]:
-    """Up to ``n`` sentences of ``summary`` holding the most of ``marks`` (at least one), in order."""
+    """Up to ``n`` sentences of ``summary`` holding the most of ``marks`` (at least one) in their
+    main clause (:func:`town.scripted.recount.main_words`), in order."""
     sentences = [x for x in re.split(r"(?<=[.!?])\s+", summary.strip()) if x]
-    counts = [len(marks & set(re.findall(r"[a-z]+", x.lower()))) for x in sentences]
+    counts = [len(marks & main_words(x)) for x in sentences]
     best = max(counts, default=0)
     return [x for x, c in zip(sentences, counts) if best and c == best][:n]
 
@@ -347,14 +348,18 @@ def _plan_of_day(q: AnswerInterview, when: datetime) -> answers.InterviewAnswer:
     """What the persona does on the day ``when``: its plan's items that day (a retrieved plan
     memory's, else the routine's, "as I usually do"), the first three awake, in order."""
     items, cited = _plan_items(q, when)
-    awake = [(what, where) for _, what, where in items if "sleep" not in what.lower()
-             and not re.search(r"\bshower\b|\bdressed\b", what) and not meal_of(what)][:3]
+    awake = [(what, where) for _, what, where in items if _of_note(what)][:3]
     if not awake:
         return _said(f"I have nothing planned for {when:%A} that I remember.", cited)
     said = [f"{mine(gerund(what))}{_there(what, where)}" for what, where in awake]
     listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
     usual = "" if cited else ", as I usually do"
     return _said(f"On {when:%A} I'll be {listed}{usual}.", cited)
+
+
+def _of_note(what: str) -> bool:
+    """Whether a plan item says what a day was spent on: not sleep, washing, dressing or a meal."""
+    return "sleep" not in what.lower() and not re.search(r"\bshower\b|\bdressed\b", what) and not meal_of(what)
 
 
 def _there(what: str, where: str) -> str:
@@ -805,9 +810,10 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
             parts.append(_told(news[-1], q))
     items, plan_ids = _plan_items(q, asked)
     if plan_ids:
-        work = [what for _, what, _ in items if "sleep" not in what][1:3]
+        work = [what for _, what, _ in items if _of_note(what)][:2]
         if work:
-            parts.append(f"I spent the day {' and '.join(mine(gerund(w)) for w in work)}.")
+            day_said = "I" if parts else f"{then_said} I"  # the day named once
+            parts.append(f"{day_said} spent the day {' and '.join(mine(gerund(w)) for w in work)}.")
             cited += plan_ids
     if not parts:
         return _said(f"I don't remember much of {then_said.lower().removeprefix('on ')}.", [])

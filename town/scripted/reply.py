@@ -25,10 +25,10 @@ from ..realise import heard, sayable, statement
 from ..textevent import find_event, place_names, stated_day, stated_times
 from ..thinking import answers
 from .attend import decide
-from .recount import WORK_WORDS, dated
+from .recount import WORK_WORDS, dated, main_words
 from ..thinking.views import MemoryView
 from .interview import answer
-from .voice import Voice
+from .voice import IN_PERSON_FRAMES, Voice, passed_on
 
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
            "retell", "tie_name"]
@@ -92,8 +92,7 @@ def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = N
                                                      subject_as=tie_name(doer, ties)))
             if voice is not None:  # the teller is who does it: told at first hand, named once
                 pronoun = pronoun_of(m.content) or "they"
-                frame = voice.pick("I heard it from {t} in person: {s}", "{t} told me in person: {s}",
-                                   "Straight from {t}: {s}", "{t} was telling me about it: {s}")
+                frame = voice.pick(*IN_PERSON_FRAMES)
                 said = statement(fact, me, now=now, pronoun=pronoun, subject_as=pronoun)
                 return voice.say(frame.format(t=teller, s=said))
             return heard(fact, [(teller, now or datetime.min)], me, pronoun=pronoun_of(m.content), now=now)
@@ -213,9 +212,10 @@ def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice
 
 
 def _self_line(q, marks: frozenset[str], fallback: str) -> str:
-    """The persona file's sentence holding the most of ``marks``, in its own first person."""
+    """The persona file's sentence holding the most of ``marks`` in its main clause
+    (:func:`town.scripted.recount.main_words`), in its own first person."""
     sentences = [x for x in re.split(r"(?<=[.!?])\s+", q.persona_summary.strip()) if x]
-    scored = [(len(marks & set(re.findall(r"[a-z]+", x.lower()))), -i, x) for i, x in enumerate(sentences)]
+    scored = [(len(marks & main_words(x)), -i, x) for i, x in enumerate(sentences)]
     best = max(scored, default=(0, 0, ""))
     return own_voice(best[2], q.persona_name) if best[0] else fallback
 
@@ -263,7 +263,7 @@ def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = No
         return answers.LineAnswer(line=f"I'd love to, but {d.reason}." if d.clash else f"Thanks, but {d.reason}.")
     when = "today" if day == now.date() else "tomorrow" if (day - now.date()).days == 1 else f"on {day:%A}"
     if voice is not None:
-        return answers.LineAnswer(line=voice.accept(when, ""))
+        return answers.LineAnswer(line=voice.accept(when, "", relayed=passed_on(line)))
     return answers.LineAnswer(line=f"I'd love to come {when}! Thanks for telling me.")
 
 
