@@ -1146,6 +1146,14 @@ MUTATIONS = (
              "        work = [what for _, what, _ in items if _of_note(what)][:2]",
              "        work = [what for _, what, _ in items if \"sleep\" not in what][1:3]",
              ("tests/mind/test_interview_readings.py::test_yesterday_is_said_by_what_the_day_was_spent_on_not_its_meals",)),
+    Mutation("an answer in chat passes on two tellers in one line", "town/scripted/reply.py",
+             "    return answers.LineAnswer(line=_one_told(said.answer)[:1000])",
+             "    return answers.LineAnswer(line=said.answer[:1000])",
+             ("tests/sim/test_talk_checks.py::test_an_answer_in_chat_passes_on_one_teller_at_most",)),
+    Mutation("an event under way answered as an invitation ('I might go along today' at the party)",
+             "town/scripted/reply.py", "    if event is None or event.start <= now:  # under way already",
+             "    if event is None:  # under way already",
+             ("tests/mind/test_attend.py::test_news_of_anothers_event_passed_on_is_no_invitation_to_accept",)),
 )
 
 

@@ -237,3 +237,31 @@ def test_a_hosts_own_event_is_news_in_the_first_person_however_it_was_whispered(
     line = next_line(q).line
     assert line.endswith("I am holding a candlelight vigil at Johnson Park tomorrow from 9am to 10am, and everyone "
                          "is welcome. Would you like to come?"), line
+
+
+def test_an_answer_in_chat_passes_on_one_teller_at_most():
+    """Before (a Smallville run, at the party): "Isn't this Valentine's Day party lovely?" got
+    "Sam told me that Isabella Rodriguez is planning a Valentine's Day party ... Isabella told me
+    that she wants the Valentine's Day party to feel warm." - two tellers in one line, hearsay
+    two deep by the count. Ryan holds both; his answer keeps the first held fact only (the one
+    answerer's best: both share "valentine's day party", the first is retrieved first)."""
+    from town.hearsay import depth
+    from town.memory.fact import Fact
+
+    party = Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party", place="smallville:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez",
+                 invited=("everyone",))
+    warm = Fact(subject="Isabella Rodriguez", act="want the Valentine's Day party to feel warm")
+    memories = (MemoryView(id=1, kind="chat", importance=6, created="2023-02-13 09:00:00", fact=party,
+                           tellers=("Sam Moore",), content="Sam Moore told me that Isabella Rodriguez is planning a "
+                           "Valentine's Day party at Hobbs Cafe on Tuesday, February 14 from 5pm to 7pm."),
+                MemoryView(id=2, kind="chat", importance=5, created="2023-02-13 10:00:00", fact=warm,
+                           tellers=("Isabella Rodriguez",), content="Isabella Rodriguez told me that she wants the "
+                           "Valentine's Day party to feel warm."))
+    said = ScriptedBackend().ask(NextLine(
+        persona="ryan_park", persona_name="Ryan Park", persona_summary="Ryan Park is a software engineer.", seed=1,
+        listener="rajiv_patel", listener_name="Rajiv Patel", memories=memories, now="2023-02-14 17:30:00",
+        history=(("Ryan Park", "Hi Rajiv."), ("Rajiv Patel", "Isn't this Valentine's Day party lovely, Ryan?")))).line
+    assert said == ("Sam told me that Isabella Rodriguez is planning a Valentine's Day party at Hobbs Cafe today from "
+                    "5pm to 7pm, and everyone is welcome."), said
+    assert depth(said) == 1

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
-from ..hearsay import pronoun_of, told, unwrap
+from ..hearsay import depth, pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
 from ..realise import heard, sayable, statement
 from ..textevent import find_event, place_names, stated_day, stated_times
@@ -208,7 +208,18 @@ def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice
     said = answer(asked, persona=q.persona, persona_name=q.persona_name, persona_summary=q.persona_summary,
                   memories=shown, now=now, routine=q.routine, people=(q.persona_name, listener), seed=q.seed,
                   ties=q.ties, pronouns=q.pronouns)
-    return answers.LineAnswer(line=said.answer[:1000])
+    return answers.LineAnswer(line=_one_told(said.answer)[:1000])
+
+
+def _one_told(text: str) -> str:
+    """``text`` with one sentence passing on what someone told at most (the first): a spoken
+    line passes on one level of hearsay, and two tellers in one line read as a chain ("Sam told
+    me that S. Isabella told me that T." counts as hearsay two deep, :func:`town.hearsay.depth`)."""
+    kept: list[str] = []
+    for said in re.split(r"(?<=[.!?])\s+", text.strip()):
+        if not (depth(said) and any(depth(k) for k in kept)):
+            kept.append(said)
+    return " ".join(kept)
 
 
 def _self_line(q, marks: frozenset[str], fallback: str) -> str:
@@ -245,14 +256,14 @@ def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = No
     routine (``q.routine``), its retrieved memories, its file's summary and its ``attend_seed`` (the day plan's).
     A clash (an obligation elsewhere: a task at another place, not leisure) is declined in the
     decision's words ("I'd love to, but I have to serve customers at Hobbs Cafe until 20:00.").
-    None when the line states no such event or is itself an answer to one.
+    None when the line states no such event, one already under way, or is itself an answer to one.
     """
     times = stated_times(line)
     day = stated_day(line, now) if times and now is not None else None
     if now is None or day is None or not _INVITING.search(line) or line.startswith(("I'd love to", "Thanks")):
         return None
     event = find_event(line, now, place_names(tuple(q.places)))
-    if event is None:
+    if event is None or event.start <= now:  # under way already: nothing to come to later
         return None
     heard = MemoryView(id=-1, content=told(q.listener_name, line), kind="chat", importance=1,
                        created=f"{now:%Y-%m-%d %H:%M:%S}")
