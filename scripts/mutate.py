@@ -1154,6 +1154,10 @@ MUTATIONS = (
              "town/scripted/reply.py", "    if event is None or event.start <= now:  # under way already",
              "    if event is None:  # under way already",
              ("tests/mind/test_attend.py::test_news_of_anothers_event_passed_on_is_no_invitation_to_accept",)),
+    Mutation("going to a thing no memory holds answered with the plan item now", "town/scripted/interview.py",
+             "        unheard = _unheard_event(q)\n", "        unheard = None\n",
+             ("tests/mind/test_interview_readings.py::"
+              "test_going_to_a_thing_no_memory_holds_is_not_answered_with_the_plan_now",)),
 )
 
 

@@ -535,3 +535,12 @@ def test_yesterday_is_said_by_what_the_day_was_spent_on_not_its_meals():
                routine=TOM_ROUTINE, people=PEOPLE)
     assert (said.answer, said.evidence) == (
         "Yesterday I spent the day working the market counter and watching a ball game on the sofa.", [20])
+
+
+def test_going_to_a_thing_no_memory_holds_is_not_answered_with_the_plan_now():
+    """Before: "Are you going to the book club?" asked of Adam, who had never heard of one: "At
+    10:00 I'll be having coffee at Hobbs Cafe." (the plan item at the hour asked). Tom holds the
+    party (two records) and nothing with both "book" and "club" nor "bake" and "sale"."""
+    assert _tom("Are you going to the book club?") == "I haven't heard of any book club."
+    assert _tom("Will you go to the bake sale tomorrow? Why or why not?") == "I haven't heard of any bake sale."
+    assert not _tom("Are you going to the Valentine's Day party?").startswith("I haven't heard")

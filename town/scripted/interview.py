@@ -314,6 +314,27 @@ def _own_event(q: AnswerInterview, day: datetime, lo: time, hi: time) -> answers
     return None
 
 
+#: "Are you going to the book club?": the thing an intention asks of, up to a time or a clause.
+_GOING_TO = re.compile(r"\b(?:go|going|come|coming|be at|attend|attending) (?:to )?(?:the|a|an|this|that) "
+                       r"(?P<thing>[^?.,!]+?)(?=\s+(?:today|tonight|tomorrow|this|on|at|with|or|and)\b|[?.,!]|$)",
+                       re.I)
+
+
+def _unheard_event(q: AnswerInterview) -> answers.InterviewAnswer | None:
+    """"Are you going to the book club?" when no memory holds the words of "book club" (all of
+    them, in its fact's fields or its words; a plan decided on it holds them too): "I haven't
+    heard of any book club." rather than the plan item at this hour. None when the question
+    names no such thing or a memory bears on it."""
+    found = _GOING_TO.search(q.question)
+    if found is None:
+        return None
+    thing = found["thing"].strip()
+    words = topic_words(thing) - name_words(q.people)
+    if not words or any(words <= topic_words(f"{_fields(m.fact)} {m.content}") for m in q.memories):
+        return None
+    return _said(f"I haven't heard of any {thing}.", [])
+
+
 def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     now = _now(q)
     window = _window(q.question, now) if now is not None else None
@@ -949,6 +970,9 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         situation = react(q)
         return _said(*situation) if situation is not None else _said(*hypothetical(q))
     if kind == "intention":
+        unheard = _unheard_event(q)
+        if unheard is not None:
+            return unheard
         found = intention(q, _asked_time(q) if _window(q.question, _now(q) or datetime.min) else None)
         found = found or (own_reason(q) if q.question.lower().lstrip().startswith("why") else None)
         return _said(*found) if found is not None else _plan(q)
