@@ -1083,10 +1083,13 @@ MUTATIONS = (
              "    going = would_go(q) if kind == \"hypothetical\" else None", "    going = None",
              ("tests/mind/test_interview_readings.py::"
               "test_would_you_go_if_a_person_asked_is_answered_from_the_tie_with_them",)),
-    Mutation("'why do you X' about one's own doing answered with the plan at this hour", "town/scripted/interview.py",
-             "        found = found or (own_reason(q) if", "        found = found or (None if",
+    Mutation("'why do you X' about one's own doing answered with the plan at this hour, or the decision to go",
+             "town/scripted/interview.py", "        found = (own_reason(q) if why else None) or intention(",
+             "        found = intention(",
              ("tests/mind/test_interview_readings.py::"
-              "test_why_one_does_a_thing_of_ones_own_is_what_ones_file_says_one_cares_about",)),
+              "test_why_one_does_a_thing_of_ones_own_is_what_ones_file_says_one_cares_about",
+              "tests/mind/test_interview_readings.py::"
+              "test_the_host_of_an_event_is_hosting_it_at_its_hour_for_a_reason_that_is_one")),
     Mutation("a teller telling their own event named again instead of a pronoun", "town/scripted/stance.py",
              "                 pronoun=pronoun_of(m.content) or dict(q.pronouns).get(m.tellers[0]),",
              "                 pronoun=None,",

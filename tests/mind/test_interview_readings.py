@@ -326,6 +326,14 @@ def test_the_host_of_an_event_is_hosting_it_at_its_hour_for_a_reason_that_is_one
     going = of_isabella("Are you going to the Valentine's Day party? Why?")
     assert going.answer == ("Yes, I'm hosting the Valentine's Day party at Hobbs Cafe today, because it is my own "
                             "plan, and I've invited everyone to it.") and going.evidence == [41, 40]
+    # why she holds it: what her file says she loves, not the decision's "it is my own plan"
+    cares = ask(persona="isabella_rodriguez", persona_name="Isabella Rodriguez", question="Why are you hosting a party?",
+                memories=memories, now=NOW, people=PEOPLE,
+                persona_summary="Isabella Rodriguez runs Hobbs Cafe. She loves turning the cafe into a place where "
+                                "neighbours meet.")
+    assert (cares.answer, cares.evidence) == (
+        "I am planning a Valentine's Day party at Hobbs Cafe today from 5pm to 7pm, and everyone is welcome, because "
+        "I love turning the cafe into a place where neighbours meet.", [40])
 
 
 def test_a_question_about_a_past_event_that_did_not_happen_then_corrects_its_premise():

@@ -973,8 +973,9 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         unheard = _unheard_event(q)
         if unheard is not None:
             return unheard
-        found = intention(q, _asked_time(q) if _window(q.question, _now(q) or datetime.min) else None)
-        found = found or (own_reason(q) if q.question.lower().lstrip().startswith("why") else None)
+        why = q.question.lower().lstrip().startswith("why")  # why one does a thing of one's own: what one cares about
+        found = (own_reason(q) if why else None) or intention(
+            q, _asked_time(q) if _window(q.question, _now(q) or datetime.min) else None)
         return _said(*found) if found is not None else _plan(q)
     if kind == "feeling" and not any(p.split()[0] in q.question for p in q.people) and _related(q) is None:
         kind = "opinion"  # a place, a thing
