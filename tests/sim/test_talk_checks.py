@@ -136,7 +136,8 @@ def test_a_greeting_fits_the_hour_and_the_history():
 
 
 def test_a_goodbye_names_a_plan_item_still_ahead():
-    """At 18:04 the items ahead are 20:00 only; at 21:00 none."""
+    """At 18:04 the items ahead are 20:00 only; at 21:00 none; at 08:11 the next (12:00) is more
+    than two hours away, so none is named; at 10:00 it is two hours away and named."""
     history = tuple(("Maria Lopez" if i % 2 else "Isabella Rodriguez", "Hi.") for i in range(7))
     bye = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
                                          history=history, memories=(PLAN,), now="2023-02-13 18:04:00", max_lines=8))
@@ -144,6 +145,12 @@ def test_a_goodbye_names_a_plan_item_still_ahead():
     late = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
                                           history=history, memories=(PLAN,), now="2023-02-13 21:00:00"))
     assert "at " not in late.line
+    morning = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
+                                             history=history, memories=(PLAN,), now="2023-02-13 08:11:00"))
+    assert morning.end and "at " not in morning.line  # lunch at 12:00 is 3 h 49 min away: no reason to go now
+    near = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
+                                          history=history, memories=(PLAN,), now="2023-02-13 10:00:00"))
+    assert near.line.endswith("I need to cook lunch at 12:00.")  # exactly 120 minutes ahead
 
 
 def test_an_invitation_that_clashes_is_declined_naming_the_plan_item():
