@@ -128,9 +128,11 @@ def test_a_hosted_thing_is_said_as_its_hosts_own_and_as_news_to_others():
 
 def test_a_relative_clause_ends_the_act_so_its_own_subject_and_stranded_preposition_stay_out():
     """Sam Moore's persona file says "I will announce my run for mayor to anyone who asks what I
-    am up to." Read by hand, the act is "announce one's run for mayor to anyone": "who asks what I
-    am up to" is a clause of its own, whose "I" (Sam) would be the wrong person in another's
-    memory, and an act ending "up to" reads as text broken off (the writing checks reject it)."""
+    am up to." Read by hand, the act is "announce one's run for mayor": "who asks what I am up
+    to" is a clause of its own, whose "I" (Sam) would be the wrong person in another's memory,
+    and an act ending "up to" reads as text broken off (the writing checks reject it); "to
+    anyone" without that clause is half a phrase ("Sam announces his run for mayor to anyone"
+    was said in chat), so it goes with it."""
     import yaml
     from pydantic import BaseModel
 
@@ -144,8 +146,20 @@ def test_a_relative_clause_ends_the_act_so_its_own_subject_and_stranded_preposit
     said = next(m["content"] for m in persona["memories"] if "anyone who asks" in m["content"])
     fact = read_fact(said, MONDAY, PLACES, ["Sam Moore", "Jennifer Moore"], "Sam Moore")
     assert fact is not None and fact.subject == "Sam Moore"
-    assert fact.act == "announce one's run for mayor to anyone"
+    assert fact.act == "announce one's run for mayor"
     not_filler(None, Kept(act=fact.act), "")  # raises on an act that reads as broken off
+
+
+def test_only_whom_a_cut_relative_clause_restricts_is_left_out_of_the_act():
+    """Read by hand: "to everyone who comes" goes with its clause ("give free coffee"); "to
+    Klaus, who ..." is a person and stays; "help anyone who asks" keeps its object (no
+    preposition before it: a verb's object is not half a phrase)."""
+    names = ["Sam Moore", "Klaus Mueller"]
+    assert read_fact("I will give free coffee to everyone who comes by.", MONDAY, PLACES, names,
+                     "Sam Moore").act == "give free coffee"
+    assert read_fact("I will lend my ladder to Klaus, who asked for it.", MONDAY, PLACES, names,
+                     "Sam Moore").act == "lend one's ladder to Klaus"
+    assert read_fact("I will help anyone who asks.", MONDAY, PLACES, names, "Sam Moore").act == "help anyone"
 
 
 def test_a_colon_ends_the_act_before_the_list_it_opens():

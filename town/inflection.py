@@ -138,7 +138,7 @@ def gerund(phrase: str) -> str:
     verb, _, rest = phrase.partition(" ")
     if not verb.isalpha():
         return phrase
-    rest = _AND_ONLY_VERB.sub(lambda m: f"and {_ing(m.group(1))}" if _only_verb(m.group(1)) else m.group(0),
+    rest = _AND_ONLY_VERB.sub(lambda m: f"and {_ing(m.group(1))}" if _coordinated(m) else m.group(0),
                               and_verbs(rest, _ing))  # each coordinated verb: "cook and eat dinner"
     if verb.endswith("ing"):
         return f"{verb} {rest}".strip()
@@ -146,8 +146,20 @@ def gerund(phrase: str) -> str:
     return f"{forms[0] if forms else verb} {rest}".strip()
 
 
-#: "and <word>": a coordinated verb of a plan item when the word is only a verb ("and eat dinner").
-_AND_ONLY_VERB = re.compile(r"\band ([a-z]+)\b")
+#: "and <word> [<next word>]": a coordinated verb of a plan item when the word is a verb there
+#: (:func:`_coordinated`).
+_AND_ONLY_VERB = re.compile(r"\band ([a-z]+)\b(?=(?: ([a-z]+))?)")
+
+
+def _coordinated(found: re.Match[str]) -> bool:
+    """Whether the word after "and" in ``found`` (a match in the plan item after its first verb)
+    is a second verb: only a verb ("and eat dinner"); a verb's base form straight
+    after the first verb ("read and take notes": "and" joins the verbs); or a verb's base form
+    before a plural noun ("... and answer emails"). "have bread and butter" keeps its noun."""
+    word, after = found.group(1), found.group(2) or ""
+    base = (lemmas(word).get("VERB") or ("",))[0] == word
+    plural = after.endswith("s") and (lemmas(after).get("NOUN") or (after,))[0] != after
+    return _only_verb(word) or (base and (found.start() == 0 or plural))
 
 
 def _only_verb(word: str) -> bool:

@@ -47,11 +47,18 @@ def neutral_act(act: str) -> str:
 #: The end of the act's phrase: a preposition of place or time, or a clause break (a colon ends
 #: it before the list it opens: "want the party to feel warm: red paper hearts, hot chocolate and
 #: music" keeps "want the party to feel warm", not its list's first item; a relative
-#: clause included: "announce my run to anyone who asks what I am up to" keeps "announce my run
-#: to anyone", not the clause's own subject "I" nor its stranded "up to").
+#: clause included: "announce my run to anyone who asks what I am up to" keeps "announce my
+#: run", not the clause's own subject "I" nor its stranded "up to", and not "to anyone" either,
+#: which without its clause says something else: :data:`_DANGLING`).
 _PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]|(?<!\d):(?!\d)"
                          r"|\s+(?:who|whom|whose|whoever|which)\b"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
+#: A relative pronoun opening a clause that ends the act (a match of :data:`_PHRASE_END`).
+_RELATIVE = re.compile(r"\s+(?:who|whom|whose|whoever|which)$", re.I)
+#: An act's last words naming whom only the relative clause cut off restricts: "to anyone" (who
+#: asks what I am up to), left out, so that the act does not say it is done to everyone.
+_DANGLING = re.compile(r"\s+(?:to|for|with)\s+(?:anyone|anybody|everyone|everybody|someone|somebody|those|people)$",
+                       re.I)
 #: What an invitation asks one to come to: "come to a poetry reading", "join us for a swap".
 _INVITED_TO = re.compile(r"\b(?:com(?:e|ing)(?: along)? to|come for|make it to|join(?: us)?(?: at| for)?|attend"
                          r"|go(?:ing)? to|be at|^there(?:'s| is| will be| are))"
@@ -92,6 +99,8 @@ def _act(text: str, after: int) -> str | None:
                 verb, tail = f"{verb} {particle.group(1).lower()}", tail[particle.end():]
             cut = _PHRASE_END.search(tail)
             phrase = (tail[: cut.start()] if cut else tail).strip()
+            if cut and _RELATIVE.match(cut.group(0)):  # "to anyone" meant only those the clause names
+                phrase = _DANGLING.sub("", phrase)
             return " ".join([verb, phrase]).strip()
     return verb
 

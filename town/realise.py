@@ -127,15 +127,16 @@ def _timeless(verb: str, rest: str, have: str) -> str:
 
 
 def heard(fact: Fact, tellers: Sequence[tuple[str, datetime]], holder: str, *, pronoun: str | None = None,
-          now: datetime | None = None) -> str:
+          now: datetime | None = None, doer_pronoun: str | None = None) -> str:
     """A heard fact as its holder remembers or passes it on: "Isabella Rodriguez told me that she
     is holding ...", the first teller named (one level: who told the teller is not said); the
-    teller's own acts with ``pronoun`` ("she", "he"; else "they"). No tellers: the bare
-    :func:`statement`."""
+    teller's own acts with ``pronoun`` ("she", "he"; else "they"), another's possessives with
+    ``doer_pronoun`` (the doer's, when the holder knows it: "Maria told me that Sam Moore
+    announces his run"). No tellers: the bare :func:`statement`."""
     teller = tellers[0][0] if tellers else ""
     doer = fact.subject or fact.host  # who does it: the subject, or the host of a thing there is
     own = doer is not None and doer != holder and teller in (doer, doer.split()[0])
-    said = statement(fact, holder, now=now, pronoun=pronoun if own else None,
+    said = statement(fact, holder, now=now, pronoun=pronoun if own else doer_pronoun,
                      subject_as=(pronoun if pronoun in ("she", "he") else "they") if own else None)
     return told(tellers[0][0], said, pronoun) + "." if tellers else said[:1].upper() + said[1:] + "."
 

@@ -34,7 +34,8 @@ def composite_server(composite_run):
 
 def test_procedures_tab_nests_the_called_procedure(composite_server, composite_run, page, artifacts):
     """The composite's card lists "open the cafe" as a procedure step; opening it shows that
-    procedure's own steps, as the API gives them, inside the composite's card."""
+    procedure's own steps, as the API gives them, inside the composite's card; drawn again (the
+    replay moved a tick), the opened part stays open."""
     name, tick = composite_run.stem, 7 * 360 + 180 - 1
     api = f"{composite_server.url}/api/runs/{name}/procedures?tick={tick}"
     mine = {p["name"]: p for p in requests.get(api, timeout=10).json()["libraries"]["isabella_rodriguez"]}
@@ -55,4 +56,12 @@ def test_procedures_tab_nests_the_called_procedure(composite_server, composite_r
     top = card.locator(":scope > ol.proc-steps > li:not(.step-proc) .step-text").all_inner_texts()
     assert top == own
     page.screenshot(path=str(artifacts / "procedure_nesting.png"))
+    # One tick back: the panel is drawn again, and the part the reader opened stays open.
+    card.evaluate("node => { node.dataset.drawnBefore = '1'; }")
+    page.eval_on_selector("#scrubber", f"s => {{ s.value = '{tick - 1}'; s.dispatchEvent(new Event('input', {{bubbles: true}}));"
+                          " s.dispatchEvent(new Event('change', {bubbles: true})); }")
+    page.wait_for_function(f"() => {{ const c = document.querySelector(\"#persona-procedures .procedure[data-name='{COMPOSITE}']\");"
+                           " return c && !c.dataset.drawnBefore; }", timeout=30_000)
+    assert nested.locator("details").get_attribute("open") is not None
+    assert shown.all_inner_texts() == inner
     assert page.errors == []

@@ -8,6 +8,8 @@ import random
 import re
 import zlib
 
+import pytest
+
 from town.scripted.attend import P_CLASH, P_CLASH_CLOSE, clash_with, decline_reason
 from town.thinking.questions import MemoryView, NextLine, PlanDay, PlanItemView
 from town.scripted import ScriptedBackend
@@ -132,6 +134,30 @@ def test_the_spoken_reply_to_an_invitation_is_the_day_plans_decision():
     assert _ACCEPTS.match(_invited(evening)).group("when") == "tomorrow"
     (choice,) = _plan('Bob Brown told me: "I am hosting a picnic at Green Park tomorrow from 6pm to 7pm."').events
     assert (choice.go, choice.reason) == (True, "I am free then")
+
+
+#: The voice's ways to mean to go to an event the partner only passed on (Voice.accept, relayed).
+_MEANS_TO_GO = re.compile(r"^(?:I think I'll go|I'd like to go|I might go along|Sounds lovely, I'll try to go) "
+                          r"(?P<when>\w+)")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_news_of_anothers_event_passed_on_is_no_invitation_to_accept(seed):
+    """Before: "Count me in tomorrow, Abigail! Thanks for asking me." to Abigail, who had only
+    passed on Isabella's party. Bob passes on Cat's party at 18:00-19:00 tomorrow (Ann is free
+    then, as above: she goes); whatever the seed, Ann means to go and thanks Bob for the news,
+    never "Count me in" nor "Thanks for asking me"; Bob's own picnic is still accepted as his.
+    Before, at the party itself: "I might go along today" (told of it while it was under way)."""
+    for frame in ("Cat Cole told me that {s}", "I heard from Cat that {s}", "According to Cat, {s}"):
+        said = _invited(frame.format(s="Cat Cole is hosting a party at Green Park tomorrow from 6pm to 7pm."),
+                        seed=seed)
+        assert _MEANS_TO_GO.match(said).group("when") == "tomorrow", said
+        assert "asking" not in said and "Count me in" not in said
+    own = _invited("I am hosting a picnic at Green Park tomorrow from 6pm to 7pm. Would you like to come?", seed=seed)
+    assert _ACCEPTS.match(own), own
+    # told of it while it is under way (10:00, 9am-11am): nothing to go to later, no yes or no
+    now = _invited("Cat Cole told me that Cat Cole is hosting a party at Green Park today from 9am to 11am.", seed=seed)
+    assert not (_MEANS_TO_GO.match(now) or _ACCEPTS.match(now) or _DECLINES.match(now)), now
 
 
 def test_the_spoken_reply_and_the_day_plan_draw_alike():

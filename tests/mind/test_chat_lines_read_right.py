@@ -142,9 +142,9 @@ DECIDED = MemoryView(id=5, kind="chat", importance=5, created="2023-02-13 09:00:
                      tellers=("Isabella Rodriguez",),
                      content="Isabella Rodriguez told me that Sam Moore has decided to run for mayor of Smallville.")
 ANNOUNCES = MemoryView(id=6, kind="chat", importance=5, created="2023-02-13 09:00:00",
-                       fact=Fact(subject="Sam Moore", act="announce one's run for mayor to anyone"),
+                       fact=Fact(subject="Sam Moore", act="announce one's run for mayor"),
                        tellers=("Isabella Rodriguez",),
-                       content="Isabella Rodriguez told me that Sam Moore announces his run for mayor to anyone.")
+                       content="Isabella Rodriguez told me that Sam Moore announces his run for mayor.")
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -161,7 +161,7 @@ def test_in_chat_news_of_ones_husband_names_him_by_the_tie(seed):
 
 def test_in_chat_news_of_someone_takes_their_files_pronoun():
     """Maria has no tie to Sam: his full name, and his file's "he" for "one's": "Sam Moore
-    announces his run for mayor to anyone" (not "their")."""
+    announces his run for mayor" (not "their")."""
     voice = Voice(rng=random.Random(1), warm=False, close=False, first="")
     line = retell(ANNOUNCES, datetime(2023, 2, 13, 12), "Maria Lopez", voice, pronouns=(("Sam Moore", "he"),))
-    assert "Sam Moore announces his run for mayor to anyone" in line, line
+    assert "Sam Moore announces his run for mayor" in line, line

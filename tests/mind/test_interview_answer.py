@@ -138,9 +138,9 @@ def test_when_where_why_what_and_yes_no():
     quiz = QUIZ.replace("tomorrow", "today")
     assert _ask("When is the quiz night?") == (f"It is today from 18:00 to 20:00, as far as I know. {quiz}", [2])
     assert _ask("Where is the quiz night?") == (f"At Corner Cafe. {quiz}", [2])
-    # why: memory 2 shares bob/hosting/quiz/night; the others bearing on it (3, a plan; 0, 1 and 4,
-    # no fact held) are not recounted after it: a second sentence is only another held fact
-    assert _ask("Why is Bob hosting a quiz night?") == (quiz, [2])
+    # why: memory 2 shares bob/hosting/quiz/night; it says what, not why, and Ann's file says
+    # nothing of what Bob cares about: she doesn't know why, and says what she knows
+    assert _ask("Why is Bob hosting a quiz night?") == (f"I don't know why. {quiz}", [2])
     assert _ask("Did you hear about a quiz night?") == (f"Yes. {quiz}", [2])
     assert _ask("What is happening at the park?") == ("The park has new benches.", [5])
 

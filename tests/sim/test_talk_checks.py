@@ -136,7 +136,8 @@ def test_a_greeting_fits_the_hour_and_the_history():
 
 
 def test_a_goodbye_names_a_plan_item_still_ahead():
-    """At 18:04 the items ahead are 20:00 only; at 21:00 none."""
+    """At 18:04 the items ahead are 20:00 only; at 21:00 none; at 08:11 the next (12:00) is more
+    than two hours away, so none is named; at 10:00 it is two hours away and named."""
     history = tuple(("Maria Lopez" if i % 2 else "Isabella Rodriguez", "Hi.") for i in range(7))
     bye = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
                                          history=history, memories=(PLAN,), now="2023-02-13 18:04:00", max_lines=8))
@@ -144,6 +145,12 @@ def test_a_goodbye_names_a_plan_item_still_ahead():
     late = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
                                           history=history, memories=(PLAN,), now="2023-02-13 21:00:00"))
     assert "at " not in late.line
+    morning = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
+                                             history=history, memories=(PLAN,), now="2023-02-13 08:11:00"))
+    assert morning.end and "at " not in morning.line  # lunch at 12:00 is 3 h 49 min away: no reason to go now
+    near = ScriptedBackend().ask(NextLine(**WHO, seed=3, listener="maria_lopez", listener_name="Maria Lopez",
+                                          history=history, memories=(PLAN,), now="2023-02-13 10:00:00"))
+    assert near.line.endswith("I need to cook lunch at 12:00.")  # exactly 120 minutes ahead
 
 
 def test_an_invitation_that_clashes_is_declined_naming_the_plan_item():
@@ -237,3 +244,31 @@ def test_a_hosts_own_event_is_news_in_the_first_person_however_it_was_whispered(
     line = next_line(q).line
     assert line.endswith("I am holding a candlelight vigil at Johnson Park tomorrow from 9am to 10am, and everyone "
                          "is welcome. Would you like to come?"), line
+
+
+def test_an_answer_in_chat_passes_on_one_teller_at_most():
+    """Before (a Smallville run, at the party): "Isn't this Valentine's Day party lovely?" got
+    "Sam told me that Isabella Rodriguez is planning a Valentine's Day party ... Isabella told me
+    that she wants the Valentine's Day party to feel warm." - two tellers in one line, hearsay
+    two deep by the count. Ryan holds both; his answer keeps the first held fact only (the one
+    answerer's best: both share "valentine's day party", the first is retrieved first)."""
+    from town.hearsay import depth
+    from town.memory.fact import Fact
+
+    party = Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party", place="smallville:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez",
+                 invited=("everyone",))
+    warm = Fact(subject="Isabella Rodriguez", act="want the Valentine's Day party to feel warm")
+    memories = (MemoryView(id=1, kind="chat", importance=6, created="2023-02-13 09:00:00", fact=party,
+                           tellers=("Sam Moore",), content="Sam Moore told me that Isabella Rodriguez is planning a "
+                           "Valentine's Day party at Hobbs Cafe on Tuesday, February 14 from 5pm to 7pm."),
+                MemoryView(id=2, kind="chat", importance=5, created="2023-02-13 10:00:00", fact=warm,
+                           tellers=("Isabella Rodriguez",), content="Isabella Rodriguez told me that she wants the "
+                           "Valentine's Day party to feel warm."))
+    said = ScriptedBackend().ask(NextLine(
+        persona="ryan_park", persona_name="Ryan Park", persona_summary="Ryan Park is a software engineer.", seed=1,
+        listener="rajiv_patel", listener_name="Rajiv Patel", memories=memories, now="2023-02-14 17:30:00",
+        history=(("Ryan Park", "Hi Rajiv."), ("Rajiv Patel", "Isn't this Valentine's Day party lovely, Ryan?")))).line
+    assert said == ("Sam told me that Isabella Rodriguez is planning a Valentine's Day party at Hobbs Cafe today from "
+                    "5pm to 7pm, and everyone is welcome."), said
+    assert depth(said) == 1

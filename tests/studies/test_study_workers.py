@@ -97,7 +97,7 @@ def test_two_processes_with_a_killed_worker_give_the_same_study(reference, tmp_p
                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     killed = kill_a_simulating_worker(out, driver)
     stdout, stderr = driver.communicate(timeout=600)
-    assert driver.returncode == 0, stderr
+    assert driver.returncode == 0, stderr + stdout[-3000:]  # a failed run's error is printed on stdout
     runs = json.loads((out / "study-timing.json").read_text())["runs"]
     again = [name for name, r in runs.items() if r["attempts"] == 2]
     assert len(again) == 1 and runs[again[0]]["restarted"] and runs[again[0]]["pid"] != killed, runs
@@ -118,7 +118,7 @@ def test_ray_cluster_with_a_killed_worker_gives_the_same_study(reference, tmp_pa
     finally:
         if driver.poll() is None:
             driver.kill()
-    assert driver.returncode == 0, stderr[-3000:]
+    assert driver.returncode == 0, stderr[-3000:] + stdout[-3000:]
     assert "ray node: 127.0.0.1\n" in stdout
     runs = json.loads((out / "study-timing.json").read_text())["runs"]
     assert sum(r["restarted"] for r in runs.values()) == 1, runs

@@ -4,7 +4,8 @@ personas asking each other (:func:`answer`; :func:`town.scripted.reply.answer_qu
 Park et al. 2023 §6.1 interview their agents; here a rule answers. :func:`kind_of` tells the kind
 of question (about the persona itself, a greeting, a hypothetical, an intention with its reason,
 the day so far, yesterday, news, trust, plans at a time, a reaction to a situation, a feeling
-about a person, an opinion of a thing, a preference, who, when, where, why, yes/no, or what).
+about a person, an opinion of a thing, a preference, where someone works, who, when, where, why,
+yes/no, or what).
 Each kind's answer is in the first person, from the typed fields of the memories retrieved for
 the question (facts, tellers, plan items, a plan's decisions with their reasons) and the
 persona's own file (its description and routine), never a memory's text pasted, and cites the
@@ -21,25 +22,25 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 
 from ..hearsay import unwrap
-from ..inflection import gerund
+from ..inflection import base_form, gerund, in_past, is_verb
 from ..perspective import mine, own_voice, relative_days
 from ..realise import place_name, sayable, statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
 from ..thinking.dayplan import meal_of
 from ..thinking.questions import AnswerInterview
-from .recount import dated, is_about, recount, sentence, told_by
+from .recount import WORK_WORDS, dated, is_about, main_words, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
-from .stance import (event_name, hypothetical, intention, opinion, own_reason, preference, struck_place, told, view_of,
-                     would_go)
+from .stance import (event_name, hypothetical, intention, opinion, own_reason, preference, struck_place, their_reason,
+                     told, view_of, would_go)
 from ..thinking.words import any_phrase, content_words, name_words, topic_words
 
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
 
 #: The kinds of question :func:`kind_of` tells apart, in the order they are tried.
 KINDS = ("self", "greeting", "hypothetical", "intention", "day", "past", "news", "trust", "plan", "reaction", "feeling",
-         "opinion", "preference", "who", "when", "where", "why", "yes/no", "what")
+         "opinion", "preference", "work", "who", "when", "where", "why", "yes/no", "what")
 
 #: The answer when no retrieved memory bears on the question.
 DONT_KNOW = "I don't know anything about that."
@@ -49,7 +50,7 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
                 r"^\s*are you (?-i:[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)\s*[?.!]*$", re.I), frozenset()),
     (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b|"
                 r"\b(?:and|so) what do you do\b|\bwhat do you do for (?:work|a living)\b|\bwith your life\b", re.I),
-     frozenset("work works worked job owns runs manages study studies student teach teaches retired".split())),
+     WORK_WORDS),
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
 )
 _PLAN = any_phrase("will you", "are you (going|planning|doing|up to|busy|free)", "your (schedule|plans)", "any plans",
@@ -71,6 +72,10 @@ _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be d
                         r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
 _WHO = re.compile(r"^\s*(who is|who's|what do you (know|remember|think) (about|of))\s+(?P<name>[^?]+)", re.I)
 _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall)\b", re.I)
+_SOMEONE = r"((?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?|he|she|they)"
+#: Where someone works or what they do for a living ("Where does Carmen work?", "What is Sam's job?").
+_WORK = re.compile(rf"\bwhere (?:does|did) {_SOMEONE} (?:work|study)\b|\bwhat (?:does|did) {_SOMEONE} do for "
+                   rf"(?:a living|work)\b|\bwhat(?:'s| is) {_SOMEONE}'s? (?:job|work|occupation)\b", re.I)
 _PARTS_OF_DAY = {"morning": time(9), "afternoon": time(15), "evening": time(18), "tonight": time(20),
                  "night": time(21), "noon": time(12), "lunchtime": time(12)}
 _NAMED = re.compile(r"(?<!^)(?<![.!?] )\b([A-Z][a-z]+(?: [A-Z][a-z]+)+)\b")  # a name inside a question
@@ -103,6 +108,8 @@ def kind_of(question: str) -> str:
     """
     if _TRUST.search(question):  # "who are you closest to?" asks about others, not oneself
         return "trust"
+    if _WORK.search(question):  # another's work ("what does Sam do for a living?"), before one's own
+        return "work"
     if any(p.search(question) for p, _ in _SELF):
         return "self"
     if _GREETING.search(question) or (_REMARK.search(question) and not _ASKING.match(question)):
@@ -132,7 +139,7 @@ def kind_of(question: str) -> str:
     who = _WHO.search(question)
     if who and who.group("name").strip()[:1].isupper():
         return "who"
-    word = question.strip().split(" ", 1)[0].lower()
+    word = re.sub(r"['’]s$", "", question.strip().split(" ", 1)[0].lower())  # "where's" asks where
     if word in ("when", "where", "why"):
         return word
     return "yes/no" if _YES_NO.search(question) else "what"
@@ -198,9 +205,10 @@ def _fields(fact) -> str:
 
 
 def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str]:
-    """Up to ``n`` sentences of ``summary`` holding the most of ``marks`` (at least one), in order."""
+    """Up to ``n`` sentences of ``summary`` holding the most of ``marks`` (at least one) in their
+    main clause (:func:`town.scripted.recount.main_words`), in order."""
     sentences = [x for x in re.split(r"(?<=[.!?])\s+", summary.strip()) if x]
-    counts = [len(marks & set(re.findall(r"[a-z]+", x.lower()))) for x in sentences]
+    counts = [len(marks & main_words(x)) for x in sentences]
     best = max(counts, default=0)
     return [x for x, c in zip(sentences, counts) if best and c == best][:n]
 
@@ -306,6 +314,27 @@ def _own_event(q: AnswerInterview, day: datetime, lo: time, hi: time) -> answers
     return None
 
 
+#: "Are you going to the book club?": the thing an intention asks of, up to a time or a clause.
+_GOING_TO = re.compile(r"\b(?:go|going|come|coming|be at|attend|attending) (?:to )?(?:the|a|an|this|that) "
+                       r"(?P<thing>[^?.,!]+?)(?=\s+(?:today|tonight|tomorrow|this|on|at|with|or|and)\b|[?.,!]|$)",
+                       re.I)
+
+
+def _unheard_event(q: AnswerInterview) -> answers.InterviewAnswer | None:
+    """"Are you going to the book club?" when no memory holds the words of "book club" (all of
+    them, in its fact's fields or its words; a plan decided on it holds them too): "I haven't
+    heard of any book club." rather than the plan item at this hour. None when the question
+    names no such thing or a memory bears on it."""
+    found = _GOING_TO.search(q.question)
+    if found is None:
+        return None
+    thing = found["thing"].strip()
+    words = topic_words(thing) - name_words(q.people)
+    if not words or any(words <= topic_words(f"{_fields(m.fact)} {m.content}") for m in q.memories):
+        return None
+    return _said(f"I haven't heard of any {thing}.", [])
+
+
 def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     now = _now(q)
     window = _window(q.question, now) if now is not None else None
@@ -340,14 +369,18 @@ def _plan_of_day(q: AnswerInterview, when: datetime) -> answers.InterviewAnswer:
     """What the persona does on the day ``when``: its plan's items that day (a retrieved plan
     memory's, else the routine's, "as I usually do"), the first three awake, in order."""
     items, cited = _plan_items(q, when)
-    awake = [(what, where) for _, what, where in items if "sleep" not in what.lower()
-             and not re.search(r"\bshower\b|\bdressed\b", what) and not meal_of(what)][:3]
+    awake = [(what, where) for _, what, where in items if _of_note(what)][:3]
     if not awake:
         return _said(f"I have nothing planned for {when:%A} that I remember.", cited)
     said = [f"{mine(gerund(what))}{_there(what, where)}" for what, where in awake]
     listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
     usual = "" if cited else ", as I usually do"
     return _said(f"On {when:%A} I'll be {listed}{usual}.", cited)
+
+
+def _of_note(what: str) -> bool:
+    """Whether a plan item says what a day was spent on: not sleep, washing, dressing or a meal."""
+    return "sleep" not in what.lower() and not re.search(r"\bshower\b|\bdressed\b", what) and not meal_of(what)
 
 
 def _there(what: str, where: str) -> str:
@@ -385,6 +418,65 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
                                          m.kind == "plan", bool(_BARE_TALK.fullmatch(m.content)), -m.importance))[:3]
     about = about[:max(1, 3 - len(known))]  # three sentences in all, at least one memory
     return _said(" ".join(known + [recount(dated(m), q.persona_name) for m in about]), [m.id for m in about])
+
+
+#: "Where is Latoya (now)?": where a person is, asked by name.
+_WHEREABOUTS = re.compile(r"^\s*where(?:'s| is| was)\s+(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\b", re.I)
+
+
+def _whereabouts(q: AnswerInterview, person: str) -> answers.InterviewAnswer:
+    """Where ``person`` is: the persona's newest sighting of them (an observation naming them,
+    made by the question's time), said in the past with its day and hour ("I last saw Latoya
+    today at 12:15: Latoya Williams was eating lunch ..."); none: "I don't know where she is"."""
+    first = person.split()[0]
+    seen = sorted((m for m in q.memories if m.kind == "observation" and m.created and is_about(m.content, first)
+                   and (not q.now or m.created <= q.now)), key=lambda m: (m.created, m.id))
+    if not seen:
+        pronoun = dict(q.pronouns).get(person)
+        return _said(f"I don't know where {pronoun if pronoun in ('she', 'he') else first} is.", [])
+    m = seen[-1]
+    at = datetime.fromisoformat(m.created)
+    return _said(f"I last saw {first} on {at:%A, %B} {at.day} at {at:%H:%M}: {in_past(sentence(m.content))}", [m.id])
+
+
+#: The base forms of :data:`WORK_WORDS`' verbs: a held fact whose act opens with one says what its
+#: subject does for work ("run Harvey Oak Supply Store").
+_WORK_VERBS = frozenset(base_form(w) for w in WORK_WORDS if is_verb(w))
+
+
+def _asked_person(q: AnswerInterview, said: str) -> str | None:
+    """The full name ``said`` ("Carmen", "Carmen Ortiz") stands for among ``q.people`` (None:
+    no one, or a pronoun)."""
+    return next((p for p in q.people if said.lower() in (p.lower(), p.split()[0].lower())), None)
+
+
+def _work(q: AnswerInterview) -> answers.InterviewAnswer:
+    """Where someone works, or what they do for a living: asked of the persona itself, its
+    file's sentences about its work; of another, what the persona holds of their work: its
+    file's sentences and relationship naming them that say it (:data:`WORK_WORDS`), then held
+    facts with them as subject whose act is work (:data:`_WORK_VERBS`: "Tamara told me that
+    Carmen runs ..."); else "I don't know where she works". A sighting of them somewhere says
+    where they were, not where they work, and is no answer."""
+    found = _WORK.search(q.question)
+    assert found is not None
+    said = next(g for g in found.groups() if g)
+    person = _asked_person(q, said) or said
+    if person == q.persona_name:
+        return _about_self(replace(q, question="What is your job?"))
+    first = person.split()[0]
+    pronoun = dict(q.pronouns).get(person, "they")
+    known = [sentence(own_voice(x, q.persona_name)) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
+             if re.search(rf"\b{re.escape(first)}\b", x) and WORK_WORDS & set(re.findall(r"[a-z]+", x.lower()))][:1]
+    tie = next((d for n, d in q.ties if n == person and WORK_WORDS & set(re.findall(r"[a-z]+", d.lower()))), None)
+    if tie is not None:
+        known.append(sentence(f"{first} is {tie}"))
+    held = [m for m in q.memories if m.fact is not None and m.fact.subject == person and not m.fact.question
+            and base_form(m.fact.act.split()[0]) in _WORK_VERBS]
+    cited = [m.id for m in held[:1]]
+    parts = known + [_realised(m, q) for m in held[:1]]
+    if not parts:
+        return _said(f"I don't know where {pronoun if pronoun in ('she', 'he') else first} works.", [])
+    return _said(" ".join(parts), cited)
 
 
 def _realised(m, q: AnswerInterview) -> str:
@@ -473,11 +565,34 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         placed = next((m for m in relevant if _place_in(m.content)), None)
         if placed is not None:
             return _said(f"At {_place_in(placed.content)}. {recount(dated(placed), q.persona_name)}", [placed.id])
+    if kind == "why":
+        return _why(q, best, said)
     if kind == "yes/no":
         return _said(f"Yes. {said}", [best.id])
     more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]
             and _bears(m, q)[0] >= min(1, _bears(best, q)[0])][:1]  # of the thing asked, as the best is
     return _said(" ".join([said, *(_realised(m, q) for m in more)]), [best.id, *(m.id for m in more)])
+
+
+def _why(q: AnswerInterview, best, said: str) -> answers.InterviewAnswer:
+    """Why someone does the thing memory ``best`` (said as ``said``) states: a reason held, else
+    that the persona does not know why, and what it knows. Done by the persona itself: its own
+    reason (its file's care, :func:`town.scripted.stance.own_reason`; its plan's decision,
+    :func:`town.scripted.stance.intention`); by another: what the persona's file says they care
+    about (:func:`town.scripted.stance.their_reason`). A fact held says what, not why: "I don't
+    know why" is said of it rather than the fact alone as if it were the reason."""
+    fact = best.fact
+    doer = (fact.subject or fact.host) if fact is not None else None
+    if doer is None:
+        doer = next((p for p in q.people if p.split()[0] in q.question), None)
+    if doer == q.persona_name:
+        found = own_reason(q) or intention(q)
+        if found is not None:
+            return _said(*found)
+    reason = their_reason(q, doer) if doer else None
+    if reason is not None:
+        return _said(f"{said} I think it's because {reason}.", [best.id])
+    return _said(f"I don't know why. {said}", [best.id])
 
 
 def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
@@ -716,9 +831,10 @@ def _past(q: AnswerInterview) -> answers.InterviewAnswer:
             parts.append(_told(news[-1], q))
     items, plan_ids = _plan_items(q, asked)
     if plan_ids:
-        work = [what for _, what, _ in items if "sleep" not in what][1:3]
+        work = [what for _, what, _ in items if _of_note(what)][:2]
         if work:
-            parts.append(f"I spent the day {' and '.join(mine(gerund(w)) for w in work)}.")
+            day_said = "I" if parts else f"{then_said} I"  # the day named once
+            parts.append(f"{day_said} spent the day {' and '.join(mine(gerund(w)) for w in work)}.")
             cited += plan_ids
     if not parts:
         return _said(f"I don't remember much of {then_said.lower().removeprefix('on ')}.", [])
@@ -854,8 +970,12 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         situation = react(q)
         return _said(*situation) if situation is not None else _said(*hypothetical(q))
     if kind == "intention":
-        found = intention(q, _asked_time(q) if _window(q.question, _now(q) or datetime.min) else None)
-        found = found or (own_reason(q) if q.question.lower().lstrip().startswith("why") else None)
+        unheard = _unheard_event(q)
+        if unheard is not None:
+            return unheard
+        why = q.question.lower().lstrip().startswith("why")  # why one does a thing of one's own: what one cares about
+        found = (own_reason(q) if why else None) or intention(
+            q, _asked_time(q) if _window(q.question, _now(q) or datetime.min) else None)
         return _said(*found) if found is not None else _plan(q)
     if kind == "feeling" and not any(p.split()[0] in q.question for p in q.people) and _related(q) is None:
         kind = "opinion"  # a place, a thing
@@ -883,4 +1003,10 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _said(*found) if found is not None else _preference(q)
     if kind == "who":
         return _who(q)
+    if kind == "work":
+        return _work(q)
+    where = _WHEREABOUTS.search(q.question) if kind == "where" else None
+    person = _asked_person(q, where["name"]) if where else None
+    if person is not None and person != q.persona_name:
+        return _whereabouts(q, person)
     return _general(q, kind)

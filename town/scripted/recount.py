@@ -17,7 +17,18 @@ from ..hearsay import unwrap
 from ..perspective import third_person
 from ..textevent import absolute_days
 
-__all__ = ["is_about", "told_by", "recount", "sentence", "dated"]
+__all__ = ["is_about", "told_by", "recount", "sentence", "dated", "main_words", "WORK_WORDS"]
+
+#: Words of a sentence (a persona file's, a relationship's) that say what someone does for work.
+WORK_WORDS = frozenset("work works worked job owns own runs run manages study studies student teach teaches "
+                       "retired".split())
+
+
+def main_words(text: str) -> set[str]:
+    """The lower-case words of a sentence's main clause: those before its first relative pronoun
+    ("He cares about the shops and the people who run them" -> no "run": the running is
+    others')."""
+    return set(re.findall(r"[a-z]+", re.split(r"\b(?:who|whom|whose|which|that)\b", text.lower())[0]))
 
 
 def dated(m) -> str:

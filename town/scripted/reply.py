@@ -19,22 +19,21 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
-from ..hearsay import pronoun_of, told, unwrap
+from ..hearsay import depth, pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
 from ..realise import heard, sayable, statement
 from ..textevent import find_event, place_names, stated_day, stated_times
 from ..thinking import answers
 from .attend import decide
-from .recount import dated
+from .recount import WORK_WORDS, dated, main_words
 from ..thinking.views import MemoryView
 from .interview import answer
-from .voice import Voice
+from .voice import IN_PERSON_FRAMES, Voice, passed_on
 
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
            "retell", "tie_name"]
 
-_WORK_WORDS = frozenset("work works worked job owns own runs run manages study studies student teach "
-                        "teaches".split())
+_WORK_WORDS = WORK_WORDS - {"retired"}  # one's own work said in a line: not that one has stopped
 _STOP = frozenset("""a an the and or but if of to in on at by for with about from into is are was were
 be been am do does did have has had i me my you your he she it its we they them their what which who
 when where why how that this there here any some not no yes just really very so""".split())
@@ -93,8 +92,7 @@ def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = N
                                                      subject_as=tie_name(doer, ties)))
             if voice is not None:  # the teller is who does it: told at first hand, named once
                 pronoun = pronoun_of(m.content) or "they"
-                frame = voice.pick("I heard it from {t} in person: {s}", "{t} told me in person: {s}",
-                                   "Straight from {t}: {s}", "{t} was telling me about it: {s}")
+                frame = voice.pick(*IN_PERSON_FRAMES)
                 said = statement(fact, me, now=now, pronoun=pronoun, subject_as=pronoun)
                 return voice.say(frame.format(t=teller, s=said))
             return heard(fact, [(teller, now or datetime.min)], me, pronoun=pronoun_of(m.content), now=now)
@@ -210,13 +208,25 @@ def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice
     said = answer(asked, persona=q.persona, persona_name=q.persona_name, persona_summary=q.persona_summary,
                   memories=shown, now=now, routine=q.routine, people=(q.persona_name, listener), seed=q.seed,
                   ties=q.ties, pronouns=q.pronouns)
-    return answers.LineAnswer(line=said.answer[:1000])
+    return answers.LineAnswer(line=_one_told(said.answer)[:1000])
+
+
+def _one_told(text: str) -> str:
+    """``text`` with one sentence passing on what someone told at most (the first): a spoken
+    line passes on one level of hearsay, and two tellers in one line read as a chain ("Sam told
+    me that S. Isabella told me that T." counts as hearsay two deep, :func:`town.hearsay.depth`)."""
+    kept: list[str] = []
+    for said in re.split(r"(?<=[.!?])\s+", text.strip()):
+        if not (depth(said) and any(depth(k) for k in kept)):
+            kept.append(said)
+    return " ".join(kept)
 
 
 def _self_line(q, marks: frozenset[str], fallback: str) -> str:
-    """The persona file's sentence holding the most of ``marks``, in its own first person."""
+    """The persona file's sentence holding the most of ``marks`` in its main clause
+    (:func:`town.scripted.recount.main_words`), in its own first person."""
     sentences = [x for x in re.split(r"(?<=[.!?])\s+", q.persona_summary.strip()) if x]
-    scored = [(len(marks & set(re.findall(r"[a-z]+", x.lower()))), -i, x) for i, x in enumerate(sentences)]
+    scored = [(len(marks & main_words(x)), -i, x) for i, x in enumerate(sentences)]
     best = max(scored, default=(0, 0, ""))
     return own_voice(best[2], q.persona_name) if best[0] else fallback
 
@@ -246,14 +256,14 @@ def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = No
     routine (``q.routine``), its retrieved memories, its file's summary and its ``attend_seed`` (the day plan's).
     A clash (an obligation elsewhere: a task at another place, not leisure) is declined in the
     decision's words ("I'd love to, but I have to serve customers at Hobbs Cafe until 20:00.").
-    None when the line states no such event or is itself an answer to one.
+    None when the line states no such event, one already under way, or is itself an answer to one.
     """
     times = stated_times(line)
     day = stated_day(line, now) if times and now is not None else None
     if now is None or day is None or not _INVITING.search(line) or line.startswith(("I'd love to", "Thanks")):
         return None
     event = find_event(line, now, place_names(tuple(q.places)))
-    if event is None:
+    if event is None or event.start <= now:  # under way already: nothing to come to later
         return None
     heard = MemoryView(id=-1, content=told(q.listener_name, line), kind="chat", importance=1,
                        created=f"{now:%Y-%m-%d %H:%M:%S}")
@@ -264,7 +274,7 @@ def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = No
         return answers.LineAnswer(line=f"I'd love to, but {d.reason}." if d.clash else f"Thanks, but {d.reason}.")
     when = "today" if day == now.date() else "tomorrow" if (day - now.date()).days == 1 else f"on {day:%A}"
     if voice is not None:
-        return answers.LineAnswer(line=voice.accept(when, ""))
+        return answers.LineAnswer(line=voice.accept(when, "", relayed=passed_on(line)))
     return answers.LineAnswer(line=f"I'd love to come {when}! Thanks for telling me.")
 
 

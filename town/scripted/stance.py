@@ -22,7 +22,7 @@ import re
 from datetime import datetime
 
 from ..hearsay import pronoun_of
-from ..inflection import gerund
+from ..inflection import first_singular, gerund
 from ..memory.fact import Decided, Fact, PlanItem
 from ..perspective import mine, own_voice
 from ..reading import UNTIL, read_situation
@@ -36,7 +36,7 @@ from .attend import OWN_PLAN, RESERVED, SOCIABLE, obligation
 from .reaction import HELPFUL, traits_of
 
 __all__ = ["intention", "hypothetical", "preference", "opinion", "view_of", "plans", "event_name", "told",
-           "known_places", "struck_place", "would_go", "own_reason"]
+           "known_places", "struck_place", "would_go", "own_reason", "their_reason"]
 
 #: Words of a question that ask rather than name what it is about.
 _ASKING = frozenset("""going go come coming attend attending plan planning planned why will would today
@@ -107,7 +107,8 @@ def told(m: MemoryView, q: AnswerInterview) -> str:
     first = m.tellers[0].split()[0]
     now = _now(q)
     return heard(m.fact, [(first, now or datetime.fromisoformat(m.created))], q.persona_name, now=now,
-                 pronoun=pronoun_of(m.content) or dict(q.pronouns).get(m.tellers[0]))
+                 pronoun=pronoun_of(m.content) or dict(q.pronouns).get(m.tellers[0]),
+                 doer_pronoun=dict(q.pronouns).get(m.fact.subject or m.fact.host or ""))
 
 
 def _at(description: str, place: str | None) -> str:
@@ -351,6 +352,19 @@ def would_go(q: AnswerInterview) -> tuple[str, list[int]] | None:
 
 #: A sentence of a persona's file saying what it cares about.
 _CARES = re.compile(r"\b(?:cares?|wants?|loves?|values?|hopes?|believes?)\b", re.I)
+
+
+def their_reason(q: AnswerInterview, person: str) -> str | None:
+    """What the persona's file says ``person`` cares about, as a reason for what they do: its
+    relationship's "who cares about ..." clause (:data:`_CARES`), said of them with their
+    pronoun ("he cares about the town"); None when the file says none."""
+    tie = next((d for n, d in q.ties if n == person), "")
+    found = re.search(rf"\bwho\s+((?:{_CARES.pattern})[^,;.]*)", tie, re.I)
+    pronoun = dict(q.pronouns).get(person) or "they"
+    if found is None:
+        return None
+    verb, _, rest = found.group(1).strip().partition(" ")
+    return f"{pronoun} {first_singular(verb) if pronoun == 'they' else verb} {rest}".strip()
 
 
 def own_reason(q: AnswerInterview) -> tuple[str, list[int]] | None:

@@ -158,12 +158,18 @@ _CLOSINGS = ("Anyway, I should get going, {first}.", "Take care, {first}.", "See
              "Let's catch up again soon, {first}.", "I have to run, bye {first}!")
 
 
+#: Minutes ahead a plan item may start and still be the reason given for leaving now.
+LEAVE_FOR_MINUTES = 120
+
+
 def closing(first: str, memories, now: datetime | None, rng: random.Random, last: str = "") -> str:
-    """A goodbye naming the speaker's next plan item when a retrieved plan for today has one ahead
-    (not in the words of the partner's ``last`` line: no echo)."""
+    """A goodbye naming the speaker's next plan item when a retrieved plan for today has one
+    starting within :data:`LEAVE_FOR_MINUTES` (not in the words of the partner's ``last`` line: no
+    echo); lunch at noon is no reason to leave at 08:11."""
     goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
-    ahead = [(t, what) for t, what in plan_items(memories, now) if now and t > f"{now:%H:%M}"
-             and not shared_run(what, last)]
+    clock = now.hour * 60 + now.minute if now else 0
+    ahead = [(t, what) for t, what in plan_items(memories, now)
+             if now and 0 < int(t[:2]) * 60 + int(t[3:5]) - clock <= LEAVE_FOR_MINUTES and not shared_run(what, last)]
     if ahead:
         what = re.sub(r"\b(?:her|his)\b", "my", act_of(ahead[0][1]))  # a routine's words, one's own voice
         said = f"{goodbye} I need to {what} at {ahead[0][0]}."

@@ -14,7 +14,25 @@ import random
 import re
 from dataclasses import dataclass
 
-__all__ = ["Voice", "voice_of", "address_once", "WARM_TRAITS"]
+__all__ = ["Voice", "voice_of", "address_once", "passed_on", "WARM_TRAITS", "HEARD_FRAMES", "IN_PERSON_FRAMES"]
+
+#: How a speaker passes on what someone told it, one level ("{t}": the teller's first name, "{s}":
+#: the statement).
+HEARD_FRAMES = ("{t} told me that {s}", "I heard from {t} that {s}", "{t} mentioned that {s}", "According to {t}, {s}",
+                "{t} was saying that {s}")
+#: The same, told by the one who does it.
+IN_PERSON_FRAMES = ("I heard it from {t} in person: {s}", "{t} told me in person: {s}", "Straight from {t}: {s}",
+                    "{t} was telling me about it: {s}")
+#: A line passing on what another told: the opening of one of the frames, or "Did you hear?".
+_PASSED_ON = re.compile("|".join(re.escape(f.split("{s}")[0]).replace(re.escape("{t}"), r"[A-Z][\w'-]*")
+                                 for f in HEARD_FRAMES + IN_PERSON_FRAMES) + r"|\bdid you hear\?", re.I)
+
+
+def passed_on(line: str) -> bool:
+    """Whether ``line`` passes on what someone else told the speaker (:data:`HEARD_FRAMES`,
+    :data:`IN_PERSON_FRAMES`, "Did you hear?"): the event it names is not the speaker's, so the
+    speaker invites no one to it."""
+    return bool(_PASSED_ON.search(line))
 
 #: Traits that make a persona's lines warm (exclamations, the partner's name, lead-ins).
 WARM_TRAITS = re.compile(r"\b(?:friendly|outgoing|cheerful|warm|kind|hospitable|sociable|enthusiastic|"
@@ -72,8 +90,7 @@ class Voice:
     def heard(self, teller: str, clause: str) -> str:
         """What ``teller`` (a first name) told, passed on one level: "Maria told me that S.",
         "I heard from Maria that S.", "Maria mentioned that S.", "According to Maria, S."."""
-        frame = self.pick("{t} told me that {s}", "I heard from {t} that {s}", "{t} mentioned that {s}",
-                          "According to {t}, {s}", "{t} was saying that {s}")
+        frame = self.pick(*HEARD_FRAMES)
         return self.say(frame.format(t=teller, s=clause))
 
     def ask(self, part: str) -> str:
@@ -86,10 +103,16 @@ class Voice:
                          f"How about you{name}?", f"And you{name}, what's keeping you busy?",
                          f"Tell me, how have you been{name}?")
 
-    def accept(self, when: str, what: str) -> str:
-        """Yes to an invitation to ``what`` ("the party"; "" when not named) ``when`` ("today")."""
+    def accept(self, when: str, what: str, relayed: bool = False) -> str:
+        """Yes to an invitation to ``what`` ("the party"; "" when not named) ``when`` ("today");
+        ``relayed``: the listener passed on news of another's event (:func:`passed_on`), so it
+        is no invitation of theirs to accept: one means to go, and thanks them for the news."""
         thing = f"to {what} " if what else ""
-        name = f", {self.first}" if self.first else ""  # said to the one who invited
+        name = f", {self.first}" if self.first else ""  # said to the one who invited, or told
+        if relayed:
+            body = self.pick(f"I think I'll go {when}", f"I'd like to go {thing}{when}", f"I might go along {when}",
+                             f"Sounds lovely, I'll try to go {when}")
+            return f"{body}{name}.{self.pick(' Thanks for telling me.', ' Good to know.', '', ' I am glad you told me.')}"
         body = self.pick(f"I'd love to come {thing}{when}", f"Count me in {when}", f"I'll be there {when}",
                          f"Sounds wonderful, I'll come {thing}{when}", f"Of course I'll come {when}")
         thanks = self.pick(" Thanks for telling me.", " Thanks for asking me.", " I'm glad you told me.",

@@ -188,7 +188,8 @@ export class PersonaPanel {
   proceduresTab() {
     const box = el("div", { class: "tab-body", id: "persona-procedures" });
     if (!this.library) fill(box, el("p", { class: "muted" }, "loading…"));
-    else renderLibrary(box, this.library.procedures, { threshold: this.library.threshold });
+    else renderLibrary(box, this.library.procedures, { threshold: this.library.threshold,
+                                                       previous: this.body.querySelector("#persona-procedures") });
     return box;
   }
 

@@ -11,18 +11,21 @@ const OP_LABELS = { save: "saved", use: "used", outcome: "outcome", deviation: "
  * Render `procedures` (one library) into `root`.
  * @param {HTMLElement} root
  * @param {Array<object>} procedures ProcedureLibrary.describe() dicts with `history`
- * @param {{threshold: number, empty: string}} options
+ * @param {{threshold: number, empty: string, previous: HTMLElement|null}} options `previous`: the
+ *   drawing this one replaces (default `root`), whose opened steps stay open
  */
-export function renderLibrary(root, procedures, { threshold = 0.6, empty = "no procedures learned yet" } = {}) {
+export function renderLibrary(root, procedures, { threshold = 0.6, empty = "no procedures learned yet", previous = root } = {}) {
   if (!procedures.length) {
     fill(root, el("p", { class: "muted" }, empty));
     return;
   }
   const byName = Object.fromEntries(procedures.map((p) => [p.name, p]));
-  fill(root, el("div", { class: "procedures" }, procedures.map((p) => card(p, byName, threshold))));
+  // A step the reader opened stays open when the library is drawn again (a new tick, a late answer).
+  const opened = new Set([...(previous || root).querySelectorAll("details[open][data-path]")].map((d) => d.dataset.path));
+  fill(root, el("div", { class: "procedures" }, procedures.map((p) => card(p, byName, threshold, opened))));
 }
 
-function card(p, byName, threshold) {
+function card(p, byName, threshold, opened) {
   const line = p.threshold ?? threshold;
   const reliability = Number(p.reliability) || 0;
   return el("article", {
@@ -42,7 +45,7 @@ function card(p, byName, threshold) {
       el("span", { class: "rel-value" }, num(reliability, 2)),
       el("span", { class: "rel-counts muted" }, `${p.successes} ✓ · ${p.failures} ✗`),
     ]),
-    steps(p.steps || [], byName, new Set([p.name])),
+    steps(p.steps || [], byName, [p.name], opened),
     timeline(p.history || []),
     el("p", { class: "proc-dates muted small" }, [
       `saved ${stamp(p.created)}`, p.last_used ? ` · last used ${stamp(p.last_used)}` : "",
@@ -56,18 +59,21 @@ function stamp(time) {
   return `${t.day.split(" ").slice(1, 3).join(" ")} ${t.clock.slice(0, 5)}`;
 }
 
-/** The ordered steps; a step naming another procedure expands (once per path: cycles stop). */
-function steps(list, byName, path) {
-  return el("ol", { class: "proc-steps" }, list.map((s) => {
+/** The ordered steps; a step naming another procedure expands (once per path: cycles stop).
+ * `path`: the procedure names from the card's down to this list's; `opened`: the paths of the
+ * expansions open before this drawing ("composite › part › 0", with the step's index). */
+function steps(list, byName, path, opened) {
+  return el("ol", { class: "proc-steps" }, list.map((s, i) => {
     if (s.procedure) {
       const inner = byName[s.procedure];
-      if (!inner || path.has(s.procedure)) {
+      if (!inner || path.includes(s.procedure)) {
         return el("li", { class: "step-proc" }, [el("span", { class: "badge" }, "procedure"), ` ${s.procedure}`,
           inner ? el("span", { class: "error" }, " (cycle)") : el("span", { class: "muted" }, " (not in this library)")]);
       }
-      return el("li", { class: "step-proc" }, el("details", {}, [
+      const key = [...path, s.procedure, i].join(" › ");
+      return el("li", { class: "step-proc" }, el("details", { data: { path: key }, open: opened.has(key) ? "" : null }, [
         el("summary", {}, [el("span", { class: "badge" }, "procedure"), ` ${s.procedure}`]),
-        steps(inner.steps || [], byName, new Set([...path, s.procedure])),
+        steps(inner.steps || [], byName, [...path, s.procedure], opened),
       ]));
     }
     return el("li", {}, [
