@@ -767,6 +767,13 @@ MUTATIONS = (
     Mutation("an opened part of a procedure closes when the library is drawn again", "web/static/js/procedures.js",
              'open: opened.has(key) ? "" : null', "open: null",
              ("tests/browser/test_procedure_nesting.py::test_procedures_tab_nests_the_called_procedure",)),
+    Mutation("a line tells of its own speaker by name", "town/thinking/questions/next_line.py",
+             "speaks, speaks_as_itself, more_than_a_date", "speaks, more_than_a_date",
+             ("tests/thinking/test_small_model_answers.py::test_a_line_telling_of_its_own_speaker_by_name_is_rejected",)),
+    Mutation("a written exchange's line tells of its own speaker by name", "town/thinking/questions/write_conversation.py",
+             "takes_turns, lines_as_themselves, fits_the_time,", "takes_turns, fits_the_time,",
+             ("tests/thinking/test_write_conversation.py::"
+              "test_a_line_telling_of_its_own_speaker_by_name_cuts_the_exchange_before_it",)),
     Mutation("a study removes a foreign file", "town/studies/task.py",
              "    if owned(run, task.identity()):\n        return",
              "    if True:\n        return",

@@ -469,3 +469,18 @@ def test_a_line_copying_a_memory_while_citing_another_is_a_copy():
              "at 6pm. The rest of the evening they had a movie.")
     assert _rejected_by(q, {"line": found, "shared": [2], "end": True}) == "not_copied"
     assert _accepts(q, {"line": found, "shared": [5], "end": True}).shared == [5]
+
+
+def test_a_line_telling_of_its_own_speaker_by_name_is_rejected():
+    """SmolLM2's accepted lines for Maria Lopez, read by hand in a resample, told of her as a
+    narrator would ("Maria Lopez was thrilled ... She went home"); introducing oneself by name,
+    or speaking as I, passes."""
+    q = NextLine(persona="maria_lopez", persona_name="Maria Lopez", persona_summary=SPECS["maria_lopez"].summary(),
+                 listener="klaus_mueller", listener_name="Klaus Mueller", now="2023-02-13 08:14:00")
+    for found in ("This morning, Maria Lopez was thrilled to share a news with Klaus Mueller. She went home and "
+                  "started her breakfast at Hobbes Cafe.",
+                  "Today, Maria Lopez has the news of her 16th birthday that Klaus Mueller is celebrating his first "
+                  "birthday this week. She always dreams about his daughter's day."):
+        assert _rejected_by(q, {"line": found, "shared": [], "end": False}) == "speaks_as_itself"
+    assert _accepts(q, {"line": "Hi Klaus, I'm Maria Lopez. Nice to meet you!", "shared": [], "end": False})
+    assert _accepts(q, {"line": "Good morning, Klaus! I was thrilled to hear your news.", "shared": [], "end": False})

@@ -396,3 +396,12 @@ def test_lines_without_speakers_are_said_in_turns():
              ' {"line": "Very well, thank you, Klaus.", "shared": []}], "kept": []}')
     got = parse_answer(Q, reply)
     assert [line.speaker for line in got.lines] == [KLAUS, MARIA] and got.cut == ""
+
+
+def test_a_line_telling_of_its_own_speaker_by_name_cuts_the_exchange_before_it():
+    """Maria's fourth line is one SmolLM2 wrote for her, told of her by name as a narrator would:
+    the three lines before it stand, cut by lines_as_themselves."""
+    found = "This morning, Maria Lopez was thrilled to share a news with Klaus Mueller. She went home."
+    got = _verdict(_answer([*GREETING, (KLAUS, "Any news this week?", []), (MARIA, found, [])]))
+    assert isinstance(got, ExchangeAnswer) and got.cut == "lines_as_themselves"
+    assert [x.line for x in got.lines] == [GREETING[0][1], GREETING[1][1], "Any news this week?"]

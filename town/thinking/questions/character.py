@@ -19,7 +19,8 @@ from pydantic import BaseModel
 
 from .checks import QUOTED, InvalidAnswer
 
-__all__ = ["own_text", "in_first_person", "keeps_to_the_persona", "declines_in_character", "tells_as_itself"]
+__all__ = ["own_text", "in_first_person", "keeps_to_the_persona", "declines_in_character", "tells_as_itself",
+           "names_itself", "speaks_as_itself"]
 
 #: Words of a speaker talking about itself.
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're us our ours".split())
@@ -95,6 +96,32 @@ def tells_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
         raise InvalidAnswer(f"summary: {text[:60]!r} names {q.persona_name} as someone else; say I")
     if _third_person(text, q.persona_name):
         raise InvalidAnswer(f"summary: {text[:60]!r} speaks of {q.persona_name} in the third person, not as I")
+    return a
+
+
+#: Words that introduce the speaker's own name ("I'm Maria Lopez", "my name is", "this is", "call me").
+_INTRODUCES = re.compile(r"(?:\bI'?m|\bI am|\bname is|\bname's|\bthis is|\bit'?s|\bcall me)\W*$", re.I)
+
+
+def names_itself(line: str, name: str) -> bool:
+    """Whether ``line``, said by ``name``, names its own speaker by full name (outside quotation
+    marks, :data:`.checks.QUOTED`) other than to introduce itself: SmolLM2 wrote Maria Lopez's
+    line "This morning, Maria Lopez was thrilled to share a news with Klaus Mueller. She went
+    home ..." as a narrator would."""
+    plain = QUOTED.sub(" ", line).replace("’", "'")
+    return any(not _INTRODUCES.search(plain[:m.start()]) for m in re.finditer(rf"\b{re.escape(name)}\b", plain, re.I))
+
+
+def speaks_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
+    """A conversation line is said by its persona, not told of it by a narrator
+    (:func:`names_itself`).
+
+    Raises:
+        InvalidAnswer: naming the line.
+    """
+    line = str(getattr(a, "line", ""))
+    if names_itself(line, q.persona_name):
+        raise InvalidAnswer(f"line: {line[:60]!r} tells of {q.persona_name} by name; say it as I")
     return a
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from ..schema import ids_among
 from ..views import MemoryView, PlanItemView
 from .base import Question
+from .character import speaks_as_itself
 from .checks import WORDS, InvalidAnswer, ids_shown, own_words
 from .sense import LINE_PATTERN, not_copied
 
@@ -91,7 +92,7 @@ class NextLine(Question[LineAnswer]):
     template: ClassVar[str] = "next_line"
     answer_model = LineAnswer
     purpose: ClassVar[str] = "chat"
-    checks = (own_words, shared_ids_shown, speaks, more_than_a_date, shares_in_words, not_copied)
+    checks = (own_words, shared_ids_shown, speaks, speaks_as_itself, more_than_a_date, shares_in_words, not_copied)
     listener: str
     listener_name: str
     history: tuple[tuple[str, str], ...] = ()

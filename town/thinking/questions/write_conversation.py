@@ -31,13 +31,14 @@ from ..schema import enum_at, ids_among
 from ..views import MemoryView, PlanItemView
 from ..words import content_words, name_words
 from .base import Question
-from .character import declines_in_character
+from .character import declines_in_character, names_itself
 from .checks import AnswerCheck, InvalidAnswer, ids_shown, own_words
 from .hear_line import HeardAnswer, _Given, names_known, shape_heard, stated_times_valid
 from .sense import REASON_PATTERN, SENTENCE_PATTERN
 
 __all__ = ["ExchangeLine", "KeptItem", "ExchangeAnswer", "Side", "WriteConversation", "BadLine",
-           "own_words_where_given", "decided", "declines_as_itself", "takes_turns", "fits_the_time", "tells_only_its_own", "no_echo", "kept_from_lines"]
+           "own_words_where_given", "decided", "declines_as_itself", "takes_turns", "lines_as_themselves",
+           "fits_the_time", "tells_only_its_own", "no_echo", "kept_from_lines"]
 
 #: The end of a sentence: ".", "!" or "?", perhaps inside quotes or brackets.
 _ENDED = re.compile(r"[.!?][\"'”’)\]]*\s*$")
@@ -167,6 +168,15 @@ def takes_turns(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> Exchang
     return a
 
 
+def lines_as_themselves(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
+    """Each side speaks as itself: no line tells of its own speaker by full name, as a narrator
+    would (:func:`.character.names_itself`); the lines before such a line may stand."""
+    for i, line in enumerate(a.lines):
+        if names_itself(line.line, line.speaker):
+            raise BadLine(f"lines[{i}]: {line.line[:60]!r} tells of {line.speaker} by name; say it as I", i)
+    return a
+
+
 def fits_the_time(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
     """At most ``max_lines`` lines (what the time before either side must go allows), and, when
     kept whole, the last line ends as a sentence ends (not cut off)."""
@@ -267,8 +277,8 @@ class WriteConversation(Question[ExchangeAnswer]):
     template: ClassVar[str] = "write_conversation"
     answer_model = ExchangeAnswer
     purpose: ClassVar[str] = "chat"
-    checks = (own_words_where_given, decided, declines_as_itself, takes_turns, fits_the_time, tells_only_its_own,
-              no_echo, kept_from_lines)
+    checks = (own_words_where_given, decided, declines_as_itself, takes_turns, lines_as_themselves, fits_the_time,
+              tells_only_its_own, no_echo, kept_from_lines)
     me: Side
     other: Side
     now: str = ""
