@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from town.inflection import gerund
 from town.memory.fact import Fact, PlanItem
 from town.reading import read_situation
@@ -122,6 +124,16 @@ def test_a_fact_with_nobody_to_say_it_of_is_not_told():
     read with no person as their subject)."""
     said = ask(**TOM, question="How has your day been so far?",
                memories=(*TOM_MEMORIES, POSTER), now=NOW, routine=TOM_ROUTINE,
+               people=PEOPLE).answer
+    assert said == "So far today I've talked with Yuriko. Earlier I was working the market counter."
+
+
+@pytest.mark.parametrize("question", ["What did you do this morning?", "How was your morning?",
+                                      "What have you been up to?", "What have you done so far today?"])
+def test_the_morning_so_far_is_the_day_so_far(question):
+    """Before: "I don't know anything about that." to "What did you do this morning?" (asked at
+    10:00; only "today" was read as asking about the day so far)."""
+    said = ask(**TOM, question=question, memories=(*TOM_MEMORIES, POSTER), now=NOW, routine=TOM_ROUTINE,
                people=PEOPLE).answer
     assert said == "So far today I've talked with Yuriko. Earlier I was working the market counter."
 
@@ -512,6 +524,35 @@ def test_where_someone_is_is_the_newest_sighting_of_them_said_in_the_past():
         "studio.", [8])
     assert ask("Where's Latoya?", **fields, memories=seen).answer.startswith("I last saw Latoya today at 12:15")
     assert ask("Where is Latoya?", **fields, memories=()).answer == "I don't know where she is."
+
+
+def test_have_you_seen_someone_is_answered_from_the_sightings_of_them():
+    """Before: "Have you seen Latoya today?" got "No, I haven't heard anything about that." (a
+    yes/no about news). Worked by hand: the newest sighting by 12:30 is 12:15's; a sighting only
+    yesterday is no sighting "today", and is said as yesterday's when "today" is not asked; none
+    at all: "No, I haven't seen Latoya."."""
+    seen = (MemoryView(id=7, kind="observation", importance=2, created="2023-02-13 08:17:00",
+                       content="Latoya Williams is drinking coffee at the window table of the cafe in Hobbs Cafe."),
+            MemoryView(id=8, kind="observation", importance=2, created="2023-02-14 12:15:00",
+                       content="Latoya Williams is eating lunch at the dining table of the common studio."))
+    fields = {**ISABELLA, "people": TOWNSFOLK + ("Latoya Williams",), "now": "2023-02-14 12:30:00"}
+    found = ask("Have you seen Latoya today?", **fields, memories=seen)
+    assert (found.answer, found.evidence) == (
+        "Yes, I saw Latoya today at 12:15: Latoya Williams was eating lunch at the dining table of the common "
+        "studio.", [8])
+    assert ask("Have you seen Latoya today?", **fields, memories=seen[:1]).answer == "No, I haven't seen Latoya today."
+    assert ask("Did you see Latoya Williams?", **fields, memories=seen[:1]).answer == (
+        "Yes, I saw Latoya yesterday at 08:17: Latoya Williams was drinking coffee at the window table "
+        "of the cafe in Hobbs Cafe.")
+    assert ask("Have you seen Latoya?", **fields, memories=()).answer == "No, I haven't seen Latoya."
+
+
+def test_what_do_you_do_alone_asks_for_ones_work():
+    """Before: "What do you do?" was read as a reaction to a situation (the words of "Your
+    breakfast is burning! What do you do?") and answered with what one would do."""
+    assert kind_of("What do you do?") == "self"
+    assert kind_of("Your breakfast is burning! What do you do?") == "reaction"
+    assert _tom("What do you do?") == "I run the market counter."  # his file's sentence, as I
 
 
 def test_ones_work_is_read_from_the_main_clause_not_a_clause_about_others():

@@ -49,7 +49,7 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
     (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b|"
                 r"^\s*are you (?-i:[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)\s*[?.!]*$", re.I), frozenset()),
     (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b|"
-                r"\b(?:and|so) what do you do\b|\bwhat do you do for (?:work|a living)\b|\bwith your life\b", re.I),
+                r"\b(?:and|so) what do you do\b|^\s*what do you do\s*[?.!]*\s*$|\bwhat do you do for (?:work|a living)\b|\bwith your life\b", re.I),
      WORK_WORDS),
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
 )
@@ -90,8 +90,10 @@ _GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey|
 _REMARK = any_phrase("weather", "sunny", "sunshine", "rainy", "raining",
                      "(?:nice|lovely|beautiful|fine|great|gorgeous) (?:day|morning|afternoon|evening)")
 _ASKING = re.compile(r"\s*(?:what|how|why|where|when|who|which|would|could|if|do|does|did|will)\b", re.I)  # not a remark
-_DAY = any_phrase("your day", "day (?:so far|been|going)", "today so far", "did you do today", "have you done today",
-                  "been up to today", "happened (?:to you )?today")
+_DAY = any_phrase("your day", "your (?:morning|afternoon)", "day (?:so far|been|going)", "today so far",
+                  r"(?:did|have) you (?:do|done|been doing|been up to) (?:today|this (?:morning|afternoon)|so far|earlier)",
+                  "been up to today", "what have you been (?:doing|up to)",
+                  "happened (?:to you )?(?:today|this (?:morning|afternoon))")
 _NEWS = any_phrase("news", "heard (?:lately|recently|anything)", "what(?:'s| is) going on", "what(?:'s| is) new",
                    "anything happening", "happening (?:tonight|today|tomorrow|this week)", "any gossip",
                    "what have you heard")
@@ -424,13 +426,38 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
 _WHEREABOUTS = re.compile(r"^\s*where(?:'s| is| was)\s+(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\b", re.I)
 
 
+#: "Have you seen Sam (today)?", "Did you see Latoya this morning?": a sighting asked of by name.
+_SEEN = re.compile(r"^\s*(?:have|did) you (?:seen|see|run into|bumped into|bump into)\s+"
+                   r"(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\b", re.I)
+
+
+def _sightings(q: AnswerInterview, first: str) -> list:
+    """The persona's observations naming ``first``, made by the question's time, oldest first."""
+    return sorted((m for m in q.memories if m.kind == "observation" and m.created and is_about(m.content, first)
+                   and (not q.now or m.created <= q.now)), key=lambda m: (m.created, m.id))
+
+
+def _seen(q: AnswerInterview, person: str) -> answers.InterviewAnswer:
+    """Whether the persona saw ``person`` (today, when the question says so): "Yes, I saw Sam
+    today at 09:12: Sam Moore was ..." from its newest sighting, else "No, I haven't seen Sam
+    today." (a sighting, not news: "I haven't heard anything" would answer another question)."""
+    first = person.split()[0]
+    today = bool(re.search(r"\b(?:today|this (?:morning|afternoon|evening))\b", q.question, re.I))
+    seen = [m for m in _sightings(q, first) if not today or m.created[:10] == q.now[:10]]
+    if not seen:
+        return _said(f"No, I haven't seen {first}{' today' if today else ''}.", [])
+    m = seen[-1]
+    at = datetime.fromisoformat(m.created)
+    day = "today" if m.created[:10] == q.now[:10] else f"on {at:%A, %B} {at.day}"
+    return _said(f"Yes, I saw {first} {day} at {at:%H:%M}: {in_past(sentence(m.content))}", [m.id])
+
+
 def _whereabouts(q: AnswerInterview, person: str) -> answers.InterviewAnswer:
     """Where ``person`` is: the persona's newest sighting of them (an observation naming them,
     made by the question's time), said in the past with its day and hour ("I last saw Latoya
     today at 12:15: Latoya Williams was eating lunch ..."); none: "I don't know where she is"."""
     first = person.split()[0]
-    seen = sorted((m for m in q.memories if m.kind == "observation" and m.created and is_about(m.content, first)
-                   and (not q.now or m.created <= q.now)), key=lambda m: (m.created, m.id))
+    seen = _sightings(q, first)
     if not seen:
         pronoun = dict(q.pronouns).get(person)
         return _said(f"I don't know where {pronoun if pronoun in ('she', 'he') else first} is.", [])
@@ -1005,6 +1032,10 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _who(q)
     if kind == "work":
         return _work(q)
+    seen = _SEEN.search(q.question) if kind == "yes/no" else None
+    person = _asked_person(q, seen["name"]) if seen else None
+    if person is not None:
+        return _seen(q, person)
     where = _WHEREABOUTS.search(q.question) if kind == "where" else None
     person = _asked_person(q, where["name"]) if where else None
     if person is not None and person != q.persona_name:
