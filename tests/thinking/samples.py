@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import jsonschema
+
 from town.thinking.questions import (
     AnswerInterview,
     ChoosePlace,
@@ -92,3 +94,12 @@ SAMPLES = [
      {"importance": list(range(1, 11)), "subject": ["", "Isabella Rodriguez", "Maria Lopez"],
       "place": ["", "Hobbs Cafe"]}),
 ]
+
+
+def fits(schema: dict, value) -> bool:
+    """Whether ``value`` fits ``schema`` (jsonschema's reading: what a grammar-bound server can write)."""
+    try:
+        jsonschema.validate(value, schema)
+    except jsonschema.ValidationError:
+        return False
+    return True

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 
-import jsonschema
 import pytest
+from samples import fits
 
 from town.scenario import load_scenario
 from town.thinking.prompting import PromptSet
@@ -371,15 +371,6 @@ def test_an_english_line_with_names_and_dates_is_in_english(line):
         assert _rejected_by(TO_MARIA, {"line": german, "shared": [], "end": False}) == "in_english"
 
 
-def _fits(schema: dict, value) -> bool:
-    """Whether ``value`` fits ``schema`` (jsonschema's reading: what a grammar-bound server can write)."""
-    try:
-        jsonschema.validate(value, schema)
-    except jsonschema.ValidationError:
-        return False
-    return True
-
-
 @pytest.mark.parametrize("found", ["2023-02-13 14:57:56.879", "2023-10-06 05:59.74", "');  \n",
                                    "20. Traits: energetic, enthusiastic,", "07:30"])
 def test_a_line_without_words_or_an_end_does_not_fit_the_lines_schema(found):
@@ -388,11 +379,11 @@ def test_a_line_without_words_or_an_end_does_not_fit_the_lines_schema(found):
     "20. Traits: energetic, enthusiastic," and "07:30": a line's schema asks for words opening with
     a capital letter and ending as a sentence ends, so a grammar-bound server writes none of them."""
     line = TO_MARIA.answer_schema()["properties"]["line"]
-    assert not _fits(line, found)
+    assert not fits(line, found)
     for said in ("Good morning, Maria! Did you sleep well?", "I'm off to the library (my paper is due soon).",
                  "Isabella's party is on February 14 at 5pm, will you come?"):
-        assert _fits(line, said), said
-    assert not _fits(line, "A" * 320 + ".")  # two sentences at most: 320 characters
+        assert fits(line, said), said
+    assert not fits(line, "A" * 320 + ".")  # two sentences at most: 320 characters
 
 
 @pytest.mark.parametrize("found", ["Lisa", "I am a kind, thoughtful student in my dorm",
@@ -404,8 +395,8 @@ def test_a_name_alone_or_an_unended_answer_does_not_fit_the_interviews_schema(fo
     (rejected by ``in_first_person`` and ``own_words``): an interview answer's schema asks for whole
     sentences told as I, of ten characters or more."""
     answer = _interview("isabella_rodriguez", "Give an introduction of yourself.").answer_schema()["properties"]["answer"]
-    assert not _fits(answer, found)
-    assert _fits(answer, "I am Isabella Rodriguez. I own Hobbs Cafe, and I know most regulars by name.")
+    assert not fits(answer, found)
+    assert fits(answer, "I am Isabella Rodriguez. I own Hobbs Cafe, and I know most regulars by name.")
 
 
 def test_a_reason_runs_to_a_few_words_in_the_schema():
@@ -416,8 +407,8 @@ def test_a_reason_runs_to_a_few_words_in_the_schema():
     for found in ("Klaus Mueller is a kind, thoughtful student in her dorm whom she is fond of and would like "
                   "to know better.", ASLEEP.content, "talking to Maria Lopez",
                   "Maria Lopez is a fellow student in the dorm who streams games.", "I want to talk"):
-        assert not _fits(reason, found), found
-    assert _fits(reason, "I want to ask her about rent prices for my paper.")
+        assert not fits(reason, found), found
+    assert fits(reason, "I want to ask her about rent prices for my paper.")
 
 
 @pytest.mark.parametrize("found", [
@@ -431,9 +422,9 @@ def test_a_summary_fits_its_schema_only_as_one_ended_sentence_told_as_i(found):
     written as a line: the schema asks for one sentence opening "I ", ended by ".", "!" or "?",
     of up to 320 characters, room to end it before the bound."""
     summary = _summary("klaus_mueller", "maria_lopez", PAPER_TALK).answer_schema()["properties"]["summary"]
-    assert not _fits(summary, found)
+    assert not fits(summary, found)
     own = "I talked with Maria about how gentrification affects low-income communities."  # accepted, as found
-    assert _fits(summary, own) and _fits(summary, "I " + "a" * 300 + ".")
+    assert fits(summary, own) and fits(summary, "I " + "a" * 300 + ".")
 
 
 def test_a_summary_naming_its_topic_in_a_lines_words_is_no_copy():

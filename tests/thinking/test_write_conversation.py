@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import replace
 from datetime import datetime
 
-import jsonschema
 import pytest
 from cli_helpers import same_run
+from samples import fits
 from ville_runs import run_ville, ville_config
 
 from town.analysis.stats import compute_stats
@@ -178,16 +178,8 @@ def test_a_written_lines_schema_asks_for_one_sentence_of_words(found):
     (from the listed plan) rejected every exchange of a resample: a written line's schema asks for
     one sentence of words, opening with a capital letter, at most 160 characters."""
     line = Q.answer_schema()["properties"]["lines"]["items"]["properties"]["line"]
-    assert not _fits(line, found)
-    assert _fits(line, "Good morning, Maria, did you sleep well?") and not _fits(line, "A" * 160 + ".")
-
-
-def _fits(schema: dict, value) -> bool:
-    try:
-        jsonschema.validate(value, schema)
-    except jsonschema.ValidationError:
-        return False
-    return True
+    assert not fits(line, found)
+    assert fits(line, "Good morning, Maria, did you sleep well?") and not fits(line, "A" * 160 + ".")
 
 
 def test_a_prompt_over_budget_drops_the_fuller_sides_memories_first():
@@ -374,8 +366,8 @@ def test_a_kept_items_times_and_act_fit_the_schema_only_in_their_shape(field, fo
     hear = HearLine(persona="maria_lopez", persona_name=MARIA, speaker_name=KLAUS, line="Come to the party at 5pm.",
                     content="", now="2023-02-13 07:31:30")
     for props in (hear.answer_schema()["properties"], Q.answer_schema()["properties"]["kept"]["items"]["properties"]):
-        assert not _fits(props[field], found)
-        assert _fits(props[field], "") and _fits(props[field], {"act": "hold a party"}.get(field, "2023-02-14 17:00"))
+        assert not fits(props[field], found)
+        assert fits(props[field], "") and fits(props[field], {"act": "hold a party"}.get(field, "2023-02-14 17:00"))
 
 
 def test_a_written_exchange_asks_for_two_lines_or_more_each_sharing_a_shown_id():
