@@ -193,13 +193,15 @@ def test_an_invitation_reads_as_a_sentence(asked):
 @pytest.mark.parametrize("template", ["hear_line", "write_conversation"])
 def test_a_heard_lines_time_is_asked_with_its_clock_time(asked, template):
     """The prompt asked for "start" as "YYYY-MM-DD HH:MM" "(a date, not "tomorrow")", and SmolLM2
-    wrote the date alone ("2023-02-14.", "2023-02-07"), which ``stated_times_valid`` rejects: 5 of
+    wrote the date alone ("2023-02-14.", "2023-02-07"), which ``stated_times_valid`` rejected: 5 of
     8 hear_line answers in a resample. The prompt now asks for the date and the clock time, and
-    for "" when the line gives no clock time."""
+    for "" when the line gives no clock time; a bare date is read as that "" (a date with a mark
+    after it is still no time)."""
     prompt = PromptSet().render(asked[template][0])
-    for found in ("2023-02-14.", "2023-02-07"):
-        with pytest.raises(InvalidAnswer, match="is not a time like"):
-            stated_times_valid(asked["hear_line"][0], HeardAnswer(importance=3, act="meet", start=found), prompt)
+    with pytest.raises(InvalidAnswer, match="is not a time like"):
+        stated_times_valid(asked["hear_line"][0], HeardAnswer(importance=3, act="meet", start="2023-02-14."), prompt)
+    assert stated_times_valid(asked["hear_line"][0], HeardAnswer(importance=3, act="meet", start="2023-02-07"),
+                              prompt).start == ""
     assert "(a date, not" not in prompt
     assert 'as "YYYY-MM-DD HH:MM", the date and the clock time (never "tomorrow"), or "" when the line ' \
            "gives no clock time" in prompt

@@ -49,7 +49,7 @@ def _rejected_by(question: Question, reply: str) -> str:
 def test_a_rejection_names_the_check_that_made_it():
     """NextLine's checks run in their listed order; the first to reject names itself."""
     assert [c.__name__ for c in NextLine.checks] == ["own_words", "shared_ids_shown", "speaks", "speaks_as_itself",
-                                                     "more_than_a_date", "shares_in_words", "not_copied"]
+                                                     "shares_in_words", "not_copied"]
     assert _rejected_by(LINE, '{"line": "...", "shared": [4]}') == "own_words"
     assert _rejected_by(LINE, '{"line": "4: The party is on Friday", "shared": [77]}') == "shared_ids_shown"
     assert _rejected_by(LINE, '{"line": "4: The party is on Friday", "shared": [4]}') == "speaks"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -16,7 +15,7 @@ from .character import speaks_as_itself
 from .checks import WORDS, InvalidAnswer, ids_shown, own_words
 from .sense import LINE_PATTERN, not_copied
 
-__all__ = ["LineAnswer", "NextLine", "shared_ids_shown", "speaks", "shares_in_words", "more_than_a_date"]
+__all__ = ["LineAnswer", "NextLine", "shared_ids_shown", "speaks", "shares_in_words"]
 
 #: A chat line opening with a memory id ("7: ...", "7. ...", "[7] ...").
 _RECITED = re.compile(r"^\s*\[?\d+\]?\s*[:.)-]\s")
@@ -40,25 +39,6 @@ def speaks(q: NextLine, a: LineAnswer, prompt: str) -> LineAnswer:
     """The line speaks: it does not recite a memory id ("7: Klaus Mueller is ...")."""
     if _RECITED.match(a.line):
         raise InvalidAnswer(f"line: {a.line[:60]!r} recites a memory id instead of speaking")
-    return a
-
-
-#: The words of a date: weekdays and months (the standard library's English names), "on", "the".
-_DATE_WORDS = {w.lower() for w in (*calendar.day_name, *calendar.month_name) if w} | {"on", "the", "of"}
-#: A number, an ordinal ("14th") or a clock time.
-_NUMBER = re.compile(r"^\d+(?:st|nd|rd|th)?$|^\d{1,2}:\d{2}$")
-
-
-def more_than_a_date(q: NextLine, a: LineAnswer, prompt: str) -> LineAnswer:
-    """The line says more than a date: SmolLM2 answered "on Tuesday, February 14", the prompt's
-    own example of naming a date, as its whole line.
-
-    Raises:
-        InvalidAnswer: naming the line.
-    """
-    words = re.findall(r"[\w:]+", a.line.lower())
-    if words and all(w in _DATE_WORDS or _NUMBER.match(w) for w in words):
-        raise InvalidAnswer(f"line: {a.line[:60]!r} is only a date, not a line")
     return a
 
 
@@ -92,7 +72,7 @@ class NextLine(Question[LineAnswer]):
     template: ClassVar[str] = "next_line"
     answer_model = LineAnswer
     purpose: ClassVar[str] = "chat"
-    checks = (own_words, shared_ids_shown, speaks, speaks_as_itself, more_than_a_date, shares_in_words, not_copied)
+    checks = (own_words, shared_ids_shown, speaks, speaks_as_itself, shares_in_words, not_copied)
     listener: str
     listener_name: str
     history: tuple[tuple[str, str], ...] = ()

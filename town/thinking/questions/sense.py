@@ -133,11 +133,12 @@ SENTENCE_PATTERN = "^[A-Z][A-Za-z0-9 ,'()-]{1,158}[.!?]$"
 #: characters, at most 3 x 160 (SmolLM2 answered "Lisa", "She is a social media influencer ..."
 #: and "You are Isabella Rodriguez, a local baker ...").
 ANSWER_PATTERN = "^I[A-Za-z0-9 ,.!?'()-]{8,478}[.!?]$"
-#: A reason to talk or not: a few words told as I, ended by ".", at most 81 characters (SmolLM2's
-#: reasons ran on into a memory copied out, most of them about the other: "Maria Lopez is a fellow
-#: student in the dorm who streams games", "she is a kind, thoughtful student in her dorm whom she
-#: is fond of"; bounded at 60 without an end, one was cut there: "... a paper on your research so").
-REASON_PATTERN = "^I [A-Za-z ,']{2,77}[.]$"
+#: A reason to talk or not: what the persona wants, in a few words ("I want ..."), ended by ".", at
+#: most 81 characters (SmolLM2's reasons ran on into a memory copied out, most of them about the
+#: other: "Maria Lopez is a fellow student in the dorm who streams games"; bounded at 60 without an
+#: end, one was cut there: "... a paper on your research so"; opening only "I", 3 of 16 were a
+#: memory of its own copied out, "I am writing a research paper on the effects of gentrification").
+REASON_PATTERN = "^I want [A-Za-z ,']{2,72}[.]$"
 #: A conversation's summary in a request's schema: one sentence told as I, ended by ".", "!" or
 #: "?" (none inside it), at most 2 x 160 characters, so a grammar-bound model ends it itself
 #: instead of being cut at its bound ("... still available at Hobbs Cafe after 08:00", which

@@ -33,7 +33,7 @@ from ..words import content_words, name_words
 from .base import Question
 from .character import declines_in_character, names_itself
 from .checks import AnswerCheck, InvalidAnswer, ids_shown, own_words
-from .hear_line import HeardAnswer, _Given, names_known, shape_heard, stated_times_valid
+from .hear_line import HeardAnswer, _Given, act_is_a_verb, names_known, shape_heard, stated_times_valid
 from .sense import REASON_PATTERN, SENTENCE_PATTERN
 
 __all__ = ["ExchangeLine", "KeptItem", "ExchangeAnswer", "Side", "WriteConversation", "BadLine",
@@ -235,8 +235,9 @@ def no_echo(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAns
 
 def kept_from_lines(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
     """Each kept item cites a line the other side said, and what it states is in that line
-    (half or more of its act's topic words, at least one); its names, places and times are
-    those a heard line's may be (:func:`.hear_line.names_known`, ``stated_times_valid``)."""
+    (half or more of its act's topic words, at least one); its act, names, places and times are
+    those a heard line's may be (:func:`.hear_line.act_is_a_verb`, ``names_known``,
+    ``stated_times_valid``)."""
     for k, item in enumerate(a.kept):
         if item.hearer not in (q.persona_name, q.other.name):
             raise InvalidAnswer(f"kept[{k}].hearer: {item.hearer!r} is neither side")
@@ -252,6 +253,7 @@ def kept_from_lines(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> Exc
                           f"({said.line[:60]!r})", item.line)
         try:
             stated_times_valid(cast(Any, q), item, prompt)  # they read a heard line's fields and options
+            act_is_a_verb(cast(Any, q), item, prompt)
             names_known(cast(Any, q), item, prompt)
         except InvalidAnswer as exc:
             raise BadLine(f"kept[{k}].{exc}", item.line) from None

@@ -17,12 +17,15 @@ these after its own checks (:meth:`.base.Question.check`), on every free-text fi
   broken off after a comma or a joining word.
 - :func:`no_reply_syntax`: the reply's own JSON written into a text (", end: true }" and what
   followed it, as SmolLM2 wrote a conversation line).
+- :func:`more_than_a_date`: a text that is only a date ("on Tuesday, February 14" as a line,
+  "Monday" as a plan block's description).
 - :func:`gives_a_reason`: a ``reason`` field that gives none: a name alone ("Maria Lopez"), "no",
   "yes", or a remark that the reason is not known ("reasons are not known.").
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from typing import Any
 
@@ -33,7 +36,7 @@ from ..words import STOPWORDS, content_words, name_words
 from .checks import InvalidAnswer, free_texts
 
 __all__ = ["WRITING", "PARAMETER", "not_a_label", "in_english", "not_filler", "no_reply_syntax", "gives_a_reason",
-           "whole_sentences"]
+           "more_than_a_date", "whole_sentences"]
 
 #: The nouns an answer's parts are labelled with: a text of these alone (and numbers, function
 #: words) is a label.
@@ -173,6 +176,29 @@ def gives_a_reason(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     return answer
 
 
+#: The words of a date: weekdays and months (the standard library's English names), "on", "the",
+#: "of", "next", "this".
+_DATE_WORDS = {w.lower() for w in (*calendar.day_name, *calendar.month_name) if w} | {"on", "the", "of", "next",
+                                                                                      "this"}
+#: A number, an ordinal ("14th") or a clock time.
+_NUMBER = re.compile(r"^\d+(?:st|nd|rd|th)?$|^\d{1,2}:\d{2}$")
+
+
+def more_than_a_date(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
+    """No free text is only a date: SmolLM2 answered "on Tuesday, February 14", the next-line
+    prompt's former example of naming a date, as its whole line, and described a plan block
+    "Monday" (at a bed, for six hours). A time's own fields (``start``, ``end``) are no free text.
+
+    Raises:
+        InvalidAnswer: naming the field and its text.
+    """
+    for where, _, text in free_texts(answer.model_dump(mode="json")):
+        words = re.findall(r"[\w:]+", text.lower())
+        if words and all(w in _DATE_WORDS or _NUMBER.match(w) for w in words):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} is only a date, not an answer")
+    return answer
+
+
 #: A sentence and the space after it: up to ".", "!" or "?" (and closing quotes) before a space or the end.
 _SENTENCE = re.compile(r".+?[.!?][\"'”’)\]]*(?:\s+|$)", re.S)
 
@@ -187,4 +213,4 @@ def whole_sentences(text: str, most: int) -> str:
 
 
 #: The checks every question runs after its own, in this order.
-WRITING = (not_a_label, no_reply_syntax, gives_a_reason, in_english, not_filler)
+WRITING = (not_a_label, no_reply_syntax, gives_a_reason, more_than_a_date, in_english, not_filler)
