@@ -743,6 +743,12 @@ MUTATIONS = (
              "    if words and all(w in _DATE_WORDS or _NUMBER.match(w) for w in words):", "    if False:",
              ("tests/thinking/test_small_model_answers.py::test_a_line_that_is_only_a_date_is_rejected",
               "tests/thinking/test_small_model_answers.py::test_a_plan_block_or_a_step_that_is_only_a_date_is_rejected")),
+    Mutation("a next line is not asked as the speaker's own", "town/thinking/prompts/next_line.j2",
+             'Say your next line to {% if stranger %}them{% else %}{{ listener_name }}{% endif %} as yourself: '
+             '"I" for you, "you" for them (one or two sentences of your own, not a memory\'s id or text copied out, '
+             'and no heading or date before them).',
+             "Say your next line (one or two sentences of your own, not a memory's id or text copied out).",
+             ("tests/thinking/test_prompts_agree.py::test_a_next_line_is_asked_as_the_speaker_to_the_listener",)),
     Mutation("a heard act that is no verb passes ('YES', 'essential')", "town/thinking/questions/hear_line.py",
              "    if a.act.strip() and not (words and is_verb(words[0].lower())):", "    if False:",
              ("tests/thinking/test_small_model_answers.py::test_a_heard_act_that_is_no_verb_is_rejected",)),

@@ -205,3 +205,16 @@ def test_a_heard_lines_time_is_asked_with_its_clock_time(asked, template):
     assert "(a date, not" not in prompt
     assert 'as "YYYY-MM-DD HH:MM", the date and the clock time (never "tomorrow"), or "" when the line ' \
            "gives no clock time" in prompt
+
+
+def test_a_next_line_is_asked_as_the_speaker_to_the_listener(asked):
+    """``speaks_as_itself`` rejects a line naming its own speaker as a narrator would; the prompt
+    said only "Say your next line", and SmolLM2 wrote 10 of 16 lines as a narrator or under a
+    heading copied from a memory ("Maria Lopez's plan for Monday February 13. ...", "This week,
+    Klaus Mueller has a crush on Maria Lopez." by Maria). Asked to speak as itself ("I" for
+    you, "you" for them) with no heading or date before the line, 3 of 16 were (resample of the
+    same questions)."""
+    q = next(q for q in asked["next_line"] if not q.stranger)
+    prompt = PromptSet().render(q)
+    assert (f'Say your next line to {q.listener_name} as yourself: "I" for you, "you" for them (one or two '
+            "sentences of your own, not a memory's id or text copied out, and no heading or date before them).") in prompt
