@@ -89,8 +89,19 @@ def test_a_side_may_repeat_what_the_other_said():
     assert isinstance(good, ExchangeAnswer) and len(good.lines) == 5 and good.cut == ""
 
 
-def test_sharing_the_other_sides_memory_id_is_rejected():
-    bad = _verdict(_answer([(KLAUS, "Good morning, Maria.", [12]), (MARIA, "Good morning!", [])]))
+def test_the_other_sides_memory_id_is_left_out_of_a_line_and_its_words_still_judged():
+    """SmolLM2 cited the other side's memory ids on lines that did not tell them ("lines[0].shared:
+    memory ids [15] were not shown to Klaus Mueller", 5 of 16 exchanges rejected so in a
+    resample): one id list serves both sides in the schema. Klaus's greeting citing Maria's
+    party (12) stands without the id; his own paper (3) stays cited; a line whose words tell the
+    party is still rejected; an id shown to neither side is still rejected."""
+    good = _verdict(_answer([(KLAUS, "Good morning, Maria, my paper is going well.", [12, 3]),
+                             (MARIA, "Good morning!", [])]))
+    assert isinstance(good, ExchangeAnswer) and [x.shared for x in good.lines] == [[3], []]
+    bad = _verdict(_answer([(KLAUS, "Isabella is throwing a Valentine's Day party at Hobbs Cafe tomorrow!", [12]),
+                            (MARIA, "Oh really?", [])]))
+    assert isinstance(bad, InvalidAnswer) and bad.check == "tells_only_its_own" and "memory 12" in str(bad)
+    bad = _verdict(_answer([(KLAUS, "Good morning, Maria.", [99]), (MARIA, "Good morning!", [])]))
     assert isinstance(bad, InvalidAnswer) and bad.check == "tells_only_its_own" and "were not shown" in str(bad)
 
 
