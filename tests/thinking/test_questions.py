@@ -8,7 +8,7 @@ from town.thinking import questions
 from town.thinking.prompting import PACKAGED_PROMPTS
 from town.thinking.questions import LineAnswer, MemoryView, NextLine, Question
 from town.thinking.questions.checks import InvalidAnswer, own_words
-from town.thinking.questions.character import tells_as_itself
+from town.thinking.questions.character import as_itself, tells_as_itself
 from town.thinking.questions.sense import not_copied
 from town.thinking.questions.summarise_conversation import whole_sentence
 from town.scripted import ScriptedBackend
@@ -75,7 +75,7 @@ def test_a_check_added_to_a_question_runs_in_its_turn_and_names_itself(monkeypat
 def test_a_question_without_options_checks_its_words_and_their_sense():
     """A question that offers nothing to choose from (a summary) has the shared text check and its
     own sense checks (a whole sentence, told as I, not copied), in that order."""
-    assert questions.SummariseConversation.checks == (own_words, whole_sentence, tells_as_itself, not_copied)
+    assert questions.SummariseConversation.checks == (own_words, whole_sentence, tells_as_itself, as_itself, not_copied)
     summary = questions.SummariseConversation(persona="a", persona_name="Ann Lee", other_name="Bo Yu", history=())
     assert _rejected_by(summary, '{"summary": "<one sentence>"}') == "own_words"
     assert _rejected_by(summary, '{"summary": "Bo told me about"}') == "whole_sentence"

@@ -12,6 +12,7 @@ that says what it should passes.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from samples import fits
@@ -530,3 +531,41 @@ def test_a_line_telling_of_its_own_speaker_by_name_is_rejected():
         assert _rejected_by(q, {"line": found, "shared": [], "end": False}) == "speaks_as_itself"
     assert _accepts(q, {"line": "Hi Klaus, I'm Maria Lopez. Nice to meet you!", "shared": [], "end": False})
     assert _accepts(q, {"line": "Good morning, Klaus! I was thrilled to hear your news.", "shared": [], "end": False})
+
+
+def test_a_text_naming_its_own_persona_as_another_is_rejected():
+    """Read by hand in a complete resample, accepted then: Maria's reason "I want to talk to Maria
+    Lopez, ..." and summary "... is a great inspiration to Maria Lopez.", Isabella's interview
+    answers "... The Willows Market, a local cafe owned by Isabella Rodriguez." and "I am Klaus
+    Mueller, the headmaster ...". Each is rejected by ``as_itself``; a text introducing the
+    persona by its own name, or naming the other, stands."""
+    maria, isabella = SPECS["maria_lopez"], SPECS["isabella_rodriguez"]
+    sees_klaus = DecideToTalk(persona="maria_lopez", persona_name=maria.name, persona_summary=maria.summary(),
+                              other="klaus_mueller", other_name="Klaus Mueller", other_action="eating breakfast",
+                              own_action="reading", now="2023-02-13 07:31:00")
+    reason = "I want to talk to Maria Lopez, she is interested in science, I think he might."
+    assert _rejected_by(sees_klaus, {"talk": True, "reason": reason}) == "as_itself"
+    assert _accepts(sees_klaus, {"talk": True, "reason": "I want to ask Klaus Mueller about his paper."})
+    talk = _summary("maria_lopez", "isabella_rodriguez", PARTY)
+    summary = ("I talked with Isabella about the latest research on Klaus Mueller, which brings her passion for "
+               "her work and is a great inspiration to Maria Lopez.")
+    assert _rejected_by(talk, {"summary": summary}) == "as_itself"
+    people = tuple(p.name for p in TOWN.personas)
+    asked = replace(_interview("isabella_rodriguez", "Who are you?"), people=people)
+    for answer in ("I'm a business owner, and I work for The Willows Market, a local cafe owned by Isabella "
+                   "Rodriguez. I like to think of me as a creative entrepreneur who brings people together.",
+                   "I am Klaus Mueller, the headmaster of the 2nd-Tokyo High School in Tokyo, Japan, and a leading "
+                   "expert in Japanese culture."):
+        assert _rejected_by(asked, {"answer": answer}) == "as_itself", answer
+    own = f"I am {isabella.name}, and I run Hobbs Cafe."
+    assert _accepts(asked, {"answer": own}).answer == own
+
+
+def test_a_heard_act_holding_another_fields_name_is_a_placeholder():
+    """SmolLM2's heard act "subject" (the name of the field after it) was accepted in a complete
+    resample: a text that is the name of any field of its answer is placeholder text."""
+    heard = {"importance": 1, "act": "subject", "subject": "Isabella Rodriguez", "place": "Hobbs Cafe",
+             "start": "", "end": "", "host": "Maria Lopez"}
+    assert _rejected_by(HEARS_KLAUS, heard) == "own_words_where_given"
+    assert _rejected_by(HEARS_KLAUS, {**heard, "act": "host", "host": ""}) == "own_words_where_given"
+    assert _accepts(HEARS_KLAUS, {**heard, "act": "meet"}).act == "meet"

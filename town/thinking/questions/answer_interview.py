@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from ..views import MemoryView, PlanItemView
 from .base import Question
-from .character import in_first_person, keeps_to_the_persona
+from .character import as_itself, in_first_person, keeps_to_the_persona
 from .checks import own_words
 from .sense import ANSWER_PATTERN
 from .writing import whole_sentences
@@ -49,7 +49,7 @@ class AnswerInterview(Question[InterviewAnswer]):
     template: ClassVar[str] = "answer_interview"
     answer_model = InterviewAnswer
     purpose: ClassVar[str] = "interview"
-    checks = (own_words, in_sentences, in_first_person, keeps_to_the_persona)
+    checks = (own_words, in_sentences, in_first_person, as_itself, keeps_to_the_persona)
     question: str
     memories: tuple[MemoryView, ...] = ()
     now: str = ""

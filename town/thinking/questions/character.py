@@ -17,10 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .checks import QUOTED, InvalidAnswer
+from .checks import QUOTED, InvalidAnswer, free_texts
 
 __all__ = ["own_text", "in_first_person", "keeps_to_the_persona", "declines_in_character", "tells_as_itself",
-           "names_itself", "speaks_as_itself"]
+           "names_itself", "speaks_as_itself", "as_itself"]
 
 #: Words of a speaker talking about itself.
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're us our ours".split())
@@ -162,4 +162,34 @@ def declines_in_character(q: Any, a: BaseModel, prompt: str) -> BaseModel:
     if _DENIES.search(reason) and any(_FOND.search(t) for t in about if t):
         raise InvalidAnswer(f"reason: {reason[:60]!r} denies what {q.persona_name}'s file and memories say "
                             f"of {q.other_name}")
+    return a
+
+
+#: The fields a persona writes in its own voice besides a line (whose speaker each question knows):
+#: a summary, a reason to talk, an interview answer.
+_OWN_VOICE = ("summary", "reason", "answer")
+#: A full name introduced as the speaker's own ("I am Klaus Mueller", "my name is ...").
+_INTRODUCED = re.compile(r"(?:\bI'?m|\bI am|\bmy name is|\bcall me)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)")
+
+
+def as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
+    """A summary, a reason to talk or an interview answer is the persona's own: it names the
+    persona by full name only to introduce itself (:func:`names_itself`: SmolLM2's "I want to talk
+    to Maria Lopez" and "... is a great inspiration to Maria Lopez" by Maria, "I work for The
+    Willows Market, a cafe owned by Isabella Rodriguez" by Isabella), and introduces no other
+    of the people it knows as itself ("I am Klaus Mueller, the headmaster ..." by Isabella).
+
+    Raises:
+        InvalidAnswer: naming the field, its text and whom it names.
+    """
+    name = q.persona_name
+    people = {*getattr(q, "people", ()), *getattr(q, "names", ()), getattr(q, "other_name", "")} - {"", name}
+    for where, key, text in free_texts(a.model_dump(mode="json")):
+        if key not in _OWN_VOICE:
+            continue
+        if names_itself(text, name):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} tells of {name} by name; say it as I")
+        for m in _INTRODUCED.finditer(QUOTED.sub(" ", text)):
+            if any(m.group(1).startswith(p) for p in people):
+                raise InvalidAnswer(f"{where}: {text[:60]!r} introduces {name} as {m.group(1)}")
     return a

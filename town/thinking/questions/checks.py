@@ -108,11 +108,22 @@ def free_texts(value: Any, where: str = "", key: str = "") -> Iterator[tuple[str
             yield from free_texts(v, f"{where}[{i}]", key)
 
 
-def own_words(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
+def _field_names(value: Any) -> set[str]:
+    """Every key of a model dump, at any depth (lower-case)."""
+    if isinstance(value, dict):
+        return {k.lower() for k in value} | set().union(*(_field_names(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_field_names(v) for v in value))
+    return set()
+
+
+def own_words(question: Any, answer: BaseModel, prompt: str, fields: Iterable[str] = ()) -> BaseModel:
     """Text a model wrote must be its own (every question's first check).
 
     Rejects, field by field: placeholder or ellipsis text (``"..."``, ``"<one of the
-    objects>"``), a field holding its own name (``"reason": "reason"``), text without a word, a
+    objects>"``), a field holding its own name or another field's (``"reason": "reason"``; a
+    heard line's ``"act": "subject"``, which SmolLM2 wrote; ``fields``: names of fields left out
+    of ``answer``), text without a word, a
     text of five or more words found inside one of the prompt's instruction sentences, and a
     text that opens with the prompt's opening sentence ("You are Isabella Rodriguez."), which
     addresses the persona and is never its answer.
@@ -123,8 +134,10 @@ def own_words(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     sentences = _instructions(prompt)
     first = re.split(r"(?<=[.?!])\s", prompt.strip().split("\n", 1)[0], maxsplit=1)[0]
     opening = " ".join(WORDS.findall(first.lower()))
-    for where, key, text in free_texts(answer.model_dump(mode="json")):
-        if _PLACEHOLDER.search(text) or text.strip(" .\"'").lower() == key.lower():
+    dump = answer.model_dump(mode="json")
+    names = _field_names(dump) | {f.lower() for f in (*type(answer).model_fields, *fields)}
+    for where, key, text in free_texts(dump):
+        if _PLACEHOLDER.search(text) or text.strip(" .\"'").lower() in names:
             raise InvalidAnswer(f"{where}: {text[:60]!r} is placeholder text, not an answer")
         if not re.search(r"[A-Za-z]{2}", text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} holds no words")

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from ..views import MemoryView
 from .base import Question
-from .character import declines_in_character
+from .character import as_itself, declines_in_character
 from .checks import own_words
 from .sense import REASON_PATTERN, not_copied
 
@@ -35,7 +35,7 @@ class DecideToTalk(Question[TalkAnswer]):
     template: ClassVar[str] = "decide_to_talk"
     answer_model = TalkAnswer
     purpose: ClassVar[str] = "react"
-    checks = (own_words, declines_in_character, not_copied)
+    checks = (own_words, declines_in_character, as_itself, not_copied)
     other: str
     other_name: str
     other_action: str

@@ -76,7 +76,7 @@ class _Given(BaseModel):
 
 def own_words_where_given(q: HearLine, a: HeardAnswer, prompt: str) -> HeardAnswer:
     """:func:`own_words` on the fields given: an empty field says "the line does not say"."""
-    own_words(q, _Given(**{k: v for k, v in a.model_dump().items() if v != ""}), prompt)
+    own_words(q, _Given(**{k: v for k, v in a.model_dump().items() if v != ""}), prompt, fields=type(a).model_fields)
     return a
 
 

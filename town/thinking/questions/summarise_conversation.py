@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field
 
 from .base import Question
-from .character import tells_as_itself
+from .character import as_itself, tells_as_itself
 from .checks import InvalidAnswer, own_words
 from .sense import SUMMARY_PATTERN, not_copied
 
@@ -42,7 +42,7 @@ class SummariseConversation(Question[SummaryAnswer]):
     template: ClassVar[str] = "summarise_conversation"
     answer_model = SummaryAnswer
     purpose: ClassVar[str] = "chat"
-    checks = (own_words, whole_sentence, tells_as_itself, not_copied)
+    checks = (own_words, whole_sentence, tells_as_itself, as_itself, not_copied)
     other_name: str
     history: tuple[tuple[str, str], ...]
 

@@ -31,7 +31,7 @@ from ..schema import enum_at, ids_among
 from ..views import MemoryView, PlanItemView
 from ..words import content_words, name_words
 from .base import Question
-from .character import declines_in_character, names_itself
+from .character import as_itself, declines_in_character, names_itself
 from .checks import AnswerCheck, InvalidAnswer, ids_shown, own_words
 from .hear_line import HeardAnswer, _Given, act_is_a_verb, names_known, shape_heard, stated_times_valid
 from .sense import REASON_PATTERN, SENTENCE_PATTERN
@@ -279,7 +279,7 @@ class WriteConversation(Question[ExchangeAnswer]):
     template: ClassVar[str] = "write_conversation"
     answer_model = ExchangeAnswer
     purpose: ClassVar[str] = "chat"
-    checks = (own_words_where_given, decided, declines_as_itself, takes_turns, lines_as_themselves, fits_the_time,
+    checks = (own_words_where_given, decided, declines_as_itself, as_itself, takes_turns, lines_as_themselves, fits_the_time,
               tells_only_its_own, no_echo, kept_from_lines)
     me: Side
     other: Side
