@@ -538,7 +538,9 @@ def test_a_text_naming_its_own_persona_as_another_is_rejected():
     Lopez, ..." and summary "... is a great inspiration to Maria Lopez.", Isabella's interview
     answers "... The Willows Market, a local cafe owned by Isabella Rodriguez." and "I am Klaus
     Mueller, the headmaster ...". Each is rejected by ``as_itself``; a text introducing the
-    persona by its own name, or naming the other, stands."""
+    persona by its own name ("I, Isabella Rodriguez, ..." was rejected 2 of 16 times in the next
+    resample), naming the other, or naming its home as the town does ("Isabella Rodriguez's
+    apartment", rejected once) stands."""
     maria, isabella = SPECS["maria_lopez"], SPECS["isabella_rodriguez"]
     sees_klaus = DecideToTalk(persona="maria_lopez", persona_name=maria.name, persona_summary=maria.summary(),
                               other="klaus_mueller", other_name="Klaus Mueller", other_action="eating breakfast",
@@ -557,8 +559,9 @@ def test_a_text_naming_its_own_persona_as_another_is_rejected():
                    "I am Klaus Mueller, the headmaster of the 2nd-Tokyo High School in Tokyo, Japan, and a leading "
                    "expert in Japanese culture."):
         assert _rejected_by(asked, {"answer": answer}) == "as_itself", answer
-    own = f"I am {isabella.name}, and I run Hobbs Cafe."
-    assert _accepts(asked, {"answer": own}).answer == own
+    for own in (f"I am {isabella.name}, and I run Hobbs Cafe.", f"I, {isabella.name}, run Hobbs Cafe.",
+                f"I sleep in {isabella.name}'s apartment, my home."):
+        assert _accepts(asked, {"answer": own}).answer == own
 
 
 def test_a_heard_act_holding_another_fields_name_is_a_placeholder():

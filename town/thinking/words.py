@@ -12,7 +12,12 @@ from functools import lru_cache
 
 from town.inflection import lemmas
 
-__all__ = ["STOPWORDS", "content_words", "name_words"]
+__all__ = ["STOPWORDS", "PLACE_WORDS", "content_words", "name_words"]
+
+#: Words naming a kind of place rather than a task or a person ("{persona}'s room", "Isabella
+#: Rodriguez's apartment").
+PLACE_WORDS = frozenset("room rooms home house apartment flat place area spot kitchen bedroom bathroom office "
+                        "cafe shop store dorm".split())
 
 #: Words that carry no topic (function words and asking verbs).
 STOPWORDS = frozenset("""

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ..words import PLACE_WORDS
 from .checks import QUOTED, InvalidAnswer, free_texts
 
 __all__ = ["own_text", "in_first_person", "keeps_to_the_persona", "declines_in_character", "tells_as_itself",
@@ -99,17 +100,27 @@ def tells_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
     return a
 
 
-#: Words that introduce the speaker's own name ("I'm Maria Lopez", "my name is", "this is", "call me").
-_INTRODUCES = re.compile(r"(?:\bI'?m|\bI am|\bname is|\bname's|\bthis is|\bit'?s|\bcall me)\W*$", re.I)
+#: Words that introduce the speaker's own name ("I'm Maria Lopez", "my name is", "this is", "call me",
+#: "I, Isabella Rodriguez, ...").
+_INTRODUCES = re.compile(r"(?:\bI'?m|\bI am|\bname is|\bname's|\bthis is|\bit'?s|\bcall me|\bI,)\W*$", re.I)
 
 
 def names_itself(line: str, name: str) -> bool:
     """Whether ``line``, said by ``name``, names its own speaker by full name (outside quotation
-    marks, :data:`.checks.QUOTED`) other than to introduce itself: SmolLM2 wrote Maria Lopez's
+    marks, :data:`.checks.QUOTED`) other than to introduce itself ("I'm Maria Lopez", "I, Maria
+    Lopez, ...") or in a place's name ("Maria Lopez's room"): SmolLM2 wrote Maria Lopez's
     line "This morning, Maria Lopez was thrilled to share a news with Klaus Mueller. She went
     home ..." as a narrator would."""
     plain = QUOTED.sub(" ", line).replace("’", "'")
-    return any(not _INTRODUCES.search(plain[:m.start()]) for m in re.finditer(rf"\b{re.escape(name)}\b", plain, re.I))
+    return any(not _INTRODUCES.search(plain[:m.start()]) and not _a_place(plain[m.end():])
+               for m in re.finditer(rf"\b{re.escape(name)}\b", plain, re.I))
+
+
+def _a_place(after: str) -> bool:
+    """Whether a name followed by ``after`` is a place's name: "'s apartment", "'s room"
+    (:data:`.words.PLACE_WORDS`), the persona's home as the town calls it."""
+    found = re.match(r"'s\s+([a-z]+)", after, re.I)
+    return found is not None and found.group(1).lower() in PLACE_WORDS
 
 
 def speaks_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:

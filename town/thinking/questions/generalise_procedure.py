@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field
 
 from ...inflection import base_form
-from ..words import content_words
+from ..words import PLACE_WORDS, content_words
 from .base import Question
 from .checks import InvalidAnswer, own_words
 from .writing import PARAMETER as _PARAMETER
@@ -30,9 +30,6 @@ class ProcedureAnswer(BaseModel):
     when: str = Field(min_length=1, max_length=300)
 
 
-#: Words naming a kind of place rather than a task ("{persona}'s room").
-_PLACE_WORDS = frozenset("room rooms home house apartment flat place area spot kitchen bedroom bathroom office "
-                         "cafe shop store dorm".split())
 
 
 def names_a_task(q: GeneraliseProcedure, a: ProcedureAnswer, prompt: str) -> ProcedureAnswer:
@@ -46,7 +43,7 @@ def names_a_task(q: GeneraliseProcedure, a: ProcedureAnswer, prompt: str) -> Pro
     """
     places = [address.rsplit(":", 1)[0] if address.count(":") > 1 else address  # not the object's name
               for address in (q.place, *(v for _, v in q.parameters))]
-    known = content_words(" ".join([*places, q.persona_name]).replace("_", " ")) | _PLACE_WORDS
+    known = content_words(" ".join([*places, q.persona_name]).replace("_", " ")) | PLACE_WORDS
     for field in ("name", "when"):
         text = getattr(a, field)
         if not content_words(_PARAMETER.sub(" ", text).replace(":", " ")) - known:
@@ -69,7 +66,7 @@ def names_its_task(q: GeneraliseProcedure, a: ProcedureAnswer, prompt: str) -> P
         InvalidAnswer: naming the name and the task.
     """
     done = _stems(" ".join([q.task, *(str(s.get("description", "")) for s in q.steps)]))
-    if not (_stems(a.name) - _stems(" ".join(_PLACE_WORDS))) & done:
+    if not (_stems(a.name) - _stems(" ".join(PLACE_WORDS))) & done:
         raise InvalidAnswer(f"name: {a.name[:60]!r} does not name the task {q.task[:60]!r}")
     return a
 
