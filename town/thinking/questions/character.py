@@ -105,15 +105,18 @@ def tells_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
 _INTRODUCES = re.compile(r"(?:\bI'?m|\bI am|\bname is|\bname's|\bthis is|\bit'?s|\bcall me|\bI,)\W*$", re.I)
 
 
-def names_itself(line: str, name: str) -> bool:
+def names_itself(line: str, name: str, *, first: bool = False) -> bool:
     """Whether ``line``, said by ``name``, names its own speaker by full name (outside quotation
     marks, :data:`.checks.QUOTED`) other than to introduce itself ("I'm Maria Lopez", "I, Maria
     Lopez, ...") or in a place's name ("Maria Lopez's room"): SmolLM2 wrote Maria Lopez's
     line "This morning, Maria Lopez was thrilled to share a news with Klaus Mueller. She went
-    home ..." as a narrator would."""
+    home ..." as a narrator would. ``first``: its first name alone counts too ("... between Maria
+    and Klaus" in Maria's summary), for a text no one else is named in by it."""
     plain = QUOTED.sub(" ", line).replace("’", "'")
+    given, _, rest = name.partition(" ")
+    named = rf"\b{re.escape(given)}(?:\s+{re.escape(rest)})?\b" if first and rest else rf"\b{re.escape(name)}\b"
     return any(not _INTRODUCES.search(plain[:m.start()]) and not _a_place(plain[m.end():])
-               for m in re.finditer(rf"\b{re.escape(name)}\b", plain, re.I))
+               for m in re.finditer(named, plain, re.I))
 
 
 def _a_place(after: str) -> bool:
@@ -185,21 +188,27 @@ _INTRODUCED = re.compile(r"(?:\bI'?m|\bI am|\bmy name is|\bcall me)\s+([A-Z][\w'
 
 def as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
     """A summary, a reason to talk or an interview answer is the persona's own: it names the
-    persona by full name only to introduce itself (:func:`names_itself`: SmolLM2's "I want to talk
-    to Maria Lopez" and "... is a great inspiration to Maria Lopez" by Maria, "I work for The
-    Willows Market, a cafe owned by Isabella Rodriguez" by Isabella), and introduces no other
-    of the people it knows as itself ("I am Klaus Mueller, the headmaster ..." by Isabella).
+    persona by full name (a summary or a reason by its first name too, unless another it knows
+    shares it) only to introduce itself (:func:`names_itself`: SmolLM2's "I want to talk to Maria
+    Lopez", "... is a great inspiration to Maria Lopez" and "... the relationship between Maria
+    and Klaus Mueller's research" by Maria, "I work for The Willows Market, a cafe owned by
+    Isabella Rodriguez" by Isabella), introduces no other of the people it knows as itself ("I am
+    Klaus Mueller, the headmaster ..." by Isabella), and a reason is said to no one ("I want to
+    talk to you").
 
     Raises:
         InvalidAnswer: naming the field, its text and whom it names.
     """
     name = q.persona_name
     people = {*getattr(q, "people", ()), *getattr(q, "names", ()), getattr(q, "other_name", "")} - {"", name}
+    namesake = any(p.split()[0].lower() == name.split()[0].lower() for p in people)
     for where, key, text in free_texts(a.model_dump(mode="json")):
         if key not in _OWN_VOICE:
             continue
-        if names_itself(text, name):
+        if names_itself(text, name, first=key != "answer" and not namesake):
             raise InvalidAnswer(f"{where}: {text[:60]!r} tells of {name} by name; say it as I")
+        if key == "reason" and _YOU.search(QUOTED.sub(" ", text)):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} speaks to someone; say why, of them")
         for m in _INTRODUCED.finditer(QUOTED.sub(" ", text)):
             if any(m.group(1).startswith(p) for p in people):
                 raise InvalidAnswer(f"{where}: {text[:60]!r} introduces {name} as {m.group(1)}")

@@ -152,8 +152,8 @@ SUMMARY_PATTERN = "^I [A-Za-z0-9 ,'()-]{8,316}[.!?]$"
 _ADDRESSED = re.compile(r"^\W*(?:then\s+|now\s+)?you\s*(?:need|should|must|have to|can|will|could|may|might|'ll|"
                         r"(?:are|'re)\s+(?:a|an|the|at|in|on|\w+ing))\b", re.I)
 #: A description told by the persona ("I work at the village's grocery store", "I'm working on a
-#: new project"): what is done is said without a teller.
-_TOLD = re.compile(r"^\W*(?:I|I'm|I’m|I've|I’ve|we|we're)\s", re.I)
+#: new project", "Myself and the other one has a crush on ..."): what is done is said without a teller.
+_TOLD = re.compile(r"^\W*(?:I|I'm|I’m|I've|I’ve|we|we're|myself|me)\s", re.I)
 
 
 def plain_descriptions(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
