@@ -105,17 +105,30 @@ def test_the_other_sides_memory_id_is_left_out_of_a_line_and_its_words_still_jud
     assert isinstance(bad, InvalidAnswer) and bad.check == "tells_only_its_own" and "were not shown" in str(bad)
 
 
-def test_a_kept_item_no_line_says_is_rejected():
-    """The kept act "throw a party" cites line 1, which says nothing of a party (0 of its 2 words)."""
-    kept = [{"hearer": KLAUS, "line": 1, "importance": 6, "act": "throw a party"}]
-    bad = _verdict(_answer(GREETING, kept))
-    assert isinstance(bad, InvalidAnswer) and bad.check == "kept_from_lines"
+def test_a_kept_item_no_line_says_is_left_out():
+    """The kept act "throw a party" cites line 1, which says nothing of a party (0 of its 2 words):
+    the item is left out, the lines and Maria's good item kept."""
+    kept = [{"hearer": KLAUS, "line": 1, "importance": 6, "act": "throw a party"},
+            {"hearer": MARIA, "line": 0, "importance": 2, "act": ""}]
+    got = _verdict(_answer(GREETING, kept))
+    assert isinstance(got, ExchangeAnswer) and [x.line for x in got.lines] == [g[1] for g in GREETING]
+    assert [(k.hearer, k.line) for k in got.kept] == [(MARIA, 0)]
+    assert len(got.dropped) == 1 and "is not what line 1 says" in got.dropped[0]
 
 
-def test_a_side_keeping_its_own_line_is_rejected():
-    kept = [{"hearer": KLAUS, "line": 0, "importance": 2}]
-    bad = _verdict(_answer(GREETING, kept))
-    assert isinstance(bad, InvalidAnswer) and bad.check == "kept_from_lines" and "said themselves" in str(bad)
+@pytest.mark.parametrize(("item", "why"), [
+    ({"hearer": MARIA, "line": 1, "importance": 2}, "which they said themselves"),  # SmolLM2's, twice in one run
+    ({"hearer": MARIA, "line": 2, "importance": 2}, "is no line of the 2"),
+    ({"hearer": MARIA, "line": 0, "importance": 2, "act": ","}, "placeholder"),
+    ({"hearer": MARIA, "line": 0, "importance": 2, "act": "good"}, "not a verb phrase"),
+])
+def test_a_kept_item_at_fault_is_left_out_and_the_lines_kept(item, why):
+    """SmolLM2's kept items rejected every attempt of two of four exchanges in one-hour runs of
+    the_ville on the CI model ("Maria Lopez keeps line 1, which they said themselves" 3 times, "2
+    is no line of the 2", the act ","): each is left out, the exchange stands."""
+    got = _verdict(_answer(GREETING, [item]))
+    assert isinstance(got, ExchangeAnswer) and len(got.lines) == 2 and got.kept == []
+    assert len(got.dropped) == 1 and why in got.dropped[0], got.dropped
 
 
 def test_an_echo_cuts_the_exchange_before_it():

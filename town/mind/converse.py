@@ -455,7 +455,10 @@ def start_whole(a: Persona, b: Persona, sides: tuple[tuple[Side, Note], tuple[Si
     script = [{"speaker": ids[x.speaker], "line": x.line, "shared": list(x.shared),
                "kept": [k.model_dump(exclude={"hearer", "line"}) for k in answer.kept if k.line == i]}
               for i, x in enumerate(answer.lines)]
-    return Opening(script, f"cut: {answer.cut}" if answer.cut else "whole", ((a.id, a_note), (b.id, b_note)))
+    written = f"cut: {answer.cut}" if answer.cut else "whole"
+    if answer.dropped:  # kept items left out, the lines kept
+        written += f", {len(answer.dropped)} kept item(s) left out"
+    return Opening(script, written, ((a.id, a_note), (b.id, b_note)))
 
 
 def _named_in(options: Iterable[str], texts: Sequence[str], given: set[str]) -> tuple[str, ...]:

@@ -11,7 +11,9 @@ exchange fits its time and ends as a sentence ends.
 A check that rejects a line (:class:`BadLine`) cuts the exchange there when two lines or more
 come before it (``ExchangeAnswer.cut`` names the check): a small model's exchange keeps the
 lines up to its first rejected one. Earlier rejections reject the answer (retried, then the
-scripted answer).
+scripted answer). A kept item at fault is left out, the lines kept (``ExchangeAnswer.dropped``
+names its check): SmolLM2's items (a side keeping its own line, one citing a line not written,
+an act ",") rejected every attempt of two of four exchanges in one-hour runs.
 
 Asked with ``decide``, the same request is the decision to talk as well (§4.3.2's, merged with
 the exchange): the one who saw the other first says whether it starts a conversation now
@@ -34,7 +36,9 @@ from .base import Question
 from .character import as_itself, declines_in_character, names_itself
 from .checks import AnswerCheck, InvalidAnswer, ids_shown, own_words
 from .hear_line import HeardAnswer, _Given, act_is_a_verb, names_known, shape_heard, stated_times_valid
+from .hear_line import own_words_where_given as heard_in_own_words
 from .sense import REASON_PATTERN, SENTENCE_PATTERN
+from .writing import WRITING
 
 __all__ = ["ExchangeLine", "KeptItem", "ExchangeAnswer", "Side", "WriteConversation", "BadLine",
            "own_words_where_given", "decided", "declines_as_itself", "takes_turns", "lines_as_themselves",
@@ -77,8 +81,9 @@ class ExchangeAnswer(BaseModel):
     exchange's lines in order (the last one ends it; none when ``talk`` is false) and what each
     side keeps.
 
-    ``cut`` is not asked of a model (left out of the schema): the check that cut the exchange
-    at its first rejected line, "" when it was kept whole.
+    ``cut`` and ``dropped`` are not asked of a model (left out of the schema): the check that
+    cut the exchange at its first rejected line, "" when it was kept whole; the checks that left
+    kept items out, one per item left out.
     """
 
     talk: bool = True
@@ -86,6 +91,7 @@ class ExchangeAnswer(BaseModel):
     lines: list[ExchangeLine] = Field(default_factory=list, max_length=16)
     kept: list[KeptItem] = Field(default_factory=list)
     cut: str = ""
+    dropped: list[str] = Field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,11 +136,9 @@ def _stems(text: str, drop: set[str] | frozenset[str] = frozenset()) -> set[str]
 
 
 def own_words_where_given(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
-    """:func:`.checks.own_words` on the text given: a kept item's empty field says "the line
-    does not say" (as a heard line's, :func:`.hear_line.own_words_where_given`), an empty
-    ``reason`` that whether to talk was not asked."""
-    dump = a.model_dump(exclude={"cut"} if a.reason else {"cut", "reason"})
-    dump["kept"] = [{k: v for k, v in item.items() if v != ""} for item in dump["kept"]]
+    """:func:`.checks.own_words` on the lines and the reason given (an empty ``reason``: whether to
+    talk was not asked); each kept item is judged alone (:func:`kept_from_lines`)."""
+    dump = a.model_dump(exclude={"cut", "dropped", "kept"} if a.reason else {"cut", "dropped", "kept", "reason"})
     own_words(q, _Given(**dump), prompt)
     return a
 
@@ -233,31 +237,44 @@ def no_echo(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAns
     return a
 
 
+def _kept_fault(q: WriteConversation, a: ExchangeAnswer, k: int, item: KeptItem, prompt: str) -> InvalidAnswer | None:
+    """Why kept item ``k`` cannot be kept, or None: it cites a line the other side said, what it
+    states is in that line (half or more of its act's topic words, at least one), and its fields
+    are those a heard line's may be (:func:`.hear_line.own_words_where_given`, ``act_is_a_verb``,
+    ``names_known``, ``stated_times_valid``) in the town's writing (:data:`.writing.WRITING`)."""
+    if item.hearer not in (q.persona_name, q.other.name):
+        return InvalidAnswer(f"kept[{k}].hearer: {item.hearer!r} is neither side")
+    if item.line >= len(a.lines):
+        return InvalidAnswer(f"kept[{k}].line: {item.line} is no line of the {len(a.lines)}")
+    said = a.lines[item.line]
+    if said.speaker == item.hearer:
+        return InvalidAnswer(f"kept[{k}]: {item.hearer} keeps line {item.line}, which they said themselves")
+    act = _stems(item.act, name_words((q.persona_name, q.other.name)))
+    if act and len(act & _stems(said.line)) * 2 < len(act):
+        return InvalidAnswer(f"kept[{k}].act: {item.act[:60]!r} is not what line {item.line} says "
+                             f"({said.line[:60]!r})")
+    heard = cast(Any, q)  # the rules read a heard line's fields and options
+    try:
+        for rule in (heard_in_own_words, stated_times_valid, act_is_a_verb, names_known, *WRITING):
+            item = cast(KeptItem, rule(heard, item, prompt))
+    except InvalidAnswer as exc:
+        return InvalidAnswer(f"kept[{k}].{exc}")
+    return None
+
+
 def kept_from_lines(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
-    """Each kept item cites a line the other side said, and what it states is in that line
-    (half or more of its act's topic words, at least one); its act, names, places and times are
-    those a heard line's may be (:func:`.hear_line.act_is_a_verb`, ``names_known``,
-    ``stated_times_valid``)."""
+    """The kept items that may be kept (:func:`_kept_fault`); each one at fault is left out, the
+    lines kept, and ``dropped`` names why (SmolLM2 kept its own side's line, cited a line not
+    written, wrote the act ","). An item is what its hearer remembers of the talk: one left out
+    leaves that side only its own lines' memories."""
+    kept, dropped = [], list(a.dropped)
     for k, item in enumerate(a.kept):
-        if item.hearer not in (q.persona_name, q.other.name):
-            raise InvalidAnswer(f"kept[{k}].hearer: {item.hearer!r} is neither side")
-        if item.line >= len(a.lines):
-            raise InvalidAnswer(f"kept[{k}].line: {item.line} is no line of the {len(a.lines)}")
-        said = a.lines[item.line]
-        if said.speaker == item.hearer:
-            raise BadLine(f"kept[{k}]: {item.hearer} keeps line {item.line}, which they said themselves",
-                          item.line)
-        act = _stems(item.act, name_words((q.persona_name, q.other.name)))
-        if act and len(act & _stems(said.line)) * 2 < len(act):
-            raise BadLine(f"kept[{k}].act: {item.act[:60]!r} is not what line {item.line} says "
-                          f"({said.line[:60]!r})", item.line)
-        try:
-            stated_times_valid(cast(Any, q), item, prompt)  # they read a heard line's fields and options
-            act_is_a_verb(cast(Any, q), item, prompt)
-            names_known(cast(Any, q), item, prompt)
-        except InvalidAnswer as exc:
-            raise BadLine(f"kept[{k}].{exc}", item.line) from None
-    return a
+        fault = _kept_fault(q, a, k, item, prompt)
+        if fault is None:
+            kept.append(item)
+        else:
+            dropped.append(str(fault))
+    return a if not dropped else a.model_copy(update={"kept": kept, "dropped": dropped})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -321,7 +338,7 @@ class WriteConversation(Question[ExchangeAnswer]):
         said = schema["properties"]["lines"]["items"]
         said["properties"].pop("speaker")
         said["required"].remove("speaker")
-        for name in ("cut",) if self.decide else ("cut", "talk", "reason"):
+        for name in ("cut", "dropped") if self.decide else ("cut", "dropped", "talk", "reason"):
             schema["properties"].pop(name, None)
             if name in required:
                 required.remove(name)
