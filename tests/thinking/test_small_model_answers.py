@@ -364,7 +364,7 @@ def test_a_step_or_a_reason_said_to_you_is_rejected():
         answer = {"steps": [{"description": found, "object": shelf, "minutes": 10}]}
         assert _rejected_by(SUPPLIES, answer) == "plain_descriptions"
     found = "You are a kind, thoughtful student in your dorm whom you love to read about."
-    assert _rejected_by(_sees_maria(), {"talk": True, "reason": found}) == "as_itself"
+    assert _rejected_by(_sees_maria(), {"talk": True, "reason": found}) == "gives_a_reason"
     assert _accepts(_sees_maria(), {"talk": True, "reason": "young people like Maria know the rents"}).talk
 
 
@@ -559,11 +559,10 @@ def test_a_text_naming_its_own_persona_as_another_is_rejected():
     summary = ("I talked with Isabella about the latest research on Klaus Mueller, which brings her passion for "
                "her work and is a great inspiration to Maria Lopez.")
     assert _rejected_by(talk, {"summary": summary}) == "as_itself"
-    # the next complete resample's hand-read: her first name alone, and reasons said to the other
+    # the next complete resample's hand-read: her first name alone
     summary = "I talked with Isabella about the relationship between Maria and Klaus Mueller's research."
     assert _rejected_by(talk, {"summary": summary}) == "as_itself"
-    for reason in ("I want to talk to you.", "I want me to talk about my research paper and your writing."):
-        assert _rejected_by(sees_klaus, {"talk": True, "reason": reason}) == "as_itself", reason
+    assert _accepts(sees_klaus, {"talk": True, "reason": "I want to talk to you."})
     people = tuple(p.name for p in TOWN.personas)
     asked = replace(_interview("isabella_rodriguez", "Who are you?"), people=people)
     for answer in ("I'm a business owner, and I work for The Willows Market, a local cafe owned by Isabella "

@@ -193,8 +193,8 @@ def as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
     Lopez", "... is a great inspiration to Maria Lopez" and "... the relationship between Maria
     and Klaus Mueller's research" by Maria, "I work for The Willows Market, a cafe owned by
     Isabella Rodriguez" by Isabella), introduces no other of the people it knows as itself ("I am
-    Klaus Mueller, the headmaster ..." by Isabella), and a reason is said to no one ("I want to
-    talk to you").
+    Klaus Mueller, the headmaster ..." by Isabella). ("I want to talk to you" stands: the other
+    is "you" to one deciding to talk to them; 10 of 32 reasons in a resample said so.)
 
     Raises:
         InvalidAnswer: naming the field, its text and whom it names.
@@ -207,8 +207,6 @@ def as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
             continue
         if names_itself(text, name, first=key != "answer" and not namesake):
             raise InvalidAnswer(f"{where}: {text[:60]!r} tells of {name} by name; say it as I")
-        if key == "reason" and _YOU.search(QUOTED.sub(" ", text)):
-            raise InvalidAnswer(f"{where}: {text[:60]!r} speaks to someone; say why, of them")
         for m in _INTRODUCED.finditer(QUOTED.sub(" ", text)):
             if any(m.group(1).startswith(p) for p in people):
                 raise InvalidAnswer(f"{where}: {text[:60]!r} introduces {name} as {m.group(1)}")

@@ -69,6 +69,9 @@ _NUMBERED = re.compile(r"\d+\s*(?:st|nd|rd|th|am|pm|a\.m\.|p\.m\.)", re.I)
 #: A ``{parameter}`` written in a procedure's title or condition.
 PARAMETER = re.compile(r"\{[^{}]*\}")
 _SYNTAX = re.compile(r'[{}]|```|^\s*[,;:)\]]|(?:^|[,{])\s*"?[a-z_]+"?\s*:\s*(?:true|false|null)\b', re.I | re.M)
+#: A reason said to someone ("You are a kind, thoughtful student in your dorm ..."), not why
+#: ("You are welcome" is a phrase, not a persona addressed).
+_TO_SOMEONE = re.compile(r"^\W*you\s*(?:are|'re)\s+(?:a|an|the|at|in|on)\b", re.I)
 #: Words that answer yes or no, not why.
 _BARE = frozenset("yes no yeah nope okay sure maybe true false reason reasons".split())
 #: A remark that the reason is not known ("reasons are not known.", "no reason").
@@ -159,7 +162,7 @@ def no_reply_syntax(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
 def gives_a_reason(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     """A ``reason`` field says why: a topic word besides the names of the persona and the one it
     meets, and yes or no ("Maria Lopez", "no" are no reason), no remark that the reason is not
-    known ("reasons are not known."); one said to someone is :func:`.character.as_itself`'s.
+    known ("reasons are not known."), and it is said to no one ("You are a kind ...").
 
     Raises:
         InvalidAnswer: naming the field and its text.
@@ -168,7 +171,7 @@ def gives_a_reason(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     for where, key, text in free_texts(answer.model_dump(mode="json")):
         if key != "reason" or not text.strip():  # a reason left out is no claim (own_words judges empty text)
             continue
-        if not content_words(text) - names - _BARE or _NOT_KNOWN.search(text):
+        if not content_words(text) - names - _BARE or _NOT_KNOWN.search(text) or _TO_SOMEONE.match(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} gives no reason")
     return answer
 
