@@ -66,10 +66,13 @@ WASH = DecomposeTask(persona="maria_lopez", persona_name="Maria Lopez", persona_
                      start="07:30", minutes=30, objects=(SINK, SHOWER))
 
 
-@pytest.mark.parametrize("step", ["step1", "step2", "Step 3:", "Your steps include"])
+@pytest.mark.parametrize("step", ["step1", "step2", "Step 3:", "Your steps include", "step  'get ready'   ",
+                                  "Line 2023-13-24 27.58, Klaus Mueller has breakfast"])
 def test_a_label_or_a_remark_about_the_answer_is_no_step(step):
     """SmolLM2's steps "step1", "step2" and "Your steps include" were acted on; two became
-    memories of importance 10 ("Maria Lopez is at the sink ...: step1.")."""
+    memories of importance 10 ("Maria Lopez is at the sink ...: step1."). A later resample's
+    hand-read: a step "step 'get ready'", a line "Line 2023-13-24 27.58, ..." (a label before a
+    quote or a number)."""
     assert _rejected_by(WASH, _steps("wash face", step)) == "not_a_label"
     assert _accepts(WASH, _steps("wash face", "step into the shower")).steps[1].description == "step into the shower"
 
@@ -79,6 +82,8 @@ def test_a_step_made_only_of_label_words_is_no_step(step):
     """Two steps SmolLM2-135M wrote in the resample that the checks let through, read by hand."""
     assert _rejected_by(WASH, _steps("wash face", step)) == "not_a_label"
     assert _accepts(WASH, _steps("wash face", "take the next step into the shower")).steps[1].description
+    # label words alone are no answer in any field, not only a description
+    assert _rejected_by(TO_MARIA, {"line": f"{step}.", "shared": [], "end": False}) == "not_a_label"
 
 
 def test_a_step_that_speaks_to_someone_is_rejected():
@@ -237,6 +242,15 @@ def test_a_plan_block_or_a_step_that_is_only_a_date_is_rejected():
     for said in ("Monday", "next Tuesday", "the 14th of February"):
         assert _rejected_by(WASH, _steps(said)) == "more_than_a_date", said
     assert _accepts(WASH, _steps("rinse the plates from Monday"))
+
+
+def test_a_step_that_is_only_a_place_is_rejected():
+    """Klaus's steps "bathroom", "bathroom" were accepted in a complete resample (read by hand): a
+    description of only kinds of place, without a verb, says where, not what is done."""
+    for found in ("bathroom", "the kitchen"):
+        assert _rejected_by(WASH, _steps(found)) == "not_a_label", found
+    for done in ("go to the bathroom", "tidy the bathroom"):
+        assert _accepts(WASH, _steps(done)).steps[0].description == done
 
 
 def test_a_description_told_by_myself_is_rejected():

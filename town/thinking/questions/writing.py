@@ -31,8 +31,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...inflection import lemmas
-from ..words import STOPWORDS, content_words, name_words
+from ...inflection import is_verb, lemmas
+from ..words import PLACE_WORDS, STOPWORDS, content_words, name_words
 from .checks import InvalidAnswer, free_texts
 
 __all__ = ["WRITING", "PARAMETER", "not_a_label", "in_english", "not_filler", "no_reply_syntax", "gives_a_reason",
@@ -51,6 +51,9 @@ _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|respo
 #: supplies", "A step that involves buying supplies", "this is a step of it".
 _ABOUT_A_PART = re.compile(r"^\W*(?:(?:this|it)\s+is\s+)?(?:the|a|an|this|these|each|every|one)\s+(?:\w+\s+)?"
                            rf"(?:{'|'.join(_LABEL_NOUNS)})s?\s+(?:of|that|to|for|which|involves?|includes?)\b", re.I)
+#: A label noun opening a text before a number, a quote or a mark: "step 'get ready'", "Line
+#: 2023-13-24 27.58, ...", "Step 3: wash" ("step into the shower" is a step).
+_LABELLED = re.compile(rf"^\W*(?:{'|'.join(_LABEL_NOUNS)})s?\s*(?:\d|['\"“‘(:#])", re.I)
 #: Greeting-card filler, and text broken off after a comma or a joining word.
 _FILLER = re.compile(r"\b(?:love and light|filled with (?:love|joy|light|happiness|wonder)|dream of a life|"
                      r"embrace the (?:journey|moment)|live, laugh)\b|(?:[,;]|\b(?:and|or|but|with|to|of))\s*$",
@@ -80,17 +83,21 @@ _NOT_KNOWN = re.compile(r"\b(?:reasons?\s+(?:is|are)\s+(?:not\s+known|unknown)|n
 
 
 def not_a_label(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
-    """No free text is a numbered label ("step1") or a remark about the answer ("Your steps include"),
-    and no description is about a labelled part ("The steps of the steps to buy supplies").
+    """No free text is a numbered label ("step1", "step 'get ready'") or a remark about the answer
+    ("Your steps include"), and no description is about a labelled part ("The steps of the steps
+    to buy supplies") or only a kind of place without a verb ("bathroom", :data:`.words.PLACE_WORDS`; "go home" is
+    what is done).
 
     Raises:
         InvalidAnswer: naming the field and its text.
     """
     for where, key, text in free_texts(answer.model_dump(mode="json")):
         said = content_words(text)
-        if said and all(w.removesuffix("s") in _LABEL_NOUNS for w in said):
-            # "step1", "Step 2:", "item #3"; "The steps of the steps", "This is a step of it"
+        if said and all(w.removesuffix("s") in _LABEL_NOUNS for w in said) or _LABELLED.match(text):
+            # "step1", "Step 2:", "item #3"; "The steps of the steps", "This is a step of it"; "step 'get ready'"
             raise InvalidAnswer(f"{where}: {text[:60]!r} is a label, not an answer")
+        if key == "description" and said and said <= PLACE_WORDS and not is_verb(text.split()[0].lower()):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} names a place, not what is done")
         if _META.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} talks about the answer instead of giving it")
         if key == "description" and _ABOUT_A_PART.search(text):
