@@ -36,6 +36,7 @@ from town.thinking.questions import (
     Side,
     WriteConversation,
 )
+from town.thinking.prompting import PromptSet
 from town.thinking.questions.write_conversation import BadLine
 from town.scripted import ScriptedBackend
 from town.thinking.validate import parse_answer
@@ -349,6 +350,25 @@ def test_a_decline_has_a_reason_and_no_lines():
                              (Q, {"talk": False, "reason": "I am busy with my paper"})):
         bad = _decision(question, **answer)
         assert isinstance(bad, InvalidAnswer) and bad.check == "decided", (answer, bad)
+
+
+def test_a_reason_pieced_from_the_prompts_instructions_is_rejected():
+    """SmolLM2's reason "I want to talk about how the line passes on news of a day." (accepted,
+    read by hand) repeats six words of the instruction "When someone passes on news of a day, they
+    name the date"; six words of what the question filled in (Klaus's file) may be repeated."""
+    klaus = next(p for p in load_scenario("the_ville").personas if p.id == "klaus_mueller")
+    deciding = replace(DECIDING, persona_summary=klaus.summary())
+    prompt = PromptSet().render(deciding)
+    assert "When someone passes on news of a day" in prompt
+    assert "writing a research paper on how gentrification changes small towns" in prompt
+    said = [{"speaker": KLAUS, "line": "Good morning, Maria.", "shared": []},
+            {"speaker": MARIA, "line": "Good morning, Klaus.", "shared": []}]
+    with pytest.raises(InvalidAnswer, match="repeats the prompt's instructions .'passes on news of a day'.") as info:
+        deciding.check(ExchangeAnswer(talk=True, reason="I want to talk about how the line passes on news of a day.",
+                                      lines=said), prompt)
+    assert info.value.check == "own_words_where_given"
+    own = "I want to tell her about my paper on how gentrification changes small towns."
+    assert deciding.check(ExchangeAnswer(talk=True, reason=own, lines=said), prompt).reason == own
 
 
 def test_a_decline_denying_the_starters_liking_is_rejected():

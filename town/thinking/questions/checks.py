@@ -26,7 +26,7 @@ from pydantic import BaseModel
 from ...errors import ThinkingError
 
 __all__ = ["InvalidAnswer", "AnswerCheck", "match_option", "own_words", "time_of_day", "ids_shown", "free_texts",
-           "WORDS", "QUOTED"]
+           "WORDS", "QUOTED", "word_runs"]
 
 #: ``check(question, answer, prompt) -> answer``: raises :class:`InvalidAnswer`, or returns the
 #: answer with its names resolved to full options. ``prompt`` is the rendered prompt ("" when
@@ -49,6 +49,10 @@ class InvalidAnswer(ThinkingError):
 
 #: Words of a text, lower-cased: what "says nothing" and "copies" are counted in.
 WORDS = re.compile(r"[a-z0-9']+")
+#: Consecutive words of an instruction a text may not repeat: SmolLM2's reason "I want to talk
+#: about how the line passes on news of a day" took "passes on news of a day" from the sentence
+#: "When someone passes on news of a day, they name the date".
+INSTRUCTION_WORDS = 6
 #: Quoted speech ("Maria said \"...\""): what someone said, attributed, not the writer's own words.
 QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 #: Text that is no content: ellipses, "<...>" placeholders, "TODO", punctuation alone, a JSON
@@ -80,6 +84,35 @@ def time_of_day(hm: str, field: str) -> int:
     if m >= 60 or h > 24 or (h == 24 and m):
         raise InvalidAnswer(f"{field}: {hm!r} is not a time of day 00:00-24:00")
     return h * 60 + m
+
+
+def word_runs(text: str, n: int) -> list[tuple[str, ...]]:
+    """Every run of ``n`` consecutive words of ``text`` (lower-case, :data:`WORDS`), in order."""
+    words = WORDS.findall(text.lower())
+    return [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in a nested structure of dicts, lists and tuples (a question's context)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+def _instruction_runs(question: Any, sentences: list[str]) -> set[tuple[str, ...]]:
+    """The runs of :data:`INSTRUCTION_WORDS` words of the prompt's instruction ``sentences`` that
+    are the template's own words: less every run of a value the question filled in (its
+    ``context()``: the persona's file, actions, lines of talk), which an answer may repeat."""
+    runs = {run for s in sentences for run in word_runs(s, INSTRUCTION_WORDS)}
+    context = getattr(question, "context", None)
+    if runs and callable(context):
+        runs -= {run for text in _strings(context()) for run in word_runs(text, INSTRUCTION_WORDS)}
+    return runs
 
 
 def _instructions(prompt: str) -> list[str]:
@@ -124,7 +157,9 @@ def own_words(question: Any, answer: BaseModel, prompt: str, fields: Iterable[st
     objects>"``), a field holding its own name or another field's (``"reason": "reason"``; a
     heard line's ``"act": "subject"``, which SmolLM2 wrote; ``fields``: names of fields left out
     of ``answer``), text without a word, a
-    text of five or more words found inside one of the prompt's instruction sentences, and a
+    text of five or more words found inside one of the prompt's instruction sentences, a text
+    repeating :data:`INSTRUCTION_WORDS` consecutive words of the template's own instructions
+    (:func:`_instruction_runs`: not of what the question filled in), and a
     text that opens with the prompt's opening sentence ("You are Isabella Rodriguez."), which
     addresses the persona and is never its answer.
 
@@ -132,6 +167,7 @@ def own_words(question: Any, answer: BaseModel, prompt: str, fields: Iterable[st
         InvalidAnswer: naming the field and its text.
     """
     sentences = _instructions(prompt)
+    taught = _instruction_runs(question, sentences)
     first = re.split(r"(?<=[.?!])\s", prompt.strip().split("\n", 1)[0], maxsplit=1)[0]
     opening = " ".join(WORDS.findall(first.lower()))
     dump = answer.model_dump(mode="json")
@@ -144,6 +180,10 @@ def own_words(question: Any, answer: BaseModel, prompt: str, fields: Iterable[st
         words = " ".join(WORDS.findall(text.lower()))
         if len(words.split()) >= 5 and any(words in s for s in sentences):
             raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's instructions")
+        repeated = next((run for run in word_runs(words, INSTRUCTION_WORDS) if run in taught), None)
+        if repeated is not None:
+            raise InvalidAnswer(f"{where}: {text[:60]!r} repeats the prompt's instructions "
+                                f"({' '.join(repeated)!r})")
         if len(opening.split()) >= 3 and (words + " ").startswith(opening + " "):
             raise InvalidAnswer(f"{where}: {text[:60]!r} copies the prompt's opening")
     return answer

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ...textevent import stated_times
-from .checks import QUOTED, WORDS, InvalidAnswer, free_texts
+from .checks import QUOTED, InvalidAnswer, free_texts, word_runs
 
 __all__ = ["COPY_WORDS", "SUMMARY_COPY_WORDS", "DESCRIPTION_PATTERN", "LINE_PATTERN", "SENTENCE_PATTERN", "ANSWER_PATTERN", "REASON_PATTERN",
            "SUMMARY_PATTERN", "not_copied", "plain_descriptions"]
@@ -57,12 +57,6 @@ _DURATION = re.compile(r"\b\d+\s*-?\s*(?:min|mins|minutes?|h|hrs?|hours?)\b|\b(?
                        re.I)
 
 
-def _runs(text: str, n: int = COPY_WORDS) -> list[tuple[str, ...]]:
-    """Every run of ``n`` consecutive words of ``text`` (lower-case), in order."""
-    words = WORDS.findall(text.lower())
-    return [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
-
-
 def _shown(question: Any, answer: BaseModel, n: int = COPY_WORDS) -> set[tuple[str, ...]]:
     """The runs of ``n`` words an answer may not copy: those of the memories the question showed
     (``memories``, ``recalled``; not those whose news the answer passes on: a line's ``shared``
@@ -78,7 +72,7 @@ def _shown(question: Any, answer: BaseModel, n: int = COPY_WORDS) -> set[tuple[s
     own = [getattr(question, "task", "")] + [b.description for b in (*getattr(question, "routine", ()),
                                                                       *([habit] if habit else []))]
     own += list(finished.choices()) if finished is not None else []
-    return {run for text in shown for run in _runs(text, n)} - {run for text in own for run in _runs(text, n)}
+    return {run for text in shown for run in word_runs(text, n)} - {run for text in own for run in word_runs(text, n)}
 
 
 def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
@@ -104,7 +98,7 @@ def not_copied(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
         n = SUMMARY_COPY_WORDS if key == "summary" else COPY_WORDS
         shown = _shown(question, answer, n)
         said = QUOTED.sub(" ", text) if key == "summary" else text  # a summary may quote what was said
-        copied = next((run for run in _runs(said, n) if run in shown), None)
+        copied = next((run for run in word_runs(said, n) if run in shown), None)
         if copied is not None:
             raise InvalidAnswer(f"{where}: {text[:60]!r} copies {n} words of what it was shown "
                                 f"({' '.join(copied)!r})")
