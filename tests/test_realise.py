@@ -5,7 +5,7 @@ from datetime import datetime
 
 from town.hearsay import depth
 from town.memory.fact import Fact
-from town.realise import asked, heard, quoted, statement
+from town.realise import asked, heard, place_name, quoted, statement
 
 VIGIL = Fact(subject="Isabella Rodriguez", act="hold a candlelight vigil", place="the_ville:Johnson Park",
              start=datetime(2023, 2, 14, 19), end=datetime(2023, 2, 14, 20), host="Isabella Rodriguez",
@@ -44,6 +44,18 @@ def test_the_holders_own_fact_is_in_the_first_person_and_facts_without_time_in_t
     noon = Fact(subject="Ann Able", act="invite Bob", start=datetime(2023, 2, 13, 12), end=datetime(2023, 2, 13, 13, 30),
                 invited=("Bob Brown",))
     assert statement(noon, "Bob Brown") == "Ann Able is inviting Bob on Monday, February 13 from noon to 1:30pm, and I am invited"
+
+
+def test_a_room_is_said_as_part_of_its_building_unless_the_building_or_its_own_name_says_it():
+    """Before: "there is a free bike repair stall at library" (the address's last part alone)."""
+    assert place_name("the_ville:Oak Hill College:library") == "the library of Oak Hill College"
+    assert place_name("the_ville:Hobbs Cafe:cafe") == "Hobbs Cafe"
+    assert place_name("the_ville:Dorm for Oak Hill College:Klaus Mueller's room") == "Klaus Mueller's room"
+    assert place_name("the_ville:Johnson Park") == "Johnson Park"
+    stall = Fact(act="be a free bike repair stall", place="the_ville:Oak Hill College:library",
+                 start=datetime(2023, 2, 16, 15), end=datetime(2023, 2, 16, 17))
+    assert statement(stall, "Klaus Mueller", now=MON) == ("there is a free bike repair stall at the library of Oak Hill "
+                                                          "College on Thursday from 3pm to 5pm")
 
 
 def test_a_line_with_no_fact_is_quoted_as_said():

@@ -140,7 +140,7 @@ def gerund(phrase: str) -> str:
         return phrase
     rest = _AND_ONLY_VERB.sub(lambda m: f"and {_ing(m.group(1))}" if _coordinated(m) else m.group(0),
                               and_verbs(rest, _ing))  # each coordinated verb: "cook and eat dinner"
-    if verb.endswith("ing"):
+    if verb.endswith("ing") and base_form(verb) != verb.lower():  # "sleeping"; not "bring", "sing"
         return f"{verb} {rest}".strip()
     forms = getInflection(base_form(verb), tag="VBG")
     return f"{forms[0] if forms else verb} {rest}".strip()

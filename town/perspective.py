@@ -212,6 +212,9 @@ def person_of(text: str) -> int | None:
 
 _AUX = {"is": "be", "am": "be", "are": "be", "was": "be", "were": "be", "be": "be", "been": "be",
         "has": "have", "have": "have", "had": "have"}
+#: Adverbs between a subject and its verb, passed over ("I still need more sources": "need").
+_BETWEEN = frozenset("still just also really always often never usually already only even sometimes finally "
+                     "actually".split())
 
 
 #: A pronoun's contracted auxiliary, spelled out for :func:`verb_of` ("I've" -> "I have").
@@ -235,6 +238,8 @@ def verb_of(text: str) -> str | None:
     text = _CLOCK.sub(" ", text)  # "10:30am" holds no verb "am"
     for word in _WORD.findall(text)[:12]:
         low = word.lower()
+        if low in _BETWEEN:
+            continue
         if low in _AUX or low in MODALS:
             aux = aux or _AUX.get(low, low)
             prev = low

@@ -22,6 +22,10 @@ from town.textevent import find_event, stated_times
 
 __all__ = ["read_fact", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
+#: One's own someone opening a text as its subject: "My cousin is", "Our neighbours are" (up to
+#: the verb, which stays for the act).
+_KIN_SUBJECT = re.compile(r"^\s*(?:my|our)\s+(?!own\b)[a-z'-]+(?:\s+[a-z'-]+)?(?=\s+(?:is|are|was|were|will|has|have|"
+                          r"had|wants?|plans?|hosts?|runs?|holds?)\b)", re.I)
 #: "I" or "we" as the subject of a clause, with a contracted auxiliary ("I'm", "we've").
 _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?:['’][a-z]+)?(?![\w'’])")
 #: A verb's particle kept with it before an object ("putting on a potluck", "setting up a stall").
@@ -50,7 +54,8 @@ def neutral_act(act: str) -> str:
 #: clause included: "announce my run to anyone who asks what I am up to" keeps "announce my
 #: run", not the clause's own subject "I" nor its stranded "up to", and not "to anyone" either,
 #: which without its clause says something else: :data:`_DANGLING`).
-_PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between)\b|[,;.!?]|(?<!\d):(?!\d)"
+_PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between|behind|near|beside|outside"
+                         r"|inside|opposite)\b|[,;.!?]|(?<!\d):(?!\d)"
                          r"|\s+(?:who|whom|whose|whoever|which)\b"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
 #: A relative pronoun opening a clause that ends the act (a match of :data:`_PHRASE_END`).
@@ -70,13 +75,18 @@ _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
 
 def _subject(text: str, names: Sequence[str], own_name: str | None) -> tuple[str | None, int]:
     """(full name, where its mention ends) of the first person ``text`` names, by full or first
-    name; the persona's own name for a first-person text ("I", "I'm", "we"); else (None, 0)."""
+    name; the persona's own name for a first-person text ("I", "I'm", "we"); else (None, 0).
+    Someone of one's own who is not of the town ("My cousin is running a stall ..., and I should
+    bring friends") is the subject, not the "I" of a later clause: (None, where they are named)."""
     best: tuple[int, int, str] | None = None
     for name in names:
         for form in (name, name.split()[0]):
             m = re.search(rf"\b{re.escape(form)}\b", text)
             if m and (best is None or m.start() < best[0]):
                 best = (m.start(), m.end(), name)
+    kin = _KIN_SUBJECT.match(text)
+    if kin and (best is None or best[0] >= kin.end()):  # "My friend Klaus is ..." names its subject
+        return None, kin.end()
     first = _FIRST_PERSON.search(text)  # "I'm ...", "Tomorrow from 9am I'm hosting ..."
     if first and (best is None or best[0] > first.start()):
         return own_name, first.end()
@@ -87,7 +97,9 @@ def _act(text: str, after: int) -> str | None:
     """The verb phrase after character ``after``: its first verb as a lemma and the words up to
     the first place, time or clause break ("is planning a party at ..." -> "plan a party")."""
     rest = text[after:]
-    verb = (verb_of(rest) if after else None) or verb_of(text)  # "I've set up": the verb after "I've"
+    head = text[:after].split()
+    said = f"I{rest}" if head and _FIRST_PERSON.fullmatch(head[-1]) else rest  # "I still need ...": "need" is its verb
+    verb = (verb_of(said) if after else None) or verb_of(text)  # "I've set up": the verb after "I've"
     if verb is None:
         return None
     words = list(_WORDS.finditer(rest))
@@ -118,6 +130,16 @@ def _invited_to(text: str, places: dict[str, str]) -> str | None:
     np = (np[: cut.start()] if cut else np).strip()
     bare = re.sub(r"^(?:the)\s+", "", np, flags=re.I).lower()
     return np if len(np.split()) > 1 and np.lower() not in places and bare not in places else None
+
+
+def _being(act: str) -> str:
+    """An event's act done by no one of the town, said as what there is: "run a free bike repair
+    stall" -> "be a free bike repair stall" (it is told as "there is ..."); an act whose object
+    is no noun phrase stays."""
+    verb, _, rest = act.partition(" ")
+    particle = _PARTICLE.match(f" {rest}")
+    rest = rest[particle.end() - 1:].lstrip() if particle else rest
+    return f"be {rest}" if re.match(r"(?:a|an|the|some)\s", rest, re.I) else act
 
 
 def read_fact(text: str, created: datetime, places: dict[str, str], names: Sequence[str],
@@ -152,9 +174,11 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         act, subject = f"be {thing}", None
     if not act:
         return None
+    times = stated_times(text)
+    if subject is None and times and act.split()[0] != "be":
+        act = _being(act)
     if own_name is not None and host == own_name:
         act = neutral_act(act)
-    times = stated_times(text)
     event = find_event(text, created, places) if times else None
     ranged = times is not None and times[1] is not None  # no end is made up for "at 7pm"
     return Fact(subject=subject, act=act, place=event.place if event else None,

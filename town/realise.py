@@ -25,8 +25,17 @@ __all__ = ["place_name", "act_phrase", "sayable", "statement", "heard", "quoted"
 
 
 def place_name(place: str) -> str:
-    """A place as a persona says it: "the_ville:Johnson Park" -> "Johnson Park"."""
-    return place.rsplit(":", 1)[-1]
+    """A place as a persona says it: "the_ville:Johnson Park" -> "Johnson Park"; a room of it by
+    the building's name where that names it too ("the_ville:Hobbs Cafe:cafe" -> "Hobbs Cafe"),
+    by its own where it is a name ("Klaus Mueller's room"), else as part of the building
+    ("the_ville:Oak Hill College:library" -> "the library of Oak Hill College", not "library")."""
+    parts = place.split(":")
+    if len(parts) < 3:
+        return parts[-1]
+    sector, area = parts[1], parts[-1]
+    if area != area.lower() or area.lower() in sector.lower():
+        return area if area != area.lower() else sector
+    return f"the {area} of {sector}"
 
 
 def _clock(t: datetime) -> str:

@@ -24,6 +24,9 @@ def test_the_rule_worked_out_by_hand():
     assert fact_importance(later, me="Ann Able", ties=frozenset(), now=NOW) == 4
     # the host's own event: an obligation (8), soon (+1)
     assert fact_importance(SALE, me="Tom Moreno", ties=frozenset(), now=NOW) == 9
+    # an event no one of the town holds ("there is ..."): public, open to all (+2); a week ahead
+    jazz = Fact(act="be a jazz night", place="w:The Pub", start=datetime(2023, 2, 20, 20))
+    assert fact_importance(jazz, me="Ann Able", ties=frozenset(), now=NOW) == 6
     # a statement with no place or time
     assert fact_importance(Fact(subject="Sam Moore", act="run for mayor"), me="Ann Able", ties=frozenset(),
                            now=NOW) == 3

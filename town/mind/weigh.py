@@ -9,7 +9,8 @@ The rule, each step worked out by hand in tests/mind/test_weigh.py:
 
 - a statement: :data:`STATEMENT` (3); an event (a place and a start): :data:`EVENT` (4);
 - the persona's own event (it is the subject or the host): :data:`OWN` (8), an obligation;
-- an invitation that includes it (open to everyone, or naming it): + :data:`INVITED` (2);
+- an invitation that includes it (open to everyone, or naming it), or an event no one of the
+  town holds ("there is a jazz night at the pub": a public one, open to all): + :data:`INVITED` (2);
 - the host (or subject) is someone it has a tie with (its file's relationships): + 1;
 - an event still ahead that starts within :data:`SOON_HOURS` game hours: + 1.
 
@@ -50,7 +51,7 @@ def fact_importance(fact: Fact, *, me: str, ties: frozenset[str], now: datetime)
         score = OWN if event else STATEMENT + 1
     else:
         score = EVENT if event else STATEMENT
-        if event and (fact.open_invitation or me in fact.invited):
+        if event and (fact.open_invitation or me in fact.invited or who is None):  # no one's: a public one
             score += INVITED
         if who is not None and who in ties:
             score += 1
