@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import datetime
 
 import pytest
@@ -58,6 +59,9 @@ def test_news_told_by_the_one_who_holds_it_names_them_once(seed):
     line = retell(m, datetime(2023, 2, 13, 12), "Mei Lin", voice)
     assert line.count("Isabella") == 1 and "Rodriguez" not in line
     assert "she is planning a Valentine's Day party at Hobbs Cafe tomorrow from 5pm to 7pm, and everyone is welcome" in line
+    warm = retell(m, datetime(2023, 2, 13, 12), "Mei Lin", Voice(rng=random.Random(seed), warm=True, close=False,
+                                                               first="Mei"))
+    assert not re.search(r", [A-Z][a-z]+ from Isabella", warm), warm  # a lead-in: "Hey, straight from ..."
 
 
 def test_a_decision_heard_is_passed_on_in_the_perfect_naming_its_teller():

@@ -164,6 +164,60 @@ def test_i_dont_know_only_when_nothing_retrieved_bears_on_it():
     assert _ask("Did you see Dan Dale at the park?") == ("No, I don't know anything about Dan Dale.", [])
 
 
+def test_news_of_a_thing_is_what_she_holds_of_it_and_never_a_memory_sharing_only_the_asking():
+    """Before: Klaus, asked "Is anything happening with bikes this week?", answered "Maria Lopez
+    laughs." from "Maria Lopez laughed at my joke ... last week" ("week" was the only word
+    shared), and Isabella "Need descaling." from "... needs descaling this week"."""
+    stream = STREAM + (("observation", "Bob Brown laughed at my joke about the choir last week.", 3),)
+    assert _ask("Is anything happening with bikes this week?", stream=stream) == (
+        "I haven't heard anything about bikes.", [])
+    assert _ask("Is anything happening with the benches this week?", stream=stream) == (
+        "The park has new benches.", [5])
+
+
+def test_the_words_of_asking_are_no_topic():
+    """Before: Klaus, asked "Who would you ask to fix a flat tyre?", answered "Isabella Rodriguez
+    asks how my paper is going." ("ask" was the only word the two shared)."""
+    stream = STREAM + (("observation", "Cat Cole asks how my choir is going.", 3),)
+    assert _ask("Who would you ask to fix a flat tyre?", stream=stream) == ("I don't know anything about that.", [])
+    assert _ask("Did anyone ask about the choir?", stream=stream) == ("Yes. Cat Cole asks how my choir is going.", [6])
+
+
+def test_what_she_did_at_a_time_of_today_is_her_plan_then_in_the_past():
+    """Before: "What were you doing at 10am?" -> "I don't know anything about that."; "What did
+    you do after lunch?" -> a sighting of someone else at lunch; "What did you do this
+    morning?" -> "Earlier I was eating dinner". Her plan for the 14th (memory 3): 07:00 eat
+    breakfast; 08:00 serve coffee (at Corner Cafe, her file says); 18:00 the quiz night."""
+    assert _ask("What were you doing at 9am?") == ("At 09:00 I was serving coffee at Corner Cafe.", [3])
+    assert _ask("What did you do after breakfast?") == ("At 08:00 I was serving coffee at Corner Cafe.", [3])
+    assert _ask("What did you do this morning?") == ("This morning I was serving coffee.", [3])
+
+
+def test_her_own_sighting_is_said_from_her_plan_in_the_first_person():
+    """Before: "Ann Able is serving coffee (serve customers) at the counter ..." pasted, in the
+    third person, as the answer. Seen 10 minutes before the question: what she is doing; seen
+    in the morning and asked at 15:00: "At 09:50 I was ..."."""
+    seen = MemoryView(id=9, kind="observation", importance=2, created="2023-02-14 09:50:00",
+                      content="Ann Able is serving coffee (serve customers) at the counter of the cafe in Corner Cafe.")
+    for now, said in (("2023-02-14 10:00:00", "I'm serving coffee at Corner Cafe."),
+                      ("2023-02-14 15:00:00", "At 09:50 I was serving coffee at Corner Cafe.")):
+        q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=ANN, question="How is the coffee going?",
+                            memories=(seen,), now=now, routine=ROUTINE, people=PEOPLE)
+        assert ScriptedBackend().ask(q).answer == said
+
+
+def test_who_one_talked_to_today_is_the_day_so_far():
+    """Before: "Who did you talk to today?" was answered with an insight ("The Valentine's Day
+    party tomorrow is what everyone is talking about: ...")."""
+    assert kind_of("Who did you talk to today?") == "day"
+    assert kind_of("Who have you met today?") == "day"
+
+
+def test_what_time_asks_when():
+    assert kind_of("What time does the quiz night start?") == "when"
+    assert _ask("What time does the quiz night start?")[0].startswith("It is today from 18:00 to 20:00, as far as I know.")
+
+
 def test_questions_about_herself_are_answered_from_her_own_description():
     assert _ask("What is your name?")[0] == "I am Ann Able."
     assert _ask("What is your occupation?")[0] == "I run the Corner Cafe on Elm Street."  # her name only when asked

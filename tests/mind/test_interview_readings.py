@@ -90,6 +90,15 @@ def test_each_coordinated_verb_of_a_plan_item_is_inflected():
     assert gerund("have bread and butter") == "having bread and butter"  # a noun after "and" stays
 
 
+def test_a_verb_ending_in_ing_in_its_base_form_is_inflected():
+    """Before: "I am bring friends" (a whisper's act "bring friends"): "bring" ends in "ing", so
+    it was taken for a gerund already. Only a form whose lemma differs is one ("sleeping")."""
+    assert gerund("bring friends") == "bringing friends"
+    assert gerund("sing in the choir") == "singing in the choir"
+    assert gerund("sleeping") == "sleeping"
+    assert gerund("bringing snacks") == "bringing snacks"
+
+
 def test_a_verb_joined_to_the_first_verb_or_before_a_plural_noun_is_inflected():
     """Before: "reading and take notes" (Klaus's routine): "take" is a noun too, so only a word
     that is nothing but a verb was inflected. "and" straight after the first verb joins two
@@ -132,10 +141,12 @@ def test_a_fact_with_nobody_to_say_it_of_is_not_told():
                                       "What have you been up to?", "What have you done so far today?"])
 def test_the_morning_so_far_is_the_day_so_far(question):
     """Before: "I don't know anything about that." to "What did you do this morning?" (asked at
-    10:00; only "today" was read as asking about the day so far)."""
+    10:00; only "today" was read as asking about the day so far). The morning asked of is told
+    by that part's items ("This morning I was ...")."""
     said = ask(**TOM, question=question, memories=(*TOM_MEMORIES, POSTER), now=NOW, routine=TOM_ROUTINE,
                people=PEOPLE).answer
-    assert said == "So far today I've talked with Yuriko. Earlier I was working the market counter."
+    then = "This morning" if "morning" in question else "Earlier"
+    assert said == f"So far today I've talked with Yuriko. {then} I was working the market counter."
 
 
 def test_would_you_rather_chooses_between_the_two_places_it_names():

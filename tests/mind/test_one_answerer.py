@@ -79,6 +79,9 @@ def _chat(question: str) -> str:
     ("What are you doing at 11:00 today, and why?",
      "At 11:00 I'll be working on my plans for the town at Town Hall, because it is part of my work.", [9]),
     ("What's your favourite place to eat?", "I like eating at Hobbs Cafe best: I have lunch there most days.", [9, 2]),
+    # a favourite thing of a kind: the plan item doing it, none ("drink"): not another thing's
+    ("What's your favourite session?", "I like attending the town council session best; I do it most days.", [9, 2]),
+    ("What is your favourite drink?", "I don't really have a favourite drink.", []),
     ("Do you prefer Johnson Park or Town Hall?",
      "I prefer Town Hall: it's part of most of my days, and I hardly ever do the other.", [9, 2]),
 ])
@@ -137,3 +140,35 @@ def test_a_named_day_is_read_and_answered_for_that_day():
     assert _interview("Are you going to the Valentine's Day party on Wednesday?") == (
         f"The Valentine's Day party at Hobbs Cafe is today, not on Wednesday; I'm not going, because {REASON}.",
         [9, 4])
+
+
+def test_an_event_heard_of_on_another_day_is_undecided_not_the_plan_of_today_at_this_hour():
+    """Before: Klaus, asked "Are you going to the bike repair stall on Thursday?" on Monday,
+    answered "At 16:59 I'll be sleeping ..." (today's plan read at Thursday's hour). A heard event
+    on the day asked of, not decided yet (no plan for that day), is said as heard."""
+    stall = Fact(act="be a bike repair stall", place="v:Oak Hill College:library", start=datetime(2023, 2, 16, 15),
+                 end=datetime(2023, 2, 16, 17))
+    heard = MemoryView(id=7, kind="chat", importance=6, created="2023-02-14 09:00:00", fact=stall,
+                       tellers=("Maria Lopez",), content="Maria Lopez told me that there is a bike repair stall ...")
+    answer = ask(**WHO, question="Are you going to the bike repair stall on Thursday?", memories=MEMORIES + (heard,),
+                 now=NOW, routine=ROUTINE, people=("Sam Moore", "Maria Lopez"))
+    assert (answer.answer, list(answer.evidence or ())) == (
+        "I haven't decided yet; I'll see when I plan that day. Maria told me that there is a bike repair stall at the "
+        "library of Oak Hill College on Thursday from 3pm to 5pm.", [7])
+
+
+
+def test_why_one_goes_to_ones_own_event_is_answered_because_not_yes():
+    """Before: "Why are you organising the workshop?" -> "Yes, of course, because it is my own
+    plan ..." (a yes to a why). Not decided yet (no plan for Thursday): its own event, said so."""
+    meet = Fact(subject="Sam Moore", act="host a town meeting", place="v:Town Hall", start=datetime(2023, 2, 16, 18),
+                end=datetime(2023, 2, 16, 19), host="Sam Moore", invited=("everyone",))
+    mine = MemoryView(id=8, kind="whisper", importance=9, created="2023-02-14 09:00:00", fact=meet,
+                      content="I'm hosting a town meeting at Town Hall on Thursday from 6pm to 7pm; everyone is welcome.")
+    said = ("it is my own plan, and I've invited everyone to it. I am hosting a town meeting at Town Hall on Thursday "
+            "from 6pm to 7pm, and everyone is welcome.")
+    for question, opening in (("Why are you going to the town meeting?", "Because"),
+                              ("Are you going to the town meeting?", "Yes, of course, because")):
+        answer = ask(**WHO, question=question, memories=MEMORIES + (mine,), now=NOW, routine=ROUTINE,
+                     people=("Sam Moore", "Maria Lopez"))
+        assert (answer.answer, list(answer.evidence or ())) == (f"{opening} {said}", [8])

@@ -93,11 +93,18 @@ _ASKING = re.compile(r"\s*(?:what|how|why|where|when|who|which|would|could|if|do
 _DAY = any_phrase("your day", "your (?:morning|afternoon)", "day (?:so far|been|going)", "today so far",
                   r"(?:did|have) you (?:do|done|been doing|been up to) (?:today|this (?:morning|afternoon)|so far|earlier)",
                   "been up to today", "what have you been (?:doing|up to)",
-                  "happened (?:to you )?(?:today|this (?:morning|afternoon))")
+                  "happened (?:to you )?(?:today|this (?:morning|afternoon))",
+                  r"who (?:did|have) you (?:talk(?:ed)?|speak|spoken|meet|met|see|seen) (?:to |with )?today")
 _NEWS = any_phrase("news", "heard (?:lately|recently|anything)", "what(?:'s| is) going on", "what(?:'s| is) new",
                    "anything happening", "happening (?:tonight|today|tomorrow|this week)", "any gossip",
                    "what have you heard")
 _PAST = any_phrase("yesterday", "last night", rf"(?:did|was|were)\b.*\bon {_WEEKDAY}")
+#: What one did at a time of today: its plan then ("What were you doing at 10am?").
+_DID = any_phrase("were you doing", "did you do", "were you up to", "had you been doing")
+#: "after lunch": the time a meal of the day's plan ends (the next item's start), else the usual
+#: end of that meal.
+_AFTER_MEAL = re.compile(r"\bafter (?P<meal>breakfast|brunch|lunch|dinner|supper)\b", re.I)
+_AFTER_MEALS = {"breakfast": time(9), "brunch": time(12), "lunch": time(13), "dinner": time(20), "supper": time(20)}
 _TRUST = any_phrase("trust", "rely on", "count on", "closest to", "best friend", "confide")
 
 
@@ -128,6 +135,8 @@ def kind_of(question: str) -> str:
         return "news"
     if _PLAN.search(question) and (_WHEN_WORDS.search(question) or stated_times(question)):
         return "plan"
+    if _DID.search(question) and (stated_times(question) or _AFTER_MEAL.search(question)):
+        return "plan"  # "What were you doing at 10am?", "What did you do after lunch?": the plan then
     if REACTION.search(question):
         return "reaction"
     feeling = _FEELING.search(question)
@@ -144,6 +153,8 @@ def kind_of(question: str) -> str:
     word = re.sub(r"['’]s$", "", question.strip().split(" ", 1)[0].lower())  # "where's" asks where
     if word in ("when", "where", "why"):
         return word
+    if re.match(r"\s*(?:at )?what time\b", question, re.I):  # "What time does it start?" asks when
+        return "when"
     return "yes/no" if _YES_NO.search(question) else "what"
 
 
@@ -189,13 +200,16 @@ def _relevant(q: AnswerInterview) -> list:
 
 
 #: Topic words of a question that ask rather than name the thing asked about.
-_ASKED_WORDS = frozenset("opinion view take feel make like happen do doing work day news".split())
+_ASKED_WORDS = frozenset("opinion view take feel make like happen do doing work day news ask tell know think remember "
+                         "hear say".split())  # "Who would you ask to fix a tyre?" names no asking
 
 
 def _bears(m, q: AnswerInterview) -> tuple[int, int]:
-    """(topic words, names) of the question memory ``m`` holds in its fact's fields and words."""
+    """(topic words, names) of the question memory ``m`` holds in its fact's fields and words (not
+    the words of its asking, :data:`_ASKED_WORDS`: "Who would you ask to fix a flat tyre?" is
+    not about someone who asked)."""
     names = name_words(q.people)
-    words = topic_words(f"{_fields(m.fact)} {m.content}") & topic_words(q.question)
+    words = topic_words(f"{_fields(m.fact)} {m.content}") & (topic_words(q.question) - _ASKED_WORDS)
     return len(words - names), len(words & names)
 
 
@@ -240,6 +254,14 @@ def _asked_time(q: AnswerInterview) -> datetime | None:
         return None
     day = stated_day(q.question, now) or now.date()
     found = stated_times(q.question)
+    meal = _AFTER_MEAL.search(q.question)
+    if meal is not None and found is None:  # the next item of that day's plan after the meal
+        items, _ = _plan_items(q, datetime.combine(day, time()))
+        ate = [i for i, (_, what, _) in enumerate(items) if meal_of(what) == meal["meal"].lower()]
+        if ate and ate[0] + 1 < len(items):
+            start = items[ate[0] + 1][0]
+            return datetime.combine(day, time(start // 60, start % 60))
+        return datetime.combine(day, _AFTER_MEALS[meal["meal"].lower()])  # no such meal planned: its usual end
     if found is not None:
         at = found[0]
     else:
@@ -278,6 +300,10 @@ def _plan_items(q: AnswerInterview, when: datetime) -> tuple[list[tuple[int, str
     return items, []
 
 
+#: The hours a part of the day spans (from, to).
+_SPANS = {"morning": (6, 12), "afternoon": (12, 17), "evening": (17, 22), "tonight": (17, 24), "night": (20, 24)}
+
+
 def _window(question: str, now: datetime) -> tuple[datetime, time, time] | None:
     """(day, from, to) a question about plans asks about ("tomorrow evening" -> 17:00-22:00)."""
     day = stated_day(question, now)
@@ -286,8 +312,7 @@ def _window(question: str, now: datetime) -> tuple[datetime, time, time] | None:
         if not re.search(r"\b(?:morning|afternoon|evening|later)\b", low):
             return None
     day = day or now.date()
-    spans = {"morning": (6, 12), "afternoon": (12, 17), "evening": (17, 22), "tonight": (17, 24), "night": (20, 24)}
-    lo, hi = next((v for k, v in spans.items() if k in low), (0, 24))
+    lo, hi = next((v for k, v in _SPANS.items() if k in low), (0, 24))
     times = stated_times(question)
     if times is not None:
         lo, hi = times[0].hour, min(24, times[0].hour + 2)
@@ -357,7 +382,9 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     if not before:
         return _said(f"I have nothing planned for {when:%H:%M} that I remember.", cited)
     _, what, where = before[-1]
-    return _said(f"At {when:%H:%M} I'll be {mine(gerund(what))}{_there(what, where)}.", cited)
+    asked_past = re.search(r"\b(?:did|were|was|had)\b", q.question, re.I)  # "will you be" at 09:00 stays ahead
+    tense = "I was" if now is not None and when < now and asked_past else "I'll be"
+    return _said(f"At {when:%H:%M} {tense} {mine(gerund(what))}{_there(what, where)}.", cited)
 
 
 def _day_only(q: AnswerInterview, when: datetime) -> bool:
@@ -506,8 +533,31 @@ def _work(q: AnswerInterview) -> answers.InterviewAnswer:
     return _said(" ".join(parts), cited)
 
 
+def _own_doing(m, q: AnswerInterview) -> str | None:
+    """An observation of the persona itself ("Sam Moore is working at the desk (work on town plans)
+    at ...") said from its plan's item at that time, in the first person: "I'm working on my plans
+    for the town at Town Hall." (within half an hour of the question), else "At 15:10 I was ...".
+    None for any other memory, or when no plan item was under way then."""
+    if m.kind != "observation" or not m.created or not m.content.startswith(f"{q.persona_name} "):
+        return None
+    at = datetime.fromisoformat(m.created)
+    items, _ = _plan_items(q, at)
+    under = [item for item in items if item[0] <= at.hour * 60 + at.minute]
+    if not under:
+        return None
+    _, what, where = under[-1]
+    doing = f"{mine(gerund(what))}{_there(what, where)}"
+    now = _now(q)
+    return f"I'm {doing}." if now is not None and timedelta(0) <= now - at <= timedelta(minutes=30) \
+        else f"At {at:%H:%M} I was {doing}."
+
+
 def _realised(m, q: AnswerInterview) -> str:
-    """A memory said from its fields when it holds a statement (heard: who told it), else recounted."""
+    """A memory said from its fields when it holds a statement (heard: who told it), an
+    observation of the persona itself from its plan (:func:`_own_doing`), else recounted."""
+    own = _own_doing(m, q)
+    if own is not None:
+        return own
     if m.fact is not None and not m.fact.question and m.tellers:
         return _told(m, q)
     if m.fact is not None and not m.fact.question and m.kind != "reflection":
@@ -823,10 +873,18 @@ def _day(q: AnswerInterview) -> answers.InterviewAnswer:
         parts.append(_told(news[-1], q))
         cited.append(news[-1].id)
     when = _now(q)
+    part = re.search(r"\b(?:this|your) (morning|afternoon|evening)\b", q.question, re.I)
     if when is not None:
         items, plan_ids = _plan_items(q, when)
         done = [what for start, what, _ in items if start <= when.hour * 60 + when.minute and "sleep" not in what]
-        if done:
+        if part is not None:  # "What did you do this morning?": that part's items of note
+            lo, hi = _SPANS[part[1].lower()]
+            then = [what for start, what, _ in items if lo * 60 <= start < hi * 60
+                    and start <= when.hour * 60 + when.minute and _of_note(what)][:2]
+            if then:
+                parts.append(f"This {part[1].lower()} I was {' and '.join(mine(gerund(w)) for w in then)}.")
+                cited += plan_ids
+        elif done:
             parts.append(f"Earlier I was {mine(gerund(done[-2] if len(done) > 1 else done[-1]))}.")
             cited += plan_ids
     if not parts:
@@ -909,11 +967,19 @@ _NEWS_ASKED = frozenset("news new happen lately recently gossip hear anything go
 def _news(q: AnswerInterview) -> answers.InterviewAnswer:
     """Recent news: the newest facts heard (up to two), each with who told it; of the thing,
     place or person the question names, when it names one ("Is anything happening at the
-    pub?"), else what the persona holds of it (:func:`_general`)."""
+    pub?"): none heard, what the persona holds of it (a thought whispered to it), else "I
+    haven't heard anything about bikes" (a memory sharing only the asking's words, "this week",
+    is no news of it). A question naming nothing, with nothing heard: :func:`_general`."""
     news = _heard_news(q)
     topic = topic_words(q.question) - _ASKED_WORDS - _NEWS_ASKED
     if topic:
         news = [m for m in news if topic & topic_words(f"{_fields(m.fact)} {m.content}")]
+        held = [m for m in _relevant(q) if topic & topic_words(f"{_fields(m.fact)} {m.content}")]
+        if not news and held:  # what it holds of the thing itself (a thought whispered, a memory of its file)
+            return _said(_realised(held[0], q), [held[0].id])
+        if not news:  # never a memory sharing only a word of the asking ("this week")
+            thing = " ".join(w for w in re.findall(r"[A-Za-z'-]+", q.question) if topic_words(w) & topic)
+            return _said(f"I haven't heard anything about {thing}.", [])
     news = news[:2]
     if not news:
         return _general(q, "what")

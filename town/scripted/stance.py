@@ -165,21 +165,24 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         return said, [plan.id, *(m.id for m in _stating(q, d))][:3]
     known = [m for m in q.memories if m.fact is not None and not m.fact.question and m.fact.start is not None
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
-    if known and times is None and at is None:  # one's own event, or heard of and not decided yet (a day plan decides)
+    if known and times is None and (at is None or any(m.fact.start is not None and m.fact.start.date() == at.date()
+                                                      for m in known)):
+        # one's own event, or heard of and not decided yet (a day plan decides); "on Thursday": its day
         m = known[0]
         assert m.fact is not None
         said = told(m, q) if m.tellers else statement(m.fact, q.persona_name, now=now) + "."
         said = said[:1].upper() + said[1:]
         if q.persona_name in (m.fact.subject, m.fact.host):
             invited = "everyone" if "everyone" in m.fact.invited else "people"
-            return f"Yes, of course, because it is my own plan, and I've invited {invited} to it. {said}", [m.id]
+            opening = "Because" if q.question.lstrip().lower().startswith("why") else "Yes, of course, because"
+            return f"{opening} it is my own plan, and I've invited {invited} to it. {said}", [m.id]
         return f"I haven't decided yet; I'll see when I plan that day. {said}", [m.id]
     if (times is None and at is None) or now is None:
         return None
-    today = _plan_of_day(q, now.date())
+    asked_at = datetime.combine(day or now.date(), times[0]) if times is not None else at or now
+    today = _plan_of_day(q, asked_at.date())  # the plan of the day asked of, not of today
     if today is None:
         return None
-    asked_at = datetime.combine(now.date(), times[0]) if times is not None else at or now
     under = [i for i in today.plan_items if i.start <= asked_at] or list(today.plan_items[:1])
     item = under[-1]
     why = _why(q, item, today)
@@ -451,8 +454,16 @@ _EITHER = re.compile(r"\b(?P<how>prefer|rather)\s+(?P<a>.+?)\s+or\s+(?P<b>[^?]+)
 _AT_PLACE = re.compile(r"^(?P<doing>.*?)\s*\b(?:at|in)\s+(?:the\s+)?(?P<place>[A-Z][\w' ]*|home)$")
 
 
+#: "your favourite drink", "favorite kind of music": the thing a favourite is asked of.
+_FAVOURITE = re.compile(r"\bfavou?rite\s+(?:kind of |sort of |type of )?(?P<thing>[a-z]+)", re.I)
+#: What names any pastime ("your favourite thing to do"): the persona's own habit answers it.
+_ANY_PASTIME = frozenset("thing things pastime pastimes hobby hobbies activity activities way part time".split())
+
+
 def preference(q: AnswerInterview) -> tuple[str, list[int]] | None:
-    """A favourite place to eat or to be, a favourite pastime, or one of two things ("Do you
+    """A favourite place to eat or to be, a favourite pastime, a favourite thing of a kind ("your
+    favourite drink": the plan item doing it most, "drink a latte at Hobbs Cafe"; none: "I don't
+    really have a favourite drink", never another thing's), or one of two things ("Do you
     prefer A or B?", "Would you rather spend an evening at home or at Hobbs Cafe?"): from the
     minutes its plans' items give each place or activity. None without a retrieved plan."""
     pairs = _items(q)
@@ -497,6 +508,14 @@ def preference(q: AnswerInterview) -> tuple[str, list[int]] | None:
         if place is None:
             return None
         return f"{place} is my favourite place: I spend more of my days there than anywhere else.", ids[:3]
+    named = _FAVOURITE.search(q.question)
+    thing = named["thing"].lower() if named else ""
+    if thing and thing not in _ANY_PASTIME:  # "your favourite drink": the plan items doing that thing
+        held = [(m, i) for m, i in pairs if topic_words(thing) & topic_words(i.description)]
+        doing, ids = _tally(held, lambda i: i.description)
+        if doing is None:
+            return f"I don't really have a favourite {thing}.", []
+        return f"I like {mine(gerund(doing))} best; I do it most days.", ids[:3]
     habits = {r.description for r in q.routine if not r.task}
     leisure = [(m, i) for m, i in pairs if i.description in habits] or pairs
     doing, ids = _tally(leisure, lambda i: i.description)

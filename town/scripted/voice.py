@@ -40,7 +40,7 @@ WARM_TRAITS = re.compile(r"\b(?:friendly|outgoing|cheerful|warm|kind|hospitable|
 
 
 #: Sentence-opening words that are not names: lower-cased after a lead-in ("Well, there is ...").
-_COMMON_OPENERS = frozenset("There The A An It Work Things Later At This That What Did According Something "
+_COMMON_OPENERS = frozenset("There The A An It Work Things Later At This That What Did According Something Straight "
                             "So Some Everyone People".split())
 
 
