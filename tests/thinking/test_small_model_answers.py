@@ -67,12 +67,14 @@ WASH = DecomposeTask(persona="maria_lopez", persona_name="Maria Lopez", persona_
 
 
 @pytest.mark.parametrize("step", ["step1", "step2", "Step 3:", "Your steps include", "step  'get ready'   ",
-                                  "Line 2023-13-24 27.58, Klaus Mueller has breakfast"])
+                                  "Line 2023-13-24 27.58, Klaus Mueller has breakfast", "split into steps",
+                                  "step-specific task with details"])
 def test_a_label_or_a_remark_about_the_answer_is_no_step(step):
     """SmolLM2's steps "step1", "step2" and "Your steps include" were acted on; two became
     memories of importance 10 ("Maria Lopez is at the sink ...: step1."). A later resample's
     hand-read: a step "step 'get ready'", a line "Line 2023-13-24 27.58, ..." (a label before a
-    quote or a number)."""
+    quote or a number); the next one's: steps "split into steps", "step-specific task with
+    details" (remarks about the answer)."""
     assert _rejected_by(WASH, _steps("wash face", step)) == "not_a_label"
     assert _accepts(WASH, _steps("wash face", "step into the shower")).steps[1].description == "step into the shower"
 
@@ -560,8 +562,9 @@ def test_a_text_naming_its_own_persona_as_another_is_rejected():
     answers "... The Willows Market, a local cafe owned by Isabella Rodriguez." and "I am Klaus
     Mueller, the headmaster ...". Each is rejected by ``as_itself``; a text introducing the
     persona by its own name ("I, Isabella Rodriguez, ..." was rejected 2 of 16 times in the next
-    resample), naming the other, or naming its home as the town does ("Isabella Rodriguez's
-    apartment", rejected once) stands."""
+    resample), naming the other, naming its home as the town does ("Isabella Rodriguez's
+    apartment", rejected once) or setting its name beside "I'm ..." ("I'm a local baker and
+    coffee shop owner, Isabella Rodriguez.") stands."""
     maria, isabella = SPECS["maria_lopez"], SPECS["isabella_rodriguez"]
     sees_klaus = DecideToTalk(persona="maria_lopez", persona_name=maria.name, persona_summary=maria.summary(),
                               other="klaus_mueller", other_name="Klaus Mueller", other_action="eating breakfast",
@@ -584,8 +587,10 @@ def test_a_text_naming_its_own_persona_as_another_is_rejected():
                    "I am Klaus Mueller, the headmaster of the 2nd-Tokyo High School in Tokyo, Japan, and a leading "
                    "expert in Japanese culture."):
         assert _rejected_by(asked, {"answer": answer}) == "as_itself", answer
+    # the next resample's: her name set beside "I'm ..." at the sentence's end (rejected once)
     for own in (f"I am {isabella.name}, and I run Hobbs Cafe.", f"I, {isabella.name}, run Hobbs Cafe.",
-                f"I sleep in {isabella.name}'s apartment, my home."):
+                f"I sleep in {isabella.name}'s apartment, my home.",
+                f"I'm a local baker and coffee shop owner, {isabella.name}."):
         assert _accepts(asked, {"answer": own}).answer == own
 
 

@@ -104,6 +104,10 @@ def tells_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
 #: "I, Isabella Rodriguez, ...").
 _INTRODUCES = re.compile(r"(?:\bI'?m|\bI am|\bname is|\bname's|\bthis is|\bit'?s|\bcall me|\bI,)\W*$", re.I)
 
+#: A sentence told as I that sets the speaker's name beside it at its end: "I'm a local baker and
+#: coffee shop owner, Isabella Rodriguez." (SmolLM2's interview answer: the name in apposition).
+_APPOSED = re.compile(r"(?:^|[.!?]\s+)I(?:'m| am)\b[^.!?]*,\s*$")
+
 
 def names_itself(line: str, name: str, *, first: bool = False) -> bool:
     """Whether ``line``, said by ``name``, names its own speaker by full name (outside quotation
@@ -116,6 +120,7 @@ def names_itself(line: str, name: str, *, first: bool = False) -> bool:
     given, _, rest = name.partition(" ")
     named = rf"\b{re.escape(given)}(?:\s+{re.escape(rest)})?\b" if first and rest else rf"\b{re.escape(name)}\b"
     return any(not _INTRODUCES.search(plain[:m.start()]) and not _a_place(plain[m.end():])
+               and not (_APPOSED.search(plain[:m.start()]) and re.match(r"\s*(?:[.!?,]|$)", plain[m.end():]))
                for m in re.finditer(named, plain, re.I))
 
 

@@ -43,10 +43,12 @@ __all__ = ["WRITING", "PARAMETER", "not_a_label", "in_english", "not_filler", "n
 _LABEL_NOUNS = ("step", "item", "task", "action", "activity", "block", "line", "answer", "insight", "question",
                 "point", "description", "entry", "option", "example")
 #: Text about the answer rather than the answer: "Your steps include", "Here are the steps",
-#: "The JSON object", "As an AI".
+#: "The JSON object", "As an AI", "split into steps", "step-specific task with details".
 _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|response|reply|output|list|"
                    r"insights|questions|plan)\s+(?:include|includes|are|is|below|follow)\b|"
-                   r"^\W*here\s+(?:is|are)\b|\bjson\b|\bas an ai\b|\blanguage model\b", re.I)
+                   r"^\W*here\s+(?:is|are)\b|\bjson\b|\bas an ai\b|\blanguage model\b|"
+                   r"\b(?:split|divided?|broken|break)\s+(?:it\s+|them\s+)?into\s+(?:\w+\s+)?(?:steps|parts|tasks)\b|"
+                   r"\bstep-specific\b", re.I)
 #: A description about a labelled part instead of the part: "The steps of the steps to buy
 #: supplies", "A step that involves buying supplies", "this is a step of it".
 _ABOUT_A_PART = re.compile(r"^\W*(?:(?:this|it)\s+is\s+)?(?:the|a|an|this|these|each|every|one)\s+(?:\w+\s+)?"
