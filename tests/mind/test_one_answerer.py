@@ -82,6 +82,10 @@ def _chat(question: str) -> str:
     # a favourite thing of a kind: the plan item doing it, none ("drink"): not another thing's
     ("What's your favourite session?", "I like attending the town council session best; I do it most days.", [9, 2]),
     ("What is your favourite drink?", "I don't really have a favourite drink.", []),
+    # where an event is: its fact's place (its words say "at Hobbs Cafe"; a room of a building
+    # in lower case, "at the common room of Dorm for Oak Hill College", was no place to them)
+    ("Where is the Valentine's Day party?", "Hobbs Cafe, as far as I know. Maria told me that Isabella Rodriguez is "
+     "holding a Valentine's Day party at Hobbs Cafe today from 5pm to 7pm.", [4]),
     ("Do you prefer Johnson Park or Town Hall?",
      "I prefer Town Hall: it's part of most of my days, and I hardly ever do the other.", [9, 2]),
 ])
@@ -172,3 +176,17 @@ def test_why_one_goes_to_ones_own_event_is_answered_because_not_yes():
         answer = ask(**WHO, question=question, memories=MEMORIES + (mine,), now=NOW, routine=ROUTINE,
                      people=("Sam Moore", "Maria Lopez"))
         assert (answer.answer, list(answer.evidence or ())) == (f"{opening} {said}", [8])
+
+
+def test_where_ones_own_event_is_has_no_hedge():
+    """Its host says where it is without "as far as I know"; a room in lower case is its fact's
+    place (before: "the common room of Dorm for Oak Hill College" was not read from the words)."""
+    meet = Fact(subject="Sam Moore", act="host a chess tournament", place="v:Dorm for Oak Hill College:common room",
+                start=datetime(2023, 2, 15, 19), host="Sam Moore", invited=("everyone",))
+    mine = MemoryView(id=8, kind="whisper", importance=9, created="2023-02-14 09:00:00", fact=meet,
+                      content="I'm hosting a chess tournament in the common room on Wednesday at 7pm.")
+    answer = ask(**WHO, question="Where is the chess tournament?", memories=MEMORIES + (mine,), now=NOW,
+                 routine=ROUTINE, people=("Sam Moore", "Maria Lopez"))
+    assert answer.answer == ("The common room of Dorm for Oak Hill College. I am hosting a chess tournament at the "
+                             "common room of Dorm for Oak Hill College tomorrow at 7pm, and everyone is welcome.")
+

@@ -639,6 +639,11 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             span = f"on {day:%B} {day.day} {span}" if day else span  # said relative, in its tense
             return _said(f"It is {span}, as far as I know. {recount(dated(timed), q.persona_name)}", [timed.id])
     if kind == "where":
+        typed = next((m for m in relevant if m.fact is not None and m.fact.place), None)  # its fact's place
+        if typed is not None and typed.fact is not None and typed.fact.place:
+            where = place_name(typed.fact.place)
+            hedge = "." if q.persona_name in (typed.fact.host, typed.fact.subject) else ", as far as I know."
+            return _said(f"{where[:1].upper()}{where[1:]}{hedge} {_realised(typed, q)}", [typed.id])
         placed = next((m for m in relevant if _place_in(m.content)), None)
         if placed is not None:
             return _said(f"At {_place_in(placed.content)}. {recount(dated(placed), q.persona_name)}", [placed.id])
