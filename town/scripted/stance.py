@@ -165,8 +165,8 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         return said, [plan.id, *(m.id for m in _stating(q, d))][:3]
     known = [m for m in q.memories if m.fact is not None and not m.fact.question and m.fact.start is not None
              and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
-    if known and times is None and (at is None or any(m.fact.start is not None and m.fact.start.date() == at.date()
-                                                      for m in known)):
+    if known and times is None and (at is None or any(m.fact is not None and m.fact.start is not None
+                                                      and m.fact.start.date() == at.date() for m in known)):
         # one's own event, or heard of and not decided yet (a day plan decides); "on Thursday": its day
         m = known[0]
         assert m.fact is not None
