@@ -112,6 +112,14 @@ SMALLVILLE_LIKE = {"hobbs cafe": "v:Hobbs Cafe", "library": "v:Oak Hill College:
      "be a plant swap", None, "v:Johnson Park:garden"),
     ("My friend Sam Moore is hosting a quiz at Hobbs Cafe on Friday at 8pm.", "Tom Moreno", "Sam Moore",
      "host a quiz", "Sam Moore", "v:Hobbs Cafe"),
+    # a place does it, its thing without an article: what there is
+    ("Tell people Hobbs Cafe is hosting trivia on Saturday at 9pm.", "Tom Moreno", None, "be trivia", None,
+     "v:Hobbs Cafe"),
+    # meaning to do a thing at a time: the thing done then, not "wanting" then
+    ("Sam Moore wants to start a book club at the library next Monday at 6pm.", "Tom Moreno", "Sam Moore",
+     "start a book club", "Sam Moore", "v:Oak Hill College:library"),
+    ("I've decided to organise a picnic in the garden on Sunday at noon.", "Tom Moreno", "Tom Moreno",
+     "organise a picnic", "Tom Moreno", "v:Johnson Park:garden"),
 ])
 def test_an_event_is_read_with_its_host_and_the_place_it_is_at(text, own, subject, act, host, place):
     """Each sentence of the events benchmark's sets that an earlier reader got wrong, and whispers tried by

@@ -58,6 +58,14 @@ def test_a_room_is_said_as_part_of_its_building_unless_the_building_or_its_own_n
                                                           "College on Thursday from 3pm to 5pm")
 
 
+def test_what_there_is_agrees_with_its_noun():
+    """Before: "there is free flu shots at ..."."""
+    shots = Fact(act="be free flu shots", place="w:Pharmacy", start=datetime(2023, 2, 15, 10), end=datetime(2023, 2, 15, 14))
+    assert statement(shots, "Ann Able").startswith("there are free flu shots at Pharmacy on Wednesday")
+    assert statement(Fact(act="be the news", place="w:Pub", start=datetime(2023, 2, 15, 10)), "Ann Able").startswith(
+        "there is the news")
+
+
 def test_a_line_with_no_fact_is_quoted_as_said():
     line = "We are starting a running club; you should join us!"
     assert quoted("Klaus Mueller", line) == 'Klaus Mueller said to me: "We are starting a running club; you should join us!"'

@@ -18,7 +18,7 @@ from lemminflect import getAllLemmas, getInflection, getLemma
 
 from .hearsay import NOT_NAMES
 
-__all__ = ["MODALS", "BE_HAVE", "lemmas", "is_verb", "participles", "third_singular", "first_singular", "base_form", "gerund",
+__all__ = ["MODALS", "BE_HAVE", "lemmas", "is_plural", "is_verb", "participles", "third_singular", "first_singular", "base_form", "gerund",
            "in_past", "and_verbs"]
 
 #: Modal verbs: the same in every person ("I can" / "she can").
@@ -33,6 +33,14 @@ BE_HAVE = {"am": "is", "'m": "is", "’m": "is", "was": "was", "have": "has", "'
 def lemmas(word: str) -> dict:
     """lemminflect's lemmas of ``word`` (lower-cased) by part of speech: {"VERB": ("own",), ...}."""
     return getAllLemmas(word.lower())
+
+
+def is_plural(phrase: str) -> bool:
+    """Whether a noun phrase's last word is a plural noun: "free flu shots" (its lemma "shot"
+    differs), not "a bake sale", "the news" or "trivia"."""
+    last = phrase.split()[-1].lower() if phrase.split() else ""
+    nouns = lemmas(last).get("NOUN") or ()
+    return bool(nouns) and last not in nouns
 
 
 def participles(verb: str) -> tuple[str, ...]:

@@ -26,6 +26,11 @@ __all__ = ["read_fact", "neutral_act", "Situation", "read_situation", "SITUATION
 #: the verb, which stays for the act).
 _KIN_SUBJECT = re.compile(r"^\s*(?:my|our)\s+(?!own\b)[a-z'-]+(?:\s+[a-z'-]+)?(?=\s+(?:is|are|was|were|will|has|have|"
                           r"had|wants?|plans?|hosts?|runs?|holds?)\b)", re.I)
+#: A verb of meaning to do something before the thing done: "want to", "decide to" (an event's act
+#: is the thing done at its time: "Klaus wants to start a book club at the library next Monday at
+#: 6pm" is Klaus starting one then, not "wanting" then).
+_MEANS_TO = re.compile(r"^(?:want|decide|plan|hope|intend|mean|wish|aim|try|agree|promise|choose|need|would like|"
+                       r"like|love)\s+to\s+(?=\w)")
 #: "I" or "we" as the subject of a clause, with a contracted auxiliary ("I'm", "we've").
 _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?:['’][a-z]+)?(?![\w'’])")
 #: A verb's particle kept with it before an object ("putting on a potluck", "setting up a stall").
@@ -134,12 +139,14 @@ def _invited_to(text: str, places: dict[str, str]) -> str | None:
 
 def _being(act: str) -> str:
     """An event's act done by no one of the town, said as what there is: "run a free bike repair
-    stall" -> "be a free bike repair stall" (it is told as "there is ..."); an act whose object
-    is no noun phrase stays."""
+    stall" -> "be a free bike repair stall" (it is told as "there is ..."), "host trivia" (the pub
+    is hosting it) -> "be trivia"; an act whose object is no noun phrase ("decide to ...") stays."""
     verb, _, rest = act.partition(" ")
     particle = _PARTICLE.match(f" {rest}")
     rest = rest[particle.end() - 1:].lstrip() if particle else rest
-    return f"be {rest}" if re.match(r"(?:a|an|the|some)\s", rest, re.I) else act
+    if not rest or re.match(r"(?:to|that|it|this|them|him|her|me|us)\b", rest, re.I):  # no noun phrase
+        return act
+    return f"be {rest}"
 
 
 def read_fact(text: str, created: datetime, places: dict[str, str], names: Sequence[str],
@@ -175,6 +182,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if not act:
         return None
     times = stated_times(text)
+    if times and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
+        act = _MEANS_TO.sub("", act, count=1)
     if subject is None and times and act.split()[0] != "be":
         act = _being(act)
     if own_name is not None and host == own_name:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from .hearsay import told
-from .inflection import gerund, participles, third_singular
+from .inflection import gerund, is_plural, participles, third_singular
 from .memory.fact import Fact
 from .perspective import relative_days
 
@@ -100,7 +100,7 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         elif verb == "be" and fact.host and subject_as:  # its host told it: "she is hosting ..."
             clause = f"{subject_as} {'are' if subject_as == 'they' else 'is'} hosting {rest}"
         else:
-            clause = f"there is {rest}" if verb == "be" else act
+            clause = f"there {'are' if is_plural(rest) else 'is'} {rest}" if verb == "be" else act
             if fact.host:
                 clause += f", hosted by {fact.host},"
     elif fact.subject == holder:
