@@ -196,3 +196,21 @@ def test_an_adverb_between_i_and_the_verb_leaves_the_verb_the_act():
     assert (fact.subject, fact.act) == ("Tom Moreno", "need more sources")
     fact = read_fact("Isabella Rodriguez still needs more chairs.", MONDAY, PLACES, NAMES, "Tom Moreno")
     assert (fact.subject, fact.act) == ("Isabella Rodriguez", "need more chairs")
+
+
+def test_an_hour_without_am_or_pm_is_read_beside_a_part_of_the_day():
+    """Before: "Remind everyone that the library is showing a film on Friday night at 8." stated
+    no time, so no event: its fact was the act "show a film", with no one to say it of."""
+    from datetime import time
+
+    from town.textevent import stated_times
+
+    assert stated_times("on Friday night at 8")[:2] == (time(20, 0), None)
+    assert stated_times("tomorrow morning at 9:30")[:2] == (time(9, 30), None)
+    assert stated_times("at 7 in the evening")[:2] == (time(19, 0), None)
+    for alone in ("at 8", "at 8 o'clock", "at 12 tonight", "I have 3 cats this morning"):
+        assert stated_times(alone) is None, alone
+    fact = read_fact("Remind everyone that the library is showing a film on Friday night at 8.", MONDAY,
+                     SMALLVILLE_LIKE, NAMES, "Tom Moreno")
+    assert (fact.act, fact.place, fact.start) == ("be a film", "v:Oak Hill College:library", datetime(2023, 2, 17, 20))
+

@@ -96,11 +96,29 @@ def stated_times(text: str) -> tuple[time, time | None, list[tuple[int, int]]] |
             return t0, t1, spans
     one = _ONE.search(text)
     if one is None:
-        return None
+        return _bare_hour(text)
     start = _clock(one, "a")
     if start is None:
         return None
     return time(*start), None, spans
+
+
+#: An hour without "am"/"pm" ("at 8", "at 8 o'clock"), read only beside a part of the day.
+_BARE = re.compile(r"\bat (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?:\s*o['’]?clock)?\b(?![:.]?\d)", re.I)
+_PART_OF_DAY = re.compile(r"\b(?P<part>morning|afternoon|evening|night|tonight)\b", re.I)
+
+
+def _bare_hour(text: str) -> tuple[time, None, list[tuple[int, int]]] | None:
+    """"Friday night at 8" -> 20:00, "tomorrow morning at 9" -> 09:00: an hour said without
+    "am"/"pm" where the text names a part of the day; None without one ("at 8" alone)."""
+    bare, part = _BARE.search(text), _PART_OF_DAY.search(text)
+    if bare is None or part is None or not 1 <= int(bare["h"]) <= 12:
+        return None
+    pm = part["part"].lower() != "morning"
+    if int(bare["h"]) == 12 and part["part"].lower() in ("evening", "night", "tonight"):
+        return None  # midnight, the next day's start: not read here
+    hour = int(bare["h"]) % 12 + (12 if pm else 0)
+    return time(hour, int(bare["m"] or 0)), None, [bare.span()]
 
 
 _CAL = threading.local()
