@@ -535,6 +535,9 @@ def test_where_someone_is_is_the_newest_sighting_of_them_said_in_the_past():
         "studio.", [8])
     assert ask("Where's Latoya?", **fields, memories=seen).answer.startswith("I last saw Latoya today at 12:15")
     assert ask("Where is Latoya?", **fields, memories=()).answer == "I don't know where she is."
+    # "When did you last see X?" asks the same (before: "I haven't heard anything about that.")
+    assert ask("When did you last see Latoya?", **fields, memories=seen).answer.startswith(
+        "I last saw Latoya today at 12:15")
 
 
 def test_have_you_seen_someone_is_answered_from_the_sightings_of_them():

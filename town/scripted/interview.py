@@ -450,7 +450,9 @@ def _who(q: AnswerInterview) -> answers.InterviewAnswer:
 
 
 #: "Where is Latoya (now)?": where a person is, asked by name.
-_WHEREABOUTS = re.compile(r"^\s*where(?:'s| is| was)\s+(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\b", re.I)
+_WHEREABOUTS = re.compile(r"^\s*where(?:'s| is| was)\s+(?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\b"
+                          r"|^\s*when did you (?:last )?(?:see|run into|bump into)\s+"
+                          r"(?P<seen>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\b", re.I)
 
 
 #: "Have you seen Sam (today)?", "Did you see Latoya this morning?": a sighting asked of by name.
@@ -1107,8 +1109,8 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     person = _asked_person(q, seen["name"]) if seen else None
     if person is not None:
         return _seen(q, person)
-    where = _WHEREABOUTS.search(q.question) if kind == "where" else None
-    person = _asked_person(q, where["name"]) if where else None
+    where = _WHEREABOUTS.search(q.question) if kind in ("where", "when") else None  # "When did you last see X?"
+    person = _asked_person(q, where["name"] or where["seen"]) if where else None
     if person is not None and person != q.persona_name:
         return _whereabouts(q, person)
     return _general(q, kind)
