@@ -120,6 +120,12 @@ SMALLVILLE_LIKE = {"hobbs cafe": "v:Hobbs Cafe", "library": "v:Oak Hill College:
      "start a book club", "Sam Moore", "v:Oak Hill College:library"),
     ("I've decided to organise a picnic in the garden on Sunday at noon.", "Tom Moreno", "Tom Moreno",
      "organise a picnic", "Tom Moreno", "v:Johnson Park:garden"),
+    # what one heard is what is stated (before: the act "hear that Hobbs Cafe will give away ...")
+    ("I heard that Hobbs Cafe will give away free coffee on Wednesday morning from 8 to 10.", "Tom Moreno", None,
+     "be free coffee", None, "v:Hobbs Cafe"),
+    # invited to a thing (before: the act "invite to a karaoke night", no one to say it of)
+    ("Everyone is invited to a karaoke night at Hobbs Cafe on Thursday at 9pm!", "Tom Moreno", None,
+     "be a karaoke night", None, "v:Hobbs Cafe"),
 ])
 def test_an_event_is_read_with_its_host_and_the_place_it_is_at(text, own, subject, act, host, place):
     """Each sentence of the events benchmark's sets that an earlier reader got wrong, and whispers tried by
@@ -208,7 +214,10 @@ def test_an_hour_without_am_or_pm_is_read_beside_a_part_of_the_day():
     assert stated_times("on Friday night at 8")[:2] == (time(20, 0), None)
     assert stated_times("tomorrow morning at 9:30")[:2] == (time(9, 30), None)
     assert stated_times("at 7 in the evening")[:2] == (time(19, 0), None)
-    for alone in ("at 8", "at 8 o'clock", "at 12 tonight", "I have 3 cats this morning"):
+    assert stated_times("on Wednesday morning from 8 to 10")[:2] == (time(8, 0), time(10, 0))
+    assert stated_times("this evening from 6 to 8")[:2] == (time(18, 0), time(20, 0))
+    for alone in ("at 8", "at 8 o'clock", "at 12 tonight", "I have 3 cats this morning", "from 8 to 10",
+                  "this evening from 9 to 7"):
         assert stated_times(alone) is None, alone
     fact = read_fact("Remind everyone that the library is showing a film on Friday night at 8.", MONDAY,
                      SMALLVILLE_LIKE, NAMES, "Tom Moreno")

@@ -22,6 +22,10 @@ from town.textevent import find_event, stated_times
 
 __all__ = ["read_fact", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
+#: What one was told, opening a text: "I heard that ...", "Someone told me ...": the fact is what
+#: follows (who told is not the event's subject).
+_HEARSAY = re.compile(r"^\s*(?:I(?:'ve| have)? heard|I was told|someone told me|people say|word is|rumou?r has it)"
+                      r"\s*(?:that\s+|,\s*)?", re.I)
 #: One's own someone opening a text as its subject: "My cousin is", "Our neighbours are" (up to
 #: the verb, which stays for the act).
 _KIN_SUBJECT = re.compile(r"^\s*(?:my|our)\s+(?!own\b)[a-z'-]+(?:\s+[a-z'-]+)?(?=\s+(?:is|are|was|were|will|has|have|"
@@ -70,7 +74,7 @@ _RELATIVE = re.compile(r"\s+(?:who|whom|whose|whoever|which)$", re.I)
 _DANGLING = re.compile(r"\s+(?:to|for|with)\s+(?:anyone|anybody|everyone|everybody|someone|somebody|those|people)$",
                        re.I)
 #: What an invitation asks one to come to: "come to a poetry reading", "join us for a swap".
-_INVITED_TO = re.compile(r"\b(?:com(?:e|ing)(?: along)? to|come for|make it to|join(?: us)?(?: at| for)?|attend"
+_INVITED_TO = re.compile(r"\b(?:com(?:e|ing)(?: along)? to|come for|make it to|join(?: us)?(?: at| for)?|attend|invited to"
                          r"|go(?:ing)? to|be at|^there(?:'s| is| will be| are))"
                          r"\s+((?:(?:a|an|the|my|our|this|his|her|their)\s+)?[^,;.!?]+)", re.I)
 #: An act's object that only points back ("hosting it").
@@ -142,8 +146,7 @@ def _being(act: str) -> str:
     stall" -> "be a free bike repair stall" (it is told as "there is ..."), "host trivia" (the pub
     is hosting it) -> "be trivia"; an act whose object is no noun phrase ("decide to ...") stays."""
     verb, _, rest = act.partition(" ")
-    particle = _PARTICLE.match(f" {rest}")
-    rest = rest[particle.end() - 1:].lstrip() if particle else rest
+    rest = re.sub(r"^(?:on|up|together|out|away|off)\s+", "", rest, count=1, flags=re.I)  # "give away free coffee"
     if not rest or re.match(r"(?:to|that|it|this|them|him|her|me|us)\b", rest, re.I):  # no noun phrase
         return act
     return f"be {rest}"
@@ -165,7 +168,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         time; the end only when it states one, never one made up); ``invited`` ``("everyone",)`` for an open invitation; ``question`` when it ends
         with "?" and is not about ``own_name`` (who states its own plan, then asks, states it); ``host`` the subject of a stated event.
     """
-    text = " ".join(text.split())
+    text = _HEARSAY.sub("", " ".join(text.split()), count=1)  # "I heard that X": what is stated is X
     if not text:
         return None
     subject, after = _subject(text, names, own_name)

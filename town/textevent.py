@@ -105,20 +105,27 @@ def stated_times(text: str) -> tuple[time, time | None, list[tuple[int, int]]] |
 
 #: An hour without "am"/"pm" ("at 8", "at 8 o'clock"), read only beside a part of the day.
 _BARE = re.compile(r"\bat (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?:\s*o['’]?clock)?\b(?![:.]?\d)", re.I)
+_BARE_RANGE = re.compile(r"\bfrom (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))? (?:to|until|till) "
+                         r"(?P<h2>\d{1,2})(?:[:.](?P<m2>[0-5]\d))?\b(?![:.]?\d)", re.I)
 _PART_OF_DAY = re.compile(r"\b(?P<part>morning|afternoon|evening|night|tonight)\b", re.I)
 
 
-def _bare_hour(text: str) -> tuple[time, None, list[tuple[int, int]]] | None:
-    """"Friday night at 8" -> 20:00, "tomorrow morning at 9" -> 09:00: an hour said without
-    "am"/"pm" where the text names a part of the day; None without one ("at 8" alone)."""
-    bare, part = _BARE.search(text), _PART_OF_DAY.search(text)
-    if bare is None or part is None or not 1 <= int(bare["h"]) <= 12:
+def _bare_hour(text: str) -> tuple[time, time | None, list[tuple[int, int]]] | None:
+    """"Friday night at 8" -> 20:00, "tomorrow morning at 9" -> 09:00, "Wednesday morning from 8
+    to 10" -> 08:00-10:00: hours said without "am"/"pm" where the text names a part of the day;
+    None without one ("at 8" alone)."""
+    part = _PART_OF_DAY.search(text)
+    found = _BARE_RANGE.search(text) or _BARE.search(text)
+    if found is None or part is None:
         return None
     pm = part["part"].lower() != "morning"
-    if int(bare["h"]) == 12 and part["part"].lower() in ("evening", "night", "tonight"):
-        return None  # midnight, the next day's start: not read here
-    hour = int(bare["h"]) % 12 + (12 if pm else 0)
-    return time(hour, int(bare["m"] or 0)), None, [bare.span()]
+    hours = [(int(found[h]), int(found[m] or 0)) for h, m in (("h", "m"), ("h2", "m2")) if found.groupdict().get(h)]
+    if any(not 1 <= h <= 12 or (h == 12 and part["part"].lower() in ("evening", "night", "tonight")) for h, _ in hours):
+        return None  # no hour of a clock, or midnight (the next day's start): not read here
+    start, *end = [time(h % 12 + (12 if pm else 0), m) for h, m in hours]
+    if end and end[0] <= start:
+        return None
+    return start, (end[0] if end else None), [found.span()]
 
 
 _CAL = threading.local()
