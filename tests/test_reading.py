@@ -223,3 +223,27 @@ def test_an_hour_without_am_or_pm_is_read_beside_a_part_of_the_day():
                      SMALLVILLE_LIKE, NAMES, "Tom Moreno")
     assert (fact.act, fact.place, fact.start) == ("be a film", "v:Oak Hill College:library", datetime(2023, 2, 17, 20))
 
+
+def test_a_building_is_found_by_the_shorter_names_people_call_it():
+    """Before: "Tell everyone the market is giving away free flowers on Wednesday morning from 9 to
+    11." named no place (only "the willows market and pharmacy" whole), so it was no event and
+    weighed 3: told to Tom, it never spread. Worked by hand from the names: "market" is only The
+    Willows Market's last word; "college" only Oak Hill College's ("Dorm for Oak Hill College"
+    is "dorm"); "house", every family's, says none; a name right before another is that other's
+    ("the college library" is the library)."""
+    from town.textevent import place_names
+
+    names = place_names(("v:The Willows Market and Pharmacy", "v:Oak Hill College", "v:Oak Hill College:library",
+                         "v:Dorm for Oak Hill College", "v:Lin family's house", "v:Moore family's house",
+                         "v:The Rose and Crown Pub"))
+    assert names["market"] == names["willows market"] == "v:The Willows Market and Pharmacy"
+    assert (names["college"], names["dorm"], names["pub"]) == ("v:Oak Hill College", "v:Dorm for Oak Hill College",
+                                                              "v:The Rose and Crown Pub")
+    assert "house" not in names and "pharmacy" not in names
+    fact = read_fact("Tell everyone the market is giving away free flowers on Wednesday morning from 9 to 11.", MONDAY,
+                     names, NAMES, "Tom Moreno")
+    assert (fact.act, fact.place, fact.start) == ("be free flowers", "v:The Willows Market and Pharmacy",
+                                                  datetime(2023, 2, 15, 9))
+    stall = read_fact("There is a stall behind the college library on Thursday at 3pm.", MONDAY, names, NAMES)
+    assert stall.place == "v:Oak Hill College:library"
+

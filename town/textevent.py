@@ -212,7 +212,8 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 @lru_cache(maxsize=8)
 def place_names(addresses: tuple[str, ...]) -> dict[str, str]:
-    """Lower-case place name -> address, for the sectors and areas among ``addresses``.
+    """Lower-case place name -> address, for the sectors and areas among ``addresses``, and the
+    shorter names a building is called by (:func:`_aliases`: "the market", "the pub").
 
     Names shared by several places ("kitchen", "bathroom") are left out: they do not say which.
     Cached by the tuple of addresses (do not mutate the returned dict).
@@ -222,7 +223,29 @@ def place_names(addresses: tuple[str, ...]) -> dict[str, str]:
         parts = address.split(":")
         if len(parts) in (2, 3):
             seen.setdefault(parts[-1].lower(), set()).add(address)
-    return {name: next(iter(a)) for name, a in seen.items() if len(a) == 1}
+    names = {name: next(iter(a)) for name, a in seen.items() if len(a) == 1}
+    called: dict[str, set[str]] = {}
+    for name, address in names.items():
+        if address.count(":") == 1:  # a building, by the shorter names people call it
+            for alias in _aliases(name):
+                called.setdefault(alias, set()).add(address)
+    return {**{a: next(iter(found)) for a, found in called.items() if len(found) == 1 and a not in seen}, **names}
+
+
+def _aliases(name: str) -> list[str]:
+    """Shorter names of a building's ``name`` (lower case) that people use: without "the", its
+    part before "for" or before "and" and one last word ("the willows market and pharmacy" ->
+    "willows market"), and that part's last word ("market", "pub", "park", "college"). A name
+    with an owner ("lin family's house") is called only without "the"."""
+    bare = re.sub(r"^the\s+", "", name)
+    out = [bare] if bare != name else []
+    if "'" in bare or " " not in bare:
+        return out
+    head = re.split(r"\s+for\s+|\s+and\s+(?=\w+$)", bare)[0]
+    if head != bare:
+        out.append(head)
+    out.append(head.rsplit(" ", 1)[-1])
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -238,8 +261,11 @@ _LOCATIVE = re.compile(r"\b(?:at|in|inside|outside|near)\s+(?:the\s+)?$", re.I)
 def _where(text: str, places: dict[str, str]) -> re.Match | None:
     """The place name of ``places`` that ``text`` puts something at: the first one after "at"
     or "in" ("a breakfast for the library at Hobbs Cafe" -> Hobbs Cafe, "a sale on garden tools
-    at the store" -> the store), else the first named."""
+    at the store" -> the store), else the first named; a name right before another is that
+    other's ("the college library" -> the library)."""
     found = list(_place_pattern(tuple(sorted(places))).finditer(text))
+    # a name right before another names it ("the college library": the library)
+    found = [m for m, after in zip(found, [*found[1:], None]) if after is None or text[m.end():after.start()].strip()]
     located = [m for m in found if _LOCATIVE.search(text[max(0, m.start() - 12):m.start()])]
     best = located or found
     return best[0] if best else None
