@@ -607,3 +607,7 @@ def test_going_to_a_thing_no_memory_holds_is_not_answered_with_the_plan_now():
     assert _tom("Are you going to the book club?") == "I haven't heard of any book club."
     assert _tom("Will you go to the bake sale tomorrow? Why or why not?") == "I haven't heard of any bake sale."
     assert not _tom("Are you going to the Valentine's Day party?").startswith("I haven't heard")
+    # a noun naming an event of any kind does not say which: "the Valentine's Day event" is the party
+    # (before: "I haven't heard of any flower giveaway." from one who held the free flowers)
+    assert not _tom("Are you going to the Valentine's Day event?").startswith("I haven't heard")
+    assert _tom("Are you going to the book club event?") == "I haven't heard of any book club event."

@@ -154,11 +154,15 @@ def test_an_event_heard_of_on_another_day_is_undecided_not_the_plan_of_today_at_
                  end=datetime(2023, 2, 16, 17))
     heard = MemoryView(id=7, kind="chat", importance=6, created="2023-02-14 09:00:00", fact=stall,
                        tellers=("Maria Lopez",), content="Maria Lopez told me that there is a bike repair stall ...")
-    answer = ask(**WHO, question="Are you going to the bike repair stall on Thursday?", memories=MEMORIES + (heard,),
-                 now=NOW, routine=ROUTINE, people=("Sam Moore", "Maria Lopez"))
-    assert (answer.answer, list(answer.evidence or ())) == (
-        "I haven't decided yet; I'll see when I plan that day. Maria told me that there is a bike repair stall at the "
-        "library of Oak Hill College on Thursday from 3pm to 5pm.", [7])
+    # asked in other words: a plural, and a noun naming an event of any kind
+    for question in ("Are you going to the bike repair stall on Thursday?",
+                     "Are you going to the stalls on Thursday?",
+                     "Are you going to the bike repair event on Thursday?"):
+        answer = ask(**WHO, question=question, memories=MEMORIES + (heard,), now=NOW, routine=ROUTINE,
+                     people=("Sam Moore", "Maria Lopez"))
+        assert (answer.answer, list(answer.evidence or ())) == (
+            "I haven't decided yet; I'll see when I plan that day. Maria told me that there is a bike repair stall at "
+            "the library of Oak Hill College on Thursday from 3pm to 5pm.", [7]), question
 
 
 

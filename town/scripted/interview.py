@@ -347,6 +347,11 @@ _GOING_TO = re.compile(r"\b(?:go|going|come|coming|be at|attend|attending) (?:to
                        re.I)
 
 
+#: Nouns that name an event of any kind, not which one ("the flower giveaway", "the bike repair
+#: event"): the thing's other words say which.
+_ANY_EVENT = frozenset("event events giveaway thing gathering session occasion do happening".split())
+
+
 def _unheard_event(q: AnswerInterview) -> answers.InterviewAnswer | None:
     """"Are you going to the book club?" when no memory holds the words of "book club" (all of
     them, in its fact's fields or its words; a plan decided on it holds them too): "I haven't
@@ -356,7 +361,7 @@ def _unheard_event(q: AnswerInterview) -> answers.InterviewAnswer | None:
     if found is None:
         return None
     thing = found["thing"].strip()
-    words = topic_words(thing) - name_words(q.people)
+    words = topic_words(thing) - name_words(q.people) - _ANY_EVENT  # "the flower giveaway": flowers held
     if not words or any(words <= topic_words(f"{_fields(m.fact)} {m.content}") for m in q.memories):
         return None
     return _said(f"I haven't heard of any {thing}.", [])

@@ -163,8 +163,9 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         if _YES_NO.match(q.question):  # a yes/no question is answered yes or no
             said = f"Yes, {said}" if d.go else f"No, {said}"
         return said, [plan.id, *(m.id for m in _stating(q, d))][:3]
+    held_words = topic_words(" ".join(words))  # in their base forms: "the flower giveaway" holds "free flowers"
     known = [m for m in q.memories if m.fact is not None and not m.fact.question and m.fact.start is not None
-             and words & content_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
+             and held_words & topic_words(f"{m.fact.act} {place_name(m.fact.place or '')}")]
     if known and times is None and (at is None or any(m.fact is not None and m.fact.start is not None
                                                       and m.fact.start.date() == at.date() for m in known)):
         # one's own event, or heard of and not decided yet (a day plan decides); "on Thursday": its day
