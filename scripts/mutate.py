@@ -701,7 +701,7 @@ MUTATIONS = (
              "me in fact.invited or who is None):", "me in fact.invited):",
              ("tests/mind/test_weigh.py::test_the_rule_worked_out_by_hand",)),
     Mutation("an adverb after 'I' hides the verb ('I still need more sources' read as 'source')", "town/perspective.py",
-             "        if low in _BETWEEN:\n            continue\n", "",
+             "        if low in _ADVERBS:\n            continue\n", "",
              ("tests/test_reading.py::test_an_adverb_between_i_and_the_verb_leaves_the_verb_the_act",)),
     Mutation("the verb after a first-person subject read without its 'I'", "town/reading.py",
              'said = f"I{rest}" if head and', 'said = rest if head and',

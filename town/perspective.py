@@ -28,6 +28,7 @@ from .textevent import place_in
 __all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "relative_days",
            "lower_words", "shared_run", "person_of", "verb_of", "meaning"]
 
+#: Adverbs between a subject and its verb, passed over ("I still need more sources": "need").
 _ADVERBS = frozenset("also just really still often never always already usually sometimes even "
                      "only soon actually finally probably definitely".split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
@@ -212,9 +213,6 @@ def person_of(text: str) -> int | None:
 
 _AUX = {"is": "be", "am": "be", "are": "be", "was": "be", "were": "be", "be": "be", "been": "be",
         "has": "have", "have": "have", "had": "have"}
-#: Adverbs between a subject and its verb, passed over ("I still need more sources": "need").
-_BETWEEN = frozenset("still just also really always often never usually already only even sometimes finally "
-                     "actually".split())
 
 
 #: A pronoun's contracted auxiliary, spelled out for :func:`verb_of` ("I've" -> "I have").
@@ -238,7 +236,7 @@ def verb_of(text: str) -> str | None:
     text = _CLOCK.sub(" ", text)  # "10:30am" holds no verb "am"
     for word in _WORD.findall(text)[:12]:
         low = word.lower()
-        if low in _BETWEEN:
+        if low in _ADVERBS:
             continue
         if low in _AUX or low in MODALS:
             aux = aux or _AUX.get(low, low)
