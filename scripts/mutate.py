@@ -870,6 +870,15 @@ MUTATIONS = (
              "    if words and all(w in _DATE_WORDS or _NUMBER.match(w) for w in words):", "    if False:",
              ("tests/thinking/test_small_model_answers.py::test_a_line_that_is_only_a_date_is_rejected",
               "tests/thinking/test_small_model_answers.py::test_a_plan_block_or_a_step_that_is_only_a_date_is_rejected")),
+    Mutation("a line holding a record's date stamp passes ('January, 2023-12-27 14.58 ...')",
+             "town/thinking/questions/writing.py",
+             '        if _STAMP.search(text):', '        if False:',
+             ('tests/thinking/test_small_model_answers.py::test_a_line_holding_a_records_date_stamp_is_rejected',)),
+    Mutation("a line about the conversation's lines passes ('... the next line will continue')",
+             "town/thinking/questions/writing.py",
+             'r"\\b(?:the|this|a)\\s+(?:next|last|previous|following)\\s+line\\s+(?:will|is|of|in|to)\\b|"',
+             'r"\\bnext-nothing\\b|"',
+             ('tests/thinking/test_small_model_answers.py::test_a_line_about_the_conversations_lines_is_rejected',)),
     Mutation("a next line is not asked as the speaker's own", "town/thinking/prompts/next_line.j2",
              'Say your next line to {% if stranger %}them{% else %}{{ listener_name }}{% endif %} as yourself: '
              '"I" for you, "you" for them (one or two sentences of your own, not a memory\'s id or text copied out, '

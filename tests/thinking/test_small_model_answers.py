@@ -231,6 +231,32 @@ def test_a_line_that_is_only_a_date_is_rejected(found):
     assert _accepts(TO_MARIA, {"line": said, "shared": [], "end": False}).line == said
 
 
+@pytest.mark.parametrize("found", ["January, 2023-12-27 14.58 (Klaus Mueller's Day) at Hobbs Cafe and drink a latte.",
+                                   "We met on 20-23-2023 at the park."])
+def test_a_line_holding_a_records_date_stamp_is_rejected(found):
+    """A complete resample's hand-read (40 accepted answers) found Klaus's line "January,
+    2023-12-27 14.58 (Klaus Mueller's Day) at Hobbs Cafe and drink a latte.": the stamp memories
+    are shown with, run into words (Maria's line to Klaus). A date said as people say it stands."""
+    to_klaus = NextLine(persona="maria_lopez", persona_name="Maria Lopez", persona_summary=SPECS["maria_lopez"].summary(),
+                        listener="klaus_mueller", listener_name="Klaus Mueller", now="2023-02-13 07:31:30")
+    assert _rejected_by(to_klaus, {"line": found, "shared": [], "end": False}) == "more_than_a_date"
+    said = "I will drink a latte at Hobbs Cafe on December 27, after two."
+    assert _accepts(to_klaus, {"line": said, "shared": [], "end": False}).line == said
+
+
+def test_a_line_about_the_conversations_lines_is_rejected():
+    """The same hand-read found a line that speaks of the conversation instead of in it: "This
+    conversation has just finished and we are now at a point where the next line will continue,
+    but this one is for the end of our conversation." Either half is rejected alone; a line
+    about a queue or the talk's pleasure stands."""
+    found = ("This conversation has just finished and we are now at a point where the next line will continue, "
+             "but this one is for the end of our conversation.")
+    for line in (found, "This conversation has just finished.", "We are at a point where the next line will continue."):
+        assert _rejected_by(TO_MARIA, {"line": line, "shared": [], "end": True}) == "not_a_label", line
+    for said in ("I enjoyed this conversation, Maria.", "The line at the bakery was long this morning."):
+        assert _accepts(TO_MARIA, {"line": said, "shared": [], "end": True}).line == said
+
+
 
 def test_a_plan_block_or_a_step_that_is_only_a_date_is_rejected():
     """SmolLM2 added to Maria Lopez's day a block described "Monday" (noon, six hours, at her bed),

@@ -18,7 +18,7 @@ these after its own checks (:meth:`.base.Question.check`), on every free-text fi
 - :func:`no_reply_syntax`: the reply's own JSON written into a text (", end: true }" and what
   followed it, as SmolLM2 wrote a conversation line).
 - :func:`more_than_a_date`: a text that is only a date ("on Tuesday, February 14" as a line,
-  "Monday" as a plan block's description).
+  "Monday" as a plan block's description), or holds a record's date stamp ("2023-12-27").
 - :func:`gives_a_reason`: a ``reason`` field that gives none: a name alone ("Maria Lopez"), "no",
   "yes", or a remark that the reason is not known ("reasons are not known.").
 """
@@ -43,12 +43,16 @@ __all__ = ["WRITING", "PARAMETER", "not_a_label", "in_english", "not_filler", "n
 _LABEL_NOUNS = ("step", "item", "task", "action", "activity", "block", "line", "answer", "insight", "question",
                 "point", "description", "entry", "option", "example")
 #: Text about the answer rather than the answer: "Your steps include", "Here are the steps",
-#: "The JSON object", "As an AI", "split into steps", "step-specific task with details".
+#: "The JSON object", "As an AI", "split into steps", "step-specific task with details"; a line
+#: about the conversation's lines ("... a point where the next line will continue", "This
+#: conversation has just finished").
 _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|response|reply|output|list|"
                    r"insights|questions|plan)\s+(?:include|includes|are|is|below|follow)\b|"
                    r"^\W*here\s+(?:is|are)\b|\bjson\b|\bas an ai\b|\blanguage model\b|"
                    r"\b(?:split|divided?|broken|break)\s+(?:it\s+|them\s+)?into\s+(?:\w+\s+)?(?:steps|parts|tasks)\b|"
-                   r"\bstep-specific\b", re.I)
+                   r"\bstep-specific\b|"
+                   r"\b(?:the|this|a)\s+(?:next|last|previous|following)\s+line\s+(?:will|is|of|in|to)\b|"
+                   r"\bthis\s+conversation\s+(?:has|had|is)\s+(?:just\s+|now\s+)?(?:finished|ended|over)\b", re.I)
 #: A description about a labelled part instead of the part: "The steps of the steps to buy
 #: supplies", "A step that involves buying supplies", "this is a step of it".
 _ABOUT_A_PART = re.compile(r"^\W*(?:(?:this|it)\s+is\s+)?(?:the|a|an|this|these|each|every|one)\s+(?:\w+\s+)?"
@@ -191,12 +195,17 @@ _DATE_WORDS = {w.lower() for w in (*calendar.day_name, *calendar.month_name) if 
                                                                                       "this"}
 #: A number, an ordinal ("14th") or a clock time.
 _NUMBER = re.compile(r"^\d+(?:st|nd|rd|th)?$|^\d{1,2}:\d{2}$")
+#: A record's date stamp, as the prompts show memories' times ("2023-12-27", "20-23-2023"): no
+#: one says a date so, and a text holding one copies the stamp's shape.
+_STAMP = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}-\d{1,2}-\d{4}\b")
 
 
 def more_than_a_date(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     """No free text is only a date: SmolLM2 answered "on Tuesday, February 14", the next-line
     prompt's former example of naming a date, as its whole line, and described a plan block
-    "Monday" (at a bed, for six hours). A time's own fields (``start``, ``end``) are no free text.
+    "Monday" (at a bed, for six hours). Nor does it hold a record's date stamp (:data:`_STAMP`):
+    SmolLM2 ran one into words as a line, "January, 2023-12-27 14.58 (Klaus Mueller's Day) at
+    Hobbs Cafe and drink a latte.". A time's own fields (``start``, ``end``) are no free text.
 
     Raises:
         InvalidAnswer: naming the field and its text.
@@ -205,6 +214,8 @@ def more_than_a_date(question: Any, answer: BaseModel, prompt: str) -> BaseModel
         words = re.findall(r"[\w:]+", text.lower())
         if words and all(w in _DATE_WORDS or _NUMBER.match(w) for w in words):
             raise InvalidAnswer(f"{where}: {text[:60]!r} is only a date, not an answer")
+        if _STAMP.search(text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} holds a record's date stamp, not words")
     return answer
 
 
