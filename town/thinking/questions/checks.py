@@ -59,8 +59,10 @@ QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 #: literal written as text (a heard line's act "true").
 _PLACEHOLDER = re.compile(r"^\W*$|^\s*(\.\.\.|…)|<[^<>]*>|^\s*(todo|tbd|n/?a|none|string|text|true|false|null)\s*$",
                           re.I)
-#: Fields holding one of the question's options (checked against them, not as free text).
-_OPTION_FIELDS = frozenset({"place", "object", "start", "end"})
+#: Fields holding one of the question's options (checked against them, not as free text), and
+#: those the program writes into an answer after its checks (a written exchange's ``cut`` and
+#: ``dropped``: why a line or a kept item was left out, which quotes a time like "2023-02-14 17:00").
+_OPTION_FIELDS = frozenset({"place", "object", "start", "end", "cut", "dropped"})
 
 
 def match_option(value: str, options: Iterable[str]) -> str | None:
