@@ -247,3 +247,43 @@ def test_a_building_is_found_by_the_shorter_names_people_call_it():
     stall = read_fact("There is a stall behind the college library on Thursday at 3pm.", MONDAY, names, NAMES)
     assert stall.place == "v:Oak Hill College:library"
 
+
+
+@pytest.mark.parametrize("text", [
+    "The oven at Hobbs Cafe broke, so the cafe will be closed all day on Wednesday; tell the regulars.",
+    "The pub is shut tomorrow night for a private function.",
+    "Hobbs Cafe is busy.",
+])
+def test_a_state_of_no_one_at_no_time_makes_no_fact(text):
+    """A whisper a user typed was read as the act "break", with no subject, place or time, and
+    Isabella answered "What happened to the oven?" with "Break."; "The pub is shut" was said as
+    "there is shut". Done by no one of the town, such a text states no act of anyone and no
+    thing there is: no fact, and the memory keeps its words."""
+    assert read_fact(text, MONDAY, PLACES, NAMES, "Isabella Rodriguez") is None
+
+
+@pytest.mark.parametrize("text, act", [
+    ("There will be a storm tomorrow.", "be a storm"),
+    ("There's live music at the pub tonight.", "be live music"),
+    ("There is karaoke at Hobbs Cafe on Friday at 9pm.", "be karaoke"),
+])
+def test_a_thing_there_is_stays_a_fact(text, act):
+    """What there is, named by a noun phrase or a word the dictionary lacks, is a fact of no one."""
+    fact = read_fact(text, MONDAY, PLACES, NAMES, "Isabella Rodriguez")
+    assert fact is not None and fact.subject is None and fact.act == act
+
+
+def test_an_event_planned_at_its_time_is_hosted_in_the_plan_block():
+    """Isabella's own seeded words "I am planning a Valentine's Day party at Hobbs Cafe on February
+    14, 2023, from 5pm to 7pm" put "17:00 plan a Valentine's Day party at Hobbs Cafe" in her plan
+    for the 14th: at 5pm she hosts it. The fact keeps what was said ("plan ..."); the block is the
+    party, for her and for a guest."""
+    from town.thinking.dayplan import fact_block, fact_event
+
+    text = "I am planning a Valentine's Day party at Hobbs Cafe on February 14, 2023, from 5pm to 7pm."
+    fact = read_fact(text, MONDAY, PLACES, NAMES, "Isabella Rodriguez")
+    assert fact is not None and fact.act == "plan a Valentine's Day party"
+    event = fact_event(fact, PLACES)
+    assert event is not None and event.start == datetime(2023, 2, 14, 17)
+    assert fact_block(fact, event, "Isabella Rodriguez") == "host a Valentine's Day party at Hobbs Cafe"
+    assert fact_block(fact, event, "Tom Moreno") == "go to Hobbs Cafe (Isabella Rodriguez: host a Valentine's Day party)"

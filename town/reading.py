@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from town.memory.fact import Fact
+from town.inflection import lemmas, participles
 from town.perspective import verb_of
 from town.textevent import find_event, stated_times
 
@@ -152,6 +153,22 @@ def _being(act: str) -> str:
     return f"be {rest}"
 
 
+def _is_thing(phrase: str) -> bool:
+    """Whether ``phrase`` names a thing there can be ("a storm", "live music", "trivia"), not a
+    state ("shut", "closed all day", "busy"): its first word is no past participle (that is no
+    noun too), and a single word is a noun or a word the dictionary does not know ("karaoke")."""
+    words = phrase.split()
+    if not words:
+        return False
+    first = words[0].lower()
+    found = lemmas(first)
+    if "NOUN" in found:
+        return True
+    if any(first != lemma and first in participles(lemma) for lemma in found.get("VERB", ())):
+        return False
+    return len(words) > 1 or not found
+
+
 def read_fact(text: str, created: datetime, places: dict[str, str], names: Sequence[str],
               own_name: str | None = None) -> Fact | None:
     """The fact typed ``text`` states, or None when no act can be read from it.
@@ -189,6 +206,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         act = _MEANS_TO.sub("", act, count=1)
     if subject is None and times and act.split()[0] != "be":
         act = _being(act)
+    if subject is None and (act.split()[0] != "be" or not _is_thing(act.partition(" ")[2])):
+        return None  # "The oven at Hobbs Cafe broke", "The pub is shut": no one's act and no thing there is
     if own_name is not None and host == own_name:
         act = neutral_act(act)
     event = find_event(text, created, places) if times else None

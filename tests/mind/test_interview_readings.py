@@ -446,6 +446,8 @@ def test_a_question_naming_someone_is_answered_from_what_is_held_of_them():
     the only memory naming Klaus is Maria's news of his paper (id 23). A townsperson asked of by
     first name, with nothing held of them, is known of, not a stranger; a name no one holds is."""
     assert _asked_tom("What is Klaus working on?") == "Maria told me that Klaus Mueller writes a research paper on gentrification."
+    # a memory sharing a word of the question but naming someone else does not answer for Klaus
+    assert _asked_tom("What is Klaus doing at the pharmacy?") == "I haven't heard anything about that."
     assert _asked_tom("What do you know about Tamara?") == "I know of Tamara Taylor, but we haven't talked much."
     assert _asked_tom("Who is Zelda?") == "I don't know anyone called Zelda."
 
@@ -611,3 +613,49 @@ def test_going_to_a_thing_no_memory_holds_is_not_answered_with_the_plan_now():
     # (before: "I haven't heard of any flower giveaway." from one who held the free flowers)
     assert not _tom("Are you going to the Valentine's Day event?").startswith("I haven't heard")
     assert _tom("Are you going to the book club event?") == "I haven't heard of any book club event."
+
+
+def test_when_or_where_one_does_a_thing_of_ones_day_is_read_from_its_plan_item():
+    """A user's questions on a 30-hour the_ville run got the wrong item or none: "Where will you
+    have lunch on Wednesday?" listed Klaus's morning, "When do you go to the pub?" gave one
+    sighting's minute ("At 19:08 I was having a pint"), "What time do you have dinner?" spoke of
+    Maria. Each is the plan item that names the meal or the thing (its words or its place), on the
+    day asked: worked out from TOM_PLAN and TOM_ROUTINE by hand."""
+    assert _tom("When do you usually watch the ball game?") == (
+        "I usually watch a ball game on the sofa at Moreno house, at 19:00.")
+    # the place's words name it; on another day the routine stands in for the plan
+    assert _tom("Where will you be working on Wednesday?") == (
+        "At 08:00 tomorrow I'll be working the market counter at The Willows Market and Pharmacy.")
+    assert _tom("When did you work at the market today?") == (
+        "At 08:00 I was working the market counter at The Willows Market and Pharmacy.")
+    # a meal not in today's plan: the routine's, as usual
+    dinner = routine(*((r.start, r.end, r.description, r.place) for r in TOM_ROUTINE),
+                     ("18:00", "19:00", "cook and eat dinner", "smallville:Moreno house:kitchen:stove"))
+    said = ask(**TOM, question="What time do you have dinner?", memories=TOM_MEMORIES, now=NOW, routine=dinner,
+               people=PEOPLE)
+    assert said.answer == "I usually cook and eat dinner at Moreno house, at 18:00." and said.evidence == []
+    # what one knows or thinks is no item of one's day
+    assert not _tom("Where do you think the party is?").startswith("I usually")
+
+
+CAFE_HOURS = MemoryView(id=21, kind="observation", importance=4, created="2023-02-13 07:00:00",
+                        content="Hobbs Cafe opens at 8am and closes at 8pm every day.")
+OVEN = MemoryView(id=22, kind="whisper", importance=5, created="2023-02-13 07:10:00",
+                  content="The oven at Hobbs Cafe broke, so the cafe will be closed all day on Wednesday.")
+
+
+def test_a_yes_no_question_is_answered_from_the_memory_of_the_day_asked_and_not_with_a_yes_it_lacks():
+    """Isabella, told by a whisper that her cafe will be closed on Wednesday, answered "Is Hobbs
+    Cafe open on Wednesday?" with "Yes. Hobbs Cafe opens at 8am ...": both memories share two of
+    the question's words; the one naming the day asked is the one that bears on it, and its words
+    hold no "open", so no "Yes" is said of it."""
+    isabella = dict(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+                    persona_summary="Isabella Rodriguez, 34. Isabella Rodriguez runs Hobbs Cafe.")
+    said = ask(**isabella, question="Is Hobbs Cafe open on Wednesday?", memories=(CAFE_HOURS, OVEN),
+               now="2023-02-14 13:00:00", people=PEOPLE)
+    assert said.evidence == [22]
+    assert said.answer == ("What I know is this: The oven at Hobbs Cafe broke, so the cafe will be closed all day "
+                           "tomorrow.")
+    closed = ask(**isabella, question="Is the cafe closed on Wednesday?", memories=(CAFE_HOURS, OVEN),
+                 now="2023-02-14 13:00:00", people=PEOPLE)
+    assert closed.answer.startswith("Yes. The oven at Hobbs Cafe broke")

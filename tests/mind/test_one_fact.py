@@ -137,3 +137,20 @@ def test_a_heard_event_is_written_from_its_fact_with_an_absolute_day(tiny):
     day a date (14 Feb), a start only: "at 8pm", no end made up."""
     (words,) = _ann_hears(tiny, "I'm holding a vigil at Green Park tomorrow at 8pm.")
     assert words == "Ada told me that they are holding a vigil at Green Park on Tuesday, February 14 at 8pm."
+
+
+def test_a_whisper_is_news_told_and_weighs_at_least_news(tiny):
+    """A user whispered to Isabella "The oven at Hobbs Cafe broke, so the cafe will be closed all
+    day on Wednesday; tell the regulars."; the embedded rater gave it 4, below news, and she told
+    no one in 30 hours. A whisper is told to the persona, as news in a line is: at least
+    ``NEWS`` (5). A rating above that stands (the vigil, her own event: 8)."""
+    from town.importance import rate
+    from town.mind.weigh import NEWS
+
+    sim = tiny()
+    oven = "The oven at the cafe broke, so the cafe will be closed all day on Wednesday."
+    assert rate(oven, "whisper") < NEWS == 5  # the rater alone leaves it below news
+    record = sim.personas["ann"].stream.get(sim.whisper("ann", oven))
+    assert record.fact is None and record.importance == NEWS
+    vigil = sim.personas["ann"].stream.get(sim.whisper("ann", "You are holding a vigil at Green Park tomorrow at 8pm."))
+    assert vigil.importance == 8

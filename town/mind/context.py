@@ -33,7 +33,7 @@ from ..thinking.backend import ThinkingBackend
 from ..thinking.questions import MemoryView, RateImportance, RateImportances
 from ..world import World
 from .effects import Note, Outbox
-from .weigh import fact_importance
+from .weigh import NEWS, fact_importance
 
 __all__ = ["Services", "MindContext", "remember", "remember_many", "remember_later", "rate_unrated", "deferring",
            "unrated_bound", "observe", "observing", "rate", "recall", "memory_views", "seed_for", "MAX_IMPORTANCE",
@@ -140,7 +140,8 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
         ctx: the job's context (backend for the rating, its outbox for the event).
         kind: observation | chat | reflection | plan | whisper.
         content: one sentence.
-        importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1).
+        importance: 1-10; asked of the backend when None (Park et al. 2023 §4.1); a whisper
+            so rated weighs at least :data:`~town.mind.weigh.NEWS`, as news told in a line does.
         teller: who told it (a full name), kept in the record's ``tellers`` with the time.
         at: the game time it was perceived (a memory written late by :func:`rate_unrated`); default now.
         **provenance: fact, plan_items, decisions, evidence, conversation, source, subject, predicate,
@@ -156,6 +157,8 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
     held = None if fact is None or kind is MemoryKind.REFLECTION else p.stream.holding(fact.key())
     if importance is None:
         importance = _rated(p, ctx, kind.value, content, fact)
+        if kind is MemoryKind.WHISPER:  # told to it, as news in a line is: worth passing on
+            importance = max(importance, NEWS)
     when = ctx.now if at is None else at
     if held is not None:
         return retell(p, ctx, held, teller=teller, importance=importance, at=when)

@@ -190,13 +190,18 @@ def _relevant(q: AnswerInterview) -> list:
     sharing nothing. A question naming someone ("What is Klaus working on?") puts the memories
     naming them first. Whatever retrieval ranked first, the thing asked decides.
 
-    Ties: what was seen or heard before insights (an insight says less of the facts), then
-    retrieval order. Repeated texts are left out.
+    Ties: a memory naming the day asked about ("Is Hobbs Cafe open on Wednesday?"), then what
+    was seen or heard before insights (an insight says less of the facts), then retrieval order.
+    Repeated texts are left out.
     """
     named = name_words(p for p in q.people if p != q.persona_name) & topic_words(q.question)
-    scored = [((bool(named & topic_words(f"{_fields(m.fact)} {m.content}")), *_bears(m, q), m.kind != "reflection", -i), m)
-              for i, m in enumerate(q.memories)]
-    return _unique(m for key, m in sorted(scored, key=lambda s: s[0], reverse=True) if key[1] + key[2])
+    days = topic_words(q.question) & _DAY_WORDS
+    scored = []
+    for i, m in enumerate(q.memories):
+        held = topic_words(f"{_fields(m.fact)} {m.content}")
+        words, names = _bears(m, q)
+        scored.append(((bool(named & held), words, bool(days & held), names, m.kind != "reflection", -i), m))
+    return _unique(m for key, m in sorted(scored, key=lambda s: s[0], reverse=True) if key[1] + key[3])
 
 
 #: Topic words of a question that ask rather than name the thing asked about.
@@ -380,7 +385,7 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     if when is None:
         return _general(q, "what")
     if _day_only(q, when):  # "on Wednesday": that day's plan, not the hour it was asked at
-        return _plan_of_day(q, when)
+        return _item_asked(q, "plan") or _plan_of_day(q, when)
     items, cited = _plan_items(q, when)
     minute = when.hour * 60 + when.minute
     before = [item for item in items if item[0] <= minute]
@@ -390,6 +395,57 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     asked_past = re.search(r"\b(?:did|were|was|had)\b", q.question, re.I)  # "will you be" at 09:00 stays ahead
     tense = "I was" if now is not None and when < now and asked_past else "I'll be"
     return _said(f"At {when:%H:%M} {tense} {mine(gerund(what))}{_there(what, where)}.", cited)
+
+
+#: A meal a question names ("lunch", "at lunchtime").
+_MEAL_NAMED = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper)(?:time)?\b", re.I)
+#: The question asks about one's own doing: "do you", "will you", "did you", "are you".
+_YOU_DO = re.compile(r"\b(?:do|did|will|would|are|were|can) you\b(?! (?:know|think|remember|feel|like|hear)\b)",
+                     re.I)
+#: Words of a question about a habit that name no item of it.
+_HABIT_WORDS = frozenset("usually normally often always time go get usual".split())
+
+
+def _item_asked(q: AnswerInterview, kind: str) -> answers.InterviewAnswer | None:
+    """When or where the persona does a thing of its own day the question names, said from its
+    plan's item (or the routine's): by the meal ("Where will you have lunch on Wednesday?") or by
+    a word of the item's words or place ("When do you go to the pub?"), on the day asked (else
+    today), in the question's tense: "I usually have lunch at Hobbs Cafe, at 12:00." A what-
+    question counts only by its meal ("What will you have for lunch tomorrow?"); None when
+    nothing of the day's plan matches."""
+    now = _now(q)
+    meal = _MEAL_NAMED.search(q.question)
+    placed = kind in ("when", "where") or re.match(r"\s*(?:where|when|(?:at )?what time)\b", q.question, re.I)
+    if now is None or not _YOU_DO.search(q.question) or (not placed and meal is None):
+        return None
+    day = stated_day(q.question, now) or now.date()
+    items, cited = _plan_items(q, datetime.combine(day, time()))
+    asked = topic_words(q.question) - (_ASKED_WORDS - {"work"}) - _DAY_WORDS - _HABIT_WORDS - name_words(q.people)
+    def matching(items: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+        if meal is not None:
+            return [item for item in items if meal_of(item[1]) == meal[1].lower()]
+        scores = [len(asked & topic_words(f"{what} {where}")) for _, what, where in items]
+        return [item for item, n in zip(items, scores) if n and n == max(scores)]
+
+    found = matching(items)
+    if not found and day == now.date() and q.routine:  # not in today's plan: the usual day's
+        found = matching([(int(r.start[:2]) * 60 + int(r.start[3:]), r.description, _sector(r.place))
+                          for r in q.routine])
+        cited = []
+    if not found:
+        return None
+    same = [item for item in found if item[1] == found[0][1]]  # the one thing, at each time it is done
+    times = [f"{m // 60:02d}:{m % 60:02d}" for m, _, _ in same]
+    at = times[0] if len(times) == 1 else f"{', '.join(times[:-1])} and {times[-1]}"
+    _, what, where = found[0]
+    there = _there(what, where)
+    if re.search(r"\b(?:did|were|was)\b", q.question, re.I):
+        return _said(f"At {at} I was {mine(gerund(what))}{there}.", cited)
+    if day != now.date():
+        return _said(f"At {at} on {day:%B} {day.day} I'll be {mine(gerund(what))}{there}.", cited)
+    if re.search(r"\b(?:will|going to|tonight|later)\b", q.question, re.I):
+        return _said(f"At {at} I'll be {mine(gerund(what))}{there}.", cited)
+    return _said(f"I usually {mine(what)}{there}, at {at}.", cited)
 
 
 def _day_only(q: AnswerInterview, when: datetime) -> bool:
@@ -656,8 +712,10 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             return _said(f"At {_place_in(placed.content)}. {recount(dated(placed), q.persona_name)}", [placed.id])
     if kind == "why":
         return _why(q, best, said)
-    if kind == "yes/no":
-        return _said(f"Yes. {said}", [best.id])
+    if kind == "yes/no":  # a yes only to what the memory holds: "open" is not in "will be closed"
+        held = topic_words(f"{_fields(best.fact)} {best.content}")
+        unheld = topic_words(q.question) - _ASKED_WORDS - name_words(q.people) - held
+        return _said(f"{'What I know is this:' if unheld else 'Yes.'} {said}", [best.id])
     more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]
             and _bears(m, q)[0] >= min(1, _bears(best, q)[0])][:1]  # of the thing asked, as the best is
     return _said(" ".join([said, *(_realised(m, q) for m in more)]), [best.id, *(m.id for m in more)])
@@ -1118,4 +1176,4 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     person = _asked_person(q, where["name"] or where["seen"]) if where else None
     if person is not None and person != q.persona_name:
         return _whereabouts(q, person)
-    return _general(q, kind)
+    return _item_asked(q, kind) or _general(q, kind)

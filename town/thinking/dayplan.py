@@ -41,14 +41,22 @@ def meal_of(description: str) -> str | None:
     return None if found is None else next(g for g in found.groups() if g).lower()
 
 
+#: Verbs of getting an event ready: said of the event's own time, its block is the event
+#: itself ("I am planning a Valentine's Day party ... from 5pm to 7pm": at 5pm the party is hosted).
+_PLANNING = frozenset({"plan", "organise", "organize", "arrange", "prepare"})
+
+
 def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
     """A plan block's words for an event read from its fact, never from the memory's words:
     "hold a bake sale at Johnson Park" (the persona's own: it is its subject or host), "go to
-    Johnson Park (Tom Moreno: hold a bake sale)" (someone else's)."""
+    Johnson Park (Tom Moreno: hold a bake sale)" (someone else's); an event planned at its time
+    (:data:`_PLANNING`) is hosted then: "host a Valentine's Day party at Hobbs Cafe"."""
     where = event.place.rsplit(":", 1)[-1]
     who = fact.host or fact.subject
     act = act_phrase(fact, "")  # a plan is said of its persona, as a routine is: "their show"
     verb, _, thing = act.partition(" ")
+    if verb in _PLANNING and thing:  # "plan a party" at its time is holding it: the block is the party
+        act, verb = f"host {thing}", "host"
     if fact.subject is None and verb == "be":  # "be a breakfast": the thing itself
         return f"{thing} at {where}" if who == me else f"go to {where} for {thing}"
     if who == me or fact.subject == me:
