@@ -248,12 +248,20 @@ def test_a_line_about_the_conversations_lines_is_rejected():
     """The same hand-read found a line that speaks of the conversation instead of in it: "This
     conversation has just finished and we are now at a point where the next line will continue,
     but this one is for the end of our conversation." Either half is rejected alone; a line
-    about a queue or the talk's pleasure stands."""
+    about a queue or the talk's pleasure stands. The next complete resample's hand-read found
+    four more lines of the kind, and a date's format written out (``later``)."""
     found = ("This conversation has just finished and we are now at a point where the next line will continue, "
              "but this one is for the end of our conversation.")
-    for line in (found, "This conversation has just finished.", "We are at a point where the next line will continue."):
+    later = ("The conversation so far, including your own, has been interrupted by another news item that follows "
+             "the previous one.", "What you say, in the conversation so far.",
+             "The conversation has ended, and there is no news of another day.",
+             "This is the line where I've passed on a story to Maria, and my memory of it has changed me.",
+             "TOMORROWYYYYY-MMM DAY I have a physics exam and need to study in the library.")  # the next run's
+    for line in (found, "This conversation has just finished.", "We are at a point where the next line will continue.",
+                 *later):
         assert _rejected_by(TO_MARIA, {"line": line, "shared": [], "end": True}) == "not_a_label", line
-    for said in ("I enjoyed this conversation, Maria.", "The line at the bakery was long this morning."):
+    for said in ("I enjoyed this conversation, Maria.", "The line at the bakery was long this morning.",
+                 "This conversation was lovely, thank you.", "I waited in the line for an hour."):
         assert _accepts(TO_MARIA, {"line": said, "shared": [], "end": True}).line == said
 
 

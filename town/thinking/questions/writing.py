@@ -45,14 +45,19 @@ _LABEL_NOUNS = ("step", "item", "task", "action", "activity", "block", "line", "
 #: Text about the answer rather than the answer: "Your steps include", "Here are the steps",
 #: "The JSON object", "As an AI", "split into steps", "step-specific task with details"; a line
 #: about the conversation's lines ("... a point where the next line will continue", "This
-#: conversation has just finished").
+#: conversation has just finished", "The conversation has ended, and ...", "This is the line
+#: where I've passed on a story", "What you say, in the conversation so far."); a date's format
+#: written out ("TOMORROWYYYYY-MMM DAY").
 _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|response|reply|output|list|"
                    r"insights|questions|plan)\s+(?:include|includes|are|is|below|follow)\b|"
                    r"^\W*here\s+(?:is|are)\b|\bjson\b|\bas an ai\b|\blanguage model\b|"
                    r"\b(?:split|divided?|broken|break)\s+(?:it\s+|them\s+)?into\s+(?:\w+\s+)?(?:steps|parts|tasks)\b|"
                    r"\bstep-specific\b|"
                    r"\b(?:the|this|a)\s+(?:next|last|previous|following)\s+line\s+(?:will|is|of|in|to)\b|"
-                   r"\bthis\s+conversation\s+(?:has|had|is)\s+(?:just\s+|now\s+)?(?:finished|ended|over)\b", re.I)
+                   r"\bthis\s+conversation\s+(?:has|had|is)\s+(?:just\s+|now\s+)?(?:finished|ended|over)\b|"
+                   r"^\W*(?:the|this)\s+conversation\s+(?:so\s+far|has|had|will|ended|is\s+over)\b|"
+                   r"\bthe\s+conversation\s+so\s+far\b|\bthis\s+is\s+the\s+line\b|\bthe\s+line\s+where\b|"
+                   r"(?-i:YYYY|\bMM-DD\b|\bHH:MM\b)", re.I)
 #: A description about a labelled part instead of the part: "The steps of the steps to buy
 #: supplies", "A step that involves buying supplies", "this is a step of it".
 _ABOUT_A_PART = re.compile(r"^\W*(?:(?:this|it)\s+is\s+)?(?:the|a|an|this|these|each|every|one)\s+(?:\w+\s+)?"
