@@ -287,3 +287,17 @@ def test_an_event_planned_at_its_time_is_hosted_in_the_plan_block():
     assert event is not None and event.start == datetime(2023, 2, 14, 17)
     assert fact_block(fact, event, "Isabella Rodriguez") == "host a Valentine's Day party at Hobbs Cafe"
     assert fact_block(fact, event, "Tom Moreno") == "go to Hobbs Cafe (Isabella Rodriguez: host a Valentine's Day party)"
+
+
+def test_a_thing_opening_a_text_at_a_place_and_time_is_what_there_is():
+    """"A travelling circus is setting up in Johnson Park on Wednesday at 4pm" (a whisper no test
+    used) was read as the act "be circus is setting up" ("travelling" taken for its verb) and told
+    as "there is circus is setting up at Johnson Park". The thing before its verb is what there is;
+    a place before its verb is not ("The pub is hosting trivia": trivia)."""
+    places = {"johnson park": "v:Johnson Park", "the pub": "v:Pub", "pub": "v:Pub"}
+    circus = read_fact("A travelling circus is setting up in Johnson Park on Wednesday at 4pm and tickets are free.",
+                       MONDAY, places, NAMES)
+    assert circus is not None and circus.act == "be a travelling circus" and circus.subject is None
+    assert circus.place == "v:Johnson Park" and circus.start == datetime(2023, 2, 15, 16)
+    trivia = read_fact("The pub is hosting trivia on Friday at 8pm.", MONDAY, places, NAMES)
+    assert trivia is not None and trivia.act == "be trivia"

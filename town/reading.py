@@ -78,6 +78,10 @@ _DANGLING = re.compile(r"\s+(?:to|for|with)\s+(?:anyone|anybody|everyone|everybo
 _INVITED_TO = re.compile(r"\b(?:com(?:e|ing)(?: along)? to|come for|make it to|join(?: us)?(?: at| for)?|attend|invited to"
                          r"|go(?:ing)? to|be at|^there(?:'s| is| will be| are))"
                          r"\s+((?:(?:a|an|the|my|our|this|his|her|their)\s+)?[^,;.!?]+)", re.I)
+#: A thing opening a text as its subject, before its verb: "A travelling circus is setting up in
+#: Johnson Park ..." (an event of no one's: there is the thing, at its place and time).
+_THING_SUBJECT = re.compile(r"^\s*((?:[Aa]|[Aa]n|[Tt]he)\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}?)\s+"
+                            r"(?:is|are|will|was|were)\b(?!\s+(?:closed|shut|open|cancelled|canceled)\b)")
 #: An act's object that only points back ("hosting it").
 _BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -204,6 +208,10 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     times = stated_times(text)
     if times and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
         act = _MEANS_TO.sub("", act, count=1)
+    found = _THING_SUBJECT.match(text) if subject is None and times and not after else None
+    named = found.group(1) if found else ""
+    if named and re.sub(r"^the\s+", "", named, flags=re.I).lower() not in places and named.lower() not in places:
+        act = f"be {named[0].lower()}{named[1:]}"  # "A travelling circus is setting up ...": not "The pub is ..."
     if subject is None and times and act.split()[0] != "be":
         act = _being(act)
     if subject is None and (act.split()[0] != "be" or not _is_thing(act.partition(" ")[2])):
