@@ -301,3 +301,46 @@ def test_a_thing_opening_a_text_at_a_place_and_time_is_what_there_is():
     assert circus.place == "v:Johnson Park" and circus.start == datetime(2023, 2, 15, 16)
     trivia = read_fact("The pub is hosting trivia on Friday at 8pm.", MONDAY, places, NAMES)
     assert trivia is not None and trivia.act == "be trivia"
+
+
+VILLE = {"the library": "v:Library", "library": "v:Library", "the common room": "v:Common room",
+         "common room": "v:Common room", "the pub": "v:Pub", "pub": "v:Pub"}
+CAST = ["Klaus Mueller", "Maria Lopez"]
+
+
+def test_one_of_ones_own_doing_a_thing_to_one_is_ones_appointment_with_them():
+    """Whispered to Klaus, "Your thesis advisor wants to meet you in the library at 3pm tomorrow."
+    made no fact (the act "meet me", of no one). It is Klaus's own appointment: he is meeting with
+    his advisor then, and says so as "my"."""
+    from town.realise import statement
+
+    fact = read_fact("My thesis advisor wants to meet me in the library at 3pm tomorrow.", MONDAY, VILLE, CAST,
+                     "Klaus Mueller")
+    assert fact is not None and fact.subject == fact.host == "Klaus Mueller"
+    assert fact.act == "meet with one's thesis advisor" and fact.start == datetime(2023, 2, 14, 15)
+    assert statement(fact, "Klaus Mueller") == "I am meeting with my thesis advisor at Library on Tuesday, February 14 at 3pm"
+
+
+def test_the_clause_with_the_clock_time_states_the_event_and_an_earlier_clause_names_him():
+    """"Klaus has a birthday on Wednesday; I want to throw him a surprise party in the common
+    room at 7pm." (to Maria) was read as Klaus "having a birthday" at 7pm in the common room. The
+    event is the later clause's, on the earlier clause's day, "him" the one it names. A later
+    clause naming no one leaves the first ("It starts at 7pm"), and a later clause's own day wins
+    over an earlier one's ("today" ... "on Thursday")."""
+    party = read_fact("Klaus has a birthday on Wednesday; I want to throw him a surprise party in the common room "
+                      "at 7pm.", MONDAY, VILLE, CAST, "Maria Lopez")
+    assert party is not None and (party.subject, party.act) == ("Maria Lopez", "throw Klaus Mueller a surprise party")
+    assert party.place == "v:Common room" and party.start == datetime(2023, 2, 15, 19)
+    quiz = read_fact("I'm hosting a quiz at the pub on Wednesday. It starts at 7pm.", MONDAY, VILLE, CAST, "Maria Lopez")
+    assert quiz is not None and quiz.act == "host a quiz" and quiz.start == datetime(2023, 2, 15, 19)
+    group = read_fact("Klaus is tired today. Maria is running a study group at the library on Thursday at 4pm.",
+                      MONDAY, VILLE, CAST, "Isabella Rodriguez")
+    assert group is not None and group.subject == "Maria Lopez" and group.start == datetime(2023, 2, 16, 16)
+
+
+def test_an_event_named_without_a_verb_is_what_there_is():
+    """"Movie night at the pub, Friday 9pm!" made no fact (no verb): it is what there is."""
+    fact = read_fact("Movie night at the pub, Friday 9pm!", MONDAY, VILLE, CAST, "Maria Lopez")
+    assert fact is not None and fact.subject is None and fact.act == "be movie night"
+    assert fact.place == "v:Pub" and fact.start == datetime(2023, 2, 17, 21)
+    assert read_fact("The pub, Friday 9pm!", MONDAY, VILLE, CAST, "Maria Lopez") is None

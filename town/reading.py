@@ -6,7 +6,10 @@ keeps the fact, and nothing reads the memory's words back. The event's place and
 :func:`town.textevent.find_event` (parsedatetime and the clock-time patterns); the subject is the
 first of the town's people the text names (or the persona itself, for "I ..."); the act is the
 verb phrase after the subject, its verb in base form (:func:`town.perspective.verb_of`), up to
-the first place, time or clause break.
+the first place, time or clause break. Of several clauses, the one stating the clock time states
+the event when the first lacks it; an event of no one of the town is what there is ("be a
+travelling circus", "be movie night"), and a state of no one at no time ("The oven broke") is
+no fact.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from datetime import datetime
 from town.memory.fact import Fact
 from town.inflection import lemmas, participles
 from town.perspective import verb_of
-from town.textevent import find_event, stated_times
+from town.textevent import find_event, stated_day, stated_times
 
 __all__ = ["read_fact", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
@@ -157,6 +160,35 @@ def _being(act: str) -> str:
     return f"be {rest}"
 
 
+def _timed_clause(text: str, names: Sequence[str], own_name: str | None) -> tuple[str, str]:
+    """(the clause of ``text`` that states the event, the full name of the one an earlier clause
+    is about, or ""): a later clause holding the clock time the first lacks, when it names its
+    subject ("Klaus has a birthday on Wednesday; I want to throw him a surprise party in the
+    common room at 7pm": the party, for Klaus); else ``text`` itself ("I'm hosting a quiz on
+    Wednesday. It starts at 7pm": the quiz)."""
+    clauses = re.split(r"(?<=[;.!?])\s+", text)
+    if len(clauses) < 2 or stated_times(clauses[0]) is not None:
+        return text, ""
+    for i, clause in enumerate(clauses[1:], 1):
+        if stated_times(clause) is not None and _subject(clause, names, own_name)[0] is not None:
+            earlier = _subject(" ".join(clauses[:i]), names, None)[0]
+            return clause, earlier if earlier not in (None, own_name) else ""
+    return text, ""
+
+
+def _named_thing(text: str, places: dict[str, str]) -> str | None:
+    """An event named without a verb, as what there is: "Movie night at the pub, Friday 9pm!" ->
+    "be movie night"; None when what opens the text is a place or nothing."""
+    cut = _PHRASE_END.search(text)
+    named = (text[: cut.start()] if cut else text).strip()
+    if not named or named.lower() in places or re.sub(r"^the\s+", "", named, flags=re.I).lower() in places:
+        return None
+    first = named.split()[0]
+    if first[1:].islower() and lemmas(first):  # a common word opening it, not a name ("Valentine's")
+        named = f"{first.lower()}{named[len(first):]}"
+    return f"be {named}"
+
+
 def _is_thing(phrase: str) -> bool:
     """Whether ``phrase`` names a thing there can be ("a storm", "live music", "trivia"), not a
     state ("shut", "closed all day", "busy"): its first word is no past participle (that is no
@@ -192,9 +224,12 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     text = _HEARSAY.sub("", " ".join(text.split()), count=1)  # "I heard that X": what is stated is X
     if not text:
         return None
-    subject, after = _subject(text, names, own_name)
-    act = _act(text, after)
-    thing = _invited_to(text, places)
+    said, before = _timed_clause(text, names, own_name)
+    subject, after = _subject(said, names, own_name)
+    act = _act(said, after)
+    if act and before:  # "Klaus has a birthday on Wednesday; I want to throw him ...": him is Klaus
+        act = re.sub(r"\b(?:him|her)\b", before, act, count=1)
+    thing = _invited_to(said, places)
     host = subject
     if thing and act and act.split()[-1].lower() in _BACK:  # "Ayesha is hosting it" -> "host a poetry reading"
         act = f"{act.rsplit(' ', 1)[0]} {thing}"
@@ -203,12 +238,19 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         # Moore", "Can you make it to ...? Sam hopes everyone comes": there is the thing, and the
         # one named beside it is its host
         act, subject = f"be {thing}", None
+    times = stated_times(text)
+    if not act and times:  # "Movie night at the pub, Friday 9pm!": the thing alone
+        act = _named_thing(said, places)
     if not act:
         return None
-    times = stated_times(text)
     if times and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
         act = _MEANS_TO.sub("", act, count=1)
-    found = _THING_SUBJECT.match(text) if subject is None and times and not after else None
+    kin = _KIN_SUBJECT.match(said) if subject is None and own_name is not None else None
+    done_to = re.fullmatch(r"(\w+) (?:me|us)", act)
+    if kin and done_to:  # "My thesis advisor wants to meet me ...": I am meeting with them
+        subject = host = own_name
+        act = f"{done_to.group(1)} with {kin.group(0).strip()}"
+    found = _THING_SUBJECT.match(said) if subject is None and times and not after else None
     named = found.group(1) if found else ""
     if named and re.sub(r"^the\s+", "", named, flags=re.I).lower() not in places and named.lower() not in places:
         act = f"be {named[0].lower()}{named[1:]}"  # "A travelling circus is setting up ...": not "The pub is ..."
@@ -218,7 +260,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         return None  # "The oven at Hobbs Cafe broke", "The pub is shut": no one's act and no thing there is
     if own_name is not None and host == own_name:
         act = neutral_act(act)
-    event = find_event(text, created, places) if times else None
+    dated = said if said != text and stated_day(said, created) is not None else text  # the clause's own day first
+    event = find_event(dated, created, places) or find_event(text, created, places) if times else None
     ranged = times is not None and times[1] is not None  # no end is made up for "at 7pm"
     return Fact(subject=subject, act=act, place=event.place if event else None,
                 start=event.start if event else None, end=event.end if event and ranged else None,
