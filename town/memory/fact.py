@@ -82,6 +82,12 @@ class Fact:
         """Everyone is invited."""
         return "everyone" in self.invited
 
+    @property
+    def private(self) -> bool:
+        """An appointment of its doer with their own someone ("meet with one's thesis advisor"),
+        open to no one else: not an event others are asked to or go to."""
+        return not self.invited and " with one's " in f" {self.act} "
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict (datetimes as ``"YYYY-MM-DD HH:MM:SS"``)."""
         return {

@@ -172,6 +172,8 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
             return Decision(True, OWN_PLAN)
         teller = understood[0].tellers[0]
         host = fact.host or fact.subject or teller
+        if fact.private and me not in fact.invited:  # another's meeting with their own someone
+            return Decision(False, f"that is {host.split()[0]}'s own appointment")
     else:  # a memory made without its fact: who told it is read from its words
         chains = [told_by(m.content) for m in evidence]
         if not all(chains):  # a memory of its own states it (its own plan, a whisper, its file)

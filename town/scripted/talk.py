@@ -169,7 +169,8 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random, last
     goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
     clock = now.hour * 60 + now.minute if now else 0
     ahead = [(t, what) for t, what in plan_items(memories, now)
-             if now and 0 < int(t[:2]) * 60 + int(t[3:5]) - clock <= LEAVE_FOR_MINUTES and not shared_run(what, last)]
+             if now and 0 < int(t[:2]) * 60 + int(t[3:5]) - clock <= LEAVE_FOR_MINUTES and not shared_run(what, last)
+             and not re.search(rf"\b{re.escape(first)}\b", what)]  # not "a surprise party for Klaus" to Klaus
     if ahead:
         what = re.sub(r"\b(?:her|his)\b", "my", act_of(ahead[0][1]))  # a routine's words, one's own voice
         said = f"{goodbye} I need to {what} at {ahead[0][0]}."
@@ -183,7 +184,7 @@ def _invite(m, me: str = "") -> str:
     fact = getattr(m, "fact", None)
     if fact is not None:
         own = fact.subject == me or (fact.subject is None and fact.host == me)
-        return " Would you like to come?" if m.kind != "plan" and own and fact.start else ""
+        return " Would you like to come?" if m.kind != "plan" and own and fact.start and not fact.private else ""
     if m.kind != "plan" and re.match(r"^I(?:'m| am) (?:planning|throwing|hosting|organi[sz]ing)\b", m.content):
         return " Would you like to come?"
     return ""

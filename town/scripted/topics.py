@@ -87,7 +87,8 @@ def own_life(q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None
                               "It struck me lately: ")
             candidates.append((f"{lead}{insight[:1].upper()}{insight[1:]}.", [m.id]))
             break
-    ahead = [(t, what) for t, what in plan_items(pool, now) if now and t > f"{now:%H:%M}"]
+    ahead = [(t, what) for t, what in plan_items(pool, now)
+             if now and t > f"{now:%H:%M}" and not re.search(rf"\b{re.escape(listener)}\b", what)]  # not to whom it is for
     for t, what in ahead[:2]:
         act = mine(re.sub(r"\b(?:her|his)\b", "my", what))
         candidates.append((voice.pick(voice.say(f"Later I'm going to {act} at {t}"),

@@ -52,6 +52,7 @@ def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
     Johnson Park (Tom Moreno: hold a bake sale)" (someone else's); an event planned at its time
     (:data:`_PLANNING`) is hosted then: "host a Valentine's Day party at Hobbs Cafe"."""
     where = event.place.rsplit(":", 1)[-1]
+    where = f"the {where}" if where[:1].islower() else where  # "the common room", "Hobbs Cafe"
     who = fact.host or fact.subject
     act = act_phrase(fact, "")  # a plan is said of its persona, as a routine is: "their show"
     verb, _, thing = act.partition(" ")
