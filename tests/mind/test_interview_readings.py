@@ -659,3 +659,29 @@ def test_a_yes_no_question_is_answered_from_the_memory_of_the_day_asked_and_not_
     closed = ask(**isabella, question="Is the cafe closed on Wednesday?", memories=(CAFE_HOURS, OVEN),
                  now="2023-02-14 13:00:00", people=PEOPLE)
     assert closed.answer.startswith("Yes. The oven at Hobbs Cafe broke")
+
+
+def test_questions_a_user_asked_of_a_whispered_town_read_as_asked():
+    """Asked on a the_ville run with two whispers (a surprise party for Klaus, his meeting with
+    his advisor), each was read as another kind: "Who are you meeting this afternoon?" as who
+    one is ("I am Klaus Mueller."), "What do you do for fun?" as a situation ("I'd get together
+    with Maria and make the best of it."), "What did Maria tell you this morning?" from Maria's
+    description. Worked out from TOM's records by hand."""
+    assert kind_of("Who are you meeting this afternoon?") != "self" and kind_of("Who are you?") == "self"
+    for question in ("What do you do for fun?", "What do you do in your free time?", "What are your hobbies?"):
+        assert kind_of(question) == "preference", question
+    # Tom heard the party from Isabella (id 11) and Maria (id 12); nothing from Mei
+    assert _tom("What did Isabella tell you?") == (
+        "Isabella told me that she is hosting a Valentine's Day party at Hobbs Cafe today from 5pm to 7pm.")
+    assert _tom("What has Mei said to you?") == "Mei hasn't told me anything I remember."
+
+
+def test_an_event_done_for_someone_is_named_for_them():
+    """Isabella, going to Maria's party for Klaus, said "Yes, I'm going to Klaus Mueller a surprise
+    party ..." (the act "throw Klaus Mueller a surprise party" without its verb)."""
+    from town.scripted.stance import event_name
+
+    party = Fact(subject="Maria Lopez", act="throw Klaus Mueller a surprise party",
+                 place="the_ville:Dorm for Oak Hill College:common room", start=datetime(2023, 2, 14, 19))
+    assert event_name(party, party.place) == "the surprise party for Klaus Mueller at the common room of Dorm for Oak Hill College"
+    assert event_name(PARTY, PARTY.place) == "the Valentine's Day party at Hobbs Cafe"

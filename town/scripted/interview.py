@@ -46,7 +46,7 @@ KINDS = ("self", "greeting", "hypothetical", "intention", "day", "past", "news",
 DONT_KNOW = "I don't know anything about that."
 
 _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words marking the description's sentences that answer it)
-    (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b|"
+    (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b(?!\s+[a-z]+ing\b|\s+(?:with|to|for|at)\b)|"
                 r"^\s*are you (?-i:[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)\s*[?.!]*$", re.I), frozenset()),
     (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b|"
                 r"\b(?:and|so) what do you do\b|^\s*what do you do\s*[?.!]*\s*$|\bwhat do you do for (?:work|a living)\b|\bwith your life\b", re.I),
@@ -61,6 +61,9 @@ _WHEN_WORDS = any_phrase(r"at \d{1,2}(:\d\d)?", "tomorrow", "tonight", "today", 
 _PREFERENCE = any_phrase("value most", "would you (most )?like", "do you (like|prefer|enjoy)", "would you rather",
                          "your favou?rite", "like (best|most)", "learned about yourself", "could change",
                          "matters? (most )?to you")
+#: A question about what one does for pleasure: a preference, not a situation ("What do you do for
+#: fun?" is no "what do you do if ...").
+_LEISURE = any_phrase("for fun", "(?:free|spare) time", "your hobb(?:y|ies)", "to (?:relax|unwind)")
 #: "How do you feel about X?": a feeling when X is a person of the town, else an opinion of a thing.
 _FEELING = re.compile(r"\b(?:how do you feel about|what do you think (?:of|about)|"
                       r"your (?:opinion|view) (?:of|on|about)|what's your take on|how do you like|what do you make of|"
@@ -123,6 +126,8 @@ def kind_of(question: str) -> str:
         return "self"
     if _GREETING.search(question) or (_REMARK.search(question) and not _ASKING.match(question)):
         return "greeting"
+    if _LEISURE.search(question):
+        return "preference"
     if _HYPOTHETICAL.search(question):
         return "hypothetical"
     if _INTENTION.search(question):
@@ -787,6 +792,27 @@ def _related(q: AnswerInterview) -> str | None:
     return None
 
 
+#: "What did Maria tell you?", "What has Klaus said to you today?": what someone told one.
+_TOLD_ME = re.compile(r"^\s*what (?:did|has|have) (?P<name>(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?) "
+                      r"(?:tell|told|say|said)(?: to)? you\b", re.I)
+
+
+def _told_me(q: AnswerInterview, person: str) -> answers.InterviewAnswer:
+    """What ``person`` told the persona: the statements it heard from them (their ``tellers``),
+    on the day asked when the question names one, newest first, two at most."""
+    now = _now(q)
+    day = stated_day(q.question, now) if now is not None else None
+    if day is None and now is not None and re.search(r"\bthis (?:morning|afternoon|evening)\b", q.question, re.I):
+        day = now.date()
+    heard = [m for m in q.memories if person in m.tellers and m.fact is not None and not m.fact.question
+             and (day is None or m.created[:10] == f"{day:%Y-%m-%d}")]
+    heard = _unique(sorted(heard, key=lambda m: (m.created, m.id), reverse=True))[:2]
+    first = person.split()[0]
+    if not heard:
+        return _said(f"{first} hasn't told me anything I remember.", [])
+    return _said(" ".join(_realised(m, q) for m in heard), [m.id for m in heard])
+
+
 def _talked_with(m, person: str) -> bool:
     """Whether memory ``m`` is a talk with ``person``: told by them, or a talk's summary."""
     return person in m.tellers or m.content.startswith(f"I talked with {person}")
@@ -1176,4 +1202,8 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     person = _asked_person(q, where["name"] or where["seen"]) if where else None
     if person is not None and person != q.persona_name:
         return _whereabouts(q, person)
+    told = _TOLD_ME.search(q.question) if kind == "what" else None
+    person = _asked_person(q, told["name"]) if told else None
+    if person is not None and person != q.persona_name:
+        return _told_me(q, person)
     return _item_asked(q, kind) or _general(q, kind)

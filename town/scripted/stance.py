@@ -61,11 +61,16 @@ def _plan_of_day(q: AnswerInterview, day) -> MemoryView | None:
 
 def event_name(fact: Fact | None, at: str) -> str:
     """An event at address ``at`` as named in an answer: "the Valentine's Day party at Hobbs
-    Cafe" (the fact's act without its verb; "the event at Hobbs Cafe" without a fact)."""
+    Cafe" (the fact's act without its verb; "the event at Hobbs Cafe" without a fact); a thing
+    done for someone is named for them ("throw Klaus Mueller a surprise party": "the surprise
+    party for Klaus Mueller")."""
     place = place_name(at)
     if fact is None or " " not in fact.act.strip():
         return f"the event at {place}"
     thing = fact.act.strip().split(" ", 1)[1]
+    given = re.match(r"^((?:[A-Z][\w'-]*\s)+|(?:him|her|them)\s)(?:a|an|the|some)\s+(.+)$", thing)
+    if given:  # "throw Klaus Mueller a surprise party": the surprise party for Klaus Mueller
+        thing = f"the {given.group(2)} for {given.group(1).strip()}"
     thing = re.sub(r"^(?:a|an|some)\s+", "the ", thing)
     thing = re.sub(r"\bone's\b", "the", thing)
     return thing if place.lower() in thing.lower() else f"{thing} at {place}"
