@@ -685,3 +685,11 @@ def test_an_event_done_for_someone_is_named_for_them():
                  place="the_ville:Dorm for Oak Hill College:common room", start=datetime(2023, 2, 14, 19))
     assert event_name(party, party.place) == "the surprise party for Klaus Mueller at the common room of Dorm for Oak Hill College"
     assert event_name(PARTY, PARTY.place) == "the Valentine's Day party at Hobbs Cafe"
+
+
+def test_the_latest_gossip_is_the_news():
+    """"What's the latest gossip?" got "I don't know anything about that.", then "I haven't heard
+    anything about latest.": it asks for news, with no topic of its own."""
+    assert kind_of("What's the latest gossip?") == "news" and kind_of("Heard the latest?") == "news"
+    said = _tom("What's the latest gossip?")
+    assert "Valentine's Day party" in said and "latest" not in said

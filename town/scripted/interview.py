@@ -100,7 +100,7 @@ _DAY = any_phrase("your day", "your (?:morning|afternoon)", "day (?:so far|been|
                   r"who (?:did|have) you (?:talk(?:ed)?|speak|spoken|meet|met|see|seen) (?:to |with )?today")
 _NEWS = any_phrase("news", "heard (?:lately|recently|anything)", "what(?:'s| is) going on", "what(?:'s| is) new",
                    "anything happening", "happening (?:tonight|today|tomorrow|this week)", "any gossip",
-                   "what have you heard")
+                   "(?:latest|juicy) gossip", "the latest", "what have you heard")
 _PAST = any_phrase("yesterday", "last night", rf"(?:did|was|were)\b.*\bon {_WEEKDAY}")
 #: What one did at a time of today: its plan then ("What were you doing at 10am?").
 _DID = any_phrase("were you doing", "did you do", "were you up to", "had you been doing")
@@ -1057,7 +1057,7 @@ def _past_event(q: AnswerInterview, asked: datetime, then: str) -> answers.Inter
 
 #: Topic words of a question for news that ask for it rather than name what it is about.
 _NEWS_ASKED = frozenset("news new happen lately recently gossip hear anything go week weekend today tonight tomorrow "
-                         "town around people everyone anyone interest exciting".split())
+                         "town around people everyone anyone interest exciting late latest juicy".split())
 
 
 def _news(q: AnswerInterview) -> answers.InterviewAnswer:
