@@ -103,8 +103,8 @@ _PLURAL = frozenset("they we you".split())
 def in_past(text: str) -> str:
     """``text`` with its present and future verbs in the past: "is organising" -> "was organising",
     "are" -> "were", "will host" -> "hosted", "will be" -> "was" ("were" after they, we, you),
-    "won't come" -> "didn't come", and a verb in the third person after a name or he/she/it
-    ("Josefine hosts" -> "Josefine hosted"). Past verbs ("told") stay as they are.
+    "won't come" -> "didn't come", "have to" -> "had to", and a verb in the third person after a
+    name or he/she/it ("Josefine hosts" -> "Josefine hosted"). Past verbs ("told") stay as they are.
     """
     words = re.split(r"(\s+)", text)
     out: list[str] = []
@@ -115,6 +115,8 @@ def in_past(text: str) -> str:
         after = words[i + 2] if i + 2 < len(words) else ""
         if low in _BE_PAST:
             out.append(_like(w, _BE_PAST[low]))
+        elif low in ("have", "has") and after.lower() == "to":  # "I have to work" -> "I had to work"
+            out.append(_like(w, "had"))
         elif low in ("will", "won't") and after.isalpha() and is_verb(after):
             past = ("were" if prev.lower() in _PLURAL else "was") if after == "be" else _simple_past(after)
             out.append(_like(w, past if low == "will" else f"didn't {after}"))

@@ -693,3 +693,46 @@ def test_the_latest_gossip_is_the_news():
     assert kind_of("What's the latest gossip?") == "news" and kind_of("Heard the latest?") == "news"
     said = _tom("What's the latest gossip?")
     assert "Valentine's Day party" in said and "latest" not in said
+
+
+CIRCUS = Fact(act="be a travelling circus", place="smallville:Johnson Park", start=datetime(2023, 2, 14, 16))
+
+
+def _circus_memories(go: bool, reason: str) -> tuple[MemoryView, ...]:
+    from town.memory.fact import Decided
+
+    return (MemoryView(id=50, kind="whisper", importance=6, created="2023-02-13 08:00:00", fact=CIRCUS,
+                       content="A travelling circus is setting up in Johnson Park on Tuesday at 4pm."),
+            MemoryView(id=51, kind="plan", importance=3, created="2023-02-14 00:00:00", plan_items=TOM_PLAN,
+                       content="Tom Moreno's plan for Tuesday February 14",
+                       decisions=(Decided(place="smallville:Johnson Park", start=datetime(2023, 2, 14, 16),
+                                          end=datetime(2023, 2, 14, 17), go=go, reason=reason, evidence=(50,)),)))
+
+
+def test_going_to_an_event_asked_after_it_began_is_answered_in_the_past():
+    """At 17:00, after the circus at 16:00, "Did you go to the circus?" got "Yes. There is a
+    travelling circus at Johnson Park today at 4pm." (the news, in the present). The decision is
+    said in the past, its reason too ("I had to ...")."""
+    went = ask(**TOM, question="Did you go to the circus?", memories=_circus_memories(True, "I am free then"),
+               now="2023-02-14 17:00:00", people=PEOPLE).answer
+    assert went == "Yes, I went to the travelling circus at Johnson Park today, because I was free then."
+    missed = ask(**TOM, question="Why didn't you go to the circus?", people=PEOPLE, now="2023-02-14 17:00:00",
+                 memories=_circus_memories(False, "I have to work the market counter at The Willows Market until 16:00"))
+    assert missed.answer == ("I didn't go to the travelling circus at Johnson Park today, because I had to work the "
+                             "market counter at The Willows Market until 16:00.")
+    ahead = ask(**TOM, question="Are you going to the circus?", memories=_circus_memories(True, "I am free then"),
+                now="2023-02-14 10:00:00", people=PEOPLE).answer
+    assert ahead == "Yes, I'm going to the travelling circus at Johnson Park today, because I am free then."
+
+
+def test_a_public_event_known_firsthand_is_no_plan_of_ones_own():
+    """Maria, whispered "A travelling circus is setting up in Johnson Park ...", decided to go
+    "because it is my own plan" and said she was hosting it: a memory no one told her was taken
+    for her own. An event of no one's is decided as any other (free then: go)."""
+    from town.scripted.attend import OWN_PLAN, decide
+    from town.textevent import StatedEvent
+
+    event = StatedEvent(place="smallville:Johnson Park", start=datetime(2023, 2, 14, 16), end=datetime(2023, 2, 14, 17))
+    said = decide(event, _circus_memories(True, "")[:1], routine=TOM_ROUTINE, memories=(), seed=3,
+                  summary="Traits: practical.", me="Tom Moreno")
+    assert said.go and said.reason == "I am free then" != OWN_PLAN

@@ -159,20 +159,23 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         summary: the persona's own description ("Traits: ..." read from it).
         seed: the persona's ``attend_seed`` (the same for its day plans and its spoken replies).
         me: the persona's full name. A view with a ``fact`` is read from its fields: its own
-            when the persona is the fact's host or subject or no one told it (no ``tellers``),
-            else the host is the fact's host (or subject) and the teller its first teller.
+            when the persona is the fact's host or subject, else the host is the fact's host (or
+            subject) and the teller its first teller (none for an event it knows firsthand: a
+            whisper of a circus in the park is no plan of its own, but a public event).
 
     Returns:
         The :class:`Decision`; its reason names the clash, the tie or the trait that decided.
     """
     understood = [m for m in evidence if getattr(m, "fact", None) is not None]
+    teller: str | None
     if understood:  # read from the fields: who hosts it, who told it, whether it is its own
         fact = understood[0].fact
-        if me in (fact.host, fact.subject) or not all(m.tellers for m in understood):
+        told = [m.tellers[0] for m in understood if m.tellers]
+        if me in (fact.host, fact.subject):
             return Decision(True, OWN_PLAN)
-        teller = understood[0].tellers[0]
+        teller = told[0] if told else None  # none: known firsthand (its file, a whisper, "there is a circus ...")
         host = fact.host or fact.subject or teller
-        if fact.private and me not in fact.invited:  # another's meeting with their own someone
+        if fact.private and me not in fact.invited and host:  # another's meeting with their own someone
             return Decision(False, f"that is {host.split()[0]}'s own appointment")
     else:  # a memory made without its fact: who told it is read from its words
         chains = [told_by(m.content) for m in evidence]
@@ -183,7 +186,7 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
     end = "24:00" if event.end.date() > event.start.date() else f"{event.end:%H:%M}"
     clash = clash_with(routine, f"{event.start:%H:%M}", end, event.place)
     traits = _traits(summary)
-    tie = _close(memories, host) or _close(memories, teller)
+    tie = (_close(memories, host) if host else None) or (_close(memories, teller) if teller else None)
     if clash is None:
         p = P_FREE_RESERVED if traits & RESERVED and not tie else P_FREE
     else:

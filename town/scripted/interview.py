@@ -71,7 +71,7 @@ _FEELING = re.compile(r"\b(?:how do you feel about|what do you think (?:of|about
 _HYPOTHETICAL = any_phrase("what would you do if", "what if", "if you (?:were|had|won|lost)", "imagine", "suppose",
                            r"would you (?:\w+'?\w* ){1,8}if")
 _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
-                        r"will you (?:go|come|attend|be at)\b|"
+                        r"will you (?:go|come|attend|be at)\b|did you (?:go|come|attend|make it) to\b|"
                         r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
 _WHO = re.compile(r"^\s*(who is|who's|what do you (know|remember|think) (about|of))\s+(?P<name>[^?]+)", re.I)
 _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall)\b", re.I)

@@ -22,7 +22,7 @@ import re
 from datetime import datetime
 
 from ..hearsay import pronoun_of
-from ..inflection import first_singular, gerund
+from ..inflection import first_singular, gerund, in_past
 from ..memory.fact import Decided, Fact, PlanItem
 from ..perspective import mine, own_voice
 from ..reading import UNTIL, read_situation
@@ -163,8 +163,13 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         if own is not None:  # one's own event: hosted, and why
             said = f"I'm hosting {name} on {when}, because {own[1]}."
             return (f"Yes, {said}" if _YES_NO.match(q.question) else said), [plan.id, *(m.id for m in _stating(q, d))][:3]
-        said = (f"I'm going to {name} on {when}, because {_said_reason(d.reason)}." if d.go
-                else f"I'm not going to {name} on {when}, because {_said_reason(d.reason)}.")
+        past = now is not None and d.start < now and re.search(r"\b(?:did|didn't|were|weren't|was|wasn't)\b", q.question, re.I)
+        if past:  # "Did you go to the circus?" after it began: what was decided, in the past
+            said = (f"I went to {name} on {when}, because {in_past(_said_reason(d.reason))}." if d.go
+                    else f"I didn't go to {name} on {when}, because {in_past(_said_reason(d.reason))}.")
+        else:
+            said = (f"I'm going to {name} on {when}, because {_said_reason(d.reason)}." if d.go
+                    else f"I'm not going to {name} on {when}, because {_said_reason(d.reason)}.")
         if _YES_NO.match(q.question):  # a yes/no question is answered yes or no
             said = f"Yes, {said}" if d.go else f"No, {said}"
         return said, [plan.id, *(m.id for m in _stating(q, d))][:3]
