@@ -932,7 +932,7 @@ MUTATIONS = (
              '        act = None',
              ('tests/test_reading.py::test_an_event_named_without_a_verb_is_what_there_is',)),
     Mutation("another's appointment with their own someone drawn to like an event", 'town/scripted/attend.py',
-             '        if fact.private and me not in fact.invited:',
+             '        if fact.private and me not in fact.invited and host:',
              '        if False:',
              ('tests/mind/test_private_and_surprise.py::test_an_appointment_with_ones_own_someone_is_not_offered_and_draws_no_one_else',)),
     Mutation("one's appointment offered to others ('Would you like to come?')", 'town/scripted/talk.py',
