@@ -636,3 +636,32 @@ def test_a_heard_act_holding_another_fields_name_is_a_placeholder():
     assert _rejected_by(HEARS_KLAUS, heard) == "own_words_where_given"
     assert _rejected_by(HEARS_KLAUS, {**heard, "act": "host", "host": ""}) == "own_words_where_given"
     assert _accepts(HEARS_KLAUS, {**heard, "act": "meet"}).act == "meet"
+
+
+def test_what_a_third_complete_resample_read_by_hand_let_through():
+    """A third complete resample's hand-read (40 of 91 accepted, at ba7b6b7) found steps about
+    steps ("use the steps", "A step in order"), a date left blank ("... my plans for Monday
+    February .", a step "... on February  (depart)"), lines about the lines ("Your line of the
+    conversation has passed on, ...", a summary "... which is a line from my own conversation.")
+    and Maria speaking of herself by her first name ("I think Maria is going to the library
+    tomorrow, ..."). Each is rejected; the fair answers beside them stand."""
+    for found in ("use the steps", "A step in order"):
+        assert _rejected_by(WASH, _steps(found)) == "not_a_label", found
+    for fair in ("step into the shower", "take the steps down to the sink", "look through the shelves (wash up)"):
+        assert _accepts(WASH, _steps(fair)).steps[0].description == fair
+    assert _rejected_by(WASH, _steps("explore the town on February  (depart)")) == "not_a_label"
+    to_maria = {"line": "Your line of the conversation has passed on, but it's not your own. No news.", "shared": [],
+                "end": False}
+    assert _rejected_by(TO_MARIA, to_maria) == "not_a_label"
+    blank = {"line": "I want to talk about my plans for Monday February .", "shared": [], "end": False}
+    assert _rejected_by(TO_MARIA, blank) == "not_a_label"
+    dated = "I will see you on Monday, February 14 at the cafe."
+    assert _accepts(TO_MARIA, {"line": dated, "shared": [], "end": False}).line == dated
+    to_klaus = NextLine(persona="maria_lopez", persona_name="Maria Lopez", persona_summary=SPECS["maria_lopez"].summary(),
+                        listener="klaus_mueller", listener_name="Klaus Mueller", now="2023-02-13 07:31:30")
+    herself = "I think Maria is going to the library tomorrow, I just want to talk about how much she loves it."
+    assert _rejected_by(to_klaus, {"line": herself, "shared": [], "end": False}) == "speaks_as_itself"
+    to_a_maria = NextLine(persona="maria_lopez", persona_name="Maria Lopez", listener="maria_gomez",
+                          listener_name="Maria Gomez", now="2023-02-13 07:31:30")
+    namesake = "Maria, I think you will love the library."
+    assert _accepts(to_a_maria, {"line": namesake, "shared": [], "end": False}).line == namesake

@@ -133,13 +133,16 @@ def _a_place(after: str) -> bool:
 
 def speaks_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
     """A conversation line is said by its persona, not told of it by a narrator
-    (:func:`names_itself`).
+    (:func:`names_itself`), by its full name or its first ("I think Maria is going to the library
+    tomorrow" by Maria), unless the one it talks to shares that first name.
 
     Raises:
         InvalidAnswer: naming the line.
     """
     line = str(getattr(a, "line", ""))
-    if names_itself(line, q.persona_name):
+    listener = str(getattr(q, "listener_name", "") or "")
+    alone = listener.split()[:1] != q.persona_name.split()[:1]  # the first name is the speaker's alone
+    if names_itself(line, q.persona_name, first=alone):
         raise InvalidAnswer(f"line: {line[:60]!r} tells of {q.persona_name} by name; say it as I")
     return a
 

@@ -57,7 +57,17 @@ _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|respo
                    r"\bthis\s+conversation\s+(?:has|had|is)\s+(?:just\s+|now\s+)?(?:finished|ended|over)\b|"
                    r"^\W*(?:the|this)\s+conversation\s+(?:so\s+far|has|had|will|ended|is\s+over)\b|"
                    r"\bthe\s+conversation\s+so\s+far\b|\bthis\s+is\s+the\s+line\b|\bthe\s+line\s+where\b|"
-                   r"(?-i:YYYY|\bMM-DD\b|\bHH:MM\b)", re.I)
+                   r"(?-i:YYYY|\bMM-DD\b|\bHH:MM\b)|"
+                   r"\byour\s+line\b|\ba\s+line\s+from\b|\bline\s+of\s+the\s+conversation\b", re.I)
+#: A description speaking of steps ("use the steps", "A step in order"); "step into the shower"
+#: and "take the steps down to the cellar" are steps. (A task in brackets, "look through the
+#: shelves (buy supplies)", is the town's own way of writing a step.)
+_NOTED = re.compile(r"\b(?:a|the|these|each|every)\s+steps?\b(?!\s+(?:into|onto|out|outside|down|up|inside|on)\b)",
+                    re.I)
+#: A date left blank: a day or "on" before a month with no day after it ("my plans for Monday
+#: February .", "on February  (depart)").
+_BLANK_DATE = re.compile(r"\b(?:on|" + "|".join(d for d in calendar.day_name) + r"),?\s+(?:"
+                         + "|".join(m for m in calendar.month_name if m) + r")\b(?!,?\s*\d)")
 #: A description about a labelled part instead of the part: "The steps of the steps to buy
 #: supplies", "A step that involves buying supplies", "this is a step of it".
 _ABOUT_A_PART = re.compile(r"^\W*(?:(?:this|it)\s+is\s+)?(?:the|a|an|this|these|each|every|one)\s+(?:\w+\s+)?"
@@ -113,6 +123,10 @@ def not_a_label(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
             raise InvalidAnswer(f"{where}: {text[:60]!r} talks about the answer instead of giving it")
         if key == "description" and _ABOUT_A_PART.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} speaks of a step, not what is done in it")
+        if key == "description" and _NOTED.search(text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} speaks of steps, not what is done")
+        if _BLANK_DATE.search(text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} leaves its date blank")
     return answer
 
 
