@@ -358,3 +358,17 @@ def test_the_main_verb_is_read_past_a_contraction_and_a_clock_time(text, verb):
     from town.perspective import verb_of
 
     assert verb_of(text) == verb
+
+
+def test_a_reason_ends_the_act_and_an_unknown_word_opening_a_thing_is_no_name():
+    """"Isabella is cancelling the Valentine's party because she is sick." kept the reason in the
+    act ("cancel the Valentine's party because she is sick"); "Karaoke tonight at the pub from
+    9pm!" was told "there is Karaoke" (a word the dictionary lacks, capitalised as it opened the
+    text). A name's possessive stays capitalised."""
+    fact = read_fact("Isabella is cancelling the Valentine's party because she is sick.", MONDAY, VILLE,
+                     ["Isabella Rodriguez"], "Tom Moreno")
+    assert fact is not None and fact.act == "cancel the Valentine's party"
+    karaoke = read_fact("Karaoke tonight at the pub from 9pm!", MONDAY, VILLE, CAST, "Maria Lopez")
+    assert karaoke is not None and karaoke.act == "be karaoke"
+    dance = read_fact("Valentine's dance at the pub, Friday 8pm!", MONDAY, VILLE, CAST, "Maria Lopez")
+    assert dance is not None and dance.act == "be Valentine's dance"

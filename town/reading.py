@@ -61,7 +61,8 @@ def neutral_act(act: str) -> str:
     return _OWN_WORD.sub(lambda m: _OWN[m.group(1).lower()], act)
 
 
-#: The end of the act's phrase: a preposition of place or time, or a clause break (a colon ends
+#: The end of the act's phrase: a preposition of place or time, a reason ("cancel the party
+#: because she is sick": "cancel the party"), or a clause break (a colon ends
 #: it before the list it opens: "want the party to feel warm: red paper hearts, hot chocolate and
 #: music" keeps "want the party to feel warm", not its list's first item; a relative
 #: clause included: "announce my run to anyone who asks what I am up to" keeps "announce my
@@ -69,7 +70,7 @@ def neutral_act(act: str) -> str:
 #: which without its clause says something else: :data:`_DANGLING`).
 _PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between|behind|near|beside|outside"
                          r"|inside|opposite)\b|[,;.!?]|(?<!\d):(?!\d)"
-                         r"|\s+(?:who|whom|whose|whoever|which)\b"
+                         r"|\s+(?:who|whom|whose|whoever|which|because|since)\b"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
 #: A relative pronoun opening a clause that ends the act (a match of :data:`_PHRASE_END`).
 _RELATIVE = re.compile(r"\s+(?:who|whom|whose|whoever|which)$", re.I)
@@ -184,8 +185,8 @@ def _named_thing(text: str, places: dict[str, str]) -> str | None:
     if not named or named.lower() in places or re.sub(r"^the\s+", "", named, flags=re.I).lower() in places:
         return None
     first = named.split()[0]
-    if first[1:].islower() and lemmas(first):  # a common word opening it, not a name ("Valentine's")
-        named = f"{first.lower()}{named[len(first):]}"
+    if first[1:].islower() and (lemmas(first) or "'" not in first):  # a common word opening it ("Karaoke"),
+        named = f"{first.lower()}{named[len(first):]}"  # not a name's ("Valentine's")
     return f"be {named}"
 
 
