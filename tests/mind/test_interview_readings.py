@@ -736,3 +736,21 @@ def test_a_public_event_known_firsthand_is_no_plan_of_ones_own():
     said = decide(event, _circus_memories(True, "")[:1], routine=TOM_ROUTINE, memories=(), seed=3,
                   summary="Traits: practical.", me="Tom Moreno")
     assert said.go and said.reason == "I am free then" != OWN_PLAN
+
+
+def test_a_line_kept_as_said_answers_when_it_bears_most_on_the_thing_asked():
+    """John Lin, told by Tom "Did you hear? The Willows Market will be closed tomorrow for a stock
+    count." (no fact: a closure of no one's), was asked "Did you hear the market is closing?" and
+    answered from his own sighting at the market (one word of the question, "market"); the line
+    holds two ("market", "close") and answers."""
+    line = MemoryView(id=61, kind="chat", importance=3, created="2023-02-13 08:10:10",
+                      content='Tom Moreno said to me: "Did you hear? The Willows Market will be closed tomorrow for a '
+                              'stock count."')
+    seen = MemoryView(id=62, kind="observation", importance=2, created="2023-02-13 13:08:00",
+                      content="John Lin is restocking the medicine shelf at the counter of The Willows Market.")
+    said = ask(persona="john_lin", persona_name="John Lin", persona_summary="John Lin runs the pharmacy counter.",
+               question="Did you hear the market is closing?", memories=(seen, line), now="2023-02-13 18:00:00",
+               people=("John Lin", "Tom Moreno"))
+    assert said.evidence == [61]
+    assert said.answer == ('Yes. Tom Moreno told me: "Did you hear? The Willows Market will be closed tomorrow for a '
+                           'stock count."')

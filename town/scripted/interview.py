@@ -679,11 +679,13 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     quoted = [(m, line) for m in relevant if (line := _QUOTED.match(m.content)) is not None]
     relevant = [m for m in relevant if m.kind != "plan" and not m.content.startswith("I talked with ")
                 and (_heard_fact(m) or (" said to me: " not in m.content and " asked me: " not in m.content))]
-    topic = content_words(q.question) - {w for p in q.people for w in content_words(p)}  # names left out
-    if quoted and topic & content_words(quoted[0][0].content) and not any(topic & content_words(m.content)
-                                                                          for m in relevant):
-        # only a line kept as said bears on the thing asked ("the election"): told as a quote
-        heard, line = quoted[0]
+    topic = topic_words(q.question) - _ASKED_WORDS - name_words(q.people)  # names left out
+    bearing = [(len(topic & topic_words(m.content)), -i, m, line) for i, (m, line) in enumerate(quoted)]
+    most = max((len(topic & topic_words(f"{_fields(m.fact)} {m.content}")) for m in relevant), default=0)
+    if bearing and max(bearing, key=lambda b: b[:2])[0] > most:
+        # a line kept as said bears most on the thing asked ("the election", "the market closing"):
+        # told as a quote
+        _, _, heard, line = max(bearing, key=lambda b: b[:2])
         words = re.sub(r",\s*[A-Z][a-z]+(?=[.!?]?$)", "", line["line"].strip())  # not the vocative ", John"
         said = f'{line["who"]} told me: "{words}"'
         if kind == "opinion":  # an opinion is a stance on the one who said it, with why
