@@ -138,7 +138,10 @@ def test_a_study_goes_on_from_its_own_unfinished_run(tmp_path, capsys):
     assert timing["runs"]["full-s0"]["restarted"] is True
 
 
-def test_the_second_of_two_concurrent_studies_refuses_and_the_first_is_whole(tmp_path):
+def test_the_second_of_two_concurrent_studies_refuses_and_the_first_is_whole(tmp_path, capsys):
+    """The second study is started in this process the moment the first is writing its run: a
+    second process took seconds to start, and a first study of one game hour had sometimes
+    finished by then (the second then found a finished study and reported it)."""
     out, alone = tmp_path / "shared", tmp_path / "alone"
     args = [sys.executable, str(REPO / "run.py"), *STUDY, "--hours", "1"]
     first = subprocess.Popen([*args, "--out", str(out)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -147,15 +150,17 @@ def test_the_second_of_two_concurrent_studies_refuses_and_the_first_is_whole(tmp
         deadline = time.monotonic() + 120
         while not (out / "full-s0.sqlite.lock").exists():  # the first is writing its run
             assert first.poll() is None and time.monotonic() < deadline, first.communicate()
-            time.sleep(0.05)
-        second = subprocess.run([*args, "--out", str(out)], cwd=REPO, capture_output=True, text=True, timeout=300)
-        assert second.returncode == 2, second.stdout + second.stderr
-        _one_line(second.stderr)
-        assert f"in use by another study (pid {first.pid})" in second.stderr
+            time.sleep(0.01)
+        code = main([*STUDY, "--hours", "1", "--out", str(out)])
+        err = capsys.readouterr().err
+        assert code == 2, err
+        _one_line(err)
+        assert f"in use by another study (pid {first.pid})" in err
         stdout, stderr = first.communicate(timeout=600)
     finally:
         if first.poll() is None:
             first.kill()
+        first.communicate()  # its pipes closed here, not left to warn in the next test
     assert first.returncode == 0, stderr
     assert subprocess.run([*args, "--out", str(alone)], cwd=REPO, capture_output=True, timeout=600).returncode == 0
     compared = same_run(out / "full-s0.sqlite", alone / "full-s0.sqlite")
