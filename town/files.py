@@ -20,7 +20,8 @@ def write_atomically(path: str | Path, text: str) -> Path:
 
     Raises:
         RecordingError: "cannot write PATH: <reason>" (a full disk, no permission, a missing
-            folder); the temporary file is removed and ``path`` is as it was.
+            folder); the temporary file is removed and ``path`` is as it was. An interrupt
+            (Ctrl-C) while writing removes the temporary file too, and goes on.
     """
     path = Path(path)
     part = path.with_name(f".{path.name}.{os.getpid()}.part")
@@ -33,4 +34,7 @@ def write_atomically(path: str | Path, text: str) -> Path:
     except OSError as exc:
         part.unlink(missing_ok=True)
         raise RecordingError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:  # Ctrl-C while writing: no part file left for the next run to trip on
+        part.unlink(missing_ok=True)
+        raise
     return path
