@@ -32,8 +32,8 @@ from ..thinking.questions import AnswerInterview
 from .recount import WORK_WORDS, dated, is_about, main_words, recount, sentence, told_by
 from .attend import CLOSE
 from .reaction import REACTION, react, traits_of
-from .stance import (event_name, hypothetical, intention, opinion, own_reason, preference, struck_place, their_reason,
-                     told, view_of, would_go)
+from .stance import (ASKED_PAST, event_name, hypothetical, intention, opinion, own_reason, preference, struck_place,
+                     their_reason, told, view_of, would_go)
 from ..thinking.words import any_phrase, content_words, name_words, topic_words
 
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
@@ -306,8 +306,12 @@ def _plan_items(q: AnswerInterview, when: datetime) -> tuple[list[tuple[int, str
             items = [(int(i["h"]) * 60 + int(i["m"]), i["what"].strip(), where.get(i["what"].strip(), ""))
                      for i in _ITEM.finditer(found["items"])]
             return items, [m.id]
-    items = [(int(r.start[:2]) * 60 + int(r.start[3:]), r.description, _sector(r.place)) for r in q.routine]
-    return items, []
+    return _routine_items(q), []
+
+
+def _routine_items(q: AnswerInterview) -> list[tuple[int, str, str]]:
+    """(start minute, what, where) of the persona file's usual day."""
+    return [(int(r.start[:2]) * 60 + int(r.start[3:]), r.description, _sector(r.place)) for r in q.routine]
 
 
 #: The hours a part of the day spans (from, to).
@@ -397,8 +401,7 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     if not before:
         return _said(f"I have nothing planned for {when:%H:%M} that I remember.", cited)
     _, what, where = before[-1]
-    asked_past = re.search(r"\b(?:did|were|was|had)\b", q.question, re.I)  # "will you be" at 09:00 stays ahead
-    tense = "I was" if now is not None and when < now and asked_past else "I'll be"
+    tense = "I was" if now is not None and when < now and ASKED_PAST.search(q.question) else "I'll be"
     return _said(f"At {when:%H:%M} {tense} {mine(gerund(what))}{_there(what, where)}.", cited)
 
 
@@ -434,8 +437,7 @@ def _item_asked(q: AnswerInterview, kind: str) -> answers.InterviewAnswer | None
 
     found = matching(items)
     if not found and day == now.date() and q.routine:  # not in today's plan: the usual day's
-        found = matching([(int(r.start[:2]) * 60 + int(r.start[3:]), r.description, _sector(r.place))
-                          for r in q.routine])
+        found = matching(_routine_items(q))
         cited = []
     if not found:
         return None
@@ -444,7 +446,7 @@ def _item_asked(q: AnswerInterview, kind: str) -> answers.InterviewAnswer | None
     at = times[0] if len(times) == 1 else f"{', '.join(times[:-1])} and {times[-1]}"
     _, what, where = found[0]
     there = _there(what, where)
-    if re.search(r"\b(?:did|were|was)\b", q.question, re.I):
+    if ASKED_PAST.search(q.question):
         return _said(f"At {at} I was {mine(gerund(what))}{there}.", cited)
     if day != now.date():
         return _said(f"At {at} on {day:%B} {day.day} I'll be {mine(gerund(what))}{there}.", cited)

@@ -126,6 +126,8 @@ def _at(description: str, place: str | None) -> str:
 
 
 #: A question answered "Yes" or "No" ("Are you going ...?", "Will you go ...?").
+#: A question asks about what was: "Did you go ...?", "Where were you ...?", "Had you ...?".
+ASKED_PAST = re.compile(r"\b(?:did|didn't|were|weren't|was|wasn't|had)\b", re.I)
 _YES_NO = re.compile(r"^\s*(?:are|will|do|does|did|is|would|can|could|should|were|have|has)\b", re.I)
 
 
@@ -163,7 +165,7 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         if own is not None:  # one's own event: hosted, and why
             said = f"I'm hosting {name} on {when}, because {own[1]}."
             return (f"Yes, {said}" if _YES_NO.match(q.question) else said), [plan.id, *(m.id for m in _stating(q, d))][:3]
-        past = now is not None and d.start < now and re.search(r"\b(?:did|didn't|were|weren't|was|wasn't)\b", q.question, re.I)
+        past = now is not None and d.start < now and ASKED_PAST.search(q.question)
         if past:  # "Did you go to the circus?" after it began: what was decided, in the past
             said = (f"I went to {name} on {when}, because {in_past(_said_reason(d.reason))}." if d.go
                     else f"I didn't go to {name} on {when}, because {in_past(_said_reason(d.reason))}.")
