@@ -372,3 +372,57 @@ def test_a_reason_ends_the_act_and_an_unknown_word_opening_a_thing_is_no_name():
     assert karaoke is not None and karaoke.act == "be karaoke"
     dance = read_fact("Valentine's dance at the pub, Friday 8pm!", MONDAY, VILLE, CAST, "Maria Lopez")
     assert dance is not None and dance.act == "be Valentine's dance"
+
+
+def test_a_call_for_volunteers_after_so_is_the_event_at_its_own_clauses_time():
+    """Whispered to Isabella: "The health inspector visits Hobbs Cafe on Wednesday at 10am, so I
+    need volunteers to help deep-clean the kitchen on Tuesday evening at 6pm." was told as "I am
+    needing volunteers to help deep-clean the kitchen at Hobbs Cafe on Wednesday at 10am": the
+    inspector's time, and a call for help in the progressive. The event is the deep-clean, the
+    clause after "so" with its own day and time (Tuesday the 14th, 18:00), at the place the first
+    clause names, open to anyone who comes."""
+    from town.realise import statement
+
+    places = {"hobbs cafe": "v:Hobbs Cafe"}
+    fact = read_fact("The health inspector visits Hobbs Cafe on Wednesday at 10am, so I need volunteers to help "
+                     "deep-clean the kitchen on Tuesday evening at 6pm.", MONDAY, places, NAMES, "Isabella Rodriguez")
+    assert fact is not None and (fact.subject, fact.act) == ("Isabella Rodriguez", "deep-clean the kitchen")
+    assert fact.place == "v:Hobbs Cafe" and fact.start == datetime(2023, 2, 14, 18) and fact.open_invitation
+    assert statement(fact, "Tom Moreno", now=MONDAY) == ("Isabella Rodriguez is deep-cleaning the kitchen at Hobbs "
+                                                         "Cafe tomorrow at 6pm, and everyone is welcome")
+    paint = read_fact("We need some helpers to paint the fence at Hobbs Cafe on Saturday at 9am.", MONDAY, places,
+                      NAMES, "Tom Moreno")
+    assert paint is not None and paint.act == "paint the fence" and paint.open_invitation
+    assert paint.start == datetime(2023, 2, 18, 9)
+
+
+@pytest.mark.parametrize("phrase, third, ing, past", [
+    ("deep-clean the kitchen", "deep-cleans the kitchen", "deep-cleaning the kitchen", "deep-cleaned the kitchen"),
+    ("re-paint the fence", "re-paints the fence", "re-painting the fence", "re-painted the fence"),
+    ("clean the kitchen", "cleans the kitchen", "cleaning the kitchen", "cleaned the kitchen"),
+])
+def test_a_hyphenated_verb_is_inflected_in_its_last_part(phrase, third, ing, past):
+    """Worked by hand: only the part after the last hyphen takes the ending."""
+    from town.inflection import gerund, in_past, third_singular
+
+    verb, _, rest = phrase.partition(" ")
+    assert f"{third_singular(verb)} {rest}" == third
+    assert gerund(phrase) == ing
+    assert in_past(f"I will {phrase}") == f"I {past}"
+
+
+def test_what_one_tells_others_is_what_its_that_clause_states():
+    """Smallville's seeded "I should remind my regulars that the Valentine's Day party at Hobbs
+    Cafe starts at 5pm today." was read as Isabella "reminding their regulars that the
+    Valentine's Day party" at 5pm, told on and planned as that ("stay at Hobbs Cafe (Isabella
+    Rodriguez: remind their regulars that ...)"). What is stated is the that-clause: the party at
+    5pm, a thing there is. So for an imperative ("Remember to tell Klaus that ..."), and "told"."""
+    places = {"hobbs cafe": "v:Hobbs Cafe", "the pub": "v:Pub"}
+    party = read_fact("I should remind my regulars that the Valentine's Day party at Hobbs Cafe starts at 5pm today.",
+                      datetime(2023, 2, 14, 12), places, NAMES, "Isabella Rodriguez")
+    assert party is not None and (party.subject, party.act) == (None, "be the Valentine's Day party")
+    assert party.place == "v:Hobbs Cafe" and party.start == datetime(2023, 2, 14, 17)
+    quiz = read_fact("Remember to tell Tom that I'm hosting a quiz at the pub on Friday at 7pm.", MONDAY, places,
+                     NAMES, "Isabella Rodriguez")
+    assert quiz is not None and (quiz.subject, quiz.act) == ("Isabella Rodriguez", "host a quiz")
+    assert quiz.start == datetime(2023, 2, 17, 19)

@@ -48,8 +48,21 @@ def participles(verb: str) -> tuple[str, ...]:
     return tuple(getInflection(verb, tag="VBN") or ())
 
 
+def _compound(word: str, inflect: Callable[[str], str]) -> str | None:
+    """A hyphenated verb inflected in its last part ("deep-clean" -> "deep-cleaning"), or None
+    when ``word`` is none."""
+    head, dash, tail = word.rpartition("-")
+    if not dash or not head or not tail.isalpha() or not is_verb(tail):
+        return None
+    return f"{head}-{inflect(tail)}"
+
+
 def third_singular(word: str) -> str:
-    """The third-person singular present of a first-person verb form ("want" -> "wants")."""
+    """The third-person singular present of a first-person verb form ("want" -> "wants",
+    "deep-clean" -> "deep-cleans")."""
+    compound = _compound(word, third_singular)
+    if compound is not None:
+        return compound
     low = word.lower()
     if low in BE_HAVE:
         return BE_HAVE[low]
@@ -91,7 +104,11 @@ def base_form(verb: str) -> str:
 
 
 def _simple_past(verb: str) -> str:
-    """The simple past of a verb form ("hosts" -> "hosted", "hold" -> "held"); itself if unknown."""
+    """The simple past of a verb form ("hosts" -> "hosted", "hold" -> "held", "re-paint" ->
+    "re-painted"); itself if unknown."""
+    compound = _compound(verb, _simple_past)
+    if compound is not None:
+        return compound
     forms = getInflection(base_form(verb), tag="VBD")
     return forms[0] if forms and is_verb(verb) else verb
 
@@ -117,7 +134,7 @@ def in_past(text: str) -> str:
             out.append(_like(w, _BE_PAST[low]))
         elif low in ("have", "has") and after.lower() == "to":  # "I have to work" -> "I had to work"
             out.append(_like(w, "had"))
-        elif low in ("will", "won't") and after.isalpha() and is_verb(after):
+        elif low in ("will", "won't") and after.replace("-", "").isalpha() and is_verb(after.rpartition("-")[2]):
             past = ("were" if prev.lower() in _PLURAL else "was") if after == "be" else _simple_past(after)
             out.append(_like(w, past if low == "will" else f"didn't {after}"))
             i += 2
@@ -144,12 +161,16 @@ _AND_VERB_STRICT = re.compile(rf"\band ([a-z]+) ({_OBJECT})\b")
 
 def gerund(phrase: str) -> str:
     """A plan item's words as the persona says them after "I'll be": "brew coffee and serve the
-    customers" -> "brewing coffee and serving the customers"; "sleeping" stays."""
+    customers" -> "brewing coffee and serving the customers"; "sleeping" stays; "deep-clean the
+    kitchen" -> "deep-cleaning the kitchen"."""
     verb, _, rest = phrase.partition(" ")
-    if not verb.isalpha():
+    compound = _compound(verb, gerund)
+    if not verb.isalpha() and compound is None:
         return phrase
     rest = _AND_ONLY_VERB.sub(lambda m: f"and {_ing(m.group(1))}" if _coordinated(m) else m.group(0),
                               and_verbs(rest, _ing))  # each coordinated verb: "cook and eat dinner"
+    if compound is not None:
+        return f"{compound} {rest}".strip()
     if verb.endswith("ing") and base_form(verb) != verb.lower():  # "sleeping"; not "bring", "sing"
         return f"{verb} {rest}".strip()
     forms = getInflection(base_form(verb), tag="VBG")

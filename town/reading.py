@@ -30,6 +30,11 @@ __all__ = ["read_fact", "neutral_act", "Situation", "read_situation", "SITUATION
 #: follows (who told is not the event's subject).
 _HEARSAY = re.compile(r"^\s*(?:I(?:'ve| have)? heard|I was told|someone told me|people say|word is|rumou?r has it)"
                       r"\s*(?:that\s+|,\s*)?", re.I)
+#: One's own telling of what a that-clause states: "I should remind my regulars that the party
+#: starts at 5pm" states the party at 5pm, not a reminding then.
+_SAYING_THAT = re.compile(r"^\s*(?:(?:I|we)\b[^.;!?]{0,40}?\b|(?:please\s+|remember to\s+|don't forget to\s+)?)"
+                          r"(?:remind|tell|told|let \w+ know|inform|warn|announce|say|said|write|wrote)\w*\b"
+                          r"[^.;!?]{0,40}?\bthat\s+(?=\S)", re.I)
 #: One's own someone opening a text as its subject: "My cousin is", "Our neighbours are" (up to
 #: the verb, which stays for the act).
 _KIN_SUBJECT = re.compile(r"^\s*(?:my|our)\s+(?!own\b)[a-z'-]+(?:\s+[a-z'-]+)?(?=\s+(?:is|are|was|were|will|has|have|"
@@ -39,6 +44,11 @@ _KIN_SUBJECT = re.compile(r"^\s*(?:my|our)\s+(?!own\b)[a-z'-]+(?:\s+[a-z'-]+)?(?
 #: 6pm" is Klaus starting one then, not "wanting" then).
 _MEANS_TO = re.compile(r"^(?:want|decide|plan|hope|intend|mean|wish|aim|try|agree|promise|choose|need|would like|"
                        r"like|love)\s+to\s+(?=\w)")
+#: A call for help before the thing to be done: "need volunteers to help", "am looking for people
+#: to" (the event is the thing done, and anyone who comes helps: an open invitation).
+_HELP_WANTED = re.compile(r"^(?:need|want|am looking for|are looking for|look for|seek|could use)\s+(?:some\s+|a few\s+"
+                          r"|more\s+)?(?:volunteers|helpers|help|people|hands|a hand|someone|anyone|friends)\s+to\s+"
+                          r"(?:help\s+(?:me\s+|us\s+)?(?:to\s+)?)?(?=\w)")
 #: "I" or "we" as the subject of a clause, with a contracted auxiliary ("I'm", "we've").
 _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?:['’][a-z]+)?(?![\w'’])")
 #: A verb's particle kept with it before an object ("putting on a potluck", "setting up a stall").
@@ -83,9 +93,12 @@ _INVITED_TO = re.compile(r"\b(?:com(?:e|ing)(?: along)? to|come for|make it to|j
                          r"|go(?:ing)? to|be at|^there(?:'s| is| will be| are))"
                          r"\s+((?:(?:a|an|the|my|our|this|his|her|their)\s+)?[^,;.!?]+)", re.I)
 #: A thing opening a text as its subject, before its verb: "A travelling circus is setting up in
-#: Johnson Park ..." (an event of no one's: there is the thing, at its place and time).
-_THING_SUBJECT = re.compile(r"^\s*((?:[Aa]|[Aa]n|[Tt]he)\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}?)\s+"
-                            r"(?:is|are|will|was|were)\b(?!\s+(?:closed|shut|open|cancelled|canceled)\b)")
+#: Johnson Park ...", "the Valentine's Day party at Hobbs Cafe starts at 5pm" (an event of no
+#: one's: there is the thing, at its place and time).
+_THING_SUBJECT = re.compile(r"^\s*((?:[Aa]|[Aa]n|[Tt]he)\s+[a-zA-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?)"
+                            r"(?:\s+(?:at|in)\s+[^.;!?]{1,40}?)?\s+"
+                            r"(?:is|are|will|was|were|starts|begins|takes place)\b"
+                            r"(?!\s+(?:closed|shut|open|cancelled|canceled)\b)")
 #: An act's object that only points back ("hosting it").
 _BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -167,8 +180,9 @@ def _timed_clause(text: str, names: Sequence[str], own_name: str | None) -> tupl
     subject ("Klaus has a birthday on Wednesday; I want to throw him a surprise party in the
     common room at 7pm": the party, for Klaus); else ``text`` itself ("I'm hosting a quiz on
     Wednesday. It starts at 7pm": the quiz)."""
-    clauses = re.split(r"(?<=[;.!?])\s+", text)
-    if len(clauses) < 2 or stated_times(clauses[0]) is not None:
+    clauses = re.split(r"(?<=[;.!?])\s+|,\s+(?:so|and so|but|and then)\s+", text)
+    if len(clauses) < 2 or (stated_times(clauses[0]) is not None  # "The inspector comes at 10am, so I ...
+                            and _subject(clauses[0], names, own_name)[0] is not None):  # at 6pm": mine
         return text, ""
     for i, clause in enumerate(clauses[1:], 1):
         if stated_times(clause) is not None and _subject(clause, names, own_name)[0] is not None:
@@ -223,6 +237,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         with "?" and is not about ``own_name`` (who states its own plan, then asks, states it); ``host`` the subject of a stated event.
     """
     text = _HEARSAY.sub("", " ".join(text.split()), count=1)  # "I heard that X": what is stated is X
+    text = _SAYING_THAT.sub("", text, count=1)  # "I should remind them that X": so is this
     if not text:
         return None
     said, before = _timed_clause(text, names, own_name)
@@ -246,6 +261,9 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         return None
     if times and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
         act = _MEANS_TO.sub("", act, count=1)
+    wanted = _HELP_WANTED.match(act) if times else None
+    if wanted:  # "need volunteers to help deep-clean the kitchen" at a time: the deep-clean, open to all
+        act = act[wanted.end():]
     kin = _KIN_SUBJECT.match(said) if subject is None and own_name is not None else None
     done_to = re.fullmatch(r"(\w+) (?:me|us)", act)
     if kin and done_to:  # "My thesis advisor wants to meet me ...": I am meeting with them
@@ -262,11 +280,12 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if own_name is not None and host == own_name:
         act = neutral_act(act)
     dated = said if said != text and stated_day(said, created) is not None else text  # the clause's own day first
-    event = find_event(dated, created, places) or find_event(text, created, places) if times else None
+    whole = find_event(text, created, places) if times else None
+    event = find_event(dated, created, places, place=whole.place if whole else None) or whole if times else None
     ranged = times is not None and times[1] is not None  # no end is made up for "at 7pm"
     return Fact(subject=subject, act=act, place=event.place if event else None,
                 start=event.start if event else None, end=event.end if event and ranged else None,
-                host=host if event else None, invited=("everyone",) if _OPEN.search(text) else (),
+                host=host if event else None, invited=("everyone",) if _OPEN.search(text) or wanted else (),
                 question=text.endswith("?") and (host is None or host != own_name))
 
 

@@ -280,13 +280,15 @@ def place_in(text: str, places: dict[str, str]) -> str | None:
     return None if where is None else places[where.group(1).lower()]
 
 
-def find_event(text: str, created: datetime, places: dict[str, str]) -> StatedEvent | None:
+def find_event(text: str, created: datetime, places: dict[str, str], *, place: str | None = None) -> StatedEvent | None:
     """The event ``text`` states, or None unless it names a place, a day and a clock time.
 
     Args:
         text: one memory's content.
         created: when the memory was written (relative days count from it).
         places: lower-case place name -> address (see :func:`place_names`).
+        place: the address when ``text`` names no place (a clause whose place an earlier clause
+            named).
 
     Returns:
         The event; its end is the stated end, or start + ``DEFAULT_MINUTES`` when only a start
@@ -295,7 +297,7 @@ def find_event(text: str, created: datetime, places: dict[str, str]) -> StatedEv
     if not places:
         return None
     where = _where(text, places)
-    if where is None:
+    if where is None and place is None:
         return None
     times = stated_times(text)
     if times is None:
@@ -309,4 +311,4 @@ def find_event(text: str, created: datetime, places: dict[str, str]) -> StatedEv
         end = start + timedelta(minutes=DEFAULT_MINUTES)
     else:
         end = datetime.combine(day + timedelta(days=1) if t1 <= t0 else day, t1)
-    return StatedEvent(place=places[where.group(1).lower()], start=start, end=end)
+    return StatedEvent(place=places[where.group(1).lower()] if where else str(place), start=start, end=end)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from cli_helpers import same_run
 
+from town.clock import GameClock
 from town.config import load_config
 from town.events import EventKind
 from town.mind.perceive import arena_of
@@ -273,6 +274,25 @@ def test_pooled_run_ahead_is_the_sequential_run(tmp_path):
     _run_ahead(b, threads=4)
     compared = same_run(a, b)
     assert (compared.returncode, compared.stdout) == (0, "same run\n"), compared.stdout
+
+
+def test_open_conversations_are_saved_in_id_order():
+    """Run-ahead opens a later tick's conversation before an earlier tick's (another cluster's
+    thread); a snapshot lists the open ones by id all the same, as a tick-synchronous run, which
+    opens them in id order, does. Ids by hand, t * 2n + rank + 1 with n = 25: tick 5, rank 1 is
+    252; tick 3, rank 2 is 153."""
+    sim = Simulation(load_scenario("smallville"), _config("run-ahead"))
+    try:
+        ranks = list(sim.personas)
+        start = sim.clock.start
+        for tick, a, b in ((5, 1, 3), (3, 2, 4)):
+            view = sim.conversations.scoped(GameClock(start, tick=tick), lambda *args, **kw: 0,
+                                            [ranks[a], ranks[b]])
+            view.open(ranks[a], ranks[b], None, None)
+        saved = sim.conversations.get_state(set())["conversations"]
+        assert [c["id"] for c in saved] == [153, 252]
+    finally:
+        sim.close()
 
 
 def _rows(path, table):

@@ -24,6 +24,7 @@ from ..events import EventKind
 from ..hearsay import unwrap
 from ..inflection import base_form
 from ..memory import Fact, MemoryKind, MemoryRecord
+from ..perspective import shared_run
 from ..persona import Persona
 from ..reading import read_fact
 from ..realise import asked, heard, quoted, sayable, statement
@@ -128,13 +129,18 @@ def _tellable(p: Persona, other_id: str, other_name: str, records) -> list:
     """Retrieved memories ``p`` has not yet told ``other`` and that ``other`` did not tell anyone.
 
     Who told a memory: its ``tellers`` (fields filled when it was heard) and, for a record written
-    before facts were kept once, its words (``_chain``).
+    before facts were kept once, its words (``_chain``). What ``other`` knows from ``p`` (told it,
+    or said it to ``p``) is left out, and so is one's own memory of the same thing in other words
+    (six words in a row shared with a line ``other`` said: Maria's own sight of a sign, which
+    Klaus had told her the day before, was not news to him).
     """
     old = set(p.told.get(other_id, ()))
     out = []
     for r in records:
         names = _chain(r)[0]
-        if other_name not in names and _statement(r) not in old and all(t != other_name for t, _ in r.tellers):
+        said = _statement(r)
+        known = said in old or any(shared_run(said, k) for k in old)
+        if other_name not in names and not known and all(t != other_name for t, _ in r.tellers):
             out.append(r)
     return out
 
@@ -265,7 +271,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
         listener_name=listener.name, history=tuple((personas[w].name, t) for w, t in conv.lines),
         memories=memory_views(tellable), told=tuple(told), max_lines=MAX_LINES,
         now=ctx.now.isoformat(sep=" "),
-        recalled=memory_views(records + _plans_bearing(speaker, records)) if "?" in _NEWS.sub("", last) else (),
+        recalled=memory_views(records + _plans_bearing(speaker, records)),
         routine=routine_views(speaker.spec.routine), places=ctx.world.tilemap.places(),
         attend_seed=seed_for(ctx, speaker.id, "attend", every_tick=False),
         stranger=not _knows_name(speaker, listener.name, records), topics=memory_views(topics),

@@ -240,12 +240,21 @@ _REACTION_STARTS = ("Yes, I heard", "I know", "Good luck", "Oh no", "That's", "H
                     "Good, thank", "I'm well", "Well, I'll let you go")
 
 
+def _told_part(line: str) -> str:
+    """``line`` past a first sentence of reaction or small talk that more follows ("How lovely,
+    Isabella! Hey, did you hear? A sign ...": what it goes on to tell)."""
+    parts = re.split(r"(?<=[.!])\s+", line.strip(), maxsplit=1)
+    return parts[1] if len(parts) == 2 and parts[0].startswith(_REACTION_STARTS + _SMALL_TALK) else line
+
+
 def is_news(line: str) -> bool:
     """Whether ``line`` tells something (a statement of five words or more), not a greeting,
-    a question, a reaction or a goodbye."""
-    if line.startswith(_REACTION_STARTS + _SMALL_TALK) or "?" in _DID_YOU_HEAR.sub("", line):
+    a question, a reaction or a goodbye; a reaction opening it may go on to tell news ("How
+    lovely, Isabella! Hey, did you hear? A sign on the door ...")."""
+    told = _told_part(line)
+    if told.startswith(_REACTION_STARTS + _SMALL_TALK) or "?" in _DID_YOU_HEAR.sub("", told):
         return False
-    return len(line.split()) >= 5
+    return len(told.split()) >= 5
 
 
 def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = None) -> answers.LineAnswer | None:
@@ -288,9 +297,11 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
     if not is_news(line) or now is None:
         return None
     speaker = q.listener_name.split()[0]
-    heard = _words(_DID_YOU_HEAR.sub("", re.sub(r"^.*? told me that ", "", line)))
-    for m in q.memories:
+    heard = _words(_DID_YOU_HEAR.sub("", re.sub(r"^.*? told me that ", "", _told_part(line))))
+    for m in q.recalled or q.memories:  # all it holds, not only what it may tell; not the line itself
         names, statement = unwrap(m.content)
+        if q.listener_name in m.tellers or _from(m, q.listener_name):
+            continue
         if m.kind != "plan" and len(heard & _words(statement)) >= max(3, len(heard) // 2):
             teller = names[0].split()[0] if names and names[0].split()[0] != speaker else ""
             name = f", {voice.first}" if voice.first else ""  # a short line, said to one person

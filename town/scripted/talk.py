@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
+from collections.abc import Sequence
 from datetime import datetime
 
 from ..hearsay import NAME, unwrap
@@ -25,6 +26,8 @@ from ..player import takes_leave
 from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
 from ..thinking import answers
+from ..thinking.questions.write_conversation import echoes
+from ..thinking.words import topic_words
 from .recount import is_about
 from .topics import own_life
 from .voice import WARM_TRAITS, Voice, address_once
@@ -162,19 +165,20 @@ _CLOSINGS = ("Anyway, I should get going, {first}.", "Take care, {first}.", "See
 LEAVE_FOR_MINUTES = 120
 
 
-def closing(first: str, memories, now: datetime | None, rng: random.Random, last: str = "") -> str:
+def closing(first: str, memories, now: datetime | None, rng: random.Random, said: Sequence[str] = ()) -> str:
     """A goodbye naming the speaker's next plan item when a retrieved plan for today has one
-    starting within :data:`LEAVE_FOR_MINUTES` (not in the words of the partner's ``last`` line: no
-    echo); lunch at noon is no reason to leave at 08:11."""
+    starting within :data:`LEAVE_FOR_MINUTES` that no line ``said`` in the conversation so far
+    holds all the words of, either side's (no echo; else the item after it); lunch at noon is no
+    reason to leave at 08:11."""
     goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
     clock = now.hour * 60 + now.minute if now else 0
     ahead = [(t, what) for t, what in plan_items(memories, now)
-             if now and 0 < int(t[:2]) * 60 + int(t[3:5]) - clock <= LEAVE_FOR_MINUTES and not shared_run(what, last)
+             if now and 0 < int(t[:2]) * 60 + int(t[3:5]) - clock <= LEAVE_FOR_MINUTES
              and not re.search(rf"\b{re.escape(first)}\b", what)]  # not "a surprise party for Klaus" to Klaus
-    if ahead:
-        what = re.sub(r"\b(?:her|his)\b", "my", act_of(ahead[0][1]))  # a routine's words, one's own voice
-        said = f"{goodbye} I need to {what} at {ahead[0][0]}."
-        return goodbye if shared_run(said, last) else said
+    for t, item in ahead:
+        what = re.sub(r"\b(?:her|his)\b", "my", act_of(item))  # a routine's words, one's own voice
+        if not any(topic_words(what) <= topic_words(line) for line in said):
+            return f"{goodbye} I need to {what} at {t}."
     return goodbye
 
 
@@ -211,17 +215,21 @@ _TRIES = 6
 def next_line(q) -> answers.LineAnswer:
     """The scripted answer to a NextLine question (see the module's docstring for the acts).
 
-    A line already said to this listener today (``q.said_today``), or sharing six words in a row
-    with the partner's last line (one frame of hearsay answering another), is drawn again with the next
-    seeds; when every draw repeats, the conversation ends with a goodbye not said today.
+    A line already said to this listener today (``q.said_today``), sharing six words in a row
+    with the partner's last line (one frame of hearsay answering another), or echoing a line of the
+    conversation (:func:`~town.thinking.questions.write_conversation.echoes`, the whole exchange's
+    own check) is drawn again with the next seeds; when every draw repeats, the conversation ends
+    with a goodbye not said today. An answer to a question may repeat a line: it was asked for.
     """
     last = q.history[-1][1] if q.history else ""
+    asks = is_question(last)  # an answer may say again what was said: it was asked for
     lead = met(last, first_name(q.listener_name)) if q.history else ""
     said = set(q.said_today)
     for k in range(_TRIES):
         answer = _next_line(q, q.seed + 7919 * k)
         line = address_once((lead + answer.line)[:1000], "" if q.stranger else first_name(q.listener_name))
-        if line not in said and not shared_run(line, last):  # nor an echo of the partner's frame
+        if line not in said and not shared_run(line, last) \
+                and (asks or not any(echoes(line, before) for _, before in q.history)):  # nor an echo of a line
             return answer.model_copy(update={"line": line})
     rng = random.Random(q.seed)
     first = first_name(q.listener_name)
@@ -243,7 +251,8 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
     first = first_name(q.listener_name)
     told = set(q.told)
     turn = len(q.history)
-    last = q.history[-1][1] if q.history else ""
+    lines = [line for _, line in q.history]
+    last = lines[-1] if lines else ""
     news = [m for m in worth_telling(q.memories, q.listener_name, q.persona_name, now)
             if m.id not in told and not shared_run(retell(m, now, q.persona_name), last)]
     if len(told) >= SHARE_PER_TALK:
@@ -259,7 +268,7 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
     if reply is not None:
         return reply.model_copy(update={"end": ending})
     if takes_leave(last):  # the partner takes leave (a player: a persona's goodbye ends the talk)
-        return answers.LineAnswer(line=closing(first, q.memories, now, rng, last)[:1000], end=True)
+        return answers.LineAnswer(line=closing(first, q.memories, now, rng, lines)[:1000], end=True)
     if not ending:
         reaction = react(last, q, now, voice)
         if reaction is not None and news and len(reaction.line.split()) <= 6:  # react, then tell
@@ -280,4 +289,4 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
             return mine
         if turn == 1:
             return answers.LineAnswer(line=voice.ask(_part_of_day(now)))
-    return answers.LineAnswer(line=closing(first, q.memories, now, rng, last)[:1000], end=True)
+    return answers.LineAnswer(line=closing(first, q.memories, now, rng, lines)[:1000], end=True)

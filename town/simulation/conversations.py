@@ -193,8 +193,10 @@ class Conversations:
         return out
 
     def get_state(self, players: set[str] | frozenset[str]) -> dict[str, Any]:
-        """``{"conversations": [state...], "next_conversation": id}``, players' left out."""
-        return {"conversations": [c.get_state() for c in self._open.values() if not {c.a, c.b} & players],
+        """``{"conversations": [state...], "next_conversation": id}``, players' left out, in id
+        order (run-ahead opens a later tick's before an earlier one's on another thread)."""
+        return {"conversations": [c.get_state() for c in sorted(self._open.values(), key=lambda c: c.id)
+                                  if not {c.a, c.b} & players],
                 "next_conversation": self._next[0]}
 
     def set_state(self, conversations: list[dict[str, Any]], next_conversation: int) -> None:

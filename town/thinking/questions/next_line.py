@@ -54,9 +54,10 @@ class NextLine(Question[LineAnswer]):
     """Say the next line of a conversation, grounded in retrieved memories (§4.3.2).
 
     ``told`` lists memory ids already passed on to this listener (never repeat them); ``now``
-    is the game time of the line ("YYYY-MM-DD HH:MM:SS", the clock a person reads). When the
-    partner's last line asks something, ``recalled`` is the whole retrieval for it (memories told
-    before or heard from the partner included: "what's my name?" is answered from what they said).
+    is the game time of the line ("YYYY-MM-DD HH:MM:SS", the clock a person reads). ``recalled``
+    is the whole retrieval for the partner's last line (memories told before or heard from the
+    partner included: "what's my name?" is answered from what they said, and news the speaker
+    holds already is met as known, not as news).
     ``routine`` is the speaker's own file's routine and ``places`` the map's addresses (as
     :class:`~.plan_day.PlanDay` carries them, with its ``attend_seed``): an invitation is decided
     as the day plan decides it. ``stranger``: the speaker does not know the listener's name (not

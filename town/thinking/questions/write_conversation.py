@@ -225,14 +225,19 @@ def tells_only_its_own(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> 
     return a
 
 
+def echoes(line: str, before: str) -> bool:
+    """Whether ``line`` repeats ``before``: the same words, or :data:`ECHO_SHARE` of its topic
+    words (three or more) found in it."""
+    words = _stems(line)
+    return " ".join(line.lower().split()) == " ".join(before.lower().split()) or (
+        len(words) >= 3 and len(words & _stems(before)) >= ECHO_SHARE * len(words))
+
+
 def no_echo(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
-    """No line repeats an earlier one: the same words, or most of its topic words found in one."""
+    """No line repeats an earlier one (:func:`echoes`)."""
     for i, line in enumerate(a.lines):
-        words, plain = _stems(line.line), " ".join(line.line.lower().split())
         for j in range(i):
-            before = a.lines[j].line
-            if plain == " ".join(before.lower().split()) or (
-                    len(words) >= 3 and len(words & _stems(before)) >= ECHO_SHARE * len(words)):
+            if echoes(line.line, a.lines[j].line):
                 raise BadLine(f"lines[{i}]: {line.line[:60]!r} echoes lines[{j}]", i)
     return a
 

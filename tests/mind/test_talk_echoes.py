@@ -1,0 +1,145 @@
+"""A conversation that says a thing twice, found in a 30-hour the_ville run with a whisper no test
+used ("The health inspector visits Hobbs Cafe on Wednesday at 10am, so I need volunteers to help
+deep-clean the kitchen on Tuesday evening at 6pm.", to Isabella):
+
+- Maria: "How lovely, Isabella! Hey, did you hear? A sign on the door of The Willows Market and
+  Pharmacy says it will close today for renovation!" Isabella: "Maria, did you hear? The Willows
+  Market and Pharmacy is closed!": a line opening with a reaction was not read as news, so the
+  listener told the same news back instead of saying she knew;
+- Klaus: "Hey, I still have to borrow a book on urban change at 13:00, Maria." ... Klaus: "Take
+  care, Maria. I need to borrow a book on urban change at 13:00.": the goodbye named the plan item
+  the speaker had told two lines before (only the partner's last line was compared); and "You
+  know, at 19:00 I'll be having a pint at The Rose and Crown Pub, Maria." ... "Let's catch up
+  again soon, Maria. I need to have a pint at The Rose and Crown Pub at 19:00." (six words in a
+  row were compared, and a name's words do not count in a run).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+
+import pytest
+
+from town.scripted.reply import is_news
+from town.scripted.talk import closing, next_line
+from town.thinking.questions import MemoryView, NextLine
+
+SIGN = MemoryView(id=16, kind="observation", importance=5, created="2023-02-13 09:00:00",
+                  content="A sign on the door of The Willows Market and Pharmacy says it will close tomorrow morning "
+                          "for renovation.")
+MARIA = ("How lovely, Isabella! Hey, did you hear? A sign on the door of The Willows Market and Pharmacy says it will "
+         "close today for renovation!")
+
+
+def test_a_line_opening_with_a_reaction_that_goes_on_to_tell_is_news():
+    """By hand: the reaction alone is no news, nor a reaction then a question; the reaction then a
+    statement of five words or more is."""
+    assert is_news(MARIA)
+    assert not is_news("How lovely, Isabella!")
+    assert not is_news("That's great, Maria! What are you busy with these days?")
+    assert is_news("Good luck with it, Maria! By the way, I am writing a research paper on gentrification.")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_news_the_listener_already_holds_is_met_with_i_know_even_after_a_reaction(seed):
+    """Isabella saw the sign herself: she says she heard ("Yes, I heard about that too",
+    "I know, ..."), and tells nothing back."""
+    q = NextLine(persona="isabella_rodriguez", persona_name="Isabella Rodriguez", persona_summary="Traits: friendly",
+                 listener="maria_lopez", listener_name="Maria Lopez", memories=(SIGN,), now="2023-02-14 08:10:20",
+                 history=(("Isabella Rodriguez", "Hello there, Maria."), ("Maria Lopez", MARIA)), seed=seed)
+    line = next_line(q).line
+    assert line.startswith(("Yes, I heard", "I know")), line
+    assert "Willows" not in line
+
+
+def test_a_goodbye_does_not_name_the_plan_item_the_speaker_told_earlier_in_the_talk():
+    """Klaus's plan has "13:00 borrow a book on urban change" an hour ahead: the goodbye names it
+    unless a line of the talk already did, his own included, not only the partner's last."""
+    plan = MemoryView(id=4, kind="plan", importance=3, created="2023-02-14 00:00:00",
+                      content="Klaus Mueller's plan for Tuesday February 14: 12:00 eat lunch; "
+                              "13:00 borrow a book on urban change")
+    now = datetime(2023, 2, 14, 12, 2)
+    talk = ["Good afternoon, Klaus!", "Hey, I still have to borrow a book on urban change at 13:00, Maria.",
+            "I'm well, thanks. I still have to study for the physics exam at 13:00."]
+    fresh = closing("Maria", [plan], now, random.Random(3))
+    assert fresh.endswith("I need to borrow a book on urban change at 13:00.")
+    for seed in range(10):
+        again = closing("Maria", [plan], now, random.Random(seed), talk)
+        assert "urban change" not in again, again
+
+
+def test_a_goodbye_does_not_name_the_plan_item_told_in_other_words():
+    """The pub item's words all stand in Klaus's earlier line ("having a pint at The Rose and
+    Crown Pub"): the goodbye names the item after it instead, or none."""
+    plan = MemoryView(id=5, kind="plan", importance=3, created="2023-02-13 00:00:00",
+                      content="Klaus Mueller's plan for Monday February 13: 19:00 have a pint at The Rose and Crown "
+                              "Pub; 20:00 read a book at home")
+    now = datetime(2023, 2, 13, 18, 5)
+    talk = ["Hello again, Klaus!", "You know, at 19:00 I'll be having a pint at The Rose and Crown Pub, Maria. "
+            "And how are things with you?"]
+    assert closing("Maria", [plan], now, random.Random(3)).endswith("I need to have a pint at The Rose and Crown Pub "
+                                                                      "at 19:00.")
+    assert closing("Maria", [plan], now, random.Random(3), talk).endswith("I need to read a book at home at 20:00.")
+
+
+def test_ones_own_memory_of_what_the_listener_said_is_not_told_back_to_them():
+    """Maria saw the sign herself, and Klaus told her of it the day before (his line, kept): her
+    own sight, in other words, is not news to him, while it is to Isabella."""
+    from town.embedding import HashingEmbedder
+    from town.memory import MemoryKind, MemoryRecord, MemoryStream
+    from town.mind.converse import _tellable
+    from town.persona import Persona
+    from town.scenario import load_scenario
+
+    spec = next(s for s in load_scenario("the_ville").personas if s.id == "maria_lopez")
+    maria = Persona(spec, MemoryStream(spec.id, HashingEmbedder(dim=16)))
+    maria.knows_told("klaus_mueller", "That's great to hear, Maria! You know, did you hear? A sign on the door of "
+                                      "The Willows Market and Pharmacy says it will close tomorrow for renovation!")
+    sight = MemoryRecord(id=17, persona="maria_lopez", kind=MemoryKind.OBSERVATION, importance=5,
+                         created=datetime(2023, 2, 13, 9), last_accessed=datetime(2023, 2, 13, 9),
+                         content=SIGN.content)
+    assert _tellable(maria, "klaus_mueller", "Klaus Mueller", [sight]) == []
+    assert _tellable(maria, "isabella_rodriguez", "Isabella Rodriguez", [sight]) == [sight]
+
+
+def test_news_is_known_from_the_whole_retrieval_but_not_from_the_line_just_heard():
+    """Maria had told the sign to Isabella's partner before, so it is not among what she may tell
+    (``memories``), yet she holds it (``recalled``): she says she knows. The partner's line
+    itself, kept the moment it was heard ("Klaus Mueller said to me: ..."), is no earlier news:
+    held alone, it is met as news."""
+    klaus = "Hey Maria, did you hear? A sign on the door of The Willows Market and Pharmacy says it will close today!"
+    heard = MemoryView(id=30, kind="chat", importance=5, created="2023-02-14 09:05:10", tellers=("Klaus Mueller",),
+                       content=f'Klaus Mueller said to me: "{klaus}"')
+
+    def line(recalled) -> str:
+        q = NextLine(persona="maria_lopez", persona_name="Maria Lopez", persona_summary="Traits: friendly",
+                     listener="klaus_mueller", listener_name="Klaus Mueller", memories=(), recalled=recalled,
+                     now="2023-02-14 09:05:10", history=(("Maria Lopez", "Good morning, Klaus!"),
+                                                         ("Klaus Mueller", klaus)), seed=2)
+        return next_line(q).line
+
+    assert line((SIGN, heard)).startswith(("Yes, I heard", "I know"))
+    assert not line((heard,)).startswith(("Yes, I heard", "I know"))
+
+
+def test_no_line_echoes_an_earlier_line_of_the_talk():
+    """A whole exchange of the fake model (the scripted rule) was cut by its own check: Maria's
+    second "Fingers crossed, Klaus!" echoed her "Fingers crossed, Klaus! Well, I have a physics
+    exam ...". Over 40 seeds, no line she says echoes a line said before (the exchange's rule)."""
+    from town.thinking.questions.write_conversation import echoes
+
+    history = (("Klaus Mueller", "Hi Maria, good morning."),
+               ("Maria Lopez", "Guess what: I stream games from my dorm room most evenings, Klaus."),
+               ("Klaus Mueller", "What good news, Maria! Well, I am writing a research paper on gentrification."),
+               ("Maria Lopez", "Fingers crossed, Klaus! Well, I have a physics exam next week and need to study."),
+               ("Klaus Mueller", "Fingers crossed, Maria! Did you hear? The paper is due at the end of the month."))
+    said = set()
+    for seed in range(40):
+        q = NextLine(persona="maria_lopez", persona_name="Maria Lopez", persona_summary="Traits: friendly",
+                     listener="klaus_mueller", listener_name="Klaus Mueller", now="2023-02-13 07:33:00",
+                     history=history, seed=seed)
+        line = next_line(q).line
+        said.add(line)
+        assert not any(echoes(line, before) for _, before in history), line
+    assert len(said) > 1
