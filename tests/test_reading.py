@@ -46,8 +46,8 @@ def test_a_first_person_possessive_is_kept_as_the_subjects_and_said_in_each_hold
         "Tom told me that Francisco Lopez is running an open rehearsal of their comedy show at")
     event = fact_event(fact, places)
     assert event is not None
-    assert fact_block(fact, event, "Ann") == "go to The Rose and Crown Pub (Francisco Lopez: run an open rehearsal of " \
-                                             "their comedy show)"
+    assert fact_block(fact, event, "Ann") == ("go to Francisco Lopez's open rehearsal of their comedy show at The Rose "
+                                              "and Crown Pub")
 
 
 @pytest.mark.parametrize("text, own, subject, act, question", [
@@ -286,7 +286,32 @@ def test_an_event_planned_at_its_time_is_hosted_in_the_plan_block():
     event = fact_event(fact, PLACES)
     assert event is not None and event.start == datetime(2023, 2, 14, 17)
     assert fact_block(fact, event, "Isabella Rodriguez") == "host a Valentine's Day party at Hobbs Cafe"
-    assert fact_block(fact, event, "Tom Moreno") == "go to Hobbs Cafe (Isabella Rodriguez: host a Valentine's Day party)"
+    assert fact_block(fact, event, "Tom Moreno") == "go to Isabella Rodriguez's Valentine's Day party at Hobbs Cafe"
+
+
+def test_a_block_for_someone_elses_event_is_said_as_it_stands():
+    """Smallville's guests said their party block as it was written: "at 17:00 I'll be going to
+    Hobbs Cafe (Isabella Rodriguez: host a Valentine's Day party)", and goodbyes cut it at its
+    colon: "I need to go to Hobbs Cafe (Isabella Rodriguez at 17:00." Each block, by hand: an
+    event made is the host's, a guest goes to it; another act is joined; no one's act is gone to."""
+    from town.memory.fact import Fact
+    from town.textevent import StatedEvent
+    from town.thinking.dayplan import fact_block
+
+    cafe = StatedEvent(place="v:Hobbs Cafe", start=datetime(2023, 2, 14, 18), end=datetime(2023, 2, 14, 19))
+    clean = Fact(subject="Isabella Rodriguez", act="deep-clean the kitchen", place="v:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 18), host="Isabella Rodriguez")
+    assert fact_block(clean, cafe, "Maria Lopez") == "join Isabella Rodriguez at Hobbs Cafe to deep-clean the kitchen"
+    potluck = Fact(subject="Tom Moreno", act="put on a potluck", place="v:Hobbs Cafe", start=datetime(2023, 2, 14, 18),
+                   host="Tom Moreno")
+    assert fact_block(potluck, cafe, "Maria Lopez") == "go to Tom Moreno's potluck at Hobbs Cafe"
+    party = Fact(subject="Maria Lopez", act="throw Klaus Mueller a surprise party", place="v:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 18), host="Maria Lopez")
+    assert fact_block(party, cafe, "Isabella Rodriguez") == ("join Maria Lopez at Hobbs Cafe to throw Klaus Mueller a "
+                                                             "surprise party")
+    run = Fact(subject="Sam Moore", act="run for mayor", place="v:Hobbs Cafe", start=datetime(2023, 2, 14, 18),
+               host="Sam Moore")
+    assert fact_block(run, cafe, "Maria Lopez") == "join Sam Moore at Hobbs Cafe to run for mayor"
 
 
 def test_a_thing_opening_a_text_at_a_place_and_time_is_what_there_is():

@@ -754,3 +754,50 @@ def test_a_line_kept_as_said_answers_when_it_bears_most_on_the_thing_asked():
     assert said.evidence == [61]
     assert said.answer == ('Yes. Tom Moreno told me: "Did you hear? The Willows Market will be closed tomorrow for a '
                            'stock count."')
+
+
+CLEAN = Fact(subject="Isabella Rodriguez", act="deep-clean the kitchen", place="smallville:Hobbs Cafe",
+             start=datetime(2023, 2, 14, 18), host="Isabella Rodriguez", invited=("everyone",))
+
+
+def _clean_memories(owner: bool) -> tuple[MemoryView, ...]:
+    from town.memory.fact import Decided
+
+    told = MemoryView(id=70, kind="whisper" if owner else "chat", importance=8, created="2023-02-13 08:00:00",
+                      fact=CLEAN, tellers=() if owner else ("Isabella Rodriguez",),
+                      content="The health inspector visits Hobbs Cafe on Wednesday at 10am, so I need volunteers to "
+                              "help deep-clean the kitchen on Tuesday evening at 6pm." if owner else
+                              "Isabella Rodriguez told me that she is deep-cleaning the kitchen at Hobbs Cafe on "
+                              "Tuesday, February 14 at 6pm, and everyone is welcome.")
+    return (told, MemoryView(id=71, kind="plan", importance=3, created="2023-02-14 00:00:00", plan_items=TOM_PLAN,
+                             content="Tom Moreno's plan for Tuesday February 14",
+                             decisions=(Decided(place="smallville:Hobbs Cafe", start=datetime(2023, 2, 14, 18),
+                                                end=datetime(2023, 2, 14, 19), go=True,
+                                                reason="it is my own plan" if owner else "I am free then",
+                                                evidence=(70,)),)))
+
+
+def test_an_event_that_is_no_party_is_named_by_its_doing():
+    """A whispered deep-clean of the kitchen (Isabella's, at 6pm) was answered "I'm hosting the
+    kitchen at Hobbs Cafe today" by its owner and "I'm going to the kitchen at Hobbs Cafe" by a
+    volunteer: an event's name was its act's object, whatever the act. An act that makes no event
+    ("deep-clean", not "host") is done by its owner and named by its doing for others; a yes/no
+    asked of another day is no."""
+    from town.scripted.stance import event_name
+
+    assert event_name(CLEAN, "smallville:Hobbs Cafe") == "the deep-cleaning of the kitchen at Hobbs Cafe"
+    assert event_name(PARTY, "smallville:Hobbs Cafe") == "the Valentine's Day party at Hobbs Cafe"
+    isabella = dict(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+                    persona_summary="Isabella Rodriguez owns Hobbs Cafe.")
+    own = ask(**isabella, question="Why are you cleaning the kitchen tonight?", memories=_clean_memories(True),
+              now=NOW, people=PEOPLE).answer
+    assert own.startswith("I'm deep-cleaning the kitchen at Hobbs Cafe today, because it is my own plan"), own
+    volunteer = ask(**TOM, question="Are you going to help Isabella clean the kitchen?", memories=_clean_memories(False),
+                    now=NOW, people=PEOPLE).answer
+    assert volunteer == "Yes, I'm going to the deep-cleaning of the kitchen at Hobbs Cafe today, because I am free then."
+    other_day = ask(**TOM, question="Is Isabella cleaning the kitchen on Wednesday?",
+                    memories=_clean_memories(False)[:1], now=NOW, people=PEOPLE).answer
+    assert other_day.startswith("No, not on Wednesday. Isabella told me that she is deep-cleaning the kitchen"), other_day
+    today = ask(**TOM, question="Is Isabella cleaning the kitchen today?", memories=_clean_memories(False)[:1], now=NOW,
+                people=PEOPLE).answer
+    assert today.startswith("Yes. Isabella told me that she is deep-cleaning the kitchen"), today

@@ -67,7 +67,7 @@ def test_the_persona_s_own_commitment_is_in_its_plan_though_its_retrieval_ranks_
               if i["evidence"]]
     assert blocks == [
         ("2023-02-14 10:00:00", "2023-02-14 12:00:00", "w:Green Park", "hold a bake sale at Green Park", [own.id]),
-        ("2023-02-14 18:00:00", "2023-02-14 20:00:00", "w:Corner Cafe", "go to Corner Cafe (Bob Brown: host a quiz)",
+        ("2023-02-14 18:00:00", "2023-02-14 20:00:00", "w:Corner Cafe", "go to Bob Brown's quiz at Corner Cafe",
          [copies[-1].id]),
     ]
     reasons = {e["place"]: e["reason"] for e in plan.data["events"]}

@@ -72,5 +72,6 @@ def test_no_block_sends_a_persona_where_it_already_is(day_plans):
                     before["place"].split(":")[:2] == block["place"].split(":")[:2]:
                 there.append((pid, day, before["description"], block["description"]))
     assert there == [], f"{len(there)} blocks go where the persona already is, e.g. {there[:5]}"
-    assert any(pid == "carlos_gomez" and any(i["description"].startswith("stay at Hobbs Cafe") for i in items)
+    assert any(pid == "carlos_gomez" and any(i["description"] == "stay at Isabella Rodriguez's Valentine's Day party at "
+                                                                  "Hobbs Cafe" for i in items)
                for pid, _, items in day_plans)

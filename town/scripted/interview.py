@@ -722,8 +722,15 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     if kind == "why":
         return _why(q, best, said)
     if kind == "yes/no":  # a yes only to what the memory holds: "open" is not in "will be closed"
+        now = _now(q)
+        asked_day = stated_day(q.question, now) if now is not None else None
+        start = best.fact.start if best.fact is not None else None
+        if asked_day is not None and start is not None and start.date() != asked_day:  # its day is another
+            return _said(f"No, not on {asked_day:%A}. {said}", [best.id])
         held = topic_words(f"{_fields(best.fact)} {best.content}")
         unheld = topic_words(q.question) - _ASKED_WORDS - name_words(q.people) - held
+        if asked_day is not None and start is not None:  # its day, read from the date: "today" is held
+            unheld -= _DAY_WORDS
         return _said(f"{'What I know is this:' if unheld else 'Yes.'} {said}", [best.id])
     more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]
             and _bears(m, q)[0] >= min(1, _bears(best, q)[0])][:1]  # of the thing asked, as the best is

@@ -232,12 +232,14 @@ def _self_line(q, marks: frozenset[str], fallback: str) -> str:
 
 
 _SMALL_TALK = ("Good morning", "Good afternoon", "Good evening", "Hi ", "Hello", "Oh, ", "Anyway,", "Take care",
-               "See you", "Let's catch up", "I have to run", "Not much", "Nothing special")
+               "See you", "Let's catch up", "I have to run", "Not much", "Nothing special", "Well, I'd better",
+               "Nice talking", "Catch you", "Good to see you")
 _REACTION_STARTS = ("Yes, I heard", "I know", "Good luck", "Oh no", "That's", "How lovely", "Interesting",
                     "I'd love to", "Thanks", "Sounds", "Count me in", "I'll be there", "Of course I'll", "I wish I could",
                     "Sadly", "I'm sorry, but", "Maybe not", "I'll pass", "I hope it goes", "Fingers crossed",
                     "I see", "Good to know", "Huh,", "What good news", "Oh, that's", "Pretty good", "Can't complain",
-                    "Good, thank", "I'm well", "Well, I'll let you go")
+                    "Good, thank", "I'm well", "Well, I'll let you go", "You'll do great", "Best of luck", "What a pity",
+                    "Oh dear", "Oh, how nice", "Lovely, thanks", "That sounds fun")
 
 
 def _told_part(line: str) -> str:

@@ -26,8 +26,9 @@ from ..inflection import first_singular, gerund, in_past
 from ..memory.fact import Decided, Fact, PlanItem
 from ..perspective import mine, own_voice
 from ..reading import UNTIL, read_situation
-from ..realise import heard, place_name, sayable, statement
+from ..realise import act_phrase, heard, place_name, sayable, statement
 from ..textevent import stated_day, stated_times
+from ..thinking.dayplan import MAKING, PLANNING
 from ..thinking.questions import AnswerInterview
 from ..thinking.views import MemoryView
 from ..thinking.words import content_words, name_words, topic_words
@@ -61,13 +62,18 @@ def _plan_of_day(q: AnswerInterview, day) -> MemoryView | None:
 
 def event_name(fact: Fact | None, at: str) -> str:
     """An event at address ``at`` as named in an answer: "the Valentine's Day party at Hobbs
-    Cafe" (the fact's act without its verb; "the event at Hobbs Cafe" without a fact); a thing
-    done for someone is named for them ("throw Klaus Mueller a surprise party": "the surprise
-    party for Klaus Mueller")."""
+    Cafe" (the fact's act without its verb, when the verb makes the event: :data:`MAKING`; "the
+    event at Hobbs Cafe" without a fact); another act is named by its doing ("deep-clean the
+    kitchen": "the deep-cleaning of the kitchen"); a thing done for someone is named for them
+    ("throw Klaus Mueller a surprise party": "the surprise party for Klaus Mueller")."""
     place = place_name(at)
     if fact is None or " " not in fact.act.strip():
         return f"the event at {place}"
-    thing = fact.act.strip().split(" ", 1)[1]
+    verb, thing = fact.act.strip().split(" ", 1)
+    if verb not in MAKING | PLANNING | {"be"}:  # "deep-clean the kitchen": the deep-cleaning of the kitchen
+        done = gerund(verb)
+        thing = (f"the {done} of {thing}" if re.match(r"(?:a|an|the|one's|some)\s", thing)
+                 else f"the {done} {thing}")
     given = re.match(r"^((?:[A-Z][\w'-]*\s)+|(?:him|her|them)\s)(?:a|an|the|some)\s+(.+)$", thing)
     if given:  # "throw Klaus Mueller a surprise party": the surprise party for Klaus Mueller
         thing = f"the {given.group(2)} for {given.group(1).strip()}"
@@ -157,13 +163,13 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
         when = f"{d.start:%A, %B} {d.start.day}"
         if day is not None and day != d.start.date():  # asked of another day than the event's
             going = (f"I'm going, because {_said_reason(d.reason)}" if d.go and _hosting(q, d) is None
-                     else f"I'm hosting it, because {_hosting(q, d)[1]}" if d.go  # type: ignore[index]
+                     else f"It's mine, because {_hosting(q, d)[1]}" if d.go  # type: ignore[index]
                      else f"I'm not going, because {_said_reason(d.reason)}")
             return (f"{name[:1].upper()}{name[1:]} is on {when}, not on {day:%A}; {going}.",
                     [plan.id, *(m.id for m in _stating(q, d))][:3])
         own = _hosting(q, d)
         if own is not None:  # one's own event: hosted, and why
-            said = f"I'm hosting {name} on {when}, because {own[1]}."
+            said = f"I'm {gerund(own[0])} on {when}, because {own[1]}."
             return (f"Yes, {said}" if _YES_NO.match(q.question) else said), [plan.id, *(m.id for m in _stating(q, d))][:3]
         past = now is not None and d.start < now and ASKED_PAST.search(q.question)
         if past:  # "Did you go to the circus?" after it began: what was decided, in the past
@@ -213,7 +219,10 @@ def _hosting(q: AnswerInterview, d: Decided) -> tuple[str, str] | None:
     if not (d.go and (d.reason == OWN_PLAN or (fact is not None and q.persona_name in (fact.host, fact.subject)))):
         return None
     invited = "everyone" if fact is not None and "everyone" in fact.invited else "people"
-    return f"host {event_name(fact, d.place)}", f"{_said_reason(d.reason)}, and I've invited {invited} to it"
+    verb = fact.act.split()[0] if fact is not None else "host"
+    doing = (f"host {event_name(fact, d.place)}" if verb in MAKING | PLANNING | {"be"} or fact is None
+             else f"{mine(act_phrase(fact, q.persona_name))} at {place_name(d.place)}")  # "deep-clean the kitchen"
+    return doing, f"{_said_reason(d.reason)}, and I've invited {invited} to it"
 
 
 def _why(q: AnswerInterview, item: PlanItem, plan: MemoryView) -> str:

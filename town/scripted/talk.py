@@ -42,7 +42,7 @@ from .reply import (
 )
 
 __all__ = ["NEWS_IMPORTANCE", "SHARE_PER_TALK", "first_name", "gist", "worth_telling", "sighting",
-           "greeting", "closing", "retell", "next_line", "plan_items"]
+           "greeting", "CLOSINGS", "closing", "retell", "next_line", "plan_items"]
 
 #: A memory worth passing on: this important or more (routine sights rate 1-3); a fact told to one
 #: as news is rated this at least (:data:`town.mind.weigh.NEWS`), so it is passed on in turn.
@@ -157,8 +157,9 @@ def greeting(first: str, name: str, memories, now: datetime | None, rng: random.
                        else f"Hi {first}!"))  # no claim about the pair's history
 
 
-_CLOSINGS = ("Anyway, I should get going, {first}.", "Take care, {first}.", "See you around, {first}.",
-             "Let's catch up again soon, {first}.", "I have to run, bye {first}!")
+CLOSINGS = ("Anyway, I should get going, {first}.", "Take care, {first}.", "See you around, {first}.",
+            "Let's catch up again soon, {first}.", "I have to run, bye {first}!", "Well, I'd better be off, {first}.",
+            "Nice talking with you, {first}.", "Catch you later, {first}!", "Good to see you, {first}. Bye for now!")
 
 
 #: Minutes ahead a plan item may start and still be the reason given for leaving now.
@@ -170,7 +171,7 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random, said
     starting within :data:`LEAVE_FOR_MINUTES` that no line ``said`` in the conversation so far
     holds all the words of, either side's (no echo; else the item after it); lunch at noon is no
     reason to leave at 08:11."""
-    goodbye = _CLOSINGS[rng.randrange(len(_CLOSINGS))].format(first=first)
+    goodbye = CLOSINGS[rng.randrange(len(CLOSINGS))].format(first=first)
     clock = now.hour * 60 + now.minute if now else 0
     ahead = [(t, what) for t, what in plan_items(memories, now)
              if now and 0 < int(t[:2]) * 60 + int(t[3:5]) - clock <= LEAVE_FOR_MINUTES

@@ -134,13 +134,15 @@ class Voice:
         listener named when known: a short line is said to one person)."""
         name = f", {self.first}" if self.first else ""
         if kind == "luck":
-            return self.pick(f"Good luck with it{name}!", f"I hope it goes well{name}.", f"Fingers crossed{name}!")
+            return self.pick(f"Good luck with it{name}!", f"I hope it goes well{name}.", f"Fingers crossed{name}!",
+                             f"You'll do great{name}.", f"Best of luck{name}!")
         if kind == "trouble":
             return self.pick(f"Oh no, that's a nuisance{name}.", f"Oh no, thanks for warning me{name}.",
-                             f"That's a shame{name}.")
+                             f"That's a shame{name}.", f"What a pity{name}.", f"Oh dear, good to know{name}.")
         if self.warm:
             return self.pick(f"How lovely{name}!", f"That's great to hear{name}!", f"Oh, that's wonderful{name}!",
-                             f"What good news{name}!")
+                             f"What good news{name}!", f"Oh, how nice{name}!", f"That sounds fun{name}!",
+                             f"Lovely, thanks for telling me{name}!")
         return self.pick(f"Interesting, thanks for telling me{name}.", f"I see{name}. Thanks.",
                          f"Good to know{name}.", f"Huh, I didn't know that{name}.", f"I know now, thanks{name}.",
                          f"Interesting{name}. I'll keep that in mind.", f"Thanks for the news{name}.")

@@ -43,26 +43,38 @@ def meal_of(description: str) -> str | None:
 
 #: Verbs of getting an event ready: said of the event's own time, its block is the event
 #: itself ("I am planning a Valentine's Day party ... from 5pm to 7pm": at 5pm the party is hosted).
-_PLANNING = frozenset({"plan", "organise", "organize", "arrange", "prepare"})
+PLANNING = frozenset({"plan", "organise", "organize", "arrange", "prepare"})
+
+
+#: Acts whose object is the event made ("host a party", "put on a potluck"): a guest goes to it.
+MAKING = frozenset({"host", "hold", "throw", "give", "run", "have", "put"})
+#: The determiner of a made event's noun, left off after the host's name ("Tom Moreno's bake sale").
+_DETERMINER = re.compile(r"^(?:on\s+)?(?:a|an|the|their|one's|his|her)\s+(?=[\w'])", re.I)
 
 
 def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
-    """A plan block's words for an event read from its fact, never from the memory's words:
-    "hold a bake sale at Johnson Park" (the persona's own: it is its subject or host), "go to
-    Johnson Park (Tom Moreno: hold a bake sale)" (someone else's); an event planned at its time
-    (:data:`_PLANNING`) is hosted then: "host a Valentine's Day party at Hobbs Cafe"."""
+    """A plan block's words for an event read from its fact, never from the memory's words, in
+    words a persona may say as they stand ("I'll be ...", "I need to ..."): "hold a bake sale at
+    Johnson Park" (the persona's own: it is its subject or host); someone else's: "go to Tom
+    Moreno's bake sale at Johnson Park" (an event made), "join Isabella Rodriguez at Hobbs Cafe to
+    deep-clean the kitchen" (any other act), "go to Johnson Park for a circus" (a thing there is,
+    no one's); an event planned at its time (:data:`PLANNING`) is hosted then: "host a
+    Valentine's Day party at Hobbs Cafe"."""
     where = event.place.rsplit(":", 1)[-1]
     where = f"the {where}" if where[:1].islower() else where  # "the common room", "Hobbs Cafe"
     who = fact.host or fact.subject
     act = act_phrase(fact, "")  # a plan is said of its persona, as a routine is: "their show"
     verb, _, thing = act.partition(" ")
-    if verb in _PLANNING and thing:  # "plan a party" at its time is holding it: the block is the party
+    if verb in PLANNING and thing:  # "plan a party" at its time is holding it: the block is the party
         act, verb = f"host {thing}", "host"
     if fact.subject is None and verb == "be":  # "be a breakfast": the thing itself
         return f"{thing} at {where}" if who == me else f"go to {where} for {thing}"
     if who == me or fact.subject == me:
         return f"{act} at {where}"
-    return f"go to {where} ({who}: {act})" if who else f"go to {where} ({act})"
+    made = _DETERMINER.match(thing) if verb in MAKING else None
+    if who and made:  # "host a Valentine's Day party": hers, and the guest goes to it
+        return f"go to {who}'s {thing[made.end():]} at {where}"
+    return f"join {who} at {where} to {act}" if who else f"go to {where} to {act}"
 
 
 def fact_event(fact: Fact | None, places: dict[str, str]) -> StatedEvent | None:
