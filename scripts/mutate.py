@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("asked why of one's own event, no thought it came from", 'town/scripted/stance.py',
+             '            if thought is not None and q.question.lstrip().lower().startswith("why"):',
+             '            if False:',
+             ('tests/mind/test_interview_readings.py',)),
     Mutation("an event that is no party named by its act's object", 'town/scripted/stance.py',
              '    if verb not in MAKING | PLANNING | {"be"}:',
              '    if False:',

@@ -781,8 +781,8 @@ def test_an_event_that_is_no_party_is_named_by_its_doing():
     """A whispered deep-clean of the kitchen (Isabella's, at 6pm) was answered "I'm hosting the
     kitchen at Hobbs Cafe today" by its owner and "I'm going to the kitchen at Hobbs Cafe" by a
     volunteer: an event's name was its act's object, whatever the act. An act that makes no event
-    ("deep-clean", not "host") is done by its owner and named by its doing for others; a yes/no
-    asked of another day is no."""
+    ("deep-clean", not "host") is done by its owner and named by its doing for others; its owner,
+    asked why, says the thought it came from; a yes/no asked of another day is no."""
     from town.scripted.stance import event_name
 
     assert event_name(CLEAN, "smallville:Hobbs Cafe") == "the deep-cleaning of the kitchen at Hobbs Cafe"
@@ -792,6 +792,8 @@ def test_an_event_that_is_no_party_is_named_by_its_doing():
     own = ask(**isabella, question="Why are you cleaning the kitchen tonight?", memories=_clean_memories(True),
               now=NOW, people=PEOPLE).answer
     assert own.startswith("I'm deep-cleaning the kitchen at Hobbs Cafe today, because it is my own plan"), own
+    assert own.endswith(" The health inspector visits Hobbs Cafe tomorrow at 10am, so I need volunteers to help "
+                        "deep-clean the kitchen today at 6pm."), own  # asked why: her own thought, as she had it
     volunteer = ask(**TOM, question="Are you going to help Isabella clean the kitchen?", memories=_clean_memories(False),
                     now=NOW, people=PEOPLE).answer
     assert volunteer == "Yes, I'm going to the deep-cleaning of the kitchen at Hobbs Cafe today, because I am free then."

@@ -35,8 +35,9 @@ from ..thinking.words import content_words, name_words, topic_words
 from ..world.address import sector_name
 from .attend import OWN_PLAN, RESERVED, SOCIABLE, obligation
 from .reaction import HELPFUL, traits_of
+from .recount import dated, recount, sentence
 
-__all__ = ["intention", "hypothetical", "preference", "opinion", "view_of", "plans", "event_name", "told",
+__all__ = ["intention", "hypothetical", "preference", "opinion", "view_of", "plans", "event_noun", "event_name", "told",
            "known_places", "struck_place", "would_go", "own_reason", "their_reason"]
 
 #: Words of a question that ask rather than name what it is about.
@@ -60,15 +61,14 @@ def _plan_of_day(q: AnswerInterview, day) -> MemoryView | None:
     return next((m for m in plans(q) if m.plan_items[0].start.date() == day), None)
 
 
-def event_name(fact: Fact | None, at: str) -> str:
-    """An event at address ``at`` as named in an answer: "the Valentine's Day party at Hobbs
-    Cafe" (the fact's act without its verb, when the verb makes the event: :data:`MAKING`; "the
-    event at Hobbs Cafe" without a fact); another act is named by its doing ("deep-clean the
+def event_noun(fact: Fact) -> str:
+    """The event ``fact`` states, named: "the Valentine's Day party" (its act without its verb,
+    when the verb makes the event: :data:`MAKING`); another act by its doing ("deep-clean the
     kitchen": "the deep-cleaning of the kitchen"); a thing done for someone is named for them
-    ("throw Klaus Mueller a surprise party": "the surprise party for Klaus Mueller")."""
-    place = place_name(at)
-    if fact is None or " " not in fact.act.strip():
-        return f"the event at {place}"
+    ("throw Klaus Mueller a surprise party": "the surprise party for Klaus Mueller"); "" for an
+    act of one word."""
+    if " " not in fact.act.strip():
+        return ""
     verb, thing = fact.act.strip().split(" ", 1)
     if verb not in MAKING | PLANNING | {"be"}:  # "deep-clean the kitchen": the deep-cleaning of the kitchen
         done = gerund(verb)
@@ -78,8 +78,17 @@ def event_name(fact: Fact | None, at: str) -> str:
     if given:  # "throw Klaus Mueller a surprise party": the surprise party for Klaus Mueller
         thing = f"the {given.group(2)} for {given.group(1).strip()}"
     thing = re.sub(r"^(?:a|an|some)\s+", "the ", thing)
-    thing = re.sub(r"\bone's\b", "the", thing)
-    return thing if place.lower() in thing.lower() else f"{thing} at {place}"
+    return re.sub(r"\bone's\b", "the", thing)
+
+
+def event_name(fact: Fact | None, at: str) -> str:
+    """An event at address ``at`` as named in an answer: :func:`event_noun` and its place ("the
+    Valentine's Day party at Hobbs Cafe"); "the event at Hobbs Cafe" without a fact."""
+    place = place_name(at)
+    noun = event_noun(fact) if fact is not None else ""
+    if not noun:
+        return f"the event at {place}"
+    return noun if place.lower() in noun.lower() else f"{noun} at {place}"
 
 
 def _stating(q: AnswerInterview, d: Decided) -> list[MemoryView]:
@@ -168,8 +177,11 @@ def intention(q: AnswerInterview, at: datetime | None = None) -> tuple[str, list
             return (f"{name[:1].upper()}{name[1:]} is on {when}, not on {day:%A}; {going}.",
                     [plan.id, *(m.id for m in _stating(q, d))][:3])
         own = _hosting(q, d)
-        if own is not None:  # one's own event: hosted, and why
+        if own is not None:  # one's own event: hosted, and why (asked why: its own thought, in its words)
             said = f"I'm {gerund(own[0])} on {when}, because {own[1]}."
+            thought = next((m for m in _stating(q, d) if m.kind == "whisper" and not m.tellers), None)
+            if thought is not None and q.question.lstrip().lower().startswith("why"):
+                said = f"{said} {sentence(recount(dated(thought), q.persona_name))}"
             return (f"Yes, {said}" if _YES_NO.match(q.question) else said), [plan.id, *(m.id for m in _stating(q, d))][:3]
         past = now is not None and d.start < now and ASKED_PAST.search(q.question)
         if past:  # "Did you go to the circus?" after it began: what was decided, in the past

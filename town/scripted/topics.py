@@ -25,6 +25,7 @@ from ..perspective import mine, shared_run
 from ..realise import place_name
 from ..thinking import answers
 from .reply import _WORK_WORDS, _self_line, first_name, plan_items
+from .stance import event_noun
 from .voice import Voice
 
 __all__ = ["own_life", "event_now"]
@@ -45,16 +46,10 @@ def event_now(memories, now: datetime | None):
     return None
 
 
-def _event_name(act: str) -> str:
-    """ "throw a Valentine's Day party" -> "this Valentine's Day party" (the act's object)."""
-    rest = act.split(" ", 1)[1] if " " in act else act
-    return re.sub(r"^(?:a|an|the|our|my|his|her)\s+", "this ", rest) if re.match(r"^(?:a|an|the|our|my|his|her)\s", rest) \
-        else f"this {rest}"
-
-
 def _at_event(m, me: str, voice: Voice) -> str:
     f = m.fact
-    what = _event_name(f.act)
+    noun = event_noun(f) or "the event"  # "this Valentine's Day party", "this deep-cleaning of the kitchen"
+    what = f"this {noun.removeprefix('the ')}"
     host = f.host or f.subject
     by = first_name(host) if host and host != me else ""
     here = place_name(f.place)
