@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation('a colon lead before a clause with its own colon', 'town/scripted/voice.py',
+             '(clause.startswith("Did you hear?") or ":" in clause)',
+             'clause.startswith("Did you hear?")',
+             ('tests/mind/test_chat_lines_read_right.py::test_news_opening_did_you_hear_takes_no_announcing_lead',)),
     Mutation("asked why of one's own event, no thought it came from", 'town/scripted/stance.py',
              '            if thought is not None and q.question.lstrip().lower().startswith("why"):',
              '            if False:',
@@ -1097,7 +1101,7 @@ MUTATIONS = (
              '    if False:',
              ('tests/mind/test_interview_readings.py::test_a_line_kept_as_said_answers_when_it_bears_most_on_the_thing_asked', 'tests/mind/test_interview_readings.py::test_a_line_kept_as_said_answers_when_only_it_bears_on_the_thing_asked')),
     Mutation("an announcing lead before 'did you hear?' ('Guess what: did you hear? ...')", 'town/scripted/voice.py',
-             '        if lead.endswith(": ") and clause.startswith("Did you hear?"):',
+             '        if lead.endswith(": ") and (clause.startswith("Did you hear?") or ":" in clause):',
              '        if False:',
              ('tests/mind/test_chat_lines_read_right.py::test_news_opening_did_you_hear_takes_no_announcing_lead',)),
     Mutation('an interrupt while writing a report leaves its part file', 'town/files.py',

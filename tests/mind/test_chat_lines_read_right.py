@@ -174,9 +174,14 @@ def test_in_chat_news_of_someone_takes_their_files_pronoun():
 def test_news_opening_did_you_hear_takes_no_announcing_lead():
     """A 48-hour the_ville run said "Guess what: did you hear? There is a poetry open mic at Hobbs
     Cafe on Wednesday at 6pm, Maria!": two announcements. Over 200 seeds, no lead ending in a
-    colon comes before "did you hear?"; "Hey, did you hear? ..." and the plain one stay."""
+    colon comes before "did you hear?", nor before a clause with its own colon ("Guess what: I
+    want the party to feel warm: red paper hearts, ..."); "Hey, did you hear? ..." and the plain
+    one stay."""
     said = {Voice(rng=random.Random(s), warm=True, close=True, first="Maria").say("Did you hear? There is a quiz")
             for s in range(200)}
     assert not any(re.match(r"^[^?]*: did you hear\?", line) for line in said)
     assert any(line.startswith("Hey, did you hear?") for line in said)
     assert any(line.startswith("Did you hear?") for line in said)
+    listed = {Voice(rng=random.Random(s), warm=True, close=True, first="Maria").say(
+        "I want the party to feel warm: red paper hearts, hot chocolate and music") for s in range(200)}
+    assert not any(line.count(":") > 1 for line in listed), [x for x in listed if x.count(":") > 1][:2]

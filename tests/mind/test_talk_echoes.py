@@ -39,6 +39,9 @@ def test_a_line_opening_with_a_reaction_that_goes_on_to_tell_is_news():
     assert not is_news("How lovely, Isabella!")
     assert not is_news("That's great, Maria! What are you busy with these days?")
     assert is_news("Good luck with it, Maria! By the way, I am writing a research paper on gentrification.")
+    for accepted in ("Count me in tomorrow, Isabella! I'm glad you told me.", "I'll be there today, Sam! I wouldn't "
+                     "miss it.", "I think I'll go today, Tom. I am glad you told me."):  # an answer's thanks: no news
+        assert not is_news(accepted), accepted
 
 
 @pytest.mark.parametrize("seed", range(10))

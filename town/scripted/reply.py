@@ -239,7 +239,8 @@ _REACTION_STARTS = ("Yes, I heard", "I know", "Good luck", "Oh no", "That's", "H
                     "Sadly", "I'm sorry, but", "Maybe not", "I'll pass", "I hope it goes", "Fingers crossed",
                     "I see", "Good to know", "Huh,", "What good news", "Oh, that's", "Pretty good", "Can't complain",
                     "Good, thank", "I'm well", "Well, I'll let you go", "You'll do great", "Best of luck", "What a pity",
-                    "Oh dear", "Oh, how nice", "Lovely, thanks", "That sounds fun")
+                    "Oh dear", "Oh, how nice", "Lovely, thanks", "That sounds fun", "I'm glad you", "I am glad you",
+                    "I wouldn't miss", "I think I'll go", "I'd like to go", "I might go along")
 
 
 def _told_part(line: str) -> str:
