@@ -34,6 +34,14 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a dead writer's part file refuses the study folder", 'town/studies/task.py',
+             '            for stale in [p for p in evaluation.iterdir() if stale_part(p)]:',
+             '            for stale in []:',
+             ('tests/studies/test_study_folder.py::test_a_dead_writers_part_file_is_cleared_and_a_live_ones_refused',)),
+    Mutation("a live writer's part file taken for a dead one's", 'town/files.py',
+             "    except PermissionError:  # alive, another user's\n        return False\n    return False",
+             "    except PermissionError:  # alive, another user's\n        return False\n    return True",
+             ('tests/studies/test_study_folder.py::test_a_dead_writers_part_file_is_cleared_and_a_live_ones_refused',)),
     Mutation('a colon lead before a clause with its own colon', 'town/scripted/voice.py',
              '(clause.startswith("Did you hear?") or ":" in clause)',
              'clause.startswith("Did you hear?")',

@@ -8,11 +8,32 @@ the target holds the old text or the new one. What cannot be written is one line
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from .errors import RecordingError
 
-__all__ = ["write_atomically"]
+__all__ = ["stale_part", "write_atomically"]
+
+
+#: The temporary file :func:`write_atomically` writes beside ``NAME``: ``.NAME.<pid>.part``.
+_PART = re.compile(r"^\..+\.(\d+)\.part$")
+
+
+def stale_part(path: str | Path) -> bool:
+    """Whether ``path`` is a temporary file :func:`write_atomically` left when its writer died
+    mid-write (its name ``.NAME.<pid>.part``, that process gone: a study worker ended by SIGTERM
+    after Ctrl-C), which no one will finish."""
+    found = _PART.match(Path(path).name)
+    if found is None:
+        return False
+    try:
+        os.kill(int(found.group(1)), 0)
+    except (ProcessLookupError, OverflowError):  # gone, or no such pid at all
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
 
 
 def write_atomically(path: str | Path, text: str) -> Path:

@@ -83,6 +83,28 @@ def test_a_foreign_file_in_a_runs_evaluation_folder_is_refused_and_left_as_it_is
     assert not (out / "full-s0.sqlite").exists()
 
 
+def test_a_dead_writers_part_file_is_cleared_and_a_live_ones_refused(tmp_path, capsys):
+    """Ctrl-C reached a study worker writing ``run.json``; the pool's SIGTERM ended it before it
+    removed ``.run.json.<pid>.part``, and the same command then refused the folder (found by CI).
+    A part file of a process that is gone is no one's record: it is removed and the study runs;
+    one of a live process (this test's own pid) is refused as before, its bytes unchanged."""
+    out = tmp_path / "study"
+    (out / "full-s0.evaluation").mkdir(parents=True)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = out / "full-s0.evaluation" / f".run.json.{int(dead.stdout)}.part"
+    stale.write_bytes(b'{"half": ')
+    live = out / "full-s1.evaluation" / f".run.json.{os.getpid()}.part"
+    live.parent.mkdir()
+    live.write_bytes(b'{"half": ')
+    assert _study(out, "0.1", "--seeds", "2") == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert str(live) in err and live.read_bytes() == b'{"half": ' and not stale.exists()
+    live.unlink()
+    assert _study(out, "0.1", "--seeds", "2") == 0
+    assert (out / "full-s0.evaluation" / "result.json").exists()
+
+
 @pytest.mark.parametrize("name", ["study.md", "study.json", "study-timing.json", "study.png"])
 def test_a_foreign_file_named_like_a_report_is_refused_and_left_as_it_is(tmp_path, capsys, name):
     """A user's ``study.md`` (or any report name) in ``--out`` was overwritten with exit 0."""

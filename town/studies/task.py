@@ -22,7 +22,7 @@ from typing import Any
 
 from ..analysis.recorded import flatten
 from ..errors import ConfigError, RecordingError
-from ..files import write_atomically
+from ..files import stale_part, write_atomically
 from .folder import claim, owned, remove_own
 
 __all__ = ["RunTask", "perform", "measures", "read_result", "result_path", "check_not_foreign"]
@@ -123,6 +123,8 @@ def check_not_foreign(task: RunTask) -> None:
         sides = [side for suffix in ("-wal", "-shm", ".lock") if (side := Path(f"{run}{suffix}")).exists()]
         evaluation = run.with_suffix(".evaluation")
         if evaluation.is_dir():  # files in the run's evaluation folder that no study recorded
+            for stale in [p for p in evaluation.iterdir() if stale_part(p)]:  # a dead writer's: never a record
+                stale.unlink(missing_ok=True)
             sides += sorted(evaluation.iterdir())
         if sides:  # a run being created by someone else, or their leftovers: never taken over
             raise ConfigError(f"{sides[0]} is not a file this study recorded; it is left as it is: move it or "
