@@ -21,6 +21,7 @@ from datetime import datetime
 
 import pytest
 
+from town.scripted import voice
 from town.scripted.reply import is_news
 from town.scripted.talk import closing, next_line
 from town.thinking.questions import MemoryView, NextLine
@@ -42,6 +43,24 @@ def test_a_line_opening_with_a_reaction_that_goes_on_to_tell_is_news():
     for accepted in ("Count me in tomorrow, Isabella! I'm glad you told me.", "I'll be there today, Sam! I wouldn't "
                      "miss it.", "I think I'll go today, Tom. I am glad you told me."):  # an answer's thanks: no news
         assert not is_news(accepted), accepted
+
+
+def test_every_phrase_of_small_talk_opens_as_small_talk_and_a_lead_in_does_not():
+    """Each greeting, goodbye, reaction, answer to an invitation or to "how are you" the voice
+    says, its slots filled, is no news; a statement after a lead-in alone ("Hey, ", "Well, ") is."""
+    phrases = (voice.HELLOS + voice.GREETINGS_AGAIN_TODAY + voice.GREETINGS_AGAIN + voice.GREETINGS_KNOWN
+               + voice.GREETINGS_NEW + voice.CLOSINGS + (voice.LAST_GOODBYE, voice.NOTHING_NEW) + voice.WELL
+               + voice.AGREED + voice.BACK_AGAIN + voice.KNOWN_FROM + voice.KNOWN + sum(voice.REACTIONS.values(), ())
+               + voice.ACCEPTS + voice.RELAYED_ACCEPTS + voice.DECLINES_CLASH + voice.DECLINES)
+    slots = dict(first="Maria", hello="Good morning", part="morning", since="Monday", name=", Maria", teller="Klaus",
+                 thing="to the party ", when="today")
+    for phrase in phrases:
+        line = phrase.format(**slots)
+        assert not is_news(line), line
+        if not line.startswith(("Maria", "Hey ")):  # "Maria! Back again?", "Hey Maria!": a name, a lead-in word
+            assert voice.opens_small_talk(line), line
+    for lead in ("Hey, ", "Well, ", "So, ", "You know, ", "Guess what: ", "By the way, ", "Between us, "):
+        assert is_news(f"{lead}the bakery on Main Street closes early tomorrow."), lead
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -18,7 +18,7 @@ from player_inputs import add_player, move_player, player_says, remove_player
 from town.config import load_config
 from town.errors import ConfigError
 from town.events import EventKind
-from town.scripted.talk import CLOSINGS
+from town.scripted.voice import CLOSINGS
 from town.player import PATIENCE_MINUTES
 from town.scenario import load_scenario
 from town.simulation import Simulation

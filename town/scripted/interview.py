@@ -31,6 +31,7 @@ from ..thinking.dayplan import meal_of
 from ..thinking.questions import AnswerInterview
 from .recount import WORK_WORDS, dated, is_about, main_words, recount, sentence, told_by
 from .attend import CLOSE
+from .voice import hello
 from .reaction import REACTION, react, traits_of
 from .stance import (ASKED_PAST, event_name, hypothetical, intention, opinion, own_reason, preference, struck_place,
                      their_reason, told, view_of, would_go)
@@ -1131,13 +1132,12 @@ def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
 def _greeting(q: AnswerInterview) -> answers.InterviewAnswer:
     """A greeting answered in kind ("Good morning!"), then the day so far."""
     now = _now(q)
-    hour = now.hour if now else 12
-    hello = "Good morning" if 5 <= hour < 12 else "Good afternoon" if 12 <= hour < 17 else "Good evening"
+    hi = hello(now.hour if now else 12)
     day = _day(q)
     opens = re.match(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey)\b", q.question, re.I)
     remark = _REMARK.search(q.question) and not _GREETING.search(q.question)
     reply = "It is, isn't it? A good day for it." if remark else "It's going well, thanks."
-    return _said(f"{hello + '! ' if opens else ''}{reply} {day.answer}", list(day.evidence or []))
+    return _said(f"{hi + '! ' if opens else ''}{reply} {day.answer}", list(day.evidence or []))
 
 
 def _stance(found: tuple[str, list[int]] | None, q: AnswerInterview) -> answers.InterviewAnswer:

@@ -28,7 +28,7 @@ from .attend import decide
 from .recount import WORK_WORDS, dated, main_words
 from ..thinking.views import MemoryView
 from .interview import answer
-from .voice import IN_PERSON_FRAMES, Voice, passed_on
+from .voice import AGREED, BACK_AGAIN, IN_PERSON_FRAMES, KNOWN, KNOWN_FROM, NOTHING_NEW, WELL, Voice, opens_small_talk, passed_on
 
 __all__ = ["is_question", "answer_question", "react", "is_news", "reply_to_invite", "first_name", "plan_items",
            "retell", "tie_name"]
@@ -184,22 +184,20 @@ def answer_question(line: str, q, now: datetime | None, news: list, voice: Voice
                  r"\bbeen up to\b|\bhow (?:are|have) you\b|\bhow'?s (?:it|your \w+) going\b|\bhow are things\b|"
                  r"\bbusy with\b|\bhow'?s everything\b|\bisn't it\b|\bhow about you\b|\bkeeping you busy\b|"
                  r"\bback again\b", low):
-        well = voice.pick("I'm well, thanks.", "Pretty good, thanks.", "Can't complain.",
-                          "Good, thank you.") if voice else "I'm well, thanks."
+        well = voice.pick(*WELL) if voice else WELL[0]
         lead = well + " " if re.search(r"\bhow (?:are|have)|\bhow'?s \w+ \w*\s?going|\bhow are things|"
                                        r"\bhow'?s everything", low) else ""
         if re.search(r"\bisn't it\b", low):  # small talk agreed with, in kind
-            lead = (voice.pick("It is!", "It really is.", "Lovely, yes.") if voice else "It is!") + " "
+            lead = (voice.pick(*AGREED) if voice else AGREED[0]) + " "
         if re.search(r"\bback again\b", low):  # a greeting's question, answered in kind
-            lead = (voice.pick("Yes, here I am again!", "Back again, yes.", "Twice in one day!")
-                    if voice else "Yes, here I am again!") + " "
+            lead = (voice.pick(*BACK_AGAIN) if voice else BACK_AGAIN[0]) + " "
         if news:
             told_now = retell(news[0], now, q.persona_name, voice, ties=q.ties, pronouns=q.pronouns)
             return answers.LineAnswer(line=(lead + told_now)[:1000], shared=[news[0].id])
         mine = own() if own is not None else None
         if mine is not None:
             return mine.model_copy(update={"line": (lead + mine.line)[:1000]})
-        return answers.LineAnswer(line=lead + "Not much, just the usual." if not lead else lead.strip())
+        return answers.LineAnswer(line=lead + NOTHING_NEW if not lead else lead.strip())
     # any other question: the one answerer, from the memories retrieved for it (never a line
     # kept as it was said or asked: the asker's own words back; what they told is kept as a
     # fact, for the decision or the opinion it bears on)
@@ -231,23 +229,11 @@ def _self_line(q, marks: frozenset[str], fallback: str) -> str:
     return own_voice(best[2], q.persona_name) if best[0] else fallback
 
 
-_SMALL_TALK = ("Good morning", "Good afternoon", "Good evening", "Hi ", "Hello", "Oh, ", "Anyway,", "Take care",
-               "See you", "Let's catch up", "I have to run", "Not much", "Nothing special", "Well, I'd better",
-               "Nice talking", "Catch you", "Good to see you")
-_REACTION_STARTS = ("Yes, I heard", "I know", "Good luck", "Oh no", "That's", "How lovely", "Interesting",
-                    "I'd love to", "Thanks", "Sounds", "Count me in", "I'll be there", "Of course I'll", "I wish I could",
-                    "Sadly", "I'm sorry, but", "Maybe not", "I'll pass", "I hope it goes", "Fingers crossed",
-                    "I see", "Good to know", "Huh,", "What good news", "Oh, that's", "Pretty good", "Can't complain",
-                    "Good, thank", "I'm well", "Well, I'll let you go", "You'll do great", "Best of luck", "What a pity",
-                    "Oh dear", "Oh, how nice", "Lovely, thanks", "That sounds fun", "I'm glad you", "I am glad you",
-                    "I wouldn't miss", "I think I'll go", "I'd like to go", "I might go along")
-
-
 def _told_part(line: str) -> str:
     """``line`` past a first sentence of reaction or small talk that more follows ("How lovely,
     Isabella! Hey, did you hear? A sign ...": what it goes on to tell)."""
     parts = re.split(r"(?<=[.!])\s+", line.strip(), maxsplit=1)
-    return parts[1] if len(parts) == 2 and parts[0].startswith(_REACTION_STARTS + _SMALL_TALK) else line
+    return parts[1] if len(parts) == 2 and opens_small_talk(parts[0]) else line
 
 
 def is_news(line: str) -> bool:
@@ -255,7 +241,7 @@ def is_news(line: str) -> bool:
     a question, a reaction or a goodbye; a reaction opening it may go on to tell news ("How
     lovely, Isabella! Hey, did you hear? A sign on the door ...")."""
     told = _told_part(line)
-    if told.startswith(_REACTION_STARTS + _SMALL_TALK) or "?" in _DID_YOU_HEAR.sub("", told):
+    if opens_small_talk(told) or "?" in _DID_YOU_HEAR.sub("", told):
         return False
     return len(told.split()) >= 5
 
@@ -308,11 +294,8 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
         if m.kind != "plan" and len(heard & _words(statement)) >= max(3, len(heard) // 2):
             teller = names[0].split()[0] if names and names[0].split()[0] != speaker else ""
             name = f", {voice.first}" if voice.first else ""  # a short line, said to one person
-            return answers.LineAnswer(line=voice.pick(f"I know, {teller} told me about it{name}.",
-                                                      f"I know{name}, {teller} mentioned it.") if teller
-                                      else voice.pick(f"Yes, I heard about that too{name}.",
-                                                      f"Yes, I heard{name}. Word gets around.",
-                                                      f"I know{name}, everyone's talking about it."))
+            said = voice.pick(*KNOWN_FROM) if teller else voice.pick(*KNOWN)
+            return answers.LineAnswer(line=said.format(teller=teller, name=name))
     low = line.lower()
     if re.search(r"\b(?:paper|research|exam|thesis|project|essay|studying|finish\w*|deadline|due)\b", low):
         return answers.LineAnswer(line=voice.react("luck"))

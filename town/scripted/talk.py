@@ -30,7 +30,8 @@ from ..thinking.questions.write_conversation import echoes
 from ..thinking.words import topic_words
 from .recount import is_about
 from .topics import own_life
-from .voice import WARM_TRAITS, Voice, address_once
+from .voice import (CLOSINGS, GREETING_ANY_HOUR, GREETINGS_AGAIN, GREETINGS_AGAIN_TODAY, GREETINGS_KNOWN, GREETINGS_NEW,
+                    LAST_GOODBYE, WARM_TRAITS, Voice, address_once, hello, part_of_day)
 from .reply import (
     answer_question,
     first_name,
@@ -118,15 +119,11 @@ def _knows(name: str, memories) -> bool:
 
 
 def _part_of_day(now: datetime | None) -> str:
-    """"morning" from 05:00, "afternoon" from 12:00, "evening" from 17:00, "" in the small hours."""
-    hour = now.hour if now else 12
-    return "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening" if hour >= 17 else ""
+    return part_of_day(now.hour if now else 12)
 
 
 def _hello(now: datetime | None) -> str:
-    """"Good morning" (afternoon, evening) by the hour, "Hi" in the small hours."""
-    part = _part_of_day(now)
-    return f"Good {part}" if part else "Hi"
+    return hello(now.hour if now else 12)
 
 
 def greeting(first: str, name: str, memories, now: datetime | None, rng: random.Random) -> str:
@@ -138,28 +135,19 @@ def greeting(first: str, name: str, memories, now: datetime | None, rng: random.
     talk long ago).
     """
     part = _part_of_day(now)
-    hello = _hello(now)
+    hi = _hello(now)
     talks = _talks(name, memories)
     if talks:
         last = datetime.fromisoformat(talks[0].created)
         if now and last.date() == now.date():
-            return rng.choice((f"Hello again, {first}!", f"Oh, {first}, hi again.", f"{first}! Back again?",
-                               f"Hi again, {first}. Twice in one day!"))
+            return rng.choice(GREETINGS_AGAIN_TODAY).format(first=first)
         since = "yesterday" if now and (now.date() - last.date()).days == 1 else f"{last:%A}"
-        return rng.choice((f"{hello}, {first}! Good to see you again.",
-                           f"{hello}, {first}. We haven't talked since {since}."))
-    if _knows(name, memories):
-        return rng.choice((f"{hello}, {first}!", f"Hi {first}, good {part}." if part else f"Hi {first}!",
-                           f"{hello}, {first}. How are you?"))
-    return rng.choice((f"{hello}, {first}.", f"Hello there, {first}.", f"Hi {first}, good to see you.",
-                       f"Hey {first}!", f"Oh hi, {first}.", f"There you are, {first}!",
-                       f"{hello}, {first}. How's everything?", f"Hi {first}! Nice {part}, isn't it?" if part
-                       else f"Hi {first}!"))  # no claim about the pair's history
-
-
-CLOSINGS = ("Anyway, I should get going, {first}.", "Take care, {first}.", "See you around, {first}.",
-            "Let's catch up again soon, {first}.", "I have to run, bye {first}!", "Well, I'd better be off, {first}.",
-            "Nice talking with you, {first}.", "Catch you later, {first}!", "Good to see you, {first}. Bye for now!")
+        return rng.choice(GREETINGS_AGAIN).format(hello=hi, first=first, since=since)
+    # no claim about the pair's history for one not recalled
+    options: tuple[str, ...] = GREETINGS_KNOWN if _knows(name, memories) else GREETINGS_NEW
+    if not part:
+        options = tuple(GREETING_ANY_HOUR if "{part}" in g else g for g in options)
+    return rng.choice(options).format(hello=hi, first=first, part=part)
 
 
 #: Minutes ahead a plan item may start and still be the reason given for leaving now.
@@ -235,7 +223,7 @@ def next_line(q) -> answers.LineAnswer:
     rng = random.Random(q.seed)
     first = first_name(q.listener_name)
     goodbyes = [g for g in (closing(first, q.memories, _now(q), rng) for _ in range(_TRIES)) if g not in said]
-    return answers.LineAnswer(line=goodbyes[0] if goodbyes else f"Well, I'll let you go, {first}. Bye for now.",
+    return answers.LineAnswer(line=goodbyes[0] if goodbyes else LAST_GOODBYE.format(first=first),
                               end=True)
 
 

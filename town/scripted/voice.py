@@ -14,7 +14,10 @@ import random
 import re
 from dataclasses import dataclass
 
-__all__ = ["Voice", "voice_of", "address_once", "passed_on", "WARM_TRAITS", "HEARD_FRAMES", "IN_PERSON_FRAMES"]
+__all__ = ["Voice", "voice_of", "address_once", "passed_on", "part_of_day", "hello", "opens_small_talk", "WARM_TRAITS",
+           "HEARD_FRAMES", "IN_PERSON_FRAMES", "GREETINGS_AGAIN_TODAY", "GREETINGS_AGAIN", "GREETINGS_KNOWN",
+           "GREETINGS_NEW", "GREETING_ANY_HOUR", "CLOSINGS", "LAST_GOODBYE", "WELL", "AGREED", "BACK_AGAIN", "NOTHING_NEW", "KNOWN_FROM",
+           "KNOWN"]
 
 #: How a speaker passes on what someone told it, one level ("{t}": the teller's first name, "{s}":
 #: the statement).
@@ -33,6 +36,112 @@ def passed_on(line: str) -> bool:
     :data:`IN_PERSON_FRAMES`, "Did you hear?"): the event it names is not the speaker's, so the
     speaker invites no one to it."""
     return bool(_PASSED_ON.search(line))
+
+#: "Good morning" from 05:00, "Good afternoon" from 12:00, "Good evening" from 17:00; "Hi" before.
+HELLOS = ("Good morning", "Good afternoon", "Good evening", "Hi")
+
+
+def part_of_day(hour: int) -> str:
+    """"morning" from 05:00, "afternoon" from 12:00, "evening" from 17:00, "" in the small hours
+    (``hour``: 0-23)."""
+    return "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 17 else "evening" if hour >= 17 else ""
+
+
+def hello(hour: int) -> str:
+    """The greeting of ``hour`` (0-23): one of :data:`HELLOS`."""
+    part = part_of_day(hour)
+    return f"Good {part}" if part else "Hi"
+
+
+# Phrases of small talk ("{first}": the listener's first name; "{hello}": :func:`hello`; "{part}":
+# :func:`part_of_day`; "{since}": "yesterday" or a weekday; "{name}": ", Ada" or ""; "{teller}": who told).
+#: Greetings after a talk earlier today.
+GREETINGS_AGAIN_TODAY = ("Hello again, {first}!", "Oh, {first}, hi again.", "{first}! Back again?",
+                         "Hi again, {first}. Twice in one day!")
+#: Greetings after a talk on an earlier day.
+GREETINGS_AGAIN = ("{hello}, {first}! Good to see you again.", "{hello}, {first}. We haven't talked since {since}.")
+#: Greetings to someone the speaker knows of (in the small hours, "Hi {first}!" for one naming the
+#: part of the day: :data:`GREETING_ANY_HOUR`).
+GREETINGS_KNOWN = ("{hello}, {first}!", "Hi {first}, good {part}.", "{hello}, {first}. How are you?")
+#: Greetings making no claim about the pair's history (the same in the small hours).
+GREETINGS_NEW = ("{hello}, {first}.", "Hello there, {first}.", "Hi {first}, good to see you.", "Hey {first}!",
+                 "Oh hi, {first}.", "There you are, {first}!", "{hello}, {first}. How's everything?",
+                 "Hi {first}! Nice {part}, isn't it?")
+GREETING_ANY_HOUR = "Hi {first}!"
+#: Goodbyes.
+CLOSINGS = ("Anyway, I should get going, {first}.", "Take care, {first}.", "See you around, {first}.",
+            "Let's catch up again soon, {first}.", "I have to run, bye {first}!", "Well, I'd better be off, {first}.",
+            "Nice talking with you, {first}.", "Catch you later, {first}!", "Good to see you, {first}. Bye for now!")
+#: The goodbye when every other would repeat a line said today.
+LAST_GOODBYE = "Well, I'll let you go, {first}. Bye for now."
+#: Asked how one is.
+WELL = ("I'm well, thanks.", "Pretty good, thanks.", "Can't complain.", "Good, thank you.")
+#: Small talk ("isn't it?") agreed with.
+AGREED = ("It is!", "It really is.", "Lovely, yes.")
+#: "Back again?" answered.
+BACK_AGAIN = ("Yes, here I am again!", "Back again, yes.", "Twice in one day!")
+#: Asked what is new, with nothing to tell.
+NOTHING_NEW = "Not much, just the usual."
+#: News already heard from ``{teller}``.
+KNOWN_FROM = ("I know, {teller} told me about it{name}.", "I know{name}, {teller} mentioned it.")
+#: News already heard, the teller not recalled.
+KNOWN = ("Yes, I heard about that too{name}.", "Yes, I heard{name}. Word gets around.",
+         "I know{name}, everyone's talking about it.")
+#: Reactions to news by kind (:meth:`Voice.react`); "plain" is "good" news told to a reserved listener.
+REACTIONS = {
+    "luck": ("Good luck with it{name}!", "I hope it goes well{name}.", "Fingers crossed{name}!", "You'll do great{name}.",
+             "Best of luck{name}!"),
+    "trouble": ("Oh no, that's a nuisance{name}.", "Oh no, thanks for warning me{name}.", "That's a shame{name}.",
+                "What a pity{name}.", "Oh dear, good to know{name}."),
+    "good": ("How lovely{name}!", "That's great to hear{name}!", "Oh, that's wonderful{name}!", "What good news{name}!",
+             "Oh, how nice{name}!", "That sounds fun{name}!", "Lovely, thanks for telling me{name}!"),
+    "plain": ("Interesting, thanks for telling me{name}.", "I see{name}. Thanks.", "Good to know{name}.",
+              "Huh, I didn't know that{name}.", "I know now, thanks{name}.", "Interesting{name}. I'll keep that in mind.",
+              "Thanks for the news{name}."),
+}
+#: Yes to one's own invitation ("{thing}": "to the party " or ""; "{when}": "today"), then maybe thanks.
+ACCEPTS = ("I'd love to come {thing}{when}", "Count me in {when}", "I'll be there {when}",
+           "Sounds wonderful, I'll come {thing}{when}", "Of course I'll come {when}")
+ACCEPT_THANKS = (" Thanks for telling me.", " Thanks for asking me.", " I'm glad you told me.", "", " I wouldn't miss it.")
+#: Meaning to go to another's event passed on by the listener, then maybe thanks.
+RELAYED_ACCEPTS = ("I think I'll go {when}", "I'd like to go {thing}{when}", "I might go along {when}",
+                   "Sounds lovely, I'll try to go {when}")
+RELAYED_THANKS = (" Thanks for telling me.", " Good to know.", "", " I am glad you told me.")
+#: No to an invitation, before the reason: for a clash, and for no wish to go.
+DECLINES_CLASH = ("I'd love to, but", "I wish I could, but", "Sadly", "That sounds lovely, but", "I'm sorry, but")
+DECLINES = ("Thanks, but", "Maybe not this time:", "I'll pass, I think:")
+#: Lead-ins to a statement (:meth:`Voice.lead`; "{first}, " aside): plain, warm, and between friends.
+LEADS_PLAIN = ("", "", "Well, ", "So, ")
+LEADS_WARM = ("Hey, ", "You know, ", "Guess what: ")
+LEADS_CLOSE = ("Between us, ", "You'll like this: ")
+_BY_THE_WAY = "By the way, "
+
+
+def _openings(phrase: str) -> list[str]:
+    """What each sentence of ``phrase`` starts with when said: up to its first slot, else the
+    whole sentence with its mark ("Oh no, that's a nuisance{name}." -> "Oh no, that's a
+    nuisance"; "Hi again, {first}. Twice in one day!" -> "Hi again", "Twice in one day!")."""
+    sentences = re.split(r"(?<=[.!?])\s+", phrase.strip())
+    return [x.split("{", 1)[0].strip().rstrip(",") for x in sentences]
+
+
+_LEAD_WORDS = {x.strip().rstrip(",") for x in LEADS_PLAIN + LEADS_WARM + LEADS_CLOSE + (_BY_THE_WAY,)}
+_SMALL_TALK_PHRASES = (HELLOS + GREETINGS_AGAIN_TODAY + GREETINGS_AGAIN + GREETINGS_KNOWN + GREETINGS_NEW + (GREETING_ANY_HOUR,) + CLOSINGS
+                       + (LAST_GOODBYE, NOTHING_NEW) + WELL + AGREED + BACK_AGAIN + KNOWN_FROM + KNOWN
+                       + sum(REACTIONS.values(), ()) + ACCEPTS + ACCEPT_THANKS + RELAYED_ACCEPTS + RELAYED_THANKS
+                       + DECLINES_CLASH + DECLINES)
+#: A line opening as a sentence of one of the phrases above does (a lead-in alone, "Hey" or "Well", is no such
+#: opening: a statement follows it).
+_SMALL_TALK = re.compile("|".join(sorted({re.escape(o) + (r"\b" if o[-1].isalnum() else "")
+                                          for p in _SMALL_TALK_PHRASES for o in _openings(p) if o and o not in _LEAD_WORDS},
+                                         key=len, reverse=True)))
+
+
+def opens_small_talk(line: str) -> bool:
+    """Whether ``line`` opens as a greeting, a goodbye, a reaction, an answer to an invitation or
+    to "how are you" does in this voice (the phrases above): what follows it tells no news."""
+    return bool(_SMALL_TALK.match(line.strip()))
+
 
 #: Traits that make a persona's lines warm (exclamations, the partner's name, lead-ins).
 WARM_TRAITS = re.compile(r"\b(?:friendly|outgoing|cheerful|warm|kind|hospitable|sociable|enthusiastic|"
@@ -73,10 +182,9 @@ class Voice:
     def lead(self) -> str:
         """A lead-in to a statement: "", "Hey, ", "You know, ", "Ada, " (capitalised; the
         statement after it keeps its own first word)."""
-        plain = ("", "", "Well, ", "So, ")
-        warm = ("Hey, ", "You know, ", "Guess what: ", f"{self.first}, " if self.first else "By the way, ")
-        friends = ("Between us, ", "You'll like this: ") if self.close else ()
-        return self.pick(*plain, *warm, *friends) if self.warm else self.pick(*plain, "By the way, ", *friends)
+        warm = (*LEADS_WARM, f"{self.first}, " if self.first else _BY_THE_WAY)
+        friends = LEADS_CLOSE if self.close else ()
+        return self.pick(*LEADS_PLAIN, *warm, *friends) if self.warm else self.pick(*LEADS_PLAIN, _BY_THE_WAY, *friends)
 
     def say(self, clause: str) -> str:
         """``clause`` (a sentence without its full stop) said with a lead-in and, maybe, the name."""
@@ -112,20 +220,14 @@ class Voice:
         thing = f"to {what} " if what else ""
         name = f", {self.first}" if self.first else ""  # said to the one who invited, or told
         if relayed:
-            body = self.pick(f"I think I'll go {when}", f"I'd like to go {thing}{when}", f"I might go along {when}",
-                             f"Sounds lovely, I'll try to go {when}")
-            return f"{body}{name}.{self.pick(' Thanks for telling me.', ' Good to know.', '', ' I am glad you told me.')}"
-        body = self.pick(f"I'd love to come {thing}{when}", f"Count me in {when}", f"I'll be there {when}",
-                         f"Sounds wonderful, I'll come {thing}{when}", f"Of course I'll come {when}")
-        thanks = self.pick(" Thanks for telling me.", " Thanks for asking me.", " I'm glad you told me.",
-                           "", " I wouldn't miss it.")
-        return f"{body}{name}!{thanks}"
+            body = self.pick(*RELAYED_ACCEPTS).format(thing=thing, when=when)
+            return f"{body}{name}.{self.pick(*RELAYED_THANKS)}"
+        body = self.pick(*ACCEPTS).format(thing=thing, when=when)
+        return f"{body}{name}!{self.pick(*ACCEPT_THANKS)}"
 
     def decline(self, reason: str, clash: bool) -> str:
         """No to an invitation, giving ``reason`` ("I have to serve customers ... until 20:00")."""
-        lead = self.pick("I'd love to, but", "I wish I could, but", "Sadly", "That sounds lovely, but",
-                         "I'm sorry, but") if clash else self.pick("Thanks, but", "Maybe not this time:",
-                                                                    "I'll pass, I think:")
+        lead = self.pick(*DECLINES_CLASH) if clash else self.pick(*DECLINES)
         name = f", {self.first}" if self.first else ""  # said to the one who invited, at the end
         return f"{lead} {reason}{name}."
 
@@ -133,19 +235,9 @@ class Voice:
         """A short reaction to news of ``kind``: "luck" (a task ahead), "trouble", "good" (the
         listener named when known: a short line is said to one person)."""
         name = f", {self.first}" if self.first else ""
-        if kind == "luck":
-            return self.pick(f"Good luck with it{name}!", f"I hope it goes well{name}.", f"Fingers crossed{name}!",
-                             f"You'll do great{name}.", f"Best of luck{name}!")
-        if kind == "trouble":
-            return self.pick(f"Oh no, that's a nuisance{name}.", f"Oh no, thanks for warning me{name}.",
-                             f"That's a shame{name}.", f"What a pity{name}.", f"Oh dear, good to know{name}.")
-        if self.warm:
-            return self.pick(f"How lovely{name}!", f"That's great to hear{name}!", f"Oh, that's wonderful{name}!",
-                             f"What good news{name}!", f"Oh, how nice{name}!", f"That sounds fun{name}!",
-                             f"Lovely, thanks for telling me{name}!")
-        return self.pick(f"Interesting, thanks for telling me{name}.", f"I see{name}. Thanks.",
-                         f"Good to know{name}.", f"Huh, I didn't know that{name}.", f"I know now, thanks{name}.",
-                         f"Interesting{name}. I'll keep that in mind.", f"Thanks for the news{name}.")
+        if kind == "good" and not self.warm:
+            kind = "plain"
+        return self.pick(*REACTIONS[kind]).format(name=name)
 
 
 def address_once(line: str, first: str) -> str:
