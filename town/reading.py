@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from town.memory.fact import Fact
-from town.inflection import lemmas, participles
+from town.inflection import base_form, gerund, is_plural, is_verb, lemmas, participles
 from town.perspective import verb_of
 from town.textevent import find_event, stated_day, stated_times
 
@@ -79,7 +79,7 @@ def neutral_act(act: str) -> str:
 #: run", not the clause's own subject "I" nor its stranded "up to", and not "to anyone" either,
 #: which without its clause says something else: :data:`_DANGLING`).
 _PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between|behind|near|beside|outside"
-                         r"|inside|opposite)\b|[,;.!?]|(?<!\d):(?!\d)"
+                         r"|inside|opposite|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b|[,;.!?]|(?<!\d):(?!\d)"
                          r"|\s+(?:who|whom|whose|whoever|which|because|since)\b"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
 #: A relative pronoun opening a clause that ends the act (a match of :data:`_PHRASE_END`).
@@ -99,6 +99,11 @@ _THING_SUBJECT = re.compile(r"^\s*((?:[Aa]|[Aa]n|[Tt]he)\s+[a-zA-Z][\w'-]*(?:\s+
                             r"(?:\s+(?:at|in)\s+[^.;!?]{1,40}?)?\s+"
                             r"(?:is|are|will|was|were|starts|begins|takes place)\b"
                             r"(?!\s+(?:closed|shut|open|cancelled|canceled)\b)")
+#: The same with a verb of its own ("A jazz trio plays at the pub ...", "Food truck visits the
+#: park ..."), the article left out in a headline (a noun opening it).
+_THING_DOING = re.compile(r"^\s*((?:[Aa]|[Aa]n|[Tt]he)\s+[a-zA-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?"
+                          r"|(?!(?:Every|Any|Some|No)(?:one|body)\b)[A-Z][a-z'-]+(?:\s+[a-z][\w'-]*){1,3}?)"
+                          r"\s+(?!(?:is|was|has|does)\b)(?P<verb>[a-z]+s)\b(?:\s+(?P<next>[a-z]+))?")
 #: An act's object that only points back ("hosting it").
 _BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -180,15 +185,33 @@ def _timed_clause(text: str, names: Sequence[str], own_name: str | None) -> tupl
     subject ("Klaus has a birthday on Wednesday; I want to throw him a surprise party in the
     common room at 7pm": the party, for Klaus); else ``text`` itself ("I'm hosting a quiz on
     Wednesday. It starts at 7pm": the quiz)."""
-    clauses = re.split(r"(?<=[;.!?])\s+|,\s+(?:so|and so|but|and then)\s+", text)
-    if len(clauses) < 2 or (stated_times(clauses[0]) is not None  # "The inspector comes at 10am, so I ...
-                            and _subject(clauses[0], names, own_name)[0] is not None):  # at 6pm": mine
+    clauses = _CLAUSE_BREAK.split(text)
+    timed = stated_times(clauses[0]) is not None
+    if len(clauses) < 2 or (timed  # "The inspector comes at 10am, so I ... at 6pm": mine
+                            and _subject(clauses[0], names, own_name)[0] is not None):
         return text, ""
     for i, clause in enumerate(clauses[1:], 1):
         if stated_times(clause) is not None and _subject(clause, names, own_name)[0] is not None:
             earlier = _subject(" ".join(clauses[:i]), names, None)[0]
             return clause, earlier if earlier not in (None, own_name) else ""
+    if timed and own_name is not None and all(_aside(c, own_name) for c in clauses[1:]):
+        return clauses[0], ""  # "Movie marathon ... tonight at 9 - I'll make popcorn!": the marathon
     return text, ""
+
+
+def _aside(clause: str, own_name: str) -> bool:
+    """Whether ``clause`` is one's own aside to an event told before it: "I'll make popcorn!" (an
+    act of one's own with a thing of its own), not "I'm hosting it" nor "Sam hopes everyone comes"."""
+    subject, after = _subject(clause, (), own_name)
+    act = _act(clause, after) if subject == own_name else None
+    return act is not None and " " in act and not _POINTS_BACK.search(clause)
+
+
+#: Where a text's clauses part: after a sentence, before "so", "but" or "and then", at a dash
+#: between words (not "5 - 7pm").
+_CLAUSE_BREAK = re.compile(r"(?<=[;.!?])\s+|,\s+(?:so|and so|but|and then)\s+|\s+[-–—]+\s+(?=[A-Za-z])(?!noon|midnight)")
+#: A clause pointing back at an earlier one's thing ("Klaus is hosting it", "See you there").
+_POINTS_BACK = re.compile(r"\b(?:it|this|that|there|then)\b", re.I)
 
 
 def _named_thing(text: str, places: dict[str, str]) -> str | None:
@@ -198,10 +221,29 @@ def _named_thing(text: str, places: dict[str, str]) -> str | None:
     named = (text[: cut.start()] if cut else text).strip()
     if not named or named.lower() in places or re.sub(r"^the\s+", "", named, flags=re.I).lower() in places:
         return None
+    return f"be {_lowered(named)}"
+
+
+def _lowered(named: str) -> str:
+    """``named`` (a thing opening a sentence) with its first word in lower case when that is a
+    common word ("Karaoke night", "A jazz trio"), not a name's ("Valentine's Day party")."""
     first = named.split()[0]
-    if first[1:].islower() and (lemmas(first) or "'" not in first):  # a common word opening it ("Karaoke"),
-        named = f"{first.lower()}{named[len(first):]}"  # not a name's ("Valentine's")
-    return f"be {named}"
+    if (len(first) == 1 or first[1:].islower()) and (lemmas(first) or "'" not in first):
+        named = f"{first.lower()}{named[len(first):]}"
+    return _counted(named)
+
+
+def _counted(named: str) -> str:
+    """A headline's thing given the article it left out: "movie marathon" -> "a movie marathon",
+    "jazz trio" -> "a jazz trio"; not a name, one thing of no number ("karaoke", "live music",
+    "free coffee": an adjective opening it) nor things ("food trucks")."""
+    words = named.split()
+    first, head = words[0], words[-1].lower()
+    found = lemmas(first)
+    if len(words) < 2 or not first.islower() or re.match(r"(?:a|an|the|some|my|our)$", first) \
+            or "ADJ" in found or "ADV" in found or "NOUN" not in lemmas(head) or is_plural(head):
+        return named
+    return f"{'an' if first[0] in 'aeiou' else 'a'} {named}"
 
 
 def _is_thing(phrase: str) -> bool:
@@ -246,6 +288,9 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if act and before:  # "Klaus has a birthday on Wednesday; I want to throw him ...": him is Klaus
         act = re.sub(r"\b(?:him|her)\b", before, act, count=1)
     thing = _invited_to(said, places)
+    if thing is None and act and act.split()[-1].lower() in _BACK and said == text:  # "Movie night at the pub,
+        named = _named_thing(_CLAUSE_BREAK.split(text, 1)[0], places)  # Friday 9pm! Klaus is hosting it."
+        thing = named[3:] if named else None
     host = subject
     if thing and act and act.split()[-1].lower() in _BACK:  # "Ayesha is hosting it" -> "host a poetry reading"
         act = f"{act.rsplit(' ', 1)[0]} {thing}"
@@ -255,8 +300,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         # one named beside it is its host
         act, subject = f"be {thing}", None
     times = stated_times(text)
-    if not act and times:  # "Movie night at the pub, Friday 9pm!": the thing alone
-        act = _named_thing(said, places)
+    if times and subject is None and (not act or thing is None and verb_of(_PHRASE_END.split(said, 1)[0]) is None):
+        act = _named_thing(said, places) or act  # "Movie night at the pub, Friday 9pm!": the thing alone
     if not act:
         return None
     if times and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
@@ -270,11 +315,22 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         subject = host = own_name
         act = f"{done_to.group(1)} with {kin.group(0).strip()}"
     found = _THING_SUBJECT.match(said) if subject is None and times and not after else None
-    named = found.group(1) if found else ""
+    doing = _THING_DOING.match(said) if subject is None and times and not after and not found else None
+    if doing and (not is_verb(doing["verb"]) or not re.match(r"(?:a|an|the)\s", doing.group(1), re.I)
+                  and "NOUN" not in lemmas(doing.group(1).split()[0].lower())  # not "Everyone comes"
+                  or set(lemmas(doing["next"] or "")) == {"VERB"}):  # "The food trucks arrive": "trucks" no verb
+        doing = None
+    opening = found or doing
+    named = opening.group(1) if opening else ""
     if named and re.sub(r"^the\s+", "", named, flags=re.I).lower() not in places and named.lower() not in places:
-        act = f"be {named[0].lower()}{named[1:]}"  # "A travelling circus is setting up ...": not "The pub is ..."
+        # "A travelling circus is setting up ...", "A jazz trio plays ...": not "The pub is ..."
+        doing_act = (_act(said, doing.start("verb")) or base_form(doing["verb"])) if doing else ""
+        act = f"be {_lowered(named)}{' ' + gerund(doing_act) if doing_act else ''}"  # "a jazz trio playing"
     if subject is None and times and act.split()[0] != "be":
         act = _being(act)
+    if subject is None and times and act.split()[0] != "be" and all(  # "Food trucks at the park ...": nouns,
+            "NOUN" in lemmas(w.lower()) for w in _WORDS.findall(_PHRASE_END.split(said, 1)[0])):  # no verb after all
+        act = _named_thing(said, places) or act
     if subject is None and (act.split()[0] != "be" or not _is_thing(act.partition(" ")[2])):
         return None  # "The oven at Hobbs Cafe broke", "The pub is shut": no one's act and no thing there is
     if own_name is not None and host == own_name:

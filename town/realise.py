@@ -17,11 +17,19 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from .hearsay import told
-from .inflection import gerund, is_plural, participles, third_singular
+from .inflection import gerund, is_plural, lemmas, participles, third_singular
 from .memory.fact import Fact
 from .perspective import relative_days
 
-__all__ = ["place_name", "act_phrase", "sayable", "statement", "heard", "quoted", "asked"]
+__all__ = ["place_name", "definite", "act_phrase", "sayable", "statement", "heard", "quoted", "asked"]
+
+
+def definite(thing: str) -> str:
+    """A thing there is, with a determiner: "movie marathon" -> "the movie marathon"; one with
+    a determiner of its own ("a jazz trio playing") stays."""
+    if re.match(r"(?:the|a|an|some|one's|my|our|his|her|their|this)\s", thing, re.I):
+        return thing
+    return f"the {thing}"
 
 
 def place_name(place: str) -> str:
@@ -100,7 +108,7 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         elif verb == "be" and fact.host and subject_as:  # its host told it: "she is hosting ..."
             clause = f"{subject_as} {'are' if subject_as == 'they' else 'is'} hosting {rest}"
         else:
-            clause = f"there {'are' if is_plural(rest) else 'is'} {rest}" if verb == "be" else act
+            clause = f"there {'are' if is_plural(_doer(rest)) else 'is'} {rest}" if verb == "be" else act
             if fact.host:
                 clause += f", hosted by {fact.host},"
     elif fact.subject == holder:
@@ -158,3 +166,13 @@ def quoted(speaker: str, line: str) -> str:
 def asked(speaker: str, line: str) -> str:
     """A heard line that only asks, as it was asked: "Klaus Mueller asked me: Are you coming?"."""
     return f"{speaker} asked me: {line.strip()}"
+
+
+def _doer(thing: str) -> str:
+    """The noun phrase of a thing there is before what it is doing: "the bakery selling hot cross
+    buns" -> "the bakery" (its number is the clause's), "a travelling circus" as it is."""
+    words = thing.split()
+    for i, word in enumerate(words[1:], 1):
+        if word.endswith("ing") and "VERB" in lemmas(word) and "NOUN" in lemmas(words[i - 1].lower()):
+            return " ".join(words[:i])
+    return thing

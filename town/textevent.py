@@ -103,8 +103,9 @@ def stated_times(text: str) -> tuple[time, time | None, list[tuple[int, int]]] |
     return time(*start), None, spans
 
 
-#: An hour without "am"/"pm" ("at 8", "at 8 o'clock"), read only beside a part of the day.
-_BARE = re.compile(r"\bat (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?:\s*o['’]?clock)?\b(?![:.]?\d)", re.I)
+#: An hour without "am"/"pm" ("at 8", "around 9", "starting at 8 o'clock", "from 8 til late"), read
+#: only beside a part of the day.
+_BARE = re.compile(r"\b(?:at|around|about|from|starting(?: at| around| from)?) (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?:\s*o['’]?clock)?\b(?![:.]?\d)", re.I)
 _BARE_RANGE = re.compile(r"\bfrom (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))? (?:to|until|till) "
                          r"(?P<h2>\d{1,2})(?:[:.](?P<m2>[0-5]\d))?\b(?![:.]?\d)", re.I)
 _PART_OF_DAY = re.compile(r"\b(?P<part>morning|afternoon|evening|night|tonight)\b", re.I)
@@ -245,6 +246,9 @@ def _aliases(name: str) -> list[str]:
     if head != bare:
         out.append(head)
     out.append(head.rsplit(" ", 1)[-1])
+    short = bare.rsplit(" ", 1)[0]  # "the rose and crown pub" -> "rose and crown"
+    if bare.count(" ") >= 2 and short.rsplit(" ", 1)[-1] not in ("and", "for", "of", "the", "on", "at"):
+        out.append(short)
     return out
 
 

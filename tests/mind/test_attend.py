@@ -184,3 +184,13 @@ def test_a_clash_that_names_its_place_says_it_once():
     assert decline_reason(ROUTINE[1]) == "I have to serve coffee at Corner Cafe until 17:00"
     late = PlanItemView(start="15:00", end="24:00", description="pour drinks at the bar", place="w:Rascón Arms:pub:bar")
     assert decline_reason(late) == "I have to pour drinks at the bar at Rascón Arms until midnight"
+
+
+def test_news_of_a_thing_there_is_at_a_place_and_time_is_answered_as_an_invitation():
+    """"Did you hear? There is a movie marathon at Green Park today at 9pm." names no party or
+    invitation, yet states a thing to go to (a whisper no test used, met with "That's great to
+    hear"): Ann, free from 18:00 (reading, leisure), means to go, as one told of another's event
+    does (:data:`town.scripted.voice.RELAYED_ACCEPTS`)."""
+    line = _invited("Did you hear? There is a movie marathon at Green Park today at 9pm.")
+    assert line.startswith(("I think I'll go today", "I'd like to go today", "I might go along today",
+                            "Sounds lovely, I'll try to go today")), line

@@ -165,3 +165,25 @@ def test_no_line_echoes_an_earlier_line_of_the_talk():
         said.add(line)
         assert not any(echoes(line, before) for _, before in history), line
     assert len(said) > 1
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_clause_with_its_own_mark_keeps_it_after_the_name(seed):
+    """"... I'll make popcorn!, Klaus." (a whispered text passed on as it stood): the clause's own
+    "!" or "?" ends the line, after the name when one is said."""
+    import random
+    line = voice.Voice(rng=random.Random(seed), warm=True, close=False, first="Klaus").say("I'll make popcorn!")
+    assert line.endswith("popcorn!") or line.endswith("popcorn, Klaus!"), line
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_reaction_goes_by_the_news_first_clause(seed):
+    """"I have a crush on Klaus Mueller; I love how passionate he is about his research!" was met
+    with "Best of luck, Maria!" (a task's wish, for "research" in its second clause): the crush is
+    no task ahead, so no luck is wished."""
+    q = NextLine(persona="isabella_rodriguez", persona_name="Isabella Rodriguez", persona_summary="Traits: friendly",
+                 listener="maria_lopez", listener_name="Maria Lopez", now="2023-02-13 08:09:40", seed=seed,
+                 history=(("Isabella Rodriguez", "Hi Maria, good morning."), ("Maria Lopez", "I have a crush on Klaus "
+                          "Mueller; I love how passionate he is about his research!")))
+    line = next_line(q).line
+    assert not line.startswith(voice.REACTIONS["luck"][0][:8]) and "luck" not in line.lower(), line

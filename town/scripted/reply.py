@@ -276,8 +276,9 @@ def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = No
     return answers.LineAnswer(line=f"I'd love to come {when}! Thanks for telling me.")
 
 
-#: Words that make a line stating a day and a time an invitation.
-_INVITING = re.compile(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|celebrat\w*|event|meet\w*)\b", re.I)
+#: Words that make a line stating a day and a time an invitation (or news of a thing there is, to go to).
+_INVITING = re.compile(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|celebrat\w*|event|meet\w*)\b"
+                       r"|\bthere (?:is|are|will be)\b", re.I)  # "there is a movie marathon at ... at 9pm"
 
 
 def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None:
@@ -296,7 +297,7 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
             name = f", {voice.first}" if voice.first else ""  # a short line, said to one person
             said = voice.pick(*KNOWN_FROM) if teller else voice.pick(*KNOWN)
             return answers.LineAnswer(line=said.format(teller=teller, name=name))
-    low = line.lower()
+    low = re.split(r"[;.!?]", _told_part(line), maxsplit=1)[0].lower()  # its own clause: not a crush "on ... his research"
     if re.search(r"\b(?:paper|research|exam|thesis|project|essay|studying|finish\w*|deadline|due)\b", low):
         return answers.LineAnswer(line=voice.react("luck"))
     if re.search(r"\b(?:clos\w*|renovation|cancel\w*|sick|broke\w*|lost)\b", low):

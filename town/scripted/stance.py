@@ -26,7 +26,7 @@ from ..inflection import first_singular, gerund, in_past
 from ..memory.fact import Decided, Fact, PlanItem
 from ..perspective import mine, own_voice
 from ..reading import UNTIL, read_situation
-from ..realise import act_phrase, heard, place_name, sayable, statement
+from ..realise import act_phrase, definite, heard, place_name, sayable, statement
 from ..textevent import stated_day, stated_times
 from ..thinking.dayplan import MAKING, PLANNING
 from ..thinking.questions import AnswerInterview
@@ -77,7 +77,7 @@ def event_noun(fact: Fact) -> str:
     given = re.match(r"^((?:[A-Z][\w'-]*\s)+|(?:him|her|them)\s)(?:a|an|the|some)\s+(.+)$", thing)
     if given:  # "throw Klaus Mueller a surprise party": the surprise party for Klaus Mueller
         thing = f"the {given.group(2)} for {given.group(1).strip()}"
-    thing = re.sub(r"^(?:a|an|some)\s+", "the ", thing)
+    thing = re.sub(r"^(?:a|an|some)\s+", "the ", definite(thing) if verb == "be" else thing)  # "be karaoke"
     return re.sub(r"\bone's\b", "the", thing)
 
 

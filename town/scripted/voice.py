@@ -189,11 +189,12 @@ class Voice:
     def say(self, clause: str) -> str:
         """``clause`` (a sentence without its full stop) said with a lead-in and, maybe, the name."""
         lead = self.lead()
+        clause, own_mark = (clause[:-1], clause[-1]) if clause[-1:] in "!?" and clause else (clause, "")
         if lead.endswith(": ") and (clause.startswith("Did you hear?") or ":" in clause):
             lead = ""  # not "Guess what: did you hear? ...", nor "Guess what: I want ...: red paper hearts"
         first_word = clause.split(" ", 1)[0]
         body = clause[:1].lower() + clause[1:] if lead and first_word in _COMMON_OPENERS else clause
-        mark = "!" if self.warm and self.rng.random() < 0.5 else "."
+        mark = own_mark or ("!" if self.warm and self.rng.random() < 0.5 else ".")
         name = "" if self.first and self.first in lead else self.name()  # the name once
         return f"{lead}{body}{name}{mark}"
 

@@ -12,7 +12,7 @@ from datetime import date, datetime, time, timedelta
 
 from ..clock import clock_text
 from ..memory.fact import Fact
-from ..realise import act_phrase
+from ..realise import act_phrase, definite
 from ..textevent import DEFAULT_MINUTES, StatedEvent, find_event
 
 __all__ = ["events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
@@ -68,7 +68,7 @@ def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
     if verb in PLANNING and thing:  # "plan a party" at its time is holding it: the block is the party
         act, verb = f"host {thing}", "host"
     if fact.subject is None and verb == "be":  # "be a breakfast": the thing itself
-        return f"{thing} at {where}" if who == me else f"go to {where} for {thing}"
+        return f"{thing} at {where}" if who == me else f"go to {where} for {definite(thing)}"
     if who == me or fact.subject == me:
         return f"{act} at {where}"
     made = _DETERMINER.match(thing) if verb in MAKING else None
