@@ -484,3 +484,28 @@ def test_what_one_tells_others_is_what_its_that_clause_states():
                      NAMES, "Isabella Rodriguez")
     assert quiz is not None and (quiz.subject, quiz.act) == ("Isabella Rodriguez", "host a quiz")
     assert quiz.start == datetime(2023, 2, 17, 19)
+
+
+def test_headings_shorthand_a_bare_range_and_a_kind_of_owner_are_read():
+    """More whispers no test used, in Smallville's words: "Hey, the farmers market is moving ..."
+    was "be hey"; "Reminder: town hall meeting about the new bike lanes, ..." was "be reminder";
+    "... tmrw 3pm" had no day; "2-4" beside "afternoon" no time; "the co-living space" (the
+    artist's) no place; "Wanna grab dinner" was a thing named "a wanna grab dinner". Worked out by
+    hand from Monday 13 Feb."""
+    places = place_names(("s:Johnson Park", "s:Town Hall", "s:Oak Hill College", "s:Oak Hill College:library",
+                          "s:Artist's co-living space", "s:The Rose and Crown Pub", "s:The Rose and Crown Pub:pub"))
+    market = read_fact("Hey, the farmers market is moving to Saturday mornings at Johnson Park starting this week, 8 to "
+                       "noon.", MONDAY, places, CAST, "Maria Lopez")
+    assert market is not None and (market.act, market.place) == ("be the farmers market", "s:Johnson Park")
+    assert (market.start, market.end) == (datetime(2023, 2, 18, 8), datetime(2023, 2, 18, 12))
+    meeting = read_fact("Reminder: town hall meeting about the new bike lanes, Wednesday 6:30pm", MONDAY, places, CAST)
+    assert meeting is not None and meeting.act == "be a town hall meeting about the new bike lanes"
+    assert (meeting.place, meeting.start) == ("s:Town Hall", datetime(2023, 2, 15, 18, 30))
+    chess = read_fact("there's a chess tournament at the library tmrw 3pm", MONDAY, places, CAST)
+    assert chess is not None and chess.start == datetime(2023, 2, 14, 15)
+    pottery = read_fact("I'm teaching a free pottery class at the co-living space this Sunday afternoon 2-4", MONDAY,
+                        places, CAST, "Maria Lopez")
+    assert pottery is not None and pottery.place == "s:Artist's co-living space"
+    assert (pottery.start, pottery.end) == (datetime(2023, 2, 19, 14), datetime(2023, 2, 19, 16))
+    dinner = read_fact("Wanna grab dinner at the pub at 7 tonight?", MONDAY, places, CAST, "Maria Lopez")
+    assert dinner is not None and "wanna" not in dinner.act and dinner.start == datetime(2023, 2, 13, 19)

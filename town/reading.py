@@ -30,6 +30,14 @@ __all__ = ["read_fact", "neutral_act", "Situation", "read_situation", "SITUATION
 #: follows (who told is not the event's subject).
 _HEARSAY = re.compile(r"^\s*(?:I(?:'ve| have)? heard|I was told|someone told me|people say|word is|rumou?r has it)"
                       r"\s*(?:that\s+|,\s*)?", re.I)
+#: Typed shorthand, read as the words it stands for.
+_SHORTHAND = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow", "2moro": "tomorrow",
+              "2morrow": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight", "wanna": "want to",
+              "gonna": "going to", "gotta": "have to", "u": "you", "ur": "your", "pls": "please", "plz": "please"}
+_SHORT_WORD = re.compile(r"\b(?:" + "|".join(_SHORTHAND) + r")\b", re.I)
+#: A heading or interjection before what a text states: "Reminder:", "Big news:", "Hey,", "FYI".
+_HEADING = re.compile(r"^\s*(?:(?:hey|hi|oh|ok|okay|so|well|psa|fyi|reminder|big news|news|heads up|guess what|attention|"
+                      r"note|update|btw|by the way|listen|announcement)\b\s*[,:!.\-–—]*\s*)+(?=\S)", re.I)
 #: One's own telling of what a that-clause states: "I should remind my regulars that the party
 #: starts at 5pm" states the party at 5pm, not a reminding then.
 _SAYING_THAT = re.compile(r"^\s*(?:(?:I|we)\b[^.;!?]{0,40}?\b|(?:please\s+|remember to\s+|don't forget to\s+)?)"
@@ -214,6 +222,17 @@ _CLAUSE_BREAK = re.compile(r"(?<=[;.!?])\s+|,\s+(?:so|and so|but|and then)\s+|\s
 _POINTS_BACK = re.compile(r"\b(?:it|this|that|there|then)\b", re.I)
 
 
+def _no_verb(opening: str) -> bool:
+    """Whether a text's opening words hold no verb: none at all ("Movie marathon"), or only a
+    gerund after a noun, naming a thing ("Town hall meeting about the bike lanes")."""
+    if verb_of(opening) is None:
+        return True
+    words = opening.split()
+    ing = next((i for i, w in enumerate(words) if w.lower().endswith("ing") and "VERB" in lemmas(w.lower())), None)
+    return ing is not None and ing > 0 and "NOUN" in lemmas(words[ing - 1].lower()) \
+        and verb_of(" ".join(words[:ing])) is None
+
+
 def _named_thing(text: str, places: dict[str, str]) -> str | None:
     """An event named without a verb, as what there is: "Movie night at the pub, Friday 9pm!" ->
     "be movie night"; None when what opens the text is a place or nothing."""
@@ -237,7 +256,7 @@ def _counted(named: str) -> str:
     """A headline's thing given the article it left out: "movie marathon" -> "a movie marathon",
     "jazz trio" -> "a jazz trio"; not a name, one thing of no number ("karaoke", "live music",
     "free coffee": an adjective opening it) nor things ("food trucks")."""
-    words = named.split()
+    words = re.split(r"\s+(?:about|for|of|with|on|to)\s", named, maxsplit=1)[0].split()  # "meeting about ..."
     first, head = words[0], words[-1].lower()
     found = lemmas(first)
     if len(words) < 2 or not first.islower() or re.match(r"(?:a|an|the|some|my|our)$", first) \
@@ -278,7 +297,9 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         time; the end only when it states one, never one made up); ``invited`` ``("everyone",)`` for an open invitation; ``question`` when it ends
         with "?" and is not about ``own_name`` (who states its own plan, then asks, states it); ``host`` the subject of a stated event.
     """
-    text = _HEARSAY.sub("", " ".join(text.split()), count=1)  # "I heard that X": what is stated is X
+    text = _SHORT_WORD.sub(lambda m: _SHORTHAND[m.group(0).lower()], " ".join(text.split()))  # "tmrw", "wanna"
+    text = _HEADING.sub("", text, count=1)  # "Reminder: X", "Hey, X": what is stated is X
+    text = _HEARSAY.sub("", text, count=1)  # "I heard that X": so is this
     text = _SAYING_THAT.sub("", text, count=1)  # "I should remind them that X": so is this
     if not text:
         return None
@@ -300,7 +321,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         # one named beside it is its host
         act, subject = f"be {thing}", None
     times = stated_times(text)
-    if times and subject is None and (not act or thing is None and verb_of(_PHRASE_END.split(said, 1)[0]) is None):
+    if times and subject is None and (not act or thing is None and _no_verb(_PHRASE_END.split(said, 1)[0])):
         act = _named_thing(said, places) or act  # "Movie night at the pub, Friday 9pm!": the thing alone
     if not act:
         return None

@@ -106,7 +106,7 @@ def stated_times(text: str) -> tuple[time, time | None, list[tuple[int, int]]] |
 #: An hour without "am"/"pm" ("at 8", "around 9", "starting at 8 o'clock", "from 8 til late"), read
 #: only beside a part of the day.
 _BARE = re.compile(r"\b(?:at|around|about|from|starting(?: at| around| from)?) (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?:\s*o['’]?clock)?\b(?![:.]?\d)", re.I)
-_BARE_RANGE = re.compile(r"\bfrom (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))? (?:to|until|till) "
+_BARE_RANGE = re.compile(r"(?:\bfrom |(?<![\d:.-]))(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?: to | until | till |\s?[-–]\s?)"
                          r"(?P<h2>\d{1,2})(?:[:.](?P<m2>[0-5]\d))?\b(?![:.]?\d)", re.I)
 _PART_OF_DAY = re.compile(r"\b(?P<part>morning|afternoon|evening|night|tonight)\b", re.I)
 
@@ -240,6 +240,9 @@ def _aliases(name: str) -> list[str]:
     with an owner ("lin family's house") is called only without "the"."""
     bare = re.sub(r"^the\s+", "", name)
     out = [bare] if bare != name else []
+    owner, mark, owned = bare.partition("'s ")
+    if mark and " " not in owner and not re.search(r"['’]", owned):  # "artist's co-living space": a kind of
+        out.append(owned)  # owner, no person's name: "the co-living space" (kept only if no other place is so called)
     if "'" in bare or " " not in bare:
         return out
     head = re.split(r"\s+for\s+|\s+and\s+(?=\w+$)", bare)[0]
