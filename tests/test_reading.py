@@ -509,3 +509,17 @@ def test_headings_shorthand_a_bare_range_and_a_kind_of_owner_are_read():
     assert (pottery.start, pottery.end) == (datetime(2023, 2, 19, 14), datetime(2023, 2, 19, 16))
     dinner = read_fact("Wanna grab dinner at the pub at 7 tonight?", MONDAY, places, CAST, "Maria Lopez")
     assert dinner is not None and "wanna" not in dinner.act and dinner.start == datetime(2023, 2, 13, 19)
+
+
+@pytest.mark.parametrize("text, past", [
+    ("it clashes with restocking the shelf, but I want to be there",
+     "it clashed with restocking the shelf, but I wanted to be there"),
+    ("I need to study", "I needed to study"), ("I can come", "I can come"), ("they like the party", "they liked the party"),
+    ("I am free then", "I was free then"),
+])
+def test_a_reason_is_put_in_the_past_with_its_verbs_after_i(text, past):
+    """"Yes, I went to the chess tournament ..., because it clashed with ..., but I want to be
+    there" (a decision's reason said after the event): each verb after I, we, you or they goes
+    into the past as well, not a modal ("I can"). By hand."""
+    from town.inflection import in_past
+    assert in_past(text) == past

@@ -117,11 +117,16 @@ _BE_PAST = {"am": "was", "is": "was", "are": "were", "isn't": "wasn't", "aren't"
 _PLURAL = frozenset("they we you".split())
 
 
+#: Words after "I" that keep their form in the past ("I can", "I must") or are no verb of its own.
+_MODAL_WORDS = frozenset("can could may might must shall should will would ought".split())
+
+
 def in_past(text: str) -> str:
     """``text`` with its present and future verbs in the past: "is organising" -> "was organising",
     "are" -> "were", "will host" -> "hosted", "will be" -> "was" ("were" after they, we, you),
-    "won't come" -> "didn't come", "have to" -> "had to", and a verb in the third person after a
-    name or he/she/it ("Josefine hosts" -> "Josefine hosted"). Past verbs ("told") stay as they are.
+    "won't come" -> "didn't come", "have to" -> "had to", a verb after I, we, you or they ("I want"
+    -> "I wanted") and a verb in the third person after a name or he/she/it ("Josefine hosts" ->
+    "Josefine hosted"). Past verbs ("told") stay as they are.
     """
     words = re.split(r"(\s+)", text)
     out: list[str] = []
@@ -138,6 +143,9 @@ def in_past(text: str) -> str:
             past = ("were" if prev.lower() in _PLURAL else "was") if after == "be" else _simple_past(after)
             out.append(_like(w, past if low == "will" else f"didn't {after}"))
             i += 2
+        elif (prev in ("I", "we", "you", "they") and w.isalpha() and w.islower() and w not in _MODAL_WORDS
+              and w in (lemmas(w).get("VERB") or ())):  # "but I want to be there" -> "but I wanted to be there"
+            out.append(_simple_past(w))
         elif (w.isalpha() and w.islower() and w.endswith("s") and lemmas(w).get("VERB")
               and (prev.lower() in ("he", "she", "it") or (prev[:1].isupper() and prev.isalpha()
                                                            and prev not in NOT_NAMES))):

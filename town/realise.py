@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from .hearsay import told
-from .inflection import gerund, is_plural, lemmas, participles, third_singular
+from .inflection import gerund, in_past, is_plural, lemmas, participles, third_singular
 from .memory.fact import Fact
 from .perspective import relative_days
+from .textevent import DEFAULT_MINUTES
 
 __all__ = ["place_name", "definite", "act_phrase", "sayable", "statement", "heard", "quoted", "asked"]
 
@@ -96,7 +97,8 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
     Johnson Park on Tuesday, February 14 from 7pm to 8pm"; held by Isabella herself it opens
     "I am holding". A fact with no time is in the present ("Klaus Mueller studies ..."); no
     subject keeps the act as heard ("be a jazz night": "there is a jazz night"). With ``now``, days are said relative to it ("tomorrow") and
-    an event wholly past is in the past tense (:func:`town.perspective.relative_days`).
+    an event wholly past is in the past tense (:func:`town.perspective.relative_days`; one over
+    earlier the same day too: its end, else its start and :data:`~town.textevent.DEFAULT_MINUTES`).
     ``pronoun``: the subject's ("she", "he"), for its possessives (:func:`act_phrase`);
     ``subject_as``: a pronoun the subject is said with ("they are holding ...").
     """
@@ -126,7 +128,10 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         clause += ", and everyone is welcome"
     elif holder in fact.invited and fact.subject != holder:
         clause += ", and I am invited"
-    return relative_days(clause, now) if now is not None else clause
+    if now is None:
+        return clause
+    over = fact.start is not None and (fact.end or fact.start + timedelta(minutes=DEFAULT_MINUTES)) <= now
+    return relative_days(in_past(clause) if over else clause, now)  # over earlier today: "there was ... today"
 
 
 #: Verbs of a decision taken: stated without a time, in the perfect ("Sam Moore has decided to run

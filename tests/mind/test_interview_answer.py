@@ -56,6 +56,8 @@ def _ask(question: str, stream=STREAM, now: str = "2023-02-14 10:00:00", summary
     ("Who is Bob Brown?", "who"), ("What do you remember about Bob Brown?", "who"),
     ("When is the quiz night?", "when"), ("Where is the quiz night?", "where"),
     ("Why is Bob hosting a quiz night?", "why"), ("Did you hear about a quiz night?", "yes/no"),
+    ("Did you play in the chess tournament?", "intention"), ("Are you attending the quiz night?", "intention"),
+    ("Will you take part in the quiz night?", "intention"),
     ("What is happening at the park?", "what"), ("What do you know about the park?", "what"),
 ])
 def test_the_kind_of_question_is_told(question, kind):
@@ -297,3 +299,40 @@ def test_the_same_news_from_two_people_is_said_once_and_a_value_comes_from_the_f
         "Cat Cole told me that Bob is hosting a quiz at Corner Cafe.", [0])
     # the file's sentence of what she loves, in the first person
     assert _ask("What matters to you?", stream=()) == ("I sing in a choir and love my garden.", [])
+
+
+def test_a_thought_of_ones_own_told_back_by_another_is_still_ones_own():
+    """Isabella, whispered of a jazz trio, was told it back by Klaus (hearing a held fact again
+    adds Klaus to the whisper's tellers) and answered "Klaus told me that there is ...". A memory
+    she made herself is hers, and a heard copy of the same event is left out: by hand, "There is a
+    jazz trio playing at Corner Cafe today at 8pm." with no teller."""
+    from datetime import datetime
+
+    from town.memory.fact import Fact
+    jazz = Fact(subject=None, act="be a jazz trio playing", place="w:Corner Cafe", start=datetime(2023, 2, 14, 20))
+    memories = (MemoryView(id=0, content="Jazz trio plays at Corner Cafe on Tuesday night from 8 til late",
+                           kind="whisper", importance=5, created="2023-02-13 07:00:00", fact=jazz,
+                           tellers=("Bob Brown",)),
+                MemoryView(id=1, content="Cat Cole told me that there is a jazz trio playing at Corner Cafe on "
+                           "Tuesday, February 14 at 8pm.", kind="chat", importance=5, created="2023-02-13 12:00:00",
+                           fact=jazz, tellers=("Cat Cole",)))
+    q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=ANN, memories=memories,
+                        question="What's happening at Corner Cafe this week?", now="2023-02-14 10:00:00",
+                        routine=ROUTINE, people=PEOPLE)
+    answer = ScriptedBackend().ask(q)
+    assert answer.answer == "There is a jazz trio playing at Corner Cafe today at 8pm.", answer.answer
+    assert list(answer.evidence) == [0]
+
+
+def test_an_event_over_earlier_today_is_told_in_the_past():
+    """The chess tournament at 3pm (an hour, no end stated) asked about at 18:59 the same day was
+    "there is ... today at 3pm"; by hand it is over at 16:00: "there was"; at 15:30 it still is."""
+    from datetime import datetime
+
+    from town.memory.fact import Fact
+    from town.realise import statement
+    chess = Fact(subject=None, act="be a chess tournament", place="w:Corner Cafe", start=datetime(2023, 2, 14, 15))
+    assert statement(chess, "Ann Able", now=datetime(2023, 2, 14, 18, 59)) == (
+        "there was a chess tournament at Corner Cafe today at 3pm")
+    assert statement(chess, "Ann Able", now=datetime(2023, 2, 14, 15, 30)) == (
+        "there is a chess tournament at Corner Cafe today at 3pm")

@@ -72,7 +72,9 @@ _FEELING = re.compile(r"\b(?:how do you feel about|what do you think (?:of|about
 _HYPOTHETICAL = any_phrase("what would you do if", "what if", "if you (?:were|had|won|lost)", "imagine", "suppose",
                            r"would you (?:\w+'?\w* ){1,8}if")
 _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
-                        r"will you (?:go|come|attend|be at)\b|did you (?:go|come|attend|make it) to\b|"
+                        r"will you (?:go|come|attend|be at|join|take part in|play in|compete in)\b|"
+                        r"did you (?:(?:go|come|make it) to|attend|join|take part in|play in|compete in|be at)\b|"
+                        r"are you (?:attending|joining|taking part in|playing in|competing in)\b|"
                         r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
 _WHO = re.compile(r"^\s*(who is|who's|what do you (know|remember|think) (about|of))\s+(?P<name>[^?]+)", re.I)
 _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall)\b", re.I)
@@ -912,9 +914,21 @@ def answer(question: str, *, persona: str, persona_name: str, persona_summary: s
 def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
     """The scripted answer to ``q`` by its kind (:func:`kind_of`), citing the memories used, with
     stated dates said relative to the question's time ("today", "tomorrow", "on Tuesday")."""
-    answer = _by_kind(q)
+    answer = _by_kind(replace(q, memories=_first_hand(q.memories)))
     now = _now(q)
     return answer.model_copy(update={"answer": relative_days(answer.answer, now)}) if now else answer
+
+
+def _first_hand(memories: tuple) -> tuple:
+    """``memories`` as the persona knows them: one it made itself (a thought whispered, a sight;
+    not a heard line, kind "chat") without the tellers who told it the same later (hearing a held
+    fact again adds a teller, :meth:`town.memory.stream.MemoryStream.retold`), and no heard copy of
+    an event it holds so (:meth:`town.memory.fact.Fact.event_key`): Isabella, whispered of a jazz
+    trio and told it back by Klaus, knows it herself, not "Klaus told me"."""
+    own = [replace(m, tellers=()) if m.tellers and m.kind not in ("chat", "plan") else m
+           for m in memories]
+    held = {m.fact.event_key() for m in own if m.fact is not None and not m.tellers and m.kind != "plan"}
+    return tuple(m for m in own if not (m.tellers and m.fact is not None and m.fact.event_key() in held))
 
 
 def _today(q: AnswerInterview) -> list:
