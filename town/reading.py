@@ -43,8 +43,8 @@ _HEADING = re.compile(r"^\s*(?:(?:hey|hi|oh|ok|okay|so|well|psa|fyi|reminder|big
 _SAYING_THAT = re.compile(r"^\s*(?:(?:I|we)\b[^.;!?]{0,40}?\b|(?:please\s+|remember to\s+|don't forget to\s+)?)"
                           r"(?:remind|tell|told|let \w+ know|inform|warn|announce|say|said|write|wrote)\w*\b"
                           r"[^.;!?]{0,40}?\bthat\s+(?=\S)", re.I)
-#: One's own someone opening a text as its subject: "My cousin is", "Our neighbours are" (up to
-#: the verb, which stays for the act).
+#: One's own someone opening a text as its subject: "My cousin is", "My cousin Ana is", "Our
+#: neighbours are" (up to the verb, which stays for the act).
 _KIN_SUBJECT = re.compile(r"^\s*(?:my|our)\s+(?!own\b)[a-z'-]+(?:\s+[a-z'-]+)?(?=\s+(?:is|are|was|were|will|has|have|"
                           r"had|wants?|plans?|hosts?|runs?|holds?)\b)", re.I)
 #: A verb of meaning to do something before the thing done: "want to", "decide to" (an event's act
@@ -79,14 +79,16 @@ def neutral_act(act: str) -> str:
     return _OWN_WORD.sub(lambda m: _OWN[m.group(1).lower()], act)
 
 
-#: The end of the act's phrase: a preposition of place or time, a reason ("cancel the party
+#: The end of the act's phrase: a preposition of place or time ("on" only before a day: "a talk on
+#: housing policy" keeps its topic), a reason ("cancel the party
 #: because she is sick": "cancel the party"), or a clause break (a colon ends
 #: it before the list it opens: "want the party to feel warm: red paper hearts, hot chocolate and
 #: music" keeps "want the party to feel warm", not its list's first item; a relative
 #: clause included: "announce my run to anyone who asks what I am up to" keeps "announce my
 #: run", not the clause's own subject "I" nor its stranded "up to", and not "to anyone" either,
 #: which without its clause says something else: :data:`_DANGLING`).
-_PHRASE_END = re.compile(r"\s+(?:at|on|in|from|this|tomorrow|today|tonight|next|between|behind|near|beside|outside"
+_PHRASE_END = re.compile(r"\s+on(?=\s+(?:the\s+)?(?:\d|Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|"
+                         r"Sep|Oct|Nov|Dec|weekend|weekday))|\s+(?:at|in|from|this|tomorrow|today|tonight|next|between|behind|near|beside|outside"
                          r"|inside|opposite|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b|[,;.!?]|(?<!\d):(?!\d)"
                          r"|\s+(?:who|whom|whose|whoever|which|because|since)\b"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
@@ -189,7 +191,7 @@ def _being(act: str) -> str:
 
 def _timed_clause(text: str, names: Sequence[str], own_name: str | None) -> tuple[str, str]:
     """(the clause of ``text`` that states the event, the full name of the one an earlier clause
-    is about, or ""): a later clause holding the clock time the first lacks, when it names its
+    is about, one's own someone it opens with ("My cousin Ana"), or ""): a later clause holding the clock time the first lacks, when it names its
     subject ("Klaus has a birthday on Wednesday; I want to throw him a surprise party in the
     common room at 7pm": the party, for Klaus); else ``text`` itself ("I'm hosting a quiz on
     Wednesday. It starts at 7pm": the quiz)."""
@@ -201,7 +203,8 @@ def _timed_clause(text: str, names: Sequence[str], own_name: str | None) -> tupl
     for i, clause in enumerate(clauses[1:], 1):
         if stated_times(clause) is not None and _subject(clause, names, own_name)[0] is not None:
             earlier = _subject(" ".join(clauses[:i]), names, None)[0]
-            return clause, earlier if earlier not in (None, own_name) else ""
+            kin = _KIN_SUBJECT.match(" ".join(clauses[:i]))  # "My cousin Ana is visiting on Wednesday; we're ..."
+            return clause, earlier if earlier not in (None, own_name) else kin.group(0).strip() if kin else ""
     if timed and own_name is not None and all(_aside(c, own_name) for c in clauses[1:]):
         return clauses[0], ""  # "Movie marathon ... tonight at 9 - I'll make popcorn!": the marathon
     return text, ""
@@ -307,7 +310,10 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     subject, after = _subject(said, names, own_name)
     act = _act(said, after)
     if act and before:  # "Klaus has a birthday on Wednesday; I want to throw him ...": him is Klaus
-        act = re.sub(r"\b(?:him|her)\b", before, act, count=1)
+        mine = before[:1].lower() + before[1:] if before.lower().startswith(("my ", "our ")) else ""  # "my cousin Ana"
+        act = re.sub(r"\b(?:him|her|them)\b", mine or before, act, count=1)
+        if mine and mine not in act and re.match(r"\s*we\b", said, re.I):  # "we're having lunch": with them
+            act = f"{act} with {mine}"
     thing = _invited_to(said, places)
     if thing is None and act and act.split()[-1].lower() in _BACK and said == text:  # "Movie night at the pub,
         named = _named_thing(_CLAUSE_BREAK.split(text, 1)[0], places)  # Friday 9pm! Klaus is hosting it."

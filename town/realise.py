@@ -175,9 +175,10 @@ def asked(speaker: str, line: str) -> str:
 
 def _doer(thing: str) -> str:
     """The noun phrase of a thing there is before what it is doing: "the bakery selling hot cross
-    buns" -> "the bakery" (its number is the clause's), "a travelling circus" as it is."""
-    words = thing.split()
+    buns" -> "the bakery" (its number is the clause's), "a sale on garden tools" -> "a sale", "a
+    travelling circus" as it is."""
+    words = re.split(r"\s+(?:about|for|of|with|on|to|at|in)\s", thing, maxsplit=1)[0].split()  # "a sale on tools"
     for i, word in enumerate(words[1:], 1):
         if word.endswith("ing") and "VERB" in lemmas(word) and "NOUN" in lemmas(words[i - 1].lower()):
             return " ".join(words[:i])
-    return thing
+    return " ".join(words)

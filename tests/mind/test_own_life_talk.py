@@ -96,3 +96,17 @@ def test_every_question_the_voice_asks_back_is_answered_in_kind():
         said = _line(history=(("Isabella Rodriguez", "Hi."), ("Maria Lopez", q)), topics=(INSIGHT,),
                      now="2023-02-13 10:00:00").line
         assert "running into Ryan and Abigail" in said and not said.startswith("I'm not sure"), (q, said)
+
+
+def test_a_line_of_ones_own_life_never_tells_the_listener_of_themselves():
+    """Maria's file says she lives "across the hall from Klaus Mueller"; she told Klaus "Work keeps
+    me busy: I study physics ... across the hall from Klaus Mueller." To Klaus, her file's other
+    work sentence is the one said (by hand: the only other sentence with work words)."""
+    summary = ("Maria Lopez studies physics at Oak Hill College and lives across the hall from Klaus Mueller. "
+               "Maria Lopez works part-time streaming games. Traits: friendly.")
+    for seed in range(12):
+        line = ScriptedBackend().ask(NextLine(persona="maria_lopez", persona_name="Maria Lopez", persona_summary=summary,
+                                              seed=seed, listener="klaus_mueller", listener_name="Klaus Mueller",
+                                              history=(("Klaus Mueller", "Hi Maria, good morning."),),
+                                              now="2023-02-14 07:32:00")).line
+        assert "Klaus Mueller" not in line, line

@@ -19,6 +19,8 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
+from dataclasses import replace
+
 import pytest
 
 from town.scripted import voice
@@ -187,3 +189,7 @@ def test_a_reaction_goes_by_the_news_first_clause(seed):
                           "Mueller; I love how passionate he is about his research!")))
     line = next_line(q).line
     assert not line.startswith(voice.REACTIONS["luck"][0][:8]) and "luck" not in line.lower(), line
+    closing = replace(q, history=(("Isabella Rodriguez", "Hi Maria, good morning."), ("Maria Lopez", "What good news, "
+                      "Isabella! Did you hear? A sign on the door of the market says it will close today.")))
+    line = next_line(closing).line  # the news after "Did you hear?" is a closing: trouble, not good news
+    assert line.startswith(tuple(r.split("{")[0] for r in voice.REACTIONS["trouble"])), line

@@ -220,10 +220,12 @@ def _one_told(text: str) -> str:
     return " ".join(kept)
 
 
-def _self_line(q, marks: frozenset[str], fallback: str) -> str:
+def _self_line(q, marks: frozenset[str], fallback: str, without: str = "") -> str:
     """The persona file's sentence holding the most of ``marks`` in its main clause
-    (:func:`town.scripted.recount.main_words`), in its own first person."""
-    sentences = [x for x in re.split(r"(?<=[.!?])\s+", q.persona_summary.strip()) if x]
+    (:func:`town.scripted.recount.main_words`), in its own first person; none naming ``without``
+    (a first name: the listener, who is not told of themselves in the third person)."""
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", q.persona_summary.strip())
+                 if x and not (without and re.search(rf"\b{re.escape(without)}\b", x))]
     scored = [(len(marks & main_words(x)), -i, x) for i, x in enumerate(sentences)]
     best = max(scored, default=(0, 0, ""))
     return own_voice(best[2], q.persona_name) if best[0] else fallback
@@ -297,7 +299,8 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
             name = f", {voice.first}" if voice.first else ""  # a short line, said to one person
             said = voice.pick(*KNOWN_FROM) if teller else voice.pick(*KNOWN)
             return answers.LineAnswer(line=said.format(teller=teller, name=name))
-    low = re.split(r"[;.!?]", _told_part(line), maxsplit=1)[0].lower()  # its own clause: not a crush "on ... his research"
+    told_now = _DID_YOU_HEAR.sub("", _told_part(line)).strip(" ,")  # "Did you hear? A sign ...": the sign's
+    low = re.split(r"[;.!?]", told_now, maxsplit=1)[0].lower()  # its own clause: not a crush "on ... his research"
     if re.search(r"\b(?:paper|research|exam|thesis|project|essay|studying|finish\w*|deadline|due)\b", low):
         return answers.LineAnswer(line=voice.react("luck"))
     if re.search(r"\b(?:clos\w*|renovation|cancel\w*|sick|broke\w*|lost)\b", low):

@@ -89,7 +89,7 @@ def own_life(q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None
         candidates.append((voice.pick(voice.say(f"Later I'm going to {act} at {t}"),
                                       voice.say(f"I still have to {act} at {t}"),
                                       voice.say(f"At {t} I'll be {gerund(act)}")), []))
-    work = _self_line(q, _WORK_WORDS, "")
+    work = _self_line(q, _WORK_WORDS, "", without=listener)  # not "... across the hall from Klaus Mueller" to Klaus
     if work:
         body = work.rstrip(".")
         candidates.append((voice.pick(voice.say(f"Work keeps me busy: {body}"),
