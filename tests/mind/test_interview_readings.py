@@ -725,6 +725,18 @@ def test_going_to_an_event_asked_after_it_began_is_answered_in_the_past():
     assert ahead == "Yes, I'm going to the travelling circus at Johnson Park today, because I am free then."
 
 
+def test_an_opinion_of_an_event_over_is_what_one_did():
+    """Asked at 13:00 how she felt about a talk at 11am, Isabella said "I'm looking forward to it:
+    I'm going, because ...": the talk was over. By hand, at 17:30 after the circus (16:00-17:00):
+    "I went, because I was free then."; at 10:00 still ahead: "I'm looking forward to it"."""
+    after = ask(**TOM, question="How do you feel about the circus?", memories=_circus_memories(True, "I am free then"),
+                now="2023-02-14 17:30:00", people=PEOPLE).answer
+    assert after.endswith("I went, because I was free then."), after
+    ahead = ask(**TOM, question="How do you feel about the circus?", memories=_circus_memories(True, "I am free then"),
+                now="2023-02-14 10:00:00", people=PEOPLE).answer
+    assert ahead.endswith("I'm looking forward to it: I'm going, because I am free then."), ahead
+
+
 def test_a_public_event_known_firsthand_is_no_plan_of_ones_own():
     """Maria, whispered "A travelling circus is setting up in Johnson Park ...", decided to go
     "because it is my own plan" and said she was hosting it: a memory no one told her was taken

@@ -586,8 +586,12 @@ def opinion(q: AnswerInterview) -> tuple[str, list[int]] | None:
                         or (m.fact.place == d.place and m.fact.start == d.start)), None)
         if decided is not None:
             d, plan = decided
-            stance = (f"I'm looking forward to it: I'm going, because {_said_reason(d.reason)}." if d.go
-                      else f"It sounds nice, but I'm not going, because {_said_reason(d.reason)}.")
+            if now is not None and d.end <= now:  # over: what one did, in the past
+                stance = (f"I went, because {in_past(_said_reason(d.reason))}." if d.go
+                          else f"I didn't go, because {in_past(_said_reason(d.reason))}.")
+            else:
+                stance = (f"I'm looking forward to it: I'm going, because {_said_reason(d.reason)}." if d.go
+                          else f"It sounds nice, but I'm not going, because {_said_reason(d.reason)}.")
             return f"{said} {stance}", [m.id, plan.id]
         view, ids = view_of(m.fact.subject or m.fact.host, q)
         return f"{view} {said}", [m.id, *ids]
