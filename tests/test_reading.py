@@ -552,3 +552,26 @@ def test_ones_own_someone_named_before_we_is_who_one_does_it_with():
     taken = read_fact("My cousin is visiting on Wednesday; I'm taking her to lunch at Hobbs Cafe at 12:30pm", MONDAY,
                       places, CAST, "Maria Lopez")
     assert taken is not None and taken.act == "take one's cousin to lunch"
+
+
+def test_a_named_teller_a_possessed_place_and_an_open_call_are_read():
+    """Smallville whispers no test used: "Jennifer told me the art club meets ..." was Jennifer
+    "telling me the art club meets"; "... at his apartment Friday 7pm" (Carlos's) and "in my room"
+    had no place; "volunteers welcome" and "paella for everyone" were no open invitation. By hand
+    from Monday 13 Feb."""
+    places = place_names(("s:Dorm:common room", "s:Dorm", "s:Apartments:Carlos Gomez's apartment", "s:Apartments",
+                          "s:Dorm:Maria Lopez's room", "s:Johnson Park"))
+    cast = [*CAST, "Carlos Gomez", "Jennifer Moore"]
+    club = read_fact("Jennifer told me the art club meets in the dorm common room on Thursday at 6pm", MONDAY, places,
+                     cast, "Maria Lopez")
+    assert club is not None and (club.subject, club.act) == (None, "be the art club meeting")
+    assert club.start == datetime(2023, 2, 16, 18)
+    paella = read_fact("Carlos is cooking paella for everyone at his apartment Friday 7pm, bring drinks", MONDAY, places,
+                       cast, "Maria Lopez")
+    assert paella is not None and paella.place == "s:Apartments:Carlos Gomez's apartment" and paella.open_invitation
+    games = read_fact("I'm having a games night in my room tomorrow at 8pm", MONDAY, places, cast, "Maria Lopez")
+    assert games is not None and games.place == "s:Dorm:Maria Lopez's room"
+    assert statement(games, "Maria Lopez", now=MONDAY) == "I am having a games night at my room tomorrow at 8pm"
+    clean = read_fact("I'm organising a clean-up of Johnson Park this Sunday from 10am to noon - volunteers welcome",
+                      MONDAY, places, cast, "Maria Lopez")
+    assert clean is not None and clean.open_invitation

@@ -28,8 +28,9 @@ __all__ = ["read_fact", "neutral_act", "Situation", "read_situation", "SITUATION
 
 #: What one was told, opening a text: "I heard that ...", "Someone told me ...": the fact is what
 #: follows (who told is not the event's subject).
-_HEARSAY = re.compile(r"^\s*(?:I(?:'ve| have)? heard|I was told|someone told me|people say|word is|rumou?r has it)"
-                      r"\s*(?:that\s+|,\s*)?", re.I)
+_HEARSAY = re.compile(r"^\s*(?:I(?:'ve| have)? heard|I was told|someone told me|people say|word is|rumou?r has it"
+                      r"|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))? (?:told me|says|said|mentioned|tells me))"
+                      r"\s*(?:that\s+|,\s*)?", re.I)  # "Jennifer told me the art club meets ...": the club's
 #: Typed shorthand, read as the words it stands for.
 _SHORTHAND = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow", "2moro": "tomorrow",
               "2morrow": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight", "wanna": "want to",
@@ -63,9 +64,10 @@ _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?:['’][a-z]+)?(?![\w'’
 _PARTICLE = re.compile(r"^\s+(on|up|together|out)(?=\s+(?:a|an|the|my|our|his|her|their)\b)", re.I)
 #: An open invitation: "everyone is welcome", "all are invited", "anyone can come", "I want to
 #: invite everyone", "open to all", "all welcome".
-_OPEN = re.compile(r"\b(?:everyone|everybody|anyone|anybody|all)\b[^.;!?]{0,20}\b(?:welcome|invited|can come|may come)\b"
+_OPEN = re.compile(r"\b(?:everyone|everybody|anyone|anybody|all|volunteers|helpers|newcomers|beginners)\b[^.;!?]{0,20}"
+                   r"\b(?:welcome|invited|can come|may come)\b"
                    r"|\binvit\w*\s+(?:everyone|everybody|the whole town|all\b(?! of\b| my\b| her\b| his\b| our\b| their\b))"
-                   r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b", re.I)
+                   r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b|\bfor (?:everyone|everybody)\b", re.I)
 #: A first-person possessive or reflexive in an act, and the neutral form a fact keeps it in.
 _OWN = {"my": "one's", "our": "one's", "myself": "oneself", "ourselves": "oneself"}
 _OWN_WORD = re.compile(r"\b(my|our|myself|ourselves)\b", re.I)
@@ -236,6 +238,22 @@ def _no_verb(opening: str) -> bool:
         and verb_of(" ".join(words[:ing])) is None
 
 
+def _owned_place(text: str, doer: str | None, own_name: str | None, places: dict[str, str]) -> str | None:
+    """The address of a place ``text`` names by its owner's possessive: "at his apartment" (the
+    doer's, "Carlos Gomez's apartment"), "in my room" (``own_name``'s); None when there is no
+    such place."""
+    for m in re.finditer(r"\b(?:at|in|to)\s+(my|his|her|their|our)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text, re.I):
+        owner = own_name if m.group(1).lower() in ("my", "our") else doer
+        if owner is None:
+            continue
+        words = m.group(2).lower().split()
+        for n in range(len(words), 0, -1):  # "his apartment tonight": "apartment"
+            found = places.get(f"{owner.lower()}'s {' '.join(words[:n])}")
+            if found is not None:
+                return found
+    return None
+
+
 def _named_thing(text: str, places: dict[str, str]) -> str | None:
     """An event named without a verb, as what there is: "Movie night at the pub, Friday 9pm!" ->
     "be movie night"; None when what opens the text is a place or nothing."""
@@ -363,7 +381,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if own_name is not None and host == own_name:
         act = neutral_act(act)
     dated = said if said != text and stated_day(said, created) is not None else text  # the clause's own day first
-    whole = find_event(text, created, places) if times else None
+    owned = _owned_place(text, subject or host, own_name, places)  # "at his apartment": Carlos Gomez's apartment
+    whole = find_event(text, created, places, place=owned) if times else None
     event = find_event(dated, created, places, place=whole.place if whole else None) or whole if times else None
     ranged = times is not None and times[1] is not None  # no end is made up for "at 7pm"
     return Fact(subject=subject, act=act, place=event.place if event else None,

@@ -122,7 +122,8 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         # an arranged event: the progressive
         clause = f"{who} is {gerund(act)}" if fact.start is not None else f"{who} {_timeless(verb, rest, 'has')}"
     if fact.place and place_name(fact.place).lower() not in act.lower():
-        clause += f" at {place_name(fact.place)}"
+        where = place_name(fact.place)
+        clause += f" at {'my ' + where[len(holder) + 3:] if where.startswith(holder + chr(39) + 's ') else where}"
     clause += _when(fact)
     if fact.open_invitation:
         clause += ", and everyone is welcome"
