@@ -110,7 +110,12 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         elif verb == "be" and fact.host and subject_as:  # its host told it: "she is hosting ..."
             clause = f"{subject_as} {'are' if subject_as == 'they' else 'is'} hosting {rest}"
         else:
-            clause = f"there {'are' if is_plural(_doer(rest)) else 'is'} {rest}" if verb == "be" else act
+            doer = _doer(rest)
+            doing = rest[len(doer):].strip() if verb == "be" and doer.lower().startswith("the ") else ""
+            if doing:  # "the art club meeting at ...": the art club is meeting there
+                clause = f"{doer} {'are' if is_plural(doer) else 'is'} {doing}"
+            else:
+                clause = f"there {'are' if is_plural(doer) else 'is'} {rest}" if verb == "be" else act
             if fact.host:
                 clause += f", hosted by {fact.host},"
     elif fact.subject == holder:
