@@ -110,3 +110,25 @@ def test_a_line_of_ones_own_life_never_tells_the_listener_of_themselves():
                                               history=(("Klaus Mueller", "Hi Maria, good morning."),),
                                               now="2023-02-14 07:32:00")).line
         assert "Klaus Mueller" not in line, line
+
+
+def test_praise_of_a_host_at_their_event_says_you_or_their_own_pronoun():
+    """At the party under way, Ayesha told Isabella "Isabella really outdid themselves with this
+    Valentine's Day party" (Smallville, 36 h): to the host it is "You really outdid yourself", and
+    of her to another "herself", her file's pronoun. Checked over seeds until the praise is drawn."""
+    party = Fact(subject="Isabella Rodriguez", act="host a Valentine's Day party", place="s:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez")
+    memory = MemoryView(id=4, kind="chat", importance=8, created="2023-02-13 09:00:00", fact=party,
+                        content="Isabella Rodriguez told me that she is hosting a Valentine's Day party.")
+    praised = {"Isabella Rodriguez": [], "Maria Lopez": []}
+    for listener in praised:
+        for seed in range(60):
+            line = ScriptedBackend().ask(NextLine(
+                persona="ayesha_khan", persona_name="Ayesha Khan", persona_summary="Ayesha Khan. Traits: curious.",
+                seed=seed, listener=listener.lower().replace(" ", "_"), listener_name=listener, topics=(memory,),
+                history=((listener, "Good evening, Ayesha."),), now="2023-02-14 17:30:00",
+                pronouns=(("Isabella Rodriguez", "she"),))).line
+            if "outdid" in line:
+                praised[listener].append(line)
+    assert praised["Isabella Rodriguez"] and all("You really outdid yourself" in x for x in praised["Isabella Rodriguez"])
+    assert praised["Maria Lopez"] and all("Isabella really outdid herself" in x for x in praised["Maria Lopez"])

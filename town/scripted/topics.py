@@ -46,7 +46,14 @@ def event_now(memories, now: datetime | None):
     return None
 
 
-def _at_event(m, me: str, voice: Voice) -> str:
+#: The reflexive of a subject pronoun ("she" -> "herself").
+_SELF = {"she": "herself", "he": "himself", "they": "themselves"}
+
+
+def _at_event(m, me: str, voice: Voice, listener: str = "", pronouns=()) -> str:
+    """A line at an event under way (memory ``m``'s fact): its host thanks the guest; a guest
+    praises it or its host, the host by their pronoun (``pronouns``: (full name, "she")), or as
+    "you" when the host is the ``listener`` (a full name)."""
     f = m.fact
     noun = event_noun(f) or "the event"  # "this Valentine's Day party", "this deep-cleaning of the kitchen"
     what = f"this {noun.removeprefix('the ')}"
@@ -57,7 +64,9 @@ def _at_event(m, me: str, voice: Voice) -> str:
     options = ([f"I'm so glad you came to {what}", f"Thanks for coming to {what}",
                 f"It means a lot that you're here at {here}"] if own else
                [f"Isn't {what} lovely", f"I'm glad I came to {what}",
-                f"{by} really outdid themselves with {what}" if by else f"What a turnout at {here}",
+                (f"You really outdid yourself with {what}" if host == listener else
+                 f"{by} really outdid {_SELF.get(dict(pronouns).get(host, 'they'), 'themselves')} with {what}")
+                if by else f"What a turnout at {here}",
                 f"So many people came to {here} tonight" if f.start and f.start.hour >= 17
                 else f"So many people came to {here}"])
     line = voice.pick(*options)
@@ -74,7 +83,7 @@ def own_life(q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None
     candidates: list[tuple[str, list[int]]] = []
     event = event_now(pool, now)
     if event is not None:
-        candidates.append((_at_event(event, q.persona_name, voice), []))
+        candidates.append((_at_event(event, q.persona_name, voice, q.listener_name, q.pronouns), []))
     for m in pool:
         if m.kind == "reflection" and listener not in m.content:
             insight = m.content.rstrip(".")
