@@ -575,3 +575,18 @@ def test_a_named_teller_a_possessed_place_and_an_open_call_are_read():
     clean = read_fact("I'm organising a clean-up of Johnson Park this Sunday from 10am to noon - volunteers welcome",
                       MONDAY, places, cast, "Maria Lopez")
     assert clean is not None and clean.open_invitation
+
+
+def test_casual_typing_reads_as_the_event_it_states():
+    """A new user's whispers: "yo theres a board game night in the dorm common room tonight around
+    8pm, bring snacks if u can" became "there is a yo theres a board game night"; "so apparently
+    theres a chili cook-off at Oak Hill College on wednesday afternoon like 2ish" made no time.
+    By hand from Monday 13 Feb: 20:00 today; Wednesday 14:00."""
+    places = place_names(("v:Dorm", "v:Dorm:common room", "v:Oak Hill College"))
+    games = read_fact("yo theres a board game night in the dorm common room tonight around 8pm, bring snacks if u can",
+                      MONDAY, places, CAST, "Klaus Mueller")
+    assert games is not None and (games.act, games.start) == ("be a board game night", datetime(2023, 2, 13, 20))
+    chili = read_fact("so apparently theres a chili cook-off at Oak Hill College on wednesday afternoon like 2ish",
+                      MONDAY, places, CAST, "Isabella Rodriguez")
+    assert chili is not None and (chili.act, chili.place) == ("be a chili cook-off", "v:Oak Hill College")
+    assert chili.start == datetime(2023, 2, 15, 14)

@@ -24,21 +24,31 @@ from town.inflection import base_form, gerund, is_plural, is_verb, lemmas, parti
 from town.perspective import verb_of
 from town.textevent import find_event, stated_day, stated_times
 
-__all__ = ["read_fact", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
+__all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
 #: What one was told, opening a text: "I heard that ...", "Someone told me ...": the fact is what
 #: follows (who told is not the event's subject).
 _HEARSAY = re.compile(r"^\s*(?:I(?:'ve| have)? heard|I was told|someone told me|people say|word is|rumou?r has it"
                       r"|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))? (?:told me|says|said|mentioned|tells me))"
                       r"\s*(?:that\s+|,\s*)?", re.I)  # "Jennifer told me the art club meets ...": the club's
-#: Typed shorthand, read as the words it stands for.
-_SHORTHAND = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow", "2moro": "tomorrow",
-              "2morrow": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight", "wanna": "want to",
-              "gonna": "going to", "gotta": "have to", "u": "you", "ur": "your", "pls": "please", "plz": "please"}
-_SHORT_WORD = re.compile(r"\b(?:" + "|".join(_SHORTHAND) + r")\b", re.I)
+#: Typed shorthand, read as the words it stands for (a whisper, a player's line, a question).
+SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "wut": "what", "w/": "with",
+             "rn": "right now", "lol": "", "pls": "please", "plz": "please", "thx": "thanks", "tmrw": "tomorrow",
+             "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow",
+             "tomoz": "tomorrow", "2day": "today", "2nite": "tonight", "tonite": "tonight", "wanna": "want to",
+             "gonna": "going to", "gotta": "have to", "theres": "there's", "cuz": "because", "coz": "because",
+             "how'd": "how did", "what'd": "what did", "where'd": "where did", "who'd": "who did"}
+_SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
+
+
+def spelled_out(text: str) -> str:
+    """``text`` with its shorthand (:data:`SHORTHAND`) written out and its spaces made single:
+    "c u tmrw at the pub" -> "c you tomorrow at the pub"."""
+    return re.sub(r"\s+", " ", _SHORT_WORD.sub(lambda m: SHORTHAND[m.group(1).lower()], text)).strip()
 #: A heading or interjection before what a text states: "Reminder:", "Big news:", "Hey,", "FYI".
-_HEADING = re.compile(r"^\s*(?:(?:hey|hi|oh|ok|okay|so|well|psa|fyi|reminder|big news|news|heads up|guess what|attention|"
-                      r"note|update|btw|by the way|listen|announcement)\b\s*[,:!.\-–—]*\s*)+(?=\S)", re.I)
+_HEADING = re.compile(r"^\s*(?:(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|reminder|big news|news|heads up|guess what|"
+                      r"attention|note|update|btw|by the way|listen|announcement|apparently|lol)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
+                      re.I)
 #: One's own telling of what a that-clause states: "I should remind my regulars that the party
 #: starts at 5pm" states the party at 5pm, not a reminding then.
 _SAYING_THAT = re.compile(r"^\s*(?:(?:I|we)\b[^.;!?]{0,40}?\b|(?:please\s+|remember to\s+|don't forget to\s+)?)"
@@ -318,7 +328,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         time; the end only when it states one, never one made up); ``invited`` ``("everyone",)`` for an open invitation; ``question`` when it ends
         with "?" and is not about ``own_name`` (who states its own plan, then asks, states it); ``host`` the subject of a stated event.
     """
-    text = _SHORT_WORD.sub(lambda m: _SHORTHAND[m.group(0).lower()], " ".join(text.split()))  # "tmrw", "wanna"
+    text = spelled_out(text)  # "tmrw", "wanna"
     text = _HEADING.sub("", text, count=1)  # "Reminder: X", "Hey, X": what is stated is X
     text = _HEARSAY.sub("", text, count=1)  # "I heard that X": so is this
     text = _SAYING_THAT.sub("", text, count=1)  # "I should remind them that X": so is this

@@ -105,7 +105,8 @@ def stated_times(text: str) -> tuple[time, time | None, list[tuple[int, int]]] |
 
 #: An hour without "am"/"pm" ("at 8", "around 9", "starting at 8 o'clock", "from 8 til late"), read
 #: only beside a part of the day.
-_BARE = re.compile(r"\b(?:at|around|about|from|starting(?: at| around| from)?) (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?:\s*o['’]?clock)?\b(?![:.]?\d)", re.I)
+_BARE = re.compile(r"\b(?:at|around|about|from|like|starting(?: at| around| from)?) (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?"
+                   r"(?:\s*o['’]?clock|ish)?\b(?![:.]?\d)", re.I)
 _BARE_RANGE = re.compile(r"(?:\bfrom |(?<![\d:.-]))(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?: to | until | till |\s?[-–]\s?)"
                          r"(?P<h2>\d{1,2})(?:[:.](?P<m2>[0-5]\d))?\b(?![:.]?\d)", re.I)
 _PART_OF_DAY = re.compile(r"\b(?P<part>morning|afternoon|evening|night|tonight)\b", re.I)

@@ -193,3 +193,15 @@ def test_a_reaction_goes_by_the_news_first_clause(seed):
                       "Isabella! Did you hear? A sign on the door of the market says it will close today.")))
     line = next_line(closing).line  # the news after "Did you hear?" is a closing: trouble, not good news
     assert line.startswith(tuple(r.split("{")[0] for r in voice.REACTIONS["trouble"])), line
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_news_of_a_place_shut_is_met_as_trouble(seed):
+    """"Heads up, the college library is shut tomorrow because a pipe burst" was met with
+    "That's great to hear, Maria!": a place shut is trouble."""
+    q = NextLine(persona="klaus_mueller", persona_name="Klaus Mueller", persona_summary="Traits: friendly",
+                 listener="maria_lopez", listener_name="Maria Lopez", now="2023-02-13 08:09:40", seed=seed,
+                 history=(("Klaus Mueller", "Hi Maria, good morning."), ("Maria Lopez", "Heads up, the college library "
+                          "is shut tomorrow.")))
+    line = next_line(q).line
+    assert line.startswith(tuple(r.split("{")[0] for r in voice.REACTIONS["trouble"])), line

@@ -24,6 +24,7 @@ from datetime import datetime, time, timedelta
 from ..hearsay import unwrap
 from ..inflection import base_form, gerund, in_past, is_verb
 from ..perspective import mine, own_voice, relative_days
+from ..reading import spelled_out
 from ..realise import place_name, sayable, statement
 from ..textevent import stated_day, stated_times
 from ..thinking import answers
@@ -1160,14 +1161,8 @@ def _stance(found: tuple[str, list[int]] | None, q: AnswerInterview) -> answers.
 
 
 #: Chat shorthand read as the words it stands for ("wat r u doing w/ ur life rn lol").
-_SHORTHAND = {"u": "you", "r": "are", "ur": "your", "wat": "what", "wut": "what", "w/": "with", "rn": "right now",
-              "lol": "", "ya": "you", "pls": "please", "plz": "please", "thx": "thanks", "tmrw": "tomorrow",
-              "2day": "today", "2nite": "tonight"}
-_SHORT = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, _SHORTHAND)) + r")(?![\w/])", re.I)
-
-
 def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
-    plain = re.sub(r"\s+", " ", _SHORT.sub(lambda m: _SHORTHAND[m[1].lower()], q.question)).strip()
+    plain = spelled_out(q.question)
     if plain != q.question:
         q = replace(q, question=plain)
     kind = kind_of(q.question)

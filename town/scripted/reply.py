@@ -303,6 +303,6 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
     low = re.split(r"[;.!?]", told_now, maxsplit=1)[0].lower()  # its own clause: not a crush "on ... his research"
     if re.search(r"\b(?:paper|research|exam|thesis|project|essay|studying|finish\w*|deadline|due)\b", low):
         return answers.LineAnswer(line=voice.react("luck"))
-    if re.search(r"\b(?:clos\w*|renovation|cancel\w*|sick|broke\w*|lost)\b", low):
+    if re.search(r"\b(?:clos\w*|shut|renovation|cancel\w*|postpone\w*|sick|broke\w*|burst|flood\w*|lost)\b", low):
         return answers.LineAnswer(line=voice.react("trouble"))
     return answers.LineAnswer(line=voice.react("good"))
