@@ -815,3 +815,25 @@ def test_an_event_that_is_no_party_is_named_by_its_doing():
     today = ask(**TOM, question="Is Isabella cleaning the kitchen today?", memories=_clean_memories(False)[:1], now=NOW,
                 people=PEOPLE).answer
     assert today.startswith("Yes. Isabella told me that she is deep-cleaning the kitchen"), today
+
+
+def test_who_came_to_an_event_is_who_one_saw_at_its_place_while_it_was_on():
+    """"Who came to the circus?" got the news of the circus again. By hand: Tom saw Ann and Cat at
+    Johnson Park between 16:00 and 17:00 (not Bob, seen at 18:00, nor Dan, seen at the market) and
+    saw himself there; asked before it began, it is ahead; one who saw no one there and was not
+    there says so."""
+    seen = [MemoryView(id=60 + i, kind="observation", importance=2, created=at, content=text) for i, (at, text) in
+            enumerate((("2023-02-14 16:05:00", "Ann Able is watching the show at Johnson Park."),
+                       ("2023-02-14 16:20:00", "Cat Cole is eating popcorn at the bench of Johnson Park."),
+                       ("2023-02-14 16:30:00", "Tom Moreno is standing at the lawn of Johnson Park."),
+                       ("2023-02-14 18:00:00", "Bob Brown is walking at Johnson Park."),
+                       ("2023-02-14 16:40:00", "Dan Dee is shopping at The Willows Market.")))]
+    people = (*PEOPLE, "Ann Able", "Cat Cole", "Bob Brown", "Dan Dee")
+    circus = _circus_memories(True, "I am free then")
+    came = ask(**TOM, question="Who came to the circus?", memories=(*circus, *seen), now="2023-02-14 19:00:00",
+               people=people).answer
+    assert came == "Ann and Cat were at the travelling circus at Johnson Park, and so was I.", came
+    ahead = ask(**TOM, question="Who came to the circus?", memories=circus, now="2023-02-14 10:00:00", people=people)
+    assert ahead.answer.startswith("The travelling circus at Johnson Park hasn't begun yet"), ahead.answer
+    away = ask(**TOM, question="who showed up at the circus?", memories=circus, now="2023-02-14 19:00:00", people=people)
+    assert away.answer == "I wasn't at the travelling circus at Johnson Park, so I couldn't say who came."

@@ -41,7 +41,7 @@ from ..thinking.words import any_phrase, content_words, name_words, topic_words
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
 
 #: The kinds of question :func:`kind_of` tells apart, in the order they are tried.
-KINDS = ("self", "greeting", "hypothetical", "intention", "day", "past", "news", "trust", "plan", "reaction", "feeling",
+KINDS = ("self", "greeting", "hypothetical", "attendance", "intention", "day", "past", "news", "trust", "plan", "reaction", "feeling",
          "opinion", "preference", "work", "who", "when", "where", "why", "yes/no", "what")
 
 #: The answer when no retrieved memory bears on the question.
@@ -113,6 +113,9 @@ _DID = any_phrase("were you doing", "did you do", "were you up to", "had you bee
 _AFTER_MEAL = re.compile(r"\bafter (?P<meal>breakfast|brunch|lunch|dinner|supper)\b", re.I)
 _AFTER_MEALS = {"breakfast": time(9), "brunch": time(12), "lunch": time(13), "dinner": time(20), "supper": time(20)}
 _TRUST = any_phrase("trust", "rely on", "count on", "closest to", "best friend", "confide")
+#: Who was at an event: "Who came to your party?", "who showed up?", "Who was at the marathon?".
+_ATTENDANCE = re.compile(r"\bwho (?:came|showed up|turned up|went|attended|was there|were there|did you see|else came)\b"
+                         r"|\bwho (?:was|were|is|are) (?:at|there)\b", re.I)
 
 
 def kind_of(question: str) -> str:
@@ -134,6 +137,8 @@ def kind_of(question: str) -> str:
         return "preference"
     if _HYPOTHETICAL.search(question):
         return "hypothetical"
+    if _ATTENDANCE.search(question):
+        return "attendance"
     if _INTENTION.search(question):
         return "intention"
     if _PAST.search(question) and not _PLAN.search(question):
@@ -982,6 +987,45 @@ def _told(m, q: AnswerInterview) -> str:
     return told(m, q)
 
 
+def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
+    """Who was at the event the question names (by its words, else the latest begun): the people
+    the persona saw at its place while it was on (its observations then, each opening with one of
+    ``q.people``), and whether the persona itself was there; one not yet begun is said to be ahead."""
+    now = _now(q)
+    topic = topic_words(q.question) - _ASKED_WORDS
+    events = [m for m in q.memories if m.fact is not None and not m.fact.question and m.fact.start is not None
+              and m.fact.place and ":" in m.fact.place]
+    if now is None or not events:
+        return _general(q, "who")
+
+    def score(m) -> tuple:
+        f = m.fact
+        return len(topic & topic_words(f"{f.act} {place_name(f.place)}")), f.start <= now, f.start, -m.id
+    best = max(events, key=score)
+    f = best.fact
+    assert f is not None and f.start is not None and f.place is not None
+    name = event_name(f, f.place)
+    if f.start > now:
+        return _said(f"{name[:1].upper()}{name[1:]} hasn't begun yet: {statement(f, q.persona_name, now=now)}.",
+                     [best.id])
+    end = min(now, f.end or f.start + timedelta(hours=1))
+    where = f.place.rsplit(":", 1)[-1].lower()
+    seen = [m for m in q.memories if m.kind == "observation" and m.created
+            and f"{f.start - timedelta(minutes=10):%Y-%m-%d %H:%M:%S}" <= m.created <= f"{end:%Y-%m-%d %H:%M:%S}"
+            and where in m.content.lower()]
+    there = [next(p for p in q.people if m.content.startswith(p)) for m in seen
+             if any(m.content.startswith(p) for p in q.people)]
+    others = [p for p in dict.fromkeys(there) if p != q.persona_name]
+    me = q.persona_name in there
+    cited = [best.id, *(m.id for m in seen)][:4]
+    if others:
+        were = "was" if len(others) == 1 else "were"
+        return _said(f"{_names(others)} {were} at {name}{', and so was I' if me else ''}.", cited)
+    if me:
+        return _said(f"I was at {name}, but I didn't see anyone else there.", cited)
+    return _said(f"I wasn't at {name}, so I couldn't say who came.", [best.id])
+
+
 def _day(q: AnswerInterview) -> answers.InterviewAnswer:
     """The day so far: whom the persona heard from today (the ``tellers`` of today's memories),
     the newest news heard today, and what it saw itself do (its plan's items already past)."""
@@ -1193,6 +1237,8 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     if kind == "opinion":
         found = opinion(q)
         return _said(*found) if found is not None else _general(q, "opinion")
+    if kind == "attendance":
+        return _attendance(q)
     if kind == "day":
         return _day(q)
     if kind == "past":
