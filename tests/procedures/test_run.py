@@ -135,7 +135,8 @@ def test_a_procedure_that_failed_before_its_second_success_never_reaches_the_tow
 def test_a_composite_is_learned_and_followed_on_day_3_at_both_levels(run):
     """Isabella's after-lunch task repeats her "open the cafe" steps: on 13 Feb it is saved as a
     call to that procedure plus its own steps; on 15 Feb following it uses the part too, and the
-    outcome is recorded for both (successes + 1 each)."""
+    outcome is recorded for both (successes + 1 each), or, when a talk leaves a step undone by the
+    block's end (Maria at 13:01 in this run), is unverified and judged at neither level."""
     _, events, _, _ = run
     mine = [e for e in own(events) if e.persona == "isabella_rodriguez"]
     composite = next(
@@ -160,6 +161,11 @@ def test_a_composite_is_learned_and_followed_on_day_3_at_both_levels(run):
         n: next(e for e in reversed(mine) if e.seq < use.seq and e.data["name"] == n)
         for n in (name, "open the cafe")
     }
+    if outcomes[name]["result"] == "unverified":  # a talk at 13:01 left the block's last step undone at 14:00:
+        assert outcomes[name]["reason"] == "8 of 9 steps carried out"  # nothing is judged, at either level
+        assert "open the cafe" not in outcomes  # (both levels rewarded: test_composition.py)
+        assert outcomes[name]["procedure"]["successes"] == before[name].data["procedure"]["successes"]
+        return
     for n, event in before.items():
         assert outcomes[n]["result"] == "success"
         assert outcomes[n]["procedure"]["successes"] == event.data["procedure"]["successes"] + 1
