@@ -18,7 +18,7 @@ from lemminflect import getAllLemmas, getInflection, getLemma
 
 from .hearsay import NOT_NAMES
 
-__all__ = ["MODALS", "BE_HAVE", "lemmas", "is_plural", "is_verb", "participles", "third_singular", "first_singular", "base_form", "gerund",
+__all__ = ["MODALS", "BE_HAVE", "lemmas", "head_phrase", "is_plural", "is_verb", "participles", "third_singular", "first_singular", "base_form", "gerund",
            "in_past", "and_verbs"]
 
 #: Modal verbs: the same in every person ("I can" / "she can").
@@ -33,6 +33,12 @@ BE_HAVE = {"am": "is", "'m": "is", "’m": "is", "was": "was", "have": "has", "'
 def lemmas(word: str) -> dict:
     """lemminflect's lemmas of ``word`` (lower-cased) by part of speech: {"VERB": ("own",), ...}."""
     return getAllLemmas(word.lower())
+
+
+def head_phrase(phrase: str) -> str:
+    """A noun phrase up to its first preposition: "a sale on garden tools" -> "a sale", "a town
+    hall meeting about the bike lanes" -> "a town hall meeting" (its head noun ends it)."""
+    return re.split(r"\s+(?:about|for|of|with|on|to|at|in)\s", phrase, maxsplit=1)[0]
 
 
 def is_plural(phrase: str) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from town.memory.fact import Fact
-from town.inflection import base_form, gerund, is_plural, is_verb, lemmas, participles
+from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
 from town.perspective import verb_of
 from town.textevent import find_event, stated_day, stated_times
 
@@ -117,13 +117,14 @@ _INVITED_TO = re.compile(r"\b(?:com(?:e|ing)(?: along)? to|come for|make it to|j
 #: A thing opening a text as its subject, before its verb: "A travelling circus is setting up in
 #: Johnson Park ...", "the Valentine's Day party at Hobbs Cafe starts at 5pm" (an event of no
 #: one's: there is the thing, at its place and time).
-_THING_SUBJECT = re.compile(r"^\s*((?:[Aa]|[Aa]n|[Tt]he)\s+[a-zA-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?)"
+_A_THING = r"(?:[Aa]|[Aa]n|[Tt]he)\s+[a-zA-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?"  # "A travelling circus"
+_THING_SUBJECT = re.compile(r"^\s*(" + _A_THING + r")"
                             r"(?:\s+(?:at|in)\s+[^.;!?]{1,40}?)?\s+"
                             r"(?:is|are|will|was|were|starts|begins|takes place)\b"
                             r"(?!\s+(?:closed|shut|open|cancelled|canceled)\b)")
 #: The same with a verb of its own ("A jazz trio plays at the pub ...", "Food truck visits the
 #: park ..."), the article left out in a headline (a noun opening it).
-_THING_DOING = re.compile(r"^\s*((?:[Aa]|[Aa]n|[Tt]he)\s+[a-zA-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?"
+_THING_DOING = re.compile(r"^\s*(" + _A_THING +
                           r"|(?!(?:Every|Any|Some|No)(?:one|body)\b)[A-Z][a-z'-]+(?:\s+[a-z][\w'-]*){1,3}?)"
                           r"\s+(?!(?:is|was|has|does)\b)(?P<verb>[a-z]+s)\b(?:\s+(?P<next>[a-z]+))?")
 #: An act's object that only points back ("hosting it").
@@ -287,7 +288,7 @@ def _counted(named: str) -> str:
     """A headline's thing given the article it left out: "movie marathon" -> "a movie marathon",
     "jazz trio" -> "a jazz trio"; not a name, one thing of no number ("karaoke", "live music",
     "free coffee": an adjective opening it) nor things ("food trucks")."""
-    words = re.split(r"\s+(?:about|for|of|with|on|to)\s", named, maxsplit=1)[0].split()  # "meeting about ..."
+    words = head_phrase(named).split()  # "town hall meeting about ...": "town hall meeting"
     first, head = words[0], words[-1].lower()
     found = lemmas(first)
     if len(words) < 2 or not first.islower() or re.match(r"(?:a|an|the|some|my|our)$", first) \

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from .hearsay import told
-from .inflection import gerund, in_past, is_plural, lemmas, participles, third_singular
+from .inflection import gerund, head_phrase, in_past, is_plural, lemmas, participles, third_singular
 from .memory.fact import Fact
 from .perspective import relative_days
 from .textevent import DEFAULT_MINUTES
@@ -183,7 +183,7 @@ def _doer(thing: str) -> str:
     """The noun phrase of a thing there is before what it is doing: "the bakery selling hot cross
     buns" -> "the bakery" (its number is the clause's), "a sale on garden tools" -> "a sale", "a
     travelling circus" as it is."""
-    words = re.split(r"\s+(?:about|for|of|with|on|to|at|in)\s", thing, maxsplit=1)[0].split()  # "a sale on tools"
+    words = head_phrase(thing).split()  # "a sale on tools": "a sale"
     for i, word in enumerate(words[1:], 1):
         if word.endswith("ing") and "VERB" in lemmas(word) and "NOUN" in lemmas(words[i - 1].lower()):
             return " ".join(words[:i])

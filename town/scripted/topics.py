@@ -21,7 +21,7 @@ import re
 from datetime import datetime, timedelta
 
 from ..inflection import gerund
-from ..perspective import mine, shared_run
+from ..perspective import PRONOUNS, mine, shared_run
 from ..realise import place_name
 from ..thinking import answers
 from .reply import _WORK_WORDS, _self_line, first_name, plan_items
@@ -46,10 +46,6 @@ def event_now(memories, now: datetime | None):
     return None
 
 
-#: The reflexive of a subject pronoun ("she" -> "herself").
-_SELF = {"she": "herself", "he": "himself", "they": "themselves"}
-
-
 def _at_event(m, me: str, voice: Voice, listener: str = "", pronouns=()) -> str:
     """A line at an event under way (memory ``m``'s fact): its host thanks the guest; a guest
     praises it or its host, the host by their pronoun (``pronouns``: (full name, "she")), or as
@@ -65,7 +61,7 @@ def _at_event(m, me: str, voice: Voice, listener: str = "", pronouns=()) -> str:
                 f"It means a lot that you're here at {here}"] if own else
                [f"Isn't {what} lovely", f"I'm glad I came to {what}",
                 (f"You really outdid yourself with {what}" if host == listener else
-                 f"{by} really outdid {_SELF.get(dict(pronouns).get(host, 'they'), 'themselves')} with {what}")
+                 f"{by} really outdid {PRONOUNS[dict(pronouns).get(host, 'they')][4]} with {what}")
                 if by else f"What a turnout at {here}",
                 f"So many people came to {here} tonight" if f.start and f.start.hour >= 17
                 else f"So many people came to {here}"])
