@@ -446,3 +446,15 @@ def test_a_line_telling_of_its_own_speaker_by_name_cuts_the_exchange_before_it()
     got = _verdict(_answer([*GREETING, (KLAUS, "Any news this week?", []), (MARIA, found, [])]))
     assert isinstance(got, ExchangeAnswer) and got.cut == "lines_as_themselves"
     assert [x.line for x in got.lines] == [GREETING[0][1], GREETING[1][1], "Any news this week?"]
+
+
+def test_a_line_giving_i_another_persons_verb_cuts_the_exchange_before_it():
+    """The interview's "I, Isabella Rodriguez, a college student in Spain, is writing a paper ..."
+    (SmolLM2, a resample's hand-read) written as a line: "I" with another's verb is a narrator's,
+    cut by lines_as_themselves; "I was" is the speaker's own."""
+    found = "I, Maria Lopez, a student of physics, is writing a paper."
+    got = _verdict(_answer([*GREETING, (KLAUS, "Any news this week?", []), (MARIA, found, [])]))
+    assert isinstance(got, ExchangeAnswer) and got.cut == "lines_as_themselves"
+    assert len(got.lines) == 3
+    fair = _verdict(_answer([*GREETING, (KLAUS, "Any news this week?", []), (MARIA, "I was writing a paper.", [])]))
+    assert isinstance(fair, ExchangeAnswer) and fair.cut == "" and len(fair.lines) == 4

@@ -21,7 +21,7 @@ from ..words import PLACE_WORDS
 from .checks import QUOTED, InvalidAnswer, free_texts
 
 __all__ = ["own_text", "in_first_person", "keeps_to_the_persona", "declines_in_character", "tells_as_itself",
-           "names_itself", "speaks_as_itself", "as_itself"]
+           "names_itself", "i_as_another", "speaks_as_itself", "as_itself"]
 
 #: Words of a speaker talking about itself.
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're us our ours".split())
@@ -109,6 +109,16 @@ _INTRODUCES = re.compile(r"(?:\bI'?m|\bI am|\bname is|\bname's|\bthis is|\bit'?s
 _APPOSED = re.compile(r"(?:^|[.!?]\s+)I(?:'m| am)\b[^.!?]*,\s*$")
 
 
+#: "I" with a verb of another ("I, Isabella Rodriguez, a college student in Spain, is writing a
+#: paper", SmolLM2's interview answer): the persona told of as someone else under its "I".
+_I_AS_ANOTHER = re.compile(r"\bI(?:,[^.!?]{1,120}?,)?\s+(?:is|has|does)\b")
+
+
+def i_as_another(text: str) -> bool:
+    """Whether ``text`` (outside quotation marks) gives "I" the verb of another (:data:`_I_AS_ANOTHER`)."""
+    return bool(_I_AS_ANOTHER.search(QUOTED.sub(" ", text)))
+
+
 def names_itself(line: str, name: str, *, first: bool = False) -> bool:
     """Whether ``line``, said by ``name``, names its own speaker by full name (outside quotation
     marks, :data:`.checks.QUOTED`) other than to introduce itself ("I'm Maria Lopez", "I, Maria
@@ -134,7 +144,8 @@ def _a_place(after: str) -> bool:
 def speaks_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
     """A conversation line is said by its persona, not told of it by a narrator
     (:func:`names_itself`), by its full name or its first ("I think Maria is going to the library
-    tomorrow" by Maria), unless the one it talks to shares that first name.
+    tomorrow" by Maria), unless the one it talks to shares that first name, and gives "I" no verb
+    of another (:func:`i_as_another`).
 
     Raises:
         InvalidAnswer: naming the line.
@@ -144,6 +155,8 @@ def speaks_as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
     alone = listener.split()[:1] != q.persona_name.split()[:1]  # the first name is the speaker's alone
     if names_itself(line, q.persona_name, first=alone):
         raise InvalidAnswer(f"line: {line[:60]!r} tells of {q.persona_name} by name; say it as I")
+    if i_as_another(line):
+        raise InvalidAnswer(f"line: {line[:60]!r} says I with another's verb (I ... is); say it as I")
     return a
 
 
@@ -201,7 +214,8 @@ def as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
     Lopez", "... is a great inspiration to Maria Lopez" and "... the relationship between Maria
     and Klaus Mueller's research" by Maria, "I work for The Willows Market, a cafe owned by
     Isabella Rodriguez" by Isabella), introduces no other of the people it knows as itself ("I am
-    Klaus Mueller, the headmaster ..." by Isabella). ("I want to talk to you" stands: the other
+    Klaus Mueller, the headmaster ..." by Isabella), and gives "I" no verb of another
+    (:func:`i_as_another`). ("I want to talk to you" stands: the other
     is "you" to one deciding to talk to them; 10 of 32 reasons in a resample said so.)
 
     Raises:
@@ -215,6 +229,8 @@ def as_itself(q: Any, a: BaseModel, prompt: str) -> BaseModel:
             continue
         if names_itself(text, name, first=key != "answer" and not namesake):
             raise InvalidAnswer(f"{where}: {text[:60]!r} tells of {name} by name; say it as I")
+        if i_as_another(text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} says I with another's verb (I ... is); say it as I")
         for m in _INTRODUCED.finditer(QUOTED.sub(" ", text)):
             if any(m.group(1).startswith(p) for p in people):
                 raise InvalidAnswer(f"{where}: {text[:60]!r} introduces {name} as {m.group(1)}")

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ...inflection import is_verb
 from ...textevent import stated_times
 from .checks import QUOTED, InvalidAnswer, free_texts, word_runs
 
@@ -148,11 +149,28 @@ _ADDRESSED = re.compile(r"^\W*(?:then\s+|now\s+)?you\s*(?:need|should|must|have 
 #: A description told by the persona ("I work at the village's grocery store", "I'm working on a
 #: new project", "Myself and the other one has a crush on ..."): what is done is said without a teller.
 _TOLD = re.compile(r"^\W*(?:I|I'm|I’m|I've|I’ve|we|we're|myself|me)\s", re.I)
+#: A description that states what is, not what is done: it opens with no verb and goes on to "is",
+#: "are", "has" or "have" ("The library is a nice place to think about science", "The Smiths have
+#: a big dining table in the library", "Today is  a day I've been trying to remember", SmolLM2's
+#: plan blocks for Maria's afternoon); "have lunch with Klaus" opens with its verb, and "Valentine's
+#: Day party at Hobbs Cafe" states nothing.
+#: Who a description opening with a pronoun speaks to or of is judged by :data:`_ADDRESSED` and
+#: :data:`_TOLD` ("You are welcome, says the clerk" is a phrase said).
+_PRONOUNS = frozenset("i you he she it we they".split())
+_STATED = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.I)
+
+
+def _states(text: str) -> bool:
+    """Whether a description states what is (:data:`_STATED`) instead of saying what is done."""
+    first = re.match(r"([A-Za-z']+)", text.strip())  # a text opening with a mark is another check's
+    return (first is not None and first.group(1).lower() not in _PRONOUNS and not is_verb(first.group(1).lower())
+            and bool(_STATED.search(text)))
 
 
 def plain_descriptions(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
-    """A description says what is done, in words: no clock time, address or duration in it, and
-    it speaks to no one ("you need to ...") and is told by no one ("I work at ...").
+    """A description says what is done, in words: no clock time, address or duration in it, it
+    speaks to no one ("you need to ..."), is told by no one ("I work at ...") and states nothing
+    ("The library is a nice place ...", :func:`_states`).
 
     The answer's own fields hold those (a block's start and minutes, a step's object and
     minutes); written into the description ("Have lunch at the_ville:Hobbs Cafe:cafe:corner
@@ -169,7 +187,8 @@ def plain_descriptions(question: Any, answer: BaseModel, prompt: str) -> BaseMod
                 else "an address" if _ADDRESS.search(text) or _rejoined_address(text, prompt)
                 else "a duration" if _DURATION.search(text)
                 else "someone addressed" if _ADDRESSED.search(text)
-                else "a teller (I ...)" if _TOLD.search(text) else None)
+                else "a teller (I ...)" if _TOLD.search(text)
+                else "a statement of what is" if _states(text) else None)
         if held is not None:
             raise InvalidAnswer(f"{where}: {text[:60]!r} holds {held}; say only what is done")
     return answer

@@ -33,7 +33,7 @@ from ..schema import enum_at, ids_among
 from ..views import MemoryView, PlanItemView
 from ..words import content_words, name_words
 from .base import Question
-from .character import as_itself, declines_in_character, names_itself
+from .character import as_itself, declines_in_character, i_as_another, names_itself
 from .checks import AnswerCheck, InvalidAnswer, ids_shown, own_words
 from .hear_line import HeardAnswer, _Given, act_is_a_verb, names_known, shape_heard, stated_times_valid
 from .hear_line import own_words_where_given as heard_in_own_words
@@ -174,10 +174,13 @@ def takes_turns(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> Exchang
 
 def lines_as_themselves(q: WriteConversation, a: ExchangeAnswer, prompt: str) -> ExchangeAnswer:
     """Each side speaks as itself: no line tells of its own speaker by full name, as a narrator
-    would (:func:`.character.names_itself`); the lines before such a line may stand."""
+    would (:func:`.character.names_itself`), or gives "I" another's verb
+    (:func:`.character.i_as_another`); the lines before such a line may stand."""
     for i, line in enumerate(a.lines):
         if names_itself(line.line, line.speaker):
             raise BadLine(f"lines[{i}]: {line.line[:60]!r} tells of {line.speaker} by name; say it as I", i)
+        if i_as_another(line.line):
+            raise BadLine(f"lines[{i}]: {line.line[:60]!r} says I with another's verb (I ... is); say it as I", i)
     return a
 
 

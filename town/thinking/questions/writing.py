@@ -8,13 +8,15 @@ these after its own checks (:meth:`.base.Question.check`), on every free-text fi
 
 - :func:`not_a_label`: a field that is a label and a number ("step1", "Step 2", "item 3"), or
   only label words ("The steps of the steps"), or
-  text about the answer instead of the answer ("Your steps include", "Here is the JSON").
+  text about the answer instead of the answer ("Your steps include", "Here is the JSON"), a date
+  left blank ("on Feb   ."), or a numbered list left empty ("1. 2.  3.").
 - :func:`in_english`: the scenarios are written in English; a text of four or more words of
   which fewer than half are English words (lemminflect's tables, the function words of
   :data:`town.thinking.words.STOPWORDS`, a capitalised name inside a sentence), words of the
   prompt (names, places) aside, is in another language.
-- :func:`not_filler`: a greeting-card phrase ("a life filled with love and light"), or a text
-  broken off after a comma or a joining word.
+- :func:`not_filler`: a greeting-card phrase ("a life filled with love and light"), a text
+  broken off after a comma or a joining word, or a word left blank before a sentence's end
+  ("I'm actually interested in .").
 - :func:`no_reply_syntax`: the reply's own JSON written into a text (", end: true }" and what
   followed it, as SmolLM2 wrote a conversation line).
 - :func:`more_than_a_date`: a text that is only a date ("on Tuesday, February 14" as a line,
@@ -58,16 +60,22 @@ _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|respo
                    r"^\W*(?:the|this)\s+conversation\s+(?:so\s+far|has|had|will|ended|is\s+over)\b|"
                    r"\bthe\s+conversation\s+so\s+far\b|\bthis\s+is\s+the\s+line\b|\bthe\s+line\s+where\b|"
                    r"(?-i:YYYY|\bMM-DD\b|\bHH:MM\b)|"
-                   r"\byour\s+line\b|\ba\s+line\s+from\b|\bline\s+of\s+the\s+conversation\b", re.I)
+                   r"\byour\s+line\b|\ba\s+line\s+from\b|\bline\s+of\s+the\s+conversation\b|"
+                   r"\bend\s+of\s+(?:the|this|our)\s+conversation\b", re.I)
 #: A description speaking of steps ("use the steps", "A step in order"); "step into the shower"
 #: and "take the steps down to the cellar" are steps. (A task in brackets, "look through the
 #: shelves (buy supplies)", is the town's own way of writing a step.)
 _NOTED = re.compile(r"\b(?:a|the|these|each|every)\s+steps?\b(?!\s+(?:into|onto|out|outside|down|up|inside|on)\b)",
                     re.I)
-#: A date left blank: a day or "on" before a month with no day after it ("my plans for Monday
-#: February .", "on February  (depart)").
+#: A date left blank: a day or "on" before a month, written out or short, with no day after it
+#: ("my plans for Monday February .", "on February  (depart)", "... party at Hobbs Cafe on Feb   .";
+#: "on Feb. 14" names its day).
 _BLANK_DATE = re.compile(r"\b(?:on|" + "|".join(d for d in calendar.day_name) + r"),?\s+(?:"
-                         + "|".join(m for m in calendar.month_name if m) + r")\b(?!,?\s*\d)")
+                         + "|".join(m for m in (*calendar.month_name, *calendar.month_abbr) if m)
+                         + r")\b(?!\.?,?\s*\d)")
+#: A numbered list left empty: three numbers in a row with nothing between them ("I, you (and
+#: another day)  1. 2.  3.  4.  5.").
+_EMPTY_LIST = re.compile(r"(?:\b\d+\.\s*){3,}")
 #: A description about a labelled part instead of the part: "The steps of the steps to buy
 #: supplies", "A step that involves buying supplies", "this is a step of it".
 _ABOUT_A_PART = re.compile(r"^\W*(?:(?:this|it)\s+is\s+)?(?:the|a|an|this|these|each|every|one)\s+(?:\w+\s+)?"
@@ -79,6 +87,10 @@ _LABELLED = re.compile(rf"^\W*(?:{'|'.join(_LABEL_NOUNS)})s?\s*(?:\d|['\"“‘(
 _FILLER = re.compile(r"\b(?:love and light|filled with (?:love|joy|light|happiness|wonder)|dream of a life|"
                      r"embrace the (?:journey|moment)|live, laugh)\b|(?:[,;]|\b(?:and|or|but|with|to|of))\s*$",
                      re.I)
+#: A word left blank: an article, a preposition, a possessive or "is" right before a sentence's
+#: end mark ("I'm actually interested in .", "... that I'm not sure is a .").
+_LEFT_BLANK = re.compile(r"\b(?:a|an|the|in|on|at|of|for|to|with|about|from|by|is|are|was|were|my|your|his|her|"
+                         r"their|our|its)\s+[.!?]", re.I)
 #: Words of a text in any alphabet (letters only, apostrophes inside).
 _LETTERS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 #: Words a text needs before its language is judged.
@@ -127,6 +139,8 @@ def not_a_label(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
             raise InvalidAnswer(f"{where}: {text[:60]!r} speaks of steps, not what is done")
         if _BLANK_DATE.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} leaves its date blank")
+        if _EMPTY_LIST.search(text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} is a numbered list left empty")
     return answer
 
 
@@ -168,7 +182,8 @@ def in_english(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
 
 
 def not_filler(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
-    """No free text is greeting-card filler or broken off after a comma or a joining word.
+    """No free text is greeting-card filler, broken off after a comma or a joining word, or ends a
+    sentence where a word was left blank (:data:`_LEFT_BLANK`).
 
     Raises:
         InvalidAnswer: naming the field and its text.
@@ -176,6 +191,8 @@ def not_filler(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
     for where, _, text in free_texts(answer.model_dump(mode="json")):
         if _FILLER.search(text):
             raise InvalidAnswer(f"{where}: {text[:60]!r} is filler or broken off, not an answer")
+        if _LEFT_BLANK.search(text):
+            raise InvalidAnswer(f"{where}: {text[:60]!r} leaves a word blank before its end")
     return answer
 
 
