@@ -133,7 +133,7 @@ def test_day_plan_changes_are_applied_to_the_routine():
 
 
 def test_day_plans_need_known_places_and_ordered_times():
-    """Added places come from the plan's; times of day, positive lengths; real drops.
+    """Added places come from the plan's; times of day, positive lengths; real drops, each once.
 
     Each rejection names the check of PlanDay's that made it ("schema" for the answer model's).
     """
@@ -144,6 +144,7 @@ def test_day_plans_need_known_places_and_ordered_times():
         (_plan(("09:00", -60, "counter")), "minutes", "schema"),
         (_plan(("08:00", 120, "the moon")), "place", "added_blocks"),
         (_plan(drop=(4,)), "routine block numbers", "routine_numbers"),
+        (_plan(drop=(3, 2, 3)), "more than once", "routine_numbers"),  # SmolLM2's drops counted off, as found
         (_plan(drop=(1, 2, 3)), "empty", "a_day_left"),
     ):
         with pytest.raises(InvalidAnswer, match=match) as info:

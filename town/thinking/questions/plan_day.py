@@ -139,10 +139,15 @@ def added_blocks(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
 
 
 def routine_numbers(q: PlanDay, a: DayPlanAnswer, prompt: str) -> DayPlanAnswer:
-    """Dropped blocks are numbers of the routine's blocks."""
+    """Dropped blocks are numbers of the routine's blocks, each named once: SmolLM2 dropped
+    Isabella Rodriguez's "[12, 3, 7, 8, 4, 6, 9, 5, 6, 7]" with nothing added, the numbers
+    counted off rather than blocks skipped for a reason."""
     bad = [n for n in a.drop if not 1 <= n <= len(q.routine)]
     if bad:
         raise InvalidAnswer(f"drop: {bad} are not routine block numbers 1-{len(q.routine)}")
+    twice = sorted({n for n in a.drop if a.drop.count(n) > 1})
+    if twice:
+        raise InvalidAnswer(f"drop: {twice} named more than once; list each skipped block once")
     return a
 
 
