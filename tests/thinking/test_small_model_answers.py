@@ -675,7 +675,9 @@ def test_what_a_fourth_complete_resample_read_by_hand_let_through():
     blank before a sentence's end (a reason "... and I'm actually interested in .", a written
     exchange's "... that I'm not sure is a ."), a date left blank in its short form ("... at Hobbs
     Cafe on Feb   ."), an empty numbered list ("I, you (and another day)  1. 2.  3.  4.  5."), a
-    line about the conversation ("... This is the end of the conversation."), plan blocks that
+    line about the conversation ("... This is the end of the conversation.", and at 3d22b41 "Your
+    next line is...", "You have the line that you're going to end this conversation with
+    today.", "The day you said the line, ..."), plan blocks that
     state what is instead of what is done ("The library is a nice place to think about science",
     "The Smiths have a big dining table in the library") and an interview's "I" given another's
     verb ("I, Isabella Rodriguez, a college student in Spain, is writing a paper ..."). Each is
@@ -686,7 +688,9 @@ def test_what_a_fourth_complete_resample_read_by_hand_let_through():
     assert _rejected_by(_sees_maria(), {"talk": True, "reason": party}) == "not_a_label"
     dated = "I want to tell you about the party at Hobbs Cafe on Feb. 14."
     assert _accepts(_sees_maria(), {"talk": True, "reason": dated}).reason == dated
-    for found in ("I, you (and another day)  1. 2.  3.  4.  5.", "Hi Maria, good morning. This is the end of the conversation."):
+    for found in ("I, you (and another day)  1. 2.  3.  4.  5.", "Hi Maria, good morning. This is the end of the conversation.",
+                  "Your next line is...", "You have the line that you're going to end this conversation with today.",
+                  "The day you said the line, it's a news about another day in the morning."):
         assert _rejected_by(TO_MARIA, {"line": found, "shared": [], "end": True}) == "not_a_label", found
     fair = "I have finished chapter 3. It took me 2.5 weeks."
     assert _accepts(TO_MARIA, {"line": fair, "shared": [], "end": True}).line == fair

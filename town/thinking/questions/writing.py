@@ -48,7 +48,8 @@ _LABEL_NOUNS = ("step", "item", "task", "action", "activity", "block", "line", "
 #: "The JSON object", "As an AI", "split into steps", "step-specific task with details"; a line
 #: about the conversation's lines ("... a point where the next line will continue", "This
 #: conversation has just finished", "The conversation has ended, and ...", "This is the line
-#: where I've passed on a story", "What you say, in the conversation so far."); a date's format
+#: where I've passed on a story", "What you say, in the conversation so far.", "Your next line
+#: is...", "You have the line that you're going to end this conversation with today."); a date's format
 #: written out ("TOMORROWYYYYY-MMM DAY").
 _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|response|reply|output|list|"
                    r"insights|questions|plan)\s+(?:include|includes|are|is|below|follow)\b|"
@@ -61,7 +62,8 @@ _META = re.compile(r"^\W*(?:your|my|the|these|following)\s+(?:steps|answer|respo
                    r"\bthe\s+conversation\s+so\s+far\b|\bthis\s+is\s+the\s+line\b|\bthe\s+line\s+where\b|"
                    r"(?-i:YYYY|\bMM-DD\b|\bHH:MM\b)|"
                    r"\byour\s+line\b|\ba\s+line\s+from\b|\bline\s+of\s+the\s+conversation\b|"
-                   r"\bend\s+of\s+(?:the|this|our)\s+conversation\b", re.I)
+                   r"\bend\s+of\s+(?:the|this|our)\s+conversation\b|"
+                   r"\bnext\s+line\b|\bthe\s+line\s+(?:that|you)\b|\bsaid\s+the\s+line\b", re.I)
 #: A description speaking of steps ("use the steps", "A step in order"); "step into the shower"
 #: and "take the steps down to the cellar" are steps. (A task in brackets, "look through the
 #: shelves (buy supplies)", is the town's own way of writing a step.)
