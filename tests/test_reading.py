@@ -590,3 +590,37 @@ def test_casual_typing_reads_as_the_event_it_states():
                       MONDAY, places, CAST, "Isabella Rodriguez")
     assert chili is not None and (chili.act, chili.place) == ("be a chili cook-off", "v:Oak Hill College")
     assert chili.start == datetime(2023, 2, 15, 14)
+
+
+def test_an_organisers_event_a_clubs_doing_and_a_range_of_bare_hours_are_read():
+    """Whispers no test used (the_ville, 2026-12-07): "Heads up - the college is holding a blood
+    drive in the library on Tuesday between 10 and 2, donors get free cookies" was read as nothing
+    (its hours bare, so Maria retold it word for word and Isabella quoted her); "The town council
+    is organising a cleanup at Johnson Park ..." was "there is the town council"; "The art club is
+    meeting ..." was "there is the art club". By hand from Monday 13 Feb, 08:00."""
+    places = place_names(("v:Oak Hill College:library", "v:Oak Hill College", "v:Johnson Park", "v:Hobbs Cafe",
+                          "v:Dorm:common room", "v:Dorm"))
+    blood = read_fact("Heads up - the college is holding a blood drive in the library on Tuesday between 10 and 2, "
+                      "donors get free cookies", MONDAY, places, CAST)
+    assert blood is not None and (blood.act, blood.place) == ("be a blood drive", "v:Oak Hill College:library")
+    assert (blood.start, blood.end) == (datetime(2023, 2, 14, 10), datetime(2023, 2, 14, 14))
+    sale = read_fact("Bake sale at Hobbs Cafe on Friday from 2 to 5", MONDAY, places, CAST)
+    assert sale is not None and (sale.start, sale.end) == (datetime(2023, 2, 17, 14), datetime(2023, 2, 17, 17))
+    noon = read_fact("Bake sale at Hobbs Cafe on Friday from 12 to 3", MONDAY, places, CAST)
+    assert noon is not None and (noon.start, noon.end) == (datetime(2023, 2, 17, 12), datetime(2023, 2, 17, 15))
+    # 8 to 11 is a morning's or an evening's; a score is no time
+    assert read_fact("Open mic at Hobbs Cafe on Friday from 8 to 11", MONDAY, places, CAST) is None
+    assert read_fact("The match ended 3-2 at Hobbs Cafe on Friday", MONDAY, places, CAST) is None
+    cleanup = read_fact("The town council is organising a cleanup at Johnson Park on Saturday at 9am", MONDAY, places,
+                        CAST)
+    assert cleanup is not None and (cleanup.act, cleanup.place) == ("be a cleanup", "v:Johnson Park")
+    assert statement(cleanup, "Maria Lopez", now=MONDAY) == "there is a cleanup at Johnson Park on Saturday at 9am"
+    club = read_fact("The art club is meeting in the common room tomorrow at 6pm", MONDAY, places, CAST)
+    assert club is not None and club.act == "be the art club meeting"
+    assert statement(club, "Maria Lopez", now=MONDAY).startswith("the art club is meeting at the common room")
+    circus = read_fact("A travelling circus is setting up at Johnson Park tomorrow at 3pm", MONDAY, places, CAST)
+    assert circus is not None and circus.act == "be a travelling circus"
+    # Smallville's "St. Patrick's style folk night" was "there is a St": a title's full stop ends no sentence
+    folk = read_fact("Hobbs Cafe is throwing a St. Patrick's style folk night this Thursday, live fiddle from 8pm",
+                     MONDAY, places, CAST)
+    assert folk is not None and folk.act == "be a St Patrick's style folk night"

@@ -41,10 +41,16 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 
+#: A title's or a saint's short form, whose full stop ends no sentence ("a St. Patrick's folk night").
+_TITLE_STOP = re.compile(r"\b(St|Mr|Mrs|Ms|Dr|Mt|Jr|Sr|Prof)\.(?=\s+[A-Z])")
+
+
 def spelled_out(text: str) -> str:
-    """``text`` with its shorthand (:data:`SHORTHAND`) written out and its spaces made single:
-    "c u tmrw at the pub" -> "c you tomorrow at the pub"."""
-    return re.sub(r"\s+", " ", _SHORT_WORD.sub(lambda m: SHORTHAND[m.group(1).lower()], text)).strip()
+    """``text`` with its shorthand (:data:`SHORTHAND`) written out, its spaces made single and a
+    title's full stop dropped (:data:`_TITLE_STOP`): "c u tmrw at the pub" -> "c you tomorrow at
+    the pub", "a St. Patrick's night" -> "a St Patrick's night"."""
+    text = _TITLE_STOP.sub(r"\1", _SHORT_WORD.sub(lambda m: SHORTHAND[m.group(1).lower()], text))
+    return re.sub(r"\s+", " ", text).strip()
 #: A heading or interjection before what a text states: "Reminder:", "Big news:", "Hey,", "FYI".
 _HEADING = re.compile(r"^\s*(?:(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|reminder|big news|news|heads up|guess what|"
                       r"attention|note|update|btw|by the way|listen|announcement|apparently|lol)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
@@ -127,6 +133,11 @@ _THING_SUBJECT = re.compile(r"^\s*(" + _A_THING + r")"
 _THING_DOING = re.compile(r"^\s*(" + _A_THING +
                           r"|(?!(?:Every|Any|Some|No)(?:one|body)\b)[A-Z][a-z'-]+(?:\s+[a-z][\w'-]*){1,3}?)"
                           r"\s+(?!(?:is|was|has|does)\b)(?P<verb>[a-z]+s)\b(?:\s+(?P<next>[a-z]+))?")
+#: What an organiser does with an event after "is": "The town council is organising a cleanup"
+#: states the cleanup, not the council.
+_PUTS_ON = re.compile(r"\s*(?:hosting|holding|organi[sz]ing|running|putting on|throwing|arranging|staging|having)"
+                      r"\s+(?:a|an|the)\b",
+                      re.I)
 #: An act's object that only points back ("hosting it").
 _BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -378,9 +389,16 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         doing = None
     opening = found or doing
     named = opening.group(1) if opening else ""
+    if found and _PUTS_ON.match(said, found.end()):  # "The town council is organising a cleanup": the cleanup
+        named = ""
     if named and re.sub(r"^the\s+", "", named, flags=re.I).lower() not in places and named.lower() not in places:
         # "A travelling circus is setting up ...", "A jazz trio plays ...": not "The pub is ..."
         doing_act = (_act(said, doing.start("verb")) or base_form(doing["verb"])) if doing else ""
+        going = (re.match(r"\s+([a-z]+ing)\b", said[found.end():])
+                 if found and named[:4].lower() == "the " and found.group(0).endswith(("is", "are")) else None)
+        went = (_act(said, found.end() + going.start(1)) or base_form(going.group(1))) if going else ""
+        if going and is_verb(going.group(1)) and not re.search(r"\b(?:to|at|in|on|from|for)$", went):
+            doing_act = went  # "The art club is meeting ...": the art club meeting; "is moving to Saturday" is no doing
         act = f"be {_lowered(named)}{' ' + gerund(doing_act) if doing_act else ''}"  # "a jazz trio playing"
     if subject is None and times and act.split()[0] != "be":
         act = _being(act)

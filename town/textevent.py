@@ -110,15 +110,42 @@ _BARE = re.compile(r"\b(?:at|around|about|from|like|starting(?: at| around| from
 _BARE_RANGE = re.compile(r"(?:\bfrom |(?<![\d:.-]))(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?: to | until | till |\s?[-–]\s?)"
                          r"(?P<h2>\d{1,2})(?:[:.](?P<m2>[0-5]\d))?\b(?![:.]?\d)", re.I)
 _PART_OF_DAY = re.compile(r"\b(?P<part>morning|afternoon|evening|night|tonight)\b", re.I)
+#: A range of bare hours said as one ("from 10 to 2", "between 10 and 2"), read without a part of the
+#: day only where the clock allows one reading (:func:`_open_range`).
+_SAID_RANGE = re.compile(r"\b(?:from (?P<h>\d{1,2})(?: to | until | till | til )|between (?P<b>\d{1,2}) and )"
+                         r"(?P<h2>\d{1,2})\b(?![:.]?\d|\s*(?:am|pm|a\.m|p\.m|o['’]?clock))", re.I)
+
+
+def _open_range(text: str) -> tuple[time, time, list[tuple[int, int]]] | None:
+    """A range of bare hours with no part of the day, where only one reading is a day's: "between
+    10 and 2" -> 10:00-14:00 (the clock turns past noon), "from 2 to 5" -> 14:00-17:00 (both
+    hours before 7, said of a day, are the afternoon's), "from 12 to 3" -> 12:00-15:00. "From 8 to
+    10" (morning or evening) is not read."""
+    found = _SAID_RANGE.search(text)
+    if found is None:
+        return None
+    h1, h2 = int(found["h"] or found["b"]), int(found["h2"])
+    if not (1 <= h1 <= 12 and 1 <= h2 <= 12) or h1 == h2:
+        return None
+    if h1 != 12 and h1 > h2:  # "10 to 2": the morning into the afternoon
+        start, end = time(h1, 0), time(h2 % 12 + 12, 0)
+    elif h1 == 12 or h2 <= 6:  # "12 to 3", "2 to 5": the afternoon
+        start, end = time(12 if h1 == 12 else h1 + 12, 0), time(h2 % 12 + 12, 0)
+    else:
+        return None
+    return start, end, [found.span()]
 
 
 def _bare_hour(text: str) -> tuple[time, time | None, list[tuple[int, int]]] | None:
     """"Friday night at 8" -> 20:00, "tomorrow morning at 9" -> 09:00, "Wednesday morning from 8
     to 10" -> 08:00-10:00: hours said without "am"/"pm" where the text names a part of the day;
-    None without one ("at 8" alone)."""
+    without one, a range only one reading of the clock allows (:func:`_open_range`), else None
+    ("at 8" alone)."""
     part = _PART_OF_DAY.search(text)
     found = _BARE_RANGE.search(text) or _BARE.search(text)
-    if found is None or part is None:
+    if part is None:
+        return _open_range(text)
+    if found is None:
         return None
     pm = part["part"].lower() != "morning"
     hours = [(int(found[h]), int(found[m] or 0)) for h, m in (("h", "m"), ("h2", "m2")) if found.groupdict().get(h)]

@@ -58,6 +58,8 @@ def _ask(question: str, stream=STREAM, now: str = "2023-02-14 10:00:00", summary
     ("Why is Bob hosting a quiz night?", "why"), ("Did you hear about a quiz night?", "yes/no"),
     ("Did you play in the chess tournament?", "intention"), ("Are you attending the quiz night?", "intention"),
     ("Will you take part in the quiz night?", "intention"), ("Who came to your party?", "attendance"), ("who showed up?", "attendance"),
+    ("Will you sing at the karaoke?", "intention"), ("Would you donate at the blood drive?", "intention"),
+    ("Will you be at home?", "intention"),
     ("What is happening at the park?", "what"), ("What do you know about the park?", "what"),
 ])
 def test_the_kind_of_question_is_told(question, kind):
