@@ -396,7 +396,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         doing_act = (_act(said, doing.start("verb")) or base_form(doing["verb"])) if doing else ""
         going = (re.match(r"\s+([a-z]+ing)\b", said[found.end():])
                  if found and named[:4].lower() == "the " and found.group(0).endswith(("is", "are")) else None)
-        went = (_act(said, found.end() + going.start(1)) or base_form(going.group(1))) if going else ""
+        went = (_act(said, found.end() + going.start(1)) or base_form(going.group(1))) if found and going else ""
         if going and is_verb(going.group(1)) and not re.search(r"\b(?:to|at|in|on|from|for)$", went):
             doing_act = went  # "The art club is meeting ...": the art club meeting; "is moving to Saturday" is no doing
         act = f"be {_lowered(named)}{' ' + gerund(doing_act) if doing_act else ''}"  # "a jazz trio playing"
