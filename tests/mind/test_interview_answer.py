@@ -338,3 +338,49 @@ def test_an_event_over_earlier_today_is_told_in_the_past():
         "there was a chess tournament at Corner Cafe today at 3pm")
     assert statement(chess, "Ann Able", now=datetime(2023, 2, 14, 15, 30)) == (
         "there is a chess tournament at Corner Cafe today at 3pm")
+
+
+def test_days_ahead_asked_as_a_whole_are_todays_plan_from_now_and_the_events_known_in_them():
+    """"What are you doing this week?" was "I don't know anything about that." (Smallville, Sam
+    Moore, a whisper run). Asked on Monday 13 Feb at 10:00, worked out by hand: this week is now
+    to Sunday's end, so today's routine from the block under way (serving coffee since 08:00, a
+    book at home at 17:00; sleep is not said) and the karaoke night Cat told of (Friday) and Ann's
+    own quiz (Saturday), soonest first; the bake sale of Monday 20 is next week's; the weekend holds
+    the quiz alone; the next few days end before Friday. At 18:00, today is the book alone."""
+    from datetime import datetime
+
+    from town.memory.fact import Fact
+
+    def heard(i, fact, teller, content):
+        return MemoryView(id=i, content=content, kind="chat", importance=5, created="2023-02-13 09:00:00", fact=fact,
+                          tellers=(teller,))
+
+    memories = (
+        heard(0, Fact(act="be a karaoke night", place="w:Corner Cafe", start=datetime(2023, 2, 17, 21)), "Cat Cole",
+              'Cat Cole said to me: "There is a karaoke night at Corner Cafe on Friday at 9pm."'),
+        heard(1, Fact(act="be a bake sale", place="w:Corner Cafe", start=datetime(2023, 2, 20, 10)), "Bob Brown",
+              'Bob Brown said to me: "There is a bake sale at Corner Cafe next Monday at 10am."'),
+        MemoryView(id=2, content="I am hosting a quiz night at Corner Cafe on Saturday at 6pm.", kind="observation",
+                   importance=5, created="2023-02-13 09:00:00",
+                   fact=Fact(subject="Ann Able", act="host a quiz night", place="w:Corner Cafe",
+                             start=datetime(2023, 2, 18, 18), host="Ann Able")),
+    )
+
+    def ask(question, now="2023-02-13 10:00:00"):
+        q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=ANN, question=question,
+                            memories=memories, now=now, routine=ROUTINE, people=PEOPLE)
+        found = ScriptedBackend().ask(q)
+        return found.answer, found.evidence
+
+    today = "Today I'll be serving coffee at Corner Cafe and reading a book, as I usually do."
+    karaoke = "Cat told me that there is a karaoke night at Corner Cafe on Friday at 9pm."
+    quiz = "I am hosting a quiz night at Corner Cafe on Saturday at 6pm."
+    assert kind_of("What are you doing this week?") == "plan"
+    assert ask("What are you doing this week?") == (f"{today} {karaoke} {quiz}", [0, 2])
+    assert ask("Any plans for next week?") == (
+        "Bob told me that there is a bake sale at Corner Cafe on February 20 at 10am.", [1])
+    assert ask("Any plans for the weekend?") == (quiz, [2])
+    assert ask("What are you up to the next few days?") == (today, [])
+    # at 18:00 the day's coffee is behind her
+    assert ask("What are you doing this week?", "2023-02-13 18:00:00") == (
+        f"Today I'll be reading a book, as I usually do. {karaoke} {quiz}", [0, 2])

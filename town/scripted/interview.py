@@ -148,7 +148,7 @@ def kind_of(question: str) -> str:
         return "day"
     if _NEWS.search(question):
         return "news"
-    if _PLAN.search(question) and (_WHEN_WORDS.search(question) or stated_times(question)):
+    if _PLAN.search(question) and (_WHEN_WORDS.search(question) or stated_times(question) or _WEEK.search(question)):
         return "plan"
     if _DID.search(question) and (stated_times(question) or _AFTER_MEAL.search(question)):
         return "plan"  # "What were you doing at 10am?", "What did you do after lunch?": the plan then
@@ -392,6 +392,8 @@ def _unheard_event(q: AnswerInterview) -> answers.InterviewAnswer | None:
 
 
 def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
+    if _WEEK.search(q.question):
+        return _week(q)
     now = _now(q)
     window = _window(q.question, now) if now is not None else None
     own = _own_event(q, *window) if window is not None else None
@@ -472,17 +474,75 @@ def _day_only(q: AnswerInterview, when: datetime) -> bool:
     return now is not None and when.date() != now.date() and stated_times(q.question) is None and not parts
 
 
-def _plan_of_day(q: AnswerInterview, when: datetime) -> answers.InterviewAnswer:
-    """What the persona does on the day ``when``: its plan's items that day (a retrieved plan
-    memory's, else the routine's, "as I usually do"), the first three awake, in order."""
+def _plan_of_day(q: AnswerInterview, when: datetime, day: str = "", *, ahead: bool = False) -> answers.InterviewAnswer:
+    """What the persona does on the day ``when`` (said as ``day``, else "On Wednesday"): its plan's
+    items that day (a retrieved plan memory's, else the routine's, "as I usually do"), the first
+    three awake, in order; ``ahead``: from the item under way at ``when`` on."""
     items, cited = _plan_items(q, when)
+    minute = when.hour * 60 + when.minute
+    if ahead:
+        under_way = [i for i, (start, _, _) in enumerate(items) if start <= minute]
+        items = items[under_way[-1] if under_way else 0:]
     awake = [(what, where) for _, what, where in items if _of_note(what)][:3]
+    day = day or f"On {when:%A}"
     if not awake:
         return _said(f"I have nothing planned for {when:%A} that I remember.", cited)
     said = [f"{mine(gerund(what))}{_there(what, where)}" for what, where in awake]
     listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
     usual = "" if cited else ", as I usually do"
-    return _said(f"On {when:%A} I'll be {listed}{usual}.", cited)
+    return _said(f"{day} I'll be {listed}{usual}.", cited)
+
+
+#: A question about days ahead as a whole: "this week", "next week", "the weekend", "the next few days".
+_WEEK = re.compile(r"\b(?:this|next|the coming) week(?:end)?\b|\bthe weekend\b|\bthe (?:next|coming) (?:few )?days\b",
+                   re.I)
+
+
+def _span_asked(question: str, now: datetime) -> tuple[datetime, datetime]:
+    """The game-time span [from, to) a question about days ahead asks about (:data:`_WEEK`): "next
+    week" Monday to Monday after this one, "the weekend" the coming Saturday and Sunday (this
+    one's, on either), else from now to the end of Sunday ("this week") or a week on ("the
+    next few days" three days)."""
+    low = question.lower()
+    midnight = datetime.combine(now.date(), time())
+    if "next week" in low and "weekend" not in low:
+        lo = midnight + timedelta(days=7 - now.weekday())
+        return lo, lo + timedelta(days=7)
+    if "weekend" in low:
+        lo = midnight + timedelta(days=max(0, 5 - now.weekday())) if now.weekday() < 5 else midnight
+        lo = lo + timedelta(days=7) if "next weekend" in low else lo
+        return max(lo, now), datetime.combine(lo.date(), time()) + timedelta(days=7 - lo.weekday())
+    if "days" in low:
+        return now, midnight + timedelta(days=4)
+    return now, midnight + timedelta(days=7 - now.weekday())
+
+
+def _week(q: AnswerInterview) -> answers.InterviewAnswer:
+    """Days ahead asked as a whole ("What are you doing this week?", "Any plans for the
+    weekend?"): today's plan from now on when the span holds today (:func:`_plan_of_day`), then the events the
+    persona knows of in the span (:func:`_span_asked`), each as held (its own, or who told it),
+    soonest first, three at most; "nothing planned" when it knows of none."""
+    now = _now(q)
+    if now is None:
+        return _general(q, "what")
+    lo, hi = _span_asked(q.question, now)
+    planned = {start for start, _, _ in _plan_items(q, now)[0]} if lo.date() == now.date() else set()
+    found: dict = {}
+    for m in sorted(q.memories, key=lambda m: (m.fact.start, m.id) if m.fact and m.fact.start else (now, m.id)):
+        f = m.fact
+        if f is not None and not f.question and f.start is not None and lo <= f.start < hi and sayable(f) \
+                and f.event_key() not in found \
+                and not (f.start.date() == now.date() and f.start.hour * 60 + f.start.minute in planned):
+            found[f.event_key()] = m  # one told once; one today that today's plan holds is said with it
+    events = list(found.values())[:3]
+    said = [_realised(m, q) for m in events]
+    cited = [m.id for m in events]
+    if lo.date() == now.date():
+        today = _plan_of_day(q, now, "Today", ahead=True)
+        said, cited = [today.answer, *said], [*(today.evidence or []), *cited]
+    if not said:
+        return _said("I have nothing planned then that I remember.", [])
+    return _said(" ".join(said), cited)
 
 
 def _of_note(what: str) -> bool:
