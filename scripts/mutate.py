@@ -1255,7 +1255,11 @@ MUTATIONS = (
              '    else:\n        start, end = time(h1, 0), time(h2, 0)\n    return start, end, [found.span()]',
              ('tests/test_reading.py::test_an_organisers_event_a_clubs_doing_and_a_range_of_bare_hours_are_read',)),
     Mutation("doing a thing at an event is no intention ('Will you sing at the karaoke?')", 'town/scripted/interview.py',
-             'r"(?:will|would) you (?!be\\b)[a-z]+ (?:at|in|during) (?:the|a|an)\\b|"', '',
+             'r"(?:will|would|did) you (?!(?:be|hear|see|know|notice|think|like|enjoy|meet|talk)\\b)[a-z]+ "\n'
+             '                        r"(?:at|in|during) (?:the|a|an)\\b|"\n', '',
+             ('tests/mind/test_interview_answer.py::test_the_kind_of_question_is_told',)),
+    Mutation("entering a contest is no intention ('Did you enter the chalk contest?')", 'town/scripted/interview.py',
+             'r"(?:will|would|did) you (?:enter|sign up for|register for|volunteer for|help with) (?:the|a|an)\\b|"', '',
              ('tests/mind/test_interview_answer.py::test_the_kind_of_question_is_told',)),
     Mutation("days ahead asked as a whole are not a plan question ('What are you doing this week?')", 'town/scripted/interview.py',
              'stated_times(question) or _WEEK.search(question)):', 'stated_times(question)):',

@@ -59,7 +59,8 @@ def _ask(question: str, stream=STREAM, now: str = "2023-02-14 10:00:00", summary
     ("Did you play in the chess tournament?", "intention"), ("Are you attending the quiz night?", "intention"),
     ("Will you take part in the quiz night?", "intention"), ("Who came to your party?", "attendance"), ("who showed up?", "attendance"),
     ("Will you sing at the karaoke?", "intention"), ("Would you donate at the blood drive?", "intention"),
-    ("Will you be at home?", "intention"),
+    ("Will you be at home?", "intention"), ("Did you enter the chalk contest?", "intention"),
+    ("Did you sing at the karaoke?", "intention"), ("Did you see Bob at the quiz night?", "yes/no"),
     ("What is happening at the park?", "what"), ("What do you know about the park?", "what"),
 ])
 def test_the_kind_of_question_is_told(question, kind):

@@ -74,7 +74,9 @@ _HYPOTHETICAL = any_phrase("what would you do if", "what if", "if you (?:were|ha
                            r"would you (?:\w+'?\w* ){1,8}if")
 _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
                         r"will you (?:go|come|attend|be at|join|take part in|play in|compete in)\b|"
-                        r"(?:will|would) you (?!be\b)[a-z]+ (?:at|in|during) (?:the|a|an)\b|"
+                        r"(?:will|would|did) you (?!(?:be|hear|see|know|notice|think|like|enjoy|meet|talk)\b)[a-z]+ "
+                        r"(?:at|in|during) (?:the|a|an)\b|"
+                        r"(?:will|would|did) you (?:enter|sign up for|register for|volunteer for|help with) (?:the|a|an)\b|"
                         r"did you (?:(?:go|come|make it) to|attend|join|take part in|play in|compete in|be at)\b|"
                         r"are you (?:attending|joining|taking part in|playing in|competing in)\b|"
                         r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
