@@ -837,3 +837,25 @@ def test_who_came_to_an_event_is_who_one_saw_at_its_place_while_it_was_on():
     assert ahead.answer.startswith("The travelling circus at Johnson Park hasn't begun yet"), ahead.answer
     away = ask(**TOM, question="who showed up at the circus?", memories=circus, now="2023-02-14 19:00:00", people=people)
     assert away.answer == "I wasn't at the travelling circus at Johnson Park, so I couldn't say who came."
+
+
+def test_how_an_event_went_is_who_came_and_said_so():
+    """"How did your party go?" and "How was the party?" told the party's news again (Smallville,
+    a whisper run). By hand, on the circus memories above: Tom saw Ann and Cat there, so it went
+    well; with one of them seen, no judgement is made of it (fewer seen is no sign of a quiet one);
+    away, he couldn't say how it went. "How was your day?" still asks of the day."""
+    seen = [MemoryView(id=60 + i, kind="observation", importance=2, created=at, content=text) for i, (at, text) in
+            enumerate((("2023-02-14 16:05:00", "Ann Able is watching the show at Johnson Park."),
+                       ("2023-02-14 16:20:00", "Cat Cole is eating popcorn at the bench of Johnson Park."),
+                       ("2023-02-14 16:30:00", "Tom Moreno is standing at the lawn of Johnson Park.")))]
+    people = (*PEOPLE, "Ann Able", "Cat Cole")
+    circus = _circus_memories(True, "I am free then")
+    went = ask(**TOM, question="How did the circus go?", memories=(*circus, *seen), now="2023-02-14 19:00:00",
+               people=people).answer
+    assert went == "It went well: Ann and Cat were at the travelling circus at Johnson Park, and so was I.", went
+    one = ask(**TOM, question="How was the circus?", memories=(*circus, seen[0], seen[2]), now="2023-02-14 19:00:00",
+              people=people).answer
+    assert one == "Ann was at the travelling circus at Johnson Park, and so was I.", one
+    away = ask(**TOM, question="How was the circus?", memories=circus, now="2023-02-14 19:00:00", people=people)
+    assert away.answer == "I wasn't at the travelling circus at Johnson Park, so I couldn't say how it went."
+    assert kind_of("How was your day?") == "day" and kind_of("How was your lunch?") != "attendance"

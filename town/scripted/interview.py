@@ -119,6 +119,11 @@ _TRUST = any_phrase("trust", "rely on", "count on", "closest to", "best friend",
 #: Who was at an event: "Who came to your party?", "who showed up?", "Who was at the marathon?".
 _ATTENDANCE = re.compile(r"\bwho (?:came|showed up|turned up|went|attended|was there|were there|did you see|else came)\b"
                          r"|\bwho (?:was|were|is|are) (?:at|there)\b", re.I)
+#: How an event went ("How did your party go?", "How was the chalk contest?"): who came, said with
+#: how it went; "How was your day?" and "How was work?" ask of a day, not an event.
+_HOW_IT_WENT = re.compile(r"\bhow did (?:the|your|his|her|their|that|it)\b[^?]*?\bgo\b|"
+                          r"\bhow was (?:the|your|that) (?!(?:day|morning|afternoon|evening|night|week|weekend|work|"
+                          r"shift|class|lecture|exam|trip|sleep|lunch|dinner|breakfast)\b)[a-z'-]+", re.I)
 
 
 def kind_of(question: str) -> str:
@@ -140,7 +145,7 @@ def kind_of(question: str) -> str:
         return "preference"
     if _HYPOTHETICAL.search(question):
         return "hypothetical"
-    if _ATTENDANCE.search(question):
+    if _ATTENDANCE.search(question) or _HOW_IT_WENT.search(question):
         return "attendance"
     if _INTENTION.search(question):
         return "intention"
@@ -1053,7 +1058,9 @@ def _told(m, q: AnswerInterview) -> str:
 def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
     """Who was at the event the question names (by its words, else the latest begun): the people
     the persona saw at its place while it was on (its observations then, each opening with one of
-    ``q.people``), and whether the persona itself was there; one not yet begun is said to be ahead."""
+    ``q.people``), and whether the persona itself was there; one not yet begun is said to be ahead.
+    Asked how it went (:data:`_HOW_IT_WENT`): "It went well" with two or more others seen there
+    (the observations retrieved; fewer seen is no sign of a quiet one)."""
     now = _now(q)
     topic = topic_words(q.question) - _ASKED_WORDS
     events = [m for m in q.memories if m.fact is not None and not m.fact.question and m.fact.start is not None
@@ -1081,12 +1088,14 @@ def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
     others = [p for p in dict.fromkeys(there) if p != q.persona_name]
     me = q.persona_name in there
     cited = [best.id, *(m.id for m in seen)][:4]
+    how = _HOW_IT_WENT.search(q.question) is not None
     if others:
         were = "was" if len(others) == 1 else "were"
-        return _said(f"{_names(others)} {were} at {name}{', and so was I' if me else ''}.", cited)
+        went = "It went well: " if how and len(others) > 1 else ""
+        return _said(f"{went}{_names(others)} {were} at {name}{', and so was I' if me else ''}.", cited)
     if me:
         return _said(f"I was at {name}, but I didn't see anyone else there.", cited)
-    return _said(f"I wasn't at {name}, so I couldn't say who came.", [best.id])
+    return _said(f"I wasn't at {name}, so I couldn't say {'how it went' if how else 'who came'}.", [best.id])
 
 
 def _day(q: AnswerInterview) -> answers.InterviewAnswer:
