@@ -466,7 +466,7 @@ MUTATIONS = (
     Mutation("a place shut met as good news", "town/scripted/reply.py", "(?:clos\\w*|shut|renovation|", "(?:clos\\w*|renovation|",
              ("tests/mind/test_talk_echoes.py::test_news_of_a_place_shut_is_met_as_trouble",)),
     Mutation("'Who came to X?' answered with the news of X", "town/scripted/interview.py",
-             "    if _ATTENDANCE.search(question):\n        return \"attendance\"\n", "",
+             "    if _ATTENDANCE.search(question) or _HOW_IT_WENT.search(question):\n        return \"attendance\"\n", "",
              ("tests/mind/test_interview_readings.py::test_who_came_to_an_event_is_who_one_saw_at_its_place_while_it_was_on", "tests/mind/test_interview_answer.py")),
     Mutation("who came counted from sights at any time", "town/scripted/interview.py",
              'and f"{f.start - timedelta(minutes=10):%Y-%m-%d %H:%M:%S}" <= m.created <= f"{end:%Y-%m-%d %H:%M:%S}"',
@@ -1255,11 +1255,12 @@ MUTATIONS = (
              '    else:\n        start, end = time(h1, 0), time(h2, 0)\n    return start, end, [found.span()]',
              ('tests/test_reading.py::test_an_organisers_event_a_clubs_doing_and_a_range_of_bare_hours_are_read',)),
     Mutation("doing a thing at an event is no intention ('Will you sing at the karaoke?')", 'town/scripted/interview.py',
-             'r"(?:will|would|did) you (?!(?:be|hear|see|know|notice|think|like|enjoy|meet|talk)\\b)[a-z]+ "\n'
-             '                        r"(?:at|in|during) (?:the|a|an)\\b|"\n', '',
+             'r"(?:^|[.!?]\\s+)(?:will|would|did) you (?!(?:be|hear|see|know|notice|think|like|enjoy|meet|"\n'
+             '                        r"talk)\\b)[a-z]+ (?:at|in|during) (?:the|a|an)\\b|"\n', '',
              ('tests/mind/test_interview_answer.py::test_the_kind_of_question_is_told',)),
     Mutation("entering a contest is no intention ('Did you enter the chalk contest?')", 'town/scripted/interview.py',
-             'r"(?:will|would|did) you (?:enter|sign up for|register for|volunteer for|help with) (?:the|a|an)\\b|"', '',
+             'r"(?:^|[.!?]\\s+)(?:will|would|did) you (?:enter|sign up for|register for|volunteer for|help with) "\n'
+             '                        r"(?:the|a|an)\\b|"\n', '',
              ('tests/mind/test_interview_answer.py::test_the_kind_of_question_is_told',)),
     Mutation("how an event went is not asked of who came ('How did your party go?')", 'town/scripted/interview.py',
              '    if _ATTENDANCE.search(question) or _HOW_IT_WENT.search(question):', '    if _ATTENDANCE.search(question):',

@@ -363,7 +363,8 @@ def test_a_question_about_a_past_event_that_did_not_happen_then_corrects_its_pre
     """Before: "What happened at the party last night?" at 10:00 on Tuesday got Monday's talks, as
     if a party had been. The only party Tom knows of (memories 11, 12: one event) starts today at
     17:00: that is said instead. A thing he knows nothing of is "I don't know of any"; a reading
-    Maria held on Monday evening (memory 16) is told, in the past."""
+    Maria held on Monday evening (memory 16), asked how it was, is told, in the past, after "I
+    wasn't at it" (Tom saw no one there)."""
     assert _tom("What happened at the party last night?") == (
         "There was no party last night, as far as I know; the Valentine's Day party at Hobbs Cafe is today at 17:00.")
     assert _tom("What happened at the chili cook-off yesterday?") == "I don't know of any chili cook-off yesterday."
@@ -376,7 +377,8 @@ def test_a_question_about_a_past_event_that_did_not_happen_then_corrects_its_pre
     held = ask(**TOM, question="How was the poetry reading last night?",
                memories=(*TOM_MEMORIES, reading), now=NOW, routine=TOM_ROUTINE,
                people=PEOPLE)
-    assert held.answer == "Maria told me that she was hosting a poetry reading at Hobbs Cafe yesterday from 7pm to 9pm."
+    assert held.answer == ("I wasn't at the poetry reading at Hobbs Cafe, so I couldn't say how it went. Maria told me "
+                           "that she was hosting a poetry reading at Hobbs Cafe yesterday from 7pm to 9pm.")
     assert held.evidence == [16]
 
 

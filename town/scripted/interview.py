@@ -74,9 +74,10 @@ _HYPOTHETICAL = any_phrase("what would you do if", "what if", "if you (?:were|ha
                            r"would you (?:\w+'?\w* ){1,8}if")
 _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
                         r"will you (?:go|come|attend|be at|join|take part in|play in|compete in)\b|"
-                        r"(?:will|would|did) you (?!(?:be|hear|see|know|notice|think|like|enjoy|meet|talk)\b)[a-z]+ "
-                        r"(?:at|in|during) (?:the|a|an)\b|"
-                        r"(?:will|would|did) you (?:enter|sign up for|register for|volunteer for|help with) (?:the|a|an)\b|"
+                        r"(?:^|[.!?]\s+)(?:will|would|did) you (?!(?:be|hear|see|know|notice|think|like|enjoy|meet|"
+                        r"talk)\b)[a-z]+ (?:at|in|during) (?:the|a|an)\b|"
+                        r"(?:^|[.!?]\s+)(?:will|would|did) you (?:enter|sign up for|register for|volunteer for|help with) "
+                        r"(?:the|a|an)\b|"
                         r"did you (?:(?:go|come|make it) to|attend|join|take part in|play in|compete in|be at)\b|"
                         r"are you (?:attending|joining|taking part in|playing in|competing in)\b|"
                         r"why (?:are|aren't|were|weren't|will|won't|would|did|didn't) you\b|and why\b|\bwhy( not)?\?)", re.I)
@@ -1095,6 +1096,8 @@ def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
         return _said(f"{went}{_names(others)} {were} at {name}{', and so was I' if me else ''}.", cited)
     if me:
         return _said(f"I was at {name}, but I didn't see anyone else there.", cited)
+    if how and best.tellers:  # how it went, away: what one was told of it
+        return _said(f"I wasn't at {name}, so I couldn't say how it went. {_realised(best, q)}", [best.id])
     return _said(f"I wasn't at {name}, so I couldn't say {'how it went' if how else 'who came'}.", [best.id])
 
 
