@@ -597,7 +597,9 @@ def test_an_organisers_event_a_clubs_doing_and_a_range_of_bare_hours_are_read():
     drive in the library on Tuesday between 10 and 2, donors get free cookies" was read as nothing
     (its hours bare, so Maria retold it word for word and Isabella quoted her); "The town council
     is organising a cleanup at Johnson Park ..." was "there is the town council"; "The art club is
-    meeting ..." was "there is the art club". By hand from Monday 13 Feb, 08:00."""
+    meeting ..." was "there is the art club"; "Study group for the sociology midterm meets ..." was
+    nothing; "The choir of Oak Hill sings ..." was "the choir is of Oak Hill singing". By hand from
+    Monday 13 Feb, 08:00."""
     places = place_names(("v:Oak Hill College:library", "v:Oak Hill College", "v:Johnson Park", "v:Hobbs Cafe",
                           "v:Dorm:common room", "v:Dorm"))
     blood = read_fact("Heads up - the college is holding a blood drive in the library on Tuesday between 10 and 2, "
@@ -624,3 +626,13 @@ def test_an_organisers_event_a_clubs_doing_and_a_range_of_bare_hours_are_read():
     folk = read_fact("Hobbs Cafe is throwing a St. Patrick's style folk night this Thursday, live fiddle from 8pm",
                      MONDAY, places, CAST)
     assert folk is not None and folk.act == "be a St Patrick's style folk night"
+    # what a thing is for follows its doing; a definite thing's phrase is whole before "is"
+    group = read_fact("Study group for the sociology midterm meets in the library on Thursday, 4 to 6pm, bring your notes",
+                      MONDAY, places, CAST)
+    assert group is not None and group.act == "be a study group meeting for the sociology midterm"
+    assert statement(group, "Maria Lopez", now=MONDAY) == (
+        "there is a study group meeting for the sociology midterm at the library of Oak Hill College on Thursday from "
+        "4pm to 6pm")
+    choir = read_fact("The choir of Oak Hill sings at Hobbs Cafe on Friday at 7pm", MONDAY, places, CAST)
+    assert choir is not None
+    assert statement(choir, "Maria Lopez", now=MONDAY) == "the choir of Oak Hill is singing at Hobbs Cafe on Friday at 7pm"

@@ -129,9 +129,11 @@ _THING_SUBJECT = re.compile(r"^\s*(" + _A_THING + r")"
                             r"(?:is|are|will|was|were|starts|begins|takes place)\b"
                             r"(?!\s+(?:closed|shut|open|cancelled|canceled)\b)")
 #: The same with a verb of its own ("A jazz trio plays at the pub ...", "Food truck visits the
-#: park ..."), the article left out in a headline (a noun opening it).
+#: park ..."), the article left out in a headline (a noun opening it); what the thing is for
+#: ("Study group for the sociology midterm meets ...") is kept apart, to follow its doing.
 _THING_DOING = re.compile(r"^\s*(" + _A_THING +
                           r"|(?!(?:Every|Any|Some|No)(?:one|body)\b)[A-Z][a-z'-]+(?:\s+[a-z][\w'-]*){1,3}?)"
+                          r"(?P<tail>\s+(?:for|of|about)\s+(?:the\s+|a\s+|an\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)?"
                           r"\s+(?!(?:is|was|has|does)\b)(?P<verb>[a-z]+s)\b(?:\s+(?P<next>[a-z]+))?")
 #: What an organiser does with an event after "is": "The town council is organising a cleanup"
 #: states the cleanup, not the council.
@@ -399,7 +401,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         went = (_act(said, found.end() + going.start(1)) or base_form(going.group(1))) if found and going else ""
         if going and is_verb(going.group(1)) and not re.search(r"\b(?:to|at|in|on|from|for)$", went):
             doing_act = went  # "The art club is meeting ...": the art club meeting; "is moving to Saturday" is no doing
-        act = f"be {_lowered(named)}{' ' + gerund(doing_act) if doing_act else ''}"  # "a jazz trio playing"
+        tail = doing["tail"] or "" if doing else ""  # "Study group for the sociology midterm meets ..."
+        act = f"be {_lowered(named)}{' ' + gerund(doing_act) if doing_act else ''}{tail}"  # "a jazz trio playing"
     if subject is None and times and act.split()[0] != "be":
         act = _being(act)
     if subject is None and times and act.split()[0] != "be" and all(  # "Food trucks at the park ...": nouns,

@@ -113,9 +113,9 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
             doer = _doer(rest)
             doing = rest[len(doer):].strip() if verb == "be" and doer.lower().startswith("the ") else ""
             if doing:  # "the art club meeting at ...": the art club is meeting there
-                clause = f"{doer} {'are' if is_plural(doer) else 'is'} {doing}"
+                clause = f"{doer} {'are' if is_plural(head_phrase(doer)) else 'is'} {doing}"
             else:
-                clause = f"there {'are' if is_plural(doer) else 'is'} {rest}" if verb == "be" else act
+                clause = f"there {'are' if is_plural(head_phrase(doer)) else 'is'} {rest}" if verb == "be" else act
             if fact.host:
                 clause += f", hosted by {fact.host},"
     elif fact.subject == holder:
@@ -181,10 +181,11 @@ def asked(speaker: str, line: str) -> str:
 
 def _doer(thing: str) -> str:
     """The noun phrase of a thing there is before what it is doing: "the bakery selling hot cross
-    buns" -> "the bakery" (its number is the clause's), "a sale on garden tools" -> "a sale", "a
-    travelling circus" as it is."""
-    words = head_phrase(thing).split()  # "a sale on tools": "a sale"
+    buns" -> "the bakery", "the choir of Oak Hill singing" -> "the choir of Oak Hill" (the number
+    of its head phrase is the clause's), "a sale on garden tools" -> "a sale", "a travelling
+    circus" as it is."""
+    words = thing.split()
     for i, word in enumerate(words[1:], 1):
         if word.endswith("ing") and "VERB" in lemmas(word) and "NOUN" in lemmas(words[i - 1].lower()):
-            return " ".join(words[:i])
-    return " ".join(words)
+            return " ".join(words[:i])  # "the choir of Oak Hill singing": "the choir of Oak Hill"
+    return head_phrase(thing)  # "a sale on tools": "a sale"
