@@ -147,6 +147,21 @@ def _events(memories, now: datetime, places: dict[str, str]) -> list[tuple[str, 
     return out
 
 
+def _one_phrase(words: list[str], texts: list[str]) -> str:
+    """The phrase of at most four words in which two topic words stand together in one of
+    ``texts`` ("valentine", "party" in "... a Valentine's Day party at ..." -> "Valentine's Day
+    party"), as written; "" when they never do (two topics) or there is one word."""
+    if len(words) < 2:
+        return ""
+    a, b = (re.escape(w) for w in words)
+    for text in texts:
+        found = re.search(rf"\b(?:{a}[\w']*(?:\s+[\w']+){{0,2}}?\s+{b}\w*|{b}[\w']*(?:\s+[\w']+){{0,2}}?\s+{a}\w*)\b",
+                          text, re.I)
+        if found:
+            return found.group(0)
+    return ""
+
+
 def _talks(memories, people, me) -> list[tuple[str, list]]:
     groups: dict[str, list] = defaultdict(list)
     for m in memories:
@@ -167,6 +182,9 @@ def _talks(memories, people, me) -> list[tuple[str, list]]:
         shared = sorted((w for w, xs in counts.items() if len(xs) >= MIN_SUPPORT), key=lambda w: (-len(counts[w]), w))
         if shared:
             topics = [w if w.endswith("ing") else f"the {w}" for w in shared[:2]]
+            phrase = _one_phrase(shared[:2], [unwrap(m.content)[1] for m in ms])
+            if phrase:  # "the party and the valentine" are one thing: "the Valentine's Day party"
+                topics = [f"the {phrase}"]
             cited = list(dict.fromkeys(counts[shared[0]] + (counts[shared[1]] if len(shared) > 1 else [])))
             out.append((f"{who.split()[0]} and I keep ending up talking about {' and '.join(topics)}.", cited))
     return out
