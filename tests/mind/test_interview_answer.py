@@ -386,3 +386,28 @@ def test_days_ahead_asked_as_a_whole_are_todays_plan_from_now_and_the_events_kno
     # at 18:00 the day's coffee is behind her
     assert ask("What are you doing this week?", "2023-02-13 18:00:00") == (
         f"Today I'll be reading a book, as I usually do. {karaoke} {quiz}", [0, 2])
+
+
+def test_when_an_event_heard_of_is_said_in_its_tense():
+    """"What time does the paint brush sale start?", asked at 19:00 of a sale at 10:00 that day,
+    was "It is today at 10:00, as far as I know. Isabella Rodriguez told me that there is a
+    half-price sale ..." (Smallville, a whisper run). By hand: before it, "It is today at 10:00";
+    after it (10:00 plus the hour an event without an end is taken to last), "It was", and the
+    telling of it in the past, from the memory's fact."""
+    from datetime import datetime
+
+    from town.memory.fact import Fact
+
+    sale = MemoryView(id=0, content='Cat Cole said to me: "There is a bake sale at Corner Cafe today at 10am."',
+                      kind="chat", importance=5, created="2023-02-13 09:00:00", tellers=("Cat Cole",),
+                      fact=Fact(act="be a bake sale", place="w:Corner Cafe", start=datetime(2023, 2, 13, 10)))
+
+    def ask(now):
+        q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=ANN, memories=(sale,), now=now,
+                            question="What time does the bake sale start?", routine=ROUTINE, people=PEOPLE)
+        return ScriptedBackend().ask(q).answer
+
+    assert ask("2023-02-13 09:30:00") == ("It is today at 10:00, as far as I know. Cat told me that there is a bake sale "
+                                          "at Corner Cafe today at 10am.")
+    assert ask("2023-02-13 19:00:00") == ("It was today at 10:00, as far as I know. Cat told me that there was a bake "
+                                          "sale at Corner Cafe today at 10am.")

@@ -26,7 +26,7 @@ from ..inflection import base_form, gerund, in_past, is_verb
 from ..perspective import mine, own_voice, relative_days
 from ..reading import spelled_out
 from ..realise import place_name, sayable, statement
-from ..textevent import stated_day, stated_times
+from ..textevent import DEFAULT_MINUTES, stated_day, stated_times
 from ..thinking import answers
 from ..thinking.dayplan import meal_of
 from ..thinking.questions import AnswerInterview
@@ -781,6 +781,14 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
                      else "I haven't heard anything about that.", [])
     said = _realised(best, q)
     if kind == "when":
+        typed = next((m for m in relevant if m.fact is not None and m.fact.start is not None), None)
+        if typed is not None and typed.fact is not None and typed.fact.start is not None:  # its fact's time
+            f, now = typed.fact, _now(q)
+            span = f"from {f.start:%H:%M} to {f.end:%H:%M}" if f.end else f"at {f.start:%H:%M}"
+            over = now is not None and (f.end or f.start + timedelta(minutes=DEFAULT_MINUTES)) <= now
+            is_ = "was" if over else "is"
+            return _said(f"It {is_} on {f.start:%B} {f.start.day} {span}, as far as I know. {_realised(typed, q)}",
+                         [typed.id])
         timed = next((m for m in relevant if stated_times(m.content)), None)
         if timed is not None:
             start, end, _ = stated_times(timed.content)  # type: ignore[misc]
