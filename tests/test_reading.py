@@ -633,6 +633,12 @@ def test_an_organisers_event_a_clubs_doing_and_a_range_of_bare_hours_are_read():
     assert statement(group, "Maria Lopez", now=MONDAY) == (
         "there is a study group meeting for the sociology midterm at the library of Oak Hill College on Thursday from "
         "4pm to 6pm")
+    # "omg Klaus's band is playing at the pub tmrw night at 9!!" (Maria) was Klaus "playing": his band is kept
+    band = read_fact("Klaus's band is playing at Hobbs Cafe tomorrow at 9pm", MONDAY, places, CAST, "Maria Lopez")
+    assert band is not None and (band.subject, band.act, band.host) == ("Klaus Mueller", "play with one's band",
+                                                                         "Klaus Mueller")
+    assert statement(band, "Maria Lopez", now=MONDAY, pronoun="he") == (
+        "Klaus Mueller is playing with his band at Hobbs Cafe tomorrow at 9pm")
     choir = read_fact("The choir of Oak Hill sings at Hobbs Cafe on Friday at 7pm", MONDAY, places, CAST)
     assert choir is not None
     assert statement(choir, "Maria Lopez", now=MONDAY) == "the choir of Oak Hill is singing at Hobbs Cafe on Friday at 7pm"

@@ -135,6 +135,10 @@ _THING_DOING = re.compile(r"^\s*(" + _A_THING +
                           r"|(?!(?:Every|Any|Some|No)(?:one|body)\b)[A-Z][a-z'-]+(?:\s+[a-z][\w'-]*){1,3}?)"
                           r"(?P<tail>\s+(?:for|of|about)\s+(?:the\s+|a\s+|an\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)?"
                           r"\s+(?!(?:is|was|has|does)\b)(?P<verb>[a-z]+s)\b(?:\s+(?P<next>[a-z]+))?")
+#: The company someone does a thing with, named as theirs before the verb: "Klaus's band is playing
+#: at the pub" (Klaus plays, with his band).
+_COMPANY = re.compile(r"['’]s\s+(band|choir|team|club|trio|quartet|group|crew|troupe|class)\s+(?=(?:is|are|will|[a-z]+s)\b)",
+                      re.I)
 #: What an organiser does with an event after "is": "The town council is organising a cleanup"
 #: states the cleanup, not the council.
 _PUTS_ON = re.compile(r"\s*(?:hosting|holding|organi[sz]ing|running|putting on|throwing|arranging|staging|having)"
@@ -351,6 +355,9 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     said, before = _timed_clause(text, names, own_name)
     subject, after = _subject(said, names, own_name)
     act = _act(said, after)
+    company = _COMPANY.match(said, after) if subject is not None and act else None
+    if company:  # "Klaus's band is playing at the pub": Klaus is playing, with his band
+        act = f"{act} with one's {company.group(1).lower()}"
     if act and before:  # "Klaus has a birthday on Wednesday; I want to throw him ...": him is Klaus
         mine = before[:1].lower() + before[1:] if before.lower().startswith(("my ", "our ")) else ""  # "my cousin Ana"
         act = re.sub(r"\b(?:him|her|them)\b", mine or before, act, count=1)
