@@ -411,3 +411,21 @@ def test_when_an_event_heard_of_is_said_in_its_tense():
                                           "at Corner Cafe today at 10am.")
     assert ask("2023-02-13 19:00:00") == ("It was today at 10:00, as far as I know. Cat told me that there was a bake "
                                           "sale at Corner Cafe today at 10am.")
+
+
+def test_ones_family_is_the_kin_ones_file_names():
+    """"Tell me about your family." was "At 14:17 I was painting at the easel at home." (Smallville,
+    Jennifer Moore, whose file names Sam Moore her husband). By hand: the kin among the file's
+    relationships, each as described; a neighbour, or "children's books", is no kin; with no kin
+    in the file, none in town."""
+    ties = (("Bob Brown", "my neighbour, a retired piano teacher"), ("Cat Cole", "my sister, who sings in the choir"),
+            ("Dan Dee", "my friend who writes children's books"))
+
+    def ask(question, ties=ties):
+        q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=ANN, question=question,
+                            now="2023-02-13 10:00:00", routine=ROUTINE, people=PEOPLE, ties=ties)
+        return ScriptedBackend().ask(q).answer
+
+    assert kind_of("Tell me about your family.") == "family" and kind_of("Are you married?") == "family"
+    assert ask("Tell me about your family.") == "Cat Cole is my sister, who sings in the choir."
+    assert ask("Do you have any family here?", ties[:1]) == "I have no family here in town."

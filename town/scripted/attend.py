@@ -41,9 +41,12 @@ SOCIABLE = frozenset("friendly outgoing sociable hospitable cheerful warm curiou
 OWN_PLAN = "it is my own plan"
 #: Traits that make it less likely.
 RESERVED = frozenset("shy reserved introverted quiet private solitary withdrawn".split())
+#: Words that name one's kin ("my husband, who runs ...").
+FAMILY = frozenset("""wife husband partner mother father son daughter sister brother cousin aunt uncle niece nephew
+grandmother grandfather grandson granddaughter""".split())
 #: Words of a memory that say the persona is close to someone it names.
-CLOSE = frozenset("""friend friends best wife husband partner mother father son daughter sister brother
-housemate roommate neighbour neighbor girlfriend boyfriend crush mentor""".split())
+CLOSE = FAMILY | frozenset("""friend friends best housemate roommate neighbour neighbor girlfriend boyfriend crush
+mentor""".split())
 
 #: Chance to go: free then / free but reserved / a clash / a clash but close to the host or teller.
 P_FREE, P_FREE_RESERVED, P_CLASH, P_CLASH_CLOSE = 1.0, 0.5, 0.1, 0.6

@@ -31,7 +31,7 @@ from ..thinking import answers
 from ..thinking.dayplan import meal_of
 from ..thinking.questions import AnswerInterview
 from .recount import WORK_WORDS, dated, is_about, main_words, recount, sentence, told_by
-from .attend import CLOSE
+from .attend import CLOSE, FAMILY
 from .voice import hello
 from .reaction import REACTION, react, traits_of
 from .stance import (ASKED_PAST, event_name, hypothetical, intention, opinion, own_reason, preference, struck_place,
@@ -41,7 +41,7 @@ from ..thinking.words import any_phrase, content_words, name_words, topic_words
 __all__ = ["KINDS", "kind_of", "answer", "answer_interview", "DONT_KNOW"]
 
 #: The kinds of question :func:`kind_of` tells apart, in the order they are tried.
-KINDS = ("self", "greeting", "hypothetical", "attendance", "intention", "day", "past", "news", "trust", "plan", "reaction", "feeling",
+KINDS = ("self", "family", "greeting", "hypothetical", "attendance", "intention", "day", "past", "news", "trust", "plan", "reaction", "feeling",
          "opinion", "preference", "work", "who", "when", "where", "why", "yes/no", "what")
 
 #: The answer when no retrieved memory bears on the question.
@@ -116,6 +116,9 @@ _DID = any_phrase("were you doing", "did you do", "were you up to", "had you bee
 #: end of that meal.
 _AFTER_MEAL = re.compile(r"\bafter (?P<meal>breakfast|brunch|lunch|dinner|supper)\b", re.I)
 _AFTER_MEALS = {"breakfast": time(9), "brunch": time(12), "lunch": time(13), "dinner": time(20), "supper": time(20)}
+#: One's family: "Tell me about your family.", "Do you have kids?", "Are you married?".
+_FAMILY = any_phrase("your family", "your (?:parents|kids|children|siblings|relatives)", "are you married",
+                     "do you have (?:kids|children|a family|any family|siblings|brothers|sisters)")
 _TRUST = any_phrase("trust", "rely on", "count on", "closest to", "best friend", "confide")
 #: Who was at an event: "Who came to your party?", "who showed up?", "Who was at the marathon?".
 _ATTENDANCE = re.compile(r"\bwho (?:came|showed up|turned up|went|attended|was there|were there|did you see|else came)\b"
@@ -138,6 +141,8 @@ def kind_of(question: str) -> str:
         return "trust"
     if _WORK.search(question):  # another's work ("what does Sam do for a living?"), before one's own
         return "work"
+    if _FAMILY.search(question):
+        return "family"
     if any(p.search(question) for p, _ in _SELF):
         return "self"
     if _GREETING.search(question) or (_REMARK.search(question) and not _ASKING.match(question)):
@@ -870,6 +875,18 @@ def _preference(q: AnswerInterview) -> answers.InterviewAnswer:
     return _said(lead + " ".join(recount(m.content, q.persona_name) for m in chosen), [m.id for m in chosen])
 
 
+def _family(q: AnswerInterview) -> answers.InterviewAnswer:
+    """The persona's family: the people its file relates it to as kin (:data:`.attend.FAMILY`),
+    each as the file describes them ("Tom Moreno is my husband, who runs the pharmacy counter."),
+    three at most; else its summary's sentences naming kin, in its own voice; else none in town."""
+    kin = [(name, said) for name, said in q.ties if set(re.findall(r"[a-z]+", said.lower())) & FAMILY]
+    if kin:
+        return _said(" ".join(f"{name} is {said.rstrip('. ')}." for name, said in kin[:3]), [])
+    told = [own_voice(x, q.persona_name) for x in re.split(r"(?<=[.!?])\s+", q.persona_summary)
+            if set(re.findall(r"[a-z]+", x.lower())) & FAMILY]
+    return _said(" ".join(told[:2]) if told else "I have no family here in town.", [])
+
+
 def _related(q: AnswerInterview) -> str | None:
     """The person "your husband", "your friend" ... names (a word of
     :data:`town.scripted.attend.CLOSE`): the one the persona file's relationships describe with
@@ -1330,6 +1347,8 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
         return _news(q)
     if kind == "trust":
         return _trust(q)
+    if kind == "family":
+        return _family(q)
     if kind == "plan":
         return _plan(q)
     if kind == "reaction":
