@@ -382,6 +382,9 @@ def test_days_ahead_asked_as_a_whole_are_todays_plan_from_now_and_the_events_kno
     assert ask("Any plans for next week?") == (
         "Bob told me that there is a bake sale at Corner Cafe on February 20 at 10am.", [1])
     assert ask("Any plans for the weekend?") == (quiz, [2])
+    # what one looks forward to: a week on from now (Monday the 20th at 10:00 is past it)
+    assert kind_of("What are you looking forward to?") == "plan"
+    assert ask("What are you looking forward to?") == (f"{today} {karaoke} {quiz}", [0, 2])
     assert ask("What are you up to the next few days?") == (today, [])
     # at 18:00 the day's coffee is behind her
     assert ask("What are you doing this week?", "2023-02-13 18:00:00") == (
@@ -429,3 +432,49 @@ def test_ones_family_is_the_kin_ones_file_names():
     assert kind_of("Tell me about your family.") == "family" and kind_of("Are you married?") == "family"
     assert ask("Tell me about your family.") == "Cat Cole is my sister, who sings in the choir."
     assert ask("Do you have any family here?", ties[:1]) == "I have no family here in town."
+
+
+def test_where_read_from_a_sighting_skips_its_task_in_brackets():
+    """"Where can I get a good coffee around here?" was "At Isabella Rodriguez's Valentine's Day.
+    Jennifer Moore is getting a coffee (go to ...)" (Smallville): the place was read inside the
+    sighting's task in brackets. By hand: outside them the sighting names Corner Cafe."""
+    seen = MemoryView(id=0, kind="observation", importance=3, created="2023-02-13 09:00:00",
+                      content="Ann Able is getting a coffee (go to Bob Brown's quiz night at Corner Cafe) at the coffee "
+                              "machine of the cafe in Corner Cafe.")
+    q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=ANN, memories=(seen,),
+                        question="Where can I get a good coffee around here?", now="2023-02-13 10:00:00",
+                        routine=ROUTINE, people=PEOPLE)
+    said = ScriptedBackend().ask(q).answer
+    assert said.startswith("At Corner Cafe. ") and "Bob Brown's" not in said.split(". ")[0], said
+
+
+def test_whom_one_trusts_or_spends_time_with_is_whom_one_hears_from_most():
+    """"Who do you spend the most time with?" was "I don't know anything about that." (Smallville,
+    Jennifer Moore). By hand: Cat told Ann two things, Bob one; Cat is whom she hears from most,
+    trusted, and the one she spends her time with, with the newest thing Cat told (the quiz
+    night, created at 11:00)."""
+    from datetime import datetime
+
+    from town.memory.fact import Fact
+
+    def heard(i, teller, fact, at):
+        return MemoryView(id=i, content=f"{teller} told me something.", kind="chat", importance=5, created=at,
+                          fact=fact, tellers=(teller,))
+
+    memories = (heard(0, "Cat Cole", Fact(act="be a bake sale", place="w:Corner Cafe", start=datetime(2023, 2, 14, 10)),
+                      "2023-02-13 09:00:00"),
+                heard(1, "Bob Brown", Fact(act="be a jazz night", place="w:Corner Cafe", start=datetime(2023, 2, 15, 20)),
+                      "2023-02-13 10:00:00"),
+                heard(2, "Cat Cole", Fact(act="be a quiz night", place="w:Corner Cafe", start=datetime(2023, 2, 16, 18)),
+                      "2023-02-13 11:00:00"))
+
+    def ask(question, memories=memories):
+        q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=ANN, question=question,
+                            memories=memories, now="2023-02-13 12:00:00", routine=ROUTINE, people=PEOPLE)
+        return ScriptedBackend().ask(q).answer
+
+    quiz = "Most recently, Cat told me that there is a quiz night at Corner Cafe on Thursday at 6pm."
+    assert kind_of("Who do you spend the most time with?") == "trust"
+    assert ask("Who do you trust most?") == f"I trust Cat Cole: Cat keeps me up to date, and we talk often. {quiz}"
+    assert ask("Who do you spend the most time with?") == (
+        f"I spend the most time with Cat Cole: Cat keeps me up to date, and we talk often. {quiz}")

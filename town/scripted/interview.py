@@ -56,7 +56,7 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
 )
 _PLAN = any_phrase("will you", "are you (going|planning|doing|up to|busy|free)", "your (schedule|plans)", "any plans",
-                   "on your schedule", "you expect", "do you plan")
+                   "on your schedule", "you expect", "do you plan", "looking forward")
 _WEEKDAY = "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _WHEN_WORDS = any_phrase(r"at \d{1,2}(:\d\d)?", "tomorrow", "tonight", "today", "this (morning|afternoon|evening)",
                          f"on {_WEEKDAY}")
@@ -120,6 +120,9 @@ _AFTER_MEALS = {"breakfast": time(9), "brunch": time(12), "lunch": time(13), "di
 _FAMILY = any_phrase("your family", "your (?:parents|kids|children|siblings|relatives)", "are you married",
                      "do you have (?:kids|children|a family|any family|siblings|brothers|sisters)")
 _TRUST = any_phrase("trust", "rely on", "count on", "closest to", "best friend", "confide")
+#: Whom one spends one's time with: asked as whom one trusts, and answered so.
+_TIME_WITH = any_phrase("spend (?:the )?most (?:of (?:my|your) )?time with", "see (?:the )?most of",
+                        "hang out with (?:the )?most", "talk to (?:the )?most")
 #: Who was at an event: "Who came to your party?", "who showed up?", "Who was at the marathon?".
 _ATTENDANCE = re.compile(r"\bwho (?:came|showed up|turned up|went|attended|was there|were there|did you see|else came)\b"
                          r"|\bwho (?:was|were|is|are) (?:at|there)\b", re.I)
@@ -137,7 +140,7 @@ def kind_of(question: str) -> str:
     you do?" -> "reaction"; "How do you feel about Klaus?" -> "preference"; "Who is Klaus
     Mueller?" -> "who"; "Did you hear about a party?" -> "yes/no".
     """
-    if _TRUST.search(question):  # "who are you closest to?" asks about others, not oneself
+    if _TRUST.search(question) or _TIME_WITH.search(question):  # "who are you closest to?": others, not oneself
         return "trust"
     if _WORK.search(question):  # another's work ("what does Sam do for a living?"), before one's own
         return "work"
@@ -507,15 +510,15 @@ def _plan_of_day(q: AnswerInterview, when: datetime, day: str = "", *, ahead: bo
 
 
 #: A question about days ahead as a whole: "this week", "next week", "the weekend", "the next few days".
-_WEEK = re.compile(r"\b(?:this|next|the coming) week(?:end)?\b|\bthe weekend\b|\bthe (?:next|coming) (?:few )?days\b",
-                   re.I)
+_WEEK = re.compile(r"\b(?:this|next|the coming) week(?:end)?\b|\bthe weekend\b|\bthe (?:next|coming) (?:few )?days\b|"
+                   r"\blooking forward\b", re.I)
 
 
 def _span_asked(question: str, now: datetime) -> tuple[datetime, datetime]:
     """The game-time span [from, to) a question about days ahead asks about (:data:`_WEEK`): "next
     week" Monday to Monday after this one, "the weekend" the coming Saturday and Sunday (this
-    one's, on either), else from now to the end of Sunday ("this week") or a week on ("the
-    next few days" three days)."""
+    one's, on either), "the next few days" to the end of the third day on, "looking forward" a
+    week on, else from now to the end of Sunday ("this week")."""
     low = question.lower()
     midnight = datetime.combine(now.date(), time())
     if "next week" in low and "weekend" not in low:
@@ -527,6 +530,8 @@ def _span_asked(question: str, now: datetime) -> tuple[datetime, datetime]:
         return max(lo, now), datetime.combine(lo.date(), time()) + timedelta(days=7 - lo.weekday())
     if "days" in low:
         return now, midnight + timedelta(days=4)
+    if "forward" in low:  # what one looks forward to: the week ahead
+        return now, midnight + timedelta(days=7)
     return now, midnight + timedelta(days=7 - now.weekday())
 
 
@@ -720,7 +725,9 @@ def _realised(m, q: AnswerInterview) -> str:
 
 
 def _place_in(text: str) -> str | None:
-    found = _PLACE.search(text)
+    """The first capitalised place a text names after "at", "in" or "to", outside brackets (a
+    sighting's task, "(go to Isabella Rodriguez's Valentine's Day party ...)", names none)."""
+    found = _PLACE.search(re.sub(r"\([^)]*\)", "", text))
     return found.group(1).strip() if found else None
 
 
@@ -809,7 +816,7 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             return _said(f"{where[:1].upper()}{where[1:]}{hedge} {_realised(typed, q)}", [typed.id])
         placed = next((m for m in relevant if _place_in(m.content)), None)
         if placed is not None:
-            return _said(f"At {_place_in(placed.content)}. {recount(dated(placed), q.persona_name)}", [placed.id])
+            return _said(f"At {_place_in(placed.content)}. {_realised(placed, q)}", [placed.id])
     if kind == "why":
         return _why(q, best, said)
     if kind == "yes/no":  # a yes only to what the memory holds: "open" is not in "will be closed"
@@ -1254,8 +1261,8 @@ def _news(q: AnswerInterview) -> answers.InterviewAnswer:
 
 
 def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
-    """Whom the persona trusts: the person it heard from most often (``tellers``), then the one
-    its file relates it to; with what they told it last."""
+    """Whom the persona trusts, or spends its time with (:data:`_TIME_WITH`): the person it heard
+    from most often (``tellers``), then the one its file relates it to; with what they told it last."""
     asked = next((p for p in q.people if p != q.persona_name and p.split()[0] in q.question), None)
     if asked is not None:  # "Do you trust Tom?": how often they have talked
         talks = [m for m in q.memories if _talked_with(m, asked)]
@@ -1269,10 +1276,11 @@ def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
         for t in m.tellers[:1]:
             if t != q.persona_name:
                 counts[t] = counts.get(t, 0) + 1
+    lead = "I spend the most time with" if _TIME_WITH.search(q.question) else "I trust"
     if not counts:  # nobody told it anything: whom its file or its memories name most
         named = [p for p in q.people if p != q.persona_name and p.split()[0] in q.persona_summary]
         if named:
-            return _said(f"I trust {named[0]}: we've known each other a long time.", [])
+            return _said(f"{lead} {named[0]}: we've known each other a long time.", [])
         seen = {p: [m.id for m in q.memories if is_about(m.content, p.split()[0])] for p in q.people
                 if p != q.persona_name}
         best = max(sorted(seen), key=lambda p: len(seen[p]), default=None)
@@ -1285,7 +1293,7 @@ def _trust(q: AnswerInterview) -> answers.InterviewAnswer:
     facts = [m for m in theirs if m.fact is not None and not m.fact.question and sayable(m.fact)]
     said = f" Most recently, {_told(facts[-1], q)}" if facts else ""
     cited = ([facts[-1].id] if facts else []) + [m.id for m in theirs if not facts or m.id != facts[-1].id]
-    return _said(f"I trust {who}: {who.split()[0]} keeps me up to date, and we talk often.{said}", cited[:3])
+    return _said(f"{lead} {who}: {who.split()[0]} keeps me up to date, and we talk often.{said}", cited[:3])
 
 
 def _greeting(q: AnswerInterview) -> answers.InterviewAnswer:
