@@ -478,3 +478,19 @@ def test_whom_one_trusts_or_spends_time_with_is_whom_one_hears_from_most():
     assert ask("Who do you trust most?") == f"I trust Cat Cole: Cat keeps me up to date, and we talk often. {quiz}"
     assert ask("Who do you spend the most time with?") == (
         f"I spend the most time with Cat Cole: Cat keeps me up to date, and we talk often. {quiz}")
+
+
+def test_when_one_sleeps_and_wakes_is_what_ones_file_or_routine_says():
+    """"When do you wake up?" was "I don't know anything about that.", "When do you usually go to
+    bed?" a sighting's minute ("At 23:01 I was sleeping ..."), in the_ville. By hand: Ann's file
+    says nothing of it, so her routine: to bed at 22:00 (the last sleep block's start), up at 07:00
+    (the end of the one the day opens with); with a file sentence saying so, that sentence as I."""
+    def ask(question, summary=ANN):
+        q = AnswerInterview(persona="ann", persona_name="Ann Able", persona_summary=summary, question=question,
+                            now="2023-02-13 10:00:00", routine=ROUTINE, people=PEOPLE)
+        return ScriptedBackend().ask(q).answer
+
+    assert ask("When do you wake up?") == "I usually wake up at 07:00."
+    assert ask("What time do you go to bed?") == "I usually go to bed at 22:00."
+    said = ANN + " Ann goes to bed around 10pm and wakes up at 6am."
+    assert ask("When do you usually go to bed?", said) == "I go to bed around 10pm and wake up at 6am."

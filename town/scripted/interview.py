@@ -483,6 +483,29 @@ def _item_asked(q: AnswerInterview, kind: str) -> answers.InterviewAnswer | None
     return _said(f"I usually {mine(what)}{there}, at {at}.", cited)
 
 
+#: When one goes to bed or wakes: "When do you usually go to bed?", "What time do you get up?".
+_SLEEP_ASKED = re.compile(r"\b(?:go(?:es)? to bed|bedtime|wake up|wakes? up|get up|go to sleep|fall asleep)\b", re.I)
+
+
+def _sleep(q: AnswerInterview) -> answers.InterviewAnswer | None:
+    """When the persona goes to bed or wakes, asked (:data:`_SLEEP_ASKED`): its file's sentence
+    saying so, in its own voice ("I go to bed around 11pm, wake up around 7am, ..."); else its
+    routine's night: going to bed at the last sleep block's start, waking at the end of the one
+    the day opens with; None when neither says."""
+    said = [x for x in re.split(r"(?<=[.!?])\s+", q.persona_summary) if _SLEEP_ASKED.search(x)
+            or re.search(r"\bwakes? up\b|\bbed\b", x, re.I)]
+    if said:
+        return _said(own_voice(said[0], q.persona_name), [])
+    night = [r for r in q.routine if "sleep" in r.description.lower()]
+    if not night:
+        return None
+    waking = re.search(r"\b(?:wake|wakes|get|gets) up\b", q.question, re.I)
+    if waking:
+        first = next((r for r in night if r.start == "00:00"), None)
+        return _said(f"I usually wake up at {first.end}.", []) if first is not None else None
+    return _said(f"I usually go to bed at {night[-1].start}.", [])
+
+
 def _day_only(q: AnswerInterview, when: datetime) -> bool:
     """Whether the question names another day than today and no hour or part of it."""
     now = _now(q)
@@ -1382,4 +1405,5 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     person = _asked_person(q, told["name"]) if told else None
     if person is not None and person != q.persona_name:
         return _told_me(q, person)
-    return _item_asked(q, kind) or _general(q, kind)
+    slept = _sleep(q) if kind in ("when", "what") and _SLEEP_ASKED.search(q.question) else None
+    return slept or _item_asked(q, kind) or _general(q, kind)
