@@ -51,7 +51,8 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
     (re.compile(r"\byour name\b|\bintroduce yourself\b|\bwho are you\b(?!\s+[a-z]+ing\b|\s+(?:with|to|for|at)\b)|"
                 r"^\s*are you (?-i:[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)\s*[?.!]*$", re.I), frozenset()),
     (re.compile(r"\byour (occupation|job|work|profession)\b|\bdo you (work|study)\b|\bfor a living\b|"
-                r"\b(?:and|so) what do you do\b|^\s*what do you do\s*[?.!]*\s*$|\bwhat do you do for (?:work|a living)\b|\bwith your life\b", re.I),
+                r"\b(?:and|so) what do you do\b|^\s*what do you do\s*[?.!]*\s*$|\bwhat do you do for (?:work|a living)\b|\bwith your life\b|"
+                r"\bwhat are you working on\b", re.I),
      WORK_WORDS),
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
 )
@@ -86,7 +87,8 @@ _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|w
 _SOMEONE = r"((?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?|he|she|they)"
 #: Where someone works or what they do for a living ("Where does Carmen work?", "What is Sam's job?").
 _WORK = re.compile(rf"\bwhere (?:does|did) {_SOMEONE} (?:work|study)\b|\bwhat (?:does|did) {_SOMEONE} do for "
-                   rf"(?:a living|work)\b|\bwhat(?:'s| is) {_SOMEONE}'s? (?:job|work|occupation)\b", re.I)
+                   rf"(?:a living|work)\b|\bwhat(?:'s| is) {_SOMEONE}'s? (?:job|work|occupation)\b|"
+                   rf"\bwhat(?:'s| is) {_SOMEONE} working on\b", re.I)
 _PARTS_OF_DAY = {"morning": time(9), "afternoon": time(15), "evening": time(18), "tonight": time(20),
                  "night": time(21), "noon": time(12), "lunchtime": time(12)}
 _NAMED = re.compile(r"(?<!^)(?<![.!?] )\b([A-Z][a-z]+(?: [A-Z][a-z]+)+)\b")  # a name inside a question
