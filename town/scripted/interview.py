@@ -87,8 +87,7 @@ _YES_NO = re.compile(r"^\s*(do|does|did|is|are|was|were|have|has|had|can|could|w
 _SOMEONE = r"((?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?|he|she|they)"
 #: Where someone works or what they do for a living ("Where does Carmen work?", "What is Sam's job?").
 _WORK = re.compile(rf"\bwhere (?:does|did) {_SOMEONE} (?:work|study)\b|\bwhat (?:does|did) {_SOMEONE} do for "
-                   rf"(?:a living|work)\b|\bwhat(?:'s| is) {_SOMEONE}'s? (?:job|work|occupation)\b|"
-                   rf"\bwhat(?:'s| is) {_SOMEONE} working on\b", re.I)
+                   rf"(?:a living|work)\b|\bwhat(?:'s| is) {_SOMEONE}'s? (?:job|work|occupation)\b", re.I)
 _PARTS_OF_DAY = {"morning": time(9), "afternoon": time(15), "evening": time(18), "tonight": time(20),
                  "night": time(21), "noon": time(12), "lunchtime": time(12)}
 _NAMED = re.compile(r"(?<!^)(?<![.!?] )\b([A-Z][a-z]+(?: [A-Z][a-z]+)+)\b")  # a name inside a question
