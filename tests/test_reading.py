@@ -6,7 +6,7 @@ import pytest
 
 from town.reading import read_fact
 from town.realise import statement
-from town.textevent import place_names
+from town.textevent import find_event, place_names
 
 PLACES = {"hobbs cafe": "v:Hobbs Cafe"}
 NAMES = ["Isabella Rodriguez", "Tom Moreno"]
@@ -642,3 +642,55 @@ def test_an_organisers_event_a_clubs_doing_and_a_range_of_bare_hours_are_read():
     choir = read_fact("The choir of Oak Hill sings at Hobbs Cafe on Friday at 7pm", MONDAY, places, CAST)
     assert choir is not None
     assert statement(choir, "Maria Lopez", now=MONDAY) == "the choir of Oak Hill is singing at Hobbs Cafe on Friday at 7pm"
+
+
+def test_an_event_told_by_a_day_or_a_part_of_a_day_keeps_its_place_and_day():
+    """Whispers no test used (the_ville, 2026-12-07): "We're holding a bake sale at the pharmacy on
+    Saturday morning" was read as "hold a bake sale", with no place and no day (no clock time was
+    said), so it was retold as "I hold a bake sale" and planned by no one. Told by a part of the
+    day, an event starts at that part's usual hour (:data:`town.textevent.PART_STARTS`) and is said
+    by its part, never by that hour; a day alone starts at 10am and is said by its day. An hour that
+    is not read ("from 8 to 11": morning or evening) is no part of a day; a state ("closed all day")
+    and a day phrase ("yesterday") are no act's words. By hand from Monday 13 Feb, 08:00."""
+    places = place_names(("v:The Willows Market and Pharmacy", "v:The Willows Market and Pharmacy:pharmacy",
+                          "v:Hobbs Cafe", "v:The Rose and Crown Pub", "v:Oak Hill College:library"))
+    sale = read_fact("We're holding a bake sale at the pharmacy on Saturday morning", MONDAY, places, NAMES,
+                     "Isabella Rodriguez")
+    assert sale is not None and (sale.subject, sale.act, sale.place, sale.start, sale.end, sale.part) == (
+        "Isabella Rodriguez", "hold a bake sale", "v:The Willows Market and Pharmacy:pharmacy",
+        datetime(2023, 2, 18, 10), None, "morning")
+    assert statement(sale, "Tom Moreno") == ("Isabella Rodriguez is holding a bake sale at The Willows Market and "
+                                             "Pharmacy on Saturday, February 18 in the morning")
+    assert statement(sale, "Tom Moreno", now=MONDAY).endswith("Pharmacy on Saturday morning")
+    tonight = read_fact("Karaoke at the pub tonight, come sing badly with us", MONDAY, places, NAMES)
+    assert tonight is not None and (tonight.act, tonight.start, tonight.part) == (
+        "be karaoke", datetime(2023, 2, 13, 19), "evening")
+    assert statement(tonight, "Tom Moreno", now=MONDAY) == "there is karaoke at The Rose and Crown Pub this evening"
+    day = read_fact("I'm hosting a bake sale at the pharmacy tomorrow", MONDAY, places, NAMES, "Isabella Rodriguez")
+    assert day is not None and (day.start, day.part) == (datetime(2023, 2, 14, 10), "day")
+    assert statement(day, "Isabella Rodriguez", now=MONDAY) == (
+        "I am hosting a bake sale at The Willows Market and Pharmacy tomorrow")
+    afternoon = read_fact("Chess at the library tomorrow afternoon", MONDAY, places, NAMES)
+    assert afternoon is not None and statement(afternoon, "Tom Moreno", now=MONDAY) == (
+        "there is chess at the library of Oak Hill College tomorrow afternoon")
+    assert read_fact("Open mic at Hobbs Cafe on Friday from 8 to 11", MONDAY, places, NAMES) is None
+    assert find_event("Open mic at Hobbs Cafe on Friday from 8 to 11", MONDAY, places, parts=True) is None
+    assert read_fact("The library is closed all day Wednesday", MONDAY, places, NAMES) is None
+    went = read_fact("I went to Hobbs Cafe yesterday", MONDAY, places, NAMES, "Isabella Rodriguez")
+    assert went is not None and went.act == "go to Hobbs Cafe" and went.start == datetime(2023, 2, 12, 10)
+
+
+def test_an_invitation_to_ones_own_thing_is_one_having_it():
+    """"Come to my birthday drinks at the pub on Thursday at 9pm", whispered to Isabella, was
+    "there are my birthday drinks", retold by Klaus as his own ("there are my birthday drinks");
+    one's own thing asked to is one having it: Isabella is having her birthday drinks, and she hosts."""
+    places = place_names(("v:The Rose and Crown Pub", "v:Hobbs Cafe"))
+    drinks = read_fact("Come to my birthday drinks at the pub on Thursday at 9pm", MONDAY, places, NAMES,
+                       "Isabella Rodriguez")
+    assert drinks is not None and (drinks.subject, drinks.act, drinks.host, drinks.start) == (
+        "Isabella Rodriguez", "have one's birthday drinks", "Isabella Rodriguez", datetime(2023, 2, 16, 21))
+    assert statement(drinks, "Tom Moreno", pronoun="she") == (
+        "Isabella Rodriguez is having her birthday drinks at The Rose and Crown Pub on Thursday, February 16 at 9pm")
+    party = read_fact("Would you like to come to my party at Hobbs Cafe tomorrow at 5pm?", MONDAY, places, NAMES,
+                      "Isabella Rodriguez")
+    assert party is not None and party.act == "have one's party" and not party.question

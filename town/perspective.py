@@ -269,7 +269,8 @@ _MONTHS = ("January February March April May June July August September October 
            "December").split()
 _DAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 _DATE = re.compile(r"(?P<on>\bon )?(?:(?P<wd>" + "|".join(_DAYS) + r"),? )?(?P<month>"
-                   + "|".join(_MONTHS) + r") (?P<day>\d{1,2})(?:st|nd|rd|th)?(?P<year>,? \d{4}(?:,(?= ))?)?")
+                   + "|".join(_MONTHS) + r") (?P<day>\d{1,2})(?:st|nd|rd|th)?(?P<year>,? \d{4}(?:,(?= ))?)?"
+                   r"(?P<part> in the (?:morning|afternoon|evening)| at night)?")
 
 
 def relative_days(text: str, now: datetime) -> str:
@@ -289,9 +290,15 @@ def relative_days(text: str, now: datetime) -> str:
         days = delta(m)
         if days is None:
             return m.group(0)
+        part = (m.group("part") or "").split()[-1:]  # "in the morning": "this morning", "on Saturday morning"
         words = {0: "today", 1: "tomorrow", -1: "yesterday"}.get(days)
+        if part and days in (0, 1, -1):
+            return {(0, "night"): "tonight", (-1, "night"): "last night"}.get(
+                (days, part[0]), f"{'this' if days == 0 else words} {part[0]}")
+        if words is None and 1 < days < 7:
+            return f"on {_DAYS[(now.weekday() + days) % 7]}{' ' + part[0] if part else ''}"
         if words is None:
-            words = f"on {_DAYS[(now.weekday() + days) % 7]}" if 1 < days < 7 else f"on {m.group('month')} {m.group('day').lstrip('0')}"
+            words = f"on {m.group('month')} {m.group('day').lstrip('0')}{m.group('part') or ''}"
         return words
 
     def past(part: str) -> bool | None:  # True: every date past; None: no date

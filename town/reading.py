@@ -22,7 +22,7 @@ from datetime import datetime
 from town.memory.fact import Fact
 from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
 from town.perspective import verb_of
-from town.textevent import find_event, stated_day, stated_times
+from town.textevent import find_event, stated_day, stated_times, unread_hour
 
 __all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
@@ -106,9 +106,9 @@ def neutral_act(act: str) -> str:
 #: run", not the clause's own subject "I" nor its stranded "up to", and not "to anyone" either,
 #: which without its clause says something else: :data:`_DANGLING`).
 _PHRASE_END = re.compile(r"\s+on(?=\s+(?:the\s+)?(?:\d|Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|"
-                         r"Sep|Oct|Nov|Dec|weekend|weekday))|\s+(?:at|in|from|this|tomorrow|today|tonight|next|between|behind|near|beside|outside"
+                         r"Sep|Oct|Nov|Dec|weekend|weekday))|\s+(?:at|in|from|this|tomorrow|today|tonight|yesterday|next|between|behind|near|beside|outside"
                          r"|inside|opposite|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b|[,;.!?]|(?<!\d):(?!\d)"
-                         r"|\s+(?:who|whom|whose|whoever|which|because|since)\b"
+                         r"|\s+(?:who|whom|whose|whoever|which|because|since)\b|\s+all\s+(?:day|night|morning|afternoon|evening|week)\b"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
 #: A relative pronoun opening a clause that ends the act (a match of :data:`_PHRASE_END`).
 _RELATIVE = re.compile(r"\s+(?:who|whom|whose|whoever|which)$", re.I)
@@ -125,7 +125,7 @@ _INVITED_TO = re.compile(r"\b(?:com(?:e|ing)(?: along)? to|come for|make it to|j
 #: one's: there is the thing, at its place and time).
 _A_THING = r"(?:[Aa]|[Aa]n|[Tt]he)\s+[a-zA-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?"  # "A travelling circus"
 _THING_SUBJECT = re.compile(r"^\s*(" + _A_THING + r")"
-                            r"(?:\s+(?:at|in)\s+[^.;!?]{1,40}?)?\s+"
+                            r"(?:\s+(?:at|in)\s+[^,.;!?]{1,40}?)?\s+"
                             r"(?:is|are|will|was|were|starts|begins|takes place)\b"
                             r"(?!\s+(?:closed|shut|open|cancelled|canceled)\b)")
 #: The same with a verb of its own ("A jazz trio plays at the pub ...", "Food truck visits the
@@ -376,13 +376,16 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         # one named beside it is its host
         act, subject = f"be {thing}", None
     times = stated_times(text)
-    if times and subject is None and (not act or thing is None and _no_verb(_PHRASE_END.split(said, 1)[0])):
+    timed = times is not None or stated_day(text, created) is not None and not unread_hour(text)  # or a day alone
+    headline = _no_verb(_PHRASE_END.split(said, 1)[0]) and (  # a day alone: no verb in the clause at all
+        times is not None or _no_verb(re.split(r"[,;.!?]", said, maxsplit=1)[0]))  # ("The oven at Hobbs Cafe broke")
+    if timed and subject is None and (not act or thing is None and headline):
         act = _named_thing(said, places) or act  # "Movie night at the pub, Friday 9pm!": the thing alone
     if not act:
         return None
-    if times and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
+    if timed and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
         act = _MEANS_TO.sub("", act, count=1)
-    wanted = _HELP_WANTED.match(act) if times else None
+    wanted = _HELP_WANTED.match(act) if timed else None
     if wanted:  # "need volunteers to help deep-clean the kitchen" at a time: the deep-clean, open to all
         act = act[wanted.end():]
     kin = _KIN_SUBJECT.match(said) if subject is None and own_name is not None else None
@@ -390,8 +393,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if kin and done_to:  # "My thesis advisor wants to meet me ...": I am meeting with them
         subject = host = own_name
         act = f"{done_to.group(1)} with {kin.group(0).strip()}"
-    found = _THING_SUBJECT.match(said) if subject is None and times and not after else None
-    doing = _THING_DOING.match(said) if subject is None and times and not after and not found else None
+    found = _THING_SUBJECT.match(said) if subject is None and timed and not after else None
+    doing = _THING_DOING.match(said) if subject is None and timed and not after and not found else None
     if doing and (not is_verb(doing["verb"]) or not re.match(r"(?:a|an|the)\s", doing.group(1), re.I)
                   and "NOUN" not in lemmas(doing.group(1).split()[0].lower())  # not "Everyone comes"
                   or set(lemmas(doing["next"] or "")) == {"VERB"}):  # "The food trucks arrive": "trucks" no verb
@@ -410,24 +413,27 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
             doing_act = went  # "The art club is meeting ...": the art club meeting; "is moving to Saturday" is no doing
         tail = doing["tail"] or "" if doing else ""  # "Study group for the sociology midterm meets ..."
         act = f"be {_lowered(named)}{' ' + gerund(doing_act) if doing_act else ''}{tail}"  # "a jazz trio playing"
-    if subject is None and times and act.split()[0] != "be":
+    if subject is None and timed and act.split()[0] != "be":
         act = _being(act)
-    if subject is None and times and act.split()[0] != "be" and all(  # "Food trucks at the park ...": nouns,
+    if subject is None and timed and act.split()[0] != "be" and all(  # "Food trucks at the park ...": nouns,
             "NOUN" in lemmas(w.lower()) for w in _WORDS.findall(_PHRASE_END.split(said, 1)[0])):  # no verb after all
         act = _named_thing(said, places) or act
+    if subject is None and own_name is not None and re.match(r"be (?:my|our) ", act, re.I):
+        subject = host = own_name  # "Come to my birthday drinks at the pub ...": one's own, had by oneself
+        act = f"have {act[3:]}"
     if subject is None and (act.split()[0] != "be" or not _is_thing(act.partition(" ")[2])):
         return None  # "The oven at Hobbs Cafe broke", "The pub is shut": no one's act and no thing there is
     if own_name is not None and host == own_name:
         act = neutral_act(act)
     dated = said if said != text and stated_day(said, created) is not None else text  # the clause's own day first
     owned = _owned_place(text, subject or host, own_name, places)  # "at his apartment": Carlos Gomez's apartment
-    whole = find_event(text, created, places, place=owned) if times else None
-    event = find_event(dated, created, places, place=whole.place if whole else None) or whole if times else None
+    whole = find_event(text, created, places, place=owned, parts=True) if timed else None
+    event = find_event(dated, created, places, place=whole.place if whole else None, parts=True) or whole if timed else None
     ranged = times is not None and times[1] is not None  # no end is made up for "at 7pm"
     return Fact(subject=subject, act=act, place=event.place if event else None,
                 start=event.start if event else None, end=event.end if event and ranged else None,
                 host=host if event else None, invited=("everyone",) if _OPEN.search(text) or wanted else (),
-                question=text.endswith("?") and (host is None or host != own_name))
+                question=text.endswith("?") and (host is None or host != own_name), part=event.part if event else None)
 
 
 #: What a situation's words say it touches, and whether it is good news for the one in it (True),

@@ -22,7 +22,7 @@ from .memory.fact import Fact
 from .perspective import relative_days
 from .textevent import DEFAULT_MINUTES
 
-__all__ = ["place_name", "definite", "act_phrase", "sayable", "statement", "heard", "quoted", "asked"]
+__all__ = ["PART_SAID", "place_name", "definite", "act_phrase", "sayable", "statement", "heard", "quoted", "asked"]
 
 
 def definite(thing: str) -> str:
@@ -55,11 +55,19 @@ def _clock(t: datetime) -> str:
     return f"{t.hour % 12 or 12}{minutes}{'am' if t.hour < 12 else 'pm'}"
 
 
+#: How an event told by a part of the day (:attr:`Fact.part`) says it after its day.
+PART_SAID = {"morning": " in the morning", "afternoon": " in the afternoon", "evening": " in the evening",
+             "night": " at night", "day": ""}
+
+
 def _when(fact: Fact) -> str:
-    """" on Tuesday, February 14 from 7pm to 8pm" (or " at 7pm"); "" without a start."""
+    """" on Tuesday, February 14 from 7pm to 8pm" (or " at 7pm"; " in the morning" for one told
+    by its part of the day, :data:`PART_SAID`); "" without a start."""
     if fact.start is None:
         return ""
     day = f" on {fact.start:%A, %B} {fact.start.day}"
+    if fact.part is not None:
+        return day + PART_SAID[fact.part]
     if fact.end is not None and fact.end > fact.start:
         return f"{day} from {_clock(fact.start)} to {_clock(fact.end)}"
     return f"{day} at {_clock(fact.start)}"

@@ -25,19 +25,25 @@ from functools import lru_cache
 import parsedatetime
 
 __all__ = ["StatedEvent", "find_event", "stated_day", "event_day", "stated_times", "place_names",
-           "absolute_days", "place_in", "DEFAULT_MINUTES"]
+           "absolute_days", "place_in", "stated_part", "unread_hour", "DEFAULT_MINUTES", "PART_STARTS"]
 
 #: Length of an event stated with a start time only ("at noon"), in game minutes.
 DEFAULT_MINUTES = 60
+#: Where an event told by a part of the day and no clock time starts ("a bake sale at the pharmacy
+#: on Saturday morning": 10am, said still as "in the morning"); "day": a day named alone.
+PART_STARTS = {"morning": time(10), "afternoon": time(14), "evening": time(19), "night": time(20), "day": time(10)}
 
 
 @dataclass(frozen=True)
 class StatedEvent:
-    """An event a sentence states: where (a map address) and when (game datetimes, end > start)."""
+    """An event a sentence states: where (a map address) and when (game datetimes, end > start);
+    ``part``: the part of the day it was told by, no clock time said (a key of :data:`PART_STARTS`;
+    its start is that part's), else None."""
 
     place: str
     start: datetime
     end: datetime
+    part: str | None = None
 
 
 _MERIDIEM = r"(?P<{n}ap>[ap])\.?\s?m\b\.?"
@@ -315,8 +321,23 @@ def place_in(text: str, places: dict[str, str]) -> str | None:
     return None if where is None else places[where.group(1).lower()]
 
 
-def find_event(text: str, created: datetime, places: dict[str, str], *, place: str | None = None) -> StatedEvent | None:
-    """The event ``text`` states, or None unless it names a place, a day and a clock time.
+def unread_hour(text: str) -> bool:
+    """Whether ``text`` says an hour :func:`stated_times` does not read ("from 8 to 11", "at 8":
+    morning or evening): its event's time is not known, and no part of the day stands in for it."""
+    return stated_times(text) is None and bool(_BARE_RANGE.search(text) or _BARE.search(text))
+
+
+def stated_part(text: str) -> str | None:
+    """The part of the day ``text`` names, a key of :data:`PART_STARTS` ("tonight" is the
+    evening's), or None."""
+    found = _PART_OF_DAY.search(text)
+    return None if found is None else "evening" if found["part"].lower() == "tonight" else found["part"].lower()
+
+
+def find_event(text: str, created: datetime, places: dict[str, str], *, place: str | None = None,
+               parts: bool = False) -> StatedEvent | None:
+    """The event ``text`` states, or None unless it names a place, a day and a clock time (with
+    ``parts``, a part of the day or the day alone will do).
 
     Args:
         text: one memory's content.
@@ -324,10 +345,14 @@ def find_event(text: str, created: datetime, places: dict[str, str], *, place: s
         places: lower-case place name -> address (see :func:`place_names`).
         place: the address when ``text`` names no place (a clause whose place an earlier clause
             named).
+        parts: read an event told with no clock time ("at the pharmacy on Saturday morning"):
+            it starts at its part of the day's :data:`PART_STARTS` (``"day"``'s for a day named
+            alone), with ``part`` set; for typed text read at its edge, where a day said alone
+            means an event that day.
 
     Returns:
         The event; its end is the stated end, or start + ``DEFAULT_MINUTES`` when only a start
-        time is stated.
+        time (or a part of the day) is stated.
     """
     if not places:
         return None
@@ -335,8 +360,12 @@ def find_event(text: str, created: datetime, places: dict[str, str], *, place: s
     if where is None and place is None:
         return None
     times = stated_times(text)
+    part = None
     if times is None:
-        return None
+        if not parts or unread_hour(text):
+            return None
+        part = stated_part(text) or "day"
+        times = PART_STARTS[part], None, []
     t0, t1, spans = times
     day = stated_day(_blank(text, spans), created)
     if day is None:
@@ -346,4 +375,5 @@ def find_event(text: str, created: datetime, places: dict[str, str], *, place: s
         end = start + timedelta(minutes=DEFAULT_MINUTES)
     else:
         end = datetime.combine(day + timedelta(days=1) if t1 <= t0 else day, t1)
-    return StatedEvent(place=places[where.group(1).lower()] if where else str(place), start=start, end=end)
+    return StatedEvent(place=places[where.group(1).lower()] if where else str(place), start=start, end=end,
+                       part=part)

@@ -29,6 +29,8 @@ def test_record_with_fields_round_trips_through_json(t0):
     assert d["fact"]["start"] == "2023-02-14 17:00:00" and d["fact"]["invited"] == ["everyone"]
     assert d["tellers"] == [["Maria Lopez", "2023-02-13 07:00:00"]]
     assert MemoryRecord.from_dict(d) == record
+    morning = MemoryRecord.from_dict({**d, "fact": {**d["fact"], "part": "morning"}})
+    assert morning.fact is not None and morning.fact.part == "morning" and morning.to_dict()["fact"]["part"] == "morning"
 
 
 def test_a_record_of_the_old_shape_reads_with_no_fields(t0):
@@ -45,6 +47,8 @@ def test_a_record_of_the_old_shape_reads_with_no_fields(t0):
     ({"act": "sing", "start": "tomorrow"}, "fact.start"),
     ({"act": "sing", "start": "2023-02-14 17:00:00", "end": "2023-02-14 16:00:00"}, "fact.end"),
     ({"act": "sing", "invited": "everyone"}, "fact.invited"),
+    ({"act": "sing", "start": "2023-02-14 10:00:00", "part": "brunch"}, "fact.part"),
+    ({"act": "sing", "part": "morning"}, "fact.part"),  # a part of the day with no day
 ])
 def test_bad_facts_are_refused_naming_the_field(fact, field):
     """A malformed fact in a record dict names its field, not a traceback."""

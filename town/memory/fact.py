@@ -16,6 +16,7 @@ from typing import Any
 
 from town.errors import MemoryStreamError
 from town.memory.times import format_time, parse_time
+from town.textevent import PART_STARTS
 
 __all__ = ["Fact", "PlanItem", "Decided", "FactKey", "tellers_to_list", "tellers_from_list"]
 
@@ -44,10 +45,14 @@ class Fact:
         host: the host or organiser's full name.
         invited: names, or ``("everyone",)`` for an open invitation.
         question: asked (a question put to the persona), not stated.
+        part: the part of the day an event was told by, with no clock time ("on Saturday
+            morning": "morning"; "day" for a day named alone), a key of
+            :data:`town.textevent.PART_STARTS`; ``start`` is then that part's usual start, and
+            the event is said by its part, never by that clock time. None: its times were said.
 
     Raises:
-        MemoryStreamError: naming ``fact.act`` when it is empty, or ``fact.end`` when it is
-            before ``start``.
+        MemoryStreamError: naming ``fact.act`` when it is empty, ``fact.end`` when it is
+            before ``start``, or ``fact.part`` when it is no part of the day or has no start.
     """
 
     subject: str | None = None
@@ -58,12 +63,15 @@ class Fact:
     host: str | None = None
     invited: tuple[str, ...] = ()
     question: bool = False
+    part: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.act, str) or not self.act.strip():
             raise MemoryStreamError(f"fact.act: must be a non-empty verb phrase, got {self.act!r}")
         if self.start is not None and self.end is not None and self.end < self.start:
             raise MemoryStreamError(f"fact.end: {self.end} is before its start {self.start}")
+        if self.part is not None and (self.part not in PART_STARTS or self.start is None):
+            raise MemoryStreamError(f"fact.part: must be one of {', '.join(PART_STARTS)} with a start, got {self.part!r}")
         object.__setattr__(self, "invited", tuple(self.invited))
 
     def key(self) -> FactKey:
@@ -99,6 +107,7 @@ class Fact:
             "host": self.host,
             "invited": list(self.invited),
             "question": self.question,
+            "part": self.part,
         }
 
     @classmethod
@@ -122,6 +131,7 @@ class Fact:
             host=_optional_text(d.get("host")),
             invited=tuple(str(n) for n in invited),
             question=bool(d.get("question", False)),
+            part=_optional_text(d.get("part")),
         )
 
 

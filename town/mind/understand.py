@@ -31,7 +31,7 @@ def fact_view(fact: Fact) -> FactView:
     return FactView(act=fact.act, subject=fact.subject or "", place=(fact.place or "").rsplit(":", 1)[-1],
                     start=f"{fact.start:{_STAMP}}" if fact.start else "",
                     end=f"{fact.end:{_STAMP}}" if fact.end else "", host=fact.host or "",
-                    invited=fact.invited, question=fact.question)
+                    invited=fact.invited, question=fact.question, part=fact.part or "")
 
 
 def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker: str = "") -> Fact | None:
@@ -48,7 +48,8 @@ def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker:
     act = neutral_act(answer.act.strip()) if speaker and answer.subject == speaker else answer.act.strip()
     return Fact(subject=answer.subject or None, act=act,
                 place=places.get(answer.place.lower()) if answer.place else None, start=start, end=end,
-                host=answer.host or None, invited=invited, question=answer.question)
+                host=answer.host or None, invited=invited, question=answer.question,
+                part=answer.part or None if start is not None else None)
 
 
 def understand(listener: Persona, ctx: MindContext, *, speaker: str, line: str, content: str,

@@ -25,7 +25,7 @@ from ..hearsay import unwrap
 from ..inflection import base_form, gerund, in_past, is_verb
 from ..perspective import mine, own_voice, relative_days
 from ..reading import spelled_out
-from ..realise import place_name, sayable, statement
+from ..realise import PART_SAID, place_name, sayable, statement
 from ..textevent import DEFAULT_MINUTES, stated_day, stated_times
 from ..thinking import answers
 from ..thinking.dayplan import meal_of
@@ -358,6 +358,14 @@ def _window(question: str, now: datetime) -> tuple[datetime, time, time] | None:
     if times is not None:
         lo, hi = times[0].hour, min(24, times[0].hour + 2)
     return datetime.combine(day, time()), time(lo), time(min(hi, 23), 59)
+
+
+def _span(f) -> str:
+    """" from 17:00 to 19:00", " at 17:00" or, for a fact told by its part of the day, " in the
+    morning" (:data:`town.realise.PART_SAID`; "" for a day alone): when on its day ``f`` is."""
+    if f.part is not None:
+        return PART_SAID[f.part]
+    return f" from {f.start:%H:%M} to {f.end:%H:%M}" if f.end else f" at {f.start:%H:%M}"
 
 
 def _event_at(m) -> datetime | None:
@@ -820,10 +828,9 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         typed = next((m for m in relevant if m.fact is not None and m.fact.start is not None), None)
         if typed is not None and typed.fact is not None and typed.fact.start is not None:  # its fact's time
             f, now = typed.fact, _now(q)
-            span = f"from {f.start:%H:%M} to {f.end:%H:%M}" if f.end else f"at {f.start:%H:%M}"
             over = now is not None and (f.end or f.start + timedelta(minutes=DEFAULT_MINUTES)) <= now
             is_ = "was" if over else "is"
-            return _said(f"It {is_} on {f.start:%B} {f.start.day} {span}, as far as I know. {_realised(typed, q)}",
+            return _said(f"It {is_} on {f.start:%B} {f.start.day}{_span(f)}, as far as I know. {_realised(typed, q)}",
                          [typed.id])
         timed = next((m for m in relevant if stated_times(m.content)), None)
         if timed is not None:
@@ -1252,7 +1259,7 @@ def _past_event(q: AnswerInterview, asked: datetime, then: str) -> answers.Inter
     m = ahead[0] if ahead else events[-1][2]
     assert m.fact is not None and m.fact.start is not None
     name = event_name(m.fact, m.fact.place or "")
-    when = f"on {m.fact.start:%A, %B} {m.fact.start.day} at {m.fact.start:%H:%M}"
+    when = f"on {m.fact.start:%A, %B} {m.fact.start.day}{_span(replace(m.fact, end=None))}"
     verb = "is" if ahead else "was"
     return _said(f"There was no {thing} {then}, as far as I know; {name} {verb} {when}.", [m.id])
 

@@ -22,7 +22,7 @@ from datetime import datetime
 from ..hearsay import depth, pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
 from ..realise import heard, sayable, statement
-from ..textevent import find_event, place_names, stated_day, stated_times
+from ..textevent import find_event, place_names
 from ..thinking import answers
 from .attend import decide
 from .recount import WORK_WORDS, dated, main_words
@@ -249,7 +249,7 @@ def is_news(line: str) -> bool:
 
 
 def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = None) -> answers.LineAnswer | None:
-    """Accept or decline an event ``line`` states at a place, a day and a time, by the same
+    """Accept or decline an event ``line`` states at a place, a day and a time (or part of a day), by the same
     decision the day plan makes (:func:`town.scripted.attend.decide`).
 
     The line is the evidence, heard from the partner; the decision sees the persona's own
@@ -258,13 +258,12 @@ def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = No
     decision's words ("I'd love to, but I have to serve customers at Hobbs Cafe until 20:00.").
     None when the line states no such event, one already under way, or is itself an answer to one.
     """
-    times = stated_times(line)
-    day = stated_day(line, now) if times and now is not None else None
-    if now is None or day is None or not _INVITING.search(line) or line.startswith(("I'd love to", "Thanks")):
+    if now is None or not _INVITING.search(line) or line.startswith(("I'd love to", "Thanks")):
         return None
-    event = find_event(line, now, place_names(tuple(q.places)))
+    event = find_event(line, now, place_names(tuple(q.places)), parts=True)  # "tomorrow morning" will do
     if event is None or event.start <= now:  # under way already: nothing to come to later
         return None
+    day = event.start.date()
     heard = MemoryView(id=-1, content=told(q.listener_name, line), kind="chat", importance=1,
                        created=f"{now:%Y-%m-%d %H:%M:%S}")
     d = decide(event, [heard], routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed)

@@ -56,6 +56,8 @@ class FactView:
         act: base-form verb phrase ("hold a vigil"); empty when the line states nothing.
         subject: who does it (a full name). place: a place's name. start, end: "YYYY-MM-DD HH:MM".
         host: the host's full name. invited: names, or ("everyone",). question: the line asks it.
+        part: the part of the day an event was told by, no clock time said
+        (:attr:`town.memory.fact.Fact.part`), else "".
     """
 
     act: str = ""
@@ -66,6 +68,7 @@ class FactView:
     host: str = ""
     invited: tuple[str, ...] = ()
     question: bool = False
+    part: str = ""
 
 
 def routine_views(routine) -> tuple[PlanItemView, ...]:

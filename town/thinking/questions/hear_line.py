@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from ...inflection import is_verb
+from ...textevent import PART_STARTS
 from ..schema import enum_at
 from ..views import FactView
 from .base import Question
@@ -46,6 +48,9 @@ class HeardAnswer(BaseModel):
     (a greeting); ``subject`` and ``host`` are full names of the town's people; ``place`` one of
     its places; ``start``/``end`` "YYYY-MM-DD HH:MM"; ``everyone``: an open invitation;
     ``invites_me``: the listener is invited; ``question``: the line asks it of the listener.
+    ``part`` is not asked of a model (left out of the schema): the part of the day the speaker's
+    dialogue act told the event by (:attr:`town.memory.fact.Fact.part`), which the scripted
+    backend passes on; anything but a key of :data:`town.textevent.PART_STARTS` is "".
     """
 
     importance: int = Field(ge=1, le=10)
@@ -58,6 +63,12 @@ class HeardAnswer(BaseModel):
     everyone: bool = False
     invites_me: bool = False
     question: bool = False
+    part: SkipJsonSchema[str] = ""
+
+    @field_validator("part")
+    @classmethod
+    def _a_part_of_the_day(cls, value: str) -> str:
+        return value if value in PART_STARTS else ""
 
     @field_validator("start", "end")
     @classmethod
