@@ -694,3 +694,53 @@ def test_an_invitation_to_ones_own_thing_is_one_having_it():
     party = read_fact("Would you like to come to my party at Hobbs Cafe tomorrow at 5pm?", MONDAY, places, NAMES,
                       "Isabella Rodriguez")
     assert party is not None and party.act == "have one's party" and not party.question
+
+
+@pytest.mark.parametrize("said, start", [
+    ("on the 14th at noon", datetime(2023, 2, 14, 12)),  # an ordinal day: this month's
+    ("on the 3rd at 5pm", datetime(2023, 3, 3, 17)),  # the 3rd is past on the 13th: next month's
+    ("on the 1st of March at 2pm", datetime(2023, 3, 1, 14)),
+    ("tomorrow at half past ten in the morning", datetime(2023, 2, 14, 10, 30)),
+    ("on Wednesday at half past four", datetime(2023, 2, 15, 16, 30)),  # 1 to 6, no part of day: the afternoon
+    ("on Wednesday at a quarter to six", datetime(2023, 2, 15, 17, 45)),
+    ("on Friday at a quarter past eight in the evening", datetime(2023, 2, 17, 20, 15)),
+    ("at seven tonight", datetime(2023, 2, 13, 19)),
+    ("at ten o'clock tomorrow morning", datetime(2023, 2, 14, 10)),
+    ("on Thursday at six thirty pm", datetime(2023, 2, 16, 18, 30)),
+    ("on Friday at 4:30", datetime(2023, 2, 17, 16, 30)),  # not 4:30 at night
+    ("tomorrow morning at 6:30", datetime(2023, 2, 14, 6, 30)),
+])
+def test_a_time_said_in_words_and_a_day_by_its_ordinal_are_read(said, start):
+    """A tester's whispers (the_ville, 2026-12-07): "I'm playing a concert at Johnson Park on the 14th
+    at noon", "... tomorrow at half past ten in the morning" and "a book swap at Johnson Park on
+    Wednesday at half past four" were read with no day or no time, so even the host never went,
+    and the news was passed on as "he plays a concert". Each start worked out by hand from Monday
+    13 Feb 2023, 08:00."""
+    places = place_names(("v:Johnson Park",))
+    fact = read_fact(f"I'm playing a concert at Johnson Park {said}", MONDAY, places, NAMES, "Tom Moreno")
+    assert fact is not None and (fact.act, fact.place, fact.start, fact.part) == (
+        "play a concert", "v:Johnson Park", start, None)
+
+
+def test_a_time_said_in_words_that_could_be_morning_or_evening_is_no_time():
+    """"half past seven" with no part of the day is 7:30 in the morning or the evening: no time, and
+    no day alone stands in for it (the event is not put at 10am)."""
+    places = place_names(("v:Johnson Park",))
+    fact = read_fact("I'm playing a concert at Johnson Park on February 24 at half past seven", MONDAY, places,
+                     NAMES, "Tom Moreno")
+    assert fact is not None and (fact.start, fact.part) == (None, None)
+
+
+def test_a_guest_goes_to_a_performance_and_does_not_perform_it():
+    """Klaus's whispered concert was in Maria's day plan as "join Klaus Mueller at Johnson Park to
+    play a concert" (as if she played): a performance, like a party, is gone to."""
+    from town.thinking.dayplan import fact_block, fact_event
+
+    places = place_names(("v:Johnson Park",))
+    fact = read_fact("I'm playing a concert at Johnson Park on the 14th at 6pm", MONDAY, places,
+                     ["Klaus Mueller", "Maria Lopez"], "Klaus Mueller")
+    assert fact is not None
+    event = fact_event(fact, places)
+    assert event is not None
+    assert fact_block(fact, event, "Maria Lopez") == "go to Klaus Mueller's concert at Johnson Park"
+    assert fact_block(fact, event, "Klaus Mueller") == "play a concert at Johnson Park"

@@ -57,6 +57,50 @@ _RANGE = re.compile(
     + r"\s*(?:-|–|—|to|until|till|and)\s*(?:" + _CLOCK.format(n="b") + ")", re.I)
 
 
+#: An hour said as a word ("at seven tonight", "half past four").
+HOUR_WORDS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)}
+_HOUR = r"\d{1,2}|" + "|".join(HOUR_WORDS)
+#: A clock time said in words: "half past four", "a quarter to six", "ten o'clock", "six thirty",
+#: with "am"/"pm" or without (then read by the part of the day, :func:`_spoken_time`).
+_SPOKEN = re.compile(r"\b(?:(?P<q>half|(?:a\s+)?quarter)\s+(?P<rel>past|after|to|till|before)\s+(?P<h>" + _HOUR + r")"
+                     r"|(?P<h2>" + _HOUR + r")\s+(?P<tail>o['’]?clock|thirty|fifteen|forty[- ]five))\b"
+                     r"(?:\s*(?P<ap>[ap])\.?\s?m\b\.?)?", re.I)
+
+
+def _hour(word: str) -> int:
+    """An hour said in digits or as a word ("seven") -> 7."""
+    return int(word) if word.isdigit() else HOUR_WORDS[word.lower()]
+
+
+def _spoken_time(text: str) -> tuple[time, None, list[tuple[int, int]]] | None:
+    """A clock time said in words (:data:`_SPOKEN`): "half past four" 16:30, "a quarter to six"
+    17:45, "ten o'clock tomorrow morning" 10:00. Without "am"/"pm", a part of the day says which
+    half ("half past seven in the evening" 19:30, "tonight"); with none, an hour from 1 to 6 is the
+    afternoon's (said of a day's event; "half past four" is not 4:30 at night) and a later one is
+    not read (morning or evening)."""
+    found = _SPOKEN.search(text)
+    if found is None:
+        return None
+    h = _hour(found["h"] or found["h2"])
+    if not 1 <= h <= 12:
+        return None
+    if found["q"]:
+        quarter = 15 if found["q"].lower().endswith("quarter") else 30
+        h, minute = (h, quarter) if found["rel"].lower() in ("past", "after") else ((h - 2) % 12 + 1, 60 - quarter)
+    else:
+        minute = {"thirty": 30, "fifteen": 15}.get(found["tail"].lower(), 45 if found["tail"].lower().startswith("forty") else 0)
+    part = _PART_OF_DAY.search(text)
+    if found["ap"]:
+        pm = found["ap"].lower() == "p"
+    elif part is not None:
+        pm = part["part"].lower() != "morning"
+    elif 1 <= h <= 6:
+        pm = True
+    else:
+        return None
+    return time(h % 12 + (12 if pm else 0), minute), None, [found.span()]
+
+
 def _clock(m: re.Match, n: str) -> tuple[int, int] | None:
     """(hour, minute) of the clock time in group set ``n`` of ``m``; None if that set is empty."""
     g = m.groupdict()
@@ -102,16 +146,19 @@ def stated_times(text: str) -> tuple[time, time | None, list[tuple[int, int]]] |
             return t0, t1, spans
     one = _ONE.search(text)
     if one is None:
-        return _bare_hour(text)
+        return _spoken_time(text) or _bare_hour(text)
     start = _clock(one, "a")
     if start is None:
         return None
+    single = one.group("aH")
+    if single is not None and len(single) == 1 and 1 <= start[0] <= 6 and not re.search(r"\bmorning\b", text, re.I):
+        start = (start[0] + 12, start[1])  # "Friday at 4:30": the afternoon's, as "half past four" is
     return time(*start), None, spans
 
 
 #: An hour without "am"/"pm" ("at 8", "around 9", "starting at 8 o'clock", "from 8 til late"), read
 #: only beside a part of the day.
-_BARE = re.compile(r"\b(?:at|around|about|from|like|starting(?: at| around| from)?) (?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?"
+_BARE = re.compile(r"\b(?:at|around|about|from|like|starting(?: at| around| from)?) (?P<h>" + _HOUR + r")(?:[:.](?P<m>[0-5]\d))?"
                    r"(?:\s*o['’]?clock|ish)?\b(?![:.]?\d)", re.I)
 _BARE_RANGE = re.compile(r"(?:\bfrom |(?<![\d:.-]))(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?: to | until | till |\s?[-–]\s?)"
                          r"(?P<h2>\d{1,2})(?:[:.](?P<m2>[0-5]\d))?\b(?![:.]?\d)", re.I)
@@ -154,7 +201,7 @@ def _bare_hour(text: str) -> tuple[time, time | None, list[tuple[int, int]]] | N
     if found is None:
         return None
     pm = part["part"].lower() != "morning"
-    hours = [(int(found[h]), int(found[m] or 0)) for h, m in (("h", "m"), ("h2", "m2")) if found.groupdict().get(h)]
+    hours = [(_hour(found[h]), int(found[m] or 0)) for h, m in (("h", "m"), ("h2", "m2")) if found.groupdict().get(h)]
     if any(not 1 <= h <= 12 or (h == 12 and part["part"].lower() in ("evening", "night", "tonight")) for h, _ in hours):
         return None  # no hour of a clock, or midnight (the next day's start): not read here
     start, *end = [time(h % 12 + (12 if pm else 0), m) for h, m in hours]
@@ -178,12 +225,40 @@ def _calendar() -> parsedatetime.Calendar:
     return cal
 
 
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+#: A day of the month said by its ordinal, which parsedatetime does not read: "on the 14th", "the
+#: 1st of March".
+_ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?P<month>"
+                          + "|".join(_MONTH_NAMES) + r"))?", re.I)
+
+
+def _ordinal_days(text: str, created: datetime) -> list[tuple[int, date, int, int]]:
+    """(2, day, start, end) of each ordinal day ("the 14th": this month's, or the next month's when
+    the 14th is past; "the 1st of March": the nearest such date, as a named one)."""
+    found = []
+    for m in _ORDINAL_DAY.finditer(text):
+        month = _MONTH_NAMES.index(m["month"].lower()) + 1 if m["month"] else created.month
+        year = created.year
+        try:
+            day = date(year, month, int(m["d"]))
+            if m["month"] is None and day < created.date():  # "the 3rd", said on the 13th: next month's
+                day = date(year + (month == 12), month % 12 + 1, int(m["d"]))
+            elif m["month"] is not None and (day - created.date()).days < -183:
+                day = day.replace(year=year + 1)
+        except ValueError:  # "the 31st" of a shorter month
+            continue
+        found.append((2, day, m.start(), m.end()))
+    return found
+
+
 def _days(text: str, created: datetime) -> list[tuple[int, date, int, int]]:
     """(rank, day, start, end) of each day phrase in ``text``.
 
-    Rank 2 names a month and day, rank 1 a relative day or weekday ("tomorrow", "on Tuesday").
+    Rank 2 names a month and day (or a day of the month by its ordinal, :func:`_ordinal_days`),
+    rank 1 a relative day or weekday ("tomorrow", "on Tuesday").
     """
-    found = []
+    found = _ordinal_days(text, created)
     for when, ctx, a, b, phrase in _calendar().nlp(text, sourceTime=created) or ():
         words = phrase.strip().lower()
         if _TODAY_WORDS.match(words):
@@ -324,7 +399,7 @@ def place_in(text: str, places: dict[str, str]) -> str | None:
 def unread_hour(text: str) -> bool:
     """Whether ``text`` says an hour :func:`stated_times` does not read ("from 8 to 11", "at 8":
     morning or evening): its event's time is not known, and no part of the day stands in for it."""
-    return stated_times(text) is None and bool(_BARE_RANGE.search(text) or _BARE.search(text))
+    return stated_times(text) is None and bool(_BARE_RANGE.search(text) or _BARE.search(text) or _SPOKEN.search(text))
 
 
 def stated_part(text: str) -> str | None:

@@ -861,3 +861,55 @@ def test_how_an_event_went_is_who_came_and_said_so():
     away = ask(**TOM, question="How was the circus?", memories=circus, now="2023-02-14 19:00:00", people=people)
     assert away.answer == "I wasn't at the travelling circus at Johnson Park, so I couldn't say how it went."
     assert kind_of("How was your day?") == "day" and kind_of("How was your lunch?") != "attendance"
+
+
+def test_whether_someone_came_to_an_event_is_what_one_saw_there():
+    """A tester asked Isabella "Did Maria come to the open mic?" and got a sighting of Maria "(go to
+    Isabella Rodriguez's open mic at Hobbs Cafe)". By hand, on the circus memories: Tom saw Ann
+    there, so yes; Cat he does not remember seeing (only what was retrieved was seen: not seeing is
+    no sign she was away); away, he cannot say; a question naming no event held is no attendance."""
+    seen = [MemoryView(id=60 + i, kind="observation", importance=2, created=at, content=text) for i, (at, text) in
+            enumerate((("2023-02-14 16:05:00", "Ann Able is watching the show at Johnson Park."),
+                       ("2023-02-14 16:30:00", "Tom Moreno is standing at the lawn of Johnson Park.")))]
+    people = (*PEOPLE, "Ann Able", "Cat Cole")
+    circus = _circus_memories(True, "I am free then")
+    late = "2023-02-14 19:00:00"
+    assert kind_of("Did Ann come to the circus?") == "attendance" and kind_of("Was Ann Able at the circus?") == "attendance"
+    ann = ask(**TOM, question="Did Ann come to the circus?", memories=(*circus, *seen), now=late, people=people).answer
+    assert ann == "Yes, Ann was at the travelling circus at Johnson Park."
+    cat = ask(**TOM, question="Was Cat at the circus?", memories=(*circus, *seen), now=late, people=people).answer
+    assert cat == "I don't remember seeing Cat at the travelling circus at Johnson Park."
+    away = ask(**TOM, question="Did Cat go to the circus?", memories=circus, now=late, people=people).answer
+    assert away == "I wasn't at the travelling circus at Johnson Park, so I couldn't say whether Cat came."
+
+
+def test_what_one_is_doing_now_is_the_block_under_way():
+    """"What are you doing?", "Where are you right now?" and "What are you up to at the moment?" were
+    "I don't know anything about that." (asked of Isabella at 12:10 in a tester's run). By hand
+    from TOM_PLAN: at 10:00 Tom works the market counter (08:00-16:00)."""
+    for question in ("What are you doing?", "Where are you right now?", "what are you up to at the moment?"):
+        assert kind_of(question) == "plan"
+        assert _tom(question) == ("Right now I'm working the market counter at The Willows Market and Pharmacy."), question
+    assert kind_of("What are you doing tomorrow?") == "plan" and not _tom("What are you doing tomorrow?").startswith("Right now")
+
+
+def test_a_yes_to_a_thing_asked_by_its_kind_tells_each_one_held():
+    """"Did you hear about a party?" asked of Maria, who threw her own pizza party and had heard of
+    Isabella's Valentine's Day party, told only her own, and `evaluate` scored her as not having
+    heard of the Valentine's party. By hand: both parties bear on "party", so both are told."""
+    pizza = Fact(subject="Tom Moreno", act="throw a pizza party", place="smallville:Johnson Park",
+                 start=datetime(2023, 2, 14, 12), host="Tom Moreno")
+    memories = (MemoryView(id=21, kind="whisper", importance=6, created="2023-02-13 08:00:00", fact=pizza,
+                           content="I am throwing a pizza party at Johnson Park on Tuesday, February 14 at noon."),
+                *TOM_MEMORIES[:1])
+    answer = ask(**TOM, question="Did you hear about a party?", memories=memories, now=NOW, people=PEOPLE)
+    assert answer.answer.startswith("Yes. "), answer.answer
+    assert "pizza party" in answer.answer and "Valentine's Day party" in answer.answer, answer.answer
+    assert sorted(answer.evidence) == [11, 21]
+
+
+def test_where_one_was_at_an_hour_is_the_plan_then():
+    """"Where were you at 7am this morning?" was answered with the block at 08:00 (read as a where-
+    question of the day). By hand from TOM_PLAN: at 09:00 Tom worked the market counter."""
+    assert kind_of("Where were you at 9am?") == "plan"
+    assert _tom("Where were you at 9am?") == "At 09:00 I was working the market counter at The Willows Market and Pharmacy."

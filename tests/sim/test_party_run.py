@@ -113,3 +113,15 @@ def test_party_news_reaches_a_student_who_plans_it_and_comes(reader):
         if heard.get(pid) and _cited_party_blocks(reader, pid) and at_party[pid] >= 30:
             winners.append(pid)
     assert winners, (heard.keys(), at_party)
+
+
+def test_guests_at_the_party_stay_out_of_the_cafes_kitchen(reader):
+    """Guests at Isabella's party "cooked" at the kitchen stove, "checked the fridge" and sat at the
+    kitchen prep table of Hobbs Cafe. A guest (neither living nor working there) uses no object of
+    a room holding a private one (:func:`town.world.objects.for_guests`): Klaus and Maria act in the
+    cafe room only between 17:00 and 19:00; Isabella, its owner, may use her kitchen."""
+    for pid in ("klaus_mueller", "maria_lopez"):
+        at = [e.data["address"] for e in reader.events(kinds=[EventKind.ACTION], persona=pid)
+              if "2023-02-14 17:00" <= e.time[:16] < "2023-02-14 19:00" and "Hobbs Cafe" in e.data["address"]]
+        assert at, pid
+        assert not [a for a in at if ":kitchen" in a], (pid, sorted(set(at)))

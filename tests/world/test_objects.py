@@ -121,3 +121,15 @@ def test_workplaces_are_where_a_routine_works():
     assert workplaces(routine) == ("v:Hobbs Cafe", "v:Market")
     assert works_at(("v:Hobbs Cafe",), "v:Hobbs Cafe:kitchen:sink")
     assert not works_at(("v:Hobbs Cafe",), "v:Pub:pub:bar counter")
+
+
+def test_a_guest_uses_no_object_of_a_room_holding_a_private_one():
+    """By hand: the kitchen holds a stove (private), so its pantry shelf goes with it; the cafe
+    room's tables and counter stay; a place of private rooms only is left whole."""
+    from town.world.objects import for_guests
+
+    cafe = ["w:Cafe:kitchen:stove", "w:Cafe:kitchen:pantry shelf", "w:Cafe:cafe:big table", "w:Cafe:cafe:counter",
+            "w:Cafe:bathroom:sink"]
+    assert for_guests(cafe) == ["w:Cafe:cafe:big table", "w:Cafe:cafe:counter", "w:Cafe:bathroom:sink"]
+    bedroom = ["w:Home:bedroom:bed", "w:Home:bedroom:desk"]
+    assert for_guests(bedroom) == bedroom

@@ -18,7 +18,7 @@ from ..thinking.dayplan import block_evidence, events_on
 from ..procedures import Episode
 from ..thinking.questions import DecomposeTask, PlanDay, ProcedureAnswer
 from ..thinking.views import routine_views
-from ..world.objects import workplaces
+from ..world.objects import for_guests, workplaces, works_at
 from . import practice
 from .context import MindContext, memory_views, recall, remember_later, seed_for
 from .effects import Note
@@ -194,11 +194,14 @@ def _decomposition(p: Persona, ctx: MindContext, block: PlanBlock, place: str, r
     naming the procedure of ``finished`` when given."""
     minutes = chunk_minutes(p, ctx, block, place)
     task = block.task or block.description
+    objects, works = objects_at(ctx.world, place), workplaces_of(p)
+    if not works_at(works, place) and not works_at((":".join(p.spec.home.split(":")[:2]),), place):
+        objects = for_guests(objects)  # a guest at a party in a cafe does not cook at its stove
     return DecomposeTask(
         persona=p.id, persona_name=p.name, persona_summary=p.summary(),
         seed=seed_for(ctx, p.id, "decompose", task), task=task, place=place, start=f"{ctx.now:%H:%M}",
-        minutes=minutes, objects=tuple(objects_at(ctx.world, place)), memories=memory_views(records),
-        procedures=practice.known_for(p, task=task, place=place, minutes=minutes), workplaces=workplaces_of(p),
+        minutes=minutes, objects=tuple(objects), memories=memory_views(records),
+        procedures=practice.known_for(p, task=task, place=place, minutes=minutes), workplaces=works,
         finished=None if finished is None else practice.naming(p, ctx, finished))
 
 

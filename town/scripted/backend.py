@@ -26,7 +26,7 @@ from ..textevent import StatedEvent, place_names
 from ..world.objects import act_of, mentions, names, use_of, works_at
 from ..thinking import answers, questions
 from ..thinking.backend import ThinkingBackend
-from .attend import Decision, decide
+from .attend import OWN_PLAN, Decision, decide
 from .exchange import acceptance, initiative, write_conversation
 from ..thinking.dayplan import events_on, fact_block, meal_of, minutes_of, with_events
 from ..thinking.questions import A, Question
@@ -143,6 +143,7 @@ class ScriptedBackend(ThinkingBackend):
         by_id = {m.id: m for m in q.memories}
         choices: list[answers.EventChoice] = []
         events: list[tuple[StatedEvent, str]] = []
+        own: list[bool] = []
         for e, ids in found:
             stating = [by_id[i] for i in ids]
             d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed,
@@ -157,6 +158,9 @@ class ScriptedBackend(ThinkingBackend):
                 fact = stating[0].fact
                 events.append((e, fact_block(fact, e, q.persona_name) if fact is not None
                                else event_block(e, unwrap(stating[0].content)[1])))
+                own.append(d.reason == OWN_PLAN)
+        # one's own events last, so they win where another's overlaps them (a host plays their concert)
+        events = [ev for ev, _ in sorted(zip(events, own), key=lambda pair: pair[1])]
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
         said = {d for _, d in events}
         added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]

@@ -112,7 +112,7 @@ _NEWS = any_phrase("news", "heard (?:lately|recently|anything)", "what(?:'s| is)
                    "(?:latest|juicy) gossip", "the latest", "what have you heard")
 _PAST = any_phrase("yesterday", "last night", rf"(?:did|was|were)\b.*\bon {_WEEKDAY}")
 #: What one did at a time of today: its plan then ("What were you doing at 10am?").
-_DID = any_phrase("were you doing", "did you do", "were you up to", "had you been doing")
+_DID = any_phrase("were you doing", "did you do", "were you up to", "had you been doing", "where were you")
 #: "after lunch": the time a meal of the day's plan ends (the next item's start), else the usual
 #: end of that meal.
 _AFTER_MEAL = re.compile(r"\bafter (?P<meal>breakfast|brunch|lunch|dinner|supper)\b", re.I)
@@ -126,12 +126,22 @@ _TIME_WITH = any_phrase("spend (?:the )?most (?:of (?:my|your) )?time with", "se
                         "hang out with (?:the )?most", "talk to (?:the )?most")
 #: Who was at an event: "Who came to your party?", "who showed up?", "Who was at the marathon?".
 _ATTENDANCE = re.compile(r"\bwho (?:came|showed up|turned up|went|attended|was there|were there|did you see|else came)\b"
-                         r"|\bwho (?:was|were|is|are) (?:at|there)\b", re.I)
+                         r"|\bwho (?:was|were|is|are) (?:at|there)\b"
+                         r"|\bdid (?-i:[A-Z][\w'-]+)(?: (?-i:[A-Z][\w'-]+))? (?:come|go|show up|turn up|make it|attend)\b"
+                         r"|\bwas (?-i:[A-Z][\w'-]+)(?: (?-i:[A-Z][\w'-]+))? (?:at|there)\b", re.I)
 #: How an event went ("How did your party go?", "How was the chalk contest?"): who came, said with
 #: how it went; "How was your day?" and "How was work?" ask of a day, not an event.
 _HOW_IT_WENT = re.compile(r"\bhow did (?:the|your|his|her|their|that|it)\b[^?]*?\bgo\b|"
                           r"\bhow was (?:the|your|that) (?!(?:day|morning|afternoon|evening|night|week|weekend|work|"
                           r"shift|class|lecture|exam|trip|sleep|lunch|dinner|breakfast)\b)[a-z'-]+", re.I)
+
+
+#: What one is doing or where one is now, asked as a whole ("What are you doing?", "Where are you
+#: right now?", "What are you up to at the moment?"): the plan's block under way.
+_NOW_ASKED = re.compile(r"^\W*(?:so,?\s+|and\s+)?(?:what are you (?:doing|up to|busy with)|where are you)"
+                        r"(?:\s+(?:right\s+)?now|\s+at the moment|\s+currently)?\W*$"
+                        r"|\b(?:what are you (?:doing|up to)|where are you)\b.*\b(?:right now|at the moment|currently)\b",
+                        re.I)
 
 
 def kind_of(question: str) -> str:
@@ -155,6 +165,8 @@ def kind_of(question: str) -> str:
         return "preference"
     if _HYPOTHETICAL.search(question):
         return "hypothetical"
+    if _NOW_ASKED.search(question):
+        return "plan"  # the block under way
     if _ATTENDANCE.search(question) or _HOW_IT_WENT.search(question):
         return "attendance"
     if _INTENTION.search(question):
@@ -420,6 +432,12 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
     if _WEEK.search(q.question):
         return _week(q)
     now = _now(q)
+    if now is not None and _NOW_ASKED.search(q.question):  # "What are you doing?": the block under way
+        items, cited = _plan_items(q, now)
+        under_way = [item for item in items if item[0] <= now.hour * 60 + now.minute]
+        if under_way:
+            _, what, where = under_way[-1]
+            return _said(f"Right now I'm {mine(gerund(what))}{_there(what, where)}.", cited)
     window = _window(q.question, now) if now is not None else None
     own = _own_event(q, *window) if window is not None else None
     if own is not None:
@@ -860,6 +878,11 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         unheld = topic_words(q.question) - _ASKED_WORDS - name_words(q.people) - held
         if asked_day is not None and start is not None:  # its day, read from the date: "today" is held
             unheld -= _DAY_WORDS
+        other = next((m for m in relevant[1:] if not unheld and m.fact is not None and best.fact is not None
+                      and m.fact.event_key() != best.fact.event_key() and sayable(m.fact)
+                      and _bears(m, q)[0] >= max(1, _bears(best, q)[0])), None)  # "a party": each held
+        if other is not None:
+            return _said(f"Yes. {said} {_realised(other, q)}", [best.id, other.id])
         return _said(f"{'What I know is this:' if unheld else 'Yes.'} {said}", [best.id])
     more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]
             and _bears(m, q)[0] >= min(1, _bears(best, q)[0])][:1]  # of the thing asked, as the best is
@@ -1136,6 +1159,10 @@ def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
         f = m.fact
         return len(topic & topic_words(f"{f.act} {place_name(f.place)}")), f.start <= now, f.start, -m.id
     best = max(events, key=score)
+    asked = next((p for p in q.people if p != q.persona_name and (
+        re.search(rf"\b{re.escape(p)}\b", q.question) or re.search(rf"\b{re.escape(p.split()[0])}\b", q.question))), None)
+    if asked is not None and score(best)[0] == 0:  # "Did Klaus go to the library?": no event of it held
+        return _general(q, "yes/no")
     f = best.fact
     assert f is not None and f.start is not None and f.place is not None
     name = event_name(f, f.place)
@@ -1153,6 +1180,15 @@ def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
     me = q.persona_name in there
     cited = [best.id, *(m.id for m in seen)][:4]
     how = _HOW_IT_WENT.search(q.question) is not None
+    if asked is not None:  # "Did Maria come to the open mic?": that one, by what one saw there
+        first = asked.split()[0]
+        if asked in others:
+            return _said(f"Yes, {first} was at {name}.", cited)
+        if asked in (f.host, f.subject):  # one's own event: held, as far as one knows
+            return _said(f"As far as I know, yes: it was {first}'s own.", [best.id])
+        if me:  # only what was retrieved was seen: not seeing is no sign of absence
+            return _said(f"I don't remember seeing {first} at {name}.", cited)
+        return _said(f"I wasn't at {name}, so I couldn't say whether {first} came.", [best.id])
     if others:
         were = "was" if len(others) == 1 else "were"
         went = "It went well: " if how and len(others) > 1 else ""

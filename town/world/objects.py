@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["ObjectUse", "use_of", "names", "mentions", "act_of", "workplaces", "works_at"]
+__all__ = ["ObjectUse", "use_of", "names", "mentions", "act_of", "workplaces", "works_at", "for_guests"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -25,6 +25,8 @@ class ObjectUse:
         emoji: the action's emoji.
         guest, guest_doing: what someone who does not work there does at the object ("order at
             the counter", "ordering at the counter"); "" for an object everyone uses alike.
+        private: used by those who live or work there only (a stove, a bed): a guest at an
+            event in a cafe does not cook at its kitchen stove (:func:`for_guests`).
     """
 
     words: tuple[str, ...]
@@ -33,6 +35,7 @@ class ObjectUse:
     emoji: str
     guest: str = ""
     guest_doing: str = ""
+    private: bool = False
 
     def verb_for(self, works_here: bool) -> str:
         """The step's verb for a persona of the role ``works_here`` says (:func:`works_at`): the
@@ -46,9 +49,10 @@ class ObjectUse:
         return self.doing if verb == self.verb else self.guest_doing if self.guest and verb == self.guest else None
 
 
-def _use(words: str, verb: str, doing: str, emoji: str, guest: str = "", guest_doing: str = "") -> ObjectUse:
+def _use(words: str, verb: str, doing: str, emoji: str, guest: str = "", guest_doing: str = "", *,
+         private: bool = False) -> ObjectUse:
     return ObjectUse(words=tuple(words.split("|")), verb=verb, doing=doing, emoji=emoji, guest=guest,
-                     guest_doing=guest_doing)
+                     guest_doing=guest_doing, private=private)
 
 
 #: Words of a routine's task that make it work at its place (the staff's use of its objects).
@@ -59,18 +63,18 @@ STAFF_WORDS = frozenset("serve serving customers customer work working shift bre
 
 #: The vocabulary, first match wins (so "bar counter" serves customers, "bar stool" has a drink).
 VOCABULARY: tuple[ObjectUse, ...] = (
-    _use("bed", "rest in bed", "resting in bed", "🛏️"),
+    _use("bed", "rest in bed", "resting in bed", "🛏️", private=True),
     _use("coffee|espresso", "brew coffee", "brewing coffee", "☕", "get a coffee", "getting a coffee"),
     _use("counter|counters", "serve customers at the counter", "serving customers at the counter", "🧾",
          "order at the counter", "ordering at the counter"),
     _use("register|till", "ring up purchases", "ringing up purchases", "🧾", "pay at the register",
          "paying at the register"),
     _use("checkout", "pay at the checkout", "paying at the checkout", "🧾"),
-    _use("stove", "cook", "cooking", "🍳"),
-    _use("oven", "bake", "baking", "🥐"),
-    _use("fridge", "check the fridge", "checking the fridge", "🥛"),
+    _use("stove", "cook", "cooking", "🍳", private=True),
+    _use("oven", "bake", "baking", "🥐", private=True),
+    _use("fridge", "check the fridge", "checking the fridge", "🥛", private=True),
     _use("sink", "wash up", "washing up", "🧽", "wash hands at the sink", "washing hands at the sink"),
-    _use("shower", "take a shower", "taking a shower", "🚿"),
+    _use("shower", "take a shower", "taking a shower", "🚿", private=True),
     _use("toilet", "use the bathroom", "using the bathroom", "🚽"),
     _use("mirror", "get ready at the mirror", "getting ready at the mirror", "🪞"),
     _use("bookshelf|bookshelves|bookcase|bookcases", "browse the books", "browsing the books", "📚"),
@@ -118,6 +122,17 @@ def workplaces(routine: Iterable[tuple[str, str]]) -> tuple[str, ...]:
 def works_at(places: Iterable[str], address: str) -> bool:
     """Whether ``address`` (any depth) is in one of ``places`` (:func:`workplaces`)."""
     return ":".join(address.split(":")[:2]) in set(places)
+
+
+def for_guests(objects: Iterable[str]) -> list[str]:
+    """The object addresses of ``objects`` a guest uses: none in a room holding an
+    :attr:`ObjectUse.private` one (the kitchen with its stove, the bedroom with its bed: not the
+    pantry shelf or prep table of a cafe one neither lives nor works at); all of them when none
+    is left."""
+    found = list(objects)
+    rooms = {o.rsplit(":", 1)[0] for o in found if use_of(o.rsplit(":", 1)[-1]).private}
+    public = [o for o in found if o.rsplit(":", 1)[0] not in rooms]
+    return public or found
 
 
 def names(object_name: str, word: str) -> bool:
