@@ -744,3 +744,23 @@ def test_a_guest_goes_to_a_performance_and_does_not_perform_it():
     assert event is not None
     assert fact_block(fact, event, "Maria Lopez") == "go to Klaus Mueller's concert at Johnson Park"
     assert fact_block(fact, event, "Klaus Mueller") == "play a concert at Johnson Park"
+
+
+def test_lets_a_reminder_and_every_week_are_read():
+    """Whispers no test used (the_ville, 2026-12-07): "Let's all meet at the pub at 8 tonight to
+    watch the game" was "there is Let's all meet"; "Reminder that the book club meets at the
+    library on Tuesday at 7pm" was nothing; "The library book club meets every Tuesday at 7pm" was
+    "the library book club is meeting every". By hand from Monday 13 Feb, 08:00: "let's" is one's
+    own plan ("let's all": everyone's welcome), a meeting is its point, a reminder's "that" opens
+    what is stated, and "every Tuesday" ends the act (the next Tuesday is read)."""
+    places = place_names(("v:The Rose and Crown Pub", "v:Oak Hill College:library", "v:Johnson Park"))
+    game = read_fact("Let's all meet at the pub at 8 tonight to watch the game", MONDAY, places, NAMES,
+                     "Isabella Rodriguez")
+    assert game is not None and (game.subject, game.act, game.start, game.invited) == (
+        "Isabella Rodriguez", "watch the game", datetime(2023, 2, 13, 20), ("everyone",))
+    picnic = read_fact("Let's have a picnic in Johnson Park on Sunday at noon", MONDAY, places, NAMES, "Isabella Rodriguez")
+    assert picnic is not None and (picnic.subject, picnic.act, picnic.invited) == ("Isabella Rodriguez", "have a picnic", ())
+    club = read_fact("Reminder that the book club meets at the library on Tuesday at 7pm", MONDAY, places, NAMES)
+    assert club is not None and (club.act, club.start) == ("be the book club meeting", datetime(2023, 2, 14, 19))
+    weekly = read_fact("The library book club meets every Tuesday at 7pm", MONDAY, places, NAMES)
+    assert weekly is not None and weekly.act == "be the library book club meeting"

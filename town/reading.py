@@ -37,7 +37,8 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
              "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow",
              "tomoz": "tomorrow", "2day": "today", "2nite": "tonight", "tonite": "tonight", "wanna": "want to",
              "gonna": "going to", "gotta": "have to", "theres": "there's", "cuz": "because", "coz": "because",
-             "how'd": "how did", "what'd": "what did", "where'd": "where did", "who'd": "who did"}
+             "how'd": "how did", "what'd": "what did", "where'd": "where did", "who'd": "who did",
+             "let's": "we'll", "let’s": "we'll"}
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 
@@ -52,7 +53,8 @@ def spelled_out(text: str) -> str:
     text = _TITLE_STOP.sub(r"\1", _SHORT_WORD.sub(lambda m: SHORTHAND[m.group(1).lower()], text))
     return re.sub(r"\s+", " ", text).strip()
 #: A heading or interjection before what a text states: "Reminder:", "Big news:", "Hey,", "FYI".
-_HEADING = re.compile(r"^\s*(?:(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|reminder|big news|news|heads up|guess what|"
+_HEADING = re.compile(r"^\s*(?:(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|(?:just )?(?:a )?reminder(?: that)?|"
+                      r"remember that|don't forget that|big news|news|heads up|guess what|"
                       r"attention|note|update|btw|by the way|listen|announcement|apparently|lol)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
                       re.I)
 #: One's own telling of what a that-clause states: "I should remind my regulars that the party
@@ -83,7 +85,8 @@ _PARTICLE = re.compile(r"^\s+(on|up|together|out)(?=\s+(?:a|an|the|my|our|his|he
 _OPEN = re.compile(r"\b(?:everyone|everybody|anyone|anybody|all|volunteers|helpers|newcomers|beginners)\b[^.;!?]{0,20}"
                    r"\b(?:welcome|invited|can come|may come)\b"
                    r"|\binvit\w*\s+(?:everyone|everybody|the whole town|all\b(?! of\b| my\b| her\b| his\b| our\b| their\b))"
-                   r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b|\bfor (?:everyone|everybody)\b", re.I)
+                   r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b|\bfor (?:everyone|everybody)\b"
+                   r"|\b(?:let['’]s|we['’]ll) all (?:meet|come|go|get together|gather)\b", re.I)
 #: A first-person possessive or reflexive in an act, and the neutral form a fact keeps it in.
 _OWN = {"my": "one's", "our": "one's", "myself": "oneself", "ourselves": "oneself"}
 _OWN_WORD = re.compile(r"\b(my|our|myself|ourselves)\b", re.I)
@@ -144,6 +147,9 @@ _COMPANY = re.compile(r"['’]s\s+(band|choir|team|club|trio|quartet|group|crew|
 _PUTS_ON = re.compile(r"\s*(?:hosting|holding|organi[sz]ing|running|putting on|throwing|arranging|staging|having)"
                       r"\s+(?:a|an|the)\b",
                       re.I)
+#: Acts of coming together whose point follows ("meet at the pub at 8 to watch the game"): the act
+#: is its point.
+_MEETING = ("meet", "meet up", "get together", "gather")
 #: An act's object that only points back ("hosting it").
 _BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -175,6 +181,7 @@ def _act(text: str, after: int) -> str | None:
     rest = text[after:]
     head = text[:after].split()
     said = f"I{rest}" if head and _FIRST_PERSON.fullmatch(head[-1]) else rest  # "I still need ...": "need" is its verb
+    said = re.sub(r"^I\s+(?:all|both)\b", "I", said)  # "We'll all meet ...": "meet"
     verb = (verb_of(said) if after else None) or verb_of(text)  # "I've set up": the verb after "I've"
     if verb is None:
         return None
@@ -383,6 +390,9 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         act = _named_thing(said, places) or act  # "Movie night at the pub, Friday 9pm!": the thing alone
     if not act:
         return None
+    purpose = re.search(r"\bto\s+([a-z]+(?:\s+[^\s,.;!?]+){0,4})", said[after:]) if act in _MEETING else None
+    if purpose and is_verb(purpose.group(1).split()[0]):  # "Let's all meet at the pub ... to watch the game"
+        act = _act(f"I {purpose.group(1)}", 1) or act
     if timed and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
         act = _MEANS_TO.sub("", act, count=1)
     wanted = _HELP_WANTED.match(act) if timed else None
@@ -418,6 +428,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if subject is None and timed and act.split()[0] != "be" and all(  # "Food trucks at the park ...": nouns,
             "NOUN" in lemmas(w.lower()) for w in _WORDS.findall(_PHRASE_END.split(said, 1)[0])):  # no verb after all
         act = _named_thing(said, places) or act
+    if times is not None:  # "The book club meets every Tuesday at 7pm": the next one, at its time
+        act = re.sub(r"\s+every\b.*$", "", act)
     if subject is None and own_name is not None and re.match(r"be (?:my|our) ", act, re.I):
         subject = host = own_name  # "Come to my birthday drinks at the pub ...": one's own, had by oneself
         act = f"have {act[3:]}"

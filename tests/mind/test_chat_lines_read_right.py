@@ -197,3 +197,18 @@ def test_news_opening_did_you_hear_takes_no_announcing_lead():
     listed = {Voice(rng=random.Random(s), warm=True, close=True, first="Maria").say(
         "I want the party to feel warm: red paper hearts, hot chocolate and music") for s in range(200)}
     assert not any(line.count(":") > 1 for line in listed), [x for x in listed if x.count(":") > 1][:2]
+
+
+def test_a_thought_whispered_in_another_language_is_not_retold():
+    """A tester whispered a picnic in Chinese and heard it retold as "Did you hear? 明天中午我在约翰逊
+    公园举办野餐, Latoya!". By hand: of two whispers as important, only the English one is worth
+    telling (a run of another script is one word, and no English one)."""
+    from town.scripted.talk import worth_telling
+
+    chinese = MemoryView(id=1, kind="whisper", importance=8, created="2023-02-13 08:00:00",
+                         content="明天中午我在约翰逊公园举办野餐")
+    spanish = MemoryView(id=2, kind="whisper", importance=8, created="2023-02-13 08:00:00",
+                         content="Mañana hay una fiesta en el parque a las 5pm")
+    english = MemoryView(id=3, kind="whisper", importance=8, created="2023-02-13 08:00:00",
+                         content="I am having a picnic at Johnson Park tomorrow at noon.")
+    assert [m.id for m in worth_telling([chinese, spanish, english], "Latoya Williams", "Ann Able")] == [3]

@@ -913,3 +913,13 @@ def test_where_one_was_at_an_hour_is_the_plan_then():
     question of the day). By hand from TOM_PLAN: at 09:00 Tom worked the market counter."""
     assert kind_of("Where were you at 9am?") == "plan"
     assert _tom("Where were you at 9am?") == "At 09:00 I was working the market counter at The Willows Market and Pharmacy."
+
+
+def test_who_puts_on_an_event_is_its_host():
+    """"Who organised the pizza party?" asked of Maria, who threw it, told her news without saying
+    it was hers; "Who is hosting the Valentine's Day party?" told a sighting of Isabella. By hand:
+    the held event's host, before it (10:00) in the present, after it (20:00) in the past."""
+    assert _tom("Who is hosting the Valentine's Day party?").startswith("Isabella is. Isabella told me that she is")
+    late = ask(**TOM, question="Who organised the party?", memories=TOM_MEMORIES, now="2023-02-14 20:00:00",
+               routine=TOM_ROUTINE, people=PEOPLE).answer
+    assert late.startswith("Isabella did. "), late

@@ -144,6 +144,12 @@ _NOW_ASKED = re.compile(r"^\W*(?:so,?\s+|and\s+)?(?:what are you (?:doing|up to|
                         re.I)
 
 
+#: Who puts on an event, asked: "Who is organising the pizza party?", "Who hosted the open mic?".
+_HOST_ASKED = re.compile(r"^\W*who(?:'s| is| was)?\s+(?:organi[sz](?:ed|ing)|host(?:ed|ing)|throw(?:ing)|threw|"
+                         r"run(?:ning)?|ran|giv(?:ing)|gave|hold(?:ing)|held|plann(?:ed|ing)|behind|putting on|put on)\b",
+                         re.I)
+
+
 def kind_of(question: str) -> str:
     """The kind of ``question``, one of :data:`KINDS`.
 
@@ -841,6 +847,14 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         # only a name is shared: nothing held bears on what is asked of them ("running for mayor")
         return _said("No, I haven't heard anything about that." if kind == "yes/no"
                      else "I haven't heard anything about that.", [])
+    hosted = next((m for m in relevant if m.fact is not None and m.fact.start is not None
+                   and (m.fact.host or m.fact.subject)), None) if _HOST_ASKED.search(q.question) else None
+    if hosted is not None and hosted.fact is not None and hosted.fact.start is not None:  # "Who is organising ...?"
+        f, now = hosted.fact, _now(q)
+        over = now is not None and (f.end or f.start + timedelta(minutes=DEFAULT_MINUTES)) <= now
+        host = str(f.host or f.subject)
+        who = "I" if host == q.persona_name else host.split()[0]
+        return _said(f"{who} {'did' if over else 'am' if who == 'I' else 'is'}. {_realised(hosted, q)}", [hosted.id])
     said = _realised(best, q)
     if kind == "when":
         typed = next((m for m in relevant if m.fact is not None and m.fact.start is not None), None)

@@ -27,6 +27,7 @@ from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
 from ..thinking import answers
 from ..thinking.questions.write_conversation import echoes
+from ..thinking.questions.writing import mostly_english
 from ..thinking.words import topic_words
 from .recount import is_about
 from .topics import own_life
@@ -89,7 +90,9 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
     eating, walking: not news), not an event already under way at ``now`` (the
     party at 5pm is no news at 18:00), not naming the listener (news about someone is not
     news to them) nor heard from them, not what the speaker saw themselves doing (an observation
-    of oneself; one's own event, however it was put, is news); ranked by
+    of oneself; one's own event, however it was put, is news), not in another language than the
+    town's (:func:`~town.thinking.questions.writing.mostly_english`: a Chinese whisper was retold as
+    "Did you hear? 明天中午..."); ranked by
     importance and retrieval order (the views arrive best-scored first).
     """
     n = len(memories)
@@ -100,7 +103,8 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
              and not sighting(m.content) and not under_way(m, now)
              and not (listener_name and (listener_name in m.content or is_about(m.content, first_name(listener_name))
                                          or first_name(listener_name) in unwrap(m.content)[0]))
-             and not (own_name and m.kind == "observation" and m.content.startswith(own_name))]
+             and not (own_name and m.kind == "observation" and m.content.startswith(own_name))
+             and mostly_english(unwrap(m.content)[1])]  # a thought whispered in another language is not retold
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 
 

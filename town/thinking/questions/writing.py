@@ -37,7 +37,7 @@ from ...inflection import is_verb, lemmas
 from ..words import PLACE_WORDS, STOPWORDS, content_words, name_words
 from .checks import InvalidAnswer, free_texts
 
-__all__ = ["WRITING", "PARAMETER", "not_a_label", "in_english", "not_filler", "no_reply_syntax", "gives_a_reason",
+__all__ = ["WRITING", "PARAMETER", "not_a_label", "in_english", "mostly_english", "not_filler", "no_reply_syntax", "gives_a_reason",
            "more_than_a_date", "whole_sentences"]
 
 #: The nouns an answer's parts are labelled with: a text of these alone (and numbers, function
@@ -166,6 +166,13 @@ def _english_words(text: str, shown: set[str]) -> list[bool]:
         name = w[0].isupper() and w[1:].islower() and bool(before) and before[-1] not in ".!?"
         out.append(name or _english(w))
     return out
+
+
+def mostly_english(text: str) -> bool:
+    """Whether ``text`` is mostly English words (:func:`_english_words`; a run of another script's
+    letters, "明天中午我在...", is one word and no English one); a text of no words is."""
+    english = _english_words(text, set())
+    return 2 * sum(english) >= len(english)
 
 
 def in_english(question: Any, answer: BaseModel, prompt: str) -> BaseModel:
