@@ -764,3 +764,19 @@ def test_lets_a_reminder_and_every_week_are_read():
     assert club is not None and (club.act, club.start) == ("be the book club meeting", datetime(2023, 2, 14, 19))
     weekly = read_fact("The library book club meets every Tuesday at 7pm", MONDAY, places, NAMES)
     assert weekly is not None and weekly.act == "be the library book club meeting"
+
+
+def test_a_part_of_the_day_said_of_a_day_wins_over_a_things_name():
+    """"I'm hosting a poetry night at Hobbs Cafe on Wednesday evening" was held as Wednesday's
+    night (the "night" of "poetry night" came first) and told as "on Wednesday night"; the hour of
+    "a poetry night on Wednesday morning at 9" was read as 9pm. By hand: the part said of a day
+    wins; a thing's name alone still says it ("movie night on Friday" is the night's)."""
+    places = place_names(("v:Hobbs Cafe",))
+    poetry = read_fact("I'm hosting a poetry night at Hobbs Cafe on Wednesday evening", MONDAY, places, NAMES,
+                       "Tom Moreno")
+    assert poetry is not None and (poetry.start, poetry.part) == (datetime(2023, 2, 15, 19), "evening")
+    early = read_fact("I'm hosting a poetry night at Hobbs Cafe on Wednesday morning at 9", MONDAY, places, NAMES,
+                      "Tom Moreno")
+    assert early is not None and early.start == datetime(2023, 2, 15, 9)
+    movie = read_fact("Movie night at Hobbs Cafe on Friday", MONDAY, places, NAMES)
+    assert movie is not None and (movie.start, movie.part) == (datetime(2023, 2, 17, 20), "night")

@@ -89,11 +89,11 @@ def _spoken_time(text: str) -> tuple[time, None, list[tuple[int, int]]] | None:
         h, minute = (h, quarter) if found["rel"].lower() in ("past", "after") else ((h - 2) % 12 + 1, 60 - quarter)
     else:
         minute = {"thirty": 30, "fifteen": 15}.get(found["tail"].lower(), 45 if found["tail"].lower().startswith("forty") else 0)
-    part = _PART_OF_DAY.search(text)
+    part = stated_part(text)
     if found["ap"]:
         pm = found["ap"].lower() == "p"
     elif part is not None:
-        pm = part["part"].lower() != "morning"
+        pm = part != "morning"
     elif 1 <= h <= 6:
         pm = True
     else:
@@ -194,15 +194,15 @@ def _bare_hour(text: str) -> tuple[time, time | None, list[tuple[int, int]]] | N
     to 10" -> 08:00-10:00: hours said without "am"/"pm" where the text names a part of the day;
     without one, a range only one reading of the clock allows (:func:`_open_range`), else None
     ("at 8" alone)."""
-    part = _PART_OF_DAY.search(text)
+    part = stated_part(text)
     found = _BARE_RANGE.search(text) or _BARE.search(text)
     if part is None:
         return _open_range(text)
     if found is None:
         return None
-    pm = part["part"].lower() != "morning"
+    pm = part != "morning"
     hours = [(_hour(found[h]), int(found[m] or 0)) for h, m in (("h", "m"), ("h2", "m2")) if found.groupdict().get(h)]
-    if any(not 1 <= h <= 12 or (h == 12 and part["part"].lower() in ("evening", "night", "tonight")) for h, _ in hours):
+    if any(not 1 <= h <= 12 or (h == 12 and part in ("evening", "night")) for h, _ in hours):
         return None  # no hour of a clock, or midnight (the next day's start): not read here
     start, *end = [time(h % 12 + (12 if pm else 0), m) for h, m in hours]
     if end and end[0] <= start:
@@ -402,11 +402,21 @@ def unread_hour(text: str) -> bool:
     return stated_times(text) is None and bool(_BARE_RANGE.search(text) or _BARE.search(text) or _SPOKEN.search(text))
 
 
+#: A part of the day said of a day ("on Wednesday evening", "tomorrow morning", "in the afternoon",
+#: "tonight"), not a thing's name ("a poetry night").
+_DAY_PART = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|yesterday|this|in the|at|"
+                       r"every|each)\s+(?P<part>morning|afternoon|evening|night)\b|\b(?P<tonight>tonight)\b", re.I)
+
+
 def stated_part(text: str) -> str | None:
-    """The part of the day ``text`` names, a key of :data:`PART_STARTS` ("tonight" is the
-    evening's), or None."""
-    found = _PART_OF_DAY.search(text)
-    return None if found is None else "evening" if found["part"].lower() == "tonight" else found["part"].lower()
+    """The part of the day ``text`` names, a key of :data:`PART_STARTS`: one said of a day first
+    (:data:`_DAY_PART`: "a poetry night ... on Wednesday evening" is the evening's), else any
+    ("movie night on Friday": the night's); "tonight" is the evening's; None without one."""
+    found = _DAY_PART.search(text) or _PART_OF_DAY.search(text)
+    if found is None:
+        return None
+    word = (found.groupdict().get("tonight") or found["part"]).lower()
+    return "evening" if word == "tonight" else word
 
 
 def find_event(text: str, created: datetime, places: dict[str, str], *, place: str | None = None,
