@@ -122,6 +122,6 @@ def test_guests_at_the_party_stay_out_of_the_cafes_kitchen(reader):
     cafe room only between 17:00 and 19:00; Isabella, its owner, may use her kitchen."""
     for pid in ("klaus_mueller", "maria_lopez"):
         at = [e.data["address"] for e in reader.events(kinds=[EventKind.ACTION], persona=pid)
-              if "2023-02-14 17:00" <= e.time[:16] < "2023-02-14 19:00" and "Hobbs Cafe" in e.data["address"]]
+              if datetime(2023, 2, 14, 17) <= e.time < datetime(2023, 2, 14, 19) and "Hobbs Cafe" in e.data["address"]]
         assert at, pid
         assert not [a for a in at if ":kitchen" in a], (pid, sorted(set(at)))
