@@ -34,6 +34,18 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a malformed Socket.IO packet dispatched", "web/packets.py",
+             "        problem = packet_problem(data) or shape_problem(server, eio_sid, data)\n",
+             "        problem = packet_problem(data)\n",
+             ("tests/web/test_socket_payloads.py::test_a_malformed_packet_is_dropped_with_one_line_and_the_viewer_goes_on",)),
+    Mutation("a connection's auth token taken unchecked", "web/events.py",
+             '        token = _auth_text(auth, "token")\n',
+             '        token = auth.get("token") if isinstance(auth, dict) else None\n',
+             ("tests/web/test_socket_payloads.py::test_a_connection_with_a_bad_auth_payload_is_taken_without_it",)),
+    Mutation("a player secret of any length", "web/events.py",
+             "        if not isinstance(secret, str) or len(secret) > MAX_FIELD or _more:",
+             "        if not isinstance(secret, str) or _more:",
+             ("tests/web/test_socket_payloads.py::test_event_payloads_of_the_wrong_shape_are_answered_or_ignored_with_one_line",)),
     Mutation("a dead writer's part file refuses the study folder", 'town/studies/task.py',
              '            for stale in [p for p in evaluation.iterdir() if stale_part(p)]:',
              '            for stale in []:',
