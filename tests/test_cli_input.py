@@ -96,10 +96,11 @@ def test_interview_refuses_an_empty_question(hour_run, tmp_path, capsys, questio
                                            ("2023-02-20 12:00", "after the run ends"),
                                            ("2023-02-13 06:59", "before the run starts")])
 def test_interview_refuses_a_time_outside_the_run(hour_run, capsys, at, where):
-    """``--at`` after the end of the last tick (08:00:00) or before 07:00: one line naming the span."""
+    """``--at`` after the end of the last tick (08:00) or before 07:00: one line naming the span,
+    every time in one format (the end was "2023-02-13 08:00:00" beside a start of "07:00")."""
     _refused(capsys, ["interview", str(hour_run), "--persona", "klaus_mueller", "--at", at, "Do you know about a party?"],
              f"town: error: --at: {at} is {where}: {hour_run} covers 2023-02-13 07:00 to "
-             "2023-02-13 08:00:00 (ticks 0-359)")
+             "2023-02-13 08:00 (ticks 0-359)")
 
 
 def test_interview_at_the_end_of_the_run_is_answered(hour_run, capsys):
@@ -117,3 +118,68 @@ def test_generate_refuses_more_residents_than_a_map_holds(tmp_path, capsys):
                  f"town: error: --personas: must be 1 to 5,000 residents (a generated map holds no more), "
                  f"got {int(n):,}")
     assert not out.exists()
+
+
+def test_interview_span_shows_seconds_only_off_the_minute(tmp_path, capsys):
+    """A run of 100 ticks ends at 07:16:40: start and end in the one format, seconds where they are."""
+    path = tmp_path / "short.sqlite"
+    sim = Simulation(load_scenario("the_ville"), load_config(None, {"embedder": "hashing"}), run_path=path)
+    sim.run(100)
+    sim.close()
+    _refused(capsys, ["interview", str(path), "--persona", "klaus_mueller", "--at", "2023-02-13 07:17", "Hi?"],
+             f"town: error: --at: 2023-02-13 07:17 is after the run ends: {path} covers 2023-02-13 07:00 to "
+             "2023-02-13 07:16:40 (ticks 0-99)")
+
+
+@pytest.mark.parametrize("last", ["99999999999999999999", "1000001"])
+def test_inspect_last_past_its_limit_is_one_line(hour_run, capsys, last):
+    """As found: ``--last 99999999999999999999`` ended in "OverflowError: Python int too large to
+    convert to SQLite INTEGER"; the limit is 1,000,000, as ``--last 0`` gets its own line."""
+    _refused(capsys, ["inspect", str(hour_run), "--persona", "maria_lopez", "--last", last],
+             f"town: error: --last: must be at most 1,000,000 retrievals, got {int(last):,}")
+    assert main(["inspect", str(hour_run), "--persona", "maria_lopez", "--last", "1000000"]) == 0
+    assert "query:" in capsys.readouterr().out
+
+
+def test_study_seeds_past_its_limit_is_one_line(tmp_path, capsys):
+    """``study --seeds 99999999999999999999`` was an OverflowError traceback in ``range``."""
+    out = tmp_path / "study"
+    for seeds in ("1001", "99999999999999999999"):
+        _refused(capsys, ["study", "--hours", "0.1", "--conditions", "full", "--seeds", seeds, "--out", str(out)],
+                 f"town: error: --seeds: must be at most 1,000 seeds, got {int(seeds):,}")
+    assert not list(tmp_path.rglob("*.sqlite"))
+
+
+def test_inspect_refuses_an_unknown_purpose(hour_run, capsys):
+    """``--purpose bogus`` said "no retrievals of maria_lopez match"; the known purposes are listed."""
+    _refused(capsys, ["inspect", str(hour_run), "--persona", "maria_lopez", "--purpose", "bogus"],
+             "town: error: --purpose: unknown purpose 'bogus'; one of: act, chat, plan_day, plan_events, "
+             "react, reflect")
+    assert main(["inspect", str(hour_run), "--persona", "maria_lopez", "--purpose", "act", "--last", "1"]) == 0
+    assert "[act]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("at", "where"), [("2023-02-13 06:00", "before the run starts"),
+                                           ("2023-02-13 08:01", "after the run ends")])
+def test_inspect_refuses_a_time_outside_the_run_as_interview_does(hour_run, capsys, at, where):
+    """``--at`` before the start said "no retrievals of maria_lopez match": the interview's line."""
+    _refused(capsys, ["inspect", str(hour_run), "--persona", "maria_lopez", "--at", at],
+             f"town: error: --at: {at} is {where}: {hour_run} covers 2023-02-13 07:00 to "
+             "2023-02-13 08:00 (ticks 0-359)")
+
+
+def test_a_whisper_names_its_persona_by_full_name_as_interview_does(tmp_path, capsys):
+    """``--whisper "Maria Lopez: ..."`` said "no persona 'Maria Lopez'" though ``interview
+    --persona "Isabella Rodriguez"`` takes a full name; both go through one resolver."""
+    from town.recording import RunReader
+
+    out = tmp_path / "w.sqlite"
+    assert main(["simulate", "--town", "the_ville", "--hours", "0.01", "--out", str(out), "--quiet",
+                 "--embedder", "hashing", "--whisper", "maria lópez: The library closes early on Friday."]) == 0
+    with RunReader(out) as r:
+        assert [m["content"] for m in r.memories("maria_lopez", kind="whisper")] == [
+            "The library closes early on Friday."]
+    _refused(capsys, ["simulate", "--town", "the_ville", "--hours", "0.01", "--out", str(tmp_path / "x.sqlite"),
+                      "--quiet", "--embedder", "hashing", "--whisper", "Maria: hello"],
+             "town: error: --whisper: no persona 'Maria' in this town; one of: isabella_rodriguez, "
+             "klaus_mueller, maria_lopez")

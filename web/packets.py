@@ -105,4 +105,4 @@ def guard_packets(server: socketio.Server) -> None:
                    "socket.io: a packet %s was dropped unread (later ones from this connection: quietly)", problem)
 
     server.eio.on("message", bounded)
-    server._handle_eio_message = bounded  # type: ignore[method-assign]
+    server._handle_eio_message = bounded
