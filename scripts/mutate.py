@@ -34,6 +34,13 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a name holding a bidi or zero-width character taken", "town/world/fields.py",
+             "            if problem is None and key in NAME_FIELDS:", "            if False:",
+             ("tests/test_cli_input.py::test_a_persona_name_holding_a_bidi_or_zero_width_character_is_refused",
+              "tests/test_cli_input.py::test_a_place_name_holding_a_zero_width_character_is_refused")),
+    Mutation("a YAML key given twice kept", "town/world/fields.py",
+             "                    if key in seen:\n", "                    if False:\n",
+             ("tests/test_cli_input.py::test_a_key_given_twice_in_a_yaml_file_is_refused",)),
     Mutation("inspect --last unbounded above", "town/cli/inspect.py",
              "MAX_LAST = 1_000_000\n", "MAX_LAST = 10**30\n",
              ("tests/test_cli_input.py::test_inspect_last_past_its_limit_is_one_line",)),
@@ -350,8 +357,8 @@ MUTATIONS = (
              '    kept = "".join(" " if unicodedata.category(c)[0] in "Z" else c',
              ("tests/web/test_inputs.py::test_a_name_that_reads_like_one_in_the_town_is_refused",)),
     Mutation("a text of zero-width and bidi characters is not empty", "town/text.py",
-             '    return all(c.isspace() or unicodedata.category(c) in ("Cc", "Cf", "Zs", "Zl", "Zp") or c in _FILLERS',
-             '    return all(c.isspace()',
+             '    return all(c.isspace() or unicodedata.category(c) == "Zs" or _draws_nothing(c) for c in value)',
+             '    return all(c.isspace() for c in value)',
              ("tests/web/test_live_extras.py::test_whisper_needs_the_token_beyond_loopback_and_the_own_origin",)),
     Mutation("a Socket.IO packet decoded unbounded", "web/__init__.py",
              "    guard_packets(socketio.server)", "    pass  # guard_packets(socketio.server)",

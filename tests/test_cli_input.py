@@ -183,3 +183,74 @@ def test_a_whisper_names_its_persona_by_full_name_as_interview_does(tmp_path, ca
                       "--quiet", "--embedder", "hashing", "--whisper", "Maria: hello"],
              "town: error: --whisper: no persona 'Maria' in this town; one of: isabella_rodriguez, "
              "klaus_mueller, maria_lopez")
+
+
+def _ville(tmp_path):
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    return town
+
+
+def _simulate(town, out) -> list[str]:
+    return ["simulate", "--town", str(town), "--hours", "0.01", "--out", str(out), "--quiet", "--embedder", "hashing"]
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("Klaus \\u202eMueller", "character 6: U+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("Klaus\\u200b Mueller", "character 5: U+200B ZERO WIDTH SPACE"),
+    ("\\u2066Klaus Mueller\\u2069", "character 0: U+2066 LEFT-TO-RIGHT ISOLATE"),
+])
+def test_a_persona_name_holding_a_bidi_or_zero_width_character_is_refused(tmp_path, capsys, name, said):
+    """As found: U+202E and U+200B in a persona's ``name`` were taken and ended up in chat lines.
+    The whisper's check (a character that draws nothing, ``town.text``) refuses it: one line
+    naming the file and the field."""
+    town = _ville(tmp_path)
+    klaus = town / "klaus_mueller.yaml"
+    klaus.write_text(klaus.read_text(encoding="utf-8").replace("name: Klaus Mueller", f'name: "{name}"'),
+                     encoding="utf-8")
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, _simulate(town, out),
+             f"town: error: {klaus}: name: holds a character that draws nothing or reorders the text ({said})")
+    assert not out.exists()
+
+
+def test_a_place_name_holding_a_zero_width_character_is_refused(tmp_path, capsys):
+    """A sector's name in the map (what routines and homes name) is checked the same way."""
+    town = _ville(tmp_path)
+    town_map = town / "map.yaml"
+    town_map.write_text(town_map.read_text(encoding="utf-8").replace(
+        "  - name: Oak Hill College\n", '  - name: "Oak Hill\\u200bCollege"\n'), encoding="utf-8")
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, _simulate(town, out),
+             f"town: error: {town_map}: sectors[0].name: holds a character that draws nothing or reorders the "
+             "text (character 8: U+200B ZERO WIDTH SPACE)")
+
+
+@pytest.mark.parametrize(("file", "edit", "said"), [
+    # as found: `name: A` and `name: B` appended to a persona file ran with "B"
+    ("maria_lopez.yaml", lambda t: t + "name: A\nname: B\n", "duplicate key 'name' at line 36 (first at line 2)"),
+    ("town.yaml", lambda t: t + "start: \"2023-02-14 07:00\"\n", "duplicate key 'start' at line 6 (first at line 5)"),
+    ("map.yaml", lambda t: t.replace("    rect: [1, 1, 19, 17]\n", "    rect: [1, 1, 19, 17]\n    rect: [1, 1, 9, 9]\n"),
+     "duplicate key 'rect' at line 10 (first at line 9)"),
+    ("maria_lopez.yaml", lambda t: t.replace('{start: "00:00", end: "07:30",', '{start: "00:00", end: "07:30", end: "08:00",'),
+     "duplicate key 'end' at line 14 (first at line 14)"),
+])
+def test_a_key_given_twice_in_a_yaml_file_is_refused(tmp_path, capsys, file, edit, said):
+    """PyYAML keeps the last of two equal keys silently; every YAML file is read by one loader that
+    refuses them, naming the file, the key and its lines."""
+    town = _ville(tmp_path)
+    path = town / file
+    text = path.read_text(encoding="utf-8")
+    path.write_text(edit(text), encoding="utf-8")
+    assert path.read_text(encoding="utf-8") != text
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, _simulate(town, out), f"town: error: {path}: {said}")
+    assert not out.exists()
+
+
+def test_a_merge_key_may_be_overridden():
+    """YAML's ``<<`` merge is no duplicate: a key given after it overrides the merged one."""
+    from town.world.fields import load_yaml
+
+    assert load_yaml("base: &b {x: 1, y: 2}\nmore:\n  <<: *b\n  x: 3\n") == {"base": {"x": 1, "y": 2},
+                                                                              "more": {"x": 3, "y": 2}}
