@@ -34,6 +34,16 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a new run's --out taken unchecked", "town/cli/options.py",
+             "    problem = run_name_problem(out)\n", "    problem = None\n",
+             ("tests/test_cli_input.py::test_an_out_the_viewer_could_not_serve_is_refused_up_front",)),
+    Mutation("a run name with a percent escape taken", "town/recording/runs.py",
+             "        same = _decoded(stem) == stem\n", "        same = True\n",
+             ("tests/test_cli_input.py::test_an_out_the_viewer_could_not_serve_is_refused_up_front",
+              "tests/test_cli_input.py::test_a_run_whose_name_the_viewer_cannot_serve_is_not_listed")),
+    Mutation("a run the viewer cannot serve listed", "town/recording/runs.py",
+             " and run_name_problem(p.name) is None]", "]",
+             ("tests/test_cli_input.py::test_a_run_whose_name_the_viewer_cannot_serve_is_not_listed",)),
     Mutation("a name holding a bidi or zero-width character taken", "town/world/fields.py",
              "            if problem is None and key in NAME_FIELDS:", "            if False:",
              ("tests/test_cli_input.py::test_a_persona_name_holding_a_bidi_or_zero_width_character_is_refused",
@@ -364,7 +374,7 @@ MUTATIONS = (
              "    guard_packets(socketio.server)", "    pass  # guard_packets(socketio.server)",
              ("tests/web/test_doors.py::test_a_socketio_packet_nested_100000_deep_is_dropped_with_one_log_line",)),
     Mutation("a run name too long for a file name", "town/recording/runs.py",
-             "    if size > NAME_MAX:", "    if False:",
+             "    size = _name_bytes(stem)\n    if size > NAME_MAX:", "    size = _name_bytes(stem)\n    if False:",
              ("tests/web/test_doors.py::test_a_run_name_too_long_for_a_file_is_a_404_in_one_line",)),
     Mutation("a control's operation unchecked", "town/simulation/inputs.py",
              "        if v not in OPS:", "        if False:",

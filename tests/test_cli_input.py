@@ -254,3 +254,44 @@ def test_a_merge_key_may_be_overridden():
 
     assert load_yaml("base: &b {x: 1, y: 2}\nmore:\n  <<: *b\n  x: 3\n") == {"base": {"x": 1, "y": 2},
                                                                               "more": {"x": 3, "y": 2}}
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    # as found: a run `replay` then refused
+    ("foo.txt", "{out}: a run file ends in .sqlite"),
+    # as found: listed at /replay/has%252fslash, whose page and /api/runs/has%252fslash 404'd
+    ("has%2fslash.sqlite", "the run name 'has%2fslash' could not be served by the viewer (it holds a percent "
+                           "escape, '\\', ':' or NUL, or starts with '.'); use letters, digits, '-', '_'"),
+    ("a:b.sqlite", "the run name 'a:b' could not be served by the viewer (it holds a percent "
+                   "escape, '\\', ':' or NUL, or starts with '.'); use letters, digits, '-', '_'"),
+    # as found: "town: error: [Errno 36] File name too long" without the option
+    ("r" * 293 + ".sqlite", "'" + "r" * 40 + "'... is too long (300 bytes as a file or folder name; at most 255)"),
+])
+@pytest.mark.parametrize("command", ["simulate", "fork", "serve"])
+def test_an_out_the_viewer_could_not_serve_is_refused_up_front(hour_run, tmp_path, capsys, command, name, said):
+    """``--out`` of every command that makes a run: one line naming ``--out``, nothing made. (A
+    town or config that is missing follows, so that without the check each ends at once, on it.)"""
+    out = tmp_path / name
+    missing = str(tmp_path / "missing")
+    argv = {"simulate": ["simulate", "--hours", "1", "--out", str(out), "--town", missing],
+            "fork": ["fork", str(hour_run), "--at", "2023-02-13 07:30", "--out", str(out), "--config", missing],
+            "serve": ["serve", "--port", "0", "--out", str(out), "--town", missing]}[command]
+    _refused(capsys, argv, f"town: error: --out: {said.format(out=out)}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_whose_name_the_viewer_cannot_serve_is_not_listed(hour_run, tmp_path):
+    """A run file named ``has%2fslash.sqlite`` (made outside `town`) is not listed; one named
+    ``50%.sqlite`` (no escape) is listed and served under the name it is listed by."""
+    from urllib.parse import quote
+
+    from web import create_app
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    shutil.copy(hour_run, runs / "has%2fslash.sqlite")
+    shutil.copy(hour_run, runs / "50%.sqlite")
+    client = create_app({"RUNS_DIR": str(runs), "TESTING": True}).test_client()
+    listed = [r["name"] for r in client.get("/api/runs").get_json()["runs"]]
+    assert listed == ["50%"]
+    assert client.get(f"/api/runs/{quote('50%')}").status_code == 200

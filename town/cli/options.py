@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 from datetime import datetime
+from pathlib import Path
 
 from ..errors import ConfigError
 from ..names import same_name
@@ -26,6 +27,21 @@ def set_pairs(items: list[str]) -> dict:
         key, value = item.split("=", 1)
         over[key.strip()] = value.strip()
     return over
+
+
+def check_out(out: str | Path) -> Path:
+    """A new run file's ``--out``: ending in ``.sqlite``, with a name the viewer serves
+    (:func:`town.recording.runs.run_name_problem`), checked before anything is made.
+
+    Raises:
+        ConfigError: naming --out and what is wrong with it.
+    """
+    from ..recording.runs import run_name_problem
+
+    problem = run_name_problem(out)
+    if problem is not None:
+        raise ConfigError(problem, field="--out")
+    return Path(out)
 
 
 def check_hours(value: float, field: str = "--hours") -> float:

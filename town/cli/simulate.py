@@ -11,12 +11,12 @@ from ..analysis.recorded import NamedModel, run_span
 from ..errors import ConfigError, TownError
 from .continuing import continued_config
 from .drive import build_simulation, drive, remove_run
-from .options import check_hours, named_persona, set_pairs, ticks_for, whisper_pairs
+from .options import check_hours, check_out, named_persona, set_pairs, ticks_for, whisper_pairs
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`town simulate`: run for --hours game hours with a progress bar, then print a summary."""
-    out = Path(args.out)
+    out = check_out(args.out)
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out or remove it", field="--out")
     check_hours(args.hours)
@@ -96,7 +96,7 @@ def cmd_fork(args: argparse.Namespace) -> int:
     at = parse_game_time(args.at, field="--at")
     if args.hours is not None:
         check_hours(args.hours)
-    out = Path(args.out)
+    out = check_out(args.out)
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out", field="--out")
     with RunReader(args.run) as reader:
