@@ -96,10 +96,11 @@ def test_interview_refuses_an_empty_question(hour_run, tmp_path, capsys, questio
                                            ("2023-02-20 12:00", "after the run ends"),
                                            ("2023-02-13 06:59", "before the run starts")])
 def test_interview_refuses_a_time_outside_the_run(hour_run, capsys, at, where):
-    """``--at`` after the end of the last tick (08:00:00) or before 07:00: one line naming the span."""
+    """``--at`` after the end of the last tick (08:00) or before 07:00: one line naming the span,
+    every time in one format (the end was "2023-02-13 08:00:00" beside a start of "07:00")."""
     _refused(capsys, ["interview", str(hour_run), "--persona", "klaus_mueller", "--at", at, "Do you know about a party?"],
              f"town: error: --at: {at} is {where}: {hour_run} covers 2023-02-13 07:00 to "
-             "2023-02-13 08:00:00 (ticks 0-359)")
+             "2023-02-13 08:00 (ticks 0-359)")
 
 
 def test_interview_at_the_end_of_the_run_is_answered(hour_run, capsys):
@@ -117,3 +118,180 @@ def test_generate_refuses_more_residents_than_a_map_holds(tmp_path, capsys):
                  f"town: error: --personas: must be 1 to 5,000 residents (a generated map holds no more), "
                  f"got {int(n):,}")
     assert not out.exists()
+
+
+def test_interview_span_shows_seconds_only_off_the_minute(tmp_path, capsys):
+    """A run of 100 ticks ends at 07:16:40: start and end in the one format, seconds where they are."""
+    path = tmp_path / "short.sqlite"
+    sim = Simulation(load_scenario("the_ville"), load_config(None, {"embedder": "hashing"}), run_path=path)
+    sim.run(100)
+    sim.close()
+    _refused(capsys, ["interview", str(path), "--persona", "klaus_mueller", "--at", "2023-02-13 07:17", "Hi?"],
+             f"town: error: --at: 2023-02-13 07:17 is after the run ends: {path} covers 2023-02-13 07:00 to "
+             "2023-02-13 07:16:40 (ticks 0-99)")
+
+
+@pytest.mark.parametrize("last", ["99999999999999999999", "1000001"])
+def test_inspect_last_past_its_limit_is_one_line(hour_run, capsys, last):
+    """As found: ``--last 99999999999999999999`` ended in "OverflowError: Python int too large to
+    convert to SQLite INTEGER"; the limit is 1,000,000, as ``--last 0`` gets its own line."""
+    _refused(capsys, ["inspect", str(hour_run), "--persona", "maria_lopez", "--last", last],
+             f"town: error: --last: must be at most 1,000,000 retrievals, got {int(last):,}")
+    assert main(["inspect", str(hour_run), "--persona", "maria_lopez", "--last", "1000000"]) == 0
+    assert "query:" in capsys.readouterr().out
+
+
+def test_study_seeds_past_its_limit_is_one_line(tmp_path, capsys):
+    """``study --seeds 99999999999999999999`` was an OverflowError traceback in ``range``."""
+    out = tmp_path / "study"
+    for seeds in ("1001", "99999999999999999999"):
+        _refused(capsys, ["study", "--hours", "0.1", "--conditions", "full", "--seeds", seeds, "--out", str(out)],
+                 f"town: error: --seeds: must be at most 1,000 seeds, got {int(seeds):,}")
+    assert not list(tmp_path.rglob("*.sqlite"))
+
+
+def test_inspect_refuses_an_unknown_purpose(hour_run, capsys):
+    """``--purpose bogus`` said "no retrievals of maria_lopez match"; the known purposes are listed."""
+    _refused(capsys, ["inspect", str(hour_run), "--persona", "maria_lopez", "--purpose", "bogus"],
+             "town: error: --purpose: unknown purpose 'bogus'; one of: act, chat, plan_day, plan_events, "
+             "react, reflect")
+    assert main(["inspect", str(hour_run), "--persona", "maria_lopez", "--purpose", "act", "--last", "1"]) == 0
+    assert "[act]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("at", "where"), [("2023-02-13 06:00", "before the run starts"),
+                                           ("2023-02-13 08:01", "after the run ends")])
+def test_inspect_refuses_a_time_outside_the_run_as_interview_does(hour_run, capsys, at, where):
+    """``--at`` before the start said "no retrievals of maria_lopez match": the interview's line."""
+    _refused(capsys, ["inspect", str(hour_run), "--persona", "maria_lopez", "--at", at],
+             f"town: error: --at: {at} is {where}: {hour_run} covers 2023-02-13 07:00 to "
+             "2023-02-13 08:00 (ticks 0-359)")
+
+
+def test_a_whisper_names_its_persona_by_full_name_as_interview_does(tmp_path, capsys):
+    """``--whisper "Maria Lopez: ..."`` said "no persona 'Maria Lopez'" though ``interview
+    --persona "Isabella Rodriguez"`` takes a full name; both go through one resolver."""
+    from town.recording import RunReader
+
+    out = tmp_path / "w.sqlite"
+    assert main(["simulate", "--town", "the_ville", "--hours", "0.01", "--out", str(out), "--quiet",
+                 "--embedder", "hashing", "--whisper", "maria lópez: The library closes early on Friday."]) == 0
+    with RunReader(out) as r:
+        assert [m["content"] for m in r.memories("maria_lopez", kind="whisper")] == [
+            "The library closes early on Friday."]
+    _refused(capsys, ["simulate", "--town", "the_ville", "--hours", "0.01", "--out", str(tmp_path / "x.sqlite"),
+                      "--quiet", "--embedder", "hashing", "--whisper", "Maria: hello"],
+             "town: error: --whisper: no persona 'Maria' in this town; one of: isabella_rodriguez, "
+             "klaus_mueller, maria_lopez")
+
+
+def _ville(tmp_path):
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    return town
+
+
+def _simulate(town, out) -> list[str]:
+    return ["simulate", "--town", str(town), "--hours", "0.01", "--out", str(out), "--quiet", "--embedder", "hashing"]
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("Klaus \\u202eMueller", "character 6: U+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("Klaus\\u200b Mueller", "character 5: U+200B ZERO WIDTH SPACE"),
+    ("\\u2066Klaus Mueller\\u2069", "character 0: U+2066 LEFT-TO-RIGHT ISOLATE"),
+])
+def test_a_persona_name_holding_a_bidi_or_zero_width_character_is_refused(tmp_path, capsys, name, said):
+    """As found: U+202E and U+200B in a persona's ``name`` were taken and ended up in chat lines.
+    The whisper's check (a character that draws nothing, ``town.text``) refuses it: one line
+    naming the file and the field."""
+    town = _ville(tmp_path)
+    klaus = town / "klaus_mueller.yaml"
+    klaus.write_text(klaus.read_text(encoding="utf-8").replace("name: Klaus Mueller", f'name: "{name}"'),
+                     encoding="utf-8")
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, _simulate(town, out),
+             f"town: error: {klaus}: name: holds a character that draws nothing or reorders the text ({said})")
+    assert not out.exists()
+
+
+def test_a_place_name_holding_a_zero_width_character_is_refused(tmp_path, capsys):
+    """A sector's name in the map (what routines and homes name) is checked the same way."""
+    town = _ville(tmp_path)
+    town_map = town / "map.yaml"
+    town_map.write_text(town_map.read_text(encoding="utf-8").replace(
+        "  - name: Oak Hill College\n", '  - name: "Oak Hill\\u200bCollege"\n'), encoding="utf-8")
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, _simulate(town, out),
+             f"town: error: {town_map}: sectors[0].name: holds a character that draws nothing or reorders the "
+             "text (character 8: U+200B ZERO WIDTH SPACE)")
+
+
+@pytest.mark.parametrize(("file", "edit", "said"), [
+    # as found: `name: A` and `name: B` appended to a persona file ran with "B"
+    ("maria_lopez.yaml", lambda t: t + "name: A\nname: B\n", "duplicate key 'name' at line 36 (first at line 2)"),
+    ("town.yaml", lambda t: t + "start: \"2023-02-14 07:00\"\n", "duplicate key 'start' at line 6 (first at line 5)"),
+    ("map.yaml", lambda t: t.replace("    rect: [1, 1, 19, 17]\n", "    rect: [1, 1, 19, 17]\n    rect: [1, 1, 9, 9]\n"),
+     "duplicate key 'rect' at line 10 (first at line 9)"),
+    ("maria_lopez.yaml", lambda t: t.replace('{start: "00:00", end: "07:30",', '{start: "00:00", end: "07:30", end: "08:00",'),
+     "duplicate key 'end' at line 14 (first at line 14)"),
+])
+def test_a_key_given_twice_in_a_yaml_file_is_refused(tmp_path, capsys, file, edit, said):
+    """PyYAML keeps the last of two equal keys silently; every YAML file is read by one loader that
+    refuses them, naming the file, the key and its lines."""
+    town = _ville(tmp_path)
+    path = town / file
+    text = path.read_text(encoding="utf-8")
+    path.write_text(edit(text), encoding="utf-8")
+    assert path.read_text(encoding="utf-8") != text
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, _simulate(town, out), f"town: error: {path}: {said}")
+    assert not out.exists()
+
+
+def test_a_merge_key_may_be_overridden():
+    """YAML's ``<<`` merge is no duplicate: a key given after it overrides the merged one."""
+    from town.world.fields import load_yaml
+
+    assert load_yaml("base: &b {x: 1, y: 2}\nmore:\n  <<: *b\n  x: 3\n") == {"base": {"x": 1, "y": 2},
+                                                                              "more": {"x": 3, "y": 2}}
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    # as found: a run `replay` then refused
+    ("foo.txt", "{out}: a run file ends in .sqlite"),
+    # as found: listed at /replay/has%252fslash, whose page and /api/runs/has%252fslash 404'd
+    ("has%2fslash.sqlite", "the run name 'has%2fslash' could not be served by the viewer (it holds a percent "
+                           "escape, '\\', ':' or NUL, or starts with '.'); use letters, digits, '-', '_'"),
+    ("a:b.sqlite", "the run name 'a:b' could not be served by the viewer (it holds a percent "
+                   "escape, '\\', ':' or NUL, or starts with '.'); use letters, digits, '-', '_'"),
+    # as found: "town: error: [Errno 36] File name too long" without the option
+    ("r" * 293 + ".sqlite", "'" + "r" * 40 + "'... is too long (300 bytes as a file or folder name; at most 255)"),
+])
+@pytest.mark.parametrize("command", ["simulate", "fork", "serve"])
+def test_an_out_the_viewer_could_not_serve_is_refused_up_front(hour_run, tmp_path, capsys, command, name, said):
+    """``--out`` of every command that makes a run: one line naming ``--out``, nothing made. (A
+    town or config that is missing follows, so that without the check each ends at once, on it.)"""
+    out = tmp_path / name
+    missing = str(tmp_path / "missing")
+    argv = {"simulate": ["simulate", "--hours", "1", "--out", str(out), "--town", missing],
+            "fork": ["fork", str(hour_run), "--at", "2023-02-13 07:30", "--out", str(out), "--config", missing],
+            "serve": ["serve", "--port", "0", "--out", str(out), "--town", missing]}[command]
+    _refused(capsys, argv, f"town: error: --out: {said.format(out=out)}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_whose_name_the_viewer_cannot_serve_is_not_listed(hour_run, tmp_path):
+    """A run file named ``has%2fslash.sqlite`` (made outside `town`) is not listed; one named
+    ``50%.sqlite`` (no escape) is listed and served under the name it is listed by."""
+    from urllib.parse import quote
+
+    from web import create_app
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    shutil.copy(hour_run, runs / "has%2fslash.sqlite")
+    shutil.copy(hour_run, runs / "50%.sqlite")
+    client = create_app({"RUNS_DIR": str(runs), "TESTING": True}).test_client()
+    listed = [r["name"] for r in client.get("/api/runs").get_json()["runs"]]
+    assert listed == ["50%"]
+    assert client.get(f"/api/runs/{quote('50%')}").status_code == 200

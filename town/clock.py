@@ -29,6 +29,12 @@ def parse_game_time(text: str, *, field: str = "time") -> datetime:
     raise ConfigError(f"{text!r} is not a game time like '2023-02-13 07:00'", field=field)
 
 
+def time_text(when: datetime) -> str:
+    """A game time as messages show it: ``"2023-02-13 07:00"``, with seconds only off the minute
+    (``"2023-02-13 07:16:40"``); every time of one message is shown this way."""
+    return when.strftime(TIME_FORMAT if when.second == 0 and when.microsecond == 0 else "%Y-%m-%d %H:%M:%S")
+
+
 def clock_text(minutes: int) -> str:
     """Minutes since midnight -> ``"HH:MM"`` (1440 -> ``"24:00"``, the end of a day)."""
     return f"{minutes // 60:02d}:{minutes % 60:02d}"

@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["check_text", "check_texts", "text_problem", "is_blank", "typed_text"]
+__all__ = ["check_text", "check_texts", "text_problem", "hidden_problem", "is_blank", "typed_text"]
 
 #: Letters that draw nothing though Unicode calls them letters or marks: the combining grapheme
 #: joiner and the Hangul fillers.
@@ -93,8 +93,30 @@ def is_blank(value: str) -> bool:
     """True when ``value`` shows nothing: only spaces and separators (Unicode categories Z),
     control and format characters (Cc, Cf: zero-width spaces and joiners, bidi marks, embeddings
     and isolates, the byte order mark) and fillers."""
-    return all(c.isspace() or unicodedata.category(c) in ("Cc", "Cf", "Zs", "Zl", "Zp") or c in _FILLERS
-               for c in value)
+    return all(c.isspace() or unicodedata.category(c) == "Zs" or _draws_nothing(c) for c in value)
+
+
+def _draws_nothing(c: str) -> bool:
+    """Whether ``c`` draws nothing of its own: a control or format character (zero-width spaces
+    and joiners, bidi marks, embeddings, overrides and isolates, the byte order mark), a line or
+    paragraph separator, or a filler."""
+    return unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") or c in _FILLERS
+
+
+def hidden_problem(value: str) -> str | None:
+    """What makes ``value`` unfit for a name, or None: a character that draws nothing or reorders
+    the text around it (:func:`is_blank`'s, as whispers are checked), so that a name could read
+    as another or hide text in chat lines.
+
+    Returns:
+        e.g. "holds a character that draws nothing or reorders the text (character 6: U+202E
+        RIGHT-TO-LEFT OVERRIDE)".
+    """
+    for i, c in enumerate(value):
+        if _draws_nothing(c):
+            return (f"holds a character that draws nothing or reorders the text (character {i}: "
+                    f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')})")
+    return None
 
 
 #: Bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): they reorder how the

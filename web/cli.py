@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from town.analysis.recorded import NamedModel
 from town.cli import add_model_choice, add_sim_options, build_simulation, remove_run, saved_line
+from town.cli.options import check_out
 from town.cli import main as town_main
 from town.errors import ConfigError, RecordingError, TownError
 
@@ -110,6 +111,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     speed = check_speed(None if str(args.speed).lower() == "max" else _number(args.speed, "--speed"))
     runs = Path(args.runs)
+    if args.out:
+        check_out(args.out)
     if args.out and Path(args.out).exists():
         raise ConfigError(f"{args.out} already exists; choose another --out", field="--out")
     allowed = allowed_hosts(args)

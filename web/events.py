@@ -16,12 +16,13 @@ player stays (:class:`web.players.Seats`).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from flask import current_app, request
 from flask_socketio import Namespace, emit
 
-from town.errors import TownError
+from town.errors import ConfigError, TownError
 from town.text import check_texts
 
 from .control import apply_control
@@ -29,7 +30,34 @@ from .extensions import socketio
 from .live import live
 from .security import origin_checker
 
-__all__ = ["LiveNamespace"]
+__all__ = ["LiveNamespace", "MAX_FIELD"]
+
+logger = logging.getLogger(__name__)
+
+#: The longest token or player secret taken from a connection, in characters (both are under 64).
+MAX_FIELD = 200
+
+
+def _auth_text(auth: Any, key: str) -> str | None:
+    """The text ``auth[key]`` of a connection's auth payload, or None; a field that is no text,
+    longer than :data:`MAX_FIELD` or unfit (:func:`town.text.check_texts`) is ignored with one log line."""
+    value = auth.get(key) if isinstance(auth, dict) else None
+    if value is None:
+        return None
+    problem = None
+    if not isinstance(value, str):
+        problem = f"is a {type(value).__name__}, not text"
+    elif len(value) > MAX_FIELD:
+        problem = f"is {len(value)} characters long (at most {MAX_FIELD})"
+    else:
+        try:
+            check_texts(value, field=key)
+        except ConfigError as exc:
+            problem = exc.reason
+    if problem is None:
+        return value
+    logger.warning("socket.io: connect: auth %s %s; ignored", key, problem)
+    return None
 
 
 class LiveNamespace(Namespace):
@@ -45,15 +73,18 @@ class LiveNamespace(Namespace):
         if not allowed(request.headers.get("Origin"), request.environ):
             raise ConnectionRefusedError("origin not allowed")
         state = live()
-        token = auth.get("token") if isinstance(auth, dict) else None
+        if auth is not None and not isinstance(auth, dict):
+            logger.warning("socket.io: connect: the auth payload is a %s, not an object; ignored", type(auth).__name__)
+        token = _auth_text(auth, "token")
         can_control = state.runner is not None and state.may_control(token)
         if can_control:
             state.controllers.add(request.sid)
         if state.relay is not None:
             state.relay.add_viewer(request.sid)
         seat = None
-        if state.seats is not None and isinstance(auth, dict) and auth.get("player"):
-            seat = state.seats.attach(auth.get("player"), request.sid)
+        player = _auth_text(auth, "player")
+        if state.seats is not None and player:
+            seat = state.seats.attach(player, request.sid)
         emit("hello", {
             "player": None if seat is None else seat.pid,
             "status": None if state.runner is None else state.runner.status(),
@@ -73,15 +104,20 @@ class LiveNamespace(Namespace):
     def on_player(self, secret: Any = None, *_more: Any) -> dict[str, Any]:
         """This connection's tab plays the player whose secret is ``secret``."""
         state = live()
-        if state.seats is None or not isinstance(secret, str) or _more:
+        if not isinstance(secret, str) or len(secret) > MAX_FIELD or _more:
+            logger.warning("socket.io: player: a payload that is not one secret (%s); refused", _shape(secret, _more))
+            return {"ok": False, "error": "send the secret the join answered"}
+        if state.seats is None:
             return {"ok": False, "error": "send the secret the join answered"}
         seat = state.seats.attach(secret, request.sid)
         if seat is None:
             return {"ok": False, "error": "no player has this secret (it left the town)"}
         return {"ok": True, "player": seat.pid}
 
-    def on_resync(self, *_args: Any) -> None:
-        """Send this viewer the latest frame whole next."""
+    def on_resync(self, *args: Any) -> None:
+        """Send this viewer the latest frame whole next (it takes no payload: one is ignored, logged)."""
+        if args:
+            logger.warning("socket.io: resync takes no payload, got %s; ignored", _shape(args[0], args[1:]))
         state = live()
         if state.relay is not None:
             state.relay.resync(request.sid)
@@ -94,6 +130,7 @@ class LiveNamespace(Namespace):
         """
         state = live()
         if not isinstance(message, dict) or _more:
+            logger.warning("socket.io: control: a payload that is not one object (%s); refused", _shape(message, _more))
             return self._refuse(None, 'send one {"op": ..., "value": ...} object')
         try:
             check_texts(message)
@@ -114,6 +151,12 @@ class LiveNamespace(Namespace):
     def _refuse(op: Any, error: str) -> dict[str, Any]:
         emit("control_error", {"op": op, "error": error})
         return {"ok": False, "error": error}
+
+
+def _shape(first: Any, more: tuple) -> str:
+    """What a refused payload was, in a few words: "none", "a list", "a str and 1 more argument"."""
+    kind = "none" if first is None else f"a {type(first).__name__}"
+    return kind + (f" and {len(more)} more argument{'s' if len(more) > 1 else ''}" if more else "")
 
 
 socketio.on_namespace(LiveNamespace("/"))

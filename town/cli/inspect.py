@@ -5,24 +5,29 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 
-from .options import persona_id
+from .options import check_count, moment_in_run, persona_id
+
+#: The most retrievals `inspect --last` prints (past SQLite's integers it was an OverflowError).
+MAX_LAST = 1_000_000
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     """`town inspect`: print retrieval traces as tables, one row per candidate."""
     from rich.console import Console
 
-    from ..clock import parse_game_time
     from ..errors import ConfigError
+    from ..memory.trace import PURPOSES
     from ..recording import RunReader
 
-    if args.last < 1:  # SQLite reads LIMIT -1 as no limit and LIMIT 0 as nothing
-        raise ConfigError(f"must be at least 1, got {args.last}", field="--last")
+    # SQLite reads LIMIT -1 as no limit and LIMIT 0 as nothing
+    check_count(args.last, "--last", MAX_LAST, "retrievals")
+    if args.purpose is not None and args.purpose not in PURPOSES:
+        raise ConfigError(f"unknown purpose {args.purpose!r}; one of: {', '.join(PURPOSES)}", field="--purpose")
     with RunReader(args.run) as reader:
         persona = persona_id(reader, args.persona)
         until = None
         if args.at:
-            at = parse_game_time(args.at, field="--at")
+            at = moment_in_run(reader, args.at, "--at")
             start = datetime.fromisoformat(reader.meta["start"])
             until = int((at - start).total_seconds() // reader.meta.get("seconds_per_tick", 10))
         rows = reader.retrievals(persona, purpose=args.purpose, until_tick=until, limit=args.last,

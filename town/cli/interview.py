@@ -7,29 +7,15 @@ from datetime import datetime
 
 from ..errors import ConfigError
 from .inspect import print_candidates
-from .options import persona_id
+from .options import moment_in_run, persona_id
 
 
 def _moment(reader, at: str | None) -> str | datetime:
-    """The time asked about: ``--at`` within the run's span (default: its last tick's time).
-
-    Raises:
-        ConfigError: naming ``--at`` when it is no game time, or before the run's start or after
-            the end of its last tick (the message gives the span).
-    """
-    from ..analysis.recorded import run_span
-    from ..clock import parse_game_time
-
+    """The time asked about: ``--at`` within the run's span (:func:`~.options.moment_in_run`),
+    default its last tick's time."""
     if at is None:
         return reader.frame(reader.last_tick)["time"]
-    when = parse_game_time(at, field="--at")
-    span = run_span(reader)
-    start, end = datetime.fromisoformat(span["start"]), datetime.fromisoformat(span["end"])
-    if not start <= when <= end:
-        where = "before the run starts" if when < start else "after the run ends"
-        raise ConfigError(f"{when:%Y-%m-%d %H:%M} is {where}: {reader.path} covers {start:%Y-%m-%d %H:%M} to "
-                          f"{end:%Y-%m-%d %H:%M:%S} (ticks 0-{span['last_tick']})", field="--at")
-    return when
+    return moment_in_run(reader, at, "--at")
 
 
 def _answered_by(result) -> str:

@@ -67,7 +67,7 @@ def add_study_options(p: argparse.ArgumentParser) -> None:
     """Add what `study` and `sweep` share: hours, seeds, workers, the folder, quiet."""
     p.add_argument("--hours", type=float, required=True, help="game hours per run")
     p.add_argument("--seeds", type=int, default=1, metavar="N",
-                   help="seeds per condition: --seed (default the config's) and the N-1 after it (default 1)")
+                   help="seeds per condition, 1 to 1,000: --seed (default the config's) and the N-1 after it (default 1)")
     p.add_argument("--workers", default="1", metavar="N|ray|ray://HOST:PORT",
                    help="N local processes (default 1: this one), or Ray: 'ray' joins this machine's cluster "
                         "(ray start), ray://HOST:PORT a head node's client port; needs pip install 'town[ray]'")
@@ -95,8 +95,9 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s.add_argument("--hours", type=float, required=True, help="game hours to simulate")
     s.add_argument("--out", required=True, help="run file to write (.sqlite)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.add_argument("--whisper", action="append", default=[], metavar='"PERSONA_ID: text"',
-                   help="whisper a thought to a persona at the start, as the viewer's whisper box does (repeatable)")
+    s.add_argument("--whisper", action="append", default=[], metavar='"PERSONA: text"',
+                   help="whisper a thought to a persona (its id or full name) at the start, as the viewer's whisper box "
+                        "does (repeatable)")
 
     s = sub.add_parser("resume", help="continue a run from its last snapshot for more game hours")
     s.add_argument("run", help="run file")
@@ -123,9 +124,9 @@ def build_parser(add_commands=None) -> argparse.ArgumentParser:
     s = sub.add_parser("inspect", help="print retrieval traces of a recorded run")
     s.add_argument("run", help="run file")
     s.add_argument("--persona", required=True, help="persona id or full name")
-    s.add_argument("--last", type=int, default=3, help="the last N retrievals (default 3)")
+    s.add_argument("--last", type=int, default=3, help="the last N retrievals, 1 to 1,000,000 (default 3)")
     s.add_argument("--at", help='game time, e.g. "2023-02-13 12:00": show the last N up to then')
-    s.add_argument("--purpose", help="only this purpose (act, chat, react, plan_day, reflect)")
+    s.add_argument("--purpose", help="only this purpose: act, chat, plan_day, plan_events, react or reflect")
 
     s = sub.add_parser("interview", help="ask a persona of a recorded run a question, from its memory as of a time")
     s.add_argument("run", help="run file")

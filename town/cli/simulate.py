@@ -11,12 +11,12 @@ from ..analysis.recorded import NamedModel, run_span
 from ..errors import ConfigError, TownError
 from .continuing import continued_config
 from .drive import build_simulation, drive, remove_run
-from .options import check_hours, set_pairs, ticks_for, whisper_pairs
+from .options import check_hours, check_out, named_persona, set_pairs, ticks_for, whisper_pairs
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`town simulate`: run for --hours game hours with a progress bar, then print a summary."""
-    out = Path(args.out)
+    out = check_out(args.out)
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out or remove it", field="--out")
     check_hours(args.hours)
@@ -39,16 +39,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _whisper(pid: str, text: str, personas):
-    """The whisper input (``town.simulation.inputs.Whisper``) for ``--whisper "PERSONA_ID: text"``,
-    checked as the viewer's is; ``personas``: the town's persona ids.
+    """The whisper input (``town.simulation.inputs.Whisper``) for ``--whisper "PERSONA: text"``,
+    checked as the viewer's is; ``personas``: the town's personas by id. The persona is named by
+    its id or its full name, as `interview --persona` takes it (:func:`~.options.named_persona`).
 
     Raises:
-        ConfigError: naming --whisper for an unknown persona id or a text that shows nothing.
+        ConfigError: naming --whisper for an unknown persona or a text that shows nothing.
     """
     from ..simulation.inputs import parse_input
 
-    if pid not in personas:
-        raise ConfigError(f"no persona {pid!r} in this town; one of: {', '.join(sorted(personas))}", field="--whisper")
+    names = {k: personas[k].name for k in sorted(personas)}
+    pid = named_persona(names, pid, "--whisper", f"no persona {pid!r} in this town; one of:")
     try:
         inp = parse_input({"kind": "whisper", "persona": pid, "text": text})
     except ConfigError as exc:
@@ -95,7 +96,7 @@ def cmd_fork(args: argparse.Namespace) -> int:
     at = parse_game_time(args.at, field="--at")
     if args.hours is not None:
         check_hours(args.hours)
-    out = Path(args.out)
+    out = check_out(args.out)
     if out.exists():
         raise ConfigError(f"{out} already exists; choose another --out", field="--out")
     with RunReader(args.run) as reader:

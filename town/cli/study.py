@@ -9,6 +9,9 @@ from pathlib import Path
 from ..errors import ConfigError
 from .options import check_hours, overrides
 
+#: The most seeds a condition takes (``--seeds``): a thousand runs per condition is already days.
+MAX_SEEDS = 1_000
+
 
 def _judge(args: argparse.Namespace):
     """The judge model the options name, or None."""
@@ -49,6 +52,8 @@ def _conduct(args: argparse.Namespace, kind: str, conditions, judge=None) -> int
     check_hours(args.hours)
     if args.seeds < 1:
         raise ConfigError(f"must be a number of seeds >= 1, got {args.seeds}", field="--seeds")
+    if args.seeds > MAX_SEEDS:  # 10^20 was an OverflowError traceback in range()
+        raise ConfigError(f"must be at most {MAX_SEEDS:,} seeds, got {args.seeds:,}", field="--seeds")
     workers = parse_workers(args.workers)
     over = overrides(args)
     first = int(over.pop("seed")) if "seed" in over else load_config(args.config).seed

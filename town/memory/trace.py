@@ -18,7 +18,12 @@ from town.errors import MemoryStreamError
 from town.memory.record import format_time, parse_time
 from town.memory.scoring import Ranking
 
-__all__ = ["CandidateScore", "RetrievalTrace", "candidates_from"]
+__all__ = ["CandidateScore", "PURPOSES", "RetrievalTrace", "candidates_from"]
+
+#: Why a mind retrieves: the ``purpose`` of every retrieval it records (town/mind's ``recall``
+#: calls; ``tests/memory/test_trace_purposes.py`` keeps the two in step). `town inspect
+#: --purpose` takes these.
+PURPOSES = ("act", "chat", "plan_day", "plan_events", "react", "reflect")
 
 
 class CandidateScore(NamedTuple):
@@ -84,7 +89,7 @@ class RetrievalTrace:
         persona: persona id whose stream was searched.
         tick: simulation tick of the retrieval.
         game_time: game datetime ("now") of the retrieval.
-        purpose: why the mind retrieved (e.g. ``"react"``, ``"converse"``).
+        purpose: why the mind retrieved, one of :data:`PURPOSES` (e.g. ``"react"``).
         query: the query text.
         weights: (recency, importance, relevance) weights.
         k: records asked for.

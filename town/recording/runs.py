@@ -15,7 +15,7 @@ from urllib.parse import unquote
 from town.errors import RecordingError
 from town.recording.reader import RunReader
 
-__all__ = ["RUN_SUFFIX", "resolve_run", "list_runs", "new_run_path", "remove_run"]
+__all__ = ["RUN_SUFFIX", "run_name_problem", "resolve_run", "list_runs", "new_run_path", "remove_run"]
 
 #: File suffix of run files.
 RUN_SUFFIX = ".sqlite"
@@ -34,6 +34,36 @@ def _decoded(name: str) -> str:
 #: The longest file name most file systems take, in bytes (POSIX ``NAME_MAX``): a longer run name
 #: can name no run file, and the operating system refuses it (``ENAMETOOLONG``).
 NAME_MAX = 255
+
+
+def _name_bytes(stem: str) -> int:
+    return len(f"{stem}{RUN_SUFFIX}".encode("utf-8", "surrogateescape"))
+
+
+def run_name_problem(path: str | Path) -> str | None:
+    """Why a new run file ``path`` could not be served by its name, or None.
+
+    The viewer names a run by its file's stem in URLs and :func:`resolve_run` percent-decodes a
+    name before it checks it (``%2f`` is a ``/``), so a stem holding a percent escape, ``/``,
+    ``\\``, ``:``, NUL, or starting with ``.``, names another run or none; and no file name
+    (nor folder name on the way) may pass ``NAME_MAX`` bytes.
+    """
+    p = Path(path)
+    if p.suffix != RUN_SUFFIX:
+        return f"{p}: a run file ends in {RUN_SUFFIX}"
+    for part in p.parts:
+        size = len(part.encode("utf-8", "surrogateescape"))
+        if size > NAME_MAX:
+            return f"{part[:40]!r}... is too long ({size} bytes as a file or folder name; at most {NAME_MAX})"
+    stem = p.stem
+    try:
+        same = _decoded(stem) == stem
+    except RecordingError:
+        same = False
+    if not same or any(b in stem for b in ("\\", "\x00", ":")) or stem.startswith(".") or not stem.strip():
+        return (f"the run name {stem!r} could not be served by the viewer (it holds a percent escape, '\\', "
+                "':' or NUL, or starts with '.'); use letters, digits, '-', '_'")
+    return None
 
 
 def resolve_run(runs_dir: str | Path, name: str) -> Path:
@@ -59,7 +89,7 @@ def resolve_run(runs_dir: str | Path, name: str) -> Path:
             or decoded.startswith(".") or os.path.isabs(decoded)):
         raise RecordingError(f"run name {raw!r} is not allowed: use a bare run name")
     stem = decoded[: -len(RUN_SUFFIX)] if decoded.endswith(RUN_SUFFIX) else decoded
-    size = len(f"{stem}{RUN_SUFFIX}".encode("utf-8", "surrogateescape"))
+    size = _name_bytes(stem)
     if size > NAME_MAX:
         raise RecordingError(f"run name {stem[:40]!r}... is too long ({size} bytes as a file name; "
                              f"at most {NAME_MAX})")
@@ -76,8 +106,9 @@ def list_runs(runs_dir: str | Path) -> list[dict[str, Any]]:
     """Summaries of the runs in ``runs_dir``, newest file first.
 
     Entries that are not files directly in the folder once symlinks are resolved (a link
-    leading elsewhere, a dangling link, a folder named ``*.sqlite``) are skipped unopened, as
-    :func:`resolve_run` would refuse them.
+    leading elsewhere, a dangling link, a folder named ``*.sqlite``) or whose names the viewer
+    cannot serve (:func:`run_name_problem`: ``has%2fslash.sqlite`` was listed and its link
+    404'd) are skipped unopened, as :func:`resolve_run` would refuse them.
 
     Returns:
         :meth:`RunReader.summary` dicts; a damaged file gives ``{"name", "size_bytes",
@@ -87,8 +118,8 @@ def list_runs(runs_dir: str | Path) -> list[dict[str, Any]]:
     if not root.is_dir():
         return []
     inside = root.resolve()
-    files = [p for p in root.glob(f"*{RUN_SUFFIX}")
-             if p.resolve().parent == inside and p.resolve().is_file()]
+    files = [p for p in root.glob(f"*{RUN_SUFFIX}")  # a name it cannot serve is no run of the viewer's
+             if p.resolve().parent == inside and p.resolve().is_file() and run_name_problem(p.name) is None]
     files.sort(key=lambda p: (-p.stat().st_mtime, p.name))
     runs = []
     for path in files:

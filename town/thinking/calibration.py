@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
-import yaml
 
+from ..world.fields import read_yaml
 from .questions import RateImportances
 
 __all__ = ["Rated", "Fit", "Calibration", "MAX_MAE", "MIN_RANK", "MAX_EXTREMES", "NO_ORDER", "BLEND",
@@ -74,7 +74,7 @@ def rated_memories() -> tuple[Rated, ...]:
     Raises:
         ValueError: naming the entry when a rating is not 1-10 or a field is missing.
     """
-    rows = yaml.safe_load(RATED_PATH.read_text(encoding="utf-8"))["memories"]
+    rows = read_yaml(RATED_PATH)["memories"]
     out = []
     for i, row in enumerate(rows):
         item = Rated(kind=str(row["kind"]), content=str(row["content"]), rating=int(row["rating"]),

@@ -12,9 +12,9 @@ from typing import Any
 import yaml
 
 from ..errors import ConfigError
-from ..text import text_problem
+from ..text import hidden_problem, text_problem
 
-__all__ = ["Fields", "REQUIRED", "read_yaml"]
+__all__ = ["DuplicateKey", "Fields", "REQUIRED", "load_yaml", "read_yaml"]
 
 REQUIRED = object()
 
@@ -24,10 +24,50 @@ REQUIRED = object()
 TEXT_LIMITS = {"name": 100, "activity": 100, "task": 100, "place": 200, "home": 200, "persona": 100,
                "description": 300, "content": 400, "text": 400, "emoji": 16, "host": 60, "world": 60}
 
+class DuplicateKey(yaml.YAMLError):
+    """A mapping of a YAML file gives one key twice (PyYAML keeps the last silently)."""
+
+    def __init__(self, key: Any, line: int, first: int):
+        super().__init__(f"duplicate key {key!r} at line {line} (first at line {first})")
+        self.key, self.line, self.first = key, line, first
+
+
+class _UniqueKeys:
+    """A safe loader's mixin whose mappings refuse a key given twice (:class:`DuplicateKey`,
+    with 1-based lines); a merge key (``<<``) may be overridden, as YAML allows."""
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)  # type: ignore[attr-defined]
+                line = key_node.start_mark.line + 1
+                try:
+                    if key in seen:
+                        raise DuplicateKey(key, line, seen[key])
+                    seen[key] = line
+                except TypeError:  # an unhashable key: the constructor's own error says so
+                    continue
+        return super().construct_mapping(node, deep)  # type: ignore[misc]
+
+
+class _SafeLoader(_UniqueKeys, yaml.SafeLoader):
+    """PyYAML's safe loader refusing duplicate keys."""
+
+
 #: libyaml's safe loader when PyYAML was built with it (about 25 times faster: a town of 1,000
 #: residents reads its persona files twice at start), else PyYAML's own; both give the same
-#: data, and a file either refuses is parsed again by PyYAML's for its error message.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: data (both refuse duplicate keys), and a file either refuses is parsed again by PyYAML's for
+#: its error message. Every YAML file `town` reads is read with these (:func:`read_yaml`,
+#: :func:`load_yaml`).
+_LOADER: type = type("_CSafeLoader", (_UniqueKeys, yaml.CSafeLoader), {}) if hasattr(yaml, "CSafeLoader") \
+    else _SafeLoader
+
+#: Fields that name someone or somewhere (a persona's name, a sector's, a place, a host): they
+#: may hold no character that draws nothing or reorders the text (:func:`town.text.hidden_problem`).
+NAME_FIELDS = frozenset({"name", "persona", "host", "home", "place", "world"})
 
 _TYPE_NAMES = {
     str: "a text",
@@ -39,19 +79,34 @@ _TYPE_NAMES = {
 }
 
 
+def load_yaml(text: str) -> Any:
+    """The parsed YAML ``text``, by the one loader of `town`'s YAML (a safe loader refusing a key
+    given twice in a mapping).
+
+    Raises:
+        DuplicateKey: for a key given twice in one mapping.
+        yaml.YAMLError: for text that is not YAML (worded as PyYAML's own loader words it).
+    """
+    try:
+        return yaml.load(text, Loader=_LOADER)
+    except DuplicateKey:
+        raise
+    except yaml.YAMLError:  # said as PyYAML's own loader says it (libyaml words it otherwise)
+        return yaml.load(text, Loader=_SafeLoader)
+
+
 def read_yaml(path: Path) -> Any:
     """The parsed YAML of ``path`` (None for an empty file).
 
     Raises:
         ConfigError: naming the file when it cannot be read or is not valid YAML or UTF-8; a
-            YAML error is one line with its position (1-based line and column) and problem.
+            YAML error is one line with its position (1-based line and column) and problem; a
+            key given twice in a mapping names the key and both lines.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-        try:
-            return yaml.load(text, Loader=_LOADER)
-        except yaml.YAMLError:  # said as PyYAML's own loader says it (libyaml words it otherwise)
-            return yaml.safe_load(text)
+        return load_yaml(path.read_text(encoding="utf-8"))
+    except DuplicateKey as exc:
+        raise ConfigError(str(exc), file=path) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -100,6 +155,8 @@ class Fields:
             if len(value) > limit:
                 raise self.error(field, f"is {len(value)} characters long; at most {limit}")
             problem = text_problem(value)  # the check every outside text passes (town.text)
+            if problem is None and key in NAME_FIELDS:
+                problem = hidden_problem(value)
             if problem is not None:
                 raise self.error(field, problem)
             if limit <= 100 and any(c in value for c in "\r\n"):
