@@ -700,6 +700,7 @@ def test_an_invitation_to_ones_own_thing_is_one_having_it():
     ("on the 14th at noon", datetime(2023, 2, 14, 12)),  # an ordinal day: this month's
     ("on the 3rd at 5pm", datetime(2023, 3, 3, 17)),  # the 3rd is past on the 13th: next month's
     ("on the 1st of March at 2pm", datetime(2023, 3, 1, 14)),
+    ("the day after tomorrow at 1pm", datetime(2023, 2, 15, 13)),  # parsedatetime read "after tomorrow"
     ("tomorrow at half past ten in the morning", datetime(2023, 2, 14, 10, 30)),
     ("on Wednesday at half past four", datetime(2023, 2, 15, 16, 30)),  # 1 to 6, no part of day: the afternoon
     ("on Wednesday at a quarter to six", datetime(2023, 2, 15, 17, 45)),

@@ -233,6 +233,10 @@ _ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?:
                           + "|".join(_MONTH_NAMES) + r"))?", re.I)
 
 
+#: Two days ahead, which parsedatetime reads as one ("after tomorrow").
+_AFTER_TOMORROW = re.compile(r"\b(?:the\s+)?day after tomorrow\b", re.I)
+
+
 def _ordinal_days(text: str, created: datetime) -> list[tuple[int, date, int, int]]:
     """(2, day, start, end) of each ordinal day ("the 14th": this month's, or the next month's when
     the 14th is past; "the 1st of March": the nearest such date, as a named one)."""
@@ -256,10 +260,14 @@ def _days(text: str, created: datetime) -> list[tuple[int, date, int, int]]:
     """(rank, day, start, end) of each day phrase in ``text``.
 
     Rank 2 names a month and day (or a day of the month by its ordinal, :func:`_ordinal_days`),
-    rank 1 a relative day or weekday ("tomorrow", "on Tuesday").
+    rank 1 a relative day or weekday ("tomorrow", "on Tuesday", "the day after tomorrow"); a
+    phrase our patterns read is not read again by parsedatetime.
     """
     found = _ordinal_days(text, created)
+    found += [(1, created.date() + timedelta(days=2), m.start(), m.end()) for m in _AFTER_TOMORROW.finditer(text)]
     for when, ctx, a, b, phrase in _calendar().nlp(text, sourceTime=created) or ():
+        if any(a < end and start < b for _, _, start, end in found):  # read by a pattern of ours
+            continue
         words = phrase.strip().lower()
         if _TODAY_WORDS.match(words):
             found.append((1, created.date(), a, b))
