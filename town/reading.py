@@ -86,6 +86,7 @@ _OPEN = re.compile(r"\b(?:everyone|everybody|anyone|anybody|all|volunteers|helpe
                    r"\b(?:welcome|invited|can come|may come)\b"
                    r"|\binvit\w*\s+(?:everyone|everybody|the whole town|all\b(?! of\b| my\b| her\b| his\b| our\b| their\b))"
                    r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b|\bfor (?:everyone|everybody)\b"
+                   r"|\b(?:volunteers|helpers) (?:needed|wanted)\b|\binvites? (?:everyone|everybody)\b"
                    r"|\b(?:let['’]s|we['’]ll) all (?:meet|come|go|get together|gather)\b", re.I)
 #: A first-person possessive or reflexive in an act, and the neutral form a fact keeps it in.
 _OWN = {"my": "one's", "our": "one's", "myself": "oneself", "ourselves": "oneself"}
@@ -264,7 +265,9 @@ _POINTS_BACK = re.compile(r"\b(?:it|this|that|there|then)\b", re.I)
 
 def _no_verb(opening: str) -> bool:
     """Whether a text's opening words hold no verb: none at all ("Movie marathon"), or only a
-    gerund after a noun, naming a thing ("Town hall meeting about the bike lanes")."""
+    gerund after a noun, naming a thing ("Town hall meeting about the bike lanes"); what follows a
+    preposition is the thing's own ("Town hall debate with the other candidates")."""
+    opening = re.split(r"\s+(?:with|for|of|about|on|by|featuring)\s+", opening, maxsplit=1)[0]
     if verb_of(opening) is None:
         return True
     words = opening.split()
@@ -393,6 +396,9 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     purpose = re.search(r"\bto\s+([a-z]+(?:\s+[^\s,.;!?]+){0,4})", said[after:]) if act in _MEETING else None
     if purpose and is_verb(purpose.group(1).split()[0]):  # "Let's all meet at the pub ... to watch the game"
         act = _act(f"I {purpose.group(1)}", 1) or act
+    asked_to = re.match(r"invite (?:everyone|everybody|all|people|the town|us|you) to ((?:a|an|the|one's|my|our|his|her|their) .+)", act)
+    if asked_to and subject is not None:  # "Sam invites everyone to a campaign barbecue": his barbecue
+        act = f"host {asked_to.group(1)}"
     if timed and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
         act = _MEANS_TO.sub("", act, count=1)
     wanted = _HELP_WANTED.match(act) if timed else None
