@@ -265,9 +265,7 @@ _POINTS_BACK = re.compile(r"\b(?:it|this|that|there|then)\b", re.I)
 
 def _no_verb(opening: str) -> bool:
     """Whether a text's opening words hold no verb: none at all ("Movie marathon"), or only a
-    gerund after a noun, naming a thing ("Town hall meeting about the bike lanes"); what follows a
-    preposition is the thing's own ("Town hall debate with the other candidates")."""
-    opening = re.split(r"\s+(?:with|for|of|about|on|by|featuring)\s+", opening, maxsplit=1)[0]
+    gerund after a noun, naming a thing ("Town hall meeting about the bike lanes")."""
     if verb_of(opening) is None:
         return True
     words = opening.split()
