@@ -12,34 +12,18 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from whispered import whispered_run
 
-from town.config import load_config
 from town.events import EventKind
 from town.recording import RunReader
-from town.runner import Runner
-from town.scenario import load_scenario
-from town.simulation import Simulation
-
-START = datetime(2023, 2, 13, 7, 0)
-
-
-def _tick(when: datetime) -> int:
-    return int((when - START).total_seconds()) // 10
 
 
 @pytest.fixture(scope="module")
 def concert_run(tmp_path_factory):
     """The_ville from 13 Feb 07:00 to 14 Feb 01:00, the whisper given at 08:00 via the Runner."""
     path = tmp_path_factory.mktemp("concert") / "run.sqlite"
-    sim = Simulation(load_scenario("the_ville"), load_config(None, {}), run_path=path)
-    runner = Runner(sim, speed=None, paused=True, until_tick=_tick(datetime(2023, 2, 14, 1)))
-    runner.start()
-    runner.step(_tick(datetime(2023, 2, 13, 8)), timeout=300)
-    runner.call(lambda: sim.whisper("klaus_mueller", "I'm playing a concert at Johnson Park on the 14th at 6pm"))
-    runner.resume()
-    assert runner.wait(timeout=900)
-    runner.stop()
-    sim.close()
+    whispered_run(path, "klaus_mueller", "I'm playing a concert at Johnson Park on the 14th at 6pm",
+                  at=datetime(2023, 2, 13, 8), until=datetime(2023, 2, 14, 1))
     return path
 
 

@@ -13,39 +13,25 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from whispered import whispered_run
 
-from town.config import load_config
 from town.events import EventKind
 from town.recording import RunReader
-from town.runner import Runner
-from town.scenario import load_scenario
-from town.simulation import Simulation
 
 WHISPER = "I'm hosting a pancake breakfast at Hobbs Cafe tomorrow morning, everyone welcome"
 CAFE = "the_ville:Hobbs Cafe"
-START = datetime(2023, 2, 13, 7, 0)
 MORNING = datetime(2023, 2, 14, 10)
-
-
-def _tick(when: datetime) -> int:
-    return int((when - START).total_seconds()) // 10
 
 
 @pytest.fixture(scope="module")
 def morning_run(tmp_path_factory):
     """The_ville from 13 Feb 07:00 to 14 Feb 01:00, the whisper given at 08:00 via the Runner."""
     path = tmp_path_factory.mktemp("morning") / "run.sqlite"
-    sim = Simulation(load_scenario("the_ville"), load_config(None, {}), run_path=path)
-    runner = Runner(sim, speed=None, paused=True, until_tick=_tick(datetime(2023, 2, 14, 1)))
-    runner.start()
-    runner.step(_tick(datetime(2023, 2, 13, 8)), timeout=300)
-    runner.call(lambda: sim.whisper("isabella_rodriguez", WHISPER))
-    runner.resume()
-    assert runner.wait(timeout=900)
-    runner.stop()
-    held = {pid: [r.fact for r in p.stream.records() if r.fact is not None and r.fact.place == CAFE
-                  and r.fact.start == MORNING] for pid, p in sim.personas.items()}
-    sim.close()
+    _, held = whispered_run(path, "isabella_rodriguez", WHISPER, at=datetime(2023, 2, 13, 8),
+                            until=datetime(2023, 2, 14, 1), after=lambda sim: {
+                                pid: [r.fact for r in p.stream.records() if r.fact is not None
+                                      and r.fact.place == CAFE and r.fact.start == MORNING]
+                                for pid, p in sim.personas.items()})
     return path, held
 
 

@@ -11,37 +11,22 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from whispered import tick_at, whispered_run
 
-from town.config import load_config
 from town.events import EventKind
 from town.recording import RunReader
-from town.runner import Runner
 from town.scenario import load_scenario
-from town.simulation import Simulation
 
 WHISPER = ("I am organising a board-game morning at The Rose and Crown Pub tomorrow from 10am to "
            "noon; everyone is welcome")
 PUB = "the_ville:The Rose and Crown Pub"
-START = datetime(2023, 2, 13, 7, 0)
-
-
-def _tick(when: datetime) -> int:
-    return int((when - START).total_seconds()) // 10
 
 
 @pytest.fixture(scope="module")
 def whisper_run(tmp_path_factory):
     """The_ville from 13 Feb 07:00 to 14 Feb 12:00, the whisper given at 08:00 via the Runner."""
     path = tmp_path_factory.mktemp("whisper") / "run.sqlite"
-    sim = Simulation(load_scenario("the_ville"), load_config(None, {}), run_path=path)
-    runner = Runner(sim, speed=None, paused=True, until_tick=_tick(datetime(2023, 2, 14, 12)))
-    runner.start()
-    runner.step(_tick(datetime(2023, 2, 13, 8)), timeout=300)
-    memory = runner.call(lambda: sim.whisper("maria_lopez", WHISPER))
-    runner.resume()
-    assert runner.wait(timeout=900)
-    runner.stop()
-    sim.close()
+    memory, _ = whispered_run(path, "maria_lopez", WHISPER, at=datetime(2023, 2, 13, 8), until=datetime(2023, 2, 14, 12))
     return path, memory
 
 
@@ -65,7 +50,7 @@ def test_board_game_morning_spreads_and_each_who_heard_decides_with_a_reason(whi
     minutes between 10:00 and 12:00."""
     path, _ = whisper_run
     with RunReader(path) as r:
-        frames = r.frames(_tick(datetime(2023, 2, 14, 10)), _tick(datetime(2023, 2, 14, 12)) - 1)
+        frames = r.frames(tick_at(datetime(2023, 2, 14, 10)), tick_at(datetime(2023, 2, 14, 12)) - 1)
         decided = {}
         for pid in ("klaus_mueller", "isabella_rodriguez", "maria_lopez"):
             plans = [e for e in r.events(kinds=[EventKind.PLAN], persona=pid)
