@@ -23,7 +23,7 @@ from typing import Any
 
 from .hearsay import unwrap
 from .inflection import BE_HAVE, MODALS, and_verbs, first_singular, in_past, is_verb, lemmas, participles, third_singular
-from .textevent import place_in
+from .textevent import MONTHS, place_in
 
 __all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "relative_days",
            "lower_words", "shared_run", "person_of", "verb_of", "meaning"]
@@ -265,11 +265,9 @@ def meaning(text: str, places: dict[str, str]) -> dict[str, Any]:
     return {"predicate": verb_of(statement), "object": place_in(statement, places)}
 
 
-_MONTHS = ("January February March April May June July August September October November "
-           "December").split()
 _DAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 _DATE = re.compile(r"(?P<on>\bon )?(?:(?P<wd>" + "|".join(_DAYS) + r"),? )?(?P<month>"
-                   + "|".join(_MONTHS) + r") (?P<day>\d{1,2})(?:st|nd|rd|th)?(?P<year>,? \d{4}(?:,(?= ))?)?"
+                   + "|".join(MONTHS) + r") (?P<day>\d{1,2})(?:st|nd|rd|th)?(?P<year>,? \d{4}(?:,(?= ))?)?"
                    r"(?P<part> in the (?:morning|afternoon|evening)| at night)?")
 
 
@@ -282,7 +280,7 @@ def relative_days(text: str, now: datetime) -> str:
     def delta(m: re.Match) -> int | None:
         year = int(m.group("year").strip(", ")) if m.group("year") else now.year
         try:
-            return (date(year, _MONTHS.index(m.group("month")) + 1, int(m.group("day"))) - now.date()).days
+            return (date(year, MONTHS.index(m.group("month")) + 1, int(m.group("day"))) - now.date()).days
         except ValueError:
             return None
 

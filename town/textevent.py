@@ -25,7 +25,7 @@ from functools import lru_cache
 import parsedatetime
 
 __all__ = ["StatedEvent", "find_event", "stated_day", "event_day", "stated_times", "place_names",
-           "absolute_days", "place_in", "stated_part", "unread_hour", "DEFAULT_MINUTES", "PART_STARTS"]
+           "absolute_days", "place_in", "MONTHS", "stated_part", "unread_hour", "DEFAULT_MINUTES", "PART_STARTS"]
 
 #: Length of an event stated with a start time only ("at noon"), in game minutes.
 DEFAULT_MINUTES = 60
@@ -225,12 +225,13 @@ def _calendar() -> parsedatetime.Calendar:
     return cal
 
 
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december")
+#: The months' names, as written.
+MONTHS = ("January February March April May June July August September October November "
+          "December").split()
 #: A day of the month said by its ordinal, which parsedatetime does not read: "on the 14th", "the
 #: 1st of March".
 _ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?P<month>"
-                          + "|".join(_MONTH_NAMES) + r"))?", re.I)
+                          + "|".join(MONTHS) + r"))?", re.I)
 
 
 #: Two days ahead, which parsedatetime reads as one ("after tomorrow").
@@ -242,7 +243,7 @@ def _ordinal_days(text: str, created: datetime) -> list[tuple[int, date, int, in
     the 14th is past; "the 1st of March": the nearest such date, as a named one)."""
     found = []
     for m in _ORDINAL_DAY.finditer(text):
-        month = _MONTH_NAMES.index(m["month"].lower()) + 1 if m["month"] else created.month
+        month = MONTHS.index(m["month"].capitalize()) + 1 if m["month"] else created.month
         year = created.year
         try:
             day = date(year, month, int(m["d"]))
