@@ -803,3 +803,33 @@ def test_an_invitation_and_a_call_for_volunteers_are_read():
     sign = read_fact("A sign on the door of Harvey Oak Supply Store says it will close tomorrow morning for "
                      "renovation.", MONDAY, places, names)
     assert sign is None  # a verb after the sign's place: no headline of a thing
+
+
+def test_a_noun_after_a_determiner_a_written_notice_and_there_are_read():
+    """Whispers no test used (2026-12-07): "Town hall debate with the other candidates ..." was
+    read as nothing ("candidates" taken for a verb, "the" before it); "Debate night with the
+    candidates for mayor" was said "the candidating"; "A sign on the door of the supply store says
+    it will close tomorrow" was "there is a sign on the door saying it will close of the supply
+    store"; what a poster says is the event; "giving a talk ... there" said its place twice. By
+    hand from Monday 13 Feb, 08:00."""
+    from town.perspective import verb_of
+
+    assert verb_of("Town hall debate with the other candidates") is None
+    assert verb_of("Maria calls her friends") == "call"
+    places = place_names(("v:Hobbs Cafe", "v:Harvey Oak Supply Store", "v:Oak Hill College:library"))
+    debate = read_fact("Town hall debate with the other candidates at Hobbs Cafe on Thursday at 7pm", MONDAY, places,
+                       CAST)
+    assert debate is not None and (debate.act, debate.place, debate.start) == (
+        "be a town hall debate with the other candidates", "v:Hobbs Cafe", datetime(2023, 2, 16, 19))
+    night = read_fact("Debate night with the candidates for mayor at Hobbs Cafe on Friday at 6pm", MONDAY, places,
+                      CAST)
+    assert night is not None and night.act == "be a debate night with the candidates for mayor"
+    assert read_fact("A sign on the door of the supply store says it will close tomorrow", MONDAY, places,
+                     CAST) is None
+    slam = read_fact("A poster at the library says there's a poetry slam on Friday at 7pm", MONDAY, places, CAST)
+    assert slam is not None and (slam.act, slam.place, slam.start) == (
+        "be a poetry slam", "v:Oak Hill College:library", datetime(2023, 2, 17, 19))
+    talk = read_fact("A flyer at Hobbs Cafe says that Klaus Mueller is giving a talk on gentrification there on "
+                     "Monday at 6pm", MONDAY, places, CAST)
+    assert talk is not None and (talk.subject, talk.act, talk.place) == (
+        "Klaus Mueller", "give a talk on gentrification", "v:Hobbs Cafe")

@@ -221,6 +221,8 @@ _CONTRACTION = re.compile(r"\b(I|you|we|they|he|she|it)['’](m|re|s|ve|ll|d)\b"
 
 
 _CLOCK = re.compile(r"\d[\d:.]*\s*(?:[ap]\.?m\.?)(?![a-z])", re.I)
+#: Words after which an inflected form names a thing, not an act: "the other candidates".
+DETERMINERS = frozenset("the a an my your his her its our their other some these those every each".split())
 
 
 def verb_of(text: str) -> str | None:
@@ -243,6 +245,8 @@ def verb_of(text: str) -> str | None:
             prev = low
             continue
         verb = (lemmas(low).get("VERB") or (None,))[0] if not word[0].isupper() or low == "i" else None
+        if verb and prev in DETERMINERS:  # "the other candidates", "my friends": a noun
+            verb = None
         if verb:
             if aux in MODALS or (aux and verb != low):  # "will go", "is planning", "has gone"
                 return verb

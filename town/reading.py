@@ -21,7 +21,7 @@ from datetime import datetime
 
 from town.memory.fact import Fact
 from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
-from town.perspective import verb_of
+from town.perspective import DETERMINERS, verb_of
 from town.textevent import find_event, stated_day, stated_times, unread_hour
 
 __all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
@@ -148,6 +148,11 @@ _COMPANY = re.compile(r"['’]s\s+(band|choir|team|club|trio|quartet|group|crew|
 _PUTS_ON = re.compile(r"\s*(?:hosting|holding|organi[sz]ing|running|putting on|throwing|arranging|staging|having)"
                       r"\s+(?:a|an|the)\b",
                       re.I)
+#: A written thing that says what a text states: "A sign on the door of the pub says (that) ...".
+_NOTICE = re.compile(r"^\s*(?:a|an|the)\s+(?:[\w'-]+\s+)?(?:sign|notice|poster|flyer|leaflet|banner|board|note|"
+                     r"newsletter|bulletin|email|e-mail|message|post|ad|advert|advertisement|announcement)\b"
+                     r"[^.;!?]{0,60}?\s+(?:says|said|reads|announces|announced|states|claims|mentions)\b"
+                     r"(?:\s+that)?\s+", re.I)
 #: Acts of coming together whose point follows ("meet at the pub at 8 to watch the game"): the act
 #: is its point.
 _MEETING = ("meet", "meet up", "get together", "gather")
@@ -361,6 +366,11 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if not text:
         return None
     said, before = _timed_clause(text, names, own_name)
+    notice = _NOTICE.match(said)
+    if notice:  # "A sign at the pub says there's a quiz at 8pm": the quiz (its place read from the whole)
+        said = said[notice.end():]
+        if re.match(r"(?:it|they|this|that|he|she)\b", said, re.I):  # "... says it will close": of the place, no event
+            return None
     subject, after = _subject(said, names, own_name)
     act = _act(said, after)
     company = _COMPANY.match(said, after) if subject is not None and act else None
@@ -409,7 +419,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         act = f"{done_to.group(1)} with {kin.group(0).strip()}"
     found = _THING_SUBJECT.match(said) if subject is None and timed and not after else None
     doing = _THING_DOING.match(said) if subject is None and timed and not after and not found else None
-    if doing and (not is_verb(doing["verb"]) or not re.match(r"(?:a|an|the)\s", doing.group(1), re.I)
+    if doing and (not is_verb(doing["verb"]) or said[:doing.start("verb")].split()[-1].lower() in DETERMINERS
+                  or not re.match(r"(?:a|an|the)\s", doing.group(1), re.I)
                   and "NOUN" not in lemmas(doing.group(1).split()[0].lower())  # not "Everyone comes"
                   or set(lemmas(doing["next"] or "")) == {"VERB"}):  # "The food trucks arrive": "trucks" no verb
         doing = None
@@ -446,6 +457,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     whole = find_event(text, created, places, place=owned, parts=True) if timed else None
     event = find_event(dated, created, places, place=whole.place if whole else None, parts=True) or whole if timed else None
     ranged = times is not None and times[1] is not None  # no end is made up for "at 7pm"
+    if event is not None:  # "giving a talk there on Monday": the place is said apart
+        act = re.sub(r"\s+there$", "", act)
     return Fact(subject=subject, act=act, place=event.place if event else None,
                 start=event.start if event else None, end=event.end if event and ranged else None,
                 host=host if event else None, invited=("everyone",) if _OPEN.search(text) or wanted else (),
