@@ -2071,6 +2071,27 @@ MUTATIONS = (
              "        unheard = _unheard_event(q)\n", "        unheard = None\n",
              ("tests/mind/test_interview_readings.py::"
               "test_going_to_a_thing_no_memory_holds_is_not_answered_with_the_plan_now",)),
+    Mutation("an inflected noun after 'the' taken for a verb ('the other candidates')", "town/perspective.py",
+             "        if verb and prev in DETERMINERS:", "        if verb and prev in ():",
+             ("tests/test_reading.py::test_a_noun_after_a_determiner_a_written_notice_and_there_are_read",)),
+    Mutation("a headline's verb after a determiner ('the candidates' -> 'the candidating')", "town/reading.py",
+             'said[:doing.start("verb")].split()[-1].lower() in DETERMINERS', 'doing is None',
+             ("tests/test_reading.py::test_a_noun_after_a_determiner_a_written_notice_and_there_are_read",)),
+    Mutation("what a written notice says read with the notice as its subject", "town/reading.py",
+             "    notice = _NOTICE.match(said)\n", "    notice = None\n",
+             ("tests/test_reading.py::test_a_noun_after_a_determiner_a_written_notice_and_there_are_read",)),
+    Mutation("an act's 'there' kept beside the place it stands for", "town/reading.py",
+             '        act = re.sub(r"\\s+there$", "", act)\n', "        pass\n",
+             ("tests/test_reading.py::test_a_noun_after_a_determiner_a_written_notice_and_there_are_read",)),
+    Mutation("a when-question answered by a timed memory not holding what is asked ('open')",
+             "town/scripted/interview.py", "        if found is not None and unheld:  #", "        if found is None and unheld:  #",
+             ("tests/mind/test_interview_readings.py::test_when_a_place_opens_is_its_hours_not_an_event_held_there",)),
+    Mutation("a routine item's task not read when asked when one does it ('close the cafe')",
+             "town/scripted/interview.py", "{tasks.get(what, '')}", "",
+             ("tests/mind/test_interview_readings.py::test_when_a_place_opens_is_its_hours_not_an_event_held_there",)),
+    Mutation("a habit's time said as one event's ('It is at 08:00')", "town/scripted/interview.py",
+             "            if _EVERY.search(timed.content):", "            if False:",
+             ("tests/mind/test_interview_readings.py::test_when_a_place_opens_is_its_hours_not_an_event_held_there",)),
 )
 
 

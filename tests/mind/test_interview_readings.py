@@ -923,3 +923,32 @@ def test_who_puts_on_an_event_is_its_host():
     late = ask(**TOM, question="Who organised the party?", memories=TOM_MEMORIES, now="2023-02-14 20:00:00",
                routine=TOM_ROUTINE, people=PEOPLE).answer
     assert late.startswith("Isabella did. "), late
+
+
+def test_when_a_place_opens_is_its_hours_not_an_event_held_there():
+    """Asked of a the_ville run (2026-12-07): "When does Hobbs Cafe open?" was answered "It is
+    today from 17:00 to 19:00, as far as I know" (the party there), by Isabella too, who holds
+    the cafe's hours; "What time do you close the cafe?" was "I usually unlock Hobbs Cafe ...,
+    at 07:30" (the file's task "close the cafe" was not read). By hand from the records below."""
+    hours = MemoryView(id=21, kind="observation", importance=4, created="2023-02-13 07:00:00",
+                       content="Hobbs Cafe opens at 8am and closes at 8pm every day.")
+    party = MemoryView(id=22, kind="chat", importance=6, created="2023-02-13 09:00:00", fact=PARTY,
+                       tellers=("Maria Lopez",),
+                       content="Maria Lopez told me that Isabella Rodriguez is hosting a Valentine's Day party at "
+                               "Hobbs Cafe")
+    cafe = routine(("07:30", "08:00", "unlock Hobbs Cafe and set out the chairs", "smallville:Hobbs Cafe:cafe:counter",
+                    "open the cafe"),
+                   ("20:00", "20:30", "count the till and lock up", "smallville:Hobbs Cafe:cafe:cash register",
+                    "close the cafe"))
+    isabella = dict(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+                    persona_summary="Isabella Rodriguez runs Hobbs Cafe.", now=NOW, routine=cafe, people=PEOPLE)
+    assert ask(question="When does Hobbs Cafe open?", memories=(party, hours), **isabella).answer == (
+        "Hobbs Cafe opens at 8am and closes at 8pm every day.")
+    assert ask(question="What time does Hobbs Cafe close?", memories=(party, hours), **isabella).answer == (
+        "Hobbs Cafe opens at 8am and closes at 8pm every day.")
+    unsure = ask(question="When does Hobbs Cafe open?", memories=(party,), **isabella).answer
+    assert unsure.startswith("I'm not sure. What I know is this: ") and "17:00" not in unsure
+    assert ask(question="What time do you close the cafe?", memories=(party,), **isabella).answer == (
+        "I usually count the till and lock up at Hobbs Cafe, at 20:00.")
+    assert ask(question="When is the party?", memories=(party, hours), **isabella).answer.startswith(
+        "It is today from 17:00 to 19:00, as far as I know.")

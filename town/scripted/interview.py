@@ -468,6 +468,10 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
 
 #: A meal a question names ("lunch", "at lunchtime").
 _MEAL_NAMED = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper)(?:time)?\b", re.I)
+#: Words of a when-question that any timed memory answers: "When does the quiz start?"
+_SPAN_WORDS = frozenset("start starts begin end finish happen hour clock exactly".split())
+#: A memory's time said of a habit, not of one event: "every day", "daily", "on weekdays".
+_EVERY = re.compile(r"\b(?:every|each|daily|weekdays|weekends|usually|always)\b", re.I)
 #: The question asks about one's own doing: "do you", "will you", "did you", "are you".
 _YOU_DO = re.compile(r"\b(?:do|did|will|would|are|were|can) you\b(?! (?:know|think|remember|feel|like|hear)\b)",
                      re.I)
@@ -490,10 +494,11 @@ def _item_asked(q: AnswerInterview, kind: str) -> answers.InterviewAnswer | None
     day = stated_day(q.question, now) or now.date()
     items, cited = _plan_items(q, datetime.combine(day, time()))
     asked = topic_words(q.question) - (_ASKED_WORDS - {"work"}) - _DAY_WORDS - _HABIT_WORDS - name_words(q.people)
+    tasks = {r.description: r.task or "" for r in q.routine}  # "lock up" is the file's "close the cafe"
     def matching(items: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
         if meal is not None:
             return [item for item in items if meal_of(item[1]) == meal[1].lower()]
-        scores = [len(asked & topic_words(f"{what} {where}")) for _, what, where in items]
+        scores = [len(asked & topic_words(f"{what} {where} {tasks.get(what, '')}")) for _, what, where in items]
         return [item for item, n in zip(items, scores) if n and n == max(scores)]
 
     found = matching(items)
@@ -856,20 +861,28 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         who = "I" if host == q.persona_name else host.split()[0]
         return _said(f"{who} {'did' if over else 'am' if who == 'I' else 'is'}. {_realised(hosted, q)}", [hosted.id])
     said = _realised(best, q)
-    if kind == "when":
-        typed = next((m for m in relevant if m.fact is not None and m.fact.start is not None), None)
+    if kind == "when":  # the timed memory bearing most on the thing asked, by its fact's time or its words'
+        found = next((m for m in relevant if m.fact is not None and m.fact.start is not None
+                      or stated_times(m.content)), None)
+        unheld = (topic_words(q.question) - _ASKED_WORDS - name_words(q.people) - _DAY_WORDS - _HABIT_WORDS - _SPAN_WORDS
+                  - topic_words(f"{_fields(found.fact)} {found.content}")) if found is not None else set()
+        if found is not None and unheld:  # "When does Hobbs Cafe open?" held only as the party there: not its answer
+            return _said(f"I'm not sure. What I know is this: {_realised(found, q)}", [found.id])
+        typed = found if found is not None and found.fact is not None and found.fact.start is not None else None
         if typed is not None and typed.fact is not None and typed.fact.start is not None:  # its fact's time
             f, now = typed.fact, _now(q)
             over = now is not None and (f.end or f.start + timedelta(minutes=DEFAULT_MINUTES)) <= now
             is_ = "was" if over else "is"
             return _said(f"It {is_} on {f.start:%B} {f.start.day}{_span(f)}, as far as I know. {_realised(typed, q)}",
                          [typed.id])
-        timed = next((m for m in relevant if stated_times(m.content)), None)
+        timed = found
         if timed is not None:
             start, end, _ = stated_times(timed.content)  # type: ignore[misc]
             span = f"from {start:%H:%M} to {end:%H:%M}" if end else f"at {start:%H:%M}"
             day = stated_day(timed.content, datetime.fromisoformat(timed.created)) if timed.created else None
             span = f"on {day:%B} {day.day} {span}" if day else span  # said relative, in its tense
+            if _EVERY.search(timed.content):  # "Hobbs Cafe opens at 8am ... every day": a habit, said as held
+                return _said(recount(dated(timed), q.persona_name), [timed.id])
             return _said(f"It is {span}, as far as I know. {recount(dated(timed), q.persona_name)}", [timed.id])
     if kind == "where":
         typed = next((m for m in relevant if m.fact is not None and m.fact.place), None)  # its fact's place
