@@ -833,3 +833,57 @@ def test_a_noun_after_a_determiner_a_written_notice_and_there_are_read():
                      "Monday at 6pm", MONDAY, places, CAST)
     assert talk is not None and (talk.subject, talk.act, talk.place) == (
         "Klaus Mueller", "give a talk on gentrification", "v:Hobbs Cafe")
+
+
+def test_an_event_called_off_moved_or_told_with_emoji_is_read_as_it_now_stands():
+    """A fresh user's whispers (2026-12-07): "omg the karaoke night at the pub tonight is cancelled
+    lol 🎤❌ ngl kinda gutted" was "There is 🎤❌ ngl kinda gutted at The Rose and Crown Pub", planned
+    by all three; "the pub quiz moved from Tuesday to Thursday" was planned on Tuesday; "postponed
+    until next Friday" was "There is until". By hand from Monday 13 Feb, 08:00 (next Friday: the
+    24th, as parsedatetime reads it)."""
+    from town.memory.fact import Fact
+    from town.realise import statement
+
+    places = place_names(("v:The Rose and Crown Pub:pub", "v:Hobbs Cafe", "v:Oak Hill College:library"))
+    karaoke = read_fact("omg the karaoke night at the pub tonight is cancelled lol 🎤❌ ngl kinda gutted", MONDAY,
+                        places, CAST, "Maria Lopez")
+    assert karaoke == Fact(act="be the karaoke night", place="v:The Rose and Crown Pub:pub",
+                           start=datetime(2023, 2, 13, 19), part="evening", cancelled=True)
+    assert statement(karaoke, "Klaus Mueller", now=MONDAY) == (
+        "the karaoke night at The Rose and Crown Pub this evening is cancelled")
+    party = read_fact("I've decided to cancel the Valentine's Day party, I'm just too exhausted this week.", MONDAY,
+                      places, CAST, "Maria Lopez")
+    assert party == Fact(act="be the Valentine's Day party", host="Maria Lopez", cancelled=True)
+    assert statement(party, "Maria Lopez") == "I have called off the Valentine's Day party"
+    assert statement(party, "Klaus Mueller") == "the Valentine's Day party is cancelled"
+    talk = read_fact("Klaus Mueller cancelled his talk at the library tomorrow", MONDAY, places, CAST)
+    assert talk is not None and (talk.act, talk.host, talk.place, talk.start.date()) == (
+        "be the talk", "Klaus Mueller", "v:Oak Hill College:library", datetime(2023, 2, 14).date())
+    quiz = read_fact("heads up, the pub quiz moved from Tuesday to Thursday, same time 8pm", MONDAY, places, CAST)
+    assert quiz is not None and (quiz.act, quiz.start, quiz.cancelled) == (
+        "be the pub quiz", datetime(2023, 2, 16, 20), False)
+    later = read_fact("The quiz at the pub has been postponed until next Friday.", MONDAY, places, CAST)
+    assert later is not None and (later.act, later.start.date()) == ("be the quiz", datetime(2023, 2, 24).date())
+    piece = read_fact("I'm playing my piano piece 🎹🔥 at the pub on Tuesday at 8pm", MONDAY, places, CAST,
+                      "Maria Lopez")
+    assert piece is not None and piece.act == "play one's piano piece"
+
+
+def test_a_cancellation_calls_off_the_event_it_names_and_no_other():
+    """:meth:`Fact.calls_off`, by hand: its thing's words (articles aside) all in the event's act,
+    at the event's building and on its day where it says them."""
+    from town.memory.fact import Fact
+
+    party = Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party", place="v:Hobbs Cafe:cafe",
+                 start=datetime(2023, 2, 14, 17), host="Isabella Rodriguez")
+    off = Fact(act="be the Valentine's Day party", host="Isabella Rodriguez", cancelled=True)
+    assert off.calls_off(party)
+    assert not off.calls_off(Fact(act="be a birthday party", place="v:Hobbs Cafe", start=datetime(2023, 2, 14, 17)))
+    assert Fact(act="be the party", place="v:Hobbs Cafe", cancelled=True).calls_off(party)
+    assert not Fact(act="be the party", place="v:The Pub", cancelled=True).calls_off(party)
+    assert not Fact(act="be the party", place="v:Hobbs Cafe", start=datetime(2023, 2, 15, 10), part="day",
+                    cancelled=True).calls_off(party)
+    assert not Fact(act="be the Valentine's Day party").calls_off(party)  # no cancellation
+    assert Fact.from_dict(off.to_dict()) == off
+    with pytest.raises(Exception, match="fact.cancelled"):
+        Fact.from_dict({**off.to_dict(), "cancelled": "yes"})

@@ -15,6 +15,7 @@ no fact.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,7 +23,7 @@ from datetime import datetime
 from town.memory.fact import Fact
 from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
 from town.perspective import DETERMINERS, verb_of
-from town.textevent import find_event, stated_day, stated_times, unread_hour
+from town.textevent import find_event, place_in, stated_day, stated_times, unread_hour
 
 __all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
@@ -38,7 +39,7 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
              "tomoz": "tomorrow", "2day": "today", "2nite": "tonight", "tonite": "tonight", "wanna": "want to",
              "gonna": "going to", "gotta": "have to", "theres": "there's", "cuz": "because", "coz": "because",
              "how'd": "how did", "what'd": "what did", "where'd": "where did", "who'd": "who did",
-             "let's": "we'll", "let’s": "we'll"}
+             "let's": "we'll", "let’s": "we'll", "ngl": "", "tbh": "", "imo": "", "lmao": "", "haha": ""}
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 
@@ -49,7 +50,9 @@ _TITLE_STOP = re.compile(r"\b(St|Mr|Mrs|Ms|Dr|Mt|Jr|Sr|Prof)\.(?=\s+[A-Z])")
 def spelled_out(text: str) -> str:
     """``text`` with its shorthand (:data:`SHORTHAND`) written out, its spaces made single and a
     title's full stop dropped (:data:`_TITLE_STOP`): "c u tmrw at the pub" -> "c you tomorrow at
-    the pub", "a St. Patrick's night" -> "a St Patrick's night"."""
+    the pub", "a St. Patrick's night" -> "a St Patrick's night"; emoji left out ("my piano piece
+    🎹🔥")."""
+    text = "".join(c for c in text if unicodedata.category(c) not in ("So", "Sk", "Cf") and c != "\ufe0f")  # emoji
     text = _TITLE_STOP.sub(r"\1", _SHORT_WORD.sub(lambda m: SHORTHAND[m.group(1).lower()], text))
     return re.sub(r"\s+", " ", text).strip()
 #: A heading or interjection before what a text states: "Reminder:", "Big news:", "Hey,", "FYI".
@@ -148,6 +151,21 @@ _COMPANY = re.compile(r"['’]s\s+(band|choir|team|club|trio|quartet|group|crew|
 _PUTS_ON = re.compile(r"\s*(?:hosting|holding|organi[sz]ing|running|putting on|throwing|arranging|staging|having)"
                       r"\s+(?:a|an|the)\b",
                       re.I)
+#: An event called off, said of it ("the karaoke night tonight is cancelled, gutted"), to its end.
+_CALLED_OFF = re.compile(r"\s+(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s+now)?|got|['’]s(?:\s+been)?)\s+"
+                         r"(?:cancell?ed|called\s+off|scrapped)\b[^.;!?]*", re.I)
+#: The same, done by someone: "I've decided to cancel the Valentine's Day party", "Sam called off
+#: his talk"; the thing follows.
+_CALLING_OFF = re.compile(r"^\s*(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\s+"
+                          r"(?:(?:have|has|had|['’]ve)\s+)?(?:(?:decided|had|have|need|needed)\s+to\s+|"
+                          r"(?:am|['’]m|is|are|['’]re)\s+going\s+to\s+)?"
+                          r"(?:cancell?(?:ed|ing|s)?|call(?:ed|ing|s)?\s+off|scrap(?:ped|ping|s)?)\s+"
+                          r"(?=(?:the|my|our|his|her|their|this|tonight's|today's|tomorrow's)\b)", re.I)
+#: An event moved to another day or time: "the quiz moved from Tuesday to Thursday", "has been
+#: postponed until next Friday": what is told is the event where it now is.
+_MOVED = re.compile(r"\s+(?:(?:has|have)\s+been\s+|(?:is|are)\s+(?:being\s+)?|was\s+|were\s+|got\s+|['’]s\s+(?:been\s+)?)?"
+                    r"(?:moved|moving|postponed|rescheduled|pushed(?:\s+back)?|shifted|delayed|switched|changed)"
+                    r"(?:\s+from\s+[^.;!?]*?)?\s+(?:to|until|till)\s+(?=\S)", re.I)
 #: A written thing that says what a text states: "A sign on the door of the pub says (that) ...".
 _NOTICE = re.compile(r"^\s*(?:a|an|the)\s+(?:[\w'-]+\s+)?(?:sign|notice|poster|flyer|leaflet|banner|board|note|"
                      r"newsletter|bulletin|email|e-mail|message|post|ad|advert|advertisement|announcement)\b"
@@ -343,6 +361,31 @@ def _is_thing(phrase: str) -> bool:
     return len(words) > 1 or not found
 
 
+def _called_off(text: str, off: re.Match, created: datetime, places: dict[str, str], names: Sequence[str],
+                own_name: str | None) -> Fact | None:
+    """The cancellation ``text`` states (``off`` the words calling it off): the thing called off
+    (a possessive said as "the": "my party" -> "be the party"), where and when it was to be
+    where the text says, and who called it off as its host ("I", a named person); None when no
+    thing is named."""
+    if off.re is _CALLED_OFF:
+        host, rest, thing = None, text[: off.start()] + text[off.end():], text[: off.start()]
+    else:
+        who = off.group("who")
+        host = own_name if who.lower() in ("i", "we") else _subject(who, names, own_name)[0]
+        rest = text[off.end():]
+        thing = re.split(r"[,;.!?]", rest, maxsplit=1)[0]
+    named = _named_thing(_OWNER.sub("the ", thing, count=1), places)
+    if named is None:
+        return None
+    event = find_event(rest, created, places, parts=True) if stated_day(rest, created) or stated_times(rest) else None
+    return Fact(act=named, place=event.place if event else place_in(rest, places), start=event.start if event else None,
+                part=event.part if event else None, host=host, cancelled=True)
+
+
+#: Whose a thing called off was, said as "the" ("my party" -> "the party").
+_OWNER = re.compile(r"^\s*(?:my|our|his|her|their|this|tonight's|today's|tomorrow's)\s+", re.I)
+
+
 def read_fact(text: str, created: datetime, places: dict[str, str], names: Sequence[str],
               own_name: str | None = None) -> Fact | None:
     """The fact typed ``text`` states, or None when no act can be read from it.
@@ -365,6 +408,10 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     text = _SAYING_THAT.sub("", text, count=1)  # "I should remind them that X": so is this
     if not text:
         return None
+    text = _MOVED.sub(lambda m: " at " if text[m.end():m.end() + 1].isdigit() else " on ", text)  # the new day
+    off = _CALLED_OFF.search(text) or _CALLING_OFF.search(text)
+    if off is not None:  # "the karaoke night at the pub tonight is cancelled", "I've cancelled the party"
+        return _called_off(text, off, created, places, names, own_name)
     said, before = _timed_clause(text, names, own_name)
     notice = _NOTICE.match(said)
     if notice:  # "A sign at the pub says there's a quiz at 8pm": the quiz (its place read from the whole)

@@ -112,6 +112,8 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
     """
     act = act_phrase(fact, holder, pronoun)
     verb, _, rest = act.partition(" ")
+    if fact.cancelled:  # "the karaoke night at the pub this evening is cancelled"
+        return _called_off(fact, holder, act, now)
     if fact.subject is None:  # "be a jazz night" -> "there is a jazz night"
         if verb == "be" and fact.host == holder:  # one's own: "I am hosting a breakfast"
             clause = f"I am hosting {rest}"
@@ -134,10 +136,7 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         who = subject_as or fact.subject
         # an arranged event: the progressive
         clause = f"{who} is {gerund(act)}" if fact.start is not None else f"{who} {_timeless(verb, rest, 'has')}"
-    if fact.place and place_name(fact.place).lower() not in act.lower():
-        where = place_name(fact.place)
-        clause += f" at {'my ' + where[len(holder) + 3:] if where.startswith(holder + chr(39) + 's ') else where}"
-    clause += _when(fact)
+    clause += _where(fact, holder, act) + _when(fact)
     if fact.open_invitation:
         clause += ", and everyone is welcome"
     elif holder in fact.invited and fact.subject != holder:
@@ -146,6 +145,26 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         return clause
     over = fact.start is not None and (fact.end or fact.start + timedelta(minutes=DEFAULT_MINUTES)) <= now
     return relative_days(in_past(clause) if over else clause, now)  # over earlier today: "there was ... today"
+
+
+def _where(fact: Fact, holder: str, act: str) -> str:
+    """" at Hobbs Cafe" (" at my room" for the holder's own), "" without a place or when ``act``
+    names it."""
+    if not fact.place or place_name(fact.place).lower() in act.lower():
+        return ""
+    where = place_name(fact.place)
+    return f" at {'my ' + where[len(holder) + 3:] if where.startswith(holder + chr(39) + 's ') else where}"
+
+
+def _called_off(fact: Fact, holder: str, act: str, now: datetime | None) -> str:
+    """A cancellation (:attr:`Fact.cancelled`) said by ``holder``: "I have called off the
+    Valentine's Day party" (its host), else "the karaoke night at The Rose and Crown Pub this
+    evening is cancelled", days relative to ``now``."""
+    thing = re.sub(r"^(?:a|an)\s+", "the ", act.removeprefix("be "))
+    said = thing + _where(fact, holder, act) + _when(fact)
+    clause = f"I have called off {said}" if fact.host == holder else \
+        f"{said} {'are' if is_plural(head_phrase(thing)) else 'is'} cancelled"
+    return clause if now is None else relative_days(clause, now)
 
 
 #: Verbs of a decision taken: stated without a time, in the perfect ("Sam Moore has decided to run

@@ -42,3 +42,13 @@ def test_a_heard_invitation_is_rated_from_its_fact_not_from_its_wrapper(tiny):
     record = sim.think(lambda ctx: remember(ann, ctx, kind=MemoryKind.CHAT, content=told, fact=SALE,
                                             teller="Bob Brown"))
     assert record.importance == fact_importance(SALE, me="Ann Able", ties=frozenset(), now=sim.clock.now) == 7
+
+
+def test_a_cancellation_weighs_more_than_the_plan_it_undoes():
+    """By hand from the rule: its host 8 + 1 = 9 (her party, itself 8 + 1 soon = 9, so the two are
+    recalled together); another 4 + 2 = 6, + 1 for a tie with its host = 7; no place or day
+    needed."""
+    off = Fact(act="be the Valentine's Day party", host="Tom Moreno", cancelled=True)
+    assert fact_importance(off, me="Tom Moreno", ties=frozenset(), now=NOW) == 9
+    assert fact_importance(off, me="Ann Able", ties=frozenset(), now=NOW) == 6
+    assert fact_importance(off, me="Ann Able", ties=frozenset({"Tom Moreno"}), now=NOW) == 7

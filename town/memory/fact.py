@@ -9,6 +9,7 @@ English back to find these: the record keeps them. :class:`PlanItem` is one bloc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,6 +33,11 @@ def _optional_text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
+#: Words of an act, and the articles a cancellation's thing is matched without.
+_THING_WORDS = re.compile(r"[a-z0-9][a-z0-9'’-]*")
+_ARTICLES = frozenset(("a", "an", "the", "this", "that", "tonight's", "today's", "tomorrow's", "one's"))
+
+
 @dataclass(frozen=True, kw_only=True)
 class Fact:
     """A statement's meaning, in the understanding of the persona holding the memory.
@@ -49,6 +55,9 @@ class Fact:
             morning": "morning"; "day" for a day named alone), a key of
             :data:`town.textevent.PART_STARTS`; ``start`` is then that part's usual start, and
             the event is said by its part, never by that clock time. None: its times were said.
+        cancelled: the event told is called off ("the karaoke night at the pub tonight is
+            cancelled"): what it names, its place and day where said, is not on
+            (:meth:`calls_off`).
 
     Raises:
         MemoryStreamError: naming ``fact.act`` when it is empty, ``fact.end`` when it is
@@ -64,6 +73,7 @@ class Fact:
     invited: tuple[str, ...] = ()
     question: bool = False
     part: str | None = None
+    cancelled: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.act, str) or not self.act.strip():
@@ -72,6 +82,8 @@ class Fact:
             raise MemoryStreamError(f"fact.end: {self.end} is before its start {self.start}")
         if self.part is not None and (self.part not in PART_STARTS or self.start is None):
             raise MemoryStreamError(f"fact.part: must be one of {', '.join(PART_STARTS)} with a start, got {self.part!r}")
+        if not isinstance(self.cancelled, bool):
+            raise MemoryStreamError(f"fact.cancelled: must be true or false, got {self.cancelled!r}")
         object.__setattr__(self, "invited", tuple(self.invited))
 
     def key(self) -> FactKey:
@@ -84,6 +96,23 @@ class Fact:
         doer and act were worded: "Isabella hosts a party" and "there is a Valentine's Day party",
         both at Hobbs Cafe at 5pm), else :meth:`key`."""
         return (self.place, self.start) if self.place is not None and self.start is not None else self.key()
+
+    def calls_off(self, other: Fact) -> bool:
+        """Whether this fact, a cancellation, calls off the event ``other`` states: ``other`` is
+        no cancellation, and this one's thing (its act's words after "be", or its act's) are all
+        words of ``other``'s act ("the quiz" calls off "there is a pub quiz", "the Valentine's
+        Day party" Isabella's "host a Valentine's Day party"), at its place's building and on
+        its day where this one says them."""
+        if not self.cancelled or other.cancelled or other.start is None:
+            return False
+        if self.place is not None and other.place is not None \
+                and self.place.split(":")[:2] != other.place.split(":")[:2]:
+            return False
+        if self.start is not None and self.start.date() != other.start.date():
+            return False
+        thing = _THING_WORDS.findall(self.act.lower().removeprefix("be "))
+        named = set(_THING_WORDS.findall(other.act.lower()))
+        return bool(thing) and all(w in named for w in thing if w not in _ARTICLES)
 
     @property
     def open_invitation(self) -> bool:
@@ -108,6 +137,7 @@ class Fact:
             "invited": list(self.invited),
             "question": self.question,
             "part": self.part,
+            "cancelled": self.cancelled,
         }
 
     @classmethod
@@ -132,6 +162,7 @@ class Fact:
             invited=tuple(str(n) for n in invited),
             question=bool(d.get("question", False)),
             part=_optional_text(d.get("part")),
+            cancelled=d.get("cancelled", False),  # checked in __post_init__
         )
 
 

@@ -188,9 +188,10 @@ def fact_weight(p: Persona, ctx: MindContext, fact: Fact) -> int:
 
 
 def _rated_by_fact(kind: str, fact: Fact | None) -> bool:
-    """Whether a new memory's importance comes from its fact (an event: a place and a start),
-    not from the backend."""
-    return fact is not None and fact.place is not None and fact.start is not None and kind != MemoryKind.REFLECTION.value
+    """Whether a new memory's importance comes from its fact (an event: a place and a start; or a
+    cancellation), not from the backend."""
+    return fact is not None and (fact.place is not None and fact.start is not None or fact.cancelled) \
+        and kind != MemoryKind.REFLECTION.value
 
 
 def retell(p: Persona, ctx: MindContext, held: MemoryRecord, *, teller: str | None,

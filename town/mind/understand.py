@@ -31,7 +31,8 @@ def fact_view(fact: Fact) -> FactView:
     return FactView(act=fact.act, subject=fact.subject or "", place=(fact.place or "").rsplit(":", 1)[-1],
                     start=f"{fact.start:{_STAMP}}" if fact.start else "",
                     end=f"{fact.end:{_STAMP}}" if fact.end else "", host=fact.host or "",
-                    invited=fact.invited, question=fact.question, part=fact.part or "")
+                    invited=fact.invited, question=fact.question, part=fact.part or "",
+                    cancelled=fact.cancelled)
 
 
 def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker: str = "") -> Fact | None:
@@ -49,7 +50,7 @@ def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker:
     return Fact(subject=answer.subject or None, act=act,
                 place=places.get(answer.place.lower()) if answer.place else None, start=start, end=end,
                 host=answer.host or None, invited=invited, question=answer.question,
-                part=answer.part or None if start is not None else None)
+                part=answer.part or None if start is not None else None, cancelled=answer.cancelled)
 
 
 def understand(listener: Persona, ctx: MindContext, *, speaker: str, line: str, content: str,

@@ -119,7 +119,8 @@ class ScriptedBackend(ThinkingBackend):
         return answers.HeardAnswer(
             importance=importance, act=act.act, subject=act.subject, place=act.place,
             start=act.start, end=act.end, host=act.host, everyone="everyone" in act.invited,
-            invites_me=q.persona_name in act.invited, question=act.question, part=act.part)
+            invites_me=q.persona_name in act.invited, question=act.question, part=act.part,
+            cancelled=act.cancelled)
 
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register

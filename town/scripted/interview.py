@@ -28,7 +28,7 @@ from ..reading import spelled_out
 from ..realise import PART_SAID, place_name, sayable, statement
 from ..textevent import DEFAULT_MINUTES, stated_day, stated_times
 from ..thinking import answers
-from ..thinking.dayplan import meal_of
+from ..thinking.dayplan import called_off, meal_of
 from ..thinking.questions import AnswerInterview
 from .recount import WORK_WORDS, dated, is_about, main_words, recount, sentence, told_by
 from .attend import CLOSE, FAMILY
@@ -830,8 +830,10 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     # a plan is said by its items (kind "plan"); a talk's summary or a line kept as said is no
     # answer of its own (recounting it pastes another's words)
     quoted = [(m, line) for m in relevant if (line := _QUOTED.match(m.content)) is not None]
+    off = called_off(q.memories)  # an event called off is told by its cancellation
     relevant = [m for m in relevant if m.kind != "plan" and not m.content.startswith("I talked with ")
-                and (_heard_fact(m) or (" said to me: " not in m.content and " asked me: " not in m.content))]
+                and (_heard_fact(m) or (" said to me: " not in m.content and " asked me: " not in m.content))
+                and not (m.fact is not None and any(c.calls_off(m.fact) for c in off))]
     topic = topic_words(q.question) - _ASKED_WORDS - name_words(q.people)  # names left out
     bearing = [(len(topic & topic_words(m.content)), -i, m, line) for i, (m, line) in enumerate(quoted)]
     most = max((len(topic & topic_words(f"{_fields(m.fact)} {m.content}")) for m in relevant), default=0)
@@ -895,6 +897,8 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             return _said(f"At {_place_in(placed.content)}. {_realised(placed, q)}", [placed.id])
     if kind == "why":
         return _why(q, best, said)
+    if kind == "yes/no" and best.fact is not None and best.fact.cancelled:  # "Is the party still on?"
+        return _said(f"No. {said}", [best.id])
     if kind == "yes/no":  # a yes only to what the memory holds: "open" is not in "will be closed"
         now = _now(q)
         asked_day = stated_day(q.question, now) if now is not None else None

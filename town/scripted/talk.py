@@ -26,6 +26,7 @@ from ..player import takes_leave
 from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
 from ..thinking import answers
+from ..thinking.dayplan import called_off
 from ..thinking.questions.write_conversation import echoes
 from ..thinking.questions.writing import mostly_english
 from ..thinking.words import topic_words
@@ -92,10 +93,11 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
     news to them) nor heard from them, not what the speaker saw themselves doing (an observation
     of oneself; one's own event, however it was put, is news), not in another language than the
     town's (:func:`~town.thinking.questions.writing.mostly_english`: a Chinese whisper was retold as
-    "Did you hear? 明天中午..."); ranked by
+    "Did you hear? 明天中午..."), not an event a held cancellation calls off; ranked by
     importance and retrieval order (the views arrive best-scored first).
     """
     n = len(memories)
+    off = called_off(memories)  # "the quiz is cancelled": the quiz is no news, its cancellation is
     fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
              if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
              and not m.content.startswith("I talked with") and " asked me: " not in m.content
@@ -104,7 +106,8 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
              and not (listener_name and (listener_name in m.content or is_about(m.content, first_name(listener_name))
                                          or first_name(listener_name) in unwrap(m.content)[0]))
              and not (own_name and m.kind == "observation" and m.content.startswith(own_name))
-             and mostly_english(unwrap(m.content)[1])]  # a thought whispered in another language is not retold
+             and mostly_english(unwrap(m.content)[1])
+             and not (m.fact is not None and any(c.calls_off(m.fact) for c in off))]  # a thought whispered in another language is not retold
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 
 

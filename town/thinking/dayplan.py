@@ -15,7 +15,7 @@ from ..memory.fact import Fact
 from ..realise import act_phrase, definite
 from ..textevent import DEFAULT_MINUTES, StatedEvent, find_event
 
-__all__ = ["events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
+__all__ = ["called_off", "events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
 
 _MEALS = r"(breakfast|brunch|lunch|dinner|supper)"
 #: A meal's name that is not the meal eaten ("for the lunch crowd", "the dinner menu").
@@ -106,17 +106,27 @@ def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedE
         places: lower-case place name -> address (``town.textevent.place_names``).
 
     Returns:
-        (event, memory ids) in order of first mention; one entry per distinct place and time.
+        (event, memory ids) in order of first mention; one entry per distinct place and time;
+        none of an event a memory's cancellation calls off (:meth:`Fact.calls_off`), nor the
+        cancellation itself.
     """
     found: dict[StatedEvent, list[int]] = {}
+    off = called_off(memories)
     for m in memories:
         fact = getattr(m, "fact", None)
+        if fact is not None and (fact.cancelled or any(c.calls_off(fact) for c in off)):
+            continue
         # a memory made with its meaning is read from its fact; the words are read only for a
         # memory made without one (none, once every edge fills the fields)
         event = fact_event(fact, places) if fact is not None else find_event(m.content, _created(m.created), places)
         if event is not None and event.start.date() == day:
             found.setdefault(event, []).append(m.id)
     return [(e, tuple(ids)) for e, ids in found.items()]
+
+
+def called_off(memories) -> list[Fact]:
+    """The cancellations among ``memories``' facts (:attr:`Fact.cancelled`)."""
+    return [f for m in memories if (f := getattr(m, "fact", None)) is not None and f.cancelled]
 
 
 def minutes_of(hm: str) -> int:

@@ -57,7 +57,8 @@ class FactView:
         subject: who does it (a full name). place: a place's name. start, end: "YYYY-MM-DD HH:MM".
         host: the host's full name. invited: names, or ("everyone",). question: the line asks it.
         part: the part of the day an event was told by, no clock time said
-        (:attr:`town.memory.fact.Fact.part`), else "".
+        (:attr:`town.memory.fact.Fact.part`), else "". cancelled: the event told is called off
+        (:attr:`town.memory.fact.Fact.cancelled`).
     """
 
     act: str = ""
@@ -69,6 +70,7 @@ class FactView:
     invited: tuple[str, ...] = ()
     question: bool = False
     part: str = ""
+    cancelled: bool = False
 
 
 def routine_views(routine) -> tuple[PlanItemView, ...]:
