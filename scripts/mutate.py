@@ -2124,6 +2124,12 @@ MUTATIONS = (
     Mutation("'Is the party still on?' answered yes when it is called off", "town/scripted/interview.py",
              '    if kind == "yes/no" and best.fact is not None and best.fact.cancelled:',
              '    if kind == "yes/no" and best.fact is not None and best.fact.question:', ("tests/mind/test_called_off.py",)),
+    Mutation("a whispered thought asked more of than its fact holds said from the fact ('Who is organising it?')",
+             "town/scripted/interview.py", '    if m.kind == "whisper" and m.fact is not None and _asked(q)',
+             '    if m.kind == "whispered" and m.fact is not None and _asked(q)', ("tests/mind/test_interview_readings.py::test_a_whispered_thought_asked_more_of_than_its_fact_holds_is_said_in_its_words",)),
+    Mutation("one's own event's time hedged 'as far as I know'", "town/scripted/interview.py",
+             '            hedge = "" if q.persona_name in (f.host, f.subject) else ", as far as I know"',
+             '            hedge = ", as far as I know"', ("tests/mind/test_interview_readings.py::test_when_a_place_opens_is_its_hours_not_an_event_held_there",)),
 )
 
 

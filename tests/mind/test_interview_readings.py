@@ -951,4 +951,24 @@ def test_when_a_place_opens_is_its_hours_not_an_event_held_there():
     assert ask(question="What time do you close the cafe?", memories=(party,), **isabella).answer == (
         "I usually count the till and lock up at Hobbs Cafe, at 20:00.")
     assert ask(question="When is the party?", memories=(party, hours), **isabella).answer.startswith(
-        "It is today from 17:00 to 19:00, as far as I know.")
+        "It is today from 17:00 to 19:00.")  # her own: no "as far as I know"
+
+
+def test_a_whispered_thought_asked_more_of_than_its_fact_holds_is_said_in_its_words():
+    """A fresh user's questions (2026-12-07): Maria, whispered "My sister is organising a charity
+    5k run around Johnson Park tomorrow at 9am, $10 entry", asked "Who is organising the charity
+    run?", said "There was a charity 5k run ..." (the fact holds no organiser); Klaus, asked "what
+    book r u reading for the club?", said only when his club was. By hand: the whisper's own words,
+    its day said relative to now (made the 13th, asked the 14th: "today"); asked only what the
+    fact holds, the fact."""
+    run = Fact(act="be a charity 5k run", place="smallville:Johnson Park", start=datetime(2023, 2, 14, 9))
+    whisper = MemoryView(id=31, kind="whisper", importance=6, created="2023-02-13 08:00:00", fact=run,
+                         content="My sister is organising a charity 5k run around Johnson Park tomorrow at 9am, "
+                                 "$10 entry, all money goes to the food bank.")
+    maria = dict(persona="maria_lopez", persona_name="Maria Lopez", persona_summary="Maria Lopez studies physics.",
+                 now=NOW, people=PEOPLE, memories=(whisper,))
+    assert ask(question="Who is organising the charity run?", **maria).answer == (
+        "My sister is organising a charity 5k run around Johnson Park today at 9am, $10 entry, all money goes to "
+        "the food bank.")
+    assert ask(question="Where is the charity run?", **maria).answer == (
+        "Johnson Park, as far as I know. There was a charity 5k run at Johnson Park today at 9am.")

@@ -468,8 +468,10 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
 
 #: A meal a question names ("lunch", "at lunchtime").
 _MEAL_NAMED = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper)(?:time)?\b", re.I)
-#: Words of a when-question that any timed memory answers: "When does the quiz start?"
-_SPAN_WORDS = frozenset("start starts begin end finish happen hour clock exactly".split())
+#: Words of a question's time that any timed memory answers: "When does the quiz start?", "What's
+#: on this week?"
+_SPAN_WORDS = frozenset("start starts begin end finish happen hour clock exactly week weekend month year lately "
+                        "recently soon later still now".split())
 #: A memory's time said of a habit, not of one event: "every day", "daily", "on weekdays".
 _EVERY = re.compile(r"\b(?:every|each|daily|weekdays|weekends|usually|always)\b", re.I)
 #: The question asks about one's own doing: "do you", "will you", "did you", "are you".
@@ -773,16 +775,29 @@ def _own_doing(m, q: AnswerInterview) -> str | None:
 
 def _realised(m, q: AnswerInterview) -> str:
     """A memory said from its fields when it holds a statement (heard: who told it), an
-    observation of the persona itself from its plan (:func:`_own_doing`), else recounted."""
+    observation of the persona itself from its plan (:func:`_own_doing`), else recounted; a
+    whispered thought the question asks more of than its fact holds ("How much does it cost to
+    enter the 5k?", "Who is organising it?": "$10 entry", "my sister") in its own words."""
     own = _own_doing(m, q)
     if own is not None:
         return own
+    if m.kind == "whisper" and m.fact is not None and _asked(q) - topic_words(_fields(m.fact)):
+        now = _now(q)
+        said = recount(dated(m), q.persona_name)
+        return relative_days(said, now) if now is not None else said
     if m.fact is not None and not m.fact.question and m.tellers:
         return _told(m, q)
     if m.fact is not None and not m.fact.question and m.kind != "reflection":
         said = statement(m.fact, q.persona_name, now=_now(q))
         return sentence(said)
     return recount(dated(m), q.persona_name)
+
+
+def _asked(q: AnswerInterview) -> frozenset[str]:
+    """The question's words naming what it asks of: its topic words, not those of asking, of
+    a day or a time, nor the town's names."""
+    return (topic_words(q.question) - _ASKED_WORDS - name_words(q.people) - _DAY_WORDS - _HABIT_WORDS
+            - _SPAN_WORDS)
 
 
 def _place_in(text: str) -> str | None:
@@ -866,8 +881,7 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     if kind == "when":  # the timed memory bearing most on the thing asked, by its fact's time or its words'
         found = next((m for m in relevant if m.fact is not None and m.fact.start is not None
                       or stated_times(m.content)), None)
-        unheld = (topic_words(q.question) - _ASKED_WORDS - name_words(q.people) - _DAY_WORDS - _HABIT_WORDS - _SPAN_WORDS
-                  - topic_words(f"{_fields(found.fact)} {found.content}")) if found is not None else set()
+        unheld = _asked(q) - topic_words(f"{_fields(found.fact)} {found.content}") if found is not None else set()
         if found is not None and unheld:  # "When does Hobbs Cafe open?" held only as the party there: not its answer
             return _said(f"I'm not sure. What I know is this: {_realised(found, q)}", [found.id])
         typed = found if found is not None and found.fact is not None and found.fact.start is not None else None
@@ -875,7 +889,8 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             f, now = typed.fact, _now(q)
             over = now is not None and (f.end or f.start + timedelta(minutes=DEFAULT_MINUTES)) <= now
             is_ = "was" if over else "is"
-            return _said(f"It {is_} on {f.start:%B} {f.start.day}{_span(f)}, as far as I know. {_realised(typed, q)}",
+            hedge = "" if q.persona_name in (f.host, f.subject) else ", as far as I know"  # one's own: known
+            return _said(f"It {is_} on {f.start:%B} {f.start.day}{_span(f)}{hedge}. {_realised(typed, q)}",
                          [typed.id])
         timed = found
         if timed is not None:
