@@ -32,7 +32,7 @@ from ..world.address import sector_name
 from .recount import told_by
 from ..thinking.views import PlanItemView
 
-__all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE",
+__all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE", "HOUSEHOLD", "household",
            "OWN_PLAN"]
 
 #: Traits that make going to an event likelier.
@@ -44,9 +44,17 @@ RESERVED = frozenset("shy reserved introverted quiet private solitary withdrawn"
 #: Words that name one's kin ("my husband, who runs ...").
 FAMILY = frozenset("""wife husband partner mother father son daughter sister brother cousin aunt uncle niece nephew
 grandmother grandfather grandson granddaughter""".split())
+#: Words of a tie that make someone one's household: kin, or one living under the same roof.
+HOUSEHOLD = FAMILY | frozenset("housemate housemates roommate roommates".split())
 #: Words of a memory that say the persona is close to someone it names.
-CLOSE = FAMILY | frozenset("""friend friends best housemate roommate neighbour neighbor girlfriend boyfriend crush
+CLOSE = HOUSEHOLD | frozenset("""friend friends best neighbour neighbor girlfriend boyfriend crush
 mentor""".split())
+
+
+def household(ties) -> frozenset[str]:
+    """The names of ``ties`` ((full name, the file's description: "my son, who studies music"))
+    whose description holds a word of :data:`HOUSEHOLD`."""
+    return frozenset(name for name, said in ties if set(re.findall(r"[a-z]+", said.lower())) & HOUSEHOLD)
 
 #: Chance to go: free then / free but reserved / a clash / a clash but close to the host or teller.
 P_FREE, P_FREE_RESERVED, P_CLASH, P_CLASH_CLOSE = 1.0, 0.5, 0.1, 0.6
