@@ -121,13 +121,14 @@ _DECLINES = re.compile(r"^(?:I'd love to, but|I wish I could, but|Sadly|That sou
 def test_the_spoken_reply_to_an_invitation_is_the_day_plans_decision():
     """Invited to a picnic at Green Park tomorrow 12:00-13:00, which falls in serving coffee at
     Corner Cafe 08:00-17:00 (a task at another place): the reply declines naming it, in the words
-    the day plan's decision gives for the same picnic heard from Bob. Ann is calm (no sociable or
+    the day plan's decision gives for the same picnic heard from Bob, said on Monday of Tuesday's
+    work: "... until 17:00 tomorrow". Ann is calm (no sociable or
     reserved trait) and ties to no one, so going anyway has P_CLASH (0.1); seed 0 draws above it,
     both in the line (seed 0) and in the plan (seed 0). At 18:00-19:00 she reads at home
     (leisure, at home): no clash, a calm persona is free, P_FREE = 1, and she accepts."""
     picnic = "I am hosting a picnic at Green Park tomorrow from 12pm to 1pm. Would you like to come?"
     reason = "I have to serve coffee at Corner Cafe until 17:00"
-    assert _DECLINES.match(_invited(picnic)).group("reason") == reason
+    assert _DECLINES.match(_invited(picnic)).group("reason") == f"{reason} tomorrow"
     (choice,) = _plan('Bob Brown told me: "I am hosting a picnic at Green Park tomorrow from 12pm to 1pm."').events
     assert (choice.go, choice.reason) == (False, reason)
     evening = "I am hosting a picnic at Green Park tomorrow from 6pm to 7pm. Would you like to come?"
@@ -194,3 +195,36 @@ def test_news_of_a_thing_there_is_at_a_place_and_time_is_answered_as_an_invitati
     line = _invited("Did you hear? There is a movie marathon at Green Park today at 9pm.")
     assert line.startswith(("I think I'll go today", "I'd like to go today", "I might go along today",
                             "Sounds lovely, I'll try to go today")), line
+
+
+def test_a_declines_clash_is_on_the_events_own_day_and_hours():
+    """Found (the_ville, a book club whispered for Wednesday 4pm): Isabella, invited on Tuesday at
+    17:05, said "Sadly I have to serve customers ... until 17:00" (past already, and no day said),
+    and of an event on 24 February "I have to brew coffee and serve the morning customers ...
+    until 12:00". Invited on Monday 13 Feb at 10:00, Ann (calm, seed 0: draws above P_CLASH, 0.1)
+    names the day of the clash: tomorrow's picnic 12-1pm falls in serving coffee 08:00-17:00
+    ("until 17:00 tomorrow"), Friday's the same ("until 17:00 on Friday"). An art show told by its
+    day alone, 24 Feb, has no hours to clash with: a calm persona free then goes (P_FREE, 1),
+    saying its date (eleven days ahead: no weekday)."""
+    said = ("That sounds lovely, but I have to serve coffee at Corner Cafe until 17:00 {}, Bob.")
+    assert _invited("I am hosting a picnic at Green Park tomorrow from 12pm to 1pm. Would you like to come?") == (
+        said.format("tomorrow"))
+    assert _invited("I am hosting a picnic at Green Park on Friday from 12pm to 1pm. Would you like to come?") == (
+        said.format("on Friday"))
+    assert _invited("I am hosting an art show at Green Park on February 24. Would you like to come?") == (
+        "Sounds wonderful, I'll come on February 24, Bob!")
+
+
+@pytest.mark.parametrize("trait, line", [
+    ("reserved", "Maybe not this time: I'm not one for crowds, to be honest, Bob."),
+    ("quiet", "Maybe not this time: I'd rather keep things quiet for now, Bob."),
+    ("shy", "Maybe not this time: big gatherings make me a little nervous, Bob."),
+    ("shy, reserved", "Maybe not this time: I'm not one for crowds, to be honest, Bob."),
+])
+def test_a_reserved_persona_free_then_declines_as_a_person_would(trait, line):
+    """Found (Smallville): "Maybe not this time: I am quiet and would rather not" / "I'll pass, I
+    think: I am reserved and would rather not". Tomorrow 6-7pm Ann reads at home (no clash); a
+    reserved trait makes going P_FREE_RESERVED (0.5) and seed 0 draws above it; the lead is the
+    voice's (seed 0), the reason her trait's (attend.RATHER_NOT: "reserved" before "shy")."""
+    evening = "I am hosting a picnic at Green Park tomorrow from 6pm to 7pm. Would you like to come?"
+    assert _invited(evening, summary=f"Ann Able, 40. Traits: {trait}.") == line

@@ -8,19 +8,20 @@ from __future__ import annotations
 from town.thinking.questions import Insights, MemoryView
 from town.scripted import ScriptedBackend
 
-PEOPLE = ("Ann Able", "Carmen Ortiz", "Maria Lopez", "Klaus Mueller", "Isabella Rodriguez")
-PLACES = ("w:Hobbs Cafe", "w:Hobbs Cafe:cafe", "w:Park", "w:Ann's home")
+PEOPLE = ("Ann Able", "Carmen Ortiz", "Maria Lopez", "Klaus Mueller", "Isabella Rodriguez", "Latoya Williams")
+PLACES = ("w:Hobbs Cafe", "w:Hobbs Cafe:cafe", "w:Park", "w:Ann's home", "w:The Rose and Crown Pub", "w:Oak Hill College")
 AT_CAFE = "{} is at the counter of the cafe in Hobbs Cafe: order a coffee."
 PARTY = ('{} told me: "Isabella Rodriguez told me: "I am planning a Valentine\'s Day party at Hobbs Cafe '
          'tomorrow from 5pm to 7pm.""')
 
 
-def _insights(*stream, focal: str = "What have I been spending my time on?", now: str = "2023-02-13 12:00:00"):
+def _insights(*stream, focal: str = "What have I been spending my time on?", now: str = "2023-02-13 12:00:00", ties=(),
+              home: str = ""):
     """``stream``: (kind, text, created "HH:MM" on 13 Feb) per memory, ids in order."""
     memories = tuple(MemoryView(id=i, content=text, kind=kind, importance=5, created=f"2023-02-13 {hm}:00")
                      for i, (kind, text, hm) in enumerate(stream))
     q = Insights(persona="ann", persona_name="Ann Able", focal_point=focal, memories=memories,
-                 people=PEOPLE, places=PLACES, now=now)
+                 people=PEOPLE, places=PLACES, now=now, ties=ties, home=home)
     return [(i.text, i.evidence) for i in ScriptedBackend().ask(q).insights]
 
 
@@ -36,10 +37,66 @@ def test_a_person_seen_at_one_place_again_and_again():
 
 
 def test_a_place_where_several_people_are_met():
-    """Maria and Klaus each seen once at Hobbs Cafe: no insight about either, one about the place."""
+    """Maria and Klaus each seen at Hobbs Cafe at 14:00 and 16:00 (14:30, 16:30): two visits each,
+    over an hour apart: one insight about the place (their sightings, each one's in turn), then
+    Maria's two times there (the first seen)."""
     assert _insights(("observation", AT_CAFE.format("Maria Lopez"), "14:00"),
-                     ("observation", AT_CAFE.format("Klaus Mueller"), "15:00")) == [
-        ("Hobbs Cafe is where I keep running into Maria and Klaus.", [0, 1])]
+                     ("observation", AT_CAFE.format("Klaus Mueller"), "14:30"),
+                     ("observation", AT_CAFE.format("Maria Lopez"), "16:00"),
+                     ("observation", AT_CAFE.format("Klaus Mueller"), "16:30")) == [
+        ("Hobbs Cafe is where I keep running into Maria and Klaus.", [0, 2, 1, 3]),
+        ("I see Maria at Hobbs Cafe today: 2 times so far, first at 14:00.", [0, 2])]
+
+
+def test_people_met_on_one_visit_or_ones_household_are_not_kept_running_into():
+    """Found (Smallville, 36 h): "Town Hall is where I keep running into ..." after one visit, and
+    Mei Lin's "Oak Hill College is where I keep running into Eddy and Wolfgang" (Eddy: "my son").
+    Maria and Klaus each seen twice within 20 minutes (14:00, 14:20; 14:05, 14:25): one visit each,
+    nothing. Seen on two visits each, but Klaus is Ann's son: not the place; Maria's two times are.
+    Found too: Rajiv's "I see Francisco at Artist's co-living space ...", their shared home: with
+    Hobbs Cafe Ann's home, nothing."""
+    assert _insights(("observation", AT_CAFE.format("Maria Lopez"), "14:00"),
+                     ("observation", AT_CAFE.format("Klaus Mueller"), "14:05"),
+                     ("observation", AT_CAFE.format("Maria Lopez"), "14:20"),
+                     ("observation", AT_CAFE.format("Klaus Mueller"), "14:25")) == [("Nothing stands out to me yet.", [0])]
+    assert _insights(("observation", AT_CAFE.format("Maria Lopez"), "14:00"),
+                     ("observation", AT_CAFE.format("Klaus Mueller"), "14:30"),
+                     ("observation", AT_CAFE.format("Maria Lopez"), "16:00"),
+                     ("observation", AT_CAFE.format("Klaus Mueller"), "16:30"),
+                     ties=(("Klaus Mueller", "my son, who studies music theory"),)) == [
+        ("I see Maria at Hobbs Cafe today: 2 times so far, first at 14:00.", [0, 2])]
+    assert _insights(("observation", AT_CAFE.format("Maria Lopez"), "14:00"),
+                     ("observation", AT_CAFE.format("Klaus Mueller"), "14:30"),
+                     ("observation", AT_CAFE.format("Maria Lopez"), "16:00"),
+                     ("observation", AT_CAFE.format("Klaus Mueller"), "16:30"),
+                     home="Hobbs Cafe") == [("Nothing stands out to me yet.", [0])]
+
+
+_LATOYA = 'I talked with Latoya Williams: Latoya said "{}"'
+#: Five talks with Latoya an hour apart, each a line of small talk or one whose words recur as no
+#: topic: "along", "way", "come", "thanks", "I'll", and "Crown Pub", "Hill College" (pieces of names).
+_SMALL_TALKS = (_LATOYA.format("I might go along on Tuesday, February 14, Ann. Good to know"),
+                _LATOYA.format("By the way, I'm on my way to The Rose and Crown Pub, Ann"),
+                _LATOYA.format("Sounds lovely, I'll come on Tuesday, Ann. Thanks for telling me"),
+                _LATOYA.format("I'll see you at The Rose and Crown Pub at 19:00. Come along, Ann!"),
+                _LATOYA.format("Thanks, I'll pass by Oak Hill College on my way, Ann"))
+
+
+def test_a_talk_topic_is_a_thing_talked_about_not_a_word_of_small_talk_or_a_piece_of_a_name():
+    """Found (Smallville, 36 h): "Latoya and I keep ending up talking about the along." ("the way",
+    "the come", "the thanks", "the i'll and the sounds", "the Crown Pub", "the Hill College").
+    The five talks above tell no topic: a topic is a noun standing after a determiner ("along",
+    "come", "thanks", "I'll" are no nouns; "way" is no topic; "Crown", "Pub", "Hill", "College" are
+    words of places' names) in a statement that is no small talk. Three talks more: "the
+    Valentine's Day party" told at 15:00 and 17:00 (ids 5, 7); 16:00's is a question (6)."""
+    assert _insights(*(("chat", t, f"{10 + i}:00") for i, t in enumerate(_SMALL_TALKS)),
+                     now="2023-02-13 20:00:00") == [("Nothing stands out to me yet.", [0])]
+    party = (_LATOYA.format("I am bringing a cake to the Valentine's Day party at Hobbs Cafe, Ann"),
+             _LATOYA.format("Isn't the Valentine's Day party lovely? What's new with you, Ann?"),
+             _LATOYA.format("I am baking for the Valentine's Day party, Ann"))
+    assert _insights(*(("chat", t, f"{10 + i}:00") for i, t in enumerate(_SMALL_TALKS + party)),
+                     now="2023-02-13 20:00:00") == [
+        ("Latoya and I keep ending up talking about the Valentine's Day party.", [5, 7])]
 
 
 def test_an_event_everyone_is_talking_about():

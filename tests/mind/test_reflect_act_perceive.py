@@ -33,7 +33,7 @@ def test_insights_cite_two_or_more_retrieved_memories_and_copy_none(tiny, events
     ann = sim.personas["ann"]
     for i, (text, importance) in enumerate(MEMORIES):
         ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
-                       created=datetime(2023, 2, 13, 7, i), importance=importance)
+                       created=datetime(2023, 2, 13, 7 + 2 * i), importance=importance)
     ann.gain_importance(1000)
     assert sim.think(partial(maybe_reflect, ann))
     (reflection,) = [e for e in seen if e.kind is EventKind.REFLECTION]
@@ -103,7 +103,7 @@ def test_perceiving_a_change_of_action_leaves_an_observation(tiny):
 def test_an_insight_held_already_is_not_written_again(tiny, events):
     """Ann sees Bob at Corner Cafe on two mornings and reflects after each: the second
     reflection draws the first one's insight ("I see Bob at Corner Cafe on Monday, February 13: ...",
-    one day's sightings: no habit yet, and "today" written as its date) again,
+    one day's sightings two hours apart, three visits: no habit yet, "today" written as its date) again,
     which is among the 100 most recent memories it reads, so it is not written a second time."""
     sim = tiny()
     seen = events(sim)
@@ -112,7 +112,7 @@ def test_an_insight_held_already_is_not_written_again(tiny, events):
     def mornings(day: int) -> None:
         for i, (text, importance) in enumerate(MEMORIES):
             ann.stream.add(kind=MemoryKind.OBSERVATION, content=text,
-                           created=datetime(2023, 2, day, 7, i), importance=importance)
+                           created=datetime(2023, 2, day, 7 + 2 * i), importance=importance)
         ann.gain_importance(1000)
         assert sim.think(partial(maybe_reflect, ann))
 

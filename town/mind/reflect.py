@@ -52,7 +52,10 @@ def maybe_reflect(p: Persona, ctx: MindContext) -> bool:
                                           seed=seed_for(ctx, p.id, "insight", point),
                                           focal_point=point, memories=memory_views(records),
                                           people=tuple(ctx.names.values()), places=ctx.world.tilemap.places(),
-                                          now=f"{ctx.now:%Y-%m-%d %H:%M:%S}"))
+                                          now=f"{ctx.now:%Y-%m-%d %H:%M:%S}",
+                                          ties=tuple((ctx.names[r.persona], r.description)
+                                                     for r in p.spec.relationships if r.persona in ctx.names),
+                                          home=p.spec.home_sector))
         fresh = []
         for item in answer.insights:
             evidence = tuple(dict.fromkeys(i for i in item.evidence if i in known))

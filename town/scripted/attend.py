@@ -23,30 +23,46 @@ import random
 import re
 import zlib
 from dataclasses import dataclass
+from datetime import datetime
 
 from ..hearsay import unwrap
 from ..inflection import gerund
-from ..perspective import mine
+from ..perspective import mine, relative_days
 from ..textevent import StatedEvent
 from ..world.address import sector_name
 from .recount import told_by
 from ..thinking.views import PlanItemView
 
-__all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "CLOSE",
+__all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "RATHER_NOT", "NOT_UP_FOR_IT", "CLOSE", "HOUSEHOLD", "household",
            "OWN_PLAN"]
 
 #: Traits that make going to an event likelier.
 SOCIABLE = frozenset("friendly outgoing sociable hospitable cheerful warm curious energetic social chatty".split())
 #: The reason recorded for going to one's own event.
 OWN_PLAN = "it is my own plan"
-#: Traits that make it less likely.
-RESERVED = frozenset("shy reserved introverted quiet private solitary withdrawn".split())
+#: Traits that make it less likely, each with how one who has it says no (the first in
+#: alphabetical order speaks for a persona with several).
+RATHER_NOT = {"introverted": "I need a bit of time to myself", "private": "I like to keep to myself, really",
+              "quiet": "I'd rather keep things quiet for now", "reserved": "I'm not one for crowds, to be honest",
+              "shy": "big gatherings make me a little nervous", "solitary": "I'm happier on my own, to be honest",
+              "withdrawn": "I don't feel up to company just now"}
+RESERVED = frozenset(RATHER_NOT)
+#: No to an event one is free for, with no reserved trait.
+NOT_UP_FOR_IT = "I'm not really up for it, to be honest"
 #: Words that name one's kin ("my husband, who runs ...").
 FAMILY = frozenset("""wife husband partner mother father son daughter sister brother cousin aunt uncle niece nephew
 grandmother grandfather grandson granddaughter""".split())
+#: Words of a tie that make someone one's household: kin, or one living under the same roof.
+HOUSEHOLD = FAMILY | frozenset("housemate housemates roommate roommates".split())
 #: Words of a memory that say the persona is close to someone it names.
-CLOSE = FAMILY | frozenset("""friend friends best housemate roommate neighbour neighbor girlfriend boyfriend crush
+CLOSE = HOUSEHOLD | frozenset("""friend friends best neighbour neighbor girlfriend boyfriend crush
 mentor""".split())
+
+
+def household(ties) -> frozenset[str]:
+    """The names of ``ties`` ((full name, the file's description: "my son, who studies music"))
+    whose description holds a word of :data:`HOUSEHOLD`."""
+    return frozenset(name for name, said in ties if set(re.findall(r"[a-z]+", said.lower())) & HOUSEHOLD)
 
 #: Chance to go: free then / free but reserved / a clash / a clash but close to the host or teller.
 P_FREE, P_FREE_RESERVED, P_CLASH, P_CLASH_CLOSE = 1.0, 0.5, 0.1, 0.6
@@ -128,10 +144,12 @@ def _where(description: str, place: str) -> str:
     return description if sector in description else f"{description} at {sector}"
 
 
-def decline_reason(clash: PlanItemView) -> str:
-    """The clash said in the first person: "I have to write my paper in the library at Oak Hill College until 18:00"."""
+def decline_reason(clash: PlanItemView, day: str = "") -> str:
+    """The clash said in the first person: "I have to write my paper in the library at Oak Hill
+    College until 18:00"; ``day``, the event's day said from the invitation's ("tomorrow", "on
+    Friday"), ends it: "... until 17:00 tomorrow" (no block then reads as one of today's)."""
     until = "midnight" if clash.end == "24:00" else clash.end
-    return f"I have to {_where(mine(clash.description), clash.place)} until {until}"
+    return f"I have to {_where(mine(clash.description), clash.place)} until {until}" + (f" {day}" if day else "")
 
 
 def _traits(summary: str) -> set[str]:
@@ -149,7 +167,8 @@ def _close(memories, name: str) -> str | None:
     return None
 
 
-def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, seed: int, me: str = "") -> Decision:
+def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, seed: int, me: str = "",
+           now: datetime | None = None) -> Decision:
     """Go to ``event`` or not, and why.
 
     Args:
@@ -165,6 +184,8 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
             when the persona is the fact's host or subject, else the host is the fact's host (or
             subject) and the teller its first teller (none for an event it knows firsthand: a
             whisper of a circus in the park is no plan of its own, but a public event).
+        now: when the decision is said (an invitation in a talk): a clash on another day names it.
+            An event told by its day alone (``part`` "day") has no hours to clash with.
 
     Returns:
         The :class:`Decision`; its reason names the clash, the tie or the trait that decided.
@@ -187,7 +208,7 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         longest = max(chains, key=len)
         host, teller = longest[-1], chains[0][0]
     end = "24:00" if event.end.date() > event.start.date() else f"{event.end:%H:%M}"
-    clash = clash_with(routine, f"{event.start:%H:%M}", end, event.place)
+    clash = None if event.part == "day" else clash_with(routine, f"{event.start:%H:%M}", end, event.place)
     traits = _traits(summary)
     tie = (_close(memories, host) if host else None) or (_close(memories, teller) if teller else None)
     if clash is None:
@@ -199,9 +220,10 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
     go = random.Random(seed ^ zlib.crc32(f"{event.place}|{event.start}".encode())).random() < p
     if clash is None:
         shy = sorted(traits & RESERVED)
-        reason = "I am free then" if go else f"I am {shy[0] if shy else 'not in the mood'} and would rather not"
+        reason = "I am free then" if go else RATHER_NOT[shy[0]] if shy else NOT_UP_FOR_IT
     elif not go:
-        reason = decline_reason(clash)
+        day = relative_days(f"on {event.start:%B} {event.start.day}", now) if now is not None else "today"
+        reason = decline_reason(clash, "" if day == "today" else day)
     else:
         why = f"{tie}" if tie else "I want to be there"
         reason = f"it clashes with {_where(mine(gerund(clash.description)), clash.place)}, but {why}"

@@ -289,7 +289,7 @@ class ScriptedBackend(ThinkingBackend):
         now = datetime.fromisoformat(q.now) if q.now else max(
             (datetime.fromisoformat(m.created) for m in q.memories if m.created), default=datetime(2000, 1, 1))
         found = insights_from(q.memories, me=q.persona_name, people=q.people, places=q.places, now=now,
-                              subject=q.focal_point)[: q.n]
+                              subject=q.focal_point, ties=q.ties, home=q.home)[: q.n]
         if not found:  # nothing two memories support: one cited id, so reflection writes nothing
             return answers.InsightsAnswer(insights=[dict(text="Nothing stands out to me yet.",
                                                          evidence=[m.id for m in q.memories[:1]] or [0])])

@@ -6,13 +6,18 @@ An insight is one sentence about a person, a place, an activity or an event, res
 - a person seen at one place in two or more sightings: "I see Carmen at Hobbs Cafe most
   mornings: 3 times so far, first at 08:10" (what one observer saw: its count and first time; a
   habit only from sightings on two days or more, else "I see Carmen at Hobbs Cafe today: ...");
-- a place where two or more people were seen: "Hobbs Cafe is where I keep running into Maria and Klaus";
+- a place where two or more people were each seen on two occasions or more (sightings over
+  :data:`_ONE_VISIT_MINUTES` apart), none of them one's household (:func:`.attend.household`
+  of the file's ties), nor at one's home: "Hobbs Cafe is where I keep running into Maria and Klaus";
 - an event heard of in two or more memories: "Isabella's party tomorrow is what everyone is
   talking about: Klaus and Maria told me" (two or more tellers), "Maria keeps telling me about Isabella's party" (one);
 - talk with a person (talks had, or their words about themselves) in two or more memories
-  from two talks or more (memories minutes apart are of one talk) sharing a topic word: "Maria and I keep ending up
-  talking about streaming" (or "about the paper", the two words most shared: "about the paper and
-  the library");
+  from two talks or more (memories minutes apart are of one talk) sharing a topic word told in
+  two talks: "Maria and I keep ending up talking about the paper" (the two words most shared:
+  "about the paper and the library"). A topic word is a noun (lemminflect) standing after a
+  determiner in a statement that tells something ("a Valentine's Day party"), no word of a
+  person's or a many-word place's name; small talk ("Sounds lovely, I'll come"), questions and
+  contractions tell none;
 - the persona's own activity in two or more memories: "I have been reading a lot lately".
 
 Nothing is an insight that rests on one memory, or that lists words. The text reads only the
@@ -28,9 +33,12 @@ from datetime import datetime
 
 from ..hearsay import unwrap
 from ..inflection import base_form, gerund
+from ..inflection import lemmas
 from ..textevent import find_event, place_names
+from .attend import household
 from .naming import event_noun
 from .recount import told_by
+from .voice import opens_small_talk
 from ..thinking.words import content_words, name_words
 
 __all__ = ["MIN_SUPPORT", "HABIT_DAYS", "insights_from"]
@@ -42,9 +50,13 @@ MIN_SUPPORT = 2
 _NO_TOPIC = frozenset("""talked told said did hear want like really just also everyone welcome day today tomorrow tonight
 morning afternoon evening week time close open opens closes every january february march april may june
 july august september october november december monday tuesday wednesday thursday friday saturday sunday
-2023 2024 5pm 7pm""".split())
+2023 2024 5pm 7pm way lot bit thing things""".split())
 _DAY_WORDS = re.compile(r" (today|tomorrow|on [A-Z]\w+day)\b")
 _TALKED = re.compile(r"^I talked with (?P<who>[^:]+?)(?::|$)")
+#: A talk's summary quoting its partner's line: 'I talked with Ann Lee: Ann said "..."'.
+_QUOTED = re.compile(r'^I talked with [^:]+: (?:\w+ said ")?(?P<said>.*?)"?$')
+#: What a noun stands after, at most two words before it ("a Valentine's Day party", "his paper").
+_DETERMINER = r"\b(?:the|a|an|my|your|his|her|their|our|its|this|that|these|those|some)\s+(?:[\w']+\s+){0,2}?"
 
 
 def _part_of_day(times: list[datetime]) -> str:
@@ -89,27 +101,36 @@ def _person_at_place(sightings, now: datetime) -> list[tuple[str, list]]:
         groups[(who, where)].append(m)
     out = []
     for (who, where), ms in groups.items():
-        if len(ms) < MIN_SUPPORT:
-            continue
         times = [_created(m) for m in ms]
+        times_seen = _occasions(ms, _ONE_VISIT_MINUTES)  # sightings of one visit are one time
+        if times_seen < MIN_SUPPORT:
+            continue
         habit = len({t.date() for t in times}) >= HABIT_DAYS
         day = max(times)
         when = f"most {_part_of_day(times)}" if habit else "today" if day.date() == now.date() else f"on {day:%A}"
         seen = f"I see {who.split()[0]} at {where} {when}"
-        out.append((f"{seen}: {len(ms)} times so far, first at {min(times):%H:%M}.", ms))
+        out.append((f"{seen}: {times_seen} times so far, first at {min(times):%H:%M}.", ms))
     return out
 
 
+#: Sightings of one person at one place within this many game minutes of the one before are of
+#: one visit (perception notes someone again as their action changes).
+_ONE_VISIT_MINUTES = 60
+
+
 def _place(sightings) -> list[tuple[str, list]]:
-    groups: dict[str, dict[str, object]] = defaultdict(dict)
+    """"Hobbs Cafe is where I keep running into Maria and Klaus": two people or more, each seen
+    there on :data:`MIN_SUPPORT` occasions or more (:data:`_ONE_VISIT_MINUTES` apart)."""
+    groups: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for who, where, m in sightings:
-        groups[where].setdefault(who, m)
+        groups[where][who].append(m)
     out = []
-    for where, seen in groups.items():
+    for where, by_whom in groups.items():
+        seen = {who: ms for who, ms in by_whom.items() if _occasions(ms, _ONE_VISIT_MINUTES) >= MIN_SUPPORT}
         if len(seen) >= MIN_SUPPORT:
             firsts = [w.split()[0] for w in list(seen)[:3]]
             said = " and ".join([", ".join(firsts[:-1]), firsts[-1]]) if len(firsts) > 1 else firsts[0]
-            out.append((f"{where} is where I keep running into {said}.", list(seen.values())))
+            out.append((f"{where} is where I keep running into {said}.", [m for ms in seen.values() for m in ms]))
     return out
 
 
@@ -162,7 +183,21 @@ def _one_phrase(words: list[str], texts: list[str]) -> str:
     return ""
 
 
-def _talks(memories, people, me) -> list[tuple[str, list]]:
+def _told(content: str) -> str:
+    """The statements of a talk's memory that tell something: its quoted or heard words
+    (:data:`_QUOTED`, :func:`unwrap`) less the sentences that ask or open as small talk."""
+    talked = _QUOTED.match(content)
+    said = talked.group("said") if talked else unwrap(content)[1]
+    sentences = re.split(r"(?<=[.!?])\s+", said.strip())
+    return " ".join(x for x in sentences if not x.rstrip('"').endswith("?") and not opens_small_talk(x))
+
+
+def _is_topic(word: str, texts: list[str]) -> bool:
+    """Whether ``word`` is a noun (lemminflect) standing as one, after a determiner, in one of ``texts``."""
+    return "NOUN" in lemmas(word) and any(re.search(rf"{_DETERMINER}{re.escape(word)}\b", t, re.I) for t in texts)
+
+
+def _talks(memories, people, me, places) -> list[tuple[str, list]]:
     groups: dict[str, list] = defaultdict(list)
     for m in memories:
         talked = _TALKED.match(m.content)
@@ -171,18 +206,21 @@ def _talks(memories, people, me) -> list[tuple[str, list]]:
         if who is not None and who in people and who != me:
             groups[who].append(m)
     out = []
-    skip = name_words(people) | _NO_TOPIC
+    # no word of a name: "the Crown Pub" is a piece of "The Rose and Crown Pub"
+    skip = name_words(people) | _NO_TOPIC | {w for n in place_names(places) if " " in n for w in content_words(n)}
     for who, ms in groups.items():
         if _talks_had(ms) < MIN_SUPPORT:  # "keep ending up": two talks, not two memories of one
             continue
+        told = {m.id: _told(m.content) for m in ms}
         counts: dict[str, list] = defaultdict(list)
         for m in ms:
-            for w in content_words(unwrap(m.content)[1]) - skip:
+            for w in content_words(told[m.id]) - skip:
                 counts[w].append(m)
-        shared = sorted((w for w, xs in counts.items() if len(xs) >= MIN_SUPPORT), key=lambda w: (-len(counts[w]), w))
+        shared = sorted((w for w, xs in counts.items() if _talks_had(xs) >= MIN_SUPPORT
+                         and _is_topic(w, [told[m.id] for m in xs])), key=lambda w: (-len(counts[w]), w))
         if shared:
-            topics = [w if w.endswith("ing") else f"the {w}" for w in shared[:2]]
-            phrase = _one_phrase(shared[:2], [unwrap(m.content)[1] for m in ms])
+            topics = [w if w.endswith("ing") else f"the {w}" for w in shared[:2]]  # "streaming": no article
+            phrase = _one_phrase(shared[:2], list(told.values()))
             if phrase:  # "the party and the valentine" are one thing: "the Valentine's Day party"
                 topics = [f"the {phrase}"]
             cited = list(dict.fromkeys(counts[shared[0]] + (counts[shared[1]] if len(shared) > 1 else [])))
@@ -198,8 +236,14 @@ _ONE_TALK_MINUTES = 10
 def _talks_had(ms) -> int:
     """How many talks the memories ``ms`` come from: those made within :data:`_ONE_TALK_MINUTES`
     of the one before are of the same talk (the line heard and the talk's summary)."""
+    return _occasions(ms, _ONE_TALK_MINUTES)
+
+
+def _occasions(ms, minutes: int) -> int:
+    """How many occasions the memories ``ms`` come from: one made within ``minutes`` game minutes
+    of the one before is of the same occasion."""
     times = sorted(_created(m) for m in ms)
-    return sum(1 for i, t in enumerate(times) if i == 0 or (t - times[i - 1]).total_seconds() > 60 * _ONE_TALK_MINUTES)
+    return sum(1 for i, t in enumerate(times) if i == 0 or (t - times[i - 1]).total_seconds() > 60 * minutes)
 
 
 def _activities(memories, me) -> list[tuple[str, list]]:
@@ -224,7 +268,7 @@ def _claim(text: str) -> frozenset[str]:
 
 
 def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[str, ...], now: datetime,
-                  subject: str = "") -> list[tuple[str, list[int]]]:
+                  subject: str = "", ties=(), home: str = "") -> list[tuple[str, list[int]]]:
     """Every insight the memories support, as (sentence, evidence ids), best first.
 
     Args:
@@ -232,14 +276,18 @@ def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[s
         me: the persona's full name; people: the town's people it knows of; places: map addresses.
         now: the game time of the reflection (days are said relative to it).
         subject: the focal point; insights naming one of its words come first.
+        ties: the persona file's relationships, (full name, description: "my son, who ..."); its
+            household (kin, housemates) is never someone one keeps running into.
+        home: the sector of one's home: who is seen there lives there or visits, met by no chance.
 
     Returns:
         Insights, those mentioning ``subject``'s words first, then by support and importance;
         none that a retrieved reflection already says, in any words (:func:`thought`).
     """
     people = tuple(p for p in people if p)
-    sightings = _sightings(memories, people, me, _sectors(places))
-    found = (_events(memories, now, place_names(places)) + _person_at_place(sightings, now) + _talks(memories, people, me)
+    kin = household(ties)
+    sightings = [s for s in _sightings(memories, people, me, _sectors(places)) if s[0] not in kin and s[1] != home]
+    found = (_events(memories, now, place_names(places)) + _person_at_place(sightings, now) + _talks(memories, people, me, places)
              + _place(sightings) + _activities(memories, me))
     held = [_claim(m.content) for m in memories if m.kind == "reflection"]
 

@@ -266,12 +266,13 @@ def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = No
     day = event.start.date()
     heard = MemoryView(id=-1, content=told(q.listener_name, line), kind="chat", importance=1,
                        created=f"{now:%Y-%m-%d %H:%M:%S}")
-    d = decide(event, [heard], routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed)
+    d = decide(event, [heard], routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed,
+               now=now)
     if not d.go:
         if voice is not None:
             return answers.LineAnswer(line=voice.decline(d.reason, bool(d.clash)))
         return answers.LineAnswer(line=f"I'd love to, but {d.reason}." if d.clash else f"Thanks, but {d.reason}.")
-    when = "today" if day == now.date() else "tomorrow" if (day - now.date()).days == 1 else f"on {day:%A}"
+    when = relative_days(f"on {day:%B} {day.day}", now)  # "on Friday" within the week, else "on February 24"
     if voice is not None:
         return answers.LineAnswer(line=voice.accept(when, "", relayed=passed_on(line)))
     return answers.LineAnswer(line=f"I'd love to come {when}! Thanks for telling me.")

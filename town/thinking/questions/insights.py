@@ -42,7 +42,9 @@ class Insights(Question[InsightsAnswer]):
     """Draw insights about a focal point, each citing evidence memory ids (§4.2).
 
     ``people``: the names of the town's personas; ``places``: the map's sector and arena addresses
-    (to recognise them in the text); ``now``: the game time ("YYYY-MM-DD HH:MM:SS").
+    (to recognise them in the text); ``now``: the game time ("YYYY-MM-DD HH:MM:SS"); ``ties``: the
+    persona file's relationships, (full name, description: "my son, who studies music theory");
+    ``home``: the sector of the persona's home ("Artist's co-living space").
     """
 
     template: ClassVar[str] = "insights"
@@ -55,6 +57,8 @@ class Insights(Question[InsightsAnswer]):
     people: tuple[str, ...] = ()
     places: tuple[str, ...] = ()
     now: str = ""
+    ties: tuple[tuple[str, str], ...] = ()
+    home: str = ""
 
     def narrow(self, schema: dict[str, Any]) -> None:
         """Evidence cites the memories shown."""
