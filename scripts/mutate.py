@@ -1363,7 +1363,7 @@ MUTATIONS = (
              '        times is not None or _no_verb(re.split(', '        True or _no_verb(re.split(',
              ('tests/test_reading.py::test_a_state_of_no_one_at_no_time_makes_no_fact',)),
     Mutation("an invitation by a part of the day goes unanswered", 'town/scripted/reply.py',
-             'place_names(tuple(q.places)), parts=True)', 'place_names(tuple(q.places)))',
+             '    event = find_event(line, now, places, parts=True)', '    event = find_event(line, now, places)',
              ('tests/mind/test_part_of_day_event.py::test_each_invited_decides_on_the_morning_with_a_reason',)),
     Mutation("a heard event's part of the day is dropped", 'town/mind/understand.py',
              '                part=answer.part or None if start is not None else None,', '                part=None,',
@@ -2087,7 +2087,7 @@ MUTATIONS = (
              '    return set(re.findall(r"[a-z]+", text.lower()))',
              ("tests/mind/test_interview_readings.py::test_ones_work_is_read_from_the_main_clause_not_a_clause_about_others",)),
     Mutation("news of another's event accepted as the teller's invitation ('Count me in ... Thanks for asking me')",
-             "town/scripted/reply.py", 'voice.accept(when, "", relayed=passed_on(line))', 'voice.accept(when, "")',
+             "town/scripted/reply.py", 'voice.accept(when, "", relayed=passed_on(line), known', 'voice.accept(when, "", known',
              ("tests/mind/test_attend.py::test_news_of_anothers_event_passed_on_is_no_invitation_to_accept",)),
     Mutation("yesterday said by its meals ('I spent the day eating breakfast and ...')", "town/scripted/interview.py",
              "        work = [what for _, what, _ in items if _of_note(what)][:2]",
@@ -2164,6 +2164,15 @@ MUTATIONS = (
     Mutation("one's own event's time hedged 'as far as I know'", "town/scripted/interview.py",
              '            hedge = "" if q.persona_name in (f.host, f.subject) else ", as far as I know"',
              '            hedge = ", as far as I know"', ("tests/mind/test_interview_readings.py::test_when_a_place_opens_is_its_hours_not_an_event_held_there",)),
+    Mutation("an event told back to the one who holds it thanked as news ('I am glad you told me')",
+             "town/scripted/reply.py", "relayed=passed_on(line), known=bool(held))", "relayed=passed_on(line), known=False)",
+             ("tests/mind/test_talk_echoes.py::test_an_event_told_back_to_the_one_who_holds_it_is_met_as_known",)),
+    Mutation("a host told of her own event accepts it as an invitation", "town/scripted/reply.py",
+             "    if any(q.persona_name in (f.host, f.subject) for f in held):",
+             "    if any(q.persona_name in (f.host,) and f.question for f in held):", ("tests/mind/test_talk_echoes.py::test_an_event_told_back_to_the_one_who_holds_it_is_met_as_known",)),
+    Mutation("one's own whispered thought, told back, taken for the line just heard", "town/scripted/reply.py",
+             '            and (m.kind == "whisper" or q.listener_name not in m.tellers',
+             '            and (q.listener_name not in m.tellers', ("tests/mind/test_talk_echoes.py::test_an_event_told_back_to_the_one_who_holds_it_is_met_as_known",)),
 )
 
 

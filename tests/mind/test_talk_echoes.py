@@ -205,3 +205,34 @@ def test_news_of_a_place_shut_is_met_as_trouble(seed):
                           "is shut tomorrow.")))
     line = next_line(q).line
     assert line.startswith(tuple(r.split("{")[0] for r in voice.REACTIONS["trouble"])), line
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_an_event_told_back_to_the_one_who_holds_it_is_met_as_known(seed):
+    """A fresh user's run (2026-12-07): Klaus, whispered "Prof. Hansen is giving a guest lecture on
+    urban renewal at Oak Hill College in two days at 2pm", was told it back by Isabella and said
+    "I might go along tomorrow, Isabella. I am glad you told me."; a host told of her own event
+    thanked the teller for it. By hand: the held whisper is that event (Oak Hill College, 15 Feb
+    14:00), so he says he knows it and gives no thanks; the host says it is hers."""
+    from town.memory.fact import Fact
+
+    lecture = Fact(act="be a guest lecture on urban renewal", place="the_ville:Oak Hill College",
+                   start=datetime(2023, 2, 15, 14))
+    told = "Guess what: according to Maria, there is a guest lecture on urban renewal at Oak Hill College tomorrow at 2pm."
+
+    def line(fact):
+        whisper = MemoryView(id=3, kind="whisper", importance=6, created="2023-02-13 07:00:00", fact=fact,
+                             tellers=("Isabella Rodriguez",),
+                             content="Prof. Hansen is giving a guest lecture on urban renewal at Oak Hill College on "
+                                     "Wednesday at 2pm")
+        q = NextLine(persona="klaus_mueller", persona_name="Klaus Mueller", persona_summary="Traits: curious",
+                     listener="isabella_rodriguez", listener_name="Isabella Rodriguez", memories=(whisper,),
+                     places=("the_ville:Oak Hill College",), now="2023-02-14 17:05:30",
+                     history=(("Klaus Mueller", "Hi Isabella."), ("Isabella Rodriguez", told)), seed=seed)
+        return next_line(q).line
+
+    known = line(lecture)
+    assert known.startswith(("I know", "Yes, I'd heard")) and "told me" not in known and "Thanks" not in known, known
+    assert line(replace(lecture, subject="Klaus Mueller", act="give a guest lecture on urban renewal")) == (
+        "Yes, that's mine, Isabella! I hope you can make it.")
+    assert not line(replace(lecture, start=datetime(2023, 2, 16, 14))).startswith(("I know", "Yes, I'd heard"))

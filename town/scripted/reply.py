@@ -24,6 +24,7 @@ from ..perspective import own_voice, relative_days
 from ..realise import heard, sayable, statement
 from ..textevent import find_event, place_names
 from ..thinking import answers
+from ..thinking.dayplan import fact_event
 from .attend import decide
 from .recount import WORK_WORDS, dated, main_words
 from ..thinking.views import MemoryView
@@ -260,10 +261,19 @@ def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = No
     """
     if now is None or not _INVITING.search(line) or line.startswith(("I'd love to", "Thanks")):
         return None
-    event = find_event(line, now, place_names(tuple(q.places)), parts=True)  # "tomorrow morning" will do
+    places = place_names(tuple(q.places))
+    event = find_event(line, now, places, parts=True)  # "tomorrow morning" will do
     if event is None or event.start <= now:  # under way already: nothing to come to later
         return None
     day = event.start.date()
+    held = [m.fact for m in (q.recalled or q.memories) if m.fact is not None and not m.fact.cancelled
+            and (m.kind == "whisper" or q.listener_name not in m.tellers and not _from(m, q.listener_name))  # not
+            # the line just heard; one's own thought, told back, is known
+            and (e := fact_event(m.fact, places)) is not None and e.start == event.start
+            and e.place.split(":")[:2] == event.place.split(":")[:2]]  # this event, already held
+    if any(q.persona_name in (f.host, f.subject) for f in held):  # one's own, told back: no thanks for it
+        name = f", {voice.first}" if voice is not None and voice.first else ""
+        return answers.LineAnswer(line=f"Yes, that's mine{name}! I hope you can make it.")
     heard = MemoryView(id=-1, content=told(q.listener_name, line), kind="chat", importance=1,
                        created=f"{now:%Y-%m-%d %H:%M:%S}")
     d = decide(event, [heard], routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed,
@@ -274,7 +284,7 @@ def reply_to_invite(line: str, q, now: datetime | None, voice: Voice | None = No
         return answers.LineAnswer(line=f"I'd love to, but {d.reason}." if d.clash else f"Thanks, but {d.reason}.")
     when = relative_days(f"on {day:%B} {day.day}", now)  # "on Friday" within the week, else "on February 24"
     if voice is not None:
-        return answers.LineAnswer(line=voice.accept(when, "", relayed=passed_on(line)))
+        return answers.LineAnswer(line=voice.accept(when, "", relayed=passed_on(line), known=bool(held)))
     return answers.LineAnswer(line=f"I'd love to come {when}! Thanks for telling me.")
 
 

@@ -103,6 +103,8 @@ REACTIONS = {
 ACCEPTS = ("I'd love to come {thing}{when}", "Count me in {when}", "I'll be there {when}",
            "Sounds wonderful, I'll come {thing}{when}", "Of course I'll come {when}")
 ACCEPT_THANKS = (" Thanks for telling me.", " Thanks for asking me.", " I'm glad you told me.", "", " I wouldn't miss it.")
+#: Saying one holds an event already, before meaning to go to it.
+ALREADY_KNOWN = ("I know about it", "Yes, I'd heard", "I know")
 #: Meaning to go to another's event passed on by the listener, then maybe thanks.
 RELAYED_ACCEPTS = ("I think I'll go {when}", "I'd like to go {thing}{when}", "I might go along {when}",
                    "Sounds lovely, I'll try to go {when}")
@@ -214,12 +216,16 @@ class Voice:
                          f"How about you{name}?", f"And you{name}, what's keeping you busy?",
                          f"Tell me, how have you been{name}?")
 
-    def accept(self, when: str, what: str, relayed: bool = False) -> str:
+    def accept(self, when: str, what: str, relayed: bool = False, known: bool = False) -> str:
         """Yes to an invitation to ``what`` ("the party"; "" when not named) ``when`` ("today");
         ``relayed``: the listener passed on news of another's event (:func:`passed_on`), so it
-        is no invitation of theirs to accept: one means to go, and thanks them for the news."""
+        is no invitation of theirs to accept: one means to go, and thanks them for the news;
+        ``known``: the one told holds the event already, so it says so and gives no thanks."""
         thing = f"to {what} " if what else ""
         name = f", {self.first}" if self.first else ""  # said to the one who invited, or told
+        if known:
+            body = self.pick(*(RELAYED_ACCEPTS if relayed else ACCEPTS)).format(thing=thing, when=when)
+            return f"{self.pick(*ALREADY_KNOWN)}{name}. {body}."
         if relayed:
             body = self.pick(*RELAYED_ACCEPTS).format(thing=thing, when=when)
             return f"{body}{name}.{self.pick(*RELAYED_THANKS)}"
