@@ -2173,6 +2173,12 @@ MUTATIONS = (
     Mutation("one's own whispered thought, told back, taken for the line just heard", "town/scripted/reply.py",
              '            and (m.kind == "whisper" or q.listener_name not in m.tellers',
              '            and (q.listener_name not in m.tellers', ("tests/mind/test_talk_echoes.py::test_an_event_told_back_to_the_one_who_holds_it_is_met_as_known",)),
+    Mutation("a verb after a comma in a list of acts left bare ('counting the till, clean the machine')",
+             "town/inflection.py", '    rest = _COMMA_VERB.sub(lambda m: f", {_ing(m.group(1))}"', '    rest = _COMMA_VERB.sub(lambda m: f", {m.group(1)}"',
+             ("tests/mind/test_interview_readings.py::test_each_verb_of_a_list_of_acts_is_inflected",)),
+    Mutation("a club started named by its starting ('the starting of a book club')", "town/thinking/dayplan.py",
+             '"present", "screen", "start", "launch"})', '"present", "screen"})',
+             ("tests/mind/test_interview_readings.py::test_a_club_started_is_named_as_the_club_not_its_starting",)),
 )
 
 

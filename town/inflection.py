@@ -175,14 +175,17 @@ _AND_VERB_STRICT = re.compile(rf"\band ([a-z]+) ({_OBJECT})\b")
 
 def gerund(phrase: str) -> str:
     """A plan item's words as the persona says them after "I'll be": "brew coffee and serve the
-    customers" -> "brewing coffee and serving the customers"; "sleeping" stays; "deep-clean the
-    kitchen" -> "deep-cleaning the kitchen"."""
+    customers" -> "brewing coffee and serving the customers", "count the till, clean the machine
+    and lock up" -> "counting the till, cleaning the machine and locking up"; "sleeping" stays;
+    "deep-clean the kitchen" -> "deep-cleaning the kitchen"."""
     verb, _, rest = phrase.partition(" ")
     compound = _compound(verb, gerund)
     if not verb.isalpha() and compound is None:
         return phrase
     rest = _AND_ONLY_VERB.sub(lambda m: f"and {_ing(m.group(1))}" if _coordinated(m) else m.group(0),
                               and_verbs(rest, _ing))  # each coordinated verb: "cook and eat dinner"
+    rest = _COMMA_VERB.sub(lambda m: f", {_ing(m.group(1))}" if (lemmas(m.group(1)).get("VERB") or ("",))[0] == m.group(1)
+                           else m.group(0), rest)  # "count the till, clean the machine and lock up"
     if compound is not None:
         return f"{compound} {rest}".strip()
     if verb.endswith("ing") and base_form(verb) != verb.lower():  # "sleeping"; not "bring", "sing"
@@ -191,6 +194,9 @@ def gerund(phrase: str) -> str:
     return f"{forms[0] if forms else verb} {rest}".strip()
 
 
+#: ", <word>" before an article or a particle: a verb of a list of acts when it is a verb's base
+#: form ("count the till, clean the machine and lock up"; not "milk, beans and pastries").
+_COMMA_VERB = re.compile(r",\s+([a-z]+)(?=\s+(?:the|a|an|my|his|her|their|our|some|up|out|down|off)\b)")
 #: "and <word> [<next word>]": a coordinated verb of a plan item when the word is a verb there
 #: (:func:`_coordinated`).
 _AND_ONLY_VERB = re.compile(r"\band ([a-z]+)\b(?=(?: ([a-z]+))?)")

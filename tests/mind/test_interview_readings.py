@@ -90,6 +90,16 @@ def test_each_coordinated_verb_of_a_plan_item_is_inflected():
     assert gerund("have bread and butter") == "having bread and butter"  # a noun after "and" stays
 
 
+def test_each_verb_of_a_list_of_acts_is_inflected():
+    """A fresh user's question (2026-12-07): "At 20:00 I'll be counting the till, clean the
+    machine and locking up" (Isabella's routine block). By hand: each verb before its object."""
+    assert gerund("count the till, clean the machine and lock up") == (
+        "counting the till, cleaning the machine and locking up")
+    assert gerund("wash the dishes, sweep the floor, and mop the kitchen") == (
+        "washing the dishes, sweeping the floor, and mopping the kitchen")
+    assert gerund("buy milk, beans and pastries") == "buying milk, beans and pastries"  # a list of things stays
+
+
 def test_a_verb_ending_in_ing_in_its_base_form_is_inflected():
     """Before: "I am bring friends" (a whisper's act "bring friends"): "bring" ends in "ing", so
     it was taken for a gerund already. Only a form whose lemma differs is one ("sleeping")."""
@@ -972,3 +982,18 @@ def test_a_whispered_thought_asked_more_of_than_its_fact_holds_is_said_in_its_wo
         "the food bank.")
     assert ask(question="Where is the charity run?", **maria).answer == (
         "Johnson Park, as far as I know. There was a charity 5k run at Johnson Park today at 9am.")
+
+
+def test_a_club_started_is_named_as_the_club_not_its_starting():
+    """A fresh user's run (2026-12-07): Klaus's "I'm starting a book club at the library" was
+    answered "Maria was at the starting of a book club". By hand: starting makes the club, as
+    hosting makes a party: the guest goes to his book club."""
+    from town.scripted.stance import event_name
+    from town.textevent import StatedEvent
+    from town.thinking.dayplan import fact_block
+
+    club = Fact(subject="Klaus Mueller", act="start a book club", place="v:Oak Hill College:library",
+                start=datetime(2023, 2, 15, 16), host="Klaus Mueller")
+    assert event_name(club, club.place) == "the book club at the library of Oak Hill College"
+    event = StatedEvent(place=club.place, start=club.start, end=datetime(2023, 2, 15, 17))
+    assert fact_block(club, event, "Maria Lopez") == "go to Klaus Mueller's book club at the library"

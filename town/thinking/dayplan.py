@@ -49,7 +49,7 @@ PLANNING = frozenset({"plan", "organise", "organize", "arrange", "prepare"})
 #: Acts whose object is the event made ("host a party", "put on a potluck") or performed ("play a
 #: concert", "teach a class"): a guest goes to it, and does not play it.
 MAKING = frozenset({"host", "hold", "throw", "give", "run", "have", "put", "play", "perform", "teach", "lead",
-                    "present", "screen"})
+                    "present", "screen", "start", "launch"})
 #: The determiner of a made event's noun, left off after the host's name ("Tom Moreno's bake sale").
 _DETERMINER = re.compile(r"^(?:on\s+)?(?:a|an|the|their|one's|his|her)\s+(?=[\w'])", re.I)
 
