@@ -2179,6 +2179,12 @@ MUTATIONS = (
     Mutation("a club started named by its starting ('the starting of a book club')", "town/thinking/dayplan.py",
              '"present", "screen", "start", "launch"})', '"present", "screen"})',
              ("tests/mind/test_interview_readings.py::test_a_club_started_is_named_as_the_club_not_its_starting",)),
+    Mutation("a feeling for someone in other words not read ('Do you have feelings for Klaus?')",
+             "town/scripted/interview.py", "    feeling = _FEELING.search(question) or _FEELING_FOR.search(question)",
+             "    feeling = _FEELING.search(question)", ("tests/mind/test_interview_readings.py::test_a_feeling_for_someone_asked_in_other_words_is_a_feeling_with_ones_own_stance",)),
+    Mutation("one's own held stance on someone left out of a feeling ('I have a crush on Klaus')",
+             "town/scripted/interview.py", "    parts = [*known, *(sentence(statement(f, q.persona_name)) for _, f in felt[:1])]",
+             "    parts = [*known]", ("tests/mind/test_interview_readings.py::test_a_feeling_for_someone_asked_in_other_words_is_a_feeling_with_ones_own_stance",)),
 )
 
 

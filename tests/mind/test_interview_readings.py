@@ -997,3 +997,20 @@ def test_a_club_started_is_named_as_the_club_not_its_starting():
     assert event_name(club, club.place) == "the book club at the library of Oak Hill College"
     event = StatedEvent(place=club.place, start=club.start, end=datetime(2023, 2, 15, 17))
     assert fact_block(club, event, "Maria Lopez") == "go to Klaus Mueller's book club at the library"
+
+
+def test_a_feeling_for_someone_asked_in_other_words_is_a_feeling_with_ones_own_stance():
+    """A fresh user's questions (2026-12-07): Maria, "Do you have feelings for Klaus?", answered
+    "No, I haven't heard anything about that", and "Do you like Maria?" (of Klaus) "I like taking
+    a walk around the pond ... best". By hand: both ask a feeling for a person; Maria's own held
+    "I have a crush on Klaus Mueller" is said first; "Do you like coffee?" stays a preference."""
+    crush = MemoryView(id=41, kind="observation", importance=6, created="2023-02-13 07:00:00",
+                       fact=Fact(subject="Maria Lopez", act="have a crush on Klaus Mueller"),
+                       content="I have a crush on Klaus Mueller.")
+    assert kind_of("Do you have feelings for Klaus?") == "feeling"
+    assert kind_of("Do you like Maria?") == "feeling"
+    assert kind_of("Do you like coffee?") == "preference"
+    said = ask(question="Do you have feelings for Klaus?", persona="maria_lopez", persona_name="Maria Lopez",
+               persona_summary="Maria Lopez studies physics.", memories=(crush,), now=NOW,
+               people=(*PEOPLE, "Klaus Mueller")).answer
+    assert said.startswith("I have a crush on Klaus Mueller."), said

@@ -71,6 +71,11 @@ _LEISURE = any_phrase("for fun", "(?:free|spare) time", "your hobb(?:y|ies)", "t
 _FEELING = re.compile(r"\b(?:how do you feel about|what do you think (?:of|about)|"
                       r"your (?:opinion|view) (?:of|on|about)|what's your take on|how do you like|what do you make of|"
                       r"how do you get on with|how do you get along with)\s+(?P<thing>[^?]+)", re.I)
+#: A feeling for someone ("Do you have feelings for Klaus?", "Do you like Maria?"): asked of a
+#: person of the town only ("Do you like coffee?" is a preference).
+_FEELING_FOR = re.compile(r"\b(?:do you (?:really )?like|do you have (?:feelings|a crush|a thing|a soft spot) (?:for|on)|"
+                          r"are you (?:in love with|into|attracted to|fond of)|do you fancy|what do you feel for|"
+                          r"how do you feel towards|do you care about|do you love)\s+(?P<thing>[^?]+)", re.I)
 _HYPOTHETICAL = any_phrase("what would you do if", "what if", "if you (?:were|had|won|lost)", "imagine", "suppose",
                            r"would you (?:\w+'?\w* ){1,8}if")
 _INTENTION = re.compile(r"\b(?:are you (?:going|coming|planning) to (?!do\b|be doing\b)|"
@@ -189,12 +194,13 @@ def kind_of(question: str) -> str:
         return "plan"  # "What were you doing at 10am?", "What did you do after lunch?": the plan then
     if REACTION.search(question):
         return "reaction"
-    feeling = _FEELING.search(question)
+    feeling = _FEELING.search(question) or _FEELING_FOR.search(question)
     if feeling:
         thing = feeling.group("thing").strip(" .!")
         related = re.fullmatch(r"your (\w+)", thing)
         person = re.fullmatch(r"(?:[A-Z][a-z'-]+)(?: [A-Z][a-z'-]+)?", thing) or (related and related[1] in CLOSE)
-        return "feeling" if person else "opinion"
+        if person or feeling.re is _FEELING:
+            return "feeling" if person else "opinion"
     if _PREFERENCE.search(question):
         return "preference"
     who = _WHO.search(question)
@@ -1055,7 +1061,9 @@ def _feeling(q: AnswerInterview) -> answers.InterviewAnswer:
              if re.search(rf"\b{re.escape(first)}\b", x)][:1]
     talks = sorted((m for m in q.memories if _talked_with(m, person)), key=lambda m: (m.created, m.id))
     told = [m for m in talks if m.fact is not None and not m.fact.question and m.tellers[:1] == (person,)]
-    parts = list(known)
+    felt = [(m.id, m.fact) for m in q.memories if m.fact is not None and m.fact.subject == q.persona_name
+            and not m.tellers and m.fact.start is None and person in m.fact.act]  # "have a crush on Klaus"
+    parts = [*known, *(sentence(statement(f, q.persona_name)) for _, f in felt[:1])]
     if talks:
         days = len({m.created[:10] for m in talks})
         if days > 1:
@@ -1064,7 +1072,7 @@ def _feeling(q: AnswerInterview) -> answers.InterviewAnswer:
             when = ("we talked a lot " if len(talks) >= 3 else "we talked ") + (
                 "today" if now_day(q) == talks[-1].created[:10] else "recently")
         parts.append(f"I like {first}: {when}.")
-        cited = [m.id for m in talks][-2:]
+        cited = [*(i for i, _ in felt[:1]), *(m.id for m in talks[-2:])]
         if told:
             parts.append(f"Most recently, {_told(told[-1], q)}")
             cited.append(told[-1].id)
