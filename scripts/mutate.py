@@ -1023,7 +1023,7 @@ MUTATIONS = (
              "        if part is not None:  # \"What did you do this morning?\"", "        if False:  # \"What did you do this morning?\"",
              ("tests/mind/test_interview_answer.py::test_what_she_did_at_a_time_of_today_is_her_plan_then_in_the_past",)),
     Mutation("'what time' read as a what-question", "town/scripted/interview.py",
-             '    if re.match(r"\\s*(?:at )?what time\\b", question, re.I):', "    if False:",
+             '    if re.match(r"\\s*(?:at |on )?what (?:time|day|date)\\b", question, re.I):', "    if False:",
              ("tests/mind/test_interview_answer.py::test_what_time_asks_when",)),
     Mutation("'Who did you talk to today?' answered with an insight", "town/scripted/interview.py",
              'r"who (?:did|have) you (?:talk(?:ed)?|speak|spoken|meet|met|see|seen) (?:to |with )?today")', 'r"who-nothing")',
@@ -1169,7 +1169,7 @@ MUTATIONS = (
              '        scored.append(((bool(named & held), words, False, names,',
              ('tests/mind/test_interview_readings.py::test_a_yes_no_question_is_answered_from_the_memory_of_the_day_asked_and_not_with_a_yes_it_lacks',)),
     Mutation("a yes said to what the memory lacks ('open' of 'will be closed')", 'town/scripted/interview.py',
-             "{'What I know is this:' if unheld else 'Yes.'}",
+             "{_ONLY_KNOW if unheld else 'Yes.'}",
              "{'Yes.'}",
              ('tests/mind/test_interview_readings.py::test_a_yes_no_question_is_answered_from_the_memory_of_the_day_asked_and_not_with_a_yes_it_lacks',)),
     Mutation('a whisper rated below news stays there', 'town/mind/context.py',
@@ -2185,6 +2185,15 @@ MUTATIONS = (
     Mutation("one's own held stance on someone left out of a feeling ('I have a crush on Klaus')",
              "town/scripted/interview.py", "    parts = [*known, *(sentence(statement(f, q.persona_name)) for _, f in felt[:1])]",
              "    parts = [*known]", ("tests/mind/test_interview_readings.py::test_a_feeling_for_someone_asked_in_other_words_is_a_feeling_with_ones_own_stance",)),
+    Mutation("a day after 'from' written 'on' ('moved on Tuesday, February 14 to')", "town/textevent.py",
+             '        on = f"{kept.group(1)} " if kept else', '        on = "on " if kept else', ("tests/test_hearsay.py::test_a_day_in_a_span_keeps_its_word_and_a_sentence_opening_on_a_day_is_said_once",)),
+    Mutation("a day after 'to' said with 'on' ('to on Thursday')", "town/perspective.py",
+             '        on = "" if not m.group("on") and SPAN_WORD_BEFORE.search', '        on = "on " if not m.group("on") and SPAN_WORD_BEFORE.search',
+             ("tests/test_hearsay.py::test_a_day_in_a_span_keeps_its_word_and_a_sentence_opening_on_a_day_is_said_once",)),
+    Mutation("a sentence opening 'On Sunday, ...' said 'On on February 12'", "town/perspective.py",
+             '_DATE = re.compile(r"(?P<on>\\b[Oo]n )?', '_DATE = re.compile(r"(?P<on>\\bon )?', ("tests/test_hearsay.py::test_a_day_in_a_span_keeps_its_word_and_a_sentence_opening_on_a_day_is_said_once",)),
+    Mutation("'What day is it?' read as a what-question", "town/scripted/interview.py",
+             'r"\\s*(?:at |on )?what (?:time|day|date)\\b"', 'r"\\s*(?:at |on )?what (?:time)\\b"', ("tests/test_hearsay.py::test_a_day_in_a_span_keeps_its_word_and_a_sentence_opening_on_a_day_is_said_once",)),
 )
 
 

@@ -166,3 +166,19 @@ def test_six_lower_case_words_in_a_row_make_an_echo():
     a = "Really, Isabella? I want the party to feel warm with hot chocolate"
     assert shared_run(a, "I want the party to feel warm: red hearts")
     assert not shared_run(a, "I want the party to be warm")  # five in a row only
+
+
+def test_a_day_in_a_span_keeps_its_word_and_a_sentence_opening_on_a_day_is_said_once():
+    """A fresh user's questions (2026-12-07): "the pub quiz moved from Tuesday to Thursday" was
+    retold "moved today to on Thursday"; "Yesterday I went to a pottery workshop" was answered
+    "What I knew was this: On on February 12 I went ...". By hand, made Monday 13 Feb and said on
+    Tuesday 14 Feb."""
+    from town.scripted.interview import kind_of
+
+    made, said = datetime(2023, 2, 13, 8), datetime(2023, 2, 14, 9)
+    moved = absolute_days("the pub quiz moved from Tuesday to Thursday, same time 8pm", made)
+    assert moved == "the pub quiz moved from Tuesday, February 14 to Thursday, February 16, same time 8pm"
+    assert relative_days(moved, said) == "the pub quiz moved from today to Thursday, same time 8pm"
+    went = absolute_days("Yesterday I went to a pottery workshop.", made)
+    assert relative_days(went[:1].upper() + went[1:], said) == "On February 12 I went to a pottery workshop."
+    assert kind_of("What day is the quiz night at the Rose and Crown?") == "when"

@@ -23,7 +23,7 @@ from typing import Any
 
 from .hearsay import unwrap
 from .inflection import BE_HAVE, MODALS, and_verbs, first_singular, in_past, is_verb, lemmas, participles, third_singular
-from .textevent import MONTHS, place_in
+from .textevent import MONTHS, SPAN_WORD_BEFORE, place_in
 
 __all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "relative_days",
            "lower_words", "shared_run", "person_of", "verb_of", "meaning"]
@@ -270,7 +270,7 @@ def meaning(text: str, places: dict[str, str]) -> dict[str, Any]:
 
 
 _DAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
-_DATE = re.compile(r"(?P<on>\bon )?(?:(?P<wd>" + "|".join(_DAYS) + r"),? )?(?P<month>"
+_DATE = re.compile(r"(?P<on>\b[Oo]n )?(?:(?P<wd>" + "|".join(_DAYS) + r"),? )?(?P<month>"
                    + "|".join(MONTHS) + r") (?P<day>\d{1,2})(?:st|nd|rd|th)?(?P<year>,? \d{4}(?:,(?= ))?)?"
                    r"(?P<part> in the (?:morning|afternoon|evening)| at night)?")
 
@@ -297,11 +297,12 @@ def relative_days(text: str, now: datetime) -> str:
         if part and days in (0, 1, -1):
             return {(0, "night"): "tonight", (-1, "night"): "last night"}.get(
                 (days, part[0]), f"{'this' if days == 0 else words} {part[0]}")
+        on = "" if not m.group("on") and SPAN_WORD_BEFORE.search(m.string[:m.start()]) else "on "  # "to Thursday"
         if words is None and 1 < days < 7:
-            return f"on {_DAYS[(now.weekday() + days) % 7]}{' ' + part[0] if part else ''}"
+            return f"{on}{_DAYS[(now.weekday() + days) % 7]}{' ' + part[0] if part else ''}"
         if words is None:
-            words = f"on {m.group('month')} {m.group('day').lstrip('0')}{m.group('part') or ''}"
-        return words
+            words = f"{on}{m.group('month')} {m.group('day').lstrip('0')}{m.group('part') or ''}"
+        return words[:1].upper() + words[1:] if (m.group("on") or "").startswith("O") else words  # "On Sunday, ..."
 
     def past(part: str) -> bool | None:  # True: every date past; None: no date
         days = [d for d in map(delta, _DATE.finditer(part)) if d is not None]

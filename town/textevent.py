@@ -317,8 +317,16 @@ def absolute_days(text: str, created: datetime) -> str:
     out = text
     for _, day, a, b in sorted(days, key=lambda d: -d[2]):
         lead = " " if out[a:a + 1] == " " else ""
-        out = f"{out[:a]}{lead}on {day:%A, %B} {day.day}{out[b:]}"
+        kept = _SPAN_WORD.match(out[a:b])  # "from Tuesday": "from Tuesday, February 14"
+        on = f"{kept.group(1)} " if kept else "" if SPAN_WORD_BEFORE.search(out[:a]) else "on "
+        out = f"{out[:a]}{lead}{on}{day:%A, %B} {day.day}{out[b:]}"
     return out
+
+
+#: A word that puts a day in a span, said before it instead of "on": "moved from Tuesday to
+#: Thursday" (in a day phrase, and just before one).
+_SPAN_WORD = re.compile(r"\s*(from|to|until|till|by|before|after|since)\s+", re.I)
+SPAN_WORD_BEFORE = re.compile(r"\b(?:from|to|until|till|by|before|after|since)\s*$", re.I)
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:

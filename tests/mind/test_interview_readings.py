@@ -666,7 +666,7 @@ def test_a_yes_no_question_is_answered_from_the_memory_of_the_day_asked_and_not_
     said = ask(**isabella, question="Is Hobbs Cafe open on Wednesday?", memories=(CAFE_HOURS, OVEN),
                now="2023-02-14 13:00:00", people=PEOPLE)
     assert said.evidence == [22]
-    assert said.answer == ("What I know is this: The oven at Hobbs Cafe broke, so the cafe will be closed all day "
+    assert said.answer == ("I can only tell you what I know. The oven at Hobbs Cafe broke, so the cafe will be closed all day "
                            "tomorrow.")
     closed = ask(**isabella, question="Is the cafe closed on Wednesday?", memories=(CAFE_HOURS, OVEN),
                  now="2023-02-14 13:00:00", people=PEOPLE)
@@ -957,7 +957,7 @@ def test_when_a_place_opens_is_its_hours_not_an_event_held_there():
     assert ask(question="What time does Hobbs Cafe close?", memories=(party, hours), **isabella).answer == (
         "Hobbs Cafe opens at 8am and closes at 8pm every day.")
     unsure = ask(question="When does Hobbs Cafe open?", memories=(party,), **isabella).answer
-    assert unsure.startswith("I'm not sure. What I know is this: ") and "17:00" not in unsure
+    assert unsure.startswith("I'm not sure. I can only tell you what I know. ") and "17:00" not in unsure
     assert ask(question="What time do you close the cafe?", memories=(party,), **isabella).answer == (
         "I usually count the till and lock up at Hobbs Cafe, at 20:00.")
     assert ask(question="When is the party?", memories=(party, hours), **isabella).answer.startswith(

@@ -209,7 +209,7 @@ def kind_of(question: str) -> str:
     word = re.sub(r"['’]s$", "", question.strip().split(" ", 1)[0].lower())  # "where's" asks where
     if word in ("when", "where", "why"):
         return word
-    if re.match(r"\s*(?:at )?what time\b", question, re.I):  # "What time does it start?" asks when
+    if re.match(r"\s*(?:at |on )?what (?:time|day|date)\b", question, re.I):  # "What time does it start?" asks when
         return "when"
     return "yes/no" if _YES_NO.search(question) else "what"
 
@@ -474,10 +474,13 @@ def _plan(q: AnswerInterview) -> answers.InterviewAnswer:
 
 #: A meal a question names ("lunch", "at lunchtime").
 _MEAL_NAMED = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper)(?:time)?\b", re.I)
+#: Before a memory that bears on a question without answering all of it: a sentence of its own,
+#: so that a past memory after it does not put it in the past ("What I knew was this").
+_ONLY_KNOW = "I can only tell you what I know."
 #: Words of a question's time that any timed memory answers: "When does the quiz start?", "What's
 #: on this week?"
 _SPAN_WORDS = frozenset("start starts begin end finish happen hour clock exactly week weekend month year lately "
-                        "recently soon later still now".split())
+                        "recently soon later still now ever before".split())
 #: A memory's time said of a habit, not of one event: "every day", "daily", "on weekdays".
 _EVERY = re.compile(r"\b(?:every|each|daily|weekdays|weekends|usually|always)\b", re.I)
 #: The question asks about one's own doing: "do you", "will you", "did you", "are you".
@@ -889,7 +892,7 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
                       or stated_times(m.content)), None)
         unheld = _asked(q) - topic_words(f"{_fields(found.fact)} {found.content}") if found is not None else set()
         if found is not None and unheld:  # "When does Hobbs Cafe open?" held only as the party there: not its answer
-            return _said(f"I'm not sure. What I know is this: {_realised(found, q)}", [found.id])
+            return _said(f"I'm not sure. {_ONLY_KNOW} {_realised(found, q)}", [found.id])
         typed = found if found is not None and found.fact is not None and found.fact.start is not None else None
         if typed is not None and typed.fact is not None and typed.fact.start is not None:  # its fact's time
             f, now = typed.fact, _now(q)
@@ -935,7 +938,7 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
                       and _bears(m, q)[0] >= max(1, _bears(best, q)[0])), None)  # "a party": each held
         if other is not None:
             return _said(f"Yes. {said} {_realised(other, q)}", [best.id, other.id])
-        return _said(f"{'What I know is this:' if unheld else 'Yes.'} {said}", [best.id])
+        return _said(f"{_ONLY_KNOW if unheld else 'Yes.'} {said}", [best.id])
     more = [m for m in relevant[1:] if m.fact is not None and m.content[:30] != best.content[:30]
             and _bears(m, q)[0] >= min(1, _bears(best, q)[0])][:1]  # of the thing asked, as the best is
     return _said(" ".join([said, *(_realised(m, q) for m in more)]), [best.id, *(m.id for m in more)])
