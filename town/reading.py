@@ -23,7 +23,7 @@ from datetime import datetime
 from town.memory.fact import Fact
 from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
 from town.perspective import DETERMINERS, verb_of
-from town.textevent import find_event, place_in, stated_day, stated_times, unread_hour
+from town.textevent import PART_STARTS, find_event, place_in, stated_day, stated_times, unread_hour
 
 __all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
@@ -161,6 +161,9 @@ _CALLING_OFF = re.compile(r"^\s*(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w
                           r"(?:am|['’]m|is|are|['’]re)\s+going\s+to\s+)?"
                           r"(?:cancell?(?:ed|ing|s)?|call(?:ed|ing|s)?\s+off|scrap(?:ped|ping|s)?)\s+"
                           r"(?=(?:the|my|our|his|her|their|this|tonight's|today's|tomorrow's)\b)", re.I)
+#: A place closing, said of it: "will be closed", "is shut", "is closing early", "says it will close".
+_SHUT = re.compile(r"\s+(?:(?:is|are|was|were|will be|['’]ll be|['’]s|['’]re)\s+(?:going to be\s+|being\s+)?"
+                   r"(?:closed|shut)|(?:is|are|will be)\s+closing|will close|(?:closes|closing)\s+early)\b", re.I)
 #: An event moved to another day or time: "the quiz moved from Tuesday to Thursday", "has been
 #: postponed until next Friday": what is told is the event where it now is.
 _MOVED = re.compile(r"\s+(?:(?:has|have)\s+been\s+|(?:is|are)\s+(?:being\s+)?|was\s+|were\s+|got\s+|['’]s\s+(?:been\s+)?)?"
@@ -382,6 +385,24 @@ def _called_off(text: str, off: re.Match, created: datetime, places: dict[str, s
                 part=event.part if event else None, host=host, cancelled=True)
 
 
+def _closure(text: str, shut: re.Match, created: datetime, places: dict[str, str]) -> Fact | None:
+    """The closure ``text`` states (``shut`` its words): the place named before them, closed
+    from its clock time ("closing early at 3pm") or all the day named ("closed all day
+    tomorrow"; today when it says the place is closed now); None without a place, or a day
+    for what will be."""
+    place = place_in(text[: shut.start()], places)
+    if place is None:
+        return None
+    event = find_event(text, created, places, place=place, parts=True) if stated_day(text, created) \
+        or stated_times(text) else None
+    if event is None and not re.match(r"\s+(?:is|are|['’]s|['’]re)\b", shut.group(0)):
+        return None  # "will be closed" of no day said: no closure known
+    times = stated_times(text)
+    return Fact(act="close", place=place, start=event.start if event else datetime.combine(created.date(), PART_STARTS["day"]),
+                end=event.end if event and times and times[1] else None,  # an end only as said
+                part=event.part if event else "day", closed=True)
+
+
 #: Whose a thing called off was, said as "the" ("my party" -> "the party").
 _OWNER = re.compile(r"^\s*(?:my|our|his|her|their|this|tonight's|today's|tomorrow's)\s+", re.I)
 
@@ -412,6 +433,9 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     off = _CALLED_OFF.search(text) or _CALLING_OFF.search(text)
     if off is not None:  # "the karaoke night at the pub tonight is cancelled", "I've cancelled the party"
         return _called_off(text, off, created, places, names, own_name)
+    shut = _SHUT.search(text)
+    if shut is not None:  # "closed every Sunday": its hours, no closure and no event
+        return None if re.search(r"\bevery\b", text, re.I) else _closure(text, shut, created, places)
     said, before = _timed_clause(text, names, own_name)
     notice = _NOTICE.match(said)
     if notice:  # "A sign at the pub says there's a quiz at 8pm": the quiz (its place read from the whole)

@@ -114,6 +114,14 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
     verb, _, rest = act.partition(" ")
     if fact.cancelled:  # "the karaoke night at the pub this evening is cancelled"
         return _called_off(fact, holder, act, now)
+    if fact.closed and fact.place is not None:  # "Hobbs Cafe is closed all day tomorrow"
+        clause = (f"{place_name(fact.place)} is closed all day{_when(fact)}" if fact.part == "day" else
+                  f"{place_name(fact.place)} is closed{_when(fact)}" if fact.end is not None or fact.part else
+                  f"{place_name(fact.place)} closes early{_when(fact)}")
+        if now is None:
+            return clause
+        shut = fact.start is not None and (fact.end or fact.start + timedelta(days=1)) <= now
+        return relative_days(in_past(clause) if shut else clause, now)
     if fact.subject is None:  # "be a jazz night" -> "there is a jazz night"
         if verb == "be" and fact.host == holder:  # one's own: "I am hosting a breakfast"
             clause = f"I am hosting {rest}"

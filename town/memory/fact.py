@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from town.errors import MemoryStreamError
 from town.memory.times import format_time, parse_time
-from town.textevent import PART_STARTS
+from town.textevent import DEFAULT_MINUTES, PART_STARTS
 
 __all__ = ["Fact", "PlanItem", "Decided", "FactKey", "tellers_to_list", "tellers_from_list"]
 
@@ -58,6 +58,10 @@ class Fact:
         cancelled: the event told is called off ("the karaoke night at the pub tonight is
             cancelled"): what it names, its place and day where said, is not on
             (:meth:`calls_off`).
+        closed: the place is closed (act "close"): from ``start`` to ``end`` (else the day's
+            end), all that day when ``part`` is "day" ("Hobbs Cafe will be closed all day
+            tomorrow", "The Willows Market is closing early on Tuesday at 3pm"); no one works,
+            shops or meets there then (:meth:`closes`).
 
     Raises:
         MemoryStreamError: naming ``fact.act`` when it is empty, ``fact.end`` when it is
@@ -74,6 +78,7 @@ class Fact:
     question: bool = False
     part: str | None = None
     cancelled: bool = False
+    closed: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.act, str) or not self.act.strip():
@@ -82,8 +87,11 @@ class Fact:
             raise MemoryStreamError(f"fact.end: {self.end} is before its start {self.start}")
         if self.part is not None and (self.part not in PART_STARTS or self.start is None):
             raise MemoryStreamError(f"fact.part: must be one of {', '.join(PART_STARTS)} with a start, got {self.part!r}")
-        if not isinstance(self.cancelled, bool):
-            raise MemoryStreamError(f"fact.cancelled: must be true or false, got {self.cancelled!r}")
+        for name in ("cancelled", "closed"):
+            if not isinstance(getattr(self, name), bool):
+                raise MemoryStreamError(f"fact.{name}: must be true or false, got {getattr(self, name)!r}")
+        if self.closed and (self.place is None or self.start is None):
+            raise MemoryStreamError("fact.closed: a closure needs its place and its start")
         object.__setattr__(self, "invited", tuple(self.invited))
 
     def key(self) -> FactKey:
@@ -114,6 +122,31 @@ class Fact:
         named = set(_THING_WORDS.findall(other.act.lower()))
         return bool(thing) and all(w in named for w in thing if w not in _ARTICLES)
 
+    def closes(self, place: str, start: datetime, end: datetime) -> bool:
+        """Whether this fact, a closure, closes ``place`` (an address at or under its own: the
+        library closed, not the rest of the college) for any of ``start``-``end``: the whole
+        of its day when told by the day ("closed all day tomorrow"), else from its start to
+        its end or that day's end ("closing early at 3pm")."""
+        if not self.closed or self.place is None or self.start is None:
+            return False
+        shut_place = self.place.split(":")
+        if place.split(":")[:len(shut_place)] != shut_place:
+            return False
+        day = datetime.combine(self.start.date(), datetime.min.time())
+        shut = day if self.part == "day" else self.start
+        reopens = self.end if self.end is not None and self.part != "day" else day + timedelta(days=1)
+        return start < reopens and shut < end
+
+    def undoes(self, other: Fact) -> bool:
+        """Whether this fact puts off the event ``other`` states: a cancellation calling it off
+        (:meth:`calls_off`), or a closure of its place while it is on (:meth:`closes`; its end,
+        else :data:`~town.textevent.DEFAULT_MINUTES` after its start)."""
+        if self.calls_off(other):
+            return True
+        if not self.closed or other.closed or other.cancelled or other.place is None or other.start is None:
+            return False
+        return self.closes(other.place, other.start, other.end or other.start + timedelta(minutes=DEFAULT_MINUTES))
+
     @property
     def open_invitation(self) -> bool:
         """Everyone is invited."""
@@ -138,6 +171,7 @@ class Fact:
             "question": self.question,
             "part": self.part,
             "cancelled": self.cancelled,
+            "closed": self.closed,
         }
 
     @classmethod
@@ -163,6 +197,7 @@ class Fact:
             question=bool(d.get("question", False)),
             part=_optional_text(d.get("part")),
             cancelled=d.get("cancelled", False),  # checked in __post_init__
+            closed=d.get("closed", False),
         )
 
 

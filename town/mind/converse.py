@@ -259,7 +259,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     said = set(conv.said)
     off = called_off(records)  # an event called off is no news, even once its cancellation is told
     tellable = [r for r in _tellable(speaker, listener.id, listener.name, records)
-                if _statement(r) not in said and not (r.fact is not None and any(c.calls_off(r.fact) for c in off))]
+                if _statement(r) not in said and not (r.fact is not None and any(c.undoes(r.fact) for c in off))]
     topics: list[MemoryRecord] = []
     if 1 <= len(conv.lines) <= _TOPIC_LINES:  # past the greeting: one's own life, for this partner, place, hour
         found, _ = recall(speaker, ctx, _topic_query(speaker, ctx), purpose="chat")
@@ -267,7 +267,7 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
         off += called_off(found)
         topics = [r for r in _tellable(speaker, listener.id, listener.name, found)
                   if r.id not in seen and _statement(r) not in said
-                  and not (r.fact is not None and any(c.calls_off(r.fact) for c in off))]
+                  and not (r.fact is not None and any(c.undoes(r.fact) for c in off))]
     day = f"{ctx.now:%Y-%m-%d}"
     answer = ctx.backend.ask(NextLine(
         persona=speaker.id, persona_name=speaker.name, persona_summary=speaker.summary(),

@@ -32,7 +32,7 @@ def fact_view(fact: Fact) -> FactView:
                     start=f"{fact.start:{_STAMP}}" if fact.start else "",
                     end=f"{fact.end:{_STAMP}}" if fact.end else "", host=fact.host or "",
                     invited=fact.invited, question=fact.question, part=fact.part or "",
-                    cancelled=fact.cancelled)
+                    cancelled=fact.cancelled, closed=fact.closed)
 
 
 def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker: str = "") -> Fact | None:
@@ -47,10 +47,11 @@ def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker:
         end = None
     invited = ("everyone",) if answer.everyone else (listener,) if answer.invites_me else ()
     act = neutral_act(answer.act.strip()) if speaker and answer.subject == speaker else answer.act.strip()
-    return Fact(subject=answer.subject or None, act=act,
-                place=places.get(answer.place.lower()) if answer.place else None, start=start, end=end,
+    place = places.get(answer.place.lower()) if answer.place else None
+    return Fact(subject=answer.subject or None, act=act, place=place, start=start, end=end,
                 host=answer.host or None, invited=invited, question=answer.question,
-                part=answer.part or None if start is not None else None, cancelled=answer.cancelled)
+                part=answer.part or None if start is not None else None, cancelled=answer.cancelled,
+                closed=answer.closed and start is not None and place is not None)
 
 
 def understand(listener: Persona, ctx: MindContext, *, speaker: str, line: str, content: str,

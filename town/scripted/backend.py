@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from functools import singledispatchmethod
 from typing import cast
 
@@ -22,6 +22,8 @@ from pydantic import BaseModel
 from ..hearsay import unwrap
 from ..importance import prepare, rate
 from ..procedures.generalise import generalise_text
+from ..inflection import gerund
+from ..perspective import mine
 from ..textevent import StatedEvent, place_names
 from ..world.objects import act_of, mentions, names, use_of, works_at
 from ..thinking import answers, questions
@@ -54,6 +56,31 @@ def _proper_words(text: str) -> set[str]:
     """The lower-case forms of the proper nouns in ``text`` ("Hobbs Cafe on February 14":
     hobbs, cafe, february): no topic for "What do I know about the ...?"."""
     return {w.lower().removesuffix("'s") for w in _MID_CAPITAL.findall(text)}
+
+
+def _closed_blocks(routine, shut: list, day: date) -> list[tuple[StatedEvent, str]]:
+    """Blocks at home standing in for the routine's blocks at a place closed then (each run of
+    them, :meth:`~town.memory.fact.Fact.closes`): "have lunch at home" for a meal, "stay home
+    instead of drinking a latte at Hobbs Cafe", "take the day off at home" for a run of four
+    hours or more; none when the routine names no home (its sleeping block's place)."""
+    bed = next((r.place for r in routine if "sleep" in r.description.lower()), None)
+    if bed is None or not shut:
+        return []
+    home = ":".join(bed.split(":")[:2])
+    out: list[tuple[StatedEvent, str]] = []
+    for r in routine:
+        start = datetime.combine(day, time()) + timedelta(minutes=minutes_of(r.start))
+        end = datetime.combine(day, time()) + timedelta(minutes=minutes_of(r.end))
+        if not any(f.closes(r.place, start, end) for f in shut) or r.place.startswith(home):
+            continue
+        meal = meal_of(r.description)
+        what = f"have {meal} at home" if meal else f"stay home instead of {mine(gerund(r.description))}"
+        if out and out[-1][0].end == start and not meal and not meal_of(out[-1][1]):  # one block for a run
+            run = replace(out[-1][0], end=end)
+            out[-1] = (run, "take the day off at home" if end - run.start >= timedelta(hours=4) else out[-1][1])
+        else:
+            out.append((StatedEvent(place=home, start=start, end=end), what))
+    return out[:MAX_ADDED]
 
 
 def _second_meals(routine, events: set[str]) -> list[int]:
@@ -120,7 +147,7 @@ class ScriptedBackend(ThinkingBackend):
             importance=importance, act=act.act, subject=act.subject, place=act.place,
             start=act.start, end=act.end, host=act.host, everyone="everyone" in act.invited,
             invites_me=q.persona_name in act.invited, question=act.question, part=act.part,
-            cancelled=act.cancelled)
+            cancelled=act.cancelled, closed=act.closed)
 
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
@@ -143,8 +170,9 @@ class ScriptedBackend(ThinkingBackend):
         found = events_on(q.memories, day, place_names(tuple(q.places)))
         by_id = {m.id: m for m in q.memories}
         choices: list[answers.EventChoice] = []
-        events: list[tuple[StatedEvent, str]] = []
-        own: list[bool] = []
+        shut = [f for m in q.memories if (f := m.fact) is not None and f.closed]
+        events: list[tuple[StatedEvent, str]] = _closed_blocks(q.routine, shut, day)  # a place closed: home instead
+        own: list[bool] = [False] * len(events)
         for e, ids in found:
             stating = [by_id[i] for i in ids]
             d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed,

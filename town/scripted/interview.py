@@ -409,7 +409,8 @@ def _own_event(q: AnswerInterview, day: datetime, lo: time, hi: time) -> answers
         at = _event_at(m)
         if at and at.date() == day.date() and lo <= at.time() <= hi and not m.tellers \
                 and not unwrap(m.content)[0] and m.kind not in ("plan", "reflection") \
-                and not told_by(m.content) and " said to me: " not in m.content:  # not another's words
+                and not told_by(m.content) and " said to me: " not in m.content \
+                and not (m.fact is not None and (m.fact.closed or m.fact.cancelled)):  # not another's words; on
             return _said(recount(dated(m), q.persona_name), [m.id])
     return None
 
@@ -799,7 +800,13 @@ def _realised(m, q: AnswerInterview) -> str:
     if m.fact is not None and not m.fact.question and m.kind != "reflection":
         said = statement(m.fact, q.persona_name, now=_now(q))
         return sentence(said)
-    return recount(dated(m), q.persona_name)
+    said = recount(dated(m), q.persona_name)
+    return _TASK_SEEN.sub("", said) if m.kind == "observation" else said  # "sitting at a table (have lunch)"
+
+
+#: The task a sighting names in brackets ("Maria Lopez is sitting at a table (have lunch) at ..."):
+#: the engine's note of what the one seen does, not said aloud.
+_TASK_SEEN = re.compile(r"\s*\([^()]*\)")
 
 
 def _asked(q: AnswerInterview) -> frozenset[str]:
@@ -854,10 +861,8 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     # a plan is said by its items (kind "plan"); a talk's summary or a line kept as said is no
     # answer of its own (recounting it pastes another's words)
     quoted = [(m, line) for m in relevant if (line := _QUOTED.match(m.content)) is not None]
-    off = called_off(q.memories)  # an event called off is told by its cancellation
     relevant = [m for m in relevant if m.kind != "plan" and not m.content.startswith("I talked with ")
-                and (_heard_fact(m) or (" said to me: " not in m.content and " asked me: " not in m.content))
-                and not (m.fact is not None and any(c.calls_off(m.fact) for c in off))]
+                and (_heard_fact(m) or (" said to me: " not in m.content and " asked me: " not in m.content))]
     topic = topic_words(q.question) - _ASKED_WORDS - name_words(q.people)  # names left out
     bearing = [(len(topic & topic_words(m.content)), -i, m, line) for i, (m, line) in enumerate(quoted)]
     most = max((len(topic & topic_words(f"{_fields(m.fact)} {m.content}")) for m in relevant), default=0)
@@ -923,6 +928,9 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         return _why(q, best, said)
     if kind == "yes/no" and best.fact is not None and best.fact.cancelled:  # "Is the party still on?"
         return _said(f"No. {said}", [best.id])
+    if kind == "yes/no" and best.fact is not None and best.fact.closed:  # "Is the cafe open tomorrow?"
+        asked_open = "open" in topic_words(q.question)
+        return _said(f"{'No' if asked_open else 'Yes'}. {said}", [best.id])
     if kind == "yes/no":  # a yes only to what the memory holds: "open" is not in "will be closed"
         now = _now(q)
         asked_day = stated_day(q.question, now) if now is not None else None
@@ -1132,9 +1140,33 @@ def answer(question: str, *, persona: str, persona_name: str, persona_summary: s
 def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
     """The scripted answer to ``q`` by its kind (:func:`kind_of`), citing the memories used, with
     stated dates said relative to the question's time ("today", "tomorrow", "on Tuesday")."""
-    answer = _by_kind(replace(q, memories=_first_hand(q.memories)))
+    off = called_off(q.memories)  # an event put off (called off, its place closed) is not on
+    held = tuple(m for m in _first_hand(q.memories) if not (m.fact is not None and any(c.undoes(m.fact) for c in off)))
+    answer = _put_off(q, held) if kind_of(q.question) in ("yes/no", "intention") else None
+    answer = answer or _by_kind(replace(q, memories=held))
     now = _now(q)
     return answer.model_copy(update={"answer": relative_days(answer.answer, now)}) if now else answer
+
+
+def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
+    """A yes/no question or one of going about an event put off ("Is the party still on?", "Are
+    you going to the party?" when the cafe it was at is closed that day): no, with what put it
+    off; about whether a place is open or closed, the closure of the place it names; else None."""
+    asked = _asked(q)
+    gone = [m for m in q.memories if m.fact is not None and m not in held and len(asked & topic_words(
+        f"{_fields(m.fact)} {m.content}")) > 0]
+    shut = [m for m in held if m.fact is not None and m.fact.closed and m.fact.place is not None
+            and topic_words(place_name(m.fact.place)) & asked]
+    if shut and asked & {"open", "close", "closed", "shut"}:
+        m = shut[-1]
+        return _said(f"{'No' if 'open' in asked else 'Yes'}. {_realised(m, q)}", [m.id])
+    if not gone:
+        return None
+    best = max(gone, key=lambda m: len(asked & topic_words(f"{_fields(m.fact)} {m.content}")))
+    why = next((m for m in held if m.fact is not None and best.fact is not None and m.fact.undoes(best.fact)), None)
+    if why is None:
+        return None
+    return _said(f"No. {_realised(why, q)}", [why.id, best.id])
 
 
 def _first_hand(memories: tuple) -> tuple:

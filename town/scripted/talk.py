@@ -107,7 +107,7 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
                                          or first_name(listener_name) in unwrap(m.content)[0]))
              and not (own_name and m.kind == "observation" and m.content.startswith(own_name))
              and mostly_english(unwrap(m.content)[1])
-             and not (m.fact is not None and any(c.calls_off(m.fact) for c in off))]  # a thought whispered in another language is not retold
+             and not (m.fact is not None and any(c.undoes(m.fact) for c in off))]  # a thought whispered in another language is not retold
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 
 

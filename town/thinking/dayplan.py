@@ -107,14 +107,14 @@ def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedE
 
     Returns:
         (event, memory ids) in order of first mention; one entry per distinct place and time;
-        none of an event a memory's cancellation calls off (:meth:`Fact.calls_off`), nor the
-        cancellation itself.
+        none of an event a memory's cancellation or closure puts off (:meth:`Fact.undoes`), nor
+        the cancellation or closure itself.
     """
     found: dict[StatedEvent, list[int]] = {}
     off = called_off(memories)
     for m in memories:
         fact = getattr(m, "fact", None)
-        if fact is not None and (fact.cancelled or any(c.calls_off(fact) for c in off)):
+        if fact is not None and (fact.cancelled or fact.closed or any(c.undoes(fact) for c in off)):
             continue
         # a memory made with its meaning is read from its fact; the words are read only for a
         # memory made without one (none, once every edge fills the fields)
@@ -125,8 +125,9 @@ def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedE
 
 
 def called_off(memories) -> list[Fact]:
-    """The cancellations among ``memories``' facts (:attr:`Fact.cancelled`)."""
-    return [f for m in memories if (f := getattr(m, "fact", None)) is not None and f.cancelled]
+    """The cancellations and closures among ``memories``' facts (:attr:`Fact.cancelled`,
+    :attr:`Fact.closed`): what puts events off (:meth:`Fact.undoes`)."""
+    return [f for m in memories if (f := getattr(m, "fact", None)) is not None and (f.cancelled or f.closed)]
 
 
 def minutes_of(hm: str) -> int:

@@ -58,7 +58,8 @@ class FactView:
         host: the host's full name. invited: names, or ("everyone",). question: the line asks it.
         part: the part of the day an event was told by, no clock time said
         (:attr:`town.memory.fact.Fact.part`), else "". cancelled: the event told is called off
-        (:attr:`town.memory.fact.Fact.cancelled`).
+        (:attr:`town.memory.fact.Fact.cancelled`). closed: the place is closed then
+        (:attr:`town.memory.fact.Fact.closed`).
     """
 
     act: str = ""
@@ -71,6 +72,7 @@ class FactView:
     question: bool = False
     part: str = ""
     cancelled: bool = False
+    closed: bool = False
 
 
 def routine_views(routine) -> tuple[PlanItemView, ...]:

@@ -1,0 +1,56 @@
+"""A place closed for a day is worked, shopped and met at by no one who knows it.
+
+Whispered to Isabella Rodriguez at 08:00 on Monday 13 Feb (a tester's words): "Hobbs Cafe will be
+closed all day tomorrow for a deep clean, so no lunch service." Before, she told Maria so, then
+brewed coffee there all morning, served lunch and hosted her party in it. Worked by hand from her
+file: her blocks at the cafe run 07:30-20:30 on the 14th, so they are one day off at home, and her
+party there (17:00-19:00) is off; anyone who heard it keeps away from the cafe that day.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from whispered import whispered_run
+
+from town.events import EventKind
+from town.recording import RunReader
+
+CLOSED = "Hobbs Cafe will be closed all day tomorrow for a deep clean, so no lunch service."
+
+
+@pytest.fixture(scope="module")
+def closed_run(tmp_path_factory):
+    """The_ville from 13 Feb 07:00 to 14 Feb 13:00, the whisper given at 08:00 via the Runner."""
+    path = tmp_path_factory.mktemp("closed") / "run.sqlite"
+    whispered_run(path, "isabella_rodriguez", CLOSED, at=datetime(2023, 2, 13, 8), until=datetime(2023, 2, 14, 13))
+    return path
+
+
+def _plans(path) -> tuple[dict[str, list[dict]], set[str]]:
+    """(each persona's day plan for the 14th, those who hold the cafe's closure when they plan it)."""
+    with RunReader(path) as r:
+        plans = {e.persona: e.data["items"] for e in r.events(kinds=[EventKind.PLAN])
+                 if e.data["level"] == "day" and e.data["date"] == "2023-02-14"}
+        told = {e.persona for e in r.events(kinds=[EventKind.MEMORY]) if e.time < datetime(2023, 2, 14)
+                and (e.data.get("fact") or {}).get("closed") and e.data["fact"]["place"] == "the_ville:Hobbs Cafe"}
+    return plans, told
+
+
+def test_the_owner_takes_the_day_off_and_no_one_told_plans_the_cafe(closed_run):
+    plans, told = _plans(closed_run)
+    assert set(plans) == {"isabella_rodriguez", "klaus_mueller", "maria_lopez"}
+    assert {"isabella_rodriguez", "maria_lopez"} <= told  # she tells Maria at 08:09 (worked from the run)
+    isabella = [(i["start"][11:16], i["description"]) for i in plans["isabella_rodriguez"]]
+    assert ("07:30", "take the day off at home") in isabella
+    assert not [i for p in told for i in plans[p] if (i.get("place") or "").startswith("the_ville:Hobbs Cafe")]
+    assert not [d for _, d in isabella if "party" in d.lower()]
+
+
+def test_asked_whether_the_cafe_is_open_she_says_no(closed_run, capsys):
+    from town.cli import main
+
+    assert main(["interview", str(closed_run), "--persona", "Isabella Rodriguez", "--at", "2023-02-14 12:00",
+                 "Is the cafe open today?"]) == 0
+    assert " ".join(capsys.readouterr().out.split()).count("No. Hobbs Cafe")
