@@ -2052,7 +2052,7 @@ MUTATIONS = (
              "    if tied is not None:\n        return tied\n", "",
              ("tests/mind/test_interview_readings.py",)),
     Mutation("a fact with nobody to say it of told as 'X told me that say ...'", "town/realise.py",
-             'return bool(fact.subject or fact.host or fact.act.split()[0] == "be")', "return True",
+             'return bool(fact.subject or fact.host or fact.act.split()[0] == "be" or fact.closed)', "return True",
              ("tests/mind/test_interview_readings.py",)),
     Mutation("'would you rather A or B' answered with a favourite pastime", "town/scripted/stance.py",
              'r"\\b(?P<how>prefer|rather)\\s+', 'r"\\b(?P<how>prefer)\\s+',
@@ -2212,6 +2212,10 @@ MUTATIONS = (
     Mutation("'Is the cafe open today?' not answered by its closure", "town/scripted/interview.py",
              '    answer = _put_off(q, held) if kind_of(q.question) in ("yes/no", "intention") else None',
              "    answer = None", ("tests/mind/test_closed_place.py", "tests/mind/test_called_off.py")),
+    Mutation("a closure retold word for word ('..., tell the regulars')", "town/realise.py",
+             '"be" or fact.closed)', '"be")', ("tests/mind/test_closed_place.py::test_a_closure_is_told_from_its_fields_and_is_no_event_to_be_at",)),
+    Mutation("a closure taken for an event under way ('I'm glad I came to this event!')", "town/scripted/topics.py",
+             "and not f.question and not f.closed and not f.cancelled", "and not f.question", ("tests/mind/test_closed_place.py::test_a_closure_is_told_from_its_fields_and_is_no_event_to_be_at",)),
 )
 
 

@@ -89,11 +89,11 @@ def act_phrase(fact: Fact, holder: str, pronoun: str | None = None) -> str:
 
 
 def sayable(fact: Fact) -> bool:
-    """Whether :func:`statement` can say ``fact`` as a clause: it has a subject or a host, or its
-    act is "be ..." ("there is ..."). A subjectless other act was read from words whose subject
+    """Whether :func:`statement` can say ``fact`` as a clause: it has a subject or a host, its
+    act is "be ..." ("there is ..."), or it is a closure ("Hobbs Cafe is closed all day"). A subjectless other act was read from words whose subject
     is no person ("A poster at Town Hall says ..." -> act "say the election ... is") and has
     nobody to say it of."""
-    return bool(fact.subject or fact.host or fact.act.split()[0] == "be")
+    return bool(fact.subject or fact.host or fact.act.split()[0] == "be" or fact.closed)
 
 
 def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: str | None = None,

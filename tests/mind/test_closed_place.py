@@ -54,3 +54,23 @@ def test_asked_whether_the_cafe_is_open_she_says_no(closed_run, capsys):
     assert main(["interview", str(closed_run), "--persona", "Isabella Rodriguez", "--at", "2023-02-14 12:00",
                  "Is the cafe open today?"]) == 0
     assert " ".join(capsys.readouterr().out.split()).count("No. Hobbs Cafe")
+
+
+def test_a_closure_is_told_from_its_fields_and_is_no_event_to_be_at():
+    """A fresh Smallville run (2026-12-07): Tom retold his whisper word for word, "Did you hear? The
+    Willows Market is closing early tomorrow at 3pm for stocktaking, tell the regulars." (a
+    closure's act "close" was not sayable), and at 15:05 the next day Tamara said "I'm glad I came
+    to this event!" (the closure taken for an event under way). By hand from the fact."""
+    from town.memory.fact import Fact
+    from town.scripted.reply import retell
+    from town.scripted.topics import event_now
+    from town.thinking.questions import MemoryView
+
+    early = Fact(act="close", place="smallville:The Willows Market and Pharmacy", start=datetime(2023, 2, 14, 15),
+                 closed=True)
+    whisper = MemoryView(id=1, kind="whisper", importance=7, created="2023-02-13 07:00:00", fact=early,
+                         content="The Willows Market is closing early on Tuesday at 3pm for stocktaking, tell the "
+                                 "regulars.")
+    assert retell(whisper, datetime(2023, 2, 13, 7, 1), "Tom Moreno") == (
+        "Did you hear? The Willows Market and Pharmacy closes early tomorrow at 3pm.")
+    assert event_now([whisper], datetime(2023, 2, 14, 15, 5)) is None

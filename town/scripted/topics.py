@@ -35,12 +35,13 @@ _EVENT_HOURS = 2
 
 
 def event_now(memories, now: datetime | None):
-    """The first memory whose fact is an event under way at ``now`` (start passed, end not), or None."""
+    """The first memory whose fact is an event under way at ``now`` (start passed, end not), or
+    None; a closure or a cancellation is no event to be at."""
     if now is None:
         return None
     for m in memories:
         f = m.fact
-        if f is not None and f.start is not None and f.place and not f.question \
+        if f is not None and f.start is not None and f.place and not f.question and not f.closed and not f.cancelled \
                 and f.start <= now < (f.end or f.start + timedelta(hours=_EVENT_HOURS)):
             return m
     return None
