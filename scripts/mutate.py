@@ -2216,6 +2216,10 @@ MUTATIONS = (
              '"be" or fact.closed)', '"be")', ("tests/mind/test_closed_place.py::test_a_closure_is_told_from_its_fields_and_is_no_event_to_be_at",)),
     Mutation("a closure taken for an event under way ('I'm glad I came to this event!')", "town/scripted/topics.py",
              "and not f.question and not f.closed and not f.cancelled", "and not f.question", ("tests/mind/test_closed_place.py::test_a_closure_is_told_from_its_fields_and_is_no_event_to_be_at",)),
+    Mutation("a feeling confided cheered as news ('That sounds fun' to a crush)", "town/scripted/reply.py",
+             "    if _CONFIDED.search(low):", "    if _CONFIDED.search(low) and False:", ("tests/mind/test_talk_echoes.py::test_ones_own_plan_and_a_feeling_confided_are_not_cheered_as_news",)),
+    Mutation("one's own plan cheered as news ('What good news!' to dinner at 21:00)", "town/scripted/reply.py",
+             "    if _OWN_PLAN.search(low):", "    if _OWN_PLAN.search(low) and False:", ("tests/mind/test_talk_echoes.py::test_ones_own_plan_and_a_feeling_confided_are_not_cheered_as_news",)),
 )
 
 

@@ -236,3 +236,20 @@ def test_an_event_told_back_to_the_one_who_holds_it_is_met_as_known(seed):
     assert line(replace(lecture, subject="Klaus Mueller", act="give a guest lecture on urban renewal")) == (
         "Yes, that's mine, Isabella! I hope you can make it.")
     assert not line(replace(lecture, start=datetime(2023, 2, 16, 14))).startswith(("I know", "Yes, I'd heard"))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_ones_own_plan_and_a_feeling_confided_are_not_cheered_as_news(seed):
+    """A fresh user's runs (2026-12-07): "What good news, Isabella!" to "Later I'm going to cook and
+    eat dinner at 21:00"; "That sounds fun, Maria!" to "I have a crush on Klaus Mueller". By hand:
+    each is met from its own list of reactions."""
+    def reply(said: str) -> str:
+        q = NextLine(persona="klaus_mueller", persona_name="Klaus Mueller", persona_summary="Traits: friendly, warm",
+                     listener="maria_lopez", listener_name="Maria Lopez", now="2023-02-14 18:00:00",
+                     history=(("Klaus Mueller", "Hi Maria."), ("Maria Lopez", said)), seed=seed)
+        return next_line(q).line
+
+    plan = reply("Later I'm going to cook and eat dinner at 21:00, Klaus.")
+    assert any(plan.startswith(r.format(name=", Maria")[:10]) for r in voice.REACTIONS["plan"]), plan
+    crush = reply("I have a crush on Klaus Mueller; I love how passionate he is about his research!")
+    assert any(crush.startswith(r.format(name=", Maria")[:12]) for r in voice.REACTIONS["confided"]), crush

@@ -293,6 +293,14 @@ _INVITING = re.compile(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|ce
                        r"|\bthere (?:is|are|will be)\b", re.I)  # "there is a movie marathon at ... at 9pm"
 
 
+#: A feeling of one's own confided in a line ("I have a crush on Klaus").
+_CONFIDED = re.compile(r"^(?:\w+,?\s+)?i (?:have a crush on|am in love with|['’]m in love with|have feelings for|"
+                       r"fancy|miss)\b")
+#: A line telling the speaker's own plan ahead ("Later I'm going to ...", "At 19:00 I'll be ...").
+_OWN_PLAN = re.compile(r"^(?:\w+,?\s+)?(?:later |tonight |then )?(?:i['’]m going to|i am going to|i still have to|"
+                       r"i need to|i have to|at \d\d:\d\d i['’]ll be|i['’]ll be)\b")
+
+
 def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None:
     """A reaction to news in ``line`` (None when the line is not news): a stance of the
     listener's own, from its memories (already heard, a clash with its plan) and its traits."""
@@ -311,8 +319,12 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
             return answers.LineAnswer(line=said.format(teller=teller, name=name))
     told_now = _DID_YOU_HEAR.sub("", _told_part(line)).strip(" ,")  # "Did you hear? A sign ...": the sign's
     low = re.split(r"[;.!?]", told_now, maxsplit=1)[0].lower()  # its own clause: not a crush "on ... his research"
+    if _CONFIDED.search(low):  # "I have a crush on Klaus Mueller": a feeling confided, not news to cheer
+        return answers.LineAnswer(line=voice.react("confided"))
     if re.search(r"\b(?:paper|research|exam|thesis|project|essay|studying|finish\w*|deadline|due)\b", low):
         return answers.LineAnswer(line=voice.react("luck"))
+    if _OWN_PLAN.search(low):  # "Later I'm going to cook and eat dinner at 21:00": no "What good news!"
+        return answers.LineAnswer(line=voice.react("plan"))
     if re.search(r"\b(?:clos\w*|shut|renovation|cancel\w*|postpone\w*|sick|broke\w*|burst|flood\w*|lost)\b", low):
         return answers.LineAnswer(line=voice.react("trouble"))
     return answers.LineAnswer(line=voice.react("good"))

@@ -95,6 +95,9 @@ REACTIONS = {
                 "What a pity{name}.", "Oh dear, good to know{name}."),
     "good": ("How lovely{name}!", "That's great to hear{name}!", "Oh, that's wonderful{name}!", "What good news{name}!",
              "Oh, how nice{name}!", "That sounds fun{name}!", "Lovely, thanks for telling me{name}!"),
+    "plan": ("Sounds like a plan{name}.", "Enjoy it{name}!", "Have a good one{name}.", "Nice{name}, enjoy."),
+    "confided": ("Oh, really{name}? Your secret's safe with me.", "Aw, that's sweet{name}.",
+                 "I won't tell a soul{name}."),
     "plain": ("Interesting, thanks for telling me{name}.", "I see{name}. Thanks.", "Good to know{name}.",
               "Huh, I didn't know that{name}.", "I know now, thanks{name}.", "Interesting{name}. I'll keep that in mind.",
               "Thanks for the news{name}."),
@@ -239,8 +242,9 @@ class Voice:
         return f"{lead} {reason}{name}."
 
     def react(self, kind: str) -> str:
-        """A short reaction to news of ``kind``: "luck" (a task ahead), "trouble", "good" (the
-        listener named when known: a short line is said to one person)."""
+        """A short reaction to news of ``kind``: "luck" (a task ahead), "trouble", "good", "plan"
+        (the speaker's own plan ahead), "confided" (a feeling of theirs) (the listener named when
+        known: a short line is said to one person)."""
         name = f", {self.first}" if self.first else ""
         if kind == "good" and not self.warm:
             kind = "plain"
