@@ -2220,6 +2220,8 @@ MUTATIONS = (
              "    if _CONFIDED.search(low):", "    if _CONFIDED.search(low) and False:", ("tests/mind/test_talk_echoes.py::test_ones_own_plan_and_a_feeling_confided_are_not_cheered_as_news",)),
     Mutation("one's own plan cheered as news ('What good news!' to dinner at 21:00)", "town/scripted/reply.py",
              "    if _OWN_PLAN.search(low):", "    if _OWN_PLAN.search(low) and False:", ("tests/mind/test_talk_echoes.py::test_ones_own_plan_and_a_feeling_confided_are_not_cheered_as_news",)),
+    Mutation("a goodbye says one's own plan item as its block does ('play their piano piece')",
+             "town/scripted/talk.py", "        what = mine(act_of(item))", "        what = act_of(item)", ("tests/mind/test_talk_echoes.py::test_a_goodbye_says_ones_own_plan_item_in_ones_own_voice",)),
 )
 
 

@@ -253,3 +253,13 @@ def test_ones_own_plan_and_a_feeling_confided_are_not_cheered_as_news(seed):
     assert any(plan.startswith(r.format(name=", Maria")[:10]) for r in voice.REACTIONS["plan"]), plan
     crush = reply("I have a crush on Klaus Mueller; I love how passionate he is about his research!")
     assert any(crush.startswith(r.format(name=", Maria")[:12]) for r in voice.REACTIONS["confided"]), crush
+
+
+def test_a_goodbye_says_ones_own_plan_item_in_ones_own_voice():
+    """A fresh Smallville run (2026-12-07): Eddy Lin said "I need to play their piano piece" (his
+    day plan's block says it of him, "their"). By hand: "my"."""
+    plan = MemoryView(id=4, kind="plan", importance=3, created="2023-02-14 00:00:00",
+                      content="Eddy Lin's plan for Tuesday February 14: 18:00 eat dinner; 19:00 play their piano piece "
+                              "at The Rose and Crown Pub")
+    said = closing("Jane", [plan], datetime(2023, 2, 14, 18, 10), random.Random(1))
+    assert said.endswith("I need to play my piano piece at The Rose and Crown Pub at 19:00."), said

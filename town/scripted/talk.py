@@ -21,7 +21,7 @@ from datetime import datetime
 
 from ..hearsay import NAME, unwrap
 from ..mind.weigh import NEWS
-from ..perspective import shared_run
+from ..perspective import mine, shared_run
 from ..player import takes_leave
 from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
@@ -172,7 +172,7 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random, said
              if now and 0 < int(t[:2]) * 60 + int(t[3:5]) - clock <= LEAVE_FOR_MINUTES
              and not re.search(rf"\b{re.escape(first)}\b", what)]  # not "a surprise party for Klaus" to Klaus
     for t, item in ahead:
-        what = re.sub(r"\b(?:her|his)\b", "my", act_of(item))  # a routine's words, one's own voice
+        what = mine(act_of(item))  # a routine's words, one's own voice: "play my piano piece", not "their"
         if not any(topic_words(what) <= topic_words(line) for line in said):
             return f"{goodbye} I need to {what} at {t}."
     return goodbye

@@ -91,7 +91,7 @@ def own_life(q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None
     ahead = [(t, what) for t, what in plan_items(pool, now)
              if now and t > f"{now:%H:%M}" and not re.search(rf"\b{re.escape(listener)}\b", what)]  # not to whom it is for
     for t, what in ahead[:2]:
-        act = mine(re.sub(r"\b(?:her|his)\b", "my", what))
+        act = mine(what)
         candidates.append((voice.pick(voice.say(f"Later I'm going to {act} at {t}"),
                                       voice.say(f"I still have to {act} at {t}"),
                                       voice.say(f"At {t} I'll be {gerund(act)}")), []))
