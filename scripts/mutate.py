@@ -2222,6 +2222,9 @@ MUTATIONS = (
              "    if _OWN_PLAN.search(low):", "    if _OWN_PLAN.search(low) and False:", ("tests/mind/test_talk_echoes.py::test_ones_own_plan_and_a_feeling_confided_are_not_cheered_as_news",)),
     Mutation("a goodbye says one's own plan item as its block does ('play their piano piece')",
              "town/scripted/talk.py", "        what = mine(act_of(item))", "        what = act_of(item)", ("tests/mind/test_talk_echoes.py::test_a_goodbye_says_ones_own_plan_item_in_ones_own_voice",)),
+    Mutation("a goodbye heard quoted as an answer ('Anyway, I should get going')", "town/scripted/interview.py",
+             '              and not takes_leave(line["line"]) and not opens_small_talk(line["line"])]', "              ]",
+             ("tests/mind/test_interview_readings.py::test_a_goodbye_or_a_greeting_heard_is_no_answer_quoted",)),
 )
 
 

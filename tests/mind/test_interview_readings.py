@@ -1014,3 +1014,16 @@ def test_a_feeling_for_someone_asked_in_other_words_is_a_feeling_with_ones_own_s
                persona_summary="Maria Lopez studies physics.", memories=(crush,), now=NOW,
                people=(*PEOPLE, "Klaus Mueller")).answer
     assert said.startswith("I have a crush on Klaus Mueller."), said
+
+
+def test_a_goodbye_or_a_greeting_heard_is_no_answer_quoted():
+    """A fresh Smallville run (2026-12-07): Jane, asked about Tom, quoted 'Tom said "Anyway, I should
+    get going, Jane"': a line of leave-taking kept as said bore most on the question. By hand:
+    small talk is quoted for nothing; the statement Tom made is."""
+    bye = MemoryView(id=51, kind="chat", importance=2, created="2023-02-13 12:00:00",
+                     content='Tom Moreno said to me: "Take care, Jane. See you at the market."')
+    news = MemoryView(id=52, kind="chat", importance=5, created="2023-02-13 12:00:00",
+                      content='Tom Moreno said to me: "The market is getting a new delivery van."')
+    said = ask(question="Has Tom mentioned the market?", persona="jane_moreno", persona_name="Jane Moreno",
+               persona_summary="Jane Moreno runs a home.", memories=(bye, news), now=NOW, people=PEOPLE).answer
+    assert "Take care" not in said and "delivery van" in said, said

@@ -32,7 +32,8 @@ from ..thinking.dayplan import called_off, meal_of
 from ..thinking.questions import AnswerInterview
 from .recount import WORK_WORDS, dated, is_about, main_words, recount, sentence, told_by
 from .attend import CLOSE, FAMILY
-from .voice import hello
+from .voice import hello, opens_small_talk
+from ..player import takes_leave
 from .reaction import REACTION, react, traits_of
 from .stance import (ASKED_PAST, event_name, hypothetical, intention, opinion, own_reason, preference, struck_place,
                      their_reason, told, view_of, would_go)
@@ -860,7 +861,8 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
                      else f"I don't know anything about {unknown[0]}.", [])
     # a plan is said by its items (kind "plan"); a talk's summary or a line kept as said is no
     # answer of its own (recounting it pastes another's words)
-    quoted = [(m, line) for m in relevant if (line := _QUOTED.match(m.content)) is not None]
+    quoted = [(m, line) for m in relevant if (line := _QUOTED.match(m.content)) is not None
+              and not takes_leave(line["line"]) and not opens_small_talk(line["line"])]  # no "I should get going"
     relevant = [m for m in relevant if m.kind != "plan" and not m.content.startswith("I talked with ")
                 and (_heard_fact(m) or (" said to me: " not in m.content and " asked me: " not in m.content))]
     topic = topic_words(q.question) - _ASKED_WORDS - name_words(q.people)  # names left out
