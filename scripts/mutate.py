@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("game hours unbounded above", "town/cli/options.py",
+             "    if value > MAX_HOURS:\n", "    if False:\n",
+             ("tests/test_cli_input.py::test_hours_past_their_limit_are_one_line",
+              "tests/test_cli_input.py::test_the_limit_of_game_hours_is_one_million")),
     Mutation("a new run's --out taken unchecked", "town/cli/options.py",
              "    problem = run_name_problem(out)\n", "    problem = None\n",
              ("tests/test_cli_input.py::test_an_out_the_viewer_could_not_serve_is_refused_up_front",)),

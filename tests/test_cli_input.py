@@ -295,3 +295,33 @@ def test_a_run_whose_name_the_viewer_cannot_serve_is_not_listed(hour_run, tmp_pa
     listed = [r["name"] for r in client.get("/api/runs").get_json()["runs"]]
     assert listed == ["50%"]
     assert client.get(f"/api/runs/{quote('50%')}").status_code == 200
+
+
+@pytest.mark.parametrize("command", ["simulate", "resume", "fork", "study", "evaluate"])
+def test_hours_past_their_limit_are_one_line(hour_run, tmp_path, capsys, command):
+    """``--hours 1e308`` was "ValueError: cannot convert float NaN to integer" (its seconds
+    overflow to infinity) in simulate, resume and fork, and an OverflowError per task in study:
+    at most 1,000,000 game hours, one line naming the option; nothing made, the run untouched.
+    (Only numbers that overflow are run here: without the check 1,000,001 hours would run.)"""
+    hours = "1e308"
+    run = tmp_path / "run.sqlite"
+    shutil.copy(hour_run, run)
+    out = tmp_path / "out"
+    flag = "--every" if command == "evaluate" else "--hours"
+    argv = {"simulate": ["simulate", "--hours", hours, "--out", str(out) + ".sqlite"],
+            "resume": ["resume", str(run), "--hours", hours],
+            "fork": ["fork", str(run), "--at", "2023-02-13 07:30", "--hours", hours, "--out", str(out) + ".sqlite"],
+            "study": ["study", "--hours", hours, "--conditions", "full", "--seeds", "1", "--out", str(out)],
+            "evaluate": ["evaluate", str(run), "--every", hours, "--out", str(out)]}[command]
+    _refused(capsys, argv, f"town: error: {flag}: must be at most 1,000,000 game hours, got {float(hours)}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.sqlite"]
+    assert run.read_bytes() == hour_run.read_bytes()
+
+
+def test_the_limit_of_game_hours_is_one_million():
+    from town.cli.options import check_hours
+    from town.errors import ConfigError
+
+    assert check_hours(1_000_000) == 1_000_000
+    with pytest.raises(ConfigError, match=r"^--hours: must be at most 1,000,000 game hours, got 1000000.5$"):
+        check_hours(1_000_000.5)
