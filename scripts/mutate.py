@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("snapshots unbounded apart", "town/config/models.py",
+             "and 0 < self.snapshot_every_hours <= 24 * 365,", "and 0 < self.snapshot_every_hours,",
+             ("tests/test_cli_input.py::test_snapshots_further_apart_than_a_year_are_one_line_before_the_run_file",
+              "tests/test_config.py::test_bad_file_errors_name_file_and_field")),
     Mutation("game hours unbounded above", "town/cli/options.py",
              "    if value > MAX_HOURS:\n", "    if False:\n",
              ("tests/test_cli_input.py::test_hours_past_their_limit_are_one_line",

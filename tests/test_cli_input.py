@@ -325,3 +325,13 @@ def test_the_limit_of_game_hours_is_one_million():
     assert check_hours(1_000_000) == 1_000_000
     with pytest.raises(ConfigError, match=r"^--hours: must be at most 1,000,000 game hours, got 1000000.5$"):
         check_hours(1_000_000.5)
+
+
+def test_snapshots_further_apart_than_a_year_are_one_line_before_the_run_file(tmp_path, capsys):
+    """``--set recording.snapshot_every_hours=1e308`` made the run file, then "OverflowError:
+    cannot convert float infinity to integer" counting its ticks."""
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--hours", "1", "--out", str(out), "--set", "recording.snapshot_every_hours=1e308"],
+             "town: error: town/default.toml + overrides: recording.snapshot_every_hours: must be > 0 and at most "
+             "8760 game hours, got 1e+308")
+    assert not out.exists()

@@ -61,6 +61,8 @@ def test_dict_round_trip():
         ("[retrieval]\nk = 'ten'\n", "retrieval.k", "must be an integer"),
         ("[backend]\ncache = 1\n", "backend.cache", "must be true or false"),
         ("[perception]\nretention_hours = -1\n", "perception.retention_hours", "must be 0-8760 game hours, got -1.0"),
+        ("[recording]\nsnapshot_every_hours = 1e308\n", "recording.snapshot_every_hours",
+         "must be > 0 and at most 8760 game hours, got 1e+308"),
         ("[perception]\nattention = -2\n", "perception.attention", "must be >= 0 personas, got -2"),
         ("[backend]\nname = 'gpt'\n", "backend.name", "one of 'scripted', 'openai', 'local'"),
         ("[retrieval]\nweights = [0, 0, 0]\n", "retrieval.weights", "not all zero"),

@@ -160,16 +160,17 @@ class ProceduresConfig(_Settings):
 
 
 class RecordingConfig(_Settings):
-    """Game hours between full-state snapshots (> 0)."""
+    """Game hours between full-state snapshots (> 0, at most a game year: 1e308 overflowed
+    counting its ticks, a traceback after the run file was made)."""
 
     snapshot_every_hours: float
 
     @model_validator(mode="after")
     def _check(self) -> RecordingConfig:
         _require(
-            math.isfinite(self.snapshot_every_hours) and self.snapshot_every_hours > 0,
+            math.isfinite(self.snapshot_every_hours) and 0 < self.snapshot_every_hours <= 24 * 365,
             "snapshot_every_hours",
-            f"must be > 0 game hours, got {self.snapshot_every_hours}",
+            f"must be > 0 and at most 8760 game hours, got {self.snapshot_every_hours}",
         )
         return self
 
