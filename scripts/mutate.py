@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a news event's persona taken untyped", "town/scenario/events_file.py",
+             '                if f.check(pid, str, f"{p}.personas[{j}]") not in ids:',
+             "                if pid not in ids:",
+             ("tests/test_scenario.py::test_a_news_persona_that_is_no_text_is_named",)),
     Mutation("snapshots unbounded apart", "town/config/models.py",
              "and 0 < self.snapshot_every_hours <= 24 * 365,", "and 0 < self.snapshot_every_hours,",
              ("tests/test_cli_input.py::test_snapshots_further_apart_than_a_year_are_one_line_before_the_run_file",
