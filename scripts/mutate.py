@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("the evaluation's folder made after the interviews", "town/cli/evaluate.py",
+             '    return open_folder(args.out or Path(args.run).with_suffix(".evaluation"), "the evaluation\'s folder")\n',
+             '    return Path(args.out or Path(args.run).with_suffix(".evaluation"))\n',
+             ("tests/test_cli_input.py::test_an_evaluation_folder_that_cannot_be_made_is_refused_before_the_interviews",)),
     Mutation("a news event's persona taken untyped", "town/scenario/events_file.py",
              '                if f.check(pid, str, f"{p}.personas[{j}]") not in ids:',
              "                if pid not in ids:",

@@ -335,3 +335,22 @@ def test_snapshots_further_apart_than_a_year_are_one_line_before_the_run_file(tm
              "town: error: town/default.toml + overrides: recording.snapshot_every_hours: must be > 0 and at most "
              "8760 game hours, got 1e+308")
     assert not out.exists()
+
+
+@pytest.mark.parametrize("battery", [[], ["--battery"]])
+def test_an_evaluation_folder_that_cannot_be_made_is_refused_before_the_interviews(hour_run, tmp_path, capsys,
+                                                                                    monkeypatch, battery):
+    """``evaluate --out`` under a file interviewed everyone, then ended in "[Errno 20] Not a
+    directory" naming no option: the folder is made first, one line naming ``--out``."""
+    import town.analysis.battery_run
+    import town.analysis.evaluate
+
+    def no_interviews(*args, **kwargs):
+        raise AssertionError("interviewed before the folder was checked")
+
+    monkeypatch.setattr(town.analysis.evaluate, "evaluate", no_interviews)
+    monkeypatch.setattr(town.analysis.battery_run, "ask_battery", no_interviews)
+    (tmp_path / "file").write_text("x")
+    out = tmp_path / "file" / "evaluation"
+    _refused(capsys, ["evaluate", str(hour_run), "--out", str(out), *battery],
+             f"town: error: --out: cannot use {out} as the evaluation's folder: Not a directory")
