@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a control's true read as 1.0", "town/simulation/inputs.py",
+             "    value: StrictInt | StrictFloat | str | None = None", "    value: StrictInt | float | str | None = None",
+             ("tests/web/test_control.py::test_a_true_or_false_value_is_no_number",)),
     Mutation("the evaluation's folder made after the interviews", "town/cli/evaluate.py",
              '    return open_folder(args.out or Path(args.run).with_suffix(".evaluation"), "the evaluation\'s folder")\n',
              '    return Path(args.out or Path(args.run).with_suffix(".evaluation"))\n',
