@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a player interviewed as a persona", "web/views.py",
+             "    _persona_not_player(pid)\n    question = ", "    _spec(pid)\n    question = ",
+             ("tests/web/test_player_api.py::test_a_player_is_neither_interviewed_nor_whispered_to",)),
     Mutation("a control's true read as 1.0", "town/simulation/inputs.py",
              "    value: StrictInt | StrictFloat | str | None = None", "    value: StrictInt | float | str | None = None",
              ("tests/web/test_control.py::test_a_true_or_false_value_is_no_number",)),
