@@ -34,6 +34,14 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a base URL taken unchecked", "town/config/models.py",
+             "            problem = url_problem(url) if url else None\n", "            problem = None\n",
+             ("tests/test_cli_input.py::test_a_base_url_that_is_no_url_is_one_line",
+              "tests/test_config.py::test_bad_file_errors_name_file_and_field")),
+    Mutation("--base-url checked only when a model is asked", "town/analysis/recorded.py",
+             "        problem = url_problem(url[0] if isinstance(url, list) else url) if url else None\n",
+             "        problem = None\n",
+             ("tests/test_cli_input.py::test_a_base_url_that_is_no_url_is_one_line",)),
     Mutation("a player interviewed as a persona", "web/views.py",
              "    _persona_not_player(pid)\n    question = ", "    _spec(pid)\n    question = ",
              ("tests/web/test_player_api.py::test_a_player_is_neither_interviewed_nor_whispered_to",)),

@@ -354,3 +354,18 @@ def test_an_evaluation_folder_that_cannot_be_made_is_refused_before_the_intervie
     out = tmp_path / "file" / "evaluation"
     _refused(capsys, ["evaluate", str(hour_run), "--out", str(out), *battery],
              f"town: error: --out: cannot use {out} as the evaluation's folder: Not a directory")
+
+
+@pytest.mark.parametrize("command", ["simulate", "interview"])
+def test_a_base_url_that_is_no_url_is_one_line(hour_run, tmp_path, capsys, command):
+    """``--base-url 'http://[::1'`` was "httpx.InvalidURL: Invalid port: ':1'", a traceback, in
+    simulate; replay served on and failed only when its page asked a model to evaluate (it reads
+    the option as interview does, ``NamedModel.from_args``; not served here, as without the check
+    it would serve on)."""
+    out = tmp_path / "x.sqlite"
+    model = ["--backend", "openai", "--model", "m", "--base-url", "http://[::1"]
+    argv = {"simulate": ["simulate", "--hours", "1", "--out", str(out), *model],
+            "interview": ["interview", str(hour_run), "--persona", "klaus_mueller", *model, "hi"]}[command]
+    field = "town/default.toml + overrides: backend.base_url" if command == "simulate" else "--base-url"
+    _refused(capsys, argv, f"town: error: {field}: is no URL (Invalid IPv6 URL), got 'http://[::1'")
+    assert not out.exists()
