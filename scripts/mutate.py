@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a password in a base URL recorded", "town/config/models.py",
+             "    if parts.username is not None or parts.password is not None:", "    if False:",
+             ("tests/test_cli_input.py::test_a_base_url_holding_a_password_is_refused_before_the_run_file",
+              "tests/test_config.py::test_bad_file_errors_name_file_and_field")),
     Mutation("a base URL taken unchecked", "town/config/models.py",
              "            problem = url_problem(url) if url else None\n", "            problem = None\n",
              ("tests/test_cli_input.py::test_a_base_url_that_is_no_url_is_one_line",

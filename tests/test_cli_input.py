@@ -369,3 +369,15 @@ def test_a_base_url_that_is_no_url_is_one_line(hour_run, tmp_path, capsys, comma
     field = "town/default.toml + overrides: backend.base_url" if command == "simulate" else "--base-url"
     _refused(capsys, argv, f"town: error: {field}: is no URL (Invalid IPv6 URL), got 'http://[::1'")
     assert not out.exists()
+
+
+def test_a_base_url_holding_a_password_is_refused_before_the_run_file(tmp_path, capsys):
+    """``--base-url http://alice:s3cr3t@HOST/v1`` was written into the run file's config (and its
+    model status events), which replay serves: refused, the password not repeated."""
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--hours", "1", "--out", str(out), "--backend", "openai", "--model", "m",
+                      "--base-url", "http://alice:s3cr3t@127.0.0.1:9/v1"],
+             "town: error: town/default.toml + overrides: backend.base_url: must not hold a user or password (the "
+             "run file records the address): give the key in the environment variable --api-key-env names, got "
+             "http://...@127.0.0.1:9")
+    assert not out.exists()

@@ -66,6 +66,9 @@ def test_dict_round_trip():
         ("[backend]\nbase_url = 'http://[::1'\n", "backend.base_url", "is no URL (Invalid IPv6 URL), got 'http://[::1'"),
         ("[backend]\nmore_base_urls = ['http://127.0.0.1:99999/v1']\n", "backend.more_base_urls",
          "is no URL (Port out of range 0-65535), got 'http://127.0.0.1:99999/v1'"),
+        ("[backend]\nbase_url = 'http://alice:s3cr3t@127.0.0.1:8080/v1'\n", "backend.base_url",
+         "must not hold a user or password (the run file records the address): give the key in the environment "
+         "variable --api-key-env names, got http://...@127.0.0.1:8080"),
         ("[backend]\nbase_url = 'localhost:8080'\n", "backend.base_url",
          "must be an http:// or https:// address, e.g. http://127.0.0.1:8080/v1, got 'localhost:8080'"),
         ("[perception]\nattention = -2\n", "perception.attention", "must be >= 0 personas, got -2"),

@@ -85,7 +85,8 @@ def _require(ok: bool, field: str, reason: str) -> None:
 
 def url_problem(url: str) -> str | None:
     """What makes ``url`` no model server's address, or None (``http://[::1`` was an InvalidURL
-    traceback from the HTTP client)."""
+    traceback from the HTTP client; a password in it was written into the run file, and is not
+    repeated in the message)."""
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018  (reading it checks the port)
@@ -93,6 +94,10 @@ def url_problem(url: str) -> str | None:
         return f"is no URL ({exc}), got {url!r}"
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return f"must be an http:// or https:// address, e.g. http://127.0.0.1:8080/v1, got {url!r}"
+    if parts.username is not None or parts.password is not None:  # a run file records the address
+        host = parts.netloc.rsplit("@", 1)[1]
+        return ("must not hold a user or password (the run file records the address): give the key in the "
+                f"environment variable --api-key-env names, got {parts.scheme}://...@{host}")
     return None
 
 
