@@ -34,6 +34,15 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a Tiled tile size taken unchecked", "town/world/tiled.py",
+             "        if type(side) is not int or side < 1:\n", "        if False:\n",
+             ("tests/world/test_tiled.py::test_a_field_of_the_wrong_type_is_named",)),
+    Mutation("a Tiled layer or object field's type taken unchecked", "town/world/tiled.py",
+             "    for key in texts:\n", "    return\n    for key in texts:\n",
+             ("tests/world/test_tiled.py::test_a_field_of_the_wrong_type_is_named",)),
+    Mutation("Tiled layers that are no list taken", "town/world/tiled.py",
+             "    if not isinstance(layers, list):\n", "    if False:\n",
+             ("tests/world/test_tiled.py::test_a_field_of_the_wrong_type_is_named",)),
     Mutation("a password in a base URL recorded", "town/config/models.py",
              "    if parts.username is not None or parts.password is not None:", "    if False:",
              ("tests/test_cli_input.py::test_a_base_url_holding_a_password_is_refused_before_the_run_file",
