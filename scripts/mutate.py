@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("compare needs run A's town folder", "town/analysis/compare.py",
+             "    scenario = run_scenario(a, scenario)  #",
+             '    scenario = scenario or __import__("town.scenario", fromlist=["x"]).load_scenario(a.meta["scenario"])  #',
+             ("tests/sim/test_compare.py::test_a_run_whose_town_folder_is_gone_is_compared_without_probes",)),
     Mutation("a Tiled tile size taken unchecked", "town/world/tiled.py",
              "        if type(side) is not int or side < 1:\n", "        if False:\n",
              ("tests/world/test_tiled.py::test_a_field_of_the_wrong_type_is_named",)),
