@@ -34,6 +34,12 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a run's town recorded as given", "town/simulation/state.py",
+             '"scenario": str(Path(sim.scenario.folder).absolute()),', '"scenario": str(sim.scenario.folder),',
+             ("tests/test_cli_input.py::test_a_run_made_with_a_relative_town_goes_on_from_another_folder",)),
+    Mutation("a run's gone town folder told as --town's", "town/simulation/state.py",
+             '    if not Path(meta["scenario"]).is_dir():', "    if False:",
+             ("tests/test_cli_input.py::test_a_run_made_with_a_relative_town_goes_on_from_another_folder",)),
     Mutation("compare needs run A's town folder", "town/analysis/compare.py",
              "    scenario = run_scenario(a, scenario)  #",
              '    scenario = scenario or __import__("town.scenario", fromlist=["x"]).load_scenario(a.meta["scenario"])  #',

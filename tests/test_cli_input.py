@@ -15,6 +15,7 @@ from cli_helpers import REPO, run_cli
 from fault_checks import assert_replays_and_resumes
 
 from town.config import load_config
+from town.recording import RunReader
 from town.scenario import load_scenario
 from town.simulation import Simulation
 from web.cli import main
@@ -381,3 +382,28 @@ def test_a_base_url_holding_a_password_is_refused_before_the_run_file(tmp_path, 
              "run file records the address): give the key in the environment variable --api-key-env names, got "
              "http://...@127.0.0.1:9")
     assert not out.exists()
+
+
+def test_a_run_made_with_a_relative_town_goes_on_from_another_folder(tmp_path, capsys, monkeypatch):
+    """``simulate --town ville`` recorded the town as "ville", so ``resume`` from any other
+    working directory said "no town folder 'ville'" (or took another folder of that name): the
+    run records the folder's absolute path; and a run whose town folder is gone says so, naming
+    the run, not as if ``--town`` had named the folder."""
+    shutil.copytree(REPO / "personas" / "the_ville", tmp_path / "ville")
+    run = tmp_path / "rel.sqlite"
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--town", "ville", "--hours", "0.05", "--out", "rel.sqlite", "--quiet",
+                 "--embedder", "hashing"]) == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    with RunReader(run) as reader:
+        assert reader.meta["scenario"] == str(tmp_path / "ville")
+    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 0
+    capsys.readouterr()
+    shutil.rmtree(tmp_path / "ville")
+    for argv in (["resume", str(run), "--hours", "0.05"],
+                 ["fork", str(run), "--at", "2023-02-13 07:00", "--out", str(tmp_path / "f.sqlite")]):
+        _refused(capsys, argv, f"town: error: {run}: was recorded in the town folder {tmp_path / 'ville'}, which "
+                               "is gone; put that folder back to go on from this run")
+    assert not (tmp_path / "f.sqlite").exists()
