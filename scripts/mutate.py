@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("prompt templates compiled only when asked", "town/thinking/prompting.py",
+             '        for path in sorted(self.user_dir.glob("*.j2")) if self.user_dir is not None else ():',
+             "        for path in ():",
+             ("tests/test_cli_input.py::test_a_prompt_template_that_does_not_compile_is_refused_before_the_run_file",)),
     Mutation("a run's town recorded as given", "town/simulation/state.py",
              '"scenario": str(Path(sim.scenario.folder).absolute()),', '"scenario": str(sim.scenario.folder),',
              ("tests/test_cli_input.py::test_a_run_made_with_a_relative_town_goes_on_from_another_folder",)),

@@ -407,3 +407,22 @@ def test_a_run_made_with_a_relative_town_goes_on_from_another_folder(tmp_path, c
         _refused(capsys, argv, f"town: error: {run}: was recorded in the town folder {tmp_path / 'ville'}, which "
                                "is gone; put that folder back to go on from this run")
     assert not (tmp_path / "f.sqlite").exists()
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("{{ unclosed", "line 1: unexpected end of template, expected 'end of print statement'."),
+    (b"\xff\xfe", "is not UTF-8 text (invalid start byte)"),
+])
+def test_a_prompt_template_that_does_not_compile_is_refused_before_the_run_file(tmp_path, capsys, text, said):
+    """A broken ``plan_day.j2`` in ``--prompts`` made the run file, then failed tick 0 ("tick 0 did
+    not complete: ThinkingError: ... failed to render"): each template is compiled at start, one
+    line naming the file and the line, before the model server is asked or anything is made."""
+    prompts = tmp_path / "prompts"
+    prompts.mkdir()
+    template = prompts / "plan_day.j2"
+    template.write_bytes(text if isinstance(text, bytes) else text.encode())
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--hours", "1", "--out", str(out), "--backend", "openai", "--model", "m",
+                      "--base-url", "http://127.0.0.1:9/v1", "--prompts", str(prompts)],
+             f"town: error: {template}: --prompts: {said}")
+    assert not out.exists()
