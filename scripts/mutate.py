@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a run's meta values taken unchecked", "town/recording/reader.py",
+             "            if key in meta and not fits(meta[key]):", "            if False:",
+             ("tests/test_cli_input.py::test_a_meta_value_of_the_wrong_kind_is_a_damaged_run",)),
     Mutation("prompt templates compiled only when asked", "town/thinking/prompting.py",
              '        for path in sorted(self.user_dir.glob("*.j2")) if self.user_dir is not None else ():',
              "        for path in ():",

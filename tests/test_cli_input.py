@@ -426,3 +426,29 @@ def test_a_prompt_template_that_does_not_compile_is_refused_before_the_run_file(
                       "--base-url", "http://127.0.0.1:9/v1", "--prompts", str(prompts)],
              f"town: error: {template}: --prompts: {said}")
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("seconds_per_tick", "0", "must be a whole number of game seconds, 1-3600, got 0"),
+    ("config", "-1", "must be a JSON object, got -1"),
+    ("personas", '{"a": 1}', "must be persona objects by id (or a list of ids), got {'a': 1}"),
+    ("persona_files", "[]", "must be an object of persona file objects, got []"),
+    ("ablate", "-1", "must be text, got -1"),
+    ("scenario", "null", "must be a town folder's path, got None"),
+    ("start", '""', "must be a game time like '2023-02-13 07:00:00', got ''"),
+])
+@pytest.mark.parametrize("command", ["stats", "interview", "resume"])
+def test_a_meta_value_of_the_wrong_kind_is_a_damaged_run(hour_run, tmp_path, capsys, key, value, said, command):
+    """A run file whose meta was edited (or another program's file that looks like a run): a
+    ``seconds_per_tick`` of 0 was a ZeroDivisionError in interview, evaluate, resume and compare,
+    ``config`` -1 an AttributeError in stats, ``start`` "" a ValueError: one line naming the key."""
+    import sqlite3
+
+    run = tmp_path / "edited.sqlite"
+    shutil.copy(hour_run, run)
+    with sqlite3.connect(run) as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
+    conn.close()
+    argv = {"stats": ["stats", str(run)], "resume": ["resume", str(run), "--hours", "1"],
+            "interview": ["interview", str(run), "--persona", "klaus_mueller", "hi"]}[command]
+    _refused(capsys, argv, f"town: error: {run} is not a town run file (or is damaged): meta {key!r} {said}")
