@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a chunked body cut at the limit taken", "web/params.py",
+             "    if request.content_length is None and len(raw) >= MAX_BODY:", "    if False:",
+             ("tests/web/test_outside_text.py::test_a_chunked_body_over_the_limit_is_a_413",)),
     Mutation("a run's meta values taken unchecked", "town/recording/reader.py",
              "            if key in meta and not fits(meta[key]):", "            if False:",
              ("tests/test_cli_input.py::test_a_meta_value_of_the_wrong_kind_is_a_damaged_run",)),
