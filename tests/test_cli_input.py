@@ -15,6 +15,7 @@ from cli_helpers import REPO, run_cli
 from fault_checks import assert_replays_and_resumes
 
 from town.config import load_config
+from town.recording import RunReader
 from town.scenario import load_scenario
 from town.simulation import Simulation
 from web.cli import main
@@ -295,3 +296,159 @@ def test_a_run_whose_name_the_viewer_cannot_serve_is_not_listed(hour_run, tmp_pa
     listed = [r["name"] for r in client.get("/api/runs").get_json()["runs"]]
     assert listed == ["50%"]
     assert client.get(f"/api/runs/{quote('50%')}").status_code == 200
+
+
+@pytest.mark.parametrize("command", ["simulate", "resume", "fork", "study", "evaluate"])
+def test_hours_past_their_limit_are_one_line(hour_run, tmp_path, capsys, command):
+    """``--hours 1e308`` was "ValueError: cannot convert float NaN to integer" (its seconds
+    overflow to infinity) in simulate, resume and fork, and an OverflowError per task in study:
+    at most 1,000,000 game hours, one line naming the option; nothing made, the run untouched.
+    (Only numbers that overflow are run here: without the check 1,000,001 hours would run.)"""
+    hours = "1e308"
+    run = tmp_path / "run.sqlite"
+    shutil.copy(hour_run, run)
+    out = tmp_path / "out"
+    flag = "--every" if command == "evaluate" else "--hours"
+    argv = {"simulate": ["simulate", "--hours", hours, "--out", str(out) + ".sqlite"],
+            "resume": ["resume", str(run), "--hours", hours],
+            "fork": ["fork", str(run), "--at", "2023-02-13 07:30", "--hours", hours, "--out", str(out) + ".sqlite"],
+            "study": ["study", "--hours", hours, "--conditions", "full", "--seeds", "1", "--out", str(out)],
+            "evaluate": ["evaluate", str(run), "--every", hours, "--out", str(out)]}[command]
+    _refused(capsys, argv, f"town: error: {flag}: must be at most 1,000,000 game hours, got {float(hours)}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.sqlite"]
+    assert run.read_bytes() == hour_run.read_bytes()
+
+
+def test_the_limit_of_game_hours_is_one_million():
+    from town.cli.options import check_hours
+    from town.errors import ConfigError
+
+    assert check_hours(1_000_000) == 1_000_000
+    with pytest.raises(ConfigError, match=r"^--hours: must be at most 1,000,000 game hours, got 1000000.5$"):
+        check_hours(1_000_000.5)
+
+
+def test_snapshots_further_apart_than_a_year_are_one_line_before_the_run_file(tmp_path, capsys):
+    """``--set recording.snapshot_every_hours=1e308`` made the run file, then "OverflowError:
+    cannot convert float infinity to integer" counting its ticks."""
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--hours", "1", "--out", str(out), "--set", "recording.snapshot_every_hours=1e308"],
+             "town: error: town/default.toml + overrides: recording.snapshot_every_hours: must be > 0 and at most "
+             "8760 game hours, got 1e+308")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("battery", [[], ["--battery"]])
+def test_an_evaluation_folder_that_cannot_be_made_is_refused_before_the_interviews(hour_run, tmp_path, capsys,
+                                                                                    monkeypatch, battery):
+    """``evaluate --out`` under a file interviewed everyone, then ended in "[Errno 20] Not a
+    directory" naming no option: the folder is made first, one line naming ``--out``."""
+    import town.analysis.battery_run
+    import town.analysis.evaluate
+
+    def no_interviews(*args, **kwargs):
+        raise AssertionError("interviewed before the folder was checked")
+
+    monkeypatch.setattr(town.analysis.evaluate, "evaluate", no_interviews)
+    monkeypatch.setattr(town.analysis.battery_run, "ask_battery", no_interviews)
+    (tmp_path / "file").write_text("x")
+    out = tmp_path / "file" / "evaluation"
+    _refused(capsys, ["evaluate", str(hour_run), "--out", str(out), *battery],
+             f"town: error: --out: cannot use {out} as the evaluation's folder: Not a directory")
+
+
+@pytest.mark.parametrize("command", ["simulate", "interview"])
+def test_a_base_url_that_is_no_url_is_one_line(hour_run, tmp_path, capsys, command):
+    """``--base-url 'http://[::1'`` was "httpx.InvalidURL: Invalid port: ':1'", a traceback, in
+    simulate; replay served on and failed only when its page asked a model to evaluate (it reads
+    the option as interview does, ``NamedModel.from_args``; not served here, as without the check
+    it would serve on)."""
+    out = tmp_path / "x.sqlite"
+    model = ["--backend", "openai", "--model", "m", "--base-url", "http://[::1"]
+    argv = {"simulate": ["simulate", "--hours", "1", "--out", str(out), *model],
+            "interview": ["interview", str(hour_run), "--persona", "klaus_mueller", *model, "hi"]}[command]
+    field = "town/default.toml + overrides: backend.base_url" if command == "simulate" else "--base-url"
+    _refused(capsys, argv, f"town: error: {field}: is no URL (Invalid IPv6 URL), got 'http://[::1'")
+    assert not out.exists()
+
+
+def test_a_base_url_holding_a_password_is_refused_before_the_run_file(tmp_path, capsys):
+    """``--base-url http://alice:s3cr3t@HOST/v1`` was written into the run file's config (and its
+    model status events), which replay serves: refused, the password not repeated."""
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--hours", "1", "--out", str(out), "--backend", "openai", "--model", "m",
+                      "--base-url", "http://alice:s3cr3t@127.0.0.1:9/v1"],
+             "town: error: town/default.toml + overrides: backend.base_url: must not hold a user or password (the "
+             "run file records the address): give the key in the environment variable --api-key-env names, got "
+             "http://...@127.0.0.1:9")
+    assert not out.exists()
+
+
+def test_a_run_made_with_a_relative_town_goes_on_from_another_folder(tmp_path, capsys, monkeypatch):
+    """``simulate --town ville`` recorded the town as "ville", so ``resume`` from any other
+    working directory said "no town folder 'ville'" (or took another folder of that name): the
+    run records the folder's absolute path; and a run whose town folder is gone says so, naming
+    the run, not as if ``--town`` had named the folder."""
+    shutil.copytree(REPO / "personas" / "the_ville", tmp_path / "ville")
+    run = tmp_path / "rel.sqlite"
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--town", "ville", "--hours", "0.05", "--out", "rel.sqlite", "--quiet",
+                 "--embedder", "hashing"]) == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    with RunReader(run) as reader:
+        assert reader.meta["scenario"] == str(tmp_path / "ville")
+    assert main(["resume", str(run), "--hours", "0.05", "--quiet"]) == 0
+    capsys.readouterr()
+    shutil.rmtree(tmp_path / "ville")
+    for argv in (["resume", str(run), "--hours", "0.05"],
+                 ["fork", str(run), "--at", "2023-02-13 07:00", "--out", str(tmp_path / "f.sqlite")]):
+        _refused(capsys, argv, f"town: error: {run}: was recorded in the town folder {tmp_path / 'ville'}, which "
+                               "is gone; put that folder back to go on from this run")
+    assert not (tmp_path / "f.sqlite").exists()
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("{{ unclosed", "line 1: unexpected end of template, expected 'end of print statement'."),
+    (b"\xff\xfe", "is not UTF-8 text (invalid start byte)"),
+])
+def test_a_prompt_template_that_does_not_compile_is_refused_before_the_run_file(tmp_path, capsys, text, said):
+    """A broken ``plan_day.j2`` in ``--prompts`` made the run file, then failed tick 0 ("tick 0 did
+    not complete: ThinkingError: ... failed to render"): each template is compiled at start, one
+    line naming the file and the line, before the model server is asked or anything is made."""
+    prompts = tmp_path / "prompts"
+    prompts.mkdir()
+    template = prompts / "plan_day.j2"
+    template.write_bytes(text if isinstance(text, bytes) else text.encode())
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--hours", "1", "--out", str(out), "--backend", "openai", "--model", "m",
+                      "--base-url", "http://127.0.0.1:9/v1", "--prompts", str(prompts)],
+             f"town: error: {template}: --prompts: {said}")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("seconds_per_tick", "0", "must be a whole number of game seconds, 1-3600, got 0"),
+    ("config", "-1", "must be a JSON object, got -1"),
+    ("personas", '{"a": 1}', "must be persona objects by id (or a list of ids), got {'a': 1}"),
+    ("persona_files", "[]", "must be an object of persona file objects, got []"),
+    ("ablate", "-1", "must be text, got -1"),
+    ("scenario", "null", "must be a town folder's path, got None"),
+    ("start", '""', "must be a game time like '2023-02-13 07:00:00', got ''"),
+])
+@pytest.mark.parametrize("command", ["stats", "interview", "resume"])
+def test_a_meta_value_of_the_wrong_kind_is_a_damaged_run(hour_run, tmp_path, capsys, key, value, said, command):
+    """A run file whose meta was edited (or another program's file that looks like a run): a
+    ``seconds_per_tick`` of 0 was a ZeroDivisionError in interview, evaluate, resume and compare,
+    ``config`` -1 an AttributeError in stats, ``start`` "" a ValueError: one line naming the key."""
+    import sqlite3
+
+    run = tmp_path / "edited.sqlite"
+    shutil.copy(hour_run, run)
+    with sqlite3.connect(run) as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
+    conn.close()
+    argv = {"stats": ["stats", str(run)], "resume": ["resume", str(run), "--hours", "1"],
+            "interview": ["interview", str(run), "--persona", "klaus_mueller", "hi"]}[command]
+    _refused(capsys, argv, f"town: error: {run} is not a town run file (or is damaged): meta {key!r} {said}")

@@ -165,6 +165,16 @@ def test_events_file_with_unknown_type(town_copy):
     assert "close_place, open_place, whisper, news" in err.value.reason
 
 
+@pytest.mark.parametrize("who", [[1], {"a": 1}, 7])
+def test_a_news_persona_that_is_no_text_is_named(town_copy, who):
+    """``personas: [[1]]`` in a news event was "TypeError: unhashable type: 'list'"."""
+    _edit(town_copy / "events.yaml", lambda d: d["events"][0].__setitem__("personas", ["klaus_mueller", who]))
+    with pytest.raises(ConfigError) as err:
+        load_scenario(town_copy)
+    assert err.value.file.endswith("events.yaml") and err.value.field == "events[0].personas[1]"
+    assert err.value.reason == f"must be a text, got {who!r}"
+
+
 def test_probe_gathering_host_must_exist(town_copy):
     """A probe's gathering hosted by an unknown persona is refused."""
     _edit(town_copy / "probes.yaml", lambda d: d["probes"][0]["gathering"].__setitem__("host", "zed"))

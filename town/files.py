@@ -1,8 +1,10 @@
-"""Writing a report file whole or not at all.
+"""Writing a report file whole or not at all, into a folder checked before the work.
 
 :func:`write_atomically` writes a text to a temporary file beside the target, flushes it to disk
 and renames it over the target, so a reader (or a crash, or a full disk) never sees half a file:
 the target holds the old text or the new one. What cannot be written is one line naming the file.
+:func:`open_folder` makes the folder ``--out`` names before a study or an evaluation starts, so
+one that cannot be made is refused before the work, not after it.
 """
 
 from __future__ import annotations
@@ -11,13 +13,33 @@ import os
 import re
 from pathlib import Path
 
-from .errors import RecordingError
+from .errors import ConfigError, RecordingError
 
-__all__ = ["stale_part", "write_atomically"]
+__all__ = ["open_folder", "stale_part", "write_atomically"]
 
 
 #: The temporary file :func:`write_atomically` writes beside ``NAME``: ``.NAME.<pid>.part``.
 _PART = re.compile(r"^\..+\.(\d+)\.part$")
+
+
+def open_folder(out: str | Path, what: str = "the study's folder") -> Path:
+    """The folder ``out`` (``--out``: ``what`` it is for), made if missing, as an absolute path.
+
+    Raises:
+        ConfigError: naming ``--out`` for a symlink loop, a file in the way or a folder that
+            cannot be made.
+    """
+    path = Path(out)
+    try:
+        path = path.resolve()
+        path.mkdir(parents=True, exist_ok=True)
+    except RuntimeError:  # Path.resolve on a symlink loop (Python < 3.13)
+        raise ConfigError(f"{out} is a symlink loop; give a folder", field="--out") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot use {out} as {what}: {exc.strerror or exc}", field="--out") from None
+    if not path.is_dir():
+        raise ConfigError(f"{out} is not a folder", field="--out")
+    return path
 
 
 def stale_part(path: str | Path) -> bool:

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from flask import abort, request
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter
 
 from town.errors import ConfigError
@@ -118,13 +119,16 @@ def json_body(hint: str) -> dict[str, Any]:
         The parsed object.
 
     Raises:
-        werkzeug.exceptions.HTTPException: 413 for a body over :data:`MAX_BODY` bytes; 400 for
+        werkzeug.exceptions.HTTPException: 413 for a body over :data:`MAX_BODY` bytes (a chunked one
+            of that many or more, which the server cuts at the limit); 400 for
             one that is not JSON, not UTF-8, not an object, nested deeper than
             :data:`MAX_DEPTH`, or holds an unfit text (naming its field).
     """
     if not request.is_json:
         fail(400, f"send JSON {hint}")
     raw = request.get_data(cache=True)  # at most MAX_CONTENT_LENGTH bytes, else 413
+    if request.content_length is None and len(raw) >= MAX_BODY:  # chunked: cut at the limit, not refused
+        raise RequestEntityTooLarge()
     if json_depth(raw) > MAX_DEPTH:
         fail(400, f"body: nested more than {MAX_DEPTH} deep; send JSON {hint}")
     try:

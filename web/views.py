@@ -87,6 +87,14 @@ def _spec(pid: str) -> Any:
     return spec
 
 
+def _persona_not_player(pid: str) -> Any:
+    """The spec of the persona ``pid``; a player (whom no one whispers to or interviews) is 404 too."""
+    spec = _spec(pid)
+    if pid in live().simulation.players:
+        _fail(404, f"no persona {pid!r} in this town")
+    return spec
+
+
 def _reader():
     try:
         return live().reader()
@@ -197,7 +205,7 @@ def interview(pid: str):
     """Ask the persona ``q``; it answers from its recorded memory as of now (nothing is written)."""
     from town.analysis.interview import interview as ask
 
-    _spec(pid)
+    _persona_not_player(pid)
     question = (request.args.get("q") or "").strip()
     if not question or len(question) > 500:
         _fail(400, "q: ask a question of 1-500 characters, e.g. 'Do you know about a party?'")
@@ -240,9 +248,7 @@ def _queue(data: dict[str, Any]) -> int:
 def whisper(pid: str):
     """Queue a whisper memory for the persona (applied between ticks; its memory id comes as the input's outcome)."""
     body = _controller('{"text": ...}')
-    _spec(pid)
-    if pid in live().simulation.players:
-        _fail(404, f"no persona {pid!r} in this town")
+    _persona_not_player(pid)
     return jsonify(ok=True, persona=pid, input=_queue({"kind": "whisper", "persona": pid, "text": body.get("text")}))
 
 

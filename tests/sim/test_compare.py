@@ -12,7 +12,7 @@ import sqlite3
 from types import SimpleNamespace
 
 import pytest
-from cli_helpers import run_cli
+from cli_helpers import REPO, run_cli
 
 from town.analysis.compare import (compare, first_divergence, over_time_rows, retrieval_overlap, retrieval_text,
                                    span_note)
@@ -155,3 +155,28 @@ def test_compare_cli(family, tmp_path):
     assert "configuration that differs: none" in same.stdout
     assert "network density by interview" in done.stdout and "density A" in done.stdout
     assert json.loads(out.read_text())["first_divergence"]["tick"] == expected
+
+
+def test_a_run_whose_town_folder_is_gone_is_compared_without_probes(tmp_path, capsys):
+    """A run's town folder moved or deleted made `compare` one line, "no town folder ...", while
+    `evaluate` and `interview` of the same run went on: compare goes on too, without the town's
+    probes (no news to follow, no gathering), as evaluate does."""
+    import shutil
+
+    from town.config import load_config
+    from town.scenario import load_scenario
+    from town.simulation import Simulation
+    from web.cli import main
+
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    run = tmp_path / "gone.sqlite"
+    sim = Simulation(load_scenario(town), load_config(None, {"embedder": "hashing"}), run_path=run)
+    sim.run(30)
+    sim.close()
+    shutil.rmtree(town)
+    with RunReader(run) as a, RunReader(run) as b:
+        report = compare(a, b)
+    assert (report["diffusion"], report["attendance"], report["first_divergence"]) == ({}, {}, None)
+    assert main(["compare", str(run), str(run)]) == 0
+    assert capsys.readouterr().err == ""

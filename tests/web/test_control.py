@@ -65,6 +65,20 @@ def test_bad_operations_are_400(make_app, runner):
     assert response.status_code == 400 and "pause before stepping" in response.get_json()["error"]
 
 
+@pytest.mark.parametrize("op", ["speed", "step"])
+def test_a_true_or_false_value_is_no_number(make_app, runner, op):
+    """``{"op": "speed", "value": true}`` set the speed to 1 (read as 1.0), and a step of
+    ``true`` was refused as "got 1.0": a JSON boolean is no number, 400, the speed unchanged."""
+    client = make_app().test_client()
+    runner.pause()
+    before = runner.status()
+    for value in (True, False):
+        response = post(client, {"op": op, "value": value})
+        assert response.status_code == 400
+        assert response.get_json() == {"error": f"value: must be a number, text or null, got {value}"}
+    assert runner.status() == before
+
+
 def test_foreign_origin_post_is_refused_even_on_loopback(make_app, runner):
     """A page on another site cannot drive the local town (CSRF)."""
     client = make_app().test_client()

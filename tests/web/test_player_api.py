@@ -206,3 +206,15 @@ def test_the_web_join_refuses_a_look_alike(make_app, simulation, runner):
     response = make_app().test_client().post("/api/player", json={"name": "Isab\u0435lla Rodriguez"})
     assert response.status_code == 400 and "looks like 'Isabella Rodriguez'" in response.get_json()["error"]
     assert simulation.players == set()
+
+
+def test_a_player_is_neither_interviewed_nor_whispered_to(make_app, simulation, runner):
+    """Asking a player a question (its panel is a persona's) was a 400 naming the CLI's
+    "--persona: unknown persona 'player-ada'; this run has ...": a 404 as a whisper to it is."""
+    client = make_app().test_client()
+    joined = client.post("/api/player", json={"name": "Ada"})
+    assert outcome(client, joined)["state"] == "done"
+    answer = client.get("/api/personas/player-ada/interview?q=Do you know about a party?")
+    assert (answer.status_code, answer.get_json()) == (404, {"error": "no persona 'player-ada' in this town"})
+    whisper = client.post("/api/personas/player-ada/whisper", json={"text": "hello"})
+    assert (whisper.status_code, whisper.get_json()) == (404, {"error": "no persona 'player-ada' in this town"})

@@ -161,6 +161,31 @@ def test_shapes_other_than_rectangles_are_refused(tmp_path, change, says):
     refused(write(tmp_path, raw) / "map.tmj", "layer 'things'", "object 'oven'", says)
 
 
+@pytest.mark.parametrize(("change", "where", "says"), [
+    (lambda raw: raw.update(tilewidth=0), "tilewidth", "must be a whole number of pixels >= 1, got 0"),
+    (lambda raw: raw.update(tileheight=None), "tileheight", "must be a whole number of pixels >= 1, got None"),
+    (lambda raw: raw.update(layers=-1), "layers", "must be a list of layers, got -1"),
+    (lambda raw: raw["layers"][0].update(name=None), "layer None", "name must be text, got None"),
+    (lambda raw: raw["layers"][1].update(layers={"a": 1}), "layer 'town'", "must be a list of layers, got {'a': 1}"),
+    (lambda raw: _things(raw)[0].update(type=-1), "layer 'things', object 'counter' (id 9)",
+     "type must be text, got -1"),
+    (lambda raw: _things(raw)[0].update(width=None), "layer 'things', object 'counter' (id 9)",
+     "width must be a finite number, got None"),
+    (lambda raw: _things(raw)[0].update(rotation="x"), "layer 'things', object 'counter' (id 9)",
+     "rotation must be a finite number, got 'x'"),
+])
+def test_a_field_of_the_wrong_type_is_named(tmp_path, change, where, says):
+    """A tile width of 0 was a ZeroDivisionError, of null a TypeError; a layer named null an
+    AttributeError; ``"rotation": "x"`` a ValueError from its format: one line naming the field."""
+    raw = copy.deepcopy(RAW)
+    change(raw)
+    assert _things(RAW)[0]["name"] == "counter"
+    path = write(tmp_path, raw) / "map.tmj"
+    with pytest.raises(ConfigError) as caught:
+        load_tilemap(path)
+    assert (caught.value.file, caught.value.field, caught.value.reason) == (str(path), where, says)
+
+
 def test_tile_layer_without_data_is_refused(tmp_path):
     """A tile layer with no 'data' -> one line naming the file and the layer (not a TypeError)."""
     raw = copy.deepcopy(RAW)

@@ -190,7 +190,8 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
     Args:
         a: a :class:`town.recording.RunReader`.
         b: another, of the same town.
-        scenario: the town (default: loaded from run ``a``'s meta), for probes and gatherings.
+        scenario: the town (default: loaded from run ``a``'s meta; none when that folder no
+            longer loads, so no probes), for probes and gatherings.
         backend: answers the density interviews (default: the scripted backend).
         embedder: embeds their questions (default: each run's own).
 
@@ -201,16 +202,17 @@ def compare(a, b, *, scenario=None, backend=None, embedder=None) -> dict[str, An
         "seen": "all" | "part" | "none", how much of the gathering the run covers}}, "plans":
         {persona: {date: {"a": [...], "b": [...]}}}, "retrievals", "cost": {"a", "b"}}``.
     """
-    from ..scenario import load_scenario
     from .attendance import attendance
+    from .evaluate import run_scenario
     from .stats import cost
 
-    scenario = scenario or load_scenario(a.meta["scenario"])
+    scenario = run_scenario(a, scenario)  # None when A's town folder is gone: no probes, as evaluate
+    probes = tuple(scenario.probes) if scenario is not None else ()
 
-    da, db = diffusion_curves(a, scenario.probes), diffusion_curves(b, scenario.probes)
+    da, db = diffusion_curves(a, probes), diffusion_curves(b, probes)
     spans = {"a": run_span(a), "b": run_span(b)}
     gathering: dict[str, dict[str, Any]] = {}
-    for p in scenario.probes:
+    for p in probes:
         g = p.gathering
         if g is None:
             continue

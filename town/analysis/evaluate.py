@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["evaluate", "write_report", "format_summary", "diffusion_rows"]
 
 
-def _scenario(reader, scenario):
+def run_scenario(reader, scenario=None):
     """``scenario``, else the town folder the run's meta names, loaded once; None when it won't load."""
     if scenario is None:
         from ..scenario import load_scenario
@@ -92,7 +92,7 @@ def evaluate(
         ConfigError: for a bad meta ``config`` or an unknown embedder.
         ThinkingError: when the model backend given cannot be reached.
     """
-    scenario = _scenario(reader, scenario)
+    scenario = run_scenario(reader, scenario)
     items, network = _probes(scenario)
     if probes is not None:
         items = tuple(p for p in items if p.name in probes)

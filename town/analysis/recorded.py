@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..clock import parse_game_time
-from ..config import Config, load_config
+from ..config import Config, load_config, url_problem
 from ..embedding import Embedder, make_embedder
 from ..errors import ConfigError, RecordingError
 
@@ -94,8 +94,16 @@ class NamedModel:
 
     @classmethod
     def from_args(cls, args) -> NamedModel:
-        """The options of a parsed command line (missing ones None)."""
+        """The options of a parsed command line (missing ones None).
+
+        Raises:
+            ConfigError: naming ``--base-url`` when it is no http(s) address (checked at once:
+                ``replay`` served on and failed only when asked to evaluate).
+        """
         url = getattr(args, "base_url", None)
+        problem = url_problem(url[0] if isinstance(url, list) else url) if url else None
+        if problem is not None:
+            raise ConfigError(problem, field="--base-url")
         return cls(backend=getattr(args, "backend", None), model=getattr(args, "model", None),
                    base_url=url[0] if isinstance(url, list) else url,
                    api_key_env=getattr(args, "api_key_env", None))

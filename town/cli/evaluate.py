@@ -9,6 +9,14 @@ from pathlib import Path
 from .options import check_hours
 
 
+def _folder(args: argparse.Namespace) -> Path:
+    """The evaluation's folder (``--out``, else beside the run), made before the interviews: one
+    it cannot make was a bare "[Errno 20] Not a directory" after all of them."""
+    from ..files import open_folder
+
+    return open_folder(args.out or Path(args.run).with_suffix(".evaluation"), "the evaluation's folder")
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """`town evaluate`: interview every persona, print the tables, write report.json + PNG plots."""
     if args.battery:
@@ -23,13 +31,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     every = check_hours(args.every, "--every")
     named = NamedModel.from_args(args)
     with RunReader(args.run) as reader:
+        out = _folder(args)
         note = scripted_note(reader, named)
         parts = run_backend(reader, named)
         try:
             report = evaluate(reader, every_hours=every, backend=parts, embedder=load_embedder(reader, named))
         finally:
             parts.backend.close()
-    out = Path(args.out) if args.out else Path(args.run).with_suffix(".evaluation")
     paths = write_report(report, out)
     console = Console(width=None if sys.stdout.isatty() else 140)
     ablate = report.get("ablate") or ""
@@ -80,9 +88,10 @@ def cmd_battery(args: argparse.Namespace) -> int:
 
     named = NamedModel.from_args(args)
     with RunReader(args.run) as reader:
+        out = _folder(args)
         note = scripted_note(reader, named)
         backend = run_backend(reader, named)
-    result, path = run_battery(args.run, at=args.at, backend=backend, out_dir=args.out)
+    result, path = run_battery(args.run, at=args.at, backend=backend, out_dir=out)
     s = result["summary"]
     t = Table(title=f"{args.run}: battery at {result['at']} ({result['backend']}"
                     f"{', ablated: ' + result['ablate'] if result['ablate'] else ''})")

@@ -44,14 +44,21 @@ def check_out(out: str | Path) -> Path:
     return Path(out)
 
 
+#: The most game hours an option takes (about 114 game years): beyond about 5e304 hours their
+#: seconds overflow to infinity, and ``--hours 1e308`` was a "cannot convert float NaN" traceback.
+MAX_HOURS = 1_000_000
+
+
 def check_hours(value: float, field: str = "--hours") -> float:
-    """Check a number of game hours: finite and > 0.
+    """Check a number of game hours: finite, > 0 and at most :data:`MAX_HOURS`.
 
     Raises:
         ConfigError: naming ``field`` otherwise.
     """
     if not math.isfinite(value) or value <= 0:
         raise ConfigError(f"must be a finite number of game hours > 0, got {value}", field=field)
+    if value > MAX_HOURS:
+        raise ConfigError(f"must be at most {MAX_HOURS:,} game hours, got {value}", field=field)
     return value
 
 

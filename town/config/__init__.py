@@ -25,6 +25,7 @@ from .models import (
     RecordingConfig,
     ReflectionConfig,
     RetrievalConfig,
+    url_problem,
 )
 
 __all__ = [
@@ -42,4 +43,5 @@ __all__ = [
     "Config",
     "ABLATIONS",
     "load_config",
+    "url_problem",
 ]

@@ -12,6 +12,7 @@ import math
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
@@ -80,6 +81,24 @@ class Dialect(str, enum.Enum):
 def _require(ok: bool, field: str, reason: str) -> None:
     if not ok:
         raise ConfigError(reason, field=field)
+
+
+def url_problem(url: str) -> str | None:
+    """What makes ``url`` no model server's address, or None (``http://[::1`` was an InvalidURL
+    traceback from the HTTP client; a password in it was written into the run file, and is not
+    repeated in the message)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (reading it checks the port)
+    except ValueError as exc:
+        return f"is no URL ({exc}), got {url!r}"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"must be an http:// or https:// address, e.g. http://127.0.0.1:8080/v1, got {url!r}"
+    if parts.username is not None or parts.password is not None:  # a run file records the address
+        host = parts.netloc.rsplit("@", 1)[1]
+        return ("must not hold a user or password (the run file records the address): give the key in the "
+                f"environment variable --api-key-env names, got {parts.scheme}://...@{host}")
+    return None
 
 
 def _listed(value: Any) -> Any:
@@ -160,16 +179,17 @@ class ProceduresConfig(_Settings):
 
 
 class RecordingConfig(_Settings):
-    """Game hours between full-state snapshots (> 0)."""
+    """Game hours between full-state snapshots (> 0, at most a game year: 1e308 overflowed
+    counting its ticks, a traceback after the run file was made)."""
 
     snapshot_every_hours: float
 
     @model_validator(mode="after")
     def _check(self) -> RecordingConfig:
         _require(
-            math.isfinite(self.snapshot_every_hours) and self.snapshot_every_hours > 0,
+            math.isfinite(self.snapshot_every_hours) and 0 < self.snapshot_every_hours <= 24 * 365,
             "snapshot_every_hours",
-            f"must be > 0 game hours, got {self.snapshot_every_hours}",
+            f"must be > 0 and at most 8760 game hours, got {self.snapshot_every_hours}",
         )
         return self
 
@@ -251,6 +271,9 @@ class BackendConfig(_Settings):
                  f"must be > 0 seconds, got {self.min_timeout_s}")
         _require(math.isfinite(self.max_timeout_s) and self.max_timeout_s >= self.min_timeout_s, "max_timeout_s",
                  f"must be >= min_timeout_s ({self.min_timeout_s:g} s), got {self.max_timeout_s}")
+        for name, url in [("base_url", self.base_url), *(("more_base_urls", u) for u in self.more_base_urls)]:
+            problem = url_problem(url) if url else None
+            _require(problem is None, name, problem or "")
         _require(self.max_retries >= 0, "max_retries", f"must be >= 0, got {self.max_retries}")
         for name in ("pool_size", "max_consecutive_failures"):
             _require(getattr(self, name) >= 1, name, f"must be >= 1, got {getattr(self, name)}")

@@ -7,11 +7,13 @@ transaction and sees every tick committed so far.
 
 from __future__ import annotations
 
+import reprlib
 import sqlite3
 import threading
 import zlib
 from collections import Counter
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,34 @@ from town.recording.streams import StreamHistory
 from town.recording.traces import unpack_candidates
 
 __all__ = ["RunReader"]
+
+
+def _dicts(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())
+
+
+def _time(value: Any) -> bool:
+    try:
+        datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+#: What the meta values every command reads must be (a value edited by hand, or a file of another
+#: program that looks like a run, was a TypeError, KeyError or ZeroDivisionError traceback):
+#: key -> (test, what it must be).
+_META_KINDS: dict[str, tuple[Any, str]] = {
+    "scenario": (lambda v: isinstance(v, str) and v != "", "a town folder's path"),
+    "ablate": (lambda v: isinstance(v, str), "text"),
+    "config": (lambda v: isinstance(v, dict), "a JSON object"),
+    "personas": (lambda v: bool(v) and (_dicts(v) or isinstance(v, list) and all(
+        isinstance(p, str) or isinstance(p, dict) and "id" in p for p in v)),
+        "persona objects by id (or a list of ids)"),
+    "start": (_time, "a game time like '2023-02-13 07:00:00'"),
+    "persona_files": (_dicts, "an object of persona file objects"),
+    "seconds_per_tick": (lambda v: type(v) is int and 1 <= v <= 3600, "a whole number of game seconds, 1-3600"),
+}
 
 
 class RunReader(StreamHistory, FrameHistory):
@@ -77,10 +107,15 @@ class RunReader(StreamHistory, FrameHistory):
         """The run's meta table as a dict (scenario, town, personas, seed, backend, ...).
 
         Raises:
-            RecordingError: naming the file and the key of a value that is not JSON.
+            RecordingError: naming the file and the key of a value that is not JSON, or not what
+                that key holds (:data:`_META_KINDS`).
         """
-        return {key: self._decode(value, f"meta {key!r}")
+        meta = {key: self._decode(value, f"meta {key!r}")
                 for key, value in self._rows("SELECT key, value FROM meta")}
+        for key, (fits, what) in _META_KINDS.items():
+            if key in meta and not fits(meta[key]):
+                raise damaged(self.path, f"meta {key!r} must be {what}, got {reprlib.repr(meta[key])}")
+        return meta
 
     def personas(self) -> list[str]:
         """Persona ids of the run (from meta ``personas``, else from the last frame)."""

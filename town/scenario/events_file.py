@@ -67,7 +67,7 @@ def read_events(path: Path, tilemap: TileMap, ids: set[str], probes: set[str]) -
             if who == "all":
                 who = sorted(ids)
             for j, pid in enumerate(f.check(who, list, f"{p}.personas")):
-                if pid not in ids:
+                if f.check(pid, str, f"{p}.personas[{j}]") not in ids:
                     raise f.error(
                         f"{p}.personas[{j}]",
                         f"unknown persona {pid!r}; personas: {', '.join(sorted(ids))}",

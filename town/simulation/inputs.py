@@ -21,7 +21,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, TypeAdapter, ValidationError, field_validator, model_validator
 
 from ..errors import ConfigError, TownError
 from ..events import EventKind
@@ -123,7 +123,7 @@ class Control(_Input):
 
     kind: Literal["control"] = "control"
     op: str
-    value: StrictInt | float | str | None = None
+    value: StrictInt | StrictFloat | str | None = None  # strict: true was read as 1.0
 
     @field_validator("op")
     @classmethod

@@ -75,7 +75,8 @@ S = TypeVar("S", bound=Composed)
 def meta_of(sim: Composed) -> dict[str, Any]:
     """Run metadata stored in the run file (no secrets)."""
     return {
-        "scenario": str(sim.scenario.folder), "town": sim.scenario.name,
+        # absolute: `--town my_town` from another working directory is another folder, or none
+        "scenario": str(Path(sim.scenario.folder).absolute()), "town": sim.scenario.name,
         "personas": {pid: {"name": p.name, "emoji": p.spec.emoji} for pid, p in sim.personas.items()},
         "seed": sim.config.seed, "ablate": sim.config.ablate, "backend": sim.backend.name,
         "embedder": sim.embedder.name,
@@ -165,6 +166,9 @@ def continue_run(make: Callable[[Scenario, Config, ThinkingParts, EventBus], S],
             vectors[pid] = (rs.ids, rs.embeddings)
             ps["stream"]["records"] = reader.stream_records(pid, seq + 1)
     config = config or Config.from_dict(meta["config"])
+    if not Path(meta["scenario"]).is_dir():  # else load_scenario's line reads as if --town named it
+        raise ConfigError(f"was recorded in the town folder {meta['scenario']}, which is gone; put that folder "
+                          "back to go on from this run", file=run_path)
     scenario = load_scenario(meta["scenario"])
     if fork_to is None and meta.get("persona_files") is not None:
         check_persona_files(meta["persona_files"], scenario)

@@ -23,33 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, RecordingError
-from ..files import write_atomically
+from ..files import open_folder, write_atomically
 from ..recording.lock import WriterLock
 
 __all__ = ["open_folder", "hold", "claim", "owned", "remove_own", "claim_path", "check_reports", "REPORTS"]
 
 #: The report files a study writes into its folder; the timing file, written first, records them.
 REPORTS = ("study-timing.json", "study.json", "study.md", "study.png")
-
-
-def open_folder(out: str | Path) -> Path:
-    """The study's folder ``out``, made if missing, as an absolute path.
-
-    Raises:
-        ConfigError: naming ``--out`` for a symlink loop, a file in the way or a folder that
-            cannot be made.
-    """
-    path = Path(out)
-    try:
-        path = path.resolve()
-        path.mkdir(parents=True, exist_ok=True)
-    except RuntimeError:  # Path.resolve on a symlink loop (Python < 3.13)
-        raise ConfigError(f"{out} is a symlink loop; give a folder", field="--out") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot use {out} as the study's folder: {exc.strerror or exc}", field="--out") from None
-    if not path.is_dir():
-        raise ConfigError(f"{out} is not a folder", field="--out")
-    return path
 
 
 @contextmanager

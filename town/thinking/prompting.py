@@ -34,7 +34,8 @@ class PromptSet:
         user_dir: folder of ``<template>.j2`` files overriding the packaged ones, or None.
 
     Raises:
-        ConfigError: when ``user_dir`` is given but is not a folder.
+        ConfigError: when ``user_dir`` is given but is not a folder, or one of its templates
+            does not compile (naming the file and the line) or is not UTF-8.
     """
 
     def __init__(self, user_dir: str | Path | None = None):
@@ -54,6 +55,13 @@ class PromptSet:
             trim_blocks=False,
             keep_trailing_newline=False,
         )
+        for path in sorted(self.user_dir.glob("*.j2")) if self.user_dir is not None else ():
+            try:  # compiled now: a broken one failed its first question, the run file made
+                self._env.get_template(path.name)
+            except jinja2.TemplateSyntaxError as exc:
+                raise ConfigError(f"line {exc.lineno}: {exc.message}", file=path, field="--prompts") from None
+            except UnicodeDecodeError as exc:
+                raise ConfigError(f"is not UTF-8 text ({exc.reason})", file=path, field="--prompts") from None
 
     def source_of(self, template: str) -> Path:
         """The file a template is loaded from (the user's override if there is one)."""

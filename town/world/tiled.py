@@ -15,6 +15,7 @@ without data) is refused with one line naming the file and the layer or object.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,14 +72,34 @@ def _props(obj: Any) -> dict[str, Any]:
     return {k: _value(v) for k, v in obj.properties.items()}
 
 
-def _raw_layers(layers: list, path: Path) -> Iterator[dict]:
+def _raw_layers(layers: Any, path: Path, where: str = "layers") -> Iterator[dict]:
     """Every layer of the raw JSON, group layers' children included (depth first)."""
+    if not isinstance(layers, list):
+        raise ConfigError(f"must be a list of layers, got {layers!r}", file=path, field=where)
     for i, layer in enumerate(layers):
         if not isinstance(layer, dict):
             raise ConfigError("a layer is not a JSON object", file=path, field=f"layers[{i}]")
+        _check_types(layer, ("name", "type", "class"), ("offsetx", "offsety"), path, f"layer {layer.get('name')!r}")
         yield layer
         if layer.get("type") == "group":
-            yield from _raw_layers(layer.get("layers") or [], path)
+            yield from _raw_layers(layer.get("layers", []), path, f"layer {layer.get('name')!r}")
+
+
+def _check_types(item: dict, texts: tuple[str, ...], numbers: tuple[str, ...], path: Path, where: str) -> None:
+    """Refuse a field of a layer or object that pytiled-parser would crash on (or misread) for its
+    type: ``texts`` must be text and ``numbers`` finite numbers, where given (``"name": null``
+    was an AttributeError, ``"rotation": "x"`` a ValueError).
+
+    Raises:
+        ConfigError: naming the file, ``where`` and the field.
+    """
+    for key in texts:
+        if key in item and not isinstance(item[key], str):
+            raise ConfigError(f"{key} must be text, got {item[key]!r}", file=path, field=where)
+    for key in numbers:
+        value = item.get(key, 0)
+        if type(value) not in (int, float) or not math.isfinite(value):
+            raise ConfigError(f"{key} must be a finite number, got {value!r}", file=path, field=where)
 
 
 def _check_raw(path: Path) -> None:
@@ -87,8 +108,11 @@ def _check_raw(path: Path) -> None:
     Raises:
         ConfigError: for text that is not JSON (e.g. cut short), a document that is not a Tiled
             map, an orientation other than orthogonal, an infinite map, a width or height that
-            is not a whole number of tiles from 1 to ``MAX_SIDE``, a layer with only one
-            of offsetx/offsety, or a tile layer without data.
+            is not a whole number of tiles from 1 to ``MAX_SIDE``, a tile width or height that is
+            not a whole number of pixels >= 1, layers or objects that are not lists of JSON
+            objects, a name, type or class that is not text, a position, size, offset or
+            rotation that is not a finite number, a layer with only one of offsetx/offsety, or a
+            tile layer without data.
     """
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -112,12 +136,24 @@ def _check_raw(path: Path) -> None:
         if type(side) is not int or not 1 <= side <= MAX_SIDE:
             raise ConfigError(f"must be a whole number of tiles from 1 to {MAX_SIDE}, got {side!r}",
                               file=path, field=key)
-    for layer in _raw_layers(raw.get("layers") or [], path):
+    for key in ("tilewidth", "tileheight"):  # every object's pixels are divided by them
+        side = raw.get(key)
+        if type(side) is not int or side < 1:
+            raise ConfigError(f"must be a whole number of pixels >= 1, got {side!r}", file=path, field=key)
+    for layer in _raw_layers(raw.get("layers", []), path):
         if ("offsetx" in layer) != ("offsety" in layer):  # pytiled-parser needs both
             raise ConfigError("has only one of offsetx and offsety; give both", file=path,
                               field=f"layer {layer.get('name')!r}")
         if layer.get("type") == "tilelayer":
             _check_tiles(layer, raw, path)
+        if layer.get("type") == "objectgroup":
+            objects = layer.get("objects", [])
+            if not isinstance(objects, list) or not all(isinstance(o, dict) for o in objects):
+                raise ConfigError('"objects" must be a list of JSON objects', file=path,
+                                  field=f"layer {layer.get('name')!r}")
+            for obj in objects:
+                _check_types(obj, ("name", "type", "class"), ("x", "y", "width", "height", "rotation"), path,
+                             f"layer {layer.get('name')!r}, object {obj.get('name')!r} (id {obj.get('id')})")
 
 
 def _check_tiles(layer: dict, raw: dict, path: Path) -> None:
