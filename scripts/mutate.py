@@ -773,7 +773,7 @@ MUTATIONS = (
              "        sim.inputs.submit(inp)\n", "        pass\n",
              ("tests/test_cli_whisper.py",)),
     Mutation("a talk's topic taken from any word of it", "town/scripted/insight.py",
-             "                         and _is_topic(w, [told[m.id] for m in xs])), key=", "), key=",
+             "                         and is_topic(w, [told[m.id] for m in xs])), key=", "), key=",
              ("tests/mind/test_insights.py::test_a_talk_topic_is_a_thing_talked_about_not_a_word_of_small_talk_or_a_piece_of_a_name",)),
     Mutation("a talk's small talk and questions read as what it told", "town/scripted/insight.py",
              """    return " ".join(x for x in sentences if not x.rstrip('"').endswith("?") and not opens_small_talk(x))""",
@@ -2288,6 +2288,12 @@ MUTATIONS = (
     Mutation("a goodbye heard quoted as an answer ('Anyway, I should get going')", "town/scripted/interview.py",
              '              and not takes_leave(line["line"]) and not opens_small_talk(line["line"])]', "              ]",
              ("tests/mind/test_interview_readings.py::test_a_goodbye_or_a_greeting_heard_is_no_answer_quoted",)),
+    Mutation("the guests seen at one's own event make no insight", "town/scripted/insight.py",
+             " + _activities(memories, me) + _guests(memories, sightings, me, now))", " + _activities(memories, me))",
+             ("tests/mind/test_chat_lines_read_right.py::test_the_guests_seen_at_ones_own_event_are_an_insight", "tests/sim/test_party_run.py::test_each_persona_reflects_and_three_conversations_happen")),
+    Mutation("a focal point asks of a verb ('What do I know about the want?')", "town/scripted/backend.py",
+             "for t in sorted((t for t in topics if is_topic(t, texts)),", "for t in sorted((t for t in topics),",
+             ("tests/mind/test_chat_lines_read_right.py::test_a_focal_point_asks_of_a_thing_talked_of_not_a_verb",)),
 )
 
 

@@ -212,3 +212,40 @@ def test_a_thought_whispered_in_another_language_is_not_retold():
     english = MemoryView(id=3, kind="whisper", importance=8, created="2023-02-13 08:00:00",
                          content="I am having a picnic at Johnson Park tomorrow at noon.")
     assert [m.id for m in worth_telling([chinese, spanish, english], "Latoya Williams", "Ann Able")] == [3]
+
+
+def test_the_guests_seen_at_ones_own_event_are_an_insight():
+    """The party run (2026-12-07): Isabella's reflection at 17:26 held no insight (her guests were
+    seen minutes apart, one visit each, and her party, begun, was no event ahead). By hand: Carmen
+    and Klaus were seen at Hobbs Cafe after 17:00, during her party: "Carmen and Klaus have come to
+    my Valentine's Day party." (the party's memory and both sightings); one seen at 16:00, before
+    it, did not come to it; after it ends, "came"."""
+    party = MemoryView(id=0, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=PARTY,
+                       content="I am planning a Valentine's Day party at Hobbs Cafe on February 14, 2023, from 5pm to "
+                               "7pm.")
+    carmen = MemoryView(id=1, kind="observation", importance=3, created="2023-02-14 17:10:00",
+                        content="Carmen Ortiz is sitting at a table at the corner table of the cafe in Hobbs Cafe.")
+    klaus = MemoryView(id=2, kind="observation", importance=3, created="2023-02-14 17:20:00",
+                       content="Klaus Mueller is sitting at a table at the big table of the cafe in Hobbs Cafe.")
+    early = MemoryView(id=3, kind="observation", importance=3, created="2023-02-14 16:00:00",
+                       content="Klaus Mueller is drinking a latte at the counter of the cafe in Hobbs Cafe.")
+    found = insights_from([party, carmen, klaus, early], me="Isabella Rodriguez", people=PEOPLE, places=PLACES,
+                          now=datetime(2023, 2, 14, 17, 30))
+    assert ("Carmen and Klaus have come to my Valentine's Day party.", [0, 1, 2]) in found
+    later = insights_from([party, carmen], me="Isabella Rodriguez", people=PEOPLE, places=PLACES,
+                          now=datetime(2023, 2, 14, 19, 30))
+    assert ("Carmen came to my Valentine's Day party.", [0, 1]) in later
+
+
+def test_a_focal_point_asks_of_a_thing_talked_of_not_a_verb():
+    """The party run (2026-12-07): Isabella asked herself "What do I know about the want?" (from "I
+    want the party to feel warm"). By hand: of that memory's words only "party" stands after a
+    determiner as a noun."""
+    from town.scripted import ScriptedBackend
+    from town.thinking.questions import FocalPoints
+
+    warm = MemoryView(id=5, kind="observation", importance=6, created="2023-02-13 07:00:00",
+                      content="I want the party to feel warm: red paper hearts, hot chocolate and music.")
+    points = ScriptedBackend().ask(FocalPoints(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+                                               memories=(warm,), n=3, people=PEOPLE)).questions
+    assert points[0] == "What do I know about the party?" and not any("the want" in p for p in points), points

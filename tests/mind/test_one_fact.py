@@ -143,7 +143,9 @@ def test_a_whisper_is_news_told_and_weighs_at_least_news(tiny):
     """A user whispered to Isabella "The oven at Hobbs Cafe broke, so the cafe will be closed all
     day on Wednesday; tell the regulars."; the embedded rater gave it 4, below news, and she told
     no one in 30 hours. A whisper is told to the persona, as news in a line is: at least
-    ``NEWS`` (5). A rating above that stands (the vigil, her own event: 8)."""
+    ``NEWS`` (5). A rating above that stands (the vigil, her own event: 8). The oven's closure is
+    now read as one (the cafe closed all Wednesday) and weighs as a public event: 4 + 2 = 6 (51
+    game hours ahead: not soon)."""
     from town.importance import rate
     from town.mind.weigh import NEWS
 
@@ -151,6 +153,6 @@ def test_a_whisper_is_news_told_and_weighs_at_least_news(tiny):
     oven = "The oven at the cafe broke, so the cafe will be closed all day on Wednesday."
     assert rate(oven, "whisper") < NEWS == 5  # the rater alone leaves it below news
     record = sim.personas["ann"].stream.get(sim.whisper("ann", oven))
-    assert record.fact is None and record.importance == NEWS
+    assert record.fact is not None and record.fact.closed and record.importance == 6 > NEWS
     vigil = sim.personas["ann"].stream.get(sim.whisper("ann", "You are holding a vigil at Green Park tomorrow at 8pm."))
     assert vigil.importance == 8

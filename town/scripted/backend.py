@@ -33,7 +33,7 @@ from .exchange import acceptance, initiative, write_conversation
 from ..thinking.dayplan import events_on, fact_block, meal_of, minutes_of, with_events
 from ..thinking.questions import A, Question
 from ..thinking.questions.plan_day import MAX_ADDED
-from .insight import insights_from
+from .insight import insights_from, is_topic
 from .interview import answer_interview
 from .naming import event_block
 from .reply import is_news
@@ -306,8 +306,9 @@ class ScriptedBackend(ThinkingBackend):
             if m.importance >= 5:
                 for w in content_words(m.content) - name_words(people) - _proper_words(m.content):
                     topics[w] = topics.get(w, 0) + m.importance
-        points = [f"What do I know about the {t}?"
-                  for t in sorted(topics, key=lambda t: (-topics[t], t))[:2]]
+        texts = [m.content for m in q.memories]
+        points = [f"What do I know about the {t}?"  # a thing talked of: not "the want", "the close"
+                  for t in sorted((t for t in topics if is_topic(t, texts)), key=lambda t: (-topics[t], t))[:2]]
         points += [f"How do I feel about {n}?" for n in sorted(weight, key=lambda n: (-weight[n], n))]
         points.append("What have I been spending my time on?")
         return answers.FocalPointsAnswer(questions=points[: q.n])

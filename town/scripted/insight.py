@@ -18,7 +18,9 @@ An insight is one sentence about a person, a place, an activity or an event, res
   determiner in a statement that tells something ("a Valentine's Day party"), no word of a
   person's or a many-word place's name; small talk ("Sounds lovely, I'll come"), questions and
   contractions tell none;
-- the persona's own activity in two or more memories: "I have been reading a lot lately".
+- the persona's own activity in two or more memories: "I have been reading a lot lately";
+- the guests seen at one's own event once it has begun (its fact's place, from its start to its
+  end): "Maria and Klaus came to my Valentine's Day party" (the event's memory and a sighting).
 
 Nothing is an insight that rests on one memory, or that lists words. The text reads only the
 memories' content and creation times, the names of the town's people and places (as the mind
@@ -29,14 +31,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..hearsay import unwrap
 from ..inflection import base_form, gerund
 from ..inflection import lemmas
-from ..textevent import find_event, place_names
+from ..textevent import DEFAULT_MINUTES, find_event, place_names
 from .attend import household
 from .naming import event_noun
+from .stance import event_noun as fact_noun
 from .recount import told_by
 from .voice import opens_small_talk
 from ..thinking.words import content_words, name_words
@@ -168,6 +171,28 @@ def _events(memories, now: datetime, places: dict[str, str]) -> list[tuple[str, 
     return out
 
 
+def _guests(memories, sightings, me: str, now: datetime) -> list[tuple[str, list]]:
+    """"Maria and Klaus came to my Valentine's Day party": those seen at the place of an event of
+    one's own (its fact's host or subject) between its start (passed) and its end."""
+    out = []
+    for m in memories:
+        f = m.fact
+        if f is None or f.start is None or f.place is None or me not in (f.host, f.subject) \
+                or f.cancelled or f.closed or f.start > now or ":" not in f.place:
+            continue
+        end = f.end or f.start + timedelta(minutes=DEFAULT_MINUTES)
+        sector = f.place.split(":")[1]
+        seen = [(who, s) for who, where, s in sightings if where == sector and f.start <= _created(s) <= end]
+        firsts = list(dict.fromkeys(who.split()[0] for who, _ in seen))[:3]
+        noun = fact_noun(f).removeprefix("the ")
+        if not firsts or not noun:
+            continue
+        said = " and ".join([", ".join(firsts[:-1]), firsts[-1]]) if len(firsts) > 1 else firsts[0]
+        came = "came" if end <= now else "have come" if len(firsts) > 1 else "has come"
+        out.append((f"{said} {came} to my {noun}.", [m, *(s for _, s in seen)]))
+    return out
+
+
 def _one_phrase(words: list[str], texts: list[str]) -> str:
     """The phrase of at most four words in which two topic words stand together in one of
     ``texts`` ("valentine", "party" in "... a Valentine's Day party at ..." -> "Valentine's Day
@@ -192,7 +217,7 @@ def _told(content: str) -> str:
     return " ".join(x for x in sentences if not x.rstrip('"').endswith("?") and not opens_small_talk(x))
 
 
-def _is_topic(word: str, texts: list[str]) -> bool:
+def is_topic(word: str, texts: list[str]) -> bool:
     """Whether ``word`` is a noun (lemminflect) standing as one, after a determiner, in one of ``texts``."""
     return "NOUN" in lemmas(word) and any(re.search(rf"{_DETERMINER}{re.escape(word)}\b", t, re.I) for t in texts)
 
@@ -217,7 +242,7 @@ def _talks(memories, people, me, places) -> list[tuple[str, list]]:
             for w in content_words(told[m.id]) - skip:
                 counts[w].append(m)
         shared = sorted((w for w, xs in counts.items() if _talks_had(xs) >= MIN_SUPPORT
-                         and _is_topic(w, [told[m.id] for m in xs])), key=lambda w: (-len(counts[w]), w))
+                         and is_topic(w, [told[m.id] for m in xs])), key=lambda w: (-len(counts[w]), w))
         if shared:
             topics = [w if w.endswith("ing") else f"the {w}" for w in shared[:2]]  # "streaming": no article
             phrase = _one_phrase(shared[:2], list(told.values()))
@@ -288,7 +313,7 @@ def insights_from(memories, *, me: str, people: tuple[str, ...], places: tuple[s
     kin = household(ties)
     sightings = [s for s in _sightings(memories, people, me, _sectors(places)) if s[0] not in kin and s[1] != home]
     found = (_events(memories, now, place_names(places)) + _person_at_place(sightings, now) + _talks(memories, people, me, places)
-             + _place(sightings) + _activities(memories, me))
+             + _place(sightings) + _activities(memories, me) + _guests(memories, sightings, me, now))
     held = [_claim(m.content) for m in memories if m.kind == "reflection"]
 
     def thought(text: str) -> bool:
