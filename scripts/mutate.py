@@ -2294,6 +2294,9 @@ MUTATIONS = (
     Mutation("a focal point asks of a verb ('What do I know about the want?')", "town/scripted/backend.py",
              "for t in sorted((t for t in topics if is_topic(t, texts)),", "for t in sorted((t for t in topics),",
              ("tests/mind/test_chat_lines_read_right.py::test_a_focal_point_asks_of_a_thing_talked_of_not_a_verb",)),
+    Mutation("'Are you tired?' answered 'No, I don't know anything about that.'", "town/scripted/interview.py",
+             "    if not relevant and state is not None:", "    if not relevant and state is None and False:", ("tests/mind/test_interview_readings.py::test_how_one_is_asked_with_no_memory_of_it_is_answered_of_oneself",)),
+    Mutation("a slip ('teh') read as a word", "town/reading.py", '"teh": "the", ', "", ("tests/mind/test_interview_readings.py::test_how_one_is_asked_with_no_memory_of_it_is_answered_of_oneself",)),
 )
 
 

@@ -32,14 +32,17 @@ __all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", 
 _HEARSAY = re.compile(r"^\s*(?:I(?:'ve| have)? heard|I was told|someone told me|people say|word is|rumou?r has it"
                       r"|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))? (?:told me|says|said|mentioned|tells me))"
                       r"\s*(?:that\s+|,\s*)?", re.I)  # "Jennifer told me the art club meets ...": the club's
-#: Typed shorthand, read as the words it stands for (a whisper, a player's line, a question).
+#: Typed shorthand and common slips, read as the words they stand for (a whisper, a player's line,
+#: a question): "how was teh party??".
 SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "wut": "what", "w/": "with",
              "rn": "right now", "lol": "", "pls": "please", "plz": "please", "thx": "thanks", "tmrw": "tomorrow",
              "tmr": "tomorrow", "tmw": "tomorrow", "tmrow": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow",
              "tomoz": "tomorrow", "2day": "today", "2nite": "tonight", "tonite": "tonight", "wanna": "want to",
              "gonna": "going to", "gotta": "have to", "theres": "there's", "cuz": "because", "coz": "because",
              "how'd": "how did", "what'd": "what did", "where'd": "where did", "who'd": "who did",
-             "let's": "we'll", "let’s": "we'll", "ngl": "", "tbh": "", "imo": "", "lmao": "", "haha": ""}
+             "let's": "we'll", "let’s": "we'll", "ngl": "", "tbh": "", "imo": "", "lmao": "", "haha": "",
+             "teh": "the", "hte": "the", "waht": "what", "wht": "what", "abt": "about", "becuase": "because",
+             "ppl": "people", "tho": "though", "gunna": "going to"}
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 

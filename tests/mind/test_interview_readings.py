@@ -1027,3 +1027,18 @@ def test_a_goodbye_or_a_greeting_heard_is_no_answer_quoted():
     said = ask(question="Has Tom mentioned the market?", persona="jane_moreno", persona_name="Jane Moreno",
                persona_summary="Jane Moreno runs a home.", memories=(bye, news), now=NOW, people=PEOPLE).answer
     assert "Take care" not in said and "delivery van" in said, said
+
+
+def test_how_one_is_asked_with_no_memory_of_it_is_answered_of_oneself():
+    """A fresh user's questions (2026-12-07): "Are you tired?" was "No, I don't know anything about
+    that."; "how was teh party??" was read as no question of the party. By hand: a passing state by
+    its word, a trait of one's file as held, else nothing claimed; "teh" is "the"."""
+    from town.reading import spelled_out
+
+    me = dict(persona="tom_moreno", persona_name="Tom Moreno", persona_summary="Tom Moreno. Traits: reserved, practical.",
+              memories=(), now=NOW, people=PEOPLE)
+    assert ask(question="Are you tired?", **me).answer == "A little tired, but I'm all right."
+    assert ask(question="Are you a practical person?", **me).answer == "Yes, I'd say I'm practical."
+    assert ask(question="Are you rich?", **me).answer == "I'd rather not say."
+    assert ask(question="Is the cafe open?", **me).answer.startswith("No, I don't know")  # not of oneself
+    assert spelled_out("how was teh party??") == "how was the party??"

@@ -810,6 +810,30 @@ def _realised(m, q: AnswerInterview) -> str:
 _TASK_SEEN = re.compile(r"\s*\([^()]*\)")
 
 
+#: A yes/no question of how one is or what one is like: "Are you tired?", "Are you a shy person?".
+_STATE_ASKED = re.compile(r"^\W*are you (?:feeling |getting )?(?:a bit |very |really |at all |ever )?(?:an? )?"
+                          r"(?P<word>[a-z]+)(?: person)?(?: today| now| at the moment| these days)?\W*$", re.I)
+#: How one is, said when asked: a passing state by what it is (tired: a little; fine: yes).
+_STATES = {"tired": "A little tired, but I'm all right.", "busy": "Busy enough, but I can talk.",
+           "stressed": "A bit, but I'm managing.", "ok": "Yes, I'm fine, thanks.", "okay": "Yes, I'm fine, thanks.",
+           "alright": "Yes, I'm fine, thanks.", "fine": "Yes, I'm fine, thanks.", "well": "Yes, I'm well, thanks.",
+           "happy": "Yes, I'm happy enough these days.", "hungry": "A little, now that you mention it.",
+           "sad": "Not really, no. I'm all right.", "lonely": "Not really; there's always someone around.",
+           "bored": "Not really, there's always something to do.", "angry": "No, not at all.",
+           "upset": "No, I'm all right, thanks.", "worried": "Not too much, no.", "nervous": "Only a little.",
+           "excited": "Yes, a bit!", "sick": "No, I feel fine, thanks.", "ill": "No, I feel fine, thanks.",
+           "ready": "I think so, yes."}
+
+
+def _own_state(word: str, q: AnswerInterview) -> str:
+    """An answer to "Are you <word>?" asked of oneself with no memory bearing on it: a trait of
+    one's file ("Are you shy?": "Yes, I'd say I'm shy."), a passing state (:data:`_STATES`), else
+    "I'd rather not say." (of no memory, nothing is claimed)."""
+    if word in traits_of(q.persona_summary):
+        return f"Yes, I'd say I'm {word}."
+    return _STATES.get(word, "I'd rather not say.")
+
+
 def _asked(q: AnswerInterview) -> frozenset[str]:
     """The question's words naming what it asks of: its topic words, not those of asking, of
     a day or a time, nor the town's names."""
@@ -878,6 +902,9 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
             view, ids = view_of(next((p for p in q.people if p == line["who"].strip()), None), q)
             return _said(f"{view} {said}", [heard.id, *ids])
         return _said(f'{"Yes. " if kind == "yes/no" else ""}{said}', [heard.id])
+    state = _STATE_ASKED.match(q.question) if kind == "yes/no" else None
+    if not relevant and state is not None:  # "Are you tired?": of oneself, from one's file, not "I don't know"
+        return _said(_own_state(state["word"].lower(), q), [])
     if not relevant:
         return _said(f"No, {DONT_KNOW}" if kind == "yes/no" else DONT_KNOW, [])
     best = relevant[0]
