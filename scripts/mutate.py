@@ -572,7 +572,8 @@ MUTATIONS = (
              '                (f"You really outdid yourself with {what}" if False else',
              ("tests/mind/test_own_life_talk.py::test_praise_of_a_host_at_their_event_says_you_or_their_own_pronoun",)),
     Mutation("'yo' or 'apparently' opening a whisper read as the thing", "town/reading.py",
-             'r"attention|note|update|btw|by the way|listen|announcement|apparently|lol)', 'r"attention|note|update|btw|by the way|listen|announcement)',
+             'r"attention|note|update|btw|by the way|listen|announcement|apparently|lol|unfortunately',
+             'r"attention|note|update|btw|by the way|listen|announcement|unfortunately',
              ("tests/test_reading.py::test_casual_typing_reads_as_the_event_it_states",)),
     Mutation("'like 2ish' beside 'afternoon' not read", "town/textevent.py",
              "(?:\\s*o['’]?clock|ish)?", "(?:\\s*o['’]?clock)?", ("tests/test_reading.py::test_casual_typing_reads_as_the_event_it_states",)),
@@ -2297,6 +2298,15 @@ MUTATIONS = (
     Mutation("'Are you tired?' answered 'No, I don't know anything about that.'", "town/scripted/interview.py",
              "    if not relevant and state is not None:", "    if not relevant and state is None and False:", ("tests/mind/test_interview_readings.py::test_how_one_is_asked_with_no_memory_of_it_is_answered_of_oneself",)),
     Mutation("a slip ('teh') read as a word", "town/reading.py", '"teh": "the", ', "", ("tests/mind/test_interview_readings.py::test_how_one_is_asked_with_no_memory_of_it_is_answered_of_oneself",)),
+    Mutation("an event 'off' read as nothing called off ('there is sorry folks')", "town/reading.py",
+             "|scrapped|off(?=", "|scrapped|offf(?=", ("tests/test_reading.py::test_an_event_off_a_place_closed_in_short_and_a_reopening_are_read",)),
+    Mutation("'the pub's closed' read as no closure", "town/reading.py",
+             "(?:\\s+(?:is|are|was|were|will be|['’]ll be|['’]re)|['’]s)\\s+(?:going to be",
+             "(?:\\s+(?:is|are|was|were|will be|['’]ll be|['’]re))\\s+(?:going to be", ("tests/test_reading.py::test_an_event_off_a_place_closed_in_short_and_a_reopening_are_read",)),
+    Mutation("a reopening read as an event ('there is open again')", "town/reading.py",
+             "    if _BACK_ON.search(text):", "    if _BACK_ON.search(text) and False:", ("tests/test_reading.py::test_an_event_off_a_place_closed_in_short_and_a_reopening_are_read",)),
+    Mutation("'I'm off to the pub' read as being there", "town/reading.py",
+             '    text = _OFF_TO.sub(r"\\1 going to", text)', "    text = text", ("tests/test_reading.py::test_an_event_off_a_place_closed_in_short_and_a_reopening_are_read",)),
 )
 
 

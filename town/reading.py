@@ -46,6 +46,8 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 
+#: "off to" a place, said as going: "I'm off to the pub tonight".
+_OFF_TO = re.compile(r"\b(am|['’]m|is|['’]s|are|['’]re)\s+off\s+to\b", re.I)
 #: A title's or a saint's short form, whose full stop ends no sentence ("a St. Patrick's folk night").
 _TITLE_STOP = re.compile(r"\b(St|Mr|Mrs|Ms|Dr|Mt|Jr|Sr|Prof)\.(?=\s+[A-Z])")
 
@@ -57,11 +59,13 @@ def spelled_out(text: str) -> str:
     🎹🔥")."""
     text = "".join(c for c in text if unicodedata.category(c) not in ("So", "Sk", "Cf") and c != "\ufe0f")  # emoji
     text = _TITLE_STOP.sub(r"\1", _SHORT_WORD.sub(lambda m: SHORTHAND[m.group(1).lower()], text))
+    text = _OFF_TO.sub(r"\1 going to", text)  # "I'm off to the pub at 8pm": going there
     return re.sub(r"\s+", " ", text).strip()
 #: A heading or interjection before what a text states: "Reminder:", "Big news:", "Hey,", "FYI".
 _HEADING = re.compile(r"^\s*(?:(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|(?:just )?(?:a )?reminder(?: that)?|"
                       r"remember that|don't forget that|big news|news|heads up|guess what|"
-                      r"attention|note|update|btw|by the way|listen|announcement|apparently|lol)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
+                      r"attention|note|update|btw|by the way|listen|announcement|apparently|lol|unfortunately|sadly|"
+                      r"bad news|sorry(?: (?:folks|everyone|all|guys|y'all))?)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
                       re.I)
 #: One's own telling of what a that-clause states: "I should remind my regulars that the party
 #: starts at 5pm" states the party at 5pm, not a reminding then.
@@ -155,8 +159,8 @@ _PUTS_ON = re.compile(r"\s*(?:hosting|holding|organi[sz]ing|running|putting on|t
                       r"\s+(?:a|an|the)\b",
                       re.I)
 #: An event called off, said of it ("the karaoke night tonight is cancelled, gutted"), to its end.
-_CALLED_OFF = re.compile(r"\s+(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s+now)?|got|['’]s(?:\s+been)?)\s+"
-                         r"(?:cancell?ed|called\s+off|scrapped)\b[^.;!?]*", re.I)
+_CALLED_OFF = re.compile(r"(?:\s+(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s+now)?|got)|['’]s(?:\s+been)?)\s+"
+                         r"(?:cancell?ed|called\s+off|scrapped|off(?=\s*(?:$|[.,;!?]|for\b|now\b)))\b[^.;!?]*", re.I)
 #: The same, done by someone: "I've decided to cancel the Valentine's Day party", "Sam called off
 #: his talk"; the thing follows.
 _CALLING_OFF = re.compile(r"^\s*(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\s+"
@@ -165,8 +169,12 @@ _CALLING_OFF = re.compile(r"^\s*(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w
                           r"(?:cancell?(?:ed|ing|s)?|call(?:ed|ing|s)?\s+off|scrap(?:ped|ping|s)?)\s+"
                           r"(?=(?:the|my|our|his|her|their|this|tonight's|today's|tomorrow's)\b)", re.I)
 #: A place closing, said of it: "will be closed", "is shut", "is closing early", "says it will close".
-_SHUT = re.compile(r"\s+(?:(?:is|are|was|were|will be|['’]ll be|['’]s|['’]re)\s+(?:going to be\s+|being\s+)?"
-                   r"(?:closed|shut)|(?:is|are|will be)\s+closing|will close|(?:closes|closing)\s+early)\b", re.I)
+_SHUT = re.compile(r"(?:\s+(?:is|are|was|were|will be|['’]ll be|['’]re)|['’]s)\s+(?:going to be\s+|being\s+)?"
+                   r"(?:closed|shut)\b|\s+(?:(?:is|are|will be)\s+closing|will close|(?:closes|closing)\s+early)\b", re.I)
+#: A place open again or an event on again: no closure and no event of its own ("there is open
+#: again" was said); its words are kept.
+_BACK_ON = re.compile(r"\b(?:(?:is|are|['’]s|['’]re)\s+(?:open\s+again|back\s+(?:on|open))|re-?opens?|re-?opening)\b",
+                      re.I)
 #: An event moved to another day or time: "the quiz moved from Tuesday to Thursday", "has been
 #: postponed until next Friday": what is told is the event where it now is.
 _MOVED = re.compile(r"\s+(?:(?:has|have)\s+been\s+|(?:is|are)\s+(?:being\s+)?|was\s+|were\s+|got\s+|['’]s\s+(?:been\s+)?)?"
@@ -436,6 +444,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     off = _CALLED_OFF.search(text) or _CALLING_OFF.search(text)
     if off is not None:  # "the karaoke night at the pub tonight is cancelled", "I've cancelled the party"
         return _called_off(text, off, created, places, names, own_name)
+    if _BACK_ON.search(text):  # "Hobbs Cafe is open again from tomorrow", "the party is back on"
+        return None
     shut = _SHUT.search(text)
     if shut is not None:  # "closed every Sunday": its hours, no closure and no event
         return None if re.search(r"\bevery\b", text, re.I) else _closure(text, shut, created, places)

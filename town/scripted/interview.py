@@ -1497,7 +1497,6 @@ def _stance(found: tuple[str, list[int]] | None, q: AnswerInterview) -> answers.
     return _said(*found) if found is not None else _said(DONT_KNOW, [])
 
 
-#: Chat shorthand read as the words it stands for ("wat r u doing w/ ur life rn lol").
 def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     plain = spelled_out(q.question)
     if plain != q.question:
