@@ -953,3 +953,24 @@ def test_an_event_off_a_place_closed_in_short_and_a_reopening_are_read():
     off = read_fact("I'm off to the pub tonight at 8pm", MONDAY, places, CAST, "Klaus Mueller")
     assert off is not None and off.act == "go to the pub"
     assert read_fact("The heating is off at the library", MONDAY, places, CAST) is None
+
+
+def test_a_cancellation_typed_in_slang_or_passed_on_by_a_third_is_read_and_matched():
+    """A fresh user's whispers (2026-12-07): "ugh, gotta cancel the valentines party, the cafe's
+    boiler broke" and "isabellas party tmrw is cancelld" were no cancellation; "Maria just texted me
+    that Isabella called off her Valentine's Day party" made Maria its doer. By hand: each is a
+    cancellation, and each calls off Isabella's "host a Valentine's Day party" (a possessive or a
+    plural typed either way, the host's first name among its words)."""
+    from town.memory.fact import Fact
+
+    places = place_names(("v:Hobbs Cafe:cafe",))
+    party = Fact(subject="Isabella Rodriguez", act="host a Valentine's Day party", place="v:Hobbs Cafe:cafe",
+                 start=datetime(2023, 2, 14, 17), host="Isabella Rodriguez")
+    ugh = read_fact("ugh, gotta cancel the valentines party, the cafe's boiler broke 😩", MONDAY, places,
+                    ["Isabella Rodriguez"], "Isabella Rodriguez")
+    assert ugh is not None and (ugh.cancelled, ugh.host) == (True, "Isabella Rodriguez") and ugh.calls_off(party)
+    typo = read_fact("isabellas party tmrw is cancelld, shes sick", MONDAY, places, ["Isabella Rodriguez"])
+    assert typo is not None and typo.cancelled and typo.calls_off(party)
+    texted = read_fact("Maria just texted me that Isabella called off her Valentine's Day party", MONDAY, places,
+                       ["Isabella Rodriguez", "Maria Lopez"], "Klaus Mueller")
+    assert texted is not None and texted.host == "Isabella Rodriguez" and texted.calls_off(party)

@@ -30,7 +30,8 @@ __all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", 
 #: What one was told, opening a text: "I heard that ...", "Someone told me ...": the fact is what
 #: follows (who told is not the event's subject).
 _HEARSAY = re.compile(r"^\s*(?:I(?:'ve| have)? heard|I was told|someone told me|people say|word is|rumou?r has it"
-                      r"|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))? (?:told me|says|said|mentioned|tells me))"
+                      r"|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))? (?:just )?(?:told me|says|said|mentioned|tells me|"
+                      r"texted me|messaged me|wrote to me))"
                       r"\s*(?:that\s+|,\s*)?", re.I)  # "Jennifer told me the art club meets ...": the club's
 #: Typed shorthand and common slips, read as the words they stand for (a whisper, a player's line,
 #: a question): "how was teh party??".
@@ -65,7 +66,7 @@ def spelled_out(text: str) -> str:
 _HEADING = re.compile(r"^\s*(?:(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|(?:just )?(?:a )?reminder(?: that)?|"
                       r"remember that|don't forget that|big news|news|heads up|guess what|"
                       r"attention|note|update|btw|by the way|listen|announcement|apparently|lol|unfortunately|sadly|"
-                      r"bad news|sorry(?: (?:folks|everyone|all|guys|y'all))?)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
+                      r"bad news|ugh|argh|oops|damn|aw|sorry(?: (?:folks|everyone|all|guys|y'all))?)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
                       re.I)
 #: One's own telling of what a that-clause states: "I should remind my regulars that the party
 #: starts at 5pm" states the party at 5pm, not a reminding then.
@@ -160,12 +161,12 @@ _PUTS_ON = re.compile(r"\s*(?:hosting|holding|organi[sz]ing|running|putting on|t
                       re.I)
 #: An event called off, said of it ("the karaoke night tonight is cancelled, gutted"), to its end.
 _CALLED_OFF = re.compile(r"(?:\s+(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s+now)?|got)|['’]s(?:\s+been)?)\s+"
-                         r"(?:cancell?ed|called\s+off|scrapped|off(?=\s*(?:$|[.,;!?]|for\b|now\b)))\b[^.;!?]*", re.I)
+                         r"(?:cancell?e?d|called\s+off|scrapped|off(?=\s*(?:$|[.,;!?]|for\b|now\b)))\b[^.;!?]*", re.I)
 #: The same, done by someone: "I've decided to cancel the Valentine's Day party", "Sam called off
 #: his talk"; the thing follows.
-_CALLING_OFF = re.compile(r"^\s*(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\s+"
+_CALLING_OFF = re.compile(r"^\s*(?:(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\s+"
                           r"(?:(?:have|has|had|['’]ve)\s+)?(?:(?:decided|had|have|need|needed)\s+to\s+|"
-                          r"(?:am|['’]m|is|are|['’]re)\s+going\s+to\s+)?"
+                          r"(?:am|['’]m|is|are|['’]re)\s+going\s+to\s+)?|(?:have|had|need)\s+to\s+)"
                           r"(?:cancell?(?:ed|ing|s)?|call(?:ed|ing|s)?\s+off|scrap(?:ped|ping|s)?)\s+"
                           r"(?=(?:the|my|our|his|her|their|this|tonight's|today's|tomorrow's)\b)", re.I)
 #: A place closing, said of it: "will be closed", "is shut", "is closing early", "says it will close".
@@ -384,7 +385,7 @@ def _called_off(text: str, off: re.Match, created: datetime, places: dict[str, s
     if off.re is _CALLED_OFF:
         host, rest, thing = None, text[: off.start()] + text[off.end():], text[: off.start()]
     else:
-        who = off.group("who")
+        who = off.group("who") or "I"  # "have to cancel the party": one's own
         host = own_name if who.lower() in ("i", "we") else _subject(who, names, own_name)[0]
         rest = text[off.end():]
         thing = re.split(r"[,;.!?]", rest, maxsplit=1)[0]

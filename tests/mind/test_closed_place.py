@@ -9,6 +9,7 @@ party there (17:00-19:00) is off; anyone who heard it keeps away from the cafe t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -74,3 +75,38 @@ def test_a_closure_is_told_from_its_fields_and_is_no_event_to_be_at():
     assert retell(whisper, datetime(2023, 2, 13, 7, 1), "Tom Moreno") == (
         "Did you hear? The Willows Market and Pharmacy closes early tomorrow at 3pm.")
     assert event_now([whisper], datetime(2023, 2, 14, 15, 5)) is None
+
+
+def test_anothers_word_puts_off_no_event_of_ones_own_nor_closes_ones_workplace():
+    """A fresh user's runs (2026-12-07): Jennifer, whispered "Isabella called off the Valentine's Day
+    party", told it on until Isabella herself said "I heard from Sam that I have called off the
+    Valentine's Day party" and dropped it; "Hobbs Cafe will be closed all day tomorrow", told to
+    Isabella by Maria, sent her home from her own cafe. By hand: the host and the owner know; a
+    guest who heard the same is told."""
+    from town.memory.fact import Fact
+    from town.scripted.backend import _closed_blocks
+    from town.textevent import place_names
+    from town.thinking.dayplan import events_on
+    from town.thinking.questions import MemoryView
+    from asked import routine
+
+    party = Fact(subject="Isabella Rodriguez", act="host a Valentine's Day party", place="the_ville:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez")
+    held = MemoryView(id=1, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=party,
+                      content="I am hosting a Valentine's Day party at Hobbs Cafe on February 14 from 5pm to 7pm.")
+    rumour = MemoryView(id=2, kind="chat", importance=6, created="2023-02-13 09:00:00", tellers=("Sam Moore",),
+                        fact=Fact(act="be the Valentine's Day party", cancelled=True),
+                        content="Sam Moore told me that the Valentine's Day party is cancelled.")
+    places = place_names(("the_ville:Hobbs Cafe",))
+    tuesday = datetime(2023, 2, 14).date()
+    assert [e.start for e, _ in events_on([held, rumour], tuesday, places, "Isabella Rodriguez")] == [party.start]
+    assert events_on([held, rumour], tuesday, places, "Maria Lopez") == []
+    shut = Fact(act="close", place="the_ville:Hobbs Cafe", start=datetime(2023, 2, 14, 10), part="day", closed=True,
+                host="Maria Lopez")  # heard from Maria (called_off keeps the teller as its host)
+    cafe = routine(("00:00", "07:00", "sleeping", "the_ville:Isabella Rodriguez's apartment:bedroom:bed"),
+                   ("08:00", "20:00", "serve customers", "the_ville:Hobbs Cafe:cafe:counter", "serve customers"))
+    assert _closed_blocks(cafe, [shut], tuesday, "Isabella Rodriguez") == []
+    latte = routine(("00:00", "07:00", "sleeping", "the_ville:Dorm for Oak Hill College:Maria Lopez's room:bed"),
+                    ("08:00", "09:00", "drink a latte at Hobbs Cafe", "the_ville:Hobbs Cafe:cafe:corner table"))
+    assert [d for _, d in _closed_blocks(latte, [replace(shut, host="Klaus Mueller")], tuesday, "Maria Lopez")] == [
+        "stay home instead of drinking a latte at Hobbs Cafe"]

@@ -1042,3 +1042,32 @@ def test_how_one_is_asked_with_no_memory_of_it_is_answered_of_oneself():
     assert ask(question="Are you rich?", **me).answer == "I'd rather not say."
     assert ask(question="Is the cafe open?", **me).answer.startswith("No, I don't know")  # not of oneself
     assert spelled_out("how was teh party??") == "how was the party??"
+
+
+def test_whether_a_thing_is_off_is_answered_yes_and_a_closure_of_another_day_is_no_answer():
+    """A fresh user's questions (2026-12-07): Isabella, who had cancelled her party, was asked "Is
+    your party cancelled?" and said "No. I've cancelled ..."; Klaus, told "the rose and crown is
+    shut tonight" on Monday, asked on Tuesday "Is the pub open?", said "No ... was closed yesterday
+    evening". By hand: yes to "cancelled?", no to "still on?"; Monday's closure says nothing of
+    Tuesday."""
+    party = Fact(subject="Isabella Rodriguez", act="host a Valentine's Day party", place="smallville:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 17), host="Isabella Rodriguez")
+    held = MemoryView(id=61, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=party,
+                      content="I am hosting a Valentine's Day party at Hobbs Cafe on February 14 from 5pm to 7pm.")
+    off = MemoryView(id=62, kind="whisper", importance=9, created="2023-02-13 08:00:00",
+                     fact=Fact(act="be the Valentine's Day party", host="Isabella Rodriguez", cancelled=True),
+                     content="I've cancelled my Valentine's Day party, sorry everyone.")
+    isabella = dict(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+                    persona_summary="Isabella Rodriguez runs Hobbs Cafe.", now=NOW, people=PEOPLE,
+                    memories=(held, off))
+    assert ask(question="Is your party cancelled?", **isabella).answer.startswith("Yes.")
+    assert ask(question="Is your party still on?", **isabella).answer.startswith("No.")
+    assert ask(question="Is your party cancelled?", **{**isabella, "memories": (off,)}).answer.startswith("Yes.")
+    shut = MemoryView(id=63, kind="chat", importance=6, created="2023-02-13 09:00:00", tellers=("Maria Lopez",),
+                      fact=Fact(act="close", place="smallville:The Rose and Crown Pub", start=datetime(2023, 2, 13, 19),
+                                part="evening", closed=True),
+                      content="Maria Lopez told me that The Rose and Crown Pub is closed this evening.")
+    klaus = dict(persona="klaus_mueller", persona_name="Klaus Mueller", persona_summary="Klaus Mueller studies.",
+                 people=(*PEOPLE, "Klaus Mueller"), memories=(shut,))
+    assert ask(question="Is the pub open tonight?", now="2023-02-13 12:00:00", **klaus).answer.startswith("No.")
+    assert not ask(question="Is the pub open?", now=NOW, **klaus).answer.startswith("No.")

@@ -239,8 +239,10 @@ def test_focal_points_ask_about_common_nouns_not_dates_or_names():
     """The scripted focal points over a plan ("Monday February 13") and a party at Hobbs Cafe:
     once "What do I know about the february?" (the heaviest word, 5 + 6). Worked out by hand:
     without the proper nouns (Monday, February, Valentine, Hobbs, Cafe; Isabella is a person),
-    "party" and "planning" weigh 6, every word of the plan 5; ties alphabetical; nobody is named
-    in full, so the third is the fixed one."""
+    "party" and "planning" weigh 6, every word of the plan 5; ties alphabetical; a topic is a
+    thing talked of, a noun after a determiner ("a sociology lecture", not "is planning"), so the
+    second is "lecture" (5, before "paper" and "research"); nobody is named in full, so the third
+    is the fixed one."""
     from town.thinking.questions import FocalPoints
 
     memories = (
@@ -252,5 +254,5 @@ def test_focal_points_ask_about_common_nouns_not_dates_or_names():
     answer = ScriptedBackend().ask(FocalPoints(persona="klaus_mueller", persona_name="Klaus Mueller",
                                                persona_summary="", memories=memories,
                                                people=("Klaus Mueller", "Isabella Rodriguez"), n=3))
-    assert answer.questions == ["What do I know about the party?", "What do I know about the planning?",
+    assert answer.questions == ["What do I know about the party?", "What do I know about the lecture?",
                                 "What have I been spending my time on?"]  # her full name is in neither

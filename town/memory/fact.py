@@ -38,6 +38,13 @@ _THING_WORDS = re.compile(r"[a-z0-9][a-z0-9'’-]*")
 _ARTICLES = frozenset(("a", "an", "the", "this", "that", "tonight's", "today's", "tomorrow's", "one's"))
 
 
+def _bare(word: str) -> str:
+    """A word without its possessive or plural ending, as typed either way: "valentines",
+    "valentine's" -> "valentine"; "isabellas" -> "isabella"."""
+    word = re.sub(r"['’]s$|['’]$", "", word)
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 @dataclass(frozen=True, kw_only=True)
 class Fact:
     """A statement's meaning, in the understanding of the persona holding the memory.
@@ -118,9 +125,10 @@ class Fact:
             return False
         if self.start is not None and self.start.date() != other.start.date():
             return False
-        thing = _THING_WORDS.findall(self.act.lower().removeprefix("be "))
-        named = set(_THING_WORDS.findall(other.act.lower()))
-        return bool(thing) and all(w in named for w in thing if w not in _ARTICLES)
+        thing = [_bare(w) for w in _THING_WORDS.findall(self.act.lower().removeprefix("be ")) if w not in _ARTICLES]
+        doers = " ".join(n.split()[0] for n in (other.host, other.subject) if n)  # "isabella's party"
+        named = {_bare(w) for w in _THING_WORDS.findall(f"{other.act} {doers}".lower())}
+        return bool(thing) and all(w in named for w in thing)
 
     def closes(self, place: str, start: datetime, end: datetime) -> bool:
         """Whether this fact, a closure, closes ``place`` (an address at or under its own: the

@@ -31,7 +31,7 @@ from ..realise import asked, heard, quoted, sayable, statement
 from ..textevent import absolute_days, place_names
 from ..thinking.questions import DecideToTalk, NextLine, Side, SummariseConversation, WriteConversation
 from ..thinking.answers import HeardAnswer
-from ..thinking.dayplan import called_off
+from ..thinking.dayplan import called_off, put_off
 from ..thinking.views import routine_views
 from .context import MindContext, fact_weight, memory_views, recall, remember, seed_for
 from .effects import Ended, Line, Note
@@ -257,17 +257,17 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     # Never tell the listener what they said themselves (no echo back along provenance), nor
     # repeat a statement already made in this conversation or told them before.
     said = set(conv.said)
-    off = called_off(records)  # an event called off is no news, even once its cancellation is told
+    off = called_off(records, speaker.name)  # an event called off is no news, even once its cancellation is told
     tellable = [r for r in _tellable(speaker, listener.id, listener.name, records)
-                if _statement(r) not in said and not (r.fact is not None and any(c.undoes(r.fact) for c in off))]
+                if _statement(r) not in said and not (r.fact is not None and put_off(r.fact, off, speaker.name))]
     topics: list[MemoryRecord] = []
     if 1 <= len(conv.lines) <= _TOPIC_LINES:  # past the greeting: one's own life, for this partner, place, hour
         found, _ = recall(speaker, ctx, _topic_query(speaker, ctx), purpose="chat")
         seen = {r.id for r in tellable}
-        off += called_off(found)
+        off += called_off(found, speaker.name)
         topics = [r for r in _tellable(speaker, listener.id, listener.name, found)
                   if r.id not in seen and _statement(r) not in said
-                  and not (r.fact is not None and any(c.undoes(r.fact) for c in off))]
+                  and not (r.fact is not None and put_off(r.fact, off, speaker.name))]
     day = f"{ctx.now:%Y-%m-%d}"
     answer = ctx.backend.ask(NextLine(
         persona=speaker.id, persona_name=speaker.name, persona_summary=speaker.summary(),

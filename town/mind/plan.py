@@ -77,7 +77,7 @@ def plan_day(p: Persona, ctx: MindContext) -> tuple[PlanBlock, ...]:
         if key == (first.task, first.place, first.minutes):  # the plan kept the block at hand
             ctx.steps_made[key] = [Step(description=s.description, object=s.object, minutes=s.minutes,
                                         task=first.task) for s in answer.steps]
-    stated = events_on(records, today, place_names(addresses))
+    stated = events_on(records, today, place_names(addresses), p.name)
     evidence = [block_evidence(b.place, b.start, b.end, stated) for b in p.plan]
     decided = [c.model_dump() for c in answer.events or ()]
     ctx.out.note(EventKind.PLAN, p.id, {"level": "day", "date": p.plan_date, "retrieval": seq,

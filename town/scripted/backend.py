@@ -30,7 +30,7 @@ from ..thinking import answers, questions
 from ..thinking.backend import ThinkingBackend
 from .attend import OWN_PLAN, Decision, decide
 from .exchange import acceptance, initiative, write_conversation
-from ..thinking.dayplan import events_on, fact_block, meal_of, minutes_of, with_events
+from ..thinking.dayplan import called_off, events_on, fact_block, meal_of, minutes_of, with_events
 from ..thinking.questions import A, Question
 from ..thinking.questions.plan_day import MAX_ADDED
 from .insight import insights_from, is_topic
@@ -58,15 +58,25 @@ def _proper_words(text: str) -> set[str]:
     return {w.lower().removesuffix("'s") for w in _MID_CAPITAL.findall(text)}
 
 
-def _closed_blocks(routine, shut: list, day: date) -> list[tuple[StatedEvent, str]]:
+def _closed_blocks(routine, shut: list, day: date, me: str) -> list[tuple[StatedEvent, str]]:
     """Blocks at home standing in for the routine's blocks at a place closed then (each run of
     them, :meth:`~town.memory.fact.Fact.closes`): "have lunch at home" for a meal, "stay home
     instead of drinking a latte at Hobbs Cafe", "take the day off at home" for a run of four
-    hours or more; none when the routine names no home (its sleeping block's place)."""
+    hours or more ("the rest of the day" from noon); none when the routine names no home (its
+    sleeping block's place). A closure heard from another (its ``host`` not ``me``,
+    :func:`~town.thinking.dayplan.called_off`) does not close one's workplace (four routine
+    hours or more with a task there): its owner knows its hours."""
     bed = next((r.place for r in routine if "sleep" in r.description.lower()), None)
     if bed is None or not shut:
         return []
     home = ":".join(bed.split(":")[:2])
+    hours: dict[str, int] = {}
+    for r in routine:
+        if r.task:
+            building = ":".join(r.place.split(":")[:2])
+            hours[building] = hours.get(building, 0) + minutes_of(r.end) - minutes_of(r.start)
+    work = {b for b, m in hours.items() if m >= 240}
+    shut = [f for f in shut if f.host in (None, me) or ":".join((f.place or "").split(":")[:2]) not in work]
     out: list[tuple[StatedEvent, str]] = []
     for r in routine:
         start = datetime.combine(day, time()) + timedelta(minutes=minutes_of(r.start))
@@ -77,7 +87,8 @@ def _closed_blocks(routine, shut: list, day: date) -> list[tuple[StatedEvent, st
         what = f"have {meal} at home" if meal else f"stay home instead of {mine(gerund(r.description))}"
         if out and out[-1][0].end == start and not meal and not meal_of(out[-1][1]):  # one block for a run
             run = replace(out[-1][0], end=end)
-            out[-1] = (run, "take the day off at home" if end - run.start >= timedelta(hours=4) else out[-1][1])
+            off = "take the rest of the day off at home" if run.start.hour >= 12 else "take the day off at home"
+            out[-1] = (run, off if end - run.start >= timedelta(hours=4) else out[-1][1])
         else:
             out.append((StatedEvent(place=home, start=start, end=end), what))
     return out[:MAX_ADDED]
@@ -167,11 +178,11 @@ class ScriptedBackend(ThinkingBackend):
             for r in q.routine
         ]
         day = date.fromisoformat(q.date)
-        found = events_on(q.memories, day, place_names(tuple(q.places)))
+        found = events_on(q.memories, day, place_names(tuple(q.places)), q.persona_name)
         by_id = {m.id: m for m in q.memories}
         choices: list[answers.EventChoice] = []
-        shut = [f for m in q.memories if (f := m.fact) is not None and f.closed]
-        events: list[tuple[StatedEvent, str]] = _closed_blocks(q.routine, shut, day)  # a place closed: home instead
+        shut = [f for f in called_off(q.memories, q.persona_name) if f.closed]
+        events: list[tuple[StatedEvent, str]] = _closed_blocks(q.routine, shut, day, q.persona_name)  # home instead
         own: list[bool] = [False] * len(events)
         for e, ids in found:
             stating = [by_id[i] for i in ids]

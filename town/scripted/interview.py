@@ -28,7 +28,7 @@ from ..reading import spelled_out
 from ..realise import PART_SAID, place_name, sayable, statement
 from ..textevent import DEFAULT_MINUTES, stated_day, stated_times
 from ..thinking import answers
-from ..thinking.dayplan import called_off, meal_of
+from ..thinking.dayplan import called_off, meal_of, put_off
 from ..thinking.questions import AnswerInterview
 from .recount import WORK_WORDS, dated, is_about, main_words, recount, sentence, told_by
 from .attend import CLOSE, FAMILY
@@ -956,8 +956,11 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     if kind == "why":
         return _why(q, best, said)
     if kind == "yes/no" and best.fact is not None and best.fact.cancelled:  # "Is the party still on?"
-        return _said(f"No. {said}", [best.id])
-    if kind == "yes/no" and best.fact is not None and best.fact.closed:  # "Is the cafe open tomorrow?"
+        return _said(f"{'Yes' if _ASKS_OFF.search(q.question) else 'No'}. {said}", [best.id])
+    now = _now(q)
+    asked_on = (stated_day(q.question, now) or now.date()) if now is not None else None
+    if kind == "yes/no" and best.fact is not None and best.fact.closed and best.fact.start is not None \
+            and best.fact.start.date() == asked_on:  # "Is the cafe open tomorrow?", of the day asked
         asked_open = "open" in topic_words(q.question)
         return _said(f"{'No' if asked_open else 'Yes'}. {said}", [best.id])
     if kind == "yes/no":  # a yes only to what the memory holds: "open" is not in "will be closed"
@@ -1169,12 +1172,16 @@ def answer(question: str, *, persona: str, persona_name: str, persona_summary: s
 def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
     """The scripted answer to ``q`` by its kind (:func:`kind_of`), citing the memories used, with
     stated dates said relative to the question's time ("today", "tomorrow", "on Tuesday")."""
-    off = called_off(q.memories)  # an event put off (called off, its place closed) is not on
-    held = tuple(m for m in _first_hand(q.memories) if not (m.fact is not None and any(c.undoes(m.fact) for c in off)))
+    off = called_off(q.memories, q.persona_name)  # an event put off (called off, its place closed) is not on
+    held = tuple(m for m in _first_hand(q.memories) if not (m.fact is not None and put_off(m.fact, off, q.persona_name)))
     answer = _put_off(q, held) if kind_of(q.question) in ("yes/no", "intention") else None
     answer = answer or _by_kind(replace(q, memories=held))
     now = _now(q)
     return answer.model_copy(update={"answer": relative_days(answer.answer, now)}) if now else answer
+
+
+#: A question asking whether a thing is off ("Is your party cancelled?"): yes when it is.
+_ASKS_OFF = re.compile(r"\b(?:cancell?e?d|called off|off|postponed|scrapped|closed|shut)\b", re.I)
 
 
 def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
@@ -1184,8 +1191,11 @@ def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
     asked = _asked(q)
     gone = [m for m in q.memories if m.fact is not None and m not in held and len(asked & topic_words(
         f"{_fields(m.fact)} {m.content}")) > 0]
+    now = _now(q)
+    day = (stated_day(q.question, now) or now.date()) if now is not None else None
     shut = [m for m in held if m.fact is not None and m.fact.closed and m.fact.place is not None
-            and topic_words(place_name(m.fact.place)) & asked]
+            and m.fact.start is not None and topic_words(place_name(m.fact.place)) & asked
+            and (day is None or m.fact.start.date() == day)]  # closed tonight is open tomorrow
     if shut and asked & {"open", "close", "closed", "shut"}:
         m = shut[-1]
         return _said(f"{'No' if 'open' in asked else 'Yes'}. {_realised(m, q)}", [m.id])
@@ -1195,7 +1205,7 @@ def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
     why = next((m for m in held if m.fact is not None and best.fact is not None and m.fact.undoes(best.fact)), None)
     if why is None:
         return None
-    return _said(f"No. {_realised(why, q)}", [why.id, best.id])
+    return _said(f"{'Yes' if _ASKS_OFF.search(q.question) else 'No'}. {_realised(why, q)}", [why.id, best.id])
 
 
 def _first_hand(memories: tuple) -> tuple:

@@ -26,7 +26,7 @@ from ..player import takes_leave
 from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
 from ..thinking import answers
-from ..thinking.dayplan import called_off
+from ..thinking.dayplan import called_off, put_off
 from ..thinking.questions.write_conversation import echoes
 from ..thinking.questions.writing import mostly_english
 from ..thinking.words import topic_words
@@ -97,7 +97,7 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
     importance and retrieval order (the views arrive best-scored first).
     """
     n = len(memories)
-    off = called_off(memories)  # "the quiz is cancelled": the quiz is no news, its cancellation is
+    off = called_off(memories, own_name)  # "the quiz is cancelled": the quiz is no news, its cancellation is
     fresh = [(m.importance / 10 + (n - i) / max(n, 1), m) for i, m in enumerate(memories)
              if m.importance >= NEWS_IMPORTANCE and m.kind not in ("plan", "reflection")
              and not m.content.startswith("I talked with") and " asked me: " not in m.content
@@ -107,7 +107,7 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
                                          or first_name(listener_name) in unwrap(m.content)[0]))
              and not (own_name and m.kind == "observation" and m.content.startswith(own_name))
              and mostly_english(unwrap(m.content)[1])
-             and not (m.fact is not None and any(c.undoes(m.fact) for c in off))]  # a thought whispered in another language is not retold
+             and not (m.fact is not None and put_off(m.fact, off, own_name))]  # a thought whispered in another language is not retold
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 
 

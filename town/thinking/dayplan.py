@@ -8,6 +8,7 @@ block of a plan from any backend, the memories that put it there (the PLAN event
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 
 from ..clock import clock_text
@@ -15,7 +16,7 @@ from ..memory.fact import Fact
 from ..realise import act_phrase, definite
 from ..textevent import DEFAULT_MINUTES, StatedEvent, find_event
 
-__all__ = ["called_off", "events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
+__all__ = ["called_off", "put_off", "events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
 
 _MEALS = r"(breakfast|brunch|lunch|dinner|supper)"
 #: A meal's name that is not the meal eaten ("for the lunch crowd", "the dinner menu").
@@ -96,7 +97,7 @@ def _created(value: str | datetime) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(value)
 
 
-def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedEvent, tuple[int, ...]]]:
+def events_on(memories, day: date, places: dict[str, str], me: str = "") -> list[tuple[StatedEvent, tuple[int, ...]]]:
     """The events that ``memories`` state for ``day``, each with the ids of the memories stating it.
 
     Args:
@@ -104,6 +105,7 @@ def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedE
             and ``fact``, in retrieval order.
         day: the plan's date.
         places: lower-case place name -> address (``town.textevent.place_names``).
+        me: the persona's full name (whose own events another's word does not put off).
 
     Returns:
         (event, memory ids) in order of first mention; one entry per distinct place and time;
@@ -111,10 +113,10 @@ def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedE
         the cancellation or closure itself.
     """
     found: dict[StatedEvent, list[int]] = {}
-    off = called_off(memories)
+    off = called_off(memories, me)
     for m in memories:
         fact = getattr(m, "fact", None)
-        if fact is not None and (fact.cancelled or fact.closed or any(c.undoes(fact) for c in off)):
+        if fact is not None and (fact.cancelled or fact.closed or put_off(fact, off, me)):
             continue
         # a memory made with its meaning is read from its fact; the words are read only for a
         # memory made without one (none, once every edge fills the fields)
@@ -124,10 +126,27 @@ def events_on(memories, day: date, places: dict[str, str]) -> list[tuple[StatedE
     return [(e, tuple(ids)) for e, ids in found.items()]
 
 
-def called_off(memories) -> list[Fact]:
+def called_off(memories, me: str) -> list[Fact]:
     """The cancellations and closures among ``memories``' facts (:attr:`Fact.cancelled`,
-    :attr:`Fact.closed`): what puts events off (:meth:`Fact.undoes`)."""
-    return [f for m in memories if (f := getattr(m, "fact", None)) is not None and (f.cancelled or f.closed)]
+    :attr:`Fact.closed`) that the persona named ``me`` believes: what puts events off
+    (:meth:`Fact.undoes`, :func:`put_off`). One heard from another (its ``tellers``) is kept with
+    its host set to who told it when it names none, so that it never puts off ``me``'s own."""
+    out = []
+    for m in memories:
+        f = getattr(m, "fact", None)
+        if f is None or not (f.cancelled or f.closed):
+            continue
+        tellers = getattr(m, "tellers", ())
+        out.append(replace(f, host=f.host or tellers[0]) if tellers and f.host != me else f)
+    return out
+
+
+def put_off(fact: Fact, off: list[Fact], me: str) -> bool:
+    """Whether ``fact``, an event, is put off for ``me`` by one of ``off`` (:func:`called_off`):
+    another's word never puts off an event of ``me``'s own (its host or subject): the host knows
+    ("Isabella called off her party", heard by Isabella, is a rumour to her)."""
+    own = me in (fact.host, fact.subject)
+    return any(c.undoes(fact) and (not own or c.host in (None, me)) for c in off)
 
 
 def minutes_of(hm: str) -> int:
