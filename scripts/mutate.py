@@ -2274,8 +2274,8 @@ MUTATIONS = (
     Mutation("a day plan keeps the blocks at a place closed that day", "town/scripted/backend.py",
              "_closed_blocks(q.routine, shut, day, q.persona_name)  #", "[]  #", ("tests/mind/test_closed_place.py",)),
     Mutation("'Is the cafe open today?' not answered by its closure", "town/scripted/interview.py",
-             '    answer = _put_off(q, held) if kind_of(q.question) in ("yes/no", "intention") else None',
-             "    answer = None", ("tests/mind/test_closed_place.py", "tests/mind/test_called_off.py")),
+             '    answer = _put_off(q, held) if kind_of(q.question) in ("yes/no", "intention") \\\n',
+             "    answer = None if True \\\n", ("tests/mind/test_closed_place.py", "tests/mind/test_called_off.py")),
     Mutation("a closure retold word for word ('..., tell the regulars')", "town/realise.py",
              '"be" or fact.closed)', '"be")', ("tests/mind/test_closed_place.py::test_a_closure_is_told_from_its_fields_and_is_no_event_to_be_at",)),
     Mutation("a closure taken for an event under way ('I'm glad I came to this event!')", "town/scripted/topics.py",
@@ -2329,6 +2329,11 @@ MUTATIONS = (
              '(?:am|[\'’]m|is|are|[\'’]re)\\s+going\\s+to\\s+)?|(?:havvve)\\s+to\\s+)"', ("tests/test_reading.py::test_a_cancellation_typed_in_slang_or_passed_on_by_a_third_is_read_and_matched",)),
     Mutation("'Maria just texted me that ...' read with Maria as its doer", "town/reading.py",
              '(?:just )?(?:told me|says|said|mentioned|tells me|"', '(?:told me|says|said|mentioned|tells me|"', ("tests/test_reading.py::test_a_cancellation_typed_in_slang_or_passed_on_by_a_third_is_read_and_matched",)),
+    Mutation("why one called a thing off answered 'I don't know why'", "town/scripted/interview.py",
+             '    if best.kind == "whisper" and fact is not None and (fact.cancelled or fact.closed):',
+             '    if best.kind == "whispered" and fact is not None and (fact.cancelled or fact.closed):', ("tests/mind/test_interview_readings.py::test_why_a_thing_of_ones_own_was_called_off_is_said_in_ones_own_words",)),
+    Mutation("'Why did you cancel the party?' answered with the plan now", "town/scripted/interview.py",
+             '    if off and re.match(r"\\W*why\\b", q.question, re.I):', "    if False:", ("tests/mind/test_interview_readings.py::test_why_a_thing_of_ones_own_was_called_off_is_said_in_ones_own_words",)),
 )
 
 

@@ -8,6 +8,7 @@ power cut stops that shift until it is back, and a lottery win is good news that
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -1071,3 +1072,22 @@ def test_whether_a_thing_is_off_is_answered_yes_and_a_closure_of_another_day_is_
                  people=(*PEOPLE, "Klaus Mueller"), memories=(shut,))
     assert ask(question="Is the pub open tonight?", now="2023-02-13 12:00:00", **klaus).answer.startswith("No.")
     assert not ask(question="Is the pub open?", now=NOW, **klaus).answer.startswith("No.")
+
+
+def test_why_a_thing_of_ones_own_was_called_off_is_said_in_ones_own_words():
+    """A fresh user's questions (2026-12-07): Isabella, who had whispered "I've decided to cancel the
+    Valentine's Day party, I'm just too exhausted this week.", said to "Why isn't the party
+    happening?" "I don't know why. ...", and to "Why did you cancel the party?" her plan at 12:00.
+    By hand: her own words, which hold her reason; one told it does not know why."""
+    off = MemoryView(id=71, kind="whisper", importance=9, created="2023-02-13 08:00:00",
+                     fact=Fact(act="be the Valentine's Day party", host="Isabella Rodriguez", cancelled=True),
+                     content="I've decided to cancel the Valentine's Day party, I'm just too exhausted this week.")
+    isabella = dict(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+                    persona_summary="Isabella Rodriguez runs Hobbs Cafe.", now=NOW, people=PEOPLE, memories=(off,))
+    own = "I've decided to cancel the Valentine's Day party, I'm just too exhausted this week."
+    assert ask(question="Why isn't the party happening?", **isabella).answer == own
+    assert ask(question="Why did you cancel the party?", **isabella).answer == own
+    heard = replace(off, kind="chat", tellers=("Isabella Rodriguez",),
+                    content="Isabella Rodriguez told me that the Valentine's Day party is cancelled.")
+    maria = {**isabella, "persona": "maria_lopez", "persona_name": "Maria Lopez", "memories": (heard,)}
+    assert ask(question="Why was the party cancelled?", **maria).answer.startswith("I don't know why.")

@@ -990,8 +990,12 @@ def _why(q: AnswerInterview, best, said: str) -> answers.InterviewAnswer:
     reason (its file's care, :func:`town.scripted.stance.own_reason`; its plan's decision,
     :func:`town.scripted.stance.intention`); by another: what the persona's file says they care
     about (:func:`town.scripted.stance.their_reason`). A fact held says what, not why: "I don't
-    know why" is said of it rather than the fact alone as if it were the reason."""
+    know why" is said of it rather than the fact alone as if it were the reason. One's own thought
+    of a thing called off or closed is said in its own words, which hold its reason when it gave
+    one ("..., I'm just too exhausted this week")."""
     fact = best.fact
+    if best.kind == "whisper" and fact is not None and (fact.cancelled or fact.closed):
+        return _said(_realised(replace(best, fact=None), q), [best.id])  # one's own words hold one's reason
     doer = (fact.subject or fact.host) if fact is not None else None
     if doer is None:
         doer = next((p for p in q.people if p.split()[0] in q.question), None)
@@ -1174,7 +1178,8 @@ def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
     stated dates said relative to the question's time ("today", "tomorrow", "on Tuesday")."""
     off = called_off(q.memories, q.persona_name)  # an event put off (called off, its place closed) is not on
     held = tuple(m for m in _first_hand(q.memories) if not (m.fact is not None and put_off(m.fact, off, q.persona_name)))
-    answer = _put_off(q, held) if kind_of(q.question) in ("yes/no", "intention") else None
+    answer = _put_off(q, held) if kind_of(q.question) in ("yes/no", "intention") \
+        and not re.match(r"\W*why\b", q.question, re.I) else None  # "Why did you cancel it?" asks why
     answer = answer or _by_kind(replace(q, memories=held))
     now = _now(q)
     return answer.model_copy(update={"answer": relative_days(answer.answer, now)}) if now else answer
@@ -1512,6 +1517,9 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     if plain != q.question:
         q = replace(q, question=plain)
     kind = kind_of(q.question)
+    off = [m for m in q.memories if m.fact is not None and (m.fact.cancelled or m.fact.closed) and _bears(m, q)[0]]
+    if off and re.match(r"\W*why\b", q.question, re.I):  # "Why did you cancel the party?": what called it off
+        return _why(q, off[0], _realised(off[0], q))
     if kind == "self":
         return _about_self(q)
     if kind == "greeting":
