@@ -109,7 +109,8 @@ def test_two_clones_test_at_once_with_their_own_servers(tmp_path):
     """
     venv = _fake_llama_venv(tmp_path / "llama")
     a, b = _clone(tmp_path / "a"), _clone(tmp_path / "b")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TOWN_LLAMA")}
+    env = {k: v for k, v in os.environ.items()  # the outer run's own server settings are not the clones'
+           if not k.startswith("TOWN_LLAMA") and k != "TOWN_SKIP_MODEL_SERVER"}
     env["TOWN_LLAMA_VENV"] = str(venv)
     procs = {}
     try:
