@@ -2334,6 +2334,10 @@ MUTATIONS = (
              '    if best.kind == "whispered" and fact is not None and (fact.cancelled or fact.closed):', ("tests/mind/test_interview_readings.py::test_why_a_thing_of_ones_own_was_called_off_is_said_in_ones_own_words",)),
     Mutation("'Why did you cancel the party?' answered with the plan now", "town/scripted/interview.py",
              '    if off and re.match(r"\\W*why\\b", q.question, re.I):', "    if False:", ("tests/mind/test_interview_readings.py::test_why_a_thing_of_ones_own_was_called_off_is_said_in_ones_own_words",)),
+    Mutation("a study's run killed before its settings were written refused as 'other settings'", "town/studies/task.py",
+             '            return bool(meta.get("finished")), meta.get("config", damaged)',
+             '            return bool(meta.get("finished")), meta.get("config")',
+             ("tests/studies/test_study_statistics.py::test_a_run_killed_before_its_settings_were_written_is_made_again",)),
 )
 
 

@@ -82,3 +82,17 @@ def test_contrast_of_two_studies():
     assert report["only_a"] == ["no-reflection"] and report["only_b"] == ["no-planning"]
     assert report["conditions"]["full"]["memory"]["difference"] == 2.0
     assert (report["conditions"]["full"]["memory"]["low"], report["conditions"]["full"]["memory"]["high"]) == (1.0, 3.0)
+
+
+def test_a_run_killed_before_its_settings_were_written_is_made_again(tmp_path):
+    """CI, 2026-12-07: a Ray worker killed right after it created its run file (only the schema
+    version in its meta) left the retried task refusing "... was recorded with other settings;
+    choose another --out". By hand: such a file holds no configuration, so it is the task's own,
+    damaged (the settings wanted), unfinished; a file of no run at all still has none."""
+    from town.recording.database import create_run
+    from town.studies.task import _recorded
+
+    run = tmp_path / "full-s0.sqlite"
+    create_run(run).close()
+    assert _recorded(run, {"seed": 0}) == (False, {"seed": 0})
+    assert _recorded(run, None) == (False, None)

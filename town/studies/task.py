@@ -98,12 +98,14 @@ def _same_settings(recorded: dict | None, wanted: dict) -> bool:
 
 def _recorded(run: Path, damaged: dict | None) -> tuple[bool, dict | None]:
     """Whether run file ``run`` is finished, and its recorded configuration (``damaged`` when it
-    is not a readable run: damaged while being written, or not a run at all)."""
+    is not a readable run: damaged while being written, or not a run at all; or when it holds no
+    configuration yet: its writer killed while making it, before its meta was written)."""
     from ..recording import RunReader
 
     try:
         with RunReader(run) as reader:
-            return bool(reader.meta.get("finished")), reader.meta.get("config")
+            meta = reader.meta
+            return bool(meta.get("finished")), meta.get("config", damaged)
     except RecordingError:
         return False, damaged
 
