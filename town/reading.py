@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from town.memory.fact import Fact
@@ -181,6 +181,15 @@ _BACK_ON = re.compile(r"\b(?:(?:is|are|['’]s|['’]re)\s+(?:open\s+again|back\
 _MOVED = re.compile(r"\s+(?:(?:has|have)\s+been\s+|(?:is|are)\s+(?:being\s+)?|was\s+|were\s+|got\s+|['’]s\s+(?:been\s+)?)?"
                     r"(?:moved|moving|postponed|rescheduled|pushed(?:\s+back)?|shifted|delayed|switched|changed)"
                     r"(?:\s+from\s+[^.;!?]*?)?\s+(?:to|until|till)\s+(?=\S)", re.I)
+#: The same, done by someone: "I've postponed the party until Friday", "Isabella has moved her
+#: party to Wednesday", "Sam pushed the quiz back to 9pm"; the thing, then where it goes.
+_MOVING = re.compile(r"^\s*(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\s+"
+                     r"(?:(?:have|has|had|['’]ve)\s+)?(?:(?:decided|had|have|need|needed)\s+to\s+|"
+                     r"(?:am|['’]m|is|are|['’]re)\s+going\s+to\s+)?"
+                     r"(?:move[sd]?|moving|postpone[sd]?|postponing|reschedule[sd]?|rescheduling|push(?:e[sd])?|pushing|"
+                     r"shift(?:s|ed)?|delay(?:s|ed)?|bump(?:s|ed)?)\s+"
+                     r"(?P<thing>(?:the|my|our|his|her|their|this|tonight's|today's|tomorrow's)\s+[^.;!?]+?)"
+                     r"(?:\s+(?:back|forward|out))?(?=\s+(?:to|until|till)\s+\S)", re.I)
 #: A written thing that says what a text states: "A sign on the door of the pub says (that) ...".
 _NOTICE = re.compile(r"^\s*(?:a|an|the)\s+(?:[\w'-]+\s+)?(?:sign|notice|poster|flyer|leaflet|banner|board|note|"
                      r"newsletter|bulletin|email|e-mail|message|post|ad|advert|advertisement|announcement)\b"
@@ -441,7 +450,35 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     text = _SAYING_THAT.sub("", text, count=1)  # "I should remind them that X": so is this
     if not text:
         return None
-    text = _MOVED.sub(lambda m: " at " if text[m.end():m.end() + 1].isdigit() else " on ", text)  # the new day
+    moving = _MOVING.match(text)
+    mover = None
+    if moving:  # "I've postponed the party until Friday": the party is moved, by its host
+        who = moving.group("who")
+        mover = own_name if who.lower() in ("i", "we") else _subject(who, names, own_name)[0]
+        text = f"{_OWNER.sub('the ', moving.group('thing'), count=1)} is moved{text[moving.end():]}"
+    moved = _MOVED.search(text)
+    whose = re.match(r"\s*((?-i:[A-Z][\w-]*)(?: (?-i:[A-Z][\w-]*))?)['’]s\s+", text) if moved and not moving else None
+    if whose and _subject(whose.group(1), names, own_name)[0]:  # "Maria's study group is moved to ...": hers
+        mover = _subject(whose.group(1), names, own_name)[0]
+        text = f"The {text[whose.end():]}"
+    text = _MOVED.sub(lambda m: " at " if text[m.end():m.end() + 1].isdigit() else " " if re.match(  # the new day
+        r"(?:tomorrow|today|tonight|next|this|the day)\b", text[m.end():], re.I) else " on ", text)
+    fact = _read(text, created, places, names, own_name)
+    if moved is None or fact is None or fact.subject is not None or not fact.act.startswith("be "):
+        return fact  # "Klaus is moving to Berlin": his act, no event moved
+    if fact.start is None:  # "the party is moved to Wednesday at 6pm": its place is the one it had
+        event = find_event(text, created, places, place="", parts=True)
+        times = stated_times(text)
+        if event is not None:
+            fact = replace(fact, start=event.start, part=event.part, end=event.end if times and times[1] else None)
+    if fact.start is None and fact.place is None:
+        return fact
+    return replace(fact, host=mover or fact.host, moved=True, question=False)
+
+
+def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[str],
+          own_name: str | None) -> Fact | None:
+    """:func:`read_fact` of a text whose heading, hearsay and move words are gone."""
     off = _CALLED_OFF.search(text) or _CALLING_OFF.search(text)
     if off is not None:  # "the karaoke night at the pub tonight is cancelled", "I've cancelled the party"
         return _called_off(text, off, created, places, names, own_name)

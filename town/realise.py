@@ -114,6 +114,9 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
     verb, _, rest = act.partition(" ")
     if fact.cancelled:  # "the karaoke night at the pub this evening is cancelled"
         return _called_off(fact, holder, act, now)
+    if fact.moved and not (now is not None and fact.start is not None and now.date() >= fact.start.date()):
+        # "the quiz has been moved to Thursday at 8pm": news until its new day, then the event as it is
+        return _moved(fact, holder, act, now, subject_as)
     if fact.closed and fact.place is not None:  # "Hobbs Cafe is closed all day tomorrow"
         clause = (f"{place_name(fact.place)} is closed all day{_when(fact)}" if fact.part == "day" else
                   f"{place_name(fact.place)} is closed{_when(fact)}" if fact.end is not None or fact.part else
@@ -172,6 +175,25 @@ def _called_off(fact: Fact, holder: str, act: str, now: datetime | None) -> str:
     said = thing + _where(fact, holder, act) + _when(fact)
     clause = f"I have called off {said}" if fact.host == holder else \
         f"{said} {'are' if is_plural(head_phrase(thing)) else 'is'} cancelled"
+    return clause if now is None else relative_days(clause, now)
+
+
+def _moved(fact: Fact, holder: str, act: str, now: datetime | None, subject_as: str | None = None) -> str:
+    """A move (:attr:`Fact.moved`) said by ``holder``: "I have moved the Valentine's Day party to
+    Wednesday, February 15 at 6pm" (its host), else "the quiz at The Rose and Crown Pub has been
+    moved to Thursday, February 16 at 8pm", days relative to ``now`` ("moved to tomorrow at
+    6pm"); a move of place alone, "moved to the library". ``subject_as``: the host's pronoun when
+    the host told it ("her Valentine's Day party")."""
+    thing = re.sub(r"^(?:a|an)\s+", "the ", act.removeprefix("be "))
+    if fact.host and fact.host != holder and thing.startswith("the "):  # "Maria Lopez's study group"
+        whose = _OWN_FORMS[subject_as][0] if subject_as in ("she", "he") else f"{fact.host}'s"
+        thing = f"{whose} {thing[4:]}"
+    if fact.start is None:
+        said, to = thing, place_name(fact.place) if fact.place else ""
+    else:
+        said, to = thing + _where(fact, holder, act), _when(fact).removeprefix(" on ")
+    clause = f"I have moved {said} to {to}" if fact.host == holder else \
+        f"{said} {'have' if is_plural(head_phrase(thing)) else 'has'} been moved to {to}"
     return clause if now is None else relative_days(clause, now)
 
 

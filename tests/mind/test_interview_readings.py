@@ -1064,6 +1064,7 @@ def test_whether_a_thing_is_off_is_answered_yes_and_a_closure_of_another_day_is_
     assert ask(question="Is your party cancelled?", **isabella).answer.startswith("Yes.")
     assert ask(question="Is your party still on?", **isabella).answer.startswith("No.")
     assert ask(question="Is your party cancelled?", **{**isabella, "memories": (off,)}).answer.startswith("Yes.")
+    assert ask(question="Is your party still on?", **{**isabella, "memories": (off,)}).answer.startswith("No.")
     shut = MemoryView(id=63, kind="chat", importance=6, created="2023-02-13 09:00:00", tellers=("Maria Lopez",),
                       fact=Fact(act="close", place="smallville:The Rose and Crown Pub", start=datetime(2023, 2, 13, 19),
                                 part="evening", closed=True),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from town.memory import MemoryKind
 from town.memory.fact import Fact
@@ -52,3 +52,12 @@ def test_a_cancellation_weighs_more_than_the_plan_it_undoes():
     assert fact_importance(off, me="Tom Moreno", ties=frozenset(), now=NOW) == 9
     assert fact_importance(off, me="Ann Able", ties=frozenset(), now=NOW) == 6
     assert fact_importance(off, me="Ann Able", ties=frozenset({"Tom Moreno"}), now=NOW) == 7
+
+
+def test_a_move_weighs_as_a_cancellation_does():
+    """By hand from the rule: a move undoes its event's old time as a cancellation does: its host
+    8 + 1 = 9; another 4 + 2 = 6, + 1 for a tie with its host = 7 (a start alone, no place)."""
+    moved = Fact(act="be the Valentine's Day party", host="Tom Moreno", start=NOW + timedelta(days=2), moved=True)
+    assert fact_importance(moved, me="Tom Moreno", ties=frozenset(), now=NOW) == 9
+    assert fact_importance(moved, me="Ann Able", ties=frozenset(), now=NOW) == 6
+    assert fact_importance(moved, me="Ann Able", ties=frozenset({"Tom Moreno"}), now=NOW) == 7

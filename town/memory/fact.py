@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -69,6 +69,10 @@ class Fact:
             end), all that day when ``part`` is "day" ("Hobbs Cafe will be closed all day
             tomorrow", "The Willows Market is closing early on Tuesday at 3pm"); no one works,
             shops or meets there then (:meth:`closes`).
+        moved: the event told is moved to ``start`` (or to ``place``; "the quiz moved from
+            Tuesday to Thursday at 8pm", "Isabella has moved her party to Wednesday"): a held
+            event its act names at another time or building is off (:meth:`calls_off`), and
+            held where this says instead (:meth:`moved_event`).
 
     Raises:
         MemoryStreamError: naming ``fact.act`` when it is empty, ``fact.end`` when it is
@@ -86,6 +90,7 @@ class Fact:
     part: str | None = None
     cancelled: bool = False
     closed: bool = False
+    moved: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.act, str) or not self.act.strip():
@@ -94,11 +99,13 @@ class Fact:
             raise MemoryStreamError(f"fact.end: {self.end} is before its start {self.start}")
         if self.part is not None and (self.part not in PART_STARTS or self.start is None):
             raise MemoryStreamError(f"fact.part: must be one of {', '.join(PART_STARTS)} with a start, got {self.part!r}")
-        for name in ("cancelled", "closed"):
+        for name in ("cancelled", "closed", "moved"):
             if not isinstance(getattr(self, name), bool):
                 raise MemoryStreamError(f"fact.{name}: must be true or false, got {getattr(self, name)!r}")
         if self.closed and (self.place is None or self.start is None):
             raise MemoryStreamError("fact.closed: a closure needs its place and its start")
+        if self.moved and (self.cancelled or self.closed or self.start is None and self.place is None):
+            raise MemoryStreamError("fact.moved: a move needs a start or a place, and is no cancellation or closure")
         object.__setattr__(self, "invited", tuple(self.invited))
 
     def key(self) -> FactKey:
@@ -113,22 +120,55 @@ class Fact:
         return (self.place, self.start) if self.place is not None and self.start is not None else self.key()
 
     def calls_off(self, other: Fact) -> bool:
-        """Whether this fact, a cancellation, calls off the event ``other`` states: ``other`` is
-        no cancellation, and this one's thing (its act's words after "be", or its act's) are all
-        words of ``other``'s act ("the quiz" calls off "there is a pub quiz", "the Valentine's
-        Day party" Isabella's "host a Valentine's Day party"), at its place's building and on
-        its day where this one says them."""
-        if not self.cancelled or other.cancelled or other.start is None:
+        """Whether this fact, a cancellation or a move, calls off the event ``other`` states:
+        ``other`` is neither, and this one's thing (its act's words after "be", or its act's)
+        are all words of ``other``'s act ("the quiz" calls off "there is a pub quiz", "the
+        Valentine's Day party" Isabella's "host a Valentine's Day party"). A cancellation calls
+        it off at its place's building and on its day where it says them; a move, where ``other``
+        is at another time or building than it is moved to (:meth:`moved_event`)."""
+        if not (self.cancelled or self.moved) or other.cancelled or other.moved or other.start is None:
             return False
-        if self.place is not None and other.place is not None \
-                and self.place.split(":")[:2] != other.place.split(":")[:2]:
-            return False
-        if self.start is not None and self.start.date() != other.start.date():
+        building = self.place is not None and other.place is not None \
+            and self.place.split(":")[:2] != other.place.split(":")[:2]
+        if self.moved:
+            at = self.start is None or (self.start.date() == other.start.date() if self.part == "day"
+                                        else self.start == other.start)  # "moved to Wednesday": that day
+            if not building and at:
+                return False  # where and when it already is
+        elif building or self.start is not None and self.start.date() != other.start.date():
             return False
         thing = [_bare(w) for w in _THING_WORDS.findall(self.act.lower().removeprefix("be ")) if w not in _ARTICLES]
         doers = " ".join(n.split()[0] for n in (other.host, other.subject) if n)  # "isabella's party"
         named = {_bare(w) for w in _THING_WORDS.findall(f"{other.act} {doers}".lower())}
         return bool(thing) and all(w in named for w in thing)
+
+    def moved_event(self, other: Fact) -> Fact:
+        """The event ``other`` states where this move puts it (:meth:`calls_off` true): its
+        doer, act and host, at this one's start (its own length kept, else this one's end; at
+        its own hour when this says a day alone, "moved to Wednesday") and place where this
+        says them, else its own."""
+        if self.start is None:
+            return replace(other, place=self.place or other.place)
+        length = other.end - other.start if other.end is not None and other.start is not None else None
+        if self.part == "day" and other.start is not None:  # "moved to Wednesday": at its own hour
+            start, part = datetime.combine(self.start.date(), other.start.time()), other.part
+        else:
+            start, part = self.start, self.part
+        return replace(other, place=self.place or other.place, start=start, part=part,
+                       end=start + length if length is not None else self.end if part is None else None)
+
+    def placed(self, held: Sequence[Fact]) -> Fact:
+        """This move as its holder understands it from the events it holds (``held``, oldest
+        first): where it names no place, or a day alone ("I've moved my party to Wednesday"),
+        the place and hours of the newest held event it moves (:meth:`moved_event`); else as
+        it is."""
+        if not self.moved or self.place is not None and self.part != "day":
+            return self
+        target = next((f for f in reversed(held) if self.calls_off(f)), None)
+        if target is None:
+            return self
+        event = self.moved_event(target)
+        return replace(self, place=event.place, start=event.start, end=event.end, part=event.part)
 
     def closes(self, place: str, start: datetime, end: datetime) -> bool:
         """Whether this fact, a closure, closes ``place`` (an address at or under its own: the
@@ -180,6 +220,7 @@ class Fact:
             "part": self.part,
             "cancelled": self.cancelled,
             "closed": self.closed,
+            "moved": self.moved,
         }
 
     @classmethod
@@ -206,6 +247,7 @@ class Fact:
             part=_optional_text(d.get("part")),
             cancelled=d.get("cancelled", False),  # checked in __post_init__
             closed=d.get("closed", False),
+            moved=d.get("moved", False),
         )
 
 

@@ -154,6 +154,8 @@ def remember(p: Persona, ctx: MindContext, *, kind: MemoryKind | str, content: s
     rate_unrated(p, ctx)  # the unrated are older: written first, in order
     kind = MemoryKind(kind)
     fact = provenance.get("fact")
+    if fact is not None and fact.moved:  # "I've moved my party to Wednesday": the party it knows, where it now is
+        fact = provenance["fact"] = fact.placed([r.fact for r in p.stream.records() if r.fact is not None])
     held = None if fact is None or kind is MemoryKind.REFLECTION else p.stream.holding(fact.key())
     if importance is None:
         importance = _rated(p, ctx, kind.value, content, fact)
@@ -189,8 +191,8 @@ def fact_weight(p: Persona, ctx: MindContext, fact: Fact) -> int:
 
 def _rated_by_fact(kind: str, fact: Fact | None) -> bool:
     """Whether a new memory's importance comes from its fact (an event: a place and a start; or a
-    cancellation), not from the backend."""
-    return fact is not None and (fact.place is not None and fact.start is not None or fact.cancelled) \
+    cancellation or a move), not from the backend."""
+    return fact is not None and (fact.place is not None and fact.start is not None or fact.cancelled or fact.moved) \
         and kind != MemoryKind.REFLECTION.value
 
 

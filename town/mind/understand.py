@@ -32,7 +32,7 @@ def fact_view(fact: Fact) -> FactView:
                     start=f"{fact.start:{_STAMP}}" if fact.start else "",
                     end=f"{fact.end:{_STAMP}}" if fact.end else "", host=fact.host or "",
                     invited=fact.invited, question=fact.question, part=fact.part or "",
-                    cancelled=fact.cancelled, closed=fact.closed)
+                    cancelled=fact.cancelled, closed=fact.closed, moved=fact.moved)
 
 
 def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker: str = "") -> Fact | None:
@@ -51,7 +51,8 @@ def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker:
     return Fact(subject=answer.subject or None, act=act, place=place, start=start, end=end,
                 host=answer.host or None, invited=invited, question=answer.question,
                 part=answer.part or None if start is not None else None, cancelled=answer.cancelled,
-                closed=answer.closed and start is not None and place is not None)
+                closed=answer.closed and start is not None and place is not None,
+                moved=answer.moved and not (answer.cancelled or answer.closed) and (start or place) is not None)
 
 
 def understand(listener: Persona, ctx: MindContext, *, speaker: str, line: str, content: str,

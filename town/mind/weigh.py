@@ -13,9 +13,10 @@ The rule, each step worked out by hand in tests/mind/test_weigh.py:
   town holds ("there is a jazz night at the pub": a public one, open to all): + :data:`INVITED` (2);
 - the host (or subject) is someone it has a tie with (its file's relationships): + 1;
 - an event still ahead that starts within :data:`SOON_HOURS` game hours: + 1;
-- a cancellation (:attr:`~town.memory.fact.Fact.cancelled`, its place and day said or not): its
-  own event's weight, :data:`OWN` + 1 (9) for its host, else :data:`EVENT` + :data:`INVITED` (6)
-  and + 1 for a tie: a plan undone weighs more than the plan, so the two are recalled together.
+- a cancellation or a move (:attr:`~town.memory.fact.Fact.cancelled`,
+  :attr:`~town.memory.fact.Fact.moved`, its place and day said or not): its own event's weight,
+  :data:`OWN` + 1 (9) for its host, else :data:`EVENT` + :data:`INVITED` (6) and + 1 for a tie:
+  a plan undone weighs more than the plan, so the two are recalled together.
 
 A fact someone passed on as news (their line told it from their memories) weighs at least
 :data:`NEWS` to its hearer, whatever the rule gives: what one was told as news is news, and it
@@ -49,7 +50,7 @@ def fact_importance(fact: Fact, *, me: str, ties: frozenset[str], now: datetime)
         now: the game time the memory is made.
     """
     who = fact.host or fact.subject
-    if fact.cancelled:
+    if fact.cancelled or fact.moved:
         return OWN + 1 if me in (fact.host, fact.subject) else EVENT + INVITED + (who is not None and who in ties)
     event = fact.place is not None and fact.start is not None
     if me in (fact.host, fact.subject):

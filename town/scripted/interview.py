@@ -411,7 +411,7 @@ def _own_event(q: AnswerInterview, day: datetime, lo: time, hi: time) -> answers
         if at and at.date() == day.date() and lo <= at.time() <= hi and not m.tellers \
                 and not unwrap(m.content)[0] and m.kind not in ("plan", "reflection") \
                 and not told_by(m.content) and " said to me: " not in m.content \
-                and not (m.fact is not None and (m.fact.closed or m.fact.cancelled)):  # not another's words; on
+                and not (m.fact is not None and (m.fact.closed or m.fact.cancelled or m.fact.moved)):  # not another's words; on
             return _said(recount(dated(m), q.persona_name), [m.id])
     return None
 
@@ -991,10 +991,10 @@ def _why(q: AnswerInterview, best, said: str) -> answers.InterviewAnswer:
     :func:`town.scripted.stance.intention`); by another: what the persona's file says they care
     about (:func:`town.scripted.stance.their_reason`). A fact held says what, not why: "I don't
     know why" is said of it rather than the fact alone as if it were the reason. One's own thought
-    of a thing called off or closed is said in its own words, which hold its reason when it gave
-    one ("..., I'm just too exhausted this week")."""
+    of a thing called off, closed or moved is said in its own words, which hold its reason when
+    it gave one ("..., I'm just too exhausted this week")."""
     fact = best.fact
-    if best.kind == "whisper" and fact is not None and (fact.cancelled or fact.closed):
+    if best.kind == "whisper" and fact is not None and (fact.cancelled or fact.closed or fact.moved):
         return _said(_realised(replace(best, fact=None), q), [best.id])  # one's own words hold one's reason
     doer = (fact.subject or fact.host) if fact is not None else None
     if doer is None:
@@ -1187,6 +1187,8 @@ def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
 
 #: A question asking whether a thing is off ("Is your party cancelled?"): yes when it is.
 _ASKS_OFF = re.compile(r"\b(?:cancell?e?d|called off|off|postponed|scrapped|closed|shut)\b", re.I)
+#: A question asking whether a thing is moved ("Has the quiz been postponed?"): yes when it is.
+_ASKS_MOVED = re.compile(r"\b(?:moved|postponed|rescheduled|pushed|delayed|changed|shifted)\b", re.I)
 
 
 def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
@@ -1204,12 +1206,18 @@ def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
     if shut and asked & {"open", "close", "closed", "shut"}:
         m = shut[-1]
         return _said(f"{'No' if 'open' in asked else 'Yes'}. {_realised(m, q)}", [m.id])
+    moves = [m for m in held if m.fact is not None and m.fact.moved and asked & topic_words(_fields(m.fact))]
+    if moves and _ASKS_MOVED.search(q.question):  # "Has the party been postponed?", its event not held
+        return _said(f"Yes. {_realised(moves[0], q)}", [moves[0].id])
     if not gone:
         return None
     best = max(gone, key=lambda m: len(asked & topic_words(f"{_fields(m.fact)} {m.content}")))
     why = next((m for m in held if m.fact is not None and best.fact is not None and m.fact.undoes(best.fact)), None)
     if why is None:
         return None
+    if why.fact is not None and why.fact.moved:  # "Is the party still on?": on, another day
+        return _said(f"{'Yes' if _ASKS_MOVED.search(q.question) else 'It has been moved'}. {_realised(why, q)}",
+                     [why.id, best.id])
     return _said(f"{'Yes' if _ASKS_OFF.search(q.question) else 'No'}. {_realised(why, q)}", [why.id, best.id])
 
 
@@ -1517,7 +1525,8 @@ def _by_kind(q: AnswerInterview) -> answers.InterviewAnswer:
     if plain != q.question:
         q = replace(q, question=plain)
     kind = kind_of(q.question)
-    off = [m for m in q.memories if m.fact is not None and (m.fact.cancelled or m.fact.closed) and _bears(m, q)[0]]
+    off = [m for m in q.memories if m.fact is not None and (m.fact.cancelled or m.fact.closed or m.fact.moved)
+           and _bears(m, q)[0]]
     if off and re.match(r"\W*why\b", q.question, re.I):  # "Why did you cancel the party?": what called it off
         return _why(q, off[0], _realised(off[0], q))
     if kind == "self":

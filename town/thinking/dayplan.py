@@ -16,7 +16,7 @@ from ..memory.fact import Fact
 from ..realise import act_phrase, definite
 from ..textevent import DEFAULT_MINUTES, StatedEvent, find_event
 
-__all__ = ["called_off", "put_off", "events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
+__all__ = ["called_off", "put_off", "moved_to", "events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
 
 _MEALS = r"(breakfast|brunch|lunch|dinner|supper)"
 #: A meal's name that is not the meal eaten ("for the lunch crowd", "the dinner menu").
@@ -60,8 +60,8 @@ def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
     words a persona may say as they stand ("I'll be ...", "I need to ..."): "hold a bake sale at
     Johnson Park" (the persona's own: it is its subject or host); someone else's: "go to Tom
     Moreno's bake sale at Johnson Park" (an event made), "join Isabella Rodriguez at Hobbs Cafe to
-    deep-clean the kitchen" (any other act), "go to Johnson Park for a circus" (a thing there is,
-    no one's); an event planned at its time (:data:`PLANNING`) is hosted then: "host a
+    deep-clean the kitchen" (any other act), "go to Johnson Park for a circus" (a thing there is;
+    its host's: "host a breakfast at Hobbs Cafe"); an event planned at its time (:data:`PLANNING`) is hosted then: "host a
     Valentine's Day party at Hobbs Cafe"."""
     where = event.place.rsplit(":", 1)[-1]
     where = f"the {where}" if where[:1].islower() else where  # "the common room", "Hobbs Cafe"
@@ -70,8 +70,8 @@ def fact_block(fact: Fact, event: StatedEvent, me: str) -> str:
     verb, _, thing = act.partition(" ")
     if verb in PLANNING and thing:  # "plan a party" at its time is holding it: the block is the party
         act, verb = f"host {thing}", "host"
-    if fact.subject is None and verb == "be":  # "be a breakfast": the thing itself
-        return f"{thing} at {where}" if who == me else f"go to {where} for {definite(thing)}"
+    if fact.subject is None and verb == "be":  # "be a breakfast": the thing, hosted by its host
+        return f"host {thing} at {where}" if who == me else f"go to {where} for {definite(thing)}"
     if who == me or fact.subject == me:
         return f"{act} at {where}"
     made = _DETERMINER.match(thing) if verb in MAKING else None
@@ -109,14 +109,17 @@ def events_on(memories, day: date, places: dict[str, str], me: str = "") -> list
 
     Returns:
         (event, memory ids) in order of first mention; one entry per distinct place and time;
-        none of an event a memory's cancellation or closure puts off (:meth:`Fact.undoes`), nor
-        the cancellation or closure itself.
+        none of an event a memory's cancellation, closure or move puts off (:meth:`Fact.undoes`),
+        nor the cancellation or closure itself; a move states the event it moves where it
+        now is (:func:`moved_to`).
     """
     found: dict[StatedEvent, list[int]] = {}
     off = called_off(memories, me)
     for m in memories:
         fact = getattr(m, "fact", None)
-        if fact is not None and (fact.cancelled or fact.closed or put_off(fact, off, me)):
+        if fact is not None and fact.moved:  # the event it moves, where it now is
+            fact = moved_to(fact, memories, off, me)
+        if fact is not None and (fact.cancelled or fact.closed or fact.moved or put_off(fact, off, me)):
             continue
         # a memory made with its meaning is read from its fact; the words are read only for a
         # memory made without one (none, once every edge fills the fields)
@@ -127,14 +130,15 @@ def events_on(memories, day: date, places: dict[str, str], me: str = "") -> list
 
 
 def called_off(memories, me: str) -> list[Fact]:
-    """The cancellations and closures among ``memories``' facts (:attr:`Fact.cancelled`,
-    :attr:`Fact.closed`) that the persona named ``me`` believes: what puts events off
-    (:meth:`Fact.undoes`, :func:`put_off`). One heard from another (its ``tellers``) is kept with
-    its host set to who told it when it names none, so that it never puts off ``me``'s own."""
+    """The cancellations, closures and moves among ``memories``' facts (:attr:`Fact.cancelled`,
+    :attr:`Fact.closed`, :attr:`Fact.moved`) that the persona named ``me`` believes: what puts
+    events off (:meth:`Fact.undoes`, :func:`put_off`). One heard from another (its ``tellers``)
+    is kept with its host set to who told it when it names none, so that it never puts off
+    ``me``'s own."""
     out = []
     for m in memories:
         f = getattr(m, "fact", None)
-        if f is None or not (f.cancelled or f.closed):
+        if f is None or not (f.cancelled or f.closed or f.moved):
             continue
         tellers = getattr(m, "tellers", ())
         out.append(replace(f, host=f.host or tellers[0]) if tellers and f.host != me else f)
@@ -147,6 +151,20 @@ def put_off(fact: Fact, off: list[Fact], me: str) -> bool:
     ("Isabella called off her party", heard by Isabella, is a rumour to her)."""
     own = me in (fact.host, fact.subject)
     return any(c.undoes(fact) and (not own or c.host in (None, me)) for c in off)
+
+
+def moved_to(move: Fact, memories, off: list[Fact], me: str) -> Fact | None:
+    """The event a move (:attr:`Fact.moved`) among ``memories`` states: the first held event it
+    moves (:meth:`Fact.moved_event`) that ``off`` (:func:`called_off`) puts off for ``me``, where
+    it now is; the move itself when it names its place and start and moves no held event; else
+    None (a move of an event not known, with no place: nothing to go to)."""
+    believed = next((c for c in off if c.moved and c.act == move.act and c.start == move.start
+                     and c.place == move.place), move)  # with its teller as its host
+    for m in memories:
+        f = getattr(m, "fact", None)
+        if f is not None and believed.calls_off(f) and put_off(f, [believed], me):
+            return believed.moved_event(f)
+    return replace(move, moved=False) if move.place is not None and move.start is not None else None
 
 
 def minutes_of(hm: str) -> int:

@@ -59,7 +59,8 @@ class FactView:
         part: the part of the day an event was told by, no clock time said
         (:attr:`town.memory.fact.Fact.part`), else "". cancelled: the event told is called off
         (:attr:`town.memory.fact.Fact.cancelled`). closed: the place is closed then
-        (:attr:`town.memory.fact.Fact.closed`).
+        (:attr:`town.memory.fact.Fact.closed`). moved: the event told is moved to its start or
+        place (:attr:`town.memory.fact.Fact.moved`).
     """
 
     act: str = ""
@@ -73,6 +74,7 @@ class FactView:
     part: str = ""
     cancelled: bool = False
     closed: bool = False
+    moved: bool = False
 
 
 def routine_views(routine) -> tuple[PlanItemView, ...]:
