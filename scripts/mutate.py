@@ -34,6 +34,11 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a control character taken into a text", "town/text.py",
+             "    control = _CONTROL.search(value)\n", "    control = None\n",
+             ("tests/web/test_outside_text.py::test_a_terminal_escape_in_a_whisper_or_a_line_is_a_400",
+              "tests/test_cli_input.py::test_a_persona_file_with_a_terminal_escape_is_refused_at_load",
+              "tests/test_cli_input.py::test_a_whisper_argument_with_a_terminal_escape_is_refused")),
     Mutation("a chunked body cut at the limit taken", "web/params.py",
              "    if request.content_length is None and len(raw) >= MAX_BODY:", "    if False:",
              ("tests/web/test_outside_text.py::test_a_chunked_body_over_the_limit_is_a_413",)),

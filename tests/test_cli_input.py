@@ -85,6 +85,35 @@ def test_a_persona_file_with_a_lone_surrogate_is_refused_at_load(tmp_path, capsy
     assert not out.exists()
 
 
+def test_a_persona_file_with_a_terminal_escape_is_refused_at_load(tmp_path, capsys):
+    """A YAML escape ``"\\e]0;owned\\a"`` (ESC, set the terminal's title, BEL) in a persona's
+    background was loaded and later printed raw by ``inspect``: one line naming the file, the
+    field and the first control character (ESC at character 6, counted by hand)."""
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    klaus = town / "klaus_mueller.yaml"
+    text = klaus.read_text(encoding="utf-8")
+    assert text.count("lifestyle: \"Klaus goes") == 1
+    klaus.write_text(text.replace("lifestyle: \"Klaus goes", "lifestyle: \"Klaus \\e]0;owned\\a goes"),
+                     encoding="utf-8")
+    assert yaml.safe_load(klaus.read_text(encoding="utf-8"))["lifestyle"].startswith("Klaus \x1b]0;owned\x07 goes")
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--town", str(town), "--hours", "1", "--out", str(out), "--embedder", "hashing"],
+             f"town: error: {klaus}: lifestyle: holds a control character (character 6: U+001B); only tab "
+             "and line breaks may be in a text")
+    assert not out.exists()
+
+
+def test_a_whisper_argument_with_a_terminal_escape_is_refused(tmp_path, capsys):
+    """``simulate --whisper`` with ESC: one line naming the argument; no run file."""
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--town", "the_ville", "--hours", "1", "--out", str(out), "--embedder", "hashing",
+                      "--whisper", "klaus_mueller: hi\x1b[31mred"],
+             "town: error: --whisper: holds a control character (character 17: U+001B); only tab and line "
+             "breaks may be in a text")
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("question", ["", "   "])
 def test_interview_refuses_an_empty_question(hour_run, tmp_path, capsys, question):
     """An empty or blank question was answered without comment (the web API refuses it)."""
