@@ -34,6 +34,13 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a town or configuration file read past its bound", "town/files.py",
+             "    if len(data) > limit:\n", "    if False:\n",
+             ("tests/test_cli_input.py::test_a_town_or_configuration_file_linked_to_dev_zero_is_one_line",
+              "tests/test_cli_input.py::test_a_town_file_of_exactly_the_bound_is_read")),
+    Mutation("an events or probes file that is no regular file taken as none", "town/scenario/load.py",
+             "    return path.exists() or path.is_symlink()\n", "    return path.is_file()\n",
+             ("tests/test_cli_input.py::test_an_events_or_probes_file_that_is_a_broken_link_or_a_folder_is_one_line",)),
     Mutation("a control character taken into a text", "town/text.py",
              "    control = _CONTROL.search(value)\n", "    control = None\n",
              ("tests/web/test_outside_text.py::test_a_terminal_escape_in_a_whisper_or_a_line_is_a_400",

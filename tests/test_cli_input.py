@@ -114,6 +114,57 @@ def test_a_whisper_argument_with_a_terminal_escape_is_refused(tmp_path, capsys):
     assert not out.exists()
 
 
+BOUND = "holds more than 67,108,864 bytes; a town or configuration file is at most 67,108,864 (is it the file you meant?)"
+
+
+def test_a_town_or_configuration_file_linked_to_dev_zero_is_one_line(tmp_path, capsys):
+    """As found: ``--config /dev/zero`` (and a persona file linked to it) read without end until
+    the kernel killed the process for memory. Each is read to 64 MiB (2**26 bytes) and refused
+    with one line naming it; no run file is made."""
+    out = tmp_path / "x.sqlite"
+    base = ["simulate", "--hours", "1", "--out", str(out), "--embedder", "hashing"]
+    _refused(capsys, base + ["--town", "the_ville", "--config", "/dev/zero"], f"town: error: /dev/zero: {BOUND}")
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    klaus = town / "klaus_mueller.yaml"
+    klaus.unlink()
+    klaus.symlink_to("/dev/zero")
+    _refused(capsys, base + ["--town", str(town)], f"town: error: {klaus}: {BOUND}")
+    assert not out.exists()
+
+
+def test_a_town_file_of_exactly_the_bound_is_read(tmp_path):
+    """A YAML file of 2**26 bytes (a comment padding the town file) is read; one byte more is refused."""
+    from town.errors import ConfigError
+    from town.world.fields import read_yaml
+    path = tmp_path / "town.yaml"
+    head = b"name: The Ville\n#"
+    path.write_bytes(head + b"x" * (2**26 - len(head)))
+    assert path.stat().st_size == 2**26 and read_yaml(path) == {"name": "The Ville"}
+    with path.open("ab") as f:
+        f.write(b"x")
+    with pytest.raises(ConfigError, match="holds more than 67,108,864 bytes"):
+        read_yaml(path)
+
+
+@pytest.mark.parametrize("name", ["events.yaml", "probes.yaml"])
+def test_an_events_or_probes_file_that_is_a_broken_link_or_a_folder_is_one_line(tmp_path, capsys, name):
+    """As found: ``events.yaml`` as a link to a moved file (or a folder) was taken as no file: the
+    run went on without the town's events, saying nothing. Now one line naming it."""
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    given = town / name
+    given.unlink()
+    given.symlink_to(tmp_path / "moved" / name)
+    out = tmp_path / "x.sqlite"
+    argv = ["simulate", "--town", str(town), "--hours", "1", "--out", str(out), "--embedder", "hashing"]
+    _refused(capsys, argv, f"town: error: {given}: is a link to {tmp_path / 'moved' / name}, which is not there")
+    given.unlink()
+    given.mkdir()
+    _refused(capsys, argv, f"town: error: {given}: cannot read it: Is a directory")
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("question", ["", "   "])
 def test_interview_refuses_an_empty_question(hour_run, tmp_path, capsys, question):
     """An empty or blank question was answered without comment (the web API refuses it)."""
