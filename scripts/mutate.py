@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a filesystem of no blocks said to be full", "town/recording/database.py",
+             "    if disk.f_blocks and free < _NEARLY_FULL:", "    if free < _NEARLY_FULL:",
+             ("tests/recording/test_storage_faults.py::test_a_run_file_under_proc_is_not_said_to_be_on_a_full_disk",)),
     Mutation("a town or configuration file read past its bound", "town/files.py",
              "    if len(data) > limit:\n", "    if False:\n",
              ("tests/test_cli_input.py::test_a_town_or_configuration_file_linked_to_dev_zero_is_one_line",
