@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("an interview question of any length asked", "town/cli/interview.py",
+             "    if len(question) > MAX_QUESTION:\n", "    if False:\n",
+             ("tests/test_cli_input.py::test_interview_refuses_a_question_longer_than_the_viewers",)),
     Mutation("a filesystem of no blocks said to be full", "town/recording/database.py",
              "    if disk.f_blocks and free < _NEARLY_FULL:", "    if free < _NEARLY_FULL:",
              ("tests/recording/test_storage_faults.py::test_a_run_file_under_proc_is_not_said_to_be_on_a_full_disk",)),

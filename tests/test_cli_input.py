@@ -173,6 +173,17 @@ def test_interview_refuses_an_empty_question(hour_run, tmp_path, capsys, questio
     _still_sound(hour_run, tmp_path)
 
 
+def test_interview_refuses_a_question_longer_than_the_viewers(hour_run, tmp_path, capsys):
+    """A question of 1,000,000 characters was embedded and answered; the viewer takes 500. 500
+    characters (after the spaces around it are cut) are asked; 501 are one line."""
+    _refused(capsys, ["interview", str(hour_run), "--persona", "klaus_mueller", "why? " * 200_000],
+             "town: error: question: is 999,999 characters long; ask at most 500")
+    _refused(capsys, ["interview", str(hour_run), "--persona", "klaus_mueller", "a" * 501],
+             "town: error: question: is 501 characters long; ask at most 500")
+    assert main(["interview", str(hour_run), "--persona", "klaus_mueller", " " + "a" * 499 + "? "]) == 0
+    _still_sound(hour_run, tmp_path)
+
+
 @pytest.mark.parametrize(("at", "where"), [("2023-02-13 08:01", "after the run ends"),
                                            ("2023-02-20 12:00", "after the run ends"),
                                            ("2023-02-13 06:59", "before the run starts")])
