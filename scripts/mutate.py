@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("study --workers unbounded above", "town/studies/conduct.py",
+             "    if n > MAX_WORKERS:\n", "    if False:\n",
+             ("tests/test_cli_input.py::test_study_workers_past_their_limit_are_one_line",)),
     Mutation("an interview question of any length asked", "town/cli/interview.py",
              "    if len(question) > MAX_QUESTION:\n", "    if False:\n",
              ("tests/test_cli_input.py::test_interview_refuses_a_question_longer_than_the_viewers",)),

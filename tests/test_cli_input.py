@@ -543,3 +543,23 @@ def test_a_meta_value_of_the_wrong_kind_is_a_damaged_run(hour_run, tmp_path, cap
     argv = {"stats": ["stats", str(run)], "resume": ["resume", str(run), "--hours", "1"],
             "interview": ["interview", str(run), "--persona", "klaus_mueller", "hi"]}[command]
     _refused(capsys, argv, f"town: error: {run} is not a town run file (or is damaged): meta {key!r} {said}")
+
+
+@pytest.mark.parametrize(("workers", "expected"), [
+    ("65", "town: error: --workers: 65 processes is more than 64; each loads the libraries and the embedder (use ray "
+           "for more)"),
+    ("100000", "town: error: --workers: 100,000 processes is more than 64; each loads the libraries and the embedder "
+               "(use ray for more)"),
+])
+def test_study_workers_past_their_limit_are_one_line(tmp_path, capsys, workers, expected):
+    """``study --workers 100000 --seeds 1000`` started a process per run until memory ran out: the
+    limit is 64 local processes, refused before the study's folder is made."""
+    out = tmp_path / "study"
+    _refused(capsys, ["study", "--town", "the_ville", "--hours", "0.1", "--seeds", "2", "--workers", workers,
+                      "--out", str(out)], expected)
+    assert not out.exists()
+
+
+def test_study_workers_at_the_limit_are_taken():
+    from town.studies.conduct import parse_workers
+    assert parse_workers("64") == 64 and parse_workers("1") == 1
