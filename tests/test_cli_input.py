@@ -85,11 +85,102 @@ def test_a_persona_file_with_a_lone_surrogate_is_refused_at_load(tmp_path, capsy
     assert not out.exists()
 
 
+def test_a_persona_file_with_a_terminal_escape_is_refused_at_load(tmp_path, capsys):
+    """A YAML escape ``"\\e]0;owned\\a"`` (ESC, set the terminal's title, BEL) in a persona's
+    background was loaded and later printed raw by ``inspect``: one line naming the file, the
+    field and the first control character (ESC at character 6, counted by hand)."""
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    klaus = town / "klaus_mueller.yaml"
+    text = klaus.read_text(encoding="utf-8")
+    assert text.count("lifestyle: \"Klaus goes") == 1
+    klaus.write_text(text.replace("lifestyle: \"Klaus goes", "lifestyle: \"Klaus \\e]0;owned\\a goes"),
+                     encoding="utf-8")
+    assert yaml.safe_load(klaus.read_text(encoding="utf-8"))["lifestyle"].startswith("Klaus \x1b]0;owned\x07 goes")
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--town", str(town), "--hours", "1", "--out", str(out), "--embedder", "hashing"],
+             f"town: error: {klaus}: lifestyle: holds a control character (character 6: U+001B); only tab "
+             "and line breaks may be in a text")
+    assert not out.exists()
+
+
+def test_a_whisper_argument_with_a_terminal_escape_is_refused(tmp_path, capsys):
+    """``simulate --whisper`` with ESC: one line naming the argument; no run file."""
+    out = tmp_path / "x.sqlite"
+    _refused(capsys, ["simulate", "--town", "the_ville", "--hours", "1", "--out", str(out), "--embedder", "hashing",
+                      "--whisper", "klaus_mueller: hi\x1b[31mred"],
+             "town: error: --whisper: holds a control character (character 17: U+001B); only tab and line "
+             "breaks may be in a text")
+    assert not out.exists()
+
+
+BOUND = "holds more than 67,108,864 bytes; a town or configuration file is at most 67,108,864 (is it the file you meant?)"
+
+
+def test_a_town_or_configuration_file_linked_to_dev_zero_is_one_line(tmp_path, capsys):
+    """As found: ``--config /dev/zero`` (and a persona file linked to it) read without end until
+    the kernel killed the process for memory. Each is read to 64 MiB (2**26 bytes) and refused
+    with one line naming it; no run file is made."""
+    out = tmp_path / "x.sqlite"
+    base = ["simulate", "--hours", "1", "--out", str(out), "--embedder", "hashing"]
+    _refused(capsys, base + ["--town", "the_ville", "--config", "/dev/zero"], f"town: error: /dev/zero: {BOUND}")
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    klaus = town / "klaus_mueller.yaml"
+    klaus.unlink()
+    klaus.symlink_to("/dev/zero")
+    _refused(capsys, base + ["--town", str(town)], f"town: error: {klaus}: {BOUND}")
+    assert not out.exists()
+
+
+def test_a_town_file_of_exactly_the_bound_is_read(tmp_path):
+    """A YAML file of 2**26 bytes (a comment padding the town file) is read; one byte more is refused."""
+    from town.errors import ConfigError
+    from town.world.fields import read_yaml
+    path = tmp_path / "town.yaml"
+    head = b"name: The Ville\n#"
+    path.write_bytes(head + b"x" * (2**26 - len(head)))
+    assert path.stat().st_size == 2**26 and read_yaml(path) == {"name": "The Ville"}
+    with path.open("ab") as f:
+        f.write(b"x")
+    with pytest.raises(ConfigError, match="holds more than 67,108,864 bytes"):
+        read_yaml(path)
+
+
+@pytest.mark.parametrize("name", ["events.yaml", "probes.yaml"])
+def test_an_events_or_probes_file_that_is_a_broken_link_or_a_folder_is_one_line(tmp_path, capsys, name):
+    """As found: ``events.yaml`` as a link to a moved file (or a folder) was taken as no file: the
+    run went on without the town's events, saying nothing. Now one line naming it."""
+    town = tmp_path / "ville"
+    shutil.copytree(REPO / "personas" / "the_ville", town)
+    given = town / name
+    given.unlink()
+    given.symlink_to(tmp_path / "moved" / name)
+    out = tmp_path / "x.sqlite"
+    argv = ["simulate", "--town", str(town), "--hours", "1", "--out", str(out), "--embedder", "hashing"]
+    _refused(capsys, argv, f"town: error: {given}: is a link to {tmp_path / 'moved' / name}, which is not there")
+    given.unlink()
+    given.mkdir()
+    _refused(capsys, argv, f"town: error: {given}: cannot read it: Is a directory")
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("question", ["", "   "])
 def test_interview_refuses_an_empty_question(hour_run, tmp_path, capsys, question):
     """An empty or blank question was answered without comment (the web API refuses it)."""
     _refused(capsys, ["interview", str(hour_run), "--persona", "klaus_mueller", question],
              "town: error: question: is empty; ask something, e.g. 'Do you know about a party?'")
+    _still_sound(hour_run, tmp_path)
+
+
+def test_interview_refuses_a_question_longer_than_the_viewers(hour_run, tmp_path, capsys):
+    """A question of 1,000,000 characters was embedded and answered; the viewer takes 500. 500
+    characters (after the spaces around it are cut) are asked; 501 are one line."""
+    _refused(capsys, ["interview", str(hour_run), "--persona", "klaus_mueller", "why? " * 200_000],
+             "town: error: question: is 999,999 characters long; ask at most 500")
+    _refused(capsys, ["interview", str(hour_run), "--persona", "klaus_mueller", "a" * 501],
+             "town: error: question: is 501 characters long; ask at most 500")
+    assert main(["interview", str(hour_run), "--persona", "klaus_mueller", " " + "a" * 499 + "? "]) == 0
     _still_sound(hour_run, tmp_path)
 
 
@@ -452,3 +543,23 @@ def test_a_meta_value_of_the_wrong_kind_is_a_damaged_run(hour_run, tmp_path, cap
     argv = {"stats": ["stats", str(run)], "resume": ["resume", str(run), "--hours", "1"],
             "interview": ["interview", str(run), "--persona", "klaus_mueller", "hi"]}[command]
     _refused(capsys, argv, f"town: error: {run} is not a town run file (or is damaged): meta {key!r} {said}")
+
+
+@pytest.mark.parametrize(("workers", "expected"), [
+    ("65", "town: error: --workers: 65 processes is more than 64; each loads the libraries and the embedder (use ray "
+           "for more)"),
+    ("100000", "town: error: --workers: 100,000 processes is more than 64; each loads the libraries and the embedder "
+               "(use ray for more)"),
+])
+def test_study_workers_past_their_limit_are_one_line(tmp_path, capsys, workers, expected):
+    """``study --workers 100000 --seeds 1000`` started a process per run until memory ran out: the
+    limit is 64 local processes, refused before the study's folder is made."""
+    out = tmp_path / "study"
+    _refused(capsys, ["study", "--town", "the_ville", "--hours", "0.1", "--seeds", "2", "--workers", workers,
+                      "--out", str(out)], expected)
+    assert not out.exists()
+
+
+def test_study_workers_at_the_limit_are_taken():
+    from town.studies.conduct import parse_workers
+    assert parse_workers("64") == 64 and parse_workers("1") == 1

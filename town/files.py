@@ -1,4 +1,9 @@
-"""Writing a report file whole or not at all, into a folder checked before the work.
+"""Reading a town or configuration file within a bound; writing a report file whole or not at
+all, into a folder checked before the work.
+
+:func:`read_bounded` reads at most :data:`MAX_FILE_BYTES` of a file given by the user (a persona,
+town, map, events or probes file, a Tiled map, a TOML configuration), so that one linked to
+``/dev/zero`` or grown to gigabytes is one line, not a process that eats the machine's memory.
 
 :func:`write_atomically` writes a text to a temporary file beside the target, flushes it to disk
 and renames it over the target, so a reader (or a crash, or a full disk) never sees half a file:
@@ -15,7 +20,27 @@ from pathlib import Path
 
 from .errors import ConfigError, RecordingError
 
-__all__ = ["open_folder", "stale_part", "write_atomically"]
+__all__ = ["MAX_FILE_BYTES", "open_folder", "read_bounded", "stale_part", "write_atomically"]
+
+#: The most bytes a town or configuration file may hold (a generated town of 5,000 residents
+#: holds a few MB in its largest file).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def read_bounded(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of ``path`` (line breaks read as ``Path.read_text`` reads them), reading
+    no more than ``limit`` + 1 bytes.
+
+    Raises:
+        ConfigError: naming the file when it holds more than ``limit`` bytes.
+        OSError, UnicodeDecodeError: as ``Path.read_text`` raises them, for the caller to name.
+    """
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ConfigError(f"holds more than {limit:,} bytes; a town or configuration file is at most "
+                          f"{limit:,} (is it the file you meant?)", file=path)
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
 #: The temporary file :func:`write_atomically` writes beside ``NAME``: ``.NAME.<pid>.part``.

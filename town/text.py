@@ -6,7 +6,10 @@ holds text it cannot embed, record or print. A text is refused when it:
 
 - is not Unicode text that UTF-8 can encode: a lone surrogate (``"\\ud800"`` in JSON or YAML, or
   bytes that are not UTF-8 in a command-line argument, which Python reads as surrogates), or
-- holds a NUL character (SQLite and the tokenizer would cut it there).
+- holds a NUL character (SQLite and the tokenizer would cut it there), or
+- holds any other control character but tab, line feed and carriage return (ESC, BEL, backspace,
+  DEL, the C1 controls): a whisper of ``"\x1b[31m"`` was stored and printed raw by ``inspect``
+  and ``interview``, driving the terminal of whoever read the run.
 
 Typed text (a whisper, a player's line or name) also passes :func:`typed_text`: its spaces are
 collapsed, and a text that shows nothing (only spaces, zero-width, bidi or other format
@@ -18,6 +21,7 @@ by :class:`town.world.fields.Fields` (docs/scenario-files.md, "Text limits").
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -30,13 +34,17 @@ __all__ = ["check_text", "check_texts", "text_problem", "hidden_problem", "is_bl
 #: joiner and the Hangul fillers.
 _FILLERS = frozenset("\u034f\u115f\u1160\u3164\uffa0")
 
+#: The C0 and C1 control characters and DEL but tab, line feed and carriage return (and NUL,
+#: refused on its own): a terminal printing one may move the cursor, recolour, retitle or worse.
+_CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
 
 def text_problem(value: str) -> str | None:
     """What makes ``value`` unfit to enter the town, or None when it is fit.
 
     Returns:
-        e.g. "is not valid UTF-8 text (a lone surrogate U+D800 at character 6)" or "must not
-        contain NUL".
+        e.g. "is not valid UTF-8 text (a lone surrogate U+D800 at character 6)", "must not
+        contain NUL" or "holds a control character (character 2: U+001B); ...".
     """
     try:
         value.encode("utf-8")
@@ -46,6 +54,10 @@ def text_problem(value: str) -> str | None:
                 "or a byte that is not UTF-8)")
     if "\x00" in value:
         return "must not contain NUL"
+    control = _CONTROL.search(value)
+    if control is not None:
+        return (f"holds a control character (character {control.start()}: U+{ord(control.group()):04X}); "
+                "only tab and line breaks may be in a text")
     return None
 
 

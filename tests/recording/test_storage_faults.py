@@ -221,3 +221,28 @@ def test_opening_a_run_on_a_full_disk_says_the_disk_is_full(good, tmpfs):
     assert ".lock" not in leftovers(run) and digest(run) == before
     filler.unlink()
     assert integrity(run) == "ok"
+
+
+def test_a_run_file_under_proc_is_not_said_to_be_on_a_full_disk(tmp_path, monkeypatch, capsys):
+    """As found: ``simulate --out /proc/x.sqlite`` said "cannot lock run file /proc/x.sqlite: No
+    such file or directory (the disk holding it is full: 0 bytes free)": /proc has no blocks, so
+    0 of them are free. A folder on a filesystem of no blocks is not full; one of 1,000 blocks of
+    4,096 bytes with 255 free (1,044,480 bytes, under 1 MiB) is."""
+    import os
+
+    from town.recording.database import storage_note
+
+    def fake(blocks: int, free: int):
+        return lambda _folder: os.statvfs_result((4096, 4096, blocks, free, free, 0, 0, 0, 0, 255))
+
+    monkeypatch.setattr(os, "statvfs", fake(0, 0))
+    assert storage_note(tmp_path / "run.sqlite") == ""
+    monkeypatch.setattr(os, "statvfs", fake(1000, 255))
+    assert storage_note(tmp_path / "run.sqlite") == " (the disk holding it is full: 1,044,480 bytes free)"
+    monkeypatch.undo()
+    if os.statvfs("/proc").f_blocks == 0:
+        out = Path("/proc/x.sqlite")
+        assert main(["simulate", "--town", "the_ville", "--hours", "0.1", "--out", str(out), "--embedder",
+                     "hashing"]) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and err[0].startswith(f"town: error: cannot lock run file {out}: ") and "full" not in err[0], err

@@ -86,6 +86,37 @@ def test_a_lone_surrogate_in_a_whisper_is_a_400(make_app, runner, simulation):
     _goes_on_and_is_sound(runner, simulation)
 
 
+def test_a_terminal_escape_in_a_whisper_or_a_line_is_a_400(make_app, runner, simulation):
+    """As found: the whisper ``"hi\\u0007\\u001b[31mred"`` became Klaus's memory, and ``inspect``
+    printed its ESC raw to the terminal. Each C0 and C1 control but tab and line breaks is refused,
+    naming the first (BEL at character 2); nothing is queued or remembered."""
+    client = make_app().test_client()
+    before = len(simulation.personas["klaus_mueller"].stream.records())
+    response = _post(client, "/api/personas/klaus_mueller/whisper", b'{"text": "hi\\u0007\\u001b[31mred"}')
+    assert response.status_code == 400
+    assert response.get_json()["error"] == ("text: holds a control character (character 2: U+0007); only tab and "
+                                            "line breaks may be in a text")
+    for code in (0x08, 0x1B, 0x7F, 0x85, 0x9B):
+        body = ('{"text": "a \\u%04x b"}' % code).encode()
+        response = _post(client, "/api/personas/klaus_mueller/whisper", body)
+        assert response.status_code == 400 and f"(character 2: U+{code:04X})" in response.get_json()["error"], code
+    runner.step(30)
+    runner.call(lambda: _next_to_isabella(simulation))
+    app = make_app()
+    ada = {"X-Player-Secret": live(app).seats.seats["player-ada"].secret}
+    client = app.test_client()
+    say = SAY.replace(b"hello \\ud800 there", b"hello \\u001b]0;owned\\u0007")
+    response = _post(client, "/api/player/say", say, ada)
+    assert response.status_code == 400 and "(character 6: U+001B)" in response.get_json()["error"]
+    assert len(simulation.conversations) == 0
+    # tab and line breaks are still spaces in a typed text
+    response = _post(client, "/api/personas/klaus_mueller/whisper", b'{"text": "the quiz\\tis\\r\\non Friday"}')
+    assert response.status_code == 200, response.get_json()
+    _goes_on_and_is_sound(runner, simulation)
+    texts = [r.content for r in simulation.personas["klaus_mueller"].stream.records()[before:]]
+    assert not any(c in t for t in texts for c in "\x07\x08\x1b\x7f\x85\x9b")
+
+
 def test_a_lone_surrogate_over_socketio_is_refused(make_app, runner, simulation):
     """A control message holding a lone surrogate is acknowledged with the error, nothing moves."""
     client = socket_client(make_app())

@@ -27,6 +27,11 @@ def _answered_by(result) -> str:
     return f"answered by the {result.backend} backend{requests}"
 
 
+#: The longest question, as the viewer's interview tabs take (`web/views.py`, `web/replay_views.py`):
+#: a question of any length was embedded and matched against every memory.
+MAX_QUESTION = 500
+
+
 def cmd_interview(args: argparse.Namespace) -> int:
     """`town interview`: answer a question from a persona's memory as of --at, with the retrieval trace.
 
@@ -35,7 +40,8 @@ def cmd_interview(args: argparse.Namespace) -> int:
     after it says which backend gave it.
 
     Raises:
-        ConfigError: naming ``question`` when it is empty (or only spaces), ``--at`` outside the
+        ConfigError: naming ``question`` when it is empty (or only spaces) or longer than
+            :data:`MAX_QUESTION` characters, ``--at`` outside the
             run's span (:func:`_moment`), ``--persona`` for an unknown persona.
         ThinkingError: when the model server cannot be reached.
     """
@@ -50,6 +56,8 @@ def cmd_interview(args: argparse.Namespace) -> int:
     question = args.question.strip()
     if not question:
         raise ConfigError("is empty; ask something, e.g. 'Do you know about a party?'", field="question")
+    if len(question) > MAX_QUESTION:
+        raise ConfigError(f"is {len(question):,} characters long; ask at most {MAX_QUESTION}", field="question")
     with RunReader(args.run) as reader:
         if reader.last_tick is None:
             raise ConfigError(f"{reader.path} has no recorded tick yet", field="run")

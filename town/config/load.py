@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..files import read_bounded
 from .messages import is_table
 from .models import Config
 
@@ -66,7 +67,7 @@ def _merge(base: dict, extra: dict, prefix: str, *, parse: bool) -> None:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_bounded(path))
     except FileNotFoundError:
         raise ConfigError("configuration file not found", file=path) from None
     except tomllib.TOMLDecodeError as exc:

@@ -90,7 +90,8 @@ def damaged(path: Path, reason: object) -> RecordingError:
 
 def storage_note(path: Path) -> str:
     """What is known to stop writing beside ``path``, as " (...)": its folder on read-only storage,
-    no permission to write it, or under 1 MiB free on its disk; "" when none of these holds."""
+    no permission to write it, or under 1 MiB free on its disk; "" when none of these holds (a
+    folder on a filesystem of no blocks, such as /proc, is no full disk)."""
     folder = path.parent
     try:
         disk = os.statvfs(folder)
@@ -101,7 +102,7 @@ def storage_note(path: Path) -> str:
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         return f" (no permission to write {path if os.access(folder, os.W_OK) else folder})"
     free = disk.f_bavail * disk.f_frsize
-    if free < _NEARLY_FULL:
+    if disk.f_blocks and free < _NEARLY_FULL:  # a pseudo filesystem (/proc, /sys) has no blocks at all
         return f" (the disk holding it is full: {free:,} bytes free)"
     return ""
 

@@ -84,6 +84,13 @@ def _check_reachable(tilemap: TileMap, personas: list[tuple[Path, PersonaSpec]])
                 )
 
 
+def _given(path: Path) -> bool:
+    """Whether an optional file (``events.yaml``, ``probes.yaml``) is there at all: a folder or a
+    broken link of that name is given too, and refused when read, not taken as no file (a town
+    whose ``events.yaml`` was a link to a moved file ran without its events, saying nothing)."""
+    return path.exists() or path.is_symlink()
+
+
 def _resolve(folder_or_name: str | Path, towns_dir: Path) -> Path:
     candidate = Path(folder_or_name)
     if candidate.is_dir():
@@ -126,13 +133,13 @@ def load_scenario(folder_or_name: str | Path, *, towns_dir: str | Path = TOWNS_D
         raise ConfigError("town file not found (needs name and start)", file=town_path)
     name, start = _town(town_path)
     probes_path = folder / "probes.yaml"
-    probes, network = read_probes(probes_path, tilemap, ids) if probes_path.is_file() else ((), NetworkProbe())
+    probes, network = read_probes(probes_path, tilemap, ids) if _given(probes_path) else ((), NetworkProbe())
     probe_names = {pr.name for pr in probes}
     personas = [(p, read_persona(p, tilemap, ids, probe_names)) for p in persona_paths]
     _check_names(personas)
     _check_reachable(tilemap, personas)
     events_path = folder / "events.yaml"
-    events = read_events(events_path, tilemap, ids, probe_names) if events_path.is_file() else ()
+    events = read_events(events_path, tilemap, ids, probe_names) if _given(events_path) else ()
     return Scenario(
         name=name,
         folder=folder,

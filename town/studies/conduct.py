@@ -62,8 +62,13 @@ class StudyInterrupted(KeyboardInterrupt):
         self.finished, self.total, self.out = finished, total, out
 
 
+#: The most local worker processes: each loads the libraries and the embedder (hundreds of MB), so
+#: ``--workers 100000`` with as many runs started processes until the machine ran out of memory.
+MAX_WORKERS = 64
+
+
 def parse_workers(text: str) -> int | str:
-    """``--workers``: a number of local processes (>= 1), ``ray`` or ``ray://HOST:PORT``.
+    """``--workers``: a number of local processes (1 to :data:`MAX_WORKERS`), ``ray`` or ``ray://HOST:PORT``.
 
     Raises:
         ConfigError: naming ``--workers`` for anything else.
@@ -77,6 +82,9 @@ def parse_workers(text: str) -> int | str:
     if n < 1:
         raise ConfigError(f"{text!r}: give a number of processes (1, 2, ...), ray or ray://HOST:PORT",
                           field="--workers")
+    if n > MAX_WORKERS:
+        raise ConfigError(f"{n:,} processes is more than {MAX_WORKERS}; each loads the libraries and the "
+                          "embedder (use ray for more)", field="--workers")
     return n
 
 

@@ -5,6 +5,7 @@ Shared by the map loader (:mod:`town.world.layout`) and :mod:`town.scenario`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import yaml
 
 from ..errors import ConfigError
+from ..files import read_bounded
 from ..text import hidden_problem, text_problem
 
 __all__ = ["DuplicateKey", "Fields", "REQUIRED", "load_yaml", "read_yaml"]
@@ -104,7 +106,7 @@ def read_yaml(path: Path) -> Any:
             key given twice in a mapping names the key and both lines.
     """
     try:
-        return load_yaml(path.read_text(encoding="utf-8"))
+        return load_yaml(read_bounded(path))
     except DuplicateKey as exc:
         raise ConfigError(str(exc), file=path) from None
     except yaml.MarkedYAMLError as exc:
@@ -117,6 +119,8 @@ def read_yaml(path: Path) -> Any:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
     except OSError as exc:
+        if path.is_symlink() and not path.exists():
+            raise ConfigError(f"is a link to {os.readlink(path)}, which is not there", file=path) from None
         raise ConfigError(f"cannot read it: {exc.strerror}", file=path) from None
 
 

@@ -24,6 +24,7 @@ import pytiled_parser
 from pytiled_parser import tiled_object
 
 from ..errors import ConfigError
+from ..files import read_bounded
 from .layout import MAX_SIDE, Rect
 
 __all__ = ["tiled_map_document"]
@@ -115,7 +116,7 @@ def _check_raw(path: Path) -> None:
             tile layer without data.
     """
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = json.loads(read_bounded(path))
     except UnicodeDecodeError as exc:
         raise ConfigError(f"not UTF-8 text: {exc.reason}", file=path) from None
     except json.JSONDecodeError as exc:
