@@ -1006,7 +1006,7 @@ def test_an_event_moved_is_read_with_its_new_time_and_its_mover():
     assert statement(group, "Klaus Mueller", now=MONDAY, subject_as="she") == \
         "her study group has been moved to tomorrow at 4pm"
     on_the_day = datetime(2023, 2, 16, 9)  # on its new day it is the event itself
-    assert statement(quiz, "Klaus Mueller", now=on_the_day) == "there is the quiz at The Rose and Crown Pub today at 8pm"
+    assert statement(quiz, "Klaus Mueller", now=on_the_day) == "the quiz is at The Rose and Crown Pub today at 8pm"
     assert read_fact("Klaus is moving to Berlin on Friday", MONDAY, places, CAST) is None  # his act: no event moved
     assert Fact.from_dict(quiz.to_dict()) == quiz
     with pytest.raises(Exception, match="fact.moved"):
@@ -1042,3 +1042,33 @@ def test_a_move_calls_off_its_event_at_the_old_time_and_holds_it_at_the_new_one(
     assert statement(placed, "Isabella Rodriguez", now=MONDAY) == \
         "I have moved the Valentine's Day party at Hobbs Cafe to Wednesday from 5pm to 7pm"
     assert wednesday.placed([]) == wednesday  # no event held: as it is
+
+
+def test_slang_openings_a_question_answered_after_it_and_a_shop_shutting_down_are_read():
+    """A fresh user's whispers (2026-12-07), each read wrong before: "gonna organise a bake sale at
+    johnson park tmrw mornin" was "there is organise a bake sale"; "Wanna come fix the broken bench
+    in Johnson Park with me on the 14th at 3pm?" "there is want to come fix"; "Is the hike in
+    Johnson Park on the 14th at 9am? I heard it was." "I am hearing it was"; "my book club meets at
+    teh libary tommorow at 4pm" had no place or day; "the Willows Market is shutting down for good
+    next Monday" was "there is down for good". By hand from Monday 13 Feb, 08:00."""
+    from town.memory.fact import Fact
+
+    places = place_names(("v:Johnson Park", "v:Oak Hill College:library", "v:The Willows Market and Pharmacy",
+                          "v:The Rose and Crown Pub:pub"))
+    sale = read_fact("gonna organise a bake sale at johnson park tmrw mornin, cookies r $2 each", MONDAY, places, CAST,
+                     "Maria Lopez")
+    assert sale == Fact(subject="Maria Lopez", act="organise a bake sale", place="v:Johnson Park",
+                        start=datetime(2023, 2, 14, 10), host="Maria Lopez", part="morning")
+    bench = read_fact("Wanna come fix the broken bench in Johnson Park with me on the 14th at 3pm?", MONDAY, places, CAST,
+                      "Klaus Mueller")
+    assert bench == Fact(subject="Klaus Mueller", act="fix the broken bench", place="v:Johnson Park",
+                         start=datetime(2023, 2, 14, 15), host="Klaus Mueller", invited=("everyone",))
+    hike = read_fact("Is the hike in Johnson Park on the 14th at 9am? I heard it was.", MONDAY, places, CAST, "Maria Lopez")
+    assert hike == Fact(act="be the hike", place="v:Johnson Park", start=datetime(2023, 2, 14, 9), question=True)
+    club = read_fact("my book club meets at teh libary tommorow at 4pm, bring snacks!!", MONDAY, places, CAST, "Maria Lopez")
+    assert club is not None and (club.place, club.start) == ("v:Oak Hill College:library", datetime(2023, 2, 14, 16))
+    market = read_fact("Rumour has it the Willows Market is shutting down for good next Monday.", MONDAY, places, CAST)
+    assert market == Fact(act="close", place="v:The Willows Market and Pharmacy", start=datetime(2023, 2, 20, 10),
+                          part="day", closed=True)
+    pub = read_fact("I'm going to the pub tomorrow at 8pm", MONDAY, places, CAST, "Maria Lopez")
+    assert pub is not None and pub.act == "go to the pub"  # a place gone to, no act after "going to"

@@ -43,7 +43,10 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
              "how'd": "how did", "what'd": "what did", "where'd": "where did", "who'd": "who did",
              "let's": "we'll", "let’s": "we'll", "ngl": "", "tbh": "", "imo": "", "lmao": "", "haha": "",
              "teh": "the", "hte": "the", "waht": "what", "wht": "what", "abt": "about", "becuase": "because",
-             "ppl": "people", "tho": "though", "gunna": "going to"}
+             "ppl": "people", "tho": "though", "gunna": "going to", "mornin": "morning", "evenin": "evening",
+             "nite": "night", "libary": "library", "tommorow": "tomorrow", "tomorow": "tomorrow",
+             "tommorrow": "tomorrow", "tomrrow": "tomorrow", "wensday": "Wednesday", "wednesay": "Wednesday",
+             "saturaday": "Saturday", "resturant": "restaurant"}
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 
@@ -171,7 +174,8 @@ _CALLING_OFF = re.compile(r"^\s*(?:(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z]
                           r"(?=(?:the|my|our|his|her|their|this|tonight's|today's|tomorrow's)\b)", re.I)
 #: A place closing, said of it: "will be closed", "is shut", "is closing early", "says it will close".
 _SHUT = re.compile(r"(?:\s+(?:is|are|was|were|will be|['’]ll be|['’]re)|['’]s)\s+(?:going to be\s+|being\s+)?"
-                   r"(?:closed|shut)\b|\s+(?:(?:is|are|will be)\s+closing|will close|(?:closes|closing)\s+early)\b", re.I)
+                   r"(?:closed|shut)\b|\s+(?:(?:is|are|will be)\s+closing|will close|(?:closes|closing)\s+early)\b"
+                   r"|\s+(?:(?:is|are|['’]s)\s+(?:shutting|closing)|will\s+(?:shut|close))\s+down\b", re.I)
 #: A place open again or an event on again: no closure and no event of its own ("there is open
 #: again" was said); its words are kept.
 _BACK_ON = re.compile(r"\b(?:(?:is|are|['’]s|['’]re)\s+(?:open\s+again|back\s+(?:on|open))|re-?opens?|re-?opening)\b",
@@ -181,6 +185,14 @@ _BACK_ON = re.compile(r"\b(?:(?:is|are|['’]s|['’]re)\s+(?:open\s+again|back\
 _MOVED = re.compile(r"\s+(?:(?:has|have)\s+been\s+|(?:is|are)\s+(?:being\s+)?|was\s+|were\s+|got\s+|['’]s\s+(?:been\s+)?)?"
                     r"(?:moved|moving|postponed|rescheduled|pushed(?:\s+back)?|shifted|delayed|switched|changed)"
                     r"(?:\s+from\s+[^.;!?]*?)?\s+(?:to|until|till)\s+(?=\S)", re.I)
+#: A question's own answer after it, as heard: "Is the hike in Johnson Park at 9am? I heard it was."
+_CONFIRMING = re.compile(r"(?<=\?)\s+(?:I\s+(?:heard|think|thought|believe|was told)|someone\s+said|apparently)"
+                         r"(?:\s+(?:so|that|it|it's|it\s+(?:was|is|will\s+be)))*\s*[.!]*\s*$", re.I)
+#: An opening with no subject, said of oneself: "gonna organise a bake sale ...", "want to start ...".
+_NO_SUBJECT = re.compile(r"^\s*(going to|want to|have to|need to|planning to|hoping to|about to)(?=\s+[a-z])", re.I)
+#: Others asked along to one's own act: "Wanna come fix the broken bench in the park with me ...?".
+_COME_WITH_ME = re.compile(r"^\s*(?:(?:do|would)\s+(?:you|me|anyone|anybody)\s+)?(?:I\s+)?(?:want\s+to|like\s+to)\s+"
+                           r"come\s+(?:and\s+|to\s+)?(?P<act>(?!to\b)[a-z][^?!.]*?)\s+with\s+me\b(?P<rest>.*)$", re.I)
 #: The same, done by someone: "I've postponed the party until Friday", "Isabella has moved her
 #: party to Wednesday", "Sam pushed the quiz back to 9pm"; the thing, then where it goes.
 _MOVING = re.compile(r"^\s*(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\s+"
@@ -448,6 +460,12 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     text = _HEADING.sub("", text, count=1)  # "Reminder: X", "Hey, X": what is stated is X
     text = _HEARSAY.sub("", text, count=1)  # "I heard that X": so is this
     text = _SAYING_THAT.sub("", text, count=1)  # "I should remind them that X": so is this
+    text = _CONFIRMING.sub("", text)  # "Is the hike at 9am? I heard it was.": the question
+    text = _NO_SUBJECT.sub(lambda m: f"I{chr(39) + 'm' if m.group(1).lower().endswith('ing to') else ''} "
+                           f"{m.group(1).lower()}", text, count=1) if own_name else text  # "gonna organise ...": one's own
+    invite = _COME_WITH_ME.match(text) if own_name else None
+    if invite:  # "Wanna come fix the bench with me on the 14th at 3pm?": one's own, others asked along
+        text = f"I'm going to {invite.group('act')}{invite.group('rest')}"
     if not text:
         return None
     moving = _MOVING.match(text)
@@ -464,6 +482,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     text = _MOVED.sub(lambda m: " at " if text[m.end():m.end() + 1].isdigit() else " " if re.match(  # the new day
         r"(?:tomorrow|today|tonight|next|this|the day)\b", text[m.end():], re.I) else " on ", text)
     fact = _read(text, created, places, names, own_name)
+    if invite and fact is not None and fact.start is not None:  # "... with me?": whoever hears it is asked
+        fact = replace(fact, invited=("everyone",))
     if moved is None or fact is None or fact.subject is not None or not fact.act.startswith("be "):
         return fact  # "Klaus is moving to Berlin": his act, no event moved
     if fact.start is None:  # "the party is moved to Wednesday at 6pm": its place is the one it had
@@ -531,6 +551,9 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
         act = f"host {asked_to.group(1)}"
     if timed and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
         act = _MEANS_TO.sub("", act, count=1)
+    going = re.match(r"go to ([a-z]+)\b", act) if timed else None
+    if going and is_verb(going.group(1)) and going.group(1) not in ("bed", "church", "school", "class", "town"):
+        act = act[len("go to "):]  # "I'm going to organise a bake sale ...": organising it
     wanted = _HELP_WANTED.match(act) if timed else None
     if wanted:  # "need volunteers to help deep-clean the kitchen" at a time: the deep-clean, open to all
         act = act[wanted.end():]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from .hearsay import told
@@ -133,12 +134,14 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         else:
             doer = _doer(rest)
             doing = rest[len(doer):].strip() if verb == "be" and doer.lower().startswith("the ") else ""
+            be = "are" if is_plural(head_phrase(doer)) else "is"
+            hosted = f", hosted by {fact.host}," if fact.host else ""
             if doing:  # "the art club meeting at ...": the art club is meeting there
-                clause = f"{doer} {'are' if is_plural(head_phrase(doer)) else 'is'} {doing}"
+                clause = f"{doer} {be} {doing}{hosted}"
+            elif verb == "be" and rest.lower().startswith("the ") and (fact.place or fact.start):
+                clause = f"{rest}{hosted} {be}"  # "the pub quiz is at the pub ...", not "there is the pub quiz"
             else:
-                clause = f"there {'are' if is_plural(head_phrase(doer)) else 'is'} {rest}" if verb == "be" else act
-            if fact.host:
-                clause += f", hosted by {fact.host},"
+                clause = (f"there {be} {rest}" if verb == "be" else act) + hosted
     elif fact.subject == holder:
         clause = f"I am {gerund(act)}" if fact.start is not None else f"I {_timeless(verb, rest, 'have')}"
     elif subject_as == "they":
@@ -217,8 +220,11 @@ def heard(fact: Fact, tellers: Sequence[tuple[str, datetime]], holder: str, *, p
     is holding ...", the first teller named (one level: who told the teller is not said); the
     teller's own acts with ``pronoun`` ("she", "he"; else "they"), another's possessives with
     ``doer_pronoun`` (the doer's, when the holder knows it: "Maria told me that Sam Moore
-    announces his run"). No tellers: the bare :func:`statement`."""
+    announces his run"). No tellers: the bare :func:`statement`. A cancellation or a move of the
+    holder's own, heard from another, is said as news of it, not as the holder's doing."""
     teller = tellers[0][0] if tellers else ""
+    if teller and teller != holder and fact.host == holder and (fact.cancelled or fact.moved):
+        fact = replace(fact, host=None)  # another's word of one's own: "Maria told me that the party is cancelled"
     doer = fact.subject or fact.host  # who does it: the subject, or the host of a thing there is
     own = doer is not None and doer != holder and teller in (doer, doer.split()[0])
     said = statement(fact, holder, now=now, pronoun=pronoun if own else doer_pronoun,

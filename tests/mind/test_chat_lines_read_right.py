@@ -249,3 +249,15 @@ def test_a_focal_point_asks_of_a_thing_talked_of_not_a_verb():
     points = ScriptedBackend().ask(FocalPoints(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
                                                memories=(warm,), n=3, people=PEOPLE)).questions
     assert points[0] == "What do I know about the party?" and not any("the want" in p for p in points), points
+
+
+def test_ones_own_life_is_told_without_did_you_hear():
+    """A fresh user's run (2026-12-07): Klaus said "You know, did you hear? The paper is due at the
+    end of the month and I still need more sources!" of his own paper. By hand: a memory of one's
+    own (it says "I") is told as it is; a thing heard about elsewhere keeps "Did you hear?"."""
+    own = MemoryView(id=1, kind="observation", importance=6, created="2023-02-13 07:00:00",
+                     content="The paper is due at the end of the month and I still need more sources.")
+    assert retell(own, me="Klaus Mueller") == "The paper is due at the end of the month and I still need more sources."
+    sign = MemoryView(id=2, kind="observation", importance=5, created="2023-02-13 07:00:00",
+                      content="The pharmacy has a new sign.")
+    assert retell(sign, me="Klaus Mueller") == "Did you hear? The pharmacy has a new sign."

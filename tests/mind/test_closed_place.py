@@ -110,3 +110,46 @@ def test_anothers_word_puts_off_no_event_of_ones_own_nor_closes_ones_workplace()
                     ("08:00", "09:00", "drink a latte at Hobbs Cafe", "the_ville:Hobbs Cafe:cafe:corner table"))
     assert [d for _, d in _closed_blocks(latte, [replace(shut, host="Klaus Mueller")], tuesday, "Maria Lopez")] == [
         "stay home instead of drinking a latte at Hobbs Cafe"]
+
+
+def test_ones_own_closure_told_back_still_closes_ones_shop_and_a_rumour_of_ones_own_event_is_anothers_word():
+    """A fresh user's runs (2026-12-07): Carmen, whispered "Harvey Oak Supply Store will be closed all
+    day on Tuesday", served at its counter all Tuesday, since the news came back to her from a
+    customer and her memory gained a teller (so the closure was taken for another's word); Klaus's
+    "I heard Isabella called off her Valentine's party", told to Isabella, put off her own party
+    ("Maria told me that I have called off ..."). By hand: a thought of one's own told back is
+    still one's own (its kind is no "chat"); a line heard saying that one called off one's own
+    event is the teller's word."""
+    from town.memory.fact import Fact
+    from town.realise import heard
+    from town.scripted.backend import _closed_blocks
+    from town.textevent import place_names
+    from town.thinking.dayplan import called_off, events_on
+    from town.thinking.questions import MemoryView
+    from asked import routine
+
+    shut = Fact(act="close", place="smallville:Harvey Oak Supply Store", start=datetime(2023, 2, 14, 10), part="day",
+                closed=True)
+    mine = MemoryView(id=1, kind="whisper", importance=7, created="2023-02-13 07:00:00", fact=shut,
+                      tellers=("Tamara Taylor",),
+                      content="Harvey Oak Supply Store will be closed all day on Tuesday for stocktaking.")
+    assert called_off([mine], "Carmen Ortiz") == [shut]
+    shop = routine(("00:00", "06:30", "sleeping", "smallville:Tamara Taylor and Carmen Ortiz's house:bedroom:bed"),
+                   ("08:00", "12:00", "serve customers", "smallville:Harvey Oak Supply Store:shop:counter", "serve customers"),
+                   ("12:00", "13:00", "eat lunch at Hobbs Cafe", "smallville:Hobbs Cafe:cafe:corner table", "eat lunch"),
+                   ("13:00", "18:00", "restock shelves", "smallville:Harvey Oak Supply Store:shop:counter", "serve customers"))
+    tuesday = datetime(2023, 2, 14).date()
+    assert [(e.start.hour, e.end.hour, d) for e, d in _closed_blocks(shop, called_off([mine], "Carmen Ortiz"), tuesday,
+                                                                     "Carmen Ortiz")] == [
+        (8, 12, "take the day off at home"), (13, 18, "take the rest of the day off at home")]
+    party = Fact(subject="Isabella Rodriguez", act="host a Valentine's Day party", place="the_ville:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez")
+    held = MemoryView(id=2, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=party,
+                      content="I am hosting a Valentine's Day party at Hobbs Cafe on February 14 from 5pm to 7pm.")
+    said_of_her = Fact(act="be the Valentine's party", host="Isabella Rodriguez", cancelled=True)
+    rumour = MemoryView(id=3, kind="chat", importance=6, created="2023-02-13 13:00:00", tellers=("Maria Lopez",),
+                        fact=said_of_her, content="Maria Lopez told me that the Valentine's party is cancelled.")
+    places = place_names(("the_ville:Hobbs Cafe",))
+    assert [e.start for e, _ in events_on([held, rumour], tuesday, places, "Isabella Rodriguez")] == [party.start]
+    assert heard(said_of_her, [("Maria", datetime(2023, 2, 13, 13))], "Isabella Rodriguez") == \
+        "Maria told me that the Valentine's party is cancelled."

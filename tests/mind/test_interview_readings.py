@@ -1092,3 +1092,39 @@ def test_why_a_thing_of_ones_own_was_called_off_is_said_in_ones_own_words():
                     content="Isabella Rodriguez told me that the Valentine's Day party is cancelled.")
     maria = {**isabella, "persona": "maria_lopez", "persona_name": "Maria Lopez", "memories": (heard,)}
     assert ask(question="Why was the party cancelled?", **maria).answer.startswith("I don't know why.")
+
+
+def test_a_rumour_of_ones_own_event_called_off_is_answered_from_what_one_knows():
+    """A fresh user's run (2026-12-07): Isabella, told by Maria that her own party was cancelled (a
+    rumour Klaus was whispered), answered "Is your Valentine's Day party still on?" with "No. Maria
+    told me that I have called off the Valentine's party."; "Did you cancel your party?" of a real
+    cancellation was "No." ("cancel" unread). By hand: her own party is on (yes; no, not
+    cancelled); one called off by herself is yes to "Did you cancel ...?"."""
+    party = Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party", place="smallville:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez")
+    held = MemoryView(id=71, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=party,
+                      content="I am planning a Valentine's Day party at Hobbs Cafe on February 14 from 5pm to 7pm.")
+    rumour = MemoryView(id=72, kind="chat", importance=6, created="2023-02-13 13:00:00", tellers=("Maria Lopez",),
+                        fact=Fact(act="be the Valentine's party", host="Isabella Rodriguez", cancelled=True),
+                        content="Maria Lopez told me that the Valentine's party is cancelled.")
+    isabella = dict(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+                    persona_summary="Isabella Rodriguez runs Hobbs Cafe.", now=NOW, people=PEOPLE,
+                    memories=(held, rumour))
+    still = ask(question="Is your Valentine's Day party still on?", **isabella).answer
+    assert still.startswith("Yes. I am planning a Valentine's Day party at Hobbs Cafe"), still
+    assert ask(question="Did you cancel your party?", **isabella).answer.startswith("No. I am planning"), isabella
+    off = MemoryView(id=73, kind="whisper", importance=9, created="2023-02-13 08:00:00",
+                     fact=Fact(act="be the Valentine's Day party", host="Isabella Rodriguez", cancelled=True),
+                     content="I've cancelled my Valentine's Day party, sorry everyone.")
+    assert ask(question="Did you cancel your party?", **{**isabella, "memories": (held, off)}).answer.startswith("Yes.")
+
+
+def test_whether_one_has_seen_a_thing_lost_is_no_when_nothing_names_it():
+    """A fresh user's run (2026-12-07): "I lost my phone somewhere in Johnson Park, has anyone seen
+    it?" was answered "I don't know anything about Johnson Park." By hand: nothing held names the
+    park or the phone, so "No, sorry, I haven't seen it."."""
+    klaus = dict(persona="klaus_mueller", persona_name="Klaus Mueller", persona_summary="Klaus Mueller studies.",
+                 people=(*PEOPLE, "Klaus Mueller"), memories=(), now=NOW)
+    assert ask(question="I lost my phone somewhere in Johnson Park, has anyone seen it?", **klaus).answer == \
+        "No, sorry, I haven't seen it."
+    assert ask(question="Have you seen my scarf at Johnson Park?", **klaus).answer == "No, sorry, I haven't seen it."

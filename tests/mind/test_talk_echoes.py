@@ -263,3 +263,30 @@ def test_a_goodbye_says_ones_own_plan_item_in_ones_own_voice():
                               "at The Rose and Crown Pub")
     said = closing("Jane", [plan], datetime(2023, 2, 14, 18, 10), random.Random(1))
     assert said.endswith("I need to play my piano piece at The Rose and Crown Pub at 19:00."), said
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_party_called_off_is_trouble_and_ones_own_told_off_is_denied(seed):
+    """A fresh user's run (2026-12-07): "I heard Isabella called off her Valentine's party, shame."
+    was met with "How lovely, Klaus!", and Isabella, told her own party was cancelled, said "What a
+    pity, Maria." By hand: a thing called off is trouble to a guest; to its host, whose party is
+    on, it is not so."""
+    from town.memory.fact import Fact
+
+    told = "I heard Isabella called off her Valentine's party, shame."
+    q = NextLine(persona="maria_lopez", persona_name="Maria Lopez", persona_summary="Traits: friendly",
+                 listener="klaus_mueller", listener_name="Klaus Mueller", now="2023-02-13 08:09:40", seed=seed,
+                 history=(("Maria Lopez", "Hi Klaus, good morning."), ("Klaus Mueller", told)))
+    line = next_line(q).line
+    assert line.startswith(tuple(r.split("{")[0] for r in voice.REACTIONS["trouble"])), line
+    party = MemoryView(id=1, kind="observation", importance=8, created="2023-02-13 07:00:00",
+                       fact=Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party",
+                                 place="the_ville:Hobbs Cafe", start=datetime(2023, 2, 14, 17),
+                                 host="Isabella Rodriguez"),
+                       content="I am planning a Valentine's Day party at Hobbs Cafe on February 14 from 5pm to 7pm.")
+    host = NextLine(persona="isabella_rodriguez", persona_name="Isabella Rodriguez", persona_summary="Traits: friendly",
+                    listener="maria_lopez", listener_name="Maria Lopez", now="2023-02-13 13:02:30", seed=seed,
+                    memories=(party,), history=(("Isabella Rodriguez", "Hi Maria."),
+                                                ("Maria Lopez", "Klaus told me that the Valentine's party is cancelled!")))
+    line = next_line(host).line
+    assert line.startswith(tuple(r.split("{")[0] for r in voice.REACTIONS["rumour"])), line

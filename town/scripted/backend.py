@@ -89,6 +89,9 @@ def _closed_blocks(routine, shut: list, day: date, me: str) -> list[tuple[Stated
             run = replace(out[-1][0], end=end)
             off = "take the rest of the day off at home" if run.start.hour >= 12 else "take the day off at home"
             out[-1] = (run, off if end - run.start >= timedelta(hours=4) else out[-1][1])
+        elif end - start >= timedelta(hours=4) and not meal:  # a whole shift: a day off, not "instead of"
+            off = "take the rest of the day off at home" if start.hour >= 12 else "take the day off at home"
+            out.append((StatedEvent(place=home, start=start, end=end), off))
         else:
             out.append((StatedEvent(place=home, start=start, end=end), what))
     return out[:MAX_ADDED]

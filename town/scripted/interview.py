@@ -870,6 +870,10 @@ def _meal(q: AnswerInterview, meal: str) -> answers.InterviewAnswer | None:
     return _said(said, ids)
 
 
+#: A question whether one has seen a thing lost ("has anyone seen it?", "Have you seen my scarf?").
+_SEEN_ASKED = re.compile(r"\b(?:has|have|did)\s+(?:any\s?one|any\s?body|you)\s+(?:seen|found|spotted)\b", re.I)
+
+
 def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     """Who, when, where, why, what and yes/no: the memories bearing on the question, recounted."""
     asked_meal = _MEAL_ASKED.search(q.question)
@@ -880,6 +884,8 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     unknown = [n for n in _NAMED.findall(q.question)
                if not any(n in (p, p.split()[0]) for p in q.people)  # a townsperson by full or first name
                and not any(n.split()[0] in m.content for m in q.memories)]
+    if unknown and _SEEN_ASKED.search(q.question):  # "I lost my phone in Johnson Park, has anyone seen it?"
+        return _said("No, sorry, I haven't seen it.", [])
     if unknown:  # the question is about someone or somewhere no retrieved memory names
         return _said(f"No, I don't know anything about {unknown[0]}." if kind == "yes/no"
                      else f"I don't know anything about {unknown[0]}.", [])
@@ -1186,7 +1192,7 @@ def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
 
 
 #: A question asking whether a thing is off ("Is your party cancelled?"): yes when it is.
-_ASKS_OFF = re.compile(r"\b(?:cancell?e?d|called off|off|postponed|scrapped|closed|shut)\b", re.I)
+_ASKS_OFF = re.compile(r"\b(?:cancel(?:l?e?d|l?ing)?|call(?:ed)? off|off|postponed?|scrap(?:ped)?|closed?|shut)\b", re.I)
 #: A question asking whether a thing is moved ("Has the quiz been postponed?"): yes when it is.
 _ASKS_MOVED = re.compile(r"\b(?:moved|postponed|rescheduled|pushed|delayed|changed|shifted)\b", re.I)
 
@@ -1206,6 +1212,14 @@ def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
     if shut and asked & {"open", "close", "closed", "shut"}:
         m = shut[-1]
         return _said(f"{'No' if 'open' in asked else 'Yes'}. {_realised(m, q)}", [m.id])
+    mine = [m for m in held if m.fact is not None and q.persona_name in (m.fact.host, m.fact.subject)
+            and not (m.fact.cancelled or m.fact.closed or m.fact.moved) and m.fact.start is not None]
+    rumour = next((r for r in held if r.kind == "chat" and r.fact is not None and (r.fact.cancelled or r.fact.moved)
+                   and any(r.fact.calls_off(o.fact) for o in mine) and asked & topic_words(_fields(r.fact))), None)
+    if rumour is not None and rumour.fact is not None:  # told one's own event is off: it is not, one knows
+        own = next(o for o in mine if o.fact is not None and rumour.fact.calls_off(o.fact))
+        off = _ASKS_OFF.search(q.question) or _ASKS_MOVED.search(q.question)
+        return _said(f"{'No' if off else 'Yes'}. {_realised(own, q)}", [own.id, rumour.id])
     moves = [m for m in held if m.fact is not None and m.fact.moved and asked & topic_words(_fields(m.fact))]
     if moves and _ASKS_MOVED.search(q.question):  # "Has the party been postponed?", its event not held
         return _said(f"Yes. {_realised(moves[0], q)}", [moves[0].id])

@@ -108,8 +108,8 @@ def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = N
         text = relative_days(text, now)
     if unwrap(text)[0]:
         return _heard_aloud(text)
-    if text.startswith(("I ", "I'")):
-        return voice.say(text.rstrip(".")) if voice is not None else text
+    if text.startswith(("I ", "I'")) or re.search(r"\b(?:I|my)\b", text):  # one's own: "The paper is due ...
+        return voice.say(text.rstrip(".")) if voice is not None else text  # and I still need sources", no "Did you hear?"
     return voice.say(f"Did you hear? {text.rstrip('.')}") if voice is not None else f"Did you hear? {text}"
 
 
@@ -301,6 +301,19 @@ _OWN_PLAN = re.compile(r"^(?:\w+,?\s+)?(?:later |tonight |then )?(?:i['’]m goi
                        r"i need to|i have to|at \d\d:\d\d i['’]ll be|i['’]ll be)\b")
 
 
+def _own_told_off(low: str, q) -> bool:
+    """Whether ``low``, a heard clause saying a thing is off, names an event of the listener's own
+    that it holds on (its fact's host or subject; two words of its act in the clause)."""
+    said = set(re.findall(r"[a-z][\w'’]+", low))
+    for m in q.recalled or q.memories:
+        f = m.fact
+        if f is not None and q.persona_name in (f.host, f.subject) and f.start is not None \
+                and not (f.cancelled or f.closed or f.moved) \
+                and len(said & set(re.findall(r"[a-z][\w'’]+", f.act.lower())) - {"a", "an", "the", "be", "my"}) >= 2:
+            return True
+    return False
+
+
 def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None:
     """A reaction to news in ``line`` (None when the line is not news): a stance of the
     listener's own, from its memories (already heard, a clash with its plan) and its traits."""
@@ -325,6 +338,10 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
         return answers.LineAnswer(line=voice.react("luck"))
     if _OWN_PLAN.search(low):  # "Later I'm going to cook and eat dinner at 21:00": no "What good news!"
         return answers.LineAnswer(line=voice.react("plan"))
-    if re.search(r"\b(?:clos\w*|shut|renovation|cancel\w*|postpone\w*|sick|broke\w*|burst|flood\w*|lost)\b", low):
+    off = re.search(r"\b(?:clos\w*|shut|renovation|cancel\w*|call(?:ed|ing)? off|scrap\w*|postpone\w*|sick|broke\w*"
+                    r"|burst|flood\w*|lost|missing|stolen|shame|gutted|sadly|unfortunately)\b", low)
+    if off and _own_told_off(low, q):  # "Isabella called off her party", told to Isabella: it is on
+        return answers.LineAnswer(line=voice.react("rumour"))
+    if off:
         return answers.LineAnswer(line=voice.react("trouble"))
     return answers.LineAnswer(line=voice.react("good"))

@@ -98,6 +98,8 @@ REACTIONS = {
     "plan": ("Sounds like a plan{name}.", "Enjoy it{name}!", "Have a good one{name}.", "Nice{name}, enjoy."),
     "confided": ("Oh, really{name}? Your secret's safe with me.", "Aw, that's sweet{name}.",
                  "I won't tell a soul{name}."),
+    "rumour": ("Oh, that's not right{name}: it's still on!", "No, no{name}, it's still on!",
+               "Not at all{name}, it's still happening!"),
     "plain": ("Interesting, thanks for telling me{name}.", "I see{name}. Thanks.", "Good to know{name}.",
               "Huh, I didn't know that{name}.", "I know now, thanks{name}.", "Interesting{name}. I'll keep that in mind.",
               "Thanks for the news{name}."),
@@ -243,8 +245,8 @@ class Voice:
 
     def react(self, kind: str) -> str:
         """A short reaction to news of ``kind``: "luck" (a task ahead), "trouble", "good", "plan"
-        (the speaker's own plan ahead), "confided" (a feeling of theirs) (the listener named when
-        known: a short line is said to one person)."""
+        (the speaker's own plan ahead), "confided" (a feeling of theirs), "rumour" (one's own event
+        told as called off) (the listener named when known: a short line is said to one person)."""
         name = f", {self.first}" if self.first else ""
         if kind == "good" and not self.warm:
             kind = "plain"

@@ -132,16 +132,18 @@ def events_on(memories, day: date, places: dict[str, str], me: str = "") -> list
 def called_off(memories, me: str) -> list[Fact]:
     """The cancellations, closures and moves among ``memories``' facts (:attr:`Fact.cancelled`,
     :attr:`Fact.closed`, :attr:`Fact.moved`) that the persona named ``me`` believes: what puts
-    events off (:meth:`Fact.undoes`, :func:`put_off`). One heard from another (its ``tellers``)
-    is kept with its host set to who told it when it names none, so that it never puts off
-    ``me``'s own."""
+    events off (:meth:`Fact.undoes`, :func:`put_off`). One heard from another (a line, kind
+    "chat", and its ``tellers``) is kept with its host set to who told it when it names none or
+    names ``me`` ("Klaus told me that you called off your party": a rumour to its host), so that
+    it never puts off ``me``'s own; a whispered thought or a sight told back is still first-hand."""
     out = []
     for m in memories:
         f = getattr(m, "fact", None)
         if f is None or not (f.cancelled or f.closed or f.moved):
             continue
-        tellers = getattr(m, "tellers", ())
-        out.append(replace(f, host=f.host or tellers[0]) if tellers and f.host != me else f)
+        tellers = getattr(m, "tellers", ()) if getattr(m, "kind", "chat") == "chat" else ()  # a thought of
+        # one's own, told back by others, is still one's own
+        out.append(replace(f, host=tellers[0]) if tellers and f.host in (None, me) else f)
     return out
 
 
