@@ -1058,7 +1058,7 @@ def test_slang_openings_a_question_answered_after_it_and_a_shop_shutting_down_ar
     sale = read_fact("gonna organise a bake sale at johnson park tmrw mornin, cookies r $2 each", MONDAY, places, CAST,
                      "Maria Lopez")
     assert sale == Fact(subject="Maria Lopez", act="organise a bake sale", place="v:Johnson Park",
-                        start=datetime(2023, 2, 14, 10), host="Maria Lopez", part="morning")
+                        start=datetime(2023, 2, 14, 10), host="Maria Lopez", part="morning", price="$2 each")
     bench = read_fact("Wanna come fix the broken bench in Johnson Park with me on the 14th at 3pm?", MONDAY, places, CAST,
                       "Klaus Mueller")
     assert bench == Fact(subject="Klaus Mueller", act="fix the broken bench", place="v:Johnson Park",
@@ -1072,3 +1072,30 @@ def test_slang_openings_a_question_answered_after_it_and_a_shop_shutting_down_ar
                           part="day", closed=True)
     pub = read_fact("I'm going to the pub tomorrow at 8pm", MONDAY, places, CAST, "Maria Lopez")
     assert pub is not None and pub.act == "go to the pub"  # a place gone to, no act after "going to"
+
+
+def test_what_a_thing_costs_is_kept_said_and_answered():
+    """A fresh user's questions (2026-12-07): "How much is the entry for the pub quiz?" of a quiz
+    whispered "entry is $5", and "how much does it cost?" of a yoga class "only $3", were answered
+    without the price: no field held it. By hand from Monday 13 Feb, 08:00: the price as said
+    ("bucks" as dollars), told with the event, and answered of the thing asked only."""
+    from dataclasses import replace
+
+    from town.memory.fact import Fact
+    from town.reading import price_of
+
+    places = place_names(("v:Johnson Park", "v:The Rose and Crown Pub:pub"))
+    yoga = read_fact("Yoga class in Johnson Park next Monday at 7am, only $3, tell everyone", MONDAY, places, CAST)
+    assert yoga == Fact(act="be a yoga class", place="v:Johnson Park", start=datetime(2023, 2, 20, 7), price="$3")
+    reading = read_fact("I'm hosting a poetry reading at the pub tomorrow afternoon, tickets are ten bucks.", MONDAY,
+                        places, CAST, "Maria Lopez")
+    assert reading is not None and reading.price == "ten dollars"
+    assert [price_of(t) for t in ("cookies r $2 each", "£3.50 a head", "entry is free", "free entry", "a free concert",
+                                  "12 quid")] == ["$2 each", "£3.50 a head", "free", "free", None, "12 pounds"]
+    assert statement(yoga, "Klaus Mueller", now=MONDAY) == \
+        "there is a yoga class at Johnson Park on February 20 at 7am, and it costs $3"
+    assert statement(replace(yoga, invited=("everyone",), price="free"), "Klaus Mueller", now=MONDAY) == \
+        "there is a yoga class at Johnson Park on February 20 at 7am, it's free, and everyone is welcome"
+    assert Fact.from_dict(yoga.to_dict()) == yoga
+    with pytest.raises(Exception, match="fact.price"):
+        Fact(act="be a yoga class", price=" $3")

@@ -185,6 +185,13 @@ _BACK_ON = re.compile(r"\b(?:(?:is|are|['’]s|['’]re)\s+(?:open\s+again|back\
 _MOVED = re.compile(r"\s+(?:(?:has|have)\s+been\s+|(?:is|are)\s+(?:being\s+)?|was\s+|were\s+|got\s+|['’]s\s+(?:been\s+)?)?"
                     r"(?:moved|moving|postponed|rescheduled|pushed(?:\s+back)?|shifted|delayed|switched|changed)"
                     r"(?:\s+from\s+[^.;!?]*?)?\s+(?:to|until|till)\s+(?=\S)", re.I)
+#: What a thing costs, as said: "$5", "£3.50", "10 dollars", "ten bucks" (bucks said as dollars),
+#: with "each" or "a head" after it; or free ("it's free", "entry is free", "free entry").
+_PRICE = re.compile(r"(?:[$£€]\s?\d+(?:[.,]\d\d)?|\b(?:\d+(?:[.,]\d\d)?|one|two|three|four|five|six|seven|eight|nine|"
+                    r"ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred)\s*(?:dollars?|bucks?|pounds?|"
+                    r"quid|euros?)\b)(?:\s+(?:each|a head|per person|a person|a ticket|per ticket|a go))?", re.I)
+_FREE = re.compile(r"\b(?:(?:it|entry|admission|entrance|tickets?)\s*(?:is|are|['’]s)\s+free|free\s+(?:entry|"
+                   r"admission|of charge)|for free)\b", re.I)
 #: A question's own answer after it, as heard: "Is the hike in Johnson Park at 9am? I heard it was."
 _CONFIRMING = re.compile(r"(?<=\?)\s+(?:I\s+(?:heard|think|thought|believe|was told)|someone\s+said|apparently)"
                          r"(?:\s+(?:so|that|it|it's|it\s+(?:was|is|will\s+be)))*\s*[.!]*\s*$", re.I)
@@ -484,6 +491,9 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     fact = _read(text, created, places, names, own_name)
     if invite and fact is not None and fact.start is not None:  # "... with me?": whoever hears it is asked
         fact = replace(fact, invited=("everyone",))
+    price = price_of(text) if fact is not None and (fact.start is not None or fact.place is not None) else None
+    if price is not None and fact is not None and not (fact.cancelled or fact.closed):  # "tickets are ten bucks"
+        fact = replace(fact, price=price)
     if moved is None or fact is None or fact.subject is not None or not fact.act.startswith("be "):
         return fact  # "Klaus is moving to Berlin": his act, no event moved
     if fact.start is None:  # "the party is moved to Wednesday at 6pm": its place is the one it had
@@ -494,6 +504,16 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if fact.start is None and fact.place is None:
         return fact
     return replace(fact, host=mover or fact.host, moved=True, question=False)
+
+
+def price_of(text: str) -> str | None:
+    """What ``text`` says a thing costs, as said ("$5", "$2 each", "ten dollars"; "bucks" said as
+    dollars, "quid" as pounds), "free" when it says so, else None."""
+    found = _PRICE.search(text)
+    if found is not None:
+        said = re.sub(r"\bbucks?\b", "dollars", re.sub(r"\bquid\b", "pounds", found.group(0), flags=re.I), flags=re.I)
+        return re.sub(r"\bone dollars\b", "one dollar", re.sub(r"\s+", " ", said))
+    return "free" if _FREE.search(text) else None
 
 
 def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[str],

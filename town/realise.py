@@ -151,10 +151,13 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         # an arranged event: the progressive
         clause = f"{who} is {gerund(act)}" if fact.start is not None else f"{who} {_timeless(verb, rest, 'has')}"
     clause += _where(fact, holder, act) + _when(fact)
-    if fact.open_invitation:
-        clause += ", and everyone is welcome"
-    elif holder in fact.invited and fact.subject != holder:
-        clause += ", and I am invited"
+    invited = ("everyone is welcome" if fact.open_invitation else
+               "I am invited" if holder in fact.invited and fact.subject != holder else "")
+    if fact.price:  # "..., it costs $3, and everyone is welcome"; "..., and it's free"
+        costs = "it's free" if fact.price == "free" else f"it costs {fact.price}"
+        clause += f", {costs}" if invited else f", and {costs}"
+    if invited:
+        clause += f", and {invited}"
     if now is None:
         return clause
     over = fact.start is not None and (fact.end or fact.start + timedelta(minutes=DEFAULT_MINUTES)) <= now

@@ -1128,3 +1128,28 @@ def test_whether_one_has_seen_a_thing_lost_is_no_when_nothing_names_it():
     assert ask(question="I lost my phone somewhere in Johnson Park, has anyone seen it?", **klaus).answer == \
         "No, sorry, I haven't seen it."
     assert ask(question="Have you seen my scarf at Johnson Park?", **klaus).answer == "No, sorry, I haven't seen it."
+
+
+def test_how_much_a_thing_costs_is_its_price_held_or_not_known():
+    """A fresh user's questions (2026-12-07): "How much is the entry for the pub quiz?" was the quiz
+    without its price; "How much does a latte cost at Hobbs Cafe?" a line about the party. By hand:
+    the quiz's price as held, hedged (another's event); a cake's price is held nowhere, and the
+    price of a class at the same cafe is not its price."""
+    quiz = MemoryView(id=81, kind="chat", importance=6, created="2023-02-13 09:00:00", tellers=("Klaus Mueller",),
+                      fact=Fact(act="be the pub quiz", place="smallville:The Rose and Crown Pub",
+                                start=datetime(2023, 2, 14, 18), price="$5"),
+                      content="Klaus Mueller told me that the pub quiz is at The Rose and Crown Pub tomorrow at 6pm.")
+    maria = dict(persona="maria_lopez", persona_name="Maria Lopez", persona_summary="Maria Lopez studies physics.",
+                 people=PEOPLE, memories=(quiz,), now=NOW)
+    assert ask(question="How much is the entry for the pub quiz?", **maria).answer.startswith(
+        "It costs $5, as far as I know. Klaus told me that the pub quiz is at The Rose and Crown Pub")
+    assert ask(question="How much does a latte cost at Hobbs Cafe?", **maria).answer == \
+        "I don't know anything about Hobbs Cafe."  # nothing held names it
+    class_ = MemoryView(id=82, kind="chat", importance=6, created="2023-02-13 09:00:00", tellers=("Isabella Rodriguez",),
+                        fact=Fact(act="be a latte art class", place="smallville:Hobbs Cafe", start=datetime(2023, 2, 14, 17),
+                                  price="$20"),
+                        content="Isabella Rodriguez told me that there is a latte art class at Hobbs Cafe tomorrow.")
+    assert ask(question="How much is the latte art class?", **{**maria, "memories": (quiz, class_)}).answer.startswith(
+        "It costs $20")
+    cake = ask(question="How much does a cake cost at Hobbs Cafe?", **{**maria, "memories": (quiz, class_)}).answer
+    assert cake.startswith("I don't know what it costs."), cake  # the class there is not the cake asked

@@ -73,6 +73,7 @@ class Fact:
             Tuesday to Thursday at 8pm", "Isabella has moved her party to Wednesday"): a held
             event its act names at another time or building is off (:meth:`calls_off`), and
             held where this says instead (:meth:`moved_event`).
+        price: what it costs, as said ("$5", "ten dollars", "$2 each", "free"), else None.
 
     Raises:
         MemoryStreamError: naming ``fact.act`` when it is empty, ``fact.end`` when it is
@@ -91,6 +92,7 @@ class Fact:
     cancelled: bool = False
     closed: bool = False
     moved: bool = False
+    price: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.act, str) or not self.act.strip():
@@ -104,6 +106,8 @@ class Fact:
                 raise MemoryStreamError(f"fact.{name}: must be true or false, got {getattr(self, name)!r}")
         if self.closed and (self.place is None or self.start is None):
             raise MemoryStreamError("fact.closed: a closure needs its place and its start")
+        if self.price is not None and not (0 < len(self.price) <= 40 and self.price.strip() == self.price):
+            raise MemoryStreamError(f"fact.price: must be 1-40 characters as said, got {self.price!r}")
         if self.moved and (self.cancelled or self.closed or self.start is None and self.place is None):
             raise MemoryStreamError("fact.moved: a move needs a start or a place, and is no cancellation or closure")
         object.__setattr__(self, "invited", tuple(self.invited))
@@ -221,6 +225,7 @@ class Fact:
             "cancelled": self.cancelled,
             "closed": self.closed,
             "moved": self.moved,
+            "price": self.price,
         }
 
     @classmethod
@@ -248,6 +253,7 @@ class Fact:
             cancelled=d.get("cancelled", False),  # checked in __post_init__
             closed=d.get("closed", False),
             moved=d.get("moved", False),
+            price=_optional_text(d.get("price")),
         )
 
 

@@ -32,7 +32,7 @@ def fact_view(fact: Fact) -> FactView:
                     start=f"{fact.start:{_STAMP}}" if fact.start else "",
                     end=f"{fact.end:{_STAMP}}" if fact.end else "", host=fact.host or "",
                     invited=fact.invited, question=fact.question, part=fact.part or "",
-                    cancelled=fact.cancelled, closed=fact.closed, moved=fact.moved)
+                    cancelled=fact.cancelled, closed=fact.closed, moved=fact.moved, price=fact.price or "")
 
 
 def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker: str = "") -> Fact | None:
@@ -52,7 +52,8 @@ def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker:
                 host=answer.host or None, invited=invited, question=answer.question,
                 part=answer.part or None if start is not None else None, cancelled=answer.cancelled,
                 closed=answer.closed and start is not None and place is not None,
-                moved=answer.moved and not (answer.cancelled or answer.closed) and (start or place) is not None)
+                moved=answer.moved and not (answer.cancelled or answer.closed) and (start or place) is not None,
+                price=answer.price.strip()[:40] or None)
 
 
 def understand(listener: Persona, ctx: MindContext, *, speaker: str, line: str, content: str,

@@ -161,7 +161,7 @@ class ScriptedBackend(ThinkingBackend):
             importance=importance, act=act.act, subject=act.subject, place=act.place,
             start=act.start, end=act.end, host=act.host, everyone="everyone" in act.invited,
             invites_me=q.persona_name in act.invited, question=act.question, part=act.part,
-            cancelled=act.cancelled, closed=act.closed, moved=act.moved)
+            cancelled=act.cancelled, closed=act.closed, moved=act.moved, price=act.price)
 
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register

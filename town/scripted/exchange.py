@@ -61,7 +61,7 @@ def write_conversation(q: WriteConversation, accepted: bool = True) -> answers.E
             "start": f"{meant.start:{_STAMP}}" if meant.start else "", "end": f"{meant.end:{_STAMP}}" if meant.end else "",
             "host": meant.host or "", "everyone": meant.open_invitation, "invites_me": them.name in meant.invited,
             "question": meant.question, "part": meant.part or "", "cancelled": meant.cancelled,
-            "closed": meant.closed, "moved": meant.moved}
+            "closed": meant.closed, "moved": meant.moved, "price": meant.price or ""}
         kept.append(answers.KeptItem(hearer=them.name, line=turn, importance=rate(content, "chat"), **fields))
         if answer.end:
             break

@@ -870,6 +870,8 @@ def _meal(q: AnswerInterview, meal: str) -> answers.InterviewAnswer | None:
     return _said(said, ids)
 
 
+#: A question of what a thing costs ("How much are the tickets?", "What's the entry fee?").
+_PRICE_ASKED = re.compile(r"\b(?:how much|cost(?:s|ing)?|price[ds]?|fees?|charge[sd]?|pay)\b", re.I)
 #: A question whether one has seen a thing lost ("has anyone seen it?", "Have you seen my scarf?").
 _SEEN_ASKED = re.compile(r"\b(?:has|have|did)\s+(?:any\s?one|any\s?body|you)\s+(?:seen|found|spotted)\b", re.I)
 
@@ -926,6 +928,18 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         host = str(f.host or f.subject)
         who = "I" if host == q.persona_name else host.split()[0]
         return _said(f"{who} {'did' if over else 'am' if who == 'I' else 'is'}. {_realised(hosted, q)}", [hosted.id])
+    about = _asked(q) - {"much", "cost", "costs", "price", "fee", "pay", "charge"}
+    priced = next((r for r in relevant if r.fact is not None and r.fact.price and about & topic_words(r.fact.act)),
+                  None) if _PRICE_ASKED.search(q.question) else None  # of the thing asked: no class's price for a latte
+    if priced is not None and priced.fact is not None and priced.fact.price:  # "How much are the tickets?"
+        f = priced.fact
+        cost = "It's free" if f.price == "free" else f"It costs {f.price}"
+        hedge = "" if q.persona_name in (f.host, f.subject) else ", as far as I know"
+        return _said(f"{cost}{hedge}. {_realised(priced, q)}", [priced.id])
+    if _PRICE_ASKED.search(q.question) and re.match(r"\W*(?:how much|what)\b", q.question, re.I):  # no price held
+        topical = next((r for r in relevant if r.fact is not None and about & topic_words(_fields(r.fact))), None)
+        return _said(f"I don't know what it costs.{' ' + _realised(topical, q) if topical is not None else ''}",
+                     [topical.id] if topical is not None else [])
     said = _realised(best, q)
     if kind == "when":  # the timed memory bearing most on the thing asked, by its fact's time or its words'
         found = next((m for m in relevant if m.fact is not None and m.fact.start is not None

@@ -60,7 +60,8 @@ class FactView:
         (:attr:`town.memory.fact.Fact.part`), else "". cancelled: the event told is called off
         (:attr:`town.memory.fact.Fact.cancelled`). closed: the place is closed then
         (:attr:`town.memory.fact.Fact.closed`). moved: the event told is moved to its start or
-        place (:attr:`town.memory.fact.Fact.moved`).
+        place (:attr:`town.memory.fact.Fact.moved`). price: what it costs, as said
+        (:attr:`town.memory.fact.Fact.price`), else "".
     """
 
     act: str = ""
@@ -75,6 +76,7 @@ class FactView:
     cancelled: bool = False
     closed: bool = False
     moved: bool = False
+    price: str = ""
 
 
 def routine_views(routine) -> tuple[PlanItemView, ...]:

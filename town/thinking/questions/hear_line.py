@@ -51,8 +51,8 @@ class HeardAnswer(BaseModel):
     ``part`` is not asked of a model (left out of the schema): the part of the day the speaker's
     dialogue act told the event by (:attr:`town.memory.fact.Fact.part`), which the scripted
     backend passes on; anything but a key of :data:`town.textevent.PART_STARTS` is "".
-    ``cancelled``, ``closed`` and ``moved``, not asked of a model either: the dialogue act told
-    the event called off, the place closed, or the event moved.
+    ``cancelled``, ``closed``, ``moved`` and ``price``, not asked of a model either: the dialogue
+    act told the event called off, the place closed, the event moved, or what it costs.
     """
 
     importance: int = Field(ge=1, le=10)
@@ -69,6 +69,7 @@ class HeardAnswer(BaseModel):
     cancelled: SkipJsonSchema[bool] = False
     closed: SkipJsonSchema[bool] = False
     moved: SkipJsonSchema[bool] = False
+    price: SkipJsonSchema[str] = ""
 
     @field_validator("part")
     @classmethod
