@@ -1153,3 +1153,13 @@ def test_how_much_a_thing_costs_is_its_price_held_or_not_known():
         "It costs $20")
     cake = ask(question="How much does a cake cost at Hobbs Cafe?", **{**maria, "memories": (quiz, class_)}).answer
     assert cake.startswith("I don't know what it costs."), cake  # the class there is not the cake asked
+
+
+def test_ones_age_is_said_when_asked_from_ones_file():
+    """A fresh user's question (2026-12-07): "What is your name and how old are you?" was "I am Maria
+    Lopez." (her file says 21). By hand: her name, then her age; another's age is not hers."""
+    maria = dict(persona="maria_lopez", persona_name="Maria Lopez", people=PEOPLE, memories=(), now=NOW,
+                 persona_summary="Maria Lopez, 21. Traits: curious. Maria studies physics.")
+    assert ask(question="What is your name and how old are you?", **maria).answer == "I am Maria Lopez. I am 21."
+    assert ask(question="How old are you?", **maria).answer == "I am 21."
+    assert "21" not in ask(question="How old is Klaus?", **maria).answer

@@ -56,6 +56,7 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
                 r"\bwhat are you working on\b", re.I),
      WORK_WORDS),
     (re.compile(r"\bdo you live\b|\byour home\b", re.I), frozenset("live lives home".split())),
+    (re.compile(r"\bhow old are you\b|\byour age\b", re.I), frozenset()),  # said from the file's age
 )
 _PLAN = any_phrase("will you", "are you (going|planning|doing|up to|busy|free)", "your (schedule|plans)", "any plans",
                    "on your schedule", "you expect", "do you plan", "looking forward")
@@ -292,10 +293,13 @@ def _self_sentences(summary: str, marks: frozenset[str], n: int = 2) -> list[str
 
 
 def _about_self(q: AnswerInterview) -> answers.InterviewAnswer:
-    """Who the persona is, its work or its home, from its file (its name only when asked it)."""
+    """Who the persona is, its work, its home or its age, from its file (its name only when asked it)."""
     asked = [i for i, (p, _) in enumerate(_SELF) if p.search(q.question)]  # "your name and what do you do?": both
     said = [sentence(own_voice(x, q.persona_name)) for i in asked for x in _self_sentences(q.persona_summary, _SELF[i][1])]
     said = list(dict.fromkeys(said))
+    age = re.match(r"[^,.]+, (\d+)\.", q.persona_summary)  # the file's "Name, age." (PersonaSpec.summary)
+    if 3 in asked and age:  # "What is your name and how old are you?"
+        said = [*said, f"I am {age[1]}."]
     if 0 in asked or not said:
         said = [f"I am {q.persona_name}.", *said]
     named = re.match(r"^\s*are you ([A-Z][\w' -]*?)\s*[?.!]*$", q.question, re.I)  # "Are you Ryan Park?"
