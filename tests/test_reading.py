@@ -1114,3 +1114,17 @@ def test_a_place_closing_in_the_morning_is_closed_before_it_opens():
     tuesday = datetime(2023, 2, 14)
     assert sign.closes("v:The Willows Market and Pharmacy:store", tuesday.replace(hour=7), tuesday.replace(hour=7, minute=30))
     assert not sign.closes("v:The Willows Market and Pharmacy:store", MONDAY.replace(hour=20), MONDAY.replace(hour=21))
+
+
+def test_a_noun_ending_in_ss_is_no_verb_of_a_headline():
+    """Seen in a Smallville run (2026-12-07): "I've postponed my art class at the library until
+    Friday at 4pm" was told as "Jennifer Moore's art classing ... has been moved"; "the yoga class
+    at the park on Friday" was "the yoga classing". By hand: "class" ends in "ss", no verb's -s;
+    "meets" and "plays" still are."""
+    places = place_names(("v:Oak Hill College:library", "v:Johnson Park", "v:The Rose and Crown Pub:pub"))
+    for text, act in (("the yoga class at the park on Friday at 4pm", "be the yoga class"),
+                      ("I've postponed my art class at the library until Friday at 4pm", "be the art class"),
+                      ("The art club meets at the library on Friday at 4pm", "be the art club meeting"),
+                      ("A jazz trio plays at the pub on Friday at 9pm", "be a jazz trio playing")):
+        fact = read_fact(text, MONDAY, places, CAST, "Maria Lopez")
+        assert fact is not None and fact.act == act, (text, fact)

@@ -148,11 +148,12 @@ _THING_SUBJECT = re.compile(r"^\s*(" + _A_THING + r")"
                             r"(?!\s+(?:closed|shut|open|cancelled|canceled)\b)")
 #: The same with a verb of its own ("A jazz trio plays at the pub ...", "Food truck visits the
 #: park ..."), the article left out in a headline (a noun opening it); what the thing is for
-#: ("Study group for the sociology midterm meets ...") is kept apart, to follow its doing.
+#: ("Study group for the sociology midterm meets ...") is kept apart, to follow its doing. A
+#: word ending in "ss" or "us" is no verb's -s ("the yoga class at the park": no "yoga classing").
 _THING_DOING = re.compile(r"^\s*(" + _A_THING +
                           r"|(?!(?:Every|Any|Some|No)(?:one|body)\b)[A-Z][a-z'-]+(?:\s+[a-z][\w'-]*){1,3}?)"
                           r"(?P<tail>\s+(?:for|of|about)\s+(?:the\s+|a\s+|an\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)?"
-                          r"\s+(?!(?:is|was|has|does)\b)(?P<verb>[a-z]+s)\b(?:\s+(?P<next>[a-z]+))?")
+                          r"\s+(?!(?:is|was|has|does)\b)(?P<verb>[a-z]*[a-rtv-z]s)\b(?:\s+(?P<next>[a-z]+))?")
 #: The company someone does a thing with, named as theirs before the verb: "Klaus's band is playing
 #: at the pub" (Klaus plays, with his band).
 _COMPANY = re.compile(r"['’]s\s+(band|choir|team|club|trio|quartet|group|crew|troupe|class)\s+(?=(?:is|are|will|[a-z]+s)\b)",
