@@ -1058,7 +1058,7 @@ def test_slang_openings_a_question_answered_after_it_and_a_shop_shutting_down_ar
     sale = read_fact("gonna organise a bake sale at johnson park tmrw mornin, cookies r $2 each", MONDAY, places, CAST,
                      "Maria Lopez")
     assert sale == Fact(subject="Maria Lopez", act="organise a bake sale", place="v:Johnson Park",
-                        start=datetime(2023, 2, 14, 10), host="Maria Lopez", part="morning", price="$2 each")
+                        start=datetime(2023, 2, 14, 10), host="Maria Lopez", part="morning")  # $2: the cookies
     bench = read_fact("Wanna come fix the broken bench in Johnson Park with me on the 14th at 3pm?", MONDAY, places, CAST,
                       "Klaus Mueller")
     assert bench == Fact(subject="Klaus Mueller", act="fix the broken bench", place="v:Johnson Park",
@@ -1091,7 +1091,8 @@ def test_what_a_thing_costs_is_kept_said_and_answered():
                         places, CAST, "Maria Lopez")
     assert reading is not None and reading.price == "ten dollars"
     assert [price_of(t) for t in ("cookies r $2 each", "£3.50 a head", "entry is free", "free entry", "a free concert",
-                                  "12 quid")] == ["$2 each", "£3.50 a head", "free", "free", None, "12 pounds"]
+                                  "12 quid", "only $3", "fruit is $1 a pound, entry is $2", "$10 entry")] == [
+        None, "£3.50 a head", "free", "free", None, "12 pounds", "$3", "$2", "$10"]
     assert statement(yoga, "Klaus Mueller", now=MONDAY) == \
         "there is a yoga class at Johnson Park on February 20 at 7am, and it costs $3"
     assert statement(replace(yoga, invited=("everyone",), price="free"), "Klaus Mueller", now=MONDAY) == \

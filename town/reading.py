@@ -190,7 +190,11 @@ _MOVED = re.compile(r"\s+(?:(?:has|have)\s+been\s+|(?:is|are)\s+(?:being\s+)?|wa
 #: with "each" or "a head" after it; or free ("it's free", "entry is free", "free entry").
 _PRICE = re.compile(r"(?:[$£€]\s?\d+(?:[.,]\d\d)?|\b(?:\d+(?:[.,]\d\d)?|one|two|three|four|five|six|seven|eight|nine|"
                     r"ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred)\s*(?:dollars?|bucks?|pounds?|"
-                    r"quid|euros?)\b)(?:\s+(?:each|a head|per person|a person|a ticket|per ticket|a go))?", re.I)
+                    r"quid|euros?)\b)(?:\s+(?:each|a head|per person|a person|a ticket|per ticket|a go|a pound|per pound|"
+                    r"a kilo|a dozen|an hour|per hour))?", re.I)
+#: What a price said after it is of, when it is not the thing itself: "fruit is", "cookies r".
+_ITEM_PRICED = re.compile(r"\b(?!(?:entry|admission|entrance|tickets?|it|fee|cover|price|cost|that|this)\b)[a-z]+"
+                          r"\s+(?:is|are|r|cost|costs|at|for)\s+(?:only\s+|just\s+)?$", re.I)
 _FREE = re.compile(r"\b(?:(?:it|entry|admission|entrance|tickets?)\s*(?:is|are|['’]s)\s+free|free\s+(?:entry|"
                    r"admission|of charge)|for free)\b", re.I)
 #: A question's own answer after it, as heard: "Is the hike in Johnson Park at 9am? I heard it was."
@@ -508,9 +512,11 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
 
 
 def price_of(text: str) -> str | None:
-    """What ``text`` says a thing costs, as said ("$5", "$2 each", "ten dollars"; "bucks" said as
-    dollars, "quid" as pounds), "free" when it says so, else None."""
-    found = _PRICE.search(text)
+    """What ``text`` says a thing costs, as said ("$5", "$5 a head", "ten dollars"; "bucks" said
+    as dollars, "quid" as pounds), "free" when it says so, else None. The price of something
+    sold at it is none of its own ("fruit is $1 a pound", "cookies are $2 each": the sale is
+    not $1)."""
+    found = next((m for m in _PRICE.finditer(text) if not _ITEM_PRICED.search(text[:m.start()])), None)
     if found is not None:
         said = re.sub(r"\bbucks?\b", "dollars", re.sub(r"\bquid\b", "pounds", found.group(0), flags=re.I), flags=re.I)
         return re.sub(r"\bone dollars\b", "one dollar", re.sub(r"\s+", " ", said))
