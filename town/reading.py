@@ -67,7 +67,7 @@ def spelled_out(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 #: A heading or interjection before what a text states: "Reminder:", "Big news:", "Hey,", "FYI".
 _HEADING = re.compile(r"^\s*(?:(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|(?:just )?(?:a )?reminder(?: that)?|"
-                      r"remember that|don't forget that|big news|news|heads up|guess what|"
+                      r"remember that|don't forget that|big news|news|heads up|guess what|change of plans?|good news|"
                       r"attention|note|update|btw|by the way|listen|announcement|apparently|lol|unfortunately|sadly|"
                       r"bad news|ugh|argh|oops|damn|aw|sorry(?: (?:folks|everyone|all|guys|y'all))?)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
                       re.I)
@@ -163,9 +163,13 @@ _COMPANY = re.compile(r"['’]s\s+(band|choir|team|club|trio|quartet|group|crew|
 _PUTS_ON = re.compile(r"\s*(?:hosting|holding|organi[sz]ing|running|putting on|throwing|arranging|staging|having)"
                       r"\s+(?:a|an|the)\b",
                       re.I)
-#: An event called off, said of it ("the karaoke night tonight is cancelled, gutted"), to its end.
+#: A time put off to that names no day: "postponed until further notice", "til next week".
+_NO_NEW_DAY = r"(?:further\s+notice|later|next\s+(?:week|month)|a\s+later\s+date)\b"
+#: An event called off, said of it ("the karaoke night tonight is cancelled, gutted"), to its end;
+#: put off to no day said is called off for now ("postponed til next week").
 _CALLED_OFF = re.compile(r"(?:\s+(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s+now)?|got)|['’]s(?:\s+been)?)\s+"
-                         r"(?:cancell?e?d|called\s+off|scrapped|off(?=\s*(?:$|[.,;!?]|for\b|now\b)))\b[^.;!?]*", re.I)
+                         r"(?:cancell?e?d|called\s+off|scrapped|off(?=\s*(?:$|[.,;!?]|for\b|now\b))|postponed"
+                         rf"(?=\s*(?:$|[.,;!?]|indefinitely|(?:until|till?)\s+{_NO_NEW_DAY})))\b[^.;!?]*", re.I)
 #: The same, done by someone: "I've decided to cancel the Valentine's Day party", "Sam called off
 #: his talk"; the thing follows.
 _CALLING_OFF = re.compile(r"^\s*(?:(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\s+"
@@ -185,7 +189,7 @@ _BACK_ON = re.compile(r"\b(?:(?:is|are|['’]s|['’]re)\s+(?:open\s+again|back\
 #: postponed until next Friday": what is told is the event where it now is.
 _MOVED = re.compile(r"\s+(?:(?:has|have)\s+been\s+|(?:is|are)\s+(?:being\s+)?|was\s+|were\s+|got\s+|['’]s\s+(?:been\s+)?)?"
                     r"(?:moved|moving|postponed|rescheduled|pushed(?:\s+back)?|shifted|delayed|switched|changed)"
-                    r"(?:\s+from\s+[^.;!?]*?)?\s+(?:to|until|till)\s+(?=\S)", re.I)
+                    rf"(?:\s+from\s+[^.;!?]*?)?\s+(?:to|until|till?)\s+(?!{_NO_NEW_DAY})(?=\S)", re.I)
 #: What a thing costs, as said: "$5", "£3.50", "10 dollars", "ten bucks" (bucks said as dollars),
 #: with "each" or "a head" after it; or free ("it's free", "entry is free", "free entry").
 _PRICE = re.compile(r"(?:[$£€]\s?\d+(?:[.,]\d\d)?|\b(?:\d+(?:[.,]\d\d)?|one|two|three|four|five|six|seven|eight|nine|"
@@ -487,6 +491,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         mover = own_name if who.lower() in ("i", "we") else _subject(who, names, own_name)[0]
         text = f"{_OWNER.sub('the ', moving.group('thing'), count=1)} is moved{text[moving.end():]}"
     moved = _MOVED.search(text)
+    said = text
     whose = re.match(r"\s*((?-i:[A-Z][\w-]*)(?: (?-i:[A-Z][\w-]*))?)['’]s\s+", text) if moved and not moving else None
     if whose and _subject(whose.group(1), names, own_name)[0]:  # "Maria's study group is moved to ...": hers
         mover = _subject(whose.group(1), names, own_name)[0]
@@ -499,6 +504,11 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     price = price_of(text) if fact is not None and (fact.start is not None or fact.place is not None) else None
     if price is not None and fact is not None and not (fact.cancelled or fact.closed):  # "tickets are ten bucks"
         fact = replace(fact, price=price)
+    if moved is not None and (fact is None or fact.start is None and fact.place is None):
+        thing = _named_thing(_OWNER.sub("the ", said[:moved.start()], count=1), places)
+        to = place_in(said[moved.end():], places)
+        if thing and to and not _subject(said[:moved.start()], names, own_name)[0]:  # "the party is moving to
+            return Fact(act=thing, place=to, host=mover, moved=True)  # Johnson Park, same day, same time"
     if moved is None or fact is None or fact.subject is not None or not fact.act.startswith("be "):
         return fact  # "Klaus is moving to Berlin": his act, no event moved
     if fact.start is None:  # "the party is moved to Wednesday at 6pm": its place is the one it had

@@ -185,21 +185,22 @@ def _called_off(fact: Fact, holder: str, act: str, now: datetime | None) -> str:
 
 
 def _moved(fact: Fact, holder: str, act: str, now: datetime | None, subject_as: str | None = None) -> str:
-    """A move (:attr:`Fact.moved`) said by ``holder``: "I have moved the Valentine's Day party to
-    Wednesday, February 15 at 6pm" (its host), else "the quiz at The Rose and Crown Pub has been
-    moved to Thursday, February 16 at 8pm", days relative to ``now`` ("moved to tomorrow at
-    6pm"); a move of place alone, "moved to the library". ``subject_as``: the host's pronoun when
-    the host told it ("her Valentine's Day party")."""
+    """A move (:attr:`Fact.moved`) said by ``holder``, with where and when the event now is: "I
+    have moved the Valentine's Day party: it is now at Johnson Park on Tuesday, February 14 from
+    5pm to 7pm" (its host), else "the quiz has been moved: it is now at The Rose and Crown Pub on
+    Thursday, February 16 at 8pm", days relative to ``now`` ("tomorrow at 6pm"). ``subject_as``:
+    the host's pronoun when the host told it ("her Valentine's Day party")."""
     thing = re.sub(r"^(?:a|an)\s+", "the ", act.removeprefix("be "))
     if fact.host and fact.host != holder and thing.startswith("the "):  # "Maria Lopez's study group"
         whose = _OWN_FORMS[subject_as][0] if subject_as in ("she", "he") else f"{fact.host}'s"
         thing = f"{whose} {thing[4:]}"
-    if fact.start is None:
-        said, to = thing, place_name(fact.place) if fact.place else ""
-    else:
-        said, to = thing + _where(fact, holder, act), _when(fact).removeprefix(" on ")
-    clause = f"I have moved {said} to {to}" if fact.host == holder else \
-        f"{said} {'have' if is_plural(head_phrase(thing)) else 'has'} been moved to {to}"
+    plural = is_plural(head_phrase(thing))
+    clause = f"I have moved {thing}" if fact.host == holder else f"{thing} {'have' if plural else 'has'} been moved"
+    now_at = _where(fact, holder, act) + _when(fact)
+    if now_at:
+        clause += f": {'they are' if plural else 'it is'} now{now_at}"
+    if fact.price:  # what it costs goes with it: a listener holds only what is said
+        clause += ", and it's free" if fact.price == "free" else f", and it costs {fact.price}"
     return clause if now is None else relative_days(clause, now)
 
 

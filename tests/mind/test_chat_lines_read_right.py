@@ -261,3 +261,28 @@ def test_ones_own_life_is_told_without_did_you_hear():
     sign = MemoryView(id=2, kind="observation", importance=5, created="2023-02-13 07:00:00",
                       content="The pharmacy has a new sign.")
     assert retell(sign, me="Klaus Mueller") == "Did you hear? The pharmacy has a new sign."
+
+
+def test_a_question_wondered_an_event_over_and_a_move_unplaced_are_told_right():
+    """A fresh user's second round (2026-12-07): Maria passed on her own wondering ("You know, Is
+    Isabella's party on Friday? I heard it was"); Klaus told at the party "There was a film night
+    at Johnson Park yesterday at 8pm"; a move of no known event was told in its whisper's words.
+    By hand: a question is no news, an event over is no news (its fact's start), a move is said
+    from its fields."""
+    from town.memory.fact import Fact
+    from town.scripted.talk import worth_telling
+
+    asked = MemoryView(id=1, kind="whisper", importance=6, created="2023-02-13 07:00:00",
+                       fact=Fact(act="be Isabella's party", place="the_ville:Hobbs Cafe", start=datetime(2023, 2, 17, 10),
+                                 question=True),
+                       content="is Isabella's party on friday? I heard it was")
+    film = MemoryView(id=2, kind="whisper", importance=6, created="2023-02-13 07:00:00",
+                      fact=Fact(act="be a film night", place="the_ville:Johnson Park", start=datetime(2023, 2, 13, 20)),
+                      content="film night in Johnson Park tonight at 8pm, free entry")
+    assert worth_telling([asked, film], "Maria Lopez", "Klaus Mueller", now=datetime(2023, 2, 13, 12)) == [film]
+    assert worth_telling([asked, film], "Maria Lopez", "Klaus Mueller", now=datetime(2023, 2, 14, 17)) == []
+    club = MemoryView(id=3, kind="whisper", importance=6, created="2023-02-13 07:00:00",
+                      fact=Fact(act="be the book club", place="the_ville:Oak Hill College:library", moved=True),
+                      content="the book club is moved to the library")
+    assert retell(club, me="Klaus Mueller") == \
+        "Did you hear? The book club has been moved: it is now at the library of Oak Hill College."

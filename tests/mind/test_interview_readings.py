@@ -1163,3 +1163,20 @@ def test_ones_age_is_said_when_asked_from_ones_file():
     assert ask(question="What is your name and how old are you?", **maria).answer == "I am Maria Lopez. I am 21."
     assert ask(question="How old are you?", **maria).answer == "I am 21."
     assert "21" not in ask(question="How old is Klaus?", **maria).answer
+
+
+def test_ones_own_event_nothing_put_off_is_on_not_cancelled_and_free():
+    """A fresh user's second round (2026-12-07): Isabella, whose party nothing had put off, answered
+    "Did you cancel your party?" and "Is your party still on?" with "I can only tell you what I
+    know. ...", and "How much is your party?" with "I don't know what it costs.". By hand: no;
+    yes; her own event with no price set is free."""
+    party = Fact(subject="Isabella Rodriguez", act="plan a Valentine's Day party", place="smallville:Hobbs Cafe",
+                 start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19), host="Isabella Rodriguez")
+    held = MemoryView(id=91, kind="observation", importance=8, created="2023-02-13 07:00:00", fact=party,
+                      content="I am planning a Valentine's Day party at Hobbs Cafe on February 14 from 5pm to 7pm.")
+    isabella = dict(persona="isabella_rodriguez", persona_name="Isabella Rodriguez",
+                    persona_summary="Isabella Rodriguez runs Hobbs Cafe.", now=NOW, people=PEOPLE, memories=(held,))
+    assert ask(question="Did you cancel your party?", **isabella).answer.startswith("No. I am planning")
+    assert ask(question="Is your party still on?", **isabella).answer.startswith("Yes. I am planning")
+    assert ask(question="How much is your party?", **isabella).answer.startswith("It's free. I am planning")
+    assert not ask(question="Are you off to your party later?", **isabella).answer.startswith("No.")

@@ -46,7 +46,7 @@ def test_the_party_is_planned_on_its_new_day_not_its_old_one(moved_run):
 def test_the_move_is_told_with_its_new_day_and_place(moved_run):
     with RunReader(moved_run) as r:
         lines = [e.data["line"] for e in r.events(kinds=[EventKind.CHAT]) if e.persona == "isabella_rodriguez"]
-    told = [line for line in lines if "moved the Valentine's Day party at Hobbs Cafe to" in line]
+    told = [line for line in lines if "moved the Valentine's Day party: it is now at Hobbs Cafe" in line]
     assert told and all("from 5pm to 7pm" in line for line in told)
     assert not [line for line in lines if "postpone the party until" in line]
 
@@ -56,5 +56,5 @@ def test_asked_whether_it_is_still_on_the_host_says_it_has_been_moved(moved_run,
 
     assert main(["interview", str(moved_run), "--persona", "Isabella Rodriguez", "--at", "2023-02-14 12:00",
                  "Is your party still on?"]) == 0
-    assert ("It has been moved. I have moved the Valentine's Day party at Hobbs Cafe to tomorrow from 5pm to 7pm."
+    assert ("It has been moved. I have moved the Valentine's Day party: it is now at Hobbs Cafe tomorrow from 5pm to 7pm."
             in " ".join(capsys.readouterr().out.split()))

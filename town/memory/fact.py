@@ -163,16 +163,18 @@ class Fact:
 
     def placed(self, held: Sequence[Fact]) -> Fact:
         """This move as its holder understands it from the events it holds (``held``, oldest
-        first): where it names no place, or a day alone ("I've moved my party to Wednesday"),
-        the place and hours of the newest held event it moves (:meth:`moved_event`); else as
-        it is."""
-        if not self.moved or self.place is not None and self.part != "day":
-            return self
-        target = next((f for f in reversed(held) if self.calls_off(f)), None)
+        first), by the newest held event it moves: its host (its doer) where the move names none;
+        where it names no place or no time, or a day alone ("I've moved my party to Wednesday",
+        "the party is moving to Johnson Park"), that event's place and hours where this says
+        none (:meth:`moved_event`). Else as it is."""
+        target = next((f for f in reversed(held) if self.calls_off(f)), None) if self.moved else None
         if target is None:
             return self
+        host = self.host or target.host or target.subject
+        if self.start is not None and self.place is not None and self.part != "day":
+            return replace(self, host=host)
         event = self.moved_event(target)
-        return replace(self, place=event.place, start=event.start, end=event.end, part=event.part)
+        return replace(self, place=event.place, start=event.start, end=event.end, part=event.part, host=host)
 
     def closes(self, place: str, start: datetime, end: datetime) -> bool:
         """Whether this fact, a closure, closes ``place`` (an address at or under its own: the

@@ -942,6 +942,9 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         return _said(f"{cost}{hedge}. {_realised(priced, q)}", [priced.id])
     if _PRICE_ASKED.search(q.question) and re.match(r"\W*(?:how much|what)\b", q.question, re.I):  # no price held
         topical = next((r for r in relevant if r.fact is not None and about & topic_words(_fields(r.fact))), None)
+        if topical is not None and topical.fact is not None and q.persona_name in (topical.fact.host, topical.fact.subject) \
+                and topical.fact.start is not None:  # one's own event, no price set: free
+            return _said(f"It's free. {_realised(topical, q)}", [topical.id])
         return _said(f"I don't know what it costs.{' ' + _realised(topical, q) if topical is not None else ''}",
                      [topical.id] if topical is not None else [])
     said = _realised(best, q)
@@ -1211,6 +1214,8 @@ def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
 
 #: A question asking whether a thing is off ("Is your party cancelled?"): yes when it is.
 _ASKS_OFF = re.compile(r"\b(?:cancel(?:l?e?d|l?ing)?|call(?:ed)? off|off|postponed?|scrap(?:ped)?|closed?|shut)\b", re.I)
+#: A question asking whether a thing is still to be ("Is the party still on?", "Is it going ahead?").
+_STILL_ON = re.compile(r"\b(?:still\s+(?:on|happening|going\s+ahead|planned)|going\s+ahead)\b", re.I)
 #: A question asking whether a thing is moved ("Has the quiz been postponed?"): yes when it is.
 _ASKS_MOVED = re.compile(r"\b(?:moved|postponed|rescheduled|pushed|delayed|changed|shifted)\b", re.I)
 
@@ -1238,6 +1243,16 @@ def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
         own = next(o for o in mine if o.fact is not None and rumour.fact.calls_off(o.fact))
         off = _ASKS_OFF.search(q.question) or _ASKS_MOVED.search(q.question)
         return _said(f"{'No' if off else 'Yes'}. {_realised(own, q)}", [own.id, rumour.id])
+    asks_off = _ASKS_OFF.search(re.sub(r"\boff to\b", "", q.question)) or _ASKS_MOVED.search(q.question)  # not "off to"
+    own = next((o for o in mine if o.fact is not None and asked & topic_words(o.fact.act)), None) if asks_off else None
+    if own is not None and not gone and not re.match(r"\W*why\b", q.question, re.I):  # "Did you cancel your party?": no
+        return _said(f"No. {_realised(own, q)}", [own.id])
+    on = next((o for o in held if o.fact is not None and o.fact.start is not None and asked & topic_words(o.fact.act)
+               and not (o.fact.cancelled or o.fact.closed or o.fact.moved or o.fact.question)), None) \
+        if _STILL_ON.search(q.question) and not gone else None
+    if on is not None and on.fact is not None:  # "Is your party still on?", nothing put it off
+        hedge = "" if q.persona_name in (on.fact.host, on.fact.subject) else ", as far as I know"
+        return _said(f"Yes{hedge}. {_realised(on, q)}", [on.id])
     moves = [m for m in held if m.fact is not None and m.fact.moved and asked & topic_words(_fields(m.fact))]
     if moves and _ASKS_MOVED.search(q.question):  # "Has the party been postponed?", its event not held
         return _said(f"Yes. {_realised(moves[0], q)}", [moves[0].id])

@@ -84,7 +84,7 @@ def retell(m, now: datetime | None = None, me: str = "", voice: Voice | None = N
     """
     fact = getattr(m, "fact", None)
     event = fact is not None and bool(fact.place and fact.start)
-    if fact is not None and not fact.question and sayable(fact) and (event or m.tellers):
+    if fact is not None and not fact.question and sayable(fact) and (event or m.tellers or fact.moved):
         if m.tellers:
             teller = first_name(m.tellers[0])
             doer = fact.subject or fact.host

@@ -73,9 +73,13 @@ def sighting(text: str) -> bool:
 def under_way(m, now: datetime | None) -> bool:
     """Whether a memory states an event that has begun by ``now``: its day (read on the memory's
     creation, :func:`town.textevent.stated_day`) and first clock time are not after ``now``, or
-    the day it names is already past. False when it states no day, or ``now`` is unknown."""
+    the day it names is already past; its fact's start when it has one. False when it states no
+    day, or ``now`` is unknown."""
     if now is None or not m.created:
         return False
+    fact = getattr(m, "fact", None)
+    if fact is not None and fact.start is not None:  # its meaning, where the memory keeps it
+        return fact.start <= now
     day = stated_day(m.content, datetime.fromisoformat(m.created))
     if day is None:
         return False
@@ -86,7 +90,8 @@ def under_way(m, now: datetime | None) -> bool:
 def worth_telling(memories, listener_name: str = "", own_name: str = "", now: datetime | None = None) -> list:
     """Memories worth telling, best first.
 
-    Important, not a plan, reflection, summary, question or quoted line (what someone said, no
+    Important, not a plan, reflection, summary, question (asked, or one's own fact a question) or
+    quoted line (what someone said, no
     fact understood: it is not passed on), not a routine sighting (someone at their place,
     eating, walking: not news), not an event already under way at ``now`` (the
     party at 5pm is no news at 18:00), not naming the listener (news about someone is not
@@ -107,7 +112,8 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
                                          or first_name(listener_name) in unwrap(m.content)[0]))
              and not (own_name and m.kind == "observation" and m.content.startswith(own_name))
              and mostly_english(unwrap(m.content)[1])
-             and not (m.fact is not None and put_off(m.fact, off, own_name))]  # a thought whispered in another language is not retold
+             and not (m.fact is not None and (m.fact.question or put_off(m.fact, off, own_name)))]  # a thought whispered
+    # in another language is not retold; a question one wondered is no news ("is the party on Friday? I heard it was")
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 
 
