@@ -154,3 +154,37 @@ def test_ones_own_closure_told_back_still_closes_ones_shop_and_a_rumour_of_ones_
     assert [e.start for e, _ in events_on([held, rumour], tuesday, places, "Isabella Rodriguez")] == [party.start]
     assert heard(said_of_her, [("Maria", datetime(2023, 2, 13, 13))], "Isabella Rodriguez") == \
         "Maria told me that the Valentine's party is cancelled."
+
+
+def test_a_rumour_is_not_believed_once_the_host_tells_the_event_after_it():
+    """A fresh user's second round (2026-12-07): Maria, told by Klaus "I heard Isabella cancelled her
+    party" at 07:32, was invited by Isabella herself at 08:09, said "Count me in", and skipped the
+    party; asked "Is the party cancelled? Klaus said it was." she said yes. By hand: the host's own
+    word came after the rumour, so the party is on, the rumour is no news, and the answer is no."""
+    from town.memory.fact import Fact
+    from town.scripted.interview import answer_interview
+    from town.scripted.talk import worth_telling
+    from town.textevent import place_names
+    from town.thinking.dayplan import called_off, events_on
+    from town.thinking.questions import AnswerInterview, MemoryView
+
+    rumour = MemoryView(id=1, kind="chat", importance=6, created="2023-02-13 07:32:10", tellers=("Klaus Mueller",),
+                        fact=Fact(act="be the party", host="Isabella Rodriguez", cancelled=True),
+                        content="Klaus Mueller told me that the party is cancelled.")
+    party = Fact(act="plan a Valentine's Day party", subject="Isabella Rodriguez", host="Isabella Rodriguez",
+                 place="the_ville:Hobbs Cafe", start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19))
+    invited = MemoryView(id=2, kind="chat", importance=8, created="2023-02-13 08:09:40", tellers=("Isabella Rodriguez",),
+                         fact=party, content="Isabella Rodriguez told me that she is planning a Valentine's Day party at "
+                                             "Hobbs Cafe tomorrow from 5pm to 7pm.")
+    tuesday = datetime(2023, 2, 14).date()
+    assert called_off([rumour, invited], "Maria Lopez") == []
+    assert [e.start for e, _ in events_on([rumour, invited], tuesday, place_names(("the_ville:Hobbs Cafe",)),
+                                          "Maria Lopez")] == [party.start]
+    assert worth_telling([rumour, invited], "Ann Able", "Maria Lopez", now=datetime(2023, 2, 13, 12)) == [invited]
+    early = replace(invited, created="2023-02-13 07:00:00")  # told before the rumour: the rumour stands
+    assert called_off([rumour, early], "Maria Lopez") == [replace(rumour.fact)]
+    answer = answer_interview(AnswerInterview(
+        persona="maria_lopez", persona_name="Maria Lopez", persona_summary="Maria Lopez studies physics.",
+        question="Is the party cancelled? Klaus said it was.", memories=(rumour, invited), now="2023-02-14 12:00:00",
+        people=("Isabella Rodriguez", "Klaus Mueller", "Maria Lopez")))
+    assert answer.answer.startswith("No. Isabella told me that she is planning a Valentine's Day party"), answer.answer

@@ -31,7 +31,7 @@ from ..realise import asked, heard, quoted, sayable, statement
 from ..textevent import absolute_days, place_names
 from ..thinking.questions import DecideToTalk, NextLine, Side, SummariseConversation, WriteConversation
 from ..thinking.answers import HeardAnswer
-from ..thinking.dayplan import called_off, put_off
+from ..thinking.dayplan import called_off, put_off, told_since
 from ..thinking.views import routine_views
 from .context import MindContext, fact_weight, memory_views, recall, remember, seed_for
 from .effects import Ended, Line, Note
@@ -259,7 +259,8 @@ def say_next_line(conv: Conversation, personas: Mapping[str, Persona], ctx: Mind
     said = set(conv.said)
     off = called_off(records, speaker.name)  # an event called off is no news, even once its cancellation is told
     tellable = [r for r in _tellable(speaker, listener.id, listener.name, records)
-                if _statement(r) not in said and not (r.fact is not None and put_off(r.fact, off, speaker.name))]
+                if _statement(r) not in said and not (r.fact is not None and (put_off(r.fact, off, speaker.name)
+                                                                              or told_since(r, r.fact, records)))]
     topics: list[MemoryRecord] = []
     if 1 <= len(conv.lines) <= _TOPIC_LINES:  # past the greeting: one's own life, for this partner, place, hour
         found, _ = recall(speaker, ctx, _topic_query(speaker, ctx), purpose="chat")

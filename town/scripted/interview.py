@@ -28,7 +28,7 @@ from ..reading import spelled_out
 from ..realise import PART_SAID, place_name, sayable, statement
 from ..textevent import DEFAULT_MINUTES, stated_day, stated_times
 from ..thinking import answers
-from ..thinking.dayplan import called_off, meal_of, put_off
+from ..thinking.dayplan import called_off, meal_of, put_off, told_since
 from ..thinking.questions import AnswerInterview
 from .recount import WORK_WORDS, dated, is_about, main_words, recount, sentence, told_by
 from .attend import CLOSE, FAMILY
@@ -1244,6 +1244,10 @@ def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
         off = _ASKS_OFF.search(q.question) or _ASKS_MOVED.search(q.question)
         return _said(f"{'No' if off else 'Yes'}. {_realised(own, q)}", [own.id, rumour.id])
     asks_off = _ASKS_OFF.search(re.sub(r"\boff to\b", "", q.question)) or _ASKS_MOVED.search(q.question)  # not "off to"
+    stale = next((e for r in held if r.fact is not None and asked & topic_words(_fields(r.fact))
+                  and (e := told_since(r, r.fact, q.memories)) is not None), None)
+    if stale is not None:  # "Is the party cancelled? Klaus said it was.": its host told it since
+        return _said(f"{'No' if asks_off else 'Yes'}. {_realised(stale, q)}", [stale.id])
     own = next((o for o in mine if o.fact is not None and asked & topic_words(o.fact.act)), None) if asks_off else None
     if own is not None and not gone and not re.match(r"\W*why\b", q.question, re.I):  # "Did you cancel your party?": no
         return _said(f"No. {_realised(own, q)}", [own.id])

@@ -26,7 +26,7 @@ from ..player import takes_leave
 from ..textevent import stated_day, stated_times
 from ..world.objects import act_of
 from ..thinking import answers
-from ..thinking.dayplan import called_off, put_off
+from ..thinking.dayplan import called_off, put_off, told_since
 from ..thinking.questions.write_conversation import echoes
 from ..thinking.questions.writing import mostly_english
 from ..thinking.words import topic_words
@@ -112,7 +112,8 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
                                          or first_name(listener_name) in unwrap(m.content)[0]))
              and not (own_name and m.kind == "observation" and m.content.startswith(own_name))
              and mostly_english(unwrap(m.content)[1])
-             and not (m.fact is not None and (m.fact.question or put_off(m.fact, off, own_name)))]  # a thought whispered
+             and not (m.fact is not None and (m.fact.question or put_off(m.fact, off, own_name)
+                                              or told_since(m, m.fact, memories) is not None))]  # a thought whispered
     # in another language is not retold; a question one wondered is no news ("is the party on Friday? I heard it was")
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
 

@@ -16,7 +16,7 @@ from ..memory.fact import Fact
 from ..realise import act_phrase, definite
 from ..textevent import DEFAULT_MINUTES, StatedEvent, find_event
 
-__all__ = ["called_off", "put_off", "moved_to", "events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
+__all__ = ["called_off", "told_since", "put_off", "moved_to", "events_on", "with_events", "block_evidence", "minutes_of", "fact_block", "fact_event", "meal_of"]
 
 _MEALS = r"(breakfast|brunch|lunch|dinner|supper)"
 #: A meal's name that is not the meal eaten ("for the lunch crowd", "the dinner menu").
@@ -135,16 +135,41 @@ def called_off(memories, me: str) -> list[Fact]:
     events off (:meth:`Fact.undoes`, :func:`put_off`). One heard from another (a line, kind
     "chat", and its ``tellers``) is kept with its host set to who told it when it names none or
     names ``me`` ("Klaus told me that you called off your party": a rumour to its host), so that
-    it never puts off ``me``'s own; a whispered thought or a sight told back is still first-hand."""
+    it never puts off ``me``'s own; a whispered thought or a sight told back is still first-hand.
+    A cancellation or a move is not believed once the event's own host told it after
+    (:func:`_told_since`)."""
     out = []
     for m in memories:
         f = getattr(m, "fact", None)
-        if f is None or not (f.cancelled or f.closed or f.moved):
+        if f is None or not (f.cancelled or f.closed or f.moved) or told_since(m, f, memories) is not None:
             continue
-        tellers = getattr(m, "tellers", ()) if getattr(m, "kind", "chat") == "chat" else ()  # a thought of
+        kind = getattr(m, "kind", "chat")
+        tellers = _teller_names(m) if getattr(kind, "value", kind) == "chat" else ()  # a thought of
         # one's own, told back by others, is still one's own
         out.append(replace(f, host=tellers[0]) if tellers and f.host in (None, me) else f)
     return out
+
+
+def told_since(m, off: Fact, memories):
+    """The memory of the event ``off`` (a cancellation or a move, memory ``m``) calls off that its
+    own host (or doer) told after ``m`` was made, else None: Maria, told by Klaus that Isabella's
+    party was cancelled, then invited to it by Isabella herself, believes Isabella."""
+    if not (off.cancelled or off.moved):
+        return None
+    made = _created(m.created)
+    for o in memories:
+        f = getattr(o, "fact", None)
+        if f is None or not off.calls_off(f) or _created(o.created) <= made:
+            continue
+        doer = f.host or f.subject
+        if doer is not None and doer in _teller_names(o):
+            return o
+    return None
+
+
+def _teller_names(m) -> list[str]:
+    """Who told memory ``m`` (a record's ``(name, time)`` pairs, or a view's names), oldest first."""
+    return [t if isinstance(t, str) else t[0] for t in getattr(m, "tellers", ())]
 
 
 def put_off(fact: Fact, off: list[Fact], me: str) -> bool:
