@@ -3,8 +3,7 @@
 Whispered to Isabella Rodriguez at 08:00 on Monday 13 Feb (a tester's words): "Hobbs Cafe will be
 closed all day tomorrow for a deep clean, so no lunch service." Before, she told Maria so, then
 brewed coffee there all morning, served lunch and hosted her party in it. Worked by hand from her
-file: her blocks at the cafe run 07:30-20:30 on the 14th and her 07:00 errand is at the market,
-which the town's news says closes that morning, so they are one day off at home, and her
+file: her blocks at the cafe run 07:30-20:30 on the 14th, so they are one day off at home, and her
 party there (17:00-19:00) is off; anyone who heard it keeps away from the cafe that day.
 """
 
@@ -45,7 +44,7 @@ def test_the_owner_takes_the_day_off_and_no_one_told_plans_the_cafe(closed_run):
     assert set(plans) == {"isabella_rodriguez", "klaus_mueller", "maria_lopez"}
     assert {"isabella_rodriguez", "maria_lopez"} <= told  # she tells Maria at 08:09 (worked from the run)
     isabella = [(i["start"][11:16], i["description"]) for i in plans["isabella_rodriguez"]]
-    assert ("07:00", "take the day off at home") in isabella  # from her 07:00 errand: the market is shut too
+    assert ("07:30", "take the day off at home") in isabella
     assert not [i for p in told for i in plans[p] if (i.get("place") or "").startswith("the_ville:Hobbs Cafe")]
     assert not [d for _, d in isabella if "party" in d.lower()]
 

@@ -179,16 +179,15 @@ class Fact:
     def closes(self, place: str, start: datetime, end: datetime) -> bool:
         """Whether this fact, a closure, closes ``place`` (an address at or under its own: the
         library closed, not the rest of the college) for any of ``start``-``end``: the whole
-        of its day when told by the day or its morning ("closed all day tomorrow", "will close
-        tomorrow morning"), else from its start to its end or that day's end ("closing early at
-        3pm")."""
+        of its day when told by the day ("closed all day tomorrow"), else from its start to
+        its end or that day's end ("closing early at 3pm")."""
         if not self.closed or self.place is None or self.start is None:
             return False
         shut_place = self.place.split(":")
         if place.split(":")[:len(shut_place)] != shut_place:
             return False
         day = datetime.combine(self.start.date(), datetime.min.time())
-        shut = day if self.part in ("day", "morning") else self.start  # "closes tomorrow morning": before it opens
+        shut = day if self.part == "day" else self.start
         reopens = self.end if self.end is not None and self.part != "day" else day + timedelta(days=1)
         return start < reopens and shut < end
 
