@@ -187,3 +187,38 @@ def test_a_rumour_is_not_believed_once_the_host_tells_the_event_after_it():
         question="Is the party cancelled? Klaus said it was.", memories=(rumour, invited), now="2023-02-14 12:00:00",
         people=("Isabella Rodriguez", "Klaus Mueller", "Maria Lopez")))
     assert answer.answer.startswith("No. Isabella told me that she is planning a Valentine's Day party"), answer.answer
+
+
+def test_a_place_closing_early_is_worked_until_then_and_open_before_it():
+    """A fresh user's second round (2026-12-07): "Hobbs Cafe will close early tomorrow at 3pm" sent
+    Isabella home at 14:00 ("take the rest of the day off at home"); Maria, asked at noon "Is Hobbs
+    Cafe open now?", said no; Klaus, told the pub shut early on Monday, said no of Tuesday night.
+    By hand: her 14:00-17:00 block is worked until 15:00 and spent at home from then; open at
+    noon, shut at 16:00; Monday's closure says the pub is open on Tuesday as far as he knows."""
+    from town.memory.fact import Fact
+    from town.scripted.backend import _closed_blocks
+    from town.scripted.interview import answer_interview
+    from town.thinking.questions import AnswerInterview, MemoryView
+    from asked import routine
+
+    early = Fact(act="close", place="the_ville:Hobbs Cafe", start=datetime(2023, 2, 14, 15), closed=True)
+    cafe = routine(("00:00", "07:00", "sleeping", "the_ville:Isabella Rodriguez's apartment:bedroom:bed"),
+                   ("14:00", "17:00", "serve customers", "the_ville:Hobbs Cafe:cafe:counter", "serve customers"))
+    tuesday = datetime(2023, 2, 14).date()
+    assert [(e.start.hour, e.end.hour, d) for e, d in _closed_blocks(cafe, [early], tuesday, "Isabella Rodriguez")] == [
+        (15, 17, "stay home instead of serving customers")]
+    told = MemoryView(id=1, kind="chat", importance=6, created="2023-02-13 09:00:00", tellers=("Isabella Rodriguez",),
+                      fact=early, content="Isabella Rodriguez told me that Hobbs Cafe closes early tomorrow at 3pm.")
+    pub = MemoryView(id=2, kind="whisper", importance=6, created="2023-02-13 09:00:00",
+                     fact=Fact(act="close", place="the_ville:The Rose and Crown Pub", start=datetime(2023, 2, 13, 18),
+                               closed=True),
+                     content="the Rose and Crown is shutting down early tonight at 6pm, staff shortage")
+
+    def asked(question: str, at: str) -> str:
+        return answer_interview(AnswerInterview(
+            persona="maria_lopez", persona_name="Maria Lopez", persona_summary="Maria Lopez studies physics.",
+            question=question, memories=(told, pub), now=at, people=("Isabella Rodriguez", "Maria Lopez"))).answer
+
+    assert asked("Is Hobbs Cafe open now?", "2023-02-14 12:00:00").startswith("Yes.")
+    assert asked("Is Hobbs Cafe open now?", "2023-02-14 16:00:00").startswith("No.")
+    assert asked("Is the pub open tonight?", "2023-02-14 12:00:00").startswith("Yes, as far as I know.")

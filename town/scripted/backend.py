@@ -81,8 +81,11 @@ def _closed_blocks(routine, shut: list, day: date, me: str) -> list[tuple[Stated
     for r in routine:
         start = datetime.combine(day, time()) + timedelta(minutes=minutes_of(r.start))
         end = datetime.combine(day, time()) + timedelta(minutes=minutes_of(r.end))
-        if not any(f.closes(r.place, start, end) for f in shut) or r.place.startswith(home):
+        closing = next((f for f in shut if f.closes(r.place, start, end)), None)
+        if closing is None or r.place.startswith(home):
             continue
+        if closing.part is None and closing.start is not None:  # "closes early at 3pm": the block until then stays
+            start = max(start, closing.start)
         meal = meal_of(r.description)
         what = f"have {meal} at home" if meal else f"stay home instead of {mine(gerund(r.description))}"
         if out and out[-1][0].end == start and not meal and not meal_of(out[-1][1]):  # one block for a run

@@ -1214,6 +1214,8 @@ def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
 
 #: A question asking whether a thing is off ("Is your party cancelled?"): yes when it is.
 _ASKS_OFF = re.compile(r"\b(?:cancel(?:l?e?d|l?ing)?|call(?:ed)? off|off|postponed?|scrap(?:ped)?|closed?|shut)\b", re.I)
+#: A question asking of a time of the day ("Is the cafe open now?", "... at 4pm?", "... tonight?").
+_AT_A_TIME = re.compile(r"\b(?:now|right now|at \d|\d\s*(?:am|pm)|tonight|this (?:morning|afternoon|evening))\b", re.I)
 #: A question asking whether a thing is still to be ("Is the party still on?", "Is it going ahead?").
 _STILL_ON = re.compile(r"\b(?:still\s+(?:on|happening|going\s+ahead|planned)|going\s+ahead)\b", re.I)
 #: A question asking whether a thing is moved ("Has the quiz been postponed?"): yes when it is.
@@ -1232,9 +1234,20 @@ def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
     shut = [m for m in held if m.fact is not None and m.fact.closed and m.fact.place is not None
             and m.fact.start is not None and topic_words(place_name(m.fact.place)) & asked
             and (day is None or m.fact.start.date() == day)]  # closed tonight is open tomorrow
+    at = _asked_time(q) if _AT_A_TIME.search(q.question) else None
     if shut and asked & {"open", "close", "closed", "shut"}:
         m = shut[-1]
-        return _said(f"{'No' if 'open' in asked else 'Yes'}. {_realised(m, q)}", [m.id])
+        f = m.fact
+        still = at is not None and f is not None and f.place is not None \
+            and not f.closes(f.place, at, at + timedelta(minutes=1))  # "open now?" at noon, closing at 3pm: yes
+        return _said(f"{'No' if ('open' in asked) != still else 'Yes'}. {_realised(m, q)}", [m.id])
+    other_day = [m for m in held if m.fact is not None and m.fact.closed and m.fact.place is not None
+                 and m.fact.start is not None and topic_words(place_name(m.fact.place)) & asked
+                 and day is not None and m.fact.start.date() != day]
+    asks_open = asked & {"open", "close", "closed", "shut"}
+    if other_day and asks_open:  # closed yesterday: open today, as far as one knows
+        m = other_day[-1]
+        return _said(f"{'Yes' if 'open' in asked else 'No'}, as far as I know. {_realised(m, q)}", [m.id])
     mine = [m for m in held if m.fact is not None and q.persona_name in (m.fact.host, m.fact.subject)
             and not (m.fact.cancelled or m.fact.closed or m.fact.moved) and m.fact.start is not None]
     rumour = next((r for r in held if r.kind == "chat" and r.fact is not None and (r.fact.cancelled or r.fact.moved)
