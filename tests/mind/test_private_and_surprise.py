@@ -81,3 +81,22 @@ def test_a_line_of_ones_own_day_does_not_tell_the_partner_what_is_for_them():
 
     assert "surprise party" in said_to("Isabella Rodriguez")
     assert "surprise" not in said_to("Klaus Mueller")
+
+
+def test_a_block_at_home_instead_of_a_closed_place_is_not_told_as_a_plan_ahead():
+    """A fresh user's second round (2026-12-07): Maria said "Klaus, I still have to stay home instead
+    of drinking a latte at Hobbs Cafe at 08:00!". By hand: that block is what she does not do; the
+    next one ahead is told instead."""
+    from town.scripted.talk import _voice
+    from town.scripted.topics import own_life
+    from town.thinking.questions import NextLine
+
+    plan = MemoryView(id=5, kind="plan", importance=3, created="2023-02-14 00:00:00",
+                      content="Maria Lopez's plan for Tuesday February 14: 08:00 stay home instead of drinking a latte "
+                              "at Hobbs Cafe; 09:00 attend physics classes")
+    now = datetime(2023, 2, 14, 7, 40)
+    for seed in range(6):
+        q = NextLine(persona="maria_lopez", persona_name="Maria Lopez", listener="klaus_mueller",
+                     listener_name="Klaus Mueller", memories=(plan,), now=f"{now:%Y-%m-%d %H:%M:%S}")
+        found = own_life(q, now, _voice(q, random.Random(seed)))
+        assert found is None or "stay home instead" not in found.line, found.line

@@ -89,7 +89,8 @@ def own_life(q, now: datetime | None, voice: Voice) -> answers.LineAnswer | None
             candidates.append((f"{lead}{insight[:1].upper()}{insight[1:]}.", [m.id]))
             break
     ahead = [(t, what) for t, what in plan_items(pool, now)
-             if now and t > f"{now:%H:%M}" and not re.search(rf"\b{re.escape(listener)}\b", what)]  # not to whom it is for
+             if now and t > f"{now:%H:%M}" and not re.search(rf"\b{re.escape(listener)}\b", what)  # not to whom it is for
+             and not what.startswith("stay home instead of ")]  # no "I still have to stay home instead of ..."
     for t, what in ahead[:2]:
         act = mine(what)
         candidates.append((voice.pick(voice.say(f"Later I'm going to {act} at {t}"),
