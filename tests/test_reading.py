@@ -1144,3 +1144,17 @@ def test_a_move_of_place_and_a_postponement_to_no_day_are_read():
     assert read_fact("The quiz is postponed until further notice", MONDAY, places, CAST).cancelled
     assert statement(replace(placed, price="$5"), "Klaus Mueller", now=MONDAY).endswith(
         "tomorrow from 5pm to 7pm, and it costs $5")
+
+
+def test_a_move_to_a_part_of_a_day_of_an_event_not_placed_is_read():
+    """A fresh user's second round (2026-12-07): "the chess club has been rescheduled to friday
+    evening" was read as nothing (Klaus, told it, said "I don't know anything about that"). By hand
+    from Monday 13 Feb, 08:00: moved to Friday 17 Feb, the evening's usual 19:00, told by its part."""
+    from town.memory.fact import Fact
+
+    places = place_names(("v:Oak Hill College:library",))
+    club = read_fact("the chess club has been rescheduled to friday evening", MONDAY, places, CAST, "Maria Lopez")
+    assert club == Fact(act="be the chess club", start=datetime(2023, 2, 17, 19), part="evening", moved=True)
+    assert statement(club, "Klaus Mueller", now=MONDAY) == "the chess club has been moved: it is now on Friday evening"
+    there = read_fact("the chess club at the library has been rescheduled to friday evening", MONDAY, places, CAST)
+    assert there is not None and (there.place, there.start) == ("v:Oak Hill College:library", datetime(2023, 2, 17, 19))

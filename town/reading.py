@@ -505,10 +505,14 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if price is not None and fact is not None and not (fact.cancelled or fact.closed):  # "tickets are ten bucks"
         fact = replace(fact, price=price)
     if moved is not None and (fact is None or fact.start is None and fact.place is None):
-        thing = _named_thing(_OWNER.sub("the ", said[:moved.start()], count=1), places)
-        to = place_in(said[moved.end():], places)
-        if thing and to and not _subject(said[:moved.start()], names, own_name)[0]:  # "the party is moving to
-            return Fact(act=thing, place=to, host=mover, moved=True)  # Johnson Park, same day, same time"
+        before, after = said[:moved.start()], said[moved.end():]
+        thing = _named_thing(_OWNER.sub("the ", before, count=1), places)
+        to = place_in(after, places)
+        when = find_event(after, created, places, place=to or place_in(before, places) or "", parts=True) \
+            if stated_day(after, created) or stated_times(after) else None
+        if thing and (to or when) and not _subject(before, names, own_name)[0]:  # "the party is moving to Johnson
+            return Fact(act=thing, place=when.place or None if when else to, start=when.start if when else None,  # Park,
+                        part=when.part if when else None, host=mover, moved=True)  # same time", "... to friday evening"
     if moved is None or fact is None or fact.subject is not None or not fact.act.startswith("be "):
         return fact  # "Klaus is moving to Berlin": his act, no event moved
     if fact.start is None:  # "the party is moved to Wednesday at 6pm": its place is the one it had
