@@ -23,7 +23,7 @@ from datetime import datetime
 from town.memory.fact import Fact
 from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
 from town.perspective import DETERMINERS, verb_of
-from town.textevent import PART_STARTS, find_event, place_in, stated_day, stated_times, unread_hour
+from town.textevent import HOUR_WORDS, PART_STARTS, find_event, place_in, stated_day, stated_times, unread_hour
 
 __all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
@@ -192,9 +192,9 @@ _MOVED = re.compile(r"\s+(?:(?:has|have)\s+been\s+|(?:is|are)\s+(?:being\s+)?|wa
                     rf"(?:\s+from\s+[^.;!?]*?)?\s+(?:to|until|till?)\s+(?!{_NO_NEW_DAY})(?=\S)", re.I)
 #: What a thing costs, as said: "$5", "£3.50", "10 dollars", "ten bucks" (bucks said as dollars),
 #: with "each" or "a head" after it; or free ("it's free", "entry is free", "free entry").
-_PRICE = re.compile(r"(?:[$£€]\s?\d+(?:[.,]\d\d)?|\b(?:\d+(?:[.,]\d\d)?|one|two|three|four|five|six|seven|eight|nine|"
-                    r"ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred)\s*(?:dollars?|bucks?|pounds?|"
-                    r"quid|euros?)\b)(?:\s+(?:each|a head|per person|a person|a ticket|per ticket|a go|a pound|per pound|"
+_PRICE = re.compile(r"(?:[$£€]\s?\d+(?:[.,]\d\d)?|\b(?:\d+(?:[.,]\d\d)?|"
+                    + "|".join([*HOUR_WORDS, "fifteen", "twenty", "thirty", "forty", "fifty", "a hundred"])
+                    + r")\s*(?:dollars?|bucks?|pounds?|quid|euros?)\b)(?:\s+(?:each|a head|per person|a person|a ticket|per ticket|a go|a pound|per pound|"
                     r"a kilo|a dozen|an hour|per hour))?", re.I)
 #: What a price said after it is of, when it is not the thing itself: "fruit is", "cookies r".
 _ITEM_PRICED = re.compile(r"\b(?!(?:entry|admission|entrance|tickets?|it|fee|cover|price|cost|that|this)\b)[a-z]+"

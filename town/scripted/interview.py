@@ -932,7 +932,7 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         host = str(f.host or f.subject)
         who = "I" if host == q.persona_name else host.split()[0]
         return _said(f"{who} {'did' if over else 'am' if who == 'I' else 'is'}. {_realised(hosted, q)}", [hosted.id])
-    about = _asked(q) - {"much", "cost", "costs", "price", "fee", "pay", "charge"}
+    about = frozenset(w for w in _asked(q) if not _PRICE_ASKED.fullmatch(w))  # the thing, not its cost
     priced = next((r for r in relevant if r.fact is not None and r.fact.price and about & topic_words(r.fact.act)),
                   None) if _PRICE_ASKED.search(q.question) else None  # of the thing asked: no class's price for a latte
     if priced is not None and priced.fact is not None and priced.fact.price:  # "How much are the tickets?"
@@ -1252,11 +1252,10 @@ def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
             and not (m.fact.cancelled or m.fact.closed or m.fact.moved) and m.fact.start is not None]
     rumour = next((r for r in held if r.kind == "chat" and r.fact is not None and (r.fact.cancelled or r.fact.moved)
                    and any(r.fact.calls_off(o.fact) for o in mine) and asked & topic_words(_fields(r.fact))), None)
+    asks_off = _ASKS_OFF.search(re.sub(r"\boff to\b", "", q.question)) or _ASKS_MOVED.search(q.question)  # not "off to"
     if rumour is not None and rumour.fact is not None:  # told one's own event is off: it is not, one knows
         own = next(o for o in mine if o.fact is not None and rumour.fact.calls_off(o.fact))
-        off = _ASKS_OFF.search(q.question) or _ASKS_MOVED.search(q.question)
-        return _said(f"{'No' if off else 'Yes'}. {_realised(own, q)}", [own.id, rumour.id])
-    asks_off = _ASKS_OFF.search(re.sub(r"\boff to\b", "", q.question)) or _ASKS_MOVED.search(q.question)  # not "off to"
+        return _said(f"{'No' if asks_off else 'Yes'}. {_realised(own, q)}", [own.id, rumour.id])
     stale = next((e for r in held if r.fact is not None and asked & topic_words(_fields(r.fact))
                   and (e := told_since(r, r.fact, q.memories)) is not None), None)
     if stale is not None:  # "Is the party cancelled? Klaus said it was.": its host told it since

@@ -28,6 +28,7 @@ from ..thinking.dayplan import fact_event
 from .attend import decide
 from .recount import WORK_WORDS, dated, main_words
 from ..thinking.views import MemoryView
+from ..thinking.words import topic_words
 from .interview import answer
 from .voice import AGREED, BACK_AGAIN, IN_PERSON_FRAMES, KNOWN, KNOWN_FROM, NOTHING_NEW, WELL, Voice, opens_small_talk, passed_on
 
@@ -304,12 +305,11 @@ _OWN_PLAN = re.compile(r"^(?:\w+,?\s+)?(?:later |tonight |then )?(?:i['’]m goi
 def _own_told_off(low: str, q) -> bool:
     """Whether ``low``, a heard clause saying a thing is off, names an event of the listener's own
     that it holds on (its fact's host or subject; two words of its act in the clause)."""
-    said = set(re.findall(r"[a-z][\w'’]+", low))
+    said = topic_words(low)
     for m in q.recalled or q.memories:
         f = m.fact
         if f is not None and q.persona_name in (f.host, f.subject) and f.start is not None \
-                and not (f.cancelled or f.closed or f.moved) \
-                and len(said & set(re.findall(r"[a-z][\w'’]+", f.act.lower())) - {"a", "an", "the", "be", "my"}) >= 2:
+                and not (f.cancelled or f.closed or f.moved) and len(said & topic_words(f.act)) >= 2:
             return True
     return False
 
