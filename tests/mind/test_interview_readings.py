@@ -1112,6 +1112,8 @@ def test_a_rumour_of_ones_own_event_called_off_is_answered_from_what_one_knows()
                     memories=(held, rumour))
     still = ask(question="Is your Valentine's Day party still on?", **isabella).answer
     assert still.startswith("Yes. I am planning a Valentine's Day party at Hobbs Cafe"), still
+    on = ask(question="Is the Valentine's party on?", **isabella).answer
+    assert on.startswith("Yes.") and "cancelled" not in on, on  # her own word only, not the rumour beside it
     assert ask(question="Did you cancel your party?", **isabella).answer.startswith("No. I am planning"), isabella
     off = MemoryView(id=73, kind="whisper", importance=9, created="2023-02-13 08:00:00",
                      fact=Fact(act="be the Valentine's Day party", host="Isabella Rodriguez", cancelled=True),
