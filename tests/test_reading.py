@@ -1158,3 +1158,83 @@ def test_a_move_to_a_part_of_a_day_of_an_event_not_placed_is_read():
     assert statement(club, "Klaus Mueller", now=MONDAY) == "the chess club has been moved: it is now on Friday evening"
     there = read_fact("the chess club at the library has been rescheduled to friday evening", MONDAY, places, CAST)
     assert there is not None and (there.place, there.start) == ("v:Oak Hill College:library", datetime(2023, 2, 17, 19))
+
+
+def test_a_road_closed_beside_a_place_a_feeling_and_ones_own_early_closing_are_read():
+    """A fresh user's third round (2026-12-07): "the main road by the park is closed tomorrow ..."
+    was read as Johnson Park closed, and spread so; "the library at Oak Hill College is closed"
+    closed the whole college; "You feel exhausted and want to close the cafe early tonight" was an
+    event Isabella invited people to ("Would you like to come?"). By hand from Monday 13 Feb,
+    08:00: no closure of a place the closed thing is only beside; the library alone; Isabella's
+    own closure of her cafe from the evening's 19:00, said by her as her doing; a feeling alone
+    at no place and time."""
+    from town.memory.fact import Fact
+
+    places = place_names(("v:Johnson Park", "v:Oak Hill College", "v:Oak Hill College:library", "v:Hobbs Cafe:cafe"))
+    for text in ("Heads up, the main road by the park is closed tomorrow from 8am to 5pm for roadworks, take the "
+                 "back way.", "the bridge on the road to Oak Hill College is closed all day Wednesday for repairs"):
+        assert read_fact(text, MONDAY, places, CAST, "Klaus Mueller") is None, text
+    library = read_fact("The library at Oak Hill College is closed tomorrow.", MONDAY, places, CAST)
+    assert library is not None and (library.place, library.closed) == ("v:Oak Hill College:library", True)
+    park = read_fact("Johnson Park is closed tomorrow", MONDAY, places, CAST)
+    assert park is not None and (park.place, park.closed) == ("v:Johnson Park", True)
+    early = read_fact("I feel exhausted and want to close the cafe early tonight.", MONDAY, places, CAST,
+                      "Isabella Rodriguez")
+    assert early == Fact(act="close", place="v:Hobbs Cafe:cafe", start=datetime(2023, 2, 13, 19), part="evening",
+                         host="Isabella Rodriguez", closed=True)
+    assert statement(early, "Isabella Rodriguez", now=MONDAY) == "I am closing Hobbs Cafe early this evening"
+    assert statement(early, "Klaus Mueller", now=MONDAY) == "Hobbs Cafe is closed this evening"
+    feeling = read_fact("I feel like throwing a party tonight at the cafe", MONDAY, places, CAST, "Isabella Rodriguez")
+    assert feeling is not None and (feeling.start, feeling.place) == (None, None)
+
+
+def test_tickets_a_price_after_a_day_proceeds_and_a_move_to_a_bare_hour_are_read():
+    """The same round: "Tickets for the Saturday concert at Johnson Park cost 12 dollars each" was
+    told "there are tickets for the at Johnson Park"; "... moved to Saturday morning, 9 to noon,
+    all proceeds go to the animal shelter" moved the animal shelter; "moved from tues to weds at
+    6" kept no day. By hand from Monday 13 Feb: the concert on Saturday 18 Feb (the day's usual
+    10:00) at its price, its day not said twice; the bake sale moved; Wednesday 15 Feb, its hour
+    not read ("at 6": morning or evening) and the day kept."""
+    from town.memory.fact import Fact
+
+    places = place_names(("v:Johnson Park", "v:Oak Hill College:library"))
+    concert = read_fact("Tickets for the Saturday concert at Johnson Park cost 12 dollars each.", MONDAY, places, CAST)
+    assert concert == Fact(act="be the concert", place="v:Johnson Park", start=datetime(2023, 2, 18, 10), part="day",
+                           price="12 dollars each")
+    assert statement(concert, "Klaus Mueller", now=MONDAY) == \
+        "the concert is at Johnson Park on Saturday, and it costs 12 dollars each"
+    costs = read_fact("The concert at Johnson Park on Saturday costs 12 dollars.", MONDAY, places, CAST)
+    assert costs is not None and (costs.act, costs.price) == ("be the concert", "12 dollars")
+    sale = read_fact("The bake sale at the library got moved to Saturday morning, 9 to noon, all proceeds go to the "
+                     "animal shelter.", MONDAY, places, CAST)
+    assert sale is not None and (sale.act, sale.start, sale.moved) == ("be the bake sale", datetime(2023, 2, 18, 9), True)
+    club = read_fact("yo the book club thing got moved from tues to weds at 6, same place (the library)", MONDAY,
+                     places, CAST)
+    assert club is not None and club.moved and club.start is not None and club.start.date() == datetime(2023, 2, 15).date()
+
+
+def test_a_debt_to_the_teller_a_secret_plan_and_a_morning_closure_are_said_right():
+    """The same round: Isabella's whisper "Klaus owes me 20 dollars for the coffee beans he
+    borrowed" was told on as "Klaus Mueller owes me 20 dollars" (Maria remembered a debt to
+    herself), "Klaus is secretly planning to move to Berlin" was "I be secretly planning" in
+    Klaus's words, and the sign "will close tomorrow morning" left the market open before 10:00
+    (Isabella walked there at 07:00). By hand: the debt is to Isabella, "me" in her words only;
+    "I am" for its subject; the market closed from the morning's start to the day's end."""
+    from town.memory.fact import Fact
+
+    owes = read_fact("Klaus owes me 20 dollars for the coffee beans he borrowed", MONDAY, {}, CAST + ["Isabella Rodriguez"],
+                     "Isabella Rodriguez")
+    assert owes == Fact(subject="Klaus Mueller", act="owe Isabella Rodriguez 20 dollars for the coffee beans he borrowed")
+    assert statement(owes, "Isabella Rodriguez") == "Klaus Mueller owes me 20 dollars for the coffee beans he borrowed"
+    assert statement(owes, "Maria Lopez") == \
+        "Klaus Mueller owes Isabella Rodriguez 20 dollars for the coffee beans he borrowed"
+    secret = read_fact("Klaus is secretly planning to move to Berlin after graduation", MONDAY, {}, CAST)
+    assert secret is not None
+    assert statement(secret, "Klaus Mueller") == "I am secretly planning to move to Berlin after graduation"
+    sign = read_fact("A sign on the door of The Willows Market says it will close tomorrow morning for renovation.",
+                     MONDAY, place_names(("v:The Willows Market",)), CAST)
+    assert sign is not None and sign.part == "morning"
+    tuesday = datetime(2023, 2, 14)
+    assert sign.closes("v:The Willows Market", tuesday.replace(hour=7), tuesday.replace(hour=8))
+    assert sign.closes("v:The Willows Market", tuesday.replace(hour=15), tuesday.replace(hour=16))
+    assert not sign.closes("v:The Willows Market", MONDAY.replace(hour=20), MONDAY.replace(hour=21))

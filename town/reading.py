@@ -23,7 +23,8 @@ from datetime import datetime
 from town.memory.fact import Fact
 from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
 from town.perspective import DETERMINERS, verb_of
-from town.textevent import HOUR_WORDS, PART_STARTS, find_event, place_in, stated_day, stated_times, unread_hour
+from town.textevent import (HOUR_WORDS, PART_STARTS, find_event, place_in, stated_day, stated_times, unread_hour,
+                            without_unread_hour)
 
 __all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
@@ -46,7 +47,8 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
              "ppl": "people", "tho": "though", "gunna": "going to", "mornin": "morning", "evenin": "evening",
              "nite": "night", "libary": "library", "tommorow": "tomorrow", "tomorow": "tomorrow",
              "tommorrow": "tomorrow", "tomrrow": "tomorrow", "wensday": "Wednesday", "wednesay": "Wednesday",
-             "saturaday": "Saturday", "resturant": "restaurant"}
+             "saturaday": "Saturday", "resturant": "restaurant", "tue": "Tuesday", "tues": "Tuesday",
+             "weds": "Wednesday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday"}
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 
@@ -144,7 +146,7 @@ _INVITED_TO = re.compile(r"\b(?:com(?:e|ing)(?: along)? to|come for|make it to|j
 _A_THING = r"(?:[Aa]|[Aa]n|[Tt]he)\s+[a-zA-Z][\w'-]*(?:\s+[a-zA-Z][\w'-]*){0,3}?"  # "A travelling circus"
 _THING_SUBJECT = re.compile(r"^\s*(" + _A_THING + r")"
                             r"(?:\s+(?:at|in)\s+[^,.;!?]{1,40}?)?\s+"
-                            r"(?:is|are|will|was|were|starts|begins|takes place)\b"
+                            r"(?:is|are|will|was|were|starts|begins|takes place|costs?)\b"
                             r"(?!\s+(?:closed|shut|open|cancelled|canceled)\b)")
 #: The same with a verb of its own ("A jazz trio plays at the pub ...", "Food truck visits the
 #: park ..."), the article left out in a headline (a noun opening it); what the thing is for
@@ -153,7 +155,7 @@ _THING_SUBJECT = re.compile(r"^\s*(" + _A_THING + r")"
 _THING_DOING = re.compile(r"^\s*(" + _A_THING +
                           r"|(?!(?:Every|Any|Some|No)(?:one|body)\b)[A-Z][a-z'-]+(?:\s+[a-z][\w'-]*){1,3}?)"
                           r"(?P<tail>\s+(?:for|of|about)\s+(?:the\s+|a\s+|an\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)?"
-                          r"\s+(?!(?:is|was|has|does)\b)(?P<verb>[a-z]*[a-rtv-z]s)\b(?:\s+(?P<next>[a-z]+))?")
+                          r"\s+(?!(?:is|was|has|does|costs)\b)(?P<verb>[a-z]*[a-rtv-z]s)\b(?:\s+(?P<next>[a-z]+))?")
 #: The company someone does a thing with, named as theirs before the verb: "Klaus's band is playing
 #: at the pub" (Klaus plays, with his band).
 _COMPANY = re.compile(r"['’]s\s+(band|choir|team|club|trio|quartet|group|crew|troupe|class)\s+(?=(?:is|are|will|[a-z]+s)\b)",
@@ -201,6 +203,12 @@ _ITEM_PRICED = re.compile(r"\b(?!(?:entry|admission|entrance|tickets?|it|fee|cov
                           r"\s+(?:is|are|r|cost|costs|at|for)\s+(?:only\s+|just\s+)?$", re.I)
 _FREE = re.compile(r"\b(?:(?:it|entry|admission|entrance|tickets?)\s*(?:is|are|['’]s)\s+free|free\s+(?:entry|"
                    r"admission|of charge)|for free)\b", re.I)
+#: Words of a day or a time, which end an event's phrase ("the concert on Saturday costs $12").
+_WHEN_WORDS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow",
+               "tonight", "morning", "afternoon", "evening", "night", "am", "pm", "noon"}
+#: Tickets to a thing, said before it: "Tickets for the Saturday concert at Johnson Park cost $12".
+_TICKETS = re.compile(r"^\s*(?:the\s+)?(?:tickets?|entry|admission|entrance)\s+(?:for|to)\s+"
+                      r"(?=(?:the|a|an|this|tonight's|today's|tomorrow's|my|our|his|her|their)\s)", re.I)
 #: A question's own answer after it, as heard: "Is the hike in Johnson Park at 9am? I heard it was."
 _CONFIRMING = re.compile(r"(?<=\?)\s+(?:I\s+(?:heard|think|thought|believe|was told)|someone\s+said|apparently)"
                          r"(?:\s+(?:so|that|it|it's|it\s+(?:was|is|will\s+be)))*\s*[.!]*\s*$", re.I)
@@ -226,6 +234,12 @@ _NOTICE = re.compile(r"^\s*(?:a|an|the)\s+(?:[\w'-]+\s+)?(?:sign|notice|poster|f
 #: Acts of coming together whose point follows ("meet at the pub at 8 to watch the game"): the act
 #: is its point.
 _MEETING = ("meet", "meet up", "get together", "gather")
+#: A feeling before what one means to do about it: "feel exhausted and (want to) close the cafe".
+_FEELING_AND = re.compile(r"^(?:feel|be)\s+[a-z]+(?:\s+[a-z]+)?\s+and\s+(?:so\s+)?")
+#: Acts that are feelings, which happen at no place and time: "feel like throwing a party tonight".
+_FEELINGS = ("feel", "love", "hate", "miss")
+#: Someone closing a place: "close the cafe early", "shut up the shop".
+_CLOSING = re.compile(r"(?:close|shut)(?:\s+(?:up|down))?\s+(.+?)(?:\s+(?:early|for\s+the\s+(?:day|night)))?")
 #: An act's object that only points back ("hosting it").
 _BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -284,6 +298,10 @@ def _invited_to(text: str, places: dict[str, str]) -> str | None:
     found = _INVITED_TO.search(text)
     if not found:
         return None
+    before = text[: found.start()].split()
+    if found.group(0)[:2].lower() == "go" and before and "NOUN" in lemmas(before[-1].lower()) \
+            and before[-1].lower() not in ("i", "you", "we", "they", "everyone", "everybody", "people", "all", "folks"):
+        return None  # "all proceeds go to the animal shelter": where money goes, no invitation
     np = found.group(1)
     cut = _PHRASE_END.search(np)
     np = (np[: cut.start()] if cut else np).strip()
@@ -439,7 +457,12 @@ def _closure(text: str, shut: re.Match, created: datetime, places: dict[str, str
     from its clock time ("closing early at 3pm") or all the day named ("closed all day
     tomorrow"; today when it says the place is closed now); None without a place, or a day
     for what will be."""
-    place = place_in(text[: shut.start()], places)
+    said = re.split(r"[,;:!?]|\b(?:says|said|reads|announces)\b", text[: shut.start()])[-1]  # "a sign ... says it"
+    head = _BESIDE.split(said, maxsplit=1)
+    if len(head) > 1 and place_in(head[0], places) is None:
+        return None  # "the main road by the park is closed": the road, not the park
+    inner = re.split(r"\s+(?:at|in|of)\s+", said, maxsplit=1)[0]  # "the library at Oak Hill College": the library
+    place = place_in(inner, places) or place_in(text[: shut.start()], places)
     if place is None:
         return None
     event = find_event(text, created, places, place=place, parts=True) if stated_day(text, created) \
@@ -452,6 +475,10 @@ def _closure(text: str, shut: re.Match, created: datetime, places: dict[str, str
                 part=event.part if event else "day", closed=True)
 
 
+#: A place named beside what is closed, not closed itself: "the main road by the park", "the
+#: bridge on the road to the college".
+_BESIDE = re.compile(r"\s+(?:by|near|behind|beside|next\s+to|outside|on|to|into|towards?|along|across|over|past|"
+                     r"through|leading\s+to|between|around)\s+", re.I)
 #: Whose a thing called off was, said as "the" ("my party" -> "the party").
 _OWNER = re.compile(r"^\s*(?:my|our|his|her|their|this|tonight's|today's|tomorrow's)\s+", re.I)
 
@@ -484,6 +511,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
         text = f"I'm going to {invite.group('act')}{invite.group('rest')}"
     if not text:
         return None
+    text = _TICKETS.sub("", text, count=1)  # "Tickets for the concert ... cost $12": the concert costs it
     moving = _MOVING.match(text)
     mover = None
     if moving:  # "I've postponed the party until Friday": the party is moved, by its host
@@ -501,14 +529,18 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     fact = _read(text, created, places, names, own_name)
     if invite and fact is not None and fact.start is not None:  # "... with me?": whoever hears it is asked
         fact = replace(fact, invited=("everyone",))
-    price = price_of(text) if fact is not None and (fact.start is not None or fact.place is not None) else None
+    price = price_of(text, f"{fact.act} {fact.place or ''}") \
+        if fact is not None and (fact.start is not None or fact.place is not None) else None
     if price is not None and fact is not None and not (fact.cancelled or fact.closed):  # "tickets are ten bucks"
         fact = replace(fact, price=price)
+    if fact is not None and fact.start is not None:  # "the Saturday concert ... on Saturday": "the concert"
+        fact = replace(fact, act=re.sub(rf"\b(the|a) {fact.start:%A}\s+(?=[a-z])", r"\1 ", fact.act, count=1))
     if moved is not None and (fact is None or fact.start is None and fact.place is None):
         before, after = said[:moved.start()], said[moved.end():]
         thing = _named_thing(_OWNER.sub("the ", before, count=1), places)
         to = place_in(after, places)
-        when = find_event(after, created, places, place=to or place_in(before, places) or "", parts=True) \
+        when = find_event(without_unread_hour(after), created, places, place=to or place_in(before, places) or "",
+                          parts=True) \
             if stated_day(after, created) or stated_times(after) else None
         if thing and (to or when) and not _subject(before, names, own_name)[0]:  # "the party is moving to Johnson
             return Fact(act=thing, place=when.place or None if when else to, start=when.start if when else None,  # Park,
@@ -516,7 +548,7 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if moved is None or fact is None or fact.subject is not None or not fact.act.startswith("be "):
         return fact  # "Klaus is moving to Berlin": his act, no event moved
     if fact.start is None:  # "the party is moved to Wednesday at 6pm": its place is the one it had
-        event = find_event(text, created, places, place="", parts=True)
+        event = find_event(without_unread_hour(text), created, places, place="", parts=True)  # "weds at 6": Wednesday
         times = stated_times(text)
         if event is not None:
             fact = replace(fact, start=event.start, part=event.part, end=event.end if times and times[1] else None)
@@ -525,12 +557,15 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     return replace(fact, host=mover or fact.host, moved=True, question=False)
 
 
-def price_of(text: str) -> str | None:
+def price_of(text: str, thing: str = "") -> str | None:
     """What ``text`` says a thing costs, as said ("$5", "$5 a head", "ten dollars"; "bucks" said
     as dollars, "quid" as pounds), "free" when it says so, else None. The price of something
     sold at it is none of its own ("fruit is $1 a pound", "cookies are $2 each": the sale is
-    not $1)."""
-    found = next((m for m in _PRICE.finditer(text) if not _ITEM_PRICED.search(text[:m.start()])), None)
+    not $1), unless that something is a word of ``thing`` (the fact's act and place: "the
+    concert at Johnson Park costs $12")."""
+    own = {w.lower() for w in _WORDS.findall(thing.replace(":", " "))} | _WHEN_WORDS
+    found = next((m for m in _PRICE.finditer(text) if not (item := _ITEM_PRICED.search(text[:m.start()]))
+                  or item.group(0).split()[0].lower() in own), None)
     if found is not None:
         said = re.sub(r"\bbucks?\b", "dollars", re.sub(r"\bquid\b", "pounds", found.group(0), flags=re.I), flags=re.I)
         return re.sub(r"\bone dollars\b", "one dollar", re.sub(r"\s+", " ", said))
@@ -592,6 +627,11 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
         act = f"host {asked_to.group(1)}"
     if timed and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
         act = _MEANS_TO.sub("", act, count=1)
+    feeling = _FEELING_AND.match(act) if timed else None
+    if feeling:  # "feel exhausted and want to close the cafe early tonight": the closing
+        act = _MEANS_TO.sub("", act[feeling.end():], count=1)
+    if act.split()[0] in _FEELINGS:  # "feel like throwing a party tonight": a feeling, no event
+        timed = False
     going = re.match(r"go to ([a-z]+)\b", act) if timed else None
     if going and is_verb(going.group(1)) and going.group(1) not in ("bed", "church", "school", "class", "town"):
         act = act[len("go to "):]  # "I'm going to organise a bake sale ...": organising it
@@ -638,6 +678,8 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
         return None  # "The oven at Hobbs Cafe broke", "The pub is shut": no one's act and no thing there is
     if own_name is not None and host == own_name:
         act = neutral_act(act)
+    if own_name is not None and subject not in (None, own_name):  # "Klaus owes me $20": owes the teller
+        act = re.sub(r"(?<=\s)(?:me|us)\b", own_name, act)
     dated = said if said != text and stated_day(said, created) is not None else text  # the clause's own day first
     owned = _owned_place(text, subject or host, own_name, places)  # "at his apartment": Carlos Gomez's apartment
     whole = find_event(text, created, places, place=owned, parts=True) if timed else None
@@ -645,6 +687,11 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
     ranged = times is not None and times[1] is not None  # no end is made up for "at 7pm"
     if event is not None:  # "giving a talk there on Monday": the place is said apart
         act = re.sub(r"\s+there$", "", act)
+    closing = _CLOSING.fullmatch(act) if subject is not None and event is not None else None
+    closed_place = place_in(closing.group(1), places) if closing else None
+    if event is not None and closed_place is not None:  # "I'm closing the cafe early tonight": a closure, no event
+        return Fact(act="close", place=closed_place, start=event.start, end=event.end if ranged else None, part=event.part,
+                    host=subject, closed=True)
     return Fact(subject=subject, act=act, place=event.place if event else None,
                 start=event.start if event else None, end=event.end if event and ranged else None,
                 host=host if event else None, invited=("everyone",) if _OPEN.search(text) or wanted else (),

@@ -25,7 +25,8 @@ from functools import lru_cache
 import parsedatetime
 
 __all__ = ["StatedEvent", "find_event", "stated_day", "event_day", "stated_times", "place_names",
-           "absolute_days", "place_in", "MONTHS", "stated_part", "unread_hour", "DEFAULT_MINUTES", "PART_STARTS"]
+           "absolute_days", "place_in", "MONTHS", "stated_part", "unread_hour", "without_unread_hour",
+           "DEFAULT_MINUTES", "PART_STARTS"]
 
 #: Length of an event stated with a start time only ("at noon"), in game minutes.
 DEFAULT_MINUTES = 60
@@ -417,6 +418,14 @@ def unread_hour(text: str) -> bool:
     """Whether ``text`` says an hour :func:`stated_times` does not read ("from 8 to 11", "at 8":
     morning or evening): its event's time is not known, and no part of the day stands in for it."""
     return stated_times(text) is None and bool(_BARE_RANGE.search(text) or _BARE.search(text) or _SPOKEN.search(text))
+
+
+def without_unread_hour(text: str) -> str:
+    """``text`` with the hours :func:`unread_hour` finds taken out ("on Wednesday at 6" -> "on
+    Wednesday"): its day alone, for what keeps the hours it had (an event moved to another day)."""
+    for pattern in (_BARE_RANGE, _BARE, _SPOKEN):
+        text = pattern.sub("", text)
+    return text
 
 
 #: A part of the day said of a day ("on Wednesday evening", "tomorrow morning", "in the afternoon",
