@@ -86,7 +86,10 @@ def act_phrase(fact: Fact, holder: str, pronoun: str | None = None) -> str:
     show" (held by its subject), "... of his show" (``pronoun="he"``)."""
     mine = fact.subject == holder
     own, self_ = ("my", "myself") if mine else _OWN_FORMS.get(pronoun or "they", _OWN_FORMS["they"])
-    return _NEUTRAL.sub(lambda m: own if m.group(1) == "one's" else self_, " ".join(fact.act.split()))
+    act = " ".join(fact.act.split())
+    if holder and not mine and fact.subject is not None:  # "Klaus Mueller owes Isabella Rodriguez $20", held by her: "owes me"
+        act = re.sub(rf"(?<=\s){re.escape(holder)}\b", "me", act)
+    return _NEUTRAL.sub(lambda m: own if m.group(1) == "one's" else self_, act)
 
 
 def sayable(fact: Fact) -> bool:
@@ -119,7 +122,10 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         # "the quiz has been moved to Thursday at 8pm": news until its new day, then the event as it is
         return _moved(fact, holder, act, now, subject_as)
     if fact.closed and fact.place is not None:  # "Hobbs Cafe is closed all day tomorrow"
-        clause = (f"{place_name(fact.place)} is closed all day{_when(fact)}" if fact.part == "day" else
+        clause = (f"I am closing {place_name(fact.place)}{' all day' if fact.part == 'day' else ''}"  # one's own doing
+                  f"{'' if fact.end is not None or fact.part == 'day' else ' early'}{_when(fact)}"
+                  if fact.host == holder else
+                  f"{place_name(fact.place)} is closed all day{_when(fact)}" if fact.part == "day" else
                   f"{place_name(fact.place)} is closed{_when(fact)}" if fact.end is not None or fact.part else
                   f"{place_name(fact.place)} closes early{_when(fact)}")
         if now is None:
@@ -143,9 +149,11 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
             else:
                 clause = (f"there {be} {rest}" if verb == "be" else act) + hosted
     elif fact.subject == holder:
-        clause = f"I am {gerund(act)}" if fact.start is not None else f"I {_timeless(verb, rest, 'have')}"
+        clause = f"I am {gerund(act)}" if fact.start is not None else f"I am {rest}" if verb == "be" \
+            else f"I {_timeless(verb, rest, 'have')}"  # "I am secretly planning ...", not "I be"
     elif subject_as == "they":
-        clause = f"they are {gerund(act)}" if fact.start is not None else f"they {_timeless(verb, rest, 'have')}"
+        clause = f"they are {gerund(act)}" if fact.start is not None else f"they are {rest}" if verb == "be" \
+            else f"they {_timeless(verb, rest, 'have')}"
     else:
         who = subject_as or fact.subject
         # an arranged event: the progressive

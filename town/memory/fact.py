@@ -179,7 +179,8 @@ class Fact:
     def closes(self, place: str, start: datetime, end: datetime) -> bool:
         """Whether this fact, a closure, closes ``place`` (an address at or under its own: the
         library closed, not the rest of the college) for any of ``start``-``end``: the whole
-        of its day when told by the day ("closed all day tomorrow"), else from its start to
+        of its day when told by the day ("closed all day tomorrow") or by its morning ("will
+        close tomorrow morning": before the morning's usual 10:00 too), else from its start to
         its end or that day's end ("closing early at 3pm")."""
         if not self.closed or self.place is None or self.start is None:
             return False
@@ -187,7 +188,7 @@ class Fact:
         if place.split(":")[:len(shut_place)] != shut_place:
             return False
         day = datetime.combine(self.start.date(), datetime.min.time())
-        shut = day if self.part == "day" else self.start
+        shut = day if self.part in ("day", "morning") else self.start  # "closed tomorrow morning": from its start
         reopens = self.end if self.end is not None and self.part != "day" else day + timedelta(days=1)
         return start < reopens and shut < end
 
