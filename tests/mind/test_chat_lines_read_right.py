@@ -125,18 +125,18 @@ def test_two_memories_of_one_talk_are_not_talking_again_and_again():
     party and the valentine" for the Valentine's Day party)."""
     kw = dict(me="Ann Able", people=("Klaus Mueller", "Ann Able"), places=(), now=datetime(2023, 2, 13, 12))
     assert not any("keep ending up" in t for t, _ in insights_from(_talk_memories("2023-02-13 10:02:00"), **kw))
-    assert ("Klaus and I keep ending up talking about the paper on gentrification.", [1, 2]) in \
+    assert ("Klaus and I always seem to get onto the paper on gentrification.", [1, 2]) in \
         insights_from(_talk_memories("2023-02-13 11:00:00"), **kw)
     party = [MemoryView(id=1, kind="chat", importance=4, created="2023-02-13 10:00:00",
                         content="I talked with Klaus Mueller: the Valentine's Day party."),
              MemoryView(id=2, kind="chat", importance=4, created="2023-02-13 11:00:00",
                         content='Klaus Mueller told me: "I love a Valentine\'s Day party."')]
-    assert ("Klaus and I keep ending up talking about the Valentine's Day party.", [1, 2]) in insights_from(party, **kw)
+    assert ("Klaus and I always seem to get onto the Valentine's Day party.", [1, 2]) in insights_from(party, **kw)
     apart = [MemoryView(id=1, kind="chat", importance=4, created="2023-02-13 10:00:00",
                         content="I talked with Klaus Mueller: the exam, and later the library."),
              MemoryView(id=2, kind="chat", importance=4, created="2023-02-13 11:00:00",
                         content='Klaus Mueller told me: "The library is busy; the exam is soon."')]
-    assert ("Klaus and I keep ending up talking about the exam and the library.", [1, 2]) in insights_from(apart, **kw)
+    assert ("Klaus and I always seem to get onto the exam and the library.", [1, 2]) in insights_from(apart, **kw)
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -44,7 +44,9 @@ def test_the_owner_takes_the_day_off_and_no_one_told_plans_the_cafe(closed_run):
     assert set(plans) == {"isabella_rodriguez", "klaus_mueller", "maria_lopez"}
     assert {"isabella_rodriguez", "maria_lopez"} <= told  # she tells Maria at 08:09 (worked from the run)
     isabella = [(i["start"][11:16], i["description"]) for i in plans["isabella_rodriguez"]]
-    assert ("07:30", "take the day off at home") in isabella
+    # her 07:00 block at the market, which the sign closes that morning, and the cafe's from 07:30:
+    # one day off from 07:00
+    assert ("07:00", "take the day off at home") in isabella
     assert not [i for p in told for i in plans[p] if (i.get("place") or "").startswith("the_ville:Hobbs Cafe")]
     assert not [d for _, d in isabella if "party" in d.lower()]
 
@@ -222,3 +224,43 @@ def test_a_place_closing_early_is_worked_until_then_and_open_before_it():
     assert asked("Is Hobbs Cafe open now?", "2023-02-14 12:00:00").startswith("Yes.")
     assert asked("Is Hobbs Cafe open now?", "2023-02-14 16:00:00").startswith("No.")
     assert asked("Is the pub open tonight?", "2023-02-14 12:00:00").startswith("Yes, as far as I know.")
+
+
+def test_a_place_closed_in_a_part_of_the_day_is_not_open_then():
+    """A fresh user's third round (2026-12-07): Isabella, holding the sign that The Willows Market
+    "will close tomorrow morning", asked on that day at noon "Is the market open this morning?",
+    said "Yes. The Willows Market and Pharmacy is closed this morning." (the question's "morning"
+    was 09:00, the closure told by its part from 10:00). By hand: closed all that morning (asked
+    of the morning, or at 08:00: a morning's closure holds from the day's start), the day before
+    open; a closure told "tonight" (19:00) holds for "this evening" (asked as 18:00), not at noon."""
+    from town.memory.fact import Fact
+    from town.scripted.interview import answer_interview
+    from town.thinking.questions import AnswerInterview, MemoryView
+
+    sign = MemoryView(id=16, kind="observation", importance=5, created="2023-02-13 09:00:00",
+                      fact=Fact(act="close", place="the_ville:The Willows Market and Pharmacy",
+                                start=datetime(2023, 2, 14, 10), part="morning", closed=True),
+                      content="A sign on the door of The Willows Market and Pharmacy says it will close tomorrow "
+                              "morning for renovation.")
+
+    def asked(question: str, at: str) -> str:
+        return answer_interview(AnswerInterview(
+            persona="isabella_rodriguez", persona_name="Isabella Rodriguez", persona_summary="Isabella runs a cafe.",
+            question=question, memories=(sign,), now=at, people=("Isabella Rodriguez", "Maria Lopez"))).answer
+
+    assert asked("Is the market open this morning?", "2023-02-14 12:00:00").startswith("No.")
+    assert asked("Is the market open now?", "2023-02-14 08:00:00").startswith("No.")
+    assert asked("Is the market closed this morning?", "2023-02-14 12:00:00").startswith("Yes.")
+    assert asked("Is the market open now?", "2023-02-13 12:00:00").startswith("Yes, as far as I know.")
+    evening = MemoryView(id=17, kind="whisper", importance=6, created="2023-02-14 09:00:00",
+                         fact=Fact(act="close", place="the_ville:Hobbs Cafe", start=datetime(2023, 2, 14, 19),
+                                   part="evening", closed=True),
+                         content="I feel exhausted and want to close the cafe early tonight.")
+
+    def of_cafe(question: str, at: str) -> str:
+        return answer_interview(AnswerInterview(
+            persona="isabella_rodriguez", persona_name="Isabella Rodriguez", persona_summary="Isabella runs a cafe.",
+            question=question, memories=(evening,), now=at, people=("Isabella Rodriguez", "Maria Lopez"))).answer
+
+    assert of_cafe("Is Hobbs Cafe open this evening?", "2023-02-14 12:00:00").startswith("No.")  # 18:00 asked
+    assert of_cafe("Is Hobbs Cafe open now?", "2023-02-14 12:00:00").startswith("Yes.")

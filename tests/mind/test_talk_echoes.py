@@ -26,6 +26,7 @@ import pytest
 from town.scripted import voice
 from town.scripted.reply import is_news
 from town.scripted.talk import closing, next_line
+from town.memory.fact import Fact
 from town.thinking.questions import MemoryView, NextLine
 
 SIGN = MemoryView(id=16, kind="observation", importance=5, created="2023-02-13 09:00:00",
@@ -290,3 +291,43 @@ def test_a_party_called_off_is_trouble_and_ones_own_told_off_is_denied(seed):
                                                 ("Maria Lopez", "Klaus told me that the Valentine's party is cancelled!")))
     line = next_line(host).line
     assert line.startswith(tuple(r.split("{")[0] for r in voice.REACTIONS["rumour"])), line
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_closure_seen_oneself_and_told_again_by_name_is_known_not_told_back(seed):
+    """A fresh user's third round (2026-12-07), in every the_ville run: Maria "did you hear? The
+    Willows Market and Pharmacy is closed this morning!", Isabella "That's a shame, Maria. Did you
+    hear? The Willows Market and Pharmacy is closed!": her own sight of the sign, which Maria had
+    also told her the day before, was skipped as Maria's, and the place's name is no topic word.
+    By hand: the market held closed, named in the line: she knows it, and tells nothing back."""
+    sign = replace(SIGN, tellers=("Maria Lopez",), fact=Fact(
+        act="close", place="the_ville:The Willows Market and Pharmacy", start=datetime(2023, 2, 14, 10), part="morning",
+        closed=True))
+    q = NextLine(persona="isabella_rodriguez", persona_name="Isabella Rodriguez", persona_summary="Traits: friendly",
+                 listener="maria_lopez", listener_name="Maria Lopez", recalled=(sign,), now="2023-02-14 08:09:40",
+                 places=("the_ville:The Willows Market and Pharmacy", "the_ville:Hobbs Cafe"),
+                 history=(("Isabella Rodriguez", "Hello there, Maria."),
+                          ("Maria Lopez", "Hey, did you hear? The Willows Market and Pharmacy is closed this morning!")),
+                 seed=seed)
+    line = next_line(q).line
+    assert line.startswith(("Yes, I heard", "I know")), line
+    assert "Willows" not in line
+
+
+@pytest.mark.parametrize("news, kind", [
+    ("Did you hear? Klaus owes me 20 dollars for the coffee beans he borrowed, Maria!", "plain"),
+    ("I heard it from Klaus in person: he needs more sources!", "plain"),
+    ("Did you hear? There is a concert at Johnson Park on Saturday!", "good"),
+    ("Did you hear? Maria won the chess tournament!", "good"),
+    ("Did you hear? The main road by the park is closed for roadworks tomorrow!", "trouble"),
+])
+def test_news_neither_glad_nor_bad_is_met_plainly(news, kind):
+    """The same round: "Klaus owes me 20 dollars ..." and "he needs more sources!" were met with
+    "What good news, Maria!". By hand: a debt and a need are met plainly ("I see. Thanks."), an
+    event on a day or a win gladly, a closure as trouble; the reaction opens the line."""
+    q = NextLine(persona="isabella_rodriguez", persona_name="Isabella Rodriguez", persona_summary="Traits: friendly",
+                 listener="maria_lopez", listener_name="Maria Lopez", now="2023-02-13 09:00:00",
+                 history=(("Isabella Rodriguez", "Hello there, Maria."), ("Maria Lopez", news)), seed=3)
+    line = next_line(q).line
+    reactions = {k: [r.format(name=", Maria") for r in v] for k, v in voice.REACTIONS.items()}
+    assert any(line.startswith(r) for r in reactions[kind]), line

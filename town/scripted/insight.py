@@ -30,6 +30,7 @@ knows them), and the clock; a heard memory is read through :func:`town.hearsay.u
 from __future__ import annotations
 
 import re
+import zlib
 from collections import defaultdict
 from datetime import datetime, timedelta
 
@@ -249,8 +250,16 @@ def _talks(memories, people, me, places) -> list[tuple[str, list]]:
             if phrase:  # "the party and the valentine" are one thing: "the Valentine's Day party"
                 topics = [f"the {phrase}"]
             cited = list(dict.fromkeys(counts[shared[0]] + (counts[shared[1]] if len(shared) > 1 else [])))
-            out.append((f"{who.split()[0]} and I keep ending up talking about {' and '.join(topics)}.", cited))
+            wording = _TALK_WORDINGS[zlib.crc32(f"{me}|{who}".encode()) % len(_TALK_WORDINGS)]  # each pair its own
+            out.append((wording.format(who=who.split()[0], topics=" and ".join(topics)), cited))
     return out
+
+
+#: How an insight of talks had is worded, one wording per pair of people (by a checksum of both
+#: names, so a run reads the same each time): a town of 25 would otherwise say one sentence over.
+_TALK_WORDINGS = ("{who} and I keep ending up talking about {topics}.",
+                  "Whenever {who} and I talk, we end up on {topics}.",
+                  "{who} and I always seem to get onto {topics}.")
 
 
 #: Memories made within this many game minutes of each other are of one talk (a talk of eight

@@ -1238,7 +1238,9 @@ def _put_off(q: AnswerInterview, held: tuple) -> answers.InterviewAnswer | None:
     if shut and asked & {"open", "close", "closed", "shut"}:
         m = shut[-1]
         f = m.fact
-        still = at is not None and f is not None and f.place is not None \
+        same_part = f is not None and f.part in _PARTS_OF_DAY and f.start is not None and at is not None \
+            and at.date() == f.start.date() and re.search(rf"\b{f.part}\b", q.question, re.I) is not None  # all of it
+        still = at is not None and f is not None and f.place is not None and not same_part \
             and not f.closes(f.place, at, at + timedelta(minutes=1))  # "open now?" at noon, closing at 3pm: yes
         return _said(f"{'No' if ('open' in asked) != still else 'Yes'}. {_realised(m, q)}", [m.id])
     other_day = [m for m in held if m.fact is not None and m.fact.closed and m.fact.place is not None

@@ -22,7 +22,7 @@ from datetime import datetime
 from ..hearsay import depth, pronoun_of, told, unwrap
 from ..perspective import own_voice, relative_days
 from ..realise import heard, sayable, statement
-from ..textevent import find_event, place_names
+from ..textevent import find_event, place_in, place_names, stated_day, stated_times
 from ..thinking import answers
 from ..thinking.dayplan import fact_event
 from .attend import decide
@@ -297,6 +297,10 @@ _INVITING = re.compile(r"\b(?:party|invit\w*|come|join|dinner|gathering|night|ce
 #: A feeling of one's own confided in a line ("I have a crush on Klaus").
 _CONFIDED = re.compile(r"^(?:\w+,?\s+)?i (?:have a crush on|am in love with|['’]m in love with|have feelings for|"
                        r"fancy|miss)\b")
+#: News that is glad to hear, though it names no day: a party, a win, a new start.
+_GLAD = re.compile(r"\b(?:party|parties|celebrat\w*|won|wins?|winning|engaged|married|wedding|baby|promot\w*|free|"
+                   r"birthday|festival|concert|fun|welcome|new|opening|opens?|launch\w*|accepted|passed|got the job|"
+                   r"hired|back|better|recovered|found)\b")
 #: A line telling the speaker's own plan ahead ("Later I'm going to ...", "At 19:00 I'll be ...").
 _OWN_PLAN = re.compile(r"^(?:\w+,?\s+)?(?:later |tonight |then )?(?:i['’]m going to|i am going to|i still have to|"
                        r"i need to|i have to|at \d\d:\d\d i['’]ll be|i['’]ll be)\b")
@@ -320,12 +324,21 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
     if not is_news(line) or now is None:
         return None
     speaker = q.listener_name.split()[0]
-    heard = _words(_DID_YOU_HEAR.sub("", re.sub(r"^.*? told me that ", "", _told_part(line))))
+    said = _DID_YOU_HEAR.sub("", re.sub(r"^.*? told me that ", "", _told_part(line)))
+    heard = _words(said)
+    places = place_names(tuple(q.places))
+    where = place_in(said, places)  # the place it names, by name: "The Willows Market and Pharmacy is closed"
+    event = find_event(said, now, places, parts=True) if where else None
+    shut = where is not None and re.search(r"\b(?:clos\w*|shut)\b", said, re.I) is not None
     for m in q.recalled or q.memories:  # all it holds, not only what it may tell; not the line itself
         names, statement = unwrap(m.content)
-        if q.listener_name in m.tellers or _from(m, q.listener_name):
-            continue
-        if m.kind != "plan" and len(heard & _words(statement)) >= max(3, len(heard) // 2):
+        if m.kind not in ("observation", "whisper") and (q.listener_name in m.tellers or _from(m, q.listener_name)):
+            continue  # what they told, not what one saw oneself (and they told again)
+        f = m.fact
+        same = where is not None and f is not None and f.place is not None \
+            and f.place.split(":")[:2] == where.split(":")[:2] and (  # its place held closed, or its event
+                f.closed and shut or event is not None and f.start == event.start and not f.closed)
+        if m.kind != "plan" and (same or len(heard & _words(statement)) >= max(3, len(heard) // 2)):
             teller = names[0].split()[0] if names and names[0].split()[0] != speaker else ""
             name = f", {voice.first}" if voice.first else ""  # a short line, said to one person
             said = voice.pick(*KNOWN_FROM) if teller else voice.pick(*KNOWN)
@@ -339,9 +352,12 @@ def react(line: str, q, now: datetime | None, voice: Voice) -> answers.LineAnswe
     if _OWN_PLAN.search(low):  # "Later I'm going to cook and eat dinner at 21:00": no "What good news!"
         return answers.LineAnswer(line=voice.react("plan"))
     off = re.search(r"\b(?:clos\w*|shut|renovation|cancel\w*|call(?:ed|ing)? off|scrap\w*|postpone\w*|sick|broke\w*"
-                    r"|burst|flood\w*|lost|missing|stolen|shame|gutted|sadly|unfortunately)\b", low)
+                    r"|burst|flood\w*|lost|missing|stolen|shame|gutted|sadly|unfortunately|repairs?|roadworks|"
+                    r"accident|injur\w*|died|passed away|fired|quit\w*)\b", low)
     if off and _own_told_off(low, q):  # "Isabella called off her party", told to Isabella: it is on
         return answers.LineAnswer(line=voice.react("rumour"))
     if off:
         return answers.LineAnswer(line=voice.react("trouble"))
-    return answers.LineAnswer(line=voice.react("good"))
+    if _GLAD.search(low) or stated_times(told_now) is not None or stated_day(told_now, now) is not None:
+        return answers.LineAnswer(line=voice.react("good"))  # something on, or glad news
+    return answers.LineAnswer(line=voice.react("plain"))  # "Klaus owes me 20 dollars": no "What good news!"

@@ -87,7 +87,8 @@ KNOWN_FROM = ("I know, {teller} told me about it{name}.", "I know{name}, {teller
 #: News already heard, the teller not recalled.
 KNOWN = ("Yes, I heard about that too{name}.", "Yes, I heard{name}. Word gets around.",
          "I know{name}, everyone's talking about it.")
-#: Reactions to news by kind (:meth:`Voice.react`); "plain" is "good" news told to a reserved listener.
+#: Reactions to news by kind (:meth:`Voice.react`); "plain" is "good" news told to a reserved listener,
+#: and news neither glad nor bad ("Klaus owes me 20 dollars").
 REACTIONS = {
     "luck": ("Good luck with it{name}!", "I hope it goes well{name}.", "Fingers crossed{name}!", "You'll do great{name}.",
              "Best of luck{name}!"),
