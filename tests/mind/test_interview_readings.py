@@ -1182,3 +1182,57 @@ def test_ones_own_event_nothing_put_off_is_on_not_cancelled_and_free():
     assert ask(question="Is your party still on?", **isabella).answer.startswith("Yes. I am planning")
     assert ask(question="How much is your party?", **isabella).answer.startswith("It's free. I am planning")
     assert not ask(question="Are you off to your party later?", **isabella).answer.startswith("No.")
+
+
+def test_going_to_an_event_and_whom_one_talked_with_there_are_answered_from_what_one_saw():
+    """A fresh user's third round (2026-12-07), at the party's end: "Who did you talk to at the
+    party?", "Did you have fun at the party tonight?" and "Were you at the party?" told the party's
+    news again. By hand, on the circus: Tom saw himself and Ann
+    there and talked with Cat at 16:25 while it was on, so Ann and Cat were there and so was he
+    ("Yes." when asked whether he was); away, he says no; a place no event held names is no
+    attendance question's ("Were you at the library?")."""
+    seen = [MemoryView(id=60, kind="observation", importance=2, created="2023-02-14 16:05:00",
+                       content="Ann Able is watching the show at Johnson Park."),
+            MemoryView(id=61, kind="observation", importance=2, created="2023-02-14 16:30:00",
+                       content="Tom Moreno is standing at the lawn of Johnson Park."),
+            MemoryView(id=62, kind="chat", importance=3, created="2023-02-14 16:25:00", tellers=("Cat Cole",),
+                       content='Cat Cole said to me: "The clowns are great!"')]
+    people = (*PEOPLE, "Ann Able", "Cat Cole")
+    circus = _circus_memories(True, "I am free then")
+    later = "2023-02-14 19:00:00"
+    talked = ask(**TOM, question="Who did you talk to at the circus?", memories=(*circus, *seen), now=later,
+                 people=people).answer
+    assert talked == "Ann and Cat were at the travelling circus at Johnson Park, and so was I.", talked
+    went = ask(**TOM, question="Were you at the circus?", memories=(*circus, *seen), now=later, people=people).answer
+    assert went == "Yes. Ann and Cat were at the travelling circus at Johnson Park, and so was I.", went
+    fun = ask(**TOM, question="Did you have fun at the circus tonight?", memories=(*circus, *seen), now=later,
+              people=people).answer
+    assert fun == "It went well: Ann and Cat were at the travelling circus at Johnson Park, and so was I.", fun
+    away = ask(**TOM, question="Were you at the circus?", memories=circus, now=later, people=people).answer
+    assert away == "No, I wasn't at the travelling circus at Johnson Park.", away
+    library = ask(**TOM, question="Were you at the library today?", memories=(*circus, *seen), now=later,
+                  people=people).answer
+    assert "circus" not in library, library
+
+
+def test_why_one_is_interested_in_a_thing_is_what_one_does_about_it_and_a_host_unheard_of_is_said():
+    """The same round: Klaus, asked "Why are you interested in gentrification?", gave his plan at
+    12:00; asked at noon on the 13th "Who is hosting a party tomorrow, and at what time?", before
+    anyone told him of one, answered with the market's closure tomorrow. By hand: his own paper
+    on gentrification is why; no party held, no host named."""
+    klaus = dict(persona="klaus_mueller", persona_name="Klaus Mueller",
+                 persona_summary="Klaus Mueller studies sociology and lives in the college dorm.")
+    paper = MemoryView(id=1, kind="observation", importance=7, created="2023-02-13 07:00:00",
+                       content="I am writing a research paper on the effects of gentrification on low-income communities.",
+                       fact=Fact(subject="Klaus Mueller",
+                                 act="write a research paper on the effects of gentrification on low-income communities"))
+    why = ask(**klaus, question="Why are you interested in gentrification?", memories=(paper,),
+              now="2023-02-14 12:00:00", people=("Klaus Mueller", "Isabella Rodriguez")).answer
+    assert why == "Because I write a research paper on the effects of gentrification on low-income communities.", why
+    sign = MemoryView(id=2, kind="observation", importance=5, created="2023-02-13 09:00:00",
+                      content="A sign on the door of The Willows Market says it will close tomorrow morning.",
+                      fact=Fact(act="close", place="the_ville:The Willows Market and Pharmacy",
+                                start=datetime(2023, 2, 14, 10), part="morning", closed=True))
+    host = ask(**klaus, question="Who is hosting a party tomorrow, and at what time?", memories=(paper, sign),
+               now="2023-02-13 12:00:00", people=("Klaus Mueller", "Isabella Rodriguez")).answer
+    assert host == "I haven't heard of anyone hosting one.", host

@@ -135,10 +135,13 @@ _TIME_WITH = any_phrase("spend (?:the )?most (?:of (?:my|your) )?time with", "se
 _ATTENDANCE = re.compile(r"\bwho (?:came|showed up|turned up|went|attended|was there|were there|did you see|else came)\b"
                          r"|\bwho (?:was|were|is|are) (?:at|there)\b"
                          r"|\bdid (?-i:[A-Z][\w'-]+)(?: (?-i:[A-Z][\w'-]+))? (?:come|go|show up|turn up|make it|attend)\b"
-                         r"|\bwas (?-i:[A-Z][\w'-]+)(?: (?-i:[A-Z][\w'-]+))? (?:at|there)\b", re.I)
+                         r"|\bwas (?-i:[A-Z][\w'-]+)(?: (?-i:[A-Z][\w'-]+))? (?:at|there)\b"
+                         r"|\bwho did you (?:talk|speak|chat)(?: to| with)? (?:at|there)\b"
+                         r"|\bwere you (?:at|there for) (?:the|your|his|her|their|that)\b", re.I)
 #: How an event went ("How did your party go?", "How was the chalk contest?"): who came, said with
 #: how it went; "How was your day?" and "How was work?" ask of a day, not an event.
 _HOW_IT_WENT = re.compile(r"\bhow did (?:the|your|his|her|their|that|it)\b[^?]*?\bgo\b|"
+                          r"\bdid you (?:have fun|enjoy yourself|have a good time|enjoy) (?:at )?(?:the|your|that)\b|"
                           r"\bhow was (?:the|your|that) (?!(?:day|morning|afternoon|evening|night|week|weekend|work|"
                           r"shift|class|lecture|exam|trip|sleep|lunch|dinner|breakfast)\b)[a-z'-]+", re.I)
 
@@ -932,6 +935,9 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
         host = str(f.host or f.subject)
         who = "I" if host == q.persona_name else host.split()[0]
         return _said(f"{who} {'did' if over else 'am' if who == 'I' else 'is'}. {_realised(hosted, q)}", [hosted.id])
+    if hosted is None and _HOST_ASKED.search(q.question) and (best.fact is None or best.fact.closed
+                                                              or best.fact.cancelled or best.fact.start is None):
+        return _said("I haven't heard of anyone hosting one.", [])  # not a closure that bears on "tomorrow"
     about = frozenset(w for w in _asked(q) if not _PRICE_ASKED.fullmatch(w))  # the thing, not its cost
     priced = next((r for r in relevant if r.fact is not None and r.fact.price and about & topic_words(r.fact.act)),
                   None) if _PRICE_ASKED.search(q.question) else None  # of the thing asked: no class's price for a latte
@@ -1369,6 +1375,8 @@ def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
         re.search(rf"\b{re.escape(p)}\b", q.question) or re.search(rf"\b{re.escape(p.split()[0])}\b", q.question))), None)
     if asked is not None and score(best)[0] == 0:  # "Did Klaus go to the library?": no event of it held
         return _general(q, "yes/no")
+    if topic and score(best)[0] == 0 and re.match(r"\W*(?:did|were)\b", q.question, re.I):
+        return _general(q, "yes/no")  # "Did you go to the library?": no event of it held
     f = best.fact
     assert f is not None and f.start is not None and f.place is not None
     name = event_name(f, f.place)
@@ -1382,6 +1390,11 @@ def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
             and where in m.content.lower()]
     there = [next(p for p in q.people if m.content.startswith(p)) for m in seen
              if any(m.content.startswith(p) for p in q.people)]
+    talked = [m for m in q.memories if m.kind == "chat" and m.created and (m.tellers or told_by(m.content))
+              and f"{f.start:%Y-%m-%d %H:%M:%S}" <= m.created <= f"{end:%Y-%m-%d %H:%M:%S}"]
+    if q.persona_name in there:  # there oneself: whom one talked with while it was on was there too
+        there += [p for p in map(_partner, talked) if p in q.people]
+        seen += talked
     others = [p for p in dict.fromkeys(there) if p != q.persona_name]
     me = q.persona_name in there
     cited = [best.id, *(m.id for m in seen)][:4]
@@ -1395,12 +1408,15 @@ def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
         if me:  # only what was retrieved was seen: not seeing is no sign of absence
             return _said(f"I don't remember seeing {first} at {name}.", cited)
         return _said(f"I wasn't at {name}, so I couldn't say whether {first} came.", [best.id])
+    went_myself = re.search(r"\bwere you (?:at|there)\b", q.question, re.I)
+    if went_myself and not me:  # "Were you at the party?" ("Did you go ...?" is the decision's: intention)
+        return _said(f"No, I wasn't at {name}.", [best.id])
     if others:
         were = "was" if len(others) == 1 else "were"
-        went = "It went well: " if how and len(others) > 1 else ""
+        went = "It went well: " if how and len(others) > 1 else "Yes. " if went_myself else ""
         return _said(f"{went}{_names(others)} {were} at {name}{', and so was I' if me else ''}.", cited)
     if me:
-        return _said(f"I was at {name}, but I didn't see anyone else there.", cited)
+        return _said(f"{'Yes. ' if went_myself else ''}I was at {name}, but I didn't see anyone else there.", cited)
     if how and best.tellers:  # how it went, away: what one was told of it
         return _said(f"I wasn't at {name}, so I couldn't say how it went. {_realised(best, q)}", [best.id])
     return _said(f"I wasn't at {name}, so I couldn't say {'how it went' if how else 'who came'}.", [best.id])

@@ -388,6 +388,8 @@ def would_go(q: AnswerInterview) -> tuple[str, list[int]] | None:
 
 
 #: A sentence of a persona's file saying what it cares about.
+#: An interest asked about ("Why are you interested in gentrification?", "Why do you care about ...?").
+_INTERESTED = re.compile(r"\b(?:interested|interest|into|care about|curious|passionate|fascinated)\b", re.I)
 _CARES = re.compile(r"\b(?:cares?|wants?|loves?|values?|hopes?|believes?)\b", re.I)
 
 
@@ -407,13 +409,17 @@ def their_reason(q: AnswerInterview, person: str) -> str | None:
 def own_reason(q: AnswerInterview) -> tuple[str, list[int]] | None:
     """Why the persona does a thing of its own the question names ("Why are you running for
     mayor?"): its own fact whose act holds the question's topic words, and what its file says it
-    cares about (the first such sentence, in its own voice). None when no own fact bears on it
-    or the file says nothing it cares about."""
+    cares about (the first such sentence, in its own voice); asked of an interest and the file
+    saying nothing it cares about, "Because" that fact. None when no own fact bears on it."""
     topic = topic_words(q.question) - name_words(q.people) - _ASKING
     own = next((m for m in q.memories if m.fact is not None and m.fact.subject == q.persona_name
                 and not m.fact.question and topic & topic_words(m.fact.act)), None)
     cares = next((x for x in re.split(r"(?<=[.!?])\s+", q.persona_summary) if _CARES.search(x)), None)
-    if own is None or own.fact is None or cares is None:
+    if own is None or own.fact is None:
+        return None
+    if cares is None and _INTERESTED.search(q.question):  # "Why are you interested in gentrification?": what
+        return f"Because {statement(own.fact, q.persona_name, now=_now(q))}.", [own.id]  # one does about it
+    if cares is None:
         return None
     why = own_voice(cares.rstrip("."), q.persona_name)
     why = why if why.startswith(("I ", "I'")) else why[:1].lower() + why[1:]
