@@ -34,6 +34,12 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a wage said as what a thing costs", "town/reading.py",
+             "    if _PAY.search(text):  #", "    if False:  #",
+             ("tests/test_reading.py::test_a_wage_is_no_cost_and_a_thing_called_off_takes_no_place_from_its_own_name",)),
+    Mutation("a thing called off placed by a word of its own name", "town/reading.py",
+             '    where = re.sub(re.escape(own_words), " ", rest, count=1, flags=re.I)', "    where = rest",
+             ("tests/test_reading.py::test_a_wage_is_no_cost_and_a_thing_called_off_takes_no_place_from_its_own_name",)),
     Mutation("why one is interested in a thing not what one does about it", "town/scripted/stance.py",
              "    if cares is None and _INTERESTED.search(q.question):", "    if False:",
              ("tests/mind/test_interview_readings.py::test_why_one_is_interested_in_a_thing_is_what_one_does_about_it_and_a_host_unheard_of_is_said",)),

@@ -1238,3 +1238,20 @@ def test_a_debt_to_the_teller_a_secret_plan_and_a_morning_closure_are_said_right
     assert sign.closes("v:The Willows Market", tuesday.replace(hour=7), tuesday.replace(hour=8))
     assert sign.closes("v:The Willows Market", tuesday.replace(hour=15), tuesday.replace(hour=16))
     assert not sign.closes("v:The Willows Market", MONDAY.replace(hour=20), MONDAY.replace(hour=21))
+
+
+def test_a_wage_is_no_cost_and_a_thing_called_off_takes_no_place_from_its_own_name():
+    """The same round: "... hiring a part-time assistant ..., $15 an hour" was told "and it costs
+    $15 an hour"; "The farmers market this Saturday is cancelled because of the storm forecast"
+    was told of The Willows Market ("market" is a name of it). By hand: no price beside words of
+    paid work; the market called off on Saturday 18 Feb at no place said."""
+    from town.reading import price_of
+
+    assert price_of("The library is hiring a part-time assistant, $15 an hour, apply by Friday") is None
+    assert price_of("The pottery workshop costs $15 an hour", "be the pottery workshop") == "$15 an hour"
+    places = place_names(("v:The Willows Market and Pharmacy", "v:Johnson Park"))
+    off = read_fact("The farmers market this Saturday is cancelled because of the storm forecast.", MONDAY, places, CAST)
+    assert off is not None and (off.act, off.place, off.cancelled) == ("be the farmers market", None, True)
+    assert off.start is not None and off.start.date() == datetime(2023, 2, 18).date()
+    there = read_fact("The farmers market at Johnson Park this Saturday is cancelled.", MONDAY, places, CAST)
+    assert there is not None and there.place == "v:Johnson Park"

@@ -203,6 +203,8 @@ _ITEM_PRICED = re.compile(r"\b(?!(?:entry|admission|entrance|tickets?|it|fee|cov
                           r"\s+(?:is|are|r|cost|costs|at|for)\s+(?:only\s+|just\s+)?$", re.I)
 _FREE = re.compile(r"\b(?:(?:it|entry|admission|entrance|tickets?)\s*(?:is|are|['’]s)\s+free|free\s+(?:entry|"
                    r"admission|of charge)|for free)\b", re.I)
+#: Words of paid work: a sum said beside them is a wage, not what a thing costs.
+_PAY = re.compile(r"\b(?:hiring|hire|job|jobs|wages?|salary|pays?|paid|earn|vacancy|position)\b", re.I)
 #: Words of a day or a time, which end an event's phrase ("the concert on Saturday costs $12").
 _WHEN_WORDS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow",
                "tonight", "morning", "afternoon", "evening", "night", "am", "pm", "noon"}
@@ -447,8 +449,13 @@ def _called_off(text: str, off: re.Match, created: datetime, places: dict[str, s
     named = _named_thing(_OWNER.sub("the ", thing, count=1), places)
     if named is None:
         return None
-    event = find_event(rest, created, places, parts=True) if stated_day(rest, created) or stated_times(rest) else None
-    return Fact(act=named, place=event.place if event else place_in(rest, places), start=event.start if event else None,
+    own_words = named[3:]  # "the farmers market": no place of its own words ("market")
+    where = re.sub(re.escape(own_words), " ", rest, count=1, flags=re.I)
+    event = find_event(rest, created, places, place="", parts=True) if stated_day(rest, created) or stated_times(rest) \
+        else None
+    place = place_in(where, places)
+    return Fact(act=named, place=place if event is None or not event.place else event.place if place else None,
+                start=event.start if event else None,
                 part=event.part if event else None, host=host, cancelled=True)
 
 
@@ -564,6 +571,8 @@ def price_of(text: str, thing: str = "") -> str | None:
     not $1), unless that something is a word of ``thing`` (the fact's act and place: "the
     concert at Johnson Park costs $12")."""
     own = {w.lower() for w in _WORDS.findall(thing.replace(":", " "))} | _WHEN_WORDS
+    if _PAY.search(text):  # "hiring ..., $15 an hour": a wage, no cost
+        return None
     found = next((m for m in _PRICE.finditer(text) if not (item := _ITEM_PRICED.search(text[:m.start()]))
                   or item.group(0).split()[0].lower() in own), None)
     if found is not None:
