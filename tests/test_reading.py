@@ -1255,3 +1255,35 @@ def test_a_wage_is_no_cost_and_a_thing_called_off_takes_no_place_from_its_own_na
     assert off.start is not None and off.start.date() == datetime(2023, 2, 18).date()
     there = read_fact("The farmers market at Johnson Park this Saturday is cancelled.", MONDAY, places, CAST)
     assert there is not None and there.place == "v:Johnson Park"
+
+
+def test_a_state_before_closing_early_a_salutation_and_a_slang_whisper_in_the_second_person_are_read():
+    """A fresh user's fourth round (2026-12-07): "You are worn out and are thinking of closing the
+    store early tonight" (Tom) and "You're really tired and might shut the cafe at 6 tonight"
+    (Isabella) were events their people were invited to, and 18 people came to the store; "Dear
+    Mrs Lin, please note the parents' evening ... has been rescheduled ..." was told "Dear Mrs Lin
+    has been moved"; "lol ur dog got loose again" was kept as "Lol ur dog ..." (the listener's
+    dog); "You find out you passed your exam" was "I find out me passed". By hand from Monday 13
+    Feb, 08:00: closures of the store from the evening's 19:00 and of the cafe at 18:00, both the
+    whisperer's doing; the parents' evening moved to Wednesday 15 Feb at 16:00; the whisper in the
+    persona's own words ("My dog got loose again"); "I passed"."""
+    from town.perspective import inner_voice
+    from town.reading import spelled_out
+
+    places = place_names(("v:Harvey Oak Supply Store", "v:Hobbs Cafe:cafe", "v:Oak Hill College"))
+    store = read_fact(inner_voice("You are worn out and are thinking of closing the store early tonight."), MONDAY,
+                      places, CAST, "Maria Lopez")
+    assert store is not None and (store.closed, store.place, store.start, store.host) == (
+        True, "v:Harvey Oak Supply Store", datetime(2023, 2, 13, 19), "Maria Lopez")
+    cafe = read_fact(inner_voice("You're really tired and might shut the cafe at 6 tonight."), MONDAY, places, CAST,
+                     "Maria Lopez")
+    assert cafe is not None and (cafe.closed, cafe.place, cafe.start) == (True, "v:Hobbs Cafe:cafe",
+                                                                          datetime(2023, 2, 13, 18))
+    moved = read_fact("Dear Mrs Lin, please note the parents' evening at Oak Hill College has been rescheduled from "
+                      "Tuesday at 3 pm to Wednesday at 4 pm.", MONDAY, places, CAST)
+    assert moved is not None and (moved.act, moved.moved, moved.start) == ("be the parents' evening", True,
+                                                                           datetime(2023, 2, 15, 16))
+    assert inner_voice(spelled_out("lol ur dog got loose again this morning, u need ppl to look out for it")) == \
+        "My dog got loose again this morning, I need people to look out for it"
+    assert inner_voice("You find out you passed your physics exam.") == "I find out I passed my physics exam."
+    assert inner_voice("You need someone to help you carry boxes.") == "I need someone to help me carry boxes."

@@ -116,6 +116,14 @@ def third_person(text: str, name: str, pronoun: str | None = None) -> str:
     return _capital(and_verbs(said_of, third_singular, strict=True) if said[0] and not plural else said_of)
 
 
+def _past_form(word: str) -> bool:
+    """Whether ``word`` is a verb's past tense and no noun ("passed", "got"; not "help", "paid"
+    said of a bill is still past): after "you" it makes "you" a subject."""
+    found = lemmas(word)
+    return bool(word) and "NOUN" not in found and any(
+        word != v and word not in participles(v) or word in ("got", "passed", "went", "was", "did") for v in found.get("VERB", ()))
+
+
 def inner_voice(text: str) -> str:
     """A second-person sentence ("You want to ...") as the persona's own thought ("I want to ...").
 
@@ -126,7 +134,7 @@ def inner_voice(text: str) -> str:
     out: list[str] = []
     prev = ""
     pending = False
-    for tok in toks:
+    for i, tok in enumerate(toks):
         if not tok[0].isalpha():
             out.append(tok)
             if any(c in tok for c in ".!?;:,"):
@@ -135,8 +143,10 @@ def inner_voice(text: str) -> str:
         word, clitic = _split_contraction(tok)
         low = word.lower()
         if low == "you":
+            after = next((t.lower() for t in toks[i + 1:] if t[0].isalpha()), "")
             subject = not prev or prev in ("that", "if", "when", "and", "but", "because", "so", "as",
-                                           "then", "while", "until", "before", "after", ".")
+                                           "then", "while", "until", "before", "after", ".") \
+                or _past_form(after) or after in MODALS or after in ("have", "had", "are", "were")  # "... you passed"
             if subject or clitic:
                 out.append("I")
                 if clitic in ("'re", "’re"):

@@ -48,7 +48,10 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
              "nite": "night", "libary": "library", "tommorow": "tomorrow", "tomorow": "tomorrow",
              "tommorrow": "tomorrow", "tomrrow": "tomorrow", "wensday": "Wednesday", "wednesay": "Wednesday",
              "saturaday": "Saturday", "resturant": "restaurant", "tue": "Tuesday", "tues": "Tuesday",
-             "weds": "Wednesday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday"}
+             "weds": "Wednesday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "n": "and",
+             "comin": "coming", "goin": "going", "doin": "doing", "havin": "having", "gettin": "getting",
+             "makin": "making", "takin": "taking", "nothin": "nothing", "somethin": "something",
+             "evryone": "everyone", "everyon": "everyone", "saturdy": "Saturday", "ppl": "people"}
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 
@@ -68,7 +71,7 @@ def spelled_out(text: str) -> str:
     text = _OFF_TO.sub(r"\1 going to", text)  # "I'm off to the pub at 8pm": going there
     return re.sub(r"\s+", " ", text).strip()
 #: A heading or interjection before what a text states: "Reminder:", "Big news:", "Hey,", "FYI".
-_HEADING = re.compile(r"^\s*(?:(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|(?:just )?(?:a )?reminder(?: that)?|"
+_HEADING = re.compile(r"^\s*(?:dear\s+[^,:;.!?]{1,40}[,:]\s*(?:please\s+note(?:\s+that)?[,:]?\s*)?|(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|(?:just )?(?:a )?reminder(?: that)?|"
                       r"remember that|don't forget that|big news|news|heads up|guess what|change of plans?|good news|"
                       r"attention|note|update|btw|by the way|listen|announcement|apparently|lol|unfortunately|sadly|"
                       r"bad news|ugh|argh|oops|damn|aw|sorry(?: (?:folks|everyone|all|guys|y'all))?)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
@@ -208,6 +211,10 @@ _PAY = re.compile(r"\b(?:hiring|hire|job|jobs|wages?|salary|pays?|paid|earn|vaca
 #: Words of a day or a time, which end an event's phrase ("the concert on Saturday costs $12").
 _WHEN_WORDS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow",
                "tonight", "morning", "afternoon", "evening", "night", "am", "pm", "noon"}
+#: A state of one's own before what one means to do about it: "I'm worn out and thinking of ...".
+_STATE_AND = re.compile(r"^\s*I(?:\s+am|['’]m|\s+feel)(?:\s+feeling)?\s+(?:really\s+|so\s+|very\s+|a\s+bit\s+|quite\s+|too\s+)?"
+                        r"(?:tired|exhausted|worn\s+out|sick|unwell|ill|stressed|busy|knackered|wiped\s+out|sleepy|drained|"
+                        r"fed\s+up|overwhelmed)\s+and\s+(?:I\s+)?(?:am\s+|are\s+|['’]m\s+)?", re.I)
 #: Tickets to a thing, said before it: "Tickets for the Saturday concert at Johnson Park cost $12".
 _TICKETS = re.compile(r"^\s*(?:the\s+)?(?:tickets?|entry|admission|entrance)\s+(?:for|to)\s+"
                       r"(?=(?:the|a|an|this|tonight's|today's|tomorrow's|my|our|his|her|their)\s)", re.I)
@@ -519,6 +526,8 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     if not text:
         return None
     text = _TICKETS.sub("", text, count=1)  # "Tickets for the concert ... cost $12": the concert costs it
+    text = _STATE_AND.sub("I ", text, count=1)  # "I'm worn out and (am) thinking of closing ...": the closing
+    text = re.sub(r"^\s*I\s+(?:am\s+)?(?:thinking\s+(?:of|about)|considering)\s+(?=[a-z]+ing\b)", "I'm ", text)
     moving = _MOVING.match(text)
     mover = None
     if moving:  # "I've postponed the party until Friday": the party is moved, by its host

@@ -423,6 +423,8 @@ def unread_hour(text: str) -> bool:
 def without_unread_hour(text: str) -> str:
     """``text`` with the hours :func:`unread_hour` finds taken out ("on Wednesday at 6" -> "on
     Wednesday"): its day alone, for what keeps the hours it had (an event moved to another day)."""
+    if not unread_hour(text):  # "at 4 pm" is read: kept
+        return text
     for pattern in (_BARE_RANGE, _BARE, _SPOKEN):
         text = pattern.sub("", text)
     return text

@@ -252,6 +252,8 @@ def test_a_place_closed_in_a_part_of_the_day_is_not_open_then():
     assert asked("Is the market open now?", "2023-02-14 08:00:00").startswith("No.")
     assert asked("Is the market closed this morning?", "2023-02-14 12:00:00").startswith("Yes.")
     assert asked("Is the market open now?", "2023-02-13 12:00:00").startswith("Yes, as far as I know.")
+    assert asked("Can I buy milk at the market right now?", "2023-02-14 08:30:00").startswith("No."), \
+        asked("Can I buy milk at the market right now?", "2023-02-14 08:30:00")  # a fresh user's fourth round
     evening = MemoryView(id=17, kind="whisper", importance=6, created="2023-02-14 09:00:00",
                          fact=Fact(act="close", place="the_ville:Hobbs Cafe", start=datetime(2023, 2, 14, 19),
                                    part="evening", closed=True),

@@ -994,7 +994,7 @@ def _general(q: AnswerInterview, kind: str) -> answers.InterviewAnswer:
     asked_on = (stated_day(q.question, now) or now.date()) if now is not None else None
     if kind == "yes/no" and best.fact is not None and best.fact.closed and best.fact.start is not None \
             and best.fact.start.date() == asked_on:  # "Is the cafe open tomorrow?", of the day asked
-        asked_open = "open" in topic_words(q.question)
+        asked_open = "open" in topic_words(q.question) or _CAN_I.match(q.question) is not None  # "Can I buy milk ...?"
         return _said(f"{'No' if asked_open else 'Yes'}. {said}", [best.id])
     if kind == "yes/no":  # a yes only to what the memory holds: "open" is not in "will be closed"
         now = _now(q)
@@ -1218,6 +1218,8 @@ def answer_interview(q: AnswerInterview) -> answers.InterviewAnswer:
     return answer.model_copy(update={"answer": relative_days(answer.answer, now)}) if now else answer
 
 
+#: A question asking whether one can do a thing (at a place): "Can I buy milk at the market now?".
+_CAN_I = re.compile(r"\W*(?:can|could|may)\s+(?:I|we|you|one)\b|\W*(?:is|will)\s+it\s+be\s+possible\b", re.I)
 #: A question asking whether a thing is off ("Is your party cancelled?"): yes when it is.
 _ASKS_OFF = re.compile(r"\b(?:cancel(?:l?e?d|l?ing)?|call(?:ed)? off|off|postponed?|scrap(?:ped)?|closed?|shut)\b", re.I)
 #: A question asking of a time of the day ("Is the cafe open now?", "... at 4pm?", "... tonight?").
