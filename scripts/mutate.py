@@ -34,6 +34,15 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("the passive read as the active ('I invite to a wedding')", "town/reading.py",
+             '                verb = f"{\'have been\' if perfect else \'be\'} {said_as}"  #', "                pass  #",
+             ("tests/test_reading.py::test_the_passive_and_a_place_opening_late_are_read",)),
+    Mutation("a place opening late read as nothing", "town/reading.py",
+             "    if place is not None and times is not None and day is not None:  #", "    if False:  #",
+             ("tests/test_reading.py::test_the_passive_and_a_place_opening_late_are_read",)),
+    Mutation("a place opening late told as closed from midnight", "town/realise.py",
+             "            and fact.start.time() == datetime.min.time()  #", "            and False  #",
+             ("tests/test_reading.py::test_the_passive_and_a_place_opening_late_are_read",)),
     Mutation("a whisper's shorthand kept as typed", "town/simulation/timeline.py",
              "thought = inner_voice(spelled_out(text))", "thought = inner_voice(text)",
              ("tests/test_cli_whisper.py::test_a_whisper_given_on_the_command_line_is_the_personas_memory_and_an_input",)),

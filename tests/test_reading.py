@@ -1287,3 +1287,29 @@ def test_a_state_before_closing_early_a_salutation_and_a_slang_whisper_in_the_se
         "My dog got loose again this morning, I need people to look out for it"
     assert inner_voice("You find out you passed your physics exam.") == "I find out I passed my physics exam."
     assert inner_voice("You need someone to help you carry boxes.") == "I need someone to help me carry boxes."
+
+
+def test_the_passive_and_a_place_opening_late_are_read():
+    """The same round: "You have been offered a job as head baker ..." was told "she offers a job
+    as head baker", "I was invited to a wedding" was "I invite to a wedding"; "The Oak Hill
+    College library will open late tomorrow, at 11 a.m. instead of 8 a.m., owing to a staff
+    meeting" became "stay at library for the staff meeting" at 11:00 in two plans. By hand from
+    Monday 13 Feb, 08:00: the passive kept ("has been offered", "is invited"); the library closed
+    on Tuesday 14 Feb until 11:00, told as opening late, open from then."""
+    from town.memory.fact import Fact
+
+    offered = read_fact("I have been offered a job as head baker at a bakery in Oakridge", MONDAY, {}, CAST,
+                        "Maria Lopez")
+    assert offered is not None and offered.act == "have been offered a job as head baker"
+    assert statement(offered, "Klaus Mueller") == "Maria Lopez has been offered a job as head baker"
+    invited = read_fact("I was invited to a wedding", MONDAY, {}, CAST, "Maria Lopez")
+    assert invited is not None and statement(invited, "Maria Lopez") == "I am invited to a wedding"
+    places = place_names(("v:Oak Hill College", "v:Oak Hill College:library"))
+    late = read_fact("The Oak Hill College library will open late tomorrow, at 11 a.m. instead of 8 a.m., owing to a "
+                     "staff meeting.", MONDAY, places, CAST)
+    assert late == Fact(act="close", place="v:Oak Hill College:library", start=datetime(2023, 2, 14),
+                        end=datetime(2023, 2, 14, 11), closed=True)
+    assert statement(late, "Klaus Mueller", now=MONDAY) == "the library of Oak Hill College opens late tomorrow, at 11am"
+    tuesday = datetime(2023, 2, 14)
+    assert late.closes("v:Oak Hill College:library:study table", tuesday.replace(hour=8), tuesday.replace(hour=9))
+    assert not late.closes("v:Oak Hill College:library:study table", tuesday.replace(hour=11), tuesday.replace(hour=12))

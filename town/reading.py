@@ -18,7 +18,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, time
 
 from town.memory.fact import Fact
 from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
@@ -249,6 +249,10 @@ _FEELING_AND = re.compile(r"^(?:feel|be)\s+[a-z]+(?:\s+[a-z]+)?\s+and\s+(?:so\s+
 _FEELINGS = ("feel", "love", "hate", "miss")
 #: Someone closing a place: "close the cafe early", "shut up the shop".
 _CLOSING = re.compile(r"(?:close|shut)(?:\s+(?:up|down))?\s+(.+?)(?:\s+(?:early|for\s+the\s+(?:day|night)))?")
+#: Forms of "be" before a past participle: the passive ("I was invited", "has been offered").
+_BE_FORMS = ("is", "are", "was", "were", "be", "been", "being", "am", "get", "got", "gets")
+#: A place opening late on a day: closed from the day's start until the time said.
+_OPENS_LATE = re.compile(r"\s+(?:will\s+|is\s+going\s+to\s+)?(?:open|opens|opening)\s+late\b", re.I)
 #: An act's object that only points back ("hosting it").
 _BACK = ("it", "this", "that")
 _WORDS = re.compile(r"[A-Za-z][\w'’-]*")
@@ -295,6 +299,12 @@ def _act(text: str, after: int) -> str | None:
             phrase = (tail[: cut.start()] if cut else tail).strip()
             if cut and _RELATIVE.match(cut.group(0)):  # "to anyone" meant only those the clause names
                 phrase = _DANGLING.sub("", phrase)
+            said_as = word.group(0).lower()
+            before = [w.lower() for w in rest[: word.start()].split()] or [head[-1].lower()[-3:]] if head else []
+            if before and said_as != verb and said_as in participles(verb) and (
+                    before[-1] in _BE_FORMS or before[-1].endswith(("'m", "’m", "'re", "’re"))):
+                perfect = before[-1] == "been" and len(before) > 1 and before[-2] in ("have", "has", "had", "'ve", "’ve")
+                verb = f"{'have been' if perfect else 'be'} {said_as}"  # "I was invited to ...": passive
             return " ".join([verb, phrase]).strip()
     return verb
 
@@ -598,6 +608,13 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
         return _called_off(text, off, created, places, names, own_name)
     if _BACK_ON.search(text):  # "Hobbs Cafe is open again from tomorrow", "the party is back on"
         return None
+    late = _OPENS_LATE.search(text)
+    place = place_in(text[: late.start()], places) if late else None
+    times = stated_times(text[late.end():]) if late else None
+    day = stated_day(text, created) if late else None
+    if place is not None and times is not None and day is not None:  # "the library will open late tomorrow, at 11"
+        return Fact(act="close", place=place, start=datetime.combine(day, time()),
+                    end=datetime.combine(day, times[0]), closed=True)
     shut = _SHUT.search(text)
     if shut is not None:  # "closed every Sunday": its hours, no closure and no event
         return None if re.search(r"\bevery\b", text, re.I) else _closure(text, shut, created, places)

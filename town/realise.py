@@ -122,7 +122,11 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         # "the quiz has been moved to Thursday at 8pm": news until its new day, then the event as it is
         return _moved(fact, holder, act, now, subject_as)
     if fact.closed and fact.place is not None:  # "Hobbs Cafe is closed all day tomorrow"
-        clause = (f"I am closing {place_name(fact.place)}{' all day' if fact.part == 'day' else ''}"  # one's own doing
+        late = fact.start is not None and fact.end is not None and fact.part is None \
+            and fact.start.time() == datetime.min.time()  # closed from the day's start: it opens late
+        clause = (f"{place_name(fact.place)} opens late on {fact.start:%A, %B} {fact.start.day}, at {_clock(fact.end)}"
+                  if late and fact.start is not None and fact.end is not None else
+                  f"I am closing {place_name(fact.place)}{' all day' if fact.part == 'day' else ''}"  # one's own doing
                   f"{'' if fact.end is not None or fact.part == 'day' else ' early'}{_when(fact)}"
                   if fact.host == holder else
                   f"{place_name(fact.place)} is closed all day{_when(fact)}" if fact.part == "day" else

@@ -322,6 +322,7 @@ def test_a_closure_seen_oneself_and_told_again_by_name_is_known_not_told_back(se
     ("Did you hear? The main road by the park is closed for roadworks tomorrow!", "trouble"),
     ("So, I owe Tom Moreno 200 dollars and I am anxious about paying it back.", "trouble"),
     ("Did you hear? My dog got loose again today!", "trouble"),
+    ("Guess what: I have been offered a job as head baker at a bakery in Oakridge, Maria!", "good"),
 ])
 def test_news_neither_glad_nor_bad_is_met_plainly(news, kind):
     """The same round: "Klaus owes me 20 dollars ..." and "he needs more sources!" were met with

@@ -300,7 +300,7 @@ _CONFIDED = re.compile(r"^(?:\w+,?\s+)?i (?:have a crush on|am in love with|['�
 #: News that is glad to hear, though it names no day: a party, a win, a new start.
 _GLAD = re.compile(r"\b(?:party|parties|celebrat\w*|won|wins?|winning|engaged|married|wedding|baby|promot\w*|free|"
                    r"birthday|festival|concert|fun|welcome|new|opening|opens?|launch\w*|accepted|passed|got the job|"
-                   r"hired|(?:is|are|came|got) back|better|recovered|found)\b")
+                   r"hired|offered|(?:is|are|came|got) back|better|recovered|found)\b")
 #: A line telling the speaker's own plan ahead ("Later I'm going to ...", "At 19:00 I'll be ...").
 _OWN_PLAN = re.compile(r"^(?:\w+,?\s+)?(?:later |tonight |then )?(?:i['’]m going to|i am going to|i still have to|"
                        r"i need to|i have to|at \d\d:\d\d i['’]ll be|i['’]ll be)\b")
