@@ -34,6 +34,10 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a deed before what one wants to do about it read as one event", "town/reading.py",
+             '(?:(?:feel|be)\\s+[a-z]+(?:\\s+[a-z]+)?|[a-z]+\\s+[^,;.!?]{1,60}?)\\s+and',
+             '(?:(?:feel|be)\\s+[a-z]+(?:\\s+[a-z]+)?)\\s+and',
+             ("tests/test_reading.py::test_a_road_closed_beside_a_place_a_feeling_and_ones_own_early_closing_are_read",)),
     Mutation("the passive read as the active ('I invite to a wedding')", "town/reading.py",
              '                verb = f"{\'have been\' if perfect else \'be\'} {said_as}"  #', "                pass  #",
              ("tests/test_reading.py::test_the_passive_and_a_place_opening_late_are_read",)),

@@ -244,7 +244,8 @@ _NOTICE = re.compile(r"^\s*(?:a|an|the)\s+(?:[\w'-]+\s+)?(?:sign|notice|poster|f
 #: is its point.
 _MEETING = ("meet", "meet up", "get together", "gather")
 #: A feeling before what one means to do about it: "feel exhausted and (want to) close the cafe".
-_FEELING_AND = re.compile(r"^(?:feel|be)\s+[a-z]+(?:\s+[a-z]+)?\s+and\s+(?:so\s+)?")
+_FEELING_AND = re.compile(r"^(?:(?:feel|be)\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+\s+[^,;.!?]{1,60}?)\s+and\s+(?:so\s+)?"
+                          r"(?=(?:want|would\s+like|plan|hope|intend|mean)\s+to\b)")
 #: Acts that are feelings, which happen at no place and time: "feel like throwing a party tonight".
 _FEELINGS = ("feel", "love", "hate", "miss")
 #: Someone closing a place: "close the cafe early", "shut up the shop".
