@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("a question of a thing no held event names answered with the latest event", "town/scripted/interview.py",
+             "    if topic and score(best)[0] == 0:  #", "    if False:  #",
+             ("tests/mind/test_interview_readings.py::test_going_to_an_event_and_whom_one_talked_with_there_are_answered_from_what_one_saw",)),
     Mutation("a deed before what one wants to do about it read as one event", "town/reading.py",
              '(?:(?:feel|be)\\s+[a-z]+(?:\\s+[a-z]+)?|[a-z]+\\s+[^,;.!?]{1,60}?)\\s+and',
              '(?:(?:feel|be)\\s+[a-z]+(?:\\s+[a-z]+)?)\\s+and',

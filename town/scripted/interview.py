@@ -1377,8 +1377,8 @@ def _attendance(q: AnswerInterview) -> answers.InterviewAnswer:
         re.search(rf"\b{re.escape(p)}\b", q.question) or re.search(rf"\b{re.escape(p.split()[0])}\b", q.question))), None)
     if asked is not None and score(best)[0] == 0:  # "Did Klaus go to the library?": no event of it held
         return _general(q, "yes/no")
-    if topic and score(best)[0] == 0 and re.match(r"\W*(?:did|were)\b", q.question, re.I):
-        return _general(q, "yes/no")  # "Did you go to the library?": no event of it held
+    if topic and score(best)[0] == 0:  # "Were you at the library?", "How did your exam go?": no event of it held
+        return _general(q, "yes/no" if re.match(r"\W*(?:did|were|was)\b", q.question, re.I) else "what")
     f = best.fact
     assert f is not None and f.start is not None and f.place is not None
     name = event_name(f, f.place)
