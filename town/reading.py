@@ -51,7 +51,7 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
              "weds": "Wednesday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "n": "and",
              "comin": "coming", "goin": "going", "doin": "doing", "havin": "having", "gettin": "getting",
              "makin": "making", "takin": "taking", "nothin": "nothing", "somethin": "something",
-             "evryone": "everyone", "everyon": "everyone", "saturdy": "Saturday", "ppl": "people"}
+             "evryone": "everyone", "everyon": "everyone", "saturdy": "Saturday"}
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 
@@ -301,7 +301,7 @@ def _act(text: str, after: int) -> str | None:
             if cut and _RELATIVE.match(cut.group(0)):  # "to anyone" meant only those the clause names
                 phrase = _DANGLING.sub("", phrase)
             said_as = word.group(0).lower()
-            before = [w.lower() for w in rest[: word.start()].split()] or [head[-1].lower()[-3:]] if head else []
+            before = ([w.lower() for w in rest[: word.start()].split()] or [head[-1].lower()[-3:]]) if head else []
             if before and said_as != verb and said_as in participles(verb) and (
                     before[-1] in _BE_FORMS or before[-1].endswith(("'m", "’m", "'re", "’re"))):
                 perfect = before[-1] == "been" and len(before) > 1 and before[-2] in ("have", "has", "had", "'ve", "’ve")
@@ -471,8 +471,8 @@ def _called_off(text: str, off: re.Match, created: datetime, places: dict[str, s
     where = re.sub(re.escape(own_words), " ", rest, count=1, flags=re.I)
     event = find_event(rest, created, places, place="", parts=True) if stated_day(rest, created) or stated_times(rest) \
         else None
-    place = place_in(where, places)
-    return Fact(act=named, place=place if event is None or not event.place else event.place if place else None,
+    place = place_in(where, places)  # the event's own address where one is named outside the thing's words
+    return Fact(act=named, place=(event.place if event is not None and event.place else place) if place else None,
                 start=event.start if event else None,
                 part=event.part if event else None, host=host, cancelled=True)
 
