@@ -34,6 +34,9 @@ class Mutation:
 
 
 MUTATIONS = (
+    Mutation("'with everyone' no open invitation", "town/reading.py",
+             '|\\b(?:for|with) (?:everyone|everybody)\\b"', '|\\b(?:for) (?:everyone|everybody)\\b"',
+             ("tests/test_reading.py::test_a_road_closed_beside_a_place_a_feeling_and_ones_own_early_closing_are_read",)),
     Mutation("a question of a thing no held event names answered with the latest event", "town/scripted/interview.py",
              "    if topic and score(best)[0] == 0:  #", "    if False:  #",
              ("tests/mind/test_interview_readings.py::test_going_to_an_event_and_whom_one_talked_with_there_are_answered_from_what_one_saw",)),

@@ -1184,9 +1184,10 @@ def test_a_road_closed_beside_a_place_a_feeling_and_ones_own_early_closing_are_r
                          host="Isabella Rodriguez", closed=True)
     assert statement(early, "Isabella Rodriguez", now=MONDAY) == "I am closing Hobbs Cafe early this evening"
     assert statement(early, "Klaus Mueller", now=MONDAY) == "Hobbs Cafe is closed this evening"
-    passed = read_fact("I passed my physics exam with an A and want to celebrate at the cafe tomorrow at 8pm", MONDAY,
-                       places, CAST, "Maria Lopez")  # said "I am passing my physics exam ... and wanting to celebrate"
+    passed = read_fact("I passed my physics exam with an A and want to celebrate at the cafe tomorrow at 8pm with "
+                       "everyone", MONDAY, places, CAST, "Maria Lopez")  # said "I am passing my physics exam ..."
     assert passed is not None and (passed.act, passed.start) == ("celebrate", datetime(2023, 2, 14, 20))
+    assert passed.invited == ("everyone",)  # "with everyone": all are asked
     feeling = read_fact("I feel like throwing a party tonight at the cafe", MONDAY, places, CAST, "Isabella Rodriguez")
     assert feeling is not None and (feeling.start, feeling.place) == (None, None)
 

@@ -104,7 +104,7 @@ _PARTICLE = re.compile(r"^\s+(on|up|together|out)(?=\s+(?:a|an|the|my|our|his|he
 _OPEN = re.compile(r"\b(?:everyone|everybody|anyone|anybody|all|volunteers|helpers|newcomers|beginners)\b[^.;!?]{0,20}"
                    r"\b(?:welcome|invited|can come|may come)\b"
                    r"|\binvit\w*\s+(?:everyone|everybody|the whole town|all\b(?! of\b| my\b| her\b| his\b| our\b| their\b))"
-                   r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b|\bfor (?:everyone|everybody)\b"
+                   r"|\bopen to (?:all|everyone|everybody|anyone|the public)\b|\b(?:for|with) (?:everyone|everybody)\b"
                    r"|\b(?:volunteers|helpers) (?:needed|wanted)\b|\binvites? (?:everyone|everybody)\b"
                    r"|\b(?:let['’]s|we['’]ll) all (?:meet|come|go|get together|gather)\b", re.I)
 #: A first-person possessive or reflexive in an act, and the neutral form a fact keeps it in.
