@@ -240,17 +240,21 @@ async function boot() {
   // -- retrievals, library, evaluation ----------------------------------------------------
   let retrievalTicket = 0;
   let selectedRetrieval = null; // the one the page opened on, marked in the list
+  let wantedRetrievals = ""; // the address of the list on screen or on its way: the same one is not fetched again
   const loadRetrievals = async () => {
     const persona = $("ret-persona").value;
     if (!persona) return;
     const hours = $("ret-window").value;
-    const ticket = ++retrievalTicket;
-    const body = await getJSON(withQuery(`${BASE}/personas/${encodeURIComponent(persona)}/retrievals`, {
+    const url = withQuery(`${BASE}/personas/${encodeURIComponent(persona)}/retrievals`, {
       purpose: $("ret-purpose").value, until: state.tick, limit: 60,
       since: hours === "all" ? null : Math.max(0, state.tick - Number(hours) * ticksPerHour),
-    })).catch((err) => ({ error: err.message }));
+    });
+    if (url === wantedRetrievals) return;
+    wantedRetrievals = url;
+    const ticket = ++retrievalTicket;
+    const body = await getJSON(url).catch((err) => ({ error: err.message }));
     if (ticket !== retrievalTicket) return;
-    if (body.error) { fill($("retrieval-list"), el("li", { class: "error" }, body.error)); return; }
+    if (body.error) { wantedRetrievals = ""; fill($("retrieval-list"), el("li", { class: "error" }, body.error)); return; }
     fill($("retrieval-list"), body.retrievals.length ? body.retrievals.map((r) => el("li", {}, el("button", {
       type: "button", class: `retrieval-link${r.seq === selectedRetrieval ? " selected" : ""}`, data: { seq: r.seq, tick: r.tick },
       "aria-current": r.seq === selectedRetrieval ? "true" : null,
