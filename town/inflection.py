@@ -19,7 +19,7 @@ from lemminflect import getAllLemmas, getInflection, getLemma
 from .hearsay import NOT_NAMES
 
 __all__ = ["MODALS", "BE_HAVE", "lemmas", "head_phrase", "is_plural", "is_verb", "participles", "third_singular", "first_singular", "base_form", "gerund",
-           "in_past", "and_verbs"]
+           "in_past", "and_verbs", "simple_past"]
 
 #: Modal verbs: the same in every person ("I can" / "she can").
 MODALS = frozenset("can could will would shall should may might must".split())
@@ -109,10 +109,10 @@ def base_form(verb: str) -> str:
     return found[0] if found else low
 
 
-def _simple_past(verb: str) -> str:
+def simple_past(verb: str) -> str:
     """The simple past of a verb form ("hosts" -> "hosted", "hold" -> "held", "re-paint" ->
     "re-painted"); itself if unknown."""
-    compound = _compound(verb, _simple_past)
+    compound = _compound(verb, simple_past)
     if compound is not None:
         return compound
     forms = getInflection(base_form(verb), tag="VBD")
@@ -146,16 +146,16 @@ def in_past(text: str) -> str:
         elif low in ("have", "has") and after.lower() == "to":  # "I have to work" -> "I had to work"
             out.append(_like(w, "had"))
         elif low in ("will", "won't") and after.replace("-", "").isalpha() and is_verb(after.rpartition("-")[2]):
-            past = ("were" if prev.lower() in _PLURAL else "was") if after == "be" else _simple_past(after)
+            past = ("were" if prev.lower() in _PLURAL else "was") if after == "be" else simple_past(after)
             out.append(_like(w, past if low == "will" else f"didn't {after}"))
             i += 2
         elif (prev in ("I", "we", "you", "they") and w.isalpha() and w.islower() and w not in _MODAL_WORDS
               and w in (lemmas(w).get("VERB") or ())):  # "but I want to be there" -> "but I wanted to be there"
-            out.append(_simple_past(w))
+            out.append(simple_past(w))
         elif (w.isalpha() and w.islower() and w.endswith("s") and lemmas(w).get("VERB")
               and (prev.lower() in ("he", "she", "it") or (prev[:1].isupper() and prev.isalpha()
                                                            and prev not in NOT_NAMES))):
-            out.append(_simple_past(w))
+            out.append(simple_past(w))
         else:
             out.append(w)
         i += 1

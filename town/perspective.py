@@ -22,7 +22,8 @@ from datetime import date, datetime
 from typing import Any
 
 from .hearsay import unwrap
-from .inflection import BE_HAVE, MODALS, and_verbs, first_singular, in_past, is_verb, lemmas, participles, third_singular
+from .inflection import (BE_HAVE, MODALS, and_verbs, first_singular, in_past, is_verb, lemmas, participles, simple_past,
+                         third_singular)
 from .textevent import MONTHS, SPAN_WORD_BEFORE, place_in
 
 __all__ = ["PRONOUNS", "inner_voice", "third_person", "own_voice", "mine", "relative_days",
@@ -117,11 +118,10 @@ def third_person(text: str, name: str, pronoun: str | None = None) -> str:
 
 
 def _past_form(word: str) -> bool:
-    """Whether ``word`` is a verb's past tense and no noun ("passed", "got"; not "help", "paid"
-    said of a bill is still past): after "you" it makes "you" a subject."""
+    """Whether ``word`` is a verb's simple past and no noun ("passed", "got", "went"; not "carry"):
+    after "you" it makes "you" a subject ("you passed" -> "I passed")."""
     found = lemmas(word)
-    return bool(word) and "NOUN" not in found and any(
-        word != v and word not in participles(v) or word in ("got", "passed", "went", "was", "did") for v in found.get("VERB", ()))
+    return "NOUN" not in found and any(word == simple_past(v) for v in found.get("VERB", ()))
 
 
 def inner_voice(text: str) -> str:
