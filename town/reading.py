@@ -23,7 +23,7 @@ from datetime import datetime, time
 from town.memory.fact import Fact
 from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
 from town.perspective import DETERMINERS, verb_of
-from town.textevent import (HOUR_WORDS, PART_STARTS, find_event, place_in, stated_day, stated_times, unread_hour,
+from town.textevent import (HOUR_WORDS, PART_STARTS, WEEKDAYS, find_event, place_in, stated_day, stated_times, unread_hour,
                             without_unread_hour)
 
 __all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
@@ -130,7 +130,7 @@ def neutral_act(act: str) -> str:
 #: which without its clause says something else: :data:`_DANGLING`).
 _PHRASE_END = re.compile(r"\s+on(?=\s+(?:the\s+)?(?:\d|Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|"
                          r"Sep|Oct|Nov|Dec|weekend|weekday))|\s+(?:at|in|from|this|tomorrow|today|tonight|yesterday|next|between|behind|near|beside|outside"
-                         r"|inside|opposite|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b|[,;.!?]|(?<!\d):(?!\d)"
+                         r"|inside|opposite|" + "|".join(WEEKDAYS) + r")\b|[,;.!?]|(?<!\d):(?!\d)"
                          r"|\s+(?:who|whom|whose|whoever|which|because|since)\b|\s+all\s+(?:day|night|morning|afternoon|evening|week)\b"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
 #: A relative pronoun opening a clause that ends the act (a match of :data:`_PHRASE_END`).
@@ -209,8 +209,7 @@ _FREE = re.compile(r"\b(?:(?:it|entry|admission|entrance|tickets?)\s*(?:is|are|[
 #: Words of paid work: a sum said beside them is a wage, not what a thing costs.
 _PAY = re.compile(r"\b(?:hiring|hire|job|jobs|wages?|salary|pays?|paid|earn|vacancy|position)\b", re.I)
 #: Words of a day or a time, which end an event's phrase ("the concert on Saturday costs $12").
-_WHEN_WORDS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow",
-               "tonight", "morning", "afternoon", "evening", "night", "am", "pm", "noon"}
+_WHEN_WORDS = {*WEEKDAYS, *PART_STARTS, "today", "tomorrow", "tonight", "am", "pm", "noon"} - {"day"}
 #: A state of one's own before what one means to do about it: "I'm worn out and thinking of ...".
 _STATE_AND = re.compile(r"^\s*I(?:\s+am|['’]m|\s+feel)(?:\s+feeling)?\s+(?:really\s+|so\s+|very\s+|a\s+bit\s+|quite\s+|too\s+)?"
                         r"(?:tired|exhausted|worn\s+out|sick|unwell|ill|stressed|busy|knackered|wiped\s+out|sleepy|drained|"

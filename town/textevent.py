@@ -212,7 +212,8 @@ def _bare_hour(text: str) -> tuple[time, time | None, list[tuple[int, int]]] | N
 
 
 _CAL = threading.local()
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+#: The days of the week, lower case, Monday first (``date.weekday()`` order).
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _TODAY_WORDS = re.compile(r"^(?:tonight|this (?:morning|afternoon|evening))$", re.I)
 _DAY_BIT = parsedatetime.pdtContext.ACU_DAY
 _MONTH_BIT = parsedatetime.pdtContext.ACU_MONTH
@@ -276,7 +277,7 @@ def _days(text: str, created: datetime) -> list[tuple[int, date, int, int]]:
         elif ctx.accuracy & _DAY_BIT:
             day = when.date()
             bare = words.removeprefix("on ").removeprefix("this ")
-            if bare in _WEEKDAYS and _WEEKDAYS.index(bare) == created.weekday():
+            if bare in WEEKDAYS and WEEKDAYS.index(bare) == created.weekday():
                 day = created.date()
             named = bool(ctx.accuracy & _MONTH_BIT)
             if named and not ctx.accuracy & _YEAR_BIT and (day - created.date()).days > 183:

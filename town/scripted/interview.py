@@ -26,7 +26,7 @@ from ..inflection import base_form, gerund, in_past, is_verb
 from ..perspective import mine, own_voice, relative_days
 from ..reading import spelled_out
 from ..realise import PART_SAID, place_name, sayable, statement
-from ..textevent import DEFAULT_MINUTES, stated_day, stated_times
+from ..textevent import DEFAULT_MINUTES, WEEKDAYS, stated_day, stated_times
 from ..thinking import answers
 from ..thinking.dayplan import called_off, meal_of, put_off, told_since
 from ..thinking.questions import AnswerInterview
@@ -60,7 +60,7 @@ _SELF: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (  # (pattern, words
 )
 _PLAN = any_phrase("will you", "are you (going|planning|doing|up to|busy|free)", "your (schedule|plans)", "any plans",
                    "on your schedule", "you expect", "do you plan", "looking forward")
-_WEEKDAY = "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WEEKDAY = f"(?:{'|'.join(WEEKDAYS)})"
 _WHEN_WORDS = any_phrase(r"at \d{1,2}(:\d\d)?", "tomorrow", "tonight", "today", "this (morning|afternoon|evening)",
                          f"on {_WEEKDAY}")
 _PREFERENCE = any_phrase("value most", "would you (most )?like", "do you (like|prefer|enjoy)", "would you rather",
