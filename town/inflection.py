@@ -19,7 +19,7 @@ from lemminflect import getAllLemmas, getInflection, getLemma
 from .hearsay import NOT_NAMES
 
 __all__ = ["MODALS", "BE_HAVE", "lemmas", "head_phrase", "is_plural", "is_verb", "participles", "third_singular", "first_singular", "base_form", "gerund",
-           "in_past", "and_verbs", "simple_past"]
+           "in_past", "and_verbs", "simple_past", "past_of"]
 
 #: Modal verbs: the same in every person ("I can" / "she can").
 MODALS = frozenset("can could will would shall should may might must".split())
@@ -117,6 +117,13 @@ def simple_past(verb: str) -> str:
         return compound
     forms = getInflection(base_form(verb), tag="VBD")
     return forms[0] if forms and is_verb(verb) else verb
+
+
+def past_of(word: str) -> tuple[str, ...]:
+    """The verbs (lemmas) ``word`` is the simple past of: "sold" -> ("sell",), "put" -> ("put",),
+    "sell" -> ()."""
+    low = word.lower()
+    return tuple(v for v in lemmas(low).get("VERB", ()) if low in (getInflection(v, tag="VBD") or ()))
 
 
 _BE_PAST = {"am": "was", "is": "was", "are": "were", "isn't": "wasn't", "aren't": "weren't"}

@@ -21,12 +21,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, time
 
 from town.memory.fact import Fact
-from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles
+from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles, past_of
 from town.perspective import DETERMINERS, verb_of
 from town.textevent import (HOUR_WORDS, PART_STARTS, WEEKDAYS, find_event, place_in, stated_day, stated_times, unread_hour,
                             without_unread_hour)
 
-__all__ = ["read_fact", "spelled_out", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
+__all__ = ["read_fact", "spelled_out", "cased_names", "SHORTHAND", "neutral_act", "Situation", "read_situation", "SITUATION_WORDS", "UNTIL"]
 
 #: What one was told, opening a text: "I heard that ...", "Someone told me ...": the fact is what
 #: follows (who told is not the event's subject).
@@ -51,8 +51,32 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
              "weds": "Wednesday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "n": "and",
              "comin": "coming", "goin": "going", "doin": "doing", "havin": "having", "gettin": "getting",
              "makin": "making", "takin": "taking", "nothin": "nothing", "somethin": "something",
-             "evryone": "everyone", "everyon": "everyone", "saturdy": "Saturday"}
+             "evryone": "everyone", "everyon": "everyone", "saturdy": "Saturday", "closd": "closed",
+             "clsd": "closed", "canceld": "cancelled", "cancelld": "cancelled", "cancled": "cancelled",
+             "bday": "birthday", "bc": "because", "b/c": "because", "tix": "tickets", "nxt": "next"}
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
+
+
+#: A clause asking that something be kept in confidence: "but don't tell anyone yet", "it's a secret".
+_CONFIDING = (r"(?:(?:don['’]?t|do\s+not|never)\s+tell\s+(?:anyone|anybody|a\s+soul|no\s*one|people|the\s+others|"
+              r"others|everyone|him|her|them|(?-i:[A-Z]\w+))"
+              r"|keep\s+(?:it|this|that)\s+(?:a\s+secret|secret|quiet|to\s+yourself|between\s+us)"
+              r"|(?:it['’]?s|this\s+is|that['’]?s)\s+(?:a\s+)?secret|on\s+the\s+down\s*low)\b")
+#: Words that tell something in confidence: such a clause, "Secret - ...", "between us", 🤫.
+_IN_CONFIDENCE = re.compile(rf"\b{_CONFIDING}|^\s*(?:secret|shh+|psst|confession)\b|\bbetween\s+(?:you\s+and\s+me|us)\b"
+                            r"|\U0001F92B", re.I)
+#: Such a clause with what joins it, left out of what is read ("I'm pregnant!! but don't tell anyone yet").
+_CONFIDING_CLAUSE = re.compile(rf"[\s,;:.!?-]*\b(?:but\s+|and\s+|so\s+)?(?:please\s+|pls\s+|just\s+)?{_CONFIDING}"
+                               r"[^.;!?,]*", re.I)
+
+
+def cased_names(text: str, names: Sequence[str]) -> str:
+    """``text`` with the town's people's full and first names typed in lower case written as
+    their names are ("ask klaus out" -> "ask Klaus out"), so that a name is read as a person's
+    wherever it was typed."""
+    for name in sorted({f for n in names for f in (n, n.split()[0])}, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w'’-]){re.escape(name.lower())}(?![\w-])", name, text)
+    return text
 
 
 #: "off to" a place, said as going: "I'm off to the pub tonight".
@@ -61,20 +85,28 @@ _OFF_TO = re.compile(r"\b(am|['’]m|is|['’]s|are|['’]re)\s+off\s+to\b", re.
 _TITLE_STOP = re.compile(r"\b(St|Mr|Mrs|Ms|Dr|Mt|Jr|Sr|Prof)\.(?=\s+[A-Z])")
 
 
+#: A typed face (":(", ":-)", ";D", "<3", "xD"), a space or the text's end either side.
+_EMOTICON = re.compile(r"(?:^|\s+)(?:[:;=8][-'^]?[()\[\]DPpOo/\\|3*]+|<3|[xX]D)(?=\s|$)")
+
+
 def spelled_out(text: str) -> str:
     """``text`` with its shorthand (:data:`SHORTHAND`) written out, its spaces made single and a
     title's full stop dropped (:data:`_TITLE_STOP`): "c u tmrw at the pub" -> "c you tomorrow at
     the pub", "a St. Patrick's night" -> "a St Patrick's night"; emoji left out ("my piano piece
-    🎹🔥")."""
+    🎹🔥") and a typed face a sentence's end ("the party :( i'm ill" -> "the party. I'm ill"); "i"
+    written "I" ("so i'm going" -> "so I'm going")."""
     text = "".join(c for c in text if unicodedata.category(c) not in ("So", "Sk", "Cf") and c != "\ufe0f")  # emoji
+    text = _EMOTICON.sub(lambda m: "" if m.start() == 0 or m.end() == len(text) else ".", text)  # "the party :( I'm ill": two sentences
     text = _TITLE_STOP.sub(r"\1", _SHORT_WORD.sub(lambda m: SHORTHAND[m.group(1).lower()], text))
     text = _OFF_TO.sub(r"\1 going to", text)  # "I'm off to the pub at 8pm": going there
+    text = re.sub(r"(?<![\w'’-])i(?=(?:['’](?:m|ve|ll|d))?(?![\w'’-]))", "I", text)  # "so i'm going": "I'm"
     return re.sub(r"\s+", " ", text).strip()
 #: A heading or interjection before what a text states: "Reminder:", "Big news:", "Hey,", "FYI".
 _HEADING = re.compile(r"^\s*(?:dear\s+[^,:;.!?]{1,40}[,:]\s*(?:please\s+note(?:\s+that)?[,:]?\s*)?|(?:hey|hi|yo|oh|omg|ok|okay|so|well|psa|fyi|(?:just )?(?:a )?reminder(?: that)?|"
                       r"remember that|don't forget that|big news|news|heads up|guess what|change of plans?|good news|"
                       r"attention|note|update|btw|by the way|listen|announcement|apparently|lol|unfortunately|sadly|"
-                      r"bad news|ugh|argh|oops|damn|aw|sorry(?: (?:folks|everyone|all|guys|y'all))?)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
+                      r"bad news|ugh|argh|oops|damn|aw|secret|shh+|psst|between (?:us|you and me)|confession|"
+                      r"sorry(?: (?:folks|everyone|all|guys|y'all))?)\b\s*[,:!.\-–—]*\s*)+(?=\S)",
                       re.I)
 #: One's own telling of what a that-clause states: "I should remind my regulars that the party
 #: starts at 5pm" states the party at 5pm, not a reminding then.
@@ -179,7 +211,7 @@ _CALLED_OFF = re.compile(r"(?:\s+(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s
 #: his talk"; the thing follows.
 _CALLING_OFF = re.compile(r"^\s*(?:(?P<who>I|we|(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))?)\s+"
                           r"(?:(?:have|has|had|['’]ve)\s+)?(?:(?:decided|had|have|need|needed)\s+to\s+|"
-                          r"(?:am|['’]m|is|are|['’]re)\s+going\s+to\s+)?|(?:have|had|need)\s+to\s+)"
+                          r"(?:am|['’]m|is|are|['’]re)\s+going\s+to\s+)?|(?:have|had|need)\s+to\s+)?"  # or none: "Cancelled the party"
                           r"(?:cancell?(?:ed|ing|s)?|call(?:ed|ing|s)?\s+off|scrap(?:ped|ping|s)?)\s+"
                           r"(?=(?:the|my|our|his|her|their|this|tonight's|today's|tomorrow's)\b)", re.I)
 #: A place closing, said of it: "will be closed", "is shut", "is closing early", "says it will close".
@@ -286,6 +318,9 @@ def _act(text: str, after: int) -> str | None:
     said = f"I{rest}" if head and _FIRST_PERSON.fullmatch(head[-1]) else rest  # "I still need ...": "need" is its verb
     said = re.sub(r"^I\s+(?:all|both)\b", "I", said)  # "We'll all meet ...": "meet"
     verb = (verb_of(said) if after else None) or verb_of(text)  # "I've set up": the verb after "I've"
+    first = next((w.lower() for w in _WORDS.findall(rest) if w.lower() not in _TENSELESS), "") if after else ""
+    if verb is None and past_of(first):  # "Klaus quit his job", "Maria set up a stall": a past, after a name
+        verb = past_of(first)[0]
     if verb is None:
         return None
     words = list(_WORDS.finditer(rest))
@@ -306,7 +341,45 @@ def _act(text: str, after: int) -> str | None:
                 perfect = before[-1] == "been" and len(before) > 1 and before[-2] in ("have", "has", "had", "'ve", "’ve")
                 verb = f"{'have been' if perfect else 'be'} {said_as}"  # "I was invited to ...": passive
             return " ".join([verb, phrase]).strip()
+    if verb == "be" and head and _FIRST_PERSON.fullmatch(head[-1]):  # "I'm pregnant": the state after "I'm"
+        cut = _PHRASE_END.search(rest)
+        state = (rest[:cut.start()] if cut else rest).strip()
+        return f"be {state}" if state else verb
     return verb
+
+
+#: Words between a subject and its verb that leave its tense as it is ("I just adopted ...").
+_TENSELESS = frozenset("just already finally recently also actually officially secretly suddenly only really "
+                       "totally even never ever".split())
+#: A time before now, which makes a verb whose past is its present form past ("I quit my job last week").
+_BEFORE_NOW = re.compile(r"\b(?:yesterday|ago|last\s+(?:night|week|weekend|month|year|" + "|".join(WEEKDAYS) + r"))\b",
+                         re.I)
+
+
+def _told_done(said: str, after: int) -> tuple[str, ...]:
+    """The verbs (lemmas) of the act after its subject (which ends at character ``after``) when
+    it is told as done, else (): its verb in the simple past ("Klaus sold his bike", "I just
+    adopted a kitten", "Maria had a baby", "I got promoted"), or a perfect ("has finished", "I've
+    finished"). Not a passive or a state ("was invited", "has been offered", "was going to"), not
+    "didn't"; a verb whose past is its present form ("put", "quit") only after a third-person
+    subject or with a time before now."""
+    head = said[:after].split()
+    words = [w.lower().replace("’", "'") for w in _WORDS.findall(said[after:])[:8]]
+    words = [w for w in words if w not in _TENSELESS]
+    perfect = bool(head) and head[-1].lower().replace("’", "'").endswith("'ve")
+    if words and words[0] in ("have", "has"):
+        perfect, words = True, words[1:]
+    if not words:
+        return ()
+    first = words[0]
+    if perfect:
+        return () if first == "been" else tuple(v for v in lemmas(first).get("VERB", ()) if first in participles(v))
+    if first in ("is", "are", "was", "were", "be", "been", "being", "am", "didn't", "hadn't"):
+        return ()
+    if first in lemmas(first).get("VERB", ()) and (head and _FIRST_PERSON.fullmatch(head[-1])
+                                                    and not _BEFORE_NOW.search(said)):
+        return ()  # "I quit my job": the past is the present's form, and nothing says which
+    return past_of(first)
 
 
 def _invited_to(text: str, places: dict[str, str]) -> str | None:
@@ -521,9 +594,19 @@ def read_fact(text: str, created: datetime, places: dict[str, str], names: Seque
     Returns:
         A fact with place, start and end when the text states an event (place, day and clock
         time; the end only when it states one, never one made up); ``invited`` ``("everyone",)`` for an open invitation; ``question`` when it ends
-        with "?" and is not about ``own_name`` (who states its own plan, then asks, states it); ``host`` the subject of a stated event.
+        with "?" and is not about ``own_name`` (who states its own plan, then asks, states it); ``host`` the subject of a stated event;
+        ``secret`` when it is told in confidence (:data:`_IN_CONFIDENCE`); ``done`` when its act is
+        told as done.
     """
-    text = spelled_out(text)  # "tmrw", "wanna"
+    secret = _IN_CONFIDENCE.search(text) is not None  # before the emoji go: "🤫"
+    told = _CONFIDING_CLAUSE.sub("", text).lstrip(" ,;:.!?-") if secret else text  # "..., it's a secret": not stated
+    fact = _read_fact(cased_names(spelled_out(told), names), created, places, names, own_name)  # "tmrw", "klaus"
+    return replace(fact, secret=True) if fact is not None and secret else fact
+
+
+def _read_fact(text: str, created: datetime, places: dict[str, str], names: Sequence[str],
+               own_name: str | None) -> Fact | None:
+    """:func:`read_fact` of a text spelled out."""
     text = _HEADING.sub("", text, count=1)  # "Reminder: X", "Hey, X": what is stated is X
     text = _HEARSAY.sub("", text, count=1)  # "I heard that X": so is this
     text = _SAYING_THAT.sub("", text, count=1)  # "I should remind them that X": so is this
@@ -626,6 +709,7 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
             return None
     subject, after = _subject(said, names, own_name)
     act = _act(said, after)
+    done = _told_done(said, after) if subject is not None else ()
     company = _COMPANY.match(said, after) if subject is not None and act else None
     if company:  # "Klaus's band is playing at the pub": Klaus is playing, with his band
         act = f"{act} with one's {company.group(1).lower()}"
@@ -730,7 +814,9 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
     return Fact(subject=subject, act=act, place=event.place if event else None,
                 start=event.start if event else None, end=event.end if event and ranged else None,
                 host=host if event else None, invited=("everyone",) if _OPEN.search(text) or wanted else (),
-                question=text.endswith("?") and (host is None or host != own_name), part=event.part if event else None)
+                question=text.endswith("?") and (host is None or host != own_name), part=event.part if event else None,
+                done=subject is not None and act.split()[0] in done  # "decided to throw a party": no party thrown
+                and (event is None or event.start.date() <= created.date()))  # "... on Friday": to come
 
 
 #: What a situation's words say it touches, and whether it is good news for the one in it (True),

@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from .hearsay import told
-from .inflection import gerund, head_phrase, in_past, is_plural, lemmas, participles, third_singular
+from .inflection import gerund, head_phrase, in_past, is_plural, lemmas, participles, simple_past, third_singular
 from .memory.fact import Fact
 from .perspective import relative_days
 from .textevent import DEFAULT_MINUTES
@@ -89,6 +89,9 @@ def act_phrase(fact: Fact, holder: str, pronoun: str | None = None) -> str:
     act = " ".join(fact.act.split())
     if holder and not mine and fact.subject is not None:  # "Klaus Mueller owes Isabella Rodriguez $20", held by her: "owes me"
         act = re.sub(rf"(?<=\s){re.escape(holder)}\b", "me", act)
+    if mine:  # "Klaus quit his job", held by Klaus: "my job" (not "her" before no noun: "meet her at")
+        act = re.sub(r"\b(?:his|her|their)\s+([A-Za-z][\w'’-]*)",
+                     lambda m: f"my {m.group(1)}" if {"NOUN", "ADJ"} & set(lemmas(m.group(1))) else m.group(0), act)
     return _NEUTRAL.sub(lambda m: own if m.group(1) == "one's" else self_, act)
 
 
@@ -153,15 +156,16 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
             else:
                 clause = (f"there {be} {rest}" if verb == "be" else act) + hosted
     elif fact.subject == holder:
-        clause = f"I am {gerund(act)}" if fact.start is not None else f"I am {rest}" if verb == "be" \
-            else f"I {_timeless(verb, rest, 'have')}"  # "I am secretly planning ...", not "I be"
+        clause = f"I {_done(verb, rest, 'was')}" if fact.done else f"I am {gerund(act)}" if fact.start is not None \
+            else f"I am {rest}" if verb == "be" else f"I {_timeless(verb, rest, 'have')}"  # not "I be"
     elif subject_as == "they":
-        clause = f"they are {gerund(act)}" if fact.start is not None else f"they are {rest}" if verb == "be" \
-            else f"they {_timeless(verb, rest, 'have')}"
+        clause = f"they {_done(verb, rest, 'were')}" if fact.done else f"they are {gerund(act)}" \
+            if fact.start is not None else f"they are {rest}" if verb == "be" else f"they {_timeless(verb, rest, 'have')}"
     else:
         who = subject_as or fact.subject
         # an arranged event: the progressive
-        clause = f"{who} is {gerund(act)}" if fact.start is not None else f"{who} {_timeless(verb, rest, 'has')}"
+        clause = f"{who} {_done(verb, rest, 'was')}" if fact.done else f"{who} is {gerund(act)}" \
+            if fact.start is not None else f"{who} {_timeless(verb, rest, 'has')}"
     clause += _where(fact, holder, act) + _when(fact)
     invited = ("everyone is welcome" if fact.open_invitation else
                "I am invited" if holder in fact.invited and fact.subject != holder else "")
@@ -219,6 +223,12 @@ def _moved(fact: Fact, holder: str, act: str, now: datetime | None, subject_as: 
 #: Verbs of a decision taken: stated without a time, in the perfect ("Sam Moore has decided to run
 #: for mayor", not "decides").
 _PERFECT = frozenset({"decide", "agree", "choose", "promise"})
+
+
+def _done(verb: str, rest: str, was: str) -> str:
+    """An act told as done (:attr:`Fact.done`), after its subject: the simple past ("adopted a
+    kitten", "got promoted"); ``was`` ("was" or "were") for "be"."""
+    return f"{was if verb == 'be' else simple_past(verb)} {rest}".rstrip()
 
 
 def _timeless(verb: str, rest: str, have: str) -> str:

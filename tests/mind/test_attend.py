@@ -228,3 +228,24 @@ def test_a_reserved_persona_free_then_declines_as_a_person_would(trait, line):
     voice's (seed 0), the reason her trait's (attend.RATHER_NOT: "reserved" before "shy")."""
     evening = "I am hosting a picnic at Green Park tomorrow from 6pm to 7pm. Would you like to come?"
     assert _invited(evening, summary=f"Ann Able, 40. Traits: {trait}.") == line
+
+
+def test_work_at_a_place_closed_then_is_no_clash():
+    """A fresh user's fifth round: Arthur, who knew his pub was closed all day Tuesday, declined
+    the party with "I have to serve drinks at the bar counter at The Rose and Crown Pub until 22:30
+    tomorrow". By hand: Ann's coffee shift at Corner Cafe clashes with the picnic at noon, unless
+    she holds that the cafe is closed all that day; then she is free and goes."""
+    from datetime import datetime
+
+    from town.memory.fact import Fact
+
+    assert not _plan(PICNIC).events[0].go
+    shut = MemoryView(id=9, kind="whisper", importance=6, created="2023-02-13 09:00:00",
+                      content="Corner Cafe will be closed all day tomorrow.",
+                      fact=Fact(act="close", place="w:Corner Cafe", start=datetime(2023, 2, 14, 10), part="day",
+                                closed=True))
+    memories = (MemoryView(id=0, content=PICNIC, kind="chat", importance=6, created="2023-02-13 12:00:00"), shut)
+    q = PlanDay(persona="ann", persona_name="Ann Able", persona_summary="Ann Able, 40. Traits: calm.", seed=0,
+                date="2023-02-14", routine=ROUTINE, memories=memories, places=PLACES, attend_seed=0)
+    (choice,) = ScriptedBackend().ask(q).events
+    assert (choice.go, choice.clash) == (True, None)

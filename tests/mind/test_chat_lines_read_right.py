@@ -286,3 +286,28 @@ def test_a_question_wondered_an_event_over_and_a_move_unplaced_are_told_right():
                       content="the book club is moved to the library")
     assert retell(club, me="Klaus Mueller") == \
         "Did you hear? The book club has been moved: it is now at the library of Oak Hill College."
+
+
+def test_a_secret_is_not_passed_on_and_a_past_verb_opening_news_is_lower_cased_after_a_lead_in():
+    """A fresh user's fifth round: Maria's whispered "Secret - ... ask klaus out ... don't tell
+    ANYONE" was told to Klaus himself; Isabella passed on "Well, Cancelled the valentines party
+    ...!". By hand: the same memory is worth telling when told plainly and not when told in
+    confidence; "Well, cancelled the ..." after a lead-in, a name kept as written."""
+    from town.scripted.talk import worth_telling
+
+    fact = Fact(subject="Maria Lopez", act="ask Klaus out", place="v:The Rose and Crown Pub",
+                start=datetime(2023, 2, 14, 21), host="Maria Lopez")
+    plain = MemoryView(id=1, kind="whisper", importance=8, created="2023-02-13 07:00:00", fact=fact,
+                       content="I'm going to ask Klaus out at the pub tomorrow night at 9.")
+    secret = MemoryView(id=1, kind="whisper", importance=8, created="2023-02-13 07:00:00",
+                        fact=Fact(**{**fact.to_dict(), "start": fact.start, "secret": True}),
+                        content="Secret - I'm going to ask Klaus out at the pub tomorrow night at 9. Don't tell anyone.")
+    assert worth_telling([plain], "Isabella Rodriguez", "Maria Lopez") == [plain]
+    assert worth_telling([secret], "Isabella Rodriguez", "Maria Lopez") == []
+    said = {Voice(random.Random(seed), warm=False, close=True, first="Maria").say(
+        "Cancelled the valentines party") for seed in range(40)}
+    assert "Well, cancelled the valentines party." in said or "So, cancelled the valentines party." in said
+    assert not any(re.search(r"(?:Well|So), Cancelled", s) for s in said)
+    assert not any(re.search(r"(?:Well|So), klaus", s) for s in {Voice(random.Random(seed), warm=False, close=True,
+                                                                      first="Maria").say("Klaus is back")
+                                                                for seed in range(40)})

@@ -110,3 +110,23 @@ def test_an_event_where_one_already_is_is_stayed_at_not_gone_to():
     assert [(i.start, i.end) for i in day] == [("00:00", "07:00"), ("07:00", "18:00"), ("18:00", "20:00"),
                                                ("20:00", "24:00")]
     assert day[2].description.startswith("stay at Corner Cafe") and day[2].place == "w:Corner Cafe"
+
+
+def test_an_event_inside_another_leaves_out_the_last_event_past_the_blocks_a_plan_adds():
+    """A fresh user's fifth round: Smallville stopped at midnight ("List should have at most 4
+    items ... not 5") when a closure's home block, a party, a poetry slam and an event inside the
+    home block made five added blocks of four events. Here, worked out by hand: a hike 9am-4pm
+    with a quiz at noon inside it is three blocks, a talk at 5pm the fourth; the dance at 7pm,
+    the last event gone to, is left out (declined: "I already have 4 other plans that day")."""
+    told = [('Bob Brown told me: "I am hosting a hike at Green Park tomorrow from 9am to 4pm."', 1),
+            ('Cat Cole told me: "I am hosting a quiz at Corner Cafe tomorrow from 12pm to 1pm."', 2),
+            ('Dan Dee told me: "I am hosting a talk at Corner Cafe tomorrow from 5pm to 6pm."', 3),
+            ('Eve Eng told me: "I am hosting a dance at Green Park tomorrow from 7pm to 8pm."', 4)]
+    q = PlanDay(persona="ann", persona_name="Ann Able", date="2023-02-14", routine=ROUTINE,
+                memories=tuple(_view(text, id=i) for text, i in told), places=PLACES)
+    answer = ScriptedBackend().ask(q)
+    assert [(a.start, a.place) for a in answer.add] == [("09:00", "w:Green Park"), ("12:00", "w:Corner Cafe"),
+                                                        ("13:00", "w:Green Park"), ("17:00", "w:Corner Cafe")]
+    assert [(c.start[11:], c.go, c.reason if not c.go else "") for c in answer.events] == [
+        ("09:00", True, ""), ("12:00", True, ""), ("17:00", True, ""),
+        ("19:00", False, "I already have 4 other plans that day")]

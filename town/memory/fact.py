@@ -74,6 +74,11 @@ class Fact:
             event its act names at another time or building is off (:meth:`calls_off`), and
             held where this says instead (:meth:`moved_event`).
         price: what it costs, as said ("$5", "ten dollars", "$2 each", "free"), else None.
+        done: the act is told as done before it was told ("Klaus sold his bike", "I've
+            finished my paper", "I just adopted a kitten"): said in the past tense
+            (:func:`town.realise.statement`), not as what its subject does.
+        secret: told in confidence ("don't tell anyone", "Secret - ...", "between us"): its
+            holder does not pass it on (:func:`town.scripted.talk.worth_telling`).
 
     Raises:
         MemoryStreamError: naming ``fact.act`` when it is empty, ``fact.end`` when it is
@@ -93,6 +98,8 @@ class Fact:
     closed: bool = False
     moved: bool = False
     price: str | None = None
+    done: bool = False
+    secret: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.act, str) or not self.act.strip():
@@ -101,7 +108,7 @@ class Fact:
             raise MemoryStreamError(f"fact.end: {self.end} is before its start {self.start}")
         if self.part is not None and (self.part not in PART_STARTS or self.start is None):
             raise MemoryStreamError(f"fact.part: must be one of {', '.join(PART_STARTS)} with a start, got {self.part!r}")
-        for name in ("cancelled", "closed", "moved"):
+        for name in ("cancelled", "closed", "moved", "done", "secret"):
             if not isinstance(getattr(self, name), bool):
                 raise MemoryStreamError(f"fact.{name}: must be true or false, got {getattr(self, name)!r}")
         if self.closed and (self.place is None or self.start is None):
@@ -229,6 +236,8 @@ class Fact:
             "closed": self.closed,
             "moved": self.moved,
             "price": self.price,
+            "done": self.done,
+            "secret": self.secret,
         }
 
     @classmethod
@@ -257,6 +266,8 @@ class Fact:
             closed=d.get("closed", False),
             moved=d.get("moved", False),
             price=_optional_text(d.get("price")),
+            done=d.get("done", False),
+            secret=d.get("secret", False),
         )
 
 

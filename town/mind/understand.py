@@ -32,7 +32,8 @@ def fact_view(fact: Fact) -> FactView:
                     start=f"{fact.start:{_STAMP}}" if fact.start else "",
                     end=f"{fact.end:{_STAMP}}" if fact.end else "", host=fact.host or "",
                     invited=fact.invited, question=fact.question, part=fact.part or "",
-                    cancelled=fact.cancelled, closed=fact.closed, moved=fact.moved, price=fact.price or "")
+                    cancelled=fact.cancelled, closed=fact.closed, moved=fact.moved, price=fact.price or "",
+                    done=fact.done, secret=fact.secret)
 
 
 def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker: str = "") -> Fact | None:
@@ -53,7 +54,8 @@ def fact_of(answer: HeardAnswer, places: dict[str, str], listener: str, speaker:
                 part=answer.part or None if start is not None else None, cancelled=answer.cancelled,
                 closed=answer.closed and start is not None and place is not None,
                 moved=answer.moved and not (answer.cancelled or answer.closed) and (start or place) is not None,
-                price=answer.price.strip()[:40] or None)
+                price=answer.price.strip()[:40] or None, done=answer.done and answer.subject != "",
+                secret=answer.secret)
 
 
 def understand(listener: Persona, ctx: MindContext, *, speaker: str, line: str, content: str,

@@ -23,7 +23,7 @@ import random
 import re
 import zlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..hearsay import unwrap
 from ..inflection import gerund
@@ -31,6 +31,7 @@ from ..perspective import mine, relative_days
 from ..textevent import StatedEvent
 from ..world.address import sector_name
 from .recount import told_by
+from ..thinking.dayplan import called_off
 from ..thinking.views import PlanItemView
 
 __all__ = ["Decision", "COMMITMENT", "workplace", "obligation", "clash_with", "decide", "decline_reason", "SOCIABLE", "RESERVED", "RATHER_NOT", "NOT_UP_FOR_IT", "CLOSE", "HOUSEHOLD", "household",
@@ -185,7 +186,9 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
             subject) and the teller its first teller (none for an event it knows firsthand: a
             whisper of a circus in the park is no plan of its own, but a public event).
         now: when the decision is said (an invitation in a talk): a clash on another day names it.
-            An event told by its day alone (``part`` "day") has no hours to clash with.
+            An event told by its day alone (``part`` "day") has no hours to clash with; a
+            routine block at a place ``memories`` hold closed then is no clash (no shift at a
+            shut pub).
 
     Returns:
         The :class:`Decision`; its reason names the clash, the tie or the trait that decided.
@@ -208,7 +211,11 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         longest = max(chains, key=len)
         host, teller = longest[-1], chains[0][0]
     end = "24:00" if event.end.date() > event.start.date() else f"{event.end:%H:%M}"
-    clash = None if event.part == "day" else clash_with(routine, f"{event.start:%H:%M}", end, event.place)
+    midnight = datetime.combine(event.start.date(), datetime.min.time())
+    shut = [f for f in called_off(memories, me) if f.closed]  # no shift at a place closed then
+    working = [r for r in routine if not any(f.closes(r.place, midnight + timedelta(minutes=_minutes(r.start)),
+                                                      midnight + timedelta(minutes=_minutes(r.end))) for f in shut)]
+    clash = None if event.part == "day" else clash_with(working, f"{event.start:%H:%M}", end, event.place)
     traits = _traits(summary)
     tie = (_close(memories, host) if host else None) or (_close(memories, teller) if teller else None)
     if clash is None:

@@ -164,7 +164,8 @@ class ScriptedBackend(ThinkingBackend):
             importance=importance, act=act.act, subject=act.subject, place=act.place,
             start=act.start, end=act.end, host=act.host, everyone="everyone" in act.invited,
             invites_me=q.persona_name in act.invited, question=act.question, part=act.part,
-            cancelled=act.cancelled, closed=act.closed, moved=act.moved, price=act.price)
+            cancelled=act.cancelled, closed=act.closed, moved=act.moved, price=act.price,
+            done=act.done, secret=act.secret)
 
     # ------------------------------------------------------------------ planning (§4.3)
     @_answer.register
@@ -190,6 +191,7 @@ class ScriptedBackend(ThinkingBackend):
         shut = [f for f in called_off(q.memories, q.persona_name) if f.closed]
         events: list[tuple[StatedEvent, str]] = _closed_blocks(q.routine, shut, day, q.persona_name)  # home instead
         own: list[bool] = [False] * len(events)
+        closures = len(events)  # first in the list, and kept first by the stable sort below
         for e, ids in found:
             stating = [by_id[i] for i in ids]
             d = decide(e, stating, routine=q.routine, memories=q.memories, summary=q.persona_summary, seed=q.attend_seed,
@@ -206,10 +208,24 @@ class ScriptedBackend(ThinkingBackend):
                                else event_block(e, unwrap(stating[0].content)[1])))
                 own.append(d.reason == OWN_PLAN)
         # one's own events last, so they win where another's overlaps them (a host plays their concert)
-        events = [ev for ev, _ in sorted(zip(events, own), key=lambda pair: pair[1])]
+        ranked = sorted(zip(events, own), key=lambda pair: pair[1])
+        events = [ev for ev, _ in ranked]
         # the answer is the changes to the routine: the event blocks, added (they cut the routine)
-        said = {d for _, d in events}
-        added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
+        while True:
+            said = {d for _, d in events}
+            added = [b for b in with_events(blocks, events, day) if b["task"] is None and b["description"] in said]
+            # an event inside another block cuts it in two: past MAX_ADDED blocks, the last others' event
+            # gone to is left out (a closure's home blocks and one's own events stay)
+            extra = next((i for i in range(len(ranked) - 1, closures - 1, -1) if not ranked[i][1]), None) \
+                if len(added) > MAX_ADDED else None
+            if extra is None:
+                break
+            (left, _), _ = ranked.pop(extra)
+            events = [ev for ev, _ in ranked]
+            at = f"{left.start:%Y-%m-%d %H:%M}"
+            choices = [c.model_copy(update={"go": False, "reason": f"I already have {MAX_ADDED} other plans that day"})
+                       if c.go and c.start == at and c.place == left.place else c for c in choices]
+        added = added[:MAX_ADDED]  # none left to leave out: the earliest blocks
         answer = answers.DayPlanAnswer(add=[
             answers.PlanItemAnswer(start=b["start"], minutes=minutes_of(b["end"]) - minutes_of(b["start"]),
                            description=b["description"][:120], place=b["place"])

@@ -98,7 +98,8 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
     news to them) nor heard from them, not what the speaker saw themselves doing (an observation
     of oneself; one's own event, however it was put, is news), not in another language than the
     town's (:func:`~town.thinking.questions.writing.mostly_english`: a Chinese whisper was retold as
-    "Did you hear? 明天中午..."), not an event a held cancellation calls off; ranked by
+    "Did you hear? 明天中午..."), not an event a held cancellation calls off, not told in
+    confidence (:attr:`~town.memory.fact.Fact.secret`: "don't tell anyone"); ranked by
     importance and retrieval order (the views arrive best-scored first).
     """
     n = len(memories)
@@ -112,7 +113,7 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
                                          or first_name(listener_name) in unwrap(m.content)[0]))
              and not (own_name and m.kind == "observation" and m.content.startswith(own_name))
              and mostly_english(unwrap(m.content)[1])
-             and not (m.fact is not None and (m.fact.question or put_off(m.fact, off, own_name)
+             and not (m.fact is not None and (m.fact.question or m.fact.secret or put_off(m.fact, off, own_name)
                                               or told_since(m, m.fact, memories) is not None))]  # a thought whispered
     # in another language is not retold; a question one wondered is no news ("is the party on Friday? I heard it was")
     return [m for _, m in sorted(fresh, key=lambda s: (-s[0], s[1].id))]
@@ -191,7 +192,8 @@ def _invite(m, me: str = "") -> str:
     fact = getattr(m, "fact", None)
     if fact is not None:
         own = fact.subject == me or (fact.subject is None and fact.host == me)
-        return " Would you like to come?" if m.kind != "plan" and own and fact.start and not fact.private else ""
+        return " Would you like to come?" if m.kind != "plan" and own and fact.start and not (fact.private or fact.done) \
+            else ""
     if m.kind != "plan" and re.match(r"^I(?:'m| am) (?:planning|throwing|hosting|organi[sz]ing)\b", m.content):
         return " Would you like to come?"
     return ""

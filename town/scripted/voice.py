@@ -14,6 +14,8 @@ import random
 import re
 from dataclasses import dataclass
 
+from ..inflection import past_of
+
 __all__ = ["Voice", "voice_of", "address_once", "passed_on", "part_of_day", "hello", "opens_small_talk", "WARM_TRAITS",
            "HEARD_FRAMES", "IN_PERSON_FRAMES", "GREETINGS_AGAIN_TODAY", "GREETINGS_AGAIN", "GREETINGS_KNOWN",
            "GREETINGS_NEW", "GREETING_ANY_HOUR", "CLOSINGS", "LAST_GOODBYE", "WELL", "AGREED", "BACK_AGAIN", "NOTHING_NEW", "KNOWN_FROM",
@@ -201,7 +203,8 @@ class Voice:
         if lead.endswith(": ") and (clause.startswith("Did you hear?") or ":" in clause):
             lead = ""  # not "Guess what: did you hear? ...", nor "Guess what: I want ...: red paper hearts"
         first_word = clause.split(" ", 1)[0]
-        body = clause[:1].lower() + clause[1:] if lead and first_word in _COMMON_OPENERS else clause
+        common = first_word in _COMMON_OPENERS or bool(past_of(first_word))  # "Cancelled the party ..."
+        body = clause[:1].lower() + clause[1:] if lead and common else clause
         mark = own_mark or ("!" if self.warm and self.rng.random() < 0.5 else ".")
         name = "" if self.first and self.first in lead else self.name()  # the name once
         return f"{lead}{body}{name}{mark}"

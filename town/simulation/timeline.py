@@ -15,7 +15,7 @@ from ..events import EventKind
 from ..mind import MindContext, observe, remember
 from ..persona import Persona
 from ..perspective import inner_voice, meaning
-from ..reading import read_fact, spelled_out
+from ..reading import cased_names, read_fact, spelled_out
 from ..scenario import TimedEvent
 from ..world import World
 
@@ -79,7 +79,7 @@ class Timeline:
             KeyError: for an unknown persona id.
         """
         p = self._personas[persona]
-        thought = inner_voice(spelled_out(text))  # "ur dog got loose" is remembered as "my dog got loose"
+        thought = inner_voice(cased_names(spelled_out(text), self._names()))  # "ur dog got loose": "my dog got loose"
 
         def whispered(ctx: MindContext) -> int:
             fact = read_fact(thought, ctx.now, self._places, self._names(), p.name)  # typed: read here, once

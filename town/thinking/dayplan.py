@@ -119,7 +119,7 @@ def events_on(memories, day: date, places: dict[str, str], me: str = "") -> list
         fact = getattr(m, "fact", None)
         if fact is not None and fact.moved:  # the event it moves, where it now is
             fact = moved_to(fact, memories, off, me)
-        if fact is not None and (fact.cancelled or fact.closed or fact.moved or put_off(fact, off, me)):
+        if fact is not None and (fact.cancelled or fact.closed or fact.moved or fact.done or put_off(fact, off, me)):
             continue
         # a memory made with its meaning is read from its fact; the words are read only for a
         # memory made without one (none, once every edge fills the fields)

@@ -61,7 +61,9 @@ class FactView:
         (:attr:`town.memory.fact.Fact.cancelled`). closed: the place is closed then
         (:attr:`town.memory.fact.Fact.closed`). moved: the event told is moved to its start or
         place (:attr:`town.memory.fact.Fact.moved`). price: what it costs, as said
-        (:attr:`town.memory.fact.Fact.price`), else "".
+        (:attr:`town.memory.fact.Fact.price`), else "". done: the act is told as done
+        (:attr:`town.memory.fact.Fact.done`). secret: told in confidence
+        (:attr:`town.memory.fact.Fact.secret`).
     """
 
     act: str = ""
@@ -77,6 +79,8 @@ class FactView:
     closed: bool = False
     moved: bool = False
     price: str = ""
+    done: bool = False
+    secret: bool = False
 
 
 def routine_views(routine) -> tuple[PlanItemView, ...]:

@@ -52,7 +52,9 @@ class HeardAnswer(BaseModel):
     dialogue act told the event by (:attr:`town.memory.fact.Fact.part`), which the scripted
     backend passes on; anything but a key of :data:`town.textevent.PART_STARTS` is "".
     ``cancelled``, ``closed``, ``moved`` and ``price``, not asked of a model either: the dialogue
-    act told the event called off, the place closed, the event moved, or what it costs.
+    act told the event called off, the place closed, the event moved, or what it costs; ``done``,
+    not asked either: it told the act as done (:attr:`town.memory.fact.Fact.done`); ``secret``, not
+    asked: it was told in confidence (:attr:`town.memory.fact.Fact.secret`).
     """
 
     importance: int = Field(ge=1, le=10)
@@ -70,6 +72,8 @@ class HeardAnswer(BaseModel):
     closed: SkipJsonSchema[bool] = False
     moved: SkipJsonSchema[bool] = False
     price: SkipJsonSchema[str] = ""
+    done: SkipJsonSchema[bool] = False
+    secret: SkipJsonSchema[bool] = False
 
     @field_validator("part")
     @classmethod
