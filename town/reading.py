@@ -53,7 +53,8 @@ SHORTHAND = {"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "
              "makin": "making", "takin": "taking", "nothin": "nothing", "somethin": "something",
              "evryone": "everyone", "everyon": "everyone", "saturdy": "Saturday", "closd": "closed",
              "clsd": "closed", "canceld": "cancelled", "cancelld": "cancelled", "cancled": "cancelled",
-             "bday": "birthday", "bc": "because", "b/c": "because", "tix": "tickets", "nxt": "next"}
+             "bday": "birthday", "bc": "because", "b/c": "because", "tix": "tickets", "nxt": "next",
+             "tmorow": "tomorrow", "tomoro": "tomorrow", "tmoro": "tomorrow", "2mrw": "tomorrow", "tmro": "tomorrow"}
 _SHORT_WORD = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w/])", re.I)
 
 
@@ -354,6 +355,15 @@ _TENSELESS = frozenset("just already finally recently also actually officially s
 #: A time before now, which makes a verb whose past is its present form past ("I quit my job last week").
 _BEFORE_NOW = re.compile(r"\b(?:yesterday|ago|last\s+(?:night|week|weekend|month|year|" + "|".join(WEEKDAYS) + r"))\b",
                          re.I)
+
+
+#: Guests named to one's own event: "invite only Klaus to a private dinner", "invite Maria Lopez,
+#: and only her, to a movie night", "inviting Sam and Jane over for a dinner".
+_GUESTS = re.compile(r"\binvit(?:e|es|ing)\s+(?:only\s+|just\s+)?(?P<who>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))?"
+                     r"(?:\s*,?\s*(?:and|&)\s+(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))?)*)"
+                     r"(?:\s*,?\s*(?:and\s+)?(?:only|just)\s+(?:him|her|them)\s*,?)?\s+(?:over\s+)?(?:to|for)\s+"
+                     r"(?P<thing>(?:a|an|the|my|our)\s+[^,.;!?]+?)"
+                     r"(?=\s+(?:at|in|on|tomorrow|today|tonight|this|next|from)\b|\s+\d|[,.;!?]|$)", re.I)
 
 
 def _told_done(said: str, after: int) -> tuple[str, ...]:
@@ -744,6 +754,13 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
     asked_to = re.match(r"invite (?:everyone|everybody|all|people|the town|us|you) to ((?:a|an|the|one's|my|our|his|her|their) .+)", act)
     if asked_to and subject is not None:  # "Sam invites everyone to a campaign barbecue": his barbecue
         act = f"host {asked_to.group(1)}"
+    asking = _GUESTS.search(said) if subject is not None and timed else None
+    guests = tuple(_subject(who, names, own_name)[0] or "" for who in re.split(r"\s*(?:,|\band\b|&)\s*",
+                                                                             asking["who"]) if who) if asking else ()
+    if guests and all(g not in ("", subject) for g in guests):  # "invite only Klaus to a private dinner": his alone
+        act = f"host {asking['thing']}" if asking else act
+    else:
+        guests = ()
     if timed and _MEANS_TO.match(act):  # "want to start a book club" at a time: the event is starting it
         act = _MEANS_TO.sub("", act, count=1)
     feeling = _FEELING_AND.match(act) if timed else None
@@ -813,7 +830,7 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
                     host=subject, closed=True)
     return Fact(subject=subject, act=act, place=event.place if event else None,
                 start=event.start if event else None, end=event.end if event and ranged else None,
-                host=host if event else None, invited=("everyone",) if _OPEN.search(text) or wanted else (),
+                host=host if event else None, invited=guests or (("everyone",) if _OPEN.search(text) or wanted else ()),
                 question=text.endswith("?") and (host is None or host != own_name), part=event.part if event else None,
                 done=subject is not None and act.split()[0] in done  # "decided to throw a party": no party thrown
                 and (event is None or event.start.date() <= created.date()))  # "... on Friday": to come

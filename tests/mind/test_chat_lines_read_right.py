@@ -311,3 +311,33 @@ def test_a_secret_is_not_passed_on_and_a_past_verb_opening_news_is_lower_cased_a
     assert not any(re.search(r"(?:Well|So), klaus", s) for s in {Voice(random.Random(seed), warm=False, close=True,
                                                                       first="Maria").say("Klaus is back")
                                                                 for seed in range(40)})
+
+
+def test_an_event_for_named_guests_alone_is_told_to_them_and_no_one_else():
+    """A fresh user's fifth round: "I want to invite only Klaus to a private dinner at my apartment
+    tomorrow at 8pm, just the two of us." (Isabella) was told to Maria with "Would you like to
+    come?" and never to Klaus; Klaus's "invite Maria Lopez, and only her, to a movie night ..." was
+    told to four others as "I am inviting Maria Lopez at Dorm for Oak Hill College". By hand: a
+    dinner hosted by Isabella for Klaus alone, told to Klaus with an invitation, not to Maria;
+    the movie night hosted by Klaus for Maria alone."""
+    from town.reading import read_fact
+    from town.scripted.talk import _invite, worth_telling
+    from town.textevent import place_names
+
+    cast = ["Isabella Rodriguez", "Klaus Mueller", "Maria Lopez"]
+    places = place_names(("v:Isabella Rodriguez's apartment", "v:Dorm for Oak Hill College"))
+    monday = datetime(2023, 2, 13, 8)
+    text = "I want to invite only Klaus to a private dinner at my apartment tomorrow at 8pm, just the two of us."
+    dinner = read_fact(text, monday, places, cast, "Isabella Rodriguez")
+    assert dinner == Fact(subject="Isabella Rodriguez", act="host a private dinner",
+                          place="v:Isabella Rodriguez's apartment", start=datetime(2023, 2, 14, 20),
+                          host="Isabella Rodriguez", invited=("Klaus Mueller",))
+    movie = read_fact("I want to invite Maria Lopez, and only her, to a movie night in my dorm room in two days at 8pm.",
+                      monday, places, cast, "Klaus Mueller")
+    assert movie is not None and (movie.act, movie.invited, movie.start) == (
+        "host a movie night", ("Maria Lopez",), datetime(2023, 2, 15, 20))
+    m = MemoryView(id=1, kind="whisper", importance=8, created="2023-02-13 07:00:00", fact=dinner, content=text)
+    assert worth_telling([m], "Klaus Mueller", "Isabella Rodriguez") == [m]
+    assert worth_telling([m], "Maria Lopez", "Isabella Rodriguez") == []
+    assert _invite(m, "Isabella Rodriguez", "Klaus Mueller") == " Would you like to come?"
+    assert _invite(m, "Isabella Rodriguez", "Maria Lopez") == ""

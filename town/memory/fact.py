@@ -216,9 +216,10 @@ class Fact:
 
     @property
     def private(self) -> bool:
-        """An appointment of its doer with their own someone ("meet with one's thesis advisor"),
-        open to no one else: not an event others are asked to or go to."""
-        return not self.invited and " with one's " in f" {self.act} "
+        """An appointment of its doer with their own someone ("meet with one's thesis advisor"), or
+        an event for its named guests alone ("invite only Klaus to a private dinner"): open to no
+        one else, not an event others are asked to, told of or go to."""
+        return bool(self.invited) and not self.open_invitation or not self.invited and " with one's " in f" {self.act} "
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dict (datetimes as ``"YYYY-MM-DD HH:MM:SS"``)."""

@@ -100,7 +100,8 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
     town's (:func:`~town.thinking.questions.writing.mostly_english`: a Chinese whisper was retold as
     "Did you hear? 明天中午..."), not an event a held cancellation calls off, not told in
     confidence (:attr:`~town.memory.fact.Fact.secret`: "don't tell anyone"); ranked by
-    importance and retrieval order (the views arrive best-scored first).
+    importance and retrieval order (the views arrive best-scored first). An event for named guests
+    alone ("invite only Klaus to a private dinner") is told to those guests only, naming them or not.
     """
     n = len(memories)
     off = called_off(memories, own_name)  # "the quiz is cancelled": the quiz is no news, its cancellation is
@@ -110,7 +111,10 @@ def worth_telling(memories, listener_name: str = "", own_name: str = "", now: da
              and " said to me: " not in m.content
              and not sighting(m.content) and not under_way(m, now)
              and not (listener_name and (listener_name in m.content or is_about(m.content, first_name(listener_name))
-                                         or first_name(listener_name) in unwrap(m.content)[0]))
+                                         or first_name(listener_name) in unwrap(m.content)[0])
+                      and not (m.fact is not None and listener_name in m.fact.invited))  # one's guest is asked
+             and not (m.fact is not None and m.fact.invited and not m.fact.open_invitation
+                      and listener_name not in m.fact.invited)  # for its named guests alone
              and not (own_name and m.kind == "observation" and m.content.startswith(own_name))
              and mostly_english(unwrap(m.content)[1])
              and not (m.fact is not None and (m.fact.question or m.fact.secret or put_off(m.fact, off, own_name)
@@ -186,14 +190,15 @@ def closing(first: str, memories, now: datetime | None, rng: random.Random, said
     return goodbye
 
 
-def _invite(m, me: str = "") -> str:
+def _invite(m, me: str = "", listener: str = "") -> str:
     """An invitation added to telling one's own plan for an event ("Would you like to come?"): the
-    memory's fact has ``me`` as its subject and a start, or (no fact) its words announce it."""
+    memory's fact has ``me`` as its subject and a start, and is open to ``listener`` (not private,
+    or they are its guest), or (no fact) its words announce it."""
     fact = getattr(m, "fact", None)
     if fact is not None:
         own = fact.subject == me or (fact.subject is None and fact.host == me)
-        return " Would you like to come?" if m.kind != "plan" and own and fact.start and not (fact.private or fact.done) \
-            else ""
+        return " Would you like to come?" if m.kind != "plan" and own and fact.start and not fact.done \
+            and (not fact.private or listener in fact.invited) else ""
     if m.kind != "plan" and re.match(r"^I(?:'m| am) (?:planning|throwing|hosting|organi[sz]ing)\b", m.content):
         return " Would you like to come?"
     return ""
@@ -279,13 +284,13 @@ def _next_line(q, seed: int) -> answers.LineAnswer:
         if reaction is not None and news and len(reaction.line.split()) <= 6:  # react, then tell
             unnamed = replace(voice, first="")  # the reaction named the listener already
             said = (f"{reaction.line} {retell(news[0], now, q.persona_name, unnamed, ties=q.ties, pronouns=q.pronouns)}"
-                    f"{_invite(news[0], q.persona_name)}")
+                    f"{_invite(news[0], q.persona_name, q.listener_name)}")
             return answers.LineAnswer(line=said[:1000], shared=[news[0].id])
         if reaction is not None:
             return reaction
         if news:
             return answers.LineAnswer(line=(retell(news[0], now, q.persona_name, voice, ties=q.ties, pronouns=q.pronouns)
-                                            + _invite(news[0], q.persona_name))[:1000],
+                                            + _invite(news[0], q.persona_name, q.listener_name))[:1000],
                                       shared=[news[0].id])
         mine = own_life(q, now, voice) if turn <= OWN_LIFE_TURNS else None
         if mine is not None:  # no news: one's own life, asking back on the first turn
