@@ -266,3 +266,51 @@ def test_a_place_closed_in_a_part_of_the_day_is_not_open_then():
 
     assert of_cafe("Is Hobbs Cafe open this evening?", "2023-02-14 12:00:00").startswith("No.")  # 18:00 asked
     assert of_cafe("Is Hobbs Cafe open now?", "2023-02-14 12:00:00").startswith("Yes.")
+
+
+def test_a_routine_block_whose_doing_is_cancelled_is_spent_at_home_and_is_no_clash():
+    """A fresh user's fifth round: Smallville's "the town council session on Tuesday is
+    CANCELLED" (Sam) left Sam, Adam and Yuriko at the council chamber on Tuesday at 16:00, and Sam
+    declined the party naming the session. By hand: the session is called off that Tuesday, so
+    Sam's 16:00-18:00 session block is spent at home and is no clash with a party then; on
+    Wednesday, and for a block doing something else at Town Hall, nothing changes."""
+    from town.memory.fact import Fact
+    from town.scripted.attend import decide
+    from town.scripted.backend import _closed_blocks
+    from town.reading import read_fact
+    from town.textevent import StatedEvent, place_names
+    from town.thinking.questions import MemoryView
+    from asked import routine
+
+    places = place_names(("smallville:Town Hall", "smallville:Hobbs Cafe"))
+    off = read_fact("the town council session on Tuesday is CANCELLED", datetime(2023, 2, 13, 8), places,
+                    ["Sam Moore"], "Sam Moore")
+    assert off is not None and off.cancelled
+    sam = routine(("00:00", "07:00", "sleeping", "smallville:Moore family's house:bedroom:bed"),
+                  ("09:00", "15:00", "work on the campaign", "smallville:Town Hall:office:desk", "campaign"),
+                  ("16:00", "18:00", "attend the town council session at Town Hall",
+                   "smallville:Town Hall:council chamber:public bench", "attend council session"))
+    tuesday, wednesday = datetime(2023, 2, 14).date(), datetime(2023, 2, 15).date()
+    assert _closed_blocks(sam, [off], tuesday, "Sam Moore") == [
+        (StatedEvent(place="smallville:Moore family's house", start=datetime(2023, 2, 14, 16),
+                     end=datetime(2023, 2, 14, 18)), "stay home instead of attending the town council session at Town Hall")]
+    assert _closed_blocks(sam, [off], wednesday, "Sam Moore") == []
+    held = MemoryView(id=1, kind="whisper", importance=7, created="2023-02-13 07:00:00", fact=off,
+                      content="the town council session on Tuesday is CANCELLED")
+    party = StatedEvent(place="smallville:Hobbs Cafe", start=datetime(2023, 2, 14, 17), end=datetime(2023, 2, 14, 19))
+    told = MemoryView(id=2, kind="chat", importance=6, created="2023-02-13 09:00:00", tellers=("Isabella Rodriguez",),
+                      fact=Fact(subject="Isabella Rodriguez", act="host a party", place="smallville:Hobbs Cafe",
+                                start=party.start, end=party.end, host="Isabella Rodriguez", invited=("everyone",)),
+                      content="Isabella Rodriguez told me that she is hosting a party at Hobbs Cafe.")
+    kept = decide(party, [told], routine=sam, memories=[told], summary="Sam Moore. Traits: calm.", seed=0,
+                  me="Sam Moore")
+    freed = decide(party, [told], routine=sam, memories=[told, held], summary="Sam Moore. Traits: calm.", seed=0,
+                   me="Sam Moore")
+    assert kept.clash == sam[2] and freed.clash is None
+    from town.scripted import ScriptedBackend
+    from town.thinking.questions import PlanDay
+
+    q = PlanDay(persona="sam_moore", persona_name="Sam Moore", date="2023-02-14", routine=sam, memories=(held,),
+                places=("smallville:Town Hall", "smallville:Moore family's house"))
+    assert [(a.start, a.minutes, a.description) for a in ScriptedBackend().ask(q).add] == [
+        ("16:00", 120, "stay home instead of attending the town council session at Town Hall")]

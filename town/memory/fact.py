@@ -199,6 +199,15 @@ class Fact:
         reopens = self.end if self.end is not None and self.part != "day" else day + timedelta(days=1)
         return start < reopens and shut < end
 
+    def frees(self, description: str, place: str, start: datetime, end: datetime) -> bool:
+        """Whether this fact leaves a routine block (``description`` at the address ``place``,
+        ``start`` to ``end``) with nothing to do: a closure of its place then (:meth:`closes`), or
+        a cancellation of what the block does (:meth:`calls_off`: "the town council session on
+        Tuesday is cancelled" frees Tuesday's "attend the town council session")."""
+        if self.closed:
+            return self.closes(place, start, end)
+        return self.cancelled and self.calls_off(Fact(act=description, place=place, start=start, end=end))
+
     def undoes(self, other: Fact) -> bool:
         """Whether this fact puts off the event ``other`` states: a cancellation calling it off
         (:meth:`calls_off`), or a closure of its place while it is on (:meth:`closes`; its end,

@@ -187,8 +187,8 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
             whisper of a circus in the park is no plan of its own, but a public event).
         now: when the decision is said (an invitation in a talk): a clash on another day names it.
             An event told by its day alone (``part`` "day") has no hours to clash with; a
-            routine block at a place ``memories`` hold closed then is no clash (no shift at a
-            shut pub).
+            routine block at a place ``memories`` hold closed then, or doing what they hold
+            cancelled, is no clash (no shift at a shut pub, no council session called off).
 
     Returns:
         The :class:`Decision`; its reason names the clash, the tie or the trait that decided.
@@ -212,9 +212,9 @@ def decide(event: StatedEvent, evidence, *, routine, memories, summary: str, see
         host, teller = longest[-1], chains[0][0]
     end = "24:00" if event.end.date() > event.start.date() else f"{event.end:%H:%M}"
     midnight = datetime.combine(event.start.date(), datetime.min.time())
-    shut = [f for f in called_off(memories, me) if f.closed]  # no shift at a place closed then
-    working = [r for r in routine if not any(f.closes(r.place, midnight + timedelta(minutes=_minutes(r.start)),
-                                                      midnight + timedelta(minutes=_minutes(r.end))) for f in shut)]
+    shut = [f for f in called_off(memories, me) if f.closed or f.cancelled]  # no shift at a place closed then
+    working = [r for r in routine if not any(f.frees(r.description, r.place, midnight + timedelta(minutes=_minutes(r.start)),
+                                                     midnight + timedelta(minutes=_minutes(r.end))) for f in shut)]
     clash = None if event.part == "day" else clash_with(working, f"{event.start:%H:%M}", end, event.place)
     traits = _traits(summary)
     tie = (_close(memories, host) if host else None) or (_close(memories, teller) if teller else None)

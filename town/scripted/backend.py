@@ -59,8 +59,9 @@ def _proper_words(text: str) -> set[str]:
 
 
 def _closed_blocks(routine, shut: list, day: date, me: str) -> list[tuple[StatedEvent, str]]:
-    """Blocks at home standing in for the routine's blocks at a place closed then (each run of
-    them, :meth:`~town.memory.fact.Fact.closes`): "have lunch at home" for a meal, "stay home
+    """Blocks at home standing in for the routine's blocks at a place closed then, or doing what
+    is cancelled (each run of them, :meth:`~town.memory.fact.Fact.frees`): "have lunch at home"
+    for a meal, "stay home
     instead of drinking a latte at Hobbs Cafe", "take the day off at home" for a run of four
     hours or more ("the rest of the day" from noon); none when the routine names no home (its
     sleeping block's place). A closure heard from another (its ``host`` not ``me``,
@@ -76,12 +77,12 @@ def _closed_blocks(routine, shut: list, day: date, me: str) -> list[tuple[Stated
             building = ":".join(r.place.split(":")[:2])
             hours[building] = hours.get(building, 0) + minutes_of(r.end) - minutes_of(r.start)
     work = {b for b, m in hours.items() if m >= 240}
-    shut = [f for f in shut if f.host in (None, me) or ":".join((f.place or "").split(":")[:2]) not in work]
+    shut = [f for f in shut if f.cancelled or f.host in (None, me) or ":".join((f.place or "").split(":")[:2]) not in work]
     out: list[tuple[StatedEvent, str]] = []
     for r in routine:
         start = datetime.combine(day, time()) + timedelta(minutes=minutes_of(r.start))
         end = datetime.combine(day, time()) + timedelta(minutes=minutes_of(r.end))
-        closing = next((f for f in shut if f.closes(r.place, start, end)), None)
+        closing = next((f for f in shut if f.frees(r.description, r.place, start, end)), None)
         if closing is None or r.place.startswith(home):
             continue
         if closing.part is None and closing.start is not None:  # "closes early at 3pm": the block until then stays
@@ -188,7 +189,7 @@ class ScriptedBackend(ThinkingBackend):
         found = events_on(q.memories, day, place_names(tuple(q.places)), q.persona_name)
         by_id = {m.id: m for m in q.memories}
         choices: list[answers.EventChoice] = []
-        shut = [f for f in called_off(q.memories, q.persona_name) if f.closed]
+        shut = [f for f in called_off(q.memories, q.persona_name) if f.closed or f.cancelled]
         events: list[tuple[StatedEvent, str]] = _closed_blocks(q.routine, shut, day, q.persona_name)  # home instead
         own: list[bool] = [False] * len(events)
         closures = len(events)  # first in the list, and kept first by the stable sort below
