@@ -121,7 +121,7 @@ MUTATIONS = (
              ("tests/mind/test_chat_lines_read_right.py::test_an_event_for_named_guests_alone_is_told_to_them_and_no_one_else",)),
     Mutation("a routine block whose doing is cancelled kept", "town/memory/fact.py",
              "        return self.cancelled and self.calls_off(Fact(act=description, place=place, start=start, end=end))",
-             "        return False",
+             "        return self.cancelled and False",
              ("tests/mind/test_closed_place.py::test_a_routine_block_whose_doing_is_cancelled_is_spent_at_home_and_is_no_clash",)),
     Mutation("a day plan blind to cancelled routine blocks", "town/scripted/backend.py",
              "        shut = [f for f in called_off(q.memories, q.persona_name) if f.closed or f.cancelled]",
