@@ -1416,3 +1416,24 @@ def test_a_secret_a_name_typed_in_lower_case_a_typed_face_and_a_cancellation_wit
     assert pregnant == Fact(subject="Maria Lopez", act="be pregnant", secret=True)  # the asking left out
     assert cased_names("tell klaus mueller and maria", cast) == "tell Klaus Mueller and Maria"
     assert cased_names("the marias' klausy", cast) == "the marias' klausy"  # not inside other words
+
+
+def test_a_sale_lasting_until_a_day_and_you_after_an_asking_auxiliary_are_read():
+    """A fresh user's fifth round, in Smallville: "Everything at Harvey Oak Supply Store is 30% off
+    until Wednesday, paints included." was retold dozens of times as "There is 30% off until at
+    Harvey Oak Supply Store on Wednesday!"; "MILK IS NOW $5 A GALLON AT THE WILLOWS, can u believe
+    it" was kept as "can me believe it". By hand: 30% off at the store, with no day (it lasts
+    until Wednesday: nothing happens on Wednesday), and "can I believe it"."""
+    from town.memory.fact import Fact
+    from town.perspective import inner_voice
+    from town.reading import spelled_out
+
+    places = place_names(("s:Harvey Oak Supply Store",))
+    sale = read_fact("Everything at Harvey Oak Supply Store is 30% off until Wednesday, paints included.", MONDAY,
+                     places, CAST, "Maria Lopez")
+    assert sale == Fact(act="be 30% off", place="s:Harvey Oak Supply Store")
+    assert statement(sale, "Klaus Mueller") == "there is 30% off at Harvey Oak Supply Store"
+    assert inner_voice(spelled_out("MILK IS NOW $5 A GALLON AT THE WILLOWS, can u believe it")) == \
+        "MILK IS NOW $5 A GALLON AT THE WILLOWS, can I believe it"
+    assert inner_voice("Did you hear? you won the raffle") == "Did I hear? I won the raffle"
+    assert inner_voice("Klaus will meet you at the pub") == "Klaus will meet me at the pub"

@@ -128,7 +128,8 @@ def inner_voice(text: str) -> str:
     """A second-person sentence ("You want to ...") as the persona's own thought ("I want to ...").
 
     "you are/were" -> "I am/was", "your" -> "my", "yourself" -> "myself"; "you" after a verb or
-    a preposition -> "me". A sentence with no "you" is returned as it is.
+    a preposition -> "me", but after an auxiliary that asks ("can you believe it", "did you
+    hear") -> "I". A sentence with no "you" is returned as it is.
     """
     toks = _tokens(text)
     out: list[str] = []
@@ -146,7 +147,8 @@ def inner_voice(text: str) -> str:
             after = next((t.lower() for t in toks[i + 1:] if t[0].isalpha()), "")
             subject = not prev or prev in ("that", "if", "when", "and", "but", "because", "so", "as",
                                            "then", "while", "until", "before", "after", ".") \
-                or _past_form(after) or after in MODALS or after in ("have", "had", "are", "were")  # "... you passed"
+                or _past_form(after) or after in MODALS or after in ("have", "had", "are", "were") \
+                or prev in MODALS or prev in ("did", "do", "does", "have", "has", "had")  # "can you believe it"
             if subject or clitic:
                 out.append("I")
                 if clitic in ("'re", "’re"):

@@ -162,7 +162,7 @@ def neutral_act(act: str) -> str:
 #: run", not the clause's own subject "I" nor its stranded "up to", and not "to anyone" either,
 #: which without its clause says something else: :data:`_DANGLING`).
 _PHRASE_END = re.compile(r"\s+on(?=\s+(?:the\s+)?(?:\d|Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|"
-                         r"Sep|Oct|Nov|Dec|weekend|weekday))|\s+(?:at|in|from|this|tomorrow|today|tonight|yesterday|next|between|behind|near|beside|outside"
+                         r"Sep|Oct|Nov|Dec|weekend|weekday))|\s+(?:at|in|from|this|tomorrow|today|tonight|yesterday|next|between|behind|near|beside|outside|until|till"
                          r"|inside|opposite|" + "|".join(WEEKDAYS) + r")\b|[,;.!?]|(?<!\d):(?!\d)"
                          r"|\s+(?:who|whom|whose|whoever|which|because|since)\b|\s+all\s+(?:day|night|morning|afternoon|evening|week)\b"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
@@ -357,6 +357,9 @@ _BEFORE_NOW = re.compile(r"\b(?:yesterday|ago|last\s+(?:night|week|weekend|month
                          re.I)
 
 
+#: A day something lasts until, not one it happens on ("Everything is 30% off until Wednesday").
+_UNTIL_DAY = re.compile(r"\b(?:until|till|til|through|thru)\s+(?:next\s+|this\s+)?(?:" + "|".join(WEEKDAYS)
+                        + r"|tomorrow|tonight|the\s+(?:end|weekend))\b", re.I)
 #: Guests named to one's own event: "invite only Klaus to a private dinner", "invite Maria Lopez,
 #: and only her, to a movie night", "inviting Sam and Jane over for a dinner".
 _GUESTS = re.compile(r"\binvit(?:e|es|ing)\s+(?:only\s+|just\s+)?(?P<who>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))?"
@@ -828,10 +831,11 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
     if event is not None and closed_place is not None:  # "I'm closing the cafe early tonight": a closure, no event
         return Fact(act="close", place=closed_place, start=event.start, end=event.end if ranged else None, part=event.part,
                     host=subject, closed=True)
-    return Fact(subject=subject, act=act, place=event.place if event else None,
-                start=event.start if event else None, end=event.end if event and ranged else None,
-                host=host if event else None, invited=guests or (("everyone",) if _OPEN.search(text) or wanted else ()),
-                question=text.endswith("?") and (host is None or host != own_name), part=event.part if event else None,
+    at = event if event is not None and not (times is None and _UNTIL_DAY.search(text)) else None  # "30% off until
+    return Fact(subject=subject, act=act, place=event.place if event else None,  # Wednesday": on till then, no event
+                start=at.start if at else None, end=at.end if at and ranged else None,
+                host=host if at else None, invited=guests or (("everyone",) if _OPEN.search(text) or wanted else ()),
+                question=text.endswith("?") and (host is None or host != own_name), part=at.part if at else None,
                 done=subject is not None and act.split()[0] in done  # "decided to throw a party": no party thrown
                 and (event is None or event.start.date() <= created.date()))  # "... on Friday": to come
 
