@@ -1437,3 +1437,21 @@ def test_a_sale_lasting_until_a_day_and_you_after_an_asking_auxiliary_are_read()
         "MILK IS NOW $5 A GALLON AT THE WILLOWS, can I believe it"
     assert inner_voice("Did you hear? you won the raffle") == "Did I hear? I won the raffle"
     assert inner_voice("Klaus will meet you at the pub") == "Klaus will meet me at the pub"
+
+
+def test_the_doers_own_place_is_said_with_their_possessive():
+    """A fresh user's fifth round: Klaus, asked "Who invited you to dinner?", said "Isabella told me
+    that she was hosting a private dinner at Isabella Rodriguez's apartment". By hand: "at her
+    apartment" when she is said by her pronoun; her full name without one; "my apartment" for
+    herself."""
+    from town.memory.fact import Fact
+
+    dinner = Fact(subject="Isabella Rodriguez", act="host a private dinner", place="v:Isabella Rodriguez's apartment",
+                  start=datetime(2023, 2, 14, 20), host="Isabella Rodriguez", invited=("Klaus Mueller",))
+    assert statement(dinner, "Klaus Mueller", subject_as="she").startswith(
+        "she is hosting a private dinner at her apartment on Tuesday")
+    assert statement(dinner, "Klaus Mueller", pronoun="she").startswith(
+        "Isabella Rodriguez is hosting a private dinner at her apartment")
+    assert statement(dinner, "Maria Lopez").startswith(
+        "Isabella Rodriguez is hosting a private dinner at Isabella Rodriguez's apartment")
+    assert statement(dinner, "Isabella Rodriguez").startswith("I am hosting a private dinner at my apartment")

@@ -166,7 +166,7 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         # an arranged event: the progressive
         clause = f"{who} {_done(verb, rest, 'was')}" if fact.done else f"{who} is {gerund(act)}" \
             if fact.start is not None else f"{who} {_timeless(verb, rest, 'has')}"
-    clause += _where(fact, holder, act) + _when(fact)
+    clause += _where(fact, holder, act, subject_as or pronoun) + _when(fact)
     invited = ("everyone is welcome" if fact.open_invitation else
                "I am invited" if holder in fact.invited and fact.subject != holder else "")
     if fact.price:  # "..., it costs $3, and everyone is welcome"; "..., and it's free"
@@ -180,12 +180,15 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
     return relative_days(in_past(clause) if over else clause, now)  # over earlier today: "there was ... today"
 
 
-def _where(fact: Fact, holder: str, act: str) -> str:
-    """" at Hobbs Cafe" (" at my room" for the holder's own), "" without a place or when ``act``
-    names it."""
+def _where(fact: Fact, holder: str, act: str, pronoun: str | None = None) -> str:
+    """" at Hobbs Cafe" (" at my room" for the holder's own; " at her apartment" for the doer's
+    own, said of them with ``pronoun``), "" without a place or when ``act`` names it."""
     if not fact.place or place_name(fact.place).lower() in act.lower():
         return ""
     where = place_name(fact.place)
+    doer = fact.subject or fact.host
+    if doer and doer != holder and pronoun in _OWN_FORMS and where.startswith(doer + "'s "):
+        return f" at {_OWN_FORMS[pronoun][0]} {where[len(doer) + 3:]}"  # "she is hosting ... at her apartment"
     return f" at {'my ' + where[len(holder) + 3:] if where.startswith(holder + chr(39) + 's ') else where}"
 
 

@@ -1236,3 +1236,15 @@ def test_why_one_is_interested_in_a_thing_is_what_one_does_about_it_and_a_host_u
     host = ask(**klaus, question="Who is hosting a party tomorrow, and at what time?", memories=(paper, sign),
                now="2023-02-13 12:00:00", people=("Klaus Mueller", "Isabella Rodriguez")).answer
     assert host == "I haven't heard of anyone hosting one.", host
+
+
+@pytest.mark.parametrize("question, then", [("What did you do this evening?", "This evening"),
+                                            ("What did you do tonight?", "Tonight"),
+                                            ("How was your evening?", "This evening")])
+def test_the_evening_so_far_is_the_day_so_far(question, then):
+    """A fresh user's fifth round: "What did you do this evening?" (Maria, at 22:00) was "I don't
+    know anything about that.": only the morning and the afternoon were read as the day so far.
+    By hand: at 22:00 Tom's evening block, the ball game from 19:00, is told."""
+    said = ask(**TOM, question=question, memories=(*TOM_MEMORIES, POSTER), now="2023-02-14 22:00:00",
+               routine=TOM_ROUTINE, people=PEOPLE).answer
+    assert said.endswith(f"{then} I was watching a ball game on the sofa."), said

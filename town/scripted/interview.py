@@ -109,10 +109,11 @@ _GREETING = re.compile(r"^\s*(?:good (?:morning|afternoon|evening)|hi|hello|hey|
 _REMARK = any_phrase("weather", "sunny", "sunshine", "rainy", "raining",
                      "(?:nice|lovely|beautiful|fine|great|gorgeous) (?:day|morning|afternoon|evening)")
 _ASKING = re.compile(r"\s*(?:what|how|why|where|when|who|which|would|could|if|do|does|did|will)\b", re.I)  # not a remark
-_DAY = any_phrase("your day", "your (?:morning|afternoon)", "day (?:so far|been|going)", "today so far",
-                  r"(?:did|have) you (?:do|done|been doing|been up to) (?:today|this (?:morning|afternoon)|so far|earlier)",
+_DAY = any_phrase("your day", "your (?:morning|afternoon|evening)", "day (?:so far|been|going)", "today so far",
+                  r"(?:did|have) you (?:do|done|been doing|been up to) (?:today|tonight|this (?:morning|afternoon|evening)"
+                  r"|so far|earlier)",
                   "been up to today", "what have you been (?:doing|up to)",
-                  "happened (?:to you )?(?:today|this (?:morning|afternoon))",
+                  "happened (?:to you )?(?:today|tonight|this (?:morning|afternoon|evening))",
                   r"who (?:did|have) you (?:talk(?:ed)?|speak|spoken|meet|met|see|seen) (?:to |with )?today")
 _NEWS = any_phrase("news", "heard (?:lately|recently|anything)", "what(?:'s| is) going on", "what(?:'s| is) new",
                    "anything happening", "happening (?:tonight|today|tomorrow|this week)", "any gossip",
@@ -1438,16 +1439,18 @@ def _day(q: AnswerInterview) -> answers.InterviewAnswer:
         parts.append(_told(news[-1], q))
         cited.append(news[-1].id)
     when = _now(q)
-    part = re.search(r"\b(?:this|your) (morning|afternoon|evening)\b", q.question, re.I)
+    part = re.search(r"\b(?:this|your) (morning|afternoon|evening)\b|\b(tonight)\b", q.question, re.I)
     if when is not None:
         items, plan_ids = _plan_items(q, when)
         done = [what for start, what, _ in items if start <= when.hour * 60 + when.minute and "sleep" not in what]
         if part is not None:  # "What did you do this morning?": that part's items of note
-            lo, hi = _SPANS[part[1].lower()]
+            said = (part[1] or part[2]).lower()
+            lo, hi = _SPANS[said]
             then = [what for start, what, _ in items if lo * 60 <= start < hi * 60
                     and start <= when.hour * 60 + when.minute and _of_note(what)][:2]
             if then:
-                parts.append(f"This {part[1].lower()} I was {' and '.join(mine(gerund(w)) for w in then)}.")
+                when_said = "Tonight" if said == "tonight" else f"This {said}"
+                parts.append(f"{when_said} I was {' and '.join(mine(gerund(w)) for w in then)}.")
                 cited += plan_ids
         elif done:
             parts.append(f"Earlier I was {mine(gerund(done[-2] if len(done) > 1 else done[-1]))}.")
