@@ -1455,3 +1455,23 @@ def test_the_doers_own_place_is_said_with_their_possessive():
     assert statement(dinner, "Maria Lopez").startswith(
         "Isabella Rodriguez is hosting a private dinner at Isabella Rodriguez's apartment")
     assert statement(dinner, "Isabella Rodriguez").startswith("I am hosting a private dinner at my apartment")
+
+
+def test_a_place_closed_until_a_day_and_a_comma_left_by_shorthand_are_read():
+    """A fresh user's sixth round: "Johnson Park is closed until Friday because they're repaving
+    the paths." was "Johnson Park is closed all day on Friday" (Klaus walked to its pond that
+    evening and answered "Is Johnson Park open today?" with "Yes, as far as I know."); "study
+    group tmrw at 3 is off lol, prof got sick" was told "... is off , prof got sick". By hand
+    from Monday 13 Feb, 08:00: closed from then until Friday 17 Feb 00:00 (Tuesday evening
+    closed, Friday open), told "closed until Friday"; "is off, prof got sick"."""
+    from town.memory.fact import Fact
+    from town.reading import spelled_out
+
+    places = place_names(("v:Johnson Park",))
+    shut = read_fact("Johnson Park is closed until Friday because they're repaving the paths.", MONDAY, places, CAST)
+    assert shut == Fact(act="close", place="v:Johnson Park", start=MONDAY, end=datetime(2023, 2, 17), closed=True)
+    assert shut.closes("v:Johnson Park:pond", datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 18))
+    assert not shut.closes("v:Johnson Park:pond", datetime(2023, 2, 17, 17), datetime(2023, 2, 17, 18))
+    assert statement(shut, "Maria Lopez", now=datetime(2023, 2, 14, 9)) == "Johnson Park is closed until Friday"
+    assert spelled_out("study group tmrw at 3 is off lol, prof got sick") == \
+        "study group tomorrow at 3 is off, prof got sick"

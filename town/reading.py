@@ -99,6 +99,7 @@ def spelled_out(text: str) -> str:
     text = "".join(c for c in text if unicodedata.category(c) not in ("So", "Sk", "Cf") and c != "\ufe0f")  # emoji
     text = _EMOTICON.sub(lambda m: "" if m.start() == 0 or m.end() == len(text) else ".", text)  # "the party :( I'm ill": two sentences
     text = _TITLE_STOP.sub(r"\1", _SHORT_WORD.sub(lambda m: SHORTHAND[m.group(1).lower()], text))
+    text = re.sub(r"(?<=\w)\s+(?=[,;](?:\s|$))", "", text)  # "is off lol, prof ...": "is off, prof ..."
     text = _OFF_TO.sub(r"\1 going to", text)  # "I'm off to the pub at 8pm": going there
     text = re.sub(r"(?<![\w'’-])i(?=(?:['’](?:m|ve|ll|d))?(?![\w'’-]))", "I", text)  # "so i'm going": "I'm"
     return re.sub(r"\s+", " ", text).strip()
@@ -565,8 +566,8 @@ def _called_off(text: str, off: re.Match, created: datetime, places: dict[str, s
 def _closure(text: str, shut: re.Match, created: datetime, places: dict[str, str]) -> Fact | None:
     """The closure ``text`` states (``shut`` its words): the place named before them, closed
     from its clock time ("closing early at 3pm") or all the day named ("closed all day
-    tomorrow"; today when it says the place is closed now); None without a place, or a day
-    for what will be."""
+    tomorrow"; today when it says the place is closed now), or from now until a day ("closed
+    until Friday": until Friday's start); None without a place, or a day for what will be."""
     said = re.split(r"[,;:!?]|\b(?:says|said|reads|announces)\b", text[: shut.start()])[-1]  # "a sign ... says it"
     head = _BESIDE.split(said, maxsplit=1)
     if len(head) > 1 and place_in(head[0], places) is None:
@@ -580,6 +581,10 @@ def _closure(text: str, shut: re.Match, created: datetime, places: dict[str, str
     if event is None and not re.match(r"\s+(?:is|are|['’]s|['’]re)\b", shut.group(0)):
         return None  # "will be closed" of no day said: no closure known
     times = stated_times(text)
+    lasting = _UNTIL_DAY.search(text) if not times else None
+    until = stated_day(text[lasting.start():], created) if lasting else None
+    if until is not None and until > created.date():  # "closed until Friday": from now to Friday's start
+        return Fact(act="close", place=place, start=created, end=datetime.combine(until, time()), closed=True)
     return Fact(act="close", place=place, start=event.start if event else datetime.combine(created.date(), PART_STARTS["day"]),
                 end=event.end if event and times and times[1] else None,  # an end only as said
                 part=event.part if event else "day", closed=True)

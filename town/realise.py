@@ -125,6 +125,10 @@ def statement(fact: Fact, holder: str, *, now: datetime | None = None, pronoun: 
         # "the quiz has been moved to Thursday at 8pm": news until its new day, then the event as it is
         return _moved(fact, holder, act, now, subject_as)
     if fact.closed and fact.place is not None:  # "Hobbs Cafe is closed all day tomorrow"
+        if fact.start is not None and fact.end is not None and fact.end.date() > fact.start.date() \
+                and fact.end.time() == datetime.min.time():  # "closed until Friday": to that day's start
+            clause = f"{place_name(fact.place)} is closed until {fact.end:%A, %B} {fact.end.day}"
+            return clause if now is None else relative_days(in_past(clause) if fact.end <= now else clause, now)
         late = fact.start is not None and fact.end is not None and fact.part is None \
             and fact.start.time() == datetime.min.time()  # closed from the day's start: it opens late
         clause = (f"{place_name(fact.place)} opens late on {fact.start:%A, %B} {fact.start.day}, at {_clock(fact.end)}"

@@ -292,7 +292,7 @@ def test_a_routine_block_whose_doing_is_cancelled_is_spent_at_home_and_is_no_cla
                    "smallville:Town Hall:council chamber:public bench", "attend council session"))
     tuesday, wednesday = datetime(2023, 2, 14).date(), datetime(2023, 2, 15).date()
     assert _closed_blocks(sam, [off], tuesday, "Sam Moore") == [
-        (StatedEvent(place="smallville:Moore family's house", start=datetime(2023, 2, 14, 16),
+        (StatedEvent(place="smallville:Moore family's house:bedroom", start=datetime(2023, 2, 14, 16),
                      end=datetime(2023, 2, 14, 18)), "stay home instead of attending the town council session at Town Hall")]
     assert _closed_blocks(sam, [off], wednesday, "Sam Moore") == []
     held = MemoryView(id=1, kind="whisper", importance=7, created="2023-02-13 07:00:00", fact=off,

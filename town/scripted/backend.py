@@ -71,6 +71,7 @@ def _closed_blocks(routine, shut: list, day: date, me: str) -> list[tuple[Stated
     if bed is None or not shut:
         return []
     home = ":".join(bed.split(":")[:2])
+    room = ":".join(bed.split(":")[:3])  # a day off in one's own room, not another's bed in the dorm
     hours: dict[str, int] = {}
     for r in routine:
         if r.task:
@@ -95,9 +96,9 @@ def _closed_blocks(routine, shut: list, day: date, me: str) -> list[tuple[Stated
             out[-1] = (run, off if end - run.start >= timedelta(hours=4) else out[-1][1])
         elif end - start >= timedelta(hours=4) and not meal:  # a whole shift: a day off, not "instead of"
             off = "take the rest of the day off at home" if start.hour >= 12 else "take the day off at home"
-            out.append((StatedEvent(place=home, start=start, end=end), off))
+            out.append((StatedEvent(place=room, start=start, end=end), off))
         else:
-            out.append((StatedEvent(place=home, start=start, end=end), what))
+            out.append((StatedEvent(place=home if meal else room, start=start, end=end), what))
     return out[:MAX_ADDED]
 
 
