@@ -341,3 +341,24 @@ def test_an_event_for_named_guests_alone_is_told_to_them_and_no_one_else():
     assert worth_telling([m], "Maria Lopez", "Isabella Rodriguez") == []
     assert _invite(m, "Isabella Rodriguez", "Klaus Mueller") == " Would you like to come?"
     assert _invite(m, "Isabella Rodriguez", "Maria Lopez") == ""
+
+
+def test_a_closure_is_news_while_it_lasts():
+    """A fresh user's sixth round: Klaus, whispered "Johnson Park is closed until Friday ..." at
+    07:00, never told it (a closure begun by then was taken for an event under way), and Maria
+    walked in the park. By hand: told at noon that Monday and on Thursday; not on Friday, when it
+    is over; an all-day closure not after its day."""
+    from town.scripted.talk import worth_telling
+
+    park = Fact(act="close", place="v:Johnson Park", start=datetime(2023, 2, 13, 7), end=datetime(2023, 2, 17),
+                closed=True)
+    m = MemoryView(id=1, kind="whisper", importance=7, created="2023-02-13 07:00:00", fact=park,
+                   content="Johnson Park is closed until Friday because they're repaving the paths.")
+    assert worth_telling([m], "Maria Lopez", "Klaus Mueller", now=datetime(2023, 2, 13, 12)) == [m]
+    assert worth_telling([m], "Maria Lopez", "Klaus Mueller", now=datetime(2023, 2, 16, 20)) == [m]
+    assert worth_telling([m], "Maria Lopez", "Klaus Mueller", now=datetime(2023, 2, 17, 9)) == []
+    day = MemoryView(id=2, kind="whisper", importance=7, created="2023-02-13 07:00:00",
+                     fact=Fact(act="close", place="v:Hobbs Cafe", start=datetime(2023, 2, 14, 10), part="day",
+                               closed=True), content="Hobbs Cafe will be closed all day tomorrow.")
+    assert worth_telling([day], "Maria Lopez", "Klaus Mueller", now=datetime(2023, 2, 14, 12)) == [day]
+    assert worth_telling([day], "Maria Lopez", "Klaus Mueller", now=datetime(2023, 2, 15, 9)) == []

@@ -73,11 +73,14 @@ def sighting(text: str) -> bool:
 def under_way(m, now: datetime | None) -> bool:
     """Whether a memory states an event that has begun by ``now``: its day (read on the memory's
     creation, :func:`town.textevent.stated_day`) and first clock time are not after ``now``, or
-    the day it names is already past; its fact's start when it has one. False when it states no
+    the day it names is already past; its fact's start when it has one (a closure: its end, the
+    day's end without one: "closed until Friday" is news while it lasts). False when it states no
     day, or ``now`` is unknown."""
     if now is None or not m.created:
         return False
     fact = getattr(m, "fact", None)
+    if fact is not None and fact.closed and fact.start is not None:  # a closure is news until it is over
+        return (fact.end or datetime.combine(fact.start.date(), datetime.max.time())) <= now
     if fact is not None and fact.start is not None:  # its meaning, where the memory keeps it
         return fact.start <= now
     day = stated_day(m.content, datetime.fromisoformat(m.created))
