@@ -1475,3 +1475,22 @@ def test_a_place_closed_until_a_day_and_a_comma_left_by_shorthand_are_read():
     assert statement(shut, "Maria Lopez", now=datetime(2023, 2, 14, 9)) == "Johnson Park is closed until Friday"
     assert spelled_out("study group tmrw at 3 is off lol, prof got sick") == \
         "study group tomorrow at 3 is off, prof got sick"
+
+
+def test_a_past_on_a_weekday_is_the_week_gone_and_what_a_lost_thing_held_is_no_price():
+    """A fresh user's sixth round: "Isabella got married on Sunday at the park", told on Monday,
+    would be "is getting married ... on Sunday" (the coming one); "got married last Sunday" kept
+    "last" in the act; "I lost my wallet at Johnson Park yesterday, it had $200 in it" was told
+    "..., and it cost $200". By hand from Monday 13 Feb, 08:00: the Sunday before, 12 Feb, told
+    "yesterday"; no price on a thing done."""
+    places = place_names(("v:Johnson Park",))
+    cast = ["Isabella Rodriguez", *CAST]
+    for text in ("Isabella got married on Sunday at the park", "Isabella got married last Sunday at the park"):
+        wed = read_fact(text, MONDAY, places, cast, "Maria Lopez")
+        assert wed is not None and wed.done and wed.act == "get married" and wed.start == datetime(2023, 2, 12, 10), text
+        assert statement(wed, "Maria Lopez", now=MONDAY) == "Isabella Rodriguez got married at Johnson Park yesterday"
+    coming = read_fact("Isabella is getting married on Sunday at the park", MONDAY, places, cast, "Maria Lopez")
+    assert coming is not None and not coming.done and coming.start == datetime(2023, 2, 19, 10)
+    wallet = read_fact("I lost my wallet at Johnson Park yesterday, it had $200 in it", MONDAY, places, cast,
+                       "Maria Lopez")
+    assert wallet is not None and wallet.done and wallet.price is None

@@ -18,10 +18,11 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 
 from town.memory.fact import Fact
-from town.inflection import base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles, past_of
+from town.inflection import (base_form, gerund, head_phrase, is_plural, is_verb, lemmas, participles, past_of,
+                             simple_past)
 from town.perspective import DETERMINERS, verb_of
 from town.textevent import (HOUR_WORDS, PART_STARTS, WEEKDAYS, find_event, place_in, stated_day, stated_times, unread_hour,
                             without_unread_hour)
@@ -166,6 +167,7 @@ _PHRASE_END = re.compile(r"\s+on(?=\s+(?:the\s+)?(?:\d|Mon|Tue|Wed|Thu|Fri|Sat|S
                          r"Sep|Oct|Nov|Dec|weekend|weekday))|\s+(?:at|in|from|this|tomorrow|today|tonight|yesterday|next|between|behind|near|beside|outside|until|till"
                          r"|inside|opposite|" + "|".join(WEEKDAYS) + r")\b|[,;.!?]|(?<!\d):(?!\d)"
                          r"|\s+(?:who|whom|whose|whoever|which|because|since)\b|\s+all\s+(?:day|night|morning|afternoon|evening|week)\b"
+                         r"|\s+last(?=\s+(?:" + "|".join(WEEKDAYS) + r"|week|weekend|night|month|year)\b)"
                          r"|\s+and\s+(?=(?:everyone|everybody|anyone|all|you|i|we|they|he|she|it|there)\b)", re.I)
 #: A relative pronoun opening a clause that ends the act (a match of :data:`_PHRASE_END`).
 _RELATIVE = re.compile(r"\s+(?:who|whom|whose|whoever|which)$", re.I)
@@ -361,6 +363,8 @@ _BEFORE_NOW = re.compile(r"\b(?:yesterday|ago|last\s+(?:night|week|weekend|month
 #: A day something lasts until, not one it happens on ("Everything is 30% off until Wednesday").
 _UNTIL_DAY = re.compile(r"\b(?:until|till|til|through|thru)\s+(?:next\s+|this\s+)?(?:" + "|".join(WEEKDAYS)
                         + r"|tomorrow|tonight|the\s+(?:end|weekend))\b", re.I)
+#: A weekday named alone ("on Sunday", not "next Sunday"), which a past tense puts in the week gone.
+_LAST_WEEKDAY = re.compile(r"(?<!next )(?<!this )\b(?:on\s+)?(?:" + "|".join(WEEKDAYS) + r")\b", re.I)
 #: Guests named to one's own event: "invite only Klaus to a private dinner", "invite Maria Lopez,
 #: and only her, to a movie night", "inviting Sam and Jane over for a dinner".
 _GUESTS = re.compile(r"\binvit(?:e|es|ing)\s+(?:only\s+|just\s+)?(?P<who>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))?"
@@ -658,7 +662,7 @@ def _read_fact(text: str, created: datetime, places: dict[str, str], names: Sequ
         fact = replace(fact, invited=("everyone",))
     price = price_of(text, f"{fact.act} {fact.place or ''}") \
         if fact is not None and (fact.start is not None or fact.place is not None) else None
-    if price is not None and fact is not None and not (fact.cancelled or fact.closed):  # "tickets are ten bucks"
+    if price is not None and fact is not None and not (fact.cancelled or fact.closed or fact.done):  # "ten bucks"
         fact = replace(fact, price=price)
     if fact is not None and fact.start is not None:  # "the Saturday concert ... on Saturday": "the concert"
         fact = replace(fact, act=re.sub(rf"\b(the|a) {fact.start:%A}\s+(?=[a-z])", r"\1 ", fact.act, count=1))
@@ -837,11 +841,16 @@ def _read(text: str, created: datetime, places: dict[str, str], names: Sequence[
         return Fact(act="close", place=closed_place, start=event.start, end=event.end if ranged else None, part=event.part,
                     host=subject, closed=True)
     at = event if event is not None and not (times is None and _UNTIL_DAY.search(text)) else None  # "30% off until
+    past = subject is not None and bool(act.split()) and act.split()[0] in done
+    if at is not None and past and at.start.date() > created.date() and _LAST_WEEKDAY.search(text) \
+            and simple_past(act.split()[0]) != act.split()[0]:  # "set up a stall on Friday": to come, as it may be
+        at = event = replace(at, start=at.start - timedelta(days=7), end=at.end - timedelta(days=7))  # "got married
+        # on Sunday", told on Monday: the Sunday before
     return Fact(subject=subject, act=act, place=event.place if event else None,  # Wednesday": on till then, no event
                 start=at.start if at else None, end=at.end if at and ranged else None,
                 host=host if at else None, invited=guests or (("everyone",) if _OPEN.search(text) or wanted else ()),
                 question=text.endswith("?") and (host is None or host != own_name), part=at.part if at else None,
-                done=subject is not None and act.split()[0] in done  # "decided to throw a party": no party thrown
+                done=past  # "decided to throw a party": no party thrown
                 and (event is None or event.start.date() <= created.date()))  # "... on Friday": to come
 
 

@@ -62,7 +62,7 @@ def test_every_phrase_of_small_talk_opens_as_small_talk_and_a_lead_in_does_not()
         assert not is_news(line), line
         if not line.startswith(("Maria", "Hey ")):  # "Maria! Back again?", "Hey Maria!": a name, a lead-in word
             assert voice.opens_small_talk(line), line
-    for lead in ("Hey, ", "Well, ", "So, ", "You know, ", "Guess what: ", "By the way, ", "Between us, "):
+    for lead in ("Hey, ", "Well, ", "So, ", "You know, ", "Guess what: ", "By the way, ", "Just so you know, "):
         assert is_news(f"{lead}the bakery on Main Street closes early tomorrow."), lead
 
 

@@ -4,7 +4,7 @@ Each rule (a lead-in, a way to pass on what someone told, a question back, an ac
 decline, a reaction) has alternatives; which one a line takes is drawn from the line's seeded
 generator (the question's ``seed``), so a run stays deterministic. The speaker's traits weigh the
 draw (a warm persona exclaims and opens with the partner's name; a reserved one keeps it plain)
-and the pair's history adds what only friends say ("Between us, ..."). No rule is a
+and the pair's history adds what only friends say ("You'll like this: ..."). No rule is a
 template for one situation: the situation fills the rule's slots (who told, what, when).
 """
 
@@ -123,7 +123,7 @@ DECLINES = ("Thanks, but", "Maybe not this time:", "I'll pass, I think:")
 #: Lead-ins to a statement (:meth:`Voice.lead`; "{first}, " aside): plain, warm, and between friends.
 LEADS_PLAIN = ("", "", "Well, ", "So, ")
 LEADS_WARM = ("Hey, ", "You know, ", "Guess what: ")
-LEADS_CLOSE = ("Between us, ", "You'll like this: ")
+LEADS_CLOSE = ("Just so you know, ", "You'll like this: ")  # not "Between us": that asks for a secret
 _BY_THE_WAY = "By the way, "
 
 
